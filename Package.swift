@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+// MovieMaker: movies from Swift drawing closures, encoded in-process with x264 and muxed by libavformat.
+import PackageDescription
+
+let package = Package(
+    name: "MovieMaker",
+    products: [
+        .library(name: "MovieMaker", targets: ["MovieMaker"]),
+        .executable(name: "moviemaker-examples", targets: ["Examples"]),
+        .executable(name: "moviemaker-bench", targets: ["MovieMakerBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // One system-library target per C library. Each finds its flags with pkg-config and names the
+        // Debian package that provides it, so `swift build` tells a newcomer what to install.
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CX264", pkgConfig: "x264", providers: [.apt(["libx264-dev"])]),
+        .systemLibrary(
+            name: "CFFmpeg", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]),
+        // The few FFmpeg macros Swift cannot import (AVERROR, AV_NOPTS_VALUE, av_err2str, the
+        // variadic log callback). Every function there says why it exists.
+        .target(name: "CMovieMakerShim", dependencies: ["CFFmpeg"]),
+        .target(
+            name: "MovieMaker",
+            dependencies: [
+                "CCairo", "CFreeType", "CX264", "CFFmpeg", "CMovieMakerShim",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(name: "Examples", dependencies: ["MovieMaker"]),
+        .executableTarget(name: "MovieMakerBench", dependencies: ["MovieMaker"]),
+        .testTarget(name: "MovieMakerTests", dependencies: ["MovieMaker"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,23 @@
+#ifndef MOVIEMAKER_SHIM_H
+#define MOVIEMAKER_SHIM_H
+#include <stdint.h>
+
+/// AVERROR(EAGAIN): a function-like macro, which Swift does not import.
+int mm_averror_eagain(void);
+/// AVERROR_EOF: built with FFERRTAG, a macro Swift does not import.
+int mm_averror_eof(void);
+/// AVERROR(e) for any errno value: function-like macro.
+int mm_averror(int posix_errno);
+/// AV_NOPTS_VALUE: defined as a cast expression ((int64_t)UINT64_C(0x8000000000000000)), which Swift does not import.
+int64_t mm_av_nopts_value(void);
+/// av_err2str: a macro around a compound literal (a stack buffer), which Swift cannot import or express.
+/// Writes the message for `errnum` into `buffer` and returns it.
+const char *mm_av_error_string(int errnum, char *buffer, int size);
+
+/// The callback shape MovieMaker receives FFmpeg's (and x264's, via libavcodec) log lines in:
+/// already formatted, since a `va_list` cannot be formatted portably from Swift.
+typedef void (*mm_log_sink)(int level, const char *line);
+/// Installs `sink` as FFmpeg's log callback at `level` (AV_LOG_*); NULL and AV_LOG_QUIET silence it.
+void mm_set_log_sink(mm_log_sink sink, int level);
+
+#endif

@@ -1,0 +1,41 @@
+#include "CMovieMakerShim.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdarg.h>
+#include <libavutil/avutil.h>
+#include <libavutil/error.h>
+#include <libavutil/log.h>
+
+int mm_averror_eagain(void) { return AVERROR(EAGAIN); }
+int mm_averror_eof(void) { return AVERROR_EOF; }
+int mm_averror(int posix_errno) { return AVERROR(posix_errno); }
+int64_t mm_av_nopts_value(void) { return AV_NOPTS_VALUE; }
+
+const char *mm_av_error_string(int errnum, char *buffer, int size) {
+    av_strerror(errnum, buffer, (size_t)size);
+    return buffer;
+}
+
+static mm_log_sink current_sink = NULL;
+
+// FFmpeg hands log callbacks a format string and a va_list; Swift cannot forward a va_list into
+// a formatter portably, so the line is formatted here and the finished text goes to Swift.
+static void forward_log(void *avcl, int level, const char *fmt, va_list vl) {
+    mm_log_sink sink = current_sink;
+    if (sink == NULL || level > av_log_get_level()) return;
+    char line[1024];
+    int print_prefix = 1;
+    av_log_format_line2(avcl, level, fmt, vl, line, (int)sizeof line, &print_prefix);
+    sink(level, line);
+}
+
+void mm_set_log_sink(mm_log_sink sink, int level) {
+    current_sink = sink;
+    if (sink == NULL) {
+        av_log_set_level(AV_LOG_QUIET);
+        av_log_set_callback(av_log_default_callback);
+    } else {
+        av_log_set_level(level);
+        av_log_set_callback(forward_log);
+    }
+}

@@ -1,0 +1,317 @@
+import CCairo
+import Foundation
+
+/// How the ends of stroked lines look.
+public enum LineCap: Sendable { case butt, round, square }
+/// How stroked corners look.
+public enum LineJoin: Sendable { case miter, round, bevel }
+/// Which parts of a self-overlapping path count as inside when filling or clipping.
+public enum FillRule: Sendable { case winding, evenOdd }
+
+/// A colour position in a gradient: `location` 0…1 along it.
+public struct GradientStop: Hashable, Sendable {
+    /// Where the colour sits, 0 at the start … 1 at the end.
+    public var location: Double
+    /// The colour there.
+    public var color: Color
+    /// Creates a stop.
+    public init(_ location: Double, _ color: Color) { self.location = location; self.color = color }
+}
+
+/// What fills or strokes a shape: a flat colour or a gradient.
+public enum Paint: Hashable, Sendable {
+    /// One colour everywhere.
+    case color(Color)
+    /// Colours blended along the line from `start` to `end`.
+    case linearGradient(start: Point, end: Point, stops: [GradientStop])
+    /// Colours blended from the circle (`startCenter`, `startRadius`) to (`endCenter`, `endRadius`).
+    case radialGradient(startCenter: Point, startRadius: Double, endCenter: Point, endRadius: Double, stops: [GradientStop])
+
+    /// A linear gradient through evenly spaced colours.
+    public static func linear(from start: Point, to end: Point, colors: [Color]) -> Paint {
+        .linearGradient(start: start, end: end, stops: evenStops(colors))
+    }
+    /// A radial gradient from `center` outwards to `radius` through evenly spaced colours.
+    public static func radial(center: Point, radius: Double, colors: [Color]) -> Paint {
+        .radialGradient(startCenter: center, startRadius: 0, endCenter: center, endRadius: radius, stops: evenStops(colors))
+    }
+    private static func evenStops(_ colors: [Color]) -> [GradientStop] {
+        colors.enumerated().map { GradientStop(colors.count > 1 ? Double($0.offset) / Double(colors.count - 1) : 0, $0.element) }
+    }
+}
+
+/// Drawing commands for one frame, in pixels with the origin at the top left.
+///
+/// It follows Core Graphics' model: build a path (`move(to:)`, `line(to:)`, `curve(to:control1:control2:)`…),
+/// then `fill()` or `stroke()` it with the current fill or stroke paint. State changes (paints, line
+/// style, transforms, clipping) can be scoped with `withSavedState { }`. For anything not wrapped yet,
+/// `withCairoContext { cr in … }` hands out the raw `cairo_t` for the duration of a closure.
+///
+/// The canvas keeps its pixels from one frame to the next: clear or fill it when you want a fresh frame.
+public final class DrawingContext {
+    private struct Style {
+        var fill: Paint = .color(.black)
+        var stroke: Paint = .color(.black)
+        var font: Font? = nil
+    }
+    let cr: OpaquePointer             // owned cairo_t
+    private var style = Style()
+    private var savedStyles: [Style] = []
+
+    /// The drawable area: (0, 0) to the frame's width and height.
+    public let bounds: Rect
+    /// The frame's size in pixels.
+    public var size: Size { bounds.size }
+
+    init(surface: CairoSurface, width: Int, height: Int) throws(MovieMakerError) {
+        let c = cairo_create(surface.pointer)!
+        let status = cairo_status(c)
+        if status != CAIRO_STATUS_SUCCESS { cairo_destroy(c); try cairoCheck(status, "cairo_create") }
+        cr = c
+        bounds = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
+        if width != surface.width || height != surface.height {
+            // Padding for odd sizes: the extra row/column stays black, outside every drawing.
+            cairo_rectangle(cr, 0, 0, Double(width), Double(height))
+            cairo_clip(cr)
+        }
+    }
+    deinit { cairo_destroy(cr) }
+
+    /// Cairo's first error on this context, if any (Cairo stops drawing after one).
+    func checkStatus() throws(MovieMakerError) { try cairoCheck(cairo_status(cr), "drawing") }
+
+    // MARK: Paint and line style
+
+    /// Sets the colour `fill()` uses.
+    public func setFill(_ color: Color) { style.fill = .color(color) }
+    /// Sets the paint (colour or gradient) `fill()` uses.
+    public func setFill(_ paint: Paint) { style.fill = paint }
+    /// Sets the colour `stroke()` uses.
+    public func setStroke(_ color: Color) { style.stroke = .color(color) }
+    /// Sets the paint (colour or gradient) `stroke()` uses.
+    public func setStroke(_ paint: Paint) { style.stroke = paint }
+    /// The current fill paint.
+    public var fillPaint: Paint { style.fill }
+    /// The current stroke paint.
+    public var strokePaint: Paint { style.stroke }
+
+    /// Stroke width in pixels (default 1).
+    public var lineWidth: Double {
+        get { cairo_get_line_width(cr) }
+        set { cairo_set_line_width(cr, newValue) }
+    }
+    /// How line ends look (default `.butt`).
+    public var lineCap: LineCap {
+        get { switch cairo_get_line_cap(cr) { case CAIRO_LINE_CAP_ROUND: .round; case CAIRO_LINE_CAP_SQUARE: .square; default: .butt } }
+        set { cairo_set_line_cap(cr, newValue == .round ? CAIRO_LINE_CAP_ROUND : newValue == .square ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT) }
+    }
+    /// How corners look (default `.miter`).
+    public var lineJoin: LineJoin {
+        get { switch cairo_get_line_join(cr) { case CAIRO_LINE_JOIN_ROUND: .round; case CAIRO_LINE_JOIN_BEVEL: .bevel; default: .miter } }
+        set { cairo_set_line_join(cr, newValue == .round ? CAIRO_LINE_JOIN_ROUND : newValue == .bevel ? CAIRO_LINE_JOIN_BEVEL : CAIRO_LINE_JOIN_MITER) }
+    }
+    /// The longest a miter joint may be, relative to the line width, before it is bevelled (default 10).
+    public var miterLimit: Double {
+        get { cairo_get_miter_limit(cr) }
+        set { cairo_set_miter_limit(cr, newValue) }
+    }
+    /// Dashes strokes: alternating on/off lengths in pixels, starting `phase` pixels in; `[]` for solid lines.
+    public func setLineDash(_ lengths: [Double], phase: Double = 0) {
+        cairo_set_dash(cr, lengths, Int32(lengths.count), phase)
+    }
+    /// Which parts of a self-overlapping path are filled (default `.winding`).
+    public var fillRule: FillRule {
+        get { cairo_get_fill_rule(cr) == CAIRO_FILL_RULE_EVEN_ODD ? .evenOdd : .winding }
+        set { cairo_set_fill_rule(cr, newValue == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING) }
+    }
+    private func apply(_ paint: Paint) {
+        switch paint {
+        case let .color(c):
+            cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha)
+        case let .linearGradient(start, end, stops):
+            let p = cairo_pattern_create_linear(start.x, start.y, end.x, end.y)!
+            addStops(stops, to: p)
+            cairo_set_source(cr, p)
+            cairo_pattern_destroy(p)   // the context holds its own reference while it is the source
+        case let .radialGradient(c0, r0, c1, r1, stops):
+            let p = cairo_pattern_create_radial(c0.x, c0.y, r0, c1.x, c1.y, r1)!
+            addStops(stops, to: p)
+            cairo_set_source(cr, p)
+            cairo_pattern_destroy(p)
+        }
+    }
+    private func addStops(_ stops: [GradientStop], to pattern: OpaquePointer) {
+        for s in stops {
+            cairo_pattern_add_color_stop_rgba(pattern, s.location, s.color.red, s.color.green, s.color.blue, s.color.alpha)
+        }
+    }
+
+    // MARK: Paths
+
+    /// Starts a new sub-path at `point`.
+    public func move(to point: Point) { cairo_move_to(cr, point.x, point.y) }
+    /// Adds a straight line to `point`.
+    public func line(to point: Point) { cairo_line_to(cr, point.x, point.y) }
+    /// Adds a cubic Bézier curve to `point`.
+    public func curve(to point: Point, control1: Point, control2: Point) {
+        cairo_curve_to(cr, control1.x, control1.y, control2.x, control2.y, point.x, point.y)
+    }
+    /// Adds a quadratic Bézier curve to `point` (raised exactly to a cubic).
+    public func quadCurve(to point: Point, control: Point) {
+        var x0 = 0.0, y0 = 0.0
+        if cairo_has_current_point(cr) != 0 { cairo_get_current_point(cr, &x0, &y0) } else { cairo_move_to(cr, control.x, control.y); x0 = control.x; y0 = control.y }
+        let c1 = Point(x: x0 + 2.0 / 3.0 * (control.x - x0), y: y0 + 2.0 / 3.0 * (control.y - y0))
+        let c2 = Point(x: point.x + 2.0 / 3.0 * (control.x - point.x), y: point.y + 2.0 / 3.0 * (control.y - point.y))
+        curve(to: point, control1: c1, control2: c2)
+    }
+    /// Adds a circular arc around `center` from `startAngle` to `endAngle` (radians; 0 points right,
+    /// positive angles turn clockwise on screen since y grows downwards).
+    public func arc(center: Point, radius: Double, startAngle: Double, endAngle: Double, clockwise: Bool = true) {
+        if clockwise { cairo_arc(cr, center.x, center.y, radius, startAngle, endAngle) }
+        else { cairo_arc_negative(cr, center.x, center.y, radius, startAngle, endAngle) }
+    }
+    /// Closes the current sub-path with a straight line to its start.
+    public func closePath() { cairo_close_path(cr) }
+    /// Discards the current path without drawing it.
+    public func beginPath() { cairo_new_path(cr) }
+    /// Adds a rectangle as a closed sub-path.
+    public func addRect(_ rect: Rect) { cairo_rectangle(cr, rect.minX, rect.minY, rect.width, rect.height) }
+    /// Adds a rectangle with circular corners of `cornerRadius` (clamped to half the shorter side).
+    public func addRoundedRect(_ rect: Rect, cornerRadius: Double) {
+        let r = max(0, min(cornerRadius, min(rect.width, rect.height) / 2))
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, rect.maxX - r, rect.minY + r, r, -.pi / 2, 0)
+        cairo_arc(cr, rect.maxX - r, rect.maxY - r, r, 0, .pi / 2)
+        cairo_arc(cr, rect.minX + r, rect.maxY - r, r, .pi / 2, .pi)
+        cairo_arc(cr, rect.minX + r, rect.minY + r, r, .pi, 3 * .pi / 2)
+        cairo_close_path(cr)
+    }
+    /// Adds the ellipse that fits `rect`.
+    public func addEllipse(in rect: Rect) {
+        guard rect.width > 0, rect.height > 0 else { return }
+        cairo_save(cr)
+        cairo_translate(cr, rect.midX, rect.midY)
+        cairo_scale(cr, rect.width / 2, rect.height / 2)
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, 0, 0, 1, 0, 2 * .pi)
+        cairo_close_path(cr)
+        cairo_restore(cr)
+    }
+
+    // MARK: Drawing
+
+    /// Fills the current path with the fill paint and clears the path.
+    public func fill() { apply(style.fill); cairo_fill(cr) }
+    /// Strokes the current path with the stroke paint and line style and clears the path.
+    public func stroke() { apply(style.stroke); cairo_stroke(cr) }
+    /// Fills, then strokes, the current path, and clears it.
+    public func fillAndStroke() { apply(style.fill); cairo_fill_preserve(cr); apply(style.stroke); cairo_stroke(cr) }
+    /// Fills a rectangle with the fill paint (the current path is replaced).
+    public func fillRect(_ rect: Rect) { beginPath(); addRect(rect); fill() }
+    /// Strokes a rectangle's outline (the current path is replaced).
+    public func strokeRect(_ rect: Rect) { beginPath(); addRect(rect); stroke() }
+    /// Fills the ellipse that fits `rect` (the current path is replaced).
+    public func fillEllipse(in rect: Rect) { beginPath(); addEllipse(in: rect); fill() }
+    /// Strokes the ellipse that fits `rect` (the current path is replaced).
+    public func strokeEllipse(in rect: Rect) { beginPath(); addEllipse(in: rect); stroke() }
+    /// Fills the whole frame with `color`, replacing what was there (transparent colours make it see-through).
+    public func clear(_ color: Color = .clear) {
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+        cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+        cairo_paint(cr)
+        cairo_restore(cr)
+    }
+
+    /// Draws `image` scaled to fill `rect`, at `opacity`.
+    public func draw(_ image: Image, in rect: Rect, opacity: Double = 1) {
+        guard image.width > 0, image.height > 0, rect.width > 0, rect.height > 0 else { return }
+        cairo_save(cr)
+        cairo_translate(cr, rect.minX, rect.minY)
+        cairo_scale(cr, rect.width / Double(image.width), rect.height / Double(image.height))
+        cairo_set_source_surface(cr, image.surface.pointer, 0, 0)
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+        cairo_new_path(cr)
+        cairo_rectangle(cr, 0, 0, Double(image.width), Double(image.height))
+        cairo_clip(cr)
+        cairo_paint_with_alpha(cr, opacity)
+        cairo_restore(cr)
+    }
+
+    // MARK: Text
+
+    /// The font `draw(_:at:)` uses; DejaVu Sans at 24 px until set.
+    public var font: Font? {
+        get { style.font }
+        set { style.font = newValue }
+    }
+    private func selectFont(_ font: Font?) throws(MovieMakerError) {
+        let f: Font
+        if let font { f = font } else if let current = style.font { f = current } else {
+            f = try Font.dejaVuSans(size: 24); style.font = f
+        }
+        cairo_set_font_face(cr, f.face)
+        cairo_set_font_size(cr, f.size)
+    }
+    /// Draws one line of text with its baseline starting at `point`, in the fill paint.
+    /// (Simple left-to-right text; complex scripts need the Pango layout of a later release.)
+    public func draw(_ text: String, at point: Point, font: Font? = nil) throws(MovieMakerError) {
+        try selectFont(font)
+        apply(style.fill)
+        cairo_move_to(cr, point.x, point.y)
+        cairo_show_text(cr, text)
+        cairo_new_path(cr)
+        try checkStatus()
+    }
+    /// The size a line of text takes: its advance width and the font's line height.
+    public func measure(_ text: String, font: Font? = nil) throws(MovieMakerError) -> Size {
+        try selectFont(font)
+        var te = cairo_text_extents_t()
+        var fe = cairo_font_extents_t()
+        cairo_text_extents(cr, text, &te)
+        cairo_font_extents(cr, &fe)
+        return Size(width: te.x_advance, height: fe.height)
+    }
+
+    // MARK: State, transforms, clipping
+
+    /// Runs `body` and then restores paints, line style, font, transform and clip to what they were before.
+    public func withSavedState<R>(_ body: () throws -> R) rethrows -> R {
+        cairo_save(cr)
+        savedStyles.append(style)
+        defer {
+            style = savedStyles.removeLast()
+            cairo_restore(cr)
+        }
+        return try body()
+    }
+    /// Draws `body` into a layer and composites it at `opacity` (0…1): overlapping shapes inside do not show through each other.
+    public func withOpacity<R>(_ opacity: Double, _ body: () throws -> R) rethrows -> R {
+        cairo_push_group(cr)
+        defer {
+            cairo_pop_group_to_source(cr)
+            cairo_paint_with_alpha(cr, opacity)
+        }
+        return try withSavedState(body)
+    }
+    /// Moves the origin by (`x`, `y`).
+    public func translate(x: Double, y: Double) { cairo_translate(cr, x, y) }
+    /// Rotates later drawing by `radians` (clockwise on screen) around the origin.
+    public func rotate(by radians: Double) { cairo_rotate(cr, radians) }
+    /// Scales later drawing by `x` and `y`.
+    public func scale(x: Double, y: Double) { cairo_scale(cr, x, y) }
+    /// Limits later drawing to the inside of the current path, which is then cleared.
+    public func clip() { cairo_clip(cr) }
+    /// Limits later drawing to `rect`.
+    public func clip(to rect: Rect) { cairo_new_path(cr); addRect(rect); cairo_clip(cr) }
+
+    /// Hands `body` the raw `cairo_t` (import CCairo to use it) for drawing not wrapped yet. The
+    /// pointer is borrowed: valid only inside `body`, and not to be destroyed. Cairo state changed
+    /// there is restored afterwards.
+    public func withCairoContext<R>(_ body: (OpaquePointer) throws -> R) rethrows -> R {
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        return try body(cr)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// Everything that can go wrong making a movie, each case naming the bad value and how to fix it.
+public enum MovieMakerError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+    /// Width or height is zero or negative.
+    case invalidSize(width: Int, height: Int)
+    /// Width or height is odd, which 4:2:0 chroma subsampling cannot encode.
+    case oddSize(width: Int, height: Int)
+    /// The frame is larger than H.264 (level 6.2) can encode.
+    case sizeTooLarge(width: Int, height: Int, maxSide: Int, maxPixels: Int)
+    /// The frame rate is zero, negative or not a number.
+    case invalidFrameRate(String)
+    /// An encoding setting is out of range.
+    case invalidSetting(name: String, value: String, expected: String)
+    /// The folder the movie should be written into does not exist.
+    case destinationFolderMissing(path: String)
+    /// The destination folder exists but a file cannot be created there.
+    case destinationNotWritable(path: String, reason: String)
+    /// The destination's extension names no container MovieMaker writes.
+    case unsupportedContainer(extension: String, supported: [String])
+    /// The named encoder is not in this FFmpeg build.
+    case encoderUnavailable(name: String)
+    /// A frame was added after `finish()`.
+    case frameAfterFinish
+    /// `finish()` was called a second time.
+    case alreadyFinished
+    /// `finish()` was called before any frame was added.
+    case noFrames
+    /// The movie failed earlier (see the error it threw then) and accepts no more work.
+    case failedEarlier(String)
+    /// Cairo reported an error.
+    case cairo(operation: String, message: String)
+    /// An FFmpeg call failed with its own error code and message.
+    case ffmpeg(operation: String, code: Int32, message: String)
+    /// An image file could not be read.
+    case imageUnreadable(path: String, reason: String)
+    /// A font file could not be loaded.
+    case fontUnreadable(path: String, reason: String)
+    /// A movie file could not be opened or decoded.
+    case movieUnreadable(path: String, reason: String)
+
+    /// A one-line explanation that says what to change.
+    public var description: String {
+        switch self {
+        case let .invalidSize(w, h):
+            return "invalid frame size \(w)×\(h): width and height must both be at least 2 pixels"
+        case let .oddSize(w, h):
+            return "frame size \(w)×\(h) has an odd side: H.264 in yuv420p stores colour at half resolution (4:2:0), so width and height must be even; use \(w + w % 2)×\(h + h % 2), or pass oddSizePolicy: .pad to pad the frame"
+        case let .sizeTooLarge(w, h, maxSide, maxPixels):
+            return "frame size \(w)×\(h) is too large for H.264: each side must be at most \(maxSide) and the area at most \(maxPixels) pixels (level 6.2)"
+        case let .invalidFrameRate(v):
+            return "invalid frame rate \(v): it must be a positive number of frames per second, e.g. 30 or 30000/1001"
+        case let .invalidSetting(name, value, expected):
+            return "invalid \(name) \(value): expected \(expected)"
+        case let .destinationFolderMissing(path):
+            return "the folder \(path) does not exist: create it first or choose another destination"
+        case let .destinationNotWritable(path, reason):
+            return "cannot write into \(path) (\(reason)): choose a folder you can write to"
+        case let .unsupportedContainer(ext, supported):
+            let shown = ext.isEmpty ? "no extension" : "unknown extension .\(ext)"
+            return "\(shown): end the file name with one of \(supported.map { "." + $0 }.joined(separator: ", "))"
+        case let .encoderUnavailable(name):
+            return "the encoder \(name) is not available in this FFmpeg build: install libavcodec with \(name) (Debian: libavcodec-extra or libavcodec59 built with libx264)"
+        case .frameAfterFinish:
+            return "a frame was added after finish(): the movie is already written; create a new MovieMaker for more frames"
+        case .alreadyFinished:
+            return "finish() was called twice: the movie was already written by the first call"
+        case .noFrames:
+            return "finish() was called before any frame was added: a movie needs at least one frame; nothing was written"
+        case let .failedEarlier(message):
+            return "the movie failed earlier and was discarded: \(message)"
+        case let .cairo(op, message):
+            return "Cairo failed in \(op): \(message)"
+        case let .ffmpeg(op, code, message):
+            return "FFmpeg failed in \(op): \(message) (error \(code))"
+        case let .imageUnreadable(path, reason):
+            return "cannot read the image \(path): \(reason)"
+        case let .fontUnreadable(path, reason):
+            return "cannot load the font \(path): \(reason)"
+        case let .movieUnreadable(path, reason):
+            return "cannot read the movie \(path): \(reason)"
+        }
+    }
+    /// Same as `description`, for Foundation's error reporting.
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,102 @@
+import CFFmpeg
+import Foundation
+
+/// Overlaps drawing and encoding: the caller's thread converts each drawn frame into a pooled
+/// yuv420p `AVFrame` and hands it over; one encoder thread sends it to x264 and writes packets,
+/// then returns the frame to the pool.
+///
+/// The pool holds `capacity` frames, allocated once. When every frame is in flight the drawing
+/// thread waits (back-pressure), so memory does not depend on the movie's length.
+final class FramePipeline: @unchecked Sendable {
+    // @unchecked: every mutable field below is guarded by `condition`; the encoder is used only by the
+    // worker thread until `finish`/`cancel` has joined it, then only by the caller's thread.
+    private let condition = NSCondition()
+    private var free: [OwnedFrame]
+    private var pending: [OwnedFrame] = []    // FIFO, at most `capacity` long
+    private var ended = false
+    private var cancelled = false
+    private var workerDone = false
+    private var failure: MovieMakerError?
+    private var encodedCount = 0
+    private let encoder: VideoEncoder
+    /// How many picture buffers were ever allocated (constant: the pool's capacity).
+    let buffersAllocated: Int
+
+    init(encoder: VideoEncoder, capacity: Int, width: Int32, height: Int32) throws(MovieMakerError) {
+        self.encoder = encoder
+        var frames: [OwnedFrame] = []
+        for _ in 0..<capacity { frames.append(try OwnedFrame(width: width, height: height, format: VideoEncoder.pixelFormat)) }
+        free = frames
+        buffersAllocated = capacity
+        let thread = Thread { [self] in self.run() }
+        thread.name = "MovieMaker encoder"
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    /// Frames the encoder has accepted so far.
+    var framesEncoded: Int { condition.withLock { encodedCount } }
+
+    /// Waits for a free frame, or throws the encoder's failure.
+    func acquire() throws(MovieMakerError) -> OwnedFrame {
+        condition.lock(); defer { condition.unlock() }
+        while free.isEmpty && failure == nil { condition.wait() }
+        if let failure { throw failure }
+        return free.removeLast()
+    }
+
+    /// Queues a filled frame for encoding.
+    func submit(_ frame: OwnedFrame) {
+        condition.lock()
+        pending.append(frame)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Gives back a frame that was acquired but not submitted.
+    func giveBack(_ frame: OwnedFrame) {
+        condition.withLock { free.append(frame); condition.broadcast() }
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while pending.isEmpty && !ended && !cancelled { condition.wait() }
+            if cancelled || (pending.isEmpty && ended) {
+                workerDone = true; condition.broadcast(); condition.unlock(); return
+            }
+            let frame = pending.removeFirst()
+            let failed = failure != nil
+            condition.unlock()
+
+            var error: MovieMakerError?
+            if !failed {
+                do { try encoder.encode(frame.pointer) } catch let e { error = e }
+            }
+            condition.lock()
+            if let error, failure == nil { failure = error }
+            if error == nil && !failed { encodedCount += 1 }
+            free.append(frame)
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    private func stopWorker(cancel: Bool) {
+        condition.lock()
+        if cancel { cancelled = true } else { ended = true }
+        condition.broadcast()
+        while !workerDone { condition.wait() }
+        condition.unlock()
+    }
+
+    /// Encodes what is queued, flushes the encoder and closes the file.
+    func finish() throws(MovieMakerError) {
+        stopWorker(cancel: false)
+        if let failure = condition.withLock({ failure }) { throw failure }
+        try encoder.finish()
+    }
+
+    /// Stops without encoding what is queued. The caller deletes the partial file.
+    func cancel() { stopWorker(cancel: true) }
+}

@@ -1,0 +1,259 @@
+import CFFmpeg
+import CMovieMakerShim
+import Foundation
+
+/// Makes a movie from drawing closures: draw each frame into a pixel buffer, and MovieMaker encodes
+/// it with x264 and writes an MP4 (or MOV/MKV) that plays everywhere, with the colours drawn.
+///
+/// ```swift
+/// let movie = try MovieMaker(url: URL(fileURLWithPath: "wave.mp4"), width: 1920, height: 1080, fps: 30)
+/// try movie.addFrames(count: 300) { ctx, frame in
+///     ctx.setFill(.black); ctx.fillRect(ctx.bounds)
+///     …
+/// }
+/// try movie.finish()
+/// ```
+///
+/// The movie is written to a temporary file beside `url` and renamed into place by `finish()`. If
+/// anything fails, or the `MovieMaker` is dropped without `finish()`, the temporary file is deleted
+/// and whatever was at `url` before is left untouched.
+///
+/// Use one `MovieMaker` from one thread at a time. Encoding runs on its own thread while you draw.
+public final class MovieMaker {
+    /// Where the finished movie goes.
+    public let url: URL
+    /// Drawing width in pixels.
+    public let width: Int
+    /// Drawing height in pixels.
+    public let height: Int
+    /// Frames per second, exactly.
+    public let frameRate: FrameRate
+    /// How the video is encoded.
+    public let settings: EncoderSettings
+    /// The container, from `url`'s extension.
+    public let container: Container
+    /// Called on the drawing thread after each frame is handed to the encoder, and once at the end.
+    public var progressHandler: ((RenderProgress) -> Void)?
+    /// The number of frames the movie will have, when known in advance: makes progress reports give a total.
+    public var expectedFrameCount: Int?
+
+    /// The drawing context over the pixel buffer; the same object for every frame.
+    private let context: DrawingContext
+    private let surface: CairoSurface            // the pixel buffer
+    private let scaler: OwnedScaler               // bgra → yuv420p, BT.709 limited range
+    private let pipeline: FramePipeline
+    private let temporaryURL: URL
+    private var state: State = .open
+    private var startTime: Date?
+    /// Frames added so far.
+    public private(set) var frameCount = 0
+
+    private enum State { case open, finished, failed(String) }
+
+    /// The largest side H.264 level 6.2 allows, in pixels.
+    public static let maximumSide = 8192
+    /// The largest frame area H.264 level 6.2 allows (139,264 macroblocks), in pixels.
+    public static let maximumPixels = 139_264 * 256
+
+    /// Creates a movie at `url` of `width`×`height` pixels at `fps` frames per second.
+    ///
+    /// Throws if the size or rate is invalid, the folder is missing or not writable, the extension is
+    /// not `.mp4`, `.m4v`, `.mov` or `.mkv`, or the H.264 encoder is missing.
+    public init(url: URL, width: Int, height: Int, fps: FrameRate = 30, settings: EncoderSettings = EncoderSettings()) throws(MovieMakerError) {
+        guard width >= 2, height >= 2 else { throw .invalidSize(width: width, height: height) }
+        guard width <= Self.maximumSide, height <= Self.maximumSide, width * height <= Self.maximumPixels else {
+            throw .sizeTooLarge(width: width, height: height, maxSide: Self.maximumSide, maxPixels: Self.maximumPixels)
+        }
+        if (width % 2 != 0 || height % 2 != 0) && settings.oddSizePolicy == .reject {
+            throw .oddSize(width: width, height: height)
+        }
+        guard fps.numerator <= Int(Int32.max), fps.denominator <= Int(Int32.max) else { throw .invalidFrameRate(fps.description) }
+        try settings.validate()
+        guard let container = Container(fileExtension: url.pathExtension) else {
+            throw .unsupportedContainer(extension: url.pathExtension, supported: Container.supportedExtensions)
+        }
+        let folder = url.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw .destinationFolderMissing(path: folder.path)
+        }
+        guard access(folder.path, W_OK) == 0 else {
+            throw .destinationNotWritable(path: folder.path, reason: String(cString: strerror(errno)))
+        }
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw .destinationNotWritable(path: url.path, reason: "a folder has that name")
+        }
+        LibraryLog.ensureConfigured()
+
+        self.url = url; self.width = width; self.height = height; self.frameRate = fps
+        self.settings = settings; self.container = container
+        let encodedWidth = width + width % 2, encodedHeight = height + height % 2
+        // Hidden, unique, same folder (so the final rename is atomic), same extension (so tools recognise it).
+        temporaryURL = folder.appendingPathComponent(".\(url.deletingPathExtension().lastPathComponent).partial-\(UUID().uuidString.prefix(8)).\(url.pathExtension)")
+
+        surface = try CairoSurface(width: encodedWidth, height: encodedHeight)
+        context = try DrawingContext(surface: surface, width: width, height: height)
+        scaler = try OwnedScaler(srcWidth: Int32(encodedWidth), srcHeight: Int32(encodedHeight), srcFormat: AV_PIX_FMT_BGRA,
+                                 dstWidth: Int32(encodedWidth), dstHeight: Int32(encodedHeight), dstFormat: VideoEncoder.pixelFormat,
+                                 flags: SWS_BILINEAR | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP)
+        try setBT709(on: scaler, rgbIsSource: true)
+        let encoder: VideoEncoder
+        do {
+            encoder = try VideoEncoder(path: temporaryURL.path, container: container, width: Int32(encodedWidth), height: Int32(encodedHeight), rate: fps, settings: settings)
+        } catch {
+            try? FileManager.default.removeItem(at: temporaryURL)
+            if case .ffmpeg(let op, _, let message) = error, op.hasPrefix("avio_open") {
+                throw .destinationNotWritable(path: folder.path, reason: message)
+            }
+            throw error
+        }
+        do {
+            pipeline = try FramePipeline(encoder: encoder, capacity: settings.bufferCount, width: Int32(encodedWidth), height: Int32(encodedHeight))
+        } catch {
+            try? FileManager.default.removeItem(at: temporaryURL)
+            throw error
+        }
+        context.clear(.black)
+    }
+
+    /// Convenience: a whole-number frame rate given as a `Double` is not accepted; use `FrameRate`.
+    /// This form takes the rate as a fraction and throws `.invalidFrameRate` when it is not positive.
+    public convenience init(url: URL, width: Int, height: Int, fpsNumerator: Int, fpsDenominator: Int = 1,
+                            settings: EncoderSettings = EncoderSettings()) throws(MovieMakerError) {
+        guard let rate = FrameRate(numerator: fpsNumerator, denominator: fpsDenominator) else {
+            throw .invalidFrameRate("\(fpsNumerator)/\(fpsDenominator)")
+        }
+        try self.init(url: url, width: width, height: height, fps: rate, settings: settings)
+    }
+
+    deinit {
+        if case .open = state { discard() }
+    }
+
+    /// Statistics about buffers, for checking that memory stays flat.
+    public var buffersAllocated: Int { pipeline.buffersAllocated }
+
+    private func checkOpen() throws(MovieMakerError) {
+        switch state {
+        case .open: return
+        case .finished: throw .frameAfterFinish
+        case .failed(let message): throw .failedEarlier(message)
+        }
+    }
+
+    /// Draws one frame with `draw` and hands it to the encoder.
+    ///
+    /// If `draw` throws, the render is abandoned (the partial file is deleted) and the error is rethrown.
+    public func addFrame(_ draw: (DrawingContext) throws -> Void) throws {
+        try checkOpen()
+        do {
+            try context.withSavedState { try draw(context) }
+            try context.checkStatus()
+            try encodeCurrentPicture()
+        } catch {
+            fail(error)
+            throw error
+        }
+        reportProgress()
+    }
+
+    /// Draws `count` frames; `draw` receives the context and the frame (index from 0, exact time).
+    public func addFrames(count: Int, _ draw: (DrawingContext, Frame) throws -> Void) throws {
+        guard count >= 0 else { throw MovieMakerError.invalidSetting(name: "frame count", value: "\(count)", expected: "0 or more") }
+        let duration = frameRate.time(ofFrame: count)
+        if expectedFrameCount == nil || expectedFrameCount! < frameCount + count { expectedFrameCount = frameCount + count }
+        for i in 0..<count {
+            let frame = Frame(index: i, movieIndex: frameCount, rate: frameRate, exactTime: frameRate.time(ofFrame: i), duration: duration)
+            try addFrame { ctx in try draw(ctx, frame) }
+        }
+    }
+
+    /// Renders a clip: one frame for every frame time within its duration.
+    public func add(_ clip: Clip) throws {
+        let count = frameRate.frameCount(for: clip.duration)
+        if expectedFrameCount == nil || expectedFrameCount! < frameCount + count { expectedFrameCount = frameCount + count }
+        for i in 0..<count {
+            let frame = Frame(index: i, movieIndex: frameCount, rate: frameRate, exactTime: frameRate.time(ofFrame: i), duration: clip.duration)
+            try addFrame { ctx in try clip.draw(in: ctx, at: frame) }
+        }
+    }
+
+    /// A copy of the pixel buffer as it is now (what the next frame starts from).
+    public func currentPixels() -> PixelBuffer { PixelBuffer(surface: surface, width: width, height: height) }
+
+    private func encodeCurrentPicture() throws(MovieMakerError) {
+        if startTime == nil { startTime = Date() }
+        surface.flush()
+        let frame = try pipeline.acquire()
+        let f = frame.pointer
+        // The encoder may still hold a reference to this frame's buffers: make_writable copies them if so.
+        do { try ffCheck(av_frame_make_writable(f), "av_frame_make_writable") } catch { pipeline.giveBack(frame); throw error }
+        let rows = scaler.convert(from: UnsafePointer(surface.data), stride: surface.stride, height: surface.height, into: f)
+        guard rows == Int32(surface.height) else {
+            pipeline.giveBack(frame)
+            throw .ffmpeg(operation: "sws_scale", code: rows, message: "converted \(rows) of \(surface.height) rows")
+        }
+        f.pointee.pts = Int64(frameCount)
+        pipeline.submit(frame)
+        frameCount += 1
+    }
+
+    private func reportProgress() {
+        guard let handler = progressHandler else { return }
+        handler(RenderProgress(framesEncoded: pipeline.framesEncoded, framesAdded: frameCount,
+                               totalFrames: expectedFrameCount, elapsed: startTime.map { Date().timeIntervalSince($0) } ?? 0))
+    }
+
+    /// Encodes the remaining frames, writes the file and moves it to `url` (replacing a file there).
+    ///
+    /// Throws `.noFrames` if nothing was drawn (and writes nothing), `.alreadyFinished` if called twice.
+    @discardableResult
+    public func finish() throws(MovieMakerError) -> MovieSummary {
+        switch state {
+        case .open: break
+        case .finished: throw .alreadyFinished
+        case .failed(let message): throw .failedEarlier(message)
+        }
+        guard frameCount > 0 else {
+            fail(MovieMakerError.noFrames)
+            throw .noFrames
+        }
+        do throws(MovieMakerError) {
+            try pipeline.finish()
+            // rename(2) replaces the destination atomically: readers see the old file or the new one.
+            if rename(temporaryURL.path, url.path) != 0 {
+                throw .destinationNotWritable(path: url.path, reason: String(cString: strerror(errno)))
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporaryURL)
+            state = .failed(error.description)
+            throw error
+        }
+        state = .finished
+        if let handler = progressHandler {
+            handler(RenderProgress(framesEncoded: frameCount, framesAdded: frameCount, totalFrames: frameCount,
+                                   elapsed: startTime.map { Date().timeIntervalSince($0) } ?? 0))
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        return MovieSummary(url: url, width: width, height: height, frameCount: frameCount, frameRate: frameRate,
+                            duration: frameRate.time(ofFrame: frameCount), fileSize: size,
+                            renderSeconds: startTime.map { Date().timeIntervalSince($0) } ?? 0)
+    }
+
+    /// Abandons the movie: stops encoding and deletes the partial file. `url` is left as it was.
+    public func cancel() {
+        if case .open = state { discard(); state = .failed("the movie was cancelled") }
+    }
+
+    private func fail(_ error: Error) {
+        if case .open = state {
+            discard()
+            state = .failed((error as? MovieMakerError)?.description ?? "\(error)")
+        }
+    }
+
+    private func discard() {
+        pipeline.cancel()
+        try? FileManager.default.removeItem(at: temporaryURL)
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+
+/// A frame rate as an exact fraction of frames per second: 30, 25, 30000/1001 (29.97), 24000/1001 (23.976)…
+///
+/// Times are always computed from a frame index and this fraction, never by adding up per-frame durations,
+/// so frame N sits at exactly N × denominator / numerator seconds however long the movie is.
+public struct FrameRate: Hashable, Sendable, CustomStringConvertible, ExpressibleByIntegerLiteral {
+    /// Frames per `denominator` seconds.
+    public let numerator: Int
+    /// Seconds per `numerator` frames.
+    public let denominator: Int
+
+    /// Creates a frame rate of `numerator / denominator` frames per second, reduced; nil when either is ≤ 0.
+    public init?(numerator: Int, denominator: Int = 1) {
+        guard numerator > 0, denominator > 0 else { return nil }
+        let g = gcd(numerator, denominator)
+        self.numerator = numerator / g
+        self.denominator = denominator / g
+    }
+    /// A whole number of frames per second. Traps when `fps` ≤ 0; use `init?(numerator:denominator:)` for input.
+    public init(_ fps: Int) {
+        precondition(fps > 0, "frame rate must be positive, got \(fps)")
+        self.numerator = fps; self.denominator = 1
+    }
+    /// A whole number of frames per second from a literal (`let rate: FrameRate = 30`).
+    public init(integerLiteral value: Int) { self.init(value) }
+
+    /// 24 frames per second (cinema).
+    public static let film: FrameRate = 24
+    /// 24000/1001 ≈ 23.976 frames per second.
+    public static let ntscFilm = FrameRate(numerator: 24000, denominator: 1001)!
+    /// 25 frames per second (PAL).
+    public static let pal: FrameRate = 25
+    /// 30000/1001 ≈ 29.97 frames per second (NTSC).
+    public static let ntsc = FrameRate(numerator: 30000, denominator: 1001)!
+    /// 60000/1001 ≈ 59.94 frames per second.
+    public static let ntsc60 = FrameRate(numerator: 60000, denominator: 1001)!
+
+    /// Frames per second as a floating-point number (for display; times use the exact fraction).
+    public var framesPerSecond: Double { Double(numerator) / Double(denominator) }
+    /// The duration of one frame, exactly.
+    public var frameDuration: Time { Time(value: Int64(denominator), timescale: Int64(numerator)) }
+    /// The exact start time of frame `index`.
+    public func time(ofFrame index: Int) -> Time { Time(value: Int64(index) * Int64(denominator), timescale: Int64(numerator)) }
+    /// The start time of frame `index` in seconds, computed from the index (no accumulated error).
+    public func seconds(ofFrame index: Int) -> Double { Double(index) * Double(denominator) / Double(numerator) }
+    /// How many frames a span of `duration` covers: frames whose start time is before its end.
+    public func frameCount(for duration: Time) -> Int {
+        // frames n with n·den/num < d  ⇔  n < d·num/den; count = ceil(d·num/den)
+        guard duration > .zero else { return 0 }
+        let v = Rational(duration.value, duration.timescale) * Rational(Int64(numerator), Int64(denominator))
+        return Int(v.ceil)
+    }
+    /// The index of the frame showing at `time` (the last frame starting at or before it).
+    public func frameIndex(at time: Time) -> Int {
+        let v = Rational(time.value, time.timescale) * Rational(Int64(numerator), Int64(denominator))
+        return Int(v.floor)
+    }
+    /// `30` or `30000/1001`.
+    public var description: String { denominator == 1 ? "\(numerator)" : "\(numerator)/\(denominator)" }
+}
+
+/// An exact time or duration as a fraction of seconds (`value / timescale`), like CMTime.
+///
+/// Build it from seconds (`Time(seconds: 2.5)`, or a literal: `let d: Time = 3`) or from frames
+/// (`rate.time(ofFrame: n)`). Arithmetic and comparison are exact.
+public struct Time: Hashable, Comparable, Sendable, CustomStringConvertible,
+                    ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral {
+    /// Numerator, in units of 1/`timescale` seconds.
+    public let value: Int64
+    /// Units per second (> 0).
+    public let timescale: Int64
+
+    /// Creates `value / timescale` seconds, reduced. `timescale` must be positive.
+    public init(value: Int64, timescale: Int64) {
+        precondition(timescale > 0, "timescale must be positive")
+        let g = Swift.max(Int64(gcd(Int(value.magnitude), Int(timescale))), 1)
+        self.value = value / g
+        self.timescale = timescale / g
+    }
+    /// Converts seconds to an exact time, rounded to the nearest microsecond (exact for decimal literals
+    /// such as 2.5 or 0.1). Use `FrameRate.time(ofFrame:)` for frame-exact times such as 1001/30000.
+    public init(seconds: Double) {
+        precondition(seconds.isFinite, "time must be finite, got \(seconds)")
+        self.init(value: Int64((seconds * 1_000_000).rounded()), timescale: 1_000_000)
+    }
+    /// Whole seconds from an integer literal.
+    public init(integerLiteral value: Int) { self.init(value: Int64(value), timescale: 1) }
+    /// Seconds from a float literal (rounded to microseconds).
+    public init(floatLiteral value: Double) { self.init(seconds: value) }
+
+    /// No time at all.
+    public static let zero = Time(value: 0, timescale: 1)
+    /// The time in seconds as a floating-point number.
+    public var seconds: Double { Double(value) / Double(timescale) }
+
+    /// Sum of two times.
+    public static func + (a: Time, b: Time) -> Time { (Rational(a) + Rational(b)).time }
+    /// Difference of two times.
+    public static func - (a: Time, b: Time) -> Time { (Rational(a) - Rational(b)).time }
+    /// A time scaled by a whole number.
+    public static func * (a: Time, n: Int) -> Time { (Rational(a) * Rational(Int64(n), 1)).time }
+    /// Exact ordering.
+    public static func < (a: Time, b: Time) -> Bool { Rational(a) < Rational(b) }
+    /// Equality of the reduced fractions.
+    public static func == (a: Time, b: Time) -> Bool { a.value == b.value && a.timescale == b.timescale }
+    /// The larger of two times.
+    public static func max(_ a: Time, _ b: Time) -> Time { a < b ? b : a }
+    /// The smaller of two times.
+    public static func min(_ a: Time, _ b: Time) -> Time { a < b ? a : b }
+    /// `2.5s` or `1001/30000s`.
+    public var description: String { timescale == 1 ? "\(value)s" : "\(value)/\(timescale)s (\(seconds)s)" }
+}
+
+func gcd(_ a: Int, _ b: Int) -> Int {
+    var (a, b) = (a.magnitude, b.magnitude)
+    while b != 0 { (a, b) = (b, a % b) }
+    return Int(a)
+}
+
+/// Exact fraction arithmetic for times; wider intermediate products avoid overflow in comparisons.
+struct Rational: Comparable {
+    var num: Int64
+    var den: Int64
+    init(_ num: Int64, _ den: Int64) {
+        let g = Swift.max(Int64(gcd(Int(num.magnitude), Int(den.magnitude))), 1)
+        self.num = num / g; self.den = den / g
+        if self.den < 0 { self.num = -self.num; self.den = -self.den }
+    }
+    init(_ t: Time) { self.init(t.value, t.timescale) }
+    var time: Time { Time(value: num, timescale: den) }
+    static func + (a: Rational, b: Rational) -> Rational {
+        let l = a.den / Int64(gcd(Int(a.den), Int(b.den))) * b.den
+        return Rational(a.num * (l / a.den) + b.num * (l / b.den), l)
+    }
+    static func - (a: Rational, b: Rational) -> Rational { a + Rational(-b.num, b.den) }
+    static func * (a: Rational, b: Rational) -> Rational {
+        let g1 = Swift.max(Int64(gcd(Int(a.num), Int(b.den))), 1)
+        let g2 = Swift.max(Int64(gcd(Int(b.num), Int(a.den))), 1)
+        return Rational((a.num / g1) * (b.num / g2), (a.den / g2) * (b.den / g1))
+    }
+    static func < (a: Rational, b: Rational) -> Bool {
+        let l = a.num.multipliedFullWidth(by: b.den)
+        let r = b.num.multipliedFullWidth(by: a.den)
+        return (l.high, l.low) < (r.high, r.low)
+    }
+    var floor: Int64 { num >= 0 ? num / den : -((-num + den - 1) / den) }
+    var ceil: Int64 { num >= 0 ? (num + den - 1) / den : -((-num) / den) }
+}
