@@ -50,6 +50,10 @@ public final class MovieMaker {
 
     private enum State { case open, finished, failed(String) }
 
+    /// swscale flags for BGRA → yuv420p: accurate rounding and full-resolution chroma input, so
+    /// colours land within a level or two of what was drawn.
+    static let scalerFlags = SWS_BILINEAR | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP
+
     /// The largest side H.264 level 6.2 allows, in pixels.
     public static let maximumSide = 8192
     /// The largest frame area H.264 level 6.2 allows (139,264 macroblocks), in pixels.
@@ -95,7 +99,7 @@ public final class MovieMaker {
         context = try DrawingContext(surface: surface, width: width, height: height)
         scaler = try OwnedScaler(srcWidth: Int32(encodedWidth), srcHeight: Int32(encodedHeight), srcFormat: AV_PIX_FMT_BGRA,
                                  dstWidth: Int32(encodedWidth), dstHeight: Int32(encodedHeight), dstFormat: VideoEncoder.pixelFormat,
-                                 flags: SWS_BILINEAR | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP)
+                                 flags: Self.scalerFlags)
         try setBT709(on: scaler, rgbIsSource: true)
         let encoder: VideoEncoder
         do {

@@ -1,0 +1,35 @@
+import Foundation
+import CCairo
+
+/// An offscreen picture to draw into with a `DrawingContext`, for stills, tests and images to reuse.
+public final class Canvas {
+    let surface: CairoSurface
+    /// The drawing context over this canvas's pixels.
+    public let context: DrawingContext
+    /// Width in pixels.
+    public var width: Int { surface.width }
+    /// Height in pixels.
+    public var height: Int { surface.height }
+
+    /// A transparent canvas of `width`×`height` pixels.
+    public init(width: Int, height: Int) throws(MovieMakerError) {
+        guard width >= 1, height >= 1 else { throw .invalidSize(width: width, height: height) }
+        surface = try CairoSurface(width: width, height: height)
+        context = try DrawingContext(surface: surface, width: width, height: height)
+    }
+
+    /// Draws with `body` (state changes are undone afterwards) and reports Cairo errors.
+    public func draw(_ body: (DrawingContext) throws -> Void) throws {
+        try context.withSavedState { try body(context) }
+        try context.checkStatus()
+    }
+    /// A copy of the pixels.
+    public func pixels() -> PixelBuffer { PixelBuffer(surface: surface, width: width, height: height) }
+    /// A copy of the pixels as an `Image` to draw elsewhere.
+    public func makeImage() throws(MovieMakerError) -> Image { try Image(pixels()) }
+    /// Writes the canvas as a PNG file.
+    public func writePNG(to url: URL) throws(MovieMakerError) {
+        surface.flush()
+        try cairoCheck(cairo_surface_write_to_png(surface.pointer, url.path), "cairo_surface_write_to_png (\(url.path))")
+    }
+}
