@@ -68,6 +68,7 @@ public final class DrawingContext {
         let status = cairo_status(c)
         if status != CAIRO_STATUS_SUCCESS { cairo_destroy(c); try cairoCheck(status, "cairo_create") }
         cr = c
+        cairo_set_line_width(cr, 1)   // Core Graphics' default; Cairo's is 2
         bounds = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
         if width != surface.width || height != surface.height {
             // Padding for odd sizes: the extra row/column stays black, outside every drawing.

@@ -142,7 +142,7 @@ public final class MovieReader {
                 if scaler == nil {
                     let s = try OwnedScaler(srcWidth: f.width, srcHeight: f.height, srcFormat: AVPixelFormat(rawValue: f.format),
                                             dstWidth: f.width, dstHeight: f.height, dstFormat: AV_PIX_FMT_BGRA,
-                                            flags: SWS_BILINEAR | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT)
+                                            flags: SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT)
                     let matrix: Int32 = f.colorspace == AVCOL_SPC_BT709 ? SWS_CS_ITU709 : f.colorspace == AVCOL_SPC_BT2020_NCL ? SWS_CS_BT2020 : SWS_CS_ITU601
                     try setBT709(on: s, rgbIsSource: false, yuvFullRange: f.color_range == AVCOL_RANGE_JPEG, matrix: matrix)
                     scaler = s

@@ -116,16 +116,17 @@ final class VideoEncoder {
     /// The pixel format frames must be in.
     static let pixelFormat = AV_PIX_FMT_YUV420P
 
-    init(path: String, container: Container, width: Int32, height: Int32, rate: FrameRate, settings: EncoderSettings) throws(MovieMakerError) {
+    init(path: String, container: Container, width: Int32, height: Int32, rate: FrameRate, settings: EncoderSettings,
+         encoderName: String = "libx264") throws(MovieMakerError) {
         var fc: UnsafeMutablePointer<AVFormatContext>? = nil
         try ffCheck(avformat_alloc_output_context2(&fc, nil, container.muxerName, path), "avformat_alloc_output_context2 (\(container.muxerName))")
         guard let fc else { throw .ffmpeg(operation: "avformat_alloc_output_context2", code: -1, message: "no context") }
         format = fc
         // From here on, `deinit` frees `format` if a later step throws.
         packet = try Self.makePacket(format: fc)
-        guard let encoder = avcodec_find_encoder_by_name("libx264") else {
+        guard let encoder = avcodec_find_encoder_by_name(encoderName) else {
             avformat_free_context(fc)
-            throw .encoderUnavailable(name: "libx264")
+            throw .encoderUnavailable(name: encoderName)
         }
         guard let st = avformat_new_stream(fc, nil) else {
             avformat_free_context(fc)
@@ -159,7 +160,10 @@ final class VideoEncoder {
         if fc.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
             c.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
         }
-        let options = OwnedDictionary([("preset", settings.preset.rawValue), ("profile", "high")])
+        let options = OwnedDictionary([("preset", settings.preset.rawValue)])
+        // High profile plays everywhere. CRF 0 is lossless, which only x264's High 4:4:4 Predictive
+        // profile can express; x264 picks that itself when no profile is forced.
+        if settings.bitrate != nil || settings.crf > 0 { options.set("profile", "high") }
         if settings.bitrate == nil { options.set("crf", "\(settings.crf)") }
         if let tune = settings.tune { options.set("tune", tune.rawValue) }
         do {
