@@ -1,14 +1,125 @@
+// The example movies from the seed article "Building Blocks into AVFoundation Movies":
+//  1. bezier.mp4 — a Bézier curve whose control points inflect over time, drawn by a closure per frame.
+//  2. composition.mp4 — a background, a PNG image and a line of text composed in each frame, built
+//     from clips (a title, then the composition) to show the time model.
+//
+// Usage: moviemaker-examples [OUTPUT_FOLDER]   (default: ./output)
 import Foundation
 import MovieMaker
-let url = URL(fileURLWithPath: "/tmp/smoke.mp4")
-let movie = try MovieMaker(url: url, width: 640, height: 360, fps: .ntsc)
-try movie.addFrames(count: 60) { ctx, frame in
-    ctx.setFill(.black); ctx.fillRect(ctx.bounds)
-    ctx.setStroke(.white); ctx.lineWidth = 6
-    ctx.move(to: Point(x: 40, y: 180))
-    ctx.curve(to: Point(x: 600, y: 180), control1: Point(x: 200, y: 180 - 150 * sin(frame.time * 2)), control2: Point(x: 440, y: 180 + 150 * sin(frame.time * 3)))
-    ctx.stroke()
-    ctx.setFill(.yellow)
-    try ctx.draw("Frame \(frame.index)", at: Point(x: 20, y: 40))
+
+let folder = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "output", isDirectory: true)
+
+/// Prints a progress line now and then, and a final newline.
+func progressPrinter(_ name: String) -> (RenderProgress) -> Void {
+    var lastPrinted = -1.0
+    return { p in
+        guard let fraction = p.fractionCompleted else { return }
+        if fraction - lastPrinted >= 0.25 || (fraction == 1 && lastPrinted < 1) {
+            lastPrinted = fraction
+            let eta = p.estimatedTimeRemaining.map { String(format: ", %.1f s left", $0) } ?? ""
+            print(String(format: "  %@: %3.0f%% (%d/%d frames, %.1f fps%@)", name, fraction * 100, p.framesAdded, p.totalFrames ?? 0, p.framesPerSecond, eta))
+        }
+    }
 }
-print(try movie.finish())
+
+/// Reads the finished file back and prints one line about it.
+func describe(_ url: URL) throws {
+    let reader = try MovieReader(url: url)
+    let i = reader.info
+    let frames = try reader.packetTimestamps().count
+    let rate = i.frameRate ?? 30
+    let bytes = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+    print(String(format: "%@  %d×%d, %d frames, %.2f s, %@ fps, %@ %@ %@ %@/%@, %.2f MiB",
+                 url.path, i.width, i.height, frames, rate.seconds(ofFrame: frames), rate.description,
+                 i.codec, i.profile ?? "", i.pixelFormat, i.colorMatrix, i.colorRange, Double(bytes) / 1_048_576))
+}
+
+/// Movie 1: the curve whose control points inflect over time (the issue's `wave.mp4`).
+func renderBezier(to url: URL) throws {
+    let movie = try MovieMaker(url: url, width: 1280, height: 720, fps: 30)
+    movie.progressHandler = progressPrinter("bezier")
+    try movie.addFrames(count: 150) { ctx, frame in
+        let w = ctx.bounds.width, h = ctx.bounds.height, t = frame.time
+        ctx.setFill(.black); ctx.fillRect(ctx.bounds)
+        let start = Point(x: w * 0.06, y: h / 2), end = Point(x: w * 0.94, y: h / 2)
+        let c1 = Point(x: w * 0.33, y: h / 2 - h * 0.4 * sin(t * 2))
+        let c2 = Point(x: w * 0.67, y: h / 2 + h * 0.4 * sin(t * 3))
+        // Control handles, faint.
+        ctx.setStroke(Color(white: 1, alpha: 0.25)); ctx.lineWidth = 2; ctx.setLineDash([8, 6])
+        ctx.move(to: start); ctx.line(to: c1); ctx.move(to: end); ctx.line(to: c2); ctx.stroke()
+        ctx.setLineDash([])
+        ctx.setFill(Color(hex: "#ff9f1c")!)
+        for c in [c1, c2] { ctx.fillEllipse(in: Rect(x: c.x - 8, y: c.y - 8, width: 16, height: 16)) }
+        // The curve.
+        ctx.setStroke(.white); ctx.lineWidth = 6; ctx.lineCap = .round
+        ctx.move(to: start)
+        ctx.curve(to: end, control1: c1, control2: c2)
+        ctx.stroke()
+    }
+    try movie.finish()
+}
+
+/// Draws a small mascot and saves it as a PNG, standing in for the article's image.
+func makeMascotPNG(at url: URL) throws {
+    let canvas = try Canvas(width: 240, height: 240)
+    try canvas.draw { ctx in
+        ctx.setFill(.radial(center: Point(x: 100, y: 90), radius: 120, colors: [Color(hex: "#ffe066")!, Color(hex: "#f08c00")!]))
+        ctx.fillEllipse(in: Rect(x: 20, y: 20, width: 200, height: 200))
+        ctx.setFill(.white)
+        ctx.fillEllipse(in: Rect(x: 70, y: 80, width: 40, height: 50)); ctx.fillEllipse(in: Rect(x: 130, y: 80, width: 40, height: 50))
+        ctx.setFill(.black)
+        ctx.fillEllipse(in: Rect(x: 84, y: 98, width: 18, height: 22)); ctx.fillEllipse(in: Rect(x: 144, y: 98, width: 18, height: 22))
+        ctx.setStroke(Color(hex: "#5c3d00")!); ctx.lineWidth = 8; ctx.lineCap = .round
+        ctx.beginPath(); ctx.arc(center: Point(x: 120, y: 140), radius: 40, startAngle: 0.3, endAngle: .pi - 0.3); ctx.stroke()
+    }
+    try canvas.writePNG(to: url)
+}
+
+/// Movie 2: background + PNG image + a line of text, as clips: a title card, then the composition.
+func renderComposition(to url: URL, imageURL: URL) throws {
+    let image = try Image(contentsOf: imageURL)
+    let titleFont = try Font.dejaVuSans(size: 64)
+    let captionFont = try Font.dejaVuSans(size: 36)
+    let title = Clip(duration: 1.5) { ctx, f in
+        ctx.clear(Color(hex: "#101820")!)
+        let text = "Building blocks"
+        let size = try ctx.measure(text, font: titleFont)
+        ctx.setFill(Color.white.withAlpha(min(1, f.time / 0.5)))
+        try ctx.draw(text, at: Point(x: (ctx.bounds.width - size.width) / 2, y: ctx.bounds.midY + 20), font: titleFont)
+    }
+    let background = Clip(duration: 3.5) { ctx, f in
+        ctx.setFill(.linear(from: .zero, to: Point(x: 0, y: ctx.bounds.height), colors: [Color(hex: "#1d3557")!, Color(hex: "#0b0f1a")!]))
+        ctx.fillRect(ctx.bounds)
+    }
+    let picture = Clip(duration: 3.5) { ctx, f in
+        let side = 300.0, bounce = 30 * sin(f.time * 4)
+        let inset = Rect(x: (ctx.bounds.width - side) / 2, y: 140 + bounce, width: side, height: side)
+        ctx.draw(image, in: inset)
+    }
+    let caption = Clip(duration: 3.5) { ctx, f in
+        ctx.setFill(.white)
+        try ctx.draw("Drawn with closures, encoded with x264", at: Point(x: 80, y: 80), font: captionFont)
+        ctx.setFill(Color(white: 1, alpha: 0.6))
+        try ctx.draw(String(format: "t = %.2f s", f.time), at: Point(x: 80, y: 660), font: captionFont)
+    }
+    let movie = try MovieMaker(url: url, width: 1280, height: 720, fps: 30)
+    movie.progressHandler = progressPrinter("composition")
+    try movie.add(.sequence(title, .overlay(background, picture, caption)))
+    try movie.finish()
+}
+
+do {
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let bezier = folder.appendingPathComponent("bezier.mp4")
+    let composition = folder.appendingPathComponent("composition.mp4")
+    let mascot = folder.appendingPathComponent("mascot.png")
+    try renderBezier(to: bezier)
+    try makeMascotPNG(at: mascot)
+    try renderComposition(to: composition, imageURL: mascot)
+    print("Rendered:")
+    try describe(bezier)
+    try describe(composition)
+} catch {
+    FileHandle.standardError.write(Data("moviemaker-examples: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,35 @@
+# MovieMaker — the two commands a newcomer needs are `make demo` and `make test`.
+# Each installs the missing system packages first (scripts/install-deps.sh, idempotent).
+
+SWIFT ?= swift
+# The toolchain's usual place on these machines, in case a non-login shell lacks it.
+export PATH := $(PATH):/opt/swift/usr/bin
+OUTPUT ?= output
+
+.PHONY: deps build demo test bench clean check-swift
+
+check-swift:
+	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "swift not found: install Swift 6 (https://www.swift.org/install/linux/) and put it on PATH"; exit 1; }
+
+deps: check-swift
+	@bash scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build --product moviemaker-examples
+
+## Renders the example movies into $(OUTPUT)/ and prints a summary of each.
+demo: build
+	$$($(SWIFT) build --show-bin-path)/moviemaker-examples $(OUTPUT)
+
+## Builds everything (library, examples, benchmark, tests) and runs the whole test suite.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## Release build of the benchmark, then the standard workload. Extra flags: make bench BENCH_ARGS="--json bench.json"
+bench: deps
+	$(SWIFT) build -c release --product moviemaker-bench
+	$$($(SWIFT) build -c release --show-bin-path)/moviemaker-bench $(BENCH_ARGS)
+
+clean:
+	rm -rf .build $(OUTPUT)
