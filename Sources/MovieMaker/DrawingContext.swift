@@ -47,7 +47,8 @@ public enum Paint: Hashable, Sendable {
 /// style, transforms, clipping) can be scoped with `withSavedState { }`. For anything not wrapped yet,
 /// `withCairoContext { cr in … }` hands out the raw `cairo_t` for the duration of a closure.
 ///
-/// The canvas keeps its pixels from one frame to the next: clear or fill it when you want a fresh frame.
+/// In a movie, each frame starts with the drawing state reset (paints, line style, transform, clip)
+/// but with the previous frame's pixels still there: clear or fill it when you want a fresh frame.
 public final class DrawingContext {
     private struct Style {
         var fill: Paint = .color(.black)

@@ -1,1 +1,74 @@
-print("todo")
+// moviemaker-bench: times MovieMaker's pipeline phase by phase on a standard workload.
+//
+//   (a) Cairo drawing alone          (b) BGRA → yuv420p alone
+//   (c) x264 + MP4 muxer alone       (d) the whole pipeline (MovieMaker.addFrames + finish)
+//
+// for each x264 preset asked for, then derives how busy the pipeline keeps the machine (efficiency),
+// what it costs beyond its parts (overhead), and how close it comes to the encoder alone. A last
+// line checks that memory does not grow with the movie's length. See `--help`.
+import Foundation
+import Glibc
+@_spi(Benchmark) import MovieMaker
+import MovieMaker
+
+/// Writes a line to standard error (progress) without buffering.
+func standardError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+/// Writes a line to standard output without buffering, so a piped table appears as each preset finishes.
+func output(_ text: String) {
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+}
+
+func runBenchmark(_ options: Options) throws {
+    // BenchmarkEncoder does not silence FFmpeg/x264 the way MovieMaker does: keep the table clean.
+    LibraryLog.silence()
+
+    var workload = Workload()
+    workload.frames = options.frames
+    let machine = BenchmarkReport.Machine.current
+    var report = BenchmarkReport(machine: machine, workload: workload)
+    output(TableFormatter.header(machine, workload))
+
+    for preset in options.presets {
+        standardError("… preset \(preset.rawValue): phases (a)–(d)")
+        let result = try PresetBenchmark(workload: workload, preset: preset, cores: machine.cores).run()
+        report.presets.append(result)
+        output(TableFormatter.preset(result))
+    }
+    if !report.presets.isEmpty { output(TableFormatter.notes) }
+    if report.presets.contains(where: { $0.phases.contains { !$0.peakWasReset } }) { output(TableFormatter.resetWarning) }
+
+    if !options.skipMemory {
+        let counts = [options.memoryFrames.0, options.memoryFrames.1]
+        standardError("… memory flatness: \(counts.map(String.init).joined(separator: " and ")) frames")
+        let memory = try MemoryFlatness.run(frameCounts: counts)
+        report.memory = memory
+        output(TableFormatter.memory(memory))
+        if memory.runs.contains(where: { !$0.peakWasReset }) { output(TableFormatter.resetWarning) }
+    }
+
+    switch options.json {
+    case nil:
+        break
+    case .standardOutput:
+        output("")
+        output(String(decoding: try report.json(), as: UTF8.self))
+    case .file(let path):
+        try report.json().write(to: URL(fileURLWithPath: path))
+        output("\nJSON written to \(path)")
+    }
+}
+
+do {
+    let options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
+    try runBenchmark(options)
+} catch let error as OptionError {
+    if error.isHelp { output(error.message); exit(0) }
+    standardError("moviemaker-bench: \(error.message)")
+    exit(2)
+} catch {
+    standardError("moviemaker-bench: \(error)")
+    exit(1)
+}
