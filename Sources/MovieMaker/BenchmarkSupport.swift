@@ -22,12 +22,27 @@ import Foundation
                                  flags: MovieMaker.scalerFlags)
         try setBT709(on: scaler, rgbIsSource: true)
     }
-    /// Converts the canvas into a newly allocated frame.
-    public func convert(_ canvas: Canvas) throws(MovieMakerError) -> BenchmarkYUVFrame {
+    /// A new frame for `convert(_:into:)`, with its pages already touched so that timing a conversion
+    /// into it does not count first-touch page faults (the pipeline's pooled frames have none).
+    public func makeFrame() throws(MovieMakerError) -> BenchmarkYUVFrame {
         let f = try OwnedFrame(width: width, height: height, format: VideoEncoder.pixelFormat)
-        canvas.surface.flush()
-        _ = scaler.convert(from: UnsafePointer(canvas.surface.data), stride: canvas.surface.stride, height: Int(height), into: f.pointer)
+        let heights = [Int(height), Int(height + 1) / 2, Int(height + 1) / 2]
+        withUnsafePointer(to: f.pointer.pointee.data) { data in
+            withUnsafePointer(to: f.pointer.pointee.linesize) { linesize in
+                data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 3) { planes in
+                    linesize.withMemoryRebound(to: Int32.self, capacity: 3) { strides in
+                        for i in 0..<3 { if let p = planes[i] { memset(p, 0, Int(strides[i]) * heights[i]) } }
+                    }
+                }
+            }
+        }
         return BenchmarkYUVFrame(frame: f)
+    }
+    /// Converts the canvas into `frame`, as the pipeline does.
+    public func convert(_ canvas: Canvas, into frame: BenchmarkYUVFrame) throws(MovieMakerError) {
+        canvas.surface.flush()
+        let rows = scaler.convert(from: UnsafePointer(canvas.surface.data), stride: canvas.surface.stride, height: Int(height), into: frame.frame.pointer)
+        if rows != height { throw .ffmpeg(operation: "sws_scale", code: rows, message: "converted \(rows) of \(height) rows") }
     }
 }
 
@@ -36,6 +51,7 @@ import Foundation
     private let encoder: VideoEncoder
     /// An encoder writing `url` (no temporary file, no pipeline thread).
     public init(url: URL, width: Int, height: Int, fps: FrameRate, settings: EncoderSettings) throws(MovieMakerError) {
+        LibraryLog.ensureConfigured()
         encoder = try VideoEncoder(path: url.path, container: Container(fileExtension: url.pathExtension) ?? .mp4,
                                    width: Int32(width), height: Int32(height), rate: fps, settings: settings)
     }

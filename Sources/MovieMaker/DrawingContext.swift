@@ -58,6 +58,9 @@ public final class DrawingContext {
     let cr: OpaquePointer             // owned cairo_t
     private var style = Style()
     private var savedStyles: [Style] = []
+    /// DejaVu Sans at 24 px, loaded on first use and kept for the context's life (not part of the
+    /// saved state, so it is not reloaded every frame).
+    private var defaultFont: Font?
 
     /// The drawable area: (0, 0) to the frame's width and height.
     public let bounds: Rect
@@ -250,8 +253,8 @@ public final class DrawingContext {
     }
     private func selectFont(_ font: Font?) throws(MovieMakerError) {
         let f: Font
-        if let font { f = font } else if let current = style.font { f = current } else {
-            f = try Font.dejaVuSans(size: 24); style.font = f
+        if let font { f = font } else if let current = style.font { f = current } else if let d = defaultFont { f = d } else {
+            f = try Font.dejaVuSans(size: 24); defaultFont = f
         }
         cairo_set_font_face(cr, f.face)
         cairo_set_font_size(cr, f.size)

@@ -29,7 +29,7 @@ func runBenchmark(_ options: Options) throws {
     workload.frames = options.frames
     let machine = BenchmarkReport.Machine.current
     var report = BenchmarkReport(machine: machine, workload: workload)
-    output(TableFormatter.header(machine, workload))
+    output(TableFormatter.header(machine, workload, presets: options.presets.map(\.rawValue)))
 
     for preset in options.presets {
         standardError("… preset \(preset.rawValue): phases (a)–(d)")
