@@ -3,18 +3,23 @@ import CCairo
 
 /// An offscreen picture to draw into with a `DrawingContext`, for stills, tests and images to reuse.
 public final class Canvas {
+    // Not Sendable: a canvas is drawn by one thread at a time.
     let surface: CairoSurface
     /// The drawing context over this canvas's pixels.
     public let context: DrawingContext
     /// Width in pixels.
-    public var width: Int { surface.width }
+    public var width: Int { Int(context.bounds.width) }
     /// Height in pixels.
-    public var height: Int { surface.height }
+    public var height: Int { Int(context.bounds.height) }
 
     /// A transparent canvas of `width`×`height` pixels.
-    public init(width: Int, height: Int) throws(MovieMakerError) {
+    public convenience init(width: Int, height: Int) throws(MovieMakerError) {
         guard width >= 1, height >= 1 else { throw .invalidSize(width: width, height: height) }
-        surface = try CairoSurface(width: width, height: height)
+        try self.init(width: width, height: height, encodedWidth: width, encodedHeight: height)
+    }
+    /// A canvas whose pixel buffer is larger than its drawable area (padding for odd video sizes).
+    init(width: Int, height: Int, encodedWidth: Int, encodedHeight: Int) throws(MovieMakerError) {
+        surface = try CairoSurface(width: encodedWidth, height: encodedHeight)
         context = try DrawingContext(surface: surface, width: width, height: height)
     }
 
@@ -32,4 +37,11 @@ public final class Canvas {
         surface.flush()
         try cairoCheck(cairo_surface_write_to_png(surface.pointer, url.path), "cairo_surface_write_to_png (\(url.path))")
     }
+}
+
+/// Carries a non-Sendable value into concurrent code whose caller guarantees exclusive use per
+/// element (MovieMaker's parallel clip drawing gives each iteration its own canvas).
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

@@ -1,6 +1,7 @@
 import CFFmpeg
 import CMovieMakerShim
 import Foundation
+import Synchronization
 
 /// Makes a movie from drawing closures: draw each frame into a pixel buffer, and MovieMaker encodes
 /// it with x264 and writes an MP4 (or MOV/MKV) that plays everywhere, with the colours drawn.
@@ -44,6 +45,8 @@ public final class MovieMaker {
     private let pipeline: FramePipeline
     private let temporaryURL: URL
     private var state: State = .open
+    /// Extra canvases for drawing clip frames in parallel, created on first use.
+    private var clipCanvases: [Canvas] = []
     private var startTime: Date?
     /// Frames added so far.
     public private(set) var frameCount = 0
@@ -174,19 +177,74 @@ public final class MovieMaker {
     }
 
     /// Renders a clip: one frame for every frame time within its duration.
+    ///
+    /// Each frame is drawn on a fresh black frame (a clip draws its whole picture from the time alone),
+    /// so several frames can be drawn at once on separate canvases: `settings.drawingThreads` of them
+    /// (by default one per core, up to 4). They are encoded in order. Afterwards the pixel buffer holds
+    /// the clip's last frame.
     public func add(_ clip: Clip) throws {
+        try checkOpen()
         let count = frameRate.frameCount(for: clip.duration)
         if expectedFrameCount == nil || expectedFrameCount! < frameCount + count { expectedFrameCount = frameCount + count }
-        for i in 0..<count {
-            let frame = Frame(index: i, movieIndex: frameCount, rate: frameRate, exactTime: frameRate.time(ofFrame: i), duration: clip.duration)
-            try addFrame { ctx in try clip.draw(in: ctx, at: frame) }
+        let lanes = min(settings.resolvedDrawingThreads, max(count, 1))
+        let rate = frameRate
+        @Sendable func frame(_ i: Int, movieIndex: Int) -> Frame {
+            Frame(index: i, movieIndex: movieIndex, rate: rate, exactTime: rate.time(ofFrame: i), duration: clip.duration)
+        }
+        if lanes <= 1 {
+            for i in 0..<count {
+                let f = frame(i, movieIndex: frameCount)
+                try addFrame { ctx in ctx.clear(.black); try clip.draw(in: ctx, at: f) }
+            }
+            return
+        }
+        do {
+            while clipCanvases.count < lanes {
+                clipCanvases.append(try Canvas(width: width, height: height, encodedWidth: surface.width, encodedHeight: surface.height))
+            }
+            let canvases = UncheckedSendable(Array(clipCanvases.prefix(lanes)))
+            var i = 0
+            while i < count {
+                let n = min(lanes, count - i), first = i, firstMovieIndex = frameCount
+                let failures = Mutex<[Int: any Error]>([:])
+                // Each iteration draws on its own canvas; no two touch the same one.
+                DispatchQueue.concurrentPerform(iterations: n) { k in
+                    let canvas = canvases.value[k]
+                    do {
+                        try canvas.draw { ctx in
+                            ctx.clear(.black)
+                            try clip.draw(in: ctx, at: frame(first + k, movieIndex: firstMovieIndex + k))
+                        }
+                    } catch {
+                        failures.withLock { $0[k] = error }
+                    }
+                }
+                if let (_, error) = failures.withLock({ $0.min { $0.key < $1.key } }) { throw error }
+                for k in 0..<n {
+                    try encode(canvases.value[k].surface)
+                    reportProgress()
+                }
+                i += n
+            }
+            // Leave the clip's last frame in the pixel buffer, as the sequential path does.
+            if count > 0, let last = canvases.value[(count - 1) % lanes].surface as CairoSurface? {
+                last.flush(); surface.flush()
+                (surface.data).update(from: last.data, count: surface.stride * surface.height)
+                surface.markDirty()
+            }
+        } catch {
+            fail(error)
+            throw error
         }
     }
 
     /// A copy of the pixel buffer as it is now (what the next frame starts from).
     public func currentPixels() -> PixelBuffer { PixelBuffer(surface: surface, width: width, height: height) }
 
-    private func encodeCurrentPicture() throws(MovieMakerError) {
+    private func encodeCurrentPicture() throws(MovieMakerError) { try encode(surface) }
+
+    /// Converts a drawn surface (the pixel buffer or a clip canvas) into a pooled frame and queues it.
+    private func encode(_ surface: CairoSurface) throws(MovieMakerError) {
         if startTime == nil { startTime = Date() }
         surface.flush()
         let frame = try pipeline.acquire()

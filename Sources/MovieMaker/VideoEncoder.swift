@@ -79,14 +79,23 @@ public struct EncoderSettings: Sendable, Equatable {
     public var bufferCount: Int = 3
     /// Encoder threads; 0 lets x264 choose for the machine.
     public var threads: Int = 0
+    /// How many clip frames `MovieMaker.add(_:)` draws at once; 0 means one per core, up to 4.
+    public var drawingThreads: Int = 0
+
+    /// `drawingThreads` with 0 resolved for this machine.
+    var resolvedDrawingThreads: Int {
+        drawingThreads > 0 ? drawingThreads : min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+    }
 
     /// The defaults: CRF 18, preset `medium`, no tune.
     public init() {}
     /// Settings with the given values; anything not named keeps its default.
     public init(crf: Int = 18, preset: EncoderPreset = .medium, bitrate: Int? = nil, keyframeInterval: Int? = nil,
-                tune: EncoderTune? = nil, oddSizePolicy: OddSizePolicy = .reject, bufferCount: Int = 3, threads: Int = 0) {
+                tune: EncoderTune? = nil, oddSizePolicy: OddSizePolicy = .reject, bufferCount: Int = 3, threads: Int = 0,
+                drawingThreads: Int = 0) {
         self.crf = crf; self.preset = preset; self.bitrate = bitrate; self.keyframeInterval = keyframeInterval
         self.tune = tune; self.oddSizePolicy = oddSizePolicy; self.bufferCount = bufferCount; self.threads = threads
+        self.drawingThreads = drawingThreads
     }
 
     func validate() throws(MovieMakerError) {
@@ -94,6 +103,7 @@ public struct EncoderSettings: Sendable, Equatable {
         if let b = bitrate, b <= 0 { throw .invalidSetting(name: "bitrate", value: "\(b)", expected: "a positive number of bits per second, e.g. 8_000_000") }
         if let k = keyframeInterval, k < 1 { throw .invalidSetting(name: "keyframe interval", value: "\(k)", expected: "at least 1 frame") }
         guard bufferCount >= 2 else { throw .invalidSetting(name: "buffer count", value: "\(bufferCount)", expected: "at least 2 (one drawing, one encoding)") }
+        guard drawingThreads >= 0 else { throw .invalidSetting(name: "drawing threads", value: "\(drawingThreads)", expected: "0 (one per core) or more") }
         guard threads >= 0 else { throw .invalidSetting(name: "threads", value: "\(threads)", expected: "0 (automatic) or more") }
     }
 }

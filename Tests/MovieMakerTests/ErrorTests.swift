@@ -94,8 +94,8 @@ import Testing
         do {
             _ = try MovieMaker(url: URL(fileURLWithPath: "/proc/movie.mp4"), width: 320, height: 240)
             Issue.record("writing into /proc succeeded")
-        } catch let e as MovieMakerError {
-            guard case .destinationNotWritable(let path, let reason) = e else { Issue.record("got \(e)"); return }
+        } catch {
+            guard case .destinationNotWritable(let path, let reason) = error else { Issue.record("got \(error)"); return }
             #expect(path == "/proc")
             #expect(!reason.isEmpty)
         }

@@ -122,4 +122,56 @@ import Testing
             }
         }
     }
+
+    /// A clip whose every frame is different: a white bar at x = 4 × frame index, grey level from the time.
+    static let marker = Clip(duration: 2) { ctx, f in
+        ctx.setFill(Color(white: 0.2 + 0.3 * f.progress)); ctx.fillRect(ctx.bounds)
+        ctx.setFill(.white); ctx.fillRect(Rect(x: Double(f.index * 4), y: 0, width: 4, height: 16))
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func clipFramesDrawnInParallelArriveInOrder(drawingThreads: Int) throws {
+        let dir = try TemporaryFolder()
+        let url = dir.file("order.mp4")
+        let movie = try MovieMaker(url: url, width: 160, height: 32, fps: 20, settings: EncoderSettings(crf: 12, preset: .ultrafast, drawingThreads: drawingThreads))
+        try movie.add(Self.marker)
+        // The pixel buffer holds the clip's last frame afterwards, whichever canvas drew it.
+        #expect(movie.currentPixels().rgba(x: 39 * 4 + 2, y: 8).red == 255)
+        try movie.finish()
+        let frames = try decodeAll(url)
+        #expect(frames.count == 40)
+        for (i, f) in frames.enumerated() {
+            #expect(f.pixels.rgba(x: i * 4 + 2, y: 8).red > 230, "frame \(i): its bar is missing")
+            if i > 0 { #expect(f.pixels.rgba(x: (i - 1) * 4 + 1, y: 8).red < 150, "frame \(i) shows frame \(i - 1)'s bar") }
+        }
+    }
+
+    @Test func parallelAndSequentialClipDrawingGiveTheSamePictures() throws {
+        let dir = try TemporaryFolder()
+        var decoded: [[PixelBuffer]] = []
+        for threads in [1, 4] {
+            let url = dir.file("t\(threads).mp4")
+            let movie = try MovieMaker(url: url, width: 160, height: 32, fps: 20, settings: EncoderSettings(preset: .ultrafast, drawingThreads: threads))
+            try movie.add(.sequence(Self.marker, .overlay(.color(.blue, duration: 0.5), Self.marker.trimmed(to: 0.5))))
+            try movie.finish()
+            decoded.append(try decodeAll(url).map(\.pixels))
+        }
+        #expect(decoded[0].count == 50)
+        #expect(decoded[0] == decoded[1])
+    }
+
+    struct ClipFailed: Error {}
+
+    @Test func aFailingClipFrameStopsTheRenderAndLeavesNoFile() throws {
+        let dir = try TemporaryFolder()
+        let url = dir.file("fail.mp4")
+        let failing = Clip(duration: 2) { ctx, f in
+            if f.index == 17 { throw ClipFailed() }
+            ctx.clear(.red)
+        }
+        let movie = try MovieMaker(url: url, width: 64, height: 48, fps: 20, settings: EncoderSettings(preset: .ultrafast, drawingThreads: 3))
+        #expect(throws: ClipFailed.self) { try movie.add(failing) }
+        #expect(dir.contents.isEmpty, "left behind: \(dir.contents)")
+        #expect(throws: MovieMakerError.self) { try movie.finish() }
+    }
 }
