@@ -29,8 +29,16 @@ struct PresetResult: Encodable, Sendable {
     let convert: Measurement
     /// (c) x264 + MP4 muxer alone, on frames converted in (b).
     let encode: Measurement
-    /// (d) the whole MovieMaker pipeline.
+    /// (d) the whole MovieMaker pipeline, frames drawn by one `addFrames` closure (sequential drawing).
     let pipeline: Measurement
+    /// (e) the whole pipeline, the same frames as a `Clip` rendered with `add(_:)` (parallel drawing).
+    let clipPipeline: Measurement
+    /// (CPU a + CPU b + CPU c) ÷ (cores × wall e).
+    let clipEfficiency: Double
+    /// (CPU e − CPU(a+b+c)) ÷ CPU e, in percent.
+    let clipOverheadPercent: Double
+    /// fps e ÷ fps c.
+    let clipVsEncoderThroughput: Double
     /// Logical cores used in `efficiency`.
     let cores: Int
     /// (CPU a + CPU b + CPU c) ÷ (cores × wall d): how much of the machine the pipeline keeps busy
@@ -46,20 +54,24 @@ struct PresetResult: Encodable, Sendable {
     let pipelineFileBytes: Int
 
     init(preset: EncoderPreset, draw: Measurement, convert: Measurement, encode: Measurement, pipeline: Measurement,
-         cores: Int, encoderOnlyFileBytes: Int, pipelineFileBytes: Int) {
+         clipPipeline: Measurement, cores: Int, encoderOnlyFileBytes: Int, pipelineFileBytes: Int) {
         self.preset = preset.rawValue
         self.draw = draw; self.convert = convert; self.encode = encode; self.pipeline = pipeline
+        self.clipPipeline = clipPipeline
         self.cores = cores
         let partsCPU = draw.cpuSeconds + convert.cpuSeconds + encode.cpuSeconds
         efficiency = partsCPU / (Double(cores) * pipeline.wallSeconds)
         overheadPercent = 100 * (pipeline.cpuSeconds - partsCPU) / pipeline.cpuSeconds
         pipelineVsEncoderThroughput = pipeline.framesPerSecond / encode.framesPerSecond
+        clipEfficiency = partsCPU / (Double(cores) * clipPipeline.wallSeconds)
+        clipOverheadPercent = 100 * (clipPipeline.cpuSeconds - partsCPU) / clipPipeline.cpuSeconds
+        clipVsEncoderThroughput = clipPipeline.framesPerSecond / encode.framesPerSecond
         self.encoderOnlyFileBytes = encoderOnlyFileBytes
         self.pipelineFileBytes = pipelineFileBytes
     }
 
     /// The phases in table order.
-    var phases: [Measurement] { [draw, convert, encode, pipeline] }
+    var phases: [Measurement] { [draw, convert, encode, pipeline, clipPipeline] }
 }
 
 /// Runs the standard workload's four phases for one x264 preset.
@@ -79,8 +91,11 @@ struct PresetBenchmark {
         let pipelineFile = TemporaryFile(tag: "pipeline-\(preset.rawValue)")
         defer { pipelineFile.remove() }
         let pipeline = try measurePipeline(url: pipelineFile.url)
+        let clipFile = TemporaryFile(tag: "clip-\(preset.rawValue)")
+        defer { clipFile.remove() }
+        let clipPipeline = try measureClipPipeline(url: clipFile.url)
         return PresetResult(preset: preset, draw: draw, convert: convert, encode: encode, pipeline: pipeline,
-                            cores: cores, encoderOnlyFileBytes: encodeFile.size, pipelineFileBytes: pipelineFile.size)
+                            clipPipeline: clipPipeline, cores: cores, encoderOnlyFileBytes: encodeFile.size, pipelineFileBytes: pipelineFile.size)
     }
 
     /// (a) Draws every frame into one canvas. One untimed frame first warms Cairo and the font.
@@ -135,6 +150,25 @@ struct PresetBenchmark {
                                 settings: workload.settings(preset), frames: workload.frames) { ctx, frame in
                     try scene.draw(in: ctx, frame: frame.index)
                 }
+            }
+        }
+    }
+}
+
+extension PresetBenchmark {
+    /// (e) The same frames as one clip, rendered with `MovieMaker.add(_:)`, which draws clip frames
+    /// on several canvases at once.
+    func measureClipPipeline(url: URL) throws -> Measurement {
+        let scene = workload.scene
+        let clip = Clip(duration: workload.frameRate.time(ofFrame: workload.frames)) { ctx, frame in
+            try scene.draw(in: ctx, frame: frame.index)
+        }
+        return try Measurement.run(phase: "clip-pipeline", label: "(e) pipeline, clip (parallel draw)", frames: workload.frames, clock: .process) { stopwatch in
+            try stopwatch.time {
+                let movie = try MovieMaker(url: url, width: workload.width, height: workload.height, fps: workload.frameRate,
+                                           settings: workload.settings(preset))
+                try movie.add(clip)
+                try movie.finish()
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MovieMaker
 
 /// Everything one run of the benchmark measured: printed as a table, and written as JSON for scripts.
 struct BenchmarkReport: Encodable {
@@ -44,6 +45,7 @@ enum TableFormatter {
         """
         MovieMaker benchmark — machine: \(machine.cores) cores (activeProcessorCount), \
         \(format(machine.physicalMemoryGiB, 1)) GiB RAM, \(machine.operatingSystem)
+        Libraries: \(LibraryVersions.current)
         Workload: \(w.width)×\(w.height) @ \(w.fps) fps, \(w.frames) frames; per frame \(w.pathsPerFrame) animated \
         cubic-Bézier paths filled with gradients and stroked, plus \(w.textLinesPerFrame) line of text (DejaVu Sans); \
         CRF \(w.crf); x264 presets: \(presets.joined(separator: ", "))
@@ -66,6 +68,7 @@ enum TableFormatter {
             "  efficiency   (CPU a + CPU b + CPU c) ÷ (\(r.cores) × wall d)   = \(format(r.efficiency, 3))",
             "  overhead     (CPU d − CPU(a+b+c)) ÷ CPU d              = \(format(r.overheadPercent, 1)) %",
             "  throughput   fps d ÷ fps c (pipeline vs x264 alone)      = \(format(r.pipelineVsEncoderThroughput, 3))",
+            "  clip path    efficiency (a+b+c) ÷ (\(r.cores) × wall e) = \(format(r.clipEfficiency, 3)), overhead \(format(r.clipOverheadPercent, 1)) %, fps e ÷ fps c = \(format(r.clipVsEncoderThroughput, 3))",
             "  files        (c) \(mib(r.encoderOnlyFileBytes)) MiB, (d) \(mib(r.pipelineFileBytes)) MiB; "
                 + "(b) minor page faults \(r.convert.minorPageFaults) (\(r.convert.minorPageFaults / max(r.convert.frames, 1)) per frame)",
         ]

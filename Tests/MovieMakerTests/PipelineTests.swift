@@ -71,3 +71,14 @@ import Testing
         #expect(lines.withLock { $0.isEmpty }, "logs arrived after silence()")
     }
 }
+
+@Suite struct LibraryVersionTests {
+    @Test func reportsTheLibrariesInUse() {
+        let v = LibraryVersions.current
+        #expect(v.hasLibx264)
+        #expect(v.x264Build >= 148, "x264 build \(v.x264Build) is older than Debian 10's")
+        #expect(v.cairo.split(separator: ".").count == 3)
+        #expect(Int(v.libavcodec.split(separator: ".").first ?? "") ?? 0 >= 58)
+        #expect(v.description.contains("x264 build \(v.x264Build)"))
+    }
+}

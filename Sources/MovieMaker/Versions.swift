@@ -1,0 +1,38 @@
+import CCairo
+import CFFmpeg
+import CFreeType
+import CX264
+
+/// The C libraries MovieMaker runs with, for bug reports and benchmark headers.
+public struct LibraryVersions: Sendable, Equatable, CustomStringConvertible {
+    /// Cairo's version at run time, e.g. `1.16.0`.
+    public let cairo: String
+    /// libavcodec's version at run time, e.g. `59.37.100`.
+    public let libavcodec: String
+    /// libavformat's version at run time.
+    public let libavformat: String
+    /// libswscale's version at run time.
+    public let libswscale: String
+    /// The x264 API build the headers declare (`X264_BUILD`); libavcodec's `libx264` links the same library.
+    public let x264Build: Int
+    /// FreeType's version at compile time.
+    public let freetype: String
+    /// Whether this FFmpeg build has the `libx264` encoder.
+    public let hasLibx264: Bool
+
+    /// The versions on this machine now.
+    public static var current: LibraryVersions {
+        func dotted(_ v: UInt32) -> String { "\(v >> 16).\((v >> 8) & 0xff).\(v & 0xff)" }
+        return LibraryVersions(
+            cairo: String(cString: cairo_version_string()),
+            libavcodec: dotted(avcodec_version()), libavformat: dotted(avformat_version()), libswscale: dotted(swscale_version()),
+            x264Build: Int(X264_BUILD),
+            freetype: "\(FREETYPE_MAJOR).\(FREETYPE_MINOR).\(FREETYPE_PATCH)",
+            hasLibx264: avcodec_find_encoder_by_name("libx264") != nil)
+    }
+
+    /// One line, e.g. `cairo 1.16.0, libavcodec 59.37.100 (libx264 yes), libavformat …, x264 build 164, FreeType 2.12.1`.
+    public var description: String {
+        "cairo \(cairo), libavcodec \(libavcodec) (libx264 \(hasLibx264 ? "yes" : "missing")), libavformat \(libavformat), libswscale \(libswscale), x264 build \(x264Build), FreeType \(freetype)"
+    }
+}
