@@ -13,12 +13,18 @@ import Testing
         ctx.fillEllipse(in: Rect(x: x - 15, y: ctx.bounds.midY - 15, width: 30, height: 30))
     }
 
+    /// Renders `frames` frames of the moving ball into a new folder; keep the folder alive while using the file.
+    static func renderBall(_ name: String, fps: FrameRate = 30, frames: Int, settings: EncoderSettings = EncoderSettings()) throws -> (TemporaryFolder, URL, MovieSummary) {
+        let dir = try TemporaryFolder(name)
+        let url = dir.file(name)
+        let movie = try MovieMaker(url: url, width: 320, height: 240, fps: fps, settings: settings)
+        try movie.addFrames(count: frames, drawBall)
+        return (dir, url, try movie.finish())
+    }
+
     @Test func writesExactFrameCountSizeRateAndPixelFormat() throws {
-        let dir = try TemporaryFolder()
-        let url = dir.file("ball.mp4")
-        let movie = try MovieMaker(url: url, width: 320, height: 240, fps: 30)
-        try movie.addFrames(count: 45, Self.drawBall)
-        let summary = try movie.finish()
+        let (dir, url, summary) = try Self.renderBall("ball.mp4", frames: 45)
+        defer { withExtendedLifetime(dir) {} }
         #expect(summary.frameCount == 45)
         #expect(summary.duration == Time(value: 3, timescale: 2))
 
@@ -45,11 +51,8 @@ import Testing
     }
 
     @Test func tagsBT709LimitedRangeInStreamAndContainer() throws {
-        let dir = try TemporaryFolder()
-        let url = dir.file("tags.mp4")
-        let movie = try MovieMaker(url: url, width: 320, height: 240, fps: 25)
-        try movie.addFrames(count: 5, Self.drawBall)
-        try movie.finish()
+        let (dir, url, _) = try Self.renderBall("tags.mp4", fps: 25, frames: 5)
+        defer { withExtendedLifetime(dir) {} }
 
         let info = try MovieReader(url: url).info
         #expect(info.colorPrimaries == "bt709")
@@ -80,11 +83,8 @@ import Testing
 
     @Test(arguments: ["mp4", "mov"])
     func putsMoovBeforeMdat(ext: String) throws {
-        let dir = try TemporaryFolder()
-        let url = dir.file("fast.\(ext)")
-        let movie = try MovieMaker(url: url, width: 320, height: 240, fps: 30)
-        try movie.addFrames(count: 10, Self.drawBall)
-        try movie.finish()
+        let (dir, url, _) = try Self.renderBall("fast.\(ext)", frames: 10)
+        defer { withExtendedLifetime(dir) {} }
         let boxes = try topLevelBoxes(url)
         let moov = try #require(boxes.firstIndex(of: "moov"), "no moov in \(boxes)")
         let mdat = try #require(boxes.firstIndex(of: "mdat"), "no mdat in \(boxes)")
@@ -92,11 +92,8 @@ import Testing
     }
 
     @Test func writesMatroskaByExtension() throws {
-        let dir = try TemporaryFolder()
-        let url = dir.file("clip.mkv")
-        let movie = try MovieMaker(url: url, width: 320, height: 240, fps: 24)
-        try movie.addFrames(count: 12, Self.drawBall)
-        try movie.finish()
+        let (dir, url, _) = try Self.renderBall("clip.mkv", fps: 24, frames: 12)
+        defer { withExtendedLifetime(dir) {} }
         let reader = try MovieReader(url: url)
         #expect(reader.info.containerFormat.contains("matroska"))
         #expect(reader.info.codec == "h264")
@@ -147,11 +144,8 @@ import Testing
     }
 
     @Test func everyFrameDecodesWithoutErrorInBothDecoders() throws {
-        let dir = try TemporaryFolder()
-        let url = dir.file("strict.mp4")
-        let movie = try MovieMaker(url: url, width: 320, height: 240, fps: 30, settings: EncoderSettings(keyframeInterval: 10))
-        try movie.addFrames(count: 40, Self.drawBall)
-        try movie.finish()
+        let (dir, url, _) = try Self.renderBall("strict.mp4", frames: 40, settings: EncoderSettings(keyframeInterval: 10))
+        defer { withExtendedLifetime(dir) {} }
         // MovieReader decodes with AV_EF_EXPLODE and throws on any error or damaged frame.
         #expect(try MovieReader(url: url).decodedFrameCount() == 40)
         if FFTools.available {
