@@ -6,6 +6,8 @@ let package = Package(
     name: "MovieMaker",
     products: [
         .library(name: "MovieMaker", targets: ["MovieMaker"]),
+        // Only for `DrawingContext.withCairoContext { cr in … }`: `import CCairo` to call Cairo on `cr`.
+        .library(name: "CCairo", targets: ["CCairo"]),
         .executable(name: "moviemaker-examples", targets: ["Examples"]),
         .executable(name: "moviemaker-bench", targets: ["MovieMakerBench"]),
     ],
