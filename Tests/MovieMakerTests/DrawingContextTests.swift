@@ -144,11 +144,14 @@ import Testing
         }
         let lit = stride(from: 0, to: p.bytes.count, by: 4).filter { p.bytes[$0 + 2] > 128 }.count
         #expect(lit > 300, "only \(lit) lit pixels")
-        let litRight = (200..<300).flatMap { x in (0..<60).map { (x, $0) } }.filter { p.rgba(x: $0.0, y: $0.1).red > 0 }.count
         let c = try Canvas(width: 10, height: 10)
         let size = try c.context.measure("Hello", font: font)
         #expect(size.width > 80 && size.width < 140, "measured \(size)")
-        #expect(litRight == 0 || size.width + 10 > 200)
+        // Rendering and measuring agree: ink reaches close to the measured advance and not beyond it.
+        let inkColumns = (0..<300).filter { x in (0..<60).contains { p.rgba(x: x, y: $0).red > 0 } }
+        let rightmost = try #require(inkColumns.max())
+        #expect(Double(rightmost) <= 10 + size.width + 1, "ink at x \(rightmost), measured advance ends at \(10 + size.width)")
+        #expect(Double(rightmost) >= 10 + size.width - 8, "ink stops at x \(rightmost), far short of \(10 + size.width)")
         #expect(try c.context.measure("Hello Hello", font: font).width > size.width * 2)
     }
 
