@@ -90,17 +90,22 @@ final class OwnedScaler {
     }
     /// Converts one packed picture (e.g. BGRA) into `frame`'s planes; returns the rows written.
     func convert(from source: UnsafePointer<UInt8>, stride: Int, height: Int, into frame: UnsafeMutablePointer<AVFrame>) -> Int32 {
-        var srcData: [UnsafePointer<UInt8>?] = [source, nil, nil, nil]
-        var srcStride: [Int32] = [Int32(stride), 0, 0, 0]
-        return withUnsafeMutablePointer(to: &frame.pointee.data) { data in
-            withUnsafeMutablePointer(to: &frame.pointee.linesize) { linesize in
-                data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { planes in
-                    linesize.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
-                        sws_scale(pointer, &srcData, &srcStride, 0, Int32(height), planes, strides)
-                    }
-                }
-            }
-        }
+        let srcData: [UnsafePointer<UInt8>?] = [source, nil, nil, nil]
+        let srcStride: [Int32] = [Int32(stride), 0, 0, 0]
+        return scale(srcData, srcStride, height: height, into: frame)
+    }
+    /// Converts `source`'s planes into `frame`'s planes; returns the rows written.
+    func convert(_ source: UnsafePointer<AVFrame>, into frame: UnsafeMutablePointer<AVFrame>) -> Int32 {
+        let f = source.pointee
+        let srcData: [UnsafePointer<UInt8>?] = [f.data.0, f.data.1, f.data.2, f.data.3].map { $0.map { UnsafePointer($0) } }
+        let srcStride: [Int32] = [f.linesize.0, f.linesize.1, f.linesize.2, f.linesize.3]
+        return scale(srcData, srcStride, height: Int(f.height), into: frame)
+    }
+    private func scale(_ srcData: [UnsafePointer<UInt8>?], _ srcStride: [Int32], height: Int, into frame: UnsafeMutablePointer<AVFrame>) -> Int32 {
+        let d = frame.pointee
+        let dstData: [UnsafeMutablePointer<UInt8>?] = [d.data.0, d.data.1, d.data.2, d.data.3]
+        let dstStride: [Int32] = [d.linesize.0, d.linesize.1, d.linesize.2, d.linesize.3]
+        return sws_scale(pointer, srcData, srcStride, 0, Int32(height), dstData, dstStride)
     }
     deinit { sws_freeContext(pointer) }
 }
@@ -112,15 +117,6 @@ final class OwnedDictionary {
         for (k, v) in entries { av_dict_set(&pointer, k, v, 0) }
     }
     func set(_ key: String, _ value: String) { av_dict_set(&pointer, key, value, 0) }
-    /// Keys FFmpeg left unused after a call (options it did not recognise).
-    var remainingKeys: [String] {
-        var keys: [String] = []
-        var entry: UnsafeMutablePointer<AVDictionaryEntry>? = nil
-        while let e = av_dict_get(pointer, "", entry, AV_DICT_IGNORE_SUFFIX) {
-            keys.append(String(cString: e.pointee.key)); entry = e
-        }
-        return keys
-    }
     deinit { av_dict_free(&pointer) }
 }
 

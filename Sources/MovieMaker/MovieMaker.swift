@@ -157,7 +157,7 @@ public final class MovieMaker {
         do {
             try context.withSavedState { try draw(context) }
             try context.checkStatus()
-            try encodeCurrentPicture()
+            try encode(surface)
         } catch {
             fail(error)
             throw error
@@ -240,8 +240,6 @@ public final class MovieMaker {
 
     /// A copy of the pixel buffer as it is now (what the next frame starts from).
     public func currentPixels() -> PixelBuffer { PixelBuffer(surface: surface, width: width, height: height) }
-
-    private func encodeCurrentPicture() throws(MovieMakerError) { try encode(surface) }
 
     /// Converts a drawn surface (the pixel buffer or a clip canvas) into a pooled frame and queues it.
     private func encode(_ surface: CairoSurface) throws(MovieMakerError) {

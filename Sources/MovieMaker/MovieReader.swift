@@ -148,23 +148,7 @@ public final class MovieReader {
                     scaler = s
                 }
                 let out = try OwnedFrame(width: f.width, height: f.height, format: AV_PIX_FMT_BGRA)
-                let rows = withUnsafePointer(to: frame.pointer.pointee.data) { srcData in
-                    withUnsafePointer(to: frame.pointer.pointee.linesize) { srcStride in
-                        srcData.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { sd in
-                            srcStride.withMemoryRebound(to: Int32.self, capacity: 8) { ss in
-                                withUnsafeMutablePointer(to: &out.pointer.pointee.data) { dd in
-                                    withUnsafeMutablePointer(to: &out.pointer.pointee.linesize) { ds in
-                                        dd.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { d in
-                                            ds.withMemoryRebound(to: Int32.self, capacity: 8) { s in
-                                                sws_scale(scaler!.pointer, sd, ss, 0, f.height, d, s)
-                                            }
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
+                let rows = scaler!.convert(UnsafePointer(frame.pointer), into: out.pointer)
                 guard rows == f.height else { throw MovieMakerError.ffmpeg(operation: "sws_scale (decode)", code: rows, message: "short conversion") }
                 let w = Int(f.width), h = Int(f.height)
                 var bytes = [UInt8](repeating: 0, count: w * h * 4)

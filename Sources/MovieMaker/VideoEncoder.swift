@@ -121,7 +121,6 @@ final class VideoEncoder {
     private let borrowedStream: UnsafeMutablePointer<AVStream>    // borrowed: owned by `format`
     private let packet: OwnedPacket
     private var ioOpen = false
-    private(set) var packetsWritten = 0
 
     /// The pixel format frames must be in.
     static let pixelFormat = AV_PIX_FMT_YUV420P
@@ -213,7 +212,6 @@ final class VideoEncoder {
             packet.pointer.pointee.stream_index = borrowedStream.pointee.index
             // av_interleaved_write_frame takes the packet's reference and leaves it blank for reuse.
             try ffCheck(av_interleaved_write_frame(format, packet.pointer), "av_interleaved_write_frame")
-            packetsWritten += 1
         }
     }
 
