@@ -8,17 +8,24 @@ let package = Package(
         .library(name: "MovieMaker", targets: ["MovieMaker"]),
         // Only for `DrawingContext.withCairoContext { cr in … }`: `import CCairo` to call Cairo on `cr`.
         .library(name: "CCairo", targets: ["CCairo"]),
+        // The command-line tool: `moviemaker title …`, `moviemaker still …`, `moviemaker run script.swift`.
+        .executable(name: "moviemaker", targets: ["MovieMakerCLI"]),
         .executable(name: "moviemaker-examples", targets: ["Examples"]),
         .executable(name: "moviemaker-bench", targets: ["MovieMakerBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         // One system-library target per C library. Each finds its flags with pkg-config and names the
         // Debian package that provides it, so `swift build` tells a newcomer what to install.
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        // Pango on Cairo (HarfBuzz shaping, fontconfig font lookup): real text in every script.
+        .systemLibrary(
+            name: "CPango", pkgConfig: "pangocairo",
+            providers: [.apt(["libpango1.0-dev", "libfontconfig-dev"])]),
         .systemLibrary(name: "CX264", pkgConfig: "x264", providers: [.apt(["libx264-dev"])]),
         .systemLibrary(
             name: "CFFmpeg", pkgConfig: "libavformat",
@@ -29,9 +36,12 @@ let package = Package(
         .target(
             name: "MovieMaker",
             dependencies: [
-                "CCairo", "CFreeType", "CX264", "CFFmpeg", "CMovieMakerShim",
+                "CCairo", "CFreeType", "CPango", "CX264", "CFFmpeg", "CMovieMakerShim",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        .executableTarget(
+            name: "MovieMakerCLI",
+            dependencies: ["MovieMaker", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "Examples", dependencies: ["MovieMaker"]),
         .executableTarget(name: "MovieMakerBench", dependencies: ["MovieMaker"]),
         .testTarget(name: "MovieMakerTests", dependencies: ["MovieMaker"]),
