@@ -13,7 +13,6 @@ PACKAGES=(
   # Fonts the text tests and title cards rely on: DejaVu (Latin, Greek, Cyrillic, Arabic, Hebrew),
   # Noto CJK (Japanese, Chinese, Korean) and Noto Color Emoji.
   fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji
-  libvpx-dev        # VP9 with alpha (.webm) for transparent output
   ffmpeg            # ffprobe: the tests' second opinion on every movie
 )
 
