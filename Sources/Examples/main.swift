@@ -2,6 +2,10 @@
 //  1. bezier.mp4 — a Bézier curve whose control points inflect over time, drawn by a closure per frame.
 //  2. composition.mp4 — a background, a PNG image and a line of text composed in each frame, built
 //     from clips (a title, then the composition) to show the time model.
+//  3. paths.mp4 — the Bézier animation helpers, one after another: a draw-on stroke, a morph from a
+//     star to a circle, an arrow following a path, and animated control points.
+//  4. titles.mp4 — title cards with different entrances (letters, typewriter, pop, a lower third).
+//  5. scripts.png — one still of text in English, Arabic, Hebrew, Japanese and emoji, shaped by Pango.
 //
 // Usage: moviemaker-examples [OUTPUT_FOLDER]   (default: ./output)
 import Foundation
@@ -108,6 +112,64 @@ func renderComposition(to url: URL, imageURL: URL) throws {
     try movie.finish()
 }
 
+/// Movie 3: each Bézier animation helper for two seconds.
+func renderPaths(to url: URL) throws {
+    let w = 960.0, h = 540.0
+    let wave = try Path(svg: "M80 270 C 240 40, 400 500, 480 270 S 720 40, 880 270")
+    let star = Path.star(center: Point(x: w / 2, y: h / 2), outerRadius: 200, innerRadius: 85, points: 5, rotation: -.pi / 2)
+    let circle = Path(ellipseIn: Rect(x: w / 2 - 160, y: h / 2 - 160, width: 320, height: 320))
+    let background = Clip.color(Color(hex: "#0b132b")!, duration: 8)
+    let drawOn = BezierAnimation.drawOn(wave, duration: 2, stroke: StrokeStyle(Color(hex: "#5bc0be")!, width: 10))
+    let morph = BezierAnimation.morph(from: star, to: circle, duration: 2, fill: .color(Color(hex: "#ffd166")!))
+    let arrow = BezierAnimation.follow(wave, duration: 2, trail: StrokeStyle(Color(white: 1, alpha: 0.4), width: 3)) { ctx in
+        var head = Path()
+        head.move(to: Point(x: 24, y: 0)); head.line(to: Point(x: -16, y: -16)); head.line(to: Point(x: -6, y: 0))
+        head.line(to: Point(x: -16, y: 16)); head.closeSubpath()
+        ctx.setFill(Color(hex: "#ef476f")!); ctx.fill(head)
+    }
+    let wiggle = BezierAnimation.wiggle(wave, duration: 2, amplitude: 60, frequency: 0.7, stroke: StrokeStyle(.white, width: 6))
+    let movie = try MovieMaker(url: url, width: Int(w), height: Int(h), fps: 30)
+    movie.progressHandler = progressPrinter("paths")
+    try movie.add(.overlay(background, .sequence(drawOn, morph, arrow, wiggle)))
+    try movie.finish()
+}
+
+/// Movie 4: title cards with several entrances, sequenced.
+func renderTitles(to url: URL) throws {
+    let w = 960, h = 540
+    var letters = TitleCard("MovieMaker", subtitle: "Movies from Swift code", duration: 3)
+    letters.entrance = .letters()
+    var typed = TitleCard("Typewriter titles", subtitle: "for nightly CI clips", duration: 3)
+    typed.entrance = .typewriter()
+    typed.background = .paint(.linear(from: .zero, to: Point(x: 0, y: Double(h)), colors: [Color(hex: "#1d3557")!, Color(hex: "#0b0f1a")!]))
+    var pop = TitleCard("مرحبا بالعالم", subtitle: "שלום עולם · こんにちは世界 · 🎬", duration: 3)
+    pop.entrance = .pop()
+    var lower = TitleCard("Jane Doe", subtitle: "Director of Photography", duration: 3)
+    lower.layout = .lowerThird
+    lower.background = .color(Color(white: 0, alpha: 0.65))
+    lower.entrance = .slide(from: .left)
+    let scenery = Clip(duration: 3) { ctx, f in
+        ctx.setFill(.linear(from: .zero, to: Point(x: Double(w), y: Double(h)), colors: [Color(hex: "#2a9d8f")!, Color(hex: "#e9c46a")!]))
+        ctx.fillRect(ctx.bounds)
+    }
+    let movie = try MovieMaker(url: url, width: w, height: h, fps: 30)
+    movie.progressHandler = progressPrinter("titles")
+    try movie.add(.sequence(try letters.clip(width: w, height: h), try typed.clip(width: w, height: h),
+                            try pop.clip(width: w, height: h), .overlay(scenery, try lower.clip(width: w, height: h))))
+    try movie.finish()
+}
+
+/// Still 5: text in five scripts, laid out by Pango.
+func renderScripts(to url: URL) throws {
+    let canvas = try Canvas(width: 960, height: 540)
+    try canvas.draw { ctx in
+        ctx.clear(Color(hex: "#101820")!)
+        let style = TextStyle(font: TextFont(size: 52), color: .white, alignment: .center)
+        try ctx.draw("Hello, world\nمرحبا بالعالم\nשלום עולם\nこんにちは世界\n🎬 🙂 🎉", in: Rect(x: 40, y: 40, width: 880, height: 460), style: style)
+    }
+    try canvas.writePNG(to: url)
+}
+
 do {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let bezier = folder.appendingPathComponent("bezier.mp4")
@@ -116,9 +178,15 @@ do {
     try renderBezier(to: bezier)
     try makeMascotPNG(at: mascot)
     try renderComposition(to: composition, imageURL: mascot)
+    let paths = folder.appendingPathComponent("paths.mp4")
+    let titles = folder.appendingPathComponent("titles.mp4")
+    let scripts = folder.appendingPathComponent("scripts.png")
+    try renderPaths(to: paths)
+    try renderTitles(to: titles)
+    try renderScripts(to: scripts)
     print("Rendered:")
-    try describe(bezier)
-    try describe(composition)
+    for movie in [bezier, composition, paths, titles] { try describe(movie) }
+    print(scripts.path)
 } catch {
     FileHandle.standardError.write(Data("moviemaker-examples: \(error)\n".utf8))
     exit(1)

@@ -1,0 +1,42 @@
+import Foundation
+
+extension Clip {
+    /// Draws the clip's frame at `time` on a new `width`×`height` canvas, as the movie writer would:
+    /// on `background` (black, as in an opaque movie; `.clear` for a transparent one). `rate` gives the
+    /// frame's index and the clip's frame grid; the frame drawn is the one shown at `time`.
+    public func still(at time: Time, width: Int, height: Int, rate: FrameRate = 30,
+                      background: Color = .black) throws -> Canvas {
+        guard time >= .zero, time < duration || (duration == .zero && time == .zero) else {
+            throw MovieMakerError.invalidSetting(
+                name: "still time", value: time.description,
+                expected: "a time within the clip, from 0 up to (not including) its duration \(duration.seconds)s")
+        }
+        let canvas = try Canvas(width: width, height: height)
+        let index = rate.frameIndex(at: time)
+        let frame = Frame(index: index, movieIndex: index, rate: rate, exactTime: rate.time(ofFrame: index), duration: duration)
+        try canvas.draw { ctx in
+            ctx.clear(background)
+            try self.draw(in: ctx, at: frame)
+        }
+        return canvas
+    }
+
+    /// Writes the clip's frame at `time` to a PNG file (with alpha when `background` is transparent).
+    public func writeStill(at time: Time, width: Int, height: Int, to url: URL, rate: FrameRate = 30,
+                           background: Color = .black) throws {
+        let canvas = try still(at: time, width: width, height: height, rate: rate, background: background)
+        // Written beside the destination and renamed into place: a failure never leaves half a PNG.
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).partial-\(UUID().uuidString.prefix(8)).png")
+        do {
+            try canvas.writePNG(to: temporary)
+            // rename(2) replaces the destination atomically.
+            guard rename(temporary.path, url.path) == 0 else {
+                throw MovieMakerError.destinationNotWritable(path: url.path, reason: String(cString: strerror(errno)))
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+    }
+}

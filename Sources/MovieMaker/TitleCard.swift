@@ -1,0 +1,379 @@
+import Foundation
+import Synchronization
+
+/// A side of the frame, for slide animations.
+public enum Edge: String, Sendable, Hashable, CaseIterable {
+    /// The top edge.
+    case top
+    /// The bottom edge.
+    case bottom
+    /// The left edge.
+    case left
+    /// The right edge.
+    case right
+}
+
+/// How a title card's text comes on (or, played backwards, goes off) screen.
+public struct TitleAnimation: Sendable {
+    /// The kind of movement.
+    public enum Style: Sendable, Hashable {
+        /// Appears at once.
+        case none
+        /// Opacity from 0 to 1.
+        case fade
+        /// Slides in from beyond an edge of the frame.
+        case slide(from: Edge)
+        /// Scales up from nothing with a slight overshoot.
+        case pop
+        /// Characters appear one after another, as typed.
+        case typewriter
+        /// Each letter fades and rises into place, one after another.
+        case letters
+        /// Each word fades and rises into place, one after another.
+        case words
+        /// Goes from a strong blur to sharp while fading in.
+        case blur
+    }
+
+    /// The movement.
+    public var style: Style
+    /// How long one element's animation lasts, in seconds (a stagger spreads its units over it).
+    public var duration: Double
+    /// The easing of the movement.
+    public var easing: Easing
+    /// Seconds between the start of one element (title, subtitle, body) and the next.
+    public var cascade: Double
+
+    /// An animation of `style` lasting `duration` seconds.
+    public init(_ style: Style, duration: Double = 0.8, easing: Easing? = nil, cascade: Double = 0.2) {
+        self.style = style
+        self.duration = max(0, duration)
+        self.easing = easing ?? TitleAnimation.defaultEasing(for: style)
+        self.cascade = max(0, cascade)
+    }
+
+    static func defaultEasing(for style: Style) -> Easing {
+        switch style {
+        case .pop: .backOut
+        case .typewriter: .linear
+        case .slide: .cubicOut
+        default: .easeOut
+        }
+    }
+
+    /// Appears and disappears at once.
+    public static let none = TitleAnimation(.none, duration: 0, cascade: 0)
+    /// A fade.
+    public static func fade(duration: Double = 0.8) -> TitleAnimation { TitleAnimation(.fade, duration: duration) }
+    /// A slide from `edge`.
+    public static func slide(from edge: Edge = .bottom, duration: Double = 0.8) -> TitleAnimation {
+        TitleAnimation(.slide(from: edge), duration: duration)
+    }
+    /// A scale-up pop with overshoot.
+    public static func pop(duration: Double = 0.6) -> TitleAnimation { TitleAnimation(.pop, duration: duration) }
+    /// Typed out character by character.
+    public static func typewriter(duration: Double = 1.5) -> TitleAnimation { TitleAnimation(.typewriter, duration: duration) }
+    /// Letters one after another.
+    public static func letters(duration: Double = 1.2) -> TitleAnimation { TitleAnimation(.letters, duration: duration) }
+    /// Words one after another.
+    public static func words(duration: Double = 1.0) -> TitleAnimation { TitleAnimation(.words, duration: duration) }
+    /// From blurred to sharp.
+    public static func blur(duration: Double = 0.8) -> TitleAnimation { TitleAnimation(.blur, duration: duration) }
+}
+
+/// A title card: a title with an optional subtitle and body on a background, animated on and off.
+///
+/// Build one, set its styles and animations, then turn it into a `Clip` for a frame size with
+/// `clip(width:height:)`, which checks the fonts and fits the text once, before any frame is drawn:
+///
+/// ```swift
+/// var card = TitleCard("Release 2.4", subtitle: "What's new", duration: 4)
+/// card.entrance = .letters()
+/// try movie.add(card.clip(width: 1920, height: 1080))
+/// ```
+public struct TitleCard: Sendable {
+    /// Where the text sits.
+    public enum Layout: String, Sendable, Hashable, CaseIterable {
+        /// Centred in the title-safe area of the whole frame.
+        case fullScreen
+        /// A band in the lower third, left-aligned, with the background behind the band only.
+        case lowerThird
+    }
+
+    /// What is drawn behind the text.
+    public enum Background: Sendable {
+        /// Nothing: the card is transparent outside its text (for overlays and alpha output).
+        case none
+        /// A solid colour.
+        case color(Color)
+        /// A gradient or any paint.
+        case paint(Paint)
+        /// A picture, fitted to the frame (or the lower-third band).
+        case image(Image, fit: ImageFit)
+    }
+
+    /// The main line.
+    public var title: String
+    /// A smaller line under the title.
+    public var subtitle: String?
+    /// Paragraph text under the subtitle, wrapped to the safe area.
+    public var body: String?
+    /// How long the card lasts.
+    public var duration: Time
+    /// Full screen or lower third.
+    public var layout: Layout = .fullScreen
+    /// What is drawn behind the text.
+    public var background: Background = .color(Color(red8: 0x10, green8: 0x18, blue8: 0x20))
+    /// Style of the title; with `autoFit`, its font size is the largest allowed.
+    public var titleStyle: TextStyle
+    /// Style of the subtitle.
+    public var subtitleStyle: TextStyle
+    /// Style of the body.
+    public var bodyStyle: TextStyle
+    /// Margin kept clear on every side, as a fraction of the frame's width and height (0.1 is the
+    /// broadcast "title-safe" area).
+    public var safeMargin: Double = 0.1
+    /// Shrinks each text's font (never grows it) until it fits its part of the safe area.
+    public var autoFit: Bool = true
+    /// How the text comes on.
+    public var entrance: TitleAnimation = .fade()
+    /// How the text goes off (the entrance movement played backwards).
+    public var exit: TitleAnimation = .fade(duration: 0.5)
+
+    /// A card with white DejaVu Sans text, sized relative to a 1080-line frame (scaled to the actual
+    /// frame when the clip is made).
+    public init(_ title: String, subtitle: String? = nil, body: String? = nil, duration: Time = 4,
+                fontFamily: String = "DejaVu Sans") {
+        self.title = title
+        self.subtitle = subtitle
+        self.body = body
+        self.duration = duration
+        titleStyle = TextStyle(font: TextFont(family: fontFamily, size: 120, weight: .bold), color: .white, alignment: .center)
+        subtitleStyle = TextStyle(font: TextFont(family: fontFamily, size: 56), color: Color(white: 0.85), alignment: .center)
+        bodyStyle = TextStyle(font: TextFont(family: fontFamily, size: 40), color: Color(white: 0.8), alignment: .center)
+    }
+
+    /// Sets the font family of all three texts.
+    public mutating func setFontFamily(_ family: String) {
+        titleStyle.font.family = family
+        subtitleStyle.font.family = family
+        bodyStyle.font.family = family
+    }
+
+    /// The card as a clip for frames of `width`×`height` pixels. Checks the fonts, scales the styles
+    /// (designed for 1080 lines) to the frame and fits the text, so errors surface here, not mid-render.
+    public func clip(width: Int, height: Int) throws(MovieMakerError) -> Clip {
+        guard width > 0, height > 0 else { throw .invalidSize(width: width, height: height) }
+        let plan = try TitlePlan(card: self, size: Size(width: Double(width), height: Double(height)))
+        return Clip(duration: duration) { ctx, frame in try plan.draw(in: ctx, frame: frame) }
+    }
+}
+
+/// A card's text measured and placed for one frame size: the font sizes and positions are computed
+/// once; each frame only lays out (Pango layouts are per thread) and draws.
+struct TitlePlan: Sendable {
+    struct Element: Sendable {
+        var text: String
+        var style: TextStyle
+        var wrapWidth: Double
+        var origin: Point          // top-left of the layout box
+        var size: Size             // logical size of the layout
+        var delay: Double          // seconds after the card's start (entrance) / before the exit
+    }
+
+    let card: TitleCard
+    let size: Size
+    let elements: [Element]
+    let band: Rect?                // lower third: the band behind the text
+
+    init(card: TitleCard, size: Size) throws(MovieMakerError) {
+        self.card = card
+        self.size = size
+        let scale = size.height / 1080
+        let margin = max(0, min(card.safeMargin, 0.4))
+        let safe = Rect(x: size.width * margin, y: size.height * margin,
+                        width: size.width * (1 - 2 * margin), height: size.height * (1 - 2 * margin))
+
+        var texts: [(String, TextStyle, Double)] = [(card.title, card.titleStyle, 1)]   // text, style, share of height
+        if let s = card.subtitle, !s.isEmpty { texts.append((s, card.subtitleStyle, 0.45)) }
+        if let b = card.body, !b.isEmpty { texts.append((b, card.bodyStyle, 1)) }
+
+        var box: Rect
+        switch card.layout {
+        case .fullScreen: box = safe
+        case .lowerThird:
+            // The band: the lower third of the frame, text kept inside the safe area's left edge.
+            let bandHeight = size.height * 0.22
+            box = Rect(x: safe.minX, y: safe.maxY - bandHeight, width: safe.width * 0.7, height: bandHeight)
+            for i in texts.indices where texts[i].1.alignment == .center { texts[i].1.alignment = .left }
+        }
+        let padding = card.layout == .lowerThird ? box.height * 0.12 : 0
+        let inner = box.insetBy(dx: padding, dy: padding)
+        let totalShare = texts.map(\.2).reduce(0, +)
+        let gap = 0.25 * (card.subtitleStyle.font.size * scale)
+
+        var laid: [(String, TextStyle, TextLayout)] = []
+        for (text, style, share) in texts {
+            var s = style
+            s.font.size = style.font.size * scale
+            s.letterSpacing = style.letterSpacing * scale
+            if let o = s.outline { s.outline = TextOutline(color: o.color, width: o.width * scale) }
+            let available = Size(width: inner.width, height: max(1, (inner.height - gap * Double(texts.count - 1)) * share / totalShare))
+            let layout: TextLayout
+            if card.autoFit {
+                layout = try TextLayout.fitting(text, style: s, in: available, minimumSize: min(8, s.font.size), maximumSize: s.font.size)
+            } else {
+                layout = try TextLayout(text, style: s, width: inner.width)
+            }
+            laid.append((text, layout.style, layout))
+        }
+
+        // Stack the texts and centre the stack vertically in the box (lower third: in the band).
+        let totalHeight = laid.map { $0.2.size.height }.reduce(0, +) + gap * Double(laid.count - 1)
+        var y = inner.minY + (inner.height - totalHeight) / 2
+        var placed: [Element] = []
+        for (i, (text, style, layout)) in laid.enumerated() {
+            let x: Double
+            switch style.alignment {
+            case .left, .justify: x = inner.minX
+            case .center: x = inner.minX + (inner.width - layout.size.width) / 2
+            case .right: x = inner.maxX - layout.size.width
+            }
+            placed.append(Element(text: text, style: style, wrapWidth: inner.width, origin: Point(x: x, y: y),
+                                  size: layout.size, delay: Double(i) * card.entrance.cascade))
+            y += layout.size.height + gap
+        }
+        elements = placed
+        band = card.layout == .lowerThird ? box : nil
+    }
+
+    func draw(in ctx: DrawingContext, frame: Frame) throws {
+        drawBackground(in: ctx, frame: frame)
+        let t = frame.time
+        let end = frame.duration.seconds
+        for (i, element) in elements.enumerated() {
+            // Entrance progress rises 0→1 after the element's delay; exit falls 1→0 towards the end, the
+            // last element leaving first.
+            let entering = phase(t - element.delay, card.entrance)
+            let exitDelay = Double(elements.count - 1 - i) * card.exit.cascade
+            let leaving = phase(end - frame.rate.frameDuration.seconds - exitDelay - t, card.exit)
+            let layout = try TextLayout(element.text, style: element.style, width: element.wrapWidth)
+            if leaving < 1 && entering >= 1 {
+                try draw(layout, element, progress: leaving, animation: card.exit, in: ctx)
+            } else {
+                try draw(layout, element, progress: min(entering, leaving), animation: card.entrance, in: ctx)
+            }
+        }
+    }
+
+    /// Linear progress 0…1 of an animation `elapsed` seconds after it starts (a step when it has no length).
+    func phase(_ elapsed: Double, _ animation: TitleAnimation) -> Double {
+        if animation.duration <= 0 || animation.style == .none { return elapsed >= 0 ? 1 : 0 }
+        return min(max(elapsed / animation.duration, 0), 1)
+    }
+
+    func drawBackground(in ctx: DrawingContext, frame: Frame) {
+        let area = band.map { $0.insetBy(dx: -size.width * 0.02, dy: 0) } ?? ctx.bounds
+        var alpha = 1.0
+        if band != nil {
+            // The band comes on and goes off with the text.
+            alpha = min(phase(frame.time, card.entrance),
+                        phase(frame.duration.seconds - frame.rate.frameDuration.seconds - frame.time, card.exit))
+            alpha = card.entrance.easing(alpha)
+            guard alpha > 0 else { return }
+        }
+        ctx.withSavedState {
+            switch card.background {
+            case .none: return
+            case let .color(c):
+                ctx.setFill(c.withAlpha(c.alpha * alpha))
+                ctx.fillRect(area)
+            case let .paint(p):
+                ctx.withOpacity(alpha) { ctx.setFill(p); ctx.fillRect(area) }
+            case let .image(image, fit):
+                ctx.clip(to: area)
+                ctx.draw(image, in: area, fit: fit, opacity: alpha)
+            }
+        }
+    }
+
+    /// Draws one text element at linear progress `p` (0 hidden, 1 in place) of `animation`.
+    func draw(_ layout: TextLayout, _ e: Element, progress p: Double, animation: TitleAnimation, in ctx: DrawingContext) throws {
+        guard p > 0 else { return }
+        let eased = animation.easing(p)
+        if p >= 1 { layout.draw(in: ctx, at: e.origin); return }
+        let center = Point(x: e.origin.x + e.size.width / 2, y: e.origin.y + e.size.height / 2)
+        switch animation.style {
+        case .none:
+            layout.draw(in: ctx, at: e.origin)
+        case .fade:
+            ctx.withOpacity(min(max(eased, 0), 1)) { layout.draw(in: ctx, at: e.origin) }
+        case let .slide(edge):
+            // Start just beyond the frame edge and travel to the resting place.
+            var dx = 0.0, dy = 0.0
+            switch edge {
+            case .left: dx = -(e.origin.x + e.size.width)
+            case .right: dx = size.width - e.origin.x
+            case .top: dy = -(e.origin.y + e.size.height)
+            case .bottom: dy = size.height - e.origin.y
+            }
+            ctx.withSavedState {
+                ctx.translate(x: dx * (1 - eased), y: dy * (1 - eased))
+                layout.draw(in: ctx, at: e.origin)
+            }
+        case .pop:
+            let s = max(0, eased)
+            guard s > 0 else { return }
+            ctx.withSavedState {
+                ctx.translate(x: center.x, y: center.y)
+                ctx.scale(x: s, y: s)
+                ctx.translate(x: -center.x, y: -center.y)
+                ctx.withOpacity(min(1, p * 3)) { layout.draw(in: ctx, at: e.origin) }
+            }
+        case .blur:
+            let radius = (1 - min(max(eased, 0), 1)) * e.style.font.size * 0.25
+            ctx.withOpacity(min(max(eased, 0), 1)) {
+                ctx.withBlur(radius: radius) { layout.draw(in: ctx, at: e.origin) }
+            }
+        case .typewriter:
+            // The first k characters, whole; the layout never reflows because the rest is clipped away.
+            let units = layout.unitRects(.character)
+            let shown = Int((Double(units.count) * min(max(eased, 0), 1)).rounded(.down))
+            guard shown > 0 else { return }
+            drawUnits(units.prefix(shown).map { ($0, 1.0, 0.0) }, layout, e, in: ctx)
+        case .letters, .words:
+            let units = layout.unitRects(animation.style == .letters ? .character : .word)
+            guard !units.isEmpty else { return }
+            // Each unit animates over `share` of the element's time; starts are spread evenly.
+            let n = Double(units.count)
+            let share = min(1, max(0.25, 3 / n))
+            let rise = e.style.font.size * 0.35
+            let parts = units.enumerated().map { i, rect -> (Rect, Double, Double) in
+                let start = n > 1 ? Double(i) / (n - 1) * (1 - share) : 0
+                let q = animation.easing(min(max((p - start) / share, 0), 1))
+                return (rect, min(max(q, 0), 1), (1 - q) * rise)
+            }
+            drawUnits(parts, layout, e, in: ctx)
+        }
+    }
+
+    /// Draws parts of a layout: for each unit (its logical rect, opacity and downward offset), the whole
+    /// layout clipped to that unit. Shaping stays that of the whole text (Arabic letters keep their
+    /// joined forms), which drawing letters one by one would break.
+    func drawUnits(_ parts: [(Rect, Double, Double)], _ layout: TextLayout, _ e: Element, in ctx: DrawingContext) {
+        let ink = layout.inkBounds
+        for (rect, opacity, offset) in parts where opacity > 0 {
+            // Reach above and below the logical line for accents and descenders.
+            let top = min(rect.minY, ink.minY) - e.style.font.size * 0.5
+            let bottom = max(rect.maxY, ink.maxY) + e.style.font.size * 0.5
+            // Whole pixels, so neighbouring units meet without a half-covered seam.
+            let left = (e.origin.x + rect.minX).rounded(), right = (e.origin.x + rect.maxX).rounded()
+            let clip = Rect(x: left, y: e.origin.y + top, width: right - left, height: bottom - top)
+            ctx.withSavedState {
+                ctx.translate(x: 0, y: offset)
+                ctx.clip(to: clip)
+                ctx.withOpacity(opacity) { layout.draw(in: ctx, at: e.origin) }
+            }
+        }
+    }
+}
