@@ -155,11 +155,16 @@ import Testing
         }
     }
 
-    @Test func swiftUIStyleSpringMatchesTheExplicitOne() {
+    @Test func swiftUIStyleSpringMatchesTheExplicitOne() throws {
         // response 2π/10 s and damping fraction 0.5 is stiffness 100, damping 10 with mass 1.
         let a = Easing.spring(response: 2 * .pi / 10, dampingFraction: 0.5)
         let b = Easing.spring(mass: 1, stiffness: 100, damping: 10)
         for t in samples(100) { #expect(abs(a(t) - b(t)) < 1e-9) }
+        // The default, also reachable as "spring", is SwiftUI's 0.825 damping fraction: about 1 % overshoot.
+        let byName = try Easing(named: "spring")
+        let overshoot = samples(20_000).map { byName($0) }.max()! - 1
+        #expect(abs(overshoot - exp(-0.825 * .pi / (1 - 0.825 * 0.825).squareRoot())) < 1e-4)
+        #expect(samples(100).allSatisfy { byName($0) == Easing.spring()($0) })
         // A barely damped spring still settles by the end.
         let ringing = Easing.spring(dampingFraction: 0.02)
         #expect(lastExcursion(ringing) > 0.999)
