@@ -14,14 +14,21 @@ check-swift:
 deps: check-swift
 	@bash scripts/install-deps.sh
 
+## Builds every product: the library (static and libMovieMakerDynamic.so), the `moviemaker` tool,
+## the examples and the benchmark. `moviemaker run` compiles scripts against this build.
 build: deps
-	$(SWIFT) build --product moviemaker-examples
+	$(SWIFT) build
 
-## Renders the example movies into $(OUTPUT)/ and prints a summary of each.
+## Renders the example movies into $(OUTPUT)/ and prints a summary of each, then runs the script
+## examples/wave.swift with `moviemaker run` (compiled on first use, cached afterwards).
 demo: build
-	$$($(SWIFT) build --show-bin-path)/moviemaker-examples $(OUTPUT)
+	@bin=$$($(SWIFT) build --show-bin-path) && \
+	$$bin/moviemaker-examples $(OUTPUT) && \
+	echo "moviemaker run examples/wave.swift -- $(OUTPUT)/wave.mp4" && \
+	$$bin/moviemaker run examples/wave.swift -- $(OUTPUT)/wave.mp4
 
-## Builds everything (library, examples, benchmark, tests) and runs the whole test suite.
+## Builds everything (library, dynamic library, moviemaker, examples, benchmark, tests) and runs the
+## whole test suite. `--build-tests` builds every product too: the CLI tests run the built moviemaker.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build

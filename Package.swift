@@ -8,6 +8,9 @@ let package = Package(
         .library(name: "MovieMaker", targets: ["MovieMaker"]),
         // Only for `DrawingContext.withCairoContext { cr in … }`: `import CCairo` to call Cairo on `cr`.
         .library(name: "CCairo", targets: ["CCairo"]),
+        // The same library as a shared object (libMovieMakerDynamic.so), for `moviemaker run script.swift`:
+        // scripts are compiled with swiftc against it and its Modules/MovieMaker.swiftmodule.
+        .library(name: "MovieMakerDynamic", type: .dynamic, targets: ["MovieMaker"]),
         // The command-line tool: `moviemaker title …`, `moviemaker still …`, `moviemaker run script.swift`.
         .executable(name: "moviemaker", targets: ["MovieMakerCLI"]),
         .executable(name: "moviemaker-examples", targets: ["Examples"]),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MovieMaker
 
 /// `moviemaker`: make movies from the command line.
@@ -7,5 +8,62 @@ struct MovieMakerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "moviemaker",
         abstract: "Make movies from code: title cards, stills and Swift scripts.",
-        subcommands: [])
+        discussion: """
+            Each subcommand renders one file. Progress goes to standard error (a bar on a terminal, \
+            plain lines when piped or when CI is set, nothing with --quiet), and one summary line \
+            naming the file goes to standard output.
+
+            Exit status: 0 on success; 1 when the work fails (one line on standard error, \
+            "moviemaker: error: …", says what went wrong and how to fix it); 64 for a usage error \
+            (an unknown option or a bad value). `run` exits with the script's own status.
+            """,
+        version: MovieMakerVersion.versionText,
+        subcommands: [RunCommand.self, ColorCommand.self])
+
+    /// Parses the command line and runs the subcommand; every failure ends as one line on standard error.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exitReporting(error)
+        }
+    }
+
+    /// Exits for `error`: help and version print normally; anything else prints
+    /// `moviemaker: error: <reason>` on one line and exits 1 (work failed) or 64 (usage).
+    static func exitReporting(_ error: Error) -> Never {
+        let code = exitCode(for: error)
+        // --help, --version and clean exits print their text to standard output as usual.
+        if code == .success { exit(withError: error) }
+        // An ExitCode thrown on purpose carries no message.
+        if error is ExitCode { Foundation.exit(code.rawValue) }
+        var reason = message(for: error).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
+        // ArgumentParser's sentences start with a capital ("Missing expected argument"); ours do not.
+        if let first = reason.first, first.isUppercase, reason.dropFirst().first?.isLowercase == true {
+            reason = first.lowercased() + reason.dropFirst()
+        }
+        if reason.isEmpty { reason = String(describing: error) }
+        if code == .validationFailure { reason += " (see '\(helpCommand())')" }
+        Terminal.writeError("moviemaker: error: \(reason)\n")
+        Foundation.exit(code.rawValue)
+    }
+
+    /// `moviemaker <subcommand> --help` for the subcommand on the command line, else `moviemaker --help`.
+    private static func helpCommand() -> String {
+        let names = configuration.subcommands.map { $0.configuration.commandName ?? "" }
+        if let sub = CommandLine.arguments.dropFirst().first(where: { names.contains($0) }) { return "moviemaker \(sub) --help" }
+        return "moviemaker --help"
+    }
+}
+
+/// The version `--version` prints.
+enum MovieMakerVersion {
+    /// MovieMaker's release number.
+    static let number = "0.3.0"
+    /// `moviemaker 0.3.0` and a line with the C libraries' versions.
+    static var versionText: String {
+        "moviemaker \(number) (MovieMaker \(number))\n\(LibraryVersions.current)"
+    }
 }

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import MovieMaker
+
+/// `-o/--output`: where a render goes, checked before any work starts.
+struct OutputOptions: ParsableArguments {
+    /// Extensions written as movies.
+    static let movieExtensions = ["mp4", "m4v", "mov", "mkv", "webm"]
+    /// Extensions written as one still image.
+    static let stillExtensions = ["png"]
+
+    /// The destination as typed.
+    @Option(name: [.short, .long],
+            help: ArgumentHelp("Where to write: a .mp4, .mov, .mkv or .webm movie, or a .png still. The folder must exist.",
+                               valueName: "path"))
+    var output: String
+
+    /// The destination as a file URL (relative paths are taken from the current folder).
+    var url: URL { URL(fileURLWithPath: output) }
+    /// The destination's extension, lowercased.
+    var fileExtension: String { url.pathExtension.lowercased() }
+    /// Whether the destination is a still image rather than a movie.
+    var isStill: Bool { Self.stillExtensions.contains(fileExtension) }
+
+    /// Refuses unknown extensions, missing or unwritable folders, and a folder in the file's place.
+    func validate() throws {
+        guard Self.movieExtensions.contains(fileExtension) || isStill else {
+            throw ValidationError(MovieMakerError.unsupportedContainer(
+                extension: url.pathExtension, supported: Self.movieExtensions + Self.stillExtensions).description)
+        }
+        let folder = url.deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError(MovieMakerError.destinationFolderMissing(path: folder).description)
+        }
+        guard access(folder, W_OK) == 0 else {
+            throw ValidationError(MovieMakerError.destinationNotWritable(path: folder, reason: String(cString: strerror(errno))).description)
+        }
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw ValidationError(MovieMakerError.destinationNotWritable(path: url.path, reason: "a folder has that name").description)
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+
+/// `moviemaker run script.swift [-- args]`: compile a Swift script against MovieMaker and run it.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Compile and run a Swift script that does `import MovieMaker`, without making a package.",
+        discussion: """
+            The script is one Swift file of top-level code (or with an @main type), in the Swift 6 \
+            language mode. It is compiled with swiftc against the MovieMaker library built in this checkout (libMovieMakerDynamic.so and \
+            Modules/MovieMaker.swiftmodule, found next to this moviemaker executable), then run with the \
+            arguments that follow it. Its exit status becomes moviemaker's.
+
+            The executable is cached by a hash of the script, the library and the compiler in \
+            $XDG_CACHE_HOME/moviemaker (default ~/.cache/moviemaker), so running an unchanged script \
+            again starts at once; editing the script or rebuilding the library compiles it afresh. \
+            Compiler errors point into the script. If the library is not built, run `make build`. \
+            Set SWIFTC to use another compiler.
+
+            Examples:
+              moviemaker run examples/wave.swift
+              moviemaker run examples/wave.swift -- output/wave.mp4
+            """)
+
+    /// Compile with optimisation.
+    @Flag(name: .customLong("optimize"), help: "Compile with -O: slower to compile, faster drawing code.")
+    var optimize = false
+
+    /// Ignore the cache.
+    @Flag(help: "Compile again even if a cached build matches.")
+    var rebuild = false
+
+    /// Explain what happens.
+    @Flag(name: [.short, .long], help: "Print the compiler command and whether the cache was used, on standard error.")
+    var verbose = false
+
+    /// The script to run.
+    @Argument(help: ArgumentHelp("The Swift script to compile and run.", valueName: "script.swift"))
+    var script: String
+
+    /// Arguments for the script.
+    @Argument(parsing: .captureForPassthrough,
+              help: ArgumentHelp("Arguments passed to the script (put -- first if one starts with a dash).", valueName: "arguments"))
+    var scriptArguments: [String] = []
+
+    func run() throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: script, isDirectory: &isDirectory) else { throw ScriptError.scriptMissing(path: script) }
+        guard !isDirectory.boolValue else { throw ScriptError.scriptIsFolder(path: script) }
+        let library = try LibraryLocation.locate()
+        guard let swiftc = ScriptCompiler.findCompiler() else { throw ScriptError.compilerNotFound }
+        var compiler = ScriptCompiler(library: library, swiftc: swiftc, cacheFolder: ScriptCompiler.defaultCacheFolder())
+        compiler.optimize = optimize
+        compiler.verbose = verbose
+        let executable = try compiler.executable(for: URL(fileURLWithPath: script), displayPath: script, rebuild: rebuild)
+        let passed = scriptArguments.first == "--" ? Array(scriptArguments.dropFirst()) : scriptArguments
+        try Self.replaceProcess(with: executable, arguments: [script] + passed)
+    }
+
+    /// Runs `executable` in place of this process (`execv`), so its output, signals and exit status
+    /// are the script's own. Returns only by throwing.
+    static func replaceProcess(with executable: URL, arguments: [String]) throws(ScriptError) -> Never {
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
+        argv.append(nil)
+        execv(executable.path, argv)
+        let reason = String(cString: strerror(errno))
+        argv.forEach { free($0) }
+        throw .launchFailed(path: executable.path, reason: reason)
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+
+/// Compiles a one-file Swift script against the MovieMaker library built in this checkout, and keeps
+/// the executable in a cache keyed by everything that affects it.
+///
+/// The compile is one `swiftc` call: `-I <bin>/Modules` for `MovieMaker.swiftmodule`, the module maps
+/// of the C libraries MovieMaker's interface imports (`Sources/C*/module.modulemap` and SwiftPM's
+/// generated map for targets with an `include/` folder), the header folders `pkg-config` gives for the
+/// system libraries named in Package.swift, and `-L <bin> -lMovieMakerDynamic` with an rpath to `<bin>`.
+///
+/// The cache lives in `$XDG_CACHE_HOME/moviemaker` (default `~/.cache/moviemaker`): `scripts/<key>/`
+/// holds one executable, where the key is a SHA-256 of the script's path and text, the compiler, the
+/// options, and the size and modification time of the library and module; `ModuleCache/` holds
+/// clang's precompiled C modules. Entries unused for 30 days are removed after each compile.
+struct ScriptCompiler {
+    /// The built library to compile against.
+    let library: LibraryLocation
+    /// The Swift compiler.
+    let swiftc: URL
+    /// The cache's root folder.
+    let cacheFolder: URL
+    /// Compile with `-O` instead of `-Onone`.
+    var optimize = false
+    /// Describe cache decisions and the compiler command on standard error.
+    var verbose = false
+
+    /// Bumped when the flags change in a way the key does not capture.
+    private static let cacheFormat = "moviemaker-run-1"
+    /// Module name for the script (a file name such as `my-wave.swift` is not a valid one).
+    private static let moduleName = "MovieMakerScript"
+    /// How long an unused cache entry is kept.
+    private static let cacheLifetime: TimeInterval = 30 * 24 * 3600
+
+    /// `$XDG_CACHE_HOME/moviemaker`, else `~/.cache/moviemaker`.
+    static func defaultCacheFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("moviemaker")
+        }
+        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
+        return home.appendingPathComponent(".cache/moviemaker")
+    }
+
+    /// The compiler: `$SWIFTC`, else the `swiftc` of the toolchain whose runtime this process runs on
+    /// (the one that built the library), else the first `swiftc` on `PATH`.
+    static func findCompiler(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+        let fm = FileManager.default
+        if let explicit = environment["SWIFTC"], fm.isExecutableFile(atPath: explicit) { return URL(fileURLWithPath: explicit) }
+        // libswiftCore.so sits in <toolchain>/usr/lib/swift/linux; swiftc in <toolchain>/usr/bin.
+        if let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8),
+           let line = maps.split(separator: "\n").first(where: { $0.hasSuffix("/libswiftCore.so") }),
+           let slash = line.firstIndex(of: "/") {
+            let runtime = URL(fileURLWithPath: String(line[slash...])).resolvingSymlinksInPath()
+            let candidate = runtime.deletingLastPathComponent().appendingPathComponent("../../../bin/swiftc").standardizedFileURL
+            if fm.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        for folder in (environment["PATH"] ?? "").split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent("swiftc")
+            if fm.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }
+
+    /// The executable for `script`: from the cache when its key matches, else freshly compiled.
+    /// `displayPath` is the path as the user typed it, which the compiler's messages then show.
+    func executable(for script: URL, displayPath: String, rebuild: Bool) throws(ScriptError) -> URL {
+        let source: Data
+        do { source = try Data(contentsOf: script) } catch {
+            throw .scriptUnreadable(path: displayPath, reason: (error as NSError).localizedDescription)
+        }
+        let parseAsLibrary = Self.declaresMain(String(decoding: source, as: UTF8.self))
+        let entry = cacheFolder.appendingPathComponent("scripts").appendingPathComponent(cacheKey(script: script, source: source, parseAsLibrary: parseAsLibrary))
+        let name = script.deletingPathExtension().lastPathComponent
+        let binary = entry.appendingPathComponent(name.isEmpty ? "script" : name)
+        let fm = FileManager.default
+        if !rebuild && fm.isExecutableFile(atPath: binary.path) {
+            if verbose { Terminal.writeError("moviemaker: using the cached build \(binary.path)\n") }
+            // Mark the entry as used, so pruning keeps it.
+            try? fm.setAttributes([.modificationDate: Date()], ofItemAtPath: entry.path)
+            return binary
+        }
+        do {
+            try fm.createDirectory(at: entry, withIntermediateDirectories: true)
+        } catch {
+            throw .buildFailed(reason: "cannot create the cache folder \(entry.path) (\((error as NSError).localizedDescription)); set XDG_CACHE_HOME to a writable folder")
+        }
+        let partial = entry.appendingPathComponent(".\(binary.lastPathComponent).partial-\(getpid())")
+        let arguments = compilerArguments(script: displayPath, output: partial.path, parseAsLibrary: parseAsLibrary)
+        let transient = !verbose && Terminal.standardErrorIsTerminal
+        if verbose {
+            Terminal.writeError("moviemaker: compiling \(displayPath): \(swiftc.path) \(arguments.joined(separator: " "))\n")
+        } else if transient {
+            Terminal.writeError("compiling \(displayPath)…")
+        }
+        let started = Date()
+        let status: Int32
+        do {
+            let process = Process()
+            process.executableURL = swiftc
+            process.arguments = arguments
+            try process.run()
+            process.waitUntilExit()
+            status = process.terminationStatus
+        } catch {
+            if transient { Terminal.writeError("\r\u{1B}[2K") }
+            throw .buildFailed(reason: "cannot start \(swiftc.path) (\((error as NSError).localizedDescription))")
+        }
+        if transient { Terminal.writeError("\r\u{1B}[2K") }
+        guard status == 0 else {
+            try? fm.removeItem(at: partial)
+            try? fm.removeItem(at: entry)
+            throw .compileFailed(script: displayPath)
+        }
+        if rename(partial.path, binary.path) != 0 {
+            throw .buildFailed(reason: "cannot move the executable into \(binary.path) (\(String(cString: strerror(errno))))")
+        }
+        if verbose { Terminal.writeError(String(format: "moviemaker: compiled in %.1f s into %@\n", Date().timeIntervalSince(started), binary.path)) }
+        pruneCache(keeping: entry)
+        return binary
+    }
+
+    /// The key naming a cache entry: a SHA-256 over every input that changes the executable.
+    func cacheKey(script: URL, source: Data, parseAsLibrary: Bool) -> String {
+        var hash = SHA256()
+        hash.update(field: Self.cacheFormat)
+        hash.update(field: swiftc.path)
+        hash.update(field: Self.fileStamp(swiftc.resolvingSymlinksInPath()))
+        hash.update(field: optimize ? "-O" : "-Onone")
+        hash.update(field: parseAsLibrary ? "library" : "main")
+        for file in [library.dynamicLibrary, library.moduleFile] {
+            hash.update(field: file.path)
+            hash.update(field: Self.fileStamp(file))
+        }
+        hash.update(field: script.standardizedFileURL.path)
+        hash.update(source)
+        return String(hash.hexDigest().prefix(32))
+    }
+
+    /// The `swiftc` arguments that compile `script` into `output`.
+    func compilerArguments(script: String, output: String, parseAsLibrary: Bool) -> [String] {
+        let root = library.packageRoot, bin = library.binFolder
+        var args = ["-module-name", Self.moduleName, "-swift-version", "6", optimize ? "-O" : "-Onone",
+                    // Line tables give crash backtraces file:line; full -g adds a module-emitting job whose
+                    // failure prints a confusing extra line before the real compiler errors.
+                    "-gline-tables-only",
+                    "-I", library.modulesFolder.path,
+                    "-module-cache-path", cacheFolder.appendingPathComponent("ModuleCache").path]
+        // The C modules MovieMaker's interface imports: system-library targets carry a module.modulemap;
+        // C targets with an include/ folder get one generated by SwiftPM in <bin>/<Target>.build/.
+        let sources = root.appendingPathComponent("Sources")
+        let targets = ((try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? []).sorted()
+        for target in targets {
+            let folder = sources.appendingPathComponent(target)
+            let map = folder.appendingPathComponent("module.modulemap")
+            let include = folder.appendingPathComponent("include")
+            let generated = bin.appendingPathComponent("\(target).build/module.modulemap")
+            if FileManager.default.fileExists(atPath: map.path) {
+                args += ["-Xcc", "-fmodule-map-file=\(map.path)"]
+            } else if FileManager.default.fileExists(atPath: include.path) {
+                args += ["-Xcc", "-I", "-Xcc", include.path]
+                if FileManager.default.fileExists(atPath: generated.path) {
+                    args += ["-Xcc", "-fmodule-map-file=\(generated.path)"]
+                }
+            }
+        }
+        args += Self.headerSearchFlags(packageRoot: root)
+        if parseAsLibrary { args.append("-parse-as-library") }
+        args += ["-L", bin.path, "-l\(LibraryLocation.productName)", "-Xlinker", "-rpath", "-Xlinker", bin.path,
+                 script, "-o", output]
+        return args
+    }
+
+    /// `-I` flags from `pkg-config --cflags-only-I` for every `pkgConfig:` name in Package.swift.
+    static func headerSearchFlags(packageRoot: URL) -> [String] {
+        guard let manifest = try? String(contentsOf: packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8) else { return [] }
+        let names = manifest.components(separatedBy: "pkgConfig:").dropFirst().compactMap { rest -> String? in
+            let parts = rest.split(separator: "\"", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count >= 2, parts[0].allSatisfy(\.isWhitespace) else { return nil }
+            return String(parts[1])
+        }
+        guard !names.isEmpty else { return [] }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["pkg-config", "--cflags-only-I"] + names
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return [] }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return [] }
+        var seen = Set<String>()
+        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
+            .filter { $0.hasPrefix("-I") && seen.insert($0).inserted }
+    }
+
+    /// Whether the script has an `@main` type, which needs `-parse-as-library` instead of top-level code.
+    static func declaresMain(_ source: String) -> Bool {
+        source.split(separator: "\n").contains { $0.drop(while: \.isWhitespace).hasPrefix("@main") }
+    }
+
+    /// Size and modification time of a file, or "missing".
+    private static func fileStamp(_ url: URL) -> String {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else { return "missing" }
+        let size = (attributes[.size] as? Int) ?? -1
+        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        return "\(size)@\(modified)"
+    }
+
+    /// Removes cache entries not used for `cacheLifetime`.
+    private func pruneCache(keeping current: URL) {
+        let folder = cacheFolder.appendingPathComponent("scripts")
+        let fm = FileManager.default
+        guard let entries = try? fm.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.contentModificationDateKey]) else { return }
+        let cutoff = Date().addingTimeInterval(-Self.cacheLifetime)
+        for entry in entries where entry.lastPathComponent != current.lastPathComponent {
+            if let modified = try? entry.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate, modified < cutoff {
+                try? fm.removeItem(at: entry)
+            }
+        }
+    }
+}

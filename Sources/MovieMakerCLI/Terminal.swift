@@ -1,0 +1,47 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where the command writes: standard output for results, standard error for progress and errors.
+enum Terminal {
+    /// Writes `text` to standard error as is (no newline added), unbuffered.
+    static func writeError(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+    /// Writes one line to standard output and flushes it, so it appears in order with standard error.
+    static func printLine(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+    /// Whether standard error is an interactive terminal.
+    static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+    /// The width of the terminal on standard error in columns, or 80 when unknown.
+    static var standardErrorColumns: Int {
+        var size = winsize()
+        if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        return 80
+    }
+}
+
+/// Human-readable figures for progress and summary lines.
+enum Format {
+    /// `0.4 s`, `12 s`, `3 min 05 s`.
+    static func seconds(_ s: Double) -> String {
+        if s < 10 { return String(format: "%.1f s", s) }
+        if s < 60 { return String(format: "%.0f s", s) }
+        let whole = Int(s.rounded())
+        return String(format: "%d min %02d s", whole / 60, whole % 60)
+    }
+    /// `6s`, `1m05s`: short, for an ETA.
+    static func eta(_ s: Double) -> String {
+        let whole = Int(s.rounded(.up))
+        return whole < 60 ? "\(whole)s" : String(format: "%dm%02ds", whole / 60, whole % 60)
+    }
+    /// `812 B`, `12.3 KiB`, `4.56 MiB`.
+    static func bytes(_ n: Int) -> String {
+        if n < 1024 { return "\(n) B" }
+        if n < 1024 * 1024 { return String(format: "%.1f KiB", Double(n) / 1024) }
+        return String(format: "%.2f MiB", Double(n) / 1_048_576)
+    }
+}
