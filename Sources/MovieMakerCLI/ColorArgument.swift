@@ -12,12 +12,16 @@ enum ColorArgument {
         "transparent": .clear, "clear": .clear,
     ]
 
-    /// A colour from `text`; throws saying what is accepted.
+    /// A colour from `text` (CSS syntax: names, hex, rgb(), hsl()); throws saying what is accepted.
     static func parse(_ text: String) throws(ArgumentValueError) -> Color {
         let key = text.trimmingCharacters(in: .whitespaces).lowercased()
         if let named = names[key] { return named }
         // Hex needs the `#`: a bare "bad" or "add" would otherwise be read as a colour.
-        if key.hasPrefix("#"), let color = Color(hex: key) { return color }
-        throw ArgumentValueError("expected #rgb, #rrggbb, #rrggbbaa or a colour name (\(names.keys.sorted().joined(separator: ", ")))")
+        if key.first?.isHexDigit == true, !key.contains("("), Color(named: key) == nil {
+            throw ArgumentValueError("expected a CSS colour: #rgb, #rrggbb, #rrggbbaa, rgb(…), hsl(…) or a name such as white or rebeccapurple; hex needs its '#'")
+        }
+        do { return try Color(css: key) } catch {
+            throw ArgumentValueError("expected a CSS colour: #rgb, #rrggbb, #rrggbbaa, rgb(…), hsl(…) or a name such as white or rebeccapurple")
+        }
     }
 }

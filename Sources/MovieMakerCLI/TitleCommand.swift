@@ -1,0 +1,211 @@
+import ArgumentParser
+import Foundation
+import MovieMaker
+
+/// The entrance styles `--style` accepts.
+enum TitleStyleArgument: String, ExpressibleByArgument, CaseIterable {
+    case fade, slide, typewriter, pop, letters, words, blur, none
+
+    /// The animation for this style, lasting `duration` seconds (the style's own default when nil).
+    func animation(duration: Double?, from edge: Edge) -> TitleAnimation {
+        var a: TitleAnimation
+        switch self {
+        case .fade: a = .fade()
+        case .slide: a = .slide(from: edge)
+        case .typewriter: a = .typewriter()
+        case .pop: a = .pop()
+        case .letters: a = .letters()
+        case .words: a = .words()
+        case .blur: a = .blur()
+        case .none: a = .none
+        }
+        if let duration { a.duration = duration }
+        return a
+    }
+}
+
+extension Edge: ExpressibleByArgument {}
+
+/// Full screen or lower third, as `--layout` spells them.
+enum TitleLayoutArgument: String, ExpressibleByArgument, CaseIterable {
+    case full, lowerThird = "lower-third"
+}
+
+/// `moviemaker title`: an animated title card as a movie, a transparent overlay or a still.
+struct TitleCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "title",
+        abstract: "Render an animated title card (movie, transparent overlay, or one frame as PNG).",
+        discussion: """
+            Text is laid out by Pango, so every script works (Arabic and Hebrew right to left, CJK, \
+            colour emoji) with the fonts installed (list them with: fc-list : family). The text \
+            shrinks to fit the title-safe area.
+
+            Transparent output (--transparent) keeps only the text: .mov is written as ProRes 4444, \
+            .webm as VP9 with alpha, and a .png keeps its alpha channel.
+
+            Examples:
+              moviemaker title "Release 2.4" --subtitle "What's new" --duration 4 --style fade -o title.mp4
+              moviemaker title "Release 2.4" --style typewriter --transparent -o title.mov
+              moviemaker title "Jane Doe" --subtitle Director --layout lower-third --transparent -o name.webm
+              moviemaker title "Release 2.4" --still 1.5 -o frame.png
+            """)
+
+    /// The title text.
+    @Argument(help: "The title text.")
+    var title: String
+
+    /// Optional subtitle.
+    @Option(help: "A smaller line under the title.")
+    var subtitle: String?
+
+    /// Optional body text.
+    @Option(help: "Paragraph text under the subtitle, wrapped to fit.")
+    var body: String?
+
+    /// Length of the card.
+    @Option(name: [.short, .long], help: ArgumentHelp("Length in seconds, e.g. 4, 2.5 or 1500ms. (default: 4)", valueName: "seconds"),
+            transform: { (text: String) throws -> Time in try DurationArgument.parse(text) })
+    var duration: Time = 4
+
+    /// Entrance style.
+    @Option(help: ArgumentHelp("How the text comes on: \(TitleStyleArgument.allCases.map(\.rawValue).joined(separator: ", ")). (default: fade)",
+                               valueName: "style"))
+    var style: TitleStyleArgument = .fade
+
+    /// Exit style.
+    @Option(help: ArgumentHelp("How the text goes off (the same styles, played backwards). (default: fade)", valueName: "style"))
+    var exitStyle: TitleStyleArgument = .fade
+
+    /// The edge a slide comes from.
+    @Option(help: ArgumentHelp("Where --style slide comes from: top, bottom, left, right. (default: bottom)", valueName: "edge"))
+    var from: Edge = .bottom
+
+    /// Entrance duration override.
+    @Option(help: ArgumentHelp("Seconds the entrance takes (default: the style's own, 0.6–1.5 s).", valueName: "seconds"))
+    var entranceDuration: Double?
+
+    /// Easing override.
+    @Option(help: ArgumentHelp("Easing of the entrance: a CSS timing function (ease-out, cubic-bezier(0.2,0,0,1), steps(4)) or a name like backOut.", valueName: "easing"),
+            transform: { (text: String) throws -> Easing in try Easing(named: text) })
+    var easing: Easing?
+
+    /// Font family.
+    @Option(help: ArgumentHelp("Font family, as fc-list names it. (default: DejaVu Sans)", valueName: "family"))
+    var font: String = "DejaVu Sans"
+
+    /// A font file instead of a family.
+    @Option(help: ArgumentHelp("A .ttf/.otf font file to use instead of an installed family.", valueName: "path"))
+    var fontFile: String?
+
+    /// Largest title size (auto-fit may make it smaller).
+    @Option(help: ArgumentHelp("Largest title font size in pixels at 1080 lines (scaled to --size; shrunk to fit). (default: 120)", valueName: "px"))
+    var fontSize: Double = 120
+
+    /// Text colour.
+    @Option(help: ArgumentHelp("Text colour (CSS: #rrggbb, rgb(), hsl() or a name). (default: white)", valueName: "color"),
+            transform: { (text: String) throws -> Color in try ColorArgument.parse(text) })
+    var color: Color = .white
+
+    /// Background colour.
+    @Option(help: ArgumentHelp("Background colour (CSS). Ignored with --transparent. (default: #101820)", valueName: "color"),
+            transform: { (text: String) throws -> Color in try ColorArgument.parse(text) })
+    var background: Color = Color(red8: 0x10, green8: 0x18, blue8: 0x20)
+
+    /// Layout.
+    @Option(help: ArgumentHelp("full (centred) or lower-third (a name band at the bottom left). (default: full)", valueName: "layout"))
+    var layout: TitleLayoutArgument = .full
+
+    /// Transparent output.
+    @Flag(help: "Keep only the text (alpha channel): write .mov (ProRes 4444), .webm (VP9 alpha) or .png.")
+    var transparent = false
+
+    /// Render one frame instead of a movie.
+    @Option(help: ArgumentHelp("Render only the frame at this time (seconds) to the -o .png file.", valueName: "seconds"),
+            transform: { (text: String) throws -> Time in try DurationArgument.parse(text) })
+    var still: Time?
+
+    @OptionGroup(title: "Output") var output: OutputOptions
+    @OptionGroup(title: "Video") var video: VideoOptions
+    @OptionGroup(title: "Progress") var progress: ProgressOptions
+
+    func validate() throws {
+        guard !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw ValidationError("the title is empty: give the text to show, e.g. moviemaker title \"Release 2.4\" -o title.mp4")
+        }
+        guard duration > .zero else { throw ValidationError("--duration must be more than 0 seconds") }
+        if let still {
+            guard output.isStill else {
+                throw ValidationError("--still renders one frame to a PNG: use -o frame.png (got \(output.url.lastPathComponent))")
+            }
+            guard still < duration else {
+                throw ValidationError("--still \(still.seconds) is past the end of the card (--duration \(duration.seconds)): give a time from 0 to \(duration.seconds)")
+            }
+        }
+        if transparent && !output.isStill && !["mov", "webm"].contains(output.fileExtension) {
+            throw ValidationError("--transparent needs a format with alpha: -o title.mov (ProRes 4444), title.webm (VP9) or frame.png; H.264 .\(output.fileExtension) has no alpha")
+        }
+        if let d = entranceDuration, !(d >= 0 && d.isFinite) {
+            throw ValidationError("--entrance-duration \(d) must be 0 or more seconds")
+        }
+        guard fontSize > 0, fontSize.isFinite else { throw ValidationError("--font-size \(fontSize) must be more than 0 pixels") }
+        if fontFile == nil && !FontLibrary.hasFamily(font) {
+            let closest = FontLibrary.closestFamilies(to: font)
+            throw ValidationError("font \"\(font)\" is not installed; closest installed: \(closest.joined(separator: ", ")) (list all with: fc-list : family)")
+        }
+    }
+
+    /// The card the options describe.
+    func makeCard() throws -> TitleCard {
+        var card = TitleCard(title, subtitle: subtitle, body: body, duration: duration)
+        if let fontFile {
+            let file = try TextFont.file(URL(fileURLWithPath: fontFile), size: fontSize)
+            card.setFontFamily(file.family)
+        } else {
+            card.setFontFamily(font)
+        }
+        card.titleStyle.font.size = fontSize
+        card.subtitleStyle.font.size = fontSize * 0.46
+        card.bodyStyle.font.size = fontSize / 3
+        card.titleStyle.color = color
+        card.subtitleStyle.color = color.mixed(with: background, amount: 0.15)
+        card.bodyStyle.color = color.mixed(with: background, amount: 0.2)
+        card.layout = layout == .full ? .fullScreen : .lowerThird
+        if transparent {
+            card.background = layout == .full ? .none : .color(Color(white: 0, alpha: 0.6))
+        } else {
+            card.background = .color(background)
+        }
+        card.entrance = style.animation(duration: entranceDuration, from: from)
+        if let easing { card.entrance.easing = easing }
+        card.exit = exitStyle.animation(duration: exitStyle == .typewriter ? 0.8 : 0.5, from: from)
+        return card
+    }
+
+    func run() throws {
+        let reporter = ProgressReporter(label: "title", options: progress)
+        let card = try makeCard()
+        let size = video.size
+        let clip = try card.clip(width: size.width, height: size.height)
+        if output.isStill {
+            // Without --still, the frame half way through: the text is on screen by then.
+            let time = still ?? Time(seconds: (duration.seconds / 2 * Double(video.fps.numerator) / Double(video.fps.denominator)).rounded(.down)
+                                     * Double(video.fps.denominator) / Double(video.fps.numerator))
+            try clip.writeStill(at: time, width: size.width, height: size.height, to: output.url, rate: video.fps,
+                                background: transparent ? .clear : background)
+            reporter.finishStill(url: output.url, width: size.width, height: size.height)
+            return
+        }
+        var settings = video.encoderSettings
+        settings.transparency = transparent
+        let movie = try MovieMaker(url: output.url, width: size.width, height: size.height, fps: video.fps, settings: settings)
+        reporter.attach(to: movie)
+        do {
+            try movie.add(clip)
+            reporter.finish(try movie.finish())
+        } catch {
+            reporter.abandon()
+            throw error
+        }
+    }
+}
