@@ -4,9 +4,9 @@ import Synchronization
 
 /// The fonts fontconfig knows about: installed families, lookup by name, and font files added at run time.
 ///
-/// Families added with `TextFont.file(_:size:weight:slant:)` are listed here too. Register font files
-/// before drawing text on several threads at once: fontconfig's list of application fonts is not
-/// guarded against being read while it grows.
+/// Families added with `TextFont.file(_:size:weight:slant:)` are listed here too. Registering a file
+/// waits until no text is being laid out (fontconfig does not guard its font lists itself), so it is
+/// safe while other threads draw text, though best done once before a movie starts.
 public enum FontLibrary {
     /// Generic family names fontconfig resolves to a configured font (so they are never "unknown").
     static let genericFamilies: Set<String> = ["sans", "sans-serif", "serif", "monospace", "mono", "system-ui", "emoji"]

@@ -43,7 +43,8 @@ public final class TextLayout {
     private var context: OpaquePointer                         // owned PangoContext
     private var layout: OpaquePointer                          // owned PangoLayout
 
-    /// Lays out `text`, wrapping lines at `width` pixels (nil: only at newlines).
+    /// Lays out `text`, wrapping lines at `width` pixels (nil: only at newlines). Lines break between
+    /// words; a word longer than the width is broken between characters.
     ///
     /// Throws `.fontNotFound` for a family that is not installed, `.invalidMarkup` for bad markup and
     /// `.invalidSetting` for a non-positive size or width.
@@ -52,7 +53,7 @@ public final class TextLayout {
     }
 
     init(_ text: String, style: TextStyle, width: Double?, wrap: PangoWrapMode) throws(MovieMakerError) {
-        try Self.validate(style: style, width: width)
+        try Self.validate(text, style: style, width: width)
         self.text = text; self.style = style; self.width = width; self.wrap = wrap
         FontLibrary.fontListLock.readLock()
         defer { FontLibrary.fontListLock.unlock() }
@@ -71,8 +72,8 @@ public final class TextLayout {
         g_object_unref(UnsafeMutableRawPointer(context))
     }
 
-    /// Checks sizes before any Pango call.
-    private static func validate(style: TextStyle, width: Double?) throws(MovieMakerError) {
+    /// Checks sizes, markup and font families before laying out.
+    private static func validate(_ text: String, style: TextStyle, width: Double?) throws(MovieMakerError) {
         let size = style.font.size
         guard size.isFinite, size > 0, size <= 10_000 else {
             throw .invalidSetting(name: "font size", value: "\(size)", expected: "a number of pixels above 0 and at most 10000")
@@ -89,13 +90,60 @@ public final class TextLayout {
         if let outline = style.outline, !(outline.width.isFinite && outline.width >= 0) {
             throw .invalidSetting(name: "outline width", value: "\(outline.width)", expected: "a number of pixels, 0 or more")
         }
-        let names = style.font.familyNames
-        guard !names.isEmpty else {
+        guard !style.font.familyNames.isEmpty else {
             throw .fontNotFound(family: style.font.family, closest: [])
+        }
+        var names = style.font.familyNames
+        if style.isMarkup {
+            let (attributes, _) = try parseMarkup(text)
+            names += markupFamilies(attributes)
+            pango_attr_list_unref(attributes)
         }
         for name in names where !FontLibrary.hasFamily(name) {
             throw .fontNotFound(family: name, closest: FontLibrary.closestFamilies(to: name))
         }
+    }
+
+    /// Pango markup split into its attribute list (owned by the caller) and plain text.
+    private static func parseMarkup(_ markup: String) throws(MovieMakerError) -> (OpaquePointer, String) {
+        var attributes: OpaquePointer? = nil
+        var plain: UnsafeMutablePointer<CChar>? = nil
+        var error: UnsafeMutablePointer<GError>? = nil
+        guard pango_parse_markup(markup, -1, 0, &attributes, &plain, nil, &error) != 0, let attributes, let plain else {
+            let reason = error.map { String(cString: $0.pointee.message) } ?? "Pango could not parse it"
+            if let error { g_error_free(error) }
+            throw .invalidMarkup(markup: markup, reason: reason)
+        }
+        defer { g_free(plain) }
+        return (attributes, String(cString: plain))
+    }
+
+    /// The family names markup spans ask for (`<span font_family=…>`, `<span font=…>`, `<tt>` …).
+    private static func markupFamilies(_ list: OpaquePointer) -> [String] {
+        var names: [String] = []
+        var node = pango_attr_list_get_attributes(list)   // a list of copies, freed below
+        let head = node
+        while let n = node {
+            if let attribute = n.pointee.data?.assumingMemoryBound(to: PangoAttribute.self) {
+                var family: String? = nil
+                switch attribute.pointee.klass.pointee.type {
+                case PANGO_ATTR_FAMILY:
+                    let value = UnsafeMutableRawPointer(attribute).assumingMemoryBound(to: PangoAttrString.self).pointee.value
+                    family = value.map { String(cString: $0) }
+                case PANGO_ATTR_FONT_DESC:
+                    let description = UnsafeMutableRawPointer(attribute).assumingMemoryBound(to: PangoAttrFontDesc.self).pointee.desc
+                    family = description.flatMap { pango_font_description_get_family($0) }.map { String(cString: $0) }
+                default: break
+                }
+                if let family {
+                    names += family.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                }
+                pango_attribute_destroy(attribute)
+            }
+            node = n.pointee.next
+        }
+        g_slist_free(head)
+        return names
     }
 
     /// A new PangoContext (unhinted, subpixel-positioned, grey antialiasing) and a layout of `text` in it,
@@ -125,16 +173,14 @@ public final class TextLayout {
 
         var attributes: OpaquePointer? = nil
         if style.isMarkup {
-            var plain: UnsafeMutablePointer<CChar>? = nil
-            var error: UnsafeMutablePointer<GError>? = nil
-            if pango_parse_markup(text, -1, 0, &attributes, &plain, nil, &error) == 0 {
-                let reason = error.map { String(cString: $0.pointee.message) } ?? "Pango could not parse it"
-                if let error { g_error_free(error) }
+            do {
+                let (parsed, plain) = try parseMarkup(text)
+                attributes = parsed
+                pango_layout_set_text(layout, plain, -1)
+            } catch {
                 g_object_unref(UnsafeMutableRawPointer(layout)); g_object_unref(UnsafeMutableRawPointer(context))
-                throw .invalidMarkup(markup: text, reason: reason)
+                throw error
             }
-            pango_layout_set_text(layout, plain, -1)
-            g_free(plain)
         } else {
             pango_layout_set_text(layout, text, -1)
         }

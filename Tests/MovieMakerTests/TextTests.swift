@@ -76,6 +76,31 @@ func textInkCount(_ p: PixelBuffer) -> Int { stride(from: 3, to: p.bytes.count, 
         #expect(box.maxX <= 151)
     }
 
+    @Test func lineSpacingMultipliesTheDistanceBetweenLines() throws {
+        let lines = { (spacing: Double) in try TextLayout("first\nsecond", style: TextStyle(font: TextFont(size: 20), lineSpacing: spacing)).unitRects(.line) }
+        let normal = try lines(1), double = try lines(2), tight = try lines(0.5)
+        let step = normal[1].minY - normal[0].minY
+        #expect(step > 20 && step < 30, "normal line step \(step)")
+        #expect(abs((double[1].minY - double[0].minY) - 2 * step) < 0.01)
+        #expect(abs((tight[1].minY - tight[0].minY) - 0.5 * step) < 0.01)
+    }
+
+    @Test func drawingFollowsTheContextTransformAndOpacity() throws {
+        // Unhinted outlines scale exactly: 20 px text drawn at 2× covers the pixels 40 px text does.
+        let small = try TextLayout("Scale", style: TextStyle(font: TextFont(size: 20)))
+        let large = try TextLayout("Scale", style: TextStyle(font: TextFont(size: 40)))
+        let scaled = try renderText(160, 60) { ctx in ctx.scale(x: 2, y: 2); small.draw(in: ctx, at: Point(x: 5, y: 2)) }
+        let direct = try renderText(160, 60) { ctx in large.draw(in: ctx, at: Point(x: 10, y: 4)) }
+        let a = try #require(textInk(scaled)), b = try #require(textInk(direct))
+        #expect(abs(a.minX - b.minX) <= 1 && abs(a.maxX - b.maxX) <= 1 && abs(a.minY - b.minY) <= 1 && abs(a.maxY - b.maxY) <= 1, "\(a) vs \(b)")
+        // Inside an opacity group the glyphs come out half transparent; a clip cuts them.
+        let faded = try renderText(160, 60) { ctx in ctx.withOpacity(0.5) { large.draw(in: ctx, at: Point(x: 10, y: 4)) } }
+        let maxAlpha = stride(from: 3, to: faded.bytes.count, by: 4).map { faded.bytes[$0] }.max() ?? 0
+        #expect(abs(Int(maxAlpha) - 128) <= 1)
+        let clipped = try renderText(160, 60) { ctx in ctx.clip(to: Rect(x: 0, y: 0, width: 40, height: 60)); large.draw(in: ctx, at: Point(x: 10, y: 4)) }
+        #expect(try #require(textInk(clipped)).maxX < 40)
+    }
+
     @Test func alignmentMovesInk() throws {
         func ink(_ alignment: TextAlignment) throws -> TextInkBox {
             let style = TextStyle(font: TextFont(size: 30), alignment: alignment)
@@ -161,6 +186,13 @@ func textInkCount(_ p: PixelBuffer) -> Int { stride(from: 3, to: p.bytes.count, 
         #expect(throws: MovieMakerError.fontNotFound(family: "Nosuch Font", closest: FontLibrary.closestFamilies(to: "Nosuch Font"))) {
             try TextLayout("x", style: list)
         }
+        // Families named in markup are checked too.
+        let markup = TextStyle(font: TextFont(size: 20), isMarkup: true)
+        #expect(throws: MovieMakerError.fontNotFound(family: "Nosuch Font", closest: FontLibrary.closestFamilies(to: "Nosuch Font"))) {
+            try TextLayout("a <span font_family=\"Nosuch Font\">b</span>", style: markup)
+        }
+        #expect(throws: MovieMakerError.self) { try TextLayout("<span font=\"Nosuch Font Bold 12\">b</span>", style: markup) }
+        _ = try TextLayout("a <span font_family=\"DejaVu Serif\">b</span> <tt>mono</tt>", style: markup)
         let canvas = try Canvas(width: 10, height: 10)
         #expect(throws: MovieMakerError.self) { try canvas.context.draw("x", in: Rect(x: 0, y: 0, width: 10, height: 10), style: style) }
         // Generic and case-insensitive names are accepted.
