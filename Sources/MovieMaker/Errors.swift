@@ -38,6 +38,10 @@ public enum MovieMakerError: Error, Equatable, Sendable, CustomStringConvertible
     case fontUnreadable(path: String, reason: String)
     /// A movie file could not be opened or decoded.
     case movieUnreadable(path: String, reason: String)
+    /// A text's font family is not installed (no silent fallback to another family).
+    case fontNotFound(family: String, closest: [String])
+    /// Text marked as Pango markup could not be parsed.
+    case invalidMarkup(markup: String, reason: String)
 
     /// A one-line explanation that says what to change.
     public var description: String {
@@ -79,6 +83,11 @@ public enum MovieMakerError: Error, Equatable, Sendable, CustomStringConvertible
             return "cannot load the font \(path): \(reason)"
         case let .movieUnreadable(path, reason):
             return "cannot read the movie \(path): \(reason)"
+        case let .fontNotFound(family, closest):
+            let suggestion = closest.isEmpty ? "" : "; closest installed: \(closest.joined(separator: ", "))"
+            return "font \"\(family)\" is not installed\(suggestion) (list all with fc-list : family)"
+        case let .invalidMarkup(markup, reason):
+            return "invalid Pango markup \"\(markup)\": \(reason); escape & < > as &amp; &lt; &gt;, or set isMarkup to false for plain text"
         }
     }
     /// Same as `description`, for Foundation's error reporting.
