@@ -116,7 +116,7 @@ func renderComposition(to url: URL, imageURL: URL) throws {
 func renderPaths(to url: URL) throws {
     let w = 960.0, h = 540.0
     let wave = try Path(svg: "M80 270 C 240 40, 400 500, 480 270 S 720 40, 880 270")
-    let star = Path.star(center: Point(x: w / 2, y: h / 2), outerRadius: 200, innerRadius: 85, points: 5, rotation: -.pi / 2)
+    let star = try Path.star(center: Point(x: w / 2, y: h / 2), outerRadius: 200, innerRadius: 85, points: 5, rotation: -.pi / 2)
     let circle = Path(ellipseIn: Rect(x: w / 2 - 160, y: h / 2 - 160, width: 320, height: 320))
     let background = Clip.color(Color(hex: "#0b132b")!, duration: 8)
     let drawOn = BezierAnimation.drawOn(wave, duration: 2, stroke: StrokeStyle(Color(hex: "#5bc0be")!, width: 10))

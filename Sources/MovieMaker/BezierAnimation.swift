@@ -83,8 +83,9 @@ public enum BezierAnimation {
         Clip(duration: duration) { ctx, frame in
             let p = progress(frame, animation: animation, easing: easing)
             if let trail, p > 0 { ctx.stroke(path.trimmed(from: 0, to: p), style: trail) }
-            let point = path.point(atFraction: p)
-            let direction = path.tangent(atFraction: p)
+            // An empty path has nowhere to put the object.
+            guard let point = path.point(atFraction: p) else { return }
+            let direction = path.tangent(atFraction: p) ?? Point(x: 1, y: 0)
             try ctx.withSavedState {
                 ctx.translate(x: point.x, y: point.y)
                 if orientToTangent { ctx.rotate(by: atan2(direction.y, direction.x)) }
