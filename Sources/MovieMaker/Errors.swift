@@ -38,6 +38,8 @@ public enum MovieMakerError: Error, Equatable, Sendable, CustomStringConvertible
     case fontUnreadable(path: String, reason: String)
     /// A movie file could not be opened or decoded.
     case movieUnreadable(path: String, reason: String)
+    /// A transparent movie was asked for in a container whose codec has no alpha channel (H.264 MP4).
+    case transparencyUnsupported(extension: String)
 
     /// A one-line explanation that says what to change.
     public var description: String {
@@ -79,6 +81,8 @@ public enum MovieMakerError: Error, Equatable, Sendable, CustomStringConvertible
             return "cannot load the font \(path): \(reason)"
         case let .movieUnreadable(path, reason):
             return "cannot read the movie \(path): \(reason)"
+        case let .transparencyUnsupported(ext):
+            return "H.264 MP4 (.\(ext)) has no alpha channel: for a transparent movie use .mov (ProRes 4444) or .webm (VP9 with alpha), or MovieMaker(pngSequenceIn:) for PNG frames; or turn transparency off"
         }
     }
     /// Same as `description`, for Foundation's error reporting.
