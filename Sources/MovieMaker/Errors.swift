@@ -42,6 +42,8 @@ public enum MovieMakerError: Error, Equatable, Sendable, CustomStringConvertible
     case fontNotFound(family: String, closest: [String])
     /// Text marked as Pango markup could not be parsed.
     case invalidMarkup(markup: String, reason: String)
+    /// A transparent movie was asked for in a container whose codec has no alpha channel (H.264 MP4).
+    case transparencyUnsupported(extension: String)
 
     /// A one-line explanation that says what to change.
     public var description: String {
@@ -88,6 +90,8 @@ public enum MovieMakerError: Error, Equatable, Sendable, CustomStringConvertible
             return "font \"\(family)\" is not installed\(suggestion) (list all with fc-list : family)"
         case let .invalidMarkup(markup, reason):
             return "invalid Pango markup \"\(markup)\": \(reason); escape & < > as &amp; &lt; &gt;, or set isMarkup to false for plain text"
+        case let .transparencyUnsupported(ext):
+            return "H.264 MP4 (.\(ext)) has no alpha channel: for a transparent movie use .mov (ProRes 4444) or .webm (VP9 with alpha), or MovieMaker(pngSequenceIn:) for PNG frames; or turn transparency off"
         }
     }
     /// Same as `description`, for Foundation's error reporting.

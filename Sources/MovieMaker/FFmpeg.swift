@@ -18,6 +18,12 @@ func ffCheck(_ code: Int32, _ operation: @autoclosure () -> String) throws(Movie
     return code
 }
 
+/// Whether a pixel format has an alpha component (yuva420p, yuva444p12le, rgba…).
+func pixelFormatHasAlpha(_ format: AVPixelFormat) -> Bool {
+    guard let descriptor = av_pix_fmt_desc_get(format) else { return false }
+    return descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0
+}
+
 let averrorEAGAIN = mm_averror_eagain()
 let averrorEOF = mm_averror_eof()
 

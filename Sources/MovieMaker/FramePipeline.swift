@@ -2,8 +2,8 @@ import CFFmpeg
 import Foundation
 
 /// Overlaps drawing and encoding: the caller's thread converts each drawn frame into a pooled
-/// yuv420p `AVFrame` and hands it over; one encoder thread sends it to x264 and writes packets,
-/// then returns the frame to the pool.
+/// `AVFrame` in the encoder's pixel format (yuv420p for H.264) and hands it over; one encoder thread
+/// sends it to the codec and writes packets, then returns the frame to the pool.
 ///
 /// The pool holds `capacity` frames, allocated once. When every frame is in flight the drawing
 /// thread waits (back-pressure), so memory does not depend on the movie's length.
@@ -22,10 +22,10 @@ final class FramePipeline: @unchecked Sendable {
     /// How many picture buffers were ever allocated (constant: the pool's capacity).
     let buffersAllocated: Int
 
-    init(encoder: VideoEncoder, capacity: Int, width: Int32, height: Int32) throws(MovieMakerError) {
+    init(encoder: VideoEncoder, capacity: Int) throws(MovieMakerError) {
         self.encoder = encoder
         var frames: [OwnedFrame] = []
-        for _ in 0..<capacity { frames.append(try OwnedFrame(width: width, height: height, format: VideoEncoder.pixelFormat)) }
+        for _ in 0..<capacity { frames.append(try encoder.makeFrame()) }
         free = frames
         buffersAllocated = capacity
         let thread = Thread { [self] in self.run() }

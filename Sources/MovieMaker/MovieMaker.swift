@@ -19,6 +19,11 @@ import Synchronization
 /// anything fails, or the `MovieMaker` is dropped without `finish()`, the temporary file is deleted
 /// and whatever was at `url` before is left untouched.
 ///
+/// Transparent output: with `EncoderSettings(transparency: true)` frames start fully transparent
+/// instead of black and keep their alpha channel, in `.mov` (ProRes 4444), `.webm` (VP9 with alpha)
+/// or a folder of PNG files (`MovieMaker(pngSequenceIn:…)`). Without it, `.webm` is opaque VP9 and
+/// every other extension H.264.
+///
 /// Use one `MovieMaker` from one thread at a time. Encoding runs on its own thread while you draw.
 public final class MovieMaker {
     /// Where the finished movie goes.
@@ -31,8 +36,10 @@ public final class MovieMaker {
     public let frameRate: FrameRate
     /// How the video is encoded.
     public let settings: EncoderSettings
-    /// The container, from `url`'s extension.
+    /// The container, from `url`'s extension (`.pngSequence` for `init(pngSequenceIn:…)`).
     public let container: Container
+    /// The codec, from the container and `settings.transparency`.
+    public let videoCodec: VideoCodec
     /// Called on the drawing thread after each frame is handed to the encoder, and once at the end.
     public var progressHandler: ((RenderProgress) -> Void)?
     /// The number of frames the movie will have, when known in advance: makes progress reports give a total.
@@ -41,7 +48,9 @@ public final class MovieMaker {
     /// The drawing context over the pixel buffer; the same object for every frame.
     private let context: DrawingContext
     private let surface: CairoSurface            // the pixel buffer
-    private let scaler: OwnedScaler               // bgra → yuv420p, BT.709 limited range
+    private let converter: FrameConverter         // bgra → the encoder's format (yuv420p, BT.709 limited range, by default)
+    /// What each clip frame (and the first frame) starts as: black, or transparent with `transparency`.
+    private let background: Color
     private let pipeline: FramePipeline
     private let temporaryURL: URL
     private var state: State = .open
@@ -66,20 +75,45 @@ public final class MovieMaker {
     /// Creates a movie at `url` of `width`×`height` pixels at `fps` frames per second.
     ///
     /// Throws if the size or rate is invalid, the folder is missing or not writable, the extension is
-    /// not `.mp4`, `.m4v`, `.mov` or `.mkv`, or the H.264 encoder is missing.
-    public init(url: URL, width: Int, height: Int, fps: FrameRate = 30, settings: EncoderSettings = EncoderSettings()) throws(MovieMakerError) {
+    /// not `.mp4`, `.m4v`, `.mov`, `.mkv` or `.webm`, `settings.transparency` is asked of `.mp4`, or the
+    /// encoder is missing.
+    public convenience init(url: URL, width: Int, height: Int, fps: FrameRate = 30, settings: EncoderSettings = EncoderSettings()) throws(MovieMakerError) {
+        try self.init(destination: url, isPNGSequence: false, width: width, height: height, fps: fps, settings: settings)
+    }
+
+    /// Writes each frame as a PNG file in the folder `folder`: `frame-00001.png`, `frame-00002.png`, …
+    ///
+    /// With `settings.transparency` the files are RGBA with straight (unpremultiplied) alpha and frames
+    /// start transparent; without it they are RGB and frames start black. Any size works, odd ones too.
+    /// The frames are written into a hidden folder beside `folder` and renamed into place by `finish()`,
+    /// so `folder` holds all of them or none. An existing `folder` must be empty or hold only
+    /// `frame-N.png` files from an earlier render; those are replaced. Its parent folder must exist.
+    public convenience init(pngSequenceIn folder: URL, width: Int, height: Int, fps: FrameRate = 30,
+                            settings: EncoderSettings = EncoderSettings()) throws(MovieMakerError) {
+        try self.init(destination: folder, isPNGSequence: true, width: width, height: height, fps: fps, settings: settings)
+    }
+
+    /// The file name pattern of PNG sequence frames (numbered from 1).
+    static let pngFramePattern = "frame-%05d.png"
+
+    private init(destination url: URL, isPNGSequence: Bool, width: Int, height: Int, fps: FrameRate,
+                 settings: EncoderSettings) throws(MovieMakerError) {
         guard width >= 2, height >= 2 else { throw .invalidSize(width: width, height: height) }
         guard width <= Self.maximumSide, height <= Self.maximumSide, width * height <= Self.maximumPixels else {
             throw .sizeTooLarge(width: width, height: height, maxSide: Self.maximumSide, maxPixels: Self.maximumPixels)
         }
-        if (width % 2 != 0 || height % 2 != 0) && settings.oddSizePolicy == .reject {
+        // 4:2:0 codecs (H.264, VP9) store colour at half resolution; PNG and ProRes 4444 take any size.
+        let container = isPNGSequence ? .pngSequence : Container(fileExtension: url.pathExtension)
+        let needsEvenSize = (container.flatMap { try? $0.videoCodec(transparency: settings.transparency, fileExtension: url.pathExtension) })?.needsEvenSize ?? true
+        if (width % 2 != 0 || height % 2 != 0) && needsEvenSize && settings.oddSizePolicy == .reject {
             throw .oddSize(width: width, height: height)
         }
         guard fps.numerator <= Int(Int32.max), fps.denominator <= Int(Int32.max) else { throw .invalidFrameRate(fps.description) }
         try settings.validate()
-        guard let container = Container(fileExtension: url.pathExtension) else {
+        guard let container else {
             throw .unsupportedContainer(extension: url.pathExtension, supported: Container.supportedExtensions)
         }
+        let videoCodec = try container.videoCodec(transparency: settings.transparency, fileExtension: url.pathExtension)
         let folder = url.deletingLastPathComponent()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -88,26 +122,39 @@ public final class MovieMaker {
         guard access(folder.path, W_OK) == 0 else {
             throw .destinationNotWritable(path: folder.path, reason: String(cString: strerror(errno)))
         }
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+        if isPNGSequence {
+            try Self.checkReplaceableSequenceFolder(url)
+        } else if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw .destinationNotWritable(path: url.path, reason: "a folder has that name")
         }
         LibraryLog.ensureConfigured()
 
         self.url = url; self.width = width; self.height = height; self.frameRate = fps
-        self.settings = settings; self.container = container
-        let encodedWidth = width + width % 2, encodedHeight = height + height % 2
+        self.settings = settings; self.container = container; self.videoCodec = videoCodec
+        background = settings.transparency ? .clear : .black
+        let encodedWidth = needsEvenSize ? width + width % 2 : width
+        let encodedHeight = needsEvenSize ? height + height % 2 : height
         // Hidden, unique, same folder (so the final rename is atomic), same extension (so tools recognise it).
-        temporaryURL = folder.appendingPathComponent(".\(url.deletingPathExtension().lastPathComponent).partial-\(UUID().uuidString.prefix(8)).\(url.pathExtension)")
+        let encoderPath: String
+        if isPNGSequence {
+            temporaryURL = folder.appendingPathComponent(".\(url.lastPathComponent).partial-\(UUID().uuidString.prefix(8))")
+            do {
+                try FileManager.default.createDirectory(at: temporaryURL, withIntermediateDirectories: false)
+            } catch {
+                throw .destinationNotWritable(path: folder.path, reason: "cannot create a folder there: \(error.localizedDescription)")
+            }
+            encoderPath = temporaryURL.appendingPathComponent(Self.pngFramePattern).path
+        } else {
+            temporaryURL = folder.appendingPathComponent(".\(url.deletingPathExtension().lastPathComponent).partial-\(UUID().uuidString.prefix(8)).\(url.pathExtension)")
+            encoderPath = temporaryURL.path
+        }
 
-        surface = try CairoSurface(width: encodedWidth, height: encodedHeight)
-        context = try DrawingContext(surface: surface, width: width, height: height)
-        scaler = try OwnedScaler(srcWidth: Int32(encodedWidth), srcHeight: Int32(encodedHeight), srcFormat: AV_PIX_FMT_BGRA,
-                                 dstWidth: Int32(encodedWidth), dstHeight: Int32(encodedHeight), dstFormat: VideoEncoder.pixelFormat,
-                                 flags: Self.scalerFlags)
-        try setBT709(on: scaler, rgbIsSource: true)
         let encoder: VideoEncoder
         do {
-            encoder = try VideoEncoder(path: temporaryURL.path, container: container, width: Int32(encodedWidth), height: Int32(encodedHeight), rate: fps, settings: settings)
+            surface = try CairoSurface(width: encodedWidth, height: encodedHeight)
+            context = try DrawingContext(surface: surface, width: width, height: height)
+            encoder = try VideoEncoder(path: encoderPath, container: container, width: Int32(encodedWidth), height: Int32(encodedHeight), rate: fps, settings: settings)
+            converter = try FrameConverter(width: encodedWidth, height: encodedHeight, format: encoder.framePixelFormat, alpha: settings.transparency)
         } catch {
             try? FileManager.default.removeItem(at: temporaryURL)
             if case .ffmpeg(let op, _, let message) = error, op.hasPrefix("avio_open") {
@@ -116,12 +163,29 @@ public final class MovieMaker {
             throw error
         }
         do {
-            pipeline = try FramePipeline(encoder: encoder, capacity: settings.bufferCount, width: Int32(encodedWidth), height: Int32(encodedHeight))
+            pipeline = try FramePipeline(encoder: encoder, capacity: settings.bufferCount)
         } catch {
             try? FileManager.default.removeItem(at: temporaryURL)
             throw error
         }
-        context.clear(.black)
+        context.clear(background)
+    }
+
+    /// Throws unless `url` is absent, an empty folder, or a folder holding only `frame-N.png` files:
+    /// MovieMaker replaces earlier frames but never deletes anything else.
+    private static func checkReplaceableSequenceFolder(_ url: URL) throws(MovieMakerError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return }
+        guard isDirectory.boolValue else { throw .destinationNotWritable(path: url.path, reason: "a file has that name; PNG frames go into a folder") }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        func isFrame(_ name: String) -> Bool {
+            guard name.hasPrefix("frame-"), name.hasSuffix(".png") else { return false }
+            let digits = name.dropFirst(6).dropLast(4)
+            return !digits.isEmpty && digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber)
+        }
+        if let other = names.sorted().first(where: { !isFrame($0) }) {
+            throw .destinationNotWritable(path: url.path, reason: "the folder holds \(other), not only frame-N.png files; choose a new or empty folder")
+        }
     }
 
     /// Convenience: a whole-number frame rate given as a `Double` is not accepted; use `FrameRate`.
@@ -178,7 +242,8 @@ public final class MovieMaker {
 
     /// Renders a clip: one frame for every frame time within its duration.
     ///
-    /// Each frame is drawn on a fresh black frame (a clip draws its whole picture from the time alone),
+    /// Each frame is drawn on a fresh black frame, or a transparent one with `settings.transparency`
+    /// (a clip draws its whole picture from the time alone),
     /// so several frames can be drawn at once on separate canvases: `settings.drawingThreads` of them
     /// (by default one per core, up to 4). They are encoded in order. Afterwards the pixel buffer holds
     /// the clip's last frame.
@@ -194,7 +259,7 @@ public final class MovieMaker {
         if lanes <= 1 {
             for i in 0..<count {
                 let f = frame(i, movieIndex: frameCount)
-                try addFrame { ctx in ctx.clear(.black); try clip.draw(in: ctx, at: f) }
+                try addFrame { ctx in ctx.clear(background); try clip.draw(in: ctx, at: f) }
             }
             return
         }
@@ -203,6 +268,7 @@ public final class MovieMaker {
                 clipCanvases.append(try Canvas(width: width, height: height, encodedWidth: surface.width, encodedHeight: surface.height))
             }
             let canvases = UncheckedSendable(Array(clipCanvases.prefix(lanes)))
+            let background = self.background
             var i = 0
             while i < count {
                 let n = min(lanes, count - i), first = i, firstMovieIndex = frameCount
@@ -212,7 +278,7 @@ public final class MovieMaker {
                     let canvas = canvases.value[k]
                     do {
                         try canvas.draw { ctx in
-                            ctx.clear(.black)
+                            ctx.clear(background)
                             try clip.draw(in: ctx, at: frame(first + k, movieIndex: firstMovieIndex + k))
                         }
                     } catch {
@@ -249,7 +315,7 @@ public final class MovieMaker {
         let f = frame.pointer
         // The encoder may still hold a reference to this frame's buffers: make_writable copies them if so.
         do { try ffCheck(av_frame_make_writable(f), "av_frame_make_writable") } catch { pipeline.giveBack(frame); throw error }
-        let rows = scaler.convert(from: UnsafePointer(surface.data), stride: surface.stride, height: surface.height, into: f)
+        let rows = converter.convert(surface, into: f)
         guard rows == Int32(surface.height) else {
             pipeline.giveBack(frame)
             throw .ffmpeg(operation: "sws_scale", code: rows, message: "converted \(rows) of \(surface.height) rows")
@@ -281,8 +347,10 @@ public final class MovieMaker {
         }
         do throws(MovieMakerError) {
             try pipeline.finish()
-            // rename(2) replaces the destination atomically: readers see the old file or the new one.
-            if rename(temporaryURL.path, url.path) != 0 {
+            if container == .pngSequence {
+                try moveSequenceIntoPlace()
+            } else if rename(temporaryURL.path, url.path) != 0 {
+                // rename(2) replaces the destination atomically: readers see the old file or the new one.
                 throw .destinationNotWritable(path: url.path, reason: String(cString: strerror(errno)))
             }
         } catch {
@@ -295,10 +363,38 @@ public final class MovieMaker {
             handler(RenderProgress(framesEncoded: frameCount, framesAdded: frameCount, totalFrames: frameCount,
                                    elapsed: startTime.map { Date().timeIntervalSince($0) } ?? 0))
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        let size = container == .pngSequence ? Self.totalFileSize(in: url) : (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
         return MovieSummary(url: url, width: width, height: height, frameCount: frameCount, frameRate: frameRate,
                             duration: frameRate.time(ofFrame: frameCount), fileSize: size,
                             renderSeconds: startTime.map { Date().timeIntervalSince($0) } ?? 0)
+    }
+
+    /// Moves the finished frame folder to `url`. rename(2) replaces an absent or empty folder atomically;
+    /// a folder of earlier frames is moved aside first and deleted once the new one is in place.
+    private func moveSequenceIntoPlace() throws(MovieMakerError) {
+        try Self.checkReplaceableSequenceFolder(url)
+        if rename(temporaryURL.path, url.path) == 0 { return }
+        guard errno == ENOTEMPTY || errno == EEXIST else {
+            throw .destinationNotWritable(path: url.path, reason: String(cString: strerror(errno)))
+        }
+        let aside = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).old-\(UUID().uuidString.prefix(8))")
+        guard rename(url.path, aside.path) == 0 else {
+            throw .destinationNotWritable(path: url.path, reason: String(cString: strerror(errno)))
+        }
+        guard rename(temporaryURL.path, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            _ = rename(aside.path, url.path)
+            throw .destinationNotWritable(path: url.path, reason: reason)
+        }
+        try? FileManager.default.removeItem(at: aside)
+    }
+
+    /// The bytes of every file directly in `folder`.
+    private static func totalFileSize(in folder: URL) -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.reduce(0) { sum, name in
+            sum + ((try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)[.size] as? Int) ?? 0)
+        }
     }
 
     /// Abandons the movie: stops encoding and deletes the partial file. `url` is left as it was.

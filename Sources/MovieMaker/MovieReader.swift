@@ -26,6 +26,9 @@ public struct VideoStreamInfo: Sendable, Equatable {
     public let colorRange: String
     /// The container's name for the format, e.g. `mov,mp4,m4a,3gp,3g2,mj2`.
     public let containerFormat: String
+    /// Whether the stream carries an alpha channel (an alpha pixel format such as `yuva444p12le`, or
+    /// VP9 flagged with Matroska's `alpha_mode`).
+    public let hasAlpha: Bool
 }
 
 /// One decoded picture.
@@ -34,14 +37,20 @@ public struct DecodedFrame: Sendable {
     public let index: Int
     /// Presentation time, exact in the stream's time base.
     public let presentationTime: Time
-    /// The picture converted to premultiplied BGRA (opaque), using the stream's own colour tags.
+    /// The picture converted to premultiplied BGRA (as MovieMaker draws), using the stream's own colour
+    /// tags: opaque, unless the stream has alpha, whose values are then kept.
     public let pixels: PixelBuffer
 }
 
 /// Reads a movie file with libavformat/libavcodec: stream facts, packet timestamps and decoded frames.
+///
+/// VP9 with alpha (WebM's `alpha_mode` = 1) is decoded with libvpx (`libvpx-vp9`), since FFmpeg's own
+/// VP9 decoder ignores the alpha plane; ProRes 4444 keeps its alpha with the native decoder.
 public final class MovieReader {
     private let format: UnsafeMutablePointer<AVFormatContext>   // owned: closed in deinit
     private let borrowedStream: UnsafeMutablePointer<AVStream>  // borrowed: owned by `format`
+    /// The decoder chosen by name instead of FFmpeg's default for the codec (libvpx-vp9 for VP9 alpha).
+    private let borrowedDecoder: UnsafePointer<AVCodec>?        // borrowed: libavcodec's static table
     /// The file.
     public let url: URL
     /// The video stream's description.
@@ -53,6 +62,11 @@ public final class MovieReader {
         var fc: UnsafeMutablePointer<AVFormatContext>? = nil
         let r = avformat_open_input(&fc, url.path, nil, nil)
         guard r >= 0, let fc else { throw .movieUnreadable(path: url.path, reason: ffmpegMessage(r)) }
+        // Matroska's header already says whether VP9 carries alpha: then probe (and later decode) with
+        // libvpx, so the stream info reports yuva420p as well.
+        let alphaDecoder = Self.vp9AlphaDecoder(fc)
+        if let alphaDecoder { fc.pointee.video_codec = alphaDecoder }
+        borrowedDecoder = alphaDecoder
         let r2 = avformat_find_stream_info(fc, nil)
         let index = av_find_best_stream(fc, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         guard r2 >= 0, index >= 0 else {
@@ -65,17 +79,31 @@ public final class MovieReader {
         let par = borrowedStream.pointee.codecpar.pointee
         func name(_ s: UnsafePointer<CChar>?) -> String { s.map { String(cString: $0) } ?? "unknown" }
         let fr = borrowedStream.pointee.avg_frame_rate
+        let pixelFormat = AVPixelFormat(rawValue: par.format)
+        let alphaTag = av_dict_get(borrowedStream.pointee.metadata, "alpha_mode", nil, 0).map { String(cString: $0.pointee.value) == "1" } ?? false
         info = VideoStreamInfo(
             codec: name(avcodec_get_name(par.codec_id)),
             profile: avcodec_profile_name(par.codec_id, par.profile).map { String(cString: $0) },
             width: Int(par.width), height: Int(par.height),
-            pixelFormat: name(av_get_pix_fmt_name(AVPixelFormat(rawValue: par.format))),
+            pixelFormat: name(av_get_pix_fmt_name(pixelFormat)),
             frameRate: FrameRate(numerator: Int(fr.num), denominator: Int(fr.den)),
             colorPrimaries: name(av_color_primaries_name(par.color_primaries)),
             colorTransfer: name(av_color_transfer_name(par.color_trc)),
             colorMatrix: name(av_color_space_name(par.color_space)),
             colorRange: name(av_color_range_name(par.color_range)),
-            containerFormat: name(fc.pointee.iformat.pointee.name))
+            containerFormat: name(fc.pointee.iformat.pointee.name),
+            hasAlpha: pixelFormatHasAlpha(pixelFormat) || alphaTag)
+    }
+
+    /// libvpx's VP9 decoder when a VP9 stream is flagged `alpha_mode` = 1 and libvpx is built in.
+    private static func vp9AlphaDecoder(_ fc: UnsafeMutablePointer<AVFormatContext>) -> UnsafePointer<AVCodec>? {
+        for i in 0..<Int(fc.pointee.nb_streams) {
+            guard let st = fc.pointee.streams[i], st.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_VP9,
+                  let tag = av_dict_get(st.pointee.metadata, "alpha_mode", nil, 0), String(cString: tag.pointee.value) == "1"
+            else { continue }
+            return avcodec_find_decoder_by_name("libvpx-vp9")
+        }
+        return nil
     }
     deinit {
         var p: UnsafeMutablePointer<AVFormatContext>? = format
@@ -116,7 +144,7 @@ public final class MovieReader {
     public func decodeFrames(_ body: (DecodedFrame) throws -> Bool) throws {
         try rewind()
         let par = borrowedStream.pointee.codecpar!
-        guard let decoder = avcodec_find_decoder(par.pointee.codec_id) else {
+        guard let decoder = borrowedDecoder ?? avcodec_find_decoder(par.pointee.codec_id) else {
             throw MovieMakerError.movieUnreadable(path: url.path, reason: "no decoder for \(info.codec)")
         }
         let codec = try OwnedCodecContext(codec: decoder)
@@ -148,6 +176,7 @@ public final class MovieReader {
                     scaler = s
                 }
                 let out = try OwnedFrame(width: f.width, height: f.height, format: AV_PIX_FMT_BGRA)
+                let hasAlpha = pixelFormatHasAlpha(AVPixelFormat(rawValue: f.format))
                 let rows = scaler!.convert(UnsafePointer(frame.pointer), into: out.pointer)
                 guard rows == f.height else { throw MovieMakerError.ffmpeg(operation: "sws_scale (decode)", code: rows, message: "short conversion") }
                 let w = Int(f.width), h = Int(f.height)
@@ -156,6 +185,8 @@ public final class MovieReader {
                 let base = out.pointer.pointee.data.0!
                 bytes.withUnsafeMutableBufferPointer { dst in
                     for y in 0..<h { (dst.baseAddress! + y * w * 4).update(from: base + y * stride, count: w * 4) }
+                    // swscale keeps alpha straight; PixelBuffer holds premultiplied colour, as Cairo draws.
+                    if hasAlpha { AlphaConversion.premultiply(dst.baseAddress!, count: w * h) }
                 }
                 let pts = f.best_effort_timestamp == mm_av_nopts_value() ? f.pts : f.best_effort_timestamp
                 let decoded = DecodedFrame(index: index, presentationTime: Time(value: pts * Int64(tb.num), timescale: Int64(tb.den)),

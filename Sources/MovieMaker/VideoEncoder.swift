@@ -6,13 +6,17 @@ import Foundation
 public enum Container: String, Sendable, CaseIterable {
     /// MPEG-4 (`.mp4`, `.m4v`): plays in every browser; written with `moov` before `mdat` (faststart).
     case mp4
-    /// QuickTime (`.mov`), also with `moov` first.
+    /// QuickTime (`.mov`), also with `moov` first. With `EncoderSettings.transparency`, ProRes 4444 with alpha.
     case mov
     /// Matroska (`.mkv`). Its timestamps are whole milliseconds, so 30000/1001 fps is rounded there.
     case mkv
+    /// WebM (`.webm`): always VP9, with an alpha channel when `EncoderSettings.transparency` is set.
+    case webm
+    /// A folder of numbered PNG files (`frame-00001.png`, …), one per frame: see `MovieMaker(pngSequenceIn:…)`.
+    case pngSequence
 
     /// The extensions MovieMaker writes.
-    public static let supportedExtensions = ["mp4", "m4v", "mov", "mkv"]
+    public static let supportedExtensions = ["mp4", "m4v", "mov", "mkv", "webm"]
 
     /// The container for a file extension (case-insensitive), or nil when none fits.
     public init?(fileExtension ext: String) {
@@ -20,11 +24,63 @@ public enum Container: String, Sendable, CaseIterable {
         case "mp4", "m4v": self = .mp4
         case "mov", "qt": self = .mov
         case "mkv": self = .mkv
+        case "webm": self = .webm
         default: return nil
         }
     }
     /// libavformat's muxer name.
-    var muxerName: String { self == .mkv ? "matroska" : rawValue }
+    var muxerName: String {
+        switch self {
+        case .mkv: "matroska"
+        case .pngSequence: "image2"
+        default: rawValue
+        }
+    }
+    /// The codec this container gets, with or without an alpha channel; throws when it cannot hold alpha.
+    func videoCodec(transparency: Bool, fileExtension ext: String) throws(MovieMakerError) -> VideoCodec {
+        switch (self, transparency) {
+        case (.webm, _): return .vp9
+        case (.pngSequence, _): return .png
+        case (_, false): return .h264
+        case (.mov, true): return .proRes4444
+        case (.mkv, true): return .vp9
+        case (.mp4, true): throw .transparencyUnsupported(extension: ext)
+        }
+    }
+}
+
+/// The video codec a movie is encoded with. MovieMaker picks it from the container and
+/// `EncoderSettings.transparency`: H.264 unless an alpha channel or `.webm` asks for another.
+public enum VideoCodec: String, Sendable, CaseIterable {
+    /// H.264 High profile (x264), yuv420p: the default, plays everywhere, no alpha.
+    case h264
+    /// Apple ProRes 4444 (prores_ks) in `.mov`, yuva444p10le with a 16-bit alpha plane.
+    case proRes4444
+    /// VP9 (libvpx) in `.webm`/`.mkv`: yuva420p with transparency, yuv420p without.
+    case vp9
+    /// PNG images (a numbered sequence): RGBA with straight alpha with transparency, RGB without.
+    case png
+
+    /// libavcodec's encoder name.
+    var encoderName: String {
+        switch self {
+        case .h264: "libx264"
+        case .proRes4444: "prores_ks"
+        case .vp9: "libvpx-vp9"
+        case .png: "png"
+        }
+    }
+    /// The pixel format frames are encoded in.
+    func pixelFormat(alpha: Bool) -> AVPixelFormat {
+        switch self {
+        case .h264: AV_PIX_FMT_YUV420P
+        case .proRes4444: AV_PIX_FMT_YUVA444P10LE
+        case .vp9: alpha ? AV_PIX_FMT_YUVA420P : AV_PIX_FMT_YUV420P
+        case .png: alpha ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24
+        }
+    }
+    /// Whether the stored picture has chroma at half resolution, so width and height must be even.
+    var needsEvenSize: Bool { self == .h264 || self == .vp9 }
 }
 
 /// x264's speed/size trade-off: slower presets make smaller files at the same quality.
@@ -62,6 +118,13 @@ public enum OddSizePolicy: Sendable {
 }
 
 /// How the video is encoded. The defaults give a visually lossless H.264 High profile movie.
+///
+/// The settings are x264's; the other codecs use what fits them. VP9 takes `crf` as its own constant
+/// quality (0…63 scale, lower is better), `bitrate`, `keyframeInterval`, `threads`, and `preset` as
+/// libvpx's speed (`ultrafast` → realtime cpu-used 8, `medium` → good cpu-used 3, `veryslow` → cpu-used 0).
+/// ProRes 4444 takes `threads` and `preset`: up to `medium` a fixed fine quantiser (visually lossless,
+/// about 60 dB PSNR, ~10× faster), from `slow` on prores_ks's per-slice search for the profile's
+/// nominal bitrate. PNG is lossless and uses none of them.
 public struct EncoderSettings: Sendable, Equatable {
     /// Constant rate factor, 0…51: lower is better quality and larger. Ignored when `bitrate` is set.
     public var crf: Int = 18
@@ -81,6 +144,10 @@ public struct EncoderSettings: Sendable, Equatable {
     public var threads: Int = 0
     /// How many clip frames `MovieMaker.add(_:)` draws at once; 0 means one per core, up to 4.
     public var drawingThreads: Int = 0
+    /// Writes an alpha channel, and frames start fully transparent instead of black. `.mov` is then
+    /// ProRes 4444, `.webm`/`.mkv` VP9 with alpha, a PNG sequence RGBA; `.mp4`/`.m4v` throw
+    /// `.transparencyUnsupported` (H.264 has no alpha).
+    public var transparency: Bool = false
 
     /// `drawingThreads` with 0 resolved for this machine.
     var resolvedDrawingThreads: Int {
@@ -92,10 +159,10 @@ public struct EncoderSettings: Sendable, Equatable {
     /// Settings with the given values; anything not named keeps its default.
     public init(crf: Int = 18, preset: EncoderPreset = .medium, bitrate: Int? = nil, keyframeInterval: Int? = nil,
                 tune: EncoderTune? = nil, oddSizePolicy: OddSizePolicy = .reject, bufferCount: Int = 3, threads: Int = 0,
-                drawingThreads: Int = 0) {
+                drawingThreads: Int = 0, transparency: Bool = false) {
         self.crf = crf; self.preset = preset; self.bitrate = bitrate; self.keyframeInterval = keyframeInterval
         self.tune = tune; self.oddSizePolicy = oddSizePolicy; self.bufferCount = bufferCount; self.threads = threads
-        self.drawingThreads = drawingThreads
+        self.drawingThreads = drawingThreads; self.transparency = transparency
     }
 
     func validate() throws(MovieMakerError) {
@@ -106,27 +173,64 @@ public struct EncoderSettings: Sendable, Equatable {
         guard drawingThreads >= 0 else { throw .invalidSetting(name: "drawing threads", value: "\(drawingThreads)", expected: "0 (one per core) or more") }
         guard threads >= 0 else { throw .invalidSetting(name: "threads", value: "\(threads)", expected: "0 (automatic) or more") }
     }
+
+    /// Whether ProRes uses one fixed quantiser (presets up to `medium`) rather than searching per slice.
+    var usesFixedProResQuantiser: Bool {
+        [.ultrafast, .superfast, .veryfast, .faster, .fast, .medium].contains(preset)
+    }
+    /// The fixed ProRes quantiser (1 is finest): 4 keeps 10-bit pictures near 60 dB PSNR.
+    static let proResQuantiser = 4
+
+    /// libvpx's deadline and cpu-used for `preset`: faster presets trade quality for speed as x264's do.
+    var vp9Speed: (deadline: String, cpuUsed: Int) {
+        switch preset {
+        case .ultrafast: ("realtime", 8)
+        case .superfast: ("realtime", 7)
+        case .veryfast: ("realtime", 6)
+        case .faster: ("good", 5)
+        case .fast: ("good", 4)
+        case .medium: ("good", 3)
+        case .slow: ("good", 2)
+        case .slower: ("good", 1)
+        case .veryslow, .placebo: ("good", 0)
+        }
+    }
 }
 
-/// H.264 encoder plus muxer for one output file: the whole libav call sequence lives here, in the
+/// Video encoder plus muxer for one output file: the whole libav call sequence lives here, in the
 /// order of FFmpeg's doc/examples/mux.c.
 ///
 /// We drive x264 through libavcodec's `libx264` wrapper rather than x264's own API: libavcodec turns
 /// x264's Annex-B output and SPS/PPS into the MP4 `avcC` box and length-prefixed samples, hands
 /// correct pts/dts for B-frames to the muxer, maps our colour tags into x264's VUI, and routes x264's
-/// log through av_log. The same send/receive path then serves every other codec (ProRes, VP9, AAC).
+/// log through av_log. The same send/receive path serves ProRes 4444 (prores_ks), VP9 (libvpx, with
+/// its alpha plane) and PNG sequences (the image2 muxer writes one file per packet).
 final class VideoEncoder {
     private let format: UnsafeMutablePointer<AVFormatContext>     // owned: freed in deinit
     private let codec: OwnedCodecContext
     private let borrowedStream: UnsafeMutablePointer<AVStream>    // borrowed: owned by `format`
     private let packet: OwnedPacket
     private var ioOpen = false
+    /// The codec frames are encoded with.
+    let videoCodec: VideoCodec
+    /// The pixel format frames must be in (`makeFrame()` allocates it).
+    let framePixelFormat: AVPixelFormat
+    private let width: Int32, height: Int32
 
-    /// The pixel format frames must be in.
+    /// H.264's pixel format, the default output's.
     static let pixelFormat = AV_PIX_FMT_YUV420P
 
+    /// An encoder writing `path` (for a PNG sequence, a pattern such as `folder/frame-%05d.png`). The
+    /// codec follows from `container` and `settings.transparency`; `encoderName` overrides libavcodec's
+    /// encoder (for tests of a missing encoder).
     init(path: String, container: Container, width: Int32, height: Int32, rate: FrameRate, settings: EncoderSettings,
-         encoderName: String = "libx264") throws(MovieMakerError) {
+         encoderName: String? = nil) throws(MovieMakerError) {
+        let videoCodec = try container.videoCodec(transparency: settings.transparency, fileExtension: (path as NSString).pathExtension)
+        let alpha = settings.transparency
+        self.videoCodec = videoCodec
+        self.width = width; self.height = height
+        framePixelFormat = videoCodec.pixelFormat(alpha: alpha)
+        let encoderName = encoderName ?? videoCodec.encoderName
         var fc: UnsafeMutablePointer<AVFormatContext>? = nil
         try ffCheck(avformat_alloc_output_context2(&fc, nil, container.muxerName, path), "avformat_alloc_output_context2 (\(container.muxerName))")
         guard let fc else { throw .ffmpeg(operation: "avformat_alloc_output_context2", code: -1, message: "no context") }
@@ -150,42 +254,61 @@ final class VideoEncoder {
         let c = codec.pointer
         c.pointee.width = width
         c.pointee.height = height
-        c.pointee.pix_fmt = Self.pixelFormat
+        c.pointee.pix_fmt = framePixelFormat
         c.pointee.time_base = AVRational(num: Int32(rate.denominator), den: Int32(rate.numerator))
         c.pointee.framerate = AVRational(num: Int32(rate.numerator), den: Int32(rate.denominator))
         c.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
         c.pointee.thread_count = Int32(settings.threads)
-        if let k = settings.keyframeInterval { c.pointee.gop_size = Int32(k) }
-        if let b = settings.bitrate { c.pointee.bit_rate = Int64(b) }
-        // The colour description: BT.709 primaries, transfer and matrix, limited ("tv") range. libx264
-        // writes these into the stream's VUI; avcodec_parameters_from_context carries them to the container.
-        c.pointee.color_primaries = AVCOL_PRI_BT709
-        c.pointee.color_trc = AVCOL_TRC_BT709
-        c.pointee.colorspace = AVCOL_SPC_BT709
-        c.pointee.color_range = AVCOL_RANGE_MPEG
-        c.pointee.chroma_sample_location = AVCHROMA_LOC_LEFT
+        if videoCodec == .h264 || videoCodec == .vp9 {
+            if let k = settings.keyframeInterval { c.pointee.gop_size = Int32(k) }
+            if let b = settings.bitrate { c.pointee.bit_rate = Int64(b) }
+        }
+        if videoCodec == .proRes4444 && settings.usesFixedProResQuantiser {
+            // A fixed quantiser skips prores_ks's search for each slice's quantiser (most of its time).
+            c.pointee.flags |= Int32(AV_CODEC_FLAG_QSCALE)
+            c.pointee.global_quality = Int32(EncoderSettings.proResQuantiser) * FF_QP2LAMBDA
+        }
+        if videoCodec == .png {
+            // PNG holds RGB as drawn: tag it sRGB (BT.709 primaries, sRGB curve), which the PNG
+            // encoder writes as an `sRGB` chunk; there is no YUV matrix or range.
+            c.pointee.color_primaries = AVCOL_PRI_BT709
+            c.pointee.color_trc = AVCOL_TRC_IEC61966_2_1
+        } else {
+            // The colour description: BT.709 primaries, transfer and matrix, limited ("tv") range. libx264
+            // writes these into the stream's VUI, prores_ks into its frame headers, libvpx into the VP9
+            // colour space; avcodec_parameters_from_context carries them to the container. Alpha is
+            // always full range.
+            c.pointee.color_primaries = AVCOL_PRI_BT709
+            c.pointee.color_trc = AVCOL_TRC_BT709
+            c.pointee.colorspace = AVCOL_SPC_BT709
+            c.pointee.color_range = AVCOL_RANGE_MPEG
+            c.pointee.chroma_sample_location = videoCodec == .h264 ? AVCHROMA_LOC_LEFT : AVCHROMA_LOC_UNSPECIFIED
+        }
         // Containers that keep SPS/PPS out of band (MP4, MOV, MKV) need them as extradata: set this
         // before avcodec_open2, as mux.c does.
         if fc.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
             c.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
         }
-        let options = OwnedDictionary([("preset", settings.preset.rawValue)])
-        // High profile plays everywhere. CRF 0 is lossless, which only x264's High 4:4:4 Predictive
-        // profile can express; x264 picks that itself when no profile is forced.
-        if settings.bitrate != nil || settings.crf > 0 { options.set("profile", "high") }
-        if settings.bitrate == nil { options.set("crf", "\(settings.crf)") }
-        if let tune = settings.tune { options.set("tune", tune.rawValue) }
+        let options = Self.encoderOptions(videoCodec, settings: settings)
         do {
-            try ffCheck(avcodec_open2(c, encoder, &options.pointer), "avcodec_open2 (libx264 \(width)×\(height) @ \(rate) fps)")
+            try ffCheck(avcodec_open2(c, encoder, &options.pointer), "avcodec_open2 (\(encoderName) \(width)×\(height) @ \(rate) fps)")
             try ffCheck(avcodec_parameters_from_context(st.pointee.codecpar, c), "avcodec_parameters_from_context")
             st.pointee.time_base = c.pointee.time_base
             st.pointee.avg_frame_rate = c.pointee.framerate
             st.pointee.r_frame_rate = c.pointee.framerate
             st.pointee.sample_aspect_ratio = c.pointee.sample_aspect_ratio
-            try ffCheck(avio_open(&fc.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open (\(path))")
-            ioOpen = true
+            // VP9 with alpha: libvpx encodes the alpha plane as a second VP9 stream carried in each
+            // block's BlockAdditions, and the Matroska/WebM muxer writes the track's AlphaMode = 1
+            // element itself because the stream's pixel format is yuva420p (demuxers report it as the
+            // `alpha_mode` tag). Setting an `alpha_mode` metadata entry as well would only add a
+            // duplicate, upper-cased `ALPHA_MODE` tag that hides the demuxer's own.
+            // The image2 muxer opens one file per frame itself.
+            if fc.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
+                try ffCheck(avio_open(&fc.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open (\(path))")
+                ioOpen = true
+            }
             let muxOptions = OwnedDictionary()
-            if container != .mkv {
+            if container == .mp4 || container == .mov {
                 // faststart: rewrite the file at the end with `moov` before `mdat`, so browsers can
                 // start playing before the whole file has arrived. write_colr: always write the `colr` box.
                 muxOptions.set("movflags", "+faststart+write_colr")
@@ -197,8 +320,50 @@ final class VideoEncoder {
         }
     }
 
+    /// The codec's private options for `settings`.
+    private static func encoderOptions(_ videoCodec: VideoCodec, settings: EncoderSettings) -> OwnedDictionary {
+        switch videoCodec {
+        case .h264:
+            let options = OwnedDictionary([("preset", settings.preset.rawValue)])
+            // High profile plays everywhere. CRF 0 is lossless, which only x264's High 4:4:4 Predictive
+            // profile can express; x264 picks that itself when no profile is forced.
+            if settings.bitrate != nil || settings.crf > 0 { options.set("profile", "high") }
+            if settings.bitrate == nil { options.set("crf", "\(settings.crf)") }
+            if let tune = settings.tune { options.set("tune", tune.rawValue) }
+            return options
+        case .proRes4444:
+            // Profile 4444 with a 16-bit alpha plane; vendor `apl0` as Apple's encoder writes, which
+            // some players check.
+            return OwnedDictionary([("profile", "4444"), ("alpha_bits", "16"), ("vendor", "apl0")])
+        case .vp9:
+            let speed = settings.vp9Speed
+            // Constant quality (crf with no target bitrate) unless a bitrate is given; row-based
+            // multithreading so `threads` helps at every size.
+            let options = OwnedDictionary([("deadline", speed.deadline), ("cpu-used", "\(speed.cpuUsed)"), ("row-mt", "1")])
+            if settings.bitrate == nil { options.set("crf", "\(settings.crf)") }
+            return options
+        case .png:
+            return OwnedDictionary()
+        }
+    }
+
     private static func makePacket(format: UnsafeMutablePointer<AVFormatContext>) throws(MovieMakerError) -> OwnedPacket {
         do { return try OwnedPacket() } catch { avformat_free_context(format); throw error }
+    }
+
+    /// A frame of the size and pixel format this encoder takes, for the pipeline's pool.
+    func makeFrame() throws(MovieMakerError) -> OwnedFrame {
+        let frame = try OwnedFrame(width: width, height: height, format: framePixelFormat)
+        if videoCodec != .h264 {
+            // The PNG and ProRes encoders read the colour tags from each frame, not from the codec
+            // context (libx264 and libvpx take the context's).
+            let c = codec.pointer.pointee, f = frame.pointer
+            f.pointee.color_primaries = c.color_primaries
+            f.pointee.color_trc = c.color_trc
+            f.pointee.colorspace = c.colorspace
+            f.pointee.color_range = c.color_range
+        }
+        return frame
     }
 
     /// Sends one frame (nil flushes) and writes every packet the encoder has ready.
@@ -219,8 +384,10 @@ final class VideoEncoder {
     func finish() throws(MovieMakerError) {
         try encode(nil)
         try ffCheck(av_write_trailer(format), "av_write_trailer")
-        try ffCheck(avio_closep(&format.pointee.pb), "avio_closep")
-        ioOpen = false
+        if ioOpen {
+            try ffCheck(avio_closep(&format.pointee.pb), "avio_closep")
+            ioOpen = false
+        }
     }
 
     private func closeAndFree() {

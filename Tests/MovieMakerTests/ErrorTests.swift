@@ -120,7 +120,7 @@ import Testing
     func rejectsUnknownExtensions(ext: String) throws {
         let dir = try TemporaryFolder()
         let name = ext.isEmpty ? "movie" : "movie.\(ext)"
-        expectError(.unsupportedContainer(extension: ext, supported: ["mp4", "m4v", "mov", "mkv"])) {
+        expectError(.unsupportedContainer(extension: ext, supported: ["mp4", "m4v", "mov", "mkv", "webm"])) {
             _ = try MovieMaker(url: dir.file(name), width: 320, height: 240)
         }
         #expect(MovieMakerError.unsupportedContainer(extension: ext, supported: Container.supportedExtensions).description.contains(".mp4"))

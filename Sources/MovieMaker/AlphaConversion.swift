@@ -1,0 +1,90 @@
+import CFFmpeg
+import Foundation
+
+/// Premultiplied ↔ straight alpha on 8-bit BGRA pixels.
+///
+/// Cairo stores colour premultiplied by alpha (a half-transparent red is 128, 0, 0, 128); swscale,
+/// video codecs' alpha planes and PNG files all mean straight colour (255, 0, 0, 128). Converting
+/// without this step would darken every soft edge and translucent fill.
+enum AlphaConversion {
+    /// `unpremultiplyTable[a << 8 | c]` = round(c × 255 / a) clamped to 255, the same rounding as
+    /// Cairo's PNG writer; a = 0 gives 0. 64 KiB, built once.
+    static let unpremultiplyTable: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 256 * 256)
+        for a in 1..<256 {
+            for c in 0..<256 { table[a << 8 | c] = UInt8(min(255, (c * 255 + a / 2) / a)) }
+        }
+        return table
+    }()
+
+    /// Writes `source`'s premultiplied BGRA rows into `destination` as straight BGRA.
+    static func unpremultiply(_ source: UnsafePointer<UInt8>, sourceStride: Int,
+                              into destination: UnsafeMutablePointer<UInt8>, destinationStride: Int,
+                              width: Int, height: Int) {
+        unpremultiplyTable.withUnsafeBufferPointer { table in
+            let t = table.baseAddress!
+            for y in 0..<height {
+                let src = source + y * sourceStride, dst = destination + y * destinationStride
+                for x in 0..<width {
+                    let i = x * 4
+                    let a = src[i + 3]
+                    if a == 255 {
+                        dst[i] = src[i]; dst[i + 1] = src[i + 1]; dst[i + 2] = src[i + 2]; dst[i + 3] = 255
+                    } else if a == 0 {
+                        dst[i] = 0; dst[i + 1] = 0; dst[i + 2] = 0; dst[i + 3] = 0
+                    } else {
+                        let row = t + Int(a) << 8
+                        dst[i] = row[Int(src[i])]; dst[i + 1] = row[Int(src[i + 1])]; dst[i + 2] = row[Int(src[i + 2])]
+                        dst[i + 3] = a
+                    }
+                }
+            }
+        }
+    }
+
+    /// Premultiplies `count` straight BGRA pixels in place: c × a / 255, rounded.
+    static func premultiply(_ pixels: UnsafeMutablePointer<UInt8>, count: Int) {
+        for p in 0..<count {
+            let i = p * 4
+            let a = UInt32(pixels[i + 3])
+            if a == 255 { continue }
+            for k in 0..<3 { pixels[i + k] = UInt8((UInt32(pixels[i + k]) * a + 127) / 255) }
+        }
+    }
+}
+
+/// Turns a drawn Cairo surface (premultiplied BGRA) into an encoder's frame with swscale: BT.709
+/// limited range for YUV, a plain reordering for RGB. When the output keeps alpha, the surface is
+/// first unpremultiplied into a buffer allocated once, so converting allocates nothing per frame.
+final class FrameConverter {
+    private let scaler: OwnedScaler
+    private let straight: UnsafeMutableRawPointer?   // owned: freed in deinit; nil for opaque output
+    private let straightStride: Int
+    private let width: Int, height: Int
+
+    /// A converter for `width`×`height` surfaces into frames of `format`; `alpha` keeps the alpha channel.
+    init(width: Int, height: Int, format: AVPixelFormat, alpha: Bool) throws(MovieMakerError) {
+        self.width = width; self.height = height
+        let isRGB = format == AV_PIX_FMT_RGBA || format == AV_PIX_FMT_RGB24
+        scaler = try OwnedScaler(srcWidth: Int32(width), srcHeight: Int32(height), srcFormat: AV_PIX_FMT_BGRA,
+                                 dstWidth: Int32(width), dstHeight: Int32(height), dstFormat: format,
+                                 flags: isRGB ? SWS_POINT : MovieMaker.scalerFlags)
+        if !isRGB { try setBT709(on: scaler, rgbIsSource: true) }
+        // Rows 64-byte aligned, so swscale's SIMD paths read them directly.
+        straightStride = (width * 4 + 63) & ~63
+        straight = alpha ? UnsafeMutableRawPointer.allocate(byteCount: straightStride * height, alignment: 64) : nil
+    }
+
+    /// Converts `surface` (already flushed) into `frame`; returns the rows written.
+    func convert(_ surface: CairoSurface, into frame: UnsafeMutablePointer<AVFrame>) -> Int32 {
+        guard let straight else {
+            return scaler.convert(from: UnsafePointer(surface.data), stride: surface.stride, height: height, into: frame)
+        }
+        let buffer = straight.assumingMemoryBound(to: UInt8.self)
+        AlphaConversion.unpremultiply(UnsafePointer(surface.data), sourceStride: surface.stride,
+                                      into: buffer, destinationStride: straightStride, width: width, height: height)
+        return scaler.convert(from: UnsafePointer(buffer), stride: straightStride, height: height, into: frame)
+    }
+
+    deinit { straight?.deallocate() }
+}
