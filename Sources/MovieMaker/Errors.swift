@@ -38,6 +38,8 @@ public enum MovieMakerError: Error, Equatable, Sendable, CustomStringConvertible
     case fontUnreadable(path: String, reason: String)
     /// A movie file could not be opened or decoded.
     case movieUnreadable(path: String, reason: String)
+    /// SVG path data could not be parsed: the data, the 0-based character position of the problem, and what is wrong.
+    case invalidPathData(String, position: Int, reason: String)
 
     /// A one-line explanation that says what to change.
     public var description: String {
@@ -79,6 +81,12 @@ public enum MovieMakerError: Error, Equatable, Sendable, CustomStringConvertible
             return "cannot load the font \(path): \(reason)"
         case let .movieUnreadable(path, reason):
             return "cannot read the movie \(path): \(reason)"
+        case let .invalidPathData(data, position, reason):
+            let chars = Array(data)
+            let lo = max(0, position - 20), hi = min(chars.count, position + 20)
+            let before = (lo > 0 ? "…" : "") + String(chars[lo..<min(max(position, lo), hi)])
+            let after = String(chars[min(max(position, lo), hi)..<hi]) + (hi < chars.count ? "…" : "")
+            return "invalid SVG path data at position \(position): \(reason) (in \"\(before)⟨here⟩\(after)\"); path data is commands M L H V C S Q T A Z (lowercase for relative) each followed by numbers separated by spaces or commas, e.g. \"M10 10 L50 10 Z\""
         }
     }
     /// Same as `description`, for Foundation's error reporting.
