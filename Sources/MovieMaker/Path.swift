@@ -163,23 +163,20 @@ public struct Path: Hashable, Sendable {
 
     /// The point the next element starts from (after `closeSubpath`, the subpath's start); nil when empty.
     public var currentPoint: Point? {
-        var current: Point?, subpathStart: Point?
-        for element in elements {
-            switch element {
-            case let .move(p): current = p; subpathStart = p
-            case let .line(p):
-                if subpathStart == nil { subpathStart = p }   // Cairo treats a first line as a move
-                current = p
-            case let .quadCurve(p, c):
-                if subpathStart == nil { subpathStart = c }
-                current = p
-            case let .curve(p, c1, _):
-                if subpathStart == nil { subpathStart = c1 }
-                current = p
-            case .closeSubpath: if subpathStart != nil { current = subpathStart }
+        guard let last = elements.last else { return nil }
+        switch last {
+        case let .move(p), let .line(p), let .quadCurve(p, _), let .curve(p, _, _): return p
+        case .closeSubpath:
+            // Subpaths started implicitly after a close share the start of the last move (or of the very
+            // first element, which Cairo treats as a move when it is not one).
+            for element in elements.reversed() { if case let .move(p) = element { return p } }
+            switch elements[0] {
+            case let .line(p): return p
+            case let .quadCurve(_, c): return c
+            case let .curve(_, c1, _): return c1
+            case .move, .closeSubpath: return nil
             }
         }
-        return current
     }
 
     /// The subpaths that draw something, each starting with `move(to:)` (a lone move draws nothing and is left out).

@@ -539,7 +539,7 @@ extension Path {
             let last = measure.locate(subpath: i, distance: hi - s0, preferEarlier: true)
             for j in first.segment...max(first.segment, last.segment) {
                 guard measure.lengths[i][j] > 0 else { continue }
-                let ta = j == first.segment ? first.t : 0, tb = j == last.segment ? last.t : 1
+                let ta = j == first.segment ? first.t : 0, tb = j == last.segment ? max(ta, last.t) : 1
                 let piece = subpath.segments[j].piece(from: ta, to: tb)
                 if j == first.segment { result.move(to: Point(pathVector: piece.p0)) }
                 result.append(piece.drawingElement)

@@ -414,6 +414,11 @@ import Testing
         #expect(!p.isClosed)
         #expect(Path(rect: Rect(x: 0, y: 0, width: 1, height: 1)).currentPoint == .zero)
         #expect(Path().currentPoint == nil && !Path().isClosed)
+        // A first line acts as a move; after a close the current point is that start.
+        let implicit = Path(elements: [.line(to: Point(x: 5, y: 5)), .line(to: Point(x: 9, y: 9)), .closeSubpath])
+        #expect(implicit.currentPoint == Point(x: 5, y: 5))
+        #expect(implicit.subpaths.first?.elements == [.move(to: Point(x: 5, y: 5)), .line(to: Point(x: 9, y: 9)), .closeSubpath])
+        #expect(Path(elements: [.closeSubpath]).currentPoint == nil)
         #expect(Path(rect: Rect(x: 0, y: 0, width: 1, height: 1)).appending(Path(circleCenter: .zero, radius: 1)).isClosed)
     }
 
@@ -487,6 +492,13 @@ import Testing
             #expect(p.x.isFinite && p.y.isFinite)
             #expect(hypot(p.x, p.y) > 49 && hypot(p.x, p.y) < 66)
         }
+        // Corners travel to the circle's diagonal points (not a quarter-turn twist): the corner (50, 50)
+        // meets 45° on the circle, so half-way an end point sits at their average.
+        let corner = Point(x: (50 + r / 2.0.squareRoot()) / 2, y: (50 + r / 2.0.squareRoot()) / 2)
+        #expect(middle.elements.contains { element in
+            if case let .curve(p, _, _) = element { return close(p, corner, 1e-9) }
+            return false
+        })
         // Interpolatable goes through the same morph.
         #expect(square.interpolated(to: circle, amount: 0.5) == middle)
     }
