@@ -44,6 +44,8 @@ public enum MovieMakerError: Error, Equatable, Sendable, CustomStringConvertible
     case invalidMarkup(markup: String, reason: String)
     /// A transparent movie was asked for in a container whose codec has no alpha channel (H.264 MP4).
     case transparencyUnsupported(extension: String)
+    /// SVG path data could not be parsed: the data, the 0-based character position of the problem, and what is wrong.
+    case invalidPathData(String, position: Int, reason: String)
 
     /// A one-line explanation that says what to change.
     public var description: String {
@@ -92,6 +94,12 @@ public enum MovieMakerError: Error, Equatable, Sendable, CustomStringConvertible
             return "invalid Pango markup \"\(markup)\": \(reason); escape & < > as &amp; &lt; &gt;, or set isMarkup to false for plain text"
         case let .transparencyUnsupported(ext):
             return "H.264 MP4 (.\(ext)) has no alpha channel: for a transparent movie use .mov (ProRes 4444) or .webm (VP9 with alpha), or MovieMaker(pngSequenceIn:) for PNG frames; or turn transparency off"
+        case let .invalidPathData(data, position, reason):
+            let chars = Array(data)
+            let lo = max(0, position - 20), hi = min(chars.count, position + 20)
+            let before = (lo > 0 ? "…" : "") + String(chars[lo..<min(max(position, lo), hi)])
+            let after = String(chars[min(max(position, lo), hi)..<hi]) + (hi < chars.count ? "…" : "")
+            return "invalid SVG path data at position \(position): \(reason) (in \"\(before)⟨here⟩\(after)\"); path data is commands M L H V C S Q T A Z (lowercase for relative) each followed by numbers separated by spaces or commas, e.g. \"M10 10 L50 10 Z\""
         }
     }
     /// Same as `description`, for Foundation's error reporting.
