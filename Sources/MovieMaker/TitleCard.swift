@@ -1,5 +1,9 @@
 import Foundation
-import Synchronization
+
+extension Rect {
+    /// The rectangle moved by `offset`.
+    func offsetBy(_ offset: Point) -> Rect { Rect(x: minX + offset.x, y: minY + offset.y, width: width, height: height) }
+}
 
 /// A side of the frame, for slide animations.
 public enum Edge: String, Sendable, Hashable, CaseIterable {
@@ -176,8 +180,8 @@ struct TitlePlan: Sendable {
         var text: String
         var style: TextStyle
         var wrapWidth: Double
-        var origin: Point          // top-left of the layout box
-        var size: Size             // logical size of the layout
+        var origin: Point          // where the layout is drawn (its top-left)
+        var bounds: Rect           // the text's logical rectangle in the frame
         var delay: Double          // seconds after the card's start (entrance) / before the exit
     }
 
@@ -233,14 +237,10 @@ struct TitlePlan: Sendable {
         var y = inner.minY + (inner.height - totalHeight) / 2
         var placed: [Element] = []
         for (i, (text, style, layout)) in laid.enumerated() {
-            let x: Double
-            switch style.alignment {
-            case .left, .justify: x = inner.minX
-            case .center: x = inner.minX + (inner.width - layout.size.width) / 2
-            case .right: x = inner.maxX - layout.size.width
-            }
-            placed.append(Element(text: text, style: style, wrapWidth: inner.width, origin: Point(x: x, y: y),
-                                  size: layout.size, delay: Double(i) * card.entrance.cascade))
+            // Pango aligns each line within the wrap width itself; the logical bounds say where the text is.
+            let origin = Point(x: inner.minX, y: y - layout.logicalBounds.minY)
+            placed.append(Element(text: text, style: style, wrapWidth: inner.width, origin: origin,
+                                  bounds: layout.logicalBounds.offsetBy(origin), delay: Double(i) * card.entrance.cascade))
             y += layout.size.height + gap
         }
         elements = placed
@@ -302,7 +302,7 @@ struct TitlePlan: Sendable {
         guard p > 0 else { return }
         let eased = animation.easing(p)
         if p >= 1 { layout.draw(in: ctx, at: e.origin); return }
-        let center = Point(x: e.origin.x + e.size.width / 2, y: e.origin.y + e.size.height / 2)
+        let center = e.bounds.center
         switch animation.style {
         case .none:
             layout.draw(in: ctx, at: e.origin)
@@ -312,10 +312,10 @@ struct TitlePlan: Sendable {
             // Start just beyond the frame edge and travel to the resting place.
             var dx = 0.0, dy = 0.0
             switch edge {
-            case .left: dx = -(e.origin.x + e.size.width)
-            case .right: dx = size.width - e.origin.x
-            case .top: dy = -(e.origin.y + e.size.height)
-            case .bottom: dy = size.height - e.origin.y
+            case .left: dx = -e.bounds.maxX
+            case .right: dx = size.width - e.bounds.minX
+            case .top: dy = -e.bounds.maxY
+            case .bottom: dy = size.height - e.bounds.minY
             }
             ctx.withSavedState {
                 ctx.translate(x: dx * (1 - eased), y: dy * (1 - eased))

@@ -18,7 +18,7 @@ struct MovieMakerCommand: ParsableCommand {
             (an unknown option or a bad value). `run` exits with the script's own status.
             """,
         version: MovieMakerVersion.versionText,
-        subcommands: [RunCommand.self, ColorCommand.self])
+        subcommands: [TitleCommand.self, RunCommand.self, ColorCommand.self])
 
     /// Parses the command line and runs the subcommand; every failure ends as one line on standard error.
     static func main() {
