@@ -9,8 +9,9 @@ import Foundation
 /// jumps when a blur is animated). Each pass keeps running sums, so the cost per pixel does not grow
 /// with the radius. Intermediate values keep 8 extra bits of precision; only the result is rounded.
 ///
-/// Pixels outside the buffer count as transparent (zero), so callers pad the buffer by `extent`
-/// pixels where content near its edge matters. The value is immutable and every call allocates its
+/// Pixels outside the buffer count as transparent (zero) at every pass, so within `extent` pixels of
+/// the buffer's edges the result differs slightly from blurring an unbounded picture: callers pad the
+/// buffer by `extent` pixels where content near its edge matters (the effects do). The value is immutable and every call allocates its
 /// own work buffers (about 2 bytes per sample plus a few rows per worker thread), so separate
 /// buffers can be blurred on separate threads at once. Large buffers are split over the processor
 /// cores (rows for the horizontal passes, column strips for the vertical ones).
