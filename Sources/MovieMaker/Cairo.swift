@@ -15,8 +15,9 @@ final class CairoSurface {
     let width: Int
     let height: Int
 
-    init(width: Int, height: Int) throws(MovieMakerError) {
-        let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
+    /// A new transparent surface; `format` is ARGB32 unless asked otherwise (A8 for alpha masks).
+    init(width: Int, height: Int, format: cairo_format_t = CAIRO_FORMAT_ARGB32) throws(MovieMakerError) {
+        let s = cairo_image_surface_create(format, Int32(width), Int32(height))!
         let status = cairo_surface_status(s)
         if status != CAIRO_STATUS_SUCCESS {
             cairo_surface_destroy(s)

@@ -27,6 +27,14 @@ public enum Paint: Hashable, Sendable {
     /// Colours blended from the circle (`startCenter`, `startRadius`) to (`endCenter`, `endRadius`).
     case radialGradient(startCenter: Point, startRadius: Double, endCenter: Point, endRadius: Double, stops: [GradientStop])
 
+    /// A linear gradient from `start` to `end` through `stops`.
+    public static func linear(from start: Point, to end: Point, stops: [GradientStop]) -> Paint {
+        .linearGradient(start: start, end: end, stops: stops)
+    }
+    /// A radial gradient from `center` outwards to `radius` through `stops`.
+    public static func radial(center: Point, radius: Double, stops: [GradientStop]) -> Paint {
+        .radialGradient(startCenter: center, startRadius: 0, endCenter: center, endRadius: radius, stops: stops)
+    }
     /// A linear gradient through evenly spaced colours.
     public static func linear(from start: Point, to end: Point, colors: [Color]) -> Paint {
         .linearGradient(start: start, end: end, stops: evenStops(colors))
@@ -47,6 +55,11 @@ public enum Paint: Hashable, Sendable {
 /// style, transforms, clipping) can be scoped with `withSavedState { }`. For anything not wrapped yet,
 /// `withCairoContext { cr in … }` hands out the raw `cairo_t` for the duration of a closure.
 ///
+/// Effects (DrawingEffects.swift): `blendMode`, layers with `withGroup(opacity:blendMode:)`, drop
+/// shadows with `withShadow(_:)`, blur with `withBlur(radius:)`, and images sized with
+/// `draw(_:in:fit:opacity:anchor:)`. Effects cannot throw; a bad argument to one is reported by the
+/// frame's status check (the movie's `addFrame` or the canvas's `draw` throws it).
+///
 /// In a movie, each frame starts with the drawing state reset (paints, line style, transform, clip)
 /// but with the previous frame's pixels still there: clear or fill it when you want a fresh frame.
 public final class DrawingContext {
@@ -55,7 +68,10 @@ public final class DrawingContext {
         var stroke: Paint = .color(.black)
         var font: Font? = nil
     }
-    let cr: OpaquePointer             // owned cairo_t
+    /// The owned `cairo_t`; effects (`withShadow`, `withBlur`) point it at a layer of their own while their body draws.
+    private(set) var cr: OpaquePointer
+    /// The first bad argument an effect met (effects cannot throw themselves); `checkStatus()` reports it.
+    private var deferredError: MovieMakerError?
     private var style = Style()
     private var savedStyles: [Style] = []
     /// DejaVu Sans at 24 px, loaded on first use and kept for the context's life (not part of the
@@ -82,8 +98,16 @@ public final class DrawingContext {
     }
     deinit { cairo_destroy(cr) }
 
-    /// Cairo's first error on this context, if any (Cairo stops drawing after one).
-    func checkStatus() throws(MovieMakerError) { try cairoCheck(cairo_status(cr), "drawing") }
+    /// The first error on this context, if any: a bad effect argument, or Cairo's first error (Cairo
+    /// stops drawing after one). Like Cairo's status, it stays set.
+    func checkStatus() throws(MovieMakerError) {
+        if let deferredError { throw deferredError }
+        try cairoCheck(cairo_status(cr), "drawing")
+    }
+    /// Keeps `error` for `checkStatus()` unless an earlier one is already kept.
+    func recordError(_ error: MovieMakerError) {
+        if deferredError == nil { deferredError = error }
+    }
 
     // MARK: Paint and line style
 
@@ -229,19 +253,9 @@ public final class DrawingContext {
         cairo_restore(cr)
     }
 
-    /// Draws `image` scaled to fill `rect`, at `opacity`.
+    /// Draws `image` scaled to fill `rect` (aspect not kept), at `opacity`, with the blend mode.
     public func draw(_ image: Image, in rect: Rect, opacity: Double = 1) {
-        guard image.width > 0, image.height > 0, rect.width > 0, rect.height > 0 else { return }
-        cairo_save(cr)
-        cairo_translate(cr, rect.minX, rect.minY)
-        cairo_scale(cr, rect.width / Double(image.width), rect.height / Double(image.height))
-        cairo_set_source_surface(cr, image.surface.pointer, 0, 0)
-        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
-        cairo_new_path(cr)
-        cairo_rectangle(cr, 0, 0, Double(image.width), Double(image.height))
-        cairo_clip(cr)
-        cairo_paint_with_alpha(cr, opacity)
-        cairo_restore(cr)
+        draw(image, in: rect, fit: .stretch, opacity: opacity)
     }
 
     // MARK: Text
@@ -291,14 +305,89 @@ public final class DrawingContext {
         }
         return try body()
     }
-    /// Draws `body` into a layer and composites it at `opacity` (0…1): overlapping shapes inside do not show through each other.
+    /// Draws `body` into a layer and composites it at `opacity` (0…1) with the current blend mode:
+    /// overlapping shapes inside do not show through each other. Inside, the blend mode starts at `.normal`.
     public func withOpacity<R>(_ opacity: Double, _ body: () throws -> R) rethrows -> R {
-        cairo_push_group(cr)
+        try withGroup(opacity: opacity, blendMode: blendMode, body)
+    }
+    /// Draws `body` into a transparent layer (drawing inside starts with the blend mode `.normal`),
+    /// then composites the layer onto the frame at `opacity` (0…1) with `blendMode`. State changes in
+    /// `body` are undone afterwards. A non-finite opacity is reported by the frame's status check.
+    public func withGroup<R>(opacity: Double = 1, blendMode: BlendMode = .normal, _ body: () throws -> R) rethrows -> R {
+        var alpha = 1.0
+        if opacity.isFinite { alpha = min(max(opacity, 0), 1) } else {
+            recordError(.invalidSetting(name: "group opacity", value: "\(opacity)", expected: "a number from 0 (transparent) to 1 (opaque)"))
+        }
+        cairo_push_group(cr)                        // saves the state; the pop restores it
+        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
         defer {
-            cairo_pop_group_to_source(cr)
-            cairo_paint_with_alpha(cr, opacity)
+            let layer = cairo_pop_group(cr)!
+            cairo_save(cr)
+            cairo_set_source(cr, layer)
+            cairo_set_operator(cr, blendMode.cairoOperator)
+            cairo_paint_with_alpha(cr, alpha)
+            cairo_restore(cr)
+            cairo_pattern_destroy(layer)
         }
         return try withSavedState(body)
+    }
+
+    /// Runs `body` with drawing redirected to `surface` through a new `cairo_t` that starts with this
+    /// context's transform, line style, font, source and current path (the path moves over: this
+    /// context's path is cleared), the operator reset to OVER and no clip but the surface's extents.
+    /// Paints and other Swift-side state changed by `body` are restored afterwards; a Cairo error on
+    /// the layer is kept for `checkStatus()`.
+    func drawRedirected<R>(to surface: OpaquePointer, _ body: () throws -> R) rethrows -> R {
+        let inner = cairo_create(surface)!
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cr, &m); cairo_set_matrix(inner, &m)
+        cairo_set_line_width(inner, cairo_get_line_width(cr))
+        cairo_set_line_cap(inner, cairo_get_line_cap(cr))
+        cairo_set_line_join(inner, cairo_get_line_join(cr))
+        cairo_set_miter_limit(inner, cairo_get_miter_limit(cr))
+        cairo_set_fill_rule(inner, cairo_get_fill_rule(cr))
+        cairo_set_tolerance(inner, cairo_get_tolerance(cr))
+        cairo_set_antialias(inner, cairo_get_antialias(cr))
+        let dashCount = cairo_get_dash_count(cr)
+        if dashCount > 0 {
+            var dashes = [Double](repeating: 0, count: Int(dashCount)), phase = 0.0
+            cairo_get_dash(cr, &dashes, &phase)
+            cairo_set_dash(inner, dashes, dashCount, phase)
+        }
+        cairo_set_font_face(inner, cairo_get_font_face(cr))
+        var fm = cairo_matrix_t()
+        cairo_get_font_matrix(cr, &fm); cairo_set_font_matrix(inner, &fm)
+        let options = cairo_font_options_create()
+        cairo_get_font_options(cr, options); cairo_set_font_options(inner, options)
+        cairo_font_options_destroy(options)
+        cairo_set_source(inner, cairo_get_source(cr))
+        if cairo_has_current_point(cr) != 0, let path = cairo_copy_path(cr) {
+            cairo_append_path(inner, path)
+            cairo_path_destroy(path)
+            cairo_new_path(cr)
+        }
+        let outer = cr
+        cr = inner
+        defer {
+            cr = outer
+            let status = cairo_status(inner)
+            if status != CAIRO_STATUS_SUCCESS {
+                recordError(.cairo(operation: "drawing an effect layer", message: String(cString: cairo_status_to_string(status))))
+            }
+            cairo_destroy(inner)
+        }
+        return try withSavedState(body)
+    }
+
+    /// The clip's bounding box in device pixels (the frame's pixel grid, whatever the transform),
+    /// rounded out to whole pixels.
+    func deviceClipBox() -> PixelBox {
+        var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        cairo_clip_extents(cr, &x0, &y0, &x1, &y1)
+        cairo_restore(cr)
+        return PixelBox(containing: x0, y0, x1, y1)
     }
     /// Moves the origin by (`x`, `y`).
     public func translate(x: Double, y: Double) { cairo_translate(cr, x, y) }

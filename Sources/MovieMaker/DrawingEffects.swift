@@ -1,0 +1,334 @@
+import CCairo
+import Foundation
+
+/// How new drawing combines with what is already in the frame (Cairo operators; the separable and
+/// non-separable modes follow the PDF / CSS compositing formulas).
+///
+/// Some Porter-Duff modes (`clear`, `source`, `sourceIn`, `sourceOut`, `destinationIn`,
+/// `destinationAtop`) are unbounded, as in Cairo and Core Graphics: they also change pixels inside the
+/// clip that the shape does not cover (`destinationIn` with a rectangle erases everything outside it).
+public enum BlendMode: Sendable, CaseIterable {
+    /// Source over destination: the usual painting.
+    case normal
+    /// Multiplies colours: never lighter; white leaves the backdrop unchanged.
+    case multiply
+    /// 1 − (1 − a)(1 − b): never darker; black leaves the backdrop unchanged.
+    case screen
+    /// Multiply or screen depending on the backdrop: raises contrast.
+    case overlay
+    /// The darker of the two colours, per channel.
+    case darken
+    /// The lighter of the two colours, per channel.
+    case lighten
+    /// Brightens the backdrop to reflect the source.
+    case colorDodge
+    /// Darkens the backdrop to reflect the source.
+    case colorBurn
+    /// Multiply or screen depending on the source: like a harsh spotlight.
+    case hardLight
+    /// Darkens or lightens depending on the source: like a diffuse spotlight.
+    case softLight
+    /// |a − b| per channel.
+    case difference
+    /// Like difference with lower contrast.
+    case exclusion
+    /// The source's hue with the backdrop's saturation and luminosity.
+    case hue
+    /// The source's saturation with the backdrop's hue and luminosity.
+    case saturation
+    /// The source's hue and saturation with the backdrop's luminosity.
+    case color
+    /// The source's luminosity with the backdrop's hue and saturation.
+    case luminosity
+    /// Erases everything the drawing touches (unbounded: the whole clip for a paint).
+    case clear
+    /// Replaces the backdrop with the source, alpha included.
+    case source
+    /// The source only where the backdrop is: the backdrop itself is removed.
+    case sourceIn
+    /// The source only where the backdrop is not: the backdrop itself is removed.
+    case sourceOut
+    /// The source only on top of the backdrop; the backdrop stays elsewhere.
+    case sourceAtop
+    /// Draws behind what is already there.
+    case destinationOver
+    /// Keeps the backdrop only where the source is: masks by the source's alpha.
+    case destinationIn
+    /// Keeps the backdrop only where the source is not: erases with the source's alpha.
+    case destinationOut
+    /// The backdrop only on top of the source, the source elsewhere.
+    case destinationAtop
+    /// Each where the other is not.
+    case xor
+    /// Adds colours and alphas (saturating): light adds up.
+    case add
+
+    var cairoOperator: cairo_operator_t {
+        switch self {
+        case .normal: CAIRO_OPERATOR_OVER
+        case .multiply: CAIRO_OPERATOR_MULTIPLY
+        case .screen: CAIRO_OPERATOR_SCREEN
+        case .overlay: CAIRO_OPERATOR_OVERLAY
+        case .darken: CAIRO_OPERATOR_DARKEN
+        case .lighten: CAIRO_OPERATOR_LIGHTEN
+        case .colorDodge: CAIRO_OPERATOR_COLOR_DODGE
+        case .colorBurn: CAIRO_OPERATOR_COLOR_BURN
+        case .hardLight: CAIRO_OPERATOR_HARD_LIGHT
+        case .softLight: CAIRO_OPERATOR_SOFT_LIGHT
+        case .difference: CAIRO_OPERATOR_DIFFERENCE
+        case .exclusion: CAIRO_OPERATOR_EXCLUSION
+        case .hue: CAIRO_OPERATOR_HSL_HUE
+        case .saturation: CAIRO_OPERATOR_HSL_SATURATION
+        case .color: CAIRO_OPERATOR_HSL_COLOR
+        case .luminosity: CAIRO_OPERATOR_HSL_LUMINOSITY
+        case .clear: CAIRO_OPERATOR_CLEAR
+        case .source: CAIRO_OPERATOR_SOURCE
+        case .sourceIn: CAIRO_OPERATOR_IN
+        case .sourceOut: CAIRO_OPERATOR_OUT
+        case .sourceAtop: CAIRO_OPERATOR_ATOP
+        case .destinationOver: CAIRO_OPERATOR_DEST_OVER
+        case .destinationIn: CAIRO_OPERATOR_DEST_IN
+        case .destinationOut: CAIRO_OPERATOR_DEST_OUT
+        case .destinationAtop: CAIRO_OPERATOR_DEST_ATOP
+        case .xor: CAIRO_OPERATOR_XOR
+        case .add: CAIRO_OPERATOR_ADD
+        }
+    }
+    /// The mode for a Cairo operator; nil for the two without a case (DEST, a no-op, and SATURATE).
+    init?(cairoOperator op: cairo_operator_t) {
+        guard let mode = BlendMode.allCases.first(where: { $0.cairoOperator == op }) else { return nil }
+        self = mode
+    }
+}
+
+/// A drop shadow: the alpha of what is drawn, blurred, tinted and moved.
+///
+/// Like Core Graphics' and the HTML canvas's shadows, `offset` and `blur` are in device pixels: the
+/// current transform (scale, rotation) does not change them, so a rotated shape's shadow still falls
+/// the same way. `blur` is a CSS blur radius: the shadow is blurred with a Gaussian of standard
+/// deviation σ = blur / 2 (approximated by three box blurs), so it fades out over about `blur` pixels
+/// on each side of the shape's edge.
+public struct Shadow: Hashable, Sendable {
+    /// How far the shadow falls from the shape, in device pixels (y grows downwards).
+    public var offset: Point
+    /// Blur radius in device pixels (σ = blur / 2); 0 gives a hard-edged copy. At most 500.
+    public var blur: Double
+    /// The shadow's colour; its alpha scales the shadow's opacity.
+    public var color: Color
+
+    /// A shadow `offset` away, blurred by `blur` pixels, in `color` (default black at 50 %).
+    public init(offset: Point, blur: Double, color: Color = Color.black.withAlpha(0.5)) {
+        self.offset = offset; self.blur = blur; self.color = color
+    }
+}
+
+/// How an image is sized into a rectangle by `draw(_:in:fit:opacity:anchor:)`.
+public enum ImageFit: Sendable, Hashable, CaseIterable {
+    /// As large as fits inside the rectangle, aspect kept (letterboxed: the rest stays unpainted).
+    case fit
+    /// Covers the whole rectangle, aspect kept; what sticks out is cropped at the rectangle.
+    case fill
+    /// Stretched to the rectangle exactly (aspect not kept).
+    case stretch
+    /// At its natural size (1 image pixel = 1 unit), positioned by the anchor and cropped at the rectangle.
+    case center
+}
+
+/// A rectangle on the pixel grid, in whole device pixels.
+struct PixelBox: Hashable {
+    var x0: Int, y0: Int, x1: Int, y1: Int
+    /// The smallest box containing the real rectangle from (x0, y0) to (x1, y1).
+    init(containing x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+        func grid(_ v: Double) -> Int { Int(max(-1e8, min(1e8, v.isNaN ? 0 : v))) }
+        self.init(x0: grid(x0.rounded(.down)), y0: grid(y0.rounded(.down)), x1: grid(x1.rounded(.up)), y1: grid(y1.rounded(.up)))
+    }
+    init(x0: Int, y0: Int, x1: Int, y1: Int) { self.x0 = x0; self.y0 = y0; self.x1 = x1; self.y1 = y1 }
+    var width: Int { max(0, x1 - x0) }
+    var height: Int { max(0, y1 - y0) }
+    var isEmpty: Bool { x1 <= x0 || y1 <= y0 }
+    /// Grown by `n` pixels on every side.
+    func outset(by n: Int) -> PixelBox { PixelBox(x0: x0 - n, y0: y0 - n, x1: x1 + n, y1: y1 + n) }
+    /// Moved by a real offset, rounded out so it still covers the moved area.
+    func offset(dx: Double, dy: Double) -> PixelBox {
+        PixelBox(containing: Double(x0) + dx, Double(y0) + dy, Double(x1) + dx, Double(y1) + dy)
+    }
+    func intersection(_ o: PixelBox) -> PixelBox { PixelBox(x0: max(x0, o.x0), y0: max(y0, o.y0), x1: min(x1, o.x1), y1: min(y1, o.y1)) }
+    func union(_ o: PixelBox) -> PixelBox { PixelBox(x0: min(x0, o.x0), y0: min(y0, o.y0), x1: max(x1, o.x1), y1: max(y1, o.y1)) }
+    var cairoRectangle: cairo_rectangle_t { cairo_rectangle_t(x: Double(x0), y: Double(y0), width: Double(width), height: Double(height)) }
+}
+
+extension DrawingContext {
+    // MARK: Blend modes
+
+    /// How fills, strokes, text and images combine with the frame (default `.normal`); part of the
+    /// saved state. Layers (`withGroup`, `withShadow`, `withBlur`) start at `.normal` inside and
+    /// composite their result with the mode that was current outside.
+    public var blendMode: BlendMode {
+        get { BlendMode(cairoOperator: cairo_get_operator(cr)) ?? .normal }
+        set { cairo_set_operator(cr, newValue.cairoOperator) }
+    }
+    /// Runs `body` with `mode` as the blend mode, then restores the state (as `withSavedState`).
+    public func withBlendMode<R>(_ mode: BlendMode, _ body: () throws -> R) rethrows -> R {
+        try withSavedState {
+            blendMode = mode
+            return try body()
+        }
+    }
+
+    // MARK: Shadows and blur
+
+    /// Draws `body` with a drop shadow under everything it draws.
+    ///
+    /// `body` draws into a layer; the layer's alpha is blurred (see `Shadow`), tinted with the
+    /// shadow's colour, drawn `shadow.offset` device pixels away, and the layer is drawn on top. As on
+    /// an HTML canvas, the shadow is cast by everything `body` draws, also just outside the clip, and
+    /// shadow and content are then both clipped; the result is composited with the current blend mode.
+    /// State changes in `body` are undone afterwards. A bad blur radius or offset is reported by the
+    /// frame's status check, and `body` is then drawn without a shadow.
+    public func withShadow<R>(_ shadow: Shadow, _ body: () throws -> R) rethrows -> R {
+        guard shadow.blur.isFinite, shadow.blur >= 0, shadow.blur <= GaussianBlur.maximumRadius else {
+            recordError(.invalidSetting(name: "shadow blur", value: "\(shadow.blur)", expected: "a blur radius from 0 to \(Int(GaussianBlur.maximumRadius)) pixels"))
+            return try withSavedState(body)
+        }
+        guard shadow.offset.x.isFinite, shadow.offset.y.isFinite, abs(shadow.offset.x) < 1e6, abs(shadow.offset.y) < 1e6 else {
+            recordError(.invalidSetting(name: "shadow offset", value: "\(shadow.offset)", expected: "finite x and y in pixels"))
+            return try withSavedState(body)
+        }
+        let clip = deviceClipBox()
+        guard shadow.color.alpha > 0, !clip.isEmpty else { return try withSavedState(body) }
+        let blur = GaussianBlur(radius: shadow.blur)
+        let dx = shadow.offset.x, dy = shadow.offset.y
+        // Drawing there can cast a visible shadow: the clip moved back by the offset, widened by the
+        // blur's reach (and a pixel for a fractional offset's resampling).
+        let casting = clip.offset(dx: -dx, dy: -dy).outset(by: blur.extent + 1)
+        var extents = clip.union(casting).cairoRectangle
+        let recording = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &extents)!
+        defer { cairo_surface_destroy(recording) }
+        let result = try drawRedirected(to: recording, body)
+        var ix = 0.0, iy = 0.0, iw = 0.0, ih = 0.0
+        cairo_recording_surface_ink_extents(recording, &ix, &iy, &iw, &ih)
+        guard iw > 0, ih > 0 else { return result }
+
+        withLayerComposite {
+            let box = PixelBox(containing: ix, iy, ix + iw, iy + ih).outset(by: blur.extent).intersection(casting)
+            if !box.isEmpty, let mask = try? CairoSurface(width: box.width, height: box.height, format: CAIRO_FORMAT_A8) {
+                // Only the alpha matters: render the layer into an 8-bit alpha mask and blur that.
+                let m = cairo_create(mask.pointer)!
+                cairo_set_source_surface(m, recording, Double(-box.x0), Double(-box.y0))
+                cairo_paint(m)
+                cairo_destroy(m)
+                mask.flush()
+                blur.apply(to: mask.data, width: box.width, height: box.height, stride: mask.stride, channels: 1)
+                mask.markDirty()
+                let c = shadow.color
+                cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha)
+                cairo_mask_surface(cr, mask.pointer, Double(box.x0) + dx, Double(box.y0) + dy)
+            } else if !box.isEmpty {
+                recordError(.cairo(operation: "allocating a \(box.width)×\(box.height) shadow mask", message: "out of memory"))
+            }
+            cairo_set_source_surface(cr, recording, 0, 0)
+            cairo_paint(cr)
+        }
+        return result
+    }
+
+    /// Draws `body` blurred by `radius` device pixels (a Gaussian with σ = radius / 2, see `Shadow`),
+    /// e.g. for titles that blur in. Radius 0 draws `body` unchanged (exactly as without the call).
+    ///
+    /// `body` draws into a layer (also just beyond the clip, so edges blur in from outside), which is
+    /// blurred and composited with the current blend mode inside the clip. State changes in `body`
+    /// are undone afterwards. A radius outside 0…500 is reported by the frame's status check, and
+    /// `body` is then drawn unblurred.
+    public func withBlur<R>(radius: Double, _ body: () throws -> R) rethrows -> R {
+        guard radius.isFinite, radius >= 0, radius <= GaussianBlur.maximumRadius else {
+            recordError(.invalidSetting(name: "blur radius", value: "\(radius)", expected: "a blur radius from 0 to \(Int(GaussianBlur.maximumRadius)) pixels"))
+            return try withSavedState(body)
+        }
+        let blur = GaussianBlur(radius: radius)
+        let clip = deviceClipBox()
+        guard !blur.isIdentity, !clip.isEmpty else { return try withSavedState(body) }
+        let reach = clip.outset(by: blur.extent)
+        var extents = reach.cairoRectangle
+        let recording = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &extents)!
+        defer { cairo_surface_destroy(recording) }
+        let result = try drawRedirected(to: recording, body)
+        var ix = 0.0, iy = 0.0, iw = 0.0, ih = 0.0
+        cairo_recording_surface_ink_extents(recording, &ix, &iy, &iw, &ih)
+        let box = PixelBox(containing: ix, iy, ix + iw, iy + ih).outset(by: blur.extent).intersection(reach)
+        guard iw > 0, ih > 0, !box.isEmpty else { return result }
+        guard let layer = try? CairoSurface(width: box.width, height: box.height) else {
+            recordError(.cairo(operation: "allocating a \(box.width)×\(box.height) blur layer", message: "out of memory"))
+            return result
+        }
+        let l = cairo_create(layer.pointer)!
+        cairo_set_source_surface(l, recording, Double(-box.x0), Double(-box.y0))
+        cairo_paint(l)
+        cairo_destroy(l)
+        layer.flush()
+        blur.apply(to: layer.data, width: box.width, height: box.height, stride: layer.stride, channels: 4)
+        layer.markDirty()
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        cairo_set_source_surface(cr, layer.pointer, Double(box.x0), Double(box.y0))
+        cairo_paint(cr)
+        cairo_restore(cr)
+        return result
+    }
+
+    /// Runs `draw` (raw Cairo on `cr`, in device pixels, operator OVER) so that what it draws reaches
+    /// the frame as one layer composited with the current blend mode.
+    private func withLayerComposite(_ draw: () -> Void) {
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        let op = cairo_get_operator(cr)
+        let layered = op != CAIRO_OPERATOR_OVER
+        if layered { cairo_push_group(cr) }
+        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        draw()
+        if layered {
+            cairo_pop_group_to_source(cr)
+            cairo_set_operator(cr, op)
+            cairo_paint(cr)
+        }
+        cairo_restore(cr)
+    }
+
+    // MARK: Images
+
+    /// Draws `image` into `rect` sized by `fit`, at `opacity`, with the blend mode.
+    ///
+    /// `anchor` places the image where it does not fill `rect` exactly (`.fit`, `.fill`, `.center`),
+    /// in unit coordinates of the spare room: (0, 0) top left, (0.5, 0.5) centred (default), (1, 1)
+    /// bottom right. Downscaled images are filtered (Cairo's GOOD filter averages all covered pixels),
+    /// and the image's edges stay crisp (edge pixels are extended, not faded to transparent).
+    public func draw(_ image: Image, in rect: Rect, fit: ImageFit, opacity: Double = 1, anchor: Point = Point(x: 0.5, y: 0.5)) {
+        guard image.width > 0, image.height > 0, rect.width > 0, rect.height > 0, opacity > 0 else { return }
+        let iw = Double(image.width), ih = Double(image.height)
+        var size: Size
+        switch fit {
+        case .stretch: size = rect.size
+        case .fit: let s = min(rect.width / iw, rect.height / ih); size = Size(width: iw * s, height: ih * s)
+        case .fill: let s = max(rect.width / iw, rect.height / ih); size = Size(width: iw * s, height: ih * s)
+        case .center: size = image.size
+        }
+        let target = Rect(x: rect.minX + (rect.width - size.width) * anchor.x,
+                          y: rect.minY + (rect.height - size.height) * anchor.y,
+                          width: size.width, height: size.height)
+        cairo_save(cr)
+        cairo_new_path(cr)
+        if fit == .fill || fit == .center {
+            cairo_rectangle(cr, rect.minX, rect.minY, rect.width, rect.height)
+            cairo_clip(cr)
+        }
+        cairo_translate(cr, target.minX, target.minY)
+        cairo_scale(cr, target.width / iw, target.height / ih)
+        cairo_set_source_surface(cr, image.surface.pointer, 0, 0)
+        let pattern = cairo_get_source(cr)
+        cairo_pattern_set_filter(pattern, CAIRO_FILTER_GOOD)
+        cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+        cairo_rectangle(cr, 0, 0, iw, ih)
+        cairo_clip(cr)
+        cairo_paint_with_alpha(cr, min(opacity, 1))
+        cairo_restore(cr)
+    }
+}
