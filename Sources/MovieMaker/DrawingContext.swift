@@ -55,6 +55,11 @@ public enum Paint: Hashable, Sendable {
 /// style, transforms, clipping) can be scoped with `withSavedState { }`. For anything not wrapped yet,
 /// `withCairoContext { cr in … }` hands out the raw `cairo_t` for the duration of a closure.
 ///
+/// Effects (DrawingEffects.swift): `blendMode`, layers with `withGroup(opacity:blendMode:)`, drop
+/// shadows with `withShadow(_:)`, blur with `withBlur(radius:)`, and images sized with
+/// `draw(_:in:fit:opacity:anchor:)`. Effects cannot throw; a bad argument to one is reported by the
+/// frame's status check (the movie's `addFrame` or the canvas's `draw` throws it).
+///
 /// In a movie, each frame starts with the drawing state reset (paints, line style, transform, clip)
 /// but with the previous frame's pixels still there: clear or fill it when you want a fresh frame.
 public final class DrawingContext {

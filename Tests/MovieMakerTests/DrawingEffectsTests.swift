@@ -189,6 +189,29 @@ import Testing
         #expect(alpha(p, 31, 30) == 0)
     }
 
+    @Test func effectsNestAndCompositeWithTheCurrentBlendMode() throws {
+        let nested = try canvas { ctx in
+            ctx.withShadow(Shadow(offset: Point(x: 20, y: 0), blur: 0, color: .black)) {
+                ctx.withOpacity(0.5) { ctx.setFill(.white); ctx.fillRect(Rect(x: 10, y: 10, width: 20, height: 20)) }
+                ctx.withBlur(radius: 4) { ctx.setFill(.white); ctx.fillRect(Rect(x: 10, y: 60, width: 20, height: 20)) }
+            }
+        }
+        #expect(close(nested.rgba(x: 15, y: 20).alpha, 128))                 // half-opaque layer inside
+        #expect(close(nested.rgba(x: 45, y: 20).alpha, 128) && nested.rgba(x: 45, y: 20).red == 0)   // its shadow, half as dense
+        #expect(nested.rgba(x: 20, y: 70) == (255, 255, 255, 255))          // blurred square's middle
+        #expect(nested.rgba(x: 40, y: 70) == (0, 0, 0, 255))                // shadow of the blurred square
+        #expect(alpha(nested, 20, 59) > 0 && alpha(nested, 20, 59) < 255)   // its blurred edge
+        let erased = try canvas(background: .red) { ctx in
+            ctx.blendMode = .destinationOut
+            ctx.withShadow(Shadow(offset: Point(x: 20, y: 0), blur: 0, color: .black)) {
+                #expect(ctx.blendMode == .normal)
+                ctx.fillRect(Rect(x: 10, y: 10, width: 20, height: 20))
+            }
+        }
+        #expect(erased.rgba(x: 15, y: 20).alpha == 0 && erased.rgba(x: 45, y: 20).alpha == 0)   // shape and shadow both erase
+        #expect(erased.rgba(x: 60, y: 20) == (255, 0, 0, 255) && erased.rgba(x: 20, y: 50) == (255, 0, 0, 255))
+    }
+
     @Test func badShadowAndBlurArgumentsAreReported() throws {
         let bodies: [(DrawingContext) -> Void] = [
             { ctx in ctx.withShadow(Shadow(offset: .zero, blur: -1)) { ctx.fillRect(Rect(x: 0, y: 0, width: 5, height: 5)) } },
@@ -268,6 +291,67 @@ import Testing
         #expect((0..<w).allSatisfy { x in (0..<3).allSatisfy { data[50 * stride + x * 4 + $0] <= data[50 * stride + x * 4 + 3] } })
     }
 
+    /// Direct box sums of what the blur documents: three boxes of 2r+1 taps plus two end taps of
+    /// weight f, each with zeros beyond the ends.
+    private func directBoxes(_ line: [Double], _ b: GaussianBlur) -> [Double] {
+        let f = Double(b.edgeWeight) / 256, r = b.boxRadius, norm = Double(2 * r + 1) + 2 * f
+        var line = line, next = line
+        let n = line.count
+        for _ in 0..<3 {
+            for i in 0..<n {
+                var sum = 0.0
+                for j in max(0, i - r - 1)...min(n - 1, i + r + 1) { sum += line[j] * (abs(j - i) == r + 1 ? f : 1) }
+                next[i] = sum / norm
+            }
+            swap(&line, &next)
+        }
+        return line
+    }
+
+    @Test(arguments: [(channels: 4, width: 260, height: 400, vector: false), (channels: 1, width: 1100, height: 403, vector: false),
+                      (channels: 4, width: 40, height: 30, vector: true), (channels: 1, width: 40, height: 30, vector: true)])
+    func coreBlurMatchesDirectBoxSums(_ shape: (channels: Int, width: Int, height: Int, vector: Bool)) throws {
+        // The large cases have two 1024-sample column strips, enough samples to be split over threads
+        // and (one channel) a height that leaves a partial group of four rows. The small ones check the
+        // SIMD loops, which release builds use (in debug builds they are slow, so the plain loops run).
+        let (c, w, h, vector) = shape
+        let stride = w * c + 8, blur = GaussianBlur(radius: 3)
+        var rng = SplitMix(seed: 7)
+        var data = [UInt8](repeating: 0, count: stride * h)
+        for y in 0..<h { for x in 0..<w {
+            let i = y * stride + x * c, a = UInt8(truncatingIfNeeded: rng.next())
+            for k in 0..<c - 1 { data[i + k] = UInt8(Int(rng.next() % 256) * Int(a) / 255) }   // premultiplied: colour ≤ alpha
+            data[i + c - 1] = a
+        } }
+        // Checked columns: both edges and the strip seam. Along a row, a column's value depends only on
+        // pixels within the blur's extent, so each group is summed over that much of the row around it.
+        let groups = w * c > 1024 ? [0..<8, 1024 / c - 12 ..< 1024 / c + 4, w - 8 ..< w] : [0..<w]
+        var rowsBlurred = [[Int: Double]](repeating: [:], count: h * c)     // [y * c + channel][x]
+        for y in 0..<h { for k in 0..<c { for g in groups {
+            let window = max(0, g.lowerBound - blur.extent) ..< min(w, g.upperBound + blur.extent)
+            let sums = directBoxes(window.map { Double(data[y * stride + $0 * c + k]) }, blur)
+            for x in g { rowsBlurred[y * c + k][x] = sums[x - window.lowerBound] }
+        } } }
+        data.withUnsafeMutableBufferPointer { blur.apply(to: $0.baseAddress!, width: w, height: h, stride: stride, channels: c, vectorLoops: vector) }
+        var worst = 0.0
+        for x in groups.joined() { for k in 0..<c {
+            let expected = directBoxes((0..<h).map { rowsBlurred[$0 * c + k][x]! }, blur)
+            for y in 0..<h { worst = max(worst, abs(Double(data[y * stride + x * c + k]) - expected[y])) }
+        } }
+        #expect(worst <= 0.75, "largest difference from direct sums: \(worst)")
+        #expect((0..<h).allSatisfy { y in data[y * stride + w * c ..< (y + 1) * stride].allSatisfy { $0 == 0 } }, "row padding untouched")
+    }
+
+    @Test func premultipliedARGBEntryPointBlursAllFourChannels() throws {
+        let w = 21, h = 21, stride = w * 4
+        var data = [UInt8](repeating: 0, count: stride * h)
+        for k in 0..<4 { data[10 * stride + 10 * 4 + k] = 255 }
+        data.withUnsafeMutableBufferPointer { boxBlurPremultipliedARGB(data: $0.baseAddress!, width: w, height: h, stride: stride, radius: 2) }
+        let centre = 10 * stride + 10 * 4, beside = 10 * stride + 11 * 4
+        #expect(data[centre + 3] < 255 && data[beside + 3] > 0)
+        #expect((0..<3).allSatisfy { data[centre + $0] == data[centre + 3] && data[beside + $0] == data[beside + 3] })
+    }
+
     // MARK: Images
 
     /// A 40×20 image: blue 10-pixel ends around a red 20×20 square.
@@ -324,5 +408,18 @@ import Testing
         }
         let small = try canvas(20, 2) { $0.draw(try stripes.makeImage(), in: Rect(x: 0, y: 0, width: 20, height: 2), fit: .stretch) }
         for x in 0..<20 { #expect(alpha(small, x, 1) > 60 && alpha(small, x, 1) < 195, "column \(x): \(alpha(small, x, 1))") }
+    }
+}
+
+/// A small deterministic random number generator for test data.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
