@@ -6,7 +6,9 @@ SWIFT ?= swift
 export PATH := $(PATH):/opt/swift/usr/bin
 OUTPUT ?= output
 
-.PHONY: deps build demo test bench clean check-swift
+PREFIX ?= /usr/local
+
+.PHONY: deps build demo test bench clean check-swift install
 
 check-swift:
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "swift not found: install Swift 6 (https://www.swift.org/install/linux/) and put it on PATH"; exit 1; }
@@ -25,7 +27,17 @@ demo: build
 	@bin=$$($(SWIFT) build --show-bin-path) && \
 	$$bin/moviemaker-examples $(OUTPUT) && \
 	echo "moviemaker run examples/wave.swift -- $(OUTPUT)/wave.mp4" && \
-	$$bin/moviemaker run examples/wave.swift -- $(OUTPUT)/wave.mp4
+	$$bin/moviemaker run examples/wave.swift -- $(OUTPUT)/wave.mp4 && \
+	echo "moviemaker title …" && \
+	$$bin/moviemaker title "MovieMaker" --subtitle "made by make demo" --style letters --duration 3 --size 1280x720 -o $(OUTPUT)/title.mp4 && \
+	$$bin/moviemaker title "Jane Doe" --subtitle "Director" --layout lower-third --style slide --from left --duration 3 --size 1280x720 --transparent -o $(OUTPUT)/lower-third.mov && \
+	$$bin/moviemaker title "Release 2.4" --subtitle "What's new" --still 2 --size 1280x720 -o $(OUTPUT)/title-still.png && \
+	echo "The moviemaker tool is $$bin/moviemaker (make install links it into $(PREFIX)/bin)."
+
+## Links the built moviemaker into $(PREFIX)/bin (it keeps finding the library in this checkout).
+install: build
+	ln -sf "$$($(SWIFT) build --show-bin-path)/moviemaker" "$(PREFIX)/bin/moviemaker"
+	@echo "installed $(PREFIX)/bin/moviemaker"
 
 ## Builds everything (library, dynamic library, moviemaker, examples, benchmark, tests) and runs the
 ## whole test suite. `--build-tests` builds every product too: the CLI tests run the built moviemaker.

@@ -3,7 +3,8 @@
 //  2. composition.mp4 — a background, a PNG image and a line of text composed in each frame, built
 //     from clips (a title, then the composition) to show the time model.
 //  3. paths.mp4 — the Bézier animation helpers, one after another: a draw-on stroke, a morph from a
-//     star to a circle, an arrow following a path, and animated control points.
+//     star to a circle, an arrow following a path, animated control points, and a word's glyph
+//     outlines written on.
 //  4. titles.mp4 — title cards with different entrances (letters, typewriter, pop, a lower third).
 //  5. scripts.png — one still of text in English, Arabic, Hebrew, Japanese and emoji, shaped by Pango.
 //
@@ -118,7 +119,11 @@ func renderPaths(to url: URL) throws {
     let wave = try Path(svg: "M80 270 C 240 40, 400 500, 480 270 S 720 40, 880 270")
     let star = try Path.star(center: Point(x: w / 2, y: h / 2), outerRadius: 200, innerRadius: 85, points: 5, rotation: -.pi / 2)
     let circle = Path(ellipseIn: Rect(x: w / 2 - 160, y: h / 2 - 160, width: 320, height: 320))
-    let background = Clip.color(Color(hex: "#0b132b")!, duration: 8)
+    let background = Clip.color(Color(hex: "#0b132b")!, duration: 10)
+    // Glyph outlines are paths too: the word is written on stroke by stroke.
+    let wordLayout = try TextLayout("MovieMaker", style: TextStyle(font: TextFont(size: 130, weight: .bold), color: .white))
+    let word = wordLayout.path(at: Point(x: (w - wordLayout.size.width) / 2, y: (h - wordLayout.size.height) / 2))
+    let written = BezierAnimation.drawOn(word, duration: 2, stroke: StrokeStyle(Color(hex: "#caf0f8")!, width: 2.5))
     let drawOn = BezierAnimation.drawOn(wave, duration: 2, stroke: StrokeStyle(Color(hex: "#5bc0be")!, width: 10))
     let morph = BezierAnimation.morph(from: star, to: circle, duration: 2, fill: .color(Color(hex: "#ffd166")!))
     let arrow = BezierAnimation.follow(wave, duration: 2, trail: StrokeStyle(Color(white: 1, alpha: 0.4), width: 3)) { ctx in
@@ -130,7 +135,7 @@ func renderPaths(to url: URL) throws {
     let wiggle = BezierAnimation.wiggle(wave, duration: 2, amplitude: 60, frequency: 0.7, stroke: StrokeStyle(.white, width: 6))
     let movie = try MovieMaker(url: url, width: Int(w), height: Int(h), fps: 30)
     movie.progressHandler = progressPrinter("paths")
-    try movie.add(.overlay(background, .sequence(drawOn, morph, arrow, wiggle)))
+    try movie.add(.overlay(background, .sequence(drawOn, morph, arrow, wiggle, written)))
     try movie.finish()
 }
 
