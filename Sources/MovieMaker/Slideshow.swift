@@ -1,0 +1,416 @@
+import Foundation
+import Synchronization
+
+/// A film made of photos: each shown for a while, fitted to the frame, optionally panned and zoomed
+/// (Ken Burns) and captioned, joined by a transition. `clip(width:height:)` turns it into a `Clip`
+/// that composes with every other clip.
+///
+/// ```swift
+/// var show = try Slideshow(folder: URL(fileURLWithPath: "Holiday"))
+/// show.transition = .crossfade(duration: 1)
+/// try movie.add(show.clip(width: 1920, height: 1080))
+/// ```
+public struct Slideshow: Sendable {
+    /// How a photo fills the frame.
+    public enum Fit: String, Sendable, CaseIterable {
+        /// Cover the frame, cropping what sticks out.
+        case fill
+        /// Show the whole photo on the background colour (letterbox or pillarbox).
+        case fit
+        /// Show the whole photo over a blurred, darkened enlargement of itself, as phone apps do.
+        case blur
+    }
+
+    /// The order photos found in a folder are shown in.
+    public enum Order: String, Sendable, CaseIterable {
+        /// By file name, numbers compared as numbers (`img2` before `img10`).
+        case name
+        /// By capture date (EXIF DateTimeOriginal when present, else the file's modification date), then name.
+        case date
+    }
+
+    /// What each photo's caption shows.
+    public enum Captions: Sendable, Hashable {
+        /// No captions.
+        case none
+        /// The file name without its extension.
+        case filename
+        /// The capture date.
+        case date
+    }
+
+    /// One photo of the show.
+    public struct Photo: Sendable, Hashable {
+        /// The image file.
+        public var url: URL
+        /// How long it is on screen (nil: the show's `duration`).
+        public var duration: Time?
+        /// Its caption text (nil: as the show's `captions` say).
+        public var caption: String?
+        /// Ken Burns start: the part of the photo shown first, in unit coordinates of the fitted picture (nil: chosen from the seed).
+        public var kenBurnsStart: Rect?
+        /// Ken Burns end (nil: chosen from the seed).
+        public var kenBurnsEnd: Rect?
+
+        /// A photo from a file.
+        public init(url: URL, duration: Time? = nil, caption: String? = nil, kenBurnsStart: Rect? = nil, kenBurnsEnd: Rect? = nil) {
+            self.url = url; self.duration = duration; self.caption = caption
+            self.kenBurnsStart = kenBurnsStart; self.kenBurnsEnd = kenBurnsEnd
+        }
+    }
+
+    /// Pan and zoom.
+    public struct KenBurns: Sendable, Hashable {
+        /// Whether photos move at all.
+        public var isEnabled: Bool
+        /// How far the zoom goes, as a fraction (0.15 = 15 % closer at one end than the other).
+        public var zoom: Double
+        /// How far the view travels, as a fraction of the picture's size.
+        public var pan: Double
+        /// Whether photos zoom in, out, or either (chosen per photo from the seed).
+        public var direction: Direction
+        /// Seeds the per-photo choices, so the same show renders the same film every time.
+        public var seed: UInt64
+
+        /// Zoom direction.
+        public enum Direction: String, Sendable, CaseIterable {
+            /// Closer over time.
+            case zoomIn = "in"
+            /// Farther over time.
+            case zoomOut = "out"
+            /// Either, per photo.
+            case alternate
+        }
+
+        /// Gentle movement: 12 % zoom, 6 % pan, alternating directions.
+        public init(isEnabled: Bool = true, zoom: Double = 0.12, pan: Double = 0.06, direction: Direction = .alternate, seed: UInt64 = 1) {
+            self.isEnabled = isEnabled; self.zoom = max(0, zoom); self.pan = max(0, pan); self.direction = direction; self.seed = seed
+        }
+        /// No movement.
+        public static let off = KenBurns(isEnabled: false)
+    }
+
+    /// The photos, in order.
+    public var photos: [Photo]
+    /// How long each photo is on screen unless it says otherwise (default 3 s).
+    public var duration: Time = 3
+    /// How photos fill the frame.
+    public var fit: Fit = .fill
+    /// The colour around fitted photos.
+    public var background: Color = .black
+    /// Pan and zoom.
+    public var kenBurns = KenBurns()
+    /// The transition between photos (nil: cuts). Its duration overlaps neighbouring photos.
+    public var transition: Transition? = .crossfade(duration: 1)
+    /// What captions show.
+    public var captions: Captions = .none
+    /// How captions are drawn (size at 1080 lines; scaled to the frame).
+    public var captionStyle = TextStyle(font: TextFont(size: 44, weight: .medium), color: .white, alignment: .center)
+
+    /// A show of `photos`.
+    public init(photos: [Photo]) { self.photos = photos }
+
+    /// A show of the image files in `folder`, in `order`; files that are not images by extension are left out.
+    public init(folder: URL, order: Order = .name) throws(MovieMakerError) {
+        self.init(photos: try Slideshow.imageFiles(in: folder, order: order).map { Photo(url: $0) })
+    }
+
+    /// File extensions taken as images when listing a folder.
+    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "tif", "tiff", "bmp", "gif", "heic", "heif"]
+
+    /// The image files in `folder` (not hidden, by extension), in `order`.
+    public static func imageFiles(in folder: URL, order: Order = .name) throws(MovieMakerError) -> [URL] {
+        let names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path) } catch {
+            throw .imageUnreadable(path: folder.path, reason: "the folder cannot be read: \(error.localizedDescription)")
+        }
+        let files = names.filter { !$0.hasPrefix(".") && imageExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
+            .map { folder.appendingPathComponent($0) }
+        switch order {
+        case .name:
+            return files.sorted { naturalOrder($0.lastPathComponent, $1.lastPathComponent) }
+        case .date:
+            let dated = files.map { ($0, captureDate(of: $0) ?? .distantPast) }
+            return dated.sorted { $0.1 != $1.1 ? $0.1 < $1.1 : naturalOrder($0.0.lastPathComponent, $1.0.lastPathComponent) }.map(\.0)
+        }
+    }
+
+    /// Natural order: runs of digits compare by value (`img2` < `img10`), the rest case-insensitively.
+    public static func naturalOrder(_ a: String, _ b: String) -> Bool {
+        func chunks(_ s: String) -> [(isNumber: Bool, text: Substring)] {
+            var out: [(Bool, Substring)] = []
+            var start = s.startIndex
+            while start < s.endIndex {
+                let digit = s[start].isASCII && s[start].isNumber
+                var end = start
+                while end < s.endIndex && (s[end].isASCII && s[end].isNumber) == digit { end = s.index(after: end) }
+                out.append((digit, s[start..<end]))
+                start = end
+            }
+            return out
+        }
+        let x = chunks(a), y = chunks(b)
+        for (p, q) in zip(x, y) {
+            if p.isNumber && q.isNumber {
+                let u = p.text.drop(while: { $0 == "0" }), v = q.text.drop(while: { $0 == "0" })
+                if u.count != v.count { return u.count < v.count }
+                if u != v { return u < v }
+            } else {
+                let u = p.text.lowercased(), v = q.text.lowercased()
+                if u != v { return u < v }
+            }
+        }
+        if x.count != y.count { return x.count < y.count }
+        return a < b
+    }
+
+    /// When the photo was taken, as far as can be told without decoding it: the file's modification date.
+    static func captureDate(of url: URL) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+    }
+
+    /// The show as a clip for frames of `width`×`height`. Photos are decoded when first needed (at about
+    /// the size they are shown at), a few at a time, and the next ones are decoded ahead on other threads.
+    public func clip(width: Int, height: Int) throws(MovieMakerError) -> Clip {
+        guard !photos.isEmpty else {
+            throw .invalidSetting(name: "slideshow photos", value: "none", expected: "at least one photo (a folder with .jpg, .png, … files)")
+        }
+        guard width > 0, height > 0 else { throw .invalidSize(width: width, height: height) }
+        let frame = Size(width: Double(width), height: Double(height))
+        let store = PhotoStore(urls: photos.map(\.url), target: frame, fit: fit)
+        let scale = frame.height / 1080
+        var style = captionStyle
+        style.font.size *= scale
+        if captions != .none || photos.contains(where: { $0.caption != nil }) {
+            _ = try TextLayout("Ag", style: style)   // checks the caption font once, before any frame
+        }
+        var clips: [Clip] = []
+        for (index, photo) in photos.enumerated() {
+            let shown = photo.duration ?? duration
+            // With a transition, each photo lasts its own time plus the overlap, so each is on screen
+            // for its full duration between transitions.
+            let length = shown + (transition.map { index < photos.count - 1 ? $0.duration : .zero } ?? .zero)
+            let motion = kenBurns.isEnabled ? kenBurnsRects(for: photo, index: index) : nil
+            let caption = captionText(for: photo)
+            let fit = self.fit, background = self.background, count = photos.count, captionStyle = style
+            clips.append(Clip(duration: length) { ctx, f in
+                let picture = try store.image(at: index)
+                store.prefetch(after: index, count: count)
+                ctx.clear(background)
+                let amount = f.duration > .zero ? min(max(f.time / f.duration.seconds, 0), 1) : 0
+                let view = motion.map { $0.0.interpolated(to: $0.1, amount: Easing.sineInOut(amount)) }
+                Slideshow.draw(picture, fit: fit, view: view, in: ctx)
+                if let caption { try Slideshow.drawCaption(caption, style: captionStyle, in: ctx) }
+            })
+        }
+        if let transition { return .sequence(clips, transition: transition) }
+        return .sequence(clips)
+    }
+
+    /// The caption text of a photo, or nil.
+    func captionText(for photo: Photo) -> String? {
+        if let c = photo.caption { return c }
+        switch captions {
+        case .none: return nil
+        case .filename: return photo.url.deletingPathExtension().lastPathComponent
+        case .date:
+            guard let date = Slideshow.captureDate(of: photo.url) else { return nil }
+            let f = DateFormatter()
+            f.locale = Locale(identifier: "en_US_POSIX")
+            f.dateFormat = "d MMMM yyyy"
+            return f.string(from: date)
+        }
+    }
+
+    /// The start and end views (unit rectangles of the fitted picture) of a photo's pan and zoom,
+    /// from its own rectangles or chosen deterministically from the seed and its index.
+    func kenBurnsRects(for photo: Photo, index: Int) -> (Rect, Rect) {
+        var rng = SplitMix(seed: kenBurns.seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
+        let zoomIn: Bool
+        switch kenBurns.direction {
+        case .zoomIn: zoomIn = true
+        case .zoomOut: zoomIn = false
+        case .alternate: zoomIn = rng.next() & 1 == 0
+        }
+        let near = 1 / (1 + kenBurns.zoom)     // the size of the closer view
+        let angle = Double(rng.next() % 10_000) / 10_000 * 2 * .pi
+        let dx = cos(angle) * kenBurns.pan / 2, dy = sin(angle) * kenBurns.pan / 2
+        func view(size: Double, shift: Double) -> Rect {
+            let room = (1 - size) / 2      // how far the view can move and stay inside the picture
+            let cx = 0.5 + max(-room, min(room, dx * shift)), cy = 0.5 + max(-room, min(room, dy * shift))
+            return Rect(x: cx - size / 2, y: cy - size / 2, width: size, height: size)
+        }
+        let close = view(size: near, shift: 1), wide = view(size: 1, shift: -1)
+        let start = photo.kenBurnsStart ?? (zoomIn ? wide : close)
+        let end = photo.kenBurnsEnd ?? (zoomIn ? close : wide)
+        return (start, end)
+    }
+
+    /// Draws `picture` fitted to the context, showing the unit rectangle `view` of the fitted picture
+    /// (the whole of it when nil).
+    static func draw(_ picture: DecodedPhoto, fit: Fit, view: Rect?, in ctx: DrawingContext) {
+        let frame = ctx.bounds
+        let image = picture.image
+        let size = image.size
+        // Where the whole picture goes when not moving.
+        let cover = max(frame.width / size.width, frame.height / size.height)
+        let contain = min(frame.width / size.width, frame.height / size.height)
+        let s = fit == .fill ? cover : contain
+        var placed = Rect(x: frame.midX - size.width * s / 2, y: frame.midY - size.height * s / 2,
+                          width: size.width * s, height: size.height * s)
+        if let background = picture.blurredBackground, fit == .blur {
+            let bs = max(frame.width / background.size.width, frame.height / background.size.height)
+            ctx.draw(background, in: Rect(x: frame.midX - background.size.width * bs / 2, y: frame.midY - background.size.height * bs / 2,
+                                          width: background.size.width * bs, height: background.size.height * bs))
+        }
+        if let view {
+            // The view (unit rect of the frame-sized window onto the picture) is zoomed to fill that window.
+            let window = fit == .fill ? frame : placed
+            let k = 1 / view.width
+            placed = Rect(x: window.minX + (placed.minX - window.minX - view.minX * window.width) * k,
+                          y: window.minY + (placed.minY - window.minY - view.minY * window.height) * k,
+                          width: placed.width * k, height: placed.height * k)
+            ctx.withSavedState {
+                ctx.clip(to: window)
+                ctx.draw(image, in: placed)
+            }
+        } else {
+            ctx.draw(image, in: placed)
+        }
+    }
+
+    /// Draws a caption near the bottom of the frame, over a soft shadow.
+    static func drawCaption(_ text: String, style: TextStyle, in ctx: DrawingContext) throws {
+        let frame = ctx.bounds
+        let layout = try TextLayout(text, style: style, width: frame.width * 0.8)
+        let origin = Point(x: frame.width * 0.1, y: frame.height * 0.92 - layout.size.height)
+        ctx.withShadow(Shadow(offset: Point(x: 0, y: 2), blur: style.font.size * 0.3, color: Color(white: 0, alpha: 0.7))) {
+            layout.draw(in: ctx, at: origin)
+        }
+    }
+}
+
+/// A photo decoded for the show: the picture at about display size and, for the `blur` fit, its
+/// blurred, darkened background.
+final class DecodedPhoto: Sendable {
+    let image: Image
+    let blurredBackground: Image?
+    init(image: Image, blurredBackground: Image?) { self.image = image; self.blurredBackground = blurredBackground }
+}
+
+/// Decodes a show's photos on demand and keeps only a few (the current one, its neighbours in a
+/// transition and the ones decoded ahead): memory does not grow with the number of photos.
+final class PhotoStore: Sendable {
+    let urls: [URL]
+    let target: Size
+    let fit: Slideshow.Fit
+    /// How many decoded photos are kept at most.
+    static let capacity = 4
+    private struct State {
+        var cache: [Int: DecodedPhoto] = [:]
+        var order: [Int] = []          // least recently used first
+        var loading: Set<Int> = []
+    }
+    private let state = Mutex(State())
+    private let ready = NSCondition()
+
+    init(urls: [URL], target: Size, fit: Slideshow.Fit) { self.urls = urls; self.target = target; self.fit = fit }
+
+    /// The decoded photo `index`, decoding it now if no other thread is already doing so.
+    func image(at index: Int) throws -> DecodedPhoto {
+        while true {
+            enum Step { case have(DecodedPhoto), wait, load }
+            let step: Step = state.withLock { s in
+                if let p = s.cache[index] {
+                    s.order.removeAll { $0 == index }; s.order.append(index)
+                    return .have(p)
+                }
+                if s.loading.contains(index) { return .wait }
+                s.loading.insert(index)
+                return .load
+            }
+            switch step {
+            case let .have(p): return p
+            case .wait:
+                ready.lock(); _ = ready.wait(until: Date().addingTimeInterval(0.01)); ready.unlock()
+            case .load:
+                do {
+                    let p = try decode(index)
+                    insert(p, at: index)
+                    return p
+                } catch {
+                    state.withLock { _ = $0.loading.remove(index) }
+                    ready.lock(); ready.broadcast(); ready.unlock()
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Starts decoding the photos after `index` on a background thread, if not cached or loading.
+    func prefetch(after index: Int, count: Int) {
+        for next in (index + 1)..<min(count, index + 3) {
+            let claim = state.withLock { s -> Bool in
+                guard s.cache[next] == nil, !s.loading.contains(next) else { return false }
+                s.loading.insert(next)
+                return true
+            }
+            guard claim else { continue }
+            DispatchQueue.global(qos: .userInitiated).async {
+                if let p = try? self.decode(next) { self.insert(p, at: next) } else {
+                    self.state.withLock { _ = $0.loading.remove(next) }
+                }
+            }
+        }
+    }
+
+    private func insert(_ photo: DecodedPhoto, at index: Int) {
+        state.withLock { s in
+            s.loading.remove(index)
+            s.cache[index] = photo
+            s.order.removeAll { $0 == index }; s.order.append(index)
+            while s.order.count > PhotoStore.capacity { s.cache[s.order.removeFirst()] = nil }
+        }
+        ready.lock(); ready.broadcast(); ready.unlock()
+    }
+
+    private func decode(_ index: Int) throws -> DecodedPhoto {
+        let image = try PhotoLoader.load(urls[index], fitting: target)
+        var background: Image? = nil
+        if fit == .blur {
+            // The blurred enlargement is made small (1/8 of the frame) and scaled up when drawn: it looks
+            // the same as blurring at full size and costs almost nothing.
+            let w = max(8, Int(target.width / 8)), h = max(8, Int(target.height / 8))
+            let canvas = try Canvas(width: w, height: h)
+            try canvas.draw { ctx in
+                ctx.withBlur(radius: Double(w) / 40) {
+                    ctx.draw(image, in: ctx.bounds, fit: .fill)
+                }
+                ctx.setFill(Color(white: 0, alpha: 0.35))
+                ctx.fillRect(ctx.bounds)
+            }
+            background = try canvas.makeImage()
+        }
+        return DecodedPhoto(image: image, blurredBackground: background)
+    }
+}
+
+/// Loads a photo for display at about `target` size.
+enum PhotoLoader {
+    static func load(_ url: URL, fitting target: Size) throws -> Image {
+        try Image(contentsOf: url)
+    }
+}
+
+/// SplitMix64: a small, fast, deterministic generator for seeded choices.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

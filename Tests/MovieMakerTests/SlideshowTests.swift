@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+@testable import MovieMaker
+
+@Suite("Slideshow")
+struct SlideshowTests {
+    /// Writes a `w`×`h` PNG of one colour with a white square in its top-left corner.
+    static func photo(_ color: Color, _ name: String, in folder: TemporaryFolder, w: Int = 160, h: Int = 120) throws -> URL {
+        let c = try Canvas(width: w, height: h)
+        try c.draw { ctx in
+            ctx.clear(color)
+            ctx.setFill(.white)
+            ctx.fillRect(Rect(x: 0, y: 0, width: Double(w) / 8, height: Double(h) / 8))
+        }
+        let url = folder.file(name)
+        try c.writePNG(to: url)
+        return url
+    }
+
+    static func mean(_ px: PixelBuffer, x: Range<Int>, y: Range<Int>) -> (Double, Double, Double) {
+        var r = 0.0, g = 0.0, b = 0.0
+        for yy in y { for xx in x { let p = px.rgba(x: xx, y: yy); r += Double(p.red); g += Double(p.green); b += Double(p.blue) } }
+        let n = Double(x.count * y.count)
+        return (r / n, g / n, b / n)
+    }
+
+    @Test func naturalOrderComparesNumbersAsNumbers() {
+        let names = ["img10.jpg", "IMG2.jpg", "img1.jpg", "img02b.jpg", "a.png", "img2a.jpg"]
+        #expect(names.sorted(by: Slideshow.naturalOrder) == ["a.png", "img1.jpg", "IMG2.jpg", "img2a.jpg", "img02b.jpg", "img10.jpg"])
+        #expect(Slideshow.naturalOrder("img2", "img10"))
+        #expect(!Slideshow.naturalOrder("img10", "img2"))
+    }
+
+    @Test func folderListingKeepsImagesInNaturalOrderAndSkipsOthers() throws {
+        let folder = try TemporaryFolder()
+        for name in ["img10.png", "img2.png", "img1.png", "notes.txt", ".hidden.png"] { try Data().write(to: folder.file(name)) }
+        let files = try Slideshow.imageFiles(in: folder.url).map(\.lastPathComponent)
+        #expect(files == ["img1.png", "img2.png", "img10.png"])
+    }
+
+    @Test func eachPhotoIsOnScreenInItsSlotAndTransitionsBlendNeighbours() throws {
+        let folder = try TemporaryFolder()
+        let colors: [Color] = [.red, .green, .blue]
+        let urls = try colors.enumerated().map { try Self.photo($0.element, "p\($0.offset).png", in: folder) }
+        var show = Slideshow(photos: urls.map { Slideshow.Photo(url: $0) })
+        show.duration = 1
+        show.kenBurns = .off
+        show.transition = .crossfade(duration: 0.5)
+        let clip = try show.clip(width: 160, height: 120)
+        #expect(clip.duration == 3, "three 1 s slots")
+        let movie = folder.file("show.mp4")
+        let writer = try MovieMaker(url: movie, width: 160, height: 120, fps: 20)
+        try writer.add(clip)
+        _ = try writer.finish()
+        let frames = try decodeAll(movie)
+        #expect(frames.count == 60)
+        // Slot k is frames 20k…20k+19; its first 10 frames are the transition in (after the first).
+        for (k, color) in colors.enumerated() {
+            for f in [20 * k + 12, 20 * k + 19] {
+                let m = Self.mean(frames[f].pixels, x: 60..<100, y: 50..<90)
+                #expect(abs(m.0 - color.red * 255) < 12 && abs(m.1 - color.green * 255) < 12 && abs(m.2 - color.blue * 255) < 12,
+                        "frame \(f) shows photo \(k): \(m)")
+            }
+        }
+        // Half way through the crossfade from red to green (frame 25 of the 20…29 transition).
+        let mid = Self.mean(frames[25].pixels, x: 60..<100, y: 50..<90)
+        #expect(mid.0 > 80 && mid.0 < 175 && mid.1 > 80 && mid.1 < 175 && mid.2 < 20, "blend of red and green: \(mid)")
+    }
+
+    @Test func fitModesFillLetterboxAndBlurredBackground() throws {
+        let folder = try TemporaryFolder()
+        let wide = try Self.photo(.red, "wide.png", in: folder, w: 200, h: 100)   // 2:1 into 4:3
+        func frame(_ fit: Slideshow.Fit) throws -> PixelBuffer {
+            var show = Slideshow(photos: [Slideshow.Photo(url: wide)])
+            show.fit = fit; show.kenBurns = .off; show.transition = nil; show.background = Color(white: 0.5)
+            return try show.clip(width: 160, height: 120).still(at: 0.5, width: 160, height: 120).pixels()
+        }
+        let fill = try frame(.fill), fit = try frame(.fit), blur = try frame(.blur)
+        // Fill: red to the top edge. Fit: a grey bar above (80 px tall picture centred in 120). Blur: a dark red bar.
+        #expect(fill.rgba(x: 80, y: 2).red > 240)
+        let bar = fit.rgba(x: 80, y: 5)
+        #expect(abs(Int(bar.red) - 128) <= 2 && abs(Int(bar.green) - 128) <= 2, "grey letterbox: \(bar)")
+        #expect(fit.rgba(x: 80, y: 60).red > 240)
+        let blurred = blur.rgba(x: 80, y: 5)
+        #expect(blurred.red > 60 && blurred.red < 220 && blurred.green < 40, "darkened red enlargement behind: \(blurred)")
+    }
+
+    @Test func kenBurnsIsDeterministicPerSeedAndMovesThePicture() throws {
+        let folder = try TemporaryFolder()
+        let url = try Self.photo(.blue, "p.png", in: folder)
+        func frames(seed: UInt64) throws -> [PixelBuffer] {
+            var show = Slideshow(photos: [Slideshow.Photo(url: url)])
+            show.kenBurns = Slideshow.KenBurns(zoom: 0.3, pan: 0.1, direction: .zoomIn, seed: seed)
+            show.transition = nil
+            let clip = try show.clip(width: 160, height: 120)
+            return try [0.0, 2.9].map { try clip.still(at: Time(seconds: $0), width: 160, height: 120).pixels() }
+        }
+        let a = try frames(seed: 7), b = try frames(seed: 7), c = try frames(seed: 8)
+        #expect(a == b, "same seed, same film")
+        #expect(a[1] != c[1], "another seed moves differently")
+        // Zooming in: the white corner marker (20×15 px at the start) is bigger at the end, or pushed out of frame.
+        let white = { (px: PixelBuffer) in (0..<120).reduce(0) { n, y in n + (0..<160).filter { px.rgba(x: $0, y: y).green > 200 }.count } }
+        #expect(white(a[0]) >= 290 && white(a[0]) <= 310)
+        #expect(white(a[1]) != white(a[0]))
+        // Explicit rectangles are honoured: a view of the top-left quarter at the end shows the marker 2× larger.
+        var show = Slideshow(photos: [Slideshow.Photo(url: url, kenBurnsStart: Rect(x: 0, y: 0, width: 1, height: 1),
+                                                      kenBurnsEnd: Rect(x: 0, y: 0, width: 0.5, height: 0.5))])
+        show.transition = nil
+        let end = try show.clip(width: 160, height: 120).still(at: Time(seconds: 2.95), width: 160, height: 120).pixels()
+        #expect(white(end) > 1000, "marker scaled by about 2 (×4 area): \(white(end))")
+    }
+
+    @Test func captionsShowTheFileName() throws {
+        let folder = try TemporaryFolder()
+        let url = try Self.photo(.black, "Beach.png", in: folder)
+        var show = Slideshow(photos: [Slideshow.Photo(url: url)])
+        show.kenBurns = .off; show.transition = nil
+        let plain = try show.clip(width: 320, height: 240).still(at: 1, width: 320, height: 240).pixels()
+        show.captions = .filename
+        let captioned = try show.clip(width: 320, height: 240).still(at: 1, width: 320, height: 240).pixels()
+        let lowBand = (x: 0..<320, y: 160..<240)
+        #expect(inkBox(plain, in: lowBand) == nil)
+        let ink = try #require(inkBox(captioned, in: lowBand))
+        #expect(abs(Double(ink.minX + ink.maxX) / 2 - 160) < 8, "centred caption")
+    }
+
+    @Test func anUnreadablePhotoIsATypedErrorNamingTheFile() throws {
+        let folder = try TemporaryFolder()
+        let bad = folder.file("broken.png")
+        try Data("not an image".utf8).write(to: bad)
+        var show = Slideshow(photos: [Slideshow.Photo(url: bad)])
+        show.transition = nil
+        let clip = try show.clip(width: 64, height: 48)
+        #expect { _ = try clip.still(at: 0, width: 64, height: 48) } throws: { "\($0)".contains("broken.png") }
+        #expect(throws: MovieMakerError.self) { _ = try Slideshow(photos: []).clip(width: 64, height: 48) }
+    }
+}
