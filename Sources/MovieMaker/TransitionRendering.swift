@@ -1,0 +1,541 @@
+import CCairo
+import Foundation
+
+// How a transition frame is drawn.
+//
+// Effects where each pixel shows either A or B (wipes, slides, covers, reveals, crops, squeezes) draw
+// the clips straight into the destination, each clipped to its region and moved into place: no extra
+// pictures, no resampling. Effects that mix the two pictures (fades, soft edges, dissolve, zoom) draw
+// A and B into two scratch canvases, mix B into A there (`A·(1−w) + B·w` on premultiplied pixels, so
+// transparent clips mix correctly too: DEST_IN then ADD for a constant share, SOURCE through an 8-bit
+// mask for a share per pixel) and paint the result OVER the destination, as if the mix were one clip.
+
+/// Scratch space for one transition frame: two canvases for the pictures and an 8-bit mask.
+final class TransitionScratch {
+    let width: Int
+    let height: Int
+    /// Where the outgoing picture (A) is drawn; it receives the mix.
+    let outgoing: Canvas
+    /// Where the incoming picture (B) is drawn.
+    let incoming: Canvas
+    private var maskSurface: CairoSurface?
+    /// Each pixel's moment to switch in a dissolve (a 16-bit fraction of the transition), for `seed`.
+    private var dissolve: (seed: UInt64, thresholds: [UInt16])?
+
+    init(width: Int, height: Int) throws(MovieMakerError) {
+        self.width = width; self.height = height
+        outgoing = try Canvas(width: width, height: height)
+        incoming = try Canvas(width: width, height: height)
+    }
+
+    /// An A8 surface of the canvases' size, created on first use.
+    func mask() throws(MovieMakerError) -> CairoSurface {
+        if let maskSurface { return maskSurface }
+        let s = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height))!
+        let status = cairo_surface_status(s)
+        if status != CAIRO_STATUS_SUCCESS {
+            cairo_surface_destroy(s)
+            try cairoCheck(status, "cairo_image_surface_create (A8 \(width)×\(height))")
+        }
+        let surface = CairoSurface(adopting: s)
+        maskSurface = surface
+        return surface
+    }
+
+    /// The pixels' dissolve thresholds for `seed`, row by row, computed once per set and seed.
+    func dissolveThresholds(seed: UInt64) -> [UInt16] {
+        if let dissolve, dissolve.seed == seed { return dissolve.thresholds }
+        var t = [UInt16](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width { t[y * width + x] = UInt16(truncatingIfNeeded: TransitionRenderer.pixelHash(x: x, y: y, seed: seed) >> 48) }
+        }
+        dissolve = (seed, t)
+        return t
+    }
+}
+
+/// Scratch canvases shared by every transition, so frames do not allocate full-size pictures.
+///
+/// Clips draw on several threads at once (`MovieMaker.add` with `drawingThreads`), so each transition
+/// frame checks out a scratch set of its own and returns it when done. Idle sets are kept up to the
+/// largest number ever in use at once (capped at `maximumIdle`), the oldest dropped first, so memory
+/// stays constant over a render of any length.
+final class TransitionScratchPool: @unchecked Sendable {
+    // @unchecked: `idle`, `inUse` and `peak` are only touched under `lock`; a checked-out set belongs
+    // to one thread until it is given back.
+    static let shared = TransitionScratchPool()
+    /// The most idle sets kept, whatever the peak.
+    static let maximumIdle = 16
+
+    private let lock = NSLock()
+    private var idle: [TransitionScratch] = []
+    private var inUse = 0
+    private var peak = 0
+
+    /// Runs `body` with a scratch set of `width`×`height`, reused from the pool when one is idle.
+    func withScratch<R>(width: Int, height: Int, _ body: (TransitionScratch) throws -> R) throws -> R {
+        let reused: TransitionScratch? = lock.withLock {
+            inUse += 1
+            peak = max(peak, inUse)
+            guard let i = idle.lastIndex(where: { $0.width == width && $0.height == height }) else { return nil }
+            return idle.remove(at: i)
+        }
+        let scratch: TransitionScratch
+        if let reused {
+            scratch = reused
+        } else {
+            do { scratch = try TransitionScratch(width: width, height: height) } catch {
+                lock.withLock { inUse -= 1 }
+                throw error
+            }
+        }
+        defer {
+            lock.withLock {
+                inUse -= 1
+                idle.append(scratch)
+                let keep = min(peak, Self.maximumIdle)
+                if idle.count > keep { idle.removeFirst(idle.count - keep) }
+            }
+        }
+        return try body(scratch)
+    }
+
+    /// Idle sets held now (for tests).
+    var idleCount: Int { lock.withLock { idle.count } }
+    /// Drops every idle set (for tests, and for callers wanting the memory back).
+    func removeIdle() { lock.withLock { idle.removeAll() } }
+}
+
+/// Draws transition frames.
+enum TransitionRenderer {
+    /// Draws the moment `linear` (0…1, before easing) of `transition` from `a` at `fa` to `b` at `fb` into `ctx`.
+    static func draw(_ transition: Transition, linearProgress linear: Double,
+                     from a: Clip, at fa: Frame, to b: Clip, at fb: Frame, in ctx: DrawingContext) throws {
+        let eased = transition.easing(linear)
+        if case let .custom(_, body) = transition.kind {
+            try withScratch(ctx) { s in
+                try render(a, fa, into: s.outgoing)
+                try render(b, fb, into: s.incoming)
+                let frames = TransitionFrames(context: ctx, outgoing: s.outgoing, incoming: s.incoming, linearProgress: linear)
+                try ctx.withSavedState { try body(frames, eased) }
+            }
+            return
+        }
+        // Built-in effects take progress within 0…1 (overshooting easings are clamped).
+        let p = eased.isNaN ? 0 : min(max(eased, 0), 1)
+        if p <= 0 { return try direct(a, fa, ctx) }
+        if p >= 1 { return try direct(b, fb, ctx) }
+        // xfade's own progress runs the other way: 1 at the start, 0 at the end.
+        let P = 1 - p
+        let w = ctx.bounds.width, h = ctx.bounds.height
+
+        switch transition.kind {
+        case .fade:
+            try mix(ctx, a, fa, b, fb, weight: .constant(p))
+
+        case let .fadeThrough(color):
+            // Drawing A, then the colour at alpha k over it, is exactly lerp(A, colour, k) OVER what was
+            // below, for any A: no scratch needed.
+            if p < 0.5 { try direct(a, fa, ctx) } else { try direct(b, fb, ctx) }
+            let k = p < 0.5 ? 2 * p : 2 - 2 * p
+            ctx.withCairoContext { cr in
+                cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+                cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+                cairo_paint_with_alpha(cr, k)
+            }
+
+        case let .wipe(d), let .slide(d), let .cover(d), let .reveal(d):
+            // `s`: how many columns (rows) B has, with xfade's integer edges.
+            let horizontal = d == .left || d == .right
+            let full = horizontal ? w : h
+            let s: Double
+            if case .wipe = transition.kind {
+                // xfade's wipes take pixels beyond `Int(size × progress)` from the far side, so the
+                // edge is asymmetric by one pixel between left and right (up and down).
+                switch d {
+                case .left, .up: s = max(0, full - (full * P).rounded(.towardZero) - 1)
+                case .right, .down: s = min(full, (full * p).rounded(.towardZero) + 1)
+                }
+            } else {
+                s = full - (full * P).rounded(.towardZero)
+            }
+            let aRect, bRect: Rect
+            switch d {
+            case .left: aRect = Rect(x: 0, y: 0, width: w - s, height: h); bRect = Rect(x: w - s, y: 0, width: s, height: h)
+            case .right: aRect = Rect(x: s, y: 0, width: w - s, height: h); bRect = Rect(x: 0, y: 0, width: s, height: h)
+            case .up: aRect = Rect(x: 0, y: 0, width: w, height: h - s); bRect = Rect(x: 0, y: h - s, width: w, height: s)
+            case .down: aRect = Rect(x: 0, y: s, width: w, height: h - s); bRect = Rect(x: 0, y: 0, width: w, height: s)
+            }
+            // A moves by `s` in the direction; B follows one frame-length behind it.
+            let unit: Point
+            switch d {
+            case .left: unit = Point(x: -1, y: 0)
+            case .right: unit = Point(x: 1, y: 0)
+            case .up: unit = Point(x: 0, y: -1)
+            case .down: unit = Point(x: 0, y: 1)
+            }
+            let aMoved = Point(x: unit.x * s, y: unit.y * s)
+            let bMoved = Point(x: aMoved.x - unit.x * w, y: aMoved.y - unit.y * h)
+            let aOffset: Point, bOffset: Point
+            switch transition.kind {
+            case .slide: aOffset = aMoved; bOffset = bMoved
+            case .cover: aOffset = .zero; bOffset = bMoved
+            case .reveal: aOffset = aMoved; bOffset = .zero
+            default: aOffset = .zero; bOffset = .zero
+            }
+            if aRect.width > 0 && aRect.height > 0 { try direct(a, fa, ctx, clip: aRect, offset: aOffset) }
+            if bRect.width > 0 && bRect.height > 0 { try direct(b, fb, ctx, clip: bRect, offset: bOffset) }
+
+        case let .wipeCorner(corner):
+            // A keeps the rectangle at `corner`, shrinking into it (xfade's integer edges: the pixels up
+            // to and including `Int(size × P)` from that corner).
+            let right = corner == .topRight || corner == .bottomRight
+            let bottom = corner == .bottomLeft || corner == .bottomRight
+            let aw = right ? w - (w * p).rounded(.towardZero) - 1 : (w * P).rounded(.towardZero) + 1
+            let ah = bottom ? h - (h * p).rounded(.towardZero) - 1 : (h * P).rounded(.towardZero) + 1
+            let aRect = Rect(x: right ? w - aw : 0, y: bottom ? h - ah : 0, width: max(0, aw), height: max(0, ah))
+            try direct(b, fb, ctx, outside: aRect)
+            if aw > 0 && ah > 0 { try direct(a, fa, ctx, clip: aRect) }
+
+        case .circleCrop, .rectCrop:
+            // The picture (A in the first half, B in the second) in a shape that closes and reopens, on black.
+            fillBlack(ctx)
+            let (clip, f) = P >= 0.5 ? (a, fa) : (b, fb)
+            let amount = abs(P - 0.5)
+            if case .circleCrop = transition.kind {
+                let r = pow(2 * amount, 3) * hypot(w / 2, h / 2)
+                guard r > 0 else { return }
+                try ctx.withSavedState {
+                    ctx.beginPath(); ctx.addEllipse(in: Rect(x: w / 2 - r, y: h / 2 - r, width: 2 * r, height: 2 * r)); ctx.clip()
+                    try clip.draw(in: ctx, at: f)
+                }
+            } else {
+                // xfade: pixels strictly within Int(amount × size) of the (integer) centre.
+                let zw = (amount * w).rounded(.towardZero), zh = (amount * h).rounded(.towardZero)
+                let rect = Rect(x: (w / 2).rounded(.down) - zw + 1, y: (h / 2).rounded(.down) - zh + 1, width: 2 * zw - 1, height: 2 * zh - 1)
+                guard rect.width > 0, rect.height > 0 else { return }
+                try direct(clip, f, ctx, clip: rect)
+            }
+
+        case .squeezeHorizontal, .squeezeVertical:
+            // A squashed about the centre into the rows (columns) within P/2 of the middle, B around it.
+            let vertical = { if case .squeezeHorizontal = transition.kind { return true } else { return false } }()
+            let size = vertical ? h : w
+            let first = (size / 2 - P * size / 2).rounded(.up), last = (size / 2 + P * size / 2).rounded(.down)
+            let n = max(0, last - first + 1)
+            let band = vertical ? Rect(x: 0, y: first, width: w, height: n) : Rect(x: first, y: 0, width: n, height: h)
+            try direct(b, fb, ctx, outside: band)
+            guard n > 0 else { return }
+            try ctx.withSavedState {
+                ctx.clip(to: band)
+                ctx.translate(x: vertical ? 0 : first, y: vertical ? first : 0)
+                ctx.scale(x: vertical ? 1 : n / w, y: vertical ? n / h : 1)
+                try a.draw(in: ctx, at: fa)
+            }
+
+        case .zoomIn:
+            try zoom(ctx, zooming: a, fa, into: b, fb, xfadeProgress: P)
+        case .zoomOut:
+            try zoom(ctx, zooming: b, fb, into: a, fa, xfadeProgress: p)
+
+        case let .dissolve(seed):
+            // A pixel switches to B once progress passes its random threshold.
+            let k = UInt32(p * 65536)
+            try mix(ctx, a, fa, b, fb, weight: .mask { s, data, stride in
+                s.dissolveThresholds(seed: seed).withUnsafeBufferPointer { t in
+                    for y in 0..<s.height {
+                        let row = data + y * stride, base = y * s.width
+                        for x in 0..<s.width { row[x] = UInt32(t[base + x]) < k ? 255 : 0 }
+                    }
+                }
+            })
+
+        case .smooth, .circleOpen, .circleClose, .verticalOpen, .verticalClose, .horizontalOpen,
+             .horizontalClose, .diagonal, .radial, .slices:
+            let kind = transition.kind
+            try mix(ctx, a, fa, b, fb, weight: .mask { s, data, stride in
+                fillMask(kind, xfadeProgress: P, data: data, stride: stride, width: s.width, height: s.height)
+            })
+
+        case .custom:
+            break   // handled above
+        }
+    }
+
+    // MARK: Direct drawing
+
+    /// Draws `clip` into `ctx` clipped to `rect` (if given) and moved by `offset`.
+    private static func direct(_ clip: Clip, _ f: Frame, _ ctx: DrawingContext, clip rect: Rect? = nil, offset: Point = .zero) throws {
+        try ctx.withSavedState {
+            if let rect { ctx.clip(to: rect) }
+            if offset != .zero { ctx.translate(x: offset.x, y: offset.y) }
+            try clip.draw(in: ctx, at: f)
+        }
+    }
+
+    /// Draws `clip` into `ctx` everywhere but inside `hole`.
+    private static func direct(_ clip: Clip, _ f: Frame, _ ctx: DrawingContext, outside hole: Rect) throws {
+        try ctx.withSavedState {
+            ctx.beginPath()
+            ctx.addRect(Rect(x: -1, y: -1, width: ctx.bounds.width + 2, height: ctx.bounds.height + 2))
+            if hole.width > 0 && hole.height > 0 { ctx.addRect(hole) }
+            ctx.fillRule = .evenOdd
+            ctx.clip()
+            ctx.fillRule = .winding
+            try clip.draw(in: ctx, at: f)
+        }
+    }
+
+    /// Paints opaque black over `ctx` (within its clip).
+    private static func fillBlack(_ ctx: DrawingContext) {
+        ctx.withCairoContext { cr in
+            cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+            cairo_set_source_rgba(cr, 0, 0, 0, 1)
+            cairo_paint(cr)
+        }
+    }
+
+    // MARK: Mixing in scratch canvases
+
+    /// How much of B each pixel of a mix takes.
+    enum Weight {
+        /// The same share everywhere.
+        case constant(Double)
+        /// A share per pixel, written as 0…255 into the scratch set's A8 buffer (data, stride).
+        case mask((TransitionScratch, UnsafeMutablePointer<UInt8>, Int) -> Void)
+    }
+
+    /// Runs `body` with a scratch set of `ctx`'s size from the shared pool.
+    private static func withScratch<R>(_ ctx: DrawingContext, _ body: (TransitionScratch) throws -> R) throws -> R {
+        try TransitionScratchPool.shared.withScratch(width: max(1, Int(ctx.bounds.width)), height: max(1, Int(ctx.bounds.height)), body)
+    }
+
+    /// Draws `clip` at `f` on a transparent `canvas`, after `setup` (a transform, say).
+    private static func render(_ clip: Clip, _ f: Frame, into canvas: Canvas, setup: (DrawingContext) -> Void = { _ in }) throws {
+        try canvas.draw { c in
+            c.clear(.clear)
+            setup(c)
+            try clip.draw(in: c, at: f)
+        }
+    }
+
+    /// Draws A and B into scratch canvases, mixes B into A by `weight` and paints the mix over `ctx`.
+    private static func mix(_ ctx: DrawingContext, _ a: Clip, _ fa: Frame, _ b: Clip, _ fb: Frame, weight: Weight,
+                            setupA: (DrawingContext) -> Void = { _ in }) throws {
+        try withScratch(ctx) { s in
+            try render(a, fa, into: s.outgoing, setup: setupA)
+            try render(b, fb, into: s.incoming)
+            let cr = s.outgoing.context.cr
+            cairo_save(cr)
+            cairo_identity_matrix(cr)
+            switch weight {
+            case let .constant(k):
+                // A·(1−k), then + B·k. (SOURCE through a constant alpha computes the same but takes
+                // pixman's general path: about 5× slower at 1080p.)
+                cairo_set_operator(cr, CAIRO_OPERATOR_DEST_IN)
+                cairo_set_source_rgba(cr, 0, 0, 0, 1 - k)
+                cairo_paint(cr)
+                cairo_set_operator(cr, CAIRO_OPERATOR_ADD)
+                cairo_set_source_surface(cr, s.incoming.surface.pointer, 0, 0)
+                cairo_paint_with_alpha(cr, k)
+            case let .mask(fill):
+                cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+                cairo_set_source_surface(cr, s.incoming.surface.pointer, 0, 0)
+                let m = try s.mask()
+                m.flush()
+                fill(s, m.data, m.stride)
+                m.markDirty()
+                cairo_mask_surface(cr, m.pointer, 0, 0)
+            }
+            cairo_restore(cr)
+            try s.outgoing.context.checkStatus()
+            paint(s.outgoing, onto: ctx.cr)
+            try ctx.checkStatus()
+        }
+    }
+
+    /// xfade's zoomin, from the zooming clip's point of view: `zoomed` magnifies into its centre while
+    /// `P` goes 1 → 0.5, then `other` fades in over it while `P` goes 0.5 → 0.
+    private static func zoom(_ ctx: DrawingContext, zooming zoomed: Clip, _ fz: Frame, into other: Clip, _ fo: Frame,
+                             xfadeProgress P: Double) throws {
+        let w = ctx.bounds.width, h = ctx.bounds.height
+        // xfade samples A at (u − ½)·zf + ½: a magnification of 1/zf, which grows without bound as zf
+        // reaches 0 at the midpoint. Capped where one pixel already fills the frame many times over.
+        let zf = smoothstep(0.5, 1, P)
+        let scale = 1 / max(zf, 1.0 / 256)
+        let setup: (DrawingContext) -> Void = { c in
+            c.translate(x: w / 2, y: h / 2)
+            c.scale(x: scale, y: scale)
+            c.translate(x: -w / 2, y: -h / 2)
+        }
+        let otherShare = 1 - smoothstep(0, 0.5, P)
+        if otherShare <= 0 {
+            try ctx.withSavedState {
+                setup(ctx)
+                try zoomed.draw(in: ctx, at: fz)
+            }
+            return
+        }
+        try mix(ctx, zoomed, fz, other, fo, weight: .constant(otherShare), setupA: setup)
+    }
+
+    // MARK: Painting canvases
+
+    /// Paints `canvas` OVER `cr` at the origin, at `alpha`.
+    static func paint(_ canvas: Canvas, onto cr: OpaquePointer, alpha: Double = 1) {
+        cairo_save(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        cairo_set_source_surface(cr, canvas.surface.pointer, 0, 0)
+        if alpha >= 1 { cairo_paint(cr) } else { cairo_paint_with_alpha(cr, max(0, alpha)) }
+        cairo_restore(cr)
+    }
+
+    /// Paints `canvas` OVER `cr`, scaled to fill `rect`, at `alpha`.
+    static func paint(_ canvas: Canvas, onto cr: OpaquePointer, in rect: Rect, alpha: Double) {
+        cairo_save(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        cairo_translate(cr, rect.minX, rect.minY)
+        cairo_scale(cr, rect.width / Double(canvas.width), rect.height / Double(canvas.height))
+        cairo_set_source_surface(cr, canvas.surface.pointer, 0, 0)
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+        cairo_new_path(cr)
+        cairo_rectangle(cr, 0, 0, Double(canvas.width), Double(canvas.height))
+        cairo_clip(cr)
+        if alpha >= 1 { cairo_paint(cr) } else { cairo_paint_with_alpha(cr, max(0, alpha)) }
+        cairo_restore(cr)
+    }
+
+    // MARK: Masks (B's share per pixel, xfade's formulas)
+
+    /// GLSL's smoothstep: 0 below `e0`, 1 above `e1`, a smooth S between.
+    @inline(__always)
+    static func smoothstep(_ e0: Double, _ e1: Double, _ x: Double) -> Double {
+        let t = min(max((x - e0) / (e1 - e0), 0), 1)
+        return t * t * (3 - 2 * t)
+    }
+
+    /// 0…1 as a byte.
+    @inline(__always)
+    private static func byte(_ v: Double) -> UInt8 { UInt8(min(max(v, 0), 1) * 255 + 0.5) }
+
+    /// atan2(y, x) to within 0.0003 radians (a tenth of a level in a radial mask), by a polynomial;
+    /// several times faster than `atan2`.
+    @inline(__always)
+    static func fastAtan2(_ y: Float, _ x: Float) -> Float {
+        let ax = abs(x), ay = abs(y)
+        let big = max(ax, ay)
+        guard big > 0 else { return 0 }
+        let a = min(ax, ay) / big, s = a * a
+        var r = ((-0.046_496_474_9 * s + 0.159_314_22) * s - 0.327_622_764) * s * a + a
+        if ay > ax { r = .pi / 2 - r }
+        if x < 0 { r = .pi - r }
+        return y < 0 ? -r : r
+    }
+
+    /// A deterministic pseudo-random 64-bit value for a pixel (SplitMix64's finaliser over the position and seed).
+    @inline(__always)
+    static func pixelHash(x: Int, y: Int, seed: UInt64) -> UInt64 {
+        var z = seed &+ UInt64(truncatingIfNeeded: y) &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(truncatingIfNeeded: x) &* 0xC2B2_AE3D_27D4_EB4F
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Writes B's share (0…255) for every pixel of a `width`×`height` A8 buffer, for the mask-based
+    /// effects, with xfade's progress `P` (1 at the start, 0 at the end).
+    static func fillMask(_ kind: Transition.Kind, xfadeProgress P: Double,
+                         data: UnsafeMutablePointer<UInt8>, stride: Int, width: Int, height: Int) {
+        let W = Double(width), H = Double(height)
+        /// The same share down each column.
+        func columns(_ share: (Int) -> Double) {
+            let row = data
+            for x in 0..<width { row[x] = byte(share(x)) }
+            for y in 1..<max(height, 1) { (data + y * stride).update(from: row, count: width) }
+        }
+        /// The same share along each row.
+        func rows(_ share: (Int) -> Double) {
+            for y in 0..<height { (data + y * stride).update(repeating: byte(share(y)), count: width) }
+        }
+        /// xfade's blinds: ten slices whose edges follow a soft front.
+        func slice(_ f: Double) -> Double {
+            let front = smoothstep(-0.5, 0, f - P * 1.5)
+            let fraction = 10 * f - (10 * f).rounded(.down)
+            return front <= fraction ? 0 : 1
+        }
+        switch kind {
+        case let .smooth(d):
+            switch d {
+            case .left: columns { x in smoothstep(0, 1, 1 + Double(x) / W - 2 * P) }
+            case .right: columns { x in smoothstep(0, 1, 1 + (W - 1 - Double(x)) / W - 2 * P) }
+            case .up: rows { y in smoothstep(0, 1, 1 + Double(y) / H - 2 * P) }
+            case .down: rows { y in smoothstep(0, 1, 1 + (H - 1 - Double(y)) / H - 2 * P) }
+            }
+        case .verticalOpen: columns { x in smoothstep(0, 1, 2 - abs((Double(x) - W / 2) / (W / 2)) - 2 * P) }
+        case .verticalClose: columns { x in smoothstep(0, 1, 1 + abs((Double(x) - W / 2) / (W / 2)) - 2 * P) }
+        case .horizontalOpen: rows { y in smoothstep(0, 1, 2 - abs((Double(y) - H / 2) / (H / 2)) - 2 * P) }
+        case .horizontalClose: rows { y in smoothstep(0, 1, 1 + abs((Double(y) - H / 2) / (H / 2)) - 2 * P) }
+        case let .slices(d):
+            switch d {
+            case .left: columns { x in slice(Double(x) / W) }
+            case .right: columns { x in slice((W - 1 - Double(x)) / W) }
+            case .up: rows { y in slice(Double(y) / H) }
+            case .down: rows { y in slice((H - 1 - Double(y)) / H) }
+            }
+        case .circleOpen, .circleClose:
+            // Distance from the centre over the half diagonal, shifted by progress, through smoothstep.
+            let open: Bool = { if case .circleOpen = kind { return true } else { return false } }()
+            let z = hypot(Double(width / 2), Double(height / 2))
+            let shift = open ? (P - 0.5) * 3 : (0.5 - P) * 3
+            // Measured from pixel indices to the integer centre, as xfade does.
+            // The share depends on the distance alone: tabulate it every quarter pixel of distance
+            // (up to the farthest corner), so each pixel costs one square root and one lookup.
+            let cx = Float(width / 2), cy = Float(height / 2)
+            let steps: Float = 4
+            let farthest = hypot(Double(max(cx, Float(width) - cx)), Double(max(cy, Float(height) - cy)))
+            let table = (0...Int(farthest * Double(steps)) + 1).map { i -> UInt8 in
+                let s = smoothstep(0, 1, Double(i) / Double(steps) / z + shift)
+                return byte(open ? 1 - s : s)
+            }
+            let dx2 = (0..<width).map { x -> Float in let d = Float(x) - cx; return d * d }
+            // Symmetric about the centre pixel: rows (columns) 2·c − i equal rows (columns) i.
+            let ci = width / 2, cj = height / 2
+            table.withUnsafeBufferPointer { lut in
+                dx2.withUnsafeBufferPointer { dx2 in
+                    for y in 0..<height {
+                        let row = data + y * stride
+                        if y > cj { row.update(from: data + (2 * cj - y) * stride, count: width); continue }
+                        let dy = Float(y) - cy, dy2 = dy * dy
+                        for x in 0...min(ci, width - 1) {
+                            row[x] = lut[Int((dx2[x] + dy2).squareRoot() * steps + 0.5)]
+                        }
+                        if ci + 1 < width { for x in (ci + 1)..<width { row[x] = row[2 * ci - x] } }
+                    }
+                }
+            }
+        case let .diagonal(corner):
+            let right = corner == .topRight || corner == .bottomRight
+            let bottom = corner == .bottomLeft || corner == .bottomRight
+            for y in 0..<height {
+                let fy = bottom ? (H - 1 - Double(y)) / H : Double(y) / H
+                let row = data + y * stride
+                for x in 0..<width {
+                    let fx = right ? (W - 1 - Double(x)) / W : Double(x) / W
+                    row[x] = byte(smoothstep(0, 1, 1 + fx * fy - 2 * P))
+                }
+            }
+        case .radial:
+            // The angle of each pixel around the centre, measured from straight down, swept by progress.
+            let sweep = Float((P - 0.5) * (.pi * 2.5))
+            for y in 0..<height {
+                let dy = Float(y - height / 2)
+                let row = data + y * stride
+                for x in 0..<width {
+                    let t = min(max(fastAtan2(Float(x - width / 2), dy) - sweep, 0), 1)
+                    row[x] = UInt8(t * t * (3 - 2 * t) * 255 + 0.5)
+                }
+            }
+        default:
+            (0..<height).forEach { y in (data + y * stride).update(repeating: 0, count: width) }
+        }
+    }
+}
