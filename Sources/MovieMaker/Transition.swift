@@ -46,7 +46,8 @@ public struct Transition: Sendable, CustomStringConvertible {
         /// `fade`: A and B mixed, B's share growing with progress (a crossfade).
         case fade
         /// A fades to `color` over the first half, then B fades in from it (`fadeblack`, `fadewhite`):
-        /// at the midpoint the frame is `color` alone.
+        /// at the midpoint the frame is `color` alone. (xfade's curves differ: its A is gone a fifth of
+        /// the way in and its B only about a third in at the midpoint; this dip is symmetric.)
         case fadeThrough(Color)
         /// `wipeleft`…`wipedown`: a hard edge moves in `direction`, uncovering B behind it (wipe left: B
         /// appears on the right and grows leftwards). Neither picture moves.

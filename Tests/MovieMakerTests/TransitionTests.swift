@@ -187,6 +187,21 @@ import Testing
         #expect(Self.rb(close, 32, 24).r >= 250 && Self.rb(close, 0, 0).b >= 245)
         // Early on, circleopen is still mostly A even at the centre.
         #expect(Self.rb(try Self.picture(.circleOpen(), progress: 0.1), 32, 24).r > 200)
+        // Odd sizes: symmetric about the centre pixel, B there, A in every corner.
+        let odd = try Self.picture(.transition(from: Self.red, to: Self.blue, using: .circleOpen()), at: 1.5, width: 63, height: 47)
+        #expect(Self.rb(odd, 31, 23).b >= 250)
+        for (x, y) in [(0, 0), (62, 0), (0, 46), (62, 46)] { #expect(Self.rb(odd, x, y).r >= 245, "corner \(x),\(y)") }
+        for (x, y) in [(5, 9), (20, 40), (31, 3)] { #expect(Self.rb(odd, x, y) == Self.rb(odd, 62 - x, 46 - y), "mirror of \(x),\(y)") }
+    }
+
+    @Test func transitionsNestInsideTransitions() throws {
+        // Inner: red → green, 1 s each, 0.8 s fade (0.2…1.0 s). Outer: inner → blue with a 1 s fade (0.2…1.2 s).
+        let inner = Clip.transition(from: .color(.red, duration: 1), to: .color(.green, duration: 1), using: .fade(duration: 0.8))
+        let outer = Clip.transition(from: inner, to: .color(.blue, duration: 2), using: .fade(duration: 1))
+        #expect(outer.duration == 2.2)
+        // At 0.6 s: inner halfway (red and green 50 %), outer 40 % blue.
+        let c = Self.rb(try Self.picture(outer, at: 0.6), 32, 24)
+        #expect(abs(c.r - 77) <= 2 && abs(c.g - 77) <= 2 && abs(c.b - 102) <= 2, "\(c)")
     }
 
     @Test func dissolveSwitchesAboutHalfThePixelsAtTheMidpointReproducibly() throws {
