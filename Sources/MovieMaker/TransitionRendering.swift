@@ -31,13 +31,8 @@ final class TransitionScratch {
     /// An A8 surface of the canvases' size, created on first use.
     func mask() throws(MovieMakerError) -> CairoSurface {
         if let maskSurface { return maskSurface }
-        let s = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height))!
-        let status = cairo_surface_status(s)
-        if status != CAIRO_STATUS_SUCCESS {
-            cairo_surface_destroy(s)
-            try cairoCheck(status, "cairo_image_surface_create (A8 \(width)×\(height))")
-        }
-        let surface = CairoSurface(adopting: s)
+        // The one owner that checks the status before adopting the surface.
+        let surface = try CairoSurface(width: width, height: height, format: CAIRO_FORMAT_A8)
         maskSurface = surface
         return surface
     }
