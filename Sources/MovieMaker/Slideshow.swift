@@ -225,7 +225,7 @@ public struct Slideshow: Sendable {
     /// The start and end views (unit rectangles of the fitted picture) of a photo's pan and zoom,
     /// from its own rectangles or chosen deterministically from the seed and its index.
     func kenBurnsRects(for photo: Photo, index: Int) -> (Rect, Rect) {
-        var rng = SplitMix(seed: kenBurns.seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
+        var rng = SplitMix64(seed: kenBurns.seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
         let zoomIn: Bool
         switch kenBurns.direction {
         case .zoomIn: zoomIn = true
@@ -399,18 +399,5 @@ final class PhotoStore: Sendable {
 enum PhotoLoader {
     static func load(_ url: URL, fitting target: Size) throws -> Image {
         try Image(contentsOf: url)
-    }
-}
-
-/// SplitMix64: a small, fast, deterministic generator for seeded choices.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -106,19 +106,19 @@ public struct Stagger: Sendable {
     /// Item `index`'s eased progress at an exact time, e.g. `frame.exactTime` (literals pick seconds).
     @_disfavoredOverload
     public func progress(ofItem index: Int, at time: Time) -> Double { progress(ofItem: index, at: time.seconds) }
+}
 
-    /// Sebastiano Vigna's SplitMix64: a tiny, fast, well-mixed 64-bit generator for reproducible shuffles.
-    private struct SplitMix64: RandomNumberGenerator, Sendable {
-        private var state: UInt64
-        /// A generator that always produces the same sequence for the same seed.
-        init(seed: UInt64) { state = seed }
-        /// The next 64 random bits.
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+/// Sebastiano Vigna's SplitMix64: a tiny, fast, well-mixed 64-bit generator for reproducible shuffles.
+struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+    /// A generator that always produces the same sequence for the same seed.
+    init(seed: UInt64) { state = seed }
+    /// The next 64 random bits.
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

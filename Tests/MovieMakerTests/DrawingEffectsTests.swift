@@ -316,7 +316,7 @@ import Testing
         // SIMD loops, which release builds use (in debug builds they are slow, so the plain loops run).
         let (c, w, h, vector) = shape
         let stride = w * c + 8, blur = GaussianBlur(radius: 3)
-        var rng = SplitMix(seed: 7)
+        var rng = SplitMix64(seed: 7)
         var data = [UInt8](repeating: 0, count: stride * h)
         for y in 0..<h { for x in 0..<w {
             let i = y * stride + x * c, a = UInt8(truncatingIfNeeded: rng.next())
@@ -408,18 +408,5 @@ import Testing
         }
         let small = try canvas(20, 2) { $0.draw(try stripes.makeImage(), in: Rect(x: 0, y: 0, width: 20, height: 2), fit: .stretch) }
         for x in 0..<20 { #expect(alpha(small, x, 1) > 60 && alpha(small, x, 1) < 195, "column \(x): \(alpha(small, x, 1))") }
-    }
-}
-
-/// A small deterministic random number generator for test data.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
