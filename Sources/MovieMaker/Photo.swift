@@ -114,7 +114,7 @@ public enum PhotoDecoder {
             ColorManagement.convertToSRGB(raster, icc: icc)
         }
         if case .cmyk = raster.layout { ColorManagement.convertCMYKNaively(raster) }
-        let surface = try upright(raster, orientation: header.orientationToApply)
+        let surface = try upright(raster, orientation: header.orientationToApply, path: url.path)
         return Photo(image: Image(surface: surface), info: PhotoInfo(url: url, header: header))
     }
 
@@ -171,40 +171,46 @@ public enum PhotoDecoder {
 
     /// Writes the raster into a Cairo surface upright, premultiplied, in B, G, R, A order. A raster
     /// decoded straight into its surface with nothing to change is returned as it is.
-    static func upright(_ raster: PhotoRaster, orientation: EXIFOrientation) throws(MovieMakerError) -> CairoSurface {
+    static func upright(_ raster: PhotoRaster, orientation: EXIFOrientation, path: String) throws(MovieMakerError) -> CairoSurface {
         if let surface = raster.surface, orientation == .up, raster.layout == .bgra, !raster.hasAlpha {
             surface.markDirty()
             return surface
         }
         let width = orientation.swapsWidthAndHeight ? raster.height : raster.width
         let height = orientation.swapsWidthAndHeight ? raster.width : raster.height
-        let surface = try CairoSurface(width: width, height: height)
-        surface.flush()
+        let surface = try PhotoRaster.makeSurface(width: width, height: height, path: path)
         let destination = UnsafeMutableRawPointer(surface.data)
         let (origin, xStep, yStep) = orientation.placement(width: width, height: height, stride: surface.stride)
         let swapRedBlue = raster.layout == .rgba
         let opaque = !raster.hasAlpha
-        for y in 0..<raster.height {
-            let row = UnsafeRawPointer(raster.pixels + y * raster.stride)
-            var offset = origin + y * yStep
-            for x in 0..<raster.width {
-                var pixel = row.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)   // little-endian: byte 0 lowest
-                if swapRedBlue { pixel = pixel & 0xFF00_FF00 | (pixel & 0xFF) << 16 | (pixel >> 16) & 0xFF }
-                if opaque {
-                    pixel |= 0xFF00_0000
-                } else {
-                    let a = pixel >> 24
-                    if a == 0 {
-                        pixel = 0
-                    } else if a != 255 {
-                        let c0 = ((pixel & 0xFF) * a + 127) / 255
-                        let c1 = ((pixel >> 8 & 0xFF) * a + 127) / 255
-                        let c2 = ((pixel >> 16 & 0xFF) * a + 127) / 255
-                        pixel = a << 24 | c2 << 16 | c1 << 8 | c0
+        // A rotation writes columns: in 64×64 tiles both sides stay in cache.
+        let tile = orientation.swapsWidthAndHeight ? 64 : max(1, raster.width)
+        for tileY in Swift.stride(from: 0, to: raster.height, by: tile) {
+            for tileX in Swift.stride(from: 0, to: raster.width, by: tile) {
+                for y in tileY..<min(raster.height, tileY + tile) {
+                    let row = UnsafeRawPointer(raster.pixels + y * raster.stride)
+                    var offset = origin + y * yStep + tileX * xStep
+                    for x in tileX..<min(raster.width, tileX + tile) {
+                        // Loaded little-endian: byte 0 (blue, or red for RGBA) is the lowest.
+                        var pixel = row.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
+                        if swapRedBlue { pixel = pixel & 0xFF00_FF00 | (pixel & 0xFF) << 16 | (pixel >> 16) & 0xFF }
+                        if opaque {
+                            pixel |= 0xFF00_0000
+                        } else {
+                            let a = pixel >> 24
+                            if a == 0 {
+                                pixel = 0
+                            } else if a != 255 {
+                                let c0 = ((pixel & 0xFF) * a + 127) / 255
+                                let c1 = ((pixel >> 8 & 0xFF) * a + 127) / 255
+                                let c2 = ((pixel >> 16 & 0xFF) * a + 127) / 255
+                                pixel = a << 24 | c2 << 16 | c1 << 8 | c0
+                            }
+                        }
+                        destination.storeBytes(of: pixel, toByteOffset: offset, as: UInt32.self)
+                        offset += xStep
                     }
                 }
-                destination.storeBytes(of: pixel, toByteOffset: offset, as: UInt32.self)
-                offset += xStep
             }
         }
         surface.markDirty()

@@ -641,6 +641,37 @@ struct PhotoDecodingTests {
         expectColor(pixels(jpeg), 4, 8, (expected.0, expected.1, expected.2, 255), tolerance: 3, "JPEG P3 (0.8, 0.4, 0.3)")
     }
 
+    @Test("the matrix/TRC fast path agrees with LittleCMS within one level (Display P3, Adobe RGB)")
+    func matrixShaperMatchesLittleCMS() throws {
+        for icc in [ColorManagement.displayP3ProfileData(), ColorManagement.adobeRGBProfileData()] {
+            let icc = try #require(icc)
+            let context = try #require(cmsCreateContext(nil, nil))
+            defer { cmsDeleteContext(context) }
+            let source = try #require(icc.withUnsafeBytes { cmsOpenProfileFromMemTHR(context, $0.baseAddress, UInt32($0.count)) })
+            defer { cmsCloseProfile(source) }
+            let srgb = try #require(cmsCreate_sRGBProfileTHR(context))
+            defer { cmsCloseProfile(srgb) }
+            let fast = try #require(MatrixShaperConversion(source: source, context: context))
+            let raster = try PhotoRaster(width: 4096, height: 1, layout: .bgra, path: "test")
+            var rng: UInt64 = 42
+            for i in 0..<4096 * 4 {
+                rng = rng &* 6364136223846793005 &+ 1442695040888963407
+                raster.pixels[i] = UInt8(truncatingIfNeeded: rng >> 33)
+            }
+            let original = Array(UnsafeBufferPointer(start: raster.pixels, count: 4096 * 4))
+            var reference = [UInt8](repeating: 0, count: 4096 * 4)
+            let transform = try #require(cmsCreateTransformTHR(context, source, ColorManagement.typeBGRA8, srgb, ColorManagement.typeBGRA8,
+                                                               UInt32(INTENT_RELATIVE_COLORIMETRIC), UInt32(cmsFLAGS_COPY_ALPHA)))
+            defer { cmsDeleteTransform(transform) }
+            cmsDoTransform(transform, original, &reference, 4096)
+            fast.apply(to: raster)
+            var worst = 0
+            for i in 0..<4096 * 4 { worst = max(worst, abs(Int(raster.pixels[i]) - Int(reference[i]))) }
+            #expect(worst <= 1, "\(ColorManagement.description(ofICC: icc) ?? "?"): largest difference \(worst) levels")
+            #expect(original != Array(UnsafeBufferPointer(start: raster.pixels, count: 4096 * 4)), "the conversion changed nothing")
+        }
+    }
+
     @Test("TIFF, BMP and GIF (via libavcodec; fixtures made by the ffmpeg CLI from a PNG)")
     func tiffBMPGIF() throws {
         guard FFTools.available else { return }
