@@ -103,11 +103,13 @@ public enum PhotoDecoder {
 
     /// Decodes a photo upright and in sRGB, at the size `scaling` asks for.
     public static func decode(_ url: URL, scaling: PhotoScaling = .fullSize) throws(MovieMakerError) -> Photo {
-        let file = try FileBytes(url)
-        let bytes = file.bytes
-        guard let format = PhotoFormat.sniff(bytes) else {
-            throw .notAnImage(path: url.path, reason: PhotoFormat.describeNonImage(bytes))
+        // The first bytes decide, so a large file that is not an image is never read whole.
+        let head = try FileBytes(url, limit: 4096)
+        guard let format = PhotoFormat.sniff(head.bytes) else {
+            throw .notAnImage(path: url.path, reason: PhotoFormat.describeNonImage(head.bytes))
         }
+        let file = head.isComplete ? head : try FileBytes(url)
+        let bytes = file.bytes
         let (header, decoded) = try ImageDecoders.decode(bytes, format: format, path: url.path, scaling: scaling)
         guard let raster = decoded else { throw .imageUnreadable(path: url.path, reason: "no pixels decoded") }
         if let icc = header.icc {

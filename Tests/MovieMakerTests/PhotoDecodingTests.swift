@@ -4,6 +4,7 @@ import CLCMS
 import CPNG
 import CWebP
 import Foundation
+import Synchronization
 import Testing
 @testable import MovieMaker
 
@@ -480,6 +481,23 @@ struct PhotoDecodingTests {
         expectColor(g, 8, 16, (50, 50, 50, 255), tolerance: 2, "dark grey")
         expectColor(g, 56, 16, (200, 200, 200, 255), tolerance: 2, "light grey")
 
+        // A grey profile with a linear (gamma 1) curve: code 128 is half the light, sRGB 188.
+        let context = try #require(cmsCreateContext(nil, nil))
+        defer { cmsDeleteContext(context) }
+        var d50 = cmsCIExyY(x: 0.3457, y: 0.3585, Y: 1)
+        let linear = try #require(cmsBuildGamma(context, 1.0))
+        defer { cmsFreeToneCurve(linear) }
+        let grayProfile = try #require(cmsCreateGrayProfileTHR(context, &d50, linear))
+        defer { cmsCloseProfile(grayProfile) }
+        var profileSize: UInt32 = 0
+        cmsSaveProfileToMem(grayProfile, nil, &profileSize)
+        var grayICC = [UInt8](repeating: 0, count: Int(profileSize))
+        cmsSaveProfileToMem(grayProfile, &grayICC, &profileSize)
+        let half = RGBAPicture(width: 16, height: 16) { _, _ in (128, 128, 128, 255) }
+        let linearURL = folder.file("gray-linear.jpg")
+        try FixtureJPEG.data(half, colors: .gray, markers: FixtureJPEG.app2(icc: grayICC)).write(to: linearURL)
+        expectColor(pixels(try PhotoDecoder.decode(linearURL)), 8, 8, (188, 188, 188, 255), tolerance: 2, "linear grey 128 in sRGB")
+
         let progressiveURL = folder.file("progressive.jpg")
         try FixtureJPEG.data(.quadrants(width: 64, height: 64), progressive: true, fullChroma: false).write(to: progressiveURL)
         let photo = try PhotoDecoder.decode(progressiveURL)
@@ -537,6 +555,14 @@ struct PhotoDecodingTests {
         let ga = pixels(try PhotoDecoder.decode(gaURL))
         expectColor(ga, 2, 4, (200, 200, 200, 255), tolerance: 0, "opaque grey")
         expectColor(ga, 12, 4, (25, 25, 25, 64), tolerance: 1, "grey at quarter alpha (premultiplied)")
+
+        // EXIF orientation in an eXIf chunk.
+        let exifURL = folder.file("rotated.png")
+        FixturePNG.write(RGBAPicture.quadrants(width: 32, height: 16).stored(for: 3), kind: .rgba8, to: exifURL,
+                         exif: FixtureJPEG.exifTIFF(orientation: 3, bigEndian: false))
+        let rotated = try PhotoDecoder.decode(exifURL)
+        #expect(rotated.info.orientation == .down)
+        expectQuadrants(pixels(rotated), tolerance: 0, "PNG eXIf orientation 3")
 
         // Interlaced 640×480 RGBA, and the same non-interlaced, reduced 4× for a 160×120 box.
         let big = RGBAPicture.quadrants(width: 640, height: 480)
@@ -787,6 +813,27 @@ struct PhotoDecodingTests {
         #expect(byDate.map(\.url.lastPathComponent) == ["IMG_2.jpg", "IMG_10.JPG", "drawing.png"])
 
         #expect(throws: MovieMakerError.self) { try PhotoDecoder.photos(in: folder.url, strict: true) }
+    }
+
+    @Test("decoding on several threads at once gives the same pixels as one at a time")
+    func concurrentDecoding() throws {
+        let folder = try TemporaryFolder()
+        let p3 = try #require(ColorManagement.displayP3ProfileData())
+        let picture = RGBAPicture.quadrants(width: 64, height: 48)
+        let jpegURL = folder.file("a.jpg"), pngURL = folder.file("b.png"), webpURL = folder.file("c.webp")
+        try FixtureJPEG.data(picture.stored(for: 6), markers: [FixtureJPEG.app1(FixtureJPEG.exifTIFF(orientation: 6))] + FixtureJPEG.app2(icc: p3))
+            .write(to: jpegURL)
+        FixturePNG.write(picture, kind: .rgba8, to: pngURL, icc: p3)
+        try Data(FixtureWebP.lossless(picture)).write(to: webpURL)
+        let urls = [jpegURL, pngURL, webpURL]
+        let expected = try urls.map { pixels(try PhotoDecoder.decode($0)) }
+        let results = Mutex<[Int: PixelBuffer]>([:])
+        DispatchQueue.concurrentPerform(iterations: 12) { i in
+            if let photo = try? PhotoDecoder.decode(urls[i % 3]) { results.withLock { $0[i] = pixels(photo) } }
+        }
+        let all = results.withLock { $0 }
+        #expect(all.count == 12)
+        for (i, buffer) in all { #expect(buffer == expected[i % 3], "decode \(i) of \(urls[i % 3].lastPathComponent) differs") }
     }
 
     @Test("the photo cache keeps at most its capacity decoded")
