@@ -315,29 +315,34 @@ enum FixtureWebP {
 
 enum FixtureHEIC {
     /// Whether libheif has an HEVC encoder (x265) on this machine.
-    static var encoderAvailable: Bool {
+    static var encoderAvailable: Bool { hasEncoder(heif_compression_HEVC) }
+
+    /// Whether libheif can encode `compression` here.
+    static func hasEncoder(_ compression: heif_compression_format) -> Bool {
         guard let context = heif_context_alloc() else { return false }
         defer { heif_context_free(context) }
         var encoder: OpaquePointer?
-        let error = heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder)
+        let error = heif_context_get_encoder_for_format(context, compression, &encoder)
         if let encoder { heif_encoder_release(encoder) }
         return error.code == heif_error_Ok
     }
 
     /// Encodes an opaque picture as HEIC with x265, with an optional ICC profile and orientation
     /// (libheif writes irot/imir boxes for it).
-    static func write(_ picture: RGBAPicture, to url: URL, icc: [UInt8]? = nil, orientation: Int = 1, quality: Int32 = 90) throws {
+    static func write(_ picture: RGBAPicture, to url: URL, icc: [UInt8]? = nil, orientation: Int = 1, quality: Int32 = 90,
+                      compression: heif_compression_format = heif_compression_HEVC) throws {
         func check(_ e: heif_error) throws {
             if e.code != heif_error_Ok { throw MovieMakerError.imageUnreadable(path: url.path, reason: String(cString: e.message)) }
         }
         let context = heif_context_alloc()
         defer { heif_context_free(context) }
         var encoder: OpaquePointer?
-        try check(heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder))
+        try check(heif_context_get_encoder_for_format(context, compression, &encoder))
         defer { heif_encoder_release(encoder) }
         try check(heif_encoder_set_lossy_quality(encoder, quality))
         // 4:4:4 chroma keeps the flat colour areas exact enough to compare.
         try check(heif_encoder_set_parameter_string(encoder, "chroma", "444"))
+        if compression == heif_compression_AV1 { _ = heif_encoder_set_parameter_integer(encoder, "speed", 8) }   // fastest it takes, if it knows it
         var image: OpaquePointer?
         try check(heif_image_create(Int32(picture.width), Int32(picture.height), heif_colorspace_RGB, heif_chroma_interleaved_RGB, &image))
         defer { heif_image_release(image) }
@@ -609,7 +614,7 @@ struct PhotoDecodingTests {
         expectQuadrants(pixels(scaled), tolerance: 40, "scaled WebP")
     }
 
-    @Test("HEIC written by libheif/x265: irot orientation, Display P3 colour, reduced to a box")
+    @Test("HEIC written by libheif/x265: irot orientation, Display P3 colour, reduced to a box; AVIF")
     func heic() throws {
         guard FixtureHEIC.encoderAvailable else {
             Issue.record("libheif has no HEVC encoder (x265) here: HEIC decoding is untested")
@@ -639,6 +644,15 @@ struct PhotoDecodingTests {
 
         let reduced = try PhotoDecoder.decode(folder.file("o1.heic"), fitting: Size(width: 16, height: 12))
         #expect(reduced.image.width == 16 && reduced.image.height == 12, "reduced HEIC \(reduced.image.width)×\(reduced.image.height)")
+
+        // AVIF goes through the same libheif path (AV1 via dav1d/aom).
+        if FixtureHEIC.hasEncoder(heif_compression_AV1) {
+            let avifURL = folder.file("picture.avif")
+            try FixtureHEIC.write(upright.stored(for: 8), to: avifURL, orientation: 8, compression: heif_compression_AV1)
+            let avif = try PhotoDecoder.decode(avifURL)
+            #expect(avif.info.format == .avif && avif.image.width == 64 && avif.image.height == 48)
+            expectQuadrants(pixels(avif), tolerance: 24, "AVIF orientation 8")
+        }
     }
 
     @Test("Display P3 ICC profile: P3 (0.8, 0.4, 0.3) decodes to its sRGB value; P3 red clips to sRGB red")
