@@ -36,10 +36,22 @@ let package = Package(
         // The few FFmpeg macros Swift cannot import (AVERROR, AV_NOPTS_VALUE, av_err2str, the
         // variadic log callback). Every function there says why it exists.
         .target(name: "CMovieMakerShim", dependencies: ["CFFmpeg"]),
+        // Photo decoding (see ImageDecoder.swift for why each decoder was chosen): libjpeg-turbo for
+        // JPEG (SIMD, DCT scaling, CMYK), libpng (16-bit, palette), libwebp, libheif (HEIC/AVIF), and
+        // LittleCMS for ICC profiles. TIFF, BMP and GIF go through libavcodec, already linked.
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        // libjpeg and libpng report errors by longjmp (or exit()), which Swift cannot catch: their
+        // calls live in this small C target, which turns every error into a code and a message.
+        .target(name: "CMovieMakerImageShim", dependencies: ["CJPEG", "CPNG"]),
         .target(
             name: "MovieMaker",
             dependencies: [
                 "CCairo", "CFreeType", "CPango", "CX264", "CFFmpeg", "CMovieMakerShim",
+                "CJPEG", "CPNG", "CWebP", "CHeif", "CLCMS", "CMovieMakerImageShim",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(

@@ -10,6 +10,9 @@ PACKAGES=(
   libx264-dev
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
   libfontconfig-dev
+  # Photo decoding: JPEG, PNG, WebP, HEIC/HEIF (libheif with its libde265 decoder and x265 encoder),
+  # ICC colour management.
+  libjpeg62-turbo-dev libpng-dev libwebp-dev libheif-dev liblcms2-dev
   # Fonts the text tests and title cards rely on: DejaVu (Latin, Greek, Cyrillic, Arabic, Hebrew),
   # Noto CJK (Japanese, Chinese, Korean) and Noto Color Emoji.
   fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji

@@ -67,6 +67,11 @@ public final class Image: @unchecked Sendable {
         surface = CairoSurface(adopting: s)
     }
 
+    /// Takes a surface nothing else draws into any more (decoded photos).
+    init(surface: CairoSurface) {
+        self.surface = surface
+    }
+
     /// A copy of a buffer's pixels as an image.
     public init(_ pixels: PixelBuffer) throws(MovieMakerError) {
         surface = try CairoSurface(width: pixels.width, height: pixels.height)

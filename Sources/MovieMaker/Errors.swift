@@ -46,6 +46,8 @@ public enum MovieMakerError: Error, Equatable, Sendable, CustomStringConvertible
     case transparencyUnsupported(extension: String)
     /// SVG path data could not be parsed: the data, the 0-based character position of the problem, and what is wrong.
     case invalidPathData(String, position: Int, reason: String)
+    /// A file expected to be a photo holds no image data MovieMaker recognises (e.g. a text file named `.jpg`).
+    case notAnImage(path: String, reason: String)
 
     /// A one-line explanation that says what to change.
     public var description: String {
@@ -100,6 +102,8 @@ public enum MovieMakerError: Error, Equatable, Sendable, CustomStringConvertible
             let before = (lo > 0 ? "…" : "") + String(chars[lo..<min(max(position, lo), hi)])
             let after = String(chars[min(max(position, lo), hi)..<hi]) + (hi < chars.count ? "…" : "")
             return "invalid SVG path data at position \(position): \(reason) (in \"\(before)⟨here⟩\(after)\"); path data is commands M L H V C S Q T A Z (lowercase for relative) each followed by numbers separated by spaces or commas, e.g. \"M10 10 L50 10 Z\""
+        case let .notAnImage(path, reason):
+            return "\(path) is not an image: \(reason); MovieMaker reads JPEG, PNG, WebP, HEIC/HEIF, AVIF, TIFF, BMP and GIF (recognised by content, not by name): remove the file from the folder or replace it with a photo"
         }
     }
     /// Same as `description`, for Foundation's error reporting.

@@ -1,0 +1,2 @@
+// LittleCMS 2: ICC profile transforms to sRGB.
+#include <lcms2.h>
