@@ -48,6 +48,12 @@ public enum MovieMakerError: Error, Equatable, Sendable, CustomStringConvertible
     case invalidPathData(String, position: Int, reason: String)
     /// A file expected to be a photo holds no image data MovieMaker recognises (e.g. a text file named `.jpg`).
     case notAnImage(path: String, reason: String)
+    /// An audio file (or a movie's sound) could not be opened or decoded.
+    case audioUnreadable(path: String, reason: String)
+    /// A file has no audio stream.
+    case noAudioStream(path: String)
+    /// An audio file's codec has no decoder here.
+    case unsupportedAudioCodec(path: String, codec: String)
 
     /// A one-line explanation that says what to change.
     public var description: String {
@@ -104,6 +110,12 @@ public enum MovieMakerError: Error, Equatable, Sendable, CustomStringConvertible
             return "invalid SVG path data at position \(position): \(reason) (in \"\(before)⟨here⟩\(after)\"); path data is commands M L H V C S Q T A Z (lowercase for relative) each followed by numbers separated by spaces or commas, e.g. \"M10 10 L50 10 Z\""
         case let .notAnImage(path, reason):
             return "\(path) is not an image: \(reason); MovieMaker reads JPEG, PNG, WebP, HEIC/HEIF, AVIF, TIFF, BMP and GIF (recognised by content, not by name): remove the file from the folder or replace it with a photo"
+        case let .audioUnreadable(path, reason):
+            return "cannot read the sound in \(path): \(reason); check that the file exists and plays (MovieMaker reads MP3, AAC/M4A, Ogg Vorbis, Opus, FLAC, WAV and the sound of video files)"
+        case let .noAudioStream(path):
+            return "\(path) has no audio stream; give a sound file (MP3, AAC/M4A, Ogg, Opus, FLAC, WAV) or a video that has sound"
+        case let .unsupportedAudioCodec(path, codec):
+            return "the sound in \(path) is encoded as \(codec), which this FFmpeg cannot decode; convert it to FLAC, WAV, MP3 or AAC"
         }
     }
     /// Same as `description`, for Foundation's error reporting.
