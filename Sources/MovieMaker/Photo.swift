@@ -73,11 +73,12 @@ public struct Photo: Sendable {
 }
 
 /// The order `PhotoDecoder.photos(in:)` lists photos in.
-public enum PhotoOrder: Sendable {
-    /// By file name, numbers compared as numbers (IMG_2 before IMG_10).
-    case fileName
-    /// By capture date (EXIF), then file name; photos without a date come last.
-    case captureDate
+public enum PhotoOrder: String, Sendable, CaseIterable {
+    /// By file name, numbers compared as numbers (IMG_2 before IMG_10); `name` on the command line.
+    case fileName = "name"
+    /// By capture date (EXIF DateTimeOriginal), then file name; photos without a date come last;
+    /// `date` on the command line.
+    case captureDate = "date"
 }
 
 /// Reads photos as cameras and phones write them: JPEG (baseline, progressive, grey, CMYK), PNG,
@@ -140,7 +141,7 @@ public enum PhotoDecoder {
             throw .imageUnreadable(path: folder.path, reason: "cannot list the folder: \(error.localizedDescription)")
         }
         var infos: [PhotoInfo] = []
-        for name in names.sorted(by: { $0.localizedStandardCompare($1) == .orderedAscending }) {
+        for name in names.sorted(by: Slideshow.naturalOrder) {
             let url = folder.appendingPathComponent(name)
             guard !name.hasPrefix("."), fileExtensions.contains(url.pathExtension.lowercased()) else { continue }
             do {

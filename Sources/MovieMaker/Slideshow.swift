@@ -21,14 +21,6 @@ public struct Slideshow: Sendable {
         case blur
     }
 
-    /// The order photos found in a folder are shown in.
-    public enum Order: String, Sendable, CaseIterable {
-        /// By file name, numbers compared as numbers (`img2` before `img10`).
-        case name
-        /// By capture date (EXIF DateTimeOriginal when present, else the file's modification date), then name.
-        case date
-    }
-
     /// What each photo's caption shows.
     public enum Captions: Sendable, Hashable {
         /// No captions.
@@ -51,11 +43,14 @@ public struct Slideshow: Sendable {
         public var kenBurnsStart: Rect?
         /// Ken Burns end (nil: chosen from the seed).
         public var kenBurnsEnd: Rect?
+        /// When it was taken, for `.date` captions (nil: read from the file's EXIF when needed).
+        public var captureDate: Date?
 
         /// A photo from a file.
-        public init(url: URL, duration: Time? = nil, caption: String? = nil, kenBurnsStart: Rect? = nil, kenBurnsEnd: Rect? = nil) {
+        public init(url: URL, duration: Time? = nil, caption: String? = nil, kenBurnsStart: Rect? = nil, kenBurnsEnd: Rect? = nil,
+                    captureDate: Date? = nil) {
             self.url = url; self.duration = duration; self.caption = caption
-            self.kenBurnsStart = kenBurnsStart; self.kenBurnsEnd = kenBurnsEnd
+            self.kenBurnsStart = kenBurnsStart; self.kenBurnsEnd = kenBurnsEnd; self.captureDate = captureDate
         }
     }
 
@@ -110,30 +105,18 @@ public struct Slideshow: Sendable {
     /// A show of `photos`.
     public init(photos: [Photo]) { self.photos = photos }
 
-    /// A show of the image files in `folder`, in `order`; files that are not images by extension are left out.
-    public init(folder: URL, order: Order = .name) throws(MovieMakerError) {
-        self.init(photos: try Slideshow.imageFiles(in: folder, order: order).map { Photo(url: $0) })
+    /// A show of the photos in `folder` (not its subfolders; hidden files ignored), in `order`. Each file
+    /// with a photo extension has its header read: one that is not an image or is damaged is passed to
+    /// `skipped` and left out, or thrown when `strict`. (Damage past the header is found by
+    /// `removingUnreadablePhotos(strict:)` or when the photo is decoded.)
+    public init(folder: URL, order: PhotoOrder = .fileName, strict: Bool = false,
+                skipped: (MovieMakerError) -> Void = { _ in }) throws(MovieMakerError) {
+        let infos = try PhotoDecoder.photos(in: folder, order: order, strict: strict, skipped: skipped)
+        self.init(photos: infos.map { Photo(url: $0.url, captureDate: $0.captureDate) })
     }
 
-    /// File extensions taken as images when listing a folder.
-    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "tif", "tiff", "bmp", "gif", "heic", "heif"]
-
-    /// The image files in `folder` (not hidden, by extension), in `order`.
-    public static func imageFiles(in folder: URL, order: Order = .name) throws(MovieMakerError) -> [URL] {
-        let names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path) } catch {
-            throw .imageUnreadable(path: folder.path, reason: "the folder cannot be read: \(error.localizedDescription)")
-        }
-        let files = names.filter { !$0.hasPrefix(".") && imageExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
-            .map { folder.appendingPathComponent($0) }
-        switch order {
-        case .name:
-            return files.sorted { naturalOrder($0.lastPathComponent, $1.lastPathComponent) }
-        case .date:
-            let dated = files.map { ($0, captureDate(of: $0) ?? .distantPast) }
-            return dated.sorted { $0.1 != $1.1 ? $0.1 < $1.1 : naturalOrder($0.0.lastPathComponent, $1.0.lastPathComponent) }.map(\.0)
-        }
-    }
+    /// File extensions taken as photos when listing a folder (lower case).
+    public static var imageExtensions: Set<String> { PhotoDecoder.fileExtensions }
 
     /// Natural order: runs of digits compare by value (`img2` < `img10`), the rest case-insensitively.
     public static func naturalOrder(_ a: String, _ b: String) -> Bool {
@@ -164,9 +147,30 @@ public struct Slideshow: Sendable {
         return a < b
     }
 
-    /// When the photo was taken, as far as can be told without decoding it: the file's modification date.
-    static func captureDate(of url: URL) -> Date? {
-        (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+    /// The show without the photos that cannot be decoded, and the errors saying why each was left out
+    /// (each names its file). Every photo is decoded once at a small size (a JPEG at 1/8 scale in its
+    /// DCT), on all cores, which finds files that are not images, truncated or corrupt before any frame
+    /// is drawn. With `strict`, the first unreadable photo (in show order) is thrown instead.
+    /// `progress` is called with (checked, total) from any thread.
+    public func removingUnreadablePhotos(strict: Bool = false,
+                                         progress: (@Sendable (Int, Int) -> Void)? = nil) throws(MovieMakerError) -> (show: Slideshow, skipped: [MovieMakerError]) {
+        let urls = photos.map(\.url)
+        let results = Mutex([MovieMakerError?](repeating: nil, count: urls.count))
+        let done = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: urls.count) { i in
+            do throws(MovieMakerError) {
+                _ = try PhotoDecoder.decode(urls[i], scaling: .fitting(Size(width: 64, height: 64)))
+            } catch {
+                results.withLock { $0[i] = error }
+            }
+            let n = done.add(1, ordering: .relaxed).newValue
+            progress?(n, urls.count)
+        }
+        let errors = results.withLock { $0 }
+        if strict, let first = errors.compactMap({ $0 }).first { throw first }
+        var show = self
+        show.photos = zip(photos, errors).filter { $0.1 == nil }.map(\.0)
+        return (show, errors.compactMap { $0 })
     }
 
     /// The show as a clip for frames of `width`×`height`. Photos are decoded when first needed (at about
@@ -177,7 +181,9 @@ public struct Slideshow: Sendable {
         }
         guard width > 0, height > 0 else { throw .invalidSize(width: width, height: height) }
         let frame = Size(width: Double(width), height: Double(height))
-        let store = PhotoStore(urls: photos.map(\.url), target: frame, fit: fit)
+        // Decoded large enough for the closest Ken Burns view, so zooming in never enlarges pixels.
+        let zoom = kenBurns.isEnabled ? 1 + kenBurns.zoom : 1
+        let store = PhotoStore(urls: photos.map(\.url), target: frame, decodeSize: Size(width: frame.width * zoom, height: frame.height * zoom), fit: fit)
         let scale = frame.height / 1080
         var style = captionStyle
         style.font.size *= scale
@@ -214,7 +220,7 @@ public struct Slideshow: Sendable {
         case .none: return nil
         case .filename: return photo.url.deletingPathExtension().lastPathComponent
         case .date:
-            guard let date = Slideshow.captureDate(of: photo.url) else { return nil }
+            guard let date = photo.captureDate ?? (try? PhotoDecoder.info(photo.url))?.captureDate else { return nil }
             let f = DateFormatter()
             f.locale = Locale(identifier: "en_US_POSIX")
             f.dateFormat = "d MMMM yyyy"
@@ -303,6 +309,7 @@ final class DecodedPhoto: Sendable {
 final class PhotoStore: Sendable {
     let urls: [URL]
     let target: Size
+    let decodeSize: Size
     let fit: Slideshow.Fit
     /// How many decoded photos are kept at most.
     static let capacity = 4
@@ -314,7 +321,9 @@ final class PhotoStore: Sendable {
     private let state = Mutex(State())
     private let ready = NSCondition()
 
-    init(urls: [URL], target: Size, fit: Slideshow.Fit) { self.urls = urls; self.target = target; self.fit = fit }
+    init(urls: [URL], target: Size, decodeSize: Size, fit: Slideshow.Fit) {
+        self.urls = urls; self.target = target; self.decodeSize = decodeSize; self.fit = fit
+    }
 
     /// The decoded photo `index`, decoding it now if no other thread is already doing so.
     func image(at index: Int) throws -> DecodedPhoto {
@@ -375,7 +384,9 @@ final class PhotoStore: Sendable {
     }
 
     private func decode(_ index: Int) throws -> DecodedPhoto {
-        let image = try PhotoLoader.load(urls[index], fitting: target)
+        // `fill` crops, so it needs the photo to cover the frame; `fit` and `blur` show all of it.
+        let scaling: PhotoScaling = fit == .fill ? .filling(decodeSize) : .fitting(decodeSize)
+        let image = try PhotoDecoder.decode(urls[index], scaling: scaling).image
         var background: Image? = nil
         if fit == .blur {
             // The blurred enlargement is made small (1/8 of the frame) and scaled up when drawn: it looks
@@ -392,12 +403,5 @@ final class PhotoStore: Sendable {
             background = try canvas.makeImage()
         }
         return DecodedPhoto(image: image, blurredBackground: background)
-    }
-}
-
-/// Loads a photo for display at about `target` size.
-enum PhotoLoader {
-    static func load(_ url: URL, fitting target: Size) throws -> Image {
-        try Image(contentsOf: url)
     }
 }

@@ -33,9 +33,55 @@ struct SlideshowTests {
 
     @Test func folderListingKeepsImagesInNaturalOrderAndSkipsOthers() throws {
         let folder = try TemporaryFolder()
-        for name in ["img10.png", "img2.png", "img1.png", "notes.txt", ".hidden.png"] { try Data().write(to: folder.file(name)) }
-        let files = try Slideshow.imageFiles(in: folder.url).map(\.lastPathComponent)
-        #expect(files == ["img1.png", "img2.png", "img10.png"])
+        for name in ["img10.png", "img2.png", "img1.png", ".hidden.png"] { _ = try Self.photo(.red, name, in: folder, w: 8, h: 8) }
+        try "notes".write(to: folder.file("notes.txt"), atomically: true, encoding: .utf8)
+        try Data().write(to: folder.file("empty.png"))
+        var skipped: [MovieMakerError] = []
+        let show = try Slideshow(folder: folder.url) { skipped.append($0) }
+        #expect(show.photos.map(\.url.lastPathComponent) == ["img1.png", "img2.png", "img10.png"])
+        #expect(skipped.count == 1 && "\(skipped)".contains("empty.png"), "the empty .png is reported: \(skipped)")
+        #expect(throws: MovieMakerError.self) { try Slideshow(folder: folder.url, strict: true) }
+    }
+
+    @Test func dateOrderAndDateCaptionsUseTheEXIFCaptureDate() throws {
+        let folder = try TemporaryFolder()
+        let picture = RGBAPicture.quadrants(width: 32, height: 16)
+        // File names in the opposite order to the capture dates.
+        try FixtureJPEG.data(picture, markers: [FixtureJPEG.app1(FixtureJPEG.exifTIFF(orientation: 1, date: "2024:07:14 10:00:00", offset: "+00:00"))])
+            .write(to: folder.file("a.jpg"))
+        try FixtureJPEG.data(picture, markers: [FixtureJPEG.app1(FixtureJPEG.exifTIFF(orientation: 1, date: "2021:03:02 10:00:00", offset: "+00:00"))])
+            .write(to: folder.file("b.jpg"))
+        let show = try Slideshow(folder: folder.url, order: .captureDate)
+        #expect(show.photos.map(\.url.lastPathComponent) == ["b.jpg", "a.jpg"])
+        var dated = show
+        dated.captions = .date
+        #expect(dated.photos.map { dated.captionText(for: $0) } == ["2 March 2021", "14 July 2024"])
+        // A photo given by URL alone has its date read from the file when the caption needs it.
+        var byURL = Slideshow(photos: [Slideshow.Photo(url: folder.file("a.jpg"))])
+        byURL.captions = .date
+        #expect(byURL.captionText(for: byURL.photos[0]) == "14 July 2024")
+        byURL.captions = .filename
+        #expect(byURL.captionText(for: byURL.photos[0]) == "a")
+    }
+
+    @Test func unreadablePhotosAreLeftOutWithTheirReasonsOrThrownWhenStrict() throws {
+        let folder = try TemporaryFolder()
+        let good = try Self.photo(.blue, "good.png", in: folder)
+        let jpeg = FixtureJPEG.data(RGBAPicture.quadrants(width: 64, height: 64))
+        let truncated = folder.file("truncated.jpg")
+        try jpeg.prefix(jpeg.count / 2).write(to: truncated)   // header intact, data cut
+        let text = folder.file("text.jpg")
+        try "hello".write(to: text, atomically: true, encoding: .utf8)
+        let show = Slideshow(photos: [good, truncated, text].map { Slideshow.Photo(url: $0) })
+        let (checked, skipped) = try show.removingUnreadablePhotos()
+        #expect(checked.photos.map(\.url) == [good])
+        #expect(skipped.count == 2)
+        #expect(skipped.contains { if case let .imageUnreadable(path, _) = $0 { return path == truncated.path } else { return false } }, "\(skipped)")
+        #expect(skipped.contains { if case let .notAnImage(path, _) = $0 { return path == text.path } else { return false } }, "\(skipped)")
+        #expect(throws: MovieMakerError.self) { try show.removingUnreadablePhotos(strict: true) }
+        // The show renders from what is left.
+        let px = try checked.clip(width: 160, height: 120).still(at: 1, width: 160, height: 120).pixels()
+        #expect(px.rgba(x: 80, y: 60).blue > 240)
     }
 
     @Test func eachPhotoIsOnScreenInItsSlotAndTransitionsBlendNeighbours() throws {

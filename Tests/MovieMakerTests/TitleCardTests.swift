@@ -70,7 +70,7 @@ struct TitleCardTests {
     func typewriter() throws {
         var card = TitleCard("Typewriter", duration: 3)
         card.entrance = .typewriter(duration: 1.5)
-        let widths = try [0.3, 0.75, 1.2, 2.0].map { t in try inkBox(try frame(card, at: t))?.maxX ?? -1 }
+        let widths = try [0.3, 0.75, 1.2, 2.0].map { t in inkBox(try frame(card, at: t))?.maxX ?? -1 }
         #expect(widths[0] > 0)
         #expect(widths[0] < widths[1] && widths[1] < widths[2] && widths[2] <= widths[3], "\(widths)")
         let start = try #require(inkBox(try frame(card, at: 0.3))).minX
