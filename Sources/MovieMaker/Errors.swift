@@ -54,6 +54,8 @@ public enum MovieMakerError: Error, Equatable, Sendable, CustomStringConvertible
     case noAudioStream(path: String)
     /// An audio file's codec has no decoder here.
     case unsupportedAudioCodec(path: String, codec: String)
+    /// A slideshow has nothing to show (an empty folder, no photos, or none readable).
+    case noPhotos(source: String, reason: String)
 
     /// A one-line explanation that says what to change.
     public var description: String {
@@ -116,6 +118,8 @@ public enum MovieMakerError: Error, Equatable, Sendable, CustomStringConvertible
             return "\(path) has no audio stream; give a sound file (MP3, AAC/M4A, Ogg, Opus, FLAC, WAV) or a video that has sound"
         case let .unsupportedAudioCodec(path, codec):
             return "the sound in \(path) is encoded as \(codec), which this FFmpeg cannot decode; convert it to FLAC, WAV, MP3 or AAC"
+        case let .noPhotos(source, reason):
+            return "no photos to show from \(source): \(reason); give a folder or files with photos (JPEG, PNG, WebP, HEIC/HEIF, AVIF, TIFF, BMP, GIF)"
         }
     }
     /// Same as `description`, for Foundation's error reporting.

@@ -89,8 +89,8 @@ public struct Slideshow: Sendable {
     public var photos: [Photo]
     /// How long each photo is on screen unless it says otherwise (default 3 s).
     public var duration: Time = 3
-    /// How photos fill the frame.
-    public var fit: Fit = .fill
+    /// How photos fill the frame (default `blur`: every photo whole, portrait or landscape, as phone apps show them).
+    public var fit: Fit = .blur
     /// The colour around fitted photos.
     public var background: Color = .black
     /// Pan and zoom.
@@ -177,7 +177,7 @@ public struct Slideshow: Sendable {
     /// the size they are shown at), a few at a time, and the next ones are decoded ahead on other threads.
     public func clip(width: Int, height: Int) throws(MovieMakerError) -> Clip {
         guard !photos.isEmpty else {
-            throw .invalidSetting(name: "slideshow photos", value: "none", expected: "at least one photo (a folder with .jpg, .png, … files)")
+            throw .noPhotos(source: "the slideshow", reason: "its photo list is empty")
         }
         guard width > 0, height > 0 else { throw .invalidSize(width: width, height: height) }
         let frame = Size(width: Double(width), height: Double(height))

@@ -36,6 +36,14 @@ struct OutputOptions: ParsableArguments {
         guard access(folder, W_OK) == 0 else {
             throw ValidationError(MovieMakerError.destinationNotWritable(path: folder, reason: String(cString: strerror(errno))).description)
         }
+        // access() says yes to root everywhere; creating (and removing) a file proves it before any work starts.
+        let probe = (folder as NSString).appendingPathComponent(".moviemaker-write-check-\(getpid())")
+        let fd = open(probe, O_CREAT | O_EXCL | O_WRONLY, 0o600)
+        guard fd >= 0 else {
+            throw ValidationError(MovieMakerError.destinationNotWritable(path: folder, reason: String(cString: strerror(errno))).description)
+        }
+        close(fd)
+        unlink(probe)
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw ValidationError(MovieMakerError.destinationNotWritable(path: url.path, reason: "a folder has that name").description)
         }
