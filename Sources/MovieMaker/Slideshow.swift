@@ -386,7 +386,15 @@ final class PhotoStore: Sendable {
     private func decode(_ index: Int) throws -> DecodedPhoto {
         // `fill` crops, so it needs the photo to cover the frame; `fit` and `blur` show all of it.
         let scaling: PhotoScaling = fit == .fill ? .filling(decodeSize) : .fitting(decodeSize)
-        let image = try PhotoDecoder.decode(urls[index], scaling: scaling).image
+        var image = try PhotoDecoder.decode(urls[index], scaling: scaling).image
+        // Decoders reduce by powers of two (JPEG's DCT), so the picture may still be up to twice the
+        // size it is shown at. Resampled once here (area-averaging), every frame then draws it at a
+        // scale near 1, which Cairo does bilinearly: fast, and sharp.
+        let iw = Double(image.width), ih = Double(image.height)
+        let s = fit == .fill ? max(decodeSize.width / iw, decodeSize.height / ih) : min(decodeSize.width / iw, decodeSize.height / ih)
+        if s < 0.95 {
+            image = try image.resampled(width: max(1, Int((iw * s).rounded(.up))), height: max(1, Int((ih * s).rounded(.up))))
+        }
         var background: Image? = nil
         if fit == .blur {
             // The blurred enlargement is made small (1/8 of the frame) and scaled up when drawn: it looks
@@ -403,5 +411,17 @@ final class PhotoStore: Sendable {
             background = try canvas.makeImage()
         }
         return DecodedPhoto(image: image, blurredBackground: background)
+    }
+}
+
+extension Image {
+    /// A copy of the picture at `width`×`height` pixels, filtered with Cairo's GOOD filter (an area
+    /// average when shrinking).
+    func resampled(width: Int, height: Int) throws(MovieMakerError) -> Image {
+        let surface = try CairoSurface(width: width, height: height)
+        let ctx = try DrawingContext(surface: surface, width: width, height: height)
+        ctx.draw(self, in: ctx.bounds)
+        surface.flush()
+        return Image(surface: surface)
     }
 }
