@@ -12,18 +12,26 @@ PACKAGES=(
   libfontconfig-dev
   # Photo decoding: JPEG, PNG, WebP, HEIC/HEIF (libheif with its libde265 decoder and x265 encoder),
   # ICC colour management.
-  libjpeg62-turbo-dev libpng-dev libwebp-dev libheif-dev liblcms2-dev
+  libjpeg-dev libpng-dev libwebp-dev libheif-dev liblcms2-dev
   # Fonts the text tests and title cards rely on: DejaVu (Latin, Greek, Cyrillic, Arabic, Hebrew),
   # Noto CJK (Japanese, Chinese, Korean) and Noto Color Emoji.
   fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji
   ffmpeg            # ffprobe: the tests' second opinion on every movie
 )
+# Newer distributions (libheif ≥ 1.16: Debian 13, Ubuntu 24.04) ship libheif's codecs as plugins;
+# older ones build them in and have no such packages. Installed when the distribution has them.
+OPTIONAL=(libheif-plugin-libde265 libheif-plugin-x265 libheif-plugin-dav1d libheif-plugin-aomenc)
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+available() { apt-cache show "$1" >/dev/null 2>&1; }
 
 missing=()
 for p in "${PACKAGES[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$p")
-  fi
+  if ! installed "$p"; then missing+=("$p"); fi
+done
+
+for p in "${OPTIONAL[@]}"; do
+  if ! installed "$p" && available "$p"; then missing+=("$p"); fi
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
@@ -46,4 +54,12 @@ echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 "${SUDO[@]}" apt-get update -qq
 "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# Package lists may only now be present (a fresh machine): pick up the plugins then.
+late=()
+for p in "${OPTIONAL[@]}"; do
+  if ! installed "$p" && available "$p"; then late+=("$p"); fi
+done
+if [ ${#late[@]} -gt 0 ]; then
+  "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${late[@]}"
+fi
 echo "install-deps: done"
