@@ -181,3 +181,70 @@ struct SlideshowTests {
         #expect(throws: MovieMakerError.self) { _ = try Slideshow(photos: []).clip(width: 64, height: 48) }
     }
 }
+
+/// A slideshow of the photo fixtures (every EXIF orientation, CMYK, 16-bit and palette PNG, WebP,
+/// HEIC, Display P3), rendered to H.264 and decoded: each photo is upright in its own slot.
+@Suite("Slideshow of camera photos")
+struct SlideshowOfCameraPhotosTests {
+    /// Quadrants (red, green / blue, white) with a centre square whose grey level says which photo it is.
+    static func picture(index: Int) -> RGBAPicture {
+        let w = 64, h = 48
+        let grey = UInt8(20 + 16 * index)
+        return RGBAPicture(width: w, height: h) { x, y in
+            if abs(x - w / 2) < w / 8, abs(y - h / 2) < h / 8 { return (grey, grey, grey, 255) }
+            switch (x < w / 2, y < h / 2) {
+            case (true, true): return (255, 0, 0, 255)
+            case (false, true): return (0, 255, 0, 255)
+            case (true, false): return (0, 0, 255, 255)
+            case (false, false): return (255, 255, 255, 255)
+            }
+        }
+    }
+
+    @Test func eachPhotoIsUprightInItsScheduledSlot() throws {
+        let folder = try TemporaryFolder()
+        var urls: [URL] = []
+        func add(_ name: String, _ write: (URL) throws -> Void) rethrows { let u = folder.file(name); try write(u); urls.append(u) }
+        for o in 1...8 {
+            let p = Self.picture(index: urls.count).stored(for: o)
+            try add("orientation\(o).jpg") { try FixtureJPEG.data(p, markers: [FixtureJPEG.app1(FixtureJPEG.exifTIFF(orientation: o))]).write(to: $0) }
+        }
+        let rgb = Self.picture(index: urls.count)
+        let inks = RGBAPicture(width: rgb.width, height: rgb.height) { x, y in   // C, M, Y, K = 255 − R, G, B and no black
+            let c = rgb.at(x, y); return (255 - c.0, 255 - c.1, 255 - c.2, 0)
+        }
+        try add("cmyk.jpg") { try FixtureJPEG.data(inks, colors: .cmykInverted).write(to: $0) }
+        add("deep.png") { FixturePNG.write(Self.picture(index: urls.count), kind: .rgb16, to: $0) }
+        add("palette.png") { FixturePNG.write(Self.picture(index: urls.count), kind: .palette, to: $0) }
+        try add("lossless.webp") { try Data(FixtureWebP.lossless(Self.picture(index: urls.count))).write(to: $0) }
+        if FixtureHEIC.encoderAvailable {
+            let p = Self.picture(index: urls.count)
+            try add("photo.heic") { try FixtureHEIC.write(p.stored(for: 6), to: $0, orientation: 6) }
+        } else {
+            Issue.record("libheif has no HEVC encoder here: the HEIC photo is left out of the show")
+        }
+
+        var show = Slideshow(photos: urls.map { Slideshow.Photo(url: $0) })
+        show.duration = 0.5
+        show.fit = .fit
+        show.kenBurns = .off
+        show.transition = .crossfade(duration: 0.2)
+        let movie = folder.file("cameras.mp4")
+        let writer = try MovieMaker(url: movie, width: 160, height: 120, fps: 10)
+        try writer.add(show.clip(width: 160, height: 120))
+        _ = try writer.finish()
+        let frames = try decodeAll(movie)
+        #expect(frames.count == 5 * urls.count)
+        // Slot k is frames 5k…5k+4; after the first, its first two frames are the crossfade in.
+        for (k, url) in urls.enumerated() where 5 * k + 4 < frames.count {
+            let px = frames[5 * k + 3].pixels
+            let what = "\(url.lastPathComponent) in frame \(5 * k + 3)"
+            expectColor(px, 40, 30, (255, 0, 0, 255), tolerance: 40, "\(what): red top-left")
+            expectColor(px, 120, 30, (0, 255, 0, 255), tolerance: 40, "\(what): green top-right")
+            expectColor(px, 40, 90, (0, 0, 255, 255), tolerance: 40, "\(what): blue bottom-left")
+            expectColor(px, 120, 90, (255, 255, 255, 255), tolerance: 40, "\(what): white bottom-right")
+            let grey = 20 + 16 * k
+            expectColor(px, 80, 60, (grey, grey, grey, 255), tolerance: 8, "\(what): the centre says photo \(k)")
+        }
+    }
+}
