@@ -60,7 +60,8 @@ public protocol AudioReader: AnyObject {
     /// it writes silence.
     func read(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) throws
     /// Tells the reader, before it has been read that far, that the movie ends at sample frame `frame`
-    /// (so a sound that runs past it can fade out and stop there).
+    /// of the reader's own time (counted from its first sample, wherever the sound was placed), so a
+    /// sound that runs past it can fade out and stop there.
     func willEnd(atFrame frame: Int64)
 }
 

@@ -40,6 +40,8 @@ public struct Clip: Sendable {
     /// How long the clip lasts.
     public let duration: Time
     private let render: @Sendable (DrawingContext, Frame) throws -> Void
+    /// The sounds that play with the clip (see `withSound(_:at:)`), in the clip's time.
+    public internal(set) var sounds: [ClipSound] = []
 
     /// A clip that draws with `draw`, which receives the time within this clip.
     public init(duration: Time, draw: @escaping @Sendable (DrawingContext, Frame) throws -> Void) {
@@ -66,13 +68,15 @@ public struct Clip: Sendable {
         var total = Time.zero
         for c in clips { offsets.append(total); total = total + c.duration }
         let starts = offsets
-        return Clip(duration: total) { ctx, frame in
+        var result = Clip(duration: total) { ctx, frame in
             // The last clip that starts at or before this time, skipping zero-length clips.
             var i = clips.count - 1
             while i > 0 && (starts[i] > frame.exactTime || clips[i].duration == .zero) { i -= 1 }
             guard i >= 0, clips[i].duration > .zero else { return }
             try clips[i].draw(in: ctx, at: frame.shifted(by: starts[i], duration: clips[i].duration))
         }
+        result.sounds = zip(clips, starts).flatMap { clip, start in clip.sounds.map { $0.shifted(by: start) } }
+        return result
     }
     /// Clips played one after another.
     public static func sequence(_ clips: Clip...) -> Clip { sequence(clips) }
@@ -81,11 +85,13 @@ public struct Clip: Sendable {
     /// and the result lasts as long as the longest.
     public static func overlay(_ clips: [Clip]) -> Clip {
         let total = clips.map(\.duration).max() ?? .zero
-        return Clip(duration: total) { ctx, frame in
+        var result = Clip(duration: total) { ctx, frame in
             for c in clips where frame.exactTime < c.duration {
                 try ctx.withSavedState { try c.draw(in: ctx, at: Frame(index: frame.index, movieIndex: frame.movieIndex, rate: frame.rate, exactTime: frame.exactTime, duration: c.duration)) }
             }
         }
+        result.sounds = clips.flatMap(\.sounds)
+        return result
     }
     /// Clips drawn on top of each other, the first at the bottom.
     public static func overlay(_ clips: Clip...) -> Clip { overlay(clips) }
@@ -94,19 +100,25 @@ public struct Clip: Sendable {
     public func delayed(by delay: Time) -> Clip {
         .sequence([.empty(duration: delay), self])
     }
-    /// This clip cut to its first `duration` (or as long as it is, if shorter).
+    /// This clip cut to its first `duration` (or as long as it is, if shorter). Its sounds stop there
+    /// (with a 10 ms fade, so the cut does not click).
     public func trimmed(to duration: Time) -> Clip {
         let d = Time.min(duration, self.duration)
-        return Clip(duration: d) { ctx, frame in try self.draw(in: ctx, at: Frame(index: frame.index, movieIndex: frame.movieIndex, rate: frame.rate, exactTime: frame.exactTime, duration: self.duration)) }
+        var result = Clip(duration: d) { ctx, frame in try self.draw(in: ctx, at: Frame(index: frame.index, movieIndex: frame.movieIndex, rate: frame.rate, exactTime: frame.exactTime, duration: self.duration)) }
+        result.sounds = sounds.map { $0.limited(from: nil, until: d) }.filter(\.isHeard)
+        return result
     }
-    /// This clip from `start` to `end` of its own time.
+    /// This clip from `start` to `end` of its own time. Its sounds are cut to the same span (with
+    /// 10 ms fades where a cut falls inside a sound).
     public func trimmed(from start: Time, to end: Time) -> Clip {
         let s = Time.max(.zero, start), e = Time.min(end, duration)
         let d = Time.max(.zero, e - s)
-        return Clip(duration: d) { ctx, frame in
+        var result = Clip(duration: d) { ctx, frame in
             let t = frame.exactTime + s
             try self.draw(in: ctx, at: Frame(index: frame.rate.frameCount(for: t), movieIndex: frame.movieIndex, rate: frame.rate, exactTime: t, duration: self.duration))
         }
+        result.sounds = sounds.map { $0.limited(from: s, until: e).shifted(by: .zero - s) }.filter(\.isHeard)
+        return result
     }
     /// This clip played `count` times in a row.
     public func repeated(_ count: Int) -> Clip {

@@ -397,7 +397,33 @@ struct TransitionSequence: Sendable {
     var clip: Clip {
         if clips.count == 1 { return clips[0] }
         let layout = self
-        return Clip(duration: total) { ctx, frame in try layout.draw(in: ctx, at: frame) }
+        var result = Clip(duration: total) { ctx, frame in try layout.draw(in: ctx, at: frame) }
+        result.sounds = sounds
+        return result
+    }
+
+    /// The clips' sounds in the sequence's time. Across each transition the sounds cross-fade as
+    /// sound editors join clips (A/B overlap): the outgoing clip's sounds fall to silence over the
+    /// overlap and stop at its end, the incoming clip's sounds that are playing at its start rise over it.
+    var sounds: [ClipSound] {
+        var all: [ClipSound] = []
+        for (i, clip) in clips.enumerated() {
+            let start = starts[i], end = starts[i] + clip.duration
+            let overlapIn = i > 0 ? transitions[i - 1]?.duration ?? .zero : .zero
+            let overlapOut = i < transitions.count ? transitions[i]?.duration ?? .zero : .zero
+            for sound in clip.sounds {
+                var s = sound.shifted(by: start)
+                if overlapIn > .zero, s.start <= start {
+                    s.heardFrom = Time.max(s.heardFrom ?? start, start)
+                    s.fadeIn = Time.max(s.fadeIn, overlapIn)
+                }
+                if overlapOut > .zero {
+                    s = s.limited(from: nil, until: end, fadeOut: overlapOut)
+                }
+                if s.isHeard { all.append(s) }
+            }
+        }
+        return all
     }
 
     /// Draws the moment `frame.exactTime` of the sequence.

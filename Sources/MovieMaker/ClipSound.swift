@@ -1,0 +1,170 @@
+import Foundation
+
+/// A sound attached to a clip. It moves with the clip when clips are sequenced, overlaid, delayed,
+/// repeated or joined by transitions, and is cut where the clip is trimmed.
+///
+/// ```swift
+/// let card = try TitleCard("Hello").clip(width: 1920, height: 1080)
+///     .withSound(try AudioFile(url: whoosh), at: 0.2)
+/// ```
+public struct ClipSound: Sendable {
+    /// The sound.
+    public var source: any AudioSource
+    /// When the sound starts, in the clip's time (negative when the clip was trimmed after it began).
+    public var start: Time
+    /// From when in the clip's time it is heard (nil: from its start).
+    public var heardFrom: Time?
+    /// Until when in the clip's time it is heard (nil: to its end).
+    public var heardUntil: Time?
+    /// How long it takes to rise at `heardFrom` (equal-power; at least 10 ms where it cuts into the sound).
+    public var fadeIn: Time
+    /// How long it takes to fall before `heardUntil` (equal-power; at least 10 ms).
+    public var fadeOut: Time
+
+    /// `source` starting at `start` of the clip's time, heard whole.
+    public init(_ source: any AudioSource, start: Time = .zero) {
+        self.source = source
+        self.start = start
+        heardFrom = nil; heardUntil = nil
+        fadeIn = .zero; fadeOut = .zero
+    }
+
+    /// The shortest fade at a cut: short enough not to be heard as a fade, long enough not to click.
+    public static let minimumCutFade = Time(value: 1, timescale: 100)
+
+    /// This sound with the clip's time moved later by `offset` (the clip now starts at `offset`).
+    func shifted(by offset: Time) -> ClipSound {
+        var s = self
+        s.start = start + offset
+        s.heardFrom = heardFrom.map { $0 + offset }
+        s.heardUntil = heardUntil.map { $0 + offset }
+        return s
+    }
+
+    /// This sound heard only from `from` until `until` of the clip's time, fading in and out over the
+    /// given lengths there (fades already set at tighter limits are kept).
+    func limited(from: Time?, until: Time?, fadeIn newFadeIn: Time = .zero, fadeOut newFadeOut: Time = .zero) -> ClipSound {
+        var s = self
+        if let from, from > (heardFrom ?? start) {
+            s.heardFrom = from
+            s.fadeIn = newFadeIn
+        }
+        if let until, until < (heardUntil ?? .init(value: Int64.max / 4, timescale: 1)) {
+            s.heardUntil = until
+            s.fadeOut = newFadeOut
+        }
+        return s
+    }
+
+    /// When it is first heard in the clip's time, and whether it is heard at all.
+    var firstHeard: Time { Time.max(start, heardFrom ?? start) }
+    /// Whether any of it is heard.
+    var isHeard: Bool { heardUntil.map { $0 > firstHeard } ?? true }
+
+    /// The sound as heard: starting at `firstHeard` (in the clip's time), with the cuts and fades applied.
+    var heardSource: HeardSound {
+        HeardSound(source: source, skip: firstHeard - start, length: heardUntil.map { $0 - firstHeard },
+                   fadeIn: heardFrom.map { $0 > start ? Time.max(fadeIn, Self.minimumCutFade) : fadeIn } ?? .zero,
+                   fadeOut: heardUntil != nil ? Time.max(fadeOut, Self.minimumCutFade) : .zero)
+    }
+}
+
+/// A sound from `skip` into it, lasting at most `length`, with equal-power fades at both ends.
+struct HeardSound: AudioSource {
+    let source: any AudioSource
+    let skip: Time
+    let length: Time?
+    let fadeIn: Time
+    let fadeOut: Time
+
+    var duration: Time? {
+        switch (source.duration.map { $0 - skip }, length) {
+        case let (d?, l?): return Time.max(.zero, Time.min(d, l))
+        case let (d?, nil): return Time.max(.zero, d)
+        case let (nil, l): return l
+        }
+    }
+
+    var endFadeDuration: Time { source.endFadeDuration }
+
+    func makeReader(format: AudioFormat) throws -> any AudioReader {
+        HeardSoundReader(inner: try source.makeReader(format: format), format: format,
+                         skip: format.frame(at: skip), length: length.map { format.frame(at: $0) },
+                         fadeIn: format.frame(at: fadeIn), fadeOut: format.frame(at: fadeOut))
+    }
+}
+
+/// Reads a `HeardSound`: discards the skipped start once, passes the heard part through with its
+/// fades, then gives silence.
+final class HeardSoundReader: AudioReader {
+    let inner: any AudioReader
+    let format: AudioFormat
+    private let skip: Int64
+    private let length: Int64?
+    private let fadeIn: Int64
+    private let fadeOut: Int64
+    private var position: Int64 = 0
+    private var skipped = false
+
+    init(inner: any AudioReader, format: AudioFormat, skip: Int64, length: Int64?, fadeIn: Int64, fadeOut: Int64) {
+        self.inner = inner; self.format = format
+        self.skip = max(0, skip); self.length = length.map { max(0, $0) }
+        self.fadeIn = max(0, fadeIn); self.fadeOut = max(0, fadeOut)
+    }
+
+    func read(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) throws {
+        let channels = format.channelCount
+        if !skipped {
+            skipped = true
+            var left = skip
+            if left > 0 {
+                let chunk = 4096
+                let scratch = UnsafeMutablePointer<Float>.allocate(capacity: chunk * channels)
+                defer { scratch.deallocate() }
+                while left > 0 {
+                    let n = Int(min(Int64(chunk), left))
+                    try inner.read(into: scratch, frameCount: n)
+                    left -= Int64(n)
+                }
+            }
+        }
+        let heard = length.map { Int(max(0, min(Int64(frameCount), $0 - position))) } ?? frameCount
+        if heard > 0 { try inner.read(into: buffer, frameCount: heard) }
+        if heard < frameCount { (buffer + heard * channels).update(repeating: 0, count: (frameCount - heard) * channels) }
+        // Fades: equal power, sin rising over fadeIn, cos falling over the last fadeOut frames.
+        if fadeIn > 0, position < fadeIn {
+            let end = Int(min(Int64(heard), fadeIn - position))
+            for i in 0..<end {
+                let g = Float(sin(Double.pi / 2 * (Double(position + Int64(i)) + 0.5) / Double(fadeIn)))
+                for c in 0..<channels { buffer[i * channels + c] *= g }
+            }
+        }
+        if fadeOut > 0, let length, position + Int64(heard) > length - fadeOut {
+            let first = Int(max(0, length - fadeOut - position))
+            for i in first..<heard {
+                let remaining = Double(length - position - Int64(i)) - 0.5   // frames left after this one
+                let g = Float(sin(Double.pi / 2 * max(0, remaining) / Double(fadeOut)))
+                for c in 0..<channels { buffer[i * channels + c] *= g }
+            }
+        }
+        position += Int64(frameCount)
+    }
+
+    func willEnd(atFrame frame: Int64) {
+        inner.willEnd(atFrame: frame + skip)
+    }
+}
+
+extension Clip {
+    /// This clip with `source` playing from `time` of the clip's time (default its start).
+    public func withSound(_ source: any AudioSource, at time: Time = .zero) -> Clip {
+        var copy = self
+        copy.addSound(source, at: time)
+        return copy
+    }
+
+    /// Adds `source`, playing from `time` of the clip's time (default its start).
+    public mutating func addSound(_ source: any AudioSource, at time: Time = .zero) {
+        sounds.append(ClipSound(source, start: time))
+    }
+}
