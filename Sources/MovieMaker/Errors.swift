@@ -54,6 +54,12 @@ public enum MovieMakerError: Error, Equatable, Sendable, CustomStringConvertible
     case noAudioStream(path: String)
     /// An audio file's codec has no decoder here.
     case unsupportedAudioCodec(path: String, codec: String)
+    /// Sound was added to output that has no sound track (a PNG sequence).
+    case audioUnsupported(container: String)
+    /// The first sound was added after frames were drawn; the sound track is created before the first frame.
+    case audioAfterFirstFrame(framesDrawn: Int)
+    /// A sound was placed before `earliest`, up to where the sound track may already have been written.
+    case audioTooLate(start: Time, earliest: Time)
 
     /// A one-line explanation that says what to change.
     public var description: String {
@@ -116,6 +122,12 @@ public enum MovieMakerError: Error, Equatable, Sendable, CustomStringConvertible
             return "\(path) has no audio stream; give a sound file (MP3, AAC/M4A, Ogg, Opus, FLAC, WAV) or a video that has sound"
         case let .unsupportedAudioCodec(path, codec):
             return "the sound in \(path) is encoded as \(codec), which this FFmpeg cannot decode; convert it to FLAC, WAV, MP3 or AAC"
+        case let .audioUnsupported(container):
+            return "\(container) has no sound track: write a movie file (.mp4, .m4v, .mov, .mkv or .webm) to add sound, or save the sound separately"
+        case let .audioAfterFirstFrame(framesDrawn):
+            return "the first sound was added after \(framesDrawn) frames were drawn, but the sound track is created before the first frame: call addAudio before drawing (placing the sound later with at:), or pass audioSettings: to MovieMaker's init to create the track up front"
+        case let .audioTooLate(start, earliest):
+            return "a sound placed at \(start.seconds) s starts before \(earliest.seconds) s, up to where the sound track may already be written: add each sound before drawing the frames it plays under"
         }
     }
     /// Same as `description`, for Foundation's error reporting.
