@@ -196,7 +196,7 @@ final class PlacedAudio {
     /// each reader's own frames), before reading up to it.
     func willEnd(atFrame end: Int64) {
         _ = refresh()
-        for entry in active where entry.start < end && (entry.end ?? .max) > 0 {
+        for entry in active where entry.start < end {
             entry.reader.willEnd(atFrame: end - entry.start)
         }
     }
