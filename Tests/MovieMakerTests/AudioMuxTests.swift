@@ -430,6 +430,24 @@ struct AudioMuxTests {
         #expect(10 * log10(ref / err) > 20, "signal-to-error \(10 * log10(ref / err)) dB")
     }
 
+    @Test("A sound cut by the movie's end fades out over the last 10 ms instead of clicking")
+    func trimmedSoundEndsWithAFade() throws {
+        guard FFTools.available else { return }
+        let folder = try TemporaryFolder()
+        let url = folder.file("fade.mp4")
+        let movie = try MovieMaker(url: url, width: 64, height: 64, fps: .ntsc, settings: EncoderSettings(preset: .ultrafast, threads: 1))
+        try movie.addAudio(TestTone(frequencies: [440], amplitude: 0.5, length: 10))
+        try movie.addFrames(count: 31) { ctx, _ in ctx.setFill(.black); ctx.fillRect(ctx.bounds) }
+        try movie.finish()
+        let end = Int(AudioFormat.standard.frame(at: FrameRate.ntsc.time(ofFrame: 31)))
+        let samples = try decodeAudio(url, in: folder).samples
+        try #require(samples.count >= end)
+        func rms(_ r: Range<Int>) -> Double { (r.reduce(0.0) { $0 + Double(samples[$1]) * Double(samples[$1]) } / Double(r.count)).squareRoot() }
+        let steady = rms((end - 4_800)..<(end - 960)), last = rms((end - 96)..<end)
+        #expect(abs(steady - 0.5 / 2.0.squareRoot()) < 0.03, "tone RMS \(steady) before the end")
+        #expect(last < steady * 0.2, "the last 2 ms hold RMS \(last), the tone \(steady)")
+    }
+
     @Test("The sound track is AAC-LC at the asked sample rate, channel count and bit rate",
           arguments: [AudioSettings(), AudioSettings(sampleRate: 44_100, channelCount: 1, bitRate: 96_000)])
     func trackMatchesSettings(audio: AudioSettings) throws {
