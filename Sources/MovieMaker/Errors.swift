@@ -56,6 +56,12 @@ public enum MovieMakerError: Error, Equatable, Sendable, CustomStringConvertible
     case unsupportedAudioCodec(path: String, codec: String)
     /// A slideshow has nothing to show (an empty folder, no photos, or none readable).
     case noPhotos(source: String, reason: String)
+    /// Sound was added to output that has no sound track (a PNG sequence).
+    case audioUnsupported(container: String)
+    /// The first sound was added after frames were drawn; the sound track is created before the first frame.
+    case audioAfterFirstFrame(framesDrawn: Int)
+    /// A sound was placed before `earliest`, up to where the sound track may already have been written.
+    case audioTooLate(start: Time, earliest: Time)
 
     /// A one-line explanation that says what to change.
     public var description: String {
@@ -120,6 +126,12 @@ public enum MovieMakerError: Error, Equatable, Sendable, CustomStringConvertible
             return "the sound in \(path) is encoded as \(codec), which this FFmpeg cannot decode; convert it to FLAC, WAV, MP3 or AAC"
         case let .noPhotos(source, reason):
             return "no photos to show from \(source): \(reason); give a folder or files with photos (JPEG, PNG, WebP, HEIC/HEIF, AVIF, TIFF, BMP, GIF)"
+        case let .audioUnsupported(container):
+            return "\(container) has no sound track: write a movie file (.mp4, .m4v, .mov, .mkv or .webm) to add sound, or save the sound separately"
+        case let .audioAfterFirstFrame(framesDrawn):
+            return "the first sound was added after \(framesDrawn) frames were drawn, but the sound track is created before the first frame: call addAudio before drawing (placing the sound later with at:), or pass audioSettings: to MovieMaker's init to create the track up front"
+        case let .audioTooLate(start, earliest):
+            return "a sound placed at \(start.seconds) s starts before \(earliest.seconds) s, up to where the sound track may already be written: add each sound before drawing the frames it plays under"
         }
     }
     /// Same as `description`, for Foundation's error reporting.

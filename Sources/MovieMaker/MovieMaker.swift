@@ -24,6 +24,9 @@ import Synchronization
 /// or a folder of PNG files (`MovieMaker(pngSequenceIn:…)`). Without it, `.webm` is opaque VP9 and
 /// every other extension H.264.
 ///
+/// Sound: `addAudio(_:at:)` places sounds (any `AudioSource`) on the movie's sound track, which is
+/// encoded as AAC-LC (Opus in `.webm`) with `audioSettings` and lasts exactly as long as the video.
+///
 /// Use one `MovieMaker` from one thread at a time. Encoding runs on its own thread while you draw.
 public final class MovieMaker {
     /// Where the finished movie goes.
@@ -40,6 +43,8 @@ public final class MovieMaker {
     public let container: Container
     /// The codec, from the container and `settings.transparency`.
     public let videoCodec: VideoCodec
+    /// How the sound track is encoded (the defaults, 48 kHz stereo AAC at 192 kb/s, unless given to init).
+    public let audioSettings: AudioSettings
     /// Called on the drawing thread after each frame is handed to the encoder, and once at the end.
     public var progressHandler: ((RenderProgress) -> Void)?
     /// The number of frames the movie will have, when known in advance: makes progress reports give a total.
@@ -52,6 +57,9 @@ public final class MovieMaker {
     /// What each clip frame (and the first frame) starts as: black, or transparent with `transparency`.
     private let background: Color
     private let pipeline: FramePipeline
+    /// The encoder and muxer (also used by `pipeline`'s thread; the caller's thread touches it only
+    /// before the first frame is submitted, to add the audio stream and write the header).
+    private let encoder: VideoEncoder
     private let temporaryURL: URL
     private var state: State = .open
     /// Extra canvases for drawing clip frames in parallel, created on first use.
@@ -77,8 +85,16 @@ public final class MovieMaker {
     /// Throws if the size or rate is invalid, the folder is missing or not writable, the extension is
     /// not `.mp4`, `.m4v`, `.mov`, `.mkv` or `.webm`, `settings.transparency` is asked of `.mp4`, or the
     /// encoder is missing.
-    public convenience init(url: URL, width: Int, height: Int, fps: FrameRate = 30, settings: EncoderSettings = EncoderSettings()) throws(MovieMakerError) {
-        try self.init(destination: url, isPNGSequence: false, width: width, height: height, fps: fps, settings: settings)
+    ///
+    /// `audioSettings`: nil (the default) gives a movie without a sound track until the first
+    /// `addAudio`, which then creates one with `AudioSettings()` and must come before the first frame.
+    /// Given settings (validated here: `.invalidSetting` names a bad sample rate, channel count or bit
+    /// rate) create the sound track now, silent wherever no sound is added, so sounds may be added at
+    /// any point of the render.
+    public convenience init(url: URL, width: Int, height: Int, fps: FrameRate = 30, settings: EncoderSettings = EncoderSettings(),
+                            audioSettings: AudioSettings? = nil) throws(MovieMakerError) {
+        try self.init(destination: url, isPNGSequence: false, width: width, height: height, fps: fps, settings: settings,
+                      audioSettings: audioSettings)
     }
 
     /// Writes each frame as a PNG file in the folder `folder`: `frame-00001.png`, `frame-00002.png`, …
@@ -90,14 +106,14 @@ public final class MovieMaker {
     /// `frame-N.png` files from an earlier render; those are replaced. Its parent folder must exist.
     public convenience init(pngSequenceIn folder: URL, width: Int, height: Int, fps: FrameRate = 30,
                             settings: EncoderSettings = EncoderSettings()) throws(MovieMakerError) {
-        try self.init(destination: folder, isPNGSequence: true, width: width, height: height, fps: fps, settings: settings)
+        try self.init(destination: folder, isPNGSequence: true, width: width, height: height, fps: fps, settings: settings, audioSettings: nil)
     }
 
     /// The file name pattern of PNG sequence frames (numbered from 1).
     static let pngFramePattern = "frame-%05d.png"
 
     private init(destination url: URL, isPNGSequence: Bool, width: Int, height: Int, fps: FrameRate,
-                 settings: EncoderSettings) throws(MovieMakerError) {
+                 settings: EncoderSettings, audioSettings: AudioSettings?) throws(MovieMakerError) {
         guard width >= 2, height >= 2 else { throw .invalidSize(width: width, height: height) }
         guard width <= Self.maximumSide, height <= Self.maximumSide, width * height <= Self.maximumPixels else {
             throw .sizeTooLarge(width: width, height: height, maxSide: Self.maximumSide, maxPixels: Self.maximumPixels)
@@ -114,6 +130,7 @@ public final class MovieMaker {
             throw .unsupportedContainer(extension: url.pathExtension, supported: Container.supportedExtensions)
         }
         let videoCodec = try container.videoCodec(transparency: settings.transparency, fileExtension: url.pathExtension)
+        if let audioSettings { try audioSettings.validate(for: container.audioCodec()) }
         let folder = url.deletingLastPathComponent()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -131,6 +148,7 @@ public final class MovieMaker {
 
         self.url = url; self.width = width; self.height = height; self.frameRate = fps
         self.settings = settings; self.container = container; self.videoCodec = videoCodec
+        self.audioSettings = audioSettings ?? AudioSettings()
         background = settings.transparency ? .clear : .black
         let encodedWidth = needsEvenSize ? width + width % 2 : width
         let encodedHeight = needsEvenSize ? height + height % 2 : height
@@ -155,6 +173,7 @@ public final class MovieMaker {
             context = try DrawingContext(surface: surface, width: width, height: height)
             encoder = try VideoEncoder(path: encoderPath, container: container, width: Int32(encodedWidth), height: Int32(encodedHeight), rate: fps, settings: settings)
             converter = try FrameConverter(width: encodedWidth, height: encodedHeight, format: encoder.framePixelFormat, alpha: settings.transparency)
+            if let audioSettings { _ = try encoder.addAudio(codec: container.audioCodec(), settings: audioSettings) }
         } catch {
             try? FileManager.default.removeItem(at: temporaryURL)
             if case .ffmpeg(let op, _, let message) = error, op.hasPrefix("avio_open") {
@@ -162,6 +181,7 @@ public final class MovieMaker {
             }
             throw error
         }
+        self.encoder = encoder
         do {
             pipeline = try FramePipeline(encoder: encoder, capacity: settings.bufferCount)
         } catch {
@@ -191,11 +211,11 @@ public final class MovieMaker {
     /// Convenience: a whole-number frame rate given as a `Double` is not accepted; use `FrameRate`.
     /// This form takes the rate as a fraction and throws `.invalidFrameRate` when it is not positive.
     public convenience init(url: URL, width: Int, height: Int, fpsNumerator: Int, fpsDenominator: Int = 1,
-                            settings: EncoderSettings = EncoderSettings()) throws(MovieMakerError) {
+                            settings: EncoderSettings = EncoderSettings(), audioSettings: AudioSettings? = nil) throws(MovieMakerError) {
         guard let rate = FrameRate(numerator: fpsNumerator, denominator: fpsDenominator) else {
             throw .invalidFrameRate("\(fpsNumerator)/\(fpsDenominator)")
         }
-        try self.init(url: url, width: width, height: height, fps: rate, settings: settings)
+        try self.init(url: url, width: width, height: height, fps: rate, settings: settings, audioSettings: audioSettings)
     }
 
     deinit {
@@ -247,8 +267,17 @@ public final class MovieMaker {
     /// so several frames can be drawn at once on separate canvases: `settings.drawingThreads` of them
     /// (by default one per core, up to 4). They are encoded in order. Afterwards the pixel buffer holds
     /// the clip's last frame.
+    ///
+    /// The clip's sounds (`Clip.withSound(_:at:)`) join the sound track at the clip's place in the
+    /// movie; the first clip with sound must come before the first frame unless `audioSettings` was
+    /// given to init (see `addAudio(_:at:)`).
     public func add(_ clip: Clip) throws {
         try checkOpen()
+        // The clip's sounds, placed at its start in movie time (nothing before the clip is heard).
+        let clipStart = frameRate.time(ofFrame: frameCount)
+        for sound in clip.sounds.map({ $0.limited(from: .zero, until: nil) }) where sound.isHeard {
+            try addAudio(sound.heardSource, at: clipStart + sound.firstHeard)
+        }
         let count = frameRate.frameCount(for: clip.duration)
         if expectedFrameCount == nil || expectedFrameCount! < frameCount + count { expectedFrameCount = frameCount + count }
         let lanes = min(settings.resolvedDrawingThreads, max(count, 1))
@@ -304,12 +333,65 @@ public final class MovieMaker {
         }
     }
 
+    /// The codec the sound track is (or would be) encoded with, from the container; nil for a PNG sequence.
+    public var audioCodec: AudioCodec? { try? container.audioCodec() }
+    /// Whether the movie has a sound track (given `audioSettings`, or after the first `addAudio`).
+    public var hasAudio: Bool { encoder.audio != nil }
+
+    /// Adds `source` to the sound track, playing from `time` (movie time) until its end or the
+    /// movie's. Sounds added more than once, or overlapping, are summed (and clamped to ±1).
+    ///
+    /// The source's reader is opened now, so a broken file fails here, before any frame is drawn;
+    /// then the call throws and changes nothing. The first call creates the sound track (unless
+    /// `audioSettings` was given to init) and must come before the first frame
+    /// (`.audioAfterFirstFrame`). Sound is encoded a little behind the video (by the longest
+    /// `endFadeDuration` of the sounds, at least 0.1 s), so after frames have been drawn a sound may
+    /// start up to that much before the movie's current end, not earlier (`.audioTooLate`). Throws
+    /// `.audioUnsupported` for a PNG sequence, and `.encoderUnavailable` when the codec is missing.
+    public func addAudio(_ source: any AudioSource, at time: Time = .zero) throws(MovieMakerError) {
+        try checkOpen()
+        let audioCodec = try container.audioCodec()
+        guard time >= .zero else {
+            throw .invalidSetting(name: "sound start time", value: "\(time)", expected: "0 or later (movie time)")
+        }
+        if encoder.audio == nil && frameCount > 0 { throw .audioAfterFirstFrame(framesDrawn: frameCount) }
+        let format = audioSettings.format
+        let start = format.frame(at: time)
+        if let audio = encoder.audio, frameCount > 0 {
+            // Audio already written reaches at most the submitted video's end minus the lag in force
+            // (whatever the encoder thread has got to), so this test does not depend on timing.
+            let earliest = format.frame(at: frameRate.time(ofFrame: frameCount)) - audio.sources.lag
+            if start < earliest { throw .audioTooLate(start: time, earliest: format.time(ofFrame: earliest)) }
+        }
+        if encoder.audio == nil { try audioSettings.validate(for: audioCodec) }
+        let reader: any AudioReader
+        do {
+            reader = try source.makeReader(format: format)
+        } catch let error as MovieMakerError {
+            throw error
+        } catch {
+            throw .audioUnreadable(path: "\(type(of: source))", reason: "\(error)")
+        }
+        guard reader.format == format else {
+            throw .invalidSetting(name: "audio reader format", value: "\(reader.format.sampleRate) Hz × \(reader.format.channelCount)",
+                                  expected: "the format asked of makeReader(format:), \(format.sampleRate) Hz × \(format.channelCount)")
+        }
+        // Before the first frame the encoder thread has not touched the encoder yet: the stream can be added.
+        let audio: AudioEncoder
+        if let existing = encoder.audio { audio = existing } else { audio = try encoder.addAudio(codec: audioCodec, settings: audioSettings) }
+        audio.sources.add(reader, start: start, duration: source.duration.map { format.frame(at: $0) },
+                          endFade: format.frame(at: source.endFadeDuration))
+    }
+
     /// A copy of the pixel buffer as it is now (what the next frame starts from).
     public func currentPixels() -> PixelBuffer { PixelBuffer(surface: surface, width: width, height: height) }
 
     /// Converts a drawn surface (the pixel buffer or a clip canvas) into a pooled frame and queues it.
     private func encode(_ surface: CairoSurface) throws(MovieMakerError) {
         if startTime == nil { startTime = Date() }
+        // The header goes out once the streams are known: before the first frame, on this thread
+        // (the encoder thread has nothing to do until a frame is submitted).
+        if frameCount == 0 { try encoder.writeHeader() }
         surface.flush()
         let frame = try pipeline.acquire()
         let f = frame.pointer

@@ -198,7 +198,15 @@ public struct EncoderSettings: Sendable, Equatable {
 }
 
 /// Video encoder plus muxer for one output file: the whole libav call sequence lives here, in the
-/// order of FFmpeg's doc/examples/mux.c.
+/// order of FFmpeg's doc/examples/mux.c: allocate the output context; create the video stream and open
+/// its encoder (GLOBAL_HEADER first); open the file; optionally create the audio stream and open its
+/// encoder (`addAudio`); write the header (`writeHeader`, before the first frame); encode, rescale each
+/// packet's timestamps to its stream and hand it to av_interleaved_write_frame; at the end flush the
+/// video encoder, then the audio one (`AudioEncoder.finish`), write the trailer, close, free.
+///
+/// With sound, each video frame is followed by the audio up to that frame's end minus a lag (at least
+/// the longest end fade of the sounds and 0.1 s), so audio is read in step with the video, memory stays
+/// constant however long the movie is, and the muxer interleaves the two.
 ///
 /// We drive x264 through libavcodec's `libx264` wrapper rather than x264's own API: libavcodec turns
 /// x264's Annex-B output and SPS/PPS into the MP4 `avcC` box and length-prefixed samples, hands
@@ -211,6 +219,13 @@ final class VideoEncoder {
     private let borrowedStream: UnsafeMutablePointer<AVStream>    // borrowed: owned by `format`
     private let packet: OwnedPacket
     private var ioOpen = false
+    private var headerWritten = false
+    private let container: Container
+    private let rate: FrameRate
+    /// Video frames handed to the encoder so far.
+    private var framesEncoded = 0
+    /// The audio encoder, once a sound track was added.
+    private(set) var audio: AudioEncoder?
     /// The codec frames are encoded with.
     let videoCodec: VideoCodec
     /// The pixel format frames must be in (`makeFrame()` allocates it).
@@ -229,6 +244,7 @@ final class VideoEncoder {
         let alpha = settings.transparency
         self.videoCodec = videoCodec
         self.width = width; self.height = height
+        self.container = container; self.rate = rate
         framePixelFormat = videoCodec.pixelFormat(alpha: alpha)
         let encoderName = encoderName ?? videoCodec.encoderName
         var fc: UnsafeMutablePointer<AVFormatContext>? = nil
@@ -307,17 +323,49 @@ final class VideoEncoder {
                 try ffCheck(avio_open(&fc.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open (\(path))")
                 ioOpen = true
             }
-            let muxOptions = OwnedDictionary()
-            if container == .mp4 || container == .mov {
-                // faststart: rewrite the file at the end with `moov` before `mdat`, so browsers can
-                // start playing before the whole file has arrived. write_colr: always write the `colr` box.
-                muxOptions.set("movflags", "+faststart+write_colr")
-            }
-            try ffCheck(avformat_write_header(fc, &muxOptions.pointer), "avformat_write_header (\(container.rawValue))")
         } catch {
             closeAndFree()
             throw error
         }
+    }
+
+    /// Whether the container keeps codec headers out of band (MP4, MOV, MKV): encoders must then be
+    /// opened with AV_CODEC_FLAG_GLOBAL_HEADER.
+    private var needsGlobalHeader: Bool { format.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }
+
+    /// Opens an audio encoder for `settings` (validated) and adds its stream. Only before `writeHeader`.
+    func addAudio(codec audioCodec: AudioCodec, settings: AudioSettings) throws(MovieMakerError) -> AudioEncoder {
+        precondition(!headerWritten && audio == nil, "the audio stream is added once, before the header")
+        // Open the codec before creating the stream, so a failure leaves the format context as it was.
+        // Matroska/WebM records Opus's pre-skip as the track's CodecDelay, which demuxers subtract from
+        // every timestamp: packets must be stamped with the delay included. MP4/MOV record AAC's
+        // priming as an edit list over packets stamped from −1024 instead (and Matroska has no delay
+        // field for AAC: its timestamps shift, video's too, keeping them in sync).
+        let delayInTimestamps = audioCodec == .opus && (container == .webm || container == .mkv)
+        let encoder = try AudioEncoder(codec: audioCodec, settings: settings, globalHeader: needsGlobalHeader,
+                                       delayInTimestamps: delayInTimestamps)
+        guard let st = avformat_new_stream(format, nil) else {
+            throw .ffmpeg(operation: "avformat_new_stream (audio)", code: mm_averror(12), message: "out of memory")
+        }
+        try encoder.attach(to: st)
+        audio = encoder
+        return encoder
+    }
+
+    /// Writes the container header; called once, before the first frame (after any `addAudio`).
+    func writeHeader() throws(MovieMakerError) {
+        guard !headerWritten else { return }
+        let muxOptions = OwnedDictionary()
+        if container == .mp4 || container == .mov {
+            // faststart: rewrite the file at the end with `moov` before `mdat`, so browsers can
+            // start playing before the whole file has arrived. write_colr: always write the `colr` box.
+            muxOptions.set("movflags", "+faststart+write_colr")
+            // The edit lists (which hide AAC's priming) count in the movie timescale, by default 1000:
+            // the sound track's end would be cut to the millisecond. In samples, it ends exactly.
+            if let audio { muxOptions.set("movie_timescale", "\(audio.settings.sampleRate)") }
+        }
+        try ffCheck(avformat_write_header(format, &muxOptions.pointer), "avformat_write_header (\(container.rawValue))")
+        headerWritten = true
     }
 
     /// The codec's private options for `settings`.
@@ -366,23 +414,46 @@ final class VideoEncoder {
         return frame
     }
 
-    /// Sends one frame (nil flushes) and writes every packet the encoder has ready.
+    /// Encodes one video frame (nil flushes the video encoder) and writes every packet ready; after a
+    /// frame, encodes the sound up to that frame's end minus the audio lag.
     func encode(_ frame: UnsafeMutablePointer<AVFrame>?) throws(MovieMakerError) {
+        try writeHeader()
         try ffCheck(avcodec_send_frame(codec.pointer, frame), frame == nil ? "avcodec_send_frame (flush)" : "avcodec_send_frame")
         while true {
             let r = avcodec_receive_packet(codec.pointer, packet.pointer)
-            if r == averrorEAGAIN || r == averrorEOF { return }
+            if r == averrorEAGAIN || r == averrorEOF { break }
             try ffCheck(r, "avcodec_receive_packet")
-            av_packet_rescale_ts(packet.pointer, codec.pointer.pointee.time_base, borrowedStream.pointee.time_base)
-            packet.pointer.pointee.stream_index = borrowedStream.pointee.index
-            // av_interleaved_write_frame takes the packet's reference and leaves it blank for reuse.
-            try ffCheck(av_interleaved_write_frame(format, packet.pointer), "av_interleaved_write_frame")
+            try write(packet.pointer, from: codec.pointer.pointee.time_base, to: borrowedStream)
+        }
+        guard frame != nil else { return }
+        framesEncoded += 1
+        if let audio {
+            let lag = audio.sources.refresh()
+            try audio.encode(through: audioFrame(atVideoFrame: framesEncoded, audio) - lag, write: write)
         }
     }
 
-    /// Flushes the encoder, writes the trailer (and the faststart rewrite) and closes the file.
+    /// The audio sample frame at the start of video frame `index`: exact, rounded to the nearest sample.
+    private func audioFrame(atVideoFrame index: Int, _ audio: AudioEncoder) -> Int64 {
+        audio.settings.format.frame(at: rate.time(ofFrame: index))
+    }
+
+    /// Hands one packet, timed in `timeBase`, to the muxer for `stream` (either encoder's).
+    private func write(_ packet: UnsafeMutablePointer<AVPacket>, from timeBase: AVRational, to stream: UnsafeMutablePointer<AVStream>) throws(MovieMakerError) {
+        av_packet_rescale_ts(packet, timeBase, stream.pointee.time_base)
+        packet.pointee.stream_index = stream.pointee.index
+        // av_interleaved_write_frame takes the packet's reference and leaves it blank for reuse.
+        try ffCheck(av_interleaved_write_frame(format, packet), "av_interleaved_write_frame")
+    }
+
+    /// Flushes the video encoder; with sound, tells the sounds where the movie ends, encodes them up to
+    /// exactly the video's duration and flushes the audio encoder; then writes the trailer (and the
+    /// faststart rewrite) and closes the file.
     func finish() throws(MovieMakerError) {
         try encode(nil)
+        if let audio {
+            try audio.finish(atFrame: audioFrame(atVideoFrame: framesEncoded, audio), write: write)
+        }
         try ffCheck(av_write_trailer(format), "av_write_trailer")
         if ioOpen {
             try ffCheck(avio_closep(&format.pointee.pb), "avio_closep")

@@ -1,0 +1,368 @@
+import CFFmpeg
+import CMovieMakerShim
+import Foundation
+
+/// The codec a movie's sound is encoded with. It follows from the container, as the video codec does:
+/// AAC-LC in `.mp4`, `.m4v`, `.mov` and `.mkv`; Opus in `.webm` (WebM allows only Vorbis and Opus).
+public enum AudioCodec: String, Sendable, CaseIterable {
+    /// AAC Low Complexity, libavcodec's native `aac` encoder: plays everywhere MP4 plays.
+    case aac
+    /// Opus (libopus), the sound codec of WebM.
+    case opus
+
+    /// libavcodec's encoder name.
+    var encoderName: String {
+        switch self {
+        case .aac: "aac"
+        case .opus: "libopus"
+        }
+    }
+    /// The bit rates (bits per second, all channels together) the encoder takes for `channels` channels.
+    func bitRateRange(channels: Int) -> ClosedRange<Int> {
+        switch self {
+        // AAC's limit is 6144 bits per channel per 1024-sample frame (288 kb/s per channel at 48 kHz);
+        // below 8 kb/s the encoder gives nothing usable.
+        case .aac: 8_000...(channels * 256_000)
+        // libopus: 6 kb/s (speech) to 256 kb/s per channel.
+        case .opus: 6_000...(channels * 256_000)
+        }
+    }
+}
+
+extension Container {
+    /// The audio codec this container gets; throws for a PNG sequence, which has no sound.
+    func audioCodec() throws(MovieMakerError) -> AudioCodec {
+        switch self {
+        case .mp4, .mov, .mkv: return .aac
+        case .webm: return .opus
+        case .pngSequence: throw .audioUnsupported(container: "a PNG sequence")
+        }
+    }
+}
+
+/// How a movie's sound is encoded: 48 kHz stereo at 192 kb/s by default. The codec follows from the
+/// container (`AudioCodec`): AAC-LC for `.mp4`/`.m4v`/`.mov`/`.mkv`, Opus for `.webm`.
+public struct AudioSettings: Sendable, Equatable {
+    /// Sample frames per second. AAC takes 8,000…96,000 (the MPEG-4 rates: 44,100, 48,000, …);
+    /// Opus 8,000, 12,000, 16,000, 24,000 or 48,000.
+    public var sampleRate: Int = 48_000
+    /// Channels: 1 (mono), 2 (stereo), or up to 8 in the encoder's standard layouts (6 is 5.1).
+    public var channelCount: Int = 2
+    /// Target bit rate in bits per second, all channels together.
+    public var bitRate: Int = 192_000
+
+    /// Settings with the given values; anything not named keeps its default.
+    public init(sampleRate: Int = 48_000, channelCount: Int = 2, bitRate: Int = 192_000) {
+        self.sampleRate = sampleRate; self.channelCount = channelCount; self.bitRate = bitRate
+    }
+
+    /// The format sources are read in (the sample rate and channel count).
+    public var format: AudioFormat { AudioFormat(sampleRate: sampleRate, channelCount: channelCount) }
+
+    /// Throws `.invalidSetting` naming the first value `codec`'s encoder cannot take, or
+    /// `.encoderUnavailable` when the encoder is missing.
+    func validate(for codec: AudioCodec) throws(MovieMakerError) {
+        guard let encoder = avcodec_find_encoder_by_name(codec.encoderName) else { throw .encoderUnavailable(name: codec.encoderName) }
+        let rates = Self.supportedSampleRates(encoder)
+        guard sampleRate > 0, rates.isEmpty || rates.contains(sampleRate) else {
+            let shown = rates.isEmpty ? "a positive number of frames per second" : rates.sorted().map(String.init).joined(separator: ", ")
+            throw .invalidSetting(name: "audio sample rate", value: "\(sampleRate)", expected: "one of \(shown) for \(codec.rawValue) (48000 is the movie standard)")
+        }
+        guard (1...8).contains(channelCount), Self.channelLayout(encoder, channelCount) != nil else {
+            let counts = (1...8).filter { Self.channelLayout(encoder, $0) != nil }.map(String.init).joined(separator: ", ")
+            throw .invalidSetting(name: "audio channel count", value: "\(channelCount)", expected: "one of \(counts) for \(codec.rawValue) (1 is mono, 2 stereo)")
+        }
+        let range = codec.bitRateRange(channels: channelCount)
+        guard range.contains(bitRate) else {
+            throw .invalidSetting(name: "audio bit rate", value: "\(bitRate)", expected: "\(range.lowerBound)…\(range.upperBound) bits per second for \(channelCount)-channel \(codec.rawValue), e.g. 192_000")
+        }
+    }
+
+    /// The sample rates an encoder lists (empty when it lists none).
+    static func supportedSampleRates(_ encoder: UnsafePointer<AVCodec>) -> [Int] {
+        var rates: [Int] = []
+        if var p = encoder.pointee.supported_samplerates {
+            while p.pointee != 0 { rates.append(Int(p.pointee)); p += 1 }
+        }
+        return rates
+    }
+
+    /// The first layout of `count` channels the encoder lists (or the default layout when it lists
+    /// none), or nil when it takes no such count. The caller uninitialises the returned layout.
+    static func channelLayout(_ encoder: UnsafePointer<AVCodec>, _ count: Int) -> AVChannelLayout? {
+        var layout = AVChannelLayout()
+        if var p = encoder.pointee.ch_layouts {
+            while p.pointee.nb_channels != 0 {
+                if p.pointee.nb_channels == Int32(count) {
+                    guard av_channel_layout_copy(&layout, p) >= 0 else { return nil }
+                    return layout
+                }
+                p += 1
+            }
+            return nil
+        }
+        av_channel_layout_default(&layout, Int32(count))
+        return layout
+    }
+}
+
+/// The sounds added to a movie, each at its start sample, summed into one stream of samples.
+///
+/// `add` runs on the caller's thread (even while frames are being encoded); `mix` and the rest run on
+/// the encoder thread, or on the caller's thread once that has stopped. The lock guards `incoming`
+/// and `lag`, the only state both threads touch.
+final class PlacedAudio {
+    /// One reader and where it plays, in sample frames of the movie.
+    private struct Entry {
+        let reader: any AudioReader
+        let start: Int64
+        /// Where its sound ends (start + duration), or nil for a sound that lasts as long as asked.
+        let end: Int64?
+    }
+
+    let format: AudioFormat
+    /// How far audio is held back behind the video, in sample frames, when no sound asks for more:
+    /// 0.1 s, which also keeps the last 10 ms unread until `finish` (the end fade).
+    let minimumLag: Int64
+    private let lock = NSLock()
+    private var incoming: [Entry] = []
+    private var sharedLag: Int64
+    private var active: [Entry] = []
+    /// Where each reader writes before its samples are added in (`chunk` sample frames); owned, freed in deinit.
+    private let scratch: UnsafeMutablePointer<Float>
+    private let chunk: Int
+
+    init(format: AudioFormat, chunk: Int) {
+        self.format = format
+        self.chunk = chunk
+        minimumLag = Int64(format.sampleRate / 10)
+        sharedLag = minimumLag
+        scratch = .allocate(capacity: chunk * format.channelCount)
+        scratch.initialize(repeating: 0, count: chunk * format.channelCount)
+    }
+
+    deinit { scratch.deallocate() }
+
+    /// How many sample frames the audio is held back behind the video: at least the longest end fade
+    /// of any sound added, so no reader is read past where the movie may end minus its fade before
+    /// `willEnd` tells it the end.
+    var lag: Int64 { lock.withLock { sharedLag } }
+
+    /// Adds `reader` to play from sample frame `start` for `duration` frames (nil: as long as asked),
+    /// wanting to know the end `endFade` frames ahead.
+    func add(_ reader: any AudioReader, start: Int64, duration: Int64?, endFade: Int64) {
+        lock.withLock {
+            incoming.append(Entry(reader: reader, start: start, end: duration.map { start + $0 }))
+            sharedLag = max(sharedLag, endFade)
+        }
+    }
+
+    /// Takes in the sounds added since the last call and returns the lag now in force (encoder thread).
+    /// Both are read under one lock, so a sound added with a longer end fade is never read with the
+    /// shorter lag.
+    func refresh() -> Int64 {
+        lock.withLock {
+            active.append(contentsOf: incoming)
+            incoming.removeAll()
+            return sharedLag
+        }
+    }
+
+    /// Writes the sum of every sound over sample frames `position ..< position + count` into `buffer`
+    /// (interleaved, `count * channelCount` floats; `count` ≤ the chunk size), unclamped. Sounds are
+    /// read only over the frames they play, in order; those that have ended are closed.
+    func mix(into buffer: UnsafeMutablePointer<Float>, position: Int64, count: Int) throws(MovieMakerError) {
+        precondition(count <= chunk)
+        let channels = format.channelCount
+        buffer.update(repeating: 0, count: count * channels)
+        let stop = position + Int64(count)
+        for entry in active {
+            let from = max(position, entry.start), to = min(stop, entry.end ?? .max)
+            guard from < to else { continue }
+            let n = Int(to - from), destination = buffer + Int(from - position) * channels
+            do {
+                try entry.reader.read(into: scratch, frameCount: n)
+                for i in 0..<(n * channels) { destination[i] += scratch[i] }
+            } catch let error as MovieMakerError {
+                throw error
+            } catch {
+                throw .audioUnreadable(path: "\(type(of: entry.reader))", reason: "reading at \(format.time(ofFrame: from).seconds) s failed: \(error)")
+            }
+        }
+        active.removeAll { $0.end.map { $0 <= stop } ?? false }
+    }
+
+    /// Tells every sound that has not ended where the movie ends (sample frame `end` of the movie, in
+    /// each reader's own frames), before reading up to it.
+    func willEnd(atFrame end: Int64) {
+        _ = refresh()
+        for entry in active where entry.start < end {
+            entry.reader.willEnd(atFrame: end - entry.start)
+        }
+    }
+}
+
+/// Owns the audio encoder of one movie: its `AVCodecContext` (AAC or Opus), the `AVFrame` samples are
+/// handed over in, and (borrowed from the muxer) its stream. It pulls the summed sounds from
+/// `PlacedAudio` in the codec's frame size (1024 sample frames for AAC) and writes packets through
+/// `VideoEncoder.write(_:from:to:)`, which owns the format context.
+///
+/// Timestamps count sample frames from 0 in the codec's time base 1/sampleRate; the encoder's own
+/// delay (`initial_padding`, 1024 for AAC) makes its first packet start at −1024, which the MP4/MOV
+/// muxer records as an edit list so players start the sound at exactly time 0.
+final class AudioEncoder {
+    let codec: OwnedCodecContext
+    let audioCodec: AudioCodec
+    let settings: AudioSettings
+    let sources: PlacedAudio
+    private let frame: OwnedFrame
+    private let packet: OwnedPacket
+    private var borrowedStream: UnsafeMutablePointer<AVStream>?   // borrowed: owned by the muxer's format context
+    /// Sample frames per encoder frame (1024 for AAC, 960 for Opus at 48 kHz).
+    let frameSize: Int
+    private let planar: Bool
+    /// The sample frames of the next encoder frame, interleaved as sources give them; owned, freed in deinit.
+    private let staging: UnsafeMutablePointer<Float>
+    private var filled = 0
+    /// Sample frames taken from the sources so far.
+    private(set) var position: Int64 = 0
+    /// Sample frames handed to the encoder so far (the next frame's pts).
+    private var sent: Int64 = 0
+    /// Where the movie ends once known (`finish`): the last `endFadeFrames` before it fade to silence.
+    private var end: Int64?
+    /// The fade at the very end, so a sound cut by the movie's end does not click: 10 ms.
+    let endFadeFrames: Int64
+    /// Added to every frame's pts: the encoder delay, for containers that want it in the timestamps.
+    private let timestampOffset: Int64
+
+    /// Opens the encoder for `settings` (already validated); `globalHeader` when the container keeps
+    /// codec headers out of band (MP4, MOV, MKV), which must be set before avcodec_open2 as in mux.c.
+    /// `delayInTimestamps`: stamp frames `initial_padding` later, so the first packet is at 0, for a
+    /// container that records the delay itself and subtracts it when reading (Opus in Matroska).
+    init(codec audioCodec: AudioCodec, settings: AudioSettings, globalHeader: Bool, delayInTimestamps: Bool = false) throws(MovieMakerError) {
+        let name = audioCodec.encoderName
+        guard let encoder = avcodec_find_encoder_by_name(name) else { throw .encoderUnavailable(name: name) }
+        self.audioCodec = audioCodec
+        self.settings = settings
+        codec = try OwnedCodecContext(codec: encoder)
+        let c = codec.pointer
+        // Planar float is what libavcodec's AAC encoder takes; libopus takes interleaved float.
+        var formats: [AVSampleFormat] = []
+        if var p = encoder.pointee.sample_fmts {
+            while p.pointee != AV_SAMPLE_FMT_NONE { formats.append(p.pointee); p += 1 }
+        }
+        if formats.isEmpty || formats.contains(AV_SAMPLE_FMT_FLTP) {
+            c.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
+        } else if formats.contains(AV_SAMPLE_FMT_FLT) {
+            c.pointee.sample_fmt = AV_SAMPLE_FMT_FLT
+        } else {
+            throw .encoderUnavailable(name: "\(name) with float samples")
+        }
+        planar = c.pointee.sample_fmt == AV_SAMPLE_FMT_FLTP
+        c.pointee.sample_rate = Int32(settings.sampleRate)
+        guard var layout = AudioSettings.channelLayout(encoder, settings.channelCount) else {
+            throw .invalidSetting(name: "audio channel count", value: "\(settings.channelCount)", expected: "a count \(name) takes, e.g. 2")
+        }
+        defer { av_channel_layout_uninit(&layout) }
+        try ffCheck(av_channel_layout_copy(&c.pointee.ch_layout, &layout), "av_channel_layout_copy")
+        c.pointee.bit_rate = Int64(settings.bitRate)
+        c.pointee.time_base = AVRational(num: 1, den: Int32(settings.sampleRate))
+        if audioCodec == .aac { c.pointee.profile = FF_PROFILE_AAC_LOW }
+        if globalHeader { c.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
+        try ffCheck(avcodec_open2(c, encoder, nil),
+                    "avcodec_open2 (\(name) \(settings.sampleRate) Hz, \(settings.channelCount) channels, \(settings.bitRate) b/s)")
+        let size = Int(c.pointee.frame_size)
+        frameSize = size > 0 ? size : 1024
+        frame = try OwnedFrame()
+        let f = frame.pointer
+        f.pointee.format = c.pointee.sample_fmt.rawValue
+        f.pointee.sample_rate = c.pointee.sample_rate
+        f.pointee.nb_samples = Int32(frameSize)
+        try ffCheck(av_channel_layout_copy(&f.pointee.ch_layout, &c.pointee.ch_layout), "av_channel_layout_copy")
+        try ffCheck(av_frame_get_buffer(f, 0), "av_frame_get_buffer (\(frameSize) audio samples)")
+        packet = try OwnedPacket()
+        staging = .allocate(capacity: frameSize * settings.channelCount)
+        staging.initialize(repeating: 0, count: frameSize * settings.channelCount)
+        sources = PlacedAudio(format: settings.format, chunk: frameSize)
+        endFadeFrames = Int64(settings.sampleRate / 100)
+        timestampOffset = delayInTimestamps ? Int64(c.pointee.initial_padding) : 0
+    }
+
+    /// Copies the opened codec's parameters to `stream` (created by the muxer), as mux.c does after
+    /// avcodec_open2; packets are written to it from then on.
+    func attach(to stream: UnsafeMutablePointer<AVStream>) throws(MovieMakerError) {
+        try ffCheck(avcodec_parameters_from_context(stream.pointee.codecpar, codec.pointer), "avcodec_parameters_from_context (audio)")
+        stream.pointee.time_base = codec.pointer.pointee.time_base
+        borrowedStream = stream
+    }
+
+    /// Encodes the summed sounds up to sample frame `target` (exclusive), in whole encoder frames; a
+    /// partial frame waits for more. `write` hands each packet to the muxer.
+    func encode(through target: Int64, write: (UnsafeMutablePointer<AVPacket>, AVRational, UnsafeMutablePointer<AVStream>) throws(MovieMakerError) -> Void) throws(MovieMakerError) {
+        let channels = settings.channelCount
+        while position < target {
+            let n = Int(min(Int64(frameSize - filled), target - position))
+            try sources.mix(into: staging + filled * channels, position: position, count: n)
+            filled += n
+            position += Int64(n)
+            if filled == frameSize { try send(write: write) }
+        }
+    }
+
+    /// Tells the sources where the movie ends (`end` sample frames, the video's exact duration), encodes
+    /// up to exactly there (the last frame may be short: AAC and Opus take a small last frame) and
+    /// flushes the encoder.
+    func finish(atFrame end: Int64, write: (UnsafeMutablePointer<AVPacket>, AVRational, UnsafeMutablePointer<AVStream>) throws(MovieMakerError) -> Void) throws(MovieMakerError) {
+        precondition(position <= end, "audio was read past the movie's end")
+        self.end = end
+        sources.willEnd(atFrame: end)
+        try encode(through: end, write: write)
+        if filled > 0 { try send(write: write) }
+        try drain(nil, write: write)
+    }
+
+    /// Hands the staged `filled` sample frames to the encoder as one frame: clamped to [-1, 1] (the
+    /// plain sum of several sounds may exceed it), faded over the movie's last 10 ms, and in the
+    /// codec's sample layout.
+    private func send(write: (UnsafeMutablePointer<AVPacket>, AVRational, UnsafeMutablePointer<AVStream>) throws(MovieMakerError) -> Void) throws(MovieMakerError) {
+        let f = frame.pointer
+        // The encoder may still hold a reference to the previous frame's buffers: copy them if so.
+        try ffCheck(av_frame_make_writable(f), "av_frame_make_writable (audio)")
+        let channels = settings.channelCount, count = filled
+        // Clamp in place, then fade the samples that fall in the movie's last 10 ms.
+        for i in 0..<(count * channels) { staging[i] = min(max(staging[i], -1), 1) }
+        if let end, sent + Int64(count) > end - endFadeFrames {
+            for i in max(0, Int(end - endFadeFrames - sent))..<count {
+                let gain = Float(max(0, end - (sent + Int64(i)) - 1)) / Float(endFadeFrames)
+                for ch in 0..<channels { staging[i * channels + ch] *= gain }
+            }
+        }
+        if planar {
+            for ch in 0..<channels {
+                let plane = UnsafeMutableRawPointer(f.pointee.extended_data[ch]!).assumingMemoryBound(to: Float.self)
+                for i in 0..<count { plane[i] = staging[i * channels + ch] }
+            }
+        } else {
+            UnsafeMutableRawPointer(f.pointee.extended_data[0]!).assumingMemoryBound(to: Float.self).update(from: staging, count: count * channels)
+        }
+        f.pointee.nb_samples = Int32(count)
+        f.pointee.pts = sent + timestampOffset
+        sent += Int64(count)
+        filled = 0
+        try drain(f, write: write)
+    }
+
+    deinit { staging.deallocate() }
+
+    /// Sends one frame (nil flushes) and writes every packet the encoder has ready.
+    private func drain(_ frame: UnsafeMutablePointer<AVFrame>?, write: (UnsafeMutablePointer<AVPacket>, AVRational, UnsafeMutablePointer<AVStream>) throws(MovieMakerError) -> Void) throws(MovieMakerError) {
+        guard let stream = borrowedStream else { preconditionFailure("audio encoder used before attach(to:)") }
+        try ffCheck(avcodec_send_frame(codec.pointer, frame), frame == nil ? "avcodec_send_frame (audio flush)" : "avcodec_send_frame (audio)")
+        while true {
+            let r = avcodec_receive_packet(codec.pointer, packet.pointer)
+            if r == averrorEAGAIN || r == averrorEOF { return }
+            try ffCheck(r, "avcodec_receive_packet (audio)")
+            try write(packet.pointer, codec.pointer.pointee.time_base, stream)
+        }
+    }
+}
