@@ -291,16 +291,19 @@ extension AudioSource {
 /// `silence` frames of silence, then another reader's sound.
 final class SilencePrefixReader: AudioReader {
     private let inner: any AudioReader
+    /// The frame the inner reader's first sample plays at.
+    private let offset: Int64
+    /// Silent frames still to come.
     private var silence: Int64
     var format: AudioFormat { inner.format }
-    init(_ inner: any AudioReader, silence: Int64) { self.inner = inner; self.silence = silence }
+    init(_ inner: any AudioReader, silence: Int64) { self.inner = inner; self.offset = silence; self.silence = silence }
     func read(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) throws {
         let quiet = Int(min(Int64(frameCount), silence))
         buffer.update(repeating: 0, count: quiet * format.channelCount)
         silence -= Int64(quiet)
         if frameCount > quiet { try inner.read(into: buffer + quiet * format.channelCount, frameCount: frameCount - quiet) }
     }
-    func willEnd(atFrame frame: Int64) { inner.willEnd(atFrame: frame + silence) }
+    func willEnd(atFrame frame: Int64) { inner.willEnd(atFrame: frame - offset) }
 }
 
 // MARK: - The clip's reader

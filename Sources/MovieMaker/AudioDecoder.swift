@@ -35,7 +35,7 @@ final class AudioDecoder: AudioReader {
     /// The format samples come out in.
     let format: AudioFormat
     /// The stream's facts (codec, rate, channels, exact duration).
-    let info: AudioStreamInfo
+    private(set) var info: AudioStreamInfo
 
     // Owned handles: freed in deinit.
     private let formatContext: UnsafeMutablePointer<AVFormatContext>
@@ -168,8 +168,12 @@ final class AudioDecoder: AudioReader {
         guard try receiveFrame() else {
             throw .audioUnreadable(path: path, reason: "no sound could be decoded from its \(codecName) stream")
         }
-        let first = Self.timestamp(of: f)
-        originPTS = first ?? 0
+        if knownInfo == nil && f.pointee.sample_rate > 0 && f.pointee.ch_layout.nb_channels > 0 {
+            // What the decoder really produces (HE-AAC's SBR doubles the rate the container states).
+            self.info.sampleRate = Int(f.pointee.sample_rate)
+            self.info.channelCount = Int(f.pointee.ch_layout.nb_channels)
+        }
+        originPTS = Self.timestamp(of: f) ?? 0
         sourcePosition = 0
         positionFromTimestamp = false
         frameIsPending = true
@@ -229,6 +233,11 @@ final class AudioDecoder: AudioReader {
         return real
     }
 
+    /// Moves to the sample frame that plays at `time` (see `seek(toFrame:)`).
+    func seek(to time: Time) throws(MovieMakerError) {
+        try seek(toFrame: format.frame(at: time))
+    }
+
     /// Moves to output frame `target`: the next read starts exactly there.
     ///
     /// Seeks the demuxer to well before the target (so the decoder has settled, MP3's bit reservoir
@@ -255,6 +264,7 @@ final class AudioDecoder: AudioReader {
             let seekSample = sourceTarget - margin
             if seekSample <= 0 { break }
             let tb = borrowedStream.pointee.time_base
+            guard tb.num > 0, tb.den > 0 else { break }
             let ts = originPTS + seekSample * Int64(tb.den) / (Int64(tb.num) * srcRate)
             guard av_seek_frame(formatContext, borrowedStream.pointee.index, ts, AVSEEK_FLAG_BACKWARD) >= 0 else { break }
             resetPipeline()
@@ -330,8 +340,8 @@ final class AudioDecoder: AudioReader {
 
     /// The source sample index a frame timestamp stands for, relative to sample 0.
     private func sourceIndex(ofFrameTimestamp pts: Int64?) -> Int64? {
-        guard let pts else { return nil }
         let tb = borrowedStream.pointee.time_base
+        guard let pts, tb.num > 0, tb.den > 0 else { return nil }
         let num = (pts - originPTS) * Int64(tb.num) * Int64(info.sampleRate)
         let den = Int64(tb.den)
         // Round to the nearest sample (timestamps in a finer time base than the sample rate, e.g. MP3's).
