@@ -335,6 +335,18 @@ struct AudioClipTests {
         #expect(throws: MovieMakerError.self) { _ = try AudioTrack().placing(a, at: 1).placing(b, at: 0.5).layout() }
     }
 
+    @Test("A track passes the movie's end on to its clips: a long last clip fades out over the movie's last seconds")
+    func trackForwardsMovieEnd() throws {
+        let a = AudioClip(ComputedSound.level(0.5, duration: 1))
+        let b = AudioClip(ComputedSound.level(0.5, duration: 10)).fadedOutAtMovieEnd(over: 0.5, curve: .linear)
+        let track = AudioTrack([a, b])
+        #expect(track.endFadeDuration == Time(value: 1, timescale: 2))
+        let x = try AudioInTesting.render(track, frames: 100_000, format: AudioFormat(channelCount: 1), endingAt: 96_000)
+        #expect(x[71_900] == 0.5, "full level before the fade")
+        #expect(abs(Double(x[84_000]) - 0.5 * Double(95_999 - 84_000) / 23_999) < 1e-6, "linear fade")
+        #expect(x[95_999] == 0 && x[96_000...].allSatisfy { $0 == 0 }, "silent from the movie's last sample on")
+    }
+
     @Test("A track of files streams: many clips of one file, each opened only while it plays")
     func trackOfFiles() throws {
         guard FFTools.available else { return }
