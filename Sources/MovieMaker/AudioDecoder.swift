@@ -1,0 +1,607 @@
+import CFFmpeg
+import CMovieMakerShim
+import Foundation
+
+/// What a sound file says about its audio stream, read when it is opened.
+struct AudioStreamInfo: Sendable, Hashable {
+    /// Codec name, e.g. `mp3`, `aac`, `vorbis`, `opus`, `flac`, `pcm_s16le`.
+    var codec: String
+    /// The stream's own sample rate.
+    var sampleRate: Int
+    /// The stream's own channel count.
+    var channelCount: Int
+    /// How long the real sound lasts (encoder priming and padding excluded), exactly, when known.
+    var duration: Time?
+}
+
+/// Decodes the best audio stream of a file (an audio file or a video's sound) with libavformat and
+/// libavcodec and resamples it with libswresample to `format` (32-bit float, interleaved).
+///
+/// It is the one owner of the input `AVFormatContext`, the `AVCodecContext`, the `SwrContext`, the
+/// `AVPacket` and the `AVFrame`, and frees each in `deinit`.
+///
+/// Sample frame 0 is the first real sample of the sound: the encoder's priming (AAC's 1024 or 2048
+/// samples, MP3's encoder delay plus the decoder's 529, Opus's pre-skip) is removed through the skip
+/// side data libavformat attaches to packets (from MP4 edit lists, the LAME/Xing header, Ogg's
+/// pre-skip), which libavcodec applies, moving the frame's timestamps with it. Positions are then
+/// counted in samples from the first decoded frame's timestamp; after a seek, the first frame's
+/// timestamp says which sample it starts at, and samples before the target are decoded and discarded,
+/// so a read from any frame is sample-exact. Trailing padding is cut at the stream's exact duration.
+///
+/// Memory stays constant: it holds at most one decoded frame's worth of resampled sound.
+final class AudioDecoder: AudioReader {
+    /// The file.
+    let url: URL
+    /// The format samples come out in.
+    let format: AudioFormat
+    /// The stream's facts (codec, rate, channels, exact duration).
+    private(set) var info: AudioStreamInfo
+
+    // Owned handles: freed in deinit.
+    private let formatContext: UnsafeMutablePointer<AVFormatContext>
+    private let codecContext: UnsafeMutablePointer<AVCodecContext>
+    private let packet: UnsafeMutablePointer<AVPacket>
+    private let frame: UnsafeMutablePointer<AVFrame>
+    /// The `SwrContext`, made for the first decoded frame's format (and remade if that changes).
+    private var resampler: OpaquePointer?
+    // Borrowed: owned by `formatContext`.
+    private let borrowedStream: UnsafeMutablePointer<AVStream>
+
+    /// The sample format, rate and layout the resampler was made for.
+    private var resamplerInput: (format: Int32, rate: Int32, layout: AVChannelLayout)?
+    /// Timestamp (stream time base) of sample 0: the first decoded frame's, after priming was skipped.
+    private var originPTS: Int64 = 0
+    /// Timestamp of the stream's first packet (before priming: MP4's is negative), where a rewind goes.
+    private var firstPacketPTS: Int64?
+    /// Whether `frame` holds a decoded frame that has not been fed to the resampler yet.
+    private var frameIsPending = false
+    /// Whether the next decoded frame's position must come from its timestamp (after open or a seek).
+    private var positionFromTimestamp = true
+    /// The source sample (at the file's own rate) the next decoded frame starts at.
+    private var sourcePosition: Int64 = 0
+    /// Source samples before this one are discarded, not resampled (the resampling anchor of a seek).
+    private var sourceAnchor: Int64 = 0
+    /// The output frame the resampler's next output sample is.
+    private var producedPosition: Int64 = 0
+    /// Output frames before this one are discarded (the seek target).
+    private var outputTarget: Int64 = 0
+    /// The output frame `read` delivers next.
+    private(set) var position: Int64 = 0
+    /// Resampled sound not yet read: frames [producedPosition - available, producedPosition).
+    private var output: [Float] = []
+    private var outputRead = 0
+    private var scratch: [Float] = []
+    /// The demuxer reached the end and the decoder was told so.
+    private var inputEnded = false
+    /// Nothing more will be produced (decoder and resampler drained, or the duration reached).
+    private var finished = false
+    /// Output frames of real sound (the exact duration), when known.
+    private let frameLimit: Int64?
+
+    /// Opens `url`, finds its best audio stream, opens its decoder and decodes the first frame (so a
+    /// file that opens but does not decode fails here). `knownInfo` (from an earlier probe of the same
+    /// file) saves scanning the file again for its exact duration.
+    init(url: URL, format: AudioFormat = .standard, knownInfo: AudioStreamInfo? = nil) throws(MovieMakerError) {
+        LibraryLog.ensureConfigured()
+        let path = url.path
+        guard format.sampleRate > 0, format.sampleRate <= 768_000 else {
+            throw .invalidSetting(name: "audio sample rate", value: "\(format.sampleRate)", expected: "1…768000 frames per second, e.g. 48000")
+        }
+        guard format.channelCount > 0, format.channelCount <= 16 else {
+            throw .invalidSetting(name: "audio channel count", value: "\(format.channelCount)", expected: "1…16, e.g. 2 for stereo")
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .audioUnreadable(path: path, reason: "the file does not exist")
+        }
+        guard !isDirectory.boolValue else { throw .audioUnreadable(path: path, reason: "it is a folder, not a file") }
+
+        var fc: UnsafeMutablePointer<AVFormatContext>? = nil
+        var cc: UnsafeMutablePointer<AVCodecContext>? = nil
+        var pkt: UnsafeMutablePointer<AVPacket>? = nil
+        var fr: UnsafeMutablePointer<AVFrame>? = nil
+        var handedOver = false
+        defer {
+            if !handedOver {
+                av_frame_free(&fr)
+                av_packet_free(&pkt)
+                avcodec_free_context(&cc)
+                avformat_close_input(&fc)
+            }
+        }
+
+        let opened = avformat_open_input(&fc, path, nil, nil)
+        guard opened >= 0, let fc else {
+            throw .audioUnreadable(path: path, reason: Self.unreadableReason(opened))
+        }
+        let found = avformat_find_stream_info(fc, nil)
+        guard found >= 0 else { throw .audioUnreadable(path: path, reason: Self.unreadableReason(found)) }
+        let index = av_find_best_stream(fc, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+        guard index >= 0, let stream = fc.pointee.streams[Int(index)] else { throw .noAudioStream(path: path) }
+        let par = stream.pointee.codecpar!
+        let codecName = Self.codecName(par.pointee)
+        guard let decoder = avcodec_find_decoder(par.pointee.codec_id) else {
+            throw .unsupportedAudioCodec(path: path, codec: codecName)
+        }
+        guard let context = avcodec_alloc_context3(decoder) else {
+            throw .ffmpeg(operation: "avcodec_alloc_context3 (audio decoder)", code: mm_averror(12), message: "out of memory")
+        }
+        cc = context
+        try ffCheck(avcodec_parameters_to_context(context, par), "avcodec_parameters_to_context (audio)")
+        // Needed for libavcodec to move frame timestamps past skipped priming samples.
+        context.pointee.pkt_timebase = stream.pointee.time_base
+        let openedCodec = avcodec_open2(context, decoder, nil)
+        if openedCodec == averrorExperimental {
+            throw .unsupportedAudioCodec(path: path, codec: "\(codecName) (FFmpeg's decoder for it is experimental)")
+        }
+        guard openedCodec >= 0 else {
+            throw .audioUnreadable(path: path, reason: "the \(codecName) decoder cannot open this stream (\(ffmpegMessage(openedCodec)))")
+        }
+        guard let p = av_packet_alloc(), let f = av_frame_alloc() else {
+            throw .ffmpeg(operation: "av_packet_alloc/av_frame_alloc (audio)", code: mm_averror(12), message: "out of memory")
+        }
+        pkt = p
+        fr = f
+        let sourceRate = Int(context.pointee.sample_rate > 0 ? context.pointee.sample_rate : par.pointee.sample_rate)
+        guard sourceRate > 0 else { throw .audioUnreadable(path: path, reason: "the stream does not say its sample rate") }
+        let channels = Int(context.pointee.ch_layout.nb_channels)
+        guard channels > 0 else { throw .audioUnreadable(path: path, reason: "the stream does not say how many channels it has") }
+
+        var info = knownInfo ?? AudioStreamInfo(codec: codecName, sampleRate: sourceRate, channelCount: channels, duration: nil)
+        if knownInfo == nil {
+            info.duration = Self.exactDuration(fc, stream, path: path, sampleRate: sourceRate)
+        }
+
+        self.url = url
+        self.format = format
+        self.info = info
+        self.formatContext = fc
+        self.codecContext = context
+        self.packet = p
+        self.frame = f
+        self.borrowedStream = stream
+        self.frameLimit = info.duration.map { format.frame(at: $0) }
+        handedOver = true
+        // From here on `deinit` frees everything if a throw follows.
+
+        // Decode the first frame: it proves the stream decodes, and its timestamp is sample 0's.
+        guard try receiveFrame() else {
+            throw .audioUnreadable(path: path, reason: "no sound could be decoded from its \(codecName) stream")
+        }
+        if knownInfo == nil && f.pointee.sample_rate > 0 && f.pointee.ch_layout.nb_channels > 0 {
+            // What the decoder really produces (HE-AAC's SBR doubles the rate the container states).
+            self.info.sampleRate = Int(f.pointee.sample_rate)
+            self.info.channelCount = Int(f.pointee.ch_layout.nb_channels)
+        }
+        originPTS = Self.timestamp(of: f) ?? 0
+        sourcePosition = 0
+        positionFromTimestamp = false
+        frameIsPending = true
+    }
+
+    deinit {
+        if resampler != nil { swr_free(&resampler) }
+        if var input = resamplerInput { av_channel_layout_uninit(&input.layout) }
+        var f: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&f)
+        var p: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&p)
+        var c: UnsafeMutablePointer<AVCodecContext>? = codecContext
+        avcodec_free_context(&c)
+        var fc: UnsafeMutablePointer<AVFormatContext>? = formatContext
+        avformat_close_input(&fc)
+    }
+
+    // MARK: Reading
+
+    /// Writes the next `frameCount` frames; silence past the sound's end.
+    func read(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) throws {
+        try readFrames(into: buffer, frameCount: frameCount)
+    }
+
+    /// `read(into:frameCount:)` with the typed error; returns how many frames were real sound (the rest is silence).
+    @discardableResult
+    func readFrames(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) throws(MovieMakerError) -> Int {
+        let channels = format.channelCount
+        var written = 0
+        var real = 0
+        while written < frameCount {
+            let available = (output.count - outputRead) / channels
+            if available == 0 {
+                if finished {
+                    (buffer + written * channels).update(repeating: 0, count: (frameCount - written) * channels)
+                    position += Int64(frameCount - written)
+                    written = frameCount
+                    break
+                }
+                try produce()
+                continue
+            }
+            let take = min(available, frameCount - written)
+            output.withUnsafeBufferPointer { src in
+                (buffer + written * channels).update(from: src.baseAddress! + outputRead, count: take * channels)
+            }
+            outputRead += take * channels
+            written += take
+            real += take
+            position += Int64(take)
+        }
+        if outputRead > 0 && outputRead * 2 >= output.count {
+            output.removeFirst(outputRead)
+            outputRead = 0
+        }
+        return real
+    }
+
+    /// Moves to the sample frame that plays at `time` (see `seek(toFrame:)`).
+    func seek(to time: Time) throws(MovieMakerError) {
+        try seek(toFrame: format.frame(at: time))
+    }
+
+    /// Moves to output frame `target`: the next read starts exactly there.
+    ///
+    /// Seeks the demuxer to well before the target (so the decoder has settled, MP3's bit reservoir
+    /// and AAC's overlap filled, Opus's pre-roll done), reads the first frame's timestamp to know which
+    /// sample it starts at, then decodes and discards up to the target. The resampler restarts at a
+    /// source sample that falls exactly on an output sample (a multiple of rate/gcd), so the output
+    /// grid is the same as when reading from the start. When the demuxer cannot land early enough,
+    /// it decodes from the start.
+    func seek(toFrame target: Int64) throws(MovieMakerError) {
+        let target = max(target, 0)
+        resetPipeline()
+        position = target
+        outputTarget = target
+        if let frameLimit, target >= frameLimit { finished = true; return }
+        let srcRate = Int64(info.sampleRate), outRate = Int64(format.sampleRate)
+        let g = Int64(gcd(Int(srcRate), Int(outRate)))
+        let q = srcRate / g, p = outRate / g
+        let sourceTarget = target * srcRate / outRate
+        let par = borrowedStream.pointee.codecpar.pointee
+        let warmUp = max(Int64(par.seek_preroll), 4 * Int64(max(par.frame_size, 0)), 8192)
+        let resamplerMargin: Int64 = 256
+        var margin = warmUp + q + 4096 + resamplerMargin * srcRate / outRate
+        for _ in 0..<4 {
+            let seekSample = sourceTarget - margin
+            if seekSample <= 0 { break }
+            let tb = borrowedStream.pointee.time_base
+            guard tb.num > 0, tb.den > 0 else { break }
+            let ts = originPTS + seekSample * Int64(tb.den) / (Int64(tb.num) * srcRate)
+            guard av_seek_frame(formatContext, borrowedStream.pointee.index, ts, AVSEEK_FLAG_BACKWARD) >= 0 else { break }
+            resetPipeline()
+            guard try receiveFrame(), let start = sourceIndex(ofFrameTimestamp: Self.timestamp(of: frame)) else { break }
+            let anchor = start <= 0 ? 0 : (start + warmUp + q - 1) / q * q
+            if anchor / q * p + (start <= 0 ? 0 : resamplerMargin) <= target {
+                sourcePosition = start
+                sourceAnchor = anchor
+                producedPosition = anchor / q * p
+                positionFromTimestamp = false
+                frameIsPending = true
+                return
+            }
+            margin *= 4
+        }
+        resetPipeline()
+        try rewindToStart()
+    }
+
+    /// Forgets decoded and resampled sound and the decoder's state (before a seek).
+    private func resetPipeline() {
+        avcodec_flush_buffers(codecContext)
+        if resampler != nil { swr_free(&resampler) }
+        if var input = resamplerInput { av_channel_layout_uninit(&input.layout); resamplerInput = nil }
+        output.removeAll(keepingCapacity: true)
+        outputRead = 0
+        frameIsPending = false
+        inputEnded = false
+        finished = false
+        positionFromTimestamp = true
+    }
+
+    /// Seeks the demuxer to the stream's first packet; the next frame is positioned by its timestamp
+    /// (priming the demuxer does not mark again is then discarded by position).
+    private func rewindToStart() throws(MovieMakerError) {
+        let st = borrowedStream.pointee
+        var ts = min(originPTS, firstPacketPTS ?? 0)
+        if st.start_time != mm_av_nopts_value() { ts = min(ts, st.start_time) }
+        var r = av_seek_frame(formatContext, st.index, ts, AVSEEK_FLAG_BACKWARD)
+        if r < 0 { r = av_seek_frame(formatContext, -1, 0, AVSEEK_FLAG_BACKWARD | AVSEEK_FLAG_BYTE) }
+        if r < 0 { throw .audioUnreadable(path: url.path, reason: "cannot go back to the start (\(ffmpegMessage(r)))") }
+        avcodec_flush_buffers(codecContext)
+        inputEnded = false
+        positionFromTimestamp = true
+        sourceAnchor = 0
+        producedPosition = 0
+    }
+
+    /// Decodes one more frame and resamples it into `output`; at the end, drains the resampler.
+    private func produce() throws(MovieMakerError) {
+        if !frameIsPending {
+            guard try receiveFrame() else {
+                try flushResampler()
+                finished = true
+                return
+            }
+        }
+        frameIsPending = false
+        defer { av_frame_unref(frame) }
+        if positionFromTimestamp {
+            positionFromTimestamp = false
+            // Without a timestamp the demuxer gives no position; only the start can be assumed.
+            sourcePosition = sourceIndex(ofFrameTimestamp: Self.timestamp(of: frame)) ?? 0
+        }
+        let count = Int64(frame.pointee.nb_samples)
+        let start = sourcePosition
+        sourcePosition += count
+        guard start + count > sourceAnchor else { return }
+        let skip = Int(max(0, sourceAnchor - start))
+        try prepareResampler(for: frame)
+        try convert(frame, skipping: skip)
+    }
+
+    /// The source sample index a frame timestamp stands for, relative to sample 0.
+    private func sourceIndex(ofFrameTimestamp pts: Int64?) -> Int64? {
+        let tb = borrowedStream.pointee.time_base
+        guard let pts, tb.num > 0, tb.den > 0 else { return nil }
+        let num = (pts - originPTS) * Int64(tb.num) * Int64(info.sampleRate)
+        let den = Int64(tb.den)
+        // Round to the nearest sample (timestamps in a finer time base than the sample rate, e.g. MP3's).
+        let (q, r) = num.quotientAndRemainder(dividingBy: den)
+        if 2 * r.magnitude >= UInt64(den) { return q + (num < 0 ? -1 : 1) }
+        return q
+    }
+
+    private static func timestamp(of frame: UnsafeMutablePointer<AVFrame>) -> Int64? {
+        let none = mm_av_nopts_value()
+        if frame.pointee.pts != none { return frame.pointee.pts }
+        if frame.pointee.best_effort_timestamp != none { return frame.pointee.best_effort_timestamp }
+        return nil
+    }
+
+    /// Gets the next decoded frame into `frame`; false when the stream has ended. Packets the decoder
+    /// rejects as invalid data are skipped (damaged MP3s play on), unless nothing ever decodes.
+    private func receiveFrame() throws(MovieMakerError) -> Bool {
+        var rejected = 0
+        while true {
+            let r = avcodec_receive_frame(codecContext, frame)
+            if r >= 0 { return true }
+            if r == averrorEOF { return false }
+            if r == averrorInvalidData {
+                rejected += 1
+                if rejected > 100 { throw .audioUnreadable(path: url.path, reason: "the \(info.codec) data is damaged (\(ffmpegMessage(r)))") }
+                continue
+            }
+            if r != averrorEAGAIN { throw .audioUnreadable(path: url.path, reason: "decoding failed: \(ffmpegMessage(r))") }
+            if inputEnded {
+                // The decoder wants input after being told the stream ended: treat as the end.
+                return false
+            }
+            let read = av_read_frame(formatContext, packet)
+            if read == averrorEOF {
+                inputEnded = true
+                let s = avcodec_send_packet(codecContext, nil)
+                if s < 0 && s != averrorEOF { throw .audioUnreadable(path: url.path, reason: "decoding failed at the end: \(ffmpegMessage(s))") }
+                continue
+            }
+            if read < 0 { throw .audioUnreadable(path: url.path, reason: "reading failed: \(ffmpegMessage(read))") }
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == borrowedStream.pointee.index else { continue }
+            if firstPacketPTS == nil, packet.pointee.pts != mm_av_nopts_value() { firstPacketPTS = packet.pointee.pts }
+            let s = avcodec_send_packet(codecContext, packet)
+            if s == averrorInvalidData {
+                rejected += 1
+                if rejected > 100 { throw .audioUnreadable(path: url.path, reason: "the \(info.codec) data is damaged (\(ffmpegMessage(s)))") }
+                continue
+            }
+            if s < 0 && s != averrorEAGAIN { throw .audioUnreadable(path: url.path, reason: "decoding failed: \(ffmpegMessage(s))") }
+        }
+    }
+
+    // MARK: Resampling
+
+    /// Makes the resampler for `frame`'s format, rate and layout, draining the old one if they changed.
+    private func prepareResampler(for frame: UnsafeMutablePointer<AVFrame>) throws(MovieMakerError) {
+        var layout = AVChannelLayout()
+        if frame.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC || frame.pointee.ch_layout.nb_channels <= 0 {
+            let n = frame.pointee.ch_layout.nb_channels > 0 ? frame.pointee.ch_layout.nb_channels : Int32(info.channelCount)
+            av_channel_layout_default(&layout, n)
+        } else {
+            try ffCheck(av_channel_layout_copy(&layout, &frame.pointee.ch_layout), "av_channel_layout_copy")
+        }
+        if var current = resamplerInput {
+            if current.format == frame.pointee.format && current.rate == frame.pointee.sample_rate
+                && av_channel_layout_compare(&current.layout, &layout) == 0 {
+                av_channel_layout_uninit(&layout)
+                return
+            }
+            // The stream changed format mid-way (rare: e.g. HE-AAC switching): drain, then start anew.
+            try flushResampler()
+            swr_free(&resampler)
+            av_channel_layout_uninit(&current.layout)
+            resamplerInput = nil
+        }
+        var outLayout = AVChannelLayout()
+        av_channel_layout_default(&outLayout, Int32(format.channelCount))
+        defer { av_channel_layout_uninit(&outLayout) }
+        var s: OpaquePointer? = nil
+        let r = swr_alloc_set_opts2(&s, &outLayout, AV_SAMPLE_FMT_FLT, Int32(format.sampleRate),
+                                    &layout, AVSampleFormat(rawValue: frame.pointee.format), frame.pointee.sample_rate, 0, nil)
+        guard r >= 0, let s else {
+            av_channel_layout_uninit(&layout)
+            throw .ffmpeg(operation: "swr_alloc_set_opts2 (\(info.codec) → \(format.sampleRate) Hz × \(format.channelCount))", code: r, message: ffmpegMessage(r))
+        }
+        resampler = s
+        resamplerInput = (frame.pointee.format, frame.pointee.sample_rate, layout)
+        let inChannels = Int(layout.nb_channels), outChannels = format.channelCount
+        if inChannels == 1 && outChannels > 1 {
+            // Mono plays at full level on every channel (swresample's default puts it at −3 dB).
+            let matrix = [Double](repeating: 1, count: outChannels)
+            try ffCheck(swr_set_matrix(s, matrix, 1), "swr_set_matrix (mono → \(outChannels))")
+        } else if inChannels == 2 && outChannels == 1 {
+            try ffCheck(swr_set_matrix(s, [0.5, 0.5], 2), "swr_set_matrix (stereo → mono)")
+        } else if inChannels > outChannels {
+            // Downmix (5.1 → stereo…) with swresample's standard matrix, scaled so it cannot clip.
+            av_opt_set_double(UnsafeMutableRawPointer(s), "rematrix_maxval", 1.0, 0)
+        }
+        try ffCheck(swr_init(s), "swr_init (\(info.codec) → \(format.sampleRate) Hz × \(format.channelCount))")
+    }
+
+    /// Resamples `frame` from sample `skip` on and appends the result to `output`.
+    private func convert(_ frame: UnsafeMutablePointer<AVFrame>, skipping skip: Int) throws(MovieMakerError) {
+        guard let resampler, let input = resamplerInput else { return }
+        let count = Int(frame.pointee.nb_samples) - skip
+        guard count > 0 else { return }
+        let sampleFormat = AVSampleFormat(rawValue: input.format)
+        let bytes = Int(av_get_bytes_per_sample(sampleFormat))
+        let planar = av_sample_fmt_is_planar(sampleFormat) != 0
+        let channels = Int(input.layout.nb_channels)
+        var planes: [UnsafePointer<UInt8>?] = []
+        if planar {
+            for c in 0..<channels { planes.append(UnsafePointer(frame.pointee.extended_data[c]! + skip * bytes)) }
+        } else {
+            planes.append(UnsafePointer(frame.pointee.extended_data[0]! + skip * bytes * channels))
+        }
+        try resample(resampler, planes: &planes, count: count)
+    }
+
+    /// Drains what the resampler still holds (its filter delay) at the end of the stream.
+    private func flushResampler() throws(MovieMakerError) {
+        guard let resampler else { return }
+        var none: [UnsafePointer<UInt8>?] = []
+        try resample(resampler, planes: &none, count: 0)
+    }
+
+    private func resample(_ s: OpaquePointer, planes: inout [UnsafePointer<UInt8>?], count: Int) throws(MovieMakerError) {
+        let channels = format.channelCount
+        let capacity = Int(swr_get_out_samples(s, Int32(count))) + 32
+        guard capacity > 0 else { return }
+        if scratch.count < capacity * channels { scratch = [Float](repeating: 0, count: capacity * channels) }
+        let produced: Int32 = scratch.withUnsafeMutableBufferPointer { out in
+            out.baseAddress!.withMemoryRebound(to: UInt8.self, capacity: capacity * channels * 4) { bytes in
+                var outPlanes: [UnsafeMutablePointer<UInt8>?] = [bytes]
+                if count == 0 { return swr_convert(s, &outPlanes, Int32(capacity), nil, 0) }
+                return swr_convert(s, &outPlanes, Int32(capacity), &planes, Int32(count))
+            }
+        }
+        guard produced >= 0 else {
+            throw .ffmpeg(operation: "swr_convert (\(info.codec) → \(format.sampleRate) Hz)", code: produced, message: ffmpegMessage(produced))
+        }
+        append(Int(produced))
+    }
+
+    /// Appends the first `frames` frames of `scratch` to `output`, dropping frames before the seek
+    /// target and after the exact duration.
+    private func append(_ frames: Int) {
+        let channels = format.channelCount
+        let first = producedPosition
+        producedPosition += Int64(frames)
+        var lo = Int64(0), hi = Int64(frames)
+        if first < outputTarget { lo = min(hi, outputTarget - first) }
+        if let frameLimit {
+            hi = max(lo, min(hi, frameLimit - first))
+            if producedPosition >= frameLimit { finished = true }
+        }
+        guard hi > lo else { return }
+        scratch.withUnsafeBufferPointer { src in
+            output.append(contentsOf: UnsafeBufferPointer(start: src.baseAddress! + Int(lo) * channels, count: Int(hi - lo) * channels))
+        }
+    }
+
+    // MARK: Probing
+
+    /// The codec's name, or its container tag when FFmpeg has no codec for it.
+    private static func codecName(_ par: AVCodecParameters) -> String {
+        if par.codec_id == AV_CODEC_ID_NONE {
+            let tag = par.codec_tag
+            return tag == 0 ? "an unknown codec" : "an unknown codec (tag 0x\(String(tag, radix: 16)))"
+        }
+        return avcodec_get_name(par.codec_id).map { String(cString: $0) } ?? "an unknown codec"
+    }
+
+    /// A reason for a file FFmpeg cannot open as media.
+    private static func unreadableReason(_ code: Int32) -> String {
+        if code == averrorInvalidData || code == mm_averror(EINVAL) {
+            return "it is not a sound or video file FFmpeg recognises (\(ffmpegMessage(code)))"
+        }
+        if code == mm_averror(EACCES) { return "permission denied (\(ffmpegMessage(code)))" }
+        return ffmpegMessage(code)
+    }
+
+    /// The exact length of the real sound. MP4/MOV (edit lists), FLAC, WAV… state it; MP3 and Ogg
+    /// state the length with priming and padding included, so for them (and when nothing is stated)
+    /// the packets are scanned, without decoding, through a second opening of the file, summing their
+    /// durations minus the samples their skip side data tells the decoder to drop.
+    private static func exactDuration(_ fc: UnsafeMutablePointer<AVFormatContext>, _ stream: UnsafeMutablePointer<AVStream>,
+                                      path: String, sampleRate: Int) -> Time? {
+        let none = mm_av_nopts_value()
+        let tb = stream.pointee.time_base
+        var stated: Time? = nil
+        if stream.pointee.duration != none && stream.pointee.duration > 0 && tb.num > 0 && tb.den > 0 {
+            stated = Time(value: stream.pointee.duration * Int64(tb.num), timescale: Int64(tb.den))
+        } else if fc.pointee.duration != none && fc.pointee.duration > 0 {
+            stated = Time(value: fc.pointee.duration, timescale: Int64(AV_TIME_BASE))
+        }
+        let demuxer = fc.pointee.iformat.map { String(cString: $0.pointee.name) } ?? ""
+        let names = demuxer.split(separator: ",")
+        guard stated == nil || names.contains("mp3") || names.contains("ogg") || names.contains("aac") else { return stated }
+        guard let scanned = scannedDuration(path: path, streamIndex: stream.pointee.index, sampleRate: sampleRate,
+                                            ogg: names.contains("ogg")) else { return stated }
+        if let stated { return Time.min(stated, scanned) }
+        return scanned
+    }
+
+    /// The length of the stream's real sound from its packets, read without decoding; nil when a packet
+    /// has no duration or the file cannot be read to its end. Ogg timestamps count real samples from 0
+    /// (granule positions; the last packet's duration is already trimmed), so there it is the last
+    /// packet's end; elsewhere (MP3, raw AAC) it is the sum of the durations minus the samples the skip
+    /// side data tells the decoder to drop at the start and the end.
+    private static func scannedDuration(path: String, streamIndex: Int32, sampleRate: Int, ogg: Bool) -> Time? {
+        var fc: UnsafeMutablePointer<AVFormatContext>? = nil
+        guard avformat_open_input(&fc, path, nil, nil) >= 0, let context = fc else { return nil }
+        defer { avformat_close_input(&fc) }
+        guard avformat_find_stream_info(context, nil) >= 0, streamIndex < Int32(context.pointee.nb_streams),
+              let stream = context.pointee.streams[Int(streamIndex)], let packet = av_packet_alloc() else { return nil }
+        var owned: UnsafeMutablePointer<AVPacket>? = packet
+        defer { av_packet_free(&owned) }
+        let tb = stream.pointee.time_base
+        let none = mm_av_nopts_value()
+        var ticks: Int64 = 0
+        var end = Int64.min
+        var skipped: Int64 = 0
+        while true {
+            let r = av_read_frame(context, packet)
+            if r < 0 { if r != averrorEOF { return nil }; break }
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == streamIndex else { continue }
+            if packet.pointee.duration <= 0 { return nil }
+            ticks += packet.pointee.duration
+            if packet.pointee.pts != none { end = max(end, packet.pointee.pts + packet.pointee.duration) }
+            var size: Int = 0
+            if let side = av_packet_get_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, &size), size >= 8 {
+                func le32(_ o: Int) -> Int64 {
+                    Int64(UInt32(side[o]) | UInt32(side[o + 1]) << 8 | UInt32(side[o + 2]) << 16 | UInt32(side[o + 3]) << 24)
+                }
+                skipped += le32(0) + le32(4)
+            }
+        }
+        guard ticks > 0, tb.num > 0, tb.den > 0 else { return nil }
+        func samples(_ t: Int64) -> Int64 {
+            let num = t * Int64(tb.num) * Int64(sampleRate)
+            return (num + Int64(tb.den) / 2) / Int64(tb.den)
+        }
+        let count: Int64
+        if ogg {
+            guard end != Int64.min else { return nil }
+            let start = stream.pointee.start_time != none ? max(stream.pointee.start_time, 0) : 0
+            count = samples(end - start)
+        } else {
+            count = samples(ticks) - skipped
+        }
+        guard count > 0 else { return nil }
+        return Time(value: count, timescale: Int64(sampleRate))
+    }
+}
+
+/// AVERROR_INVALIDDATA (FFERRTAG('I','N','D','A')), a macro Swift does not import: −MKTAG.
+let averrorInvalidData: Int32 = -Int32(bitPattern: UInt32(0x49) | UInt32(0x4E) << 8 | UInt32(0x44) << 16 | UInt32(0x41) << 24)
+/// AVERROR_EXPERIMENTAL, (-0x2bb2afa8) in error.h, not imported as a Swift constant.
+let averrorExperimental: Int32 = -0x2bb2afa8
