@@ -601,7 +601,7 @@ final class AudioDecoder: AudioReader {
     }
 }
 
-/// AVERROR_INVALIDDATA (FFERRTAG('I','N','D','A')), a macro Swift does not import: −MKTAG.
-let averrorInvalidData: Int32 = -Int32(bitPattern: UInt32(0x49) | UInt32(0x4E) << 8 | UInt32(0x44) << 16 | UInt32(0x41) << 24)
-/// AVERROR_EXPERIMENTAL, (-0x2bb2afa8) in error.h, not imported as a Swift constant.
-let averrorExperimental: Int32 = -0x2bb2afa8
+/// AVERROR_INVALIDDATA, through the shim (FFERRTAG is a macro Swift does not import).
+let averrorInvalidData: Int32 = mm_averror_invaliddata()
+/// AVERROR_EXPERIMENTAL, through the shim (not imported as a Swift constant).
+let averrorExperimental: Int32 = mm_averror_experimental()

@@ -6,6 +6,10 @@
 int mm_averror_eagain(void);
 /// AVERROR_EOF: built with FFERRTAG, a macro Swift does not import.
 int mm_averror_eof(void);
+/// AVERROR_INVALIDDATA: built with FFERRTAG, a macro Swift does not import.
+int mm_averror_invaliddata(void);
+/// AVERROR_EXPERIMENTAL: defined as a negated hex expression (-0x2bb2afa8) Swift does not import as a constant.
+int mm_averror_experimental(void);
 /// AVERROR(e) for any errno value: function-like macro.
 int mm_averror(int posix_errno);
 /// AV_NOPTS_VALUE: defined as a cast expression ((int64_t)UINT64_C(0x8000000000000000)), which Swift does not import.
