@@ -192,7 +192,7 @@ private final class PositionProbeReader: AudioReader {
 
 /// The first audio stream's decoded samples (first channel), and the time of sample 0 (the first
 /// decoded frame's timestamp, from ffprobe, so neither seeking nor ffmpeg's output timing is trusted).
-private func decodeAudio(_ url: URL, in folder: TemporaryFolder) throws -> (samples: [Float], start: Double, rate: Int) {
+func decodeAudio(_ url: URL, in folder: TemporaryFolder) throws -> (samples: [Float], start: Double, rate: Int) {
     let raw = folder.file("audio-\(UUID().uuidString.prefix(6)).raw")
     let r = try run(FFTools.ffmpeg, ["-v", "error", "-y", "-i", url.path, "-map", "0:a:0", "-af", "pan=mono|c0=c0",
                                      "-c:a", "pcm_f32le", "-f", "f32le", raw.path])
@@ -210,7 +210,7 @@ private func decodeAudio(_ url: URL, in folder: TemporaryFolder) throws -> (samp
 }
 
 /// Stream fields from ffprobe (`-show_streams`), keyed by codec type ("video", "audio").
-private func probeStreams(_ url: URL) throws -> [String: [String: Any]] {
+func probeStreams(_ url: URL) throws -> [String: [String: Any]] {
     let r = try run(FFTools.ffprobe, ["-v", "error", "-show_streams", "-of", "json", url.path])
     #expect(r.status == 0, "ffprobe failed: \(r.stderr)")
     let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
@@ -221,7 +221,7 @@ private func probeStreams(_ url: URL) throws -> [String: [String: Any]] {
     return result
 }
 
-private func double(_ stream: [String: Any]?, _ key: String) -> Double? { (stream?[key] as? String).flatMap(Double.init) }
+func double(_ stream: [String: Any]?, _ key: String) -> Double? { (stream?[key] as? String).flatMap(Double.init) }
 
 /// The first sample at or after `from` where a 1 ms RMS envelope reaches half the level the sound
 /// holds 20…60 ms later: the onset of a beep, in seconds of the decoded stream.

@@ -1,0 +1,45 @@
+import Foundation
+
+extension MovieMaker {
+    /// How long a looping music bed may run: longer than any movie (it stops at the movie's end).
+    static let endlessLoop = Time(value: 48 * 3600, timescale: 1)
+
+    /// Adds a music bed under the whole movie from `url` (MP3, AAC/M4A, Ogg Vorbis, Opus, FLAC, WAV,
+    /// or a video's sound), starting at time 0.
+    ///
+    /// - `volume`: gain in dB (0: as recorded; −12 sits under speech).
+    /// - `fadeIn`: rise from silence at the start.
+    /// - `fadeOut`: fall to silence over the movie's last seconds when the music runs past the end
+    ///   (it is cut exactly at the movie's end).
+    /// - `loop`: repeat the music (with short crossfades at the joins) when it is shorter than the
+    ///   movie; otherwise silence follows it.
+    ///
+    /// The file is opened and checked now: an unreadable file, one without sound, or an unsupported
+    /// codec throws here, before any frame is drawn. Call it before the first frame (see `addAudio`).
+    /// Returns the clip used, for reference.
+    @discardableResult
+    public func addMusic(_ url: URL, volume: Double = 0, fadeIn: Time = .zero, fadeOut: Time = 2,
+                         loop: Bool = true) throws(MovieMakerError) -> AudioClip {
+        guard volume.isFinite else { throw .invalidSetting(name: "music volume", value: "\(volume) dB", expected: "a finite gain in dB, e.g. -6") }
+        guard fadeIn >= .zero, fadeOut >= .zero else {
+            throw .invalidSetting(name: "music fade", value: "in \(fadeIn), out \(fadeOut)", expected: "0 seconds or more")
+        }
+        let music = try AudioClip(url: url).musicBed(volume: volume, fadeIn: fadeIn, fadeOut: fadeOut, loop: loop)
+        try addAudio(music)
+        return music
+    }
+}
+
+extension AudioClip {
+    /// This clip as a music bed: gain `volume` dB, rising over `fadeIn`, looped without end when
+    /// `loop`, and fading out over the movie's last `fadeOut` when it runs past the end.
+    public func musicBed(volume: Double = 0, fadeIn: Time = .zero, fadeOut: Time = 2, loop: Bool = true) -> AudioClip {
+        var clip = self
+        if volume != 0 { clip.amplify(by: volume) }
+        if fadeIn > .zero { clip.fadeIn(over: fadeIn) }
+        if loop { clip.loop(toFill: MovieMaker.endlessLoop) }
+        // Never a hard cut at the movie's end: at least the 10 ms that keeps it from clicking.
+        clip.fadeOutAtMovieEnd(over: Time.max(fadeOut, AudioClip.minimumCrossfade))
+        return clip
+    }
+}
