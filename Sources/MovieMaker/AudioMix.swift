@@ -27,7 +27,7 @@ public struct AudioMix: AudioSource {
         public var source: any AudioSource
         /// When it starts in the mix.
         public var start: Time
-        /// Its gain in dB (0 leaves it as it is, −6 halves its amplitude).
+        /// Its gain in dB (0 leaves it as it is, −6 about halves its amplitude).
         public var gain: Double
         /// Its part in ducking.
         public var role: Role
@@ -127,15 +127,16 @@ public struct AudioMix: AudioSource {
         return end
     }
 
-    /// The longest end fade a track asks for, plus the limiter's lookahead (the mix reads that far ahead).
+    /// The longest end fade a track asks for, plus the limiter's latency (the mix reads that far ahead).
     public var endFadeDuration: Time {
         let fade = tracks.map(\.source.endFadeDuration).max() ?? .zero
         guard fade > .zero else { return .zero }
-        return fade + (limiter?.lookahead ?? .zero) + Time(value: 1, timescale: 500)
+        return fade + (limiter?.lookahead ?? .zero) + Time(value: 1, timescale: 200)
     }
 
     /// Opens every track (so a broken file fails here), and for normalisation first renders the whole
-    /// mix once through a loudness meter to find the gain.
+    /// mix once through a loudness meter to find the gain (and, when that gain drives peaks into the
+    /// limiter, up to three more times through it, to make up the loudness the limiter takes away).
     public func makeReader(format: AudioFormat) throws -> any AudioReader {
         try format.validateForAudioProcessing()
         try validate()
@@ -146,12 +147,36 @@ public struct AudioMix: AudioSource {
                     name: "loudness normalisation", value: "a mix without an end",
                     expected: "a mix that ends, to measure it first: give it a duration (AudioMix(duration:)) or tracks that end")
             }
-            let measuring = try MixBus(self, format: format, gain: gain)
+            let frames = format.frame(at: length)
+            // Pass 1: the mix as it is.
             var meter = LoudnessMeter(format: format)
-            try measuring.forEachChunk(frameCount: format.frame(at: length)) { chunk, n in meter.add(chunk, frameCount: n) }
+            try MixBus(self, format: format, gain: gain).forEachChunk(frameCount: frames) { chunk, n in meter.add(chunk, frameCount: n) }
             let measured = meter.integratedLoudness
             // Silence (nothing above the −70 LUFS gate) is left alone.
-            if measured.isFinite { masterGain += target - measured }
+            if measured.isFinite {
+                masterGain += target - measured
+                // When that gain drives peaks into the limiter, shaving them lowers the loudness: measure
+                // through the limiter and correct the gain (secant steps; at most three more passes,
+                // only for such mixes).
+                if let limiter, meter.truePeakDecibels + target - measured > limiter.ceiling - TruePeakLimiter.margin - 0.5 {
+                    try limiter.validate()
+                    var previous: (gain: Double, loudness: Double)?
+                    var slope = 1.0
+                    for _ in 0..<3 {
+                        let limiting = AudioMixReader(bus: try MixBus(self, format: format, gain: masterGain),
+                                                      limiter: TruePeakLimiter(limiter, format: format))
+                        var check = LoudnessMeter(format: format)
+                        try limiting.forEachChunk(frameCount: frames) { chunk, n in check.add(chunk, frameCount: n) }
+                        let limited = check.integratedLoudness
+                        guard limited.isFinite, abs(limited - target) > 0.2 else { break }
+                        if let previous, masterGain != previous.gain {
+                            slope = min(1, max(0.1, (limited - previous.loudness) / (masterGain - previous.gain)))
+                        }
+                        previous = (masterGain, limited)
+                        masterGain += min(max((target - limited) / slope, -12), 12)
+                    }
+                }
+            }
         }
         let bus = try MixBus(self, format: format, gain: masterGain)
         return AudioMixReader(bus: bus, limiter: try limiter.map { l in try l.validate(); return TruePeakLimiter(l, format: format) })

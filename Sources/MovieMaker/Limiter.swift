@@ -1,8 +1,9 @@
 import Foundation
 
 /// How a true-peak limiter keeps sound under a ceiling: it looks ahead, finds the peaks between samples
-/// too (4× oversampling per BS.1770-4 Annex 2), and lowers the gain smoothly before they arrive, so
-/// nothing exceeds the ceiling and nothing clips, without the clicks of a hard clipper.
+/// too (4× oversampling as in BS.1770-4 Annex 2, with a sharper interpolation filter), and lowers the gain
+/// smoothly before they arrive, so nothing exceeds the ceiling and nothing clips, without the clicks of a
+/// hard clipper.
 public struct Limiter: Sendable, Hashable {
     /// The highest level allowed, in dBTP (true peak, dB relative to full scale); −1 by default (EBU R128).
     public var ceiling: Double
@@ -38,8 +39,8 @@ public struct Limiter: Sendable, Hashable {
 ///
 /// How the gain is made, for each incoming frame `n`:
 /// 1. `r[n]`: the gain that would bring the frame's true peak (its samples and the interpolated points
-///    between the last 12 samples of each channel) down to the ceiling, or 1;
-/// 2. `h[n]`: the smallest `r` over the last `L + 12` frames (a sliding minimum, `L` the lookahead);
+///    between the last 32 samples of each channel) down to the ceiling, or 1;
+/// 2. `h[n]`: the smallest `r` over the last `L + 32` frames (a sliding minimum, `L` the lookahead);
 /// 3. release: `h` may rise back towards 1 no faster than an exponential of time constant `release`;
 /// 4. the gain is the mean of the last `L` values of that: a ramp of `L` frames, so it moves smoothly.
 /// Every value averaged at step 4 is at most `r[k]` for each frame `k` whose samples reach the output
@@ -71,8 +72,6 @@ final class TruePeakLimiter {
     private var released = 1.0
     private var frame: Int64 = 0
     private var peaks: [Float] = []
-    /// The smallest gain applied so far (1 when the limiter never acted).
-    private(set) var smallestGain: Float = 1
 
     /// Margin under the ceiling the limiter aims for, in dB.
     static let margin = 0.1
@@ -112,7 +111,7 @@ final class TruePeakLimiter {
                             // The state in locals for the loop (class properties cost an access check each).
                             var queueHead = self.queueHead, queueCount = self.queueCount
                             var released = self.released, rampSum = self.rampSum, rampPosition = self.rampPosition
-                            var delayPosition = self.delayPosition, frame = self.frame, smallestGain = self.smallestGain
+                            var delayPosition = self.delayPosition, frame = self.frame
                             let ceiling = self.ceiling, window = Int64(self.window), rampLength = self.rampLength
                             let releaseStep = self.releaseStep, latency = self.latency
                             var i = 0
@@ -136,7 +135,6 @@ final class TruePeakLimiter {
                                 if rampPosition == rampLength { rampPosition = 0 }
                                 let mean = rampSum / Double(rampLength)
                                 let gain = Float(mean < 1 ? mean : 1)
-                                if gain < smallestGain { smallestGain = gain }
                                 // The frame leaving the delay line goes out with this gain.
                                 let slot = d + delayPosition * channels
                                 let io = samples + i * channels
@@ -154,7 +152,7 @@ final class TruePeakLimiter {
                             }
                             self.queueHead = queueHead; self.queueCount = queueCount
                             self.released = released; self.rampSum = rampSum; self.rampPosition = rampPosition
-                            self.delayPosition = delayPosition; self.frame = frame; self.smallestGain = smallestGain
+                            self.delayPosition = delayPosition; self.frame = frame
                         }
                     }
                 }

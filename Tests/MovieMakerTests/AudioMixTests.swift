@@ -250,7 +250,7 @@ struct AudioMixTests {
         #expect(maxJump(output) <= ownSlope * 1.25, "limiter output jumps by \(maxJump(output)), the signal's own slope is \(ownSlope)")
         // Below the ceiling the limiter is transparent (delay compensated): the quiet start passes unchanged.
         #expect((0..<40_000).allSatisfy { abs(output[2 * $0] - input[2 * $0]) < 1e-6 })
-        // Over it, the level sits at the ceiling (within the 0.05 dB margin and ramp).
+        // Over it, the level sits at the ceiling (within its 0.1 dB margin).
         let loudPeak = (60_000..<90_000).map { abs(output[2 * $0]) }.max()!
         #expect(loudPeak <= ceiling && loudPeak > ceiling * 0.98)
         // …and it recovers after the loud part (release 100 ms): full level again half a second later.
@@ -303,17 +303,33 @@ struct AudioMixTests {
             return mix
         }
         let folder = try TemporaryFolder()
-        for (level, target) in [(-16.0, -16.0), (12.0, -16.0), (0.0, -23.0), (-10.0, -23.0)] {
-            let mix = source(level: level).normalized(to: target)
+        // Peaky material whose loudness comes from short loud beeps: reaching −16 LUFS drives them into the
+        // limiter, which takes loudness away; a plain measure-then-gain lands 2 LU short, so the mix
+        // measures again through the limiter and corrects.
+        var peaky = AudioMix()
+        peaky.add(ProceduralSound.noise(seed: 5, amplitude: 0.1, color: .pink, duration: 8))
+        peaky.add(ProceduralSound.beeps(frequency: 1000, every: 0.25, length: 0.005, amplitude: 0.9, ramp: .zero, duration: 8))
+        var naive = peaky
+        naive.limiter = nil
+        naive.gain = -16 - (try naive.measureLoudness().integrated)
+        naive.limiter = Limiter()
+        #expect(try naive.measureLoudness().integrated < -17, "the peaky case should need the correction")
+        let cases: [(String, AudioMix, Double)] = [
+            ("quiet", source(level: -16), -16), ("over full scale", source(level: 12), -16),
+            ("as is", source(level: 0), -23), ("quieter", source(level: -10), -23), ("peaky", peaky, -16),
+        ]
+        for (name, material, target) in cases {
+            let mix = material.normalized(to: target)
             let ours = try mix.measureLoudness()
-            #expect(abs(ours.integrated - target) < 1, "level \(level) → \(target): ours \(ours)")
-            #expect(ours.truePeak <= -1.0, "level \(level) → \(target): ours \(ours)")
+            #expect(abs(ours.integrated - target) < 1, "\(name) → \(target): ours \(ours)")
+            #expect(ours.truePeak <= -1.0, "\(name) → \(target): ours \(ours)")
+            if name == "peaky" { #expect(ours.truePeak > -1.5, "the limiter should be shaving the beeps: \(ours)") }
             guard FFTools.available else { continue }
-            let url = folder.file("norm\(Int(level))\(Int(target)).wav")
+            let url = folder.file("norm-\(name.filter(\.isLetter))\(Int(target)).wav")
             try mix.writeWAV(to: url)
             guard let e = try MixTestTools.ebur128(url) else { continue }
-            #expect(abs(e.integrated - target) < 1, "level \(level) → \(target): \(e)")
-            #expect(e.truePeak <= -1.0, "level \(level) → \(target): \(e)")
+            #expect(abs(e.integrated - target) < 1, "\(name) → \(target): \(e)")
+            #expect(e.truePeak <= -1.0, "\(name) → \(target): \(e)")
         }
         // Silence is left alone (nothing above the gate to normalise).
         let silent = try MixTestTools.samples(of: AudioMix([.init(ProceduralSound.silence(duration: 1))]).normalized(), frames: 48_000)
