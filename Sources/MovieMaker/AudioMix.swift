@@ -131,7 +131,7 @@ public struct AudioMix: AudioSource {
     public var endFadeDuration: Time {
         let fade = tracks.map(\.source.endFadeDuration).max() ?? .zero
         guard fade > .zero else { return .zero }
-        return fade + (limiter?.lookahead ?? .zero) + Time(value: 1, timescale: 200)
+        return fade + (limiter?.lookahead ?? .zero) + Time(value: 1, timescale: 100)
     }
 
     /// Opens every track (so a broken file fails here), and for normalisation first renders the whole

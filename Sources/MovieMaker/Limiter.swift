@@ -35,7 +35,7 @@ public struct Limiter: Sendable, Hashable {
 }
 
 /// A streaming true-peak limiter for interleaved float audio, processed in place. Its output is the input
-/// delayed by `latency` frames, times a gain that never lets the (oversampled) peak pass the ceiling.
+/// delayed by `latency` frames, times a gain that keeps the (oversampled) peaks under the ceiling.
 ///
 /// How the gain is made, for each incoming frame `n`:
 /// 1. `r[n]`: the gain that would bring the frame's true peak (its samples and the interpolated points
@@ -45,9 +45,10 @@ public struct Limiter: Sendable, Hashable {
 /// 4. the gain is the mean of the last `L` values of that: a ramp of `L` frames, so it moves smoothly.
 /// Every value averaged at step 4 is at most `r[k]` for each frame `k` whose samples reach the output
 /// with that gain (the sliding minimum covers the lookahead plus the interpolator's 32 taps), so the
-/// output's peaks stay under the ceiling. Peaks are found with a sharper interpolator than BS.1770's
-/// (`Interpolator.sharp`), so long-filter meters agree; a small margin (0.1 dB) covers the
-/// interpolation of samples whose gains differ slightly and the points between the interpolated ones.
+/// output's peaks stay under the ceiling. Peaks are found with a sharper, denser interpolator than
+/// BS.1770's (`Interpolator.sharp`, 8×), so BS.1770 meters and long-filter ones (FFmpeg's ebur128) agree;
+/// a small margin (0.15 dB) covers the points between the interpolated ones and samples whose gains
+/// differ slightly.
 final class TruePeakLimiter {
     let channelCount: Int
     /// Frames between a sample going in and coming out.
@@ -74,7 +75,7 @@ final class TruePeakLimiter {
     private var peaks: [Float] = []
 
     /// Margin under the ceiling the limiter aims for, in dB.
-    static let margin = 0.1
+    static let margin = 0.15
 
     init(_ settings: Limiter, format: AudioFormat) {
         channelCount = format.channelCount

@@ -198,34 +198,35 @@ struct AudioMixTests {
     /// Three loud tracks whose sum is far over full scale.
     private func loudMix() -> AudioMix {
         var mix = AudioMix()
-        mix.add(ProceduralSound.noise(seed: 11, amplitude: 0.9, color: .pink, duration: 6))
-        mix.add(ProceduralSound.tone(frequency: 60, amplitude: 0.9, duration: 6), gain: 2)
-        mix.add(ProceduralSound.beeps(frequency: 3000, every: 0.25, length: 0.1, amplitude: 0.95, ramp: .zero, duration: 6))
+        mix.add(ProceduralSound.noise(seed: 11, amplitude: 0.9, color: .pink, duration: 4))
+        mix.add(ProceduralSound.tone(frequency: 60, amplitude: 0.9, duration: 4), gain: 2)
+        mix.add(ProceduralSound.beeps(frequency: 3000, every: 0.25, length: 0.1, amplitude: 0.95, ramp: .zero, duration: 4))
         // Inter-sample peaks: a quarter-rate sine whose samples sit 3 dB under its crest.
-        mix.add(ProceduralSound(duration: 1) { t in 0.95 * sin(2 * .pi * 12_000 * t + .pi / 4) }, at: 5)
+        mix.add(ProceduralSound(duration: 1) { t in 0.95 * sin(2 * .pi * 12_000 * t + .pi / 4) }, at: 3)
         return mix
     }
 
     @Test func threeLoudTracksNeverExceedTheCeiling() throws {
         let mix = loudMix()
-        let x = try MixTestTools.samples(of: mix, frames: 48_000 * 6)
+        let frames = 48_000 * 4
+        let x = try MixTestTools.samples(of: mix, frames: frames)
         let m = MixTestTools.measure(x)
         #expect(m.truePeakDecibels <= -1.0, "true peak \(m.truePeakDecibels) dBTP")
         #expect(m.truePeakDecibels > -1.5, "the limiter should keep the level near the ceiling, got \(m.truePeakDecibels)")
         // Without the limiter the same mix is far over full scale.
         var raw = mix; raw.limiter = nil
-        let r = MixTestTools.measure(try MixTestTools.samples(of: raw, frames: 48_000 * 6))
+        let r = MixTestTools.measure(try MixTestTools.samples(of: raw, frames: frames))
         #expect(r.truePeakDecibels > 6)
         // A stricter ceiling.
         var strict = mix; strict.limiter = Limiter(ceiling: -3, lookahead: Time(seconds: 0.0015))
-        let s = MixTestTools.measure(try MixTestTools.samples(of: strict, frames: 48_000 * 6))
+        let s = MixTestTools.measure(try MixTestTools.samples(of: strict, frames: frames))
         #expect(s.truePeakDecibels <= -3.0)
         // ffmpeg's second opinion, on 32-bit float and 16-bit WAV.
         guard FFTools.available else { return }
         let folder = try TemporaryFolder()
         for sampleFormat in [WAVSampleFormat.float32, .int16] {
             let url = folder.file("loud-\(sampleFormat).wav")
-            try mix.writeWAV(to: url, sampleFormat: sampleFormat)
+            try MixTestTools.Recording(samples: x, format: .standard).writeWAV(to: url, sampleFormat: sampleFormat)
             guard let e = try MixTestTools.ebur128(url) else { continue }
             #expect(e.truePeak <= -1.0, "ffmpeg true peak \(e.truePeak) dBFS (\(sampleFormat))")
             #expect(e.samplePeak <= -1.0)
@@ -250,7 +251,7 @@ struct AudioMixTests {
         #expect(maxJump(output) <= ownSlope * 1.25, "limiter output jumps by \(maxJump(output)), the signal's own slope is \(ownSlope)")
         // Below the ceiling the limiter is transparent (delay compensated): the quiet start passes unchanged.
         #expect((0..<40_000).allSatisfy { abs(output[2 * $0] - input[2 * $0]) < 1e-6 })
-        // Over it, the level sits at the ceiling (within its 0.1 dB margin).
+        // Over it, the level sits at the ceiling (within its 0.15 dB margin).
         let loudPeak = (60_000..<90_000).map { abs(output[2 * $0]) }.max()!
         #expect(loudPeak <= ceiling && loudPeak > ceiling * 0.98)
         // …and it recovers after the loud part (release 100 ms): full level again half a second later.
@@ -297,9 +298,9 @@ struct AudioMixTests {
         // A mix of music-like pink noise, a tone and beeps, quiet (about −30 LUFS) or loud (over full scale).
         func source(level: Double) -> AudioMix {
             var mix = AudioMix()
-            mix.add(ProceduralSound.noise(seed: 21, amplitude: 0.3, color: .pink, duration: 8), gain: level)
-            mix.add(ProceduralSound.tone(frequency: 150, amplitude: 0.2, duration: 6), at: 1, gain: level)
-            mix.add(ProceduralSound.beeps(frequency: 2000, every: 0.5, length: 0.1, amplitude: 0.4, duration: 8), gain: level)
+            mix.add(ProceduralSound.noise(seed: 21, amplitude: 0.3, color: .pink, duration: 5), gain: level)
+            mix.add(ProceduralSound.tone(frequency: 150, amplitude: 0.2, duration: 3), at: 1, gain: level)
+            mix.add(ProceduralSound.beeps(frequency: 2000, every: 0.5, length: 0.1, amplitude: 0.4, duration: 5), gain: level)
             return mix
         }
         let folder = try TemporaryFolder()
@@ -307,8 +308,8 @@ struct AudioMixTests {
         // limiter, which takes loudness away; a plain measure-then-gain lands 2 LU short, so the mix
         // measures again through the limiter and corrects.
         var peaky = AudioMix()
-        peaky.add(ProceduralSound.noise(seed: 5, amplitude: 0.1, color: .pink, duration: 8))
-        peaky.add(ProceduralSound.beeps(frequency: 1000, every: 0.25, length: 0.005, amplitude: 0.9, ramp: .zero, duration: 8))
+        peaky.add(ProceduralSound.noise(seed: 5, amplitude: 0.1, color: .pink, duration: 5))
+        peaky.add(ProceduralSound.beeps(frequency: 1000, every: 0.25, length: 0.005, amplitude: 0.9, ramp: .zero, duration: 5))
         var naive = peaky
         naive.limiter = nil
         naive.gain = -16 - (try naive.measureLoudness().integrated)
@@ -316,17 +317,17 @@ struct AudioMixTests {
         #expect(try naive.measureLoudness().integrated < -17, "the peaky case should need the correction")
         let cases: [(String, AudioMix, Double)] = [
             ("quiet", source(level: -16), -16), ("over full scale", source(level: 12), -16),
-            ("as is", source(level: 0), -23), ("quieter", source(level: -10), -23), ("peaky", peaky, -16),
+            ("as is", source(level: 0), -23), ("peaky", peaky, -16),
         ]
         for (name, material, target) in cases {
-            let mix = material.normalized(to: target)
-            let ours = try mix.measureLoudness()
+            let x = try MixTestTools.samples(of: material.normalized(to: target), frames: 48_000 * 5)
+            let ours = MixTestTools.measure(x).measurement
             #expect(abs(ours.integrated - target) < 1, "\(name) → \(target): ours \(ours)")
             #expect(ours.truePeak <= -1.0, "\(name) → \(target): ours \(ours)")
             if name == "peaky" { #expect(ours.truePeak > -1.5, "the limiter should be shaving the beeps: \(ours)") }
             guard FFTools.available else { continue }
             let url = folder.file("norm-\(name.filter(\.isLetter))\(Int(target)).wav")
-            try mix.writeWAV(to: url)
+            try MixTestTools.Recording(samples: x, format: .standard).writeWAV(to: url)
             guard let e = try MixTestTools.ebur128(url) else { continue }
             #expect(abs(e.integrated - target) < 1, "\(name) → \(target): \(e)")
             #expect(e.truePeak <= -1.0, "\(name) → \(target): \(e)")

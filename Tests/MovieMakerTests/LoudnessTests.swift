@@ -72,6 +72,29 @@ enum MixTestTools {
         return EBUR128(integrated: i, range: lra, truePeak: tp, samplePeak: sp)
     }
 
+    /// Samples already rendered, as a sound (to write what a test measured to a WAV without rendering again).
+    struct Recording: AudioSource {
+        let samples: [Float]
+        let format: AudioFormat
+        var duration: Time? { format.time(ofFrame: Int64(samples.count / format.channelCount)) }
+        func makeReader(format: AudioFormat) throws -> any AudioReader {
+            precondition(format == self.format, "a recording plays in its own format")
+            return Player(samples: samples, format: format)
+        }
+        final class Player: AudioReader {
+            let samples: [Float]
+            let format: AudioFormat
+            var position = 0
+            init(samples: [Float], format: AudioFormat) { self.samples = samples; self.format = format }
+            func read(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) throws {
+                for i in 0..<frameCount * format.channelCount {
+                    buffer[i] = position + i < samples.count ? samples[position + i] : 0
+                }
+                position += frameCount * format.channelCount
+            }
+        }
+    }
+
     /// 20·log10 of the RMS of every `stride`-th sample from `offset` in `range` of frames.
     static func rmsDecibels(_ x: [Float], frames range: Range<Int>, channels: Int, channel: Int = 0) -> Double {
         var sum = 0.0
