@@ -138,7 +138,7 @@ public struct AudioMix: AudioSource {
     /// mix once through a loudness meter to find the gain (and, when that gain drives peaks into the
     /// limiter, up to three more times through it, to make up the loudness the limiter takes away).
     public func makeReader(format: AudioFormat) throws -> any AudioReader {
-        try format.validateForAudioProcessing()
+        try format.validateForMixing()
         try validate()
         var masterGain = gain
         if let target = loudnessTarget {
@@ -150,7 +150,7 @@ public struct AudioMix: AudioSource {
             let frames = format.frame(at: length)
             // Pass 1: the mix as it is.
             var meter = LoudnessMeter(format: format)
-            try MixBus(self, format: format, gain: gain).forEachChunk(frameCount: frames) { chunk, n in meter.add(chunk, frameCount: n) }
+            try MixBus(self, format: format, gain: gain).readInChunks(totalFrames: frames) { chunk, n in meter.add(chunk, frameCount: n) }
             let measured = meter.integratedLoudness
             // Silence (nothing above the −70 LUFS gate) is left alone.
             if measured.isFinite {
@@ -166,7 +166,7 @@ public struct AudioMix: AudioSource {
                         let limiting = AudioMixReader(bus: try MixBus(self, format: format, gain: masterGain),
                                                       limiter: TruePeakLimiter(limiter, format: format))
                         var check = LoudnessMeter(format: format)
-                        try limiting.forEachChunk(frameCount: frames) { chunk, n in check.add(chunk, frameCount: n) }
+                        try limiting.readInChunks(totalFrames: frames) { chunk, n in check.add(chunk, frameCount: n) }
                         let limited = check.integratedLoudness
                         guard limited.isFinite, abs(limited - target) > 0.2 else { break }
                         if let previous, masterGain != previous.gain {
@@ -208,7 +208,7 @@ public struct AudioMix: AudioSource {
 
 /// The decibel value `db` as a linear factor.
 @inline(__always)
-func linearGain(decibels db: Double) -> Double { pow(10, db / 20) }
+fileprivate func linearGain(decibels db: Double) -> Double { pow(10, db / 20) }
 
 /// The mix before the limiter: every track read where it sounds, scaled, ducked and summed.
 final class MixBus: AudioReader {

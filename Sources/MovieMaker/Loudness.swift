@@ -4,16 +4,16 @@ import Foundation
 // and loudness range): K-weighting, 400 ms gating blocks with 75 % overlap, an absolute gate at −70 LUFS
 // and a relative gate 10 LU below the ungated mean, and true peak by 4× polyphase oversampling (Annex 2).
 
-/// A second-order IIR section (direct form II transposed), in double precision.
-struct Biquad: Sendable, Hashable {
-    /// Feed-forward coefficients.
-    var b0, b1, b2: Double
-    /// Feedback coefficients (a0 is 1).
-    var a1, a2: Double
-}
-
 /// The two filters of BS.1770's K-weighting for any sample rate.
 enum KWeighting {
+    /// A second-order IIR section (direct form II transposed), in double precision.
+    struct Biquad: Sendable, Hashable {
+        /// Feed-forward coefficients.
+        var b0, b1, b2: Double
+        /// Feedback coefficients (a0 is 1).
+        var a1, a2: Double
+    }
+
     /// Stage 1, the head's acoustic effect: a high shelf of about +4 dB above 1.5 kHz; and stage 2, the
     /// revised low-frequency B-curve: a high-pass at about 38 Hz. The coefficients come from the analog
     /// prototypes (centre frequency, gain, Q) fitted to the spec's 48 kHz table, through the bilinear
@@ -288,8 +288,8 @@ public struct LoudnessMeter: Sendable {
     /// The rate and channel count of the samples fed in.
     public let format: AudioFormat
 
-    private let shelf: Biquad
-    private let highPass: Biquad
+    private let shelf: KWeighting.Biquad
+    private let highPass: KWeighting.Biquad
     private let weights: [Double]
     /// Per channel: shelf state (2), high-pass state (2).
     private var filterState: [Double]
@@ -494,21 +494,21 @@ extension AudioSource {
         guard length >= .zero else {
             throw MovieMakerError.invalidSetting(name: "duration", value: "\(length)", expected: "a duration of zero or more")
         }
-        try format.validateForAudioProcessing()
+        try format.validateForMixing()
         let reader = try makeReader(format: format)
         var meter = LoudnessMeter(format: format)
-        try reader.forEachChunk(frameCount: format.frame(at: length)) { chunk, n in meter.add(chunk, frameCount: n) }
+        try reader.readInChunks(totalFrames: format.frame(at: length)) { chunk, n in meter.add(chunk, frameCount: n) }
         return meter.measurement
     }
 }
 
 extension AudioReader {
-    /// Reads the next `frameCount` frames in chunks of up to 4096 and hands each to `body`.
-    func forEachChunk(frameCount: Int64, _ body: (UnsafePointer<Float>, Int) throws -> Void) throws {
+    /// Reads the next `totalFrames` frames in chunks of up to 4096 and hands each to `body`.
+    func readInChunks(totalFrames: Int64, _ body: (UnsafePointer<Float>, Int) throws -> Void) throws {
         let chunk = 4096
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: chunk * format.channelCount)
         defer { buffer.deallocate() }
-        var left = frameCount
+        var left = totalFrames
         while left > 0 {
             let n = Int(min(Int64(chunk), left))
             try read(into: buffer, frameCount: n)
@@ -520,7 +520,7 @@ extension AudioReader {
 
 extension AudioFormat {
     /// Throws when the rate or channel count cannot be processed (zero, negative, absurd).
-    func validateForAudioProcessing() throws(MovieMakerError) {
+    func validateForMixing() throws(MovieMakerError) {
         guard (1...768_000).contains(sampleRate) else {
             throw .invalidSetting(name: "sample rate", value: "\(sampleRate)", expected: "1 to 768000 frames per second, e.g. 48000")
         }

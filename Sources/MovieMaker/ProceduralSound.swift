@@ -66,7 +66,7 @@ public struct ProceduralSound: AudioSource {
 
     /// Opens the sound for one render in `format`.
     public func makeReader(format: AudioFormat) throws -> any AudioReader {
-        try format.validateForAudioProcessing()
+        try format.validateForMixing()
         var end: Int64? = nil
         if let duration {
             guard duration >= .zero else {
@@ -253,7 +253,7 @@ struct PinkFilter {
 
 /// Uniform in [−1, 1): SplitMix64's finaliser over the seed, frame and channel.
 @inline(__always)
-func whiteSample(seed: UInt64, frame: Int64, channel: Int) -> Double {
+fileprivate func whiteSample(seed: UInt64, frame: Int64, channel: Int) -> Double {
     var z = seed &+ UInt64(bitPattern: frame) &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(truncatingIfNeeded: channel) &* 0xC2B2_AE3D_27D4_EB4F
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
@@ -262,7 +262,7 @@ func whiteSample(seed: UInt64, frame: Int64, channel: Int) -> Double {
 }
 
 /// When bursts start.
-enum BurstTiming: Sendable {
+fileprivate enum BurstTiming: Sendable {
     /// Once, at this time.
     case once(Time)
     /// At 0, interval, 2·interval, …
@@ -272,7 +272,7 @@ enum BurstTiming: Sendable {
 extension ProceduralSound {
     /// Bursts of `length`, each sample `i` of a burst (0 at its onset) given by the shape that
     /// `makeShape` returns for the format, added to every channel.
-    static func bursts(_ timing: BurstTiming, length: Time, duration: Time?,
+    fileprivate static func bursts(_ timing: BurstTiming, length: Time, duration: Time?,
                        makeShape: @escaping @Sendable (AudioFormat) throws -> (Int) -> Double) -> ProceduralSound {
         ProceduralSound(duration: duration) { format in
             guard length > .zero else {

@@ -24,7 +24,7 @@ extension AudioSource {
         guard length >= .zero else {
             throw MovieMakerError.invalidSetting(name: "duration", value: "\(length)", expected: "zero or more seconds")
         }
-        try format.validateForAudioProcessing()
+        try format.validateForMixing()
         let frames = format.frame(at: length)
         let bytesPerFrame = format.channelCount * sampleFormat.bytesPerSample
         let dataBytes = frames * Int64(bytesPerFrame)
@@ -48,7 +48,7 @@ extension AudioSource {
             defer { try? handle.close() }
             try handle.write(contentsOf: wavHeader(format: format, sampleFormat: sampleFormat, frames: frames))
             var bytes = [UInt8]()
-            try reader.forEachChunk(frameCount: frames) { chunk, n in
+            try reader.readInChunks(totalFrames: frames) { chunk, n in
                 let count = n * format.channelCount
                 bytes.removeAll(keepingCapacity: true)
                 bytes.reserveCapacity(count * sampleFormat.bytesPerSample)
@@ -76,7 +76,7 @@ extension AudioSource {
 }
 
 /// A canonical WAV header: RIFF, `fmt ` (PCM, or IEEE float with the `fact` chunk non-PCM data needs), `data`.
-func wavHeader(format: AudioFormat, sampleFormat: WAVSampleFormat, frames: Int64) -> [UInt8] {
+fileprivate func wavHeader(format: AudioFormat, sampleFormat: WAVSampleFormat, frames: Int64) -> [UInt8] {
     let bytesPerSample = sampleFormat.bytesPerSample
     let dataBytes = UInt32(frames * Int64(format.channelCount * bytesPerSample))
     var h = [UInt8]()
@@ -101,7 +101,7 @@ func wavHeader(format: AudioFormat, sampleFormat: WAVSampleFormat, frames: Int64
 }
 
 @inline(__always)
-func appendLittleEndian<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
+fileprivate func appendLittleEndian<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
     var v = value.littleEndian
     withUnsafeBytes(of: &v) { bytes.append(contentsOf: $0) }
 }

@@ -121,7 +121,7 @@ struct LoudnessTests {
     /// |H(f)| in dB of the two K-weighting stages at `rate`.
     private func kResponse(_ f: Double, rate: Int) -> Double {
         let (s, h) = KWeighting.filters(sampleRate: rate)
-        func mag(_ q: Biquad) -> Double {
+        func mag(_ q: KWeighting.Biquad) -> Double {
             let w = 2 * Double.pi * f / Double(rate)
             let (c1, s1, c2, s2) = (cos(w), sin(w), cos(2 * w), sin(2 * w))
             let nr = q.b0 + q.b1 * c1 + q.b2 * c2, ni = -(q.b1 * s1 + q.b2 * s2)
