@@ -234,6 +234,12 @@ final class AudioEncoder {
     let endFadeFrames: Int64
     /// Added to every frame's pts: the encoder delay, for containers that want it in the timestamps.
     private let timestampOffset: Int64
+    /// The true-peak limiter on the summed sound (ceiling −1 dBTP), so several loud sounds never clip.
+    /// It delays its input by `limiter.latency` frames; the sum is read that far ahead, so sample
+    /// frame n of the output is still movie sample frame n.
+    private let limiter: TruePeakLimiter
+    /// Whether the limiter's delay line has been filled with the first `latency` frames.
+    private var primed = false
 
     /// Opens the encoder for `settings` (already validated); `globalHeader` when the container keeps
     /// codec headers out of band (MP4, MOV, MKV), which must be set before avcodec_open2 as in mux.c.
@@ -286,6 +292,7 @@ final class AudioEncoder {
         sources = PlacedAudio(format: settings.format, chunk: frameSize)
         endFadeFrames = Int64(settings.sampleRate / 100)
         timestampOffset = delayInTimestamps ? Int64(c.pointee.initial_padding) : 0
+        limiter = TruePeakLimiter(Limiter(), format: settings.format)
     }
 
     /// Copies the opened codec's parameters to `stream` (created by the muxer), as mux.c does after
@@ -296,13 +303,29 @@ final class AudioEncoder {
         borrowedStream = stream
     }
 
-    /// Encodes the summed sounds up to sample frame `target` (exclusive), in whole encoder frames; a
-    /// partial frame waits for more. `write` hands each packet to the muxer.
-    func encode(through target: Int64, write: (UnsafeMutablePointer<AVPacket>, AVRational, UnsafeMutablePointer<AVStream>) throws(MovieMakerError) -> Void) throws(MovieMakerError) {
+    /// Encodes the summed, limited sounds so that the sum is read up to sample frame `target`
+    /// (exclusive; when `finishing`, the output reaches `target` and the sum is read the limiter's
+    /// latency beyond it), in whole encoder frames; a partial frame waits for more. `write` hands each
+    /// packet to the muxer.
+    func encode(through target: Int64, finishing: Bool = false, write: (UnsafeMutablePointer<AVPacket>, AVRational, UnsafeMutablePointer<AVStream>) throws(MovieMakerError) -> Void) throws(MovieMakerError) {
         let channels = settings.channelCount
-        while position < target {
-            let n = Int(min(Int64(frameSize - filled), target - position))
-            try sources.mix(into: staging + filled * channels, position: position, count: n)
+        let latency = Int64(limiter.latency)
+        let outputTarget = finishing ? target : target - latency
+        if !primed && position < outputTarget {
+            // Fill the limiter's delay line with the first `latency` frames; what comes out is silence.
+            primed = true
+            var done: Int64 = 0
+            while done < latency {
+                let n = Int(min(Int64(frameSize), latency - done))
+                try sources.mix(into: staging, position: done, count: n)
+                limiter.process(staging, frameCount: n)
+                done += Int64(n)
+            }
+        }
+        while position < outputTarget {
+            let n = Int(min(Int64(frameSize - filled), outputTarget - position))
+            try sources.mix(into: staging + filled * channels, position: position + latency, count: n)
+            limiter.process(staging + filled * channels, frameCount: n)
             filled += n
             position += Int64(n)
             if filled == frameSize { try send(write: write) }
@@ -316,14 +339,14 @@ final class AudioEncoder {
         precondition(position <= end, "audio was read past the movie's end")
         self.end = end
         sources.willEnd(atFrame: end)
-        try encode(through: end, write: write)
+        try encode(through: end, finishing: true, write: write)
         if filled > 0 { try send(write: write) }
         try drain(nil, write: write)
     }
 
-    /// Hands the staged `filled` sample frames to the encoder as one frame: clamped to [-1, 1] (the
-    /// plain sum of several sounds may exceed it), faded over the movie's last 10 ms, and in the
-    /// codec's sample layout.
+    /// Hands the staged `filled` sample frames to the encoder as one frame: clamped to [-1, 1] (a
+    /// safety net: the limiter already keeps them under −1 dBTP), faded over the movie's last 10 ms,
+    /// and in the codec's sample layout.
     private func send(write: (UnsafeMutablePointer<AVPacket>, AVRational, UnsafeMutablePointer<AVStream>) throws(MovieMakerError) -> Void) throws(MovieMakerError) {
         let f = frame.pointer
         // The encoder may still hold a reference to the previous frame's buffers: copy them if so.
