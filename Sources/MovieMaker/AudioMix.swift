@@ -242,6 +242,9 @@ final class MixBus: AudioReader {
         }
         masterGain = Float(linearGain(decibels: gain))
         end = mix.fixedDuration.map { format.frame(at: $0) }
+        // A mix with a set length ends there: tell its sounds now (a music bed fades out over its end
+        // fade), in the measuring pass of normalisation as in the final one.
+        if let end { for t in tracks { t.reader.willEnd(atFrame: max(0, end - t.start)) } }
         hasSidechain = tracks.contains { $0.role == .sidechain }
         hasDucked = tracks.contains { $0.role == .ducked }
         ducker = Ducker(mix.ducking, format: format)

@@ -139,3 +139,54 @@ struct SlideshowCommandTests {
         #expect(try decodeAll(movie).count == 45)
     }
 }
+
+/// `moviemaker slideshow --music`: the sound track in the film.
+@Suite("moviemaker slideshow --music")
+struct SlideshowMusicCommandTests {
+    @Test func musicIsLoopedToTheFilmAndNormalisedToTheTarget() throws {
+        guard CLI.isBuilt else { return }
+        let (folder, _) = try SlideshowCommandTests.photoFolder()
+        let wav = folder.file("song.wav")
+        try AudioInTesting.makeWAV(wav, seconds: 1.5)
+        for (target, extra) in [(-16.0, ["--music-volume", "-3"]), (-23.0, ["--loudness", "-23"])] {
+            let movie = folder.file("music\(Int(-target)).mp4")
+            let r = try CLI.run(["slideshow", folder.url.path, "--size", "160x120", "--duration", "2", "--transition-duration", "0.5",
+                                 "--music", wav.path, "--normalize"] + extra + ["-o", movie.path], environment: ["CI": "1"])
+            #expect(r.status == 0, "stderr: \(r.stderr)")
+            let streams = try probeStreams(movie)
+            let v = double(streams["video"], "duration") ?? .nan, a = double(streams["audio"], "duration") ?? .nan
+            #expect(abs(v - 6) < 0.001 && abs(a - v) <= 1.0 / 30, "video \(v) s, audio \(a) s")
+            // ffmpeg's EBU R128 meter as the second opinion on the loudness.
+            let m = try run(FFTools.ffmpeg, ["-hide_banner", "-nostats", "-i", movie.path, "-map", "0:a", "-af", "ebur128=peak=true", "-f", "null", "-"])
+            let summary = m.stderr.components(separatedBy: "Summary:").last ?? ""
+            let numbers = summary.split(separator: "\n").compactMap { line -> (String, Double)? in
+                let parts = line.split(separator: ":")
+                guard parts.count == 2, let v = Double(parts[1].split(separator: " ").first ?? "") else { return nil }
+                return (parts[0].trimmingCharacters(in: .whitespaces), v)
+            }
+            let integrated = try #require(numbers.first { $0.0 == "I" }?.1, "no integrated loudness in \(summary)")
+            #expect(abs(integrated - target) <= 1, "integrated loudness \(integrated) LUFS, target \(target)")
+            // Looped: sound all the way to the last second.
+            let decoded = try decodeAudio(movie, in: folder)
+            let tail = decoded.samples[(48_000 * 4)..<(48_000 * 5)]
+            #expect((tail.map { Double($0 * $0) }.reduce(0, +) / Double(tail.count)).squareRoot() > 0.02, "music still playing at 4–5 s")
+        }
+    }
+
+    @Test func aBrokenMusicFileStopsTheRunBeforeAnyWork() throws {
+        guard CLI.isBuilt else { return }
+        let (folder, _) = try SlideshowCommandTests.photoFolder()
+        let bad = folder.file("song.mp3")
+        try "not music".write(to: bad, atomically: true, encoding: .utf8)
+        let movie = folder.file("never.mp4")
+        let r = try CLI.run(["slideshow", folder.url.path, "--music", bad.path, "-o", movie.path], environment: ["CI": "1"])
+        #expect(r.status == 1)
+        #expect(r.stderr.hasPrefix("moviemaker: error: ") && r.stderr.contains(bad.path), "\(r.stderr)")
+        #expect(!r.stderr.contains("checking"), "fails before the photos are checked: \(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: movie.path))
+        let missing = try CLI.run(["slideshow", folder.url.path, "--music", folder.file("nope.mp3").path, "-o", movie.path])
+        #expect(missing.status == 64 && missing.stderr.contains("nope.mp3: no such file"), "\(missing.stderr)")
+        let normalizeAlone = try CLI.run(["slideshow", folder.url.path, "--normalize", "-o", movie.path])
+        #expect(normalizeAlone.status == 64 && normalizeAlone.stderr.contains("--music"), "\(normalizeAlone.stderr)")
+    }
+}
