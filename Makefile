@@ -34,7 +34,7 @@ demo: build
 	$$bin/moviemaker title "Release 2.4" --subtitle "What's new" --still 2 --size 1280x720 -o $(OUTPUT)/title-still.png && \
 	bash scripts/make-demo-photos.sh $(OUTPUT)/photos && \
 	echo "moviemaker slideshow $(OUTPUT)/photos …" && \
-	$$bin/moviemaker slideshow $(OUTPUT)/photos --captions filename --duration 2.5 --size 1280x720 -o $(OUTPUT)/slideshow.mp4 && \
+	$$bin/moviemaker slideshow $(OUTPUT)/photos --captions filename --duration 2.5 --size 1280x720 --music $(OUTPUT)/music.wav --normalize -o $(OUTPUT)/slideshow.mp4 && \
 	echo "The moviemaker tool is $$bin/moviemaker (make install links it into $(PREFIX)/bin)."
 
 ## Links the built moviemaker into $(PREFIX)/bin (it keeps finding the library in this checkout).

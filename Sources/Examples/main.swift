@@ -6,7 +6,10 @@
 //     star to a circle, an arrow following a path, animated control points, and a word's glyph
 //     outlines written on.
 //  4. titles.mp4 — title cards with different entrances (letters, typewriter, pop, a lower third).
+//     Each card comes on with a "whoosh" made by code (ProceduralSound), attached to its clip.
 //  5. scripts.png — one still of text in English, Arabic, Hebrew, Japanese and emoji, shaped by Pango.
+//  6. music.wav — 24 seconds of music made by code (chords with soft attacks), which `make demo` puts
+//     under its slideshow with `moviemaker slideshow --music output/music.wav --normalize`.
 //
 // Usage: moviemaker-examples [OUTPUT_FOLDER]   (default: ./output)
 import Foundation
@@ -139,6 +142,49 @@ func renderPaths(to url: URL) throws {
     try movie.finish()
 }
 
+/// A whoosh made by code: noise through a low-pass filter whose cutoff sweeps up and down, under a
+/// swelling envelope, panned from left to right. The filter keeps state, so it is a renderer.
+func whoosh(duration: Time = 0.7, seed: UInt64 = 7) -> ProceduralSound {
+    ProceduralSound(duration: duration) { format in
+        var state: UInt64 = seed, low = 0.0
+        let total = duration.seconds
+        return { samples, block in
+            let channels = block.format.channelCount
+            for i in 0..<block.frameCount {
+                let t = block.seconds(ofFrame: i) / total          // 0 … 1 over the sound
+                let envelope = pow(sin(Double.pi * t), 2)
+                // xorshift white noise in -1 … 1
+                state ^= state << 13; state ^= state >> 7; state ^= state << 17
+                let white = Double(state % 20_001) / 10_000 - 1
+                let cutoff = 300 + 5_000 * envelope                    // Hz, brightest in the middle
+                low += (white - low) * min(1, 2 * Double.pi * cutoff / Double(format.sampleRate))
+                let v = Float(0.8 * envelope * low)
+                for c in 0..<channels {
+                    let pan = channels == 2 ? (c == 0 ? 1 - t : t) : 1
+                    samples[i * channels + c] = v * Float(0.3 + 0.7 * pan)
+                }
+            }
+        }
+    }
+}
+
+/// Example 6: music made by code — a four-chord progression of soft sine pads with a bass note, each
+/// chord swelling in and out — written as a WAV file.
+func writeMusic(to url: URL) throws {
+    let chords: [[Double]] = [[220.00, 277.18, 329.63], [196.00, 246.94, 293.66], [174.61, 220.00, 261.63], [196.00, 246.94, 329.63]]
+    let chordLength = 3.0
+    let music = ProceduralSound(duration: 24) { t in
+        let index = Int(t / chordLength) % chords.count
+        let local = t.truncatingRemainder(dividingBy: chordLength) / chordLength
+        let swell = pow(sin(Double.pi * local), 0.6)                   // in and out, never a step
+        var v = 0.0
+        for (k, f) in chords[index].enumerated() { v += sin(2 * Double.pi * f * t + Double(k)) * 0.12 }
+        v += sin(2 * Double.pi * chords[index][0] / 2 * t) * 0.18      // bass an octave down
+        return v * swell
+    }
+    try music.writeWAV(to: url, duration: 24)
+}
+
 /// Movie 4: title cards with several entrances, sequenced.
 func renderTitles(to url: URL) throws {
     let w = 960, h = 540
@@ -159,8 +205,10 @@ func renderTitles(to url: URL) throws {
     }
     let movie = try MovieMaker(url: url, width: w, height: h, fps: 30)
     movie.progressHandler = progressPrinter("titles")
-    try movie.add(.sequence(try letters.clip(width: w, height: h), try typed.clip(width: w, height: h),
-                            try pop.clip(width: w, height: h), .overlay(scenery, try lower.clip(width: w, height: h))))
+    // Each card comes on with a whoosh attached to its clip: it moves with the card in the sequence.
+    let cards = [try letters.clip(width: w, height: h), try typed.clip(width: w, height: h),
+                 try pop.clip(width: w, height: h), .overlay(scenery, try lower.clip(width: w, height: h))]
+    try movie.add(.sequence(cards.enumerated().map { $0.element.withSound(whoosh(seed: UInt64(7 + $0.offset))) }))
     try movie.finish()
 }
 
@@ -189,9 +237,12 @@ do {
     try renderPaths(to: paths)
     try renderTitles(to: titles)
     try renderScripts(to: scripts)
+    let music = folder.appendingPathComponent("music.wav")
+    try writeMusic(to: music)
     print("Rendered:")
     for movie in [bezier, composition, paths, titles] { try describe(movie) }
     print(scripts.path)
+    print(music.path + "  (24 s of music made by code)")
 } catch {
     FileHandle.standardError.write(Data("moviemaker-examples: \(error)\n".utf8))
     exit(1)
