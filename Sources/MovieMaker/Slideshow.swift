@@ -317,9 +317,20 @@ final class PhotoStore: Sendable {
         var cache: [Int: DecodedPhoto] = [:]
         var order: [Int] = []          // least recently used first
         var loading: Set<Int> = []
+        var lastRequested = 0          // the photo a frame asked for last
     }
     private let state = Mutex(State())
     private let ready = NSCondition()
+    /// Read-ahead decodes run one after another, so only one photo's decoding buffers (for a 24 MP
+    /// JPEG about 35 MB) are alive at a time besides what the drawing threads decode themselves.
+    private let readAhead = DispatchQueue(label: "MovieMaker.PhotoStore.readAhead", qos: .userInitiated)
+    private let decodeCount = Atomic<Int>(0)
+    /// How many photos this store has decoded (each should be decoded once in a show played in order).
+    var decodes: Int { decodeCount.load(ordering: .relaxed) }
+    /// Returns when the read-ahead decodes started so far have finished.
+    func waitForReadAhead() { readAhead.sync {} }
+    /// How many decoded photos are kept now.
+    var cachedCount: Int { state.withLock { $0.cache.count } }
 
     init(urls: [URL], target: Size, decodeSize: Size, fit: Slideshow.Fit) {
         self.urls = urls; self.target = target; self.decodeSize = decodeSize; self.fit = fit
@@ -327,9 +338,12 @@ final class PhotoStore: Sendable {
 
     /// The decoded photo `index`, decoding it now if no other thread is already doing so.
     func image(at index: Int) throws -> DecodedPhoto {
+        var blockedSince: UInt64?      // benchmark counter: when this call found the photo not ready
+        defer { if let blockedSince { PhotoStoreCounters.recordWait(since: blockedSince) } }
         while true {
             enum Step { case have(DecodedPhoto), wait, load }
             let step: Step = state.withLock { s in
+                s.lastRequested = index
                 if let p = s.cache[index] {
                     s.order.removeAll { $0 == index }; s.order.append(index)
                     return .have(p)
@@ -341,10 +355,13 @@ final class PhotoStore: Sendable {
             switch step {
             case let .have(p): return p
             case .wait:
+                if blockedSince == nil { blockedSince = DispatchTime.now().uptimeNanoseconds }
                 ready.lock(); _ = ready.wait(until: Date().addingTimeInterval(0.01)); ready.unlock()
             case .load:
+                if blockedSince == nil { blockedSince = DispatchTime.now().uptimeNanoseconds }
                 do {
                     let p = try decode(index)
+                    PhotoStoreCounters.decodedOnDrawingThread.add(1, ordering: .relaxed)
                     insert(p, at: index)
                     return p
                 } catch {
@@ -365,8 +382,11 @@ final class PhotoStore: Sendable {
                 return true
             }
             guard claim else { continue }
-            DispatchQueue.global(qos: .userInitiated).async {
-                if let p = try? self.decode(next) { self.insert(p, at: next) } else {
+            readAhead.async {
+                if let p = try? self.decode(next) {
+                    PhotoStoreCounters.decodedAhead.add(1, ordering: .relaxed)
+                    self.insert(p, at: next)
+                } else {
                     self.state.withLock { _ = $0.loading.remove(next) }
                 }
             }
@@ -378,15 +398,52 @@ final class PhotoStore: Sendable {
             s.loading.remove(index)
             s.cache[index] = photo
             s.order.removeAll { $0 == index }; s.order.append(index)
-            while s.order.count > PhotoStore.capacity { s.cache[s.order.removeFirst()] = nil }
+            while s.order.count > PhotoStore.capacity {
+                // Photos behind the one shown go first, oldest first: a photo read ahead has not been
+                // used by any frame yet, so by recency alone it would go before the photo the last
+                // transition showed, and be decoded again (`make bench` counted 16 decodes for 10 photos).
+                let victim = s.order.filter { $0 < s.lastRequested && $0 != index }.min() ?? s.order[0]
+                s.order.removeAll { $0 == victim }
+                s.cache[victim] = nil
+            }
         }
         ready.lock(); ready.broadcast(); ready.unlock()
+        Self.releaseFreedMemory()
+    }
+
+    /// Gives the memory of freed photos back to the system: glibc keeps large freed blocks in the
+    /// arena of the thread that freed them (its threshold for handing them back grows with the
+    /// blocks), and photos are decoded and dropped on different threads. `make bench`'s slideshow
+    /// memory line measured about 35 MB less peak memory with it. Once per decoded photo.
+    private static func releaseFreedMemory() { _ = mallocTrim?(0) }
+
+    /// glibc's `malloc_trim`, looked up at run time: `<malloc.h>` is not part of Swift's Glibc module.
+    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "malloc_trim") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+    }()
+
+    /// `image` reduced once to the size that covers (or fits) `box`, when it is larger than 4/3 of that.
+    /// Decoders scale in steps (a JPEG by 1/8, 2/8, 3/8, 4/8 or not at all), so a photo can arrive at
+    /// up to twice the size it is drawn at (a 12 MP photo shown 2150 pixels wide is decoded whole).
+    /// Cairo draws a picture shrunk below 3/4 through a box filter far slower than its bilinear path,
+    /// on every frame (`make bench`: most of a slideshow frame's drawing), and the larger picture
+    /// takes up to four times the memory.
+    static func reduced(_ image: Image, to box: Size, covering: Bool) throws -> Image {
+        let sx = box.width / image.size.width, sy = box.height / image.size.height
+        let s = covering ? max(sx, sy) : min(sx, sy)
+        guard s < 0.75 else { return image }
+        let canvas = try Canvas(width: max(1, Int((image.size.width * s).rounded(.up))), height: max(1, Int((image.size.height * s).rounded(.up))))
+        try canvas.draw { ctx in ctx.draw(image, in: ctx.bounds) }
+        canvas.surface.flush()
+        return Image(surface: canvas.surface)
     }
 
     private func decode(_ index: Int) throws -> DecodedPhoto {
+        decodeCount.add(1, ordering: .relaxed)
         // `fill` crops, so it needs the photo to cover the frame; `fit` and `blur` show all of it.
         let scaling: PhotoScaling = fit == .fill ? .filling(decodeSize) : .fitting(decodeSize)
-        let image = try PhotoDecoder.decode(urls[index], scaling: scaling).image
+        let image = try Self.reduced(PhotoDecoder.decode(urls[index], scaling: scaling).image, to: decodeSize, covering: fit == .fill)
         var background: Image? = nil
         if fit == .blur {
             // The blurred enlargement is made small (1/8 of the frame) and scaled up when drawn: it looks
