@@ -4,8 +4,10 @@
 //   (c) x264 + MP4 muxer alone       (d) the whole pipeline (MovieMaker.addFrames + finish)
 //
 // for each x264 preset asked for, then derives how busy the pipeline keeps the machine (efficiency),
-// what it costs beyond its parts (overhead), and how close it comes to the encoder alone. A last
-// line checks that memory does not grow with the movie's length. See `--help`.
+// what it costs beyond its parts (overhead), and how close it comes to the encoder alone. A line
+// checks that memory does not grow with the movie's length. Then the same figures for a photo
+// slideshow (SlideshowBench.swift), and the slideshow's peak memory against the encoder alone's,
+// for few and many 24 MP photos (SlideshowMemory.swift). See `--help`.
 import Foundation
 import Glibc
 @_spi(Benchmark) import MovieMaker
@@ -30,8 +32,17 @@ func runBenchmark(_ options: Options) throws {
     let machine = BenchmarkReport.Machine.current
     var report = BenchmarkReport(machine: machine, workload: workload)
     output(TableFormatter.header(machine, workload, presets: options.presets.map(\.rawValue)))
+    // Other processes competing for the cores stretch every wall time (efficiency, frames/s, throughput).
+    var loads = [0.0, 0.0, 0.0]
+    if getloadavg(&loads, 3) == 3 {
+        report.loadAverageAtStart = loads[0]
+        if loads[0] >= 0.5 {
+            output("warning: load average \(String(format: "%.2f", loads[0])) before the benchmark started: other processes compete for the "
+                   + "\(machine.cores) cores, so wall-time figures (efficiency, frames/s, throughput) are low; CPU and memory figures hold")
+        }
+    }
 
-    for preset in options.presets {
+    for preset in options.skipPresets ? [] : options.presets {
         standardError("… preset \(preset.rawValue): phases (a)–(d)")
         let result = try PresetBenchmark(workload: workload, preset: preset, cores: machine.cores).run()
         report.presets.append(result)
@@ -49,6 +60,25 @@ func runBenchmark(_ options: Options) throws {
         if memory.runs.contains(where: { !$0.peakWasReset }) { output(TableFormatter.resetWarning) }
     }
 
+    let folder = BenchPhotoFolder(url: options.photoFolder.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? BenchPhotoFolder.defaultURL)
+    if !options.skipSlideshow {
+        var workload = SlideshowWorkload()
+        workload.photos = options.slideshowPhotos
+        workload.secondsPerPhoto = options.slideshowSeconds
+        workload.preset = options.slideshowPreset.rawValue
+        let result = try SlideshowBenchmark(workload: workload, folder: folder, cores: machine.cores).run()
+        report.slideshow = result
+        output(TableFormatter.slideshow(result))
+        if result.phases.contains(where: { !$0.peakWasReset }) { output(TableFormatter.resetWarning) }
+    }
+
+    if !options.skipSlideshowMemory {
+        let result = try SlideshowMemoryResult.run(photoCounts: options.slideshowMemoryPhotos, secondsPerPhoto: options.slideshowMemorySeconds,
+                                                   preset: options.slideshowMemoryPreset, folder: folder)
+        report.slideshowMemory = result
+        output(TableFormatter.slideshowMemory(result))
+    }
+
     switch options.json {
     case nil:
         break
@@ -62,7 +92,12 @@ func runBenchmark(_ options: Options) throws {
 }
 
 do {
-    let options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments.first == MemoryChild.flag, arguments.count == 2 {
+        try MemoryChild.main(arguments[1])
+        exit(0)
+    }
+    let options = try Options(arguments: arguments)
     try runBenchmark(options)
 } catch let error as OptionError {
     if error.isHelp { output(error.message); exit(0) }
