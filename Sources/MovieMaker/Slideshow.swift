@@ -174,7 +174,7 @@ public struct Slideshow: Sendable {
     }
 
     /// The show as a clip for frames of `width`×`height`. Photos are decoded when first needed (at about
-    /// the size they are shown at), a few at a time, and the next ones are decoded ahead on other threads.
+    /// the size they are shown at), a few at a time, and the next one is decoded ahead on another thread.
     public func clip(width: Int, height: Int) throws(MovieMakerError) -> Clip {
         guard !photos.isEmpty else {
             throw .invalidSetting(name: "slideshow photos", value: "none", expected: "at least one photo (a folder with .jpg, .png, … files)")
@@ -311,8 +311,12 @@ final class PhotoStore: Sendable {
     let target: Size
     let decodeSize: Size
     let fit: Slideshow.Fit
-    /// How many decoded photos are kept at most.
-    static let capacity = 4
+    /// How many decoded photos are kept at most: the two of a transition and the one read ahead.
+    /// (`make bench`'s slideshow memory line: a fourth 24 MP photo, 13 MB, took the whole render
+    /// past 150 MiB above the encoder alone.)
+    static let capacity = 3
+    /// How many photos after the one drawn are decoded ahead.
+    static let readAheadCount = 1
     private struct State {
         var cache: [Int: DecodedPhoto] = [:]
         var order: [Int] = []          // least recently used first
@@ -329,8 +333,8 @@ final class PhotoStore: Sendable {
     var decodes: Int { decodeCount.load(ordering: .relaxed) }
     /// Returns when the read-ahead decodes started so far have finished.
     func waitForReadAhead() { readAhead.sync {} }
-    /// How many decoded photos are kept now.
-    var cachedCount: Int { state.withLock { $0.cache.count } }
+    /// The photos kept decoded now.
+    var cachedIndices: Set<Int> { state.withLock { Set($0.cache.keys) } }
 
     init(urls: [URL], target: Size, decodeSize: Size, fit: Slideshow.Fit) {
         self.urls = urls; self.target = target; self.decodeSize = decodeSize; self.fit = fit
@@ -375,7 +379,7 @@ final class PhotoStore: Sendable {
 
     /// Starts decoding the photos after `index` on a background thread, if not cached or loading.
     func prefetch(after index: Int, count: Int) {
-        for next in (index + 1)..<min(count, index + 3) {
+        for next in (index + 1)..<min(count, index + 1 + PhotoStore.readAheadCount) {
             let claim = state.withLock { s -> Bool in
                 guard s.cache[next] == nil, !s.loading.contains(next) else { return false }
                 s.loading.insert(next)

@@ -41,22 +41,39 @@ struct PhotoStoreTests {
         #expect(try PhotoStore.reduced(image, to: Size(width: 320, height: 240), covering: true) === image)
     }
 
-    @Test("a show played in order decodes each photo once (read-ahead photos are not evicted before use) and keeps at most 4")
+    @Test("a show played in order decodes each photo once and keeps at most `capacity` photos")
     func eachPhotoIsDecodedOnce() throws {
         let folder = try TemporaryFolder()
         let urls = try (0..<8).map { try SlideshowTests.photo(.red, "p\($0).png", in: folder, w: 64, h: 48) }
         let store = PhotoStore(urls: urls, target: Size(width: 64, height: 48), decodeSize: Size(width: 64, height: 48), fit: .fill)
-        // The clip's pattern: during a transition both photos are drawn; every frame asks for read-ahead.
+        // The clip's pattern: during a transition both photos are drawn, and each asks for read-ahead.
         func frame(_ shown: [Int]) throws {
-            for i in shown { _ = try store.image(at: i) }
-            store.prefetch(after: shown.last!, count: urls.count)
+            for i in shown {
+                _ = try store.image(at: i)
+                store.prefetch(after: i, count: urls.count)
+            }
             store.waitForReadAhead()
-            #expect(store.cachedCount <= PhotoStore.capacity)
+            #expect(store.cachedIndices.count <= PhotoStore.capacity)
         }
         for i in urls.indices {
             if i > 0 { for _ in 0..<3 { try frame([i - 1, i]) } }
             for _ in 0..<3 { try frame([i]) }
         }
         #expect(store.decodes == urls.count, "\(store.decodes) decodes for \(urls.count) photos")
+    }
+
+    @Test("the photo farthest behind the one asked for is evicted first, not the least recently used")
+    func photosBehindAreEvictedFirst() throws {
+        let folder = try TemporaryFolder()
+        let urls = try (0..<4).map { try SlideshowTests.photo(.red, "p\($0).png", in: folder, w: 64, h: 48) }
+        let store = PhotoStore(urls: urls, target: Size(width: 64, height: 48), decodeSize: Size(width: 64, height: 48), fit: .fill)
+        _ = try store.image(at: 0)
+        _ = try store.image(at: 1)
+        _ = try store.image(at: 2)          // then used least recently of the three (as a photo read ahead is):
+        _ = try store.image(at: 0)
+        _ = try store.image(at: 1)
+        #expect(store.cachedIndices == [0, 1, 2])
+        _ = try store.image(at: 3)          // by recency photo 2 would go; 0 is farthest behind and goes
+        #expect(store.cachedIndices == [1, 2, 3], "kept \(store.cachedIndices.sorted())")
     }
 }
