@@ -25,8 +25,9 @@ struct BenchmarkReport: Encodable {
     var presets: [PresetResult] = []
     var memory: MemoryFlatness?
     var slideshow: SlideshowResult?
-    /// The 1-minute load average when the benchmark started (other processes' demand for the cores).
-    var loadAverageAtStart: Double?
+    /// Cores' worth of CPU other processes used on average while each line ran ("presets", "memory",
+    /// "slideshow", "slideshowMemory"): near 0 for wall-time figures to be trusted.
+    var otherProcessesCores: [String: Double] = [:]
     var slideshowMemory: SlideshowMemoryResult?
 
     init(machine: Machine, workload: Workload) {
@@ -142,6 +143,13 @@ enum TableFormatter {
             "         several threads. Photo waits: time a drawing thread spent in PhotoStore.image(at:) for a photo not yet decoded.",
         ]
         return lines.joined(separator: "\n")
+    }
+
+    /// How much other processes competed with a line.
+    static func others(_ cores: Double, of total: Int) -> String {
+        let line = "  machine: other processes used \(format(cores, 2)) of the \(total) cores on average while this ran"
+        guard cores >= 0.1 else { return line }
+        return line + "\nwarning: other processes competed for the cores: wall-time figures (efficiency, frames/s, throughput) are low; CPU and memory figures hold"
     }
 
     static func slideshowMemory(_ m: SlideshowMemoryResult) -> String {

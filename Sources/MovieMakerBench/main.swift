@@ -32,14 +32,15 @@ func runBenchmark(_ options: Options) throws {
     let machine = BenchmarkReport.Machine.current
     var report = BenchmarkReport(machine: machine, workload: workload)
     output(TableFormatter.header(machine, workload, presets: options.presets.map(\.rawValue)))
-    // Other processes competing for the cores stretch every wall time (efficiency, frames/s, throughput).
-    var loads = [0.0, 0.0, 0.0]
-    if getloadavg(&loads, 3) == 3 {
-        report.loadAverageAtStart = loads[0]
-        if loads[0] >= 0.5 {
-            output("warning: load average \(String(format: "%.2f", loads[0])) before the benchmark started: other processes compete for the "
-                   + "\(machine.cores) cores, so wall-time figures (efficiency, frames/s, throughput) are low; CPU and memory figures hold")
-        }
+    // Other processes competing for the cores stretch every wall time (efficiency, frames/s,
+    // throughput): each line says how much CPU they took while it ran.
+    var usage = MachineUsage.now()
+    func reportOthers(_ line: String) {
+        let now = MachineUsage.now()
+        let cores = now.othersCores(since: usage)
+        report.otherProcessesCores[line] = cores
+        output(TableFormatter.others(cores, of: machine.cores))
+        usage = now
     }
 
     for preset in options.skipPresets ? [] : options.presets {
@@ -48,7 +49,7 @@ func runBenchmark(_ options: Options) throws {
         report.presets.append(result)
         output(TableFormatter.preset(result))
     }
-    if !report.presets.isEmpty { output(TableFormatter.notes) }
+    if !report.presets.isEmpty { output(TableFormatter.notes); reportOthers("presets") }
     if report.presets.contains(where: { $0.phases.contains { !$0.peakWasReset } }) { output(TableFormatter.resetWarning) }
 
     if !options.skipMemory {
@@ -57,6 +58,7 @@ func runBenchmark(_ options: Options) throws {
         let memory = try MemoryFlatness.run(frameCounts: counts)
         report.memory = memory
         output(TableFormatter.memory(memory))
+        reportOthers("memory")
         if memory.runs.contains(where: { !$0.peakWasReset }) { output(TableFormatter.resetWarning) }
     }
 
@@ -69,6 +71,7 @@ func runBenchmark(_ options: Options) throws {
         let result = try SlideshowBenchmark(workload: workload, folder: folder, cores: machine.cores).run()
         report.slideshow = result
         output(TableFormatter.slideshow(result))
+        reportOthers("slideshow")
         if result.phases.contains(where: { !$0.peakWasReset }) { output(TableFormatter.resetWarning) }
     }
 
@@ -77,6 +80,7 @@ func runBenchmark(_ options: Options) throws {
                                                    preset: options.slideshowMemoryPreset, folder: folder)
         report.slideshowMemory = result
         output(TableFormatter.slideshowMemory(result))
+        reportOthers("slideshowMemory")
     }
 
     switch options.json {
