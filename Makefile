@@ -48,7 +48,9 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-## Release build of the benchmark, then the standard workload. Extra flags: make bench BENCH_ARGS="--json bench.json"
+## Release build of the benchmark, then the standard workload, the slideshow line and the slideshow memory
+## line (about a quarter of an hour on 2 cores). Extra flags: make bench BENCH_ARGS="--json bench.json"
+## (--skip-slideshow, --skip-slideshow-memory, … see moviemaker-bench --help)
 bench: deps
 	$(SWIFT) build -c release --product moviemaker-bench
 	$$($(SWIFT) build -c release --show-bin-path)/moviemaker-bench $(BENCH_ARGS)

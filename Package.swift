@@ -58,7 +58,8 @@ let package = Package(
             name: "MovieMakerCLI",
             dependencies: ["MovieMaker", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "Examples", dependencies: ["MovieMaker"]),
-        .executableTarget(name: "MovieMakerBench", dependencies: ["MovieMaker"]),
+        // CJPEG: the slideshow lines write their photos with libjpeg (BenchPhotos.swift).
+        .executableTarget(name: "MovieMakerBench", dependencies: ["MovieMaker", "CJPEG"]),
         .testTarget(name: "MovieMakerTests", dependencies: ["MovieMaker"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import CFFmpeg
 import Foundation
+import Synchronization
 
 // The pieces of the pipeline, one at a time, for `moviemaker-bench` to time separately. Not API:
 // import with `@_spi(Benchmark) import MovieMaker`.
@@ -63,4 +64,80 @@ import Foundation
     }
     /// Flushes and closes the file.
     public func finish() throws(MovieMakerError) { try encoder.finish() }
+}
+
+extension BenchmarkYUVFrame {
+    /// Bytes of the packed planes of a `width`×`height` yuv420p frame: luma, then the two chroma planes.
+    public static func packedSize(width: Int, height: Int) -> Int {
+        width * height + 2 * ((width + 1) / 2) * ((height + 1) / 2)
+    }
+
+    /// Calls `body` with each plane's start, row stride, bytes per row and rows (Y, U, V).
+    private func forEachPlane(_ body: (UnsafeMutablePointer<UInt8>, Int, Int, Int) -> Void) {
+        let f = frame.pointer.pointee
+        let w = Int(f.width), h = Int(f.height)
+        let planes = [f.data.0, f.data.1, f.data.2], strides = [f.linesize.0, f.linesize.1, f.linesize.2]
+        for i in 0..<3 {
+            guard let p = planes[i] else { continue }
+            body(p, Int(strides[i]), i == 0 ? w : (w + 1) / 2, i == 0 ? h : (h + 1) / 2)
+        }
+    }
+
+    /// Copies the planes, without row padding, into `destination` (at least `packedSize` bytes).
+    public func pack(into destination: UnsafeMutableRawPointer) {
+        var offset = 0
+        forEachPlane { plane, stride, rowBytes, rows in
+            for y in 0..<rows { (destination + offset).copyMemory(from: plane + y * stride, byteCount: rowBytes); offset += rowBytes }
+        }
+    }
+
+    /// Fills the planes from packed bytes as `pack(into:)` writes them.
+    public func unpack(from source: UnsafeRawPointer) throws(MovieMakerError) {
+        try ffCheck(av_frame_make_writable(frame.pointer), "av_frame_make_writable")
+        var offset = 0
+        forEachPlane { plane, stride, rowBytes, rows in
+            for y in 0..<rows { (plane + y * stride).update(from: (source + offset).assumingMemoryBound(to: UInt8.self), count: rowBytes); offset += rowBytes }
+        }
+    }
+}
+
+/// How long slideshow drawing waited for photos, summed over every `Slideshow` clip since `reset()`:
+/// evidence that decoding stays off the drawing threads (`PhotoStore` reads ahead on other threads).
+@_spi(Benchmark) public enum PhotoStoreCounters {
+    static let waitNanoseconds = Atomic<Int>(0)
+    static let blockedCalls = Atomic<Int>(0)
+    static let decodedOnDrawingThread = Atomic<Int>(0)
+    static let decodedAhead = Atomic<Int>(0)
+
+    /// The counters' values at one moment.
+    public struct Snapshot: Sendable, Encodable {
+        /// Wall seconds drawing threads spent in calls that found their photo not yet decoded.
+        public let waitSeconds: Double
+        /// How many such calls there were.
+        public let blockedCalls: Int
+        /// Photos a drawing thread decoded itself (no read-ahead had started on them).
+        public let decodedOnDrawingThread: Int
+        /// Photos decoded ahead on other threads.
+        public let decodedAhead: Int
+    }
+
+    /// Sets every counter to zero.
+    public static func reset() {
+        waitNanoseconds.store(0, ordering: .relaxed); blockedCalls.store(0, ordering: .relaxed)
+        decodedOnDrawingThread.store(0, ordering: .relaxed); decodedAhead.store(0, ordering: .relaxed)
+    }
+
+    /// The counters now.
+    public static var snapshot: Snapshot {
+        Snapshot(waitSeconds: Double(waitNanoseconds.load(ordering: .relaxed)) / 1e9,
+                 blockedCalls: blockedCalls.load(ordering: .relaxed),
+                 decodedOnDrawingThread: decodedOnDrawingThread.load(ordering: .relaxed),
+                 decodedAhead: decodedAhead.load(ordering: .relaxed))
+    }
+
+    /// Records one call that waited from `start` (a `DispatchTime` uptime in nanoseconds) until now.
+    static func recordWait(since start: UInt64) {
+        waitNanoseconds.add(Int(DispatchTime.now().uptimeNanoseconds &- start), ordering: .relaxed)
+        blockedCalls.add(1, ordering: .relaxed)
+    }
 }

@@ -174,7 +174,7 @@ public struct Slideshow: Sendable {
     }
 
     /// The show as a clip for frames of `width`×`height`. Photos are decoded when first needed (at about
-    /// the size they are shown at), a few at a time, and the next ones are decoded ahead on other threads.
+    /// the size they are shown at), a few at a time, and the next one is decoded ahead on another thread.
     public func clip(width: Int, height: Int) throws(MovieMakerError) -> Clip {
         guard !photos.isEmpty else {
             throw .noPhotos(source: "the slideshow", reason: "its photo list is empty")
@@ -311,15 +311,30 @@ final class PhotoStore: Sendable {
     let target: Size
     let decodeSize: Size
     let fit: Slideshow.Fit
-    /// How many decoded photos are kept at most.
-    static let capacity = 4
+    /// How many decoded photos are kept at most: the two of a transition and the one read ahead.
+    /// (`make bench`'s slideshow memory line: a fourth 24 MP photo, 13 MB, took the whole render
+    /// past 150 MiB above the encoder alone.)
+    static let capacity = 3
+    /// How many photos after the one drawn are decoded ahead.
+    static let readAheadCount = 1
     private struct State {
         var cache: [Int: DecodedPhoto] = [:]
         var order: [Int] = []          // least recently used first
         var loading: Set<Int> = []
+        var lastRequested = 0          // the photo a frame asked for last
     }
     private let state = Mutex(State())
     private let ready = NSCondition()
+    /// Read-ahead decodes run one after another, so only one photo's decoding buffers (for a 24 MP
+    /// JPEG about 35 MB) are alive at a time besides what the drawing threads decode themselves.
+    private let readAhead = DispatchQueue(label: "MovieMaker.PhotoStore.readAhead", qos: .userInitiated)
+    private let decodeCount = Atomic<Int>(0)
+    /// How many photos this store has decoded (each should be decoded once in a show played in order).
+    var decodes: Int { decodeCount.load(ordering: .relaxed) }
+    /// Returns when the read-ahead decodes started so far have finished.
+    func waitForReadAhead() { readAhead.sync {} }
+    /// The photos kept decoded now.
+    var cachedIndices: Set<Int> { state.withLock { Set($0.cache.keys) } }
 
     init(urls: [URL], target: Size, decodeSize: Size, fit: Slideshow.Fit) {
         self.urls = urls; self.target = target; self.decodeSize = decodeSize; self.fit = fit
@@ -327,9 +342,12 @@ final class PhotoStore: Sendable {
 
     /// The decoded photo `index`, decoding it now if no other thread is already doing so.
     func image(at index: Int) throws -> DecodedPhoto {
+        var blockedSince: UInt64?      // benchmark counter: when this call found the photo not ready
+        defer { if let blockedSince { PhotoStoreCounters.recordWait(since: blockedSince) } }
         while true {
             enum Step { case have(DecodedPhoto), wait, load }
             let step: Step = state.withLock { s in
+                s.lastRequested = index
                 if let p = s.cache[index] {
                     s.order.removeAll { $0 == index }; s.order.append(index)
                     return .have(p)
@@ -341,10 +359,13 @@ final class PhotoStore: Sendable {
             switch step {
             case let .have(p): return p
             case .wait:
+                if blockedSince == nil { blockedSince = DispatchTime.now().uptimeNanoseconds }
                 ready.lock(); _ = ready.wait(until: Date().addingTimeInterval(0.01)); ready.unlock()
             case .load:
+                if blockedSince == nil { blockedSince = DispatchTime.now().uptimeNanoseconds }
                 do {
                     let p = try decode(index)
+                    PhotoStoreCounters.decodedOnDrawingThread.add(1, ordering: .relaxed)
                     insert(p, at: index)
                     return p
                 } catch {
@@ -358,15 +379,18 @@ final class PhotoStore: Sendable {
 
     /// Starts decoding the photos after `index` on a background thread, if not cached or loading.
     func prefetch(after index: Int, count: Int) {
-        for next in (index + 1)..<min(count, index + 3) {
+        for next in (index + 1)..<min(count, index + 1 + PhotoStore.readAheadCount) {
             let claim = state.withLock { s -> Bool in
                 guard s.cache[next] == nil, !s.loading.contains(next) else { return false }
                 s.loading.insert(next)
                 return true
             }
             guard claim else { continue }
-            DispatchQueue.global(qos: .userInitiated).async {
-                if let p = try? self.decode(next) { self.insert(p, at: next) } else {
+            readAhead.async {
+                if let p = try? self.decode(next) {
+                    PhotoStoreCounters.decodedAhead.add(1, ordering: .relaxed)
+                    self.insert(p, at: next)
+                } else {
                     self.state.withLock { _ = $0.loading.remove(next) }
                 }
             }
@@ -378,23 +402,52 @@ final class PhotoStore: Sendable {
             s.loading.remove(index)
             s.cache[index] = photo
             s.order.removeAll { $0 == index }; s.order.append(index)
-            while s.order.count > PhotoStore.capacity { s.cache[s.order.removeFirst()] = nil }
+            while s.order.count > PhotoStore.capacity {
+                // Photos behind the one shown go first, oldest first: a photo read ahead has not been
+                // used by any frame yet, so by recency alone it would go before the photo the last
+                // transition showed, and be decoded again (`make bench` counted 16 decodes for 10 photos).
+                let victim = s.order.filter { $0 < s.lastRequested && $0 != index }.min() ?? s.order[0]
+                s.order.removeAll { $0 == victim }
+                s.cache[victim] = nil
+            }
         }
         ready.lock(); ready.broadcast(); ready.unlock()
+        Self.releaseFreedMemory()
+    }
+
+    /// Gives the memory of freed photos back to the system: glibc keeps large freed blocks in the
+    /// arena of the thread that freed them (its threshold for handing them back grows with the
+    /// blocks), and photos are decoded and dropped on different threads. `make bench`'s slideshow
+    /// memory line measured about 35 MB less peak memory with it. Once per decoded photo.
+    private static func releaseFreedMemory() { _ = mallocTrim?(0) }
+
+    /// glibc's `malloc_trim`, looked up at run time: `<malloc.h>` is not part of Swift's Glibc module.
+    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "malloc_trim") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+    }()
+
+    /// `image` reduced once to the size that covers (or fits) `box`, when it is larger than 4/3 of that.
+    /// Decoders scale in steps (a JPEG by 1/8, 2/8, 3/8, 4/8 or not at all), so a photo can arrive at
+    /// up to twice the size it is drawn at (a 12 MP photo shown 2150 pixels wide is decoded whole).
+    /// Cairo draws a picture shrunk below 3/4 through a box filter far slower than its bilinear path,
+    /// on every frame (`make bench`: most of a slideshow frame's drawing), and the larger picture
+    /// takes up to four times the memory.
+    static func reduced(_ image: Image, to box: Size, covering: Bool) throws -> Image {
+        let sx = box.width / image.size.width, sy = box.height / image.size.height
+        let s = covering ? max(sx, sy) : min(sx, sy)
+        guard s < 0.75 else { return image }
+        let canvas = try Canvas(width: max(1, Int((image.size.width * s).rounded(.up))), height: max(1, Int((image.size.height * s).rounded(.up))))
+        try canvas.draw { ctx in ctx.draw(image, in: ctx.bounds) }
+        canvas.surface.flush()
+        return Image(surface: canvas.surface)
     }
 
     private func decode(_ index: Int) throws -> DecodedPhoto {
+        decodeCount.add(1, ordering: .relaxed)
         // `fill` crops, so it needs the photo to cover the frame; `fit` and `blur` show all of it.
         let scaling: PhotoScaling = fit == .fill ? .filling(decodeSize) : .fitting(decodeSize)
-        var image = try PhotoDecoder.decode(urls[index], scaling: scaling).image
-        // Decoders reduce by powers of two (JPEG's DCT), so the picture may still be up to twice the
-        // size it is shown at. Resampled once here (area-averaging), every frame then draws it at a
-        // scale near 1, which Cairo does bilinearly: fast, and sharp.
-        let iw = Double(image.width), ih = Double(image.height)
-        let s = fit == .fill ? max(decodeSize.width / iw, decodeSize.height / ih) : min(decodeSize.width / iw, decodeSize.height / ih)
-        if s < 0.95 {
-            image = try image.resampled(width: max(1, Int((iw * s).rounded(.up))), height: max(1, Int((ih * s).rounded(.up))))
-        }
+        let image = try Self.reduced(PhotoDecoder.decode(urls[index], scaling: scaling).image, to: decodeSize, covering: fit == .fill)
         var background: Image? = nil
         if fit == .blur {
             // The blurred enlargement is made small (1/8 of the frame) and scaled up when drawn: it looks
@@ -411,17 +464,5 @@ final class PhotoStore: Sendable {
             background = try canvas.makeImage()
         }
         return DecodedPhoto(image: image, blurredBackground: background)
-    }
-}
-
-extension Image {
-    /// A copy of the picture at `width`×`height` pixels, filtered with Cairo's GOOD filter (an area
-    /// average when shrinking).
-    func resampled(width: Int, height: Int) throws(MovieMakerError) -> Image {
-        let surface = try CairoSurface(width: width, height: height)
-        let ctx = try DrawingContext(surface: surface, width: width, height: height)
-        ctx.draw(self, in: ctx.bounds)
-        surface.flush()
-        return Image(surface: surface)
     }
 }

@@ -105,7 +105,7 @@ enum ProcessMemory {
 
     /// A `kB` field of `/proc/self/status`, in MiB.
     private static func field(_ name: String) -> Double? {
-        for line in readStatus().split(separator: "\n") where line.hasPrefix(name + ":") {
+        for line in readProcFile("/proc/self/status").split(separator: "\n") where line.hasPrefix(name + ":") {
             if let number = line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first,
                let kB = Double(number) {
                 return kB / 1024
@@ -114,10 +114,10 @@ enum ProcessMemory {
         return nil
     }
 
-    /// `/proc/self/status`, read with read(2): procfs files report size 0, which Foundation's
-    /// `String(contentsOfFile:)` takes at its word.
-    private static func readStatus() -> String {
-        let fd = open("/proc/self/status", O_RDONLY)
+    /// A procfs file (`/proc/self/status`, `/proc/stat`), read with read(2): procfs files report
+    /// size 0, which Foundation's `String(contentsOfFile:)` takes at its word.
+    static func readProcFile(_ path: String) -> String {
+        let fd = open(path, O_RDONLY)
         guard fd >= 0 else { return "" }
         defer { close(fd) }
         var bytes: [UInt8] = []
@@ -174,5 +174,38 @@ struct Measurement: Encodable, Sendable {
                            minorPageFaults: stopwatch.minorFaults,
                            rssBeforeMiB: before, peakRSSMiB: peak, peakAboveBaselineMiB: peak.flatMap { p in before.map { p - $0 } },
                            peakWasReset: reset)
+    }
+}
+
+/// CPU time used by the whole machine and by this process (with its finished child processes), to
+/// tell how much other processes competed with a benchmark line.
+struct MachineUsage {
+    /// Non-idle CPU seconds summed over all cores since boot (/proc/stat); nil when unreadable.
+    let machineBusy: Double?
+    /// This process's and its waited-for children's CPU seconds.
+    let own: Double
+    let wall: Double
+
+    static func now() -> MachineUsage {
+        var children = rusage()
+        getrusage(Int32(RUSAGE_CHILDREN.rawValue), &children)
+        let own = CPUClock.process.seconds() + Double(children.ru_utime.tv_sec) + Double(children.ru_utime.tv_usec) / 1e6
+            + Double(children.ru_stime.tv_sec) + Double(children.ru_stime.tv_usec) / 1e6
+        return MachineUsage(machineBusy: busySeconds(), own: own, wall: wallSeconds())
+    }
+
+    /// Cores' worth of CPU that other processes used on average since `start` (0 when unknown).
+    func othersCores(since start: MachineUsage) -> Double {
+        guard let b1 = machineBusy, let b0 = start.machineBusy, wall > start.wall else { return 0 }
+        return max(0, (b1 - b0) - (own - start.own)) / (wall - start.wall)
+    }
+
+    /// The first line of /proc/stat: user nice system idle iowait irq softirq steal, in clock ticks.
+    private static func busySeconds() -> Double? {
+        guard let line = ProcessMemory.readProcFile("/proc/stat").split(separator: "\n").first, line.hasPrefix("cpu ") else { return nil }
+        let ticks = line.split(separator: " ").dropFirst().compactMap { Double($0) }
+        guard ticks.count >= 8 else { return nil }
+        let busy = ticks[0] + ticks[1] + ticks[2] + ticks[5] + ticks[6] + ticks[7]
+        return busy / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 }

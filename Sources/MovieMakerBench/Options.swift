@@ -19,16 +19,66 @@ struct Options {
     var memoryFrames = (2_000, 20_000)
     /// Also write the results as JSON.
     var json: JSONDestination?
+    /// Skip the preset table (the standard workload, phases (a)–(e)).
+    var skipPresets = false
+    /// Skip the slideshow line.
+    var skipSlideshow = false
+    /// Photos in the slideshow line (30 by the issue's definition).
+    var slideshowPhotos = 30
+    /// Seconds each photo of the slideshow line is shown (3 by definition).
+    var slideshowSeconds = 3.0
+    /// The x264 preset of the slideshow line.
+    var slideshowPreset = EncoderPreset.medium
+    /// Skip the slideshow memory line.
+    var skipSlideshowMemory = false
+    /// Photo counts of the slideshow memory runs (few, many).
+    var slideshowMemoryPhotos = (20, 200)
+    /// Seconds each photo of the memory runs is shown (short, so that 200 photos take 1500 frames).
+    var slideshowMemorySeconds = 0.25
+    /// The x264 preset of the memory runs.
+    var slideshowMemoryPreset = EncoderPreset.medium
+    /// Skip the audio line.
+    var skipAudio = false
+    /// Length of the audio line's slideshow in seconds.
+    var audioSeconds = 180
+    /// Where the generated photos are cached (nil: `.build/bench-photos`, or the temporary folder).
+    var photoFolder: String?
 
     static let usage = """
         usage: moviemaker-bench [--frames N] [--presets medium,veryfast] [--skip-memory]
-                                [--memory-frames A,B] [--json [PATH]]
+                                [--memory-frames A,B] [--json [PATH]] [--skip-presets]
+                                [--skip-slideshow] [--slideshow-photos N] [--slideshow-seconds S]
+                                [--slideshow-preset P] [--skip-slideshow-memory]
+                                [--slideshow-memory-photos A,B] [--slideshow-memory-seconds S]
+                                [--slideshow-memory-preset P] [--photo-folder PATH]
+                                [--skip-audio] [--audio-seconds S]
 
           --frames N           frames per preset run (default 300)
           --presets LIST       comma-separated x264 presets (default medium,veryfast)
           --skip-memory        skip the memory-flatness line
           --memory-frames A,B  frame counts of the two memory runs (default 2000,20000)
           --json [PATH]        write the figures as JSON to PATH, or to stdout after the table
+          --skip-presets       skip the preset table (the standard workload)
+
+          slideshow line (1920×1080 @ 30 fps, crossfade, Ken Burns, fill; photos of 2–24 MP):
+          --skip-slideshow              skip it
+          --slideshow-photos N          photos (default 30)
+          --slideshow-seconds S         seconds each photo is shown (default 3; crossfade min(1, S/2) s)
+          --slideshow-preset P          x264 preset (default medium)
+
+          slideshow memory line (peak RSS of fresh processes: encoder alone, shows of A and B photos of 24 MP):
+          --skip-slideshow-memory       skip it
+          --slideshow-memory-photos A,B photo counts (default 20,200; A distinct files, listed B/A times for B)
+          --slideshow-memory-seconds S  seconds each photo is shown (default 0.25; crossfade S/2)
+          --slideshow-memory-preset P   x264 preset (default medium)
+
+          audio line (a slideshow 1280×720 @ 30 fps, veryfast, rendered without and with a music bed
+          normalised to -16 LUFS: the sound track's share of the render):
+          --skip-audio                  skip it
+          --audio-seconds S             length of the slideshow (default 180)
+
+          --photo-folder PATH  where the generated photos are kept (default .build/bench-photos when
+                               run from the package, else the temporary folder); generated once
         """
 
     /// Parses `arguments` (without the program name); throws a message for people on bad input.
@@ -52,6 +102,33 @@ struct Options {
                 } else {
                     json = .standardOutput
                 }
+            case "--skip-presets":
+                skipPresets = true
+            case "--skip-slideshow":
+                skipSlideshow = true
+            case "--slideshow-photos":
+                slideshowPhotos = try Self.positiveInt(rest.popFirst(), flag: flag)
+            case "--slideshow-seconds":
+                slideshowSeconds = try Self.positiveSeconds(rest.popFirst(), flag: flag)
+            case "--slideshow-preset":
+                slideshowPreset = try Self.preset(rest.popFirst(), flag: flag)
+            case "--skip-slideshow-memory":
+                skipSlideshowMemory = true
+            case "--slideshow-memory-photos":
+                let parts = (rest.popFirst() ?? "").split(separator: ",").map(String.init)
+                guard parts.count == 2 else { throw OptionError("--slideshow-memory-photos needs two counts, e.g. 20,200") }
+                slideshowMemoryPhotos = (try Self.positiveInt(parts[0], flag: flag), try Self.positiveInt(parts[1], flag: flag))
+            case "--slideshow-memory-seconds":
+                slideshowMemorySeconds = try Self.positiveSeconds(rest.popFirst(), flag: flag)
+            case "--slideshow-memory-preset":
+                slideshowMemoryPreset = try Self.preset(rest.popFirst(), flag: flag)
+            case "--skip-audio":
+                skipAudio = true
+            case "--audio-seconds":
+                audioSeconds = try Self.positiveInt(rest.popFirst(), flag: flag)
+            case "--photo-folder":
+                guard let path = rest.popFirst(), !path.isEmpty else { throw OptionError("--photo-folder needs a path") }
+                photoFolder = path
             case "-h", "--help":
                 throw OptionError(Self.usage, isHelp: true)
             default:
@@ -63,6 +140,20 @@ struct Options {
     private static func positiveInt(_ text: String?, flag: String) throws(OptionError) -> Int {
         guard let text, let n = Int(text), n > 0 else { throw OptionError("\(flag) needs a positive whole number, got \(text ?? "nothing")") }
         return n
+    }
+
+    private static func positiveSeconds(_ text: String?, flag: String) throws(OptionError) -> Double {
+        guard let text, let s = Double(text), s.isFinite, s >= 0.1 else {
+            throw OptionError("\(flag) needs seconds of at least 0.1, got \(text ?? "nothing")")
+        }
+        return s
+    }
+
+    private static func preset(_ text: String?, flag: String) throws(OptionError) -> EncoderPreset {
+        guard let text, let preset = EncoderPreset(rawValue: text) else {
+            throw OptionError("\(flag): unknown preset \(text ?? "nothing"); one of \(EncoderPreset.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return preset
     }
 
     private static func presetList(_ text: String?) throws(OptionError) -> [EncoderPreset] {

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Benchmark) import MovieMaker
 import MovieMaker
 
 /// Everything one run of the benchmark measured: printed as a table, and written as JSON for scripts.
@@ -23,6 +24,13 @@ struct BenchmarkReport: Encodable {
     let workload: Workload
     var presets: [PresetResult] = []
     var memory: MemoryFlatness?
+    var slideshow: SlideshowResult?
+    /// Cores' worth of CPU other processes used on average while each line ran ("presets", "memory",
+    /// "slideshow", "slideshowMemory"): near 0 for wall-time figures to be trusted.
+    var otherProcessesCores: [String: Double] = [:]
+    var slideshowMemory: SlideshowMemoryResult?
+    /// The audio line: a slideshow without and with a normalised music bed.
+    var audio: AudioBenchmark.Result?
 
     init(machine: Machine, workload: Workload) {
         self.date = ISO8601DateFormatter().string(from: Date())
@@ -95,6 +103,80 @@ enum TableFormatter {
         }
         let sign = (m.differenceMiB ?? 0) >= 0 ? "+" : ""
         lines.append("  difference (\(m.runs.last?.frames ?? 0) − \(m.runs.first?.frames ?? 0) frames): \(sign)\(format(m.differenceMiB, 1)) MiB")
+        return lines.joined(separator: "\n")
+    }
+
+    static func slideshow(_ r: SlideshowResult) -> String {
+        let w = r.workload
+        var mix: [String] = []
+        for mp in Set(w.photoMegapixels.map { $0.rounded() }).sorted(by: >) {
+            mix.append("\(w.photoMegapixels.filter { $0.rounded() == mp }.count)× \(format(mp, 0)) MP")
+        }
+        var lines = ["", "slideshow: \(w.photos) photos (\(mix.joined(separator: ", ")); \(w.portraitPhotos) of them portraits "
+                     + "with EXIF orientation 6; \(mib(w.photoBytes)) MiB of JPEG), \(w.width)×\(w.height) @ \(w.fps) fps, "
+                     + "\(format(w.secondsPerPhoto, 1)) s each, crossfade \(format(w.crossfadeSeconds, 2)) s, Ken Burns \(w.kenBurns), "
+                     + "\(w.fit); \(w.frames) frames; x264 \(w.preset) CRF \(w.crf)",
+                     row(columns.map(\.title))]
+        for m in r.phases {
+            lines.append(row([m.label, format(m.wallSeconds, 2), format(m.cpuSeconds, 2), m.cpuClock.rawValue,
+                              format(m.framesPerSecond, 1), format(m.rssBeforeMiB, 1), format(m.peakRSSMiB, 1),
+                              format(m.peakAboveBaselineMiB, 1)]))
+        }
+        func verdict(_ ok: Bool) -> String { ok ? "PASS" : "FAIL" }
+        func waits(_ s: PhotoStoreCounters.Snapshot, wall: Double) -> String {
+            "\(s.decodedAhead) photos decoded ahead on other threads, \(s.decodedOnDrawingThread) on a drawing thread; "
+                + "drawing waited \(format(s.waitSeconds, 2)) s in \(s.blockedCalls) calls (\(format(100 * s.waitSeconds / max(wall, 1e-9), 1)) % of the phase's wall)"
+        }
+        lines += [
+            "  efficiency   (CPU a + CPU b + CPU c) ÷ (\(r.cores) × wall d)   = \(format(r.efficiency, 3))   "
+                + "target ≥ \(format(SlideshowResult.efficiencyTarget, 2)): \(verdict(r.efficiencyPasses))",
+            "  overhead     (CPU d − CPU(a+b+c)) ÷ CPU d              = \(format(r.overheadPercent, 1)) %   "
+                + "target ≤ \(format(SlideshowResult.overheadTargetPercent, 0)) %: \(verdict(r.overheadPasses))",
+            "  throughput   fps d ÷ fps c (pipeline vs x264 alone)      = \(format(r.pipelineVsEncoderThroughput, 3))   "
+                + "(for comparison: MoviePy ≈ 0.2, ffmpeg zoompan+xfade ≈ 0.6 using 1.5 GiB)",
+            "  photo waits  (a) \(waits(r.drawPhotoWaits, wall: r.draw.wallSeconds))",
+            "               (d) \(waits(r.pipelinePhotoWaits, wall: r.pipeline.wallSeconds))",
+            "  files        (c) \(mib(r.encoderOnlyFileBytes)) MiB, (d) \(mib(r.pipelineFileBytes)) MiB"
+                + (r.photoGenerationSeconds > 0 ? "; photos generated first in \(format(r.photoGenerationSeconds, 1)) s (not timed)" : ""),
+            "  notes: (a)–(c) are one pass over chunks of \(w.chunkFrames) frames: each chunk is drawn (a: process CPU, so photo",
+            "         decoding on the read-ahead threads counts, minus the conversions) and converted (b: thread CPU of each call),",
+            "         then encoded (c: process CPU); between the halves the process is left to go quiet. Their RSS figures are",
+            "         the whole pass's (one chunk of converted frames held). (d) is MovieMaker.add(clip) + finish, drawing on",
+            "         several threads. Photo waits: time a drawing thread spent in PhotoStore.image(at:) for a photo not yet decoded.",
+        ]
+        return lines.joined(separator: "\n")
+    }
+
+    /// How much other processes competed with a line.
+    static func others(_ cores: Double, of total: Int) -> String {
+        let line = "  machine: other processes used \(format(cores, 2)) of the \(total) cores on average while this ran"
+        guard cores >= 0.1 else { return line }
+        return line + "\nwarning: other processes competed for the cores: wall-time figures (efficiency, frames/s, throughput) are low; CPU and memory figures hold"
+    }
+
+    static func slideshowMemory(_ m: SlideshowMemoryResult) -> String {
+        var lines = ["", "slideshow memory: peak RSS (VmHWM) of fresh processes, \(m.width)×\(m.height) @ \(m.fps) fps, x264 \(m.preset) "
+                     + "CRF \(m.crf); photos of 24 MP (6000×4000, \(m.distinctPhotos) distinct files, \(mib(m.photoBytes)) MiB), "
+                     + "\(format(m.secondsPerPhoto, 2)) s each, crossfade \(format(m.crossfadeSeconds, 2)) s, Ken Burns, fill"]
+        var runs: [SlideshowMemoryResult.Run] = []
+        if let e = m.encoderAlone { runs.append(e) }
+        runs += m.shows
+        for r in runs {
+            lines.append("  \(pad(r.label, 52, left: false)) \(pad(String(r.frames), 5, left: true)) frames: peak RSS "
+                         + "\(pad(format(r.peakRSSMiB, 1), 7, left: true)) MiB, wall \(format(r.wallSeconds, 1)) s, CPU \(format(r.cpuSeconds, 1)) s")
+        }
+        func signed(_ x: Double) -> String { (x >= 0 ? "+" : "") + format(x, 1) }
+        for (show, excess) in zip(m.shows, m.excessMiB) {
+            lines.append("  \(show.photos) photos − encoder alone: \(signed(excess)) MiB")
+        }
+        lines.append("  \(m.shows.last?.photos ?? 0) − \(m.shows.first?.photos ?? 0) photos: \(signed(m.growthMiB)) MiB")
+        lines.append("  whole render exceeds the encoder alone by < \(format(SlideshowMemoryResult.limitMiB, 0)) MiB: "
+                     + (m.excessPasses ? "PASS" : "FAIL"))
+        lines.append("  same for \(m.shows.first?.photos ?? 0) and \(m.shows.last?.photos ?? 0) photos (within "
+                     + "\(format(SlideshowMemoryResult.sameToleranceMiB, 0)) MiB): " + (m.flatPasses ? "PASS" : "FAIL"))
+        lines.append("  notes: the encoder-alone process encodes the \(m.shows.first?.photos ?? 0)-photo show's frames, drawn and converted by this"
+                     + " process and sent through a pipe; the large show lists the same files repeatedly, each entry decoded afresh"
+                     + " (the photo store keeps 3).")
         return lines.joined(separator: "\n")
     }
 

@@ -4,8 +4,10 @@
 //   (c) x264 + MP4 muxer alone       (d) the whole pipeline (MovieMaker.addFrames + finish)
 //
 // for each x264 preset asked for, then derives how busy the pipeline keeps the machine (efficiency),
-// what it costs beyond its parts (overhead), and how close it comes to the encoder alone. A last
-// line checks that memory does not grow with the movie's length. See `--help`.
+// what it costs beyond its parts (overhead), and how close it comes to the encoder alone. A line
+// checks that memory does not grow with the movie's length. Then the same figures for a photo
+// slideshow (SlideshowBench.swift), and the slideshow's peak memory against the encoder alone's,
+// for few and many 24 MP photos (SlideshowMemory.swift). See `--help`.
 import Foundation
 import Glibc
 @_spi(Benchmark) import MovieMaker
@@ -30,14 +32,24 @@ func runBenchmark(_ options: Options) throws {
     let machine = BenchmarkReport.Machine.current
     var report = BenchmarkReport(machine: machine, workload: workload)
     output(TableFormatter.header(machine, workload, presets: options.presets.map(\.rawValue)))
+    // Other processes competing for the cores stretch every wall time (efficiency, frames/s,
+    // throughput): each line says how much CPU they took while it ran.
+    var usage = MachineUsage.now()
+    func reportOthers(_ line: String) {
+        let now = MachineUsage.now()
+        let cores = now.othersCores(since: usage)
+        report.otherProcessesCores[line] = cores
+        output(TableFormatter.others(cores, of: machine.cores))
+        usage = now
+    }
 
-    for preset in options.presets {
+    for preset in options.skipPresets ? [] : options.presets {
         standardError("… preset \(preset.rawValue): phases (a)–(d)")
         let result = try PresetBenchmark(workload: workload, preset: preset, cores: machine.cores).run()
         report.presets.append(result)
         output(TableFormatter.preset(result))
     }
-    if !report.presets.isEmpty { output(TableFormatter.notes) }
+    if !report.presets.isEmpty { output(TableFormatter.notes); reportOthers("presets") }
     if report.presets.contains(where: { $0.phases.contains { !$0.peakWasReset } }) { output(TableFormatter.resetWarning) }
 
     if !options.skipMemory {
@@ -46,7 +58,39 @@ func runBenchmark(_ options: Options) throws {
         let memory = try MemoryFlatness.run(frameCounts: counts)
         report.memory = memory
         output(TableFormatter.memory(memory))
+        reportOthers("memory")
         if memory.runs.contains(where: { !$0.peakWasReset }) { output(TableFormatter.resetWarning) }
+    }
+
+    let folder = BenchPhotoFolder(url: options.photoFolder.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? BenchPhotoFolder.defaultURL)
+    if !options.skipSlideshow {
+        var workload = SlideshowWorkload()
+        workload.photos = options.slideshowPhotos
+        workload.secondsPerPhoto = options.slideshowSeconds
+        workload.preset = options.slideshowPreset.rawValue
+        let result = try SlideshowBenchmark(workload: workload, folder: folder, cores: machine.cores).run()
+        report.slideshow = result
+        output(TableFormatter.slideshow(result))
+        reportOthers("slideshow")
+        if result.phases.contains(where: { !$0.peakWasReset }) { output(TableFormatter.resetWarning) }
+    }
+
+    if !options.skipSlideshowMemory {
+        let result = try SlideshowMemoryResult.run(photoCounts: options.slideshowMemoryPhotos, secondsPerPhoto: options.slideshowMemorySeconds,
+                                                   preset: options.slideshowMemoryPreset, folder: folder)
+        report.slideshowMemory = result
+        output(TableFormatter.slideshowMemory(result))
+        reportOthers("slideshowMemory")
+    }
+
+    if !options.skipAudio {
+        standardError("… audio: a \(options.audioSeconds)-s slideshow without and with a normalised music bed")
+        var audio = AudioBenchmark()
+        audio.seconds = options.audioSeconds
+        let result = try audio.run()
+        report.audio = result
+        output(AudioBenchmark.line(result))
+        reportOthers("audio")
     }
 
     switch options.json {
@@ -62,7 +106,12 @@ func runBenchmark(_ options: Options) throws {
 }
 
 do {
-    let options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments.first == MemoryChild.flag, arguments.count == 2 {
+        try MemoryChild.main(arguments[1])
+        exit(0)
+    }
+    let options = try Options(arguments: arguments)
     try runBenchmark(options)
 } catch let error as OptionError {
     if error.isHelp { output(error.message); exit(0) }
