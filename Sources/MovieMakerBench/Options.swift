@@ -41,6 +41,10 @@ struct Options {
     var skipAudio = false
     /// Length of the audio line's slideshow in seconds.
     var audioSeconds = 180
+    /// Frame size of the audio line's slideshow.
+    var audioSize = (1920, 1080)
+    /// x264 preset of the audio line's slideshow.
+    var audioPreset = EncoderPreset.medium
     /// Where the generated photos are cached (nil: `.build/bench-photos`, or the temporary folder).
     var photoFolder: String?
 
@@ -72,10 +76,12 @@ struct Options {
           --slideshow-memory-seconds S  seconds each photo is shown (default 0.25; crossfade S/2)
           --slideshow-memory-preset P   x264 preset (default medium)
 
-          audio line (a slideshow 1280×720 @ 30 fps, veryfast, rendered without and with a music bed
+          audio line (a slideshow 1920×1080 @ 30 fps, medium, rendered without and with a music bed
           normalised to -16 LUFS: the sound track's share of the render):
           --skip-audio                  skip it
           --audio-seconds S             length of the slideshow (default 180)
+          --audio-size WxH              frame size (default 1920x1080)
+          --audio-preset P              x264 preset (default medium)
 
           --photo-folder PATH  where the generated photos are kept (default .build/bench-photos when
                                run from the package, else the temporary folder); generated once
@@ -126,6 +132,12 @@ struct Options {
                 skipAudio = true
             case "--audio-seconds":
                 audioSeconds = try Self.positiveInt(rest.popFirst(), flag: flag)
+            case "--audio-size":
+                let parts = (rest.popFirst() ?? "").lowercased().split(separator: "x").map(String.init)
+                guard parts.count == 2 else { throw OptionError("--audio-size needs WIDTHxHEIGHT, e.g. 1280x720") }
+                audioSize = (try Self.positiveInt(parts[0], flag: flag), try Self.positiveInt(parts[1], flag: flag))
+            case "--audio-preset":
+                audioPreset = try Self.preset(rest.popFirst(), flag: flag)
             case "--photo-folder":
                 guard let path = rest.popFirst(), !path.isEmpty else { throw OptionError("--photo-folder needs a path") }
                 photoFolder = path

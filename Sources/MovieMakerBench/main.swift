@@ -87,6 +87,8 @@ func runBenchmark(_ options: Options) throws {
         standardError("… audio: a \(options.audioSeconds)-s slideshow without and with a normalised music bed")
         var audio = AudioBenchmark()
         audio.seconds = options.audioSeconds
+        (audio.width, audio.height) = options.audioSize
+        audio.preset = options.audioPreset
         let result = try audio.run()
         report.audio = result
         output(AudioBenchmark.line(result))
