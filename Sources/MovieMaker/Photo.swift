@@ -79,6 +79,18 @@ public enum PhotoOrder: String, Sendable, CaseIterable {
     /// By capture date (EXIF DateTimeOriginal), then file name; photos without a date come last;
     /// `date` on the command line.
     case captureDate = "date"
+
+    /// `items` by date, stably (equal dates keep their order), those without a date last.
+    static func sortedByDate<T>(_ items: [T], date: (T) -> Date?) -> [T] {
+        items.enumerated().sorted { a, b in
+            switch (date(a.element), date(b.element)) {
+            case let (x?, y?) where x != y: return x < y
+            case (.some, nil): return true
+            case (nil, .some): return false
+            default: return a.offset < b.offset
+            }
+        }.map(\.element)
+    }
 }
 
 /// Reads photos as cameras and phones write them: JPEG (baseline, progressive, grey, CMYK), PNG,
@@ -151,17 +163,7 @@ public enum PhotoDecoder {
                 skipped(error)
             }
         }
-        if order == .captureDate {
-            // Stable: equal dates keep file-name order.
-            infos = infos.enumerated().sorted { a, b in
-                switch (a.element.captureDate, b.element.captureDate) {
-                case let (x?, y?) where x != y: return x < y
-                case (.some, nil): return true
-                case (nil, .some): return false
-                default: return a.offset < b.offset
-                }
-            }.map(\.element)
-        }
+        if order == .captureDate { infos = PhotoOrder.sortedByDate(infos, date: \.captureDate) }
         return infos
     }
 

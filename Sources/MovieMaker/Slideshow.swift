@@ -115,6 +115,15 @@ public struct Slideshow: Sendable {
         self.init(photos: infos.map { Photo(url: $0.url, captureDate: $0.captureDate) })
     }
 
+    /// Puts the photos in `order`: natural file-name order, or by capture date (stable; photos
+    /// without a date last).
+    public mutating func sortPhotos(by order: PhotoOrder) {
+        switch order {
+        case .fileName: photos.sort { Slideshow.naturalOrder($0.url.lastPathComponent, $1.url.lastPathComponent) }
+        case .captureDate: photos = PhotoOrder.sortedByDate(photos, date: \.captureDate)
+        }
+    }
+
     /// File extensions taken as photos when listing a folder (lower case).
     public static var imageExtensions: Set<String> { PhotoDecoder.fileExtensions }
 

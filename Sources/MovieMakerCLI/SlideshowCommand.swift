@@ -182,23 +182,9 @@ struct SlideshowCommand: ParsableCommand {
                 }
             }
         }
-        switch order ?? (sawFolder ? .fileName : nil) {
-        case .fileName?:
-            photos.sort { Slideshow.naturalOrder($0.url.lastPathComponent, $1.url.lastPathComponent) }
-        case .captureDate?:
-            // Stable: equal or missing dates keep the order so far; photos without a date go last.
-            photos = photos.enumerated().sorted { a, b in
-                switch (a.element.captureDate, b.element.captureDate) {
-                case let (x?, y?) where x != y: return x < y
-                case (.some, nil): return true
-                case (nil, .some): return false
-                default: return a.offset < b.offset
-                }
-            }.map(\.element)
-        case nil:
-            break
-        }
-        return photos
+        var show = Slideshow(photos: photos)
+        if let order = order ?? (sawFolder ? .fileName : nil) { show.sortPhotos(by: order) }
+        return show.photos
     }
 
     /// The show the options describe, for `photos`.
