@@ -79,6 +79,50 @@ enum FixtureJPEG {
     /// Adobe APP14 marker for CMYK). `markers` are written as given (APPn code, payload).
     static func data(_ picture: RGBAPicture, colors: Colors = .rgb, quality: Int32 = 95, progressive: Bool = false,
                      fullChroma: Bool = true, markers: [(Int32, [UInt8])] = []) -> Data {
+        let components: Int, space: J_COLOR_SPACE
+        switch colors {
+        case .rgb: (components, space) = (3, JCS_RGB)
+        case .gray: (components, space) = (1, JCS_GRAYSCALE)
+        case .cmykInverted: (components, space) = (4, JCS_CMYK)
+        }
+        return compress(width: picture.width, height: picture.height, components: components, colorSpace: space, quality: quality,
+                        configure: { cinfo in
+            if fullChroma && colors == .rgb {
+                cinfo.pointee.comp_info[0].h_samp_factor = 1
+                cinfo.pointee.comp_info[0].v_samp_factor = 1
+            }
+            if progressive { jpeg_simple_progression(cinfo) }
+        }, markers: markers) { y, row in
+            for x in 0..<picture.width {
+                let p = picture.at(x, y)
+                switch colors {
+                case .rgb: row[x * 3] = p.0; row[x * 3 + 1] = p.1; row[x * 3 + 2] = p.2
+                case .gray: row[x] = p.0
+                case .cmykInverted: row[x * 4] = 255 - p.0; row[x * 4 + 1] = 255 - p.1; row[x * 4 + 2] = 255 - p.2; row[x * 4 + 3] = 255 - p.3
+                }
+            }
+        }
+    }
+
+    /// A large RGB JPEG made of two alternating rows (red|green above, blue|white below), written
+    /// without building the whole picture in memory.
+    static func largeQuadrants(width: Int, height: Int) -> Data {
+        func row(_ left: [UInt8], _ right: [UInt8]) -> [UInt8] {
+            (0..<width).flatMap { $0 < width / 2 ? left : right }
+        }
+        let top = row([255, 0, 0], [0, 255, 0]), bottom = row([0, 0, 255], [255, 255, 255])
+        return compress(width: width, height: height, components: 3, colorSpace: JCS_RGB, quality: 80) { y, r in
+            r = y < height / 2 ? top : bottom
+        }
+    }
+
+    /// The libjpeg compressor to memory that both writers share: sets size, colour space and quality,
+    /// lets `configure` adjust the settings, writes `markers` (APPn code, payload), then asks `fill`
+    /// for each row (`width * components` bytes, row index first) and returns the file's bytes.
+    private static func compress(width: Int, height: Int, components: Int, colorSpace: J_COLOR_SPACE, quality: Int32,
+                                 configure: (UnsafeMutablePointer<jpeg_compress_struct>) -> Void = { _ in },
+                                 markers: [(Int32, [UInt8])] = [],
+                                 fill: (Int, inout [UInt8]) -> Void) -> Data {
         let cinfo = UnsafeMutablePointer<jpeg_compress_struct>.allocate(capacity: 1)
         let jerr = UnsafeMutablePointer<jpeg_error_mgr>.allocate(capacity: 1)
         let buffer = UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>.allocate(capacity: 1)
@@ -91,36 +135,20 @@ enum FixtureJPEG {
         jerr.pointee.error_exit = { _ in fatalError("libjpeg failed writing a test fixture") }
         jpeg_CreateCompress(cinfo, JPEG_LIB_VERSION, MemoryLayout<jpeg_compress_struct>.size)
         jpeg_mem_dest(cinfo, buffer, size)
-        cinfo.pointee.image_width = JDIMENSION(picture.width)
-        cinfo.pointee.image_height = JDIMENSION(picture.height)
-        let components: Int
-        switch colors {
-        case .rgb: components = 3; cinfo.pointee.in_color_space = JCS_RGB
-        case .gray: components = 1; cinfo.pointee.in_color_space = JCS_GRAYSCALE
-        case .cmykInverted: components = 4; cinfo.pointee.in_color_space = JCS_CMYK
-        }
+        cinfo.pointee.image_width = JDIMENSION(width)
+        cinfo.pointee.image_height = JDIMENSION(height)
         cinfo.pointee.input_components = Int32(components)
+        cinfo.pointee.in_color_space = colorSpace
         jpeg_set_defaults(cinfo)
         jpeg_set_quality(cinfo, quality, 1)
-        if fullChroma && colors == .rgb {
-            cinfo.pointee.comp_info[0].h_samp_factor = 1
-            cinfo.pointee.comp_info[0].v_samp_factor = 1
-        }
-        if progressive { jpeg_simple_progression(cinfo) }
+        configure(cinfo)
         jpeg_start_compress(cinfo, 1)
         for (code, payload) in markers {
             jpeg_write_marker(cinfo, code, payload, UInt32(payload.count))
         }
-        var row = [UInt8](repeating: 0, count: picture.width * components)
-        for y in 0..<picture.height {
-            for x in 0..<picture.width {
-                let p = picture.at(x, y)
-                switch colors {
-                case .rgb: row[x * 3] = p.0; row[x * 3 + 1] = p.1; row[x * 3 + 2] = p.2
-                case .gray: row[x] = p.0
-                case .cmykInverted: row[x * 4] = 255 - p.0; row[x * 4 + 1] = 255 - p.1; row[x * 4 + 2] = 255 - p.2; row[x * 4 + 3] = 255 - p.3
-                }
-            }
+        var row = [UInt8](repeating: 0, count: width * components)
+        for y in 0..<height {
+            fill(y, &row)
             row.withUnsafeMutableBufferPointer { r in
                 var rowPointer: JSAMPROW? = r.baseAddress
                 _ = jpeg_write_scanlines(cinfo, &rowPointer, 1)
@@ -128,47 +156,7 @@ enum FixtureJPEG {
         }
         jpeg_finish_compress(cinfo)
         jpeg_destroy_compress(cinfo)
-        let data = Data(bytes: buffer.pointee!, count: Int(size.pointee))
-        free(buffer.pointee)
-        return data
-    }
-
-    /// A large RGB JPEG made of two alternating rows (red|green above, blue|white below), written
-    /// without building the whole picture in memory.
-    static func largeQuadrants(width: Int, height: Int) -> Data {
-        let cinfo = UnsafeMutablePointer<jpeg_compress_struct>.allocate(capacity: 1)
-        let jerr = UnsafeMutablePointer<jpeg_error_mgr>.allocate(capacity: 1)
-        let buffer = UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>.allocate(capacity: 1)
-        let size = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
-        defer { cinfo.deallocate(); jerr.deallocate(); buffer.deallocate(); size.deallocate() }
-        cinfo.initialize(to: jpeg_compress_struct())
-        buffer.initialize(to: nil); size.initialize(to: 0)
-        cinfo.pointee.err = jpeg_std_error(jerr)
-        jerr.pointee.error_exit = { _ in fatalError("libjpeg failed writing a test fixture") }
-        jpeg_CreateCompress(cinfo, JPEG_LIB_VERSION, MemoryLayout<jpeg_compress_struct>.size)
-        jpeg_mem_dest(cinfo, buffer, size)
-        cinfo.pointee.image_width = JDIMENSION(width)
-        cinfo.pointee.image_height = JDIMENSION(height)
-        cinfo.pointee.input_components = 3
-        cinfo.pointee.in_color_space = JCS_RGB
-        jpeg_set_defaults(cinfo)
-        jpeg_set_quality(cinfo, 80, 1)
-        jpeg_start_compress(cinfo, 1)
-        func row(_ left: [UInt8], _ right: [UInt8]) -> [UInt8] {
-            (0..<width).flatMap { $0 < width / 2 ? left : right }
-        }
-        var top = row([255, 0, 0], [0, 255, 0]), bottom = row([0, 0, 255], [255, 255, 255])
-        for y in 0..<height {
-            func write(_ r: inout [UInt8]) {
-                r.withUnsafeMutableBufferPointer { b in
-                    var p: JSAMPROW? = b.baseAddress
-                    _ = jpeg_write_scanlines(cinfo, &p, 1)
-                }
-            }
-            if y < height / 2 { write(&top) } else { write(&bottom) }
-        }
-        jpeg_finish_compress(cinfo)
-        jpeg_destroy_compress(cinfo)
+        // jpeg_mem_dest's buffer is malloc'd by libjpeg and becomes ours after finishing: copy, then free.
         let data = Data(bytes: buffer.pointee!, count: Int(size.pointee))
         free(buffer.pointee)
         return data
