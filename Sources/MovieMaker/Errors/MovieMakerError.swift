@@ -62,6 +62,10 @@ public enum MovieMakerError: Error, Equatable, Sendable, CustomStringConvertible
     case audioAfterFirstFrame(framesDrawn: Int)
     /// A sound was placed before `earliest`, up to where the sound track may already have been written.
     case audioTooLate(start: Time, earliest: Time)
+    /// The render was cancelled (`CancellationToken.cancel()`, or SIGINT/SIGTERM in the `moviemaker` tool).
+    case cancelled
+    /// A value cannot be written as data (`Encodable`): a closure, an in-memory picture, a sound made by code.
+    case notEncodable(what: String, reason: String)
 
     /// A one-line explanation that says what to change.
     public var description: String {
@@ -132,6 +136,10 @@ public enum MovieMakerError: Error, Equatable, Sendable, CustomStringConvertible
             return "the first sound was added after \(framesDrawn) frames were drawn, but the sound track is created before the first frame: call addAudio before drawing (placing the sound later with at:), or pass audioSettings: to MovieMaker's init to create the track up front"
         case let .audioTooLate(start, earliest):
             return "a sound placed at \(start.seconds) s starts before \(earliest.seconds) s, up to where the sound track may already be written: add each sound before drawing the frames it plays under"
+        case .cancelled:
+            return "the render was cancelled: its partial file was deleted and nothing at the destination was changed"
+        case let .notEncodable(what, reason):
+            return "\(what) cannot be written as data: \(reason)"
         }
     }
     /// Same as `description`, for Foundation's error reporting.
