@@ -29,99 +29,118 @@ public struct Frame: Sendable, Hashable {
         let local = exactTime - offset
         return Frame(index: rate.frameCount(for: local), movieIndex: movieIndex, rate: rate, exactTime: local, duration: duration)
     }
+    /// The same frame at `time` of a clip lasting `duration` (the index follows the time).
+    func at(_ time: Time, duration: Time) -> Frame {
+        Frame(index: rate.frameCount(for: time), movieIndex: movieIndex, rate: rate, exactTime: time, duration: duration)
+    }
+    /// The same frame, seen by a clip lasting `duration` that shares this clip's time.
+    func with(duration: Time) -> Frame {
+        Frame(index: index, movieIndex: movieIndex, rate: rate, exactTime: exactTime, duration: duration)
+    }
 }
 
-/// A piece of a movie: a duration, and how to draw itself at any time within it.
+/// A piece of a movie: a duration, and what it shows at any time within it.
 ///
-/// Clips are values: combinators return new clips and never change the ones they are built from.
-/// Build one from a closure, then put clips one after another (`Clip.sequence`), on top of each other
-/// (`Clip.overlay`), shift, trim or loop them, and render the result with `MovieMaker.add(_:)`.
+/// A clip is a value, and a tree (the shape of OpenTimelineIO's Track/Stack/Clip/Transition and of
+/// Remotion's nested `Sequence`): its `node` is either a leaf that draws — a *generator* (a drawing
+/// closure, a colour, a title card, a Bézier animation, a slideshow) or *media* (a photo) — or a node
+/// that arranges other clips — a *sequence* with transitions between neighbours, a *stack* (overlay),
+/// a *time map* (offset, trim, repeat) or a *filtered* clip. Combinators build new nodes and never
+/// change the clips they are built from:
+///
+/// ```swift
+/// let intro = try TitleCard("Holiday").clip(width: 1920, height: 1080)
+/// let film = Clip.sequence([intro, show, .color(.black, duration: 1)], transition: .crossfade(duration: 0.5))
+/// try movie.add(Clip.overlay(film, watermark.delayed(by: 2)))
+/// ```
+///
+/// Because the tree is data, it can be asked what it holds: `duration`, `leafPlacements` and
+/// `leaves(in:)` (which leaves are drawn in a time range, and where), `mediaLeaves(in:)` (for
+/// prefetching and decoder planning) and `contentHash` (a stable hash of a subtree made only of data).
+/// One interpreter draws any node at any time, so a frame's pixels depend only on the clip and the
+/// frame's time — never on which thread draws it or in what order frames are drawn.
 public struct Clip: Sendable {
+    /// What the clip is: a leaf that draws, or a node arranging other clips.
+    public let node: Node
     /// How long the clip lasts.
     public let duration: Time
-    private let render: @Sendable (DrawingContext, Frame) throws -> Void
-    /// The sounds that play with the clip (see `withSound(_:at:)`), in the clip's time.
-    public internal(set) var sounds: [ClipSound] = []
+    /// Sounds attached at this level of the tree (`withSound(_:at:)`), in this clip's time.
+    var attachedSounds: [ClipSound] = []
+
+    /// A clip of `node`, lasting as long as the node does.
+    public init(_ node: Node) {
+        self.node = node
+        duration = node.duration
+    }
 
     /// A clip that draws with `draw`, which receives the time within this clip.
+    ///
+    /// The closure is a leaf of the tree that is not data: a clip containing one cannot be encoded
+    /// (`Encodable`) and has no `contentHash`.
     public init(duration: Time, draw: @escaping @Sendable (DrawingContext, Frame) throws -> Void) {
         precondition(duration >= .zero, "a clip's duration cannot be negative, got \(duration)")
-        self.duration = duration
-        self.render = draw
+        self.init(.generator(.drawing(DrawingClosure(draw)), duration: duration))
     }
 
     /// Draws the clip's picture for `frame` (whose `exactTime` is within this clip) into `context`.
+    ///
+    /// Inside a render (`MovieMaker.add`, `still(at:…)`, or a clip drawn from another clip's closure
+    /// during one) this uses that render's opened media; called on its own it opens what it needs.
     public func draw(in context: DrawingContext, at frame: Frame) throws {
-        try render(context, frame)
+        if let session = RenderSession.current {
+            try render(in: context, at: frame, session: session)
+        } else {
+            try render(in: context, at: frame, session: RenderSession.standalone(for: context))
+        }
     }
 
     /// A clip that fills the frame with one colour.
     public static func color(_ color: Color, duration: Time) -> Clip {
-        Clip(duration: duration) { ctx, _ in ctx.clear(color) }
+        precondition(duration >= .zero, "a clip's duration cannot be negative, got \(duration)")
+        return Clip(.generator(.color(color), duration: duration))
     }
     /// A clip that draws nothing (leaves what is below it).
-    public static func empty(duration: Time) -> Clip { Clip(duration: duration) { _, _ in } }
+    public static func empty(duration: Time) -> Clip {
+        precondition(duration >= .zero, "a clip's duration cannot be negative, got \(duration)")
+        return Clip(.generator(.empty, duration: duration))
+    }
 
     /// Clips played one after another; the result lasts as long as all of them together.
     public static func sequence(_ clips: [Clip]) -> Clip {
-        var offsets: [Time] = []
-        var total = Time.zero
-        for c in clips { offsets.append(total); total = total + c.duration }
-        let starts = offsets
-        var result = Clip(duration: total) { ctx, frame in
-            // The last clip that starts at or before this time, skipping zero-length clips.
-            var i = clips.count - 1
-            while i > 0 && (starts[i] > frame.exactTime || clips[i].duration == .zero) { i -= 1 }
-            guard i >= 0, clips[i].duration > .zero else { return }
-            try clips[i].draw(in: ctx, at: frame.shifted(by: starts[i], duration: clips[i].duration))
-        }
-        result.sounds = zip(clips, starts).flatMap { clip, start in clip.sounds.map { $0.shifted(by: start) } }
-        return result
+        Clip(.sequence(Track(clips, transitions: Array(repeating: nil, count: max(0, clips.count - 1)))))
     }
     /// Clips played one after another.
     public static func sequence(_ clips: Clip...) -> Clip { sequence(clips) }
 
     /// Clips drawn on top of each other, the first at the bottom; each is drawn only while it lasts,
     /// and the result lasts as long as the longest.
-    public static func overlay(_ clips: [Clip]) -> Clip {
-        let total = clips.map(\.duration).max() ?? .zero
-        var result = Clip(duration: total) { ctx, frame in
-            for c in clips where frame.exactTime < c.duration {
-                try ctx.withSavedState { try c.draw(in: ctx, at: Frame(index: frame.index, movieIndex: frame.movieIndex, rate: frame.rate, exactTime: frame.exactTime, duration: c.duration)) }
-            }
-        }
-        result.sounds = clips.flatMap(\.sounds)
-        return result
-    }
+    public static func overlay(_ clips: [Clip]) -> Clip { Clip(.stack(clips)) }
     /// Clips drawn on top of each other, the first at the bottom.
     public static func overlay(_ clips: Clip...) -> Clip { overlay(clips) }
 
     /// This clip starting `delay` later: nothing is drawn before it starts.
     public func delayed(by delay: Time) -> Clip {
-        .sequence([.empty(duration: delay), self])
+        precondition(delay >= .zero, "a delay cannot be negative, got \(delay)")
+        return Clip(.timeMap(.offset(delay), self))
     }
     /// This clip cut to its first `duration` (or as long as it is, if shorter). Its sounds stop there
     /// (with a 10 ms fade, so the cut does not click).
     public func trimmed(to duration: Time) -> Clip {
-        let d = Time.min(duration, self.duration)
-        var result = Clip(duration: d) { ctx, frame in try self.draw(in: ctx, at: Frame(index: frame.index, movieIndex: frame.movieIndex, rate: frame.rate, exactTime: frame.exactTime, duration: self.duration)) }
-        result.sounds = sounds.map { $0.limited(from: nil, until: d) }.filter(\.isHeard)
-        return result
+        Clip(.timeMap(.trim(from: .zero, to: Time.max(.zero, Time.min(duration, self.duration))), self))
     }
     /// This clip from `start` to `end` of its own time. Its sounds are cut to the same span (with
     /// 10 ms fades where a cut falls inside a sound).
     public func trimmed(from start: Time, to end: Time) -> Clip {
         let s = Time.max(.zero, start), e = Time.min(end, duration)
-        let d = Time.max(.zero, e - s)
-        var result = Clip(duration: d) { ctx, frame in
-            let t = frame.exactTime + s
-            try self.draw(in: ctx, at: Frame(index: frame.rate.frameCount(for: t), movieIndex: frame.movieIndex, rate: frame.rate, exactTime: t, duration: self.duration))
-        }
-        result.sounds = sounds.map { $0.limited(from: s, until: e).shifted(by: .zero - s) }.filter(\.isHeard)
-        return result
+        return Clip(.timeMap(.trim(from: s, to: Time.max(s, e)), self))
     }
     /// This clip played `count` times in a row.
     public func repeated(_ count: Int) -> Clip {
-        .sequence(Array(repeating: self, count: max(0, count)))
+        Clip(.timeMap(.repeating(count: max(0, count)), self))
+    }
+    /// This clip through `filters`, applied in order (no filters yet: the node exists so that the tree
+    /// has its final shape; see `Clip.Filter`).
+    public func filtered(_ filters: [Filter]) -> Clip {
+        Clip(.filtered(filters, self))
     }
 }

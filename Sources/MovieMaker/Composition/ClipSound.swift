@@ -165,6 +165,63 @@ extension Clip {
 
     /// Adds `source`, playing from `time` of the clip's time (default its start).
     public mutating func addSound(_ source: any AudioSource, at time: Time = .zero) {
-        sounds.append(ClipSound(source, start: time))
+        attachedSounds.append(ClipSound(source, start: time))
+    }
+
+    /// The sounds that play with the clip (see `withSound(_:at:)`), in the clip's time: those attached
+    /// to it and to every clip inside it, moved, cut and faded as the tree places them. Sounds move with
+    /// their clips through sequences, stacks, offsets and repeats; trims cut them (with 10 ms fades
+    /// where a cut falls inside a sound); across a transition the outgoing clip's sounds fall to
+    /// silence over the overlap and the incoming clip's rise over it (equal power, A/B overlap).
+    public var sounds: [ClipSound] { childSounds + attachedSounds }
+
+    /// The sounds of the clips under this node, in this clip's time.
+    private var childSounds: [ClipSound] {
+        switch node {
+        case .generator, .media:
+            return []
+        case let .sequence(track):
+            return track.sounds
+        case let .stack(clips):
+            return clips.flatMap(\.sounds)
+        case let .timeMap(.offset(delay), child):
+            return child.sounds.map { $0.shifted(by: delay) }
+        case let .timeMap(.trim(from, to), child):
+            // A trim from the start leaves sounds that began before the clip as they are.
+            if from == .zero { return child.sounds.map { $0.limited(from: nil, until: to) }.filter(\.isHeard) }
+            return child.sounds.map { $0.limited(from: from, until: to).shifted(by: .zero - from) }.filter(\.isHeard)
+        case let .timeMap(.repeating(count), child):
+            let inner = child.sounds
+            return (0..<max(0, count)).flatMap { k in inner.map { $0.shifted(by: child.duration * k) } }
+        case let .filtered(_, child):
+            return child.sounds
+        }
+    }
+}
+
+extension Clip.Track {
+    /// The items' sounds in the track's time. Across each transition the sounds cross-fade as sound
+    /// editors join clips (A/B overlap): the outgoing clip's sounds fall to silence over the overlap and
+    /// stop at its end, the incoming clip's sounds that are playing at its start rise over it.
+    var sounds: [ClipSound] {
+        if items.count == 1 { return items[0].sounds }
+        var all: [ClipSound] = []
+        for (i, clip) in items.enumerated() {
+            let start = starts[i], end = starts[i] + clip.duration
+            let overlapIn = i > 0 ? transitions[i - 1]?.duration ?? .zero : .zero
+            let overlapOut = i < transitions.count ? transitions[i]?.duration ?? .zero : .zero
+            for sound in clip.sounds {
+                var s = sound.shifted(by: start)
+                if overlapIn > .zero, s.start <= start {
+                    s.heardFrom = Time.max(s.heardFrom ?? start, start)
+                    s.fadeIn = Time.max(s.fadeIn, overlapIn)
+                }
+                if overlapOut > .zero {
+                    s = s.limited(from: nil, until: end, fadeOut: overlapOut)
+                }
+                if s.isHeard { all.append(s) }
+            }
+        }
+        return all
     }
 }

@@ -336,13 +336,13 @@ extension Clip {
     /// lasts `a.duration + b.duration − transition.duration` (as FFmpeg's xfade with its offset at
     /// `a.duration − transition.duration`). A transition longer than either clip is shortened to fit.
     public static func transition(from a: Clip, to b: Clip, using transition: Transition) -> Clip {
-        TransitionSequence(clips: [a, b], transitions: [transition]).clip
+        Clip(.sequence(Track([a, b], transitions: [transition])))
     }
 
     /// Clips played one after another, each joined to the next by `transition` (each overlap shortened
     /// where a clip is too short to hold its transitions).
     public static func sequence(_ clips: [Clip], transition: Transition) -> Clip {
-        TransitionSequence(clips: clips, transitions: Array(repeating: transition, count: max(0, clips.count - 1))).clip
+        Clip(.sequence(Track(clips, transitions: Array(repeating: transition, count: max(0, clips.count - 1)))))
     }
 
     /// Clips played one after another, `transitions[i]` joining clip `i` to clip `i + 1` (`nil` for a cut).
@@ -354,100 +354,6 @@ extension Clip {
             throw .invalidSetting(name: "transitions", value: "\(transitions.count) for \(clips.count) clips",
                                   expected: "\(needed): one transition (or nil for a cut) between each clip and the next")
         }
-        return TransitionSequence(clips: clips, transitions: transitions).clip
-    }
-}
-
-/// Clips laid out with overlaps, and how to draw any moment of them.
-struct TransitionSequence: Sendable {
-    let clips: [Clip]
-    /// Where each clip starts.
-    let starts: [Time]
-    /// `transitions[i]` joins clip i and i + 1, with its duration as actually used.
-    let transitions: [Transition?]
-    let total: Time
-
-    init(clips: [Clip], transitions requested: [Transition?]) {
-        self.clips = clips
-        var starts: [Time] = []
-        var used: [Transition?] = []
-        var t = Time.zero
-        var previousOverlap = Time.zero
-        for (i, c) in clips.enumerated() {
-            starts.append(t)
-            guard i + 1 < clips.count else { t = t + c.duration; break }
-            var overlap = Time.zero
-            var transition = requested[i]
-            if var tr = transition {
-                // Fits in this clip after its incoming transition, and in the next clip.
-                overlap = Time.max(.zero, Time.min(tr.duration, Time.min(c.duration - previousOverlap, clips[i + 1].duration)))
-                tr.duration = overlap
-                transition = overlap > .zero ? tr : nil
-            }
-            used.append(transition)
-            t = t + c.duration - overlap
-            previousOverlap = overlap
-        }
-        self.starts = starts
-        self.transitions = used
-        self.total = t
-    }
-
-    /// The clip drawing this sequence.
-    var clip: Clip {
-        if clips.count == 1 { return clips[0] }
-        let layout = self
-        var result = Clip(duration: total) { ctx, frame in try layout.draw(in: ctx, at: frame) }
-        result.sounds = sounds
-        return result
-    }
-
-    /// The clips' sounds in the sequence's time. Across each transition the sounds cross-fade as
-    /// sound editors join clips (A/B overlap): the outgoing clip's sounds fall to silence over the
-    /// overlap and stop at its end, the incoming clip's sounds that are playing at its start rise over it.
-    var sounds: [ClipSound] {
-        var all: [ClipSound] = []
-        for (i, clip) in clips.enumerated() {
-            let start = starts[i], end = starts[i] + clip.duration
-            let overlapIn = i > 0 ? transitions[i - 1]?.duration ?? .zero : .zero
-            let overlapOut = i < transitions.count ? transitions[i]?.duration ?? .zero : .zero
-            for sound in clip.sounds {
-                var s = sound.shifted(by: start)
-                if overlapIn > .zero, s.start <= start {
-                    s.heardFrom = Time.max(s.heardFrom ?? start, start)
-                    s.fadeIn = Time.max(s.fadeIn, overlapIn)
-                }
-                if overlapOut > .zero {
-                    s = s.limited(from: nil, until: end, fadeOut: overlapOut)
-                }
-                if s.isHeard { all.append(s) }
-            }
-        }
-        return all
-    }
-
-    /// Draws the moment `frame.exactTime` of the sequence.
-    func draw(in ctx: DrawingContext, at frame: Frame) throws {
-        guard !clips.isEmpty else { return }
-        let time = frame.exactTime
-        // The last clip starting at or before `time`, skipping zero-length ones.
-        var lo = 0, hi = clips.count - 1
-        while lo < hi {
-            let mid = (lo + hi + 1) / 2
-            if starts[mid] <= time { lo = mid } else { hi = mid - 1 }
-        }
-        var i = lo
-        while i > 0 && clips[i].duration == .zero { i -= 1 }
-        guard clips[i].duration > .zero else { return }
-        if i > 0, let transition = transitions[i - 1], time < starts[i] + transition.duration {
-            let a = clips[i - 1], b = clips[i]
-            let linear = (time - starts[i]).seconds / transition.duration.seconds
-            try TransitionRenderer.draw(transition, linearProgress: linear,
-                                        from: a, at: frame.shifted(by: starts[i - 1], duration: a.duration),
-                                        to: b, at: frame.shifted(by: starts[i], duration: b.duration),
-                                        in: ctx)
-            return
-        }
-        try clips[i].draw(in: ctx, at: frame.shifted(by: starts[i], duration: clips[i].duration))
+        return Clip(.sequence(Track(clips, transitions: transitions)))
     }
 }

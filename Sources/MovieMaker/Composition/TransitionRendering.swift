@@ -105,7 +105,7 @@ final class TransitionScratchPool: @unchecked Sendable {
 enum TransitionRenderer {
     /// Draws the moment `linear` (0…1, before easing) of `transition` from `a` at `fa` to `b` at `fb` into `ctx`.
     static func draw(_ transition: Transition, linearProgress linear: Double,
-                     from a: Clip, at fa: Frame, to b: Clip, at fb: Frame, in ctx: DrawingContext) throws {
+                     from a: TransitionSide, at fa: Frame, to b: TransitionSide, at fb: Frame, in ctx: DrawingContext) throws {
         let eased = transition.easing(linear)
         if case let .custom(_, body) = transition.kind {
             try withScratch(ctx) { s in
@@ -260,7 +260,7 @@ enum TransitionRenderer {
     // MARK: Direct drawing
 
     /// Draws `clip` into `ctx` clipped to `rect` (if given) and moved by `offset`.
-    private static func direct(_ clip: Clip, _ f: Frame, _ ctx: DrawingContext, clip rect: Rect? = nil, offset: Point = .zero) throws {
+    private static func direct(_ clip: TransitionSide, _ f: Frame, _ ctx: DrawingContext, clip rect: Rect? = nil, offset: Point = .zero) throws {
         try ctx.withSavedState {
             if let rect { ctx.clip(to: rect) }
             if offset != .zero { ctx.translate(x: offset.x, y: offset.y) }
@@ -269,7 +269,7 @@ enum TransitionRenderer {
     }
 
     /// Draws `clip` into `ctx` everywhere but inside `hole`.
-    private static func direct(_ clip: Clip, _ f: Frame, _ ctx: DrawingContext, outside hole: Rect) throws {
+    private static func direct(_ clip: TransitionSide, _ f: Frame, _ ctx: DrawingContext, outside hole: Rect) throws {
         try ctx.withSavedState {
             ctx.beginPath()
             ctx.addRect(Rect(x: -1, y: -1, width: ctx.bounds.width + 2, height: ctx.bounds.height + 2))
@@ -306,7 +306,7 @@ enum TransitionRenderer {
     }
 
     /// Draws `clip` at `f` on a transparent `canvas`, after `setup` (a transform, say).
-    private static func render(_ clip: Clip, _ f: Frame, into canvas: Canvas, setup: (DrawingContext) -> Void = { _ in }) throws {
+    private static func render(_ clip: TransitionSide, _ f: Frame, into canvas: Canvas, setup: (DrawingContext) -> Void = { _ in }) throws {
         try canvas.draw { c in
             c.clear(.clear)
             setup(c)
@@ -315,7 +315,7 @@ enum TransitionRenderer {
     }
 
     /// Draws A and B into scratch canvases, mixes B into A by `weight` and paints the mix over `ctx`.
-    private static func mix(_ ctx: DrawingContext, _ a: Clip, _ fa: Frame, _ b: Clip, _ fb: Frame, weight: Weight,
+    private static func mix(_ ctx: DrawingContext, _ a: TransitionSide, _ fa: Frame, _ b: TransitionSide, _ fb: Frame, weight: Weight,
                             setupA: (DrawingContext) -> Void = { _ in }) throws {
         try withScratch(ctx) { s in
             try render(a, fa, into: s.outgoing, setup: setupA)
@@ -351,7 +351,7 @@ enum TransitionRenderer {
 
     /// xfade's zoomin, from the zooming clip's point of view: `zoomed` magnifies into its centre while
     /// `P` goes 1 → 0.5, then `other` fades in over it while `P` goes 0.5 → 0.
-    private static func zoom(_ ctx: DrawingContext, zooming zoomed: Clip, _ fz: Frame, into other: Clip, _ fo: Frame,
+    private static func zoom(_ ctx: DrawingContext, zooming zoomed: TransitionSide, _ fz: Frame, into other: TransitionSide, _ fo: Frame,
                              xfadeProgress P: Double) throws {
         let w = ctx.bounds.width, h = ctx.bounds.height
         // xfade samples A at (u − ½)·zf + ½: a magnification of 1/zf, which grows without bound as zf

@@ -55,23 +55,14 @@ public enum BezierAnimation {
     /// Reveals `path` as if drawn by a pen: the stroke grows from the path's start to its end.
     public static func drawOn(_ path: Path, duration: Time, stroke: StrokeStyle = StrokeStyle(),
                               easing: Easing = .easeInOut, animation: Time? = nil) -> Clip {
-        Clip(duration: duration) { ctx, frame in
-            let p = progress(frame, animation: animation, easing: easing)
-            guard p > 0 else { return }
-            ctx.stroke(p >= 1 ? path : path.trimmed(from: 0, to: p), style: stroke)
-        }
+        clip(.drawOn(path, stroke: stroke, easing: easing, animation: animation), duration: duration)
     }
 
     /// Morphs `start` into `end` (any two paths; unlike structures are resampled to a common one once,
     /// not per frame), filled with `fill` and/or stroked with `stroke`.
     public static func morph(from start: Path, to end: Path, duration: Time, fill: Paint? = .color(.white),
                              stroke: StrokeStyle? = nil, easing: Easing = .easeInOut, animation: Time? = nil) -> Clip {
-        let morph = PathMorph(from: start, to: end)
-        return Clip(duration: duration) { ctx, frame in
-            let shape = morph.path(at: progress(frame, animation: animation, easing: easing))
-            if let fill { ctx.withSavedState { ctx.setFill(fill); ctx.fill(shape) } }
-            if let stroke { ctx.stroke(shape, style: stroke) }
-        }
+        clip(.morph(PathMorph(from: start, to: end), fill: fill, stroke: stroke, easing: easing, animation: animation), duration: duration)
     }
 
     /// Moves an object along `path`: `object` draws it around the origin (pointing along +x when
@@ -80,18 +71,8 @@ public enum BezierAnimation {
     public static func follow(_ path: Path, duration: Time, easing: Easing = .easeInOut, orientToTangent: Bool = true,
                               trail: StrokeStyle? = nil, animation: Time? = nil,
                               object: @escaping @Sendable (DrawingContext) throws -> Void) -> Clip {
-        Clip(duration: duration) { ctx, frame in
-            let p = progress(frame, animation: animation, easing: easing)
-            if let trail, p > 0 { ctx.stroke(path.trimmed(from: 0, to: p), style: trail) }
-            // An empty path has nowhere to put the object.
-            guard let point = path.point(atFraction: p) else { return }
-            let direction = path.tangent(atFraction: p) ?? Point(x: 1, y: 0)
-            try ctx.withSavedState {
-                ctx.translate(x: point.x, y: point.y)
-                if orientToTangent { ctx.rotate(by: atan2(direction.y, direction.x)) }
-                try object(ctx)
-            }
-        }
+        clip(.follow(path, easing: easing, orientToTangent: orientToTangent, trail: trail, animation: animation,
+                     object: ObjectDrawing(object)), duration: duration)
     }
 
     /// Animates a path's points over time: `displace` receives each point of the path (anchor and
@@ -101,34 +82,126 @@ public enum BezierAnimation {
     public static func controlPoints(_ path: Path, duration: Time, fill: Paint? = nil,
                                      stroke: StrokeStyle? = StrokeStyle(), showControlPoints: Bool = false,
                                      displace: @escaping @Sendable (_ point: Point, _ element: Int, _ slot: Int, _ time: Double) -> Point) -> Clip {
-        Clip(duration: duration) { ctx, frame in
-            let t = frame.time
-            let moved = Path(elements: path.elements.enumerated().map { i, element in
-                switch element {
-                case let .move(p): .move(to: displace(p, i, 0, t))
-                case let .line(p): .line(to: displace(p, i, 0, t))
-                case let .quadCurve(p, c): .quadCurve(to: displace(p, i, 0, t), control: displace(c, i, 1, t))
-                case let .curve(p, c1, c2):
-                    .curve(to: displace(p, i, 0, t), control1: displace(c1, i, 1, t), control2: displace(c2, i, 2, t))
-                case .closeSubpath: .closeSubpath
-                }
-            })
-            if let fill { ctx.withSavedState { ctx.setFill(fill); ctx.fill(moved) } }
-            if let stroke { ctx.stroke(moved, style: stroke) }
-            if showControlPoints { drawHandles(of: moved, in: ctx) }
-        }
+        clip(.controlPoints(path, fill: fill, stroke: stroke, showControlPoints: showControlPoints,
+                            displace: PointDisplacement(displace)), duration: duration)
     }
 
     /// The seed article's movie: every control point of `path` swings on its own sine wave of
     /// `amplitude` pixels and `frequency` hertz, with phases spread over the points.
     public static func wiggle(_ path: Path, duration: Time, amplitude: Double = 20, frequency: Double = 0.5,
                               fill: Paint? = nil, stroke: StrokeStyle? = StrokeStyle(), showControlPoints: Bool = true) -> Clip {
-        controlPoints(path, duration: duration, fill: fill, stroke: stroke, showControlPoints: showControlPoints) { p, element, slot, t in
-            guard slot > 0 else { return p }   // anchors stay; control points swing
-            let phase = Double(element * 3 + slot) * 1.3
-            let a = 2 * Double.pi * frequency * t + phase
-            return Point(x: p.x + amplitude * cos(a), y: p.y + amplitude * sin(a * 1.3))
+        clip(.wiggle(path, amplitude: amplitude, frequency: frequency, fill: fill, stroke: stroke,
+                     showControlPoints: showControlPoints), duration: duration)
+    }
+
+    /// A generator leaf of `motion` lasting `duration`.
+    static func clip(_ motion: Motion, duration: Time) -> Clip {
+        precondition(duration >= .zero, "a clip's duration cannot be negative, got \(duration)")
+        return Clip(.generator(.bezier(motion), duration: duration))
+    }
+
+    /// A path animation as data: the generator leaf `drawOn`, `morph`, `follow`, `controlPoints` and
+    /// `wiggle` make. `follow` and `controlPoints` hold closures, so those two are not data.
+    public enum Motion: Sendable {
+        /// The stroke of `path` grows from its start to its end (`drawOn`).
+        case drawOn(Path, stroke: StrokeStyle, easing: Easing, animation: Time?)
+        /// One path becomes another (`morph`): the morph between them, and how the shape is painted.
+        case morph(PathMorph, fill: Paint?, stroke: StrokeStyle?, easing: Easing, animation: Time?)
+        /// An object drawn by a closure moves along `path` (`follow`).
+        case follow(Path, easing: Easing, orientToTangent: Bool, trail: StrokeStyle?, animation: Time?, object: ObjectDrawing)
+        /// A closure moves the path's points over time (`controlPoints`).
+        case controlPoints(Path, fill: Paint?, stroke: StrokeStyle?, showControlPoints: Bool, displace: PointDisplacement)
+        /// Every control point swings on a sine wave (`wiggle`).
+        case wiggle(Path, amplitude: Double, frequency: Double, fill: Paint?, stroke: StrokeStyle?, showControlPoints: Bool)
+
+        /// Draws the animation at `frame`.
+        func draw(in ctx: DrawingContext, at frame: Frame) throws {
+            switch self {
+            case let .drawOn(path, stroke, easing, animation):
+                let p = BezierAnimation.progress(frame, animation: animation, easing: easing)
+                guard p > 0 else { return }
+                ctx.stroke(p >= 1 ? path : path.trimmed(from: 0, to: p), style: stroke)
+
+            case let .morph(morph, fill, stroke, easing, animation):
+                let shape = morph.path(at: BezierAnimation.progress(frame, animation: animation, easing: easing))
+                if let fill { ctx.withSavedState { ctx.setFill(fill); ctx.fill(shape) } }
+                if let stroke { ctx.stroke(shape, style: stroke) }
+
+            case let .follow(path, easing, orientToTangent, trail, animation, object):
+                let p = BezierAnimation.progress(frame, animation: animation, easing: easing)
+                if let trail, p > 0 { ctx.stroke(path.trimmed(from: 0, to: p), style: trail) }
+                // An empty path has nowhere to put the object.
+                guard let point = path.point(atFraction: p) else { return }
+                let direction = path.tangent(atFraction: p) ?? Point(x: 1, y: 0)
+                try ctx.withSavedState {
+                    ctx.translate(x: point.x, y: point.y)
+                    if orientToTangent { ctx.rotate(by: atan2(direction.y, direction.x)) }
+                    try object.body(ctx)
+                }
+
+            case let .controlPoints(path, fill, stroke, showControlPoints, displace):
+                BezierAnimation.drawDisplaced(path, at: frame.time, fill: fill, stroke: stroke,
+                                              showControlPoints: showControlPoints, in: ctx, displace: displace.body)
+
+            case let .wiggle(path, amplitude, frequency, fill, stroke, showControlPoints):
+                BezierAnimation.drawDisplaced(path, at: frame.time, fill: fill, stroke: stroke, showControlPoints: showControlPoints,
+                                              in: ctx) { p, element, slot, t in
+                    guard slot > 0 else { return p }   // anchors stay; control points swing
+                    let phase = Double(element * 3 + slot) * 1.3
+                    let a = 2 * Double.pi * frequency * t + phase
+                    return Point(x: p.x + amplitude * cos(a), y: p.y + amplitude * sin(a * 1.3))
+                }
+            }
         }
+    }
+
+    /// The closure `follow` draws its object with, with an identity (the same call's closure is the same).
+    public struct ObjectDrawing: Sendable {
+        final class Box: Sendable {
+            let body: @Sendable (DrawingContext) throws -> Void
+            init(_ body: @escaping @Sendable (DrawingContext) throws -> Void) { self.body = body }
+        }
+        let box: Box
+        /// Wraps `body`.
+        public init(_ body: @escaping @Sendable (DrawingContext) throws -> Void) { box = Box(body) }
+        /// The closure.
+        var body: @Sendable (DrawingContext) throws -> Void { box.body }
+        /// The closure's identity.
+        public var identity: ObjectIdentifier { ObjectIdentifier(box) }
+    }
+
+    /// The closure `controlPoints` moves points with, with an identity.
+    public struct PointDisplacement: Sendable {
+        final class Box: Sendable {
+            let body: @Sendable (Point, Int, Int, Double) -> Point
+            init(_ body: @escaping @Sendable (Point, Int, Int, Double) -> Point) { self.body = body }
+        }
+        let box: Box
+        /// Wraps `body`.
+        public init(_ body: @escaping @Sendable (_ point: Point, _ element: Int, _ slot: Int, _ time: Double) -> Point) { box = Box(body) }
+        /// The closure.
+        var body: @Sendable (Point, Int, Int, Double) -> Point { box.body }
+        /// The closure's identity.
+        public var identity: ObjectIdentifier { ObjectIdentifier(box) }
+    }
+
+    /// Draws `path` with each point moved by `displace` at `time` seconds, filled and/or stroked, with
+    /// its handles when `showControlPoints`.
+    static func drawDisplaced(_ path: Path, at t: Double, fill: Paint?, stroke: StrokeStyle?, showControlPoints: Bool,
+                              in ctx: DrawingContext, displace: (Point, Int, Int, Double) -> Point) {
+        let moved = Path(elements: path.elements.enumerated().map { i, element in
+            switch element {
+            case let .move(p): .move(to: displace(p, i, 0, t))
+            case let .line(p): .line(to: displace(p, i, 0, t))
+            case let .quadCurve(p, c): .quadCurve(to: displace(p, i, 0, t), control: displace(c, i, 1, t))
+            case let .curve(p, c1, c2):
+                .curve(to: displace(p, i, 0, t), control1: displace(c1, i, 1, t), control2: displace(c2, i, 2, t))
+            case .closeSubpath: .closeSubpath
+            }
+        })
+        if let fill { ctx.withSavedState { ctx.setFill(fill); ctx.fill(moved) } }
+        if let stroke { ctx.stroke(moved, style: stroke) }
+        if showControlPoints { drawHandles(of: moved, in: ctx) }
     }
 
     /// Draws the handles of a path: a thin line from each curve's anchors to its control points and a dot

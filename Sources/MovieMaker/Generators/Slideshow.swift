@@ -182,44 +182,13 @@ public struct Slideshow: Sendable {
         return (show, errors.compactMap { $0 })
     }
 
-    /// The show as a clip for frames of `width`×`height`. Photos are decoded when first needed (at about
-    /// the size they are shown at), a few at a time, and the next one is decoded ahead on another thread.
+    /// The show as a clip for frames of `width`×`height`: a slideshow generator leaf whose photos are
+    /// photo media joined by the show's transition. Photos are decoded when first needed (at about the
+    /// size they are shown at), a few at a time, and the next one is decoded ahead on another thread;
+    /// a render checks that every file is there and is an image before its first frame.
     public func clip(width: Int, height: Int) throws(MovieMakerError) -> Clip {
-        guard !photos.isEmpty else {
-            throw .noPhotos(source: "the slideshow", reason: "its photo list is empty")
-        }
-        guard width > 0, height > 0 else { throw .invalidSize(width: width, height: height) }
-        let frame = Size(width: Double(width), height: Double(height))
-        // Decoded large enough for the closest Ken Burns view, so zooming in never enlarges pixels.
-        let zoom = kenBurns.isEnabled ? 1 + kenBurns.zoom : 1
-        let store = PhotoStore(urls: photos.map(\.url), target: frame, decodeSize: Size(width: frame.width * zoom, height: frame.height * zoom), fit: fit)
-        let scale = frame.height / 1080
-        var style = captionStyle
-        style.font.size *= scale
-        if captions != .none || photos.contains(where: { $0.caption != nil }) {
-            _ = try TextLayout("Ag", style: style)   // checks the caption font once, before any frame
-        }
-        var clips: [Clip] = []
-        for (index, photo) in photos.enumerated() {
-            let shown = photo.duration ?? duration
-            // With a transition, each photo lasts its own time plus the overlap, so each is on screen
-            // for its full duration between transitions.
-            let length = shown + (transition.map { index < photos.count - 1 ? $0.duration : .zero } ?? .zero)
-            let motion = kenBurns.isEnabled ? kenBurnsRects(for: photo, index: index) : nil
-            let caption = captionText(for: photo)
-            let fit = self.fit, background = self.background, count = photos.count, captionStyle = style
-            clips.append(Clip(duration: length) { ctx, f in
-                let picture = try store.image(at: index)
-                store.prefetch(after: index, count: count)
-                ctx.clear(background)
-                let amount = f.duration > .zero ? min(max(f.time / f.duration.seconds, 0), 1) : 0
-                let view = motion.map { $0.0.interpolated(to: $0.1, amount: Easing.sineInOut(amount)) }
-                Slideshow.draw(picture, fit: fit, view: view, in: ctx)
-                if let caption { try Slideshow.drawCaption(caption, style: captionStyle, in: ctx) }
-            })
-        }
-        if let transition { return .sequence(clips, transition: transition) }
-        return .sequence(clips)
+        let leaf = try Clip.SlideshowLeaf(show: self, width: width, height: height)
+        return Clip(.generator(.slideshow(leaf), duration: leaf.photos.duration))
     }
 
     /// The caption text of a photo, or nil.
@@ -263,7 +232,7 @@ public struct Slideshow: Sendable {
 
     /// Draws `picture` fitted to the context, showing the unit rectangle `view` of the fitted picture
     /// (the whole of it when nil).
-    static func draw(_ picture: DecodedPhoto, fit: Fit, view: Rect?, in ctx: DrawingContext) {
+    static func draw(_ picture: PreparedPhoto, fit: Fit, view: Rect?, in ctx: DrawingContext) {
         let frame = ctx.bounds
         let image = picture.image
         let size = image.size
@@ -305,173 +274,45 @@ public struct Slideshow: Sendable {
     }
 }
 
-/// A photo decoded for the show: the picture at about display size and, for the `blur` fit, its
-/// blurred, darkened background.
-final class DecodedPhoto: Sendable {
-    let image: Image
-    let blurredBackground: Image?
-    init(image: Image, blurredBackground: Image?) { self.image = image; self.blurredBackground = blurredBackground }
-}
 
-/// Decodes a show's photos on demand and keeps only a few (the current one, its neighbours in a
-/// transition and the ones decoded ahead): memory does not grow with the number of photos.
-final class PhotoStore: Sendable {
-    let urls: [URL]
-    let target: Size
-    let decodeSize: Size
-    let fit: Slideshow.Fit
-    /// How many decoded photos are kept at most: the two of a transition and the one read ahead.
-    /// (`make bench`'s slideshow memory line: a fourth 24 MP photo, 13 MB, took the whole render
-    /// past 150 MiB above the encoder alone.)
-    static let capacity = 3
-    /// How many photos after the one drawn are decoded ahead.
-    static let readAheadCount = 1
-    private struct State {
-        var cache: [Int: DecodedPhoto] = [:]
-        var order: [Int] = []          // least recently used first
-        var loading: Set<Int> = []
-        var lastRequested = 0          // the photo a frame asked for last
-    }
-    private let state = Mutex(State())
-    private let ready = NSCondition()
-    /// Read-ahead decodes run one after another, so only one photo's decoding buffers (for a 24 MP
-    /// JPEG about 35 MB) are alive at a time besides what the drawing threads decode themselves.
-    private let readAhead = DispatchQueue(label: "MovieMaker.PhotoStore.readAhead", qos: .userInitiated)
-    private let decodeCount = Atomic<Int>(0)
-    /// How many photos this store has decoded (each should be decoded once in a show played in order).
-    var decodes: Int { decodeCount.load(ordering: .relaxed) }
-    /// Returns when the read-ahead decodes started so far have finished.
-    func waitForReadAhead() { readAhead.sync {} }
-    /// The photos kept decoded now.
-    var cachedIndices: Set<Int> { state.withLock { Set($0.cache.keys) } }
-
-    init(urls: [URL], target: Size, decodeSize: Size, fit: Slideshow.Fit) {
-        self.urls = urls; self.target = target; self.decodeSize = decodeSize; self.fit = fit
-    }
-
-    /// The decoded photo `index`, decoding it now if no other thread is already doing so.
-    func image(at index: Int) throws -> DecodedPhoto {
-        var blockedSince: UInt64?      // benchmark counter: when this call found the photo not ready
-        defer { if let blockedSince { PhotoStoreCounters.recordWait(since: blockedSince) } }
-        while true {
-            enum Step { case have(DecodedPhoto), wait, load }
-            let step: Step = state.withLock { s in
-                s.lastRequested = index
-                if let p = s.cache[index] {
-                    s.order.removeAll { $0 == index }; s.order.append(index)
-                    return .have(p)
-                }
-                if s.loading.contains(index) { return .wait }
-                s.loading.insert(index)
-                return .load
-            }
-            switch step {
-            case let .have(p): return p
-            case .wait:
-                if blockedSince == nil { blockedSince = DispatchTime.now().uptimeNanoseconds }
-                ready.lock(); _ = ready.wait(until: Date().addingTimeInterval(0.01)); ready.unlock()
-            case .load:
-                if blockedSince == nil { blockedSince = DispatchTime.now().uptimeNanoseconds }
-                do {
-                    let p = try decode(index)
-                    PhotoStoreCounters.decodedOnDrawingThread.add(1, ordering: .relaxed)
-                    insert(p, at: index)
-                    return p
-                } catch {
-                    state.withLock { _ = $0.loading.remove(index) }
-                    ready.lock(); ready.broadcast(); ready.unlock()
-                    throw error
-                }
-            }
+extension Clip.SlideshowLeaf {
+    /// Lays `show` out for frames of `width`×`height`: each photo a media leaf (with its caption stacked
+    /// on top), one after another, joined by the show's transition. Checks the caption font once.
+    public init(show: Slideshow, width: Int, height: Int) throws(MovieMakerError) {
+        guard !show.photos.isEmpty else {
+            throw .noPhotos(source: "the slideshow", reason: "its photo list is empty")
         }
-    }
-
-    /// Starts decoding the photos after `index` on a background thread, if not cached or loading.
-    func prefetch(after index: Int, count: Int) {
-        for next in (index + 1)..<min(count, index + 1 + PhotoStore.readAheadCount) {
-            let claim = state.withLock { s -> Bool in
-                guard s.cache[next] == nil, !s.loading.contains(next) else { return false }
-                s.loading.insert(next)
-                return true
-            }
-            guard claim else { continue }
-            readAhead.async {
-                if let p = try? self.decode(next) {
-                    PhotoStoreCounters.decodedAhead.add(1, ordering: .relaxed)
-                    self.insert(p, at: next)
-                } else {
-                    self.state.withLock { _ = $0.loading.remove(next) }
-                }
-            }
+        guard width > 0, height > 0 else { throw .invalidSize(width: width, height: height) }
+        let frame = Size(width: Double(width), height: Double(height))
+        // Decoded large enough for the closest Ken Burns view, so zooming in never enlarges pixels.
+        let zoom = show.kenBurns.isEnabled ? 1 + show.kenBurns.zoom : 1
+        let group = PhotoGroup(urls: show.photos.map(\.url), frameSize: frame, zoom: zoom, fit: show.fit)
+        let scale = frame.height / 1080
+        var style = show.captionStyle
+        style.font.size *= scale
+        if show.captions != .none || show.photos.contains(where: { $0.caption != nil }) {
+            _ = try TextLayout("Ag", style: style)   // checks the caption font once, before any frame
         }
-    }
-
-    private func insert(_ photo: DecodedPhoto, at index: Int) {
-        state.withLock { s in
-            s.loading.remove(index)
-            s.cache[index] = photo
-            s.order.removeAll { $0 == index }; s.order.append(index)
-            while s.order.count > PhotoStore.capacity {
-                // Photos behind the one shown go first, oldest first: a photo read ahead has not been
-                // used by any frame yet, so by recency alone it would go before the photo the last
-                // transition showed, and be decoded again (`make bench` counted 16 decodes for 10 photos).
-                let victim = s.order.filter { $0 < s.lastRequested && $0 != index }.min() ?? s.order[0]
-                s.order.removeAll { $0 == victim }
-                s.cache[victim] = nil
+        var items: [Clip] = []
+        for (index, photo) in show.photos.enumerated() {
+            let shown = photo.duration ?? show.duration
+            // With a transition, each photo lasts its own time plus the overlap, so each is on screen
+            // for its full duration between transitions.
+            let length = shown + (show.transition.map { index < show.photos.count - 1 ? $0.duration : .zero } ?? .zero)
+            let motion = show.kenBurns.isEnabled ? show.kenBurnsRects(for: photo, index: index) : nil
+            let media = Clip.PhotoMedia(url: photo.url, fit: show.fit, background: show.background,
+                                        kenBurns: motion.map { Clip.KenBurnsPath(start: $0.0, end: $0.1) },
+                                        frameSize: frame, decodeZoom: zoom)
+            var item = Clip(.media(Clip.Media(.photo(media), sourceRange: TimeRange(start: .zero, duration: length), group: group, index: index)))
+            if let caption = show.captionText(for: photo) {
+                item = .overlay([item, Clip(.generator(.caption(caption, style: style), duration: length))])
             }
+            items.append(item)
         }
-        ready.lock(); ready.broadcast(); ready.unlock()
-        Self.releaseFreedMemory()
-    }
-
-    /// Gives the memory of freed photos back to the system: glibc keeps large freed blocks in the
-    /// arena of the thread that freed them (its threshold for handing them back grows with the
-    /// blocks), and photos are decoded and dropped on different threads. `make bench`'s slideshow
-    /// memory line measured about 35 MB less peak memory with it. Once per decoded photo.
-    private static func releaseFreedMemory() { _ = mallocTrim?(0) }
-
-    /// glibc's `malloc_trim`, looked up at run time: `<malloc.h>` is not part of Swift's Glibc module.
-    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
-        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "malloc_trim") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
-    }()
-
-    /// `image` reduced once to the size that covers (or fits) `box`, when it is larger than 4/3 of that.
-    /// Decoders scale in steps (a JPEG by 1/8, 2/8, 3/8, 4/8 or not at all), so a photo can arrive at
-    /// up to twice the size it is drawn at (a 12 MP photo shown 2150 pixels wide is decoded whole).
-    /// Cairo draws a picture shrunk below 3/4 through a box filter far slower than its bilinear path,
-    /// on every frame (`make bench`: most of a slideshow frame's drawing), and the larger picture
-    /// takes up to four times the memory.
-    static func reduced(_ image: Image, to box: Size, covering: Bool) throws -> Image {
-        let sx = box.width / image.size.width, sy = box.height / image.size.height
-        let s = covering ? max(sx, sy) : min(sx, sy)
-        guard s < 0.75 else { return image }
-        let canvas = try Canvas(width: max(1, Int((image.size.width * s).rounded(.up))), height: max(1, Int((image.size.height * s).rounded(.up))))
-        try canvas.draw { ctx in ctx.draw(image, in: ctx.bounds) }
-        canvas.surface.flush()
-        return Image(surface: canvas.surface)
-    }
-
-    private func decode(_ index: Int) throws -> DecodedPhoto {
-        decodeCount.add(1, ordering: .relaxed)
-        // `fill` crops, so it needs the photo to cover the frame; `fit` and `blur` show all of it.
-        let scaling: PhotoScaling = fit == .fill ? .filling(decodeSize) : .fitting(decodeSize)
-        let image = try Self.reduced(PhotoDecoder.decode(urls[index], scaling: scaling).image, to: decodeSize, covering: fit == .fill)
-        var background: Image? = nil
-        if fit == .blur {
-            // The blurred enlargement is made small (1/8 of the frame) and scaled up when drawn: it looks
-            // the same as blurring at full size and costs almost nothing.
-            let w = max(8, Int(target.width / 8)), h = max(8, Int(target.height / 8))
-            let canvas = try Canvas(width: w, height: h)
-            try canvas.draw { ctx in
-                ctx.withBlur(radius: Double(w) / 40) {
-                    ctx.draw(image, in: ctx.bounds, fit: .fill)
-                }
-                ctx.setFill(Color(white: 0, alpha: 0.35))
-                ctx.fillRect(ctx.bounds)
-            }
-            background = try canvas.makeImage()
-        }
-        return DecodedPhoto(image: image, blurredBackground: background)
+        self.show = show
+        self.width = width
+        self.height = height
+        self.group = group
+        photos = show.transition.map { .sequence(items, transition: $0) } ?? .sequence(items)
     }
 }

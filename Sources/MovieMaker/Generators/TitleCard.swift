@@ -167,9 +167,7 @@ public struct TitleCard: Sendable {
     /// The card as a clip for frames of `width`×`height` pixels. Checks the fonts, scales the styles
     /// (designed for 1080 lines) to the frame and fits the text, so errors surface here, not mid-render.
     public func clip(width: Int, height: Int) throws(MovieMakerError) -> Clip {
-        guard width > 0, height > 0 else { throw .invalidSize(width: width, height: height) }
-        let plan = try TitlePlan(card: self, size: Size(width: Double(width), height: Double(height)))
-        return Clip(duration: duration) { ctx, frame in try plan.draw(in: ctx, frame: frame) }
+        Clip(.generator(.titleCard(try Clip.TitleCardLeaf(card: self, width: width, height: height)), duration: duration))
     }
 }
 

@@ -1,0 +1,123 @@
+import Foundation
+
+// The one interpreter of the clip tree: draws any node at a frame's time. Every way of drawing a clip
+// (a movie's frames on several threads, a frame range, a still, a clip drawn inside another clip's
+// closure) comes through `render(in:at:session:)`, so they all give the same pixels.
+
+extension Clip {
+    /// Draws the clip's picture for `frame` (its `exactTime` in this clip's time) into `ctx`, with the
+    /// media opened by `session`.
+    func render(in ctx: DrawingContext, at frame: Frame, session: RenderSession) throws {
+        switch node {
+        case let .generator(generator, _):
+            try generator.draw(in: ctx, at: frame, session: session)
+
+        case let .media(media):
+            try media.draw(in: ctx, at: frame, session: session)
+
+        case let .sequence(track):
+            let time = frame.exactTime
+            guard let i = track.index(at: time) else { return }
+            if i > 0, let transition = track.transitions[i - 1], time < track.starts[i] + transition.duration {
+                let a = track.items[i - 1], b = track.items[i]
+                let linear = (time - track.starts[i]).seconds / transition.duration.seconds
+                try TransitionRenderer.draw(transition, linearProgress: linear,
+                                            from: TransitionSide(a, session), at: frame.shifted(by: track.starts[i - 1], duration: a.duration),
+                                            to: TransitionSide(b, session), at: frame.shifted(by: track.starts[i], duration: b.duration),
+                                            in: ctx)
+                return
+            }
+            let item = track.items[i]
+            try item.render(in: ctx, at: frame.shifted(by: track.starts[i], duration: item.duration), session: session)
+
+        case let .stack(clips):
+            for c in clips where frame.exactTime < c.duration {
+                try ctx.withSavedState { try c.render(in: ctx, at: frame.with(duration: c.duration), session: session) }
+            }
+
+        case let .timeMap(map, child):
+            guard let local = map.childTime(frame.exactTime, childDuration: child.duration) else { return }
+            try child.render(in: ctx, at: frame.at(local, duration: child.duration), session: session)
+
+        case let .filtered(filters, child):
+            try child.render(in: ctx, at: frame, session: session)
+            for filter in filters { switch filter {} }
+        }
+    }
+
+    /// Calls `body` with every media leaf in the tree, slideshows' photos included, each once per place
+    /// it has in the tree (a repeated clip's leaves once).
+    func forEachMediaLeaf(_ body: (Media) throws -> Void) rethrows {
+        switch node {
+        case let .media(media): try body(media)
+        case let .generator(.slideshow(leaf), _): try leaf.photos.forEachMediaLeaf(body)
+        case .generator: break
+        default: for child in node.children { try child.forEachMediaLeaf(body) }
+        }
+    }
+}
+
+extension Clip.TimeMap {
+    /// The child's time at the node's `time`, or nil where the child is not drawn (before an offset
+    /// ends, or a repeat of a zero-length child).
+    func childTime(_ time: Time, childDuration: Time) -> Time? {
+        switch self {
+        case let .offset(delay):
+            guard time >= delay, childDuration > .zero else { return nil }
+            return time - delay
+        case let .trim(from, _):
+            return time + from
+        case let .repeating(count):
+            guard count > 0, childDuration > .zero else { return nil }
+            let k = min(count - 1, max(0, Int(time.quotient(dividingBy: childDuration))))
+            return time - childDuration * k
+        }
+    }
+}
+
+extension Time {
+    /// ⌊self ÷ divisor⌋, exactly (`divisor` > 0).
+    func quotient(dividingBy divisor: Time) -> Int64 {
+        (Rational(self) * Rational(divisor.timescale, divisor.value)).floor
+    }
+}
+
+extension Clip.Generator {
+    /// Draws the generator's picture at `frame`.
+    func draw(in ctx: DrawingContext, at frame: Frame, session: RenderSession) throws {
+        switch self {
+        case let .drawing(closure): try closure(ctx, frame)
+        case let .color(color): ctx.clear(color)
+        case .empty: break
+        case let .titleCard(leaf): try leaf.plan.draw(in: ctx, frame: frame)
+        case let .bezier(motion): try motion.draw(in: ctx, at: frame)
+        case let .slideshow(leaf): try leaf.photos.render(in: ctx, at: frame, session: session)
+        case let .caption(text, style): try Slideshow.drawCaption(text, style: style, in: ctx)
+        }
+    }
+}
+
+extension Clip.Media {
+    /// Draws the media at `frame` (the leaf's own time) from the session's provider.
+    func draw(in ctx: DrawingContext, at frame: Frame, session: RenderSession) throws {
+        switch source {
+        case let .photo(photo):
+            let provider = session.photoProvider(for: group)
+            let picture = try provider.image(at: index)
+            provider.prefetch(after: index, count: provider.urls.count)
+            ctx.clear(photo.background)
+            let amount = frame.duration > .zero ? min(max(frame.time / frame.duration.seconds, 0), 1) : 0
+            let view = photo.kenBurns.map { $0.start.interpolated(to: $0.end, amount: Easing.sineInOut(amount)) }
+            Slideshow.draw(picture, fit: photo.fit, view: view, in: ctx)
+        }
+    }
+}
+
+/// One side of a transition: a clip drawn through the render's session.
+struct TransitionSide {
+    let clip: Clip
+    let session: RenderSession
+    init(_ clip: Clip, _ session: RenderSession) { self.clip = clip; self.session = session }
+    /// Draws the clip at `frame` into `ctx`.
+    func draw(in ctx: DrawingContext, at frame: Frame) throws { try clip.render(in: ctx, at: frame, session: session) }
+}

@@ -1,0 +1,333 @@
+import Foundation
+
+extension Clip {
+    /// The kinds of node a clip tree is made of.
+    ///
+    /// Leaves draw: `generator` (pictures made by code) and `media` (pictures from files). The other
+    /// nodes arrange clips: `sequence` (one after another, with transitions), `stack` (on top of each
+    /// other), `timeMap` (the child's time remapped) and `filtered` (the child's picture processed).
+    /// Later versions add kinds inside `Generator`, `Media.Source`, `TimeMap` and `Filter`; a `switch`
+    /// over those should have a `default`.
+    public indirect enum Node: Sendable {
+        /// A leaf that draws from code, lasting `duration`.
+        case generator(Generator, duration: Time)
+        /// A leaf that shows a file (a photo; a video in a later version) over its source range.
+        case media(Media)
+        /// Clips one after another, neighbours joined by cuts or transitions (OpenTimelineIO's Track).
+        case sequence(Track)
+        /// Clips drawn on top of each other, the first at the bottom (OpenTimelineIO's Stack); each
+        /// is drawn while it lasts.
+        case stack([Clip])
+        /// A clip whose time is remapped: shifted, trimmed or repeated.
+        case timeMap(TimeMap, Clip)
+        /// A clip whose picture goes through filters, in order.
+        case filtered([Filter], Clip)
+
+        /// How long the node lasts.
+        public var duration: Time {
+            switch self {
+            case let .generator(_, duration): return duration
+            case let .media(media): return media.sourceRange.duration
+            case let .sequence(track): return track.duration
+            case let .stack(clips): return clips.map(\.duration).max() ?? .zero
+            case let .timeMap(map, child): return map.duration(of: child.duration)
+            case let .filtered(_, child): return child.duration
+            }
+        }
+
+        /// The clips directly under this node, in order (none for a leaf; a slideshow generator has none:
+        /// its photos are inside it, see `Clip.mediaLeaves(in:)`).
+        public var children: [Clip] {
+            switch self {
+            case .generator, .media: return []
+            case let .sequence(track): return track.items
+            case let .stack(clips): return clips
+            case let .timeMap(_, child), let .filtered(_, child): return [child]
+            }
+        }
+
+        /// Whether the node is a leaf (a generator or media).
+        public var isLeaf: Bool {
+            switch self {
+            case .generator, .media: return true
+            default: return false
+            }
+        }
+    }
+
+    /// A picture made by code: the generator leaves of a clip tree.
+    public enum Generator: Sendable {
+        /// A drawing closure (`Clip(duration:draw:)`). Not data: it cannot be encoded or content-hashed.
+        case drawing(DrawingClosure)
+        /// The whole frame in one colour.
+        case color(Color)
+        /// Nothing: what is below shows through.
+        case empty
+        /// A title card laid out for a frame size (`TitleCard.clip(width:height:)`).
+        case titleCard(TitleCardLeaf)
+        /// A path animation (`BezierAnimation.drawOn`, `morph`, `follow`, `controlPoints`, `wiggle`).
+        case bezier(BezierAnimation.Motion)
+        /// A slideshow laid out for a frame size (`Slideshow.clip(width:height:)`): photo media leaves
+        /// joined by its transition, drawn from one photo provider per render.
+        case slideshow(SlideshowLeaf)
+        /// A caption near the bottom of the frame, over a soft shadow (the slideshow's captions).
+        case caption(String, style: TextStyle)
+    }
+
+    /// A clip's drawing closure, with an identity: two values are the same closure when they come
+    /// from the same `Clip(duration:draw:)` call.
+    public struct DrawingClosure: Sendable {
+        private final class Box: Sendable {
+            let body: @Sendable (DrawingContext, Frame) throws -> Void
+            init(_ body: @escaping @Sendable (DrawingContext, Frame) throws -> Void) { self.body = body }
+        }
+        private let box: Box
+        /// Wraps `body`.
+        public init(_ body: @escaping @Sendable (DrawingContext, Frame) throws -> Void) { box = Box(body) }
+        /// Runs the closure.
+        public func callAsFunction(_ context: DrawingContext, _ frame: Frame) throws { try box.body(context, frame) }
+        /// The closure's identity (shared by copies of the clip that holds it).
+        public var identity: ObjectIdentifier { ObjectIdentifier(box) }
+    }
+
+    /// Clips one after another with a cut or a transition between each clip and the next, laid out
+    /// once: where each clip starts, and each transition's duration as actually used (shortened where
+    /// a clip is too short to hold it).
+    public struct Track: Sendable {
+        /// The clips, in order.
+        public let items: [Clip]
+        /// `transitions[i]` joins `items[i]` and `items[i + 1]` (nil: a cut), as asked for.
+        public let requestedTransitions: [Transition?]
+        /// `transitions[i]` joins `items[i]` and `items[i + 1]`, with its duration as used (nil: a cut,
+        /// also where no overlap fits).
+        public let transitions: [Transition?]
+        /// Where each item starts, in the track's time.
+        public let starts: [Time]
+        /// How long the track lasts: the items' durations minus the transitions' overlaps.
+        public let duration: Time
+
+        /// Lays out `items` joined by `transitions` (one per pair of neighbours; missing entries are cuts).
+        /// A transition overlaps the end of one clip with the start of the next, as FFmpeg's xfade does,
+        /// and is shortened to fit in both clips (after the previous transition).
+        public init(_ items: [Clip], transitions requested: [Transition?]) {
+            self.items = items
+            let requested = (0..<max(0, items.count - 1)).map { $0 < requested.count ? requested[$0] : nil }
+            requestedTransitions = requested
+            var starts: [Time] = []
+            var used: [Transition?] = []
+            var t = Time.zero
+            var previousOverlap = Time.zero
+            for (i, c) in items.enumerated() {
+                starts.append(t)
+                guard i + 1 < items.count else { t = t + c.duration; break }
+                var overlap = Time.zero
+                var transition = requested[i]
+                if var tr = transition {
+                    // Fits in this clip after its incoming transition, and in the next clip.
+                    overlap = Time.max(.zero, Time.min(tr.duration, Time.min(c.duration - previousOverlap, items[i + 1].duration)))
+                    tr.duration = overlap
+                    transition = overlap > .zero ? tr : nil
+                }
+                used.append(transition)
+                t = t + c.duration - overlap
+                previousOverlap = overlap
+            }
+            self.starts = starts
+            self.transitions = used
+            self.duration = t
+        }
+
+        /// The item drawn at `time`: the last one starting at or before it, skipping zero-length ones;
+        /// nil when there is none.
+        func index(at time: Time) -> Int? {
+            guard !items.isEmpty else { return nil }
+            var lo = 0, hi = items.count - 1
+            while lo < hi {
+                let mid = (lo + hi + 1) / 2
+                if starts[mid] <= time { lo = mid } else { hi = mid - 1 }
+            }
+            var i = lo
+            while i > 0 && items[i].duration == .zero { i -= 1 }
+            return items[i].duration > .zero ? i : nil
+        }
+
+        /// The time span item `i` occupies in the track's time.
+        func span(of i: Int) -> Range<Time> { starts[i]..<(starts[i] + items[i].duration) }
+    }
+
+    /// How a time-map node maps its own time to its child's.
+    public enum TimeMap: Sendable, Hashable {
+        /// The child starts `delay` later; nothing is drawn before it. Lasts `delay` + the child.
+        case offset(Time)
+        /// The child's time from `from` up to `to`, played from the node's start. Lasts `to − from`.
+        case trim(from: Time, to: Time)
+        /// The child played `count` times in a row. Lasts `count` × the child.
+        case repeating(count: Int)
+
+        /// The node's duration over a child lasting `child`.
+        public func duration(of child: Time) -> Time {
+            switch self {
+            case let .offset(delay): return delay + child
+            case let .trim(from, to): return Time.max(.zero, to - from)
+            case let .repeating(count): return child * max(0, count)
+            }
+        }
+    }
+
+    /// A picture filter of a `filtered` node. There are none yet: the node is part of the tree's shape so
+    /// that filters (colour, blur, LUTs…) are additions, not a reshaping.
+    public enum Filter: Sendable, Hashable, Codable {
+        // No filters yet; the coding below is written by hand because Swift cannot synthesise it for an
+        // enum without cases.
+        /// Decoding fails: there is no filter to decode yet.
+        public init(from decoder: any Decoder) throws {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "this version of MovieMaker has no picture filters"))
+        }
+        /// Never called: no value of this type exists.
+        public func encode(to encoder: any Encoder) throws {}
+    }
+}
+
+extension Clip {
+    /// A title card as a generator leaf: the card and the frame size it was laid out for.
+    public struct TitleCardLeaf: Sendable {
+        /// The card.
+        public let card: TitleCard
+        /// The frame width it was laid out for, in pixels.
+        public let width: Int
+        /// The frame height it was laid out for, in pixels.
+        public let height: Int
+        /// The layout, computed once (fonts checked, text fitted).
+        let plan: TitlePlan
+
+        /// Lays `card` out for `width`×`height` frames; throws for an unknown font or a bad size.
+        public init(card: TitleCard, width: Int, height: Int) throws(MovieMakerError) {
+            guard width > 0, height > 0 else { throw .invalidSize(width: width, height: height) }
+            self.card = card; self.width = width; self.height = height
+            plan = try TitlePlan(card: card, size: Size(width: Double(width), height: Double(height)))
+        }
+    }
+
+    /// A slideshow as a generator leaf: the show, the frame size it was laid out for, and its photos as
+    /// a sequence of photo media leaves (drawn from one photo provider per render).
+    public struct SlideshowLeaf: Sendable {
+        /// The show.
+        public let show: Slideshow
+        /// The frame width it was laid out for, in pixels.
+        public let width: Int
+        /// The frame height it was laid out for, in pixels.
+        public let height: Int
+        /// The photos as a clip tree: a sequence of photo media (with captions stacked on top) joined
+        /// by the show's transition.
+        public let photos: Clip
+        /// The provider group every photo of the show belongs to.
+        let group: PhotoGroup
+    }
+}
+
+/// A leaf shown from a file: what file, which part of it, and how it is fitted to the frame.
+extension Clip {
+    /// A media leaf: a file shown over a range of its own time.
+    public struct Media: Sendable {
+        /// Where the pictures come from.
+        public enum Source: Sendable, Hashable {
+            /// A still photo (JPEG, PNG, WebP, HEIC/AVIF, TIFF, BMP, GIF), shown as `PhotoMedia` says.
+            case photo(PhotoMedia)
+        }
+        /// Where the pictures come from.
+        public let source: Source
+        /// The part of the source shown (a photo's time starts at 0 and lasts as long as it is shown).
+        public let sourceRange: TimeRange
+        /// The provider group of the leaf (photos of one slideshow share one; a lone photo has its own).
+        let group: PhotoGroup
+        /// The leaf's position in its group's photo list.
+        let index: Int
+
+        /// A leaf showing `source` over `sourceRange`, with a provider of its own.
+        public init(_ source: Source, sourceRange: TimeRange) {
+            self.source = source
+            self.sourceRange = sourceRange
+            switch source {
+            case let .photo(photo): group = PhotoGroup(urls: [photo.url], frameSize: photo.frameSize, zoom: photo.decodeZoom, fit: photo.fit)
+            }
+            index = 0
+        }
+
+        /// A leaf of a provider group (a slideshow's photos).
+        init(_ source: Source, sourceRange: TimeRange, group: PhotoGroup, index: Int) {
+            self.source = source; self.sourceRange = sourceRange; self.group = group; self.index = index
+        }
+
+        /// The file the leaf shows.
+        public var url: URL {
+            switch source {
+            case let .photo(photo): return photo.url
+            }
+        }
+    }
+
+    /// A photo in a clip: the file, how it fills the frame, and its pan and zoom.
+    public struct PhotoMedia: Sendable, Hashable {
+        /// The image file.
+        public var url: URL
+        /// How the photo fills the frame.
+        public var fit: Slideshow.Fit
+        /// The colour around a fitted photo.
+        public var background: Color
+        /// Pan and zoom: the part of the fitted picture shown first and last, in unit coordinates (nil: still).
+        public var kenBurns: KenBurnsPath?
+        /// The frame size the photo is prepared for (nil: the size of the movie it is drawn into).
+        public var frameSize: Size?
+        /// How much larger than the frame the photo is decoded, so zooming in never enlarges pixels
+        /// (1 + the Ken Burns zoom; at least 1).
+        public var decodeZoom: Double
+
+        /// A photo from `url`, fitted by `fit` on `background`, moving along `kenBurns`.
+        public init(url: URL, fit: Slideshow.Fit = .fill, background: Color = .black, kenBurns: KenBurnsPath? = nil,
+                    frameSize: Size? = nil, decodeZoom: Double? = nil) {
+            self.url = url; self.fit = fit; self.background = background; self.kenBurns = kenBurns
+            self.frameSize = frameSize
+            self.decodeZoom = max(1, decodeZoom ?? kenBurns.map { 1 / max(1e-3, min($0.start.width, $0.end.width, 1)) } ?? 1)
+        }
+    }
+
+    /// A pan and zoom: the unit rectangle of the fitted picture shown at the start and at the end,
+    /// moved between with a sine ease.
+    public struct KenBurnsPath: Sendable, Hashable {
+        /// The view at the start.
+        public var start: Rect
+        /// The view at the end.
+        public var end: Rect
+        /// The view `start` to `end`.
+        public init(start: Rect, end: Rect) { self.start = start; self.end = end }
+    }
+
+    /// A clip showing the photo at `url` for `duration`, filling the frame (`fit`), optionally panning
+    /// and zooming from `kenBurns.start` to `kenBurns.end`. The photo is decoded when the render opens
+    /// its media (a missing or unreadable file fails then, before the first frame), at about the size
+    /// it is shown at.
+    public static func photo(_ url: URL, duration: Time, fit: Slideshow.Fit = .fill, background: Color = .black,
+                             kenBurns: KenBurnsPath? = nil) -> Clip {
+        precondition(duration >= .zero, "a clip's duration cannot be negative, got \(duration)")
+        let photo = PhotoMedia(url: url, fit: fit, background: background, kenBurns: kenBurns)
+        return Clip(.media(Media(.photo(photo), sourceRange: TimeRange(start: .zero, duration: duration))))
+    }
+}
+
+/// A span of time: a start and a duration (OpenTimelineIO's TimeRange).
+public struct TimeRange: Sendable, Hashable, CustomStringConvertible {
+    /// Where the span starts.
+    public var start: Time
+    /// How long it lasts (not negative).
+    public var duration: Time
+    /// The span from `start` lasting `duration`.
+    public init(start: Time, duration: Time) { self.start = start; self.duration = duration }
+    /// The span `range`.
+    public init(_ range: Range<Time>) { start = range.lowerBound; duration = range.upperBound - range.lowerBound }
+    /// Where the span ends (exclusive).
+    public var end: Time { start + duration }
+    /// The span as a half-open range.
+    public var range: Range<Time> { start..<end }
+    /// `[2s, 5s)`.
+    public var description: String { "[\(start.seconds)s, \(end.seconds)s)" }
+}

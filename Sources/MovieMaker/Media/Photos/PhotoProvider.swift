@@ -1,0 +1,251 @@
+import Foundation
+import Synchronization
+
+/// A photo decoded for drawing: the picture at about display size and, for the `blur` fit, its
+/// blurred, darkened background.
+final class PreparedPhoto: Sendable {
+    /// The picture, upright, in sRGB, at about the size it is drawn.
+    let image: Image
+    /// For the `blur` fit: a small blurred, darkened copy drawn enlarged behind the picture.
+    let blurredBackground: Image?
+    /// A prepared photo of `image` and its background.
+    init(image: Image, blurredBackground: Image?) { self.image = image; self.blurredBackground = blurredBackground }
+}
+
+/// The per-render frame provider of photo media: decodes a list of photos on demand and keeps only a
+/// few (the current one, its neighbour in a transition and the one read ahead), so memory does not grow
+/// with the number of photos. A slideshow's photos share one provider; a lone photo has its own.
+///
+/// Opened by a `RenderSession` before the first frame (which checks every file is there and is an
+/// image) and dropped when the render ends, which frees the decoded photos. Drawing threads that need
+/// a photo another thread is decoding wait on a condition until it is ready.
+final class PhotoProvider: @unchecked Sendable {
+    // @unchecked: `state` is only touched under `condition`'s lock; the rest is immutable.
+    /// The photo files, in the order they are shown (an index is a position in this list).
+    let urls: [URL]
+    /// The frame size the photos are prepared for.
+    let target: Size
+    /// The size photos are decoded at (the frame enlarged by the Ken Burns zoom).
+    let decodeSize: Size
+    /// How photos fill the frame (decides `fill` cropping against `fit`/`blur` containment).
+    let fit: Slideshow.Fit
+    /// How many decoded photos are kept at most: the two of a transition and the one read ahead.
+    /// (`make bench`'s slideshow memory line: a fourth 24 MP photo, 13 MB, took the whole render
+    /// past 150 MiB above the encoder alone.)
+    static let capacity = 3
+    /// How many photos after the one drawn are decoded ahead.
+    static let readAheadCount = 1
+    private struct State {
+        var cache: [Int: PreparedPhoto] = [:]
+        var order: [Int] = []          // least recently used first
+        var loading: Set<Int> = []
+        var lastRequested = 0          // the photo a frame asked for last
+    }
+    private var state = State()
+    /// Guards `state`; signalled whenever a decode finishes (or fails), so waiting threads re-check.
+    private let condition = NSCondition()
+    /// Read-ahead decodes run one after another, so only one photo's decoding buffers (for a 24 MP
+    /// JPEG about 35 MB) are alive at a time besides what the drawing threads decode themselves.
+    private let readAhead = DispatchQueue(label: "MovieMaker.PhotoProvider.readAhead", qos: .userInitiated)
+    private let decodeCount = Atomic<Int>(0)
+    /// How many photos this provider has decoded (each should be decoded once in a show played in order).
+    var decodes: Int { decodeCount.load(ordering: .relaxed) }
+    /// Returns when the read-ahead decodes started so far have finished.
+    func waitForReadAhead() { readAhead.sync {} }
+    /// The photos kept decoded now.
+    var cachedIndices: Set<Int> { condition.withLock { Set(state.cache.keys) } }
+
+    /// A provider of `urls` prepared for frames of `target`, decoded at `decodeSize`, fitted by `fit`.
+    init(urls: [URL], target: Size, decodeSize: Size, fit: Slideshow.Fit) {
+        self.urls = urls; self.target = target; self.decodeSize = decodeSize; self.fit = fit
+    }
+
+    /// Checks, before any frame, that every file is there and starts like an image (a cheap check of
+    /// the first bytes: damage further in is found when the photo is decoded).
+    func validate() throws(MovieMakerError) {
+        for url in Set(urls) {
+            let head = try FileBytes(url, limit: 4096)
+            if PhotoFormat.sniff(head.bytes) == nil {
+                throw .notAnImage(path: url.path, reason: PhotoFormat.describeNonImage(head.bytes))
+            }
+        }
+    }
+
+    /// The decoded photo `index`, decoding it now if no other thread is already doing so.
+    func image(at index: Int) throws -> PreparedPhoto {
+        var blockedSince: UInt64?      // benchmark counter: when this call found the photo not ready
+        defer { if let blockedSince { PhotoStoreCounters.recordWait(since: blockedSince) } }
+        condition.lock()
+        state.lastRequested = index
+        while true {
+            if let p = state.cache[index] {
+                state.order.removeAll { $0 == index }; state.order.append(index)
+                condition.unlock()
+                return p
+            }
+            if !state.loading.contains(index) { break }
+            if blockedSince == nil { blockedSince = DispatchTime.now().uptimeNanoseconds }
+            condition.wait()
+        }
+        state.loading.insert(index)
+        condition.unlock()
+        if blockedSince == nil { blockedSince = DispatchTime.now().uptimeNanoseconds }
+        do {
+            let p = try decode(index)
+            PhotoStoreCounters.decodedOnDrawingThread.add(1, ordering: .relaxed)
+            insert(p, at: index)
+            return p
+        } catch {
+            condition.withLock {
+                _ = state.loading.remove(index)
+                condition.broadcast()
+            }
+            throw error
+        }
+    }
+
+    /// Starts decoding the photos after `index` on a background thread, if not cached or loading.
+    func prefetch(after index: Int, count: Int) {
+        guard index + 1 < count else { return }
+        for next in (index + 1)..<min(count, index + 1 + PhotoProvider.readAheadCount) {
+            let claim = condition.withLock { () -> Bool in
+                guard state.cache[next] == nil, !state.loading.contains(next) else { return false }
+                state.loading.insert(next)
+                return true
+            }
+            guard claim else { continue }
+            readAhead.async {
+                if let p = try? self.decode(next) {
+                    PhotoStoreCounters.decodedAhead.add(1, ordering: .relaxed)
+                    self.insert(p, at: next)
+                } else {
+                    self.condition.withLock {
+                        _ = self.state.loading.remove(next)
+                        self.condition.broadcast()
+                    }
+                }
+            }
+        }
+    }
+
+    private func insert(_ photo: PreparedPhoto, at index: Int) {
+        condition.withLock {
+            state.loading.remove(index)
+            state.cache[index] = photo
+            state.order.removeAll { $0 == index }; state.order.append(index)
+            while state.order.count > PhotoProvider.capacity {
+                // Photos behind the one shown go first, oldest first: a photo read ahead has not been
+                // used by any frame yet, so by recency alone it would go before the photo the last
+                // transition showed, and be decoded again (`make bench` counted 16 decodes for 10 photos).
+                let victim = state.order.filter { $0 < state.lastRequested && $0 != index }.min() ?? state.order[0]
+                state.order.removeAll { $0 == victim }
+                state.cache[victim] = nil
+            }
+            condition.broadcast()
+        }
+        Self.releaseFreedMemory()
+    }
+
+    /// Drops every decoded photo (the render is over) once the read-ahead in flight has finished.
+    func close() {
+        waitForReadAhead()
+        condition.withLock {
+            state.cache.removeAll()
+            state.order.removeAll()
+        }
+        Self.releaseFreedMemory()
+    }
+
+    /// Gives the memory of freed photos back to the system: glibc keeps large freed blocks in the
+    /// arena of the thread that freed them (its threshold for handing them back grows with the
+    /// blocks), and photos are decoded and dropped on different threads. `make bench`'s slideshow
+    /// memory line measured about 35 MB less peak memory with it. Once per decoded photo.
+    private static func releaseFreedMemory() { _ = mallocTrim?(0) }
+
+    /// glibc's `malloc_trim`, looked up at run time: `<malloc.h>` is not part of Swift's Glibc module.
+    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "malloc_trim") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+    }()
+
+    /// `image` reduced once to the size that covers (or fits) `box`, when it is larger than 4/3 of that.
+    /// Decoders scale in steps (a JPEG by 1/8, 2/8, 3/8, 4/8 or not at all), so a photo can arrive at
+    /// up to twice the size it is drawn at (a 12 MP photo shown 2150 pixels wide is decoded whole).
+    /// Cairo draws a picture shrunk below 3/4 through a box filter far slower than its bilinear path,
+    /// on every frame (`make bench`: most of a slideshow frame's drawing), and the larger picture
+    /// takes up to four times the memory.
+    static func reduced(_ image: Image, to box: Size, covering: Bool) throws -> Image {
+        let sx = box.width / image.size.width, sy = box.height / image.size.height
+        let s = covering ? max(sx, sy) : min(sx, sy)
+        guard s < 0.75 else { return image }
+        let canvas = try Canvas(width: max(1, Int((image.size.width * s).rounded(.up))), height: max(1, Int((image.size.height * s).rounded(.up))))
+        try canvas.draw { ctx in ctx.draw(image, in: ctx.bounds) }
+        canvas.surface.flush()
+        return Image(surface: canvas.surface)
+    }
+
+    private func decode(_ index: Int) throws -> PreparedPhoto {
+        decodeCount.add(1, ordering: .relaxed)
+        // `fill` crops, so it needs the photo to cover the frame; `fit` and `blur` show all of it.
+        let scaling: PhotoScaling = fit == .fill ? .filling(decodeSize) : .fitting(decodeSize)
+        let image = try Self.reduced(PhotoDecoder.decode(urls[index], scaling: scaling).image, to: decodeSize, covering: fit == .fill)
+        var background: Image? = nil
+        if fit == .blur {
+            // The blurred enlargement is made small (1/8 of the frame) and scaled up when drawn: it looks
+            // the same as blurring at full size and costs almost nothing.
+            let w = max(8, Int(target.width / 8)), h = max(8, Int(target.height / 8))
+            let canvas = try Canvas(width: w, height: h)
+            try canvas.draw { ctx in
+                ctx.withBlur(radius: Double(w) / 40) {
+                    ctx.draw(image, in: ctx.bounds, fit: .fill)
+                }
+                ctx.setFill(Color(white: 0, alpha: 0.35))
+                ctx.fillRect(ctx.bounds)
+            }
+            background = try canvas.makeImage()
+        }
+        return PreparedPhoto(image: image, blurredBackground: background)
+    }
+}
+
+/// The slideshow's former name for its photo provider (kept for the code and tests that use it).
+typealias PhotoStore = PhotoProvider
+
+/// A list of photos that share one provider per render (a slideshow's photos, or one lone photo), and
+/// what the provider needs to know to prepare them. A reference type so that copies of a clip share
+/// it: a render opens one provider per group.
+final class PhotoGroup: Sendable {
+    /// The photos, in the order they are shown.
+    let urls: [URL]
+    /// The frame size the photos are prepared for (nil: the size of the render's frames).
+    let frameSize: Size?
+    /// How much larger than the frame photos are decoded.
+    let zoom: Double
+    /// How photos fill the frame.
+    let fit: Slideshow.Fit
+    /// The provider used when a clip of this group is drawn outside any render (`Clip.draw(in:at:)` on a
+    /// canvas of your own), created on first use and kept while the clip lives, as before renders had
+    /// sessions; keyed by frame size.
+    private let standalone = Mutex<[Size: PhotoProvider]>([:])
+
+    /// A group of `urls` prepared for `frameSize` (nil: the render's), decoded `zoom` times larger, fitted by `fit`.
+    init(urls: [URL], frameSize: Size?, zoom: Double, fit: Slideshow.Fit) {
+        self.urls = urls; self.frameSize = frameSize; self.zoom = zoom; self.fit = fit
+    }
+
+    /// A new provider for frames of `frame` (the render's size, used when `frameSize` is nil).
+    func makeProvider(frame: Size) -> PhotoProvider {
+        let target = frameSize ?? frame
+        return PhotoProvider(urls: urls, target: target, decodeSize: Size(width: target.width * zoom, height: target.height * zoom), fit: fit)
+    }
+
+    /// The provider for drawing outside a render (see `standalone`).
+    func standaloneProvider(frame: Size) -> PhotoProvider {
+        standalone.withLock { providers in
+            if let p = providers[frame] { return p }
+            let p = makeProvider(frame: frame)
+            providers[frame] = p
+            return p
+        }
+    }
+}

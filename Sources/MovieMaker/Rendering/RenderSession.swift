@@ -1,0 +1,90 @@
+import Foundation
+
+/// What one render of a clip holds open: a frame provider for every media source in the tree.
+///
+/// Pictures get the lifecycle sound already has (an `AudioSource` value opens a per-render
+/// `AudioReader`): opening a session walks the clip tree and opens each media leaf's provider (a
+/// slideshow's photos share one) before the first frame, so a missing or broken file fails then, not
+/// halfway through; `close()` at the end of the render frees what they decoded. Providers for clips
+/// the session did not see when it opened (a clip drawn from inside another clip's closure) are opened
+/// on first use and closed with the rest.
+///
+/// A session is shared by the render's drawing threads; `RenderSession.current` is the session of the
+/// frame a thread is drawing, so `Clip.draw(in:at:)` called from a closure finds it.
+final class RenderSession: @unchecked Sendable {
+    // @unchecked: `photoProviders` and `closed` are only touched under `lock`; the rest is immutable.
+    /// The size of the frames drawn (what photos without a size of their own are prepared for).
+    let frameSize: Size
+    /// Whether this is the stand-in for drawing outside any render (providers then belong to the clips).
+    let isStandalone: Bool
+    /// Checked once per frame by whoever draws through this session (nil: never cancelled).
+    let cancellation: CancellationToken?
+    private let lock = NSLock()
+    private var photoProviders: [ObjectIdentifier: PhotoProvider] = [:]
+    private var closed = false
+
+    /// The session of the frame the current thread is drawing, if any.
+    @TaskLocal static var current: RenderSession?
+
+    /// Opens the providers of every media leaf in `clip` for frames of `width`×`height`, checking each
+    /// file. Throws (before any frame) the first file that is missing or not an image.
+    init(opening clip: Clip, width: Int, height: Int, cancellation: CancellationToken? = nil) throws(MovieMakerError) {
+        frameSize = Size(width: Double(width), height: Double(height))
+        isStandalone = false
+        self.cancellation = cancellation
+        var groups: [ObjectIdentifier: PhotoGroup] = [:]
+        var order: [ObjectIdentifier] = []
+        clip.forEachMediaLeaf { media in
+            let id = ObjectIdentifier(media.group)
+            if groups[id] == nil { groups[id] = media.group; order.append(id) }
+        }
+        for id in order {
+            let provider = groups[id]!.makeProvider(frame: frameSize)
+            try provider.validate()
+            photoProviders[id] = provider
+        }
+    }
+
+    private init(standaloneFrame: Size) {
+        frameSize = standaloneFrame
+        isStandalone = true
+        cancellation = nil
+    }
+
+    /// The stand-in session for drawing into `context` outside any render: providers are the clips'
+    /// own (kept while the clip lives), nothing is opened ahead.
+    static func standalone(for context: DrawingContext) -> RenderSession {
+        RenderSession(standaloneFrame: context.bounds.size)
+    }
+
+    /// The provider for `group`'s photos, opening it now if the session did not see the group when it opened.
+    func photoProvider(for group: PhotoGroup) -> PhotoProvider {
+        if isStandalone { return group.standaloneProvider(frame: frameSize) }
+        let id = ObjectIdentifier(group)
+        return lock.withLock {
+            if let p = photoProviders[id] { return p }
+            let p = group.makeProvider(frame: frameSize)
+            photoProviders[id] = p
+            return p
+        }
+    }
+
+    /// Throws `.cancelled` once the session's token is cancelled.
+    func checkCancellation() throws(MovieMakerError) {
+        if cancellation?.isCancelled == true { throw .cancelled }
+    }
+
+    /// Closes every provider: decoded pictures are freed. Drawing through the session afterwards reopens
+    /// what it needs.
+    func close() {
+        let providers: [PhotoProvider] = lock.withLock {
+            closed = true
+            defer { photoProviders.removeAll() }
+            return Array(photoProviders.values)
+        }
+        for p in providers { p.close() }
+    }
+
+    /// How many providers are open (for tests).
+    var openProviderCount: Int { lock.withLock { photoProviders.count } }
+}
