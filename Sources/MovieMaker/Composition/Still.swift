@@ -14,9 +14,14 @@ extension Clip {
         let canvas = try Canvas(width: width, height: height)
         let index = rate.frameIndex(at: time)
         let frame = Frame(index: index, movieIndex: index, rate: rate, exactTime: rate.time(ofFrame: index), duration: duration)
+        // The clip's media is opened first: a missing photo throws here, before anything is drawn.
+        let session = try RenderSession(opening: self, width: width, height: height)
+        defer { session.close() }
         try canvas.draw { ctx in
             ctx.clear(background)
-            try self.draw(in: ctx, at: frame)
+            try RenderSession.$current.withValue(session) {
+                try self.render(in: ctx, at: frame, session: session)
+            }
         }
         return canvas
     }
@@ -26,8 +31,7 @@ extension Clip {
                            background: Color = .black) throws {
         let canvas = try still(at: time, width: width, height: height, rate: rate, background: background)
         // Written beside the destination and renamed into place: a failure never leaves half a PNG.
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).partial-\(UUID().uuidString.prefix(8)).png")
+        let temporary = PartialFiles.url(beside: url, stem: url.lastPathComponent, extension: "png")
         do {
             try canvas.writePNG(to: temporary)
             // rename(2) replaces the destination atomically.

@@ -21,6 +21,12 @@ final class FramePipeline: @unchecked Sendable {
     private let encoder: VideoEncoder
     /// How many picture buffers were ever allocated (constant: the pool's capacity).
     let buffersAllocated: Int
+    /// Checked each time a frame is asked for: once cancelled, `acquire` throws `.cancelled`.
+    var cancellation: CancellationToken? {
+        get { condition.withLock { token } }
+        set { condition.withLock { token = newValue } }
+    }
+    private var token: CancellationToken?
 
     init(encoder: VideoEncoder, capacity: Int) throws(MovieMakerError) {
         self.encoder = encoder
@@ -34,12 +40,16 @@ final class FramePipeline: @unchecked Sendable {
         thread.start()
     }
 
+    /// How many frames the pool holds.
+    var capacity: Int { buffersAllocated }
+
     /// Frames the encoder has accepted so far.
     var framesEncoded: Int { condition.withLock { encodedCount } }
 
     /// Waits for a free frame, or throws the encoder's failure.
     func acquire() throws(MovieMakerError) -> OwnedFrame {
         condition.lock(); defer { condition.unlock() }
+        if token?.isCancelled == true { throw .cancelled }
         while free.isEmpty && failure == nil { condition.wait() }
         if let failure { throw failure }
         return free.removeLast()

@@ -49,6 +49,12 @@ public final class MovieMaker {
     public var progressHandler: ((RenderProgress) -> Void)?
     /// The number of frames the movie will have, when known in advance: makes progress reports give a total.
     public var expectedFrameCount: Int?
+    /// Stops the render when cancelled: the next frame throws `MovieMakerError.cancelled`, the partial file
+    /// is deleted and the destination is left as it was (see `CancellationToken`). Checked once per frame
+    /// by `addFrame`, the clip scheduler and the encoder pipeline.
+    public var cancellation: CancellationToken? {
+        didSet { pipeline.cancellation = cancellation }
+    }
 
     /// The drawing context over the pixel buffer; the same object for every frame.
     private let context: DrawingContext
@@ -62,8 +68,10 @@ public final class MovieMaker {
     private let encoder: VideoEncoder
     private let temporaryURL: URL
     private var state: State = .open
-    /// Extra canvases for drawing clip frames in parallel, created on first use.
+    /// Canvases for drawing clip frames in parallel, one per drawing thread, created on first use.
     private var clipCanvases: [Canvas] = []
+    /// One converter per clip canvas (swscale contexts are not shared between threads), created with them.
+    private var clipConverters: [FrameConverter] = []
     private var startTime: Date?
     /// Frames added so far.
     public private(set) var frameCount = 0
@@ -155,7 +163,8 @@ public final class MovieMaker {
         // Hidden, unique, same folder (so the final rename is atomic), same extension (so tools recognise it).
         let encoderPath: String
         if isPNGSequence {
-            temporaryURL = folder.appendingPathComponent(".\(url.lastPathComponent).partial-\(UUID().uuidString.prefix(8))")
+            PartialFiles.removeStale(in: folder)
+            temporaryURL = PartialFiles.url(beside: url, stem: url.lastPathComponent, extension: nil)
             do {
                 try FileManager.default.createDirectory(at: temporaryURL, withIntermediateDirectories: false)
             } catch {
@@ -163,10 +172,12 @@ public final class MovieMaker {
             }
             encoderPath = temporaryURL.appendingPathComponent(Self.pngFramePattern).path
         } else {
-            temporaryURL = folder.appendingPathComponent(".\(url.deletingPathExtension().lastPathComponent).partial-\(UUID().uuidString.prefix(8)).\(url.pathExtension)")
+            PartialFiles.removeStale(in: folder)
+            temporaryURL = PartialFiles.url(beside: url, stem: url.deletingPathExtension().lastPathComponent, extension: url.pathExtension)
             encoderPath = temporaryURL.path
         }
 
+        PartialFiles.register(temporaryURL)
         let encoder: VideoEncoder
         do {
             surface = try CairoSurface(width: encodedWidth, height: encodedHeight)
@@ -176,6 +187,7 @@ public final class MovieMaker {
             if let audioSettings { _ = try encoder.addAudio(codec: container.audioCodec(), settings: audioSettings) }
         } catch {
             try? FileManager.default.removeItem(at: temporaryURL)
+            PartialFiles.unregister(temporaryURL)
             if case .ffmpeg(let op, _, let message) = error, op.hasPrefix("avio_open") {
                 throw .destinationNotWritable(path: folder.path, reason: message)
             }
@@ -186,6 +198,7 @@ public final class MovieMaker {
             pipeline = try FramePipeline(encoder: encoder, capacity: settings.bufferCount)
         } catch {
             try? FileManager.default.removeItem(at: temporaryURL)
+            PartialFiles.unregister(temporaryURL)
             throw error
         }
         context.clear(background)
@@ -239,6 +252,7 @@ public final class MovieMaker {
     public func addFrame(_ draw: (DrawingContext) throws -> Void) throws {
         try checkOpen()
         do {
+            if cancellation?.isCancelled == true { throw MovieMakerError.cancelled }
             try context.withSavedState { try draw(context) }
             try context.checkStatus()
             try encode(surface)
@@ -263,68 +277,77 @@ public final class MovieMaker {
     /// Renders a clip: one frame for every frame time within its duration.
     ///
     /// Each frame is drawn on a fresh black frame, or a transparent one with `settings.transparency`
-    /// (a clip draws its whole picture from the time alone),
-    /// so several frames can be drawn at once on separate canvases: `settings.drawingThreads` of them
-    /// (by default one per core, up to 4). They are encoded in order. Afterwards the pixel buffer holds
-    /// the clip's last frame.
+    /// (a clip draws its whole picture from the time alone), so several frames are drawn at once, on
+    /// `settings.drawingThreads` threads (by default one per core, up to 4), each pulling the next frame
+    /// as soon as it is free; frames reach the encoder in order. Afterwards the pixel buffer holds the
+    /// clip's last frame.
     ///
-    /// The clip's sounds (`Clip.withSound(_:at:)`) join the sound track at the clip's place in the
-    /// movie; the first clip with sound must come before the first frame unless `audioSettings` was
-    /// given to init (see `addAudio(_:at:)`).
+    /// The clip's media is opened first (a missing or unreadable photo throws here, before any frame is
+    /// drawn or sound added) and closed at the end. The clip's sounds (`Clip.withSound(_:at:)`) join the
+    /// sound track at the clip's place in the movie; the first clip with sound must come before the
+    /// first frame unless `audioSettings` was given to init (see `addAudio(_:at:)`).
     public func add(_ clip: Clip) throws {
+        try add(clip, frames: 0..<frameRate.frameCount(for: clip.duration))
+    }
+
+    /// Renders the frames `frames` of `clip` (indices on the clip's own frame grid, from 0), one after
+    /// another from the movie's current end: frame `frames.lowerBound` of the clip becomes the movie's
+    /// next frame. Each frame is exactly the frame at that index of a whole render of the clip.
+    ///
+    /// Sounds of the clip that play during the range are placed with it (a sound already playing at
+    /// the range's start is cut there, with a 10 ms fade). Throws `.invalidSetting` when the range is
+    /// not within the clip's frames (`0..<frameRate.frameCount(for: clip.duration)`).
+    public func add(_ clip: Clip, frames: Range<Int>) throws {
         try checkOpen()
-        // The clip's sounds, placed at its start in movie time (nothing before the clip is heard).
-        let clipStart = frameRate.time(ofFrame: frameCount)
-        for sound in clip.sounds.map({ $0.limited(from: .zero, until: nil) }) where sound.isHeard {
-            try addAudio(sound.heardSource, at: clipStart + sound.firstHeard)
+        let total = frameRate.frameCount(for: clip.duration)
+        guard frames.lowerBound >= 0, frames.upperBound <= total else {
+            throw MovieMakerError.invalidSetting(name: "frame range", value: "\(frames.lowerBound)..<\(frames.upperBound)",
+                                                 expected: "a range within the clip's \(total) frames, 0..<\(total)")
         }
-        let count = frameRate.frameCount(for: clip.duration)
+        // Like a sound that cannot be opened, media that cannot be opened throws here and changes nothing.
+        let session = try RenderSession(opening: clip, width: width, height: height, cancellation: cancellation)
+        defer { session.close() }
+        // The clip's sounds, placed at the range's start in movie time (nothing before it is heard).
+        let rangeStart = frameRate.time(ofFrame: frames.lowerBound)
+        let placedAt = frameRate.time(ofFrame: frameCount)
+        for sound in clip.sounds.map({ $0.limited(from: rangeStart, until: nil) }) where sound.isHeard {
+            try addAudio(sound.heardSource, at: placedAt + sound.firstHeard - rangeStart)
+        }
+        let count = frames.count
+        guard count > 0 else { return }
         if expectedFrameCount == nil || expectedFrameCount! < frameCount + count { expectedFrameCount = frameCount + count }
-        let lanes = min(settings.resolvedDrawingThreads, max(count, 1))
-        let rate = frameRate
-        @Sendable func frame(_ i: Int, movieIndex: Int) -> Frame {
-            Frame(index: i, movieIndex: movieIndex, rate: rate, exactTime: rate.time(ofFrame: i), duration: clip.duration)
-        }
-        if lanes <= 1 {
-            for i in 0..<count {
-                let f = frame(i, movieIndex: frameCount)
-                try addFrame { ctx in ctx.clear(background); try clip.draw(in: ctx, at: f) }
-            }
-            return
-        }
+        let lanes = min(settings.resolvedDrawingThreads, count)
         do {
+            if startTime == nil { startTime = Date() }
+            // The header goes out once the streams are known, before the first frame is submitted.
+            if frameCount == 0 { try encoder.writeHeader() }
             while clipCanvases.count < lanes {
                 clipCanvases.append(try Canvas(width: width, height: height, encodedWidth: surface.width, encodedHeight: surface.height))
+                clipConverters.append(try FrameConverter(width: surface.width, height: surface.height, format: encoder.framePixelFormat,
+                                                         alpha: settings.transparency))
             }
-            let canvases = UncheckedSendable(Array(clipCanvases.prefix(lanes)))
-            let background = self.background
-            var i = 0
-            while i < count {
-                let n = min(lanes, count - i), first = i, firstMovieIndex = frameCount
-                let failures = Mutex<[Int: any Error]>([:])
-                // Each iteration draws on its own canvas; no two touch the same one.
-                DispatchQueue.concurrentPerform(iterations: n) { k in
-                    let canvas = canvases.value[k]
-                    do {
-                        try canvas.draw { ctx in
-                            ctx.clear(background)
-                            try clip.draw(in: ctx, at: frame(first + k, movieIndex: firstMovieIndex + k))
-                        }
-                    } catch {
-                        failures.withLock { $0[k] = error }
+            let canvases = Array(clipCanvases.prefix(lanes))
+            let converters = Dictionary(uniqueKeysWithValues: zip(canvases.map(ObjectIdentifier.init), clipConverters.prefix(lanes)))
+            let sink = EncoderSink(pipeline: pipeline, converters: converters, firstPTS: Int64(frameCount) - Int64(frames.lowerBound))
+            let background = self.background, rate = frameRate, movieBase = frameCount - frames.lowerBound
+            let scheduler = FrameScheduler(frames: frames, sink: sink, cancellation: cancellation) { index, canvas in
+                let frame = Frame(index: index, movieIndex: movieBase + index, rate: rate, exactTime: rate.time(ofFrame: index), duration: clip.duration)
+                try canvas.draw { ctx in
+                    ctx.clear(background)
+                    try RenderSession.$current.withValue(session) {
+                        try clip.render(in: ctx, at: frame, session: session)
                     }
                 }
-                if let (_, error) = failures.withLock({ $0.min { $0.key < $1.key } }) { throw error }
-                for k in 0..<n {
-                    try encode(canvases.value[k].surface)
-                    reportProgress()
-                }
-                i += n
             }
-            // Leave the clip's last frame in the pixel buffer, as the sequential path does.
-            if count > 0, let last = canvases.value[(count - 1) % lanes].surface as CairoSurface? {
-                last.flush(); surface.flush()
-                (surface.data).update(from: last.data, count: surface.stride * surface.height)
+            let base = frameCount
+            let last = try scheduler.run(canvases: canvases) { committed in
+                frameCount = base + committed
+                reportProgress()
+            }
+            // Leave the clip's last frame in the pixel buffer, as `addFrame` does.
+            if let last {
+                last.surface.flush(); surface.flush()
+                surface.data.update(from: last.surface.data, count: surface.stride * surface.height)
                 surface.markDirty()
             }
         } catch {
@@ -437,9 +460,11 @@ public final class MovieMaker {
             }
         } catch {
             try? FileManager.default.removeItem(at: temporaryURL)
+            PartialFiles.unregister(temporaryURL)
             state = .failed(error.description)
             throw error
         }
+        PartialFiles.unregister(temporaryURL)
         state = .finished
         if let handler = progressHandler {
             handler(RenderProgress(framesEncoded: frameCount, framesAdded: frameCount, totalFrames: frameCount,
@@ -494,5 +519,6 @@ public final class MovieMaker {
     private func discard() {
         pipeline.cancel()
         try? FileManager.default.removeItem(at: temporaryURL)
+        PartialFiles.unregister(temporaryURL)
     }
 }

@@ -1,0 +1,55 @@
+import CFFmpeg
+import Foundation
+
+/// The frame sink of a movie: each slot is a pooled encoder frame from the `FramePipeline`, filled by
+/// converting the drawn canvas on the drawing thread (BGRA → the encoder's format, with that thread's
+/// own converter) and submitted to the encoder thread in frame order.
+final class EncoderSink: FrameSink, @unchecked Sendable {
+    // @unchecked: `converters` is read-only; each converter is used only by the thread drawing on its
+    // canvas; the pipeline is thread-safe.
+    private let pipeline: FramePipeline
+    private let converters: [ObjectIdentifier: FrameConverter]
+    /// The presentation time stamp of frame index 0 (frame `i` gets `firstPTS + i`).
+    private let firstPTS: Int64
+
+    /// A sink into `pipeline`, converting each canvas with its converter in `converters` (keyed by the
+    /// canvas's identity); frame `i` is stamped `firstPTS + i`.
+    init(pipeline: FramePipeline, converters: [ObjectIdentifier: FrameConverter], firstPTS: Int64) {
+        self.pipeline = pipeline; self.converters = converters; self.firstPTS = firstPTS
+    }
+
+    /// The pipeline's pool size.
+    var capacity: Int { pipeline.capacity }
+
+    /// A free pooled frame, made writable (the encoder may still reference its previous buffers).
+    func reserve() throws -> OwnedFrame {
+        let frame = try pipeline.acquire()
+        do { try ffCheck(av_frame_make_writable(frame.pointer), "av_frame_make_writable") } catch {
+            pipeline.giveBack(frame)
+            throw error
+        }
+        return frame
+    }
+
+    /// Converts `canvas` into `slot`.
+    func fill(_ slot: OwnedFrame, from canvas: Canvas, index: Int) throws {
+        guard let converter = converters[ObjectIdentifier(canvas)] else {
+            preconditionFailure("no converter for a drawing canvas")
+        }
+        let surface = canvas.surface
+        surface.flush()
+        let rows = converter.convert(surface, into: slot.pointer)
+        guard rows == Int32(surface.height) else {
+            throw MovieMakerError.ffmpeg(operation: "sws_scale", code: rows, message: "converted \(rows) of \(surface.height) rows")
+        }
+    }
+
+    /// Stamps the frame and queues it for the encoder.
+    func commit(_ slot: OwnedFrame, index: Int) throws {
+        slot.pointer.pointee.pts = firstPTS + Int64(index)
+        pipeline.submit(slot)
+    }
+
+    /// Returns the frame to the pool.
+    func release(_ slot: OwnedFrame) { pipeline.giveBack(slot) }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Synchronization
+
+/// The hidden files a render writes before renaming them into place, named so that a later render can
+/// tell whose they are: `.<name>.partial-<pid>-<host>-<random>[.<extension>]`.
+///
+/// A render that fails or is cancelled deletes its own partial file. A process killed with SIGKILL
+/// cannot; the next render into the same folder removes partial files whose writing process (on this
+/// host) no longer exists. Files of live processes, of other hosts (a folder shared over the network)
+/// and of older versions (without a process ID) are left alone.
+enum PartialFiles {
+    /// This host's name reduced to letters, digits and `_` (so the name splits unambiguously).
+    static let hostToken: String = {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let name = gethostname(&buffer, buffer.count) == 0
+            ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "host"
+        let token = String(name.prefix(32).map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+        return token.isEmpty ? "host" : token
+    }()
+
+    /// A new partial file's URL beside `destination`: hidden, unique, naming this process and host.
+    /// `extension` (without the dot) is appended when given, so tools recognise the format.
+    static func url(beside destination: URL, stem: String, extension ext: String?) -> URL {
+        let random = UUID().uuidString.prefix(8).lowercased()
+        let name = ".\(stem).partial-\(getpid())-\(hostToken)-\(random)" + (ext.map { $0.isEmpty ? "" : ".\($0)" } ?? "")
+        return destination.deletingLastPathComponent().appendingPathComponent(name)
+    }
+
+    /// The process ID and host a partial file's name records, or nil when `name` is not one (or is from
+    /// a version that did not record them).
+    static func owner(ofPartialNamed name: String) -> (pid: pid_t, host: String)? {
+        guard name.hasPrefix("."), let marker = name.range(of: ".partial-") else { return nil }
+        let rest = name[marker.upperBound...]
+        let fields = rest.prefix { $0 != "." }.split(separator: "-", omittingEmptySubsequences: false)
+        guard fields.count == 3, let pid = pid_t(fields[0]), pid > 0, !fields[1].isEmpty, fields[2].count == 8 else { return nil }
+        return (pid, String(fields[1]))
+    }
+
+    /// Whether the process `pid` exists (on this host).
+    static func processExists(_ pid: pid_t) -> Bool {
+        kill(pid, 0) == 0 || errno != ESRCH
+    }
+
+    /// Removes, from `folder`, the partial files (or folders) left by processes of this host that no
+    /// longer exist. Returns the names removed.
+    @discardableResult
+    static func removeStale(in folder: URL) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        var removed: [String] = []
+        for name in names {
+            guard let owner = owner(ofPartialNamed: name), owner.host == hostToken, owner.pid != getpid(),
+                  !processExists(owner.pid) else { continue }
+            if (try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))) != nil { removed.append(name) }
+        }
+        return removed
+    }
+
+    /// Partial files this process is writing now, so that an emergency exit can remove them.
+    private static let open = Mutex<Set<String>>([])
+
+    /// Records that `url` is being written (until `unregister`).
+    static func register(_ url: URL) { _ = open.withLock { $0.insert(url.path) } }
+    /// Records that `url` was renamed into place or deleted.
+    static func unregister(_ url: URL) { _ = open.withLock { $0.remove(url.path) } }
+    /// Deletes every partial file this process is writing (for a process about to exit without
+    /// finishing its renders, e.g. on a second interrupt). Returns how many were removed.
+    @discardableResult
+    static func removeAllOpen() -> Int {
+        let paths = open.withLock { set in defer { set.removeAll() }; return set }
+        return paths.filter { (try? FileManager.default.removeItem(atPath: $0)) != nil }.count
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+
+/// Where the scheduler delivers drawn frames: a slot is reserved for each frame, filled from the canvas
+/// it was drawn on, and committed in frame order.
+///
+/// `reserve` may block (back-pressure: a pool of encoder frames is full) and may be called for frames
+/// out of order; `fill` runs on the drawing threads, several at once; `commit` is called in frame
+/// order, one at a time, and must not block. A slot that will not be committed (a failure elsewhere,
+/// a cancellation) is handed back with `release`.
+protocol FrameSink: AnyObject, Sendable {
+    /// Room for one frame (a pooled encoder frame; a pixel buffer).
+    associatedtype Slot
+    /// How many slots can be reserved at once (the pool's size); at least 1.
+    var capacity: Int { get }
+    /// Reserves a slot, waiting for one to be free.
+    func reserve() throws -> Slot
+    /// Fills `slot` with the picture drawn on `canvas` for frame `index` (converting it: swscale…).
+    func fill(_ slot: Slot, from canvas: Canvas, index: Int) throws
+    /// Hands on the filled slot of frame `index`; frames arrive here in order.
+    func commit(_ slot: Slot, index: Int) throws
+    /// Gives back a slot that will not be committed.
+    func release(_ slot: Slot)
+}
+
+/// Renders a range of a clip's frames on several threads into a `FrameSink`, keeping every thread busy.
+///
+/// Each worker thread pulls the next frame index, draws that frame on its own canvas (cleared to the
+/// background: a clip's frame depends only on its time), reserves a sink slot and fills it (the
+/// conversion to the encoder's format runs on the worker too), then hands it to a reorder buffer that
+/// commits slots in frame order. Workers never wait for the slowest frame of a batch: a worker that
+/// is ahead goes on to its next frame while earlier ones finish. Memory stays flat: a worker may
+/// reserve a slot ahead of the earliest unfinished frame only while another stays free for that frame,
+/// so the frames waiting to be committed never exceed the sink's capacity, and the earliest frame can
+/// always get a slot (which rules out deadlock).
+///
+/// The calling thread only waits and reports progress, so progress handlers run where they were set
+/// up. Cancellation (the session's token) is checked before each frame; the first error (or the
+/// cancellation) stops every worker and is thrown once all have stopped.
+final class FrameScheduler<Sink: FrameSink>: @unchecked Sendable {
+    // @unchecked: the mutable state below is only touched under `condition`; canvases are each used by
+    // one worker; the sink is called as its protocol allows (reserve/fill concurrently, commit in order
+    // under the lock).
+    private let condition = NSCondition()
+    private var nextToDraw = 0            // the next frame index a worker takes
+    private var committed = 0             // frames committed so far (in order)
+    private var reservedAhead: Set<Int> = []   // frames that reserved a slot while not the earliest uncommitted one
+    private var ready: [Int: Sink.Slot] = [:]
+    private var failure: (any Error)?
+    private var workersRunning = 0
+    private var lastCanvas: Canvas?
+
+    private let frames: Range<Int>
+    private let sink: Sink
+    private let draw: @Sendable (Int, Canvas) throws -> Void
+    private let cancellation: CancellationToken?
+
+    /// A scheduler for the frames `frames` (indices passed to `draw` and the sink), drawing with `draw`
+    /// into `sink`, stopping when `cancellation` is cancelled.
+    init(frames: Range<Int>, sink: Sink, cancellation: CancellationToken?, draw: @escaping @Sendable (Int, Canvas) throws -> Void) {
+        self.frames = frames; self.sink = sink; self.cancellation = cancellation; self.draw = draw
+        nextToDraw = frames.lowerBound
+    }
+
+    /// Draws every frame on `canvases.count` threads (one canvas each), calling `progress` on this
+    /// thread with the number of frames committed so far each time it grows. Returns the canvas holding
+    /// the last frame's picture. Throws the first failure, after every worker has stopped and every
+    /// uncommitted slot was released.
+    func run(canvases: [Canvas], progress: (Int) -> Void) throws -> Canvas? {
+        precondition(!canvases.isEmpty, "the scheduler needs at least one canvas")
+        let count = frames.count
+        guard count > 0 else { return nil }
+        let lanes = min(canvases.count, count)
+        condition.withLock { workersRunning = lanes }
+        for k in 0..<lanes {
+            let canvas = UncheckedSendable(canvases[k])
+            let thread = Thread { [self] in self.work(on: canvas.value) }
+            thread.name = "MovieMaker drawing \(k + 1)"
+            thread.stackSize = 4 << 20
+            thread.start()
+        }
+        var reported = 0
+        condition.lock()
+        while true {
+            while committed == reported && workersRunning > 0 { condition.wait() }
+            let now = committed
+            let done = workersRunning == 0
+            condition.unlock()
+            while reported < now { reported += 1; progress(reported) }
+            if done { break }
+            condition.lock()
+        }
+        condition.lock(); defer { condition.unlock() }
+        for (_, slot) in ready { sink.release(slot) }
+        ready.removeAll()
+        if let failure { throw failure }
+        precondition(committed == count, "the scheduler stopped after \(committed) of \(count) frames without an error")
+        return lastCanvas
+    }
+
+    /// Records the first failure and wakes everyone, so workers stop.
+    private func fail(_ error: any Error) {
+        condition.withLock {
+            if failure == nil { failure = error }
+            condition.broadcast()
+        }
+    }
+
+    private func work(on canvas: Canvas) {
+        defer {
+            condition.withLock {
+                workersRunning -= 1
+                condition.broadcast()
+            }
+        }
+        while true {
+            // Take the next frame.
+            let index: Int? = condition.withLock {
+                guard failure == nil, nextToDraw < frames.upperBound else { return nil }
+                defer { nextToDraw += 1 }
+                return nextToDraw
+            }
+            guard let index else { return }
+            if cancellation?.isCancelled == true { fail(MovieMakerError.cancelled); return }
+            do {
+                try draw(index, canvas)
+            } catch {
+                fail(error); return
+            }
+            // Reserve a slot: the earliest uncommitted frame always may; a later one only while another
+            // slot stays free for the earliest (so slots held by waiting frames never starve it).
+            let allowed: Bool = condition.withLock {
+                while failure == nil {
+                    if index == frames.lowerBound + committed { return true }
+                    if reservedAhead.count + 1 < sink.capacity { reservedAhead.insert(index); return true }
+                    condition.wait()
+                }
+                return false
+            }
+            guard allowed else { return }
+            let slot: Sink.Slot
+            do {
+                slot = try sink.reserve()
+            } catch {
+                condition.withLock { _ = reservedAhead.remove(index) }
+                fail(error); return
+            }
+            do {
+                try sink.fill(slot, from: canvas, index: index)
+            } catch {
+                sink.release(slot)
+                condition.withLock { _ = reservedAhead.remove(index) }
+                fail(error); return
+            }
+            // Hand it to the reorder buffer; commit every frame that is now next in order.
+            let stop: Bool = condition.withLock {
+                if index == frames.upperBound - 1 { lastCanvas = canvas }
+                guard failure == nil else {
+                    sink.release(slot)
+                    reservedAhead.remove(index)
+                    return true
+                }
+                ready[index] = slot
+                while let next = ready.removeValue(forKey: frames.lowerBound + committed) {
+                    let nextIndex = frames.lowerBound + committed
+                    reservedAhead.remove(nextIndex)
+                    do {
+                        try sink.commit(next, index: nextIndex)
+                    } catch {
+                        sink.release(next)
+                        if failure == nil { failure = error }
+                        condition.broadcast()
+                        return true
+                    }
+                    committed += 1
+                }
+                condition.broadcast()
+                return false
+            }
+            if stop { return }
+        }
+    }
+}
