@@ -176,8 +176,8 @@ public final class MovieMaker {
             if let audioSettings { _ = try encoder.addAudio(codec: container.audioCodec(), settings: audioSettings) }
         } catch {
             try? FileManager.default.removeItem(at: temporaryURL)
-            if case .ffmpeg(let op, _, let message) = error, op.hasPrefix("avio_open") {
-                throw .destinationNotWritable(path: folder.path, reason: message)
+            if error.code == .ffmpeg, let ff = error.underlying as? FFmpegError, ff.operation.hasPrefix("avio_open") {
+                throw .destinationNotWritable(path: folder.path, reason: ff.message)
             }
             throw error
         }
