@@ -75,7 +75,7 @@ import Testing
 
     @Test func rejectsBadEncoderSettings() throws {
         let dir = try TemporaryFolder()
-        expectError(.invalidSetting(name: "crf", value: "60", expected: "0…51 (18 is visually lossless, 23 is x264's default)")) {
+        expectError(.invalidSetting(.crf, value: "60", expected: "0…51 (18 is visually lossless, 23 is x264's default)")) {
             _ = try MovieMaker(url: dir.file("a.mp4"), width: 320, height: 240, settings: EncoderSettings(crf: 60))
         }
         #expect(dir.contents.isEmpty)

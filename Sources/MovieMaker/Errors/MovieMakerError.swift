@@ -115,11 +115,6 @@ extension MovieMakerError {
                         value: value, expected: expected)
     }
 
-    /// A setting named by free text is out of range (until every caller names a `SettingKey`).
-    public static func invalidSetting(name: String, value: String, expected: String) -> MovieMakerError {
-        invalidSetting(SettingKey(rawValue: name, description: name), value: value, expected: expected)
-    }
-
     /// The folder the movie should be written into does not exist.
     public static func destinationFolderMissing(path: String) -> MovieMakerError {
         MovieMakerError(code: .destinationFolderMissing, message: "the folder \(path) does not exist: create it first or choose another destination",

@@ -251,7 +251,7 @@ public final class MovieMaker {
 
     /// Draws `count` frames; `draw` receives the context and the frame (index from 0, exact time).
     public func addFrames(count: Int, _ draw: (DrawingContext, Frame) throws -> Void) throws {
-        guard count >= 0 else { throw MovieMakerError.invalidSetting(name: "frame count", value: "\(count)", expected: "0 or more") }
+        guard count >= 0 else { throw MovieMakerError.invalidSetting(.frameCount, value: "\(count)", expected: "0 or more") }
         let duration = frameRate.time(ofFrame: count)
         if expectedFrameCount == nil || expectedFrameCount! < frameCount + count { expectedFrameCount = frameCount + count }
         for i in 0..<count {
@@ -352,7 +352,7 @@ public final class MovieMaker {
         try checkOpen()
         let audioCodec = try container.audioCodec()
         guard time >= .zero else {
-            throw .invalidSetting(name: "sound start time", value: "\(time)", expected: "0 or later (movie time)")
+            throw .invalidSetting(.soundStartTime, value: "\(time)", expected: "0 or later (movie time)")
         }
         if encoder.audio == nil && frameCount > 0 { throw .audioAfterFirstFrame(framesDrawn: frameCount) }
         let format = audioSettings.format
@@ -373,7 +373,7 @@ public final class MovieMaker {
             throw .audioUnreadable(path: "\(type(of: source))", reason: "\(error)")
         }
         guard reader.format == format else {
-            throw .invalidSetting(name: "audio reader format", value: "\(reader.format.sampleRate) Hz × \(reader.format.channelCount)",
+            throw .invalidSetting(.audioReaderFormat, value: "\(reader.format.sampleRate) Hz × \(reader.format.channelCount)",
                                   expected: "the format asked of makeReader(format:), \(format.sampleRate) Hz × \(format.channelCount)")
         }
         // Before the first frame the encoder thread has not touched the encoder yet: the stream can be added.
