@@ -147,6 +147,11 @@ extension MovieMakerError {
     /// `finish()` was called before any frame was added.
     public static let noFrames = MovieMakerError(code: .noFrames, message: "finish() was called before any frame was added: a movie needs at least one frame; nothing was written")
 
+    /// The movie failed earlier with `first` (its `underlying` error, type intact) and accepts no more work.
+    public static func failedEarlier(_ first: any Error) -> MovieMakerError {
+        MovieMakerError(code: .failedEarlier, message: "the movie failed earlier and was discarded: \(first)", underlying: first)
+    }
+
     /// The movie failed earlier (`message` says how) and accepts no more work.
     public static func failedEarlier(_ message: String) -> MovieMakerError {
         MovieMakerError(code: .failedEarlier, message: "the movie failed earlier and was discarded: \(message)")

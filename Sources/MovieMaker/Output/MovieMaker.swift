@@ -68,7 +68,7 @@ public final class MovieMaker {
     /// Frames added so far.
     public private(set) var frameCount = 0
 
-    private enum State { case open, finished, failed(String) }
+    private enum State { case open, finished, failed(any Error) }
 
     /// swscale flags for BGRA → yuv420p: accurate rounding, full-resolution chroma input and a bicubic
     /// chroma filter. Measured on vector art, bicubic beats bilinear chroma decimation by ~1.7 dB PSNR
@@ -229,7 +229,7 @@ public final class MovieMaker {
         switch state {
         case .open: return
         case .finished: throw .frameAfterFinish
-        case .failed(let message): throw .failedEarlier(message)
+        case .failed(let first): throw .failedEarlier(first)
         }
     }
 
@@ -421,7 +421,7 @@ public final class MovieMaker {
         switch state {
         case .open: break
         case .finished: throw .alreadyFinished
-        case .failed(let message): throw .failedEarlier(message)
+        case .failed(let first): throw .failedEarlier(first)
         }
         guard frameCount > 0 else {
             fail(MovieMakerError.noFrames)
@@ -437,7 +437,7 @@ public final class MovieMaker {
             }
         } catch {
             try? FileManager.default.removeItem(at: temporaryURL)
-            state = .failed(error.description)
+            state = .failed(error)
             throw error
         }
         state = .finished
@@ -481,13 +481,13 @@ public final class MovieMaker {
 
     /// Abandons the movie: stops encoding and deletes the partial file. `url` is left as it was.
     public func cancel() {
-        if case .open = state { discard(); state = .failed("the movie was cancelled") }
+        if case .open = state { discard(); state = .failed(MovieMakerError(code: .cancelled, message: "the movie was cancelled")) }
     }
 
     private func fail(_ error: Error) {
         if case .open = state {
             discard()
-            state = .failed((error as? MovieMakerError)?.description ?? "\(error)")
+            state = .failed(error)
         }
     }
 
