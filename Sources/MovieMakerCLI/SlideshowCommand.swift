@@ -254,9 +254,9 @@ struct SlideshowCommand: ParsableCommand {
 
     /// `path: reason` for a skipped photo, without the advice the full error gives.
     static func shortReason(_ error: MovieMakerError) -> String {
-        switch error {
-        case let .notAnImage(path, reason): "\(path): not an image (\(reason))"
-        case let .imageUnreadable(path, reason): "\(path): \(reason)"
+        switch (error.code, error.location?.file, error.reason) {
+        case let (.notAnImage, path?, reason?): "\(path): not an image (\(reason))"
+        case let (.imageUnreadable, path?, reason?): "\(path): \(reason)"
         default: error.description
         }
     }

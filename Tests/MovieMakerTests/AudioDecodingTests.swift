@@ -265,7 +265,7 @@ struct AudioDecodingTests {
         #expect {
             _ = try AudioFile(url: url)
         } throws: { error in
-            guard case let .audioUnreadable(path, reason) = error as? MovieMakerError else { return false }
+            guard let e = error as? MovieMakerError, e.code == .audioUnreadable, let path = e.location?.file, let reason = e.reason else { return false }
             return path == url.path && reason.contains("does not exist") && "\(error)".contains("no-such-song.mp3")
         }
     }
@@ -279,7 +279,7 @@ struct AudioDecodingTests {
         #expect {
             _ = try AudioFile(url: url)
         } throws: { error in
-            guard case let .audioUnreadable(path, reason) = error as? MovieMakerError else { return false }
+            guard let e = error as? MovieMakerError, e.code == .audioUnreadable, let path = e.location?.file, let reason = e.reason else { return false }
             return path == url.path && reason.contains("not a sound") && "\(error)".contains("notes.mp3")
         }
     }
@@ -318,7 +318,7 @@ struct AudioDecodingTests {
         #expect {
             _ = try AudioFile(url: sonic)
         } throws: { error in
-            guard case let .unsupportedAudioCodec(path, codec) = error as? MovieMakerError else { return false }
+            guard let e = error as? MovieMakerError, e.code == .unsupportedAudioCodec, let path = e.location?.file, let codec = e.value else { return false }
             return path == sonic.path && codec.contains("sonic") && "\(error)".contains("sonic.nut")
         }
     }

@@ -584,7 +584,7 @@ struct AudioMuxTests {
             thrown = error
         }
         // At 0.5 s the failure reaches a later frame; at 1.95 s (inside the held-back tail) it reaches finish().
-        guard case .audioUnreadable(_, let reason)? = thrown as? MovieMakerError else {
+        guard let e = thrown as? MovieMakerError, e.code == .audioUnreadable, let reason = e.reason else {
             Issue.record("expected .audioUnreadable, got \(String(describing: thrown))"); return
         }
         #expect(reason.contains("broke on purpose"))
@@ -621,14 +621,14 @@ struct AudioMuxTests {
                 _ = try make("bad.mp4", audio)
                 Issue.record("\(audio) was accepted")
             } catch {
-                guard case .invalidSetting(let n, let v, _) = error else { Issue.record("unexpected \(error)"); continue }
+                guard error.code == .invalidSetting, let n = error.setting?.description, let v = error.value else { Issue.record("unexpected \(error)"); continue }
                 #expect(n == name && v == value)
                 #expect(error.description.contains(value))
             }
         }
         // Opus (WebM) has no 44.1 kHz.
         #expect { _ = try make("bad.webm", AudioSettings(sampleRate: 44_100)) } throws: { error in
-            guard case .invalidSetting(_, "44100", let expected)? = error as? MovieMakerError else { return false }
+            guard let e = error as? MovieMakerError, e.code == .invalidSetting, e.value == "44100", let expected = e.expected else { return false }
             return expected.contains("48000") && expected.contains("opus")
         }
         #expect(folder.contents.isEmpty, "left behind: \(folder.contents)")

@@ -75,7 +75,7 @@ import Testing
 
     @Test func rejectsBadEncoderSettings() throws {
         let dir = try TemporaryFolder()
-        expectError(.invalidSetting(name: "crf", value: "60", expected: "0…51 (18 is visually lossless, 23 is x264's default)")) {
+        expectError(.invalidSetting(.crf, value: "60", expected: "0…51 (18 is visually lossless, 23 is x264's default)")) {
             _ = try MovieMaker(url: dir.file("a.mp4"), width: 320, height: 240, settings: EncoderSettings(crf: 60))
         }
         #expect(dir.contents.isEmpty)
@@ -95,7 +95,7 @@ import Testing
             _ = try MovieMaker(url: URL(fileURLWithPath: "/proc/movie.mp4"), width: 320, height: 240)
             Issue.record("writing into /proc succeeded")
         } catch {
-            guard case .destinationNotWritable(let path, let reason) = error else { Issue.record("got \(error)"); return }
+            guard error.code == .destinationNotWritable, let path = error.location?.file, let reason = error.reason else { Issue.record("got \(error)"); return }
             #expect(path == "/proc")
             #expect(!reason.isEmpty)
         }
@@ -140,7 +140,7 @@ import Testing
             _ = try VideoEncoder(path: "/nonexistent-folder/a.mp4", container: .mp4, width: 320, height: 240, rate: 30, settings: EncoderSettings())
             Issue.record("opening a file in a missing folder succeeded")
         } catch {
-            guard case .ffmpeg(let op, let code, let message) = error else { Issue.record("got \(error)"); return }
+            guard let ff = error.underlying as? FFmpegError, case let (op, code, message) = (ff.operation, ff.code, ff.message) else { Issue.record("got \(error)"); return }
             #expect(op.hasPrefix("avio_open"))
             #expect(code < 0)
             #expect(message == "No such file or directory")
@@ -177,7 +177,7 @@ import Testing
             _ = try Image(contentsOf: fake)
             Issue.record("a text file loaded as a PNG")
         } catch {
-            guard case .imageUnreadable(let path, let reason) = error else { Issue.record("got \(error)"); return }
+            guard error.code == .imageUnreadable, let path = error.location?.file, let reason = error.reason else { Issue.record("got \(error)"); return }
             #expect(path == fake.path)
             #expect(!reason.isEmpty)
         }

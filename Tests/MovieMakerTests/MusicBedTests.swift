@@ -90,7 +90,7 @@ struct MusicBedTests {
         #expect {
             try movie.addMusic(bad)
         } throws: { error in
-            guard let e = error as? MovieMakerError, case let .audioUnreadable(path, _) = e else { return false }
+            guard let e = error as? MovieMakerError, e.code == .audioUnreadable, let path = e.location?.file else { return false }
             return path == bad.path && e.description.contains("song.mp3")
         }
         #expect(movie.frameCount == 0)

@@ -307,7 +307,7 @@ import Testing
     @Test func badPathDataNamesTheTokenAndItsPosition() {
         func failure(_ data: String) -> (position: Int, reason: String, message: String)? {
             do { _ = try Path(svg: data); return nil } catch {
-                guard case let .invalidPathData(d, position, reason) = error, d == data else { return nil }
+                guard error.code == .invalidPathData, let d = error.value, let position = error.position, let reason = error.reason, d == data else { return nil }
                 return (position, reason, error.description)
             }
         }

@@ -729,7 +729,7 @@ struct PhotoDecodingTests {
         #expect {
             try PhotoDecoder.decode(truncated)
         } throws: { error in
-            guard case let .imageUnreadable(path, reason) = error as? MovieMakerError else { return false }
+            guard let e = error as? MovieMakerError, e.code == .imageUnreadable, let path = e.location?.file, let reason = e.reason else { return false }
             return path == truncated.path && reason.contains("truncated") && "\(error)".contains("truncated.jpg")
         }
         let text = folder.file("notes.jpg")
@@ -737,7 +737,7 @@ struct PhotoDecodingTests {
         #expect {
             try PhotoDecoder.decode(text)
         } throws: { error in
-            guard case let .notAnImage(path, reason) = error as? MovieMakerError else { return false }
+            guard let e = error as? MovieMakerError, e.code == .notAnImage, let path = e.location?.file, let reason = e.reason else { return false }
             return path == text.path && reason.contains("text") && "\(error)".contains("notes.jpg")
         }
         #expect(throws: MovieMakerError.self) { try PhotoDecoder.info(text) }

@@ -76,8 +76,8 @@ struct SlideshowTests {
         let (checked, skipped) = try show.removingUnreadablePhotos()
         #expect(checked.photos.map(\.url) == [good])
         #expect(skipped.count == 2)
-        #expect(skipped.contains { if case let .imageUnreadable(path, _) = $0 { return path == truncated.path } else { return false } }, "\(skipped)")
-        #expect(skipped.contains { if case let .notAnImage(path, _) = $0 { return path == text.path } else { return false } }, "\(skipped)")
+        #expect(skipped.contains { if $0.code == .imageUnreadable, let path = $0.location?.file { return path == truncated.path } else { return false } }, "\(skipped)")
+        #expect(skipped.contains { if $0.code == .notAnImage, let path = $0.location?.file { return path == text.path } else { return false } }, "\(skipped)")
         #expect(throws: MovieMakerError.self) { try show.removingUnreadablePhotos(strict: true) }
         // The show renders from what is left.
         let px = try checked.clip(width: 160, height: 120).still(at: 1, width: 160, height: 120).pixels()

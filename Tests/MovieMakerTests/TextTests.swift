@@ -237,7 +237,7 @@ func textInkCount(_ p: PixelBuffer) -> Int { stride(from: 3, to: p.bytes.count, 
         let notAFont = folder.file("notes.ttf")
         try Data("not a font".utf8).write(to: notAFont)
         #expect { try TextFont.file(notAFont, size: 10) } throws: { error in
-            guard case let .fontUnreadable(path, _) = error as? MovieMakerError else { return false }
+            guard let e = error as? MovieMakerError, e.code == .fontUnreadable, let path = e.location?.file else { return false }
             return path == notAFont.path
         }
     }

@@ -217,36 +217,36 @@ public struct AudioClip: AudioSource {
     /// Checks the edits; throws `.invalidSetting` naming the bad one.
     func validate() throws(MovieMakerError) {
         if sourceStart < .zero {
-            throw .invalidSetting(name: "audio clip in point", value: "\(sourceStart)", expected: "a time ≥ 0 in the source")
+            throw .invalidSetting(.audioClipInPoint, value: "\(sourceStart)", expected: "a time ≥ 0 in the source")
         }
         if let sourceEnd, !(sourceStart < sourceEnd) {
-            throw .invalidSetting(name: "audio clip out point", value: "\(sourceEnd)", expected: "a time after the in point \(sourceStart)")
+            throw .invalidSetting(.audioClipOutPoint, value: "\(sourceEnd)", expected: "a time after the in point \(sourceStart)")
         }
         guard gainDecibels.isFinite else {
-            throw .invalidSetting(name: "audio clip gain", value: "\(gainDecibels) dB", expected: "a finite number of decibels, e.g. -6")
+            throw .invalidSetting(.audioClipGain, value: "\(gainDecibels) dB", expected: "a finite number of decibels, e.g. -6")
         }
-        for (name, fade) in [("fade-in", fadeIn), ("fade-out", fadeOut), ("movie-end fade", movieEndFade)] {
+        for (key, fade) in [(SettingKey.audioClipFadeIn, fadeIn), (.audioClipFadeOut, fadeOut), (.audioClipMovieEndFade, movieEndFade)] {
             if let fade, fade.duration < .zero {
-                throw .invalidSetting(name: "audio clip \(name)", value: "\(fade.duration)", expected: "a duration ≥ 0")
+                throw .invalidSetting(key, value: "\(fade.duration)", expected: "a duration ≥ 0")
             }
         }
         if fadeOut != nil && duration == nil {
-            throw .invalidSetting(name: "audio clip fade-out", value: "on a sound of unknown length",
+            throw .invalidSetting(.audioClipFadeOut, value: "on a sound of unknown length",
                                   expected: "a clip with a known end: trim it (trim(from:to:)) or loop it to a duration")
         }
         if let loopDuration {
             guard loopDuration >= .zero else {
-                throw .invalidSetting(name: "audio loop duration", value: "\(loopDuration)", expected: "a duration ≥ 0")
+                throw .invalidSetting(.audioLoopDuration, value: "\(loopDuration)", expected: "a duration ≥ 0")
             }
             guard let length = trimmedDuration else {
-                throw .invalidSetting(name: "audio loop", value: "a sound of unknown length",
+                throw .invalidSetting(.audioLoop, value: "a sound of unknown length",
                                       expected: "a source with a known duration, or an out point (trim(from:to:))")
             }
             guard loopCrossfade.duration >= Self.minimumCrossfade else {
-                throw .invalidSetting(name: "audio loop crossfade", value: "\(loopCrossfade.duration)", expected: "at least 10 ms (0.01 s), so joins do not click")
+                throw .invalidSetting(.audioLoopCrossfade, value: "\(loopCrossfade.duration)", expected: "at least 10 ms (0.01 s), so joins do not click")
             }
             guard loopCrossfade.duration * 2 < length else {
-                throw .invalidSetting(name: "audio loop crossfade", value: "\(loopCrossfade.duration) on a loop of \(length)",
+                throw .invalidSetting(.audioLoopCrossfade, value: "\(loopCrossfade.duration) on a loop of \(length)",
                                       expected: "less than half the looped part: shorten the crossfade or loop a longer part")
             }
         }

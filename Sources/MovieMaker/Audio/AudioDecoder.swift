@@ -85,10 +85,10 @@ final class AudioDecoder: AudioReader {
         LibraryLog.ensureConfigured()
         let path = url.path
         guard format.sampleRate > 0, format.sampleRate <= 768_000 else {
-            throw .invalidSetting(name: "audio sample rate", value: "\(format.sampleRate)", expected: "1…768000 frames per second, e.g. 48000")
+            throw .invalidSetting(.audioSampleRate, value: "\(format.sampleRate)", expected: "1…768000 frames per second, e.g. 48000")
         }
         guard format.channelCount > 0, format.channelCount <= 16 else {
-            throw .invalidSetting(name: "audio channel count", value: "\(format.channelCount)", expected: "1…16, e.g. 2 for stereo")
+            throw .invalidSetting(.audioChannelCount, value: "\(format.channelCount)", expected: "1…16, e.g. 2 for stereo")
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {

@@ -66,15 +66,15 @@ public struct AudioSettings: Sendable, Equatable {
         let rates = Self.supportedSampleRates(encoder)
         guard sampleRate > 0, rates.isEmpty || rates.contains(sampleRate) else {
             let shown = rates.isEmpty ? "a positive number of frames per second" : rates.sorted().map(String.init).joined(separator: ", ")
-            throw .invalidSetting(name: "audio sample rate", value: "\(sampleRate)", expected: "one of \(shown) for \(codec.rawValue) (48000 is the movie standard)")
+            throw .invalidSetting(.audioSampleRate, value: "\(sampleRate)", expected: "one of \(shown) for \(codec.rawValue) (48000 is the movie standard)")
         }
         guard (1...8).contains(channelCount), Self.channelLayout(encoder, channelCount) != nil else {
             let counts = (1...8).filter { Self.channelLayout(encoder, $0) != nil }.map(String.init).joined(separator: ", ")
-            throw .invalidSetting(name: "audio channel count", value: "\(channelCount)", expected: "one of \(counts) for \(codec.rawValue) (1 is mono, 2 stereo)")
+            throw .invalidSetting(.audioChannelCount, value: "\(channelCount)", expected: "one of \(counts) for \(codec.rawValue) (1 is mono, 2 stereo)")
         }
         let range = codec.bitRateRange(channels: channelCount)
         guard range.contains(bitRate) else {
-            throw .invalidSetting(name: "audio bit rate", value: "\(bitRate)", expected: "\(range.lowerBound)…\(range.upperBound) bits per second for \(channelCount)-channel \(codec.rawValue), e.g. 192_000")
+            throw .invalidSetting(.audioBitRate, value: "\(bitRate)", expected: "\(range.lowerBound)…\(range.upperBound) bits per second for \(channelCount)-channel \(codec.rawValue), e.g. 192_000")
         }
     }
 
@@ -267,7 +267,7 @@ final class AudioEncoder {
         planar = c.pointee.sample_fmt == AV_SAMPLE_FMT_FLTP
         c.pointee.sample_rate = Int32(settings.sampleRate)
         guard var layout = AudioSettings.channelLayout(encoder, settings.channelCount) else {
-            throw .invalidSetting(name: "audio channel count", value: "\(settings.channelCount)", expected: "a count \(name) takes, e.g. 2")
+            throw .invalidSetting(.audioChannelCount, value: "\(settings.channelCount)", expected: "a count \(name) takes, e.g. 2")
         }
         defer { av_channel_layout_uninit(&layout) }
         try ffCheck(av_channel_layout_copy(&c.pointee.ch_layout, &layout), "av_channel_layout_copy")

@@ -65,13 +65,13 @@ public struct AudioMix: AudioSource {
 
         func validate() throws(MovieMakerError) {
             guard depth.isFinite, (0...100).contains(depth) else {
-                throw .invalidSetting(name: "ducking depth", value: "\(depth) dB", expected: "0 to 100 dB, e.g. 12")
+                throw .invalidSetting(.duckingDepth, value: "\(depth) dB", expected: "0 to 100 dB, e.g. 12")
             }
             guard threshold.isFinite, threshold <= 0 else {
-                throw .invalidSetting(name: "ducking threshold", value: "\(threshold) dBFS", expected: "a level of 0 dBFS or less, e.g. -40")
+                throw .invalidSetting(.duckingThreshold, value: "\(threshold) dBFS", expected: "a level of 0 dBFS or less, e.g. -40")
             }
-            for (name, t) in [("attack", attack), ("release", release), ("hold", hold)] where t < .zero || t > 60 {
-                throw .invalidSetting(name: "ducking \(name)", value: "\(t)", expected: "0 to 60 seconds")
+            for (key, t) in [(SettingKey.duckingAttack, attack), (.duckingRelease, release), (.duckingHold, hold)] where t < .zero || t > 60 {
+                throw .invalidSetting(key, value: "\(t)", expected: "0 to 60 seconds")
             }
         }
     }
@@ -144,7 +144,7 @@ public struct AudioMix: AudioSource {
         if let target = loudnessTarget {
             guard let length = duration else {
                 throw MovieMakerError.invalidSetting(
-                    name: "loudness normalisation", value: "a mix without an end",
+                    .loudnessNormalization, value: "a mix without an end",
                     expected: "a mix that ends, to measure it first: give it a duration (AudioMix(duration:)) or tracks that end")
             }
             let frames = format.frame(at: length)
@@ -185,22 +185,22 @@ public struct AudioMix: AudioSource {
     func validate() throws(MovieMakerError) {
         for (i, t) in tracks.enumerated() {
             guard t.gain.isFinite, t.gain <= 60 else {
-                throw .invalidSetting(name: "gain of track \(i)", value: "\(t.gain) dB", expected: "a finite number of dB up to 60, e.g. -6")
+                throw .invalidSetting(.trackGain(i), value: "\(t.gain) dB", expected: "a finite number of dB up to 60, e.g. -6")
             }
             guard t.start >= .zero else {
-                throw .invalidSetting(name: "start of track \(i)", value: "\(t.start)", expected: "zero or more seconds")
+                throw .invalidSetting(.trackStart(i), value: "\(t.start)", expected: "zero or more seconds")
             }
         }
         guard gain.isFinite, gain <= 60 else {
-            throw .invalidSetting(name: "mix gain", value: "\(gain) dB", expected: "a finite number of dB up to 60, e.g. 0")
+            throw .invalidSetting(.mixGain, value: "\(gain) dB", expected: "a finite number of dB up to 60, e.g. 0")
         }
         if let loudnessTarget {
             guard loudnessTarget.isFinite, (-70...0).contains(loudnessTarget) else {
-                throw .invalidSetting(name: "loudness target", value: "\(loudnessTarget) LUFS", expected: "-70 to 0 LUFS, e.g. -16 or -23")
+                throw .invalidSetting(.loudnessTarget, value: "\(loudnessTarget) LUFS", expected: "-70 to 0 LUFS, e.g. -16 or -23")
             }
         }
         if let fixedDuration, fixedDuration < .zero {
-            throw .invalidSetting(name: "mix duration", value: "\(fixedDuration)", expected: "zero or more seconds, or nil")
+            throw .invalidSetting(.mixDuration, value: "\(fixedDuration)", expected: "zero or more seconds, or nil")
         }
         try ducking.validate()
     }

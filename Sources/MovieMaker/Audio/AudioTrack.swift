@@ -104,7 +104,7 @@ public struct AudioTrack: AudioSource {
     public func layout() throws(MovieMakerError) -> [PlacedClip] {
         let c = crossfade.duration
         guard c >= AudioClip.minimumCrossfade else {
-            throw .invalidSetting(name: "audio track crossfade", value: "\(c)", expected: "at least 10 ms (0.01 s), so joins do not click")
+            throw .invalidSetting(.audioTrackCrossfade, value: "\(c)", expected: "at least 10 ms (0.01 s), so joins do not click")
         }
         let halfC = half(c)
         var placed: [PlacedClip] = []
@@ -112,7 +112,7 @@ public struct AudioTrack: AudioSource {
             let clip = item.clip
             let length = clip.duration
             if length == nil && i < items.count - 1 {
-                throw .invalidSetting(name: "audio track clip \(i + 1)", value: "a sound of unknown length",
+                throw .invalidSetting(.audioTrackClip(i + 1), value: "a sound of unknown length",
                                       expected: "a known length for every clip but the last: trim it or loop it to a duration")
             }
             let headRoom = Time.min(halfC, Self.head(of: clip))
@@ -137,7 +137,7 @@ public struct AudioTrack: AudioSource {
             case .at(let t):
                 start = t
                 guard !(t < prev.start) else {
-                    throw .invalidSetting(name: "audio track clip \(i + 1) time", value: "\(t)",
+                    throw .invalidSetting(.audioTrackClipTime(i + 1), value: "\(t)",
                                           expected: "a time at or after the previous clip's start \(prev.start): place clips in time order")
                 }
                 if t < prevEnd && c <= prevEnd - t {
@@ -159,11 +159,11 @@ public struct AudioTrack: AudioSource {
         }
         for (i, p) in placed.enumerated() {
             if let fadeIn = p.fadeIn, let fadeOut = p.fadeOut, fadeOut.lowerBound < fadeIn.upperBound {
-                throw .invalidSetting(name: "audio track clip \(i + 1)", value: "\(items[i].clip.duration.map { "\($0)" } ?? "?") long",
+                throw .invalidSetting(.audioTrackClip(i + 1), value: "\(items[i].clip.duration.map { "\($0)" } ?? "?") long",
                                       expected: "a clip longer than its two crossfades (\(c) each): lengthen it or shorten the crossfade")
             }
             if i >= 2, let end = placed[i - 2].playEnd, p.playStart < end {
-                throw .invalidSetting(name: "audio track clip \(i)", value: "\(items[i - 1].clip.duration.map { "\($0)" } ?? "?") long",
+                throw .invalidSetting(.audioTrackClip(i), value: "\(items[i - 1].clip.duration.map { "\($0)" } ?? "?") long",
                                       expected: "a clip long enough that its neighbours do not overlap each other: lengthen it or shorten the crossfade")
             }
         }

@@ -23,13 +23,13 @@ public struct Limiter: Sendable, Hashable {
     /// Throws when a setting is out of range.
     func validate() throws(MovieMakerError) {
         guard ceiling.isFinite, ceiling <= 0, ceiling >= -60 else {
-            throw .invalidSetting(name: "limiter ceiling", value: "\(ceiling) dBTP", expected: "a level from -60 to 0 dBTP, e.g. -1")
+            throw .invalidSetting(.limiterCeiling, value: "\(ceiling) dBTP", expected: "a level from -60 to 0 dBTP, e.g. -1")
         }
         guard lookahead >= Time(value: 1, timescale: 2000), lookahead <= Time(value: 1, timescale: 10) else {
-            throw .invalidSetting(name: "limiter lookahead", value: "\(lookahead)", expected: "0.5 ms to 100 ms, e.g. 0.005 (5 ms)")
+            throw .invalidSetting(.limiterLookahead, value: "\(lookahead)", expected: "0.5 ms to 100 ms, e.g. 0.005 (5 ms)")
         }
         guard release >= .zero, release <= 10 else {
-            throw .invalidSetting(name: "limiter release", value: "\(release)", expected: "0 to 10 seconds, e.g. 0.1")
+            throw .invalidSetting(.limiterRelease, value: "\(release)", expected: "0 to 10 seconds, e.g. 0.1")
         }
     }
 }

@@ -488,11 +488,11 @@ extension AudioSource {
     /// `format`, reading it through a `LoudnessMeter` in constant memory.
     public func measureLoudness(duration: Time? = nil, format: AudioFormat = .standard) throws -> LoudnessMeasurement {
         guard let length = duration ?? self.duration else {
-            throw MovieMakerError.invalidSetting(name: "duration", value: "nil (the sound has no end)",
+            throw MovieMakerError.invalidSetting(.duration, value: "nil (the sound has no end)",
                                                  expected: "a duration to measure, e.g. measureLoudness(duration: 30)")
         }
         guard length >= .zero else {
-            throw MovieMakerError.invalidSetting(name: "duration", value: "\(length)", expected: "a duration of zero or more")
+            throw MovieMakerError.invalidSetting(.duration, value: "\(length)", expected: "a duration of zero or more")
         }
         try format.validateForMixing()
         let reader = try makeReader(format: format)
@@ -522,10 +522,10 @@ extension AudioFormat {
     /// Throws when the rate or channel count cannot be processed (zero, negative, absurd).
     func validateForMixing() throws(MovieMakerError) {
         guard (1...768_000).contains(sampleRate) else {
-            throw .invalidSetting(name: "sample rate", value: "\(sampleRate)", expected: "1 to 768000 frames per second, e.g. 48000")
+            throw .invalidSetting(.sampleRate, value: "\(sampleRate)", expected: "1 to 768000 frames per second, e.g. 48000")
         }
         guard (1...64).contains(channelCount) else {
-            throw .invalidSetting(name: "channel count", value: "\(channelCount)", expected: "1 to 64 channels, e.g. 2 for stereo")
+            throw .invalidSetting(.channelCount, value: "\(channelCount)", expected: "1 to 64 channels, e.g. 2 for stereo")
         }
     }
 }

@@ -70,7 +70,7 @@ public struct ProceduralSound: AudioSource {
         var end: Int64? = nil
         if let duration {
             guard duration >= .zero else {
-                throw MovieMakerError.invalidSetting(name: "sound duration", value: "\(duration)", expected: "zero or more seconds, or nil for an endless sound")
+                throw MovieMakerError.invalidSetting(.soundDuration, value: "\(duration)", expected: "zero or more seconds, or nil for an endless sound")
             }
             end = format.frame(at: duration)
         }
@@ -276,7 +276,7 @@ extension ProceduralSound {
                        makeShape: @escaping @Sendable (AudioFormat) throws -> (Int) -> Double) -> ProceduralSound {
         ProceduralSound(duration: duration) { format in
             guard length > .zero else {
-                throw MovieMakerError.invalidSetting(name: "burst length", value: "\(length)", expected: "a positive duration, e.g. 0.1")
+                throw MovieMakerError.invalidSetting(.burstLength, value: "\(length)", expected: "a positive duration, e.g. 0.1")
             }
             let lengthFrames = max(1, format.frame(at: length))
             let shape = try makeShape(format)
@@ -285,14 +285,14 @@ extension ProceduralSound {
             switch timing {
             case .once(let at):
                 guard at >= .zero else {
-                    throw MovieMakerError.invalidSetting(name: "burst time", value: "\(at)", expected: "zero or more seconds")
+                    throw MovieMakerError.invalidSetting(.burstTime, value: "\(at)", expected: "zero or more seconds")
                 }
                 let frame = format.frame(at: at)
                 onset = { k in k == 0 ? frame : .max }
                 firstBurst = { _ in 0 }
             case .every(let interval):
                 guard interval > .zero else {
-                    throw MovieMakerError.invalidSetting(name: "burst interval", value: "\(interval)", expected: "a positive duration, e.g. 1")
+                    throw MovieMakerError.invalidSetting(.burstInterval, value: "\(interval)", expected: "a positive duration, e.g. 1")
                 }
                 let framesPerBurst = interval.seconds * Double(format.sampleRate)
                 onset = { k in format.frame(at: interval * Int(k)) }
@@ -323,7 +323,7 @@ extension ProceduralSound {
     static func beepShape(frequency: Double, amplitude: Double, ramp: Time, length: Time, format: AudioFormat) throws -> (Int) -> Double {
         try checkAmplitude(amplitude)
         guard ramp >= .zero else {
-            throw MovieMakerError.invalidSetting(name: "beep ramp", value: "\(ramp)", expected: "zero or more seconds, e.g. 0.001")
+            throw MovieMakerError.invalidSetting(.beepRamp, value: "\(ramp)", expected: "zero or more seconds, e.g. 0.001")
         }
         let lengthFrames = Int(max(1, format.frame(at: length)))
         let rampFrames = min(Int(format.frame(at: ramp)), lengthFrames / 2)
@@ -350,14 +350,14 @@ extension ProceduralSound {
     static func checkFrequency(_ frequency: Double, format: AudioFormat) throws(MovieMakerError) {
         let nyquist = Double(format.sampleRate) / 2
         guard frequency.isFinite, frequency >= 0, frequency < nyquist else {
-            throw .invalidSetting(name: "frequency", value: "\(frequency) Hz",
+            throw .invalidSetting(.frequency, value: "\(frequency) Hz",
                                   expected: "0 to below \(nyquist) Hz (half the sample rate \(format.sampleRate))")
         }
     }
 
     static func checkAmplitude(_ amplitude: Double) throws(MovieMakerError) {
         guard amplitude.isFinite else {
-            throw .invalidSetting(name: "amplitude", value: "\(amplitude)", expected: "a finite number; 1 is full scale, e.g. 0.5")
+            throw .invalidSetting(.amplitude, value: "\(amplitude)", expected: "a finite number; 1 is full scale, e.g. 0.5")
         }
     }
 }

@@ -18,11 +18,11 @@ extension AudioSource {
     public func writeWAV(to url: URL, duration: Time? = nil, format: AudioFormat = .standard,
                          sampleFormat: WAVSampleFormat = .float32) throws {
         guard let length = duration ?? self.duration else {
-            throw MovieMakerError.invalidSetting(name: "duration", value: "nil (the sound has no end)",
+            throw MovieMakerError.invalidSetting(.duration, value: "nil (the sound has no end)",
                                                  expected: "how much of the sound to write, e.g. writeWAV(to: url, duration: 10)")
         }
         guard length >= .zero else {
-            throw MovieMakerError.invalidSetting(name: "duration", value: "\(length)", expected: "zero or more seconds")
+            throw MovieMakerError.invalidSetting(.duration, value: "\(length)", expected: "zero or more seconds")
         }
         try format.validateForMixing()
         let frames = format.frame(at: length)
@@ -30,7 +30,7 @@ extension AudioSource {
         let dataBytes = frames * Int64(bytesPerFrame)
         let headerBytes: Int64 = sampleFormat == .float32 ? 58 : 44
         guard dataBytes + headerBytes - 8 <= Int64(UInt32.max) else {
-            throw MovieMakerError.invalidSetting(name: "WAV length", value: "\(length) (\(dataBytes) bytes of samples)",
+            throw MovieMakerError.invalidSetting(.wavLength, value: "\(length) (\(dataBytes) bytes of samples)",
                                                  expected: "at most 4 GB of samples, the WAV format's limit: write a shorter part")
         }
         let folder = url.deletingLastPathComponent()

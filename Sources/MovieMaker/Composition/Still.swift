@@ -8,7 +8,7 @@ extension Clip {
                       background: Color = .black) throws -> Canvas {
         guard time >= .zero, time < duration || (duration == .zero && time == .zero) else {
             throw MovieMakerError.invalidSetting(
-                name: "still time", value: time.description,
+                .stillTime, value: time.description,
                 expected: "a time within the clip, from 0 up to (not including) its duration \(duration.seconds)s")
         }
         let canvas = try Canvas(width: width, height: height)

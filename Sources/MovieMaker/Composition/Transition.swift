@@ -245,13 +245,13 @@ public struct Transition: Sendable, CustomStringConvertible {
         guard let kind = Transition.kindsByName[key] else {
             let known = Transition.knownNames.joined(separator: ", ")
             if Transition.unsupportedXfadeNames.contains(key) {
-                throw .invalidSetting(name: "transition", value: "\"\(xfadeName)\"",
+                throw .invalidSetting(.transition, value: "\"\(xfadeName)\"",
                                       expected: "a transition MovieMaker draws (xfade's \(key) is not one of them): \(known)")
             }
-            throw .invalidSetting(name: "transition", value: "\"\(xfadeName)\"", expected: "one of \(known)")
+            throw .invalidSetting(.transition, value: "\"\(xfadeName)\"", expected: "one of \(known)")
         }
         guard duration >= .zero else {
-            throw .invalidSetting(name: "transition duration", value: duration.description, expected: "0 seconds or more")
+            throw .invalidSetting(.transitionDuration, value: duration.description, expected: "0 seconds or more")
         }
         self.init(kind, duration: duration, easing: easing)
     }
@@ -351,7 +351,7 @@ extension Clip {
     public static func sequence(_ clips: [Clip], transitions: [Transition?]) throws(MovieMakerError) -> Clip {
         let needed = max(0, clips.count - 1)
         guard transitions.count == needed else {
-            throw .invalidSetting(name: "transitions", value: "\(transitions.count) for \(clips.count) clips",
+            throw .invalidSetting(.transitions, value: "\(transitions.count) for \(clips.count) clips",
                                   expected: "\(needed): one transition (or nil for a cut) between each clip and the next")
         }
         return Clip(.sequence(Track(clips, transitions: transitions)))

@@ -133,7 +133,7 @@ public final class Font: @unchecked Sendable {
 
     /// Loads the font file at `url` (`.ttf`, `.otf`, `.ttc` face 0); throws `.fontUnreadable` when FreeType cannot.
     public init(contentsOf url: URL, size: Double) throws(MovieMakerError) {
-        guard size > 0, size.isFinite else { throw .invalidSetting(name: "font size", value: "\(size)", expected: "a positive number of pixels") }
+        guard size > 0, size.isFinite else { throw .invalidSetting(.fontSize, value: "\(size)", expected: "a positive number of pixels") }
         guard FileManager.default.fileExists(atPath: url.path) else { throw .fontUnreadable(path: url.path, reason: "no such file") }
         self.face = try FreeTypeFaces.makeCairoFace(path: url.path)
         self.url = url; self.size = size

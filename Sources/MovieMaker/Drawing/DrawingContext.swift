@@ -316,7 +316,7 @@ public final class DrawingContext {
     public func withGroup<R>(opacity: Double = 1, blendMode: BlendMode = .normal, _ body: () throws -> R) rethrows -> R {
         var alpha = 1.0
         if opacity.isFinite { alpha = min(max(opacity, 0), 1) } else {
-            recordError(.invalidSetting(name: "group opacity", value: "\(opacity)", expected: "a number from 0 (transparent) to 1 (opaque)"))
+            recordError(.invalidSetting(.groupOpacity, value: "\(opacity)", expected: "a number from 0 (transparent) to 1 (opaque)"))
         }
         cairo_push_group(cr)                        // saves the state; the pop restores it
         cairo_set_operator(cr, CAIRO_OPERATOR_OVER)

@@ -187,11 +187,11 @@ extension DrawingContext {
     /// frame's status check, and `body` is then drawn without a shadow.
     public func withShadow<R>(_ shadow: Shadow, _ body: () throws -> R) rethrows -> R {
         guard shadow.blur.isFinite, shadow.blur >= 0, shadow.blur <= GaussianBlur.maximumRadius else {
-            recordError(.invalidSetting(name: "shadow blur", value: "\(shadow.blur)", expected: "a blur radius from 0 to \(Int(GaussianBlur.maximumRadius)) pixels"))
+            recordError(.invalidSetting(.shadowBlur, value: "\(shadow.blur)", expected: "a blur radius from 0 to \(Int(GaussianBlur.maximumRadius)) pixels"))
             return try withSavedState(body)
         }
         guard shadow.offset.x.isFinite, shadow.offset.y.isFinite, abs(shadow.offset.x) < 1e6, abs(shadow.offset.y) < 1e6 else {
-            recordError(.invalidSetting(name: "shadow offset", value: "\(shadow.offset)", expected: "finite x and y in pixels"))
+            recordError(.invalidSetting(.shadowOffset, value: "\(shadow.offset)", expected: "finite x and y in pixels"))
             return try withSavedState(body)
         }
         let clip = deviceClipBox()
@@ -241,7 +241,7 @@ extension DrawingContext {
     /// `body` is then drawn unblurred.
     public func withBlur<R>(radius: Double, _ body: () throws -> R) rethrows -> R {
         guard radius.isFinite, radius >= 0, radius <= GaussianBlur.maximumRadius else {
-            recordError(.invalidSetting(name: "blur radius", value: "\(radius)", expected: "a blur radius from 0 to \(Int(GaussianBlur.maximumRadius)) pixels"))
+            recordError(.invalidSetting(.blurRadius, value: "\(radius)", expected: "a blur radius from 0 to \(Int(GaussianBlur.maximumRadius)) pixels"))
             return try withSavedState(body)
         }
         let blur = GaussianBlur(radius: radius)

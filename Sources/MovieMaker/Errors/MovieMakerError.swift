@@ -1,147 +1,266 @@
 import Foundation
 
-/// Everything that can go wrong making a movie, each case naming the bad value and how to fix it.
-public enum MovieMakerError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
-    /// Width or height is zero or negative.
-    case invalidSize(width: Int, height: Int)
-    /// Width or height is odd, which 4:2:0 chroma subsampling cannot encode.
-    case oddSize(width: Int, height: Int)
-    /// The frame is larger than H.264 (level 6.2) can encode.
-    case sizeTooLarge(width: Int, height: Int, maxSide: Int, maxPixels: Int)
-    /// The frame rate is zero, negative or not a number.
-    case invalidFrameRate(String)
-    /// An encoding setting is out of range.
-    case invalidSetting(name: String, value: String, expected: String)
-    /// The folder the movie should be written into does not exist.
-    case destinationFolderMissing(path: String)
-    /// The destination folder exists but a file cannot be created there.
-    case destinationNotWritable(path: String, reason: String)
-    /// The destination's extension names no container MovieMaker writes.
-    case unsupportedContainer(extension: String, supported: [String])
-    /// The named encoder is not in this FFmpeg build.
-    case encoderUnavailable(name: String)
-    /// A frame was added after `finish()`.
-    case frameAfterFinish
-    /// `finish()` was called a second time.
-    case alreadyFinished
-    /// `finish()` was called before any frame was added.
-    case noFrames
-    /// The movie failed earlier (see the error it threw then) and accepts no more work.
-    case failedEarlier(String)
-    /// Cairo reported an error.
-    case cairo(operation: String, message: String)
-    /// An FFmpeg call failed with its own error code and message.
-    case ffmpeg(operation: String, code: Int32, message: String)
-    /// An image file could not be read.
-    case imageUnreadable(path: String, reason: String)
-    /// A font file could not be loaded.
-    case fontUnreadable(path: String, reason: String)
-    /// A movie file could not be opened or decoded.
-    case movieUnreadable(path: String, reason: String)
-    /// A text's font family is not installed (no silent fallback to another family).
-    case fontNotFound(family: String, closest: [String])
-    /// Text marked as Pango markup could not be parsed.
-    case invalidMarkup(markup: String, reason: String)
-    /// A transparent movie was asked for in a container whose codec has no alpha channel (H.264 MP4).
-    case transparencyUnsupported(extension: String)
-    /// SVG path data could not be parsed: the data, the 0-based character position of the problem, and what is wrong.
-    case invalidPathData(String, position: Int, reason: String)
-    /// A file expected to be a photo holds no image data MovieMaker recognises (e.g. a text file named `.jpg`).
-    case notAnImage(path: String, reason: String)
-    /// An audio file (or a movie's sound) could not be opened or decoded.
-    case audioUnreadable(path: String, reason: String)
-    /// A file has no audio stream.
-    case noAudioStream(path: String)
-    /// An audio file's codec has no decoder here.
-    case unsupportedAudioCodec(path: String, codec: String)
-    /// A slideshow has nothing to show (an empty folder, no photos, or none readable).
-    case noPhotos(source: String, reason: String)
-    /// Sound was added to output that has no sound track (a PNG sequence).
-    case audioUnsupported(container: String)
-    /// The first sound was added after frames were drawn; the sound track is created before the first frame.
-    case audioAfterFirstFrame(framesDrawn: Int)
-    /// A sound was placed before `earliest`, up to where the sound track may already have been written.
-    case audioTooLate(start: Time, earliest: Time)
-    /// The render was cancelled (`CancellationToken.cancel()`, or SIGINT/SIGTERM in the `moviemaker` tool).
-    case cancelled
-    /// A value cannot be written as data (`Encodable`): a closure, an in-memory picture, a sound made by code.
-    case notEncodable(what: String, reason: String)
+/// Everything that can go wrong making a movie: what kind of error (`code`), a one-line `message` that
+/// names the bad value and how to fix it, and where there is one, the file or description entry it is
+/// about (`location`), the error underneath (`underlying`) and the setting at fault (`setting`).
+///
+/// A struct, not an enum, so that new kinds of error can be added without breaking anyone's `switch`:
+/// branch on `code` with a `default:`. Errors are made with one static function per kind, e.g.
+/// `throw .oddSize(width: 321, height: 241)`, and compare equal when their code, message, location and
+/// setting are equal.
+public struct MovieMakerError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+    /// Where an error was found: the file it is about, and the entry of a description file.
+    public struct Location: Hashable, Sendable {
+        /// The file (or folder) the error is about, e.g. the photo that could not be read.
+        public var file: String?
+        /// The entry of a JSON description that is at fault, e.g. `"tracks[1].items[4].duration"`.
+        public var jsonPath: String?
 
-    /// A one-line explanation that says what to change.
-    public var description: String {
-        switch self {
-        case let .invalidSize(w, h):
-            return "invalid frame size \(w)×\(h): width and height must both be at least 2 pixels"
-        case let .oddSize(w, h):
-            return "frame size \(w)×\(h) has an odd side: H.264 in yuv420p stores colour at half resolution (4:2:0), so width and height must be even; use \(w + w % 2)×\(h + h % 2), or pass oddSizePolicy: .pad to pad the frame"
-        case let .sizeTooLarge(w, h, maxSide, maxPixels):
-            return "frame size \(w)×\(h) is too large for H.264: each side must be at most \(maxSide) and the area at most \(maxPixels) pixels (level 6.2)"
-        case let .invalidFrameRate(v):
-            return "invalid frame rate \(v): it must be a positive number of frames per second, e.g. 30 or 30000/1001"
-        case let .invalidSetting(name, value, expected):
-            return "invalid \(name) \(value): expected \(expected)"
-        case let .destinationFolderMissing(path):
-            return "the folder \(path) does not exist: create it first or choose another destination"
-        case let .destinationNotWritable(path, reason):
-            return "cannot write into \(path) (\(reason)): choose a folder you can write to"
-        case let .unsupportedContainer(ext, supported):
-            let shown = ext.isEmpty ? "no extension" : "unknown extension .\(ext)"
-            return "\(shown): end the file name with one of \(supported.map { "." + $0 }.joined(separator: ", "))"
-        case let .encoderUnavailable(name):
-            return "the encoder \(name) is not available in this FFmpeg build: install libavcodec with \(name) (Debian: libavcodec-extra or libavcodec59 built with libx264)"
-        case .frameAfterFinish:
-            return "a frame was added after finish(): the movie is already written; create a new MovieMaker for more frames"
-        case .alreadyFinished:
-            return "finish() was called twice: the movie was already written by the first call"
-        case .noFrames:
-            return "finish() was called before any frame was added: a movie needs at least one frame; nothing was written"
-        case let .failedEarlier(message):
-            return "the movie failed earlier and was discarded: \(message)"
-        case let .cairo(op, message):
-            return "Cairo failed in \(op): \(message)"
-        case let .ffmpeg(op, code, message):
-            return "FFmpeg failed in \(op): \(message) (error \(code))"
-        case let .imageUnreadable(path, reason):
-            return "cannot read the image \(path): \(reason)"
-        case let .fontUnreadable(path, reason):
-            return "cannot load the font \(path): \(reason)"
-        case let .movieUnreadable(path, reason):
-            return "cannot read the movie \(path): \(reason)"
-        case let .fontNotFound(family, closest):
-            let suggestion = closest.isEmpty ? "" : "; closest installed: \(closest.joined(separator: ", "))"
-            return "font \"\(family)\" is not installed\(suggestion) (list all with fc-list : family)"
-        case let .invalidMarkup(markup, reason):
-            return "invalid Pango markup \"\(markup)\": \(reason); escape & < > as &amp; &lt; &gt;, or set isMarkup to false for plain text"
-        case let .transparencyUnsupported(ext):
-            return "H.264 MP4 (.\(ext)) has no alpha channel: for a transparent movie use .mov (ProRes 4444) or .webm (VP9 with alpha), or MovieMaker(pngSequenceIn:) for PNG frames; or turn transparency off"
-        case let .invalidPathData(data, position, reason):
-            let chars = Array(data)
-            let lo = max(0, position - 20), hi = min(chars.count, position + 20)
-            let before = (lo > 0 ? "…" : "") + String(chars[lo..<min(max(position, lo), hi)])
-            let after = String(chars[min(max(position, lo), hi)..<hi]) + (hi < chars.count ? "…" : "")
-            return "invalid SVG path data at position \(position): \(reason) (in \"\(before)⟨here⟩\(after)\"); path data is commands M L H V C S Q T A Z (lowercase for relative) each followed by numbers separated by spaces or commas, e.g. \"M10 10 L50 10 Z\""
-        case let .notAnImage(path, reason):
-            return "\(path) is not an image: \(reason); MovieMaker reads JPEG, PNG, WebP, HEIC/HEIF, AVIF, TIFF, BMP and GIF (recognised by content, not by name): remove the file from the folder or replace it with a photo"
-        case let .audioUnreadable(path, reason):
-            return "cannot read the sound in \(path): \(reason); check that the file exists and plays (MovieMaker reads MP3, AAC/M4A, Ogg Vorbis, Opus, FLAC, WAV and the sound of video files)"
-        case let .noAudioStream(path):
-            return "\(path) has no audio stream; give a sound file (MP3, AAC/M4A, Ogg, Opus, FLAC, WAV) or a video that has sound"
-        case let .unsupportedAudioCodec(path, codec):
-            return "the sound in \(path) is encoded as \(codec), which this FFmpeg cannot decode; convert it to FLAC, WAV, MP3 or AAC"
-        case let .noPhotos(source, reason):
-            return "no photos to show from \(source): \(reason); give a folder or files with photos (JPEG, PNG, WebP, HEIC/HEIF, AVIF, TIFF, BMP, GIF)"
-        case let .audioUnsupported(container):
-            return "\(container) has no sound track: write a movie file (.mp4, .m4v, .mov, .mkv or .webm) to add sound, or save the sound separately"
-        case let .audioAfterFirstFrame(framesDrawn):
-            return "the first sound was added after \(framesDrawn) frames were drawn, but the sound track is created before the first frame: call addAudio before drawing (placing the sound later with at:), or pass audioSettings: to MovieMaker's init to create the track up front"
-        case let .audioTooLate(start, earliest):
-            return "a sound placed at \(start.seconds) s starts before \(earliest.seconds) s, up to where the sound track may already be written: add each sound before drawing the frames it plays under"
-        case .cancelled:
-            return "the render was cancelled: its partial file was deleted and nothing at the destination was changed"
-        case let .notEncodable(what, reason):
-            return "\(what) cannot be written as data: \(reason)"
+        /// A location in `file` and/or at `jsonPath`.
+        public init(file: String? = nil, jsonPath: String? = nil) {
+            self.file = file
+            self.jsonPath = jsonPath
         }
+    }
+
+    /// What kind of error this is; branch on it (with a `default:`, as codes may be added).
+    public let code: Code
+    /// The one-line explanation that says what to change (without the JSON path; see `description`).
+    public let message: String
+    /// The file and/or description entry the error is about, when known.
+    public private(set) var location: Location?
+    /// The error underneath: an `FFmpegError` for `.ffmpeg`, the first error for `.failedEarlier`.
+    public let underlying: (any Error & Sendable)?
+    /// The setting at fault, for `.invalidSetting`.
+    public let setting: SettingKey?
+    /// Why the operation failed, where the error gives a reason (`.imageUnreadable`, `.notAnImage`,
+    /// `.audioUnreadable`, `.destinationNotWritable`, `.invalidPathData`, …).
+    public let reason: String?
+    /// The value at fault, as text: an invalid setting's value, the frame rate, the SVG path data, the
+    /// markup, the font family, the audio codec, the file extension, the encoder's name, …
+    public let value: String?
+    /// What an invalid setting accepts, for `.invalidSetting`.
+    public let expected: String?
+    /// The 0-based character position of the problem in `value`, for `.invalidPathData`.
+    public let position: Int?
+
+    /// An error with the given parts; MovieMaker's own errors are made by the static functions
+    /// (`.oddSize(width:height:)`, …), which write the message.
+    public init(code: Code, message: String, location: Location? = nil, underlying: (any Error & Sendable)? = nil,
+                setting: SettingKey? = nil, reason: String? = nil, value: String? = nil, expected: String? = nil,
+                position: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.location = location
+        self.underlying = underlying
+        self.setting = setting
+        self.reason = reason
+        self.value = value
+        self.expected = expected
+        self.position = position
+    }
+
+    /// `message`, prefixed with the JSON path when there is one: `"tracks[1].duration: invalid …"`.
+    public var description: String {
+        guard let jsonPath = location?.jsonPath else { return message }
+        return "\(jsonPath): \(message)"
     }
     /// Same as `description`, for Foundation's error reporting.
     public var errorDescription: String? { description }
+
+    /// This error, about `file`.
+    public func located(file: String) -> MovieMakerError {
+        var copy = self
+        copy.location = Location(file: file, jsonPath: location?.jsonPath)
+        return copy
+    }
+
+    /// This error, found at `jsonPath` of a description (e.g. `"tracks[1].items[4].duration"`).
+    public func located(jsonPath: String) -> MovieMakerError {
+        var copy = self
+        copy.location = Location(file: location?.file, jsonPath: jsonPath)
+        return copy
+    }
+
+    /// Equal when code, message, location and setting are (the underlying error is not compared).
+    public static func == (a: MovieMakerError, b: MovieMakerError) -> Bool {
+        a.code == b.code && a.message == b.message && a.location == b.location && a.setting == b.setting
+    }
+}
+
+extension MovieMakerError {
+    /// Width or height is zero or negative.
+    public static func invalidSize(width w: Int, height h: Int) -> MovieMakerError {
+        MovieMakerError(code: .invalidSize, message: "invalid frame size \(w)×\(h): width and height must both be at least 2 pixels")
+    }
+
+    /// Width or height is odd, which 4:2:0 chroma subsampling cannot encode.
+    public static func oddSize(width w: Int, height h: Int) -> MovieMakerError {
+        MovieMakerError(code: .oddSize, message: "frame size \(w)×\(h) has an odd side: H.264 in yuv420p stores colour at half resolution (4:2:0), so width and height must be even; use \(w + w % 2)×\(h + h % 2), or pass oddSizePolicy: .pad to pad the frame")
+    }
+
+    /// The frame is larger than H.264 (level 6.2) can encode.
+    public static func sizeTooLarge(width w: Int, height h: Int, maxSide: Int, maxPixels: Int) -> MovieMakerError {
+        MovieMakerError(code: .sizeTooLarge, message: "frame size \(w)×\(h) is too large for H.264: each side must be at most \(maxSide) and the area at most \(maxPixels) pixels (level 6.2)")
+    }
+
+    /// The frame rate is zero, negative or not a number.
+    public static func invalidFrameRate(_ v: String) -> MovieMakerError {
+        MovieMakerError(code: .invalidFrameRate, message: "invalid frame rate \(v): it must be a positive number of frames per second, e.g. 30 or 30000/1001", value: v)
+    }
+
+    /// A setting is out of range: which one, the value given, and what it accepts.
+    public static func invalidSetting(_ setting: SettingKey, value: String, expected: String) -> MovieMakerError {
+        MovieMakerError(code: .invalidSetting, message: "invalid \(setting) \(value): expected \(expected)", setting: setting,
+                        value: value, expected: expected)
+    }
+
+    /// The folder the movie should be written into does not exist.
+    public static func destinationFolderMissing(path: String) -> MovieMakerError {
+        MovieMakerError(code: .destinationFolderMissing, message: "the folder \(path) does not exist: create it first or choose another destination",
+                        location: Location(file: path))
+    }
+
+    /// The destination folder exists but a file cannot be created there.
+    public static func destinationNotWritable(path: String, reason: String) -> MovieMakerError {
+        MovieMakerError(code: .destinationNotWritable, message: "cannot write into \(path) (\(reason)): choose a folder you can write to",
+                        location: Location(file: path), reason: reason)
+    }
+
+    /// The destination's extension names no container MovieMaker writes.
+    public static func unsupportedContainer(extension ext: String, supported: [String]) -> MovieMakerError {
+        let shown = ext.isEmpty ? "no extension" : "unknown extension .\(ext)"
+        return MovieMakerError(code: .unsupportedContainer, message: "\(shown): end the file name with one of \(supported.map { "." + $0 }.joined(separator: ", "))", value: ext)
+    }
+
+    /// The named encoder is not in this FFmpeg build.
+    public static func encoderUnavailable(name: String) -> MovieMakerError {
+        MovieMakerError(code: .encoderUnavailable, message: "the encoder \(name) is not available in this FFmpeg build: install libavcodec with \(name) (Debian: libavcodec-extra or libavcodec59 built with libx264)", value: name)
+    }
+
+    /// A frame was added after `finish()`.
+    public static let frameAfterFinish = MovieMakerError(code: .frameAfterFinish, message: "a frame was added after finish(): the movie is already written; create a new MovieMaker for more frames")
+
+    /// `finish()` was called a second time.
+    public static let alreadyFinished = MovieMakerError(code: .alreadyFinished, message: "finish() was called twice: the movie was already written by the first call")
+
+    /// `finish()` was called before any frame was added.
+    public static let noFrames = MovieMakerError(code: .noFrames, message: "finish() was called before any frame was added: a movie needs at least one frame; nothing was written")
+
+    /// The movie failed earlier with `first` (its `underlying` error, type intact) and accepts no more work.
+    public static func failedEarlier(_ first: any Error) -> MovieMakerError {
+        MovieMakerError(code: .failedEarlier, message: "the movie failed earlier and was discarded: \(first)", underlying: first)
+    }
+
+    /// The movie failed earlier (`message` says how) and accepts no more work.
+    public static func failedEarlier(_ message: String) -> MovieMakerError {
+        MovieMakerError(code: .failedEarlier, message: "the movie failed earlier and was discarded: \(message)")
+    }
+
+    /// Cairo reported an error.
+    public static func cairo(operation op: String, message: String) -> MovieMakerError {
+        MovieMakerError(code: .cairo, message: "Cairo failed in \(op): \(message)", reason: message)
+    }
+
+    /// An FFmpeg call failed with its own error code and message (the `underlying` `FFmpegError`).
+    public static func ffmpeg(operation op: String, code: Int32, message: String) -> MovieMakerError {
+        MovieMakerError(code: .ffmpeg, message: "FFmpeg failed in \(op): \(message) (error \(code))",
+                        underlying: FFmpegError(operation: op, code: code, message: message))
+    }
+
+    /// An image file could not be read.
+    public static func imageUnreadable(path: String, reason: String) -> MovieMakerError {
+        MovieMakerError(code: .imageUnreadable, message: "cannot read the image \(path): \(reason)", location: Location(file: path), reason: reason)
+    }
+
+    /// A font file could not be loaded.
+    public static func fontUnreadable(path: String, reason: String) -> MovieMakerError {
+        MovieMakerError(code: .fontUnreadable, message: "cannot load the font \(path): \(reason)", location: Location(file: path), reason: reason)
+    }
+
+    /// A movie file could not be opened or decoded.
+    public static func movieUnreadable(path: String, reason: String) -> MovieMakerError {
+        MovieMakerError(code: .movieUnreadable, message: "cannot read the movie \(path): \(reason)", location: Location(file: path), reason: reason)
+    }
+
+    /// A text's font family is not installed (no silent fallback to another family).
+    public static func fontNotFound(family: String, closest: [String]) -> MovieMakerError {
+        let suggestion = closest.isEmpty ? "" : "; closest installed: \(closest.joined(separator: ", "))"
+        return MovieMakerError(code: .fontNotFound, message: "font \"\(family)\" is not installed\(suggestion) (list all with fc-list : family)", value: family)
+    }
+
+    /// Text marked as Pango markup could not be parsed.
+    public static func invalidMarkup(markup: String, reason: String) -> MovieMakerError {
+        MovieMakerError(code: .invalidMarkup, message: "invalid Pango markup \"\(markup)\": \(reason); escape & < > as &amp; &lt; &gt;, or set isMarkup to false for plain text",
+                        reason: reason, value: markup)
+    }
+
+    /// A transparent movie was asked for in a container whose codec has no alpha channel (H.264 MP4).
+    public static func transparencyUnsupported(extension ext: String) -> MovieMakerError {
+        MovieMakerError(code: .transparencyUnsupported, message: "H.264 MP4 (.\(ext)) has no alpha channel: for a transparent movie use .mov (ProRes 4444) or .webm (VP9 with alpha), or MovieMaker(pngSequenceIn:) for PNG frames; or turn transparency off", value: ext)
+    }
+
+    /// SVG path data could not be parsed: the data, the 0-based character position of the problem, and what is wrong.
+    public static func invalidPathData(_ data: String, position: Int, reason: String) -> MovieMakerError {
+        let chars = Array(data)
+        let lo = max(0, position - 20), hi = min(chars.count, position + 20)
+        let before = (lo > 0 ? "…" : "") + String(chars[lo..<min(max(position, lo), hi)])
+        let after = String(chars[min(max(position, lo), hi)..<hi]) + (hi < chars.count ? "…" : "")
+        return MovieMakerError(code: .invalidPathData, message: "invalid SVG path data at position \(position): \(reason) (in \"\(before)⟨here⟩\(after)\"); path data is commands M L H V C S Q T A Z (lowercase for relative) each followed by numbers separated by spaces or commas, e.g. \"M10 10 L50 10 Z\"",
+                               reason: reason, value: data, position: position)
+    }
+
+    /// A file expected to be a photo holds no image data MovieMaker recognises (e.g. a text file named `.jpg`).
+    public static func notAnImage(path: String, reason: String) -> MovieMakerError {
+        MovieMakerError(code: .notAnImage, message: "\(path) is not an image: \(reason); MovieMaker reads JPEG, PNG, WebP, HEIC/HEIF, AVIF, TIFF, BMP and GIF (recognised by content, not by name): remove the file from the folder or replace it with a photo",
+                        location: Location(file: path), reason: reason)
+    }
+
+    /// An audio file (or a movie's sound) could not be opened or decoded.
+    public static func audioUnreadable(path: String, reason: String) -> MovieMakerError {
+        MovieMakerError(code: .audioUnreadable, message: "cannot read the sound in \(path): \(reason); check that the file exists and plays (MovieMaker reads MP3, AAC/M4A, Ogg Vorbis, Opus, FLAC, WAV and the sound of video files)",
+                        location: Location(file: path), reason: reason)
+    }
+
+    /// A file has no audio stream.
+    public static func noAudioStream(path: String) -> MovieMakerError {
+        MovieMakerError(code: .noAudioStream, message: "\(path) has no audio stream; give a sound file (MP3, AAC/M4A, Ogg, Opus, FLAC, WAV) or a video that has sound",
+                        location: Location(file: path))
+    }
+
+    /// An audio file's codec has no decoder here.
+    public static func unsupportedAudioCodec(path: String, codec: String) -> MovieMakerError {
+        MovieMakerError(code: .unsupportedAudioCodec, message: "the sound in \(path) is encoded as \(codec), which this FFmpeg cannot decode; convert it to FLAC, WAV, MP3 or AAC",
+                        location: Location(file: path), value: codec)
+    }
+
+    /// A slideshow has nothing to show (an empty folder, no photos, or none readable).
+    public static func noPhotos(source: String, reason: String) -> MovieMakerError {
+        MovieMakerError(code: .noPhotos, message: "no photos to show from \(source): \(reason); give a folder or files with photos (JPEG, PNG, WebP, HEIC/HEIF, AVIF, TIFF, BMP, GIF)",
+                        reason: reason)
+    }
+
+    /// Sound was added to output that has no sound track (a PNG sequence).
+    public static func audioUnsupported(container: String) -> MovieMakerError {
+        MovieMakerError(code: .audioUnsupported, message: "\(container) has no sound track: write a movie file (.mp4, .m4v, .mov, .mkv or .webm) to add sound, or save the sound separately",
+                        value: container)
+    }
+
+    /// The first sound was added after frames were drawn; the sound track is created before the first frame.
+    public static func audioAfterFirstFrame(framesDrawn: Int) -> MovieMakerError {
+        MovieMakerError(code: .audioAfterFirstFrame, message: "the first sound was added after \(framesDrawn) frames were drawn, but the sound track is created before the first frame: call addAudio before drawing (placing the sound later with at:), or pass audioSettings: to MovieMaker's init to create the track up front")
+    }
+
+    /// A sound was placed before `earliest`, up to where the sound track may already have been written.
+    public static func audioTooLate(start: Time, earliest: Time) -> MovieMakerError {
+        MovieMakerError(code: .audioTooLate, message: "a sound placed at \(start.seconds) s starts before \(earliest.seconds) s, up to where the sound track may already be written: add each sound before drawing the frames it plays under")
+    }
+
+    /// The render was cancelled (`CancellationToken.cancel()`, or SIGINT/SIGTERM in the `moviemaker` tool).
+    public static let cancelled = MovieMakerError(code: .cancelled, message: "the render was cancelled: its partial file was deleted and nothing at the destination was changed")
+
+    /// A value cannot be written as data (`Encodable`): a closure, an in-memory picture, a sound made by code.
+    public static func notEncodable(what: String, reason: String) -> MovieMakerError {
+        MovieMakerError(code: .notEncodable, message: "\(what) cannot be written as data: \(reason)", reason: reason, value: what)
+    }
 }

@@ -118,7 +118,7 @@ extension Color {
     public init(css text: String) throws(MovieMakerError) {
         let s = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         func fail(_ expected: String) -> MovieMakerError {
-            .invalidSetting(name: "colour", value: "\"\(text)\"", expected: expected)
+            .invalidSetting(.color, value: "\"\(text)\"", expected: expected)
         }
         if s == "transparent" { self = .clear; return }
         if let named = Color(named: s) { self = named; return }

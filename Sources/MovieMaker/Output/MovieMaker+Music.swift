@@ -20,9 +20,9 @@ extension MovieMaker {
     @discardableResult
     public func addMusic(_ url: URL, volume: Double = 0, fadeIn: Time = .zero, fadeOut: Time = 2,
                          loop: Bool = true) throws(MovieMakerError) -> AudioClip {
-        guard volume.isFinite else { throw .invalidSetting(name: "music volume", value: "\(volume) dB", expected: "a finite gain in dB, e.g. -6") }
+        guard volume.isFinite else { throw .invalidSetting(.musicVolume, value: "\(volume) dB", expected: "a finite gain in dB, e.g. -6") }
         guard fadeIn >= .zero, fadeOut >= .zero else {
-            throw .invalidSetting(name: "music fade", value: "in \(fadeIn), out \(fadeOut)", expected: "0 seconds or more")
+            throw .invalidSetting(.musicFade, value: "in \(fadeIn), out \(fadeOut)", expected: "0 seconds or more")
         }
         let music = try AudioClip(url: url).musicBed(volume: volume, fadeIn: fadeIn, fadeOut: fadeOut, loop: loop)
         try addAudio(music)

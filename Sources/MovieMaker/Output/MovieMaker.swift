@@ -76,7 +76,7 @@ public final class MovieMaker {
     /// Frames added so far.
     public private(set) var frameCount = 0
 
-    private enum State { case open, finished, failed(String) }
+    private enum State { case open, finished, failed(any Error) }
 
     /// swscale flags for BGRA → yuv420p: accurate rounding, full-resolution chroma input and a bicubic
     /// chroma filter. Measured on vector art, bicubic beats bilinear chroma decimation by ~1.7 dB PSNR
@@ -188,8 +188,8 @@ public final class MovieMaker {
         } catch {
             try? FileManager.default.removeItem(at: temporaryURL)
             PartialFiles.unregister(temporaryURL)
-            if case .ffmpeg(let op, _, let message) = error, op.hasPrefix("avio_open") {
-                throw .destinationNotWritable(path: folder.path, reason: message)
+            if error.code == .ffmpeg, let ff = error.underlying as? FFmpegError, ff.operation.hasPrefix("avio_open") {
+                throw .destinationNotWritable(path: folder.path, reason: ff.message)
             }
             throw error
         }
@@ -242,7 +242,7 @@ public final class MovieMaker {
         switch state {
         case .open: return
         case .finished: throw .frameAfterFinish
-        case .failed(let message): throw .failedEarlier(message)
+        case .failed(let first): throw .failedEarlier(first)
         }
     }
 
@@ -265,7 +265,7 @@ public final class MovieMaker {
 
     /// Draws `count` frames; `draw` receives the context and the frame (index from 0, exact time).
     public func addFrames(count: Int, _ draw: (DrawingContext, Frame) throws -> Void) throws {
-        guard count >= 0 else { throw MovieMakerError.invalidSetting(name: "frame count", value: "\(count)", expected: "0 or more") }
+        guard count >= 0 else { throw MovieMakerError.invalidSetting(.frameCount, value: "\(count)", expected: "0 or more") }
         let duration = frameRate.time(ofFrame: count)
         if expectedFrameCount == nil || expectedFrameCount! < frameCount + count { expectedFrameCount = frameCount + count }
         for i in 0..<count {
@@ -301,7 +301,7 @@ public final class MovieMaker {
         try checkOpen()
         let total = frameRate.frameCount(for: clip.duration)
         guard frames.lowerBound >= 0, frames.upperBound <= total else {
-            throw MovieMakerError.invalidSetting(name: "frame range", value: "\(frames.lowerBound)..<\(frames.upperBound)",
+            throw MovieMakerError.invalidSetting(.frameRange, value: "\(frames.lowerBound)..<\(frames.upperBound)",
                                                  expected: "a range within the clip's \(total) frames, 0..<\(total)")
         }
         // Like a sound that cannot be opened, media that cannot be opened throws here and changes nothing.
@@ -375,7 +375,7 @@ public final class MovieMaker {
         try checkOpen()
         let audioCodec = try container.audioCodec()
         guard time >= .zero else {
-            throw .invalidSetting(name: "sound start time", value: "\(time)", expected: "0 or later (movie time)")
+            throw .invalidSetting(.soundStartTime, value: "\(time)", expected: "0 or later (movie time)")
         }
         if encoder.audio == nil && frameCount > 0 { throw .audioAfterFirstFrame(framesDrawn: frameCount) }
         let format = audioSettings.format
@@ -396,7 +396,7 @@ public final class MovieMaker {
             throw .audioUnreadable(path: "\(type(of: source))", reason: "\(error)")
         }
         guard reader.format == format else {
-            throw .invalidSetting(name: "audio reader format", value: "\(reader.format.sampleRate) Hz × \(reader.format.channelCount)",
+            throw .invalidSetting(.audioReaderFormat, value: "\(reader.format.sampleRate) Hz × \(reader.format.channelCount)",
                                   expected: "the format asked of makeReader(format:), \(format.sampleRate) Hz × \(format.channelCount)")
         }
         // Before the first frame the encoder thread has not touched the encoder yet: the stream can be added.
@@ -444,7 +444,7 @@ public final class MovieMaker {
         switch state {
         case .open: break
         case .finished: throw .alreadyFinished
-        case .failed(let message): throw .failedEarlier(message)
+        case .failed(let first): throw .failedEarlier(first)
         }
         guard frameCount > 0 else {
             fail(MovieMakerError.noFrames)
@@ -461,7 +461,7 @@ public final class MovieMaker {
         } catch {
             try? FileManager.default.removeItem(at: temporaryURL)
             PartialFiles.unregister(temporaryURL)
-            state = .failed(error.description)
+            state = .failed(error)
             throw error
         }
         PartialFiles.unregister(temporaryURL)
@@ -506,13 +506,13 @@ public final class MovieMaker {
 
     /// Abandons the movie: stops encoding and deletes the partial file. `url` is left as it was.
     public func cancel() {
-        if case .open = state { discard(); state = .failed("the movie was cancelled") }
+        if case .open = state { discard(); state = .failed(MovieMakerError(code: .cancelled, message: "the movie was cancelled")) }
     }
 
     private func fail(_ error: Error) {
         if case .open = state {
             discard()
-            state = .failed((error as? MovieMakerError)?.description ?? "\(error)")
+            state = .failed(error)
         }
     }
 

@@ -166,12 +166,12 @@ public struct EncoderSettings: Sendable, Equatable {
     }
 
     func validate() throws(MovieMakerError) {
-        guard (0...51).contains(crf) else { throw .invalidSetting(name: "crf", value: "\(crf)", expected: "0…51 (18 is visually lossless, 23 is x264's default)") }
-        if let b = bitrate, b <= 0 { throw .invalidSetting(name: "bitrate", value: "\(b)", expected: "a positive number of bits per second, e.g. 8_000_000") }
-        if let k = keyframeInterval, k < 1 { throw .invalidSetting(name: "keyframe interval", value: "\(k)", expected: "at least 1 frame") }
-        guard bufferCount >= 2 else { throw .invalidSetting(name: "buffer count", value: "\(bufferCount)", expected: "at least 2 (one drawing, one encoding)") }
-        guard drawingThreads >= 0 else { throw .invalidSetting(name: "drawing threads", value: "\(drawingThreads)", expected: "0 (one per core) or more") }
-        guard threads >= 0 else { throw .invalidSetting(name: "threads", value: "\(threads)", expected: "0 (automatic) or more") }
+        guard (0...51).contains(crf) else { throw .invalidSetting(.crf, value: "\(crf)", expected: "0…51 (18 is visually lossless, 23 is x264's default)") }
+        if let b = bitrate, b <= 0 { throw .invalidSetting(.bitrate, value: "\(b)", expected: "a positive number of bits per second, e.g. 8_000_000") }
+        if let k = keyframeInterval, k < 1 { throw .invalidSetting(.keyframeInterval, value: "\(k)", expected: "at least 1 frame") }
+        guard bufferCount >= 2 else { throw .invalidSetting(.bufferCount, value: "\(bufferCount)", expected: "at least 2 (one drawing, one encoding)") }
+        guard drawingThreads >= 0 else { throw .invalidSetting(.drawingThreads, value: "\(drawingThreads)", expected: "0 (one per core) or more") }
+        guard threads >= 0 else { throw .invalidSetting(.threads, value: "\(threads)", expected: "0 (automatic) or more") }
     }
 
     /// Whether ProRes uses one fixed quantiser (presets up to `medium`) rather than searching per slice.

@@ -136,7 +136,7 @@ public struct Path: Hashable, Sendable {
     /// turned clockwise by `rotation` radians.
     public static func regularPolygon(center: Point, radius: Double, sides: Int, rotation: Double = 0) throws(MovieMakerError) -> Path {
         guard sides >= 3 else {
-            throw .invalidSetting(name: "regular polygon sides", value: "\(sides)", expected: "at least 3 sides")
+            throw .invalidSetting(.regularPolygonSides, value: "\(sides)", expected: "at least 3 sides")
         }
         let corners = (0..<sides).map { i in
             let angle = rotation - .pi / 2 + 2 * .pi * Double(i) / Double(sides)
@@ -149,7 +149,7 @@ public struct Path: Hashable, Sendable {
     /// the first tip points up, turned clockwise by `rotation` radians.
     public static func star(center: Point, outerRadius: Double, innerRadius: Double, points: Int, rotation: Double = 0) throws(MovieMakerError) -> Path {
         guard points >= 2 else {
-            throw .invalidSetting(name: "star points", value: "\(points)", expected: "at least 2 tips")
+            throw .invalidSetting(.starPoints, value: "\(points)", expected: "at least 2 tips")
         }
         let corners = (0..<(2 * points)).map { i in
             let angle = rotation - .pi / 2 + .pi * Double(i) / Double(points)

@@ -43,7 +43,7 @@ extension Clip {
         let total = rate.frameCount(for: duration)
         let range = frames ?? 0..<total
         guard range.lowerBound >= 0, range.upperBound <= total else {
-            throw MovieMakerError.invalidSetting(name: "frame range", value: "\(range.lowerBound)..<\(range.upperBound)",
+            throw MovieMakerError.invalidSetting(.frameRange, value: "\(range.lowerBound)..<\(range.upperBound)",
                                                  expected: "a range within the clip's \(total) frames, 0..<\(total)")
         }
         guard width >= 1, height >= 1 else { throw MovieMakerError.invalidSize(width: width, height: height) }

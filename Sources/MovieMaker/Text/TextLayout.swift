@@ -76,19 +76,19 @@ public final class TextLayout {
     private static func validate(_ text: String, style: TextStyle, width: Double?) throws(MovieMakerError) {
         let size = style.font.size
         guard size.isFinite, size > 0, size <= 10_000 else {
-            throw .invalidSetting(name: "font size", value: "\(size)", expected: "a number of pixels above 0 and at most 10000")
+            throw .invalidSetting(.fontSize, value: "\(size)", expected: "a number of pixels above 0 and at most 10000")
         }
         if let width, !(width.isFinite && width > 0 && width <= 1_000_000) {
-            throw .invalidSetting(name: "text width", value: "\(width)", expected: "a number of pixels above 0, or nil for no wrapping")
+            throw .invalidSetting(.textWidth, value: "\(width)", expected: "a number of pixels above 0, or nil for no wrapping")
         }
         guard style.lineSpacing.isFinite, style.lineSpacing >= 0, style.lineSpacing <= 100 else {
-            throw .invalidSetting(name: "line spacing", value: "\(style.lineSpacing)", expected: "a multiple of the normal line height from 0 to 100 (1 is normal)")
+            throw .invalidSetting(.lineSpacing, value: "\(style.lineSpacing)", expected: "a multiple of the normal line height from 0 to 100 (1 is normal)")
         }
         guard style.letterSpacing.isFinite, abs(style.letterSpacing) <= 10_000 else {
-            throw .invalidSetting(name: "letter spacing", value: "\(style.letterSpacing)", expected: "a number of pixels between -10000 and 10000")
+            throw .invalidSetting(.letterSpacing, value: "\(style.letterSpacing)", expected: "a number of pixels between -10000 and 10000")
         }
         if let outline = style.outline, !(outline.width.isFinite && outline.width >= 0) {
-            throw .invalidSetting(name: "outline width", value: "\(outline.width)", expected: "a number of pixels, 0 or more")
+            throw .invalidSetting(.outlineWidth, value: "\(outline.width)", expected: "a number of pixels, 0 or more")
         }
         guard !style.font.familyNames.isEmpty else {
             throw .fontNotFound(family: style.font.family, closest: [])
@@ -406,10 +406,10 @@ public final class TextLayout {
                                maximumSize: Double? = nil) throws(MovieMakerError) -> TextLayout {
         let maxSize = maximumSize ?? box.height
         guard box.width.isFinite, box.height.isFinite, box.width > 0, box.height > 0 else {
-            throw .invalidSetting(name: "fitting box", value: "\(box)", expected: "a width and height above 0")
+            throw .invalidSetting(.fittingBox, value: "\(box)", expected: "a width and height above 0")
         }
         guard minimumSize.isFinite, minimumSize > 0, maxSize.isFinite, maxSize >= minimumSize else {
-            throw .invalidSetting(name: "fitting font sizes", value: "\(minimumSize)…\(maxSize)", expected: "0 < minimumSize ≤ maximumSize")
+            throw .invalidSetting(.fittingFontSizes, value: "\(minimumSize)…\(maxSize)", expected: "0 < minimumSize ≤ maximumSize")
         }
         func layout(_ halfPixels: Int) throws(MovieMakerError) -> TextLayout {
             try TextLayout(text, style: style.withFontSize(Double(halfPixels) / 2), width: box.width, wrap: PANGO_WRAP_WORD)

@@ -322,7 +322,7 @@ public struct Easing: Sendable, CustomStringConvertible {
     public init(named text: String) throws(MovieMakerError) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         func fail(_ why: String) -> MovieMakerError {
-            .invalidSetting(name: "easing", value: "\"\(text)\"", expected: why)
+            .invalidSetting(.easing, value: "\"\(text)\"", expected: why)
         }
         if let open = trimmed.firstIndex(of: "("), trimmed.hasSuffix(")") {
             let function = Easing.normalized(String(trimmed[..<open]))

@@ -33,10 +33,10 @@ public struct KeyframeTrack<Value: Interpolatable & Sendable>: Sendable {
     /// A track through `keyframes`, in any order. Throws when there are none or a time is not finite.
     public init(_ keyframes: [Keyframe<Value>]) throws(MovieMakerError) {
         guard !keyframes.isEmpty else {
-            throw .invalidSetting(name: "keyframes", value: "[] (none)", expected: "at least one keyframe")
+            throw .invalidSetting(.keyframes, value: "[] (none)", expected: "at least one keyframe")
         }
         if let bad = keyframes.first(where: { !$0.time.isFinite }) {
-            throw .invalidSetting(name: "keyframe time", value: "\(bad.time)", expected: "a finite number of seconds")
+            throw .invalidSetting(.keyframeTime, value: "\(bad.time)", expected: "a finite number of seconds")
         }
         self.keyframes = keyframes.enumerated()
             .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
