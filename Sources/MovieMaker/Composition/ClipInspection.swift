@@ -1,0 +1,91 @@
+import Foundation
+
+extension Clip {
+    /// Where a leaf of a clip tree is drawn: which leaf, when in the root's time, and from where in its own.
+    public struct Placement: Sendable {
+        /// The leaf (its `node` is a generator or media).
+        public let clip: Clip
+        /// The positions of the nodes from the root down to the leaf, each an index into its parent's
+        /// `node.children` (for a slideshow's photos, the path continues into its `photos` clip: the
+        /// slideshow's index, then 0 for `photos`, then on down).
+        public let path: [Int]
+        /// When the leaf is drawn, in the root's time (a leaf of a repeated clip has one placement per
+        /// repetition).
+        public let range: TimeRange
+        /// The leaf's own time at `range.start`: within the placement the leaf shows its time
+        /// `localStart + (t − range.start)` (a trim shows a leaf from later than its start).
+        public let localStart: Time
+
+        /// The part of the leaf's own time shown.
+        public var localRange: TimeRange { TimeRange(start: localStart, duration: range.duration) }
+    }
+
+    /// Every leaf of the tree where it is drawn, in the order the tree lists them (depth first), once per
+    /// repetition of a repeated clip. A slideshow is one leaf here; `mediaLeaves(in:)` looks inside it.
+    public var leafPlacements: [Placement] { leaves(in: .zero..<duration) }
+
+    /// The leaves drawn at some time in `range` (root time), each with the part of `range` it is drawn
+    /// in, in tree order. Computed from the tree alone: nothing is drawn or opened.
+    public func leaves(in range: Range<Time>) -> [Placement] {
+        var out: [Placement] = []
+        visitLeaves(in: range, offset: .zero, path: [], intoSlideshows: false) { out.append($0) }
+        return out
+    }
+
+    /// The media leaves (photos; a slideshow's photos included) drawn at some time in `range`, each with
+    /// the part of its own time shown: what a render will need from which file, for prefetching and
+    /// for planning how many decoders to keep open.
+    public func mediaLeaves(in range: Range<Time>) -> [Placement] {
+        var out: [Placement] = []
+        visitLeaves(in: range, offset: .zero, path: [], intoSlideshows: true) { placement in
+            if case .media = placement.clip.node { out.append(placement) }
+        }
+        return out
+    }
+
+    /// Calls `body` for each leaf drawn within `window` (this clip's time), whose time 0 is at `offset`
+    /// in the root's time.
+    private func visitLeaves(in window: Range<Time>, offset: Time, path: [Int], intoSlideshows: Bool,
+                             _ body: (Placement) -> Void) {
+        let shown = window.clamped(to: .zero..<Time.max(.zero, duration))
+        guard !shown.isEmpty else { return }
+        /// Visits `child`, drawn over `span` of this clip's time, whose time 0 is at `childZero` of this clip's time.
+        func visit(_ child: Clip, index: Int, span: Range<Time>, childZero: Time) {
+            let part = shown.clamped(to: span)
+            guard !part.isEmpty else { return }
+            child.visitLeaves(in: (part.lowerBound - childZero)..<(part.upperBound - childZero), offset: offset + childZero,
+                              path: path + [index], intoSlideshows: intoSlideshows, body)
+        }
+        switch node {
+        case let .generator(.slideshow(leaf), _) where intoSlideshows:
+            visit(leaf.photos, index: 0, span: shown, childZero: .zero)
+        case .generator, .media:
+            body(Placement(clip: self, path: path, range: TimeRange(start: offset + shown.lowerBound, duration: shown.upperBound - shown.lowerBound),
+                           localStart: shown.lowerBound))
+        case let .sequence(track):
+            for i in track.items.indices where track.items[i].duration > .zero {
+                visit(track.items[i], index: i, span: track.span(of: i), childZero: track.starts[i])
+            }
+        case let .stack(clips):
+            for (k, c) in clips.enumerated() { visit(c, index: k, span: .zero..<c.duration, childZero: .zero) }
+        case let .timeMap(.offset(delay), child):
+            visit(child, index: 0, span: delay..<(delay + child.duration), childZero: delay)
+        case let .timeMap(.trim(from, _), child):
+            visit(child, index: 0, span: shown, childZero: .zero - from)
+        case let .timeMap(.repeating(count), child):
+            let d = child.duration
+            guard count > 0, d > .zero else { return }
+            let first = max(0, Int(shown.lowerBound.quotient(dividingBy: d)))
+            // The repetition holding the last instant before the window's (exclusive) end.
+            let q = Int(shown.upperBound.quotient(dividingBy: d))
+            let last = min(count - 1, d * q == shown.upperBound ? q - 1 : q)
+            guard first <= last else { return }
+            for k in first...last {
+                let start = d * k
+                visit(child, index: 0, span: start..<(start + d), childZero: start)
+            }
+        case let .filtered(_, child):
+            visit(child, index: 0, span: shown, childZero: .zero)
+        }
+    }
+}
