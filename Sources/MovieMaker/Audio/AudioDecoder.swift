@@ -600,8 +600,3 @@ final class AudioDecoder: AudioReader {
         return Time(value: count, timescale: Int64(sampleRate))
     }
 }
-
-/// AVERROR_INVALIDDATA, through the shim (FFERRTAG is a macro Swift does not import).
-let averrorInvalidData: Int32 = mm_averror_invaliddata()
-/// AVERROR_EXPERIMENTAL, through the shim (not imported as a Swift constant).
-let averrorExperimental: Int32 = mm_averror_experimental()
