@@ -152,6 +152,8 @@ final class AudioDecoder: AudioReader {
                 return .audioUnreadable(path: path, reason: "reading failed: \(failure.message)")
             case .seek:
                 return .audioUnreadable(path: path, reason: "cannot go back to the start (\(failure.message))")
+            case .truncated:
+                return .audioUnreadable(path: path, reason: "it is truncated: \(failure.truncation)")
             case .noDecoder:
                 return .unsupportedAudioCodec(path: path, codec: codec)
             case .openDecoder where failure.code == averrorExperimental:

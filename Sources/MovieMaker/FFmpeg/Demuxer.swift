@@ -15,11 +15,19 @@ final class Demuxer {
     private let packet: OwnedPacket
     /// Phrases a failed step as the client's error.
     let describe: MediaReadFailureDescription
+    /// Whether a file that ends before its index says is an error (`.truncated`) rather than a normal
+    /// end: a packet cut short by the end of the file, or, when reading from the start, fewer packets
+    /// of the stream read than it declares (`nb_frames`, which MP4/MOV give).
+    let detectsTruncation: Bool
+    /// Packets read per stream since the start of the file; nil after a seek elsewhere (unknown).
+    private var packetsSinceStart: [Int32: Int]? = [:]
 
     /// Opens the file at `path`, probing its format unless `format` (a libavformat demuxer name such
     /// as "matroska") is given. Does not read stream info yet: see `findStreamInfo`.
-    init(path: String, format: String? = nil, describe: @escaping MediaReadFailureDescription = { $0.ffmpegError }) throws(MovieMakerError) {
+    init(path: String, format: String? = nil, detectsTruncation: Bool = false,
+         describe: @escaping MediaReadFailureDescription = { $0.ffmpegError }) throws(MovieMakerError) {
         self.describe = describe
+        self.detectsTruncation = detectsTruncation
         let forced = format.flatMap { av_find_input_format($0) }
         do {
             input = try OwnedInputFormatContext(path: path, format: forced)
@@ -33,6 +41,7 @@ final class Demuxer {
     /// unchanged while the demuxer lives) as the libavformat demuxer `format`, e.g. "tiff_pipe".
     init(bytes: UnsafeRawBufferPointer, format: String, describe: @escaping MediaReadFailureDescription = { $0.ffmpegError }) throws(MovieMakerError) {
         self.describe = describe
+        detectsTruncation = false
         guard let demuxer = av_find_input_format(format) else {
             throw describe(MediaReadFailure(.open, code: mm_averror_demuxer_not_found()))
         }
@@ -80,14 +89,39 @@ final class Demuxer {
     }
 
     /// Reads the next packet of stream `stream` (every stream's when nil), skipping others; nil at the
-    /// end of the file. The packet is borrowed: it stays valid until the next read or seek.
+    /// end of the file. The packet is borrowed: it stays valid until the next read or seek. With
+    /// `detectsTruncation`, a file that ends early throws `.truncated` instead (see there).
     func readPacket(ofStream stream: Int32?) throws(MovieMakerError) -> UnsafeMutablePointer<AVPacket>? {
         while true {
             av_packet_unref(packet.pointer)
             let r = av_read_frame(input.pointer, packet.pointer)
-            if r == averrorEOF { return nil }
+            if r == averrorEOF {
+                if detectsTruncation { try checkComplete(stream) }
+                return nil
+            }
             if r < 0 { throw describe(MediaReadFailure(.read, code: r)) }
-            if stream == nil || packet.pointer.pointee.stream_index == stream { return packet.pointer }
+            let index = packet.pointer.pointee.stream_index
+            let count = packetsSinceStart.map { $0[index, default: 0] } ?? 0
+            packetsSinceStart?[index] = count + 1
+            guard stream == nil || index == stream else { continue }
+            if detectsTruncation && packet.pointer.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 {
+                // av_get_packet marks a packet the file ended in the middle of.
+                throw describe(MediaReadFailure(.truncated, code: averrorEOF, packetsRead: count,
+                                                packetsExpected: Int(borrowedStream(index).pointee.nb_frames)))
+            }
+            return packet.pointer
+        }
+    }
+
+    /// At the end of the file: throws `.truncated` when, reading from the start, stream `stream` (every
+    /// stream when nil) gave fewer packets than it declares.
+    private func checkComplete(_ stream: Int32?) throws(MovieMakerError) {
+        guard let counts = packetsSinceStart else { return }
+        for index in stream.map({ [$0] }) ?? Array(0..<Int32(streamCount)) {
+            let expected = Int(borrowedStream(index).pointee.nb_frames), read = counts[index, default: 0]
+            if expected > 0 && read < expected {
+                throw describe(MediaReadFailure(.truncated, code: averrorEOF, packetsRead: read, packetsExpected: expected))
+            }
         }
     }
 
@@ -97,6 +131,10 @@ final class Demuxer {
         av_packet_unref(packet.pointer)
         let r = av_seek_frame(input.pointer, stream, timestamp, flags)
         if r < 0 { throw describe(MediaReadFailure(.seek, code: r)) }
+        // Back at the first packet only when seeking a stream to (or before) where it starts.
+        let start = stream >= 0 ? borrowedStream(stream).pointee.start_time : mm_av_nopts_value()
+        let fromStart = flags & AVSEEK_FLAG_BYTE == 0 && stream >= 0 && timestamp <= (start == mm_av_nopts_value() ? 0 : start)
+        packetsSinceStart = fromStart ? [:] : nil
     }
 
     /// Seeks stream `stream` to the keyframe at or before `time` (its presentation time, converted to

@@ -15,6 +15,9 @@ struct MediaReadFailure {
         case read
         /// av_seek_frame.
         case seek
+        /// The file ends before its index says (a stream has fewer packets than it declares, or a packet
+        /// is cut short): only when the demuxer was asked to detect truncation.
+        case truncated
         /// No decoder for the stream's codec is built in (avcodec_find_decoder).
         case noDecoder
         /// avcodec_open2 on the decoder.
@@ -37,10 +40,24 @@ struct MediaReadFailure {
     let code: Int32
     /// How many frames the decoder had delivered before the failure (the index of the frame it was on).
     let frameIndex: Int
+    /// For `truncated`: the packets of the stream read from the start of the file.
+    let packetsRead: Int
+    /// For `truncated`: the packets the stream declares (0 when it does not say).
+    let packetsExpected: Int
 
-    /// A failure of `step` with `code`, `frameIndex` frames in.
-    init(_ step: Step, code: Int32 = 0, frameIndex: Int = 0) {
+    /// A failure of `step` with `code`, `frameIndex` frames in (`packetsRead` of `packetsExpected`
+    /// packets for `truncated`).
+    init(_ step: Step, code: Int32 = 0, frameIndex: Int = 0, packetsRead: Int = 0, packetsExpected: Int = 0) {
         self.step = step; self.code = code; self.frameIndex = frameIndex
+        self.packetsRead = packetsRead; self.packetsExpected = packetsExpected
+    }
+
+    /// For `truncated`: what is missing, e.g. "the file ends after 29 of 60 packets" or "packet 29 is
+    /// cut short by the end of the file".
+    var truncation: String {
+        packetsExpected > 0 && packetsRead < packetsExpected
+            ? "the file ends after \(packetsRead) of \(packetsExpected) packets"
+            : "packet \(packetsRead) is cut short by the end of the file"
     }
 
     /// FFmpeg's message for `code` (av_err2str).
@@ -53,6 +70,7 @@ struct MediaReadFailure {
         case .findStreamInfo: "avformat_find_stream_info"
         case .read: "av_read_frame"
         case .seek: "av_seek_frame"
+        case .truncated: "av_read_frame (\(truncation))"
         case .noDecoder: "avcodec_find_decoder"
         case .openDecoder: "avcodec_open2 (decoder)"
         case .send: "avcodec_send_packet (packet near frame \(frameIndex))"

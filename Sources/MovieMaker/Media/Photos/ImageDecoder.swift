@@ -455,7 +455,7 @@ enum ImageDecoders {
             switch failure.step {
             case .noDecoder: .imageUnreadable(path: path, reason: "this FFmpeg build has no \(name) decoder")
             case .openDecoder: .imageUnreadable(path: path, reason: "damaged \(name): cannot open the decoder: \(failure.message)")
-            case .open, .findStreamInfo, .read, .seek: .imageUnreadable(path: path, reason: "damaged \(name): cannot read it: \(failure.message)")
+            case .open, .findStreamInfo, .read, .seek, .truncated: .imageUnreadable(path: path, reason: "damaged \(name): cannot read it: \(failure.message)")
             case .send, .flush, .receive, .damagedFrame, .damagedData:
                 .imageUnreadable(path: path, reason: "damaged \(name): decoding failed: \(failure.message)")
             }

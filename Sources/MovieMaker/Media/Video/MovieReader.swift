@@ -79,7 +79,7 @@ public final class MovieReader {
     init(url: URL, cancellation: CancellationToken?) throws(MovieMakerError) {
         self.url = url
         self.cancellation = cancellation
-        let demuxer = try Demuxer(path: url.path, describe: Self.describe(path: url.path, codec: nil))
+        let demuxer = try Demuxer(path: url.path, detectsTruncation: true, describe: Self.describe(path: url.path, codec: nil))
         // Matroska's header already says whether VP9 carries alpha: then probe (and later decode) with
         // libvpx, so the stream info reports yuva420p as well.
         let alphaDecoder = Self.vp9AlphaDecoder(demuxer)
@@ -118,6 +118,8 @@ public final class MovieReader {
                 return .movieUnreadable(path: path, reason: failure.message)
             case .seek:
                 return .movieUnreadable(path: path, reason: "cannot seek: \(failure.message)")
+            case .truncated:
+                return .movieUnreadable(path: path, reason: "it is truncated: \(failure.truncation)")
             case .noDecoder:
                 return .movieUnreadable(path: path, reason: "no decoder for \(codec ?? "its codec")")
             case .openDecoder:
