@@ -69,7 +69,9 @@ final class AudioDecoder: AudioReader {
     private(set) var position: Int64 = 0
     /// Resampled sound not yet read: frames [producedPosition - available, producedPosition).
     private var output: [Float] = []
+    /// Floats of `output` already read.
     private var outputRead = 0
+    /// Where the resampler writes before `append` keeps what falls inside the target and the duration.
     private var scratch: [Float] = []
     /// Nothing more will be produced (decoder and resampler drained, or the duration reached).
     private var finished = false
@@ -331,6 +333,7 @@ final class AudioDecoder: AudioReader {
         return q
     }
 
+    /// A decoded frame's timestamp: its pts, else libavcodec's best guess, else nil.
     private static func timestamp(of frame: UnsafeMutablePointer<AVFrame>) -> Int64? {
         let none = mm_av_nopts_value()
         if frame.pointee.pts != none { return frame.pointee.pts }
@@ -415,6 +418,8 @@ final class AudioDecoder: AudioReader {
         try resample(resampler.pointer, planes: &none, count: 0)
     }
 
+    /// Runs `count` input sample frames from `planes` (none: drain) through the resampler `s` (borrowed
+    /// from `resampler`) into `scratch` and appends them.
     private func resample(_ s: OpaquePointer, planes: inout [UnsafePointer<UInt8>?], count: Int) throws(MovieMakerError) {
         let channels = format.channelCount
         let capacity = Int(swr_get_out_samples(s, Int32(count))) + 32

@@ -227,6 +227,7 @@ final class AudioEncoder {
     private var borrowedStream: UnsafeMutablePointer<AVStream>?
     /// Sample frames per encoder frame (1024 for AAC, 960 for Opus at 48 kHz).
     let frameSize: Int
+    /// Whether the codec takes planar samples (AAC: one plane per channel) rather than interleaved (Opus).
     private let planar: Bool
     /// The sample frames of the next encoder frame, interleaved as sources give them; owned, freed in deinit.
     private let staging: UnsafeMutablePointer<Float>

@@ -267,8 +267,10 @@ final class OwnedMemoryInput {
         init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
     }
 
-    /// The I/O context (owned: freed with its buffer in `deinit`).
-    let pointer: UnsafeMutablePointer<AVIOContext>
+    /// The I/O context (owned: freed with its buffer in `deinit`); nil only while `init` fails.
+    private var context: UnsafeMutablePointer<AVIOContext>?
+    /// The read buffer while no context holds it yet (owned: freed in `deinit` if `init` fails).
+    private var looseBuffer: UnsafeMutableRawPointer?
     /// The read position, reached by the callbacks (owned here, so it outlives every read).
     private let cursor: Cursor
     /// libavformat's read-buffer size.
@@ -277,7 +279,11 @@ final class OwnedMemoryInput {
     /// An input reading `bytes` from their start; seekable, and it reports its size (AVSEEK_SIZE).
     init(bytes: UnsafeRawBufferPointer) throws(MovieMakerError) {
         let cursor = Cursor(bytes)
-        guard let buffer = av_malloc(Int(Self.bufferSize)) else {
+        self.cursor = cursor
+        context = nil
+        looseBuffer = av_malloc(Int(Self.bufferSize))
+        // From here on every property is set: a throw runs `deinit`, which frees what was allocated.
+        guard let buffer = looseBuffer else {
             throw .ffmpeg(operation: "av_malloc (I/O buffer)", code: averrorENOMEM, message: "out of memory")
         }
         let read: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = { opaque, destination, size in
@@ -305,20 +311,27 @@ final class OwnedMemoryInput {
         }
         let opaque = Unmanaged.passUnretained(cursor).toOpaque()
         guard let io = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), Self.bufferSize, 0, opaque, read, nil, seek) else {
-            var unused: UnsafeMutableRawPointer? = buffer
-            av_freep(&unused)
             throw .ffmpeg(operation: "avio_alloc_context", code: averrorENOMEM, message: "out of memory")
         }
-        self.cursor = cursor
-        pointer = io
+        // The context owns the buffer now (and may replace it).
+        context = io
+        looseBuffer = nil
     }
 
-    /// Frees the read buffer (libavformat may have replaced the one given) and the context, as
-    /// doc/examples/avio_read_callback.c does.
+    /// The I/O context, for an input format context's `pb`.
+    var pointer: UnsafeMutablePointer<AVIOContext> { context! }
+
+    /// Frees the context's current read buffer (libavformat may have replaced the one given) and the
+    /// context, as doc/examples/avio_reading.c does; or, if `init` failed before the context was
+    /// made, the buffer alone.
     deinit {
-        av_freep(&pointer.pointee.buffer)
-        var p: UnsafeMutablePointer<AVIOContext>? = pointer
-        avio_context_free(&p)
+        if let io = context {
+            av_freep(&io.pointee.buffer)
+            var p: UnsafeMutablePointer<AVIOContext>? = io
+            avio_context_free(&p)
+        } else {
+            av_freep(&looseBuffer)
+        }
     }
 }
 
