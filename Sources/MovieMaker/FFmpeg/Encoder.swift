@@ -19,14 +19,26 @@ final class Encoder {
     /// What the encoder is for in error messages ("audio"), or nil for the video encoder.
     let label: String?
 
-    /// Finds the encoder libavcodec calls `name` (throws `.encoderUnavailable` when it is not built in)
-    /// and allocates its context.
-    init(name: String, label: String? = nil) throws(MovieMakerError) {
+    /// The encoder libavcodec calls `name` (avcodec_find_encoder_by_name), borrowed from its static
+    /// table; throws `.encoderUnavailable` when it is not built in.
+    static func find(name: String) throws(MovieMakerError) -> UnsafePointer<AVCodec> {
         guard let found = avcodec_find_encoder_by_name(name) else { throw .encoderUnavailable(name: name) }
+        return found
+    }
+
+    /// An encoder for `codec` (from `find(name:)`): allocates its packet and its context
+    /// (avcodec_alloc_context3), not opened yet.
+    init(codec found: UnsafePointer<AVCodec>, label: String? = nil) throws(MovieMakerError) {
         borrowedCodec = found
         self.label = label
         packet = try OwnedPacket()
         codec = try OwnedCodecContext(codec: found)
+    }
+
+    /// Finds the encoder libavcodec calls `name` (throws `.encoderUnavailable` when it is not built in)
+    /// and allocates its context.
+    convenience init(name: String, label: String? = nil) throws(MovieMakerError) {
+        try self.init(codec: Self.find(name: name), label: label)
     }
 
     /// The codec context, borrowed from this encoder: set its fields before `open`.

@@ -251,9 +251,11 @@ final class VideoEncoder {
         self.container = container; self.rate = rate
         framePixelFormat = videoCodec.pixelFormat(alpha: alpha)
         let encoderName = encoderName ?? videoCodec.encoderName
+        // mux.c's add_stream: find the encoder, create the stream, allocate the codec context.
         muxer = try Muxer(path: path, formatName: container.muxerName)
-        video = try Encoder(name: encoderName)
+        let codec = try Encoder.find(name: encoderName)
         borrowedStream = try muxer.addStream()
+        video = try Encoder(codec: codec)
         let c = video.context
         c.pointee.width = width
         c.pointee.height = height
