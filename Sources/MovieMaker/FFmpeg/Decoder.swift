@@ -26,9 +26,6 @@ final class Decoder {
     let cancellation: CancellationToken?
     /// The decoder's codec, borrowed from libavcodec's static table.
     let borrowedCodec: UnsafePointer<AVCodec>
-    /// The packet the codec refused with EAGAIN, sent again before another is read (borrowed from
-    /// the packet source).
-    private var pendingPacket: UnsafeMutablePointer<AVPacket>?
     /// Whether the end of the input was reached and the codec told so (NULL sent): it is draining.
     private(set) var inputEnded = false
     /// Frames delivered since the decoder was made.
@@ -68,9 +65,10 @@ final class Decoder {
 
     /// Decodes the next frame into `frame`; false when the stream has ended and the codec is drained.
     ///
-    /// Asks the codec for a frame first; when it wants input (EAGAIN) it sends the next packet from
-    /// `nextPacket` (nil: the input has ended, so it sends NULL to drain). A packet the codec refuses
-    /// with EAGAIN is kept and sent again after the frame that is ready. Invalid data is skipped up to
+    /// Asks the codec for a frame first; only when it wants input (EAGAIN) does it send the next packet
+    /// from `nextPacket` (nil: the input has ended, so it sends NULL to drain). Because every frame
+    /// ready is received before a packet is sent, avcodec_send_packet cannot answer EAGAIN
+    /// (libavcodec's contract), so it is an error like any other. Invalid data is skipped up to
     /// `invalidDataLimit` times per call; any other error goes through `describe`. Throws `.cancelled`
     /// when the token was cancelled, once per frame.
     func receiveFrame(nextPacket: () throws(MovieMakerError) -> UnsafeMutablePointer<AVPacket>?) throws(MovieMakerError) -> Bool {
@@ -98,18 +96,13 @@ final class Decoder {
             if r != averrorEAGAIN { try reject(.receive, r); continue }
             // EAGAIN: the codec wants input. After NULL was sent it should not: treat that as the end.
             if inputEnded { return false }
-            let next: UnsafeMutablePointer<AVPacket>?
-            if let pendingPacket { next = pendingPacket } else { next = try nextPacket() }
-            guard let packet = next else {
+            guard let packet = try nextPacket() else {
                 inputEnded = true
                 let s = avcodec_send_packet(c, nil)
                 if s < 0 && s != averrorEOF { throw describe(MediaReadFailure(.flush, code: s, frameIndex: framesDecoded)) }
                 continue
             }
             let s = avcodec_send_packet(c, packet)
-            // Refused for now: receive what is ready first, then send the same packet again.
-            if s == averrorEAGAIN { pendingPacket = packet; continue }
-            pendingPacket = nil
             if s < 0 { try reject(.send, s) }
         }
     }
@@ -118,7 +111,6 @@ final class Decoder {
     func reset() {
         avcodec_flush_buffers(codec.pointer)
         av_frame_unref(received.pointer)
-        pendingPacket = nil
         inputEnded = false
     }
 }
