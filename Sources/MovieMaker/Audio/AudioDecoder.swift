@@ -17,8 +17,9 @@ struct AudioStreamInfo: Sendable, Hashable {
 /// Decodes the best audio stream of a file (an audio file or a video's sound) with libavformat and
 /// libavcodec and resamples it with libswresample to `format` (32-bit float, interleaved).
 ///
-/// It is the one owner of the input `AVFormatContext`, the `AVCodecContext`, the `SwrContext`, the
-/// `AVPacket` and the `AVFrame`, and frees each in `deinit`.
+/// It is built on `Demuxer` (the input format context and its packet), the library's one `Decoder`
+/// loop (codec context and frame; tolerant here: up to 100 packets rejected as invalid data are
+/// skipped, so damaged MP3s play on) and an `OwnedResampler`; each owner frees its handle itself.
 ///
 /// Sample frame 0 is the first real sample of the sound: the encoder's priming (AAC's 1024 or 2048
 /// samples, MP3's encoder delay plus the decoder's 529, Opus's pre-skip) is removed through the skip
@@ -37,23 +38,22 @@ final class AudioDecoder: AudioReader {
     /// The stream's facts (codec, rate, channels, exact duration).
     private(set) var info: AudioStreamInfo
 
-    // Owned handles: freed in deinit.
-    private let formatContext: UnsafeMutablePointer<AVFormatContext>
-    private let codecContext: UnsafeMutablePointer<AVCodecContext>
-    private let packet: UnsafeMutablePointer<AVPacket>
-    private let frame: UnsafeMutablePointer<AVFrame>
-    /// The `SwrContext`, made for the first decoded frame's format (and remade if that changes).
-    private var resampler: OpaquePointer?
-    // Borrowed: owned by `formatContext`.
+    /// The open file and the packet reads fill (owned).
+    private let demuxer: Demuxer
+    /// The audio stream's index in the file.
+    private let streamIndex: Int32
+    /// The decoder and the frame it decodes into (owned).
+    private let decoder: Decoder
+    /// The resampler, made for the first decoded frame's format (and remade if that changes) (owned).
+    private var resampler: OwnedResampler?
+    /// The audio stream, borrowed: owned by the demuxer's format context.
     private let borrowedStream: UnsafeMutablePointer<AVStream>
 
-    /// The sample format, rate and layout the resampler was made for.
-    private var resamplerInput: (format: Int32, rate: Int32, layout: AVChannelLayout)?
     /// Timestamp (stream time base) of sample 0: the first decoded frame's, after priming was skipped.
     private var originPTS: Int64 = 0
     /// Timestamp of the stream's first packet (before priming: MP4's is negative), where a rewind goes.
     private var firstPacketPTS: Int64?
-    /// Whether `frame` holds a decoded frame that has not been fed to the resampler yet.
+    /// Whether `decoder.frame` holds a decoded frame that has not been fed to the resampler yet.
     private var frameIsPending = false
     /// Whether the next decoded frame's position must come from its timestamp (after open or a seek).
     private var positionFromTimestamp = true
@@ -69,10 +69,10 @@ final class AudioDecoder: AudioReader {
     private(set) var position: Int64 = 0
     /// Resampled sound not yet read: frames [producedPosition - available, producedPosition).
     private var output: [Float] = []
+    /// Floats of `output` already read.
     private var outputRead = 0
+    /// Where the resampler writes before `append` keeps what falls inside the target and the duration.
     private var scratch: [Float] = []
-    /// The demuxer reached the end and the decoder was told so.
-    private var inputEnded = false
     /// Nothing more will be produced (decoder and resampler drained, or the duration reached).
     private var finished = false
     /// Output frames of real sound (the exact duration), when known.
@@ -80,8 +80,10 @@ final class AudioDecoder: AudioReader {
 
     /// Opens `url`, finds its best audio stream, opens its decoder and decodes the first frame (so a
     /// file that opens but does not decode fails here). `knownInfo` (from an earlier probe of the same
-    /// file) saves scanning the file again for its exact duration.
-    init(url: URL, format: AudioFormat = .standard, knownInfo: AudioStreamInfo? = nil) throws(MovieMakerError) {
+    /// file) saves scanning the file again for its exact duration. Decoding checks `cancellation` once
+    /// per decoded frame and throws `.cancelled` once it is cancelled.
+    init(url: URL, format: AudioFormat = .standard, knownInfo: AudioStreamInfo? = nil,
+         cancellation: CancellationToken? = nil) throws(MovieMakerError) {
         LibraryLog.ensureConfigured()
         let path = url.path
         guard format.sampleRate > 0, format.sampleRate <= 768_000 else {
@@ -96,52 +98,15 @@ final class AudioDecoder: AudioReader {
         }
         guard !isDirectory.boolValue else { throw .audioUnreadable(path: path, reason: "it is a folder, not a file") }
 
-        var fc: UnsafeMutablePointer<AVFormatContext>? = nil
-        var cc: UnsafeMutablePointer<AVCodecContext>? = nil
-        var pkt: UnsafeMutablePointer<AVPacket>? = nil
-        var fr: UnsafeMutablePointer<AVFrame>? = nil
-        var handedOver = false
-        defer {
-            if !handedOver {
-                av_frame_free(&fr)
-                av_packet_free(&pkt)
-                avcodec_free_context(&cc)
-                avformat_close_input(&fc)
-            }
-        }
-
-        let opened = avformat_open_input(&fc, path, nil, nil)
-        guard opened >= 0, let fc else {
-            throw .audioUnreadable(path: path, reason: Self.unreadableReason(opened))
-        }
-        let found = avformat_find_stream_info(fc, nil)
-        guard found >= 0 else { throw .audioUnreadable(path: path, reason: Self.unreadableReason(found)) }
-        let index = av_find_best_stream(fc, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
-        guard index >= 0, let stream = fc.pointee.streams[Int(index)] else { throw .noAudioStream(path: path) }
+        let demuxer = try Demuxer(path: path, describe: Self.describe(path: path, codec: nil))
+        try demuxer.findStreamInfo()
+        guard let index = demuxer.bestStream(AVMEDIA_TYPE_AUDIO) else { throw .noAudioStream(path: path) }
+        let stream = demuxer.borrowedStream(index)
         let par = stream.pointee.codecpar!
         let codecName = Self.codecName(par.pointee)
-        guard let decoder = avcodec_find_decoder(par.pointee.codec_id) else {
-            throw .unsupportedAudioCodec(path: path, codec: codecName)
-        }
-        guard let context = avcodec_alloc_context3(decoder) else {
-            throw .ffmpeg(operation: "avcodec_alloc_context3 (audio decoder)", code: mm_averror(12), message: "out of memory")
-        }
-        cc = context
-        try ffCheck(avcodec_parameters_to_context(context, par), "avcodec_parameters_to_context (audio)")
-        // Needed for libavcodec to move frame timestamps past skipped priming samples.
-        context.pointee.pkt_timebase = stream.pointee.time_base
-        let openedCodec = avcodec_open2(context, decoder, nil)
-        if openedCodec == averrorExperimental {
-            throw .unsupportedAudioCodec(path: path, codec: "\(codecName) (FFmpeg's decoder for it is experimental)")
-        }
-        guard openedCodec >= 0 else {
-            throw .audioUnreadable(path: path, reason: "the \(codecName) decoder cannot open this stream (\(ffmpegMessage(openedCodec)))")
-        }
-        guard let p = av_packet_alloc(), let f = av_frame_alloc() else {
-            throw .ffmpeg(operation: "av_packet_alloc/av_frame_alloc (audio)", code: mm_averror(12), message: "out of memory")
-        }
-        pkt = p
-        fr = f
+        let decoder = try Decoder(stream: stream, invalidDataLimit: 100, cancellation: cancellation,
+                                  describe: Self.describe(path: path, codec: codecName))
+        let context = decoder.borrowedContext
         let sourceRate = Int(context.pointee.sample_rate > 0 ? context.pointee.sample_rate : par.pointee.sample_rate)
         guard sourceRate > 0 else { throw .audioUnreadable(path: path, reason: "the stream does not say its sample rate") }
         let channels = Int(context.pointee.ch_layout.nb_channels)
@@ -149,25 +114,23 @@ final class AudioDecoder: AudioReader {
 
         var info = knownInfo ?? AudioStreamInfo(codec: codecName, sampleRate: sourceRate, channelCount: channels, duration: nil)
         if knownInfo == nil {
-            info.duration = Self.exactDuration(fc, stream, path: path, sampleRate: sourceRate)
+            info.duration = Self.exactDuration(demuxer, stream, path: path, sampleRate: sourceRate)
         }
 
         self.url = url
         self.format = format
         self.info = info
-        self.formatContext = fc
-        self.codecContext = context
-        self.packet = p
-        self.frame = f
+        self.demuxer = demuxer
+        self.streamIndex = index
+        self.decoder = decoder
         self.borrowedStream = stream
         self.frameLimit = info.duration.map { format.frame(at: $0) }
-        handedOver = true
-        // From here on `deinit` frees everything if a throw follows.
 
         // Decode the first frame: it proves the stream decodes, and its timestamp is sample 0's.
         guard try receiveFrame() else {
             throw .audioUnreadable(path: path, reason: "no sound could be decoded from its \(codecName) stream")
         }
+        let f = decoder.frame
         if knownInfo == nil && f.pointee.sample_rate > 0 && f.pointee.ch_layout.nb_channels > 0 {
             // What the decoder really produces (HE-AAC's SBR doubles the rate the container states).
             self.info.sampleRate = Int(f.pointee.sample_rate)
@@ -179,17 +142,36 @@ final class AudioDecoder: AudioReader {
         frameIsPending = true
     }
 
-    deinit {
-        if resampler != nil { swr_free(&resampler) }
-        if var input = resamplerInput { av_channel_layout_uninit(&input.layout) }
-        var f: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&f)
-        var p: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&p)
-        var c: UnsafeMutablePointer<AVCodecContext>? = codecContext
-        avcodec_free_context(&c)
-        var fc: UnsafeMutablePointer<AVFormatContext>? = formatContext
-        avformat_close_input(&fc)
+    /// How AudioDecoder words a failed demuxing or decoding step: `.audioUnreadable` naming the file,
+    /// or `.unsupportedAudioCodec` when FFmpeg has no usable decoder for `codec`.
+    private static func describe(path: String, codec: String?) -> MediaReadFailureDescription {
+        { failure in
+            let codec = codec ?? "an unknown codec"
+            switch failure.step {
+            case .open, .findStreamInfo:
+                return .audioUnreadable(path: path, reason: unreadableReason(failure.code))
+            case .read:
+                return .audioUnreadable(path: path, reason: "reading failed: \(failure.message)")
+            case .seek:
+                return .audioUnreadable(path: path, reason: "cannot go back to the start (\(failure.message))")
+            case .truncated:
+                return .audioUnreadable(path: path, reason: "it is truncated: \(failure.truncation)")
+            case .noDecoder:
+                return .unsupportedAudioCodec(path: path, codec: codec)
+            case .openDecoder where failure.code == averrorExperimental:
+                return .unsupportedAudioCodec(path: path, codec: "\(codec) (FFmpeg's decoder for it is experimental)")
+            case .openDecoder:
+                return .audioUnreadable(path: path, reason: "the \(codec) decoder cannot open this stream (\(failure.message))")
+            case .send, .receive:
+                return .audioUnreadable(path: path, reason: "decoding failed: \(failure.message)")
+            case .flush:
+                return .audioUnreadable(path: path, reason: "decoding failed at the end: \(failure.message)")
+            case .damagedData:
+                return .audioUnreadable(path: path, reason: "the \(codec) data is damaged (\(failure.message))")
+            case .damagedFrame:
+                return .audioUnreadable(path: path, reason: "decoding failed: frame \(failure.frameIndex) decoded with errors")
+            }
+        }
     }
 
     // MARK: Reading
@@ -266,9 +248,9 @@ final class AudioDecoder: AudioReader {
             let tb = borrowedStream.pointee.time_base
             guard tb.num > 0, tb.den > 0 else { break }
             let ts = originPTS + seekSample * Int64(tb.den) / (Int64(tb.num) * srcRate)
-            guard av_seek_frame(formatContext, borrowedStream.pointee.index, ts, AVSEEK_FLAG_BACKWARD) >= 0 else { break }
+            guard (try? demuxer.seek(toTimestamp: ts, stream: streamIndex)) != nil else { break }
             resetPipeline()
-            guard try receiveFrame(), let start = sourceIndex(ofFrameTimestamp: Self.timestamp(of: frame)) else { break }
+            guard try receiveFrame(), let start = sourceIndex(ofFrameTimestamp: Self.timestamp(of: decoder.frame)) else { break }
             let anchor = start <= 0 ? 0 : (start + warmUp + q - 1) / q * q
             if anchor / q * p + (start <= 0 ? 0 : resamplerMargin) <= target {
                 sourcePosition = start
@@ -286,13 +268,11 @@ final class AudioDecoder: AudioReader {
 
     /// Forgets decoded and resampled sound and the decoder's state (before a seek).
     private func resetPipeline() {
-        avcodec_flush_buffers(codecContext)
-        if resampler != nil { swr_free(&resampler) }
-        if var input = resamplerInput { av_channel_layout_uninit(&input.layout); resamplerInput = nil }
+        decoder.reset()
+        resampler = nil
         output.removeAll(keepingCapacity: true)
         outputRead = 0
         frameIsPending = false
-        inputEnded = false
         finished = false
         positionFromTimestamp = true
     }
@@ -303,11 +283,13 @@ final class AudioDecoder: AudioReader {
         let st = borrowedStream.pointee
         var ts = min(originPTS, firstPacketPTS ?? 0)
         if st.start_time != mm_av_nopts_value() { ts = min(ts, st.start_time) }
-        var r = av_seek_frame(formatContext, st.index, ts, AVSEEK_FLAG_BACKWARD)
-        if r < 0 { r = av_seek_frame(formatContext, -1, 0, AVSEEK_FLAG_BACKWARD | AVSEEK_FLAG_BYTE) }
-        if r < 0 { throw .audioUnreadable(path: url.path, reason: "cannot go back to the start (\(ffmpegMessage(r)))") }
-        avcodec_flush_buffers(codecContext)
-        inputEnded = false
+        do {
+            try demuxer.seek(toTimestamp: ts, stream: st.index)
+        } catch {
+            // The demuxer cannot seek by timestamp: go to the first byte (throws "cannot go back to the start").
+            try demuxer.seek(toTimestamp: 0, stream: -1, flags: AVSEEK_FLAG_BACKWARD | AVSEEK_FLAG_BYTE)
+        }
+        decoder.reset()
         positionFromTimestamp = true
         sourceAnchor = 0
         producedPosition = 0
@@ -323,6 +305,7 @@ final class AudioDecoder: AudioReader {
             }
         }
         frameIsPending = false
+        let frame = decoder.frame
         defer { av_frame_unref(frame) }
         if positionFromTimestamp {
             positionFromTimestamp = false
@@ -350,6 +333,7 @@ final class AudioDecoder: AudioReader {
         return q
     }
 
+    /// A decoded frame's timestamp: its pts, else libavcodec's best guess, else nil.
     private static func timestamp(of frame: UnsafeMutablePointer<AVFrame>) -> Int64? {
         let none = mm_av_nopts_value()
         if frame.pointee.pts != none { return frame.pointee.pts }
@@ -357,42 +341,16 @@ final class AudioDecoder: AudioReader {
         return nil
     }
 
-    /// Gets the next decoded frame into `frame`; false when the stream has ended. Packets the decoder
-    /// rejects as invalid data are skipped (damaged MP3s play on), unless nothing ever decodes.
+    /// Gets the next decoded frame into `decoder.frame`; false when the stream has ended. Reads the
+    /// audio stream's packets for the decoder (noting the first packet's timestamp, where a rewind
+    /// goes); packets the decoder rejects as invalid data are skipped (damaged MP3s play on), unless
+    /// nothing ever decodes.
     private func receiveFrame() throws(MovieMakerError) -> Bool {
-        var rejected = 0
-        while true {
-            let r = avcodec_receive_frame(codecContext, frame)
-            if r >= 0 { return true }
-            if r == averrorEOF { return false }
-            if r == averrorInvalidData {
-                rejected += 1
-                if rejected > 100 { throw .audioUnreadable(path: url.path, reason: "the \(info.codec) data is damaged (\(ffmpegMessage(r)))") }
-                continue
-            }
-            if r != averrorEAGAIN { throw .audioUnreadable(path: url.path, reason: "decoding failed: \(ffmpegMessage(r))") }
-            if inputEnded {
-                // The decoder wants input after being told the stream ended: treat as the end.
-                return false
-            }
-            let read = av_read_frame(formatContext, packet)
-            if read == averrorEOF {
-                inputEnded = true
-                let s = avcodec_send_packet(codecContext, nil)
-                if s < 0 && s != averrorEOF { throw .audioUnreadable(path: url.path, reason: "decoding failed at the end: \(ffmpegMessage(s))") }
-                continue
-            }
-            if read < 0 { throw .audioUnreadable(path: url.path, reason: "reading failed: \(ffmpegMessage(read))") }
-            defer { av_packet_unref(packet) }
-            guard packet.pointee.stream_index == borrowedStream.pointee.index else { continue }
-            if firstPacketPTS == nil, packet.pointee.pts != mm_av_nopts_value() { firstPacketPTS = packet.pointee.pts }
-            let s = avcodec_send_packet(codecContext, packet)
-            if s == averrorInvalidData {
-                rejected += 1
-                if rejected > 100 { throw .audioUnreadable(path: url.path, reason: "the \(info.codec) data is damaged (\(ffmpegMessage(s)))") }
-                continue
-            }
-            if s < 0 && s != averrorEAGAIN { throw .audioUnreadable(path: url.path, reason: "decoding failed: \(ffmpegMessage(s))") }
+        let demuxer = demuxer, index = streamIndex
+        return try decoder.receiveFrame { () throws(MovieMakerError) -> UnsafeMutablePointer<AVPacket>? in
+            guard let packet = try demuxer.readPacket(ofStream: index) else { return nil }
+            if self.firstPacketPTS == nil, packet.pointee.pts != mm_av_nopts_value() { self.firstPacketPTS = packet.pointee.pts }
+            return packet
         }
     }
 
@@ -401,75 +359,67 @@ final class AudioDecoder: AudioReader {
     /// Makes the resampler for `frame`'s format, rate and layout, draining the old one if they changed.
     private func prepareResampler(for frame: UnsafeMutablePointer<AVFrame>) throws(MovieMakerError) {
         var layout = AVChannelLayout()
+        defer { av_channel_layout_uninit(&layout) }
         if frame.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC || frame.pointee.ch_layout.nb_channels <= 0 {
             let n = frame.pointee.ch_layout.nb_channels > 0 ? frame.pointee.ch_layout.nb_channels : Int32(info.channelCount)
             av_channel_layout_default(&layout, n)
         } else {
             try ffCheck(av_channel_layout_copy(&layout, &frame.pointee.ch_layout), "av_channel_layout_copy")
         }
-        if var current = resamplerInput {
-            if current.format == frame.pointee.format && current.rate == frame.pointee.sample_rate
-                && av_channel_layout_compare(&current.layout, &layout) == 0 {
-                av_channel_layout_uninit(&layout)
-                return
-            }
+        if let current = resampler {
+            if current.accepts(format: frame.pointee.format, rate: frame.pointee.sample_rate, layout: &layout) { return }
             // The stream changed format mid-way (rare: e.g. HE-AAC switching): drain, then start anew.
             try flushResampler()
-            swr_free(&resampler)
-            av_channel_layout_uninit(&current.layout)
-            resamplerInput = nil
+            resampler = nil
         }
         var outLayout = AVChannelLayout()
         av_channel_layout_default(&outLayout, Int32(format.channelCount))
         defer { av_channel_layout_uninit(&outLayout) }
-        var s: OpaquePointer? = nil
-        let r = swr_alloc_set_opts2(&s, &outLayout, AV_SAMPLE_FMT_FLT, Int32(format.sampleRate),
-                                    &layout, AVSampleFormat(rawValue: frame.pointee.format), frame.pointee.sample_rate, 0, nil)
-        guard r >= 0, let s else {
-            av_channel_layout_uninit(&layout)
-            throw .ffmpeg(operation: "swr_alloc_set_opts2 (\(info.codec) → \(format.sampleRate) Hz × \(format.channelCount))", code: r, message: ffmpegMessage(r))
-        }
-        resampler = s
-        resamplerInput = (frame.pointee.format, frame.pointee.sample_rate, layout)
+        let conversion = "\(info.codec) → \(format.sampleRate) Hz × \(format.channelCount)"
+        let s = try OwnedResampler(from: &layout, format: frame.pointee.format, rate: frame.pointee.sample_rate,
+                                   to: &outLayout, format: AV_SAMPLE_FMT_FLT, rate: Int32(format.sampleRate), operation: conversion)
         let inChannels = Int(layout.nb_channels), outChannels = format.channelCount
         if inChannels == 1 && outChannels > 1 {
             // Mono plays at full level on every channel (swresample's default puts it at −3 dB).
             let matrix = [Double](repeating: 1, count: outChannels)
-            try ffCheck(swr_set_matrix(s, matrix, 1), "swr_set_matrix (mono → \(outChannels))")
+            try ffCheck(swr_set_matrix(s.pointer, matrix, 1), "swr_set_matrix (mono → \(outChannels))")
         } else if inChannels == 2 && outChannels == 1 {
-            try ffCheck(swr_set_matrix(s, [0.5, 0.5], 2), "swr_set_matrix (stereo → mono)")
+            try ffCheck(swr_set_matrix(s.pointer, [0.5, 0.5], 2), "swr_set_matrix (stereo → mono)")
         } else if inChannels > outChannels {
             // Downmix (5.1 → stereo…) with swresample's standard matrix, scaled so it cannot clip.
-            av_opt_set_double(UnsafeMutableRawPointer(s), "rematrix_maxval", 1.0, 0)
+            av_opt_set_double(UnsafeMutableRawPointer(s.pointer), "rematrix_maxval", 1.0, 0)
         }
-        try ffCheck(swr_init(s), "swr_init (\(info.codec) → \(format.sampleRate) Hz × \(format.channelCount))")
+        try s.initialise(operation: conversion)
+        resampler = s
     }
 
     /// Resamples `frame` from sample `skip` on and appends the result to `output`.
     private func convert(_ frame: UnsafeMutablePointer<AVFrame>, skipping skip: Int) throws(MovieMakerError) {
-        guard let resampler, let input = resamplerInput else { return }
+        guard let resampler else { return }
         let count = Int(frame.pointee.nb_samples) - skip
         guard count > 0 else { return }
-        let sampleFormat = AVSampleFormat(rawValue: input.format)
+        let sampleFormat = AVSampleFormat(rawValue: resampler.inputFormat)
         let bytes = Int(av_get_bytes_per_sample(sampleFormat))
         let planar = av_sample_fmt_is_planar(sampleFormat) != 0
-        let channels = Int(input.layout.nb_channels)
+        let channels = Int(resampler.inputLayout.nb_channels)
         var planes: [UnsafePointer<UInt8>?] = []
         if planar {
             for c in 0..<channels { planes.append(UnsafePointer(frame.pointee.extended_data[c]! + skip * bytes)) }
         } else {
             planes.append(UnsafePointer(frame.pointee.extended_data[0]! + skip * bytes * channels))
         }
-        try resample(resampler, planes: &planes, count: count)
+        try resample(resampler.pointer, planes: &planes, count: count)
     }
 
     /// Drains what the resampler still holds (its filter delay) at the end of the stream.
     private func flushResampler() throws(MovieMakerError) {
         guard let resampler else { return }
         var none: [UnsafePointer<UInt8>?] = []
-        try resample(resampler, planes: &none, count: 0)
+        try resample(resampler.pointer, planes: &none, count: 0)
     }
 
+    /// Runs `count` input sample frames from `planes` (none: drain) through the resampler `s` (borrowed
+    /// from `resampler`) into `scratch` and appends them.
     private func resample(_ s: OpaquePointer, planes: inout [UnsafePointer<UInt8>?], count: Int) throws(MovieMakerError) {
         let channels = format.channelCount
         let capacity = Int(swr_get_out_samples(s, Int32(count))) + 32
@@ -530,8 +480,9 @@ final class AudioDecoder: AudioReader {
     /// state the length with priming and padding included, so for them (and when nothing is stated)
     /// the packets are scanned, without decoding, through a second opening of the file, summing their
     /// durations minus the samples their skip side data tells the decoder to drop.
-    private static func exactDuration(_ fc: UnsafeMutablePointer<AVFormatContext>, _ stream: UnsafeMutablePointer<AVStream>,
+    private static func exactDuration(_ demuxer: Demuxer, _ stream: UnsafeMutablePointer<AVStream>,
                                       path: String, sampleRate: Int) -> Time? {
+        let fc = demuxer.borrowedContext
         let none = mm_av_nopts_value()
         let tb = stream.pointee.time_base
         var stated: Time? = nil
@@ -540,8 +491,7 @@ final class AudioDecoder: AudioReader {
         } else if fc.pointee.duration != none && fc.pointee.duration > 0 {
             stated = Time(value: fc.pointee.duration, timescale: Int64(AV_TIME_BASE))
         }
-        let demuxer = fc.pointee.iformat.map { String(cString: $0.pointee.name) } ?? ""
-        let names = demuxer.split(separator: ",")
+        let names = demuxer.formatName.split(separator: ",")
         guard stated == nil || names.contains("mp3") || names.contains("ogg") || names.contains("aac") else { return stated }
         guard let scanned = scannedDuration(path: path, streamIndex: stream.pointee.index, sampleRate: sampleRate,
                                             ogg: names.contains("ogg")) else { return stated }
@@ -555,23 +505,18 @@ final class AudioDecoder: AudioReader {
     /// packet's end; elsewhere (MP3, raw AAC) it is the sum of the durations minus the samples the skip
     /// side data tells the decoder to drop at the start and the end.
     private static func scannedDuration(path: String, streamIndex: Int32, sampleRate: Int, ogg: Bool) -> Time? {
-        var fc: UnsafeMutablePointer<AVFormatContext>? = nil
-        guard avformat_open_input(&fc, path, nil, nil) >= 0, let context = fc else { return nil }
-        defer { avformat_close_input(&fc) }
-        guard avformat_find_stream_info(context, nil) >= 0, streamIndex < Int32(context.pointee.nb_streams),
-              let stream = context.pointee.streams[Int(streamIndex)], let packet = av_packet_alloc() else { return nil }
-        var owned: UnsafeMutablePointer<AVPacket>? = packet
-        defer { av_packet_free(&owned) }
+        guard let demuxer = try? Demuxer(path: path), (try? demuxer.findStreamInfo()) != nil,
+              streamIndex < Int32(demuxer.streamCount) else { return nil }
+        let stream = demuxer.borrowedStream(streamIndex)
         let tb = stream.pointee.time_base
         let none = mm_av_nopts_value()
         var ticks: Int64 = 0
         var end = Int64.min
         var skipped: Int64 = 0
         while true {
-            let r = av_read_frame(context, packet)
-            if r < 0 { if r != averrorEOF { return nil }; break }
-            defer { av_packet_unref(packet) }
-            guard packet.pointee.stream_index == streamIndex else { continue }
+            let read: UnsafeMutablePointer<AVPacket>?
+            do { read = try demuxer.readPacket(ofStream: streamIndex) } catch { return nil }
+            guard let packet = read else { break }
             if packet.pointee.duration <= 0 { return nil }
             ticks += packet.pointee.duration
             if packet.pointee.pts != none { end = max(end, packet.pointee.pts + packet.pointee.duration) }
@@ -600,8 +545,3 @@ final class AudioDecoder: AudioReader {
         return Time(value: count, timescale: Int64(sampleRate))
     }
 }
-
-/// AVERROR_INVALIDDATA, through the shim (FFERRTAG is a macro Swift does not import).
-let averrorInvalidData: Int32 = mm_averror_invaliddata()
-/// AVERROR_EXPERIMENTAL, through the shim (not imported as a Swift constant).
-let averrorExperimental: Int32 = mm_averror_experimental()

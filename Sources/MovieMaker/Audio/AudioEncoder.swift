@@ -202,24 +202,32 @@ final class PlacedAudio {
     }
 }
 
-/// Owns the audio encoder of one movie: its `AVCodecContext` (AAC or Opus), the `AVFrame` samples are
-/// handed over in, and (borrowed from the muxer) its stream. It pulls the summed sounds from
-/// `PlacedAudio` in the codec's frame size (1024 sample frames for AAC) and writes packets through
-/// `VideoEncoder.write(_:from:to:)`, which owns the format context.
+/// Owns the audio encoder of one movie: its `Encoder` (AAC or Opus) and the `AVFrame` samples are
+/// handed over in; its stream is borrowed from the `Muxer` it is attached to. It pulls the summed
+/// sounds from `PlacedAudio` in the codec's frame size (1024 sample frames for AAC) and writes packets
+/// through `Muxer.write(_:from:to:)`.
 ///
 /// Timestamps count sample frames from 0 in the codec's time base 1/sampleRate; the encoder's own
 /// delay (`initial_padding`, 1024 for AAC) makes its first packet start at −1024, which the MP4/MOV
 /// muxer records as an edit list so players start the sound at exactly time 0.
 final class AudioEncoder {
-    let codec: OwnedCodecContext
+    /// The codec's encoder: its context and packet (owned).
+    let encoder: Encoder
+    /// Which codec it encodes with.
     let audioCodec: AudioCodec
+    /// Rate, channels and bit rate.
     let settings: AudioSettings
+    /// The sounds summed into the stream.
     let sources: PlacedAudio
+    /// The frame samples are handed to the encoder in (owned).
     private let frame: OwnedFrame
-    private let packet: OwnedPacket
-    private var borrowedStream: UnsafeMutablePointer<AVStream>?   // borrowed: owned by the muxer's format context
+    /// The muxer packets go to, once attached.
+    private var muxer: Muxer?
+    /// The audio stream, borrowed: owned by the muxer's format context.
+    private var borrowedStream: UnsafeMutablePointer<AVStream>?
     /// Sample frames per encoder frame (1024 for AAC, 960 for Opus at 48 kHz).
     let frameSize: Int
+    /// Whether the codec takes planar samples (AAC: one plane per channel) rather than interleaved (Opus).
     private let planar: Bool
     /// The sample frames of the next encoder frame, interleaved as sources give them; owned, freed in deinit.
     private let staging: UnsafeMutablePointer<Float>
@@ -247,11 +255,12 @@ final class AudioEncoder {
     /// container that records the delay itself and subtracts it when reading (Opus in Matroska).
     init(codec audioCodec: AudioCodec, settings: AudioSettings, globalHeader: Bool, delayInTimestamps: Bool = false) throws(MovieMakerError) {
         let name = audioCodec.encoderName
-        guard let encoder = avcodec_find_encoder_by_name(name) else { throw .encoderUnavailable(name: name) }
+        let audioEncoder = try Encoder(name: name, label: "audio")
+        self.encoder = audioEncoder
+        let encoder = audioEncoder.borrowedCodec
         self.audioCodec = audioCodec
         self.settings = settings
-        codec = try OwnedCodecContext(codec: encoder)
-        let c = codec.pointer
+        let c = audioEncoder.context
         // Planar float is what libavcodec's AAC encoder takes; libopus takes interleaved float.
         var formats: [AVSampleFormat] = []
         if var p = encoder.pointee.sample_fmts {
@@ -275,8 +284,8 @@ final class AudioEncoder {
         c.pointee.time_base = AVRational(num: 1, den: Int32(settings.sampleRate))
         if audioCodec == .aac { c.pointee.profile = FF_PROFILE_AAC_LOW }
         if globalHeader { c.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
-        try ffCheck(avcodec_open2(c, encoder, nil),
-                    "avcodec_open2 (\(name) \(settings.sampleRate) Hz, \(settings.channelCount) channels, \(settings.bitRate) b/s)")
+        try audioEncoder.open(options: nil,
+                              operation: "avcodec_open2 (\(name) \(settings.sampleRate) Hz, \(settings.channelCount) channels, \(settings.bitRate) b/s)")
         let size = Int(c.pointee.frame_size)
         frameSize = size > 0 ? size : 1024
         frame = try OwnedFrame()
@@ -286,7 +295,6 @@ final class AudioEncoder {
         f.pointee.nb_samples = Int32(frameSize)
         try ffCheck(av_channel_layout_copy(&f.pointee.ch_layout, &c.pointee.ch_layout), "av_channel_layout_copy")
         try ffCheck(av_frame_get_buffer(f, 0), "av_frame_get_buffer (\(frameSize) audio samples)")
-        packet = try OwnedPacket()
         staging = .allocate(capacity: frameSize * settings.channelCount)
         staging.initialize(repeating: 0, count: frameSize * settings.channelCount)
         sources = PlacedAudio(format: settings.format, chunk: frameSize)
@@ -295,19 +303,20 @@ final class AudioEncoder {
         limiter = TruePeakLimiter(Limiter(), format: settings.format)
     }
 
-    /// Copies the opened codec's parameters to `stream` (created by the muxer), as mux.c does after
-    /// avcodec_open2; packets are written to it from then on.
-    func attach(to stream: UnsafeMutablePointer<AVStream>) throws(MovieMakerError) {
-        try ffCheck(avcodec_parameters_from_context(stream.pointee.codecpar, codec.pointer), "avcodec_parameters_from_context (audio)")
-        stream.pointee.time_base = codec.pointer.pointee.time_base
+    /// Adds the audio stream to `muxer` and copies the opened codec's parameters to it, as mux.c does
+    /// after avcodec_open2; packets are written to it from then on.
+    func attach(to muxer: Muxer) throws(MovieMakerError) {
+        let stream = try muxer.addStream(label: "audio")
+        try encoder.describe(stream)
         borrowedStream = stream
+        self.muxer = muxer
     }
 
     /// Encodes the summed, limited sounds so that the sum is read up to sample frame `target`
     /// (exclusive; when `finishing`, the output reaches `target` and the sum is read the limiter's
-    /// latency beyond it), in whole encoder frames; a partial frame waits for more. `write` hands each
-    /// packet to the muxer.
-    func encode(through target: Int64, finishing: Bool = false, write: (UnsafeMutablePointer<AVPacket>, AVRational, UnsafeMutablePointer<AVStream>) throws(MovieMakerError) -> Void) throws(MovieMakerError) {
+    /// latency beyond it), in whole encoder frames; a partial frame waits for more. Packets go to the
+    /// muxer.
+    func encode(through target: Int64, finishing: Bool = false) throws(MovieMakerError) {
         let channels = settings.channelCount
         let latency = Int64(limiter.latency)
         let outputTarget = finishing ? target : target - latency
@@ -328,26 +337,26 @@ final class AudioEncoder {
             limiter.process(staging + filled * channels, frameCount: n)
             filled += n
             position += Int64(n)
-            if filled == frameSize { try send(write: write) }
+            if filled == frameSize { try send() }
         }
     }
 
     /// Tells the sources where the movie ends (`end` sample frames, the video's exact duration), encodes
     /// up to exactly there (the last frame may be short: AAC and Opus take a small last frame) and
-    /// flushes the encoder.
-    func finish(atFrame end: Int64, write: (UnsafeMutablePointer<AVPacket>, AVRational, UnsafeMutablePointer<AVStream>) throws(MovieMakerError) -> Void) throws(MovieMakerError) {
+    /// drains the encoder.
+    func finish(atFrame end: Int64) throws(MovieMakerError) {
         precondition(position <= end, "audio was read past the movie's end")
         self.end = end
         sources.willEnd(atFrame: end)
-        try encode(through: end, finishing: true, write: write)
-        if filled > 0 { try send(write: write) }
-        try drain(nil, write: write)
+        try encode(through: end, finishing: true)
+        if filled > 0 { try send() }
+        try drain(nil)
     }
 
     /// Hands the staged `filled` sample frames to the encoder as one frame: clamped to [-1, 1] (a
     /// safety net: the limiter already keeps them under −1 dBTP), faded over the movie's last 10 ms,
     /// and in the codec's sample layout.
-    private func send(write: (UnsafeMutablePointer<AVPacket>, AVRational, UnsafeMutablePointer<AVStream>) throws(MovieMakerError) -> Void) throws(MovieMakerError) {
+    private func send() throws(MovieMakerError) {
         let f = frame.pointer
         // The encoder may still hold a reference to the previous frame's buffers: copy them if so.
         try ffCheck(av_frame_make_writable(f), "av_frame_make_writable (audio)")
@@ -372,20 +381,16 @@ final class AudioEncoder {
         f.pointee.pts = sent + timestampOffset
         sent += Int64(count)
         filled = 0
-        try drain(f, write: write)
+        try drain(f)
     }
 
+    /// Frees the staging samples.
     deinit { staging.deallocate() }
 
-    /// Sends one frame (nil flushes) and writes every packet the encoder has ready.
-    private func drain(_ frame: UnsafeMutablePointer<AVFrame>?, write: (UnsafeMutablePointer<AVPacket>, AVRational, UnsafeMutablePointer<AVStream>) throws(MovieMakerError) -> Void) throws(MovieMakerError) {
-        guard let stream = borrowedStream else { preconditionFailure("audio encoder used before attach(to:)") }
-        try ffCheck(avcodec_send_frame(codec.pointer, frame), frame == nil ? "avcodec_send_frame (audio flush)" : "avcodec_send_frame (audio)")
-        while true {
-            let r = avcodec_receive_packet(codec.pointer, packet.pointer)
-            if r == averrorEAGAIN || r == averrorEOF { return }
-            try ffCheck(r, "avcodec_receive_packet (audio)")
-            try write(packet.pointer, codec.pointer.pointee.time_base, stream)
-        }
+    /// Sends one frame (nil drains) and writes every packet the encoder has ready to the muxer.
+    private func drain(_ frame: UnsafeMutablePointer<AVFrame>?) throws(MovieMakerError) {
+        guard let stream = borrowedStream, let muxer else { preconditionFailure("audio encoder used before attach(to:)") }
+        let timeBase = encoder.timeBase
+        try encoder.encode(frame) { (packet) throws(MovieMakerError) in try muxer.write(packet, from: timeBase, to: stream) }
     }
 }

@@ -197,12 +197,13 @@ public struct EncoderSettings: Sendable, Equatable {
     }
 }
 
-/// Video encoder plus muxer for one output file: the whole libav call sequence lives here, in the
-/// order of FFmpeg's doc/examples/mux.c: allocate the output context; create the video stream and open
-/// its encoder (GLOBAL_HEADER first); open the file; optionally create the audio stream and open its
-/// encoder (`addAudio`); write the header (`writeHeader`, before the first frame); encode, rescale each
-/// packet's timestamps to its stream and hand it to av_interleaved_write_frame; at the end flush the
-/// video encoder, then the audio one (`AudioEncoder.finish`), write the trailer, close, free.
+/// Video encoder plus muxer for one output file, built from `Muxer` and `Encoder` in the order of
+/// FFmpeg's doc/examples/mux.c: allocate the output context; find the video encoder, create its stream
+/// and open the encoder (GLOBAL_HEADER first); open the file; optionally create the audio stream and
+/// open its encoder (`addAudio`); write the header (`writeHeader`, before the first frame); encode,
+/// rescale each packet's timestamps to its stream and hand it to av_interleaved_write_frame; at the
+/// end drain the video encoder, then the audio one (`AudioEncoder.finish`), write the trailer and
+/// close the file. The owners inside `Muxer` and `Encoder` free everything, also when a step throws.
 ///
 /// With sound, each video frame is followed by the audio up to that frame's end minus a lag (at least
 /// the longest end fade of the sounds and 0.1 s), so audio is read in step with the video, memory stays
@@ -214,13 +215,15 @@ public struct EncoderSettings: Sendable, Equatable {
 /// log through av_log. The same send/receive path serves ProRes 4444 (prores_ks), VP9 (libvpx, with
 /// its alpha plane) and PNG sequences (the image2 muxer writes one file per packet).
 final class VideoEncoder {
-    private let format: UnsafeMutablePointer<AVFormatContext>     // owned: freed in deinit
-    private let codec: OwnedCodecContext
-    private let borrowedStream: UnsafeMutablePointer<AVStream>    // borrowed: owned by `format`
-    private let packet: OwnedPacket
-    private var ioOpen = false
-    private var headerWritten = false
+    /// The output file: format context, streams, file (owned).
+    private let muxer: Muxer
+    /// The video encoder (owned).
+    private let video: Encoder
+    /// The video stream, borrowed: owned by `muxer`'s format context.
+    private let borrowedStream: UnsafeMutablePointer<AVStream>
+    /// The container written.
     private let container: Container
+    /// The frame rate, for the audio position of each frame.
     private let rate: FrameRate
     /// Video frames handed to the encoder so far.
     private var framesEncoded = 0
@@ -230,6 +233,7 @@ final class VideoEncoder {
     let videoCodec: VideoCodec
     /// The pixel format frames must be in (`makeFrame()` allocates it).
     let framePixelFormat: AVPixelFormat
+    /// The encoded picture size.
     private let width: Int32, height: Int32
 
     /// H.264's pixel format, the default output's.
@@ -247,27 +251,12 @@ final class VideoEncoder {
         self.container = container; self.rate = rate
         framePixelFormat = videoCodec.pixelFormat(alpha: alpha)
         let encoderName = encoderName ?? videoCodec.encoderName
-        var fc: UnsafeMutablePointer<AVFormatContext>? = nil
-        try ffCheck(avformat_alloc_output_context2(&fc, nil, container.muxerName, path), "avformat_alloc_output_context2 (\(container.muxerName))")
-        guard let fc else { throw .ffmpeg(operation: "avformat_alloc_output_context2", code: -1, message: "no context") }
-        format = fc
-        // From here on, `deinit` frees `format` if a later step throws.
-        packet = try Self.makePacket(format: fc)
-        guard let encoder = avcodec_find_encoder_by_name(encoderName) else {
-            avformat_free_context(fc)
-            throw .encoderUnavailable(name: encoderName)
-        }
-        guard let st = avformat_new_stream(fc, nil) else {
-            avformat_free_context(fc)
-            throw .ffmpeg(operation: "avformat_new_stream", code: mm_averror(12), message: "out of memory")
-        }
-        borrowedStream = st
-        do {
-            codec = try OwnedCodecContext(codec: encoder)
-        } catch {
-            avformat_free_context(fc); throw error
-        }
-        let c = codec.pointer
+        // mux.c's add_stream: find the encoder, create the stream, allocate the codec context.
+        muxer = try Muxer(path: path, formatName: container.muxerName)
+        let codec = try Encoder.find(name: encoderName)
+        borrowedStream = try muxer.addStream()
+        video = try Encoder(codec: codec)
+        let c = video.context
         c.pointee.width = width
         c.pointee.height = height
         c.pointee.pix_fmt = framePixelFormat
@@ -302,59 +291,41 @@ final class VideoEncoder {
         }
         // Containers that keep SPS/PPS out of band (MP4, MOV, MKV) need them as extradata: set this
         // before avcodec_open2, as mux.c does.
-        if fc.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
-            c.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
-        }
-        let options = Self.encoderOptions(videoCodec, settings: settings)
-        do {
-            try ffCheck(avcodec_open2(c, encoder, &options.pointer), "avcodec_open2 (\(encoderName) \(width)×\(height) @ \(rate) fps)")
-            try ffCheck(avcodec_parameters_from_context(st.pointee.codecpar, c), "avcodec_parameters_from_context")
-            st.pointee.time_base = c.pointee.time_base
-            st.pointee.avg_frame_rate = c.pointee.framerate
-            st.pointee.r_frame_rate = c.pointee.framerate
-            st.pointee.sample_aspect_ratio = c.pointee.sample_aspect_ratio
-            // VP9 with alpha: libvpx encodes the alpha plane as a second VP9 stream carried in each
-            // block's BlockAdditions, and the Matroska/WebM muxer writes the track's AlphaMode = 1
-            // element itself because the stream's pixel format is yuva420p (demuxers report it as the
-            // `alpha_mode` tag). Setting an `alpha_mode` metadata entry as well would only add a
-            // duplicate, upper-cased `ALPHA_MODE` tag that hides the demuxer's own.
-            // The image2 muxer opens one file per frame itself.
-            if fc.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
-                try ffCheck(avio_open(&fc.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open (\(path))")
-                ioOpen = true
-            }
-        } catch {
-            closeAndFree()
-            throw error
-        }
+        if muxer.needsGlobalHeader { c.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
+        try video.open(options: Self.encoderOptions(videoCodec, settings: settings),
+                       operation: "avcodec_open2 (\(encoderName) \(width)×\(height) @ \(rate) fps)")
+        try video.describe(borrowedStream)
+        borrowedStream.pointee.avg_frame_rate = c.pointee.framerate
+        borrowedStream.pointee.r_frame_rate = c.pointee.framerate
+        borrowedStream.pointee.sample_aspect_ratio = c.pointee.sample_aspect_ratio
+        // VP9 with alpha: libvpx encodes the alpha plane as a second VP9 stream carried in each
+        // block's BlockAdditions, and the Matroska/WebM muxer writes the track's AlphaMode = 1
+        // element itself because the stream's pixel format is yuva420p (demuxers report it as the
+        // `alpha_mode` tag). Setting an `alpha_mode` metadata entry as well would only add a
+        // duplicate, upper-cased `ALPHA_MODE` tag that hides the demuxer's own.
+        // The image2 muxer opens one file per frame itself.
+        try muxer.openFile()
     }
-
-    /// Whether the container keeps codec headers out of band (MP4, MOV, MKV): encoders must then be
-    /// opened with AV_CODEC_FLAG_GLOBAL_HEADER.
-    private var needsGlobalHeader: Bool { format.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }
 
     /// Opens an audio encoder for `settings` (validated) and adds its stream. Only before `writeHeader`.
     func addAudio(codec audioCodec: AudioCodec, settings: AudioSettings) throws(MovieMakerError) -> AudioEncoder {
-        precondition(!headerWritten && audio == nil, "the audio stream is added once, before the header")
+        precondition(!muxer.headerWritten && audio == nil, "the audio stream is added once, before the header")
         // Open the codec before creating the stream, so a failure leaves the format context as it was.
         // Matroska/WebM records Opus's pre-skip as the track's CodecDelay, which demuxers subtract from
         // every timestamp: packets must be stamped with the delay included. MP4/MOV record AAC's
         // priming as an edit list over packets stamped from −1024 instead (and Matroska has no delay
         // field for AAC: its timestamps shift, video's too, keeping them in sync).
         let delayInTimestamps = audioCodec == .opus && (container == .webm || container == .mkv)
-        let encoder = try AudioEncoder(codec: audioCodec, settings: settings, globalHeader: needsGlobalHeader,
+        let encoder = try AudioEncoder(codec: audioCodec, settings: settings, globalHeader: muxer.needsGlobalHeader,
                                        delayInTimestamps: delayInTimestamps)
-        guard let st = avformat_new_stream(format, nil) else {
-            throw .ffmpeg(operation: "avformat_new_stream (audio)", code: mm_averror(12), message: "out of memory")
-        }
-        try encoder.attach(to: st)
+        try encoder.attach(to: muxer)
         audio = encoder
         return encoder
     }
 
     /// Writes the container header; called once, before the first frame (after any `addAudio`).
     func writeHeader() throws(MovieMakerError) {
-        guard !headerWritten else { return }
+        guard !muxer.headerWritten else { return }
         let muxOptions = OwnedDictionary()
         if container == .mp4 || container == .mov {
             // faststart: rewrite the file at the end with `moov` before `mdat`, so browsers can
@@ -364,8 +335,7 @@ final class VideoEncoder {
             // the sound track's end would be cut to the millisecond. In samples, it ends exactly.
             if let audio { muxOptions.set("movie_timescale", "\(audio.settings.sampleRate)") }
         }
-        try ffCheck(avformat_write_header(format, &muxOptions.pointer), "avformat_write_header (\(container.rawValue))")
-        headerWritten = true
+        try muxer.writeHeader(options: muxOptions, description: container.rawValue)
     }
 
     /// The codec's private options for `settings`.
@@ -395,17 +365,13 @@ final class VideoEncoder {
         }
     }
 
-    private static func makePacket(format: UnsafeMutablePointer<AVFormatContext>) throws(MovieMakerError) -> OwnedPacket {
-        do { return try OwnedPacket() } catch { avformat_free_context(format); throw error }
-    }
-
     /// A frame of the size and pixel format this encoder takes, for the pipeline's pool.
     func makeFrame() throws(MovieMakerError) -> OwnedFrame {
         let frame = try OwnedFrame(width: width, height: height, format: framePixelFormat)
         if videoCodec != .h264 {
             // The PNG and ProRes encoders read the colour tags from each frame, not from the codec
             // context (libx264 and libvpx take the context's).
-            let c = codec.pointer.pointee, f = frame.pointer
+            let c = video.context.pointee, f = frame.pointer
             f.pointee.color_primaries = c.color_primaries
             f.pointee.color_trc = c.color_trc
             f.pointee.colorspace = c.colorspace
@@ -414,22 +380,17 @@ final class VideoEncoder {
         return frame
     }
 
-    /// Encodes one video frame (nil flushes the video encoder) and writes every packet ready; after a
+    /// Encodes one video frame (nil drains the video encoder) and writes every packet ready; after a
     /// frame, encodes the sound up to that frame's end minus the audio lag.
     func encode(_ frame: UnsafeMutablePointer<AVFrame>?) throws(MovieMakerError) {
         try writeHeader()
-        try ffCheck(avcodec_send_frame(codec.pointer, frame), frame == nil ? "avcodec_send_frame (flush)" : "avcodec_send_frame")
-        while true {
-            let r = avcodec_receive_packet(codec.pointer, packet.pointer)
-            if r == averrorEAGAIN || r == averrorEOF { break }
-            try ffCheck(r, "avcodec_receive_packet")
-            try write(packet.pointer, from: codec.pointer.pointee.time_base, to: borrowedStream)
-        }
+        let muxer = muxer, stream = borrowedStream, timeBase = video.timeBase
+        try video.encode(frame) { (packet) throws(MovieMakerError) in try muxer.write(packet, from: timeBase, to: stream) }
         guard frame != nil else { return }
         framesEncoded += 1
         if let audio {
             let lag = audio.sources.refresh()
-            try audio.encode(through: audioFrame(atVideoFrame: framesEncoded, audio) - lag, write: write)
+            try audio.encode(through: audioFrame(atVideoFrame: framesEncoded, audio) - lag)
         }
     }
 
@@ -438,35 +399,14 @@ final class VideoEncoder {
         audio.settings.format.frame(at: rate.time(ofFrame: index))
     }
 
-    /// Hands one packet, timed in `timeBase`, to the muxer for `stream` (either encoder's).
-    private func write(_ packet: UnsafeMutablePointer<AVPacket>, from timeBase: AVRational, to stream: UnsafeMutablePointer<AVStream>) throws(MovieMakerError) {
-        av_packet_rescale_ts(packet, timeBase, stream.pointee.time_base)
-        packet.pointee.stream_index = stream.pointee.index
-        // av_interleaved_write_frame takes the packet's reference and leaves it blank for reuse.
-        try ffCheck(av_interleaved_write_frame(format, packet), "av_interleaved_write_frame")
-    }
-
-    /// Flushes the video encoder; with sound, tells the sounds where the movie ends, encodes them up to
-    /// exactly the video's duration and flushes the audio encoder; then writes the trailer (and the
+    /// Drains the video encoder; with sound, tells the sounds where the movie ends, encodes them up to
+    /// exactly the video's duration and drains the audio encoder; then writes the trailer (and the
     /// faststart rewrite) and closes the file.
     func finish() throws(MovieMakerError) {
         try encode(nil)
         if let audio {
-            try audio.finish(atFrame: audioFrame(atVideoFrame: framesEncoded, audio), write: write)
+            try audio.finish(atFrame: audioFrame(atVideoFrame: framesEncoded, audio))
         }
-        try ffCheck(av_write_trailer(format), "av_write_trailer")
-        if ioOpen {
-            try ffCheck(avio_closep(&format.pointee.pb), "avio_closep")
-            ioOpen = false
-        }
-    }
-
-    private func closeAndFree() {
-        if ioOpen { avio_closep(&format.pointee.pb); ioOpen = false }
-    }
-
-    deinit {
-        closeAndFree()
-        avformat_free_context(format)
+        try muxer.finish()
     }
 }

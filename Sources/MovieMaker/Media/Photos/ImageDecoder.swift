@@ -448,42 +448,41 @@ enum ImageDecoders {
         }
         guard let scaling else { return (header, nil) }
 
-        let codecID = format == .tiff ? AV_CODEC_ID_TIFF : format == .bmp ? AV_CODEC_ID_BMP : AV_CODEC_ID_GIF
-        guard let codec = avcodec_find_decoder(codecID) else {
-            throw .imageUnreadable(path: path, reason: "this FFmpeg build has no \(name) decoder")
+        // The file is already in memory: demux it from there with libavformat's image demuxer for the
+        // format (one packet holding the picture; GIF's first frame), then decode with the one Decoder loop.
+        let demuxerName = format == .tiff ? "tiff_pipe" : format == .bmp ? "bmp_pipe" : "gif"
+        let describe: MediaReadFailureDescription = { failure in
+            switch failure.step {
+            case .noDecoder: .imageUnreadable(path: path, reason: "this FFmpeg build has no \(name) decoder")
+            case .openDecoder: .imageUnreadable(path: path, reason: "damaged \(name): cannot open the decoder: \(failure.message)")
+            case .open, .findStreamInfo, .read, .seek, .truncated: .imageUnreadable(path: path, reason: "damaged \(name): cannot read it: \(failure.message)")
+            case .send, .flush, .receive, .damagedFrame, .damagedData:
+                .imageUnreadable(path: path, reason: "damaged \(name): decoding failed: \(failure.message)")
+            }
         }
-        func fail(_ code: Int32, _ what: String) -> MovieMakerError {
-            .imageUnreadable(path: path, reason: "damaged \(name): \(what): \(ffmpegMessage(code))")
+        let demuxer = try Demuxer(bytes: bytes, format: demuxerName, describe: describe)
+        guard demuxer.streamCount > 0 else { throw .imageUnreadable(path: path, reason: "damaged \(name): it holds no picture") }
+        let decoder = try Decoder(stream: demuxer.borrowedStream(0), describe: describe)
+        // `frame` below is the decoder's: both must live until the pixels are converted.
+        defer { withExtendedLifetime((demuxer, decoder)) {} }
+        let nextPacket = { () throws(MovieMakerError) -> UnsafeMutablePointer<AVPacket>? in try demuxer.readPacket(ofStream: 0) }
+        guard try decoder.receiveFrame(nextPacket: nextPacket) else {
+            throw describe(MediaReadFailure(.receive, code: averrorEOF))
         }
-        let context = try OwnedCodecContext(codec: codec)
-        var r = avcodec_open2(context.pointer, codec, nil)
-        guard r >= 0 else { throw fail(r, "cannot open the decoder") }
-        let packet = try OwnedPacket()
-        r = av_new_packet(packet.pointer, Int32(bytes.count))
-        guard r >= 0 else { throw fail(r, "cannot allocate the packet") }
-        packet.pointer.pointee.data.update(from: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: bytes.count)
-        let frame = try OwnedFrame()
-        r = avcodec_send_packet(context.pointer, packet.pointer)
-        guard r >= 0 else { throw fail(r, "decoding failed") }
-        r = avcodec_receive_frame(context.pointer, frame.pointer)
-        if r == mm_averror_eagain() {
-            _ = avcodec_send_packet(context.pointer, nil)
-            r = avcodec_receive_frame(context.pointer, frame.pointer)
-        }
-        guard r >= 0 else { throw fail(r, "decoding failed") }
-        let f = frame.pointer.pointee
+        let frame = decoder.frame
+        let f = frame.pointee
         guard f.width > 0, f.height > 0 else { throw .imageUnreadable(path: path, reason: "damaged \(name): decoded an empty picture") }
         header.storedWidth = Int(f.width); header.storedHeight = Int(f.height)
         let pixelFormat = AVPixelFormat(rawValue: f.format)
         header.hasAlpha = pixelFormatHasAlpha(pixelFormat) || pixelFormat == AV_PIX_FMT_PAL8
-        if let side = av_frame_get_side_data(frame.pointer, AV_FRAME_DATA_ICC_PROFILE), side.pointee.size > 0 {
+        if let side = av_frame_get_side_data(frame, AV_FRAME_DATA_ICC_PROFILE), side.pointee.size > 0 {
             header.icc = Array(UnsafeBufferPointer(start: side.pointee.data, count: Int(side.pointee.size)))
         }
         let bgra = try OwnedFrame(width: f.width, height: f.height, format: AV_PIX_FMT_BGRA)
         let scaler = try OwnedScaler(srcWidth: f.width, srcHeight: f.height, srcFormat: pixelFormat,
                                      dstWidth: f.width, dstHeight: f.height, dstFormat: AV_PIX_FMT_BGRA,
                                      flags: SWS_POINT | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT)
-        let rows = scaler.convert(UnsafePointer(frame.pointer), into: bgra.pointer)
+        let rows = scaler.convert(UnsafePointer(frame), into: bgra.pointer)
         guard rows == f.height else { throw .imageUnreadable(path: path, reason: "cannot convert the \(name) pixels (\(av_get_pix_fmt_name(pixelFormat).map { String(cString: $0) } ?? "?"))") }
         let factor = header.reductionFactor(for: header.neededStoredSize(scaling))
         let raster = try PhotoRaster(width: (header.storedWidth + factor - 1) / factor, height: (header.storedHeight + factor - 1) / factor,

@@ -44,38 +44,52 @@ public struct DecodedFrame: Sendable {
 
 /// Reads a movie file with libavformat/libavcodec: stream facts, packet timestamps and decoded frames.
 ///
+/// Built on `Demuxer` (which owns the open file) and `Decoder` (the one decode loop, strict here: any
+/// corruption or damaged frame is an error). Decoded pictures are converted straight into one reused
+/// BGRA buffer; `decodeFrames` copies each into the `DecodedFrame` it promises, while the internal
+/// `withDecodedFrames` lends the buffer for the call, with no allocation per frame.
+///
 /// VP9 with alpha (WebM's `alpha_mode` = 1) is decoded with libvpx (`libvpx-vp9`), since FFmpeg's own
 /// VP9 decoder ignores the alpha plane; ProRes 4444 keeps its alpha with the native decoder.
 public final class MovieReader {
-    private let format: UnsafeMutablePointer<AVFormatContext>   // owned: closed in deinit
-    private let borrowedStream: UnsafeMutablePointer<AVStream>  // borrowed: owned by `format`
-    /// The decoder chosen by name instead of FFmpeg's default for the codec (libvpx-vp9 for VP9 alpha).
-    private let borrowedDecoder: UnsafePointer<AVCodec>?        // borrowed: libavcodec's static table
+    /// The open file and the packet reads fill (owned).
+    private let demuxer: Demuxer
+    /// The video stream's index in the file.
+    private let streamIndex: Int32
+    /// The video stream, borrowed: owned by the demuxer's format context.
+    private let borrowedStream: UnsafeMutablePointer<AVStream>
+    /// The decoder chosen by name instead of FFmpeg's default for the codec (libvpx-vp9 for VP9 alpha),
+    /// borrowed from libavcodec's static table.
+    private let borrowedDecoder: UnsafePointer<AVCodec>?
+    /// The reused conversion to BGRA: one scaler and one destination buffer for every frame.
+    private let converter = BGRAFrameConverter()
+    /// Checked once per decoded frame: decoding throws `.cancelled` once it is cancelled.
+    let cancellation: CancellationToken?
     /// The file.
     public let url: URL
     /// The video stream's description.
     public let info: VideoStreamInfo
 
     /// Opens `url` and finds its video stream.
-    public init(url: URL) throws(MovieMakerError) {
+    public convenience init(url: URL) throws(MovieMakerError) {
+        try self.init(url: url, cancellation: nil)
+    }
+
+    /// Opens `url` and finds its video stream; decoding checks `cancellation` once per frame.
+    init(url: URL, cancellation: CancellationToken?) throws(MovieMakerError) {
         self.url = url
-        var fc: UnsafeMutablePointer<AVFormatContext>? = nil
-        let r = avformat_open_input(&fc, url.path, nil, nil)
-        guard r >= 0, let fc else { throw .movieUnreadable(path: url.path, reason: ffmpegMessage(r)) }
+        self.cancellation = cancellation
+        let demuxer = try Demuxer(path: url.path, detectsTruncation: true, describe: Self.describe(path: url.path, codec: nil))
         // Matroska's header already says whether VP9 carries alpha: then probe (and later decode) with
         // libvpx, so the stream info reports yuva420p as well.
-        let alphaDecoder = Self.vp9AlphaDecoder(fc)
-        if let alphaDecoder { fc.pointee.video_codec = alphaDecoder }
+        let alphaDecoder = Self.vp9AlphaDecoder(demuxer)
+        if let alphaDecoder { demuxer.borrowedContext.pointee.video_codec = alphaDecoder }
         borrowedDecoder = alphaDecoder
-        let r2 = avformat_find_stream_info(fc, nil)
-        let index = av_find_best_stream(fc, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
-        guard r2 >= 0, index >= 0 else {
-            var p: UnsafeMutablePointer<AVFormatContext>? = fc
-            avformat_close_input(&p)
-            throw .movieUnreadable(path: url.path, reason: r2 < 0 ? ffmpegMessage(r2) : "no video stream")
-        }
-        format = fc
-        borrowedStream = fc.pointee.streams[Int(index)]!
+        try demuxer.findStreamInfo()
+        guard let index = demuxer.bestStream(AVMEDIA_TYPE_VIDEO) else { throw .movieUnreadable(path: url.path, reason: "no video stream") }
+        self.demuxer = demuxer
+        streamIndex = index
+        borrowedStream = demuxer.borrowedStream(index)
         let par = borrowedStream.pointee.codecpar.pointee
         func name(_ s: UnsafePointer<CChar>?) -> String { s.map { String(cString: $0) } ?? "unknown" }
         let fr = borrowedStream.pointee.avg_frame_rate
@@ -91,23 +105,47 @@ public final class MovieReader {
             colorTransfer: name(av_color_transfer_name(par.color_trc)),
             colorMatrix: name(av_color_space_name(par.color_space)),
             colorRange: name(av_color_range_name(par.color_range)),
-            containerFormat: name(fc.pointee.iformat.pointee.name),
+            containerFormat: demuxer.formatName.isEmpty ? "unknown" : demuxer.formatName,
             hasAlpha: pixelFormatHasAlpha(pixelFormat) || alphaTag)
     }
 
+    /// How MovieReader words a failed demuxing or decoding step: `.movieUnreadable` naming the file.
+    /// `codec` (the stream's codec name) is known once the file is open.
+    private static func describe(path: String, codec: String?) -> MediaReadFailureDescription {
+        { failure in
+            switch failure.step {
+            case .open, .findStreamInfo, .read:
+                return .movieUnreadable(path: path, reason: failure.message)
+            case .seek:
+                return .movieUnreadable(path: path, reason: "cannot seek: \(failure.message)")
+            case .truncated:
+                return .movieUnreadable(path: path, reason: "it is truncated: \(failure.truncation)")
+            case .noDecoder:
+                return .movieUnreadable(path: path, reason: "no decoder for \(codec ?? "its codec")")
+            case .openDecoder:
+                return .movieUnreadable(path: path, reason: "the \(codec ?? "video") decoder cannot open this stream (\(failure.message))")
+            case .send, .damagedData:
+                return .movieUnreadable(path: path, reason: "the packet near frame \(failure.frameIndex) does not decode: \(failure.message)")
+            case .receive:
+                return .movieUnreadable(path: path, reason: "frame \(failure.frameIndex) does not decode: \(failure.message)")
+            case .flush:
+                return .movieUnreadable(path: path, reason: "the last frames do not decode: \(failure.message)")
+            case .damagedFrame:
+                return .movieUnreadable(path: path, reason: "frame \(failure.frameIndex) decoded with errors")
+            }
+        }
+    }
+
     /// libvpx's VP9 decoder when a VP9 stream is flagged `alpha_mode` = 1 and libvpx is built in.
-    private static func vp9AlphaDecoder(_ fc: UnsafeMutablePointer<AVFormatContext>) -> UnsafePointer<AVCodec>? {
-        for i in 0..<Int(fc.pointee.nb_streams) {
-            guard let st = fc.pointee.streams[i], st.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_VP9,
+    private static func vp9AlphaDecoder(_ demuxer: Demuxer) -> UnsafePointer<AVCodec>? {
+        for i in 0..<Int32(demuxer.streamCount) {
+            let st = demuxer.borrowedStream(i)
+            guard st.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_VP9,
                   let tag = av_dict_get(st.pointee.metadata, "alpha_mode", nil, 0), String(cString: tag.pointee.value) == "1"
             else { continue }
             return avcodec_find_decoder_by_name("libvpx-vp9")
         }
         return nil
-    }
-    deinit {
-        var p: UnsafeMutablePointer<AVFormatContext>? = format
-        avformat_close_input(&p)
     }
 
     /// The stream's time base (seconds per timestamp unit).
@@ -117,105 +155,184 @@ public final class MovieReader {
     /// Reads the file without decoding; rewinds first.
     public func packetTimestamps() throws(MovieMakerError) -> [Time] {
         try rewind()
-        let packet = try OwnedPacket()
         var result: [Time] = []
-        let tb = borrowedStream.pointee.time_base
-        while true {
-            let r = av_read_frame(format, packet.pointer)
-            if r == averrorEOF { break }
-            if r < 0 { throw .movieUnreadable(path: url.path, reason: ffmpegMessage(r)) }
-            if packet.pointer.pointee.stream_index == borrowedStream.pointee.index {
-                let pts = packet.pointer.pointee.pts
-                if pts == mm_av_nopts_value() { throw .movieUnreadable(path: url.path, reason: "packet \(result.count) has no timestamp") }
-                result.append(Time(value: pts * Int64(tb.num), timescale: Int64(tb.den)))
-            }
-            av_packet_unref(packet.pointer)
+        while let packet = try demuxer.readPacket(ofStream: streamIndex) {
+            let pts = packet.pointee.pts
+            if pts == mm_av_nopts_value() { throw .movieUnreadable(path: url.path, reason: "packet \(result.count) has no timestamp") }
+            result.append(demuxer.time(ofTimestamp: pts, inStream: streamIndex))
         }
         return result
     }
 
+    /// Seeks back to the start of the video stream.
     private func rewind() throws(MovieMakerError) {
-        let r = av_seek_frame(format, borrowedStream.pointee.index, 0, AVSEEK_FLAG_BACKWARD)
-        if r < 0 { throw .movieUnreadable(path: url.path, reason: "cannot seek: \(ffmpegMessage(r))") }
+        try demuxer.seek(toTimestamp: 0, stream: streamIndex)
     }
 
     /// Decodes every frame in presentation order and hands each to `body` (return false to stop).
     /// Decoding is strict: any decoder error is thrown, naming the frame.
     public func decodeFrames(_ body: (DecodedFrame) throws -> Bool) throws {
-        try rewind()
-        let par = borrowedStream.pointee.codecpar!
-        guard let decoder = borrowedDecoder ?? avcodec_find_decoder(par.pointee.codec_id) else {
-            throw MovieMakerError.movieUnreadable(path: url.path, reason: "no decoder for \(info.codec)")
-        }
-        let codec = try OwnedCodecContext(codec: decoder)
-        try ffCheck(avcodec_parameters_to_context(codec.pointer, par), "avcodec_parameters_to_context")
-        codec.pointer.pointee.err_recognition = AV_EF_EXPLODE | AV_EF_CRCCHECK | AV_EF_BITSTREAM
-        try ffCheck(avcodec_open2(codec.pointer, decoder, nil), "avcodec_open2 (decoder)")
-        let packet = try OwnedPacket()
-        let frame = try OwnedFrame()
-        let tb = borrowedStream.pointee.time_base
-        var scaler: OwnedScaler?
-        var index = 0
-        var keepGoing = true
-
-        func drain() throws {
-            while keepGoing {
-                let r = avcodec_receive_frame(codec.pointer, frame.pointer)
-                if r == averrorEAGAIN || r == averrorEOF { return }
-                try ffCheck(r, "avcodec_receive_frame (frame \(index))")
-                if frame.pointer.pointee.decode_error_flags != 0 {
-                    throw MovieMakerError.movieUnreadable(path: url.path, reason: "frame \(index) decoded with errors")
-                }
-                let f = frame.pointer.pointee
-                if scaler == nil {
-                    let s = try OwnedScaler(srcWidth: f.width, srcHeight: f.height, srcFormat: AVPixelFormat(rawValue: f.format),
-                                            dstWidth: f.width, dstHeight: f.height, dstFormat: AV_PIX_FMT_BGRA,
-                                            flags: SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT)
-                    let matrix: Int32 = f.colorspace == AVCOL_SPC_BT709 ? SWS_CS_ITU709 : f.colorspace == AVCOL_SPC_BT2020_NCL ? SWS_CS_BT2020 : SWS_CS_ITU601
-                    try setBT709(on: s, rgbIsSource: false, yuvFullRange: f.color_range == AVCOL_RANGE_JPEG, matrix: matrix)
-                    scaler = s
-                }
-                let out = try OwnedFrame(width: f.width, height: f.height, format: AV_PIX_FMT_BGRA)
-                let hasAlpha = pixelFormatHasAlpha(AVPixelFormat(rawValue: f.format))
-                let rows = scaler!.convert(UnsafePointer(frame.pointer), into: out.pointer)
-                guard rows == f.height else { throw MovieMakerError.ffmpeg(operation: "sws_scale (decode)", code: rows, message: "short conversion") }
-                let w = Int(f.width), h = Int(f.height)
-                var bytes = [UInt8](repeating: 0, count: w * h * 4)
-                let stride = Int(out.pointer.pointee.linesize.0)
-                let base = out.pointer.pointee.data.0!
-                bytes.withUnsafeMutableBufferPointer { dst in
-                    for y in 0..<h { (dst.baseAddress! + y * w * 4).update(from: base + y * stride, count: w * 4) }
-                    // swscale keeps alpha straight; PixelBuffer holds premultiplied colour, as Cairo draws.
-                    if hasAlpha { AlphaConversion.premultiply(dst.baseAddress!, count: w * h) }
-                }
-                let pts = f.best_effort_timestamp == mm_av_nopts_value() ? f.pts : f.best_effort_timestamp
-                let decoded = DecodedFrame(index: index, presentationTime: Time(value: pts * Int64(tb.num), timescale: Int64(tb.den)),
-                                           pixels: PixelBuffer(width: w, height: h, bytes: bytes))
-                index += 1
-                av_frame_unref(frame.pointer)
-                keepGoing = try body(decoded)
-            }
-        }
-
-        while keepGoing {
-            let r = av_read_frame(format, packet.pointer)
-            if r == averrorEOF { break }
-            if r < 0 { throw MovieMakerError.movieUnreadable(path: url.path, reason: ffmpegMessage(r)) }
-            defer { av_packet_unref(packet.pointer) }
-            guard packet.pointer.pointee.stream_index == borrowedStream.pointee.index else { continue }
-            try ffCheck(avcodec_send_packet(codec.pointer, packet.pointer), "avcodec_send_packet (packet near frame \(index))")
-            try drain()
-        }
-        if keepGoing {
-            try ffCheck(avcodec_send_packet(codec.pointer, nil), "avcodec_send_packet (flush)")
-            try drain()
-        }
+        try withDecodedFrames { view in try body(view.decodedFrame()) }
     }
 
-    /// The number of frames that decode (decodes the whole stream).
+    /// The number of frames that decode (decodes the whole stream; no frame is converted).
     public func decodedFrameCount() throws -> Int {
         var n = 0
-        try decodeFrames { _ in n += 1; return true }
+        try forEachDecodedFrame(from: nil) { _, _, _ in n += 1; return true }
         return n
     }
+
+    /// Decodes frames in presentation order, from the start or from the first frame at or after
+    /// `start`, converts each into the reused BGRA buffer and lends it to `body` (return false to stop).
+    /// The view is valid only during the call: copy what must outlive it (`decodedFrame()`).
+    func withDecodedFrames(from start: Time? = nil, _ body: (DecodedFrameView) throws -> Bool) throws {
+        let converter = converter
+        try forEachDecodedFrame(from: start) { frame, index, time in
+            let pixels = try converter.convert(frame)
+            return try body(DecodedFrameView(index: index, presentationTime: time, pixels: pixels))
+        }
+    }
+
+    /// The decode loop over `Decoder`: seeks (to the start, or to the keyframe before `start`), decodes
+    /// the video stream's packets and hands `body` each frame with its index and presentation time,
+    /// skipping frames before `start` (decoded only to reach it). After a seek the index is the frame's
+    /// position computed from its time and the stream's average frame rate.
+    private func forEachDecodedFrame(from start: Time?,
+                                     _ body: (UnsafeMutablePointer<AVFrame>, Int, Time) throws -> Bool) throws {
+        let decoder = try Decoder(stream: borrowedStream, decoder: borrowedDecoder, strict: true, cancellation: cancellation,
+                                  describe: Self.describe(path: url.path, codec: info.codec))
+        let firstTimestamp: Int64?
+        if let start {
+            try demuxer.seek(to: start, stream: streamIndex)
+            firstTimestamp = demuxer.timestamp(of: start, inStream: streamIndex)
+        } else {
+            try rewind()
+            firstTimestamp = nil
+        }
+        let demuxer = demuxer, stream = streamIndex
+        let nextPacket = { () throws(MovieMakerError) -> UnsafeMutablePointer<AVPacket>? in try demuxer.readPacket(ofStream: stream) }
+        let rate = info.frameRate
+        var index = 0
+        while try decoder.receiveFrame(nextPacket: nextPacket) {
+            let f = decoder.frame.pointee
+            let pts = f.best_effort_timestamp == mm_av_nopts_value() ? f.pts : f.best_effort_timestamp
+            if let firstTimestamp, pts < firstTimestamp { continue }
+            let time = demuxer.time(ofTimestamp: pts, inStream: stream)
+            if index == 0, start != nil, let rate {
+                // The nearest frame start to `time` (a container may round timestamps, e.g. Matroska's milliseconds).
+                index = max(0, rate.frameIndex(at: time + Time(value: Int64(rate.denominator), timescale: 2 * Int64(rate.numerator))))
+            }
+            let keepGoing = try body(decoder.frame, index, time)
+            index += 1
+            guard keepGoing else { return }
+        }
+    }
+}
+
+/// One decoded picture lent by `MovieReader.withDecodedFrames`: premultiplied BGRA in the reader's
+/// reused buffer, valid only during the call it is handed to.
+struct DecodedFrameView {
+    /// Position in presentation order, from 0.
+    let index: Int
+    /// Presentation time, exact in the stream's time base.
+    let presentationTime: Time
+    /// The pixels, borrowed from the reader's buffer.
+    let pixels: BGRAFrameConverter.Pixels
+
+    /// A copy as the public `DecodedFrame` (packed rows, owned bytes).
+    func decodedFrame() -> DecodedFrame {
+        DecodedFrame(index: index, presentationTime: presentationTime, pixels: pixels.makePixelBuffer())
+    }
+}
+
+/// Converts decoded pictures to premultiplied BGRA (as MovieMaker draws) into one reused, 64-byte
+/// aligned buffer, with one scaler made for the stream's format, size and colour tags and remade only
+/// when they change. Owns the buffer (freed in `deinit`) and the scaler (`OwnedScaler`).
+final class BGRAFrameConverter {
+    /// A converted picture, borrowed from the converter's buffer until its next conversion.
+    struct Pixels {
+        /// Width in pixels.
+        let width: Int
+        /// Height in pixels.
+        let height: Int
+        /// Bytes from one row to the next (≥ width × 4; rows are padded for alignment).
+        let bytesPerRow: Int
+        /// B, G, R, A bytes, `bytesPerRow` apart: `bytesPerRow × height` bytes.
+        let bytes: UnsafeRawBufferPointer
+
+        /// The colour at a pixel, as 8-bit (red, green, blue, alpha).
+        func rgba(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
+            let i = y * bytesPerRow + x * 4
+            return (bytes[i + 2], bytes[i + 1], bytes[i], bytes[i + 3])
+        }
+
+        /// A packed copy (rows `width × 4` bytes apart) as a `PixelBuffer`.
+        func makePixelBuffer() -> PixelBuffer {
+            let rowBytes = width * 4
+            let packed = [UInt8](unsafeUninitializedCapacity: rowBytes * height) { out, count in
+                for y in 0..<height {
+                    UnsafeMutableRawPointer(out.baseAddress! + y * rowBytes)
+                        .copyMemory(from: bytes.baseAddress! + y * bytesPerRow, byteCount: rowBytes)
+                }
+                count = rowBytes * height
+            }
+            return PixelBuffer(width: width, height: height, bytes: packed)
+        }
+    }
+
+    /// What the scaler was made for: source size, pixel format, matrix and range.
+    private struct Key: Equatable {
+        /// Source width and height.
+        var width: Int32, height: Int32
+        /// Source pixel format (raw value).
+        var format: Int32
+        /// Source colour matrix and range.
+        var colorspace: AVColorSpace, range: AVColorRange
+    }
+
+    /// The scaler for `key` (owned).
+    private var scaler: OwnedScaler?
+    /// What `scaler` converts.
+    private var key: Key?
+    /// The reused destination (owned: freed in `deinit`), `capacity` bytes.
+    private var buffer: UnsafeMutableRawPointer?
+    /// The buffer's size in bytes.
+    private var capacity = 0
+
+    /// A converter with no scaler or buffer yet (made for the first frame).
+    init() {}
+
+    /// Converts `frame` into the buffer (using the frame's own colour tags, swscale keeping alpha
+    /// straight, then premultiplied here); the result is valid until the next call.
+    func convert(_ frame: UnsafeMutablePointer<AVFrame>) throws(MovieMakerError) -> Pixels {
+        let f = frame.pointee
+        let wanted = Key(width: f.width, height: f.height, format: f.format, colorspace: f.colorspace, range: f.color_range)
+        if key != wanted {
+            let s = try OwnedScaler(srcWidth: f.width, srcHeight: f.height, srcFormat: AVPixelFormat(rawValue: f.format),
+                                    dstWidth: f.width, dstHeight: f.height, dstFormat: AV_PIX_FMT_BGRA,
+                                    flags: SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT)
+            let matrix: Int32 = f.colorspace == AVCOL_SPC_BT709 ? SWS_CS_ITU709 : f.colorspace == AVCOL_SPC_BT2020_NCL ? SWS_CS_BT2020 : SWS_CS_ITU601
+            try setBT709(on: s, rgbIsSource: false, yuvFullRange: f.color_range == AVCOL_RANGE_JPEG, matrix: matrix)
+            scaler = s
+            key = wanted
+        }
+        let w = Int(f.width), h = Int(f.height)
+        let bytesPerRow = (w * 4 + 63) & ~63
+        if capacity < bytesPerRow * h {
+            buffer?.deallocate()
+            buffer = UnsafeMutableRawPointer.allocate(byteCount: bytesPerRow * h, alignment: 64)
+            capacity = bytesPerRow * h
+        }
+        let destination = buffer!.assumingMemoryBound(to: UInt8.self)
+        let rows = scaler!.convert(UnsafePointer(frame), into: destination, stride: bytesPerRow)
+        guard rows == f.height else { throw .ffmpeg(operation: "sws_scale (decode)", code: rows, message: "short conversion") }
+        if pixelFormatHasAlpha(AVPixelFormat(rawValue: f.format)) {
+            // swscale keeps alpha straight; PixelBuffer holds premultiplied colour, as Cairo draws.
+            for y in 0..<h { AlphaConversion.premultiply(destination + y * bytesPerRow, count: w) }
+        }
+        return Pixels(width: w, height: h, bytesPerRow: bytesPerRow, bytes: UnsafeRawBufferPointer(start: buffer, count: bytesPerRow * h))
+    }
+
+    /// Frees the buffer (the scaler frees itself).
+    deinit { buffer?.deallocate() }
 }

@@ -1,0 +1,75 @@
+import CFFmpeg
+import CMovieMakerShim
+
+/// Writes packets into a container with libavformat, in the order of FFmpeg's doc/examples/mux.c:
+/// allocate the output context (`init`), add the streams (`addStream`, each filled from its opened
+/// encoder with `Encoder.describe(_:)`), open the file (`openFile`), write the header with the
+/// muxer's options (`writeHeader`), hand over packets with their timestamps rescaled to each stream
+/// (`write`), then write the trailer and close the file (`finish`).
+///
+/// It owns the output format context (`OwnedOutputFormatContext`), which frees the streams and closes
+/// the file if a later step fails; streams are borrowed from it.
+final class Muxer {
+    /// The output context and its file (owned).
+    private let output: OwnedOutputFormatContext
+    /// Where it writes (for a PNG sequence, the pattern such as `folder/frame-%05d.png`).
+    let path: String
+    /// libavformat's muxer name, e.g. "mp4", "matroska", "image2".
+    let formatName: String
+    /// Whether the header was written (streams can no longer be added).
+    private(set) var headerWritten = false
+
+    /// An output context for the muxer `formatName` writing `path` (avformat_alloc_output_context2).
+    init(path: String, formatName: String) throws(MovieMakerError) {
+        output = try OwnedOutputFormatContext(formatName: formatName, path: path)
+        self.path = path
+        self.formatName = formatName
+    }
+
+    /// Whether the container keeps codec headers out of band (MP4, MOV, MKV): encoders must then be
+    /// opened with AV_CODEC_FLAG_GLOBAL_HEADER.
+    var needsGlobalHeader: Bool { output.pointer.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }
+
+    /// Whether the muxer opens its files itself (image2 writes one file per packet) rather than one
+    /// file opened by `openFile`.
+    var opensOwnFiles: Bool { output.pointer.pointee.oformat.pointee.flags & AVFMT_NOFILE != 0 }
+
+    /// A new stream (avformat_new_stream), borrowed: it belongs to the format context. `label`
+    /// ("audio") names it in errors. Only before `writeHeader`.
+    func addStream(label: String? = nil) throws(MovieMakerError) -> UnsafeMutablePointer<AVStream> {
+        precondition(!headerWritten, "streams are added before the header")
+        guard let stream = avformat_new_stream(output.pointer, nil) else {
+            throw .ffmpeg(operation: "avformat_new_stream" + (label.map { " (\($0))" } ?? ""), code: averrorENOMEM, message: "out of memory")
+        }
+        return stream
+    }
+
+    /// Opens the file for writing (avio_open), unless the muxer opens its own files.
+    func openFile() throws(MovieMakerError) {
+        if !opensOwnFiles { try output.openFile(path) }
+    }
+
+    /// Writes the container header with the muxer's `options` (avformat_write_header); once, before
+    /// the first packet. `description` (the container's name) goes into the error.
+    func writeHeader(options: OwnedDictionary, description: String) throws(MovieMakerError) {
+        precondition(!headerWritten, "the header is written once")
+        try ffCheck(avformat_write_header(output.pointer, &options.pointer), "avformat_write_header (\(description))")
+        headerWritten = true
+    }
+
+    /// Hands one packet, timed in `timeBase` (its encoder's), to the muxer for `stream`: rescales its
+    /// timestamps to the stream's time base and writes it interleaved (av_interleaved_write_frame,
+    /// which takes the packet's reference and leaves it blank for reuse).
+    func write(_ packet: UnsafeMutablePointer<AVPacket>, from timeBase: AVRational, to stream: UnsafeMutablePointer<AVStream>) throws(MovieMakerError) {
+        av_packet_rescale_ts(packet, timeBase, stream.pointee.time_base)
+        packet.pointee.stream_index = stream.pointee.index
+        try ffCheck(av_interleaved_write_frame(output.pointer, packet), "av_interleaved_write_frame")
+    }
+
+    /// Writes the trailer (for MP4/MOV with faststart, the rewrite with `moov` first) and closes the
+    /// file, reporting a failed final write (av_write_trailer, avio_closep).
+    func finish() throws(MovieMakerError) {
+        try ffCheck(av_write_trailer(output.pointer), "av_write_trailer")
+        try output.closeFile()
+    }
+}
