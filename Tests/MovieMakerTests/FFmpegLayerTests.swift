@@ -56,7 +56,7 @@ struct FFmpegLayerTests {
         _ = unsafeBitCast(symbol, to: Trim.self)(0)
     }
 
-    @Test("Decoder drains every frame of an H.264 movie with B-frames and lookahead")
+    @Test("CodecDecoder drains every frame of an H.264 movie with B-frames and lookahead")
     func decoderDrainsEveryFrame() throws {
         let frames = 48
         let (folder, url) = try Self.render("drain.mp4", frames: frames)
@@ -69,7 +69,7 @@ struct FFmpegLayerTests {
         let demuxer = try Demuxer(path: url.path)
         try demuxer.findStreamInfo()
         let index = try #require(demuxer.bestStream(AVMEDIA_TYPE_VIDEO))
-        let decoder = try Decoder(stream: demuxer.borrowedStream(index), strict: true)
+        let decoder = try CodecDecoder(stream: demuxer.borrowedStream(index), strict: true)
         let nextPacket = { () throws(MovieMakerError) -> UnsafeMutablePointer<AVPacket>? in try demuxer.readPacket(ofStream: index) }
         var times: [Time] = []
         var drained = 0
@@ -104,7 +104,7 @@ struct FFmpegLayerTests {
 
             // Decoding on from the keyframe (the packet just read first) reaches exactly the target.
             try demuxer.seek(to: time, stream: index)
-            let decoder = try Decoder(stream: demuxer.borrowedStream(index), strict: true)
+            let decoder = try CodecDecoder(stream: demuxer.borrowedStream(index), strict: true)
             let targetTimestamp = demuxer.timestamp(of: time, inStream: index)
             let nextPacket = { () throws(MovieMakerError) -> UnsafeMutablePointer<AVPacket>? in try demuxer.readPacket(ofStream: index) }
             var found: Time?
@@ -170,7 +170,7 @@ struct FFmpegLayerTests {
                     try read()
                     Issue.record("\(what) \(truncated.lastPathComponent) succeeded")
                 } catch let error as MovieMakerError {
-                    guard case let .movieUnreadable(path, reason) = error else {
+                    guard error.code == .movieUnreadable, let path = error.location?.file, let reason = error.reason else {
                         Issue.record("\(what): expected .movieUnreadable, got \(error)"); continue
                     }
                     #expect(path == truncated.path)
@@ -185,12 +185,12 @@ struct FFmpegLayerTests {
         #expect {
             _ = try MovieReader(url: stub)
         } throws: { error in
-            guard case let .movieUnreadable(path, _) = error as? MovieMakerError else { return false }
-            return path == stub.path
+            guard let error = error as? MovieMakerError, error.code == .movieUnreadable else { return false }
+            return error.location?.file == stub.path
         }
     }
 
-    @Test("Cancelling the token stops MovieReader, Decoder and AudioDecoder with .cancelled")
+    @Test("Cancelling the token stops MovieReader, CodecDecoder and AudioDecoder with .cancelled")
     func cancellationThrowsCancelled() throws {
         let (folder, url) = try Self.render("cancel.mp4", frames: 30, settings: EncoderSettings(preset: .ultrafast))
         defer { withExtendedLifetime(folder) {} }
@@ -210,13 +210,13 @@ struct FFmpegLayerTests {
         // Without a token the same file decodes to the end.
         #expect(try MovieReader(url: url).decodedFrameCount() == 30)
 
-        // The Decoder itself, with a token cancelled before the first frame.
+        // The CodecDecoder itself, with a token cancelled before the first frame.
         let demuxer = try Demuxer(path: url.path)
         try demuxer.findStreamInfo()
         let index = try #require(demuxer.bestStream(AVMEDIA_TYPE_VIDEO))
         let cancelled = CancellationToken()
         cancelled.cancel()
-        let decoder = try Decoder(stream: demuxer.borrowedStream(index), cancellation: cancelled)
+        let decoder = try CodecDecoder(stream: demuxer.borrowedStream(index), cancellation: cancelled)
         #expect(throws: MovieMakerError.cancelled) {
             _ = try decoder.receiveFrame { () throws(MovieMakerError) -> UnsafeMutablePointer<AVPacket>? in try demuxer.readPacket(ofStream: index) }
         }

@@ -43,7 +43,7 @@ final class AudioDecoder: AudioReader {
     /// The audio stream's index in the file.
     private let streamIndex: Int32
     /// The decoder and the frame it decodes into (owned).
-    private let decoder: Decoder
+    private let decoder: CodecDecoder
     /// The resampler, made for the first decoded frame's format (and remade if that changes) (owned).
     private var resampler: OwnedResampler?
     /// The audio stream, borrowed: owned by the demuxer's format context.
@@ -104,7 +104,7 @@ final class AudioDecoder: AudioReader {
         let stream = demuxer.borrowedStream(index)
         let par = stream.pointee.codecpar!
         let codecName = Self.codecName(par.pointee)
-        let decoder = try Decoder(stream: stream, invalidDataLimit: 100, cancellation: cancellation,
+        let decoder = try CodecDecoder(stream: stream, invalidDataLimit: 100, cancellation: cancellation,
                                   describe: Self.describe(path: path, codec: codecName))
         let context = decoder.borrowedContext
         let sourceRate = Int(context.pointee.sample_rate > 0 ? context.pointee.sample_rate : par.pointee.sample_rate)

@@ -212,7 +212,7 @@ final class PlacedAudio {
 /// muxer records as an edit list so players start the sound at exactly time 0.
 final class AudioEncoder {
     /// The codec's encoder: its context and packet (owned).
-    let encoder: Encoder
+    let encoder: CodecEncoder
     /// Which codec it encodes with.
     let audioCodec: AudioCodec
     /// Rate, channels and bit rate.
@@ -255,7 +255,7 @@ final class AudioEncoder {
     /// container that records the delay itself and subtracts it when reading (Opus in Matroska).
     init(codec audioCodec: AudioCodec, settings: AudioSettings, globalHeader: Bool, delayInTimestamps: Bool = false) throws(MovieMakerError) {
         let name = audioCodec.encoderName
-        let audioEncoder = try Encoder(name: name, label: "audio")
+        let audioEncoder = try CodecEncoder(name: name, label: "audio")
         self.encoder = audioEncoder
         let encoder = audioEncoder.borrowedCodec
         self.audioCodec = audioCodec

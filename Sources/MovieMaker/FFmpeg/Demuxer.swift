@@ -55,8 +55,7 @@ final class Demuxer {
 
     /// The FFmpeg code an owner's `.ffmpeg` error carries (ENOMEM for anything else).
     private static func code(of error: MovieMakerError) -> Int32 {
-        if case let .ffmpeg(_, code, _) = error { return code }
-        return averrorENOMEM
+        (error.underlying as? FFmpegError)?.code ?? averrorENOMEM
     }
 
     /// The format context, borrowed from the owner: for reading fields and setting options before

@@ -8,7 +8,7 @@ import Foundation
 // someone else (a stream inside a format context, a codec descriptor) are stored in properties named
 // `borrowed…` and never freed.
 //
-// The owners are the bottom layer; `Muxer`, `Encoder`, `Demuxer` and `Decoder` (one file each beside
+// The owners are the bottom layer; `Muxer`, `CodecEncoder`, `Demuxer` and `CodecDecoder` (one file each beside
 // this one) are built from them in the order of FFmpeg's doc/examples (mux.c, encode_video.c,
 // demux_decode.c, transcode.c).
 

@@ -3,7 +3,7 @@ import CMovieMakerShim
 
 /// Writes packets into a container with libavformat, in the order of FFmpeg's doc/examples/mux.c:
 /// allocate the output context (`init`), add the streams (`addStream`, each filled from its opened
-/// encoder with `Encoder.describe(_:)`), open the file (`openFile`), write the header with the
+/// encoder with `CodecEncoder.describe(_:)`), open the file (`openFile`), write the header with the
 /// muxer's options (`writeHeader`), hand over packets with their timestamps rescaled to each stream
 /// (`write`), then write the trailer and close the file (`finish`).
 ///

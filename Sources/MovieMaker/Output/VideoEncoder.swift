@@ -218,7 +218,7 @@ final class VideoEncoder {
     /// The output file: format context, streams, file (owned).
     private let muxer: Muxer
     /// The video encoder (owned).
-    private let video: Encoder
+    private let video: CodecEncoder
     /// The video stream, borrowed: owned by `muxer`'s format context.
     private let borrowedStream: UnsafeMutablePointer<AVStream>
     /// The container written.
@@ -253,9 +253,9 @@ final class VideoEncoder {
         let encoderName = encoderName ?? videoCodec.encoderName
         // mux.c's add_stream: find the encoder, create the stream, allocate the codec context.
         muxer = try Muxer(path: path, formatName: container.muxerName)
-        let codec = try Encoder.find(name: encoderName)
+        let codec = try CodecEncoder.find(name: encoderName)
         borrowedStream = try muxer.addStream()
-        video = try Encoder(codec: codec)
+        video = try CodecEncoder(codec: codec)
         let c = video.context
         c.pointee.width = width
         c.pointee.height = height

@@ -449,7 +449,7 @@ enum ImageDecoders {
         guard let scaling else { return (header, nil) }
 
         // The file is already in memory: demux it from there with libavformat's image demuxer for the
-        // format (one packet holding the picture; GIF's first frame), then decode with the one Decoder loop.
+        // format (one packet holding the picture; GIF's first frame), then decode with the one CodecDecoder loop.
         let demuxerName = format == .tiff ? "tiff_pipe" : format == .bmp ? "bmp_pipe" : "gif"
         let describe: MediaReadFailureDescription = { failure in
             switch failure.step {
@@ -462,7 +462,7 @@ enum ImageDecoders {
         }
         let demuxer = try Demuxer(bytes: bytes, format: demuxerName, describe: describe)
         guard demuxer.streamCount > 0 else { throw .imageUnreadable(path: path, reason: "damaged \(name): it holds no picture") }
-        let decoder = try Decoder(stream: demuxer.borrowedStream(0), describe: describe)
+        let decoder = try CodecDecoder(stream: demuxer.borrowedStream(0), describe: describe)
         // `frame` below is the decoder's: both must live until the pixels are converted.
         defer { withExtendedLifetime((demuxer, decoder)) {} }
         let nextPacket = { () throws(MovieMakerError) -> UnsafeMutablePointer<AVPacket>? in try demuxer.readPacket(ofStream: 0) }

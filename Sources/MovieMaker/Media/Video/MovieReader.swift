@@ -199,7 +199,7 @@ public final class MovieReader {
     /// position computed from its time and the stream's average frame rate.
     private func forEachDecodedFrame(from start: Time?,
                                      _ body: (UnsafeMutablePointer<AVFrame>, Int, Time) throws -> Bool) throws {
-        let decoder = try Decoder(stream: borrowedStream, decoder: borrowedDecoder, strict: true, cancellation: cancellation,
+        let decoder = try CodecDecoder(stream: borrowedStream, decoder: borrowedDecoder, strict: true, cancellation: cancellation,
                                   describe: Self.describe(path: url.path, codec: info.codec))
         let firstTimestamp: Int64?
         if let start {

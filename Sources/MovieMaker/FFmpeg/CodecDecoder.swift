@@ -10,7 +10,7 @@ import CMovieMakerShim
 /// It owns the codec context (`OwnedCodecContext`) and the frame frames are received into
 /// (`OwnedFrame`); the codec itself is borrowed from libavcodec's static table. An optional
 /// `CancellationToken` is checked once per decoded frame.
-final class Decoder {
+final class CodecDecoder {
     /// The opened decoder (owned).
     private let codec: OwnedCodecContext
     /// The frame `receiveFrame` fills (owned).

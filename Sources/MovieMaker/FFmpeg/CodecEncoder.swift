@@ -9,7 +9,7 @@ import CMovieMakerShim
 ///
 /// It owns the codec context (`OwnedCodecContext`) and the packet packets are received into
 /// (`OwnedPacket`); the codec is borrowed from libavcodec's static table.
-final class Encoder {
+final class CodecEncoder {
     /// The encoder's context (owned).
     private let codec: OwnedCodecContext
     /// The packet `encode` receives into and hands to its caller (owned).
