@@ -354,4 +354,212 @@ private func decodingError<T: Decodable>(_ type: T.Type, _ text: String) -> Movi
         card.background = .imageFile(folder.file("missing.png"), fit: .fit)
         #expect(throws: MovieMakerError.self) { try card.clip(width: 64, height: 36) }
     }
+
+    // MARK: Transitions
+
+    @Test func everyTransitionRoundTrips() throws {
+        for name in Transition.knownNames {
+            let t = try Transition(xfadeName: name, duration: 0.75, easing: .easeInOut)
+            let back = try roundTrip(t)
+            #expect(back.name == name)
+            #expect(try json(t.kind) == "\"\(name)\"")
+        }
+        var kinds: [Transition.Kind] = [.fade, .fadeThrough(.black), .fadeThrough(.white), .fadeThrough(Color(red: 0.1, green: 0.2, blue: 0.3)),
+                                        .dissolve(seed: 0), .dissolve(seed: 42), .zoomIn, .zoomOut, .circleOpen, .circleClose, .circleCrop, .rectCrop,
+                                        .verticalOpen, .verticalClose, .horizontalOpen, .horizontalClose, .radial, .squeezeHorizontal, .squeezeVertical]
+        for d in Transition.Direction.allCases { kinds += [.wipe(d), .slide(d), .cover(d), .reveal(d), .smooth(d), .slices(d)] }
+        for c in Transition.Corner.allCases { kinds += [.wipeCorner(c), .diagonal(c)] }
+        for kind in kinds {
+            try roundTrip(kind)
+            try roundTrip(Transition(kind, duration: FrameRate.ntsc.time(ofFrame: 20), easing: .cubicBezier(0.4, 0, 0.2, 1)))
+        }
+        for d in Transition.Direction.allCases { try roundTrip(d) }
+        for c in Transition.Corner.allCases { try roundTrip(c) }
+        #expect(try json(Transition.Kind.dissolve(seed: 7)) == #"{"seed":7,"type":"dissolve"}"#)
+        #expect(try json(Transition.fadeThrough(Color(red8: 0x20, green8: 0x30, blue8: 0x40))) ==
+                ##"{"duration":1,"easing":"linear","kind":{"color":"#203040","type":"fadeThrough"}}"##)
+        #expect(try json(Transition.wipe(.left, duration: 0.5, easing: .easeOut)) == #"{"duration":0.5,"easing":"ease-out","kind":"wipeleft"}"#)
+    }
+
+    @Test func handWrittenTransitionsDecode() throws {
+        #expect(try decode(Transition.self, #"{"kind": "wipeleft", "duration": 0.5, "easing": "ease-in-out"}"#)
+                == .wipe(.left, duration: 0.5, easing: .easeInOut))
+        #expect(try decode(Transition.self, #"{"kind": {"type": "wipe", "direction": "left"}}"#) == .wipe(.left))
+        #expect(try decode(Transition.self, #"{"kind": {"type": "diagonal", "corner": "topLeft"}, "duration": "1001/1000"}"#)
+                == Transition(.diagonal(.topLeft), duration: Time(value: 1001, timescale: 1000)))
+        #expect(try decode(Transition.self, #"{"kind": {"type": "fadeThrough", "color": "navy"}}"#) == .fadeThrough(Color(named: "navy")!))
+        #expect(try decode(Transition.self, #"{"kind": {"type": "circleopen"}}"#) == .circleOpen())
+        #expect(try decode(Transition.self, #"{"kind": {"type": "zoomOut"}, "duration": 2}"#) == .zoomOut(duration: 2))
+        #expect(try decode(Transition.self, #""push-up""#) == .slide(.up))
+        #expect(try decode(Transition.self, #"{"kind": "crossfade"}"#) == .crossfade())
+        let unknown = decodingError(Transition.self, #"{"kind": "spin"}"#)
+        #expect(unknown?.description.contains("\"spin\"") == true && unknown?.description.contains("wipeleft") == true)
+        #expect(decodingError(Transition.self, #"{"kind": "fade", "duration": -1}"#)?.description.contains("transition duration") == true)
+        #expect(throws: DecodingError.self) { try decode(Transition.self, #"{"kind": {"type": "custom"}}"#) }
+    }
+
+    @Test func customTransitionsCannotBeEncoded() {
+        let swirl = Transition.custom(name: "swirl", duration: 1) { frames, _ in frames.draw(frames.incoming) }
+        let error = encodingError(swirl)
+        #expect(error?.description.contains("the custom transition \"swirl\" cannot be written as data") == true)
+        var show = Slideshow(photos: [Slideshow.Photo(url: URL(fileURLWithPath: "/a.jpg"))])
+        show.transition = swirl
+        #expect(encodingError(show)?.description.contains("swirl") == true)
+        #expect(encodingError(Transition.fade(easing: Easing { $0 }))?.description.contains("easing \"custom\"") == true)
+    }
+
+    // MARK: Slideshows
+
+    @Test func slideshowsRoundTrip() throws {
+        var show = Slideshow(photos: [
+            Slideshow.Photo(url: URL(fileURLWithPath: "/photos/beach 1.jpg"), duration: 4.5, caption: "The beach",
+                            kenBurnsStart: Rect(x: 0.1, y: 0.1, width: 0.8, height: 0.8), kenBurnsEnd: Rect(x: 0, y: 0, width: 1, height: 1),
+                            captureDate: Date(timeIntervalSince1970: 1_750_000_000.25)),
+            Slideshow.Photo(url: URL(fileURLWithPath: "/photos/sunset.heic"), duration: FrameRate.ntsc.time(ofFrame: 100)),
+            Slideshow.Photo(url: URL(fileURLWithPath: "/photos/ñandú.png"), caption: "", captureDate: Date(timeIntervalSinceReferenceDate: -1e9)),
+        ])
+        show.duration = 2.5
+        show.fit = .fit
+        show.background = Color(red: 0.1, green: 0.1, blue: 0.12)
+        show.kenBurns = Slideshow.KenBurns(zoom: 0.2, pan: 0.1, direction: .zoomIn, seed: 99)
+        show.transition = .wipe(.left, duration: 0.75, easing: .easeInOut)
+        show.captions = .filename
+        show.captionStyle = TextStyle(font: TextFont(size: 36, weight: .bold), color: .yellow, alignment: .left, outline: TextOutline(color: .black, width: 2))
+        try roundTrip(show)
+        show.transition = nil
+        show.kenBurns = .off
+        #expect(try roundTrip(show).transition == nil)
+        for fit in Slideshow.Fit.allCases { try roundTrip(fit) }
+        for captions in [Slideshow.Captions.none, .filename, .date] { try roundTrip(captions) }
+        for direction in Slideshow.KenBurns.Direction.allCases { try roundTrip(direction) }
+        for order in PhotoOrder.allCases { try roundTrip(order) }
+        #expect(try json(PhotoOrder.captureDate) == "\"date\"" && decode(PhotoOrder.self, "\"fileName\"") == .fileName)
+        #expect(try json(show.photos[1]) == #"{"duration":"1001/300","url":"/photos/sunset.heic"}"#)
+    }
+
+    @Test func aHandWrittenSlideshowDecodesAndPlays() throws {
+        let folder = try TemporaryFolder()
+        for (name, color) in [("one.png", Color.red), ("two.png", Color.blue)] {
+            let canvas = try Canvas(width: 32, height: 24)
+            try canvas.draw { ctx in ctx.clear(color) }
+            try canvas.writePNG(to: folder.file(name))
+        }
+        let show = try decode(Slideshow.self, """
+            {
+              "photos": ["\(folder.file("one.png").path)",
+                         {"url": "\(folder.file("two.png").path)", "duration": 2, "caption": "Blue", "captureDate": "2025-06-01T14:30:00Z",
+                          "kenBurnsStart": {"x": 0.25, "y": 0.25, "width": 0.5, "height": 0.5}}],
+              "duration": 1.5,
+              "fit": "fill",
+              "kenBurns": {"isEnabled": false},
+              "transition": {"kind": "wipeleft", "duration": 0.5, "easing": "ease-in-out"},
+              "captions": "none"
+            }
+            """)
+        var expected = Slideshow(photos: [
+            Slideshow.Photo(url: folder.file("one.png")),
+            Slideshow.Photo(url: folder.file("two.png"), duration: 2, caption: "Blue", kenBurnsStart: Rect(x: 0.25, y: 0.25, width: 0.5, height: 0.5),
+                            captureDate: ISO8601DateFormatter().date(from: "2025-06-01T14:30:00Z")),
+        ])
+        expected.duration = Time(value: 3, timescale: 2)
+        expected.fit = .fill
+        expected.kenBurns = .off
+        expected.transition = .wipe(.left, duration: 0.5, easing: .easeInOut)
+        #expect(show == expected)
+        let clip = try show.clip(width: 64, height: 48)
+        #expect(clip.duration == Time(value: 7, timescale: 2))
+        #expect(try clip.still(at: 0.5, width: 64, height: 48).pixels().rgba(x: 32, y: 24) == (255, 0, 0, 255))
+        // Cuts when the transition is null.
+        #expect(try decode(Slideshow.self, #"{"photos": ["/a.jpg"], "transition": null}"#).transition == nil)
+        #expect(try decode(Slideshow.self, #"{"photos": ["/a.jpg"]}"#) == Slideshow(photos: [Slideshow.Photo(url: URL(fileURLWithPath: "/a.jpg"))]))
+    }
+
+    // MARK: Encoder settings
+
+    @Test func encoderAndAudioSettingsRoundTrip() throws {
+        try roundTrip(EncoderSettings())
+        try roundTrip(EncoderSettings(crf: 23, preset: .veryslow, bitrate: 8_000_000, keyframeInterval: 48, tune: .animation, oddSizePolicy: .pad,
+                                      bufferCount: 5, threads: 3, drawingThreads: 2, transparency: true))
+        for preset in EncoderPreset.allCases { try roundTrip(preset) }
+        for tune in EncoderTune.allCases { try roundTrip(tune) }
+        for policy in [OddSizePolicy.reject, .pad] { try roundTrip(policy) }
+        for container in Container.allCases { try roundTrip(container) }
+        for codec in VideoCodec.allCases { try roundTrip(codec) }
+        #expect(try decode(EncoderSettings.self, #"{"crf": 20, "preset": "slow", "tune": "stillimage"}"#) == EncoderSettings(crf: 20, preset: .slow, tune: .stillimage))
+        try roundTrip(AudioSettings())
+        try roundTrip(AudioSettings(sampleRate: 44_100, channelCount: 1, bitRate: 96_000))
+        for codec in AudioCodec.allCases { try roundTrip(codec) }
+        #expect(try decode(AudioSettings.self, #"{"bitRate": 128000}"#) == AudioSettings(bitRate: 128_000))
+    }
+
+    // MARK: Audio
+
+    @Test func audioMixesOfFilesRoundTrip() throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("tone.wav")
+        try ProceduralSound.tone(frequency: 440, amplitude: 0.3, duration: 2).writeWAV(to: url, sampleFormat: .int16)
+        let file = try AudioFile(url: url)
+        try roundTrip(file)
+        #expect(try json(file) == #"{"url":"\#(url.path)"}"#)
+        for curve in AudioFadeCurve.allCases { try roundTrip(AudioFade(duration: Time(value: 3, timescale: 4), curve: curve)) }
+
+        var voice = AudioClip(file).trimmed(from: 0.25, to: Time(value: 7, timescale: 4)).amplified(by: -3.5)
+        voice.fadeIn(over: 0.1, curve: .linear)
+        voice.fadeOut(over: Time(value: 1, timescale: 3), curve: .exponential)
+        voice.setVolumeRamp(fromStartVolume: 1, toEndVolume: 0.5, timeRange: Time(value: 1, timescale: 2)..<1)
+        voice.fadeOutAtMovieEnd(over: 1.5)
+        try roundTrip(voice)
+        let bed = AudioClip(file).looped(toFill: 10, crossfade: 0.05, curve: .linear)
+        try roundTrip(bed)
+
+        var track = AudioTrack([voice, AudioClip(file)], crossfade: 0.04, curve: .linear, frameRate: .ntsc)
+        track.place(AudioClip(file).trimmed(from: 1), at: Time(value: 9, timescale: 2))
+        try roundTrip(track)
+        #expect(try roundTrip(track).items.map(\.placement) == [.afterPrevious, .afterPrevious, .at(Time(value: 9, timescale: 2))])
+
+        var mix = AudioMix(gain: -1.5, limiter: Limiter(ceiling: -2, lookahead: Time(value: 3, timescale: 1000), release: 0.2),
+                           ducking: AudioMix.Ducking(depth: 9, threshold: -35, attack: 0.1, release: 0.5, hold: 0.2),
+                           loudnessTarget: -23, duration: 12)
+        mix.add(bed, gain: -6)
+        mix.add(track, at: 2, gain: 1, role: .sidechain)
+        mix.add(file, at: Time(value: 1001, timescale: 1000), role: .unaffected)
+        mix.add(AudioMix([AudioMix.Track(voice)], limiter: nil), at: 5)
+        let back = try roundTrip(mix)
+        #expect(back.tracks[1].source is AudioTrack && back.tracks[2].source is AudioFile && back.tracks[3].source is AudioMix)
+        try roundTrip(AudioMix())
+        #expect(try decode(AudioMix.self, #"{"limiter": null}"#).limiter == nil)
+        #expect(try decode(AudioMix.self, "{}").limiter == Limiter())
+
+        let text = try json(mix)
+        #expect(text.contains(#""source":{"type":"file","url":"\#(url.path)"}"#))
+        #expect(text.contains(#""role":"sidechain""#) && text.contains(#""type":"track""#) && text.contains(#""type":"mix""#))
+
+        // Hand-written: a path is a file.
+        let clip = try decode(AudioClip.self, #"{"source": "\#(url.path)", "sourceStart": 0.5, "fadeIn": {"duration": 0.25}}"#)
+        #expect(clip == AudioClip(file).trimmed(from: 0.5).fadedIn(over: 0.25))
+
+        // Decoding opens the file again: a missing one fails there, naming it.
+        let data = try JSONEncoder().encode(mix)
+        try FileManager.default.removeItem(at: url)
+        do {
+            _ = try JSONDecoder().decode(AudioMix.self, from: data)
+            Issue.record("decoded a mix whose file is gone")
+        } catch let DecodingError.dataCorrupted(context) {
+            let underlying = context.underlyingError as? MovieMakerError
+            #expect(underlying?.description.contains(url.path) == true, "\(String(describing: underlying))")
+        }
+    }
+
+    @Test func soundsMadeByCodeCannotBeEncoded() {
+        let tone = ProceduralSound.tone(frequency: 440, duration: 1)
+        let clip = AudioClip(tone)
+        #expect(encodingError(clip)?.description.contains("a sound of type ProceduralSound cannot be written as data") == true)
+        #expect(encodingError(AudioTrack([clip]))?.description.contains("ProceduralSound") == true)
+        var mix = AudioMix()
+        mix.add(tone)
+        #expect(encodingError(mix)?.description.contains("ProceduralSound") == true)
+        var eased = AudioClip(AudioMix())
+        eased.volume = KeyframeTrack(0.0).then(to: 1, at: 1, easing: Easing { $0 })
+        #expect(encodingError(eased)?.description.contains("easing \"custom\"") == true)
+    }
 }
