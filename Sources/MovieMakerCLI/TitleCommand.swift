@@ -19,7 +19,10 @@ enum TitleStyleArgument: String, ExpressibleByArgument, CaseIterable {
         case .blur: a = .blur()
         case .none: a = .none
         }
-        if let duration { a.duration = duration }
+        if let duration {
+            // The seconds initializer keeps the exact time that reads back as `duration`.
+            a = TitleAnimation(a.style, duration: duration, easing: a.easing, cascade: a.cascade.seconds)
+        }
         return a
     }
 }

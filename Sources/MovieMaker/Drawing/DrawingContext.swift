@@ -1,15 +1,15 @@
 import CCairo
 import Foundation
 
-/// How the ends of stroked lines look.
-public enum LineCap: Sendable { case butt, round, square }
-/// How stroked corners look.
-public enum LineJoin: Sendable { case miter, round, bevel }
-/// Which parts of a self-overlapping path count as inside when filling or clipping.
-public enum FillRule: Sendable { case winding, evenOdd }
+/// How the ends of stroked lines look (`"butt"`, `"round"`, `"square"` as data).
+public enum LineCap: String, Sendable, Codable { case butt, round, square }
+/// How stroked corners look (`"miter"`, `"round"`, `"bevel"` as data).
+public enum LineJoin: String, Sendable, Codable { case miter, round, bevel }
+/// Which parts of a self-overlapping path count as inside when filling or clipping (`"winding"`, `"evenOdd"`).
+public enum FillRule: String, Sendable, Codable { case winding, evenOdd }
 
-/// A colour position in a gradient: `location` 0…1 along it.
-public struct GradientStop: Hashable, Sendable {
+/// A colour position in a gradient: `location` 0…1 along it; `{"location": 0.5, "color": "#ff8000"}` as data.
+public struct GradientStop: Hashable, Sendable, Codable {
     /// Where the colour sits, 0 at the start … 1 at the end.
     public var location: Double
     /// The colour there.
@@ -19,6 +19,10 @@ public struct GradientStop: Hashable, Sendable {
 }
 
 /// What fills or strokes a shape: a flat colour or a gradient.
+///
+/// As data: `{"type": "color", "color": "#ff8000"}`, `{"type": "linearGradient", "start": {…}, "end": {…},
+/// "stops": […]}` or `{"type": "radialGradient", "startCenter": {…}, "startRadius": 0, "endCenter": {…},
+/// "endRadius": 100, "stops": […]}`; decoding also takes a plain colour (`"#ff8000"`) for a flat paint.
 public enum Paint: Hashable, Sendable {
     /// One colour everywhere.
     case color(Color)
@@ -45,6 +49,59 @@ public enum Paint: Hashable, Sendable {
     }
     private static func evenStops(_ colors: [Color]) -> [GradientStop] {
         colors.enumerated().map { GradientStop(colors.count > 1 ? Double($0.offset) / Double(colors.count - 1) : 0, $0.element) }
+    }
+}
+
+extension Paint: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case type, color, start, end, stops, startCenter, startRadius, endCenter, endRadius
+    }
+
+    /// Reads a paint's object form, or a colour (string or object) for a flat paint.
+    public init(from decoder: any Decoder) throws {
+        if let keyed = try? decoder.container(keyedBy: CodingKeys.self), keyed.contains(.type) {
+            let type = try keyed.decode(String.self, forKey: .type)
+            switch type {
+            case "color":
+                self = .color(try keyed.decode(Color.self, forKey: .color))
+            case "linearGradient":
+                self = .linearGradient(start: try keyed.decode(Point.self, forKey: .start), end: try keyed.decode(Point.self, forKey: .end),
+                                       stops: try keyed.decode([GradientStop].self, forKey: .stops))
+            case "radialGradient":
+                self = .radialGradient(startCenter: try keyed.decode(Point.self, forKey: .startCenter),
+                                       startRadius: try keyed.decode(.startRadius, or: 0),
+                                       endCenter: try keyed.decode(Point.self, forKey: .endCenter),
+                                       endRadius: try keyed.decode(Double.self, forKey: .endRadius),
+                                       stops: try keyed.decode([GradientStop].self, forKey: .stops))
+            default:
+                throw DecodingError.dataCorruptedError(forKey: .type, in: keyed,
+                    debugDescription: "unknown paint type \"\(type)\": expected color, linearGradient or radialGradient")
+            }
+            return
+        }
+        self = .color(try Color(from: decoder))
+    }
+
+    /// Writes the object form with its `type`.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case let .color(color):
+            try c.encode("color", forKey: .type)
+            try c.encode(color, forKey: .color)
+        case let .linearGradient(start, end, stops):
+            try c.encode("linearGradient", forKey: .type)
+            try c.encode(start, forKey: .start)
+            try c.encode(end, forKey: .end)
+            try c.encode(stops, forKey: .stops)
+        case let .radialGradient(startCenter, startRadius, endCenter, endRadius, stops):
+            try c.encode("radialGradient", forKey: .type)
+            try c.encode(startCenter, forKey: .startCenter)
+            try c.encode(startRadius, forKey: .startRadius)
+            try c.encode(endCenter, forKey: .endCenter)
+            try c.encode(endRadius, forKey: .endRadius)
+            try c.encode(stops, forKey: .stops)
+        }
     }
 }
 

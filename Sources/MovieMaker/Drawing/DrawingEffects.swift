@@ -108,6 +108,8 @@ public enum BlendMode: Sendable, CaseIterable {
 /// the same way. `blur` is a CSS blur radius: the shadow is blurred with a Gaussian of standard
 /// deviation σ = blur / 2 (approximated by three box blurs), so it fades out over about `blur` pixels
 /// on each side of the shape's edge.
+///
+/// As data: `{"offset": {"x": 0, "y": 4}, "blur": 8, "color": "#00000080"}` (`color` may be left out).
 public struct Shadow: Hashable, Sendable {
     /// How far the shadow falls from the shape, in device pixels (y grows downwards).
     public var offset: Point
@@ -122,8 +124,28 @@ public struct Shadow: Hashable, Sendable {
     }
 }
 
-/// How an image is sized into a rectangle by `draw(_:in:fit:opacity:anchor:)`.
-public enum ImageFit: Sendable, Hashable, CaseIterable {
+extension Shadow: Codable {
+    private enum CodingKeys: String, CodingKey { case offset, blur, color }
+
+    /// Reads `{"offset": …, "blur": …, "color": …}`; `color` defaults to black at 50 %.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(offset: try c.decode(Point.self, forKey: .offset), blur: try c.decode(Double.self, forKey: .blur),
+                  color: try c.decode(.color, or: Color.black.withAlpha(0.5)))
+    }
+
+    /// Writes all three fields.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(offset, forKey: .offset)
+        try c.encode(blur, forKey: .blur)
+        try c.encode(color, forKey: .color)
+    }
+}
+
+/// How an image is sized into a rectangle by `draw(_:in:fit:opacity:anchor:)` (`"fit"`, `"fill"`,
+/// `"stretch"`, `"center"` as data).
+public enum ImageFit: String, Sendable, Hashable, CaseIterable, Codable {
     /// As large as fits inside the rectangle, aspect kept (letterboxed: the rest stays unpainted).
     case fit
     /// Covers the whole rectangle, aspect kept; what sticks out is cropped at the rectangle.

@@ -60,6 +60,8 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
     public static let musicFade = SettingKey(rawValue: "musicFade", description: "music fade")
     /// The time of a clip that `Clip.still(at:width:height:)` draws.
     public static let stillTime = SettingKey(rawValue: "stillTime", description: "still time")
+    /// A time written as data (a JSON number of seconds or an exact fraction string).
+    public static let time = SettingKey(rawValue: "time", description: "time")
     /// The frames of a clip to render (`MovieMaker.add(_:frames:)`, `Clip.renderFrames`): within the clip's frames.
     public static let frameRange = SettingKey(rawValue: "frameRange", description: "frame range")
     /// A transition's name (`Transition(xfadeName:)`).
@@ -189,7 +191,7 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
     /// Every setting without a number that MovieMaker names, in declaration order.
     public static let all: [SettingKey] = [
         .crf, .bitrate, .keyframeInterval, .bufferCount, .drawingThreads, .threads, .frameCount, .audioSampleRate,
-        .audioChannelCount, .audioBitRate, .soundStartTime, .audioReaderFormat, .musicVolume, .musicFade, .stillTime, .frameRange,
+        .audioChannelCount, .audioBitRate, .soundStartTime, .audioReaderFormat, .musicVolume, .musicFade, .stillTime, .time, .frameRange,
         .transition, .transitionDuration, .transitions, .color, .groupOpacity, .shadowBlur, .shadowOffset, .blurRadius,
         .regularPolygonSides, .starPoints, .fontSize, .textWidth, .lineSpacing, .letterSpacing, .outlineWidth,
         .fittingBox, .fittingFontSizes, .easing, .keyframes, .keyframeTime, .duration, .wavLength, .sampleRate,

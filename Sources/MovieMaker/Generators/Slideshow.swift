@@ -10,9 +10,12 @@ import Synchronization
 /// show.transition = .crossfade(duration: 1)
 /// try movie.add(show.clip(width: 1920, height: 1080))
 /// ```
-public struct Slideshow: Sendable {
-    /// How a photo fills the frame.
-    public enum Fit: String, Sendable, CaseIterable {
+///
+/// As data (`Codable`), an object keyed by the property names; only `photos` is required:
+/// `{"photos": ["a.jpg", {"url": "b.jpg", "duration": 5, "caption": "Lisbon"}], "transition": {"kind": "wipeleft"}}`.
+public struct Slideshow: Sendable, Equatable {
+    /// How a photo fills the frame (`"fill"`, `"fit"`, `"blur"` as data).
+    public enum Fit: String, Sendable, CaseIterable, Codable {
         /// Cover the frame, cropping what sticks out.
         case fill
         /// Show the whole photo on the background colour (letterbox or pillarbox).
@@ -21,8 +24,8 @@ public struct Slideshow: Sendable {
         case blur
     }
 
-    /// What each photo's caption shows.
-    public enum Captions: Sendable, Hashable {
+    /// What each photo's caption shows (`"none"`, `"filename"`, `"date"` as data).
+    public enum Captions: String, Sendable, Hashable, Codable {
         /// No captions.
         case none
         /// The file name without its extension.
@@ -31,7 +34,8 @@ public struct Slideshow: Sendable {
         case date
     }
 
-    /// One photo of the show.
+    /// One photo of the show: as data, its file's path, or an object keyed by the property names with
+    /// `url` (a path) required.
     public struct Photo: Sendable, Hashable {
         /// The image file.
         public var url: URL
@@ -54,7 +58,7 @@ public struct Slideshow: Sendable {
         }
     }
 
-    /// Pan and zoom.
+    /// Pan and zoom; as data an object keyed by the property names, each optional.
     public struct KenBurns: Sendable, Hashable {
         /// Whether photos move at all.
         public var isEnabled: Bool
@@ -67,7 +71,7 @@ public struct Slideshow: Sendable {
         /// Seeds the per-photo choices, so the same show renders the same film every time.
         public var seed: UInt64
 
-        /// Zoom direction.
+        /// Zoom direction (`"in"`, `"out"`, `"alternate"` as data).
         public enum Direction: String, Sendable, CaseIterable {
             /// Closer over time.
             case zoomIn = "in"

@@ -5,8 +5,8 @@ extension Rect {
     func offsetBy(_ offset: Point) -> Rect { Rect(x: minX + offset.x, y: minY + offset.y, width: width, height: height) }
 }
 
-/// A side of the frame, for slide animations.
-public enum Edge: String, Sendable, Hashable, CaseIterable {
+/// A side of the frame, for slide animations (`"top"`, `"bottom"`, `"left"`, `"right"` as data).
+public enum Edge: String, Sendable, Hashable, CaseIterable, Codable {
     /// The top edge.
     case top
     /// The bottom edge.
@@ -18,8 +18,8 @@ public enum Edge: String, Sendable, Hashable, CaseIterable {
 }
 
 /// How a title card's text comes on (or, played backwards, goes off) screen.
-public struct TitleAnimation: Sendable {
-    /// The kind of movement.
+public struct TitleAnimation: Sendable, Hashable {
+    /// The kind of movement: as data, its name (`"fade"`, `"pop"`…), or `{"type": "slide", "from": "left"}`.
     public enum Style: Sendable, Hashable {
         /// Appears at once.
         case none
@@ -41,19 +41,26 @@ public struct TitleAnimation: Sendable {
 
     /// The movement.
     public var style: Style
-    /// How long one element's animation lasts, in seconds (a stagger spreads its units over it).
-    public var duration: Double
+    /// How long one element's animation lasts (a stagger spreads its units over it).
+    public var duration: Time
     /// The easing of the movement.
     public var easing: Easing
-    /// Seconds between the start of one element (title, subtitle, body) and the next.
-    public var cascade: Double
+    /// The time between the start of one element (title, subtitle, body) and the next.
+    public var cascade: Time
 
-    /// An animation of `style` lasting `duration` seconds.
+    /// An animation of `style` lasting `duration` seconds, elements starting `cascade` seconds apart
+    /// (negative times count as 0).
     public init(_ style: Style, duration: Double = 0.8, easing: Easing? = nil, cascade: Double = 0.2) {
+        self.init(style, duration: Time(nonNegativeSeconds: duration), easing: easing, cascade: Time(nonNegativeSeconds: cascade))
+    }
+    /// An animation of `style` lasting `duration` exactly, elements starting `cascade` apart (negative
+    /// times count as 0). Literals pick the seconds initializer.
+    @_disfavoredOverload
+    public init(_ style: Style, duration: Time, easing: Easing? = nil, cascade: Time = Time(value: 1, timescale: 5)) {
         self.style = style
-        self.duration = max(0, duration)
+        self.duration = Time.max(.zero, duration)
         self.easing = easing ?? TitleAnimation.defaultEasing(for: style)
-        self.cascade = max(0, cascade)
+        self.cascade = Time.max(.zero, cascade)
     }
 
     static func defaultEasing(for style: Style) -> Easing {
@@ -95,7 +102,7 @@ public struct TitleAnimation: Sendable {
 /// card.entrance = .letters()
 /// try movie.add(card.clip(width: 1920, height: 1080))
 /// ```
-public struct TitleCard: Sendable {
+public struct TitleCard: Sendable, Equatable {
     /// Where the text sits.
     public enum Layout: String, Sendable, Hashable, CaseIterable {
         /// Centred in the title-safe area of the whole frame.
@@ -105,15 +112,32 @@ public struct TitleCard: Sendable {
     }
 
     /// What is drawn behind the text.
-    public enum Background: Sendable {
+    public enum Background: Sendable, Equatable {
         /// Nothing: the card is transparent outside its text (for overlays and alpha output).
         case none
         /// A solid colour.
         case color(Color)
         /// A gradient or any paint.
         case paint(Paint)
-        /// A picture, fitted to the frame (or the lower-third band).
+        /// A picture, fitted to the frame (or the lower-third band). It holds pixels, so a card with it
+        /// cannot be encoded; `imageFile(_:fit:)` names the picture's file instead.
         case image(Image, fit: ImageFit)
+        /// The photo or picture in a file (any format `PhotoDecoder` reads), fitted like `image`. The
+        /// file is read when the card is turned into a clip (`clip(width:height:)`), which throws if it
+        /// cannot be.
+        case imageFile(URL, fit: ImageFit)
+
+        /// Same case and payload; pictures compare by identity (the same `Image` object).
+        public static func == (a: Background, b: Background) -> Bool {
+            switch (a, b) {
+            case (.none, .none): return true
+            case let (.color(x), .color(y)): return x == y
+            case let (.paint(x), .paint(y)): return x == y
+            case let (.image(x, f), .image(y, g)): return x === y && f == g
+            case let (.imageFile(x, f), .imageFile(y, g)): return x == y && f == g
+            default: return false
+            }
+        }
     }
 
     /// The main line.
@@ -187,10 +211,17 @@ struct TitlePlan: Sendable {
     let size: Size
     let elements: [Element]
     let band: Rect?                // lower third: the band behind the text
+    let backgroundImage: Image?    // an `imageFile` background, read once
 
     init(card: TitleCard, size: Size) throws(MovieMakerError) {
         self.card = card
         self.size = size
+        if case let .imageFile(url, fit) = card.background {
+            // Large enough to cover the frame (the band is inside it); at its own size when centred.
+            backgroundImage = try PhotoDecoder.decode(url, scaling: fit == .center ? .fullSize : .filling(size)).image
+        } else {
+            backgroundImage = nil
+        }
         let scale = size.height / 1080
         let margin = max(0, min(card.safeMargin, 0.4))
         let safe = Rect(x: size.width * margin, y: size.height * margin,
@@ -238,7 +269,7 @@ struct TitlePlan: Sendable {
             // Pango aligns each line within the wrap width itself; the logical bounds say where the text is.
             let origin = Point(x: inner.minX, y: y - layout.logicalBounds.minY)
             placed.append(Element(text: text, style: style, wrapWidth: inner.width, origin: origin,
-                                  bounds: layout.logicalBounds.offsetBy(origin), delay: Double(i) * card.entrance.cascade))
+                                  bounds: layout.logicalBounds.offsetBy(origin), delay: Double(i) * card.entrance.cascade.seconds))
             y += layout.size.height + gap
         }
         elements = placed
@@ -253,7 +284,7 @@ struct TitlePlan: Sendable {
             // Entrance progress rises 0→1 after the element's delay; exit falls 1→0 towards the end, the
             // last element leaving first.
             let entering = phase(t - element.delay, card.entrance)
-            let exitDelay = Double(elements.count - 1 - i) * card.exit.cascade
+            let exitDelay = Double(elements.count - 1 - i) * card.exit.cascade.seconds
             let leaving = phase(end - frame.rate.frameDuration.seconds - exitDelay - t, card.exit)
             let layout = try TextLayout(element.text, style: element.style, width: element.wrapWidth)
             if leaving < 1 && entering >= 1 {
@@ -266,8 +297,9 @@ struct TitlePlan: Sendable {
 
     /// Linear progress 0…1 of an animation `elapsed` seconds after it starts (a step when it has no length).
     func phase(_ elapsed: Double, _ animation: TitleAnimation) -> Double {
-        if animation.duration <= 0 || animation.style == .none { return elapsed >= 0 ? 1 : 0 }
-        return min(max(elapsed / animation.duration, 0), 1)
+        let duration = animation.duration.seconds
+        if duration <= 0 || animation.style == .none { return elapsed >= 0 ? 1 : 0 }
+        return min(max(elapsed / duration, 0), 1)
     }
 
     func drawBackground(in ctx: DrawingContext, frame: Frame) {
@@ -289,6 +321,10 @@ struct TitlePlan: Sendable {
             case let .paint(p):
                 ctx.withOpacity(alpha) { ctx.setFill(p); ctx.fillRect(area) }
             case let .image(image, fit):
+                ctx.clip(to: area)
+                ctx.draw(image, in: area, fit: fit, opacity: alpha)
+            case let .imageFile(_, fit):
+                guard let image = backgroundImage else { return }
                 ctx.clip(to: area)
                 ctx.draw(image, in: area, fit: fit, opacity: alpha)
             }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// A 2-D affine transform, `x' = a·x + c·y + tx`, `y' = b·x + d·y + ty` (Cairo's and Core Graphics' layout).
-public struct AffineTransform: Hashable, Sendable {
+/// A 2-D affine transform, `x' = a·x + c·y + tx`, `y' = b·x + d·y + ty` (Cairo's and Core Graphics' layout);
+/// `{"a": 1, "b": 0, "c": 0, "d": 1, "tx": 0, "ty": 0}` as data.
+public struct AffineTransform: Hashable, Sendable, Codable {
     /// Matrix entries.
     public var a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double
 

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A point in drawing coordinates (pixels, origin at the top left, y growing downwards).
-public struct Point: Hashable, Sendable, CustomStringConvertible {
+/// A point in drawing coordinates (pixels, origin at the top left, y growing downwards); `{"x": 10, "y": 20}` as data.
+public struct Point: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Horizontal coordinate in pixels.
     public var x: Double
     /// Vertical coordinate in pixels, growing downwards.
@@ -14,8 +14,8 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "(\(x), \(y))" }
 }
 
-/// A width and a height in pixels.
-public struct Size: Hashable, Sendable, CustomStringConvertible {
+/// A width and a height in pixels; `{"width": 1920, "height": 1080}` as data.
+public struct Size: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Width in pixels.
     public var width: Double
     /// Height in pixels.
@@ -26,7 +26,8 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(width)×\(height)" }
 }
 
-/// An axis-aligned rectangle.
+/// An axis-aligned rectangle; `{"origin": {"x": 0, "y": 0}, "size": {"width": 1, "height": 1}}` as data (or,
+/// when decoding, the shorter `{"x": 0, "y": 0, "width": 1, "height": 1}`).
 public struct Rect: Hashable, Sendable, CustomStringConvertible {
     /// The top-left corner.
     public var origin: Point
@@ -65,6 +66,10 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A colour in sRGB with straight (not premultiplied) alpha, each component in 0…1.
+///
+/// As data it is a hex string (`"#ff8000"`, `"#ff800080"`) when that is exact (components that are whole
+/// multiples of 1/255), otherwise `{"red": 1, "green": 0.5, "blue": 0, "alpha": 1}`. Decoding also takes any
+/// CSS colour string (`"tomato"`, `"rgb(255 128 0 / 50%)"`, `"hsl(30, 100%, 50%)"`).
 public struct Color: Hashable, Sendable, CustomStringConvertible {
     /// Red, 0…1.
     public var red: Double
@@ -138,5 +143,58 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
             return String(format: "%02x", b)
         }
         return "#\(h(red))\(h(green))\(h(blue))\(h(alpha))"
+    }
+}
+
+extension Rect: Codable {
+    private enum CodingKeys: String, CodingKey { case origin, size, x, y, width, height }
+
+    /// Reads `{"origin": {…}, "size": {…}}` or `{"x": …, "y": …, "width": …, "height": …}`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        if c.contains(.origin) || c.contains(.size) {
+            self.init(origin: try c.decode(Point.self, forKey: .origin), size: try c.decode(Size.self, forKey: .size))
+        } else {
+            self.init(x: try c.decode(Double.self, forKey: .x), y: try c.decode(Double.self, forKey: .y),
+                      width: try c.decode(Double.self, forKey: .width), height: try c.decode(Double.self, forKey: .height))
+        }
+    }
+
+    /// Writes `{"origin": {"x": …, "y": …}, "size": {"width": …, "height": …}}`.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(origin, forKey: .origin)
+        try c.encode(size, forKey: .size)
+    }
+}
+
+extension Color: Codable {
+    private enum CodingKeys: String, CodingKey { case red, green, blue, alpha }
+
+    /// Reads a CSS colour string (`"#ff8000"`, `"tomato"`, `"rgb(…)"`, `"hsl(…)"`) or
+    /// `{"red": …, "green": …, "blue": …, "alpha": …}` (`alpha` may be left out: 1).
+    public init(from decoder: any Decoder) throws {
+        if let text = try decoder.singleValueContainer().decodeStringIfPossible() {
+            self = try decodingErrors(at: decoder.codingPath) { try Color(css: text) }
+            return
+        }
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(red: try c.decode(Double.self, forKey: .red), green: try c.decode(Double.self, forKey: .green),
+                  blue: try c.decode(Double.self, forKey: .blue), alpha: try c.decode(.alpha, or: 1))
+    }
+
+    /// Writes `hexString` when it reads back as exactly this colour, else the four components.
+    public func encode(to encoder: any Encoder) throws {
+        let hex = hexString
+        if Color(hex: hex) == self {
+            var c = encoder.singleValueContainer()
+            try c.encode(hex)
+        } else {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(red, forKey: .red)
+            try c.encode(green, forKey: .green)
+            try c.encode(blue, forKey: .blue)
+            try c.encode(alpha, forKey: .alpha)
+        }
     }
 }

@@ -6,12 +6,18 @@ import Foundation
 /// spring). Build one from the static members (`.easeInOut`, `.quadOut`, `.cubicBezier(…)`,
 /// `.steps(4)`, `.spring()`), from a CSS-like name (`try Easing(named: "ease-in-out")`), or from any
 /// function (`Easing { t in t * t }`).
-public struct Easing: Sendable, CustomStringConvertible {
+///
+/// A built-in curve is data: its `name` describes it completely (`Easing(named: e.name)` gives the same
+/// curve back), so easings compare, hash and encode (as that name, a JSON string) by name. An easing
+/// made from a function cannot be encoded: encoding it throws `MovieMakerError.notEncodable`.
+public struct Easing: Sendable, Hashable, CustomStringConvertible {
     /// The curve itself, applied to an input already clamped to 0…1.
     public let function: @Sendable (Double) -> Double
     /// The curve's name, e.g. `quadOut` or `cubic-bezier(0.25, 0.1, 0.25, 1)`; `Easing(named:)` parses
     /// the names of the built-in curves back.
     public let name: String
+    /// True for the built-in curves and what the combinators make of them: their name says everything.
+    let isBuiltIn: Bool
 
     /// An easing from any function of progress 0…1; `function(0)` should be 0 and `function(1)` 1.
     public init(_ function: @escaping @Sendable (Double) -> Double) {
@@ -21,6 +27,28 @@ public struct Easing: Sendable, CustomStringConvertible {
     public init(name: String, _ function: @escaping @Sendable (Double) -> Double) {
         self.name = name
         self.function = function
+        self.isBuiltIn = false
+    }
+    /// A built-in curve (or one combined from built-ins): `name` must parse back to it.
+    init(builtIn name: String, _ function: @escaping @Sendable (Double) -> Double) {
+        self.name = name
+        self.function = function
+        self.isBuiltIn = true
+    }
+    /// A curve combined from `parts`: built-in when they all are.
+    private init(combining parts: [Easing], name: String, _ function: @escaping @Sendable (Double) -> Double) {
+        self.name = name
+        self.function = function
+        self.isBuiltIn = parts.allSatisfy(\.isBuiltIn)
+    }
+
+    /// Two easings are equal when they have the same name and both are built-in curves (whose name
+    /// describes them completely) or both are made from functions (compared by name only).
+    public static func == (a: Easing, b: Easing) -> Bool { a.name == b.name && a.isBuiltIn == b.isBuiltIn }
+    /// Hashes the name and whether the curve is built in.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(isBuiltIn)
     }
 
     /// The eased progress for `t`, which is first clamped to 0…1 (NaN counts as 0).
@@ -34,18 +62,18 @@ public struct Easing: Sendable, CustomStringConvertible {
     // MARK: Basic
 
     /// Constant speed: the output equals the input.
-    public static let linear = Easing(name: "linear") { $0 }
+    public static let linear = Easing(builtIn: "linear") { $0 }
     /// Keeps the start value until the very end, then jumps: 0 for t < 1, 1 at t = 1.
-    public static let hold = Easing(name: "hold") { $0 < 1 ? 0 : 1 }
+    public static let hold = Easing(builtIn: "hold") { $0 < 1 ? 0 : 1 }
 
     // MARK: Penner families (formulas as on easings.net)
 
     /// Sine ease-in: `1 − cos(tπ/2)`.
-    public static let sineIn = Easing(name: "sineIn") { 1 - cos($0 * .pi / 2) }
+    public static let sineIn = Easing(builtIn: "sineIn") { 1 - cos($0 * .pi / 2) }
     /// Sine ease-out: `sin(tπ/2)`.
-    public static let sineOut = Easing(name: "sineOut") { sin($0 * .pi / 2) }
+    public static let sineOut = Easing(builtIn: "sineOut") { sin($0 * .pi / 2) }
     /// Sine ease-in-out: `(1 − cos(tπ)) / 2`.
-    public static let sineInOut = Easing(name: "sineInOut") { -(cos(.pi * $0) - 1) / 2 }
+    public static let sineInOut = Easing(builtIn: "sineInOut") { -(cos(.pi * $0) - 1) / 2 }
 
     /// Quadratic ease-in: `t²`.
     public static let quadIn = power("quad", 2).in
@@ -74,28 +102,28 @@ public struct Easing: Sendable, CustomStringConvertible {
 
     /// The in, out and in-out curves of `t^exponent`.
     private static func power(_ family: String, _ n: Double) -> (in: Easing, out: Easing, inOut: Easing) {
-        (Easing(name: family + "In") { pow($0, n) },
-         Easing(name: family + "Out") { 1 - pow(1 - $0, n) },
-         Easing(name: family + "InOut") { t in t < 0.5 ? pow(2, n - 1) * pow(t, n) : 1 - pow(-2 * t + 2, n) / 2 })
+        (Easing(builtIn: family + "In") { pow($0, n) },
+         Easing(builtIn: family + "Out") { 1 - pow(1 - $0, n) },
+         Easing(builtIn: family + "InOut") { t in t < 0.5 ? pow(2, n - 1) * pow(t, n) : 1 - pow(-2 * t + 2, n) / 2 })
     }
 
     /// Exponential ease-in: `2^(10t − 10)`, exactly 0 at t = 0.
-    public static let expoIn = Easing(name: "expoIn") { $0 == 0 ? 0 : pow(2, 10 * $0 - 10) }
+    public static let expoIn = Easing(builtIn: "expoIn") { $0 == 0 ? 0 : pow(2, 10 * $0 - 10) }
     /// Exponential ease-out: `1 − 2^(−10t)`, exactly 1 at t = 1.
-    public static let expoOut = Easing(name: "expoOut") { $0 == 1 ? 1 : 1 - pow(2, -10 * $0) }
+    public static let expoOut = Easing(builtIn: "expoOut") { $0 == 1 ? 1 : 1 - pow(2, -10 * $0) }
     /// Exponential ease-in-out.
-    public static let expoInOut = Easing(name: "expoInOut") { t in
+    public static let expoInOut = Easing(builtIn: "expoInOut") { t in
         if t == 0 { return 0 }
         if t == 1 { return 1 }
         return t < 0.5 ? pow(2, 20 * t - 10) / 2 : (2 - pow(2, -20 * t + 10)) / 2
     }
 
     /// Circular ease-in: `1 − √(1 − t²)`.
-    public static let circIn = Easing(name: "circIn") { 1 - (1 - $0 * $0).squareRoot() }
+    public static let circIn = Easing(builtIn: "circIn") { 1 - (1 - $0 * $0).squareRoot() }
     /// Circular ease-out: `√(1 − (t − 1)²)`.
-    public static let circOut = Easing(name: "circOut") { (1 - ($0 - 1) * ($0 - 1)).squareRoot() }
+    public static let circOut = Easing(builtIn: "circOut") { (1 - ($0 - 1) * ($0 - 1)).squareRoot() }
     /// Circular ease-in-out.
-    public static let circInOut = Easing(name: "circInOut") { t in
+    public static let circInOut = Easing(builtIn: "circInOut") { t in
         t < 0.5 ? (1 - (1 - 4 * t * t).squareRoot()) / 2
                 : ((1 - (-2 * t + 2) * (-2 * t + 2)).squareRoot() + 1) / 2
     }
@@ -103,31 +131,31 @@ public struct Easing: Sendable, CustomStringConvertible {
     /// Penner's overshoot constant for the back curves (10 % overshoot).
     private static let backC1 = 1.70158
     /// Back ease-in: pulls back below 0 (to about −0.1) before going to 1.
-    public static let backIn = Easing(name: "backIn") { t in (backC1 + 1) * t * t * t - backC1 * t * t }
+    public static let backIn = Easing(builtIn: "backIn") { t in (backC1 + 1) * t * t * t - backC1 * t * t }
     /// Back ease-out: overshoots above 1 (to about 1.1) and settles back.
-    public static let backOut = Easing(name: "backOut") { t in
+    public static let backOut = Easing(builtIn: "backOut") { t in
         let u = t - 1
         return 1 + (backC1 + 1) * u * u * u + backC1 * u * u
     }
     /// Back ease-in-out: pulls back below 0 and overshoots above 1.
-    public static let backInOut = Easing(name: "backInOut") { t in
+    public static let backInOut = Easing(builtIn: "backInOut") { t in
         let c2 = backC1 * 1.525
         return t < 0.5 ? (pow(2 * t, 2) * ((c2 + 1) * 2 * t - c2)) / 2
                        : (pow(2 * t - 2, 2) * ((c2 + 1) * (t * 2 - 2) + c2) + 2) / 2
     }
 
     /// Elastic ease-in: a growing oscillation that ends at 1.
-    public static let elasticIn = Easing(name: "elasticIn") { t in
+    public static let elasticIn = Easing(builtIn: "elasticIn") { t in
         if t == 0 || t == 1 { return t }
         return -pow(2, 10 * t - 10) * sin((t * 10 - 10.75) * (2 * .pi / 3))
     }
     /// Elastic ease-out: shoots past 1 and rings down to it.
-    public static let elasticOut = Easing(name: "elasticOut") { t in
+    public static let elasticOut = Easing(builtIn: "elasticOut") { t in
         if t == 0 || t == 1 { return t }
         return pow(2, -10 * t) * sin((t * 10 - 0.75) * (2 * .pi / 3)) + 1
     }
     /// Elastic ease-in-out.
-    public static let elasticInOut = Easing(name: "elasticInOut") { t in
+    public static let elasticInOut = Easing(builtIn: "elasticInOut") { t in
         if t == 0 || t == 1 { return t }
         let c5 = 2 * Double.pi / 4.5
         return t < 0.5 ? -(pow(2, 20 * t - 10) * sin((20 * t - 11.125) * c5)) / 2
@@ -144,11 +172,11 @@ public struct Easing: Sendable, CustomStringConvertible {
         return n1 * u * u + 0.984375
     }
     /// Bounce ease-in: bounces on the start value, then leaves it.
-    public static let bounceIn = Easing(name: "bounceIn") { 1 - bounce(1 - $0) }
+    public static let bounceIn = Easing(builtIn: "bounceIn") { 1 - bounce(1 - $0) }
     /// Bounce ease-out: falls onto the end value and bounces on it.
-    public static let bounceOut = Easing(name: "bounceOut") { bounce($0) }
+    public static let bounceOut = Easing(builtIn: "bounceOut") { bounce($0) }
     /// Bounce ease-in-out.
-    public static let bounceInOut = Easing(name: "bounceInOut") { t in
+    public static let bounceInOut = Easing(builtIn: "bounceInOut") { t in
         t < 0.5 ? (1 - bounce(1 - 2 * t)) / 2 : (1 + bounce(2 * t - 1)) / 2
     }
 
@@ -158,8 +186,9 @@ public struct Easing: Sendable, CustomStringConvertible {
     /// and (x2, y2), solved for x like browsers do (WebKit's UnitBezier: Newton–Raphson, then
     /// bisection, to 1e-7). `x1` and `x2` must lie in 0…1 (CSS rejects others); they are clamped here.
     public static func cubicBezier(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> Easing {
-        let bezier = UnitBezier(x1: min(max(x1, 0), 1), y1: y1, x2: min(max(x2, 0), 1), y2: y2)
-        return Easing(name: "cubic-bezier(\(number(x1)), \(number(y1)), \(number(x2)), \(number(y2)))") { t in
+        let cx1 = min(max(x1, 0), 1), cx2 = min(max(x2, 0), 1)
+        let bezier = UnitBezier(x1: cx1, y1: y1, x2: cx2, y2: y2)
+        return Easing(builtIn: "cubic-bezier(\(number(cx1)), \(number(y1)), \(number(cx2)), \(number(y2)))") { t in
             // Exact at the ends, whatever the solver's last bit says.
             if t == 0 { return 0 }
             if t == 1 { return 1 }
@@ -177,7 +206,7 @@ public struct Easing: Sendable, CustomStringConvertible {
     public static let easeInOut = named(cubicBezier(0.42, 0, 0.58, 1), "ease-in-out")
 
     /// `easing` under another name.
-    private static func named(_ easing: Easing, _ name: String) -> Easing { Easing(name: name, easing.function) }
+    private static func named(_ easing: Easing, _ name: String) -> Easing { Easing(builtIn: name, easing.function) }
 
     /// Where the jumps of a `steps` easing fall, as in CSS.
     public enum StepPosition: String, Sendable, CaseIterable {
@@ -203,7 +232,7 @@ public struct Easing: Sendable, CustomStringConvertible {
         case .jumpBoth: jumps = steps + 1
         }
         let suffix = position == .jumpEnd ? "" : ", \(position.rawValue)"
-        return Easing(name: "steps(\(steps)\(suffix))") { t in
+        return Easing(builtIn: "steps(\(steps)\(suffix))") { t in
             var step = Int((t * Double(steps)).rounded(.down))
             if position == .jumpStart || position == .jumpBoth { step += 1 }
             step = min(max(step, 0), jumps)
@@ -225,7 +254,7 @@ public struct Easing: Sendable, CustomStringConvertible {
                               initialVelocity: Double = 0) -> Easing {
         let spring = DampedSpring(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: initialVelocity)
         let settle = spring.settleTime(tolerance: 0.001)
-        return Easing(name: "spring(\(number(spring.mass)), \(number(spring.stiffness)), \(number(spring.damping)), \(number(spring.initialVelocity)))") { t in
+        return Easing(builtIn: "spring(\(number(spring.mass)), \(number(spring.stiffness)), \(number(spring.damping)), \(number(spring.initialVelocity)))") { t in
             t >= 1 ? 1 : 1 + spring.displacement(at: t * settle)
         }
     }
@@ -246,13 +275,13 @@ public struct Easing: Sendable, CustomStringConvertible {
     /// The curve played backwards in time and value: `t ↦ 1 − f(1 − t)` (ease-in becomes ease-out).
     public var reversed: Easing {
         let f = function
-        return Easing(name: "\(name).reversed") { 1 - f(1 - $0) }
+        return Easing(combining: [self], name: "\(name).reversed") { 1 - f(1 - $0) }
     }
 
     /// There and back: `f(2t)` for the first half, `f(2 − 2t)` for the second, so 0 → 1 → 0.
     public var mirrored: Easing {
         let f = function
-        return Easing(name: "\(name).mirrored") { t in t <= 0.5 ? f(2 * t) : f(2 - 2 * t) }
+        return Easing(combining: [self], name: "\(name).mirrored") { t in t <= 0.5 ? f(2 * t) : f(2 - 2 * t) }
     }
 
     /// The curve run within `range` of the animation: `f(0)` before its lower bound, `f(1)` after its
@@ -260,7 +289,7 @@ public struct Easing: Sendable, CustomStringConvertible {
     public func squished(into range: ClosedRange<Double>) -> Easing {
         let f = function
         let lo = range.lowerBound, hi = range.upperBound
-        return Easing(name: "\(name).squished(into: \(number(lo))…\(number(hi)))") { t in
+        return Easing(combining: [self], name: "\(name).squished(into: \(number(lo))…\(number(hi)))") { t in
             if t < lo { return f(0) }
             if t >= hi { return f(1) }
             return f((t - lo) / (hi - lo))
@@ -268,11 +297,14 @@ public struct Easing: Sendable, CustomStringConvertible {
     }
 
     /// This curve, then `next`, end to end: self runs over `0…split` of the time and output, `next`
-    /// over the rest (`split` is clamped to 0…1).
+    /// over the rest (`split` is clamped to 0…1). Named `a.then(b)`, or `a.then(b, at: split)` when
+    /// `split` is not 0.5. Named `a.then(b)`, or `a.then(b, at: split)` when
+    /// `split` is not 0.5.
     public func then(_ next: Easing, at split: Double = 0.5) -> Easing {
         let f = function, g = next.function
         let s = min(max(split, 0), 1)
-        return Easing(name: "\(name).then(\(next.name))") { t in
+        let at = s == 0.5 ? "" : ", at: \(number(s))"
+        return Easing(combining: [self, next], name: "\(name).then(\(next.name)\(at))") { t in
             if s > 0, t < s { return s * f(t / s) }
             if s >= 1 { return f(1) }
             return s + (1 - s) * g((t - s) / (1 - s))
@@ -317,13 +349,46 @@ public struct Easing: Sendable, CustomStringConvertible {
 
     /// Parses a curve by name: CSS keywords (`ease-in-out`, `linear`, `step-end`), `cubic-bezier(x1, y1,
     /// x2, y2)`, `steps(n[, jump-start|jump-end|jump-none|jump-both|start|end])`, Penner names (`quadOut`,
-    /// `quad-out`, `easeOutQuad`), `hold`, `spring` or `spring(mass, stiffness, damping[, velocity])`.
+    /// `quad-out`, `easeOutQuad`), `hold`, `spring` or `spring(mass, stiffness, damping[, velocity])`,
+    /// each optionally followed by modifiers as the combinators name them: `.reversed`, `.mirrored`,
+    /// `.squished(into: 0.2…0.8)` (or `...`), `.then(other curve)` or `.then(other curve, at: 0.3)`.
     /// Case, hyphens and underscores in plain names do not matter.
     public init(named text: String) throws(MovieMakerError) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         func fail(_ why: String) -> MovieMakerError {
             .invalidSetting(.easing, value: "\"\(text)\"", expected: why)
         }
+        // The curve, then its modifiers: split at the dots outside parentheses (numbers' points are inside).
+        let parts = Easing.split(Substring(trimmed), at: ".") ?? [Substring(trimmed)]
+        var easing = try Easing.plainCurve(parts[0].trimmingCharacters(in: .whitespaces), fail: fail)
+        for modifier in parts.dropFirst() {
+            easing = try easing.modified(by: modifier, fail: fail)
+        }
+        self = easing
+    }
+
+    /// `text` split at `separator` where it is outside parentheses; nil when the parentheses do not balance.
+    private static func split(_ text: Substring, at separator: Character) -> [Substring]? {
+        var parts: [Substring] = [], depth = 0, start = text.startIndex
+        for i in text.indices {
+            switch text[i] {
+            case "(": depth += 1
+            case ")":
+                depth -= 1
+                if depth < 0 { return nil }
+            case separator where depth == 0:
+                parts.append(text[start..<i])
+                start = text.index(after: i)
+            default: break
+            }
+        }
+        guard depth == 0 else { return nil }
+        parts.append(text[start...])
+        return parts
+    }
+
+    /// A curve without modifiers: a plain name or `cubic-bezier(…)`, `steps(…)`, `spring(…)`.
+    private static func plainCurve(_ trimmed: String, fail: (String) -> MovieMakerError) throws(MovieMakerError) -> Easing {
         if let open = trimmed.firstIndex(of: "("), trimmed.hasSuffix(")") {
             let function = Easing.normalized(String(trimmed[..<open]))
             let inside = trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]
@@ -338,7 +403,7 @@ public struct Easing: Sendable, CustomStringConvertible {
                 guard (0...1).contains(v[0]), (0...1).contains(v[2]) else {
                     throw fail("x1 and x2 of cubic-bezier between 0 and 1 (y1 and y2 may be anything)")
                 }
-                self = .cubicBezier(v[0], v[1], v[2], v[3])
+                return .cubicBezier(v[0], v[1], v[2], v[3])
             case "steps":
                 let usage = "steps(n) or steps(n, jump-start|jump-end|jump-none|jump-both|start|end) with a whole n ≥ 1 (≥ 2 for jump-none)"
                 guard (1...2).contains(args.count), let n = Int(args[0]) else { throw fail(usage) }
@@ -351,22 +416,89 @@ public struct Easing: Sendable, CustomStringConvertible {
                     }
                 }
                 guard n >= (position == .jumpNone ? 2 : 1) else { throw fail(usage) }
-                self = .steps(n, position: position)
+                return .steps(n, position: position)
             case "spring":
                 let v = args.compactMap { Double($0) }.filter(\.isFinite)
                 guard (3...4).contains(args.count), v.count == args.count, v[0] > 0, v[1] > 0, v[2] > 0 else {
                     throw fail("spring(mass, stiffness, damping[, initial velocity]) with positive mass, stiffness and damping, e.g. spring(1, 100, 10)")
                 }
-                self = .spring(mass: v[0], stiffness: v[1], damping: v[2], initialVelocity: v.count == 4 ? v[3] : 0)
+                return .spring(mass: v[0], stiffness: v[1], damping: v[2], initialVelocity: v.count == 4 ? v[3] : 0)
             default:
                 throw fail("cubic-bezier(…), steps(…) or spring(…), or one of \(Easing.allNames.joined(separator: ", "))")
             }
-            return
         }
         guard let e = Easing.byName[Easing.normalized(trimmed)] else {
             throw fail("one of \(Easing.allNames.joined(separator: ", ")), or cubic-bezier(x1, y1, x2, y2), steps(n[, position]) or spring(mass, stiffness, damping)")
         }
-        self = e
+        return e
+    }
+
+    /// This curve with one modifier applied: `reversed`, `mirrored`, `squished(into: a…b)` or
+    /// `then(curve[, at: split])` (the text after a dot).
+    private func modified(by text: Substring, fail: (String) -> MovieMakerError) throws(MovieMakerError) -> Easing {
+        let modifier = text.trimmingCharacters(in: .whitespaces)
+        let usage = ".reversed, .mirrored, .squished(into: a…b) or .then(curve[, at: split]) after a curve, e.g. quadIn.reversed"
+        switch Easing.normalized(modifier) {
+        case "reversed": return reversed
+        case "mirrored": return mirrored
+        default: break
+        }
+        guard let open = modifier.firstIndex(of: "("), modifier.hasSuffix(")") else { throw fail(usage) }
+        let function = Easing.normalized(String(modifier[..<open]))
+        var inside = modifier[modifier.index(after: open)..<modifier.index(before: modifier.endIndex)]
+            .trimmingCharacters(in: .whitespaces)
+        switch function {
+        case "squished":
+            if inside.hasPrefix("into:") { inside = String(inside.dropFirst(5)) }
+            let bounds = inside.replacingOccurrences(of: "...", with: "…").split(separator: "…", omittingEmptySubsequences: false)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            guard bounds.count == 2, let lo = Double(bounds[0]), let hi = Double(bounds[1]),
+                  lo.isFinite, hi.isFinite, lo <= hi else {
+                throw fail("squished(into: a…b) with two numbers a ≤ b, e.g. quadIn.squished(into: 0.2…0.8)")
+            }
+            return squished(into: lo...hi)
+        case "then":
+            // The split point is the last `at:` argument outside the inner curve's parentheses.
+            let arguments = Easing.split(Substring(inside), at: ",") ?? [Substring(inside)]
+            var split = 0.5, curve = Substring(inside)
+            if arguments.count > 1, let last = arguments.last {
+                let label = last.trimmingCharacters(in: .whitespaces)
+                if label.hasPrefix("at:") {
+                    guard let value = Double(label.dropFirst(3).trimmingCharacters(in: .whitespaces)), value.isFinite else {
+                        throw fail("then(curve, at: split) with a number split between 0 and 1, e.g. quadIn.then(quadOut, at: 0.3)")
+                    }
+                    split = value
+                    curve = inside[inside.startIndex..<last.startIndex].dropLast()   // without the comma
+                }
+            }
+            return then(try Easing(named: String(curve)), at: split)
+        default:
+            throw fail(usage)
+        }
+    }
+}
+
+extension Easing: Codable {
+    /// Reads a curve from its name, a JSON string: anything `Easing(named:)` parses, e.g. `"ease-in-out"`,
+    /// `"cubic-bezier(0.2, 0, 0, 1)"` or `"quadIn.then(bounceOut, at: 0.4)"`.
+    public init(from decoder: any Decoder) throws {
+        let name = try decoder.singleValueContainer().decode(String.self)
+        self = try decodingErrors(at: decoder.codingPath) { try Easing(named: name) }
+    }
+
+    /// Writes the curve's name. Throws `MovieMakerError.notEncodable` for an easing made from a function
+    /// (its name does not say what the function does) or whose parameters are not finite numbers.
+    public func encode(to encoder: any Encoder) throws {
+        guard isBuiltIn else {
+            throw MovieMakerError.notEncodable(
+                what: "the easing \"\(name)\"",
+                reason: "it is made from a function; only built-in curves (\(Easing.allNames.prefix(5).joined(separator: ", "))…, cubic-bezier(…), steps(…), spring(…)) and their .reversed, .mirrored, .squished(into:) and .then(…) can be written, by name")
+        }
+        guard let parsed = try? Easing(named: name), parsed == self else {
+            throw MovieMakerError.notEncodable(what: "the easing \"\(name)\"", reason: "its parameters are not all finite numbers, so its name does not read back")
+        }
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
     }
 }
 

@@ -2,21 +2,68 @@ import Foundation
 
 /// One value on a `KeyframeTrack`: where the track is at `time`, and how it gets there from the keyframe before.
 public struct Keyframe<Value: Interpolatable & Sendable>: Sendable {
-    /// When the track reaches `value`, in seconds.
-    public var time: Double
+    /// When the track reaches `value`.
+    public var time: Time {
+        didSet { nonFiniteSeconds = nil }
+    }
     /// The value at `time`.
     public var value: Value
     /// The easing of the segment that ends at this keyframe (ignored for the first keyframe).
     public var easing: Easing
+    /// The seconds given to `init(time:value:easing:)` when they were not a finite number (`time` is then
+    /// zero), so that `KeyframeTrack` can refuse the keyframe as it did when times were stored as seconds.
+    var nonFiniteSeconds: Double?
 
-    /// A keyframe at `time` seconds, reached from the previous keyframe with `easing`.
+    /// A keyframe at `time` seconds, reached from the previous keyframe with `easing`. The seconds are
+    /// kept as the simplest exact time that reads back as the same number (0.1 is 1/10); a time that is
+    /// not a finite number makes `KeyframeTrack` throw.
     public init(time: Double, value: Value, easing: Easing = .linear) {
-        self.time = time; self.value = value; self.easing = easing
+        if time.isFinite, time.magnitude < 0x1p53 {
+            self.time = Time(roundTripping: time)
+        } else {
+            self.time = .zero
+            nonFiniteSeconds = time
+        }
+        self.value = value; self.easing = easing
     }
-    /// A keyframe at an exact time (stored as seconds). Literals pick the `Double` initializer.
+    /// A keyframe at an exact time. Literals pick the `Double` initializer.
     @_disfavoredOverload
     public init(time: Time, value: Value, easing: Easing = .linear) {
-        self.init(time: time.seconds, value: value, easing: easing)
+        self.time = time; self.value = value; self.easing = easing
+    }
+
+    /// The time in seconds, or the non-finite number it was made with.
+    var seconds: Double { nonFiniteSeconds ?? time.seconds }
+}
+
+extension Keyframe: Equatable where Value: Equatable {
+    /// Equal times (exactly), values and easings.
+    public static func == (a: Keyframe, b: Keyframe) -> Bool {
+        a.time == b.time && a.value == b.value && a.easing == b.easing
+            && a.nonFiniteSeconds?.bitPattern == b.nonFiniteSeconds?.bitPattern
+    }
+}
+
+extension Keyframe: Codable where Value: Codable {
+    private enum CodingKeys: String, CodingKey { case time, value, easing }
+
+    /// Reads `{"time": 1.5, "value": …, "easing": "quadOut"}` (`easing` may be left out: linear).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(time: try c.decode(Time.self, forKey: .time), value: try c.decode(Value.self, forKey: .value),
+                  easing: try c.decode(.easing, or: .linear))
+    }
+
+    /// Writes the time (exact), the value and the easing's name.
+    public func encode(to encoder: any Encoder) throws {
+        if let nonFiniteSeconds {
+            throw EncodingError.invalidValue(nonFiniteSeconds, EncodingError.Context(
+                codingPath: encoder.codingPath, debugDescription: "a keyframe time must be a finite number of seconds, got \(nonFiniteSeconds)"))
+        }
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(time, forKey: .time)
+        try c.encode(value, forKey: .value)
+        try c.encode(easing, forKey: .easing)
     }
 }
 
@@ -35,8 +82,8 @@ public struct KeyframeTrack<Value: Interpolatable & Sendable>: Sendable {
         guard !keyframes.isEmpty else {
             throw .invalidSetting(.keyframes, value: "[] (none)", expected: "at least one keyframe")
         }
-        if let bad = keyframes.first(where: { !$0.time.isFinite }) {
-            throw .invalidSetting(.keyframeTime, value: "\(bad.time)", expected: "a finite number of seconds")
+        if let bad = keyframes.first(where: { $0.nonFiniteSeconds != nil }) {
+            throw .invalidSetting(.keyframeTime, value: "\(bad.seconds)", expected: "a finite number of seconds")
         }
         self.keyframes = keyframes.enumerated()
             .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
@@ -47,6 +94,11 @@ public struct KeyframeTrack<Value: Interpolatable & Sendable>: Sendable {
     /// `then(to:at:easing:)`.
     public init(_ value: Value, at time: Double = 0) {
         precondition(time.isFinite, "keyframe time must be a finite number of seconds, got \(time)")
+        keyframes = [Keyframe(time: time, value: value)]
+    }
+    /// A track that starts at `value` at an exact `time`.
+    @_disfavoredOverload
+    public init(_ value: Value, at time: Time) {
         keyframes = [Keyframe(time: time, value: value)]
     }
 
@@ -63,20 +115,27 @@ public struct KeyframeTrack<Value: Interpolatable & Sendable>: Sendable {
         copy.add(Keyframe(time: time, value: value, easing: easing))
         return copy
     }
+    /// This track with one more keyframe at an exact `time` (see `then(to:at:easing:)`).
+    @_disfavoredOverload
+    public func then(to value: Value, at time: Time, easing: Easing = .linear) -> KeyframeTrack {
+        var copy = self
+        copy.add(Keyframe(time: time, value: value, easing: easing))
+        return copy
+    }
 
     /// Adds a keyframe in time order (after any keyframes at the same time); its time must be finite.
     public mutating func add(_ keyframe: Keyframe<Value>) {
-        precondition(keyframe.time.isFinite, "keyframe time must be a finite number of seconds, got \(keyframe.time)")
+        precondition(keyframe.nonFiniteSeconds == nil, "keyframe time must be a finite number of seconds, got \(keyframe.seconds)")
         let index = keyframes.firstIndex { $0.time > keyframe.time } ?? keyframes.endIndex
         keyframes.insert(keyframe, at: index)
     }
 
-    /// The time of the first keyframe, in seconds.
-    public var startTime: Double { keyframes[0].time }
-    /// The time of the last keyframe, in seconds.
-    public var endTime: Double { keyframes[keyframes.count - 1].time }
-    /// From the first keyframe to the last, in seconds.
-    public var duration: Double { endTime - startTime }
+    /// The time of the first keyframe.
+    public var startTime: Time { keyframes[0].time }
+    /// The time of the last keyframe.
+    public var endTime: Time { keyframes[keyframes.count - 1].time }
+    /// From the first keyframe to the last.
+    public var duration: Time { endTime - startTime }
 
     /// The value at `seconds`.
     public func value(at seconds: Double) -> Value {
@@ -84,19 +143,42 @@ public struct KeyframeTrack<Value: Interpolatable & Sendable>: Sendable {
         var lo = 0, hi = keyframes.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if keyframes[mid].time > seconds { hi = mid } else { lo = mid + 1 }
+            if keyframes[mid].time.seconds > seconds { hi = mid } else { lo = mid + 1 }
         }
         if lo == 0 { return keyframes[0].value }
         let from = keyframes[lo - 1]
-        if lo == keyframes.count || seconds == from.time { return from.value }
+        let fromSeconds = from.time.seconds
+        if lo == keyframes.count || seconds == fromSeconds { return from.value }
         let to = keyframes[lo]
-        let progress = (seconds - from.time) / (to.time - from.time)
+        let progress = (seconds - fromSeconds) / (to.time.seconds - fromSeconds)
         return from.value.interpolated(to: to.value, amount: to.easing(progress))
     }
 
     /// The value at an exact time, e.g. `frame.exactTime` (literals pick the seconds overload).
     @_disfavoredOverload
     public func value(at time: Time) -> Value { value(at: time.seconds) }
+}
+
+extension KeyframeTrack: Equatable where Value: Equatable {
+    /// Equal keyframes in the same order.
+    public static func == (a: KeyframeTrack, b: KeyframeTrack) -> Bool { a.keyframes == b.keyframes }
+}
+
+extension KeyframeTrack: Codable where Value: Codable {
+    private enum CodingKeys: String, CodingKey { case keyframes }
+
+    /// Reads `{"keyframes": [{"time": 0, "value": …}, …]}`: at least one keyframe, in any order.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let keyframes = try c.decode([Keyframe<Value>].self, forKey: .keyframes)
+        self = try decodingErrors(at: c.codingPath + [CodingKeys.keyframes]) { try KeyframeTrack(keyframes) }
+    }
+
+    /// Writes the keyframes in time order.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(keyframes, forKey: .keyframes)
+    }
 }
 
 /// The value `progress` (0…1, clamped) of the way from `from` to `to`, shaped by `easing`.

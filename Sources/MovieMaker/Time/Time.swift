@@ -84,6 +84,70 @@ public struct Time: Hashable, Comparable, Sendable, CustomStringConvertible,
         precondition(seconds.isFinite, "time must be finite, got \(seconds)")
         self.init(value: Int64((seconds * 1_000_000).rounded()), timescale: 1_000_000)
     }
+    /// `seconds` as a time by `init(roundTripping:)`, 0 when negative or not a number, and at most 10^15
+    /// seconds (an endless duration).
+    init(nonNegativeSeconds seconds: Double) {
+        self.init(roundTripping: seconds > 0 ? Swift.min(seconds, 1e15) : 0)
+    }
+
+    /// The simplest fraction whose `seconds` is exactly `seconds` (0.1 is 1/10, `rate.seconds(ofFrame: 7)`
+    /// at 30000/1001 is 7007/30000), so a `Double` convenience stores a time that reads back as the same
+    /// `Double`; falls back to `init(seconds:)` when no fraction of 53-bit terms does.
+    init(roundTripping seconds: Double) {
+        precondition(seconds.isFinite, "time must be finite, got \(seconds)")
+        self = Time.simplestFraction(of: seconds) ?? Time(seconds: seconds)
+    }
+
+    /// The fraction with the smallest denominator among the continued-fraction approximations of `x`
+    /// (convergents and the semiconvergents between them) that converts back to `x` exactly, or nil.
+    static func simplestFraction(of x: Double) -> Time? {
+        let limit: UInt128 = 1 << 53          // numerator and denominator convert to Double exactly below this
+        let v = x.magnitude
+        if v == v.rounded() {
+            guard v < 0x1p62 else { return nil }
+            return Time(value: Int64(x), timescale: 1)
+        }
+        // v = n / 2^k exactly (v is not whole, so k ≥ 1; n < 2^53).
+        let k = Int(v.significandWidth) - Int(v.exponent)
+        guard k > 0, k <= 120 else { return nil }
+        let n = UInt128(UInt64(Double(sign: .plus, exponent: k, significand: v)))
+        let d = UInt128(1) << k
+        func matches(_ p: UInt128, _ q: UInt128) -> Bool {
+            p < limit && q > 0 && q < limit && Double(UInt64(p)) / Double(UInt64(q)) == v
+        }
+        // Euclid on n/d, with h/k the convergents (h₋₂/k₋₂ = 0/1, h₋₁/k₋₁ = 1/0).
+        var (a, b) = (n, d)
+        var (h0, h1): (UInt128, UInt128) = (0, 1)
+        var (k0, k1): (UInt128, UInt128) = (1, 0)
+        while b != 0 {
+            let q = a / b
+            (a, b) = (b, a % b)
+            // The semiconvergents (j·h₁ + h₀)/(j·k₁ + k₀), j = 1…q, approach v from one side in order:
+            // the first that converts back to v is the simplest (binary search over j).
+            func term(_ j: UInt128) -> (UInt128, UInt128) { (j * h1 + h0, j * k1 + k0) }
+            // The largest j whose terms stay below the limit.
+            var jMax = q
+            if h1 > 0 { jMax = Swift.min(jMax, (limit - 1 - h0) / h1) }
+            if k1 > 0 { jMax = Swift.min(jMax, (limit - 1 - k0) / k1) }
+            if jMax >= 1, matches(term(jMax).0, term(jMax).1) {
+                var lo: UInt128 = 1, hi = jMax
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2
+                    let t = term(mid)
+                    if matches(t.0, t.1) { hi = mid } else { lo = mid + 1 }
+                }
+                let (p, r) = term(lo)
+                let value = Int64(p)
+                return Time(value: x < 0 ? -value : value, timescale: Int64(r))
+            }
+            guard jMax == q else { return nil }
+            let next = term(q)
+            (h0, h1) = (h1, next.0)
+            (k0, k1) = (k1, next.1)
+        }
+        return nil
+    }
+
     /// Whole seconds from an integer literal.
     public init(integerLiteral value: Int) { self.init(value: Int64(value), timescale: 1) }
     /// Seconds from a float literal (rounded to microseconds).
@@ -100,6 +164,11 @@ public struct Time: Hashable, Comparable, Sendable, CustomStringConvertible,
     public static func - (a: Time, b: Time) -> Time { (Rational(a) - Rational(b)).time }
     /// A time scaled by a whole number.
     public static func * (a: Time, n: Int) -> Time { (Rational(a) * Rational(Int64(n), 1)).time }
+    /// A time divided by a whole number, exactly (`n` must not be 0).
+    public static func / (a: Time, n: Int) -> Time {
+        precondition(n != 0, "a time cannot be divided by 0")
+        return (Rational(a) * Rational(1, Int64(n))).time
+    }
     /// Exact ordering.
     public static func < (a: Time, b: Time) -> Bool { Rational(a) < Rational(b) }
     /// Equality of the reduced fractions.
@@ -110,6 +179,67 @@ public struct Time: Hashable, Comparable, Sendable, CustomStringConvertible,
     public static func min(_ a: Time, _ b: Time) -> Time { a < b ? a : b }
     /// `2.5s` or `1001/30000s`.
     public var description: String { timescale == 1 ? "\(value)s" : "\(value)/\(timescale)s (\(seconds)s)" }
+}
+
+extension Time: Codable {
+    /// Reads a time written as a number of seconds (`2.5`, `3`: read as an exact decimal, so 0.1 is
+    /// exactly 1/10) or as a string holding such a number or an exact fraction (`"1001/30000"`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        var text: String?
+        if let string = container.decodeStringIfPossible() {
+            text = string
+        } else if let decimal = try? container.decode(Decimal.self) {
+            text = decimal.description
+        } else if let seconds = try? container.decode(Double.self), seconds.isFinite {
+            self.init(roundTripping: seconds); return
+        }
+        guard let text, let (n, d) = ExactNumber.parse(text) else {
+            let shown = text.map { "\"\($0)\"" } ?? "this value"
+            throw MovieMakerError.invalidSetting(.time, value: shown,
+                                                 expected: "seconds as a number (2.5) or an exact fraction string (\"1001/30000\")")
+                .decodingError(at: decoder.codingPath)
+        }
+        self.init(value: n, timescale: d)
+    }
+
+    /// Writes whole seconds as an integer (`3`), other decimal times as an exact decimal number (`2.5`,
+    /// `0.001`), and every other time as a fraction string (`"1001/30000"`).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if timescale == 1 {
+            try container.encode(value)
+        } else if let text = ExactNumber.decimalString(value, timescale), let decimal = Decimal(string: text) {
+            try container.encode(decimal)
+        } else {
+            try container.encode("\(value)/\(timescale)")
+        }
+    }
+}
+
+extension FrameRate: Codable {
+    /// Reads a frame rate written as a number of frames per second (`30`, `29.97`, exact) or a string
+    /// holding one or a fraction (`"30000/1001"`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        var text: String?
+        if let string = container.decodeStringIfPossible() {
+            text = string
+        } else if let decimal = try? container.decode(Decimal.self) {
+            text = decimal.description
+        }
+        guard let text, let (n, d) = ExactNumber.parse(text), n <= Int.max, d <= Int.max,
+              let rate = FrameRate(numerator: Int(n), denominator: Int(d)) else {
+            throw MovieMakerError.invalidFrameRate(text.map { "\"\($0)\"" } ?? "(not a number)").decodingError(at: decoder.codingPath)
+        }
+        self = rate
+    }
+
+    /// Writes a whole rate as an integer (`30`), any other as a fraction string (`"30000/1001"`).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if denominator == 1 { try container.encode(numerator) } else { try container.encode(description) }
+    }
 }
 
 func gcd(_ a: Int, _ b: Int) -> Int {

@@ -1,0 +1,58 @@
+import Foundation
+
+// Encoder settings as data: `{"crf": 20, "preset": "slow", "tune": "animation"}`; the enums as their names.
+
+extension EncoderPreset: Codable {}
+extension EncoderTune: Codable {}
+extension Container: Codable {}
+extension VideoCodec: Codable {}
+
+extension OddSizePolicy: Codable {
+    /// Reads `"reject"` or `"pad"`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        switch try container.decode(String.self) {
+        case "reject": self = .reject
+        case "pad": self = .pad
+        case let other: throw DecodingError.dataCorruptedError(in: container, debugDescription: "unknown odd size policy \"\(other)\": expected reject or pad")
+        }
+    }
+
+    /// Writes `"reject"` or `"pad"`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(self == .reject ? "reject" : "pad")
+    }
+}
+
+extension EncoderSettings: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case crf, preset, bitrate, keyframeInterval, tune, oddSizePolicy, bufferCount, threads, drawingThreads, transparency
+    }
+
+    /// Reads the settings given; the rest keep their defaults (CRF 18, `medium`, no tune…). Values are
+    /// checked when a movie is made with them, as for settings made in code.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(crf: try c.decode(.crf, or: 18), preset: try c.decode(.preset, or: .medium),
+                  bitrate: try c.decodeIfPresent(Int.self, forKey: .bitrate), keyframeInterval: try c.decodeIfPresent(Int.self, forKey: .keyframeInterval),
+                  tune: try c.decodeIfPresent(EncoderTune.self, forKey: .tune), oddSizePolicy: try c.decode(.oddSizePolicy, or: .reject),
+                  bufferCount: try c.decode(.bufferCount, or: 3), threads: try c.decode(.threads, or: 0),
+                  drawingThreads: try c.decode(.drawingThreads, or: 0), transparency: try c.decode(.transparency, or: false))
+    }
+
+    /// Writes every setting (`bitrate`, `keyframeInterval` and `tune` only when set).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(crf, forKey: .crf)
+        try c.encode(preset, forKey: .preset)
+        try c.encodeIfPresent(bitrate, forKey: .bitrate)
+        try c.encodeIfPresent(keyframeInterval, forKey: .keyframeInterval)
+        try c.encodeIfPresent(tune, forKey: .tune)
+        try c.encode(oddSizePolicy, forKey: .oddSizePolicy)
+        try c.encode(bufferCount, forKey: .bufferCount)
+        try c.encode(threads, forKey: .threads)
+        try c.encode(drawingThreads, forKey: .drawingThreads)
+        try c.encode(transparency, forKey: .transparency)
+    }
+}
