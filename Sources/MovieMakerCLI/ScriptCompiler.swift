@@ -1,4 +1,5 @@
 import Foundation
+import MovieMaker
 
 /// Compiles a one-file Swift script against the MovieMaker library built in this checkout, and keeps
 /// the executable in a cache keyed by everything that affects it.

@@ -293,7 +293,7 @@ extension Clip {
 
     /// A pan and zoom: the unit rectangle of the fitted picture shown at the start and at the end,
     /// moved between with a sine ease.
-    public struct KenBurnsPath: Sendable, Hashable {
+    public struct KenBurnsPath: Sendable, Hashable, Codable {
         /// The view at the start.
         public var start: Rect
         /// The view at the end.

@@ -1,11 +1,15 @@
-/// SHA-256 (FIPS 180-4), for naming cached script builds by their inputs. Foundation on Linux has no
-/// hash API and the package takes no crypto dependency; this is the plain textbook algorithm.
-struct SHA256 {
+/// SHA-256 (FIPS 180-4), for content hashes of clip trees and for naming the `moviemaker` tool's
+/// cached script builds by their inputs. Foundation on Linux has no hash API and the package takes no
+/// crypto dependency; this is the plain textbook algorithm. `package`: shared with the tool, not public API.
+package struct SHA256 {
     private var state: [UInt32] = [
         0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
     ]
     private var pending: [UInt8] = []
     private var length: UInt64 = 0
+
+    /// A hash of nothing yet.
+    package init() {}
 
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -19,7 +23,7 @@ struct SHA256 {
     ]
 
     /// Adds bytes to the hash.
-    mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+    package mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         for byte in bytes {
             pending.append(byte)
             length &+= 1
@@ -28,13 +32,13 @@ struct SHA256 {
     }
 
     /// Adds a string's UTF-8 bytes and a terminating zero, so consecutive strings cannot run together.
-    mutating func update(field: String) {
+    package mutating func update(field: String) {
         update(field.utf8)
         update(CollectionOfOne(0))
     }
 
     /// The digest as 64 lowercase hex digits.
-    func hexDigest() -> String {
+    package func hexDigest() -> String {
         var copy = self
         let bitLength = length &* 8
         copy.update(CollectionOfOne(0x80))
