@@ -355,7 +355,7 @@ enum FixtureHEIC {
 // MARK: - Checks
 
 /// The decoded photo's pixels (premultiplied BGRA, read back as RGBA).
-func pixels(_ photo: Photo) -> PixelBuffer {
+func pixels(_ photo: DecodedPhoto) -> PixelBuffer {
     PixelBuffer(surface: photo.image.surface, width: photo.image.width, height: photo.image.height)
 }
 
@@ -408,7 +408,7 @@ func analyticP3ToSRGB(_ rgb: (Int, Int, Int)) -> (Int, Int, Int) {
 }
 
 /// Decodes for a 16×16 box, the error as a value.
-func decodeResult(_ url: URL) -> Result<Photo, MovieMakerError> {
+func decodeResult(_ url: URL) -> Result<DecodedPhoto, MovieMakerError> {
     do throws(MovieMakerError) {
         return .success(try PhotoDecoder.decode(url, fitting: Size(width: 16, height: 16)))
     } catch {

@@ -2,111 +2,6 @@ import CCairo
 import Foundation
 import Synchronization
 
-/// How large a decoded photo should be. Decoding smaller is cheaper: a JPEG is scaled in the DCT,
-/// WebP while decoding, PNG while its rows stream by, so a 50-megapixel photo shown at 1080p never
-/// exists at full size in memory (HEIF, TIFF, BMP and GIF are decoded whole, then reduced).
-public enum PhotoScaling: Hashable, Sendable {
-    /// Every pixel of the photo.
-    case fullSize
-    /// Large enough to show the whole photo inside a box of this size without enlarging it:
-    /// at least the fitted size, at most about twice it per side, never more than the photo.
-    case fitting(Size)
-    /// Large enough to cover a box of this size completely (the photo is cropped to it when drawn).
-    case filling(Size)
-
-    /// The factor (≤ 1) the upright photo must keep at least.
-    func scale(forWidth width: Int, height: Int) -> Double {
-        let w = Double(max(1, width)), h = Double(max(1, height))
-        switch self {
-        case .fullSize: return 1
-        case let .fitting(box):
-            guard box.width > 0, box.height > 0 else { return 1 }
-            return min(1, min(box.width / w, box.height / h))
-        case let .filling(box):
-            guard box.width > 0, box.height > 0 else { return 1 }
-            return min(1, max(box.width / w, box.height / h))
-        }
-    }
-}
-
-/// What a photo file says about itself, read from its header without decoding the pixels.
-public struct PhotoInfo: Sendable, Equatable {
-    /// The file.
-    public let url: URL
-    /// The format found in the file's first bytes.
-    public let format: PhotoFormat
-    /// Width in pixels, upright (after the EXIF orientation).
-    public let width: Int
-    /// Height in pixels, upright (after the EXIF orientation).
-    public let height: Int
-    /// The orientation the file records (EXIF; in HEIF files the container's own rotation, which
-    /// libheif applies, takes precedence).
-    public let orientation: EXIFOrientation
-    /// When the photo was taken (EXIF DateTimeOriginal, see `EXIFMetadata.captureDate`), if recorded.
-    public let captureDate: Date?
-    /// The embedded ICC profile's description (e.g. `Display P3`), if there is a profile.
-    public let colorProfile: String?
-    /// Whether the file is a progressive JPEG or an interlaced PNG.
-    public let isProgressive: Bool
-    /// The upright size.
-    public var size: Size { Size(width: Double(width), height: Double(height)) }
-
-    init(url: URL, header: PhotoHeader) {
-        self.url = url
-        format = header.format
-        width = header.uprightWidth
-        height = header.uprightHeight
-        orientation = header.recordedOrientation
-        captureDate = header.exif?.captureDate
-        colorProfile = header.icc.flatMap { ColorManagement.description(ofICC: $0) ?? "unnamed ICC profile" }
-        isProgressive = header.progressive
-    }
-}
-
-/// A decoded photo: upright, in sRGB, as an image ready to draw, with what its file said.
-public struct Photo: Sendable {
-    /// The pixels: premultiplied BGRA in sRGB, upright. Its size is the decoded size, which depends
-    /// on the `PhotoScaling` asked for (see `PhotoScaling`).
-    public let image: Image
-    /// The file's header facts (full upright size, orientation, capture date, colour profile).
-    public let info: PhotoInfo
-}
-
-/// The order `PhotoDecoder.photos(in:)` lists photos in (`"name"` or `"date"` as data; `"fileName"` and
-/// `"captureDate"` are read too).
-public enum PhotoOrder: String, Sendable, CaseIterable, Codable {
-    /// By file name, numbers compared as numbers (IMG_2 before IMG_10); `name` on the command line.
-    case fileName = "name"
-    /// By capture date (EXIF DateTimeOriginal), then file name; photos without a date come last;
-    /// `date` on the command line.
-    case captureDate = "date"
-
-    /// `items` by date, stably (equal dates keep their order), those without a date last.
-    static func sortedByDate<T>(_ items: [T], date: (T) -> Date?) -> [T] {
-        items.enumerated().sorted { a, b in
-            switch (date(a.element), date(b.element)) {
-            case let (x?, y?) where x != y: return x < y
-            case (.some, nil): return true
-            case (nil, .some): return false
-            default: return a.offset < b.offset
-            }
-        }.map(\.element)
-    }
-}
-
-extension PhotoOrder {
-    /// Reads `"name"` or `"date"` (as on the command line), or the case names `"fileName"`, `"captureDate"`.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        switch text {
-        case "name", "fileName": self = .fileName
-        case "date", "captureDate": self = .captureDate
-        default: throw DecodingError.dataCorruptedError(in: container, debugDescription: "unknown photo order \"\(text)\": expected name or date")
-        }
-    }
-}
-
 /// Reads photos as cameras and phones write them: JPEG (baseline, progressive, grey, CMYK), PNG,
 /// WebP, HEIC/HEIF, AVIF, TIFF, BMP and GIF; applies the EXIF orientation; converts embedded ICC
 /// profiles to sRGB. See ImageDecoder.swift for which library decodes what.
@@ -129,7 +24,7 @@ public enum PhotoDecoder {
     }
 
     /// Decodes a photo upright and in sRGB, at the size `scaling` asks for.
-    public static func decode(_ url: URL, scaling: PhotoScaling = .fullSize) throws(MovieMakerError) -> Photo {
+    public static func decode(_ url: URL, scaling: PhotoScaling = .fullSize) throws(MovieMakerError) -> DecodedPhoto {
         // The first bytes decide, so a large file that is not an image is never read whole.
         let head = try FileBytes(url, limit: 4096)
         guard let format = PhotoFormat.sniff(head.bytes) else {
@@ -144,11 +39,11 @@ public enum PhotoDecoder {
         }
         if case .cmyk = raster.layout { ColorManagement.convertCMYKNaively(raster) }
         let surface = try upright(raster, orientation: header.orientationToApply, path: url.path)
-        return Photo(image: Image(surface: surface), info: PhotoInfo(url: url, header: header))
+        return DecodedPhoto(image: Image(surface: surface), info: PhotoInfo(url: url, header: header))
     }
 
     /// Decodes a photo just large enough to be shown inside `box`.
-    public static func decode(_ url: URL, fitting box: Size) throws(MovieMakerError) -> Photo {
+    public static func decode(_ url: URL, fitting box: Size) throws(MovieMakerError) -> DecodedPhoto {
         try decode(url, scaling: .fitting(box))
     }
 
@@ -235,44 +130,6 @@ public enum PhotoDecoder {
         surface.markDirty()
         return surface
     }
-}
-
-/// A small cache of decoded photos, so a slideshow over hundreds of files holds only the few it is
-/// showing: at most `capacity` photos stay decoded, the least recently used is dropped first.
-/// Safe to use from several threads (two threads asking for the same missing photo may both decode it).
-public final class PhotoCache: Sendable {
-    private struct Key: Hashable { let url: URL; let scaling: PhotoScaling }
-    private let entries = Mutex<[(key: Key, photo: Photo)]>([])
-    /// How many decoded photos are kept.
-    public let capacity: Int
-
-    /// A cache keeping at most `capacity` (≥ 1) decoded photos.
-    public init(capacity: Int = 3) { self.capacity = max(1, capacity) }
-
-    /// The photo at `url` decoded with `scaling`, from the cache or decoded now.
-    public func photo(_ url: URL, scaling: PhotoScaling) throws(MovieMakerError) -> Photo {
-        let key = Key(url: url, scaling: scaling)
-        let cached = entries.withLock { list -> Photo? in
-            guard let i = list.firstIndex(where: { $0.key == key }) else { return nil }
-            let hit = list.remove(at: i)
-            list.insert(hit, at: 0)
-            return hit.photo
-        }
-        if let cached { return cached }
-        let photo = try PhotoDecoder.decode(url, scaling: scaling)
-        entries.withLock { list in
-            list.removeAll { $0.key == key }
-            list.insert((key, photo), at: 0)
-            if list.count > capacity { list.removeLast(list.count - capacity) }
-        }
-        return photo
-    }
-
-    /// How many decoded photos the cache holds now.
-    public var count: Int { entries.withLock { $0.count } }
-
-    /// Drops every decoded photo.
-    public func removeAll() { entries.withLock { $0.removeAll() } }
 }
 
 /// A file's bytes (or its first `limit` bytes) in memory, read with POSIX calls so every failure

@@ -1,0 +1,83 @@
+import CFFmpeg
+import CMovieMakerShim
+import Foundation
+
+/// How the video is encoded. The defaults give a visually lossless H.264 High profile movie.
+///
+/// The settings are x264's; the other codecs use what fits them. VP9 takes `crf` as its own constant
+/// quality (0…63 scale, lower is better), `bitrate`, `keyframeInterval`, `threads`, and `preset` as
+/// libvpx's speed (`ultrafast` → realtime cpu-used 8, `medium` → good cpu-used 3, `veryslow` → cpu-used 0).
+/// ProRes 4444 takes `threads` and `preset`: up to `medium` a fixed fine quantiser (visually lossless,
+/// about 60 dB PSNR, ~10× faster), from `slow` on prores_ks's per-slice search for the profile's
+/// nominal bitrate. PNG is lossless and uses none of them.
+public struct EncoderSettings: Sendable, Equatable {
+    /// Constant rate factor, 0…51: lower is better quality and larger. Ignored when `bitrate` is set.
+    public var crf: Int = 18
+    /// x264 preset.
+    public var preset: EncoderPreset = .medium
+    /// Target average bitrate in bits per second; nil uses `crf` (recommended).
+    public var bitrate: Int? = nil
+    /// The largest distance between keyframes, in frames; nil uses x264's default (250).
+    public var keyframeInterval: Int? = nil
+    /// x264 tuning; nil for none.
+    public var tune: EncoderTune? = nil
+    /// What to do with odd frame sizes.
+    public var oddSizePolicy: OddSizePolicy = .reject
+    /// Frames in flight between drawing and encoding (≥ 2). More smooths uneven frames at the cost of memory.
+    public var bufferCount: Int = 3
+    /// Encoder threads; 0 lets x264 choose for the machine.
+    public var threads: Int = 0
+    /// How many clip frames `MovieMaker.add(_:)` draws at once; 0 means one per core, up to 4.
+    public var drawingThreads: Int = 0
+    /// Writes an alpha channel, and frames start fully transparent instead of black. `.mov` is then
+    /// ProRes 4444, `.webm`/`.mkv` VP9 with alpha, a PNG sequence RGBA; `.mp4`/`.m4v` throw
+    /// `.transparencyUnsupported` (H.264 has no alpha).
+    public var transparency: Bool = false
+
+    /// `drawingThreads` with 0 resolved for this machine.
+    var resolvedDrawingThreads: Int {
+        drawingThreads > 0 ? drawingThreads : min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+    }
+
+    /// The defaults: CRF 18, preset `medium`, no tune.
+    public init() {}
+    /// Settings with the given values; anything not named keeps its default.
+    public init(crf: Int = 18, preset: EncoderPreset = .medium, bitrate: Int? = nil, keyframeInterval: Int? = nil,
+                tune: EncoderTune? = nil, oddSizePolicy: OddSizePolicy = .reject, bufferCount: Int = 3, threads: Int = 0,
+                drawingThreads: Int = 0, transparency: Bool = false) {
+        self.crf = crf; self.preset = preset; self.bitrate = bitrate; self.keyframeInterval = keyframeInterval
+        self.tune = tune; self.oddSizePolicy = oddSizePolicy; self.bufferCount = bufferCount; self.threads = threads
+        self.drawingThreads = drawingThreads; self.transparency = transparency
+    }
+
+    func validate() throws(MovieMakerError) {
+        guard (0...51).contains(crf) else { throw .invalidSetting(.crf, value: "\(crf)", expected: "0…51 (18 is visually lossless, 23 is x264's default)") }
+        if let b = bitrate, b <= 0 { throw .invalidSetting(.bitrate, value: "\(b)", expected: "a positive number of bits per second, e.g. 8_000_000") }
+        if let k = keyframeInterval, k < 1 { throw .invalidSetting(.keyframeInterval, value: "\(k)", expected: "at least 1 frame") }
+        guard bufferCount >= 2 else { throw .invalidSetting(.bufferCount, value: "\(bufferCount)", expected: "at least 2 (one drawing, one encoding)") }
+        guard drawingThreads >= 0 else { throw .invalidSetting(.drawingThreads, value: "\(drawingThreads)", expected: "0 (one per core) or more") }
+        guard threads >= 0 else { throw .invalidSetting(.threads, value: "\(threads)", expected: "0 (automatic) or more") }
+    }
+
+    /// Whether ProRes uses one fixed quantiser (presets up to `medium`) rather than searching per slice.
+    var usesFixedProResQuantiser: Bool {
+        [.ultrafast, .superfast, .veryfast, .faster, .fast, .medium].contains(preset)
+    }
+    /// The fixed ProRes quantiser (1 is finest): 4 keeps 10-bit pictures near 60 dB PSNR.
+    static let proResQuantiser = 4
+
+    /// libvpx's deadline and cpu-used for `preset`: faster presets trade quality for speed as x264's do.
+    var vp9Speed: (deadline: String, cpuUsed: Int) {
+        switch preset {
+        case .ultrafast: ("realtime", 8)
+        case .superfast: ("realtime", 7)
+        case .veryfast: ("realtime", 6)
+        case .faster: ("good", 5)
+        case .fast: ("good", 4)
+        case .medium: ("good", 3)
+        case .slow: ("good", 2)
+        case .slower: ("good", 1)
+        case .veryslow, .placebo: ("good", 0)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// A frame rate as an exact fraction of frames per second: 30, 25, 30000/1001 (29.97), 24000/1001 (23.976)…
+///
+/// Times are always computed from a frame index and this fraction, never by adding up per-frame durations,
+/// so frame N sits at exactly N × denominator / numerator seconds however long the movie is.
+public struct FrameRate: Hashable, Sendable, CustomStringConvertible, ExpressibleByIntegerLiteral {
+    /// Frames per `denominator` seconds.
+    public let numerator: Int
+    /// Seconds per `numerator` frames.
+    public let denominator: Int
+
+    /// Creates a frame rate of `numerator / denominator` frames per second, reduced; nil when either is ≤ 0.
+    public init?(numerator: Int, denominator: Int = 1) {
+        guard numerator > 0, denominator > 0 else { return nil }
+        let g = gcd(numerator, denominator)
+        self.numerator = numerator / g
+        self.denominator = denominator / g
+    }
+    /// A whole number of frames per second. Traps when `fps` ≤ 0; use `init?(numerator:denominator:)` for input.
+    public init(_ fps: Int) {
+        precondition(fps > 0, "frame rate must be positive, got \(fps)")
+        self.numerator = fps; self.denominator = 1
+    }
+    /// A whole number of frames per second from a literal (`let rate: FrameRate = 30`).
+    public init(integerLiteral value: Int) { self.init(value) }
+
+    /// 24 frames per second (cinema).
+    public static let film: FrameRate = 24
+    /// 24000/1001 ≈ 23.976 frames per second.
+    public static let ntscFilm = FrameRate(numerator: 24000, denominator: 1001)!
+    /// 25 frames per second (PAL).
+    public static let pal: FrameRate = 25
+    /// 30000/1001 ≈ 29.97 frames per second (NTSC).
+    public static let ntsc = FrameRate(numerator: 30000, denominator: 1001)!
+    /// 60000/1001 ≈ 59.94 frames per second.
+    public static let ntsc60 = FrameRate(numerator: 60000, denominator: 1001)!
+
+    /// Frames per second as a floating-point number (for display; times use the exact fraction).
+    public var framesPerSecond: Double { Double(numerator) / Double(denominator) }
+    /// The duration of one frame, exactly.
+    public var frameDuration: Time { Time(value: Int64(denominator), timescale: Int64(numerator)) }
+    /// The exact start time of frame `index`.
+    public func time(ofFrame index: Int) -> Time { Time(value: Int64(index) * Int64(denominator), timescale: Int64(numerator)) }
+    /// The start time of frame `index` in seconds, computed from the index (no accumulated error).
+    public func seconds(ofFrame index: Int) -> Double { Double(index) * Double(denominator) / Double(numerator) }
+    /// How many frames a span of `duration` covers: frames whose start time is before its end.
+    public func frameCount(for duration: Time) -> Int {
+        // frames n with n·den/num < d  ⇔  n < d·num/den; count = ceil(d·num/den)
+        guard duration > .zero else { return 0 }
+        let v = Rational(duration.value, duration.timescale) * Rational(Int64(numerator), Int64(denominator))
+        return Int(v.ceil)
+    }
+    /// The index of the frame showing at `time` (the last frame starting at or before it).
+    public func frameIndex(at time: Time) -> Int {
+        let v = Rational(time.value, time.timescale) * Rational(Int64(numerator), Int64(denominator))
+        return Int(v.floor)
+    }
+    /// `30` or `30000/1001`.
+    public var description: String { denominator == 1 ? "\(numerator)" : "\(numerator)/\(denominator)" }
+}
+
+extension FrameRate: Codable {
+    /// Reads a frame rate written as a number of frames per second (`30`, `29.97`, exact) or a string
+    /// holding one or a fraction (`"30000/1001"`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        var text: String?
+        if let string = container.decodeStringIfPossible() {
+            text = string
+        } else if let decimal = try? container.decode(Decimal.self) {
+            text = decimal.description
+        }
+        guard let text, let (n, d) = ExactNumber.parse(text), n <= Int.max, d <= Int.max,
+              let rate = FrameRate(numerator: Int(n), denominator: Int(d)) else {
+            throw MovieMakerError.invalidFrameRate(text.map { "\"\($0)\"" } ?? "(not a number)").decodingError(at: decoder.codingPath)
+        }
+        self = rate
+    }
+
+    /// Writes a whole rate as an integer (`30`), any other as a fraction string (`"30000/1001"`).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if denominator == 1 { try container.encode(numerator) } else { try container.encode(description) }
+    }
+}
