@@ -15,17 +15,26 @@ struct MovieMakerCommand: ParsableCommand {
 
             Exit status: 0 on success; 1 when the work fails (one line on standard error, \
             "moviemaker: error: …", says what went wrong and how to fix it); 64 for a usage error \
-            (an unknown option or a bad value). `run` exits with the script's own status.
+            (an unknown option or a bad value); 130 after Ctrl-C (SIGINT) and 143 after SIGTERM, \
+            which cancel a render and leave the destination as it was. `run` exits with the \
+            script's own status.
             """,
         version: MovieMakerVersion.versionText,
         subcommands: [TitleCommand.self, SlideshowCommand.self, RunCommand.self, ColorCommand.self])
 
     /// Parses the command line and runs the subcommand; every failure ends as one line on standard error.
+    /// A rendering command is cancelled by SIGINT or SIGTERM (see `Interruption`): one line says so and
+    /// the exit status is 130 or 143.
     static func main() {
         do {
             var command = try parseAsRoot()
+            if let rendering = command as? any RenderingCommand {
+                Interruption.shared.install(destination: rendering.output.output)
+            }
             try command.run()
+            Interruption.shared.exitIfSignalled()
         } catch {
+            Interruption.shared.exitIfSignalled()
             exitReporting(error)
         }
     }
