@@ -230,3 +230,41 @@ final class Interruption: Sendable {
                      seconds: Int(info.st_mtim.tv_sec), nanoseconds: Int(info.st_mtim.tv_nsec))
     }
 }
+
+/// Passes SIGINT and SIGTERM on to a child process while this one waits for it (`moviemaker run`
+/// compiling a script), so that a `kill` of moviemaker does not leave the compiler running.
+final class SignalForwarder: Sendable {
+    private let state = Mutex<(child: pid_t?, received: Int32?)>((nil, nil))
+    private let queue = DispatchQueue(label: "moviemaker.signal-forwarder")
+    private let sources = Mutex(StopSignal.Sources())
+
+    /// Starts watching the signals; they are recorded, and passed on once `attach(child:)` names the child.
+    init() {
+        let watching = StopSignal.Sources(all: StopSignal.watch(on: queue) { [self] number in
+            let child = state.withLock { s -> pid_t? in
+                if s.received == nil { s.received = number }
+                return s.child
+            }
+            if let child { kill(child, number) }
+        })
+        sources.withLock { $0 = watching }
+    }
+
+    /// Names the child; a signal that came before is passed on now.
+    func attach(child: pid_t) {
+        let pending = state.withLock { s -> Int32? in s.child = child; return s.received }
+        if let pending { kill(child, pending) }
+    }
+
+    /// The first signal received, or nil.
+    var received: Int32? { state.withLock { $0.received } }
+
+    /// Stops watching and gives the signals their default action again.
+    func stop() {
+        sources.withLock { sources in
+            for source in sources.all { source.cancel() }
+            sources.all.removeAll()
+        }
+        StopSignal.restoreDefaults()
+    }
+}

@@ -47,6 +47,11 @@ struct MovieMakerCommand: ParsableCommand {
         if code == .success { exit(withError: error) }
         // An ExitCode thrown on purpose carries no message.
         if error is ExitCode { Foundation.exit(code.rawValue) }
+        // Stopped by a signal: its own line (not an error) and 128 + the signal.
+        if case let .interrupted(signal, _)? = error as? ScriptError {
+            Terminal.writeError("moviemaker: \(error)\n")
+            Foundation.exit(StopSignal.exitStatus(signal))
+        }
         var reason = message(for: error).split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
         // ArgumentParser's sentences start with a capital ("Missing expected argument"); ours do not.
