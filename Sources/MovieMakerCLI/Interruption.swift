@@ -32,9 +32,10 @@ enum StopSignal {
 
     /// Watches `signals` with dispatch sources on `queue`, calling `handler` with the signal's number.
     ///
-    /// Each signal is first set to be ignored by the process, so it no longer kills it; the kernel still
-    /// reports it to the source. A raw C handler could only do async-signal-safe work; a source's handler
-    /// is ordinary code on `queue`. Keep the returned sources: cancelling them (or dropping them) stops the watch.
+    /// Each signal is first set to be ignored, so it no longer kills the process; registering the source
+    /// then lets libdispatch route it to the source (on Linux its own minimal handler passes it to a
+    /// signalfd). A raw C handler could only do async-signal-safe work; a source's handler is ordinary
+    /// code on `queue`. Keep the returned sources: cancelling them stops the watch.
     static func watch(_ signals: [Int32] = all, on queue: DispatchQueue,
                       handler: @escaping @Sendable (Int32) -> Void) -> [any DispatchSourceSignal] {
         signals.map { number in
@@ -94,16 +95,22 @@ final class Interruption: Sendable {
     /// How long after the first signal a render may take to stop before the process exits without it.
     static let gracePeriod = DispatchTimeInterval.seconds(2)
 
-    /// How far the command has got.
+    /// How far the command has got: `preparing` until `beginWriting()`, then `writing`.
     private enum Phase { case preparing, writing }
 
     /// The destination's identity (device, inode, size, modification time), to tell whether it changed.
     private struct Stamp: Equatable {
-        let device: UInt64, inode: UInt64, size: Int64, seconds: Int, nanoseconds: Int
+        /// `st_dev` and `st_ino`: which file it is.
+        let device: UInt64, inode: UInt64
+        /// `st_size`.
+        let size: Int64
+        /// `st_mtim`: when it was last written.
+        let seconds: Int, nanoseconds: Int
     }
 
     /// Everything the signal queue and the command's thread share.
     private struct State {
+        /// How far the command has got.
         var phase = Phase.preparing
         /// The destination as typed, for the message.
         var destination = ""
@@ -117,10 +124,14 @@ final class Interruption: Sendable {
         var temporaryFiles: Set<String> = []
     }
 
+    /// The shared state, locked.
     private let state = Mutex(State())
+    /// Where the signal handlers and the grace-period timer run (serial).
     private let queue = DispatchQueue(label: "moviemaker.signals")
+    /// The signal sources, kept alive for the life of the process.
     private let sources = Mutex(StopSignal.Sources())
 
+    /// Use `shared`.
     private init() {}
 
     /// Starts turning SIGINT and SIGTERM into a cancel of the render into `destination` (the path as typed).
@@ -234,8 +245,11 @@ final class Interruption: Sendable {
 /// Passes SIGINT and SIGTERM on to a child process while this one waits for it (`moviemaker run`
 /// compiling a script), so that a `kill` of moviemaker does not leave the compiler running.
 final class SignalForwarder: Sendable {
+    /// The child once known, and the first signal received.
     private let state = Mutex<(child: pid_t?, received: Int32?)>((nil, nil))
+    /// Where the signal handlers run (serial).
     private let queue = DispatchQueue(label: "moviemaker.signal-forwarder")
+    /// The signal sources, until `stop()`.
     private let sources = Mutex(StopSignal.Sources())
 
     /// Starts watching the signals; they are recorded, and passed on once `attach(child:)` names the child.
