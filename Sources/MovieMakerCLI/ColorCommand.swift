@@ -3,8 +3,9 @@ import Foundation
 import MovieMaker
 
 /// `moviemaker color`: a movie (or PNG) of one solid colour. Also the template for rendering commands:
-/// option groups for output, video and progress, checks in `validate()`, a `ProgressReporter`.
-struct ColorCommand: ParsableCommand {
+/// option groups for output, video and progress, checks in `validate()`, a `ProgressReporter`, and the
+/// movie made through `Interruption.shared.makeMovie` so that SIGINT and SIGTERM cancel it.
+struct ColorCommand: RenderingCommand {
     static let configuration = CommandConfiguration(
         commandName: "color",
         abstract: "Render a movie of one solid colour (or a .png still of it).",
@@ -37,12 +38,14 @@ struct ColorCommand: ParsableCommand {
         if output.isStill {
             let canvas = try Canvas(width: video.size.width, height: video.size.height)
             try canvas.draw { ctx in ctx.clear(fill) }
-            try canvas.writePNG(to: output.url)
+            try Interruption.shared.writePNG(canvas, to: output.url)
             reporter.finishStill(url: output.url, width: video.size.width, height: video.size.height)
             return
         }
-        let movie = try MovieMaker(url: output.url, width: video.size.width, height: video.size.height,
-                                   fps: video.fps, settings: video.encoderSettings)
+        let movie = try Interruption.shared.makeMovie {
+            try MovieMaker(url: output.url, width: video.size.width, height: video.size.height,
+                           fps: video.fps, settings: video.encoderSettings)
+        }
         reporter.attach(to: movie)
         do {
             try movie.addFrames(count: max(1, video.fps.frameCount(for: duration))) { ctx, _ in ctx.clear(fill) }

@@ -15,17 +15,26 @@ struct MovieMakerCommand: ParsableCommand {
 
             Exit status: 0 on success; 1 when the work fails (one line on standard error, \
             "moviemaker: error: …", says what went wrong and how to fix it); 64 for a usage error \
-            (an unknown option or a bad value). `run` exits with the script's own status.
+            (an unknown option or a bad value); 130 after Ctrl-C (SIGINT) and 143 after SIGTERM, \
+            which cancel a render and leave the destination as it was. `run` exits with the \
+            script's own status.
             """,
         version: MovieMakerVersion.versionText,
         subcommands: [TitleCommand.self, SlideshowCommand.self, RunCommand.self, ColorCommand.self])
 
     /// Parses the command line and runs the subcommand; every failure ends as one line on standard error.
+    /// A rendering command is cancelled by SIGINT or SIGTERM (see `Interruption`): one line says so and
+    /// the exit status is 130 or 143.
     static func main() {
         do {
             var command = try parseAsRoot()
+            if let rendering = command as? any RenderingCommand {
+                Interruption.shared.install(destination: rendering.output.output)
+            }
             try command.run()
+            Interruption.shared.exitIfSignalled()
         } catch {
+            Interruption.shared.exitIfSignalled()
             exitReporting(error)
         }
     }
@@ -38,6 +47,11 @@ struct MovieMakerCommand: ParsableCommand {
         if code == .success { exit(withError: error) }
         // An ExitCode thrown on purpose carries no message.
         if error is ExitCode { Foundation.exit(code.rawValue) }
+        // Stopped by a signal: its own line (not an error) and 128 + the signal.
+        if case let .interrupted(signal, _)? = error as? ScriptError {
+            Terminal.writeError("moviemaker: \(error)\n")
+            Foundation.exit(StopSignal.exitStatus(signal))
+        }
         var reason = message(for: error).split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
         // ArgumentParser's sentences start with a capital ("Missing expected argument"); ours do not.

@@ -10,7 +10,9 @@ struct RunCommand: ParsableCommand {
             The script is one Swift file of top-level code (or with an @main type), in the Swift 6 \
             language mode. It is compiled with swiftc against the MovieMaker library built in this checkout (libMovieMakerDynamic.so and \
             Modules/MovieMaker.swiftmodule, found next to this moviemaker executable), then run with the \
-            arguments that follow it. Its exit status becomes moviemaker's.
+            arguments that follow it. Its exit status becomes moviemaker's: the script replaces the \
+            moviemaker process, so Ctrl-C and SIGTERM reach it directly. Stopped while compiling, \
+            moviemaker stops the compiler too and exits with 130 (SIGINT) or 143 (SIGTERM).
 
             The executable is cached by a hash of the script, the library and the compiler in \
             $XDG_CACHE_HOME/moviemaker (default ~/.cache/moviemaker), so running an unchanged script \
@@ -59,10 +61,13 @@ struct RunCommand: ParsableCommand {
     }
 
     /// Runs `executable` in place of this process (`execv`), so its output, signals and exit status
-    /// are the script's own. Returns only by throwing.
+    /// are the script's own: there is no child left to forward SIGINT or SIGTERM to, and none left
+    /// running. Returns only by throwing.
     static func replaceProcess(with executable: URL, arguments: [String]) throws(ScriptError) -> Never {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
         argv.append(nil)
+        // Ignored or blocked signals survive execv: the script must start with Ctrl-C's default action.
+        StopSignal.restoreDefaults()
         execv(executable.path, argv)
         let reason = String(cString: strerror(errno))
         argv.forEach { free($0) }

@@ -94,11 +94,15 @@ struct ScriptCompiler {
         }
         let started = Date()
         let status: Int32
+        // SIGINT and SIGTERM go on to the compiler, and stop this run once it has exited.
+        let forwarder = SignalForwarder()
+        defer { forwarder.stop() }
         do {
             let process = Process()
             process.executableURL = swiftc
             process.arguments = arguments
             try process.run()
+            forwarder.attach(child: process.processIdentifier)
             process.waitUntilExit()
             status = process.terminationStatus
         } catch {
@@ -106,6 +110,11 @@ struct ScriptCompiler {
             throw .buildFailed(reason: "cannot start \(swiftc.path) (\((error as NSError).localizedDescription))")
         }
         if transient { Terminal.writeError("\r\u{1B}[2K") }
+        if let signal = forwarder.received {
+            try? fm.removeItem(at: partial)
+            try? fm.removeItem(at: entry)
+            throw .interrupted(signal: signal, script: displayPath)
+        }
         guard status == 0 else {
             try? fm.removeItem(at: partial)
             try? fm.removeItem(at: entry)

@@ -19,6 +19,8 @@ enum ScriptError: Error, CustomStringConvertible {
     case buildFailed(reason: String)
     /// The compiled script could not be started.
     case launchFailed(path: String, reason: String)
+    /// SIGINT or SIGTERM came while the script was compiling; the compiler was stopped too.
+    case interrupted(signal: Int32, script: String)
 
     var description: String {
         switch self {
@@ -40,6 +42,8 @@ enum ScriptError: Error, CustomStringConvertible {
             return "could not compile the script: \(reason)"
         case let .launchFailed(path, reason):
             return "could not start the compiled script \(path): \(reason)"
+        case let .interrupted(signal, script):
+            return "cancelled (\(StopSignal.name(signal))) while compiling \(script): nothing was run"
         }
     }
 }

@@ -21,7 +21,7 @@ enum CaptionsArgument: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// `moviemaker slideshow`: a folder of photos (or a list of files) as a film.
-struct SlideshowCommand: ParsableCommand {
+struct SlideshowCommand: RenderingCommand {
     static let configuration = CommandConfiguration(
         commandName: "slideshow",
         abstract: "Turn a folder of photos into a film, with transitions and pan-and-zoom.",
@@ -231,7 +231,9 @@ struct SlideshowCommand: ParsableCommand {
         let size = video.size
         let clip = try show.clip(width: size.width, height: size.height)
         let reporter = ProgressReporter(label: "slideshow", options: progress)
-        let movie = try MovieMaker(url: output.url, width: size.width, height: size.height, fps: video.fps, settings: video.encoderSettings)
+        let movie = try Interruption.shared.makeMovie {
+            try MovieMaker(url: output.url, width: size.width, height: size.height, fps: video.fps, settings: video.encoderSettings)
+        }
         reporter.attach(to: movie)
         do {
             if let bed {

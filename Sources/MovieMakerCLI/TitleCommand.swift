@@ -35,7 +35,7 @@ enum TitleLayoutArgument: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// `moviemaker title`: an animated title card as a movie, a transparent overlay or a still.
-struct TitleCommand: ParsableCommand {
+struct TitleCommand: RenderingCommand {
     static let configuration = CommandConfiguration(
         commandName: "title",
         abstract: "Render an animated title card (movie, transparent overlay, or one frame as PNG).",
@@ -194,14 +194,17 @@ struct TitleCommand: ParsableCommand {
             // Without --still, the frame half way through: the text is on screen by then.
             let time = still ?? Time(seconds: (duration.seconds / 2 * Double(video.fps.numerator) / Double(video.fps.denominator)).rounded(.down)
                                      * Double(video.fps.denominator) / Double(video.fps.numerator))
-            try clip.writeStill(at: time, width: size.width, height: size.height, to: output.url, rate: video.fps,
-                                background: transparent ? .clear : background)
+            let canvas = try clip.still(at: time, width: size.width, height: size.height, rate: video.fps,
+                                        background: transparent ? .clear : background)
+            try Interruption.shared.writePNG(canvas, to: output.url)
             reporter.finishStill(url: output.url, width: size.width, height: size.height)
             return
         }
         var settings = video.encoderSettings
         settings.transparency = transparent
-        let movie = try MovieMaker(url: output.url, width: size.width, height: size.height, fps: video.fps, settings: settings)
+        let movie = try Interruption.shared.makeMovie {
+            try MovieMaker(url: output.url, width: size.width, height: size.height, fps: video.fps, settings: settings)
+        }
         reporter.attach(to: movie)
         do {
             try movie.add(clip)

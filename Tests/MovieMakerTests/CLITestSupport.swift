@@ -65,3 +65,131 @@ enum CLI {
                       stderr: String(decoding: errData, as: UTF8.self))
     }
 }
+
+extension CLI {
+    /// `moviemaker` running in the background: standard error is read as it comes (to wait for a
+    /// progress line), signals can be sent to it, and the moment it exits is recorded.
+    ///
+    /// `@unchecked Sendable`: every mutable field is guarded by `condition`.
+    final class Running: @unchecked Sendable {
+        /// The process.
+        let process = Process()
+        /// The process ID.
+        var pid: pid_t { process.processIdentifier }
+        /// Guards the fields below; broadcast whenever one changes.
+        private let condition = NSCondition()
+        /// Standard error read so far.
+        private var stderrData = Data()
+        /// Standard output read so far.
+        private var stdoutData = Data()
+        /// How many of the two pipes have not reached end of file.
+        private var pipesOpen = 2
+        /// When the termination handler saw the process end.
+        private var exitedAt: ContinuousClock.Instant?
+
+        /// Starts `moviemaker arguments…` with the environment `CLI.run` uses (`CI` set by default, so
+        /// progress comes as a plain line at every 10 %).
+        init(_ arguments: [String], environment: [String: String] = ["CI": "1"]) throws {
+            process.executableURL = CLI.executable
+            process.arguments = arguments
+            var env = ProcessInfo.processInfo.environment
+            env["CI"] = nil
+            env["XDG_CACHE_HOME"] = CLI.cacheHome.path
+            env.merge(environment) { _, new in new }
+            process.environment = env
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            process.terminationHandler = { [self] _ in
+                let now = ContinuousClock.now
+                condition.withLock { exitedAt = now; condition.broadcast() }
+            }
+            try process.run()
+            drain(err.fileHandleForReading) { $0.stderrData.append($1) }
+            drain(out.fileHandleForReading) { $0.stdoutData.append($1) }
+        }
+
+        /// Reads `handle` on a background thread until end of file, passing each piece to `append` under the lock.
+        private func drain(_ handle: FileHandle, _ append: @escaping @Sendable (Running, Data) -> Void) {
+            DispatchQueue.global().async { [self] in
+                while true {
+                    let piece = handle.availableData
+                    condition.withLock {
+                        if piece.isEmpty { pipesOpen -= 1 } else { append(self, piece) }
+                        condition.broadcast()
+                    }
+                    if piece.isEmpty { return }
+                }
+            }
+        }
+
+        /// Standard error so far.
+        var stderr: String { condition.withLock { String(decoding: stderrData, as: UTF8.self) } }
+
+        /// Waits until standard error contains `text` (true), or the process ends or `timeout` passes (false).
+        func waitForStderr(containing text: String, timeout: TimeInterval = 30) -> Bool {
+            wait(for: text, in: \.stderrData, timeout: timeout)
+        }
+
+        /// Waits until standard output contains `text` (true), or the process ends or `timeout` passes (false).
+        func waitForStdout(containing text: String, timeout: TimeInterval = 30) -> Bool {
+            wait(for: text, in: \.stdoutData, timeout: timeout)
+        }
+
+        /// Waits until the data at `stream` contains `text` (true), or the process ends or `timeout` passes (false).
+        private func wait(for text: String, in stream: KeyPath<Running, Data>, timeout: TimeInterval) -> Bool {
+            let deadline = Date().addingTimeInterval(timeout)
+            return condition.withLock {
+                while true {
+                    if String(decoding: self[keyPath: stream], as: UTF8.self).contains(text) { return true }
+                    if exitedAt != nil || !condition.wait(until: deadline) { return false }
+                }
+            }
+        }
+
+        /// Sends `signal` to the process and returns when it was sent.
+        @discardableResult
+        func send(_ signal: Int32) -> ContinuousClock.Instant {
+            let now = ContinuousClock.now
+            kill(pid, signal)
+            return now
+        }
+
+        /// The end of a run.
+        struct Outcome {
+            /// The exit status, or the signal's number when `reason` is `.uncaughtSignal`.
+            let status: Int32
+            /// Whether the process exited or was killed by a signal.
+            let reason: Process.TerminationReason
+            /// Everything written to standard output.
+            let stdout: String
+            /// Everything written to standard error.
+            let stderr: String
+            /// When the process was seen to end.
+            let exitedAt: ContinuousClock.Instant
+            /// Standard error's non-empty lines.
+            var stderrLines: [Substring] { stderr.split(separator: "\n") }
+        }
+
+        /// Waits for the process to end and its output to close; after `timeout` it is killed and an issue recorded.
+        func waitForExit(timeout: TimeInterval = 30) -> Outcome {
+            let deadline = Date().addingTimeInterval(timeout)
+            let finished = condition.withLock {
+                while exitedAt == nil || pipesOpen > 0 {
+                    if !condition.wait(until: deadline) { return false }
+                }
+                return true
+            }
+            if !finished {
+                Issue.record("moviemaker \(process.arguments ?? []) did not end within \(timeout) s: killed")
+                kill(pid, SIGKILL)
+                process.waitUntilExit()
+            }
+            return condition.withLock {
+                Outcome(status: process.terminationStatus, reason: process.terminationReason,
+                        stdout: String(decoding: stdoutData, as: UTF8.self), stderr: String(decoding: stderrData, as: UTF8.self),
+                        exitedAt: exitedAt ?? .now)
+            }
+        }
+    }
+}
