@@ -60,7 +60,15 @@ let package = Package(
         .executableTarget(name: "Examples", dependencies: ["MovieMaker"]),
         // CJPEG: the slideshow lines write their photos with libjpeg (BenchPhotos.swift).
         .executableTarget(name: "MovieMakerBench", dependencies: ["MovieMaker", "CJPEG"]),
-        .testTarget(name: "MovieMakerTests", dependencies: ["MovieMaker"]),
+        // What the three test targets share: temporary folders, running tools, decoding movies, photo and
+        // sound fixtures, pixel comparisons. Only the test targets depend on it.
+        .target(name: "MovieMakerTestSupport", dependencies: ["MovieMaker"], path: "Tests/MovieMakerTestSupport"),
+        // Unit tests: values, drawing, composition, decoding; nothing is encoded (frames are checked in memory).
+        .testTarget(name: "MovieMakerUnitTests", dependencies: ["MovieMaker", "MovieMakerTestSupport"]),
+        // Render tests: movies written with x264/libavformat and read back (frames, timestamps, colour, sound).
+        .testTarget(name: "MovieMakerRenderTests", dependencies: ["MovieMaker", "MovieMakerTestSupport"]),
+        // CLI tests: the built `moviemaker` binary run as a process.
+        .testTarget(name: "MovieMakerCLITests", dependencies: ["MovieMaker", "MovieMakerTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

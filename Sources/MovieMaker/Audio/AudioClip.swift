@@ -216,7 +216,7 @@ protocol SeekableAudioSource: AudioSource {
 extension AudioSource {
     /// A reader whose first sample is this source's frame `frame`: seeks when the source can, reads
     /// and discards otherwise; a negative `frame` gives that much silence first.
-    func makeReader(format: AudioFormat, from frame: Int64) throws -> any AudioReader {
+    public func makeReader(format: AudioFormat, from frame: Int64) throws -> any AudioReader {
         if frame < 0 { return SilencePrefixReader(try makeReader(format: format), silence: -frame) }
         if frame == 0 { return try makeReader(format: format) }
         if let seekable = self as? any SeekableAudioSource { return try seekable.makeReader(format: format, startingAtFrame: frame) }

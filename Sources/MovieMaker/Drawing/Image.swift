@@ -44,6 +44,9 @@ public final class Image: @unchecked Sendable {
         surface.markDirty()
     }
 
+    /// A copy of the image's pixels (premultiplied BGRA).
+    public func pixels() -> PixelBuffer { PixelBuffer(surface: surface, width: width, height: height) }
+
     /// Writes the image as a PNG file.
     public func writePNG(to url: URL) throws(MovieMakerError) {
         try cairoCheck(cairo_surface_write_to_png(surface.pointer, url.path), "cairo_surface_write_to_png (\(url.path))")

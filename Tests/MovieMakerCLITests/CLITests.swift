@@ -1,0 +1,270 @@
+import Foundation
+import Testing
+@testable import MovieMaker
+import MovieMakerTestSupport
+
+/// The `moviemaker` executable, run as a subprocess: help, version, `run`, `color`, option errors, progress.
+@Suite("moviemaker command line")
+struct CLITests {
+    // MARK: Root command
+
+    @Test func helpListsSubcommandsAndExitsZero() throws {
+        guard CLI.isBuilt else { return }
+        let r = try CLI.run(["--help"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("SUBCOMMANDS"))
+        #expect(r.stdout.contains("run "), "run is not listed: \(r.stdout)")
+        #expect(r.stdout.contains("color "), "color is not listed: \(r.stdout)")
+        #expect(r.stderr.isEmpty)
+    }
+
+    @Test func versionNamesToolAndLibraries() throws {
+        guard CLI.isBuilt else { return }
+        let r = try CLI.run(["--version"])
+        #expect(r.status == 0)
+        #expect(r.stdout.hasPrefix("moviemaker "))
+        #expect(r.stdout.contains(LibraryVersions.current.description), "no library versions in: \(r.stdout)")
+    }
+
+    @Test func unknownSubcommandIsOneLineUsageError() throws {
+        guard CLI.isBuilt else { return }
+        let r = try CLI.run(["colr"])
+        #expect(r.status == 64)
+        #expect(r.stderrLines.count == 1, "stderr: \(r.stderr)")
+        #expect(r.stderr.hasPrefix("moviemaker: error: ") && r.stderr.contains("colr"))
+    }
+
+    // MARK: run
+
+    /// A script that renders `frames` frames of a moving white square at 160×120 into its first argument.
+    static func tinyScript(frames: Int = 10, marker: String = UUID().uuidString) -> String {
+        """
+        // \(marker)
+        import Foundation
+        import MovieMaker
+
+        let url = URL(fileURLWithPath: CommandLine.arguments[1])
+        let movie = try MovieMaker(url: url, width: 160, height: 120, fps: 30)
+        try movie.addFrames(count: \(frames)) { ctx, frame in
+            ctx.clear(.black)
+            ctx.setFill(.white)
+            ctx.fillRect(Rect(x: Double(frame.index) * 10, y: 40, width: 40, height: 40))
+        }
+        try movie.finish()
+        print("rendered \\(url.lastPathComponent)")
+        """
+    }
+
+    @Test func runCompilesScriptThatRendersAMovie() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let script = folder.file("tiny.swift"), movie = folder.file("tiny.mp4")
+        try Self.tinyScript().write(to: script, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["run", script.path, "--", movie.path])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(r.stdout.contains("rendered tiny.mp4"))
+        let reader = try MovieReader(url: movie)
+        #expect(reader.info.width == 160 && reader.info.height == 120)
+        let frames = try decodeAll(movie)
+        #expect(frames.count == 10)
+        // Frame 5's square starts at x = 50: white there, black left of it.
+        if frames.count == 10 {
+            #expect(meanColor(frames[5].pixels, x: 70, y: 60).r > 230)
+            #expect(meanColor(frames[5].pixels, x: 20, y: 60).r < 25)
+        }
+    }
+
+    @Test func runPassesArgumentsAndExitStatus() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let script = folder.file("args.swift")
+        try """
+            import Foundation
+            print(CommandLine.arguments.dropFirst().joined(separator: "|"))
+            exit(7)
+            """.write(to: script, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["run", script.path, "one", "--two", "-3"])
+        #expect(r.status == 7)
+        #expect(r.stdout == "one|--two|-3\n")
+        let dashed = try CLI.run(["run", script.path, "--", "--verbose"])
+        #expect(dashed.stdout == "--verbose\n", "the script should receive what follows --: \(dashed.stdout)")
+    }
+
+    @Test func runReusesTheCachedBuildUntilTheScriptChanges() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let script = folder.file("cached.swift")
+        try "print(\"first \\(\(Int.random(in: 0..<1_000_000_000)))\")\n".write(to: script, atomically: true, encoding: .utf8)
+        let first = try CLI.run(["run", "--verbose", script.path])
+        #expect(first.status == 0)
+        #expect(first.stderr.contains("moviemaker: compiling"), "first run should compile: \(first.stderr)")
+        let second = try CLI.run(["run", "--verbose", script.path])
+        #expect(second.status == 0)
+        #expect(second.stdout == first.stdout)
+        #expect(second.stderr.contains("using the cached build") && !second.stderr.contains("moviemaker: compiling"),
+                "second run should use the cache: \(second.stderr)")
+        try "print(\"edited\")\n".write(to: script, atomically: true, encoding: .utf8)
+        let edited = try CLI.run(["run", "--verbose", script.path])
+        #expect(edited.stdout == "edited\n")
+        #expect(edited.stderr.contains("moviemaker: compiling"), "an edited script should compile again: \(edited.stderr)")
+    }
+
+    @Test func runReportsCompileErrorsInTheScript() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let script = folder.file("broken.swift")
+        try "import MovieMaker\n\nlet count: Int = \"three\"\n".write(to: script, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["run", "broken.swift"], in: folder.url)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("broken.swift:3:"), "the compiler's error should point at line 3: \(r.stderr)")
+        #expect(r.stderrLines.last?.hasPrefix("moviemaker: error: broken.swift did not compile") == true, "stderr: \(r.stderr)")
+    }
+
+    @Test func runOfMissingScriptIsOneLineError() throws {
+        guard CLI.isBuilt else { return }
+        let r = try CLI.run(["run", "/nonexistent/nothing-here.swift"])
+        #expect(r.status == 1)
+        #expect(r.stderrLines.count == 1, "stderr: \(r.stderr)")
+        #expect(r.stderr.hasPrefix("moviemaker: error: ") && r.stderr.contains("/nonexistent/nothing-here.swift"))
+        #expect(r.stdout.isEmpty)
+    }
+
+    // MARK: color and the shared option groups
+
+    @Test func colorRendersSolidMovieOfTheSizeAndRate() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let movie = folder.file("solid.mp4")
+        let r = try CLI.run(["color", "--color", "#123456", "--size", "320x240", "--duration", "1", "-o", movie.path])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let reader = try MovieReader(url: movie)
+        #expect(reader.info.width == 320 && reader.info.height == 240)
+        #expect(reader.info.frameRate == 30)
+        let frames = try decodeAll(movie)
+        #expect(frames.count == 30)
+        if let last = frames.last {
+            let c = meanColor(last.pixels, x: 160, y: 120)
+            #expect(abs(c.r - 0x12) <= 3 && abs(c.g - 0x34) <= 3 && abs(c.b - 0x56) <= 3, "decoded \(c)")
+        }
+    }
+
+    @Test func ntscDecimalRatesMapToExactFractions() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        for (given, expected) in [("29.97", FrameRate.ntsc), ("23.976", FrameRate.ntscFilm), ("30000/1001", FrameRate.ntsc)] {
+            let movie = folder.file("rate.mp4")
+            let r = try CLI.run(["color", "--size", "64x64", "--fps", given, "--duration", "0.2", "--quiet", "-o", movie.path])
+            #expect(r.status == 0, "--fps \(given): \(r.stderr)")
+            #expect(try MovieReader(url: movie).info.frameRate == expected, "--fps \(given)")
+        }
+    }
+
+    @Test func colorWritesPNGStill() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let still = folder.file("still.png")
+        let r = try CLI.run(["color", "-c", "orange", "--size", "48x32", "-o", still.path])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let canvas = try Canvas(width: 48, height: 32)
+        let image = try Image(contentsOf: still)
+        try canvas.draw { ctx in ctx.draw(image, in: Rect(x: 0, y: 0, width: 48, height: 32)) }
+        let px = canvas.pixels().rgba(x: 24, y: 16)
+        #expect(px.red == 255 && (127...128).contains(px.green) && px.blue == 0, "pixel \(px)")
+    }
+
+    /// Runs `color` with `arguments` and checks for one error line on stderr that contains `named`.
+    func expectOneLineError(_ arguments: [String], naming named: String, status: Int32? = nil,
+                            sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let r = try CLI.run(["color"] + arguments)
+        #expect(r.status != 0, "exit status 0 for \(arguments)", sourceLocation: sourceLocation)
+        if let status { #expect(r.status == status, "\(arguments): stderr \(r.stderr)", sourceLocation: sourceLocation) }
+        #expect(r.stderrLines.count == 1, "not one line: \(r.stderr)", sourceLocation: sourceLocation)
+        #expect(r.stderr.hasPrefix("moviemaker: error: "), "\(r.stderr)", sourceLocation: sourceLocation)
+        #expect(r.stderr.contains(named), "\(r.stderr) does not name \(named)", sourceLocation: sourceLocation)
+        #expect(r.stdout.isEmpty, sourceLocation: sourceLocation)
+    }
+
+    @Test func badSizeIsOneLineUsageErrorNamingTheValue() throws {
+        guard CLI.isBuilt else { return }
+        try expectOneLineError(["--size", "1920x", "-o", "x.mp4"], naming: "'1920x'", status: 64)
+        try expectOneLineError(["--size", "1921x1080", "-o", "x.mp4"], naming: "1922x1080", status: 64)
+        try expectOneLineError(["--size", "8x8", "-o", "x.mp4"], naming: "'8x8'", status: 64)
+        // The expected form is spelled out.
+        let r = try CLI.run(["color", "--size", "big", "-o", "x.mp4"])
+        #expect(r.stderr.contains("1920x1080"))
+    }
+
+    @Test func badFrameRateCrfAndPresetAreOneLineErrors() throws {
+        guard CLI.isBuilt else { return }
+        try expectOneLineError(["--fps", "fast", "-o", "x.mp4"], naming: "'fast'", status: 64)
+        try expectOneLineError(["--fps", "0", "-o", "x.mp4"], naming: "'0'", status: 64)
+        try expectOneLineError(["--crf", "60", "-o", "x.mp4"], naming: "60", status: 64)
+        try expectOneLineError(["--preset", "quick", "-o", "x.mp4"], naming: "'quick'", status: 64)
+    }
+
+    @Test func badColorIsOneLineErrorNamingTheValue() throws {
+        guard CLI.isBuilt else { return }
+        try expectOneLineError(["--color", "#12345g", "-o", "x.mp4"], naming: "'#12345g'", status: 64)
+        try expectOneLineError(["--color", "blu", "-o", "x.mp4"], naming: "'blu'", status: 64)
+    }
+
+    @Test func outputIntoMissingOrUnwritableFolderIsRefused() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let missing = folder.url.appendingPathComponent("no-such-folder")
+        try expectOneLineError(["-o", missing.appendingPathComponent("x.mp4").path], naming: missing.path, status: 64)
+        #expect(!FileManager.default.fileExists(atPath: missing.path))
+        // Root may write anywhere on disk; /proc refuses new files even to root.
+        let locked = folder.url.appendingPathComponent("locked")
+        try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o555])
+        let target = geteuid() == 0 ? "/proc" : locked.path
+        try expectOneLineError(["--size", "64x64", "-o", target + "/x.mp4"], naming: target)
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: locked.path)) ?? ["?"]).isEmpty)
+        try expectOneLineError(["-o", folder.file("x.avi").path], naming: ".avi", status: 64)
+    }
+
+    // MARK: Progress
+
+    @Test func plainProgressLinesAndSummaryInCI() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let movie = folder.file("progress.mp4")
+        let r = try CLI.run(["color", "--size", "64x64", "--duration", "2", "-o", movie.path], environment: ["CI": "1"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let lines = r.stderrLines
+        #expect(lines.count == 10, "one line per 10%: \(r.stderr)")
+        #expect(lines.first?.hasPrefix("color: 10% (6/60 frames) ") == true, "\(r.stderr)")
+        #expect(lines.last?.hasPrefix("color: 100% (60/60 frames) ") == true, "\(r.stderr)")
+        #expect(lines.allSatisfy { $0.contains(" fps") }, "\(r.stderr)")
+        #expect(!r.stderr.contains("\u{1B}"), "no terminal escapes in CI output")
+        let summary = r.stdout.split(separator: "\n")
+        #expect(summary.count == 1, "one summary line: \(r.stdout)")
+        #expect(r.stdout.contains(movie.path) && r.stdout.contains("60 frames") && r.stdout.contains("64x64")
+                && r.stdout.contains("2.00 s") && r.stdout.contains("done in"), "summary: \(r.stdout)")
+    }
+
+    @Test func quietPrintsNothingOnSuccess() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let movie = folder.file("quiet.mp4")
+        let r = try CLI.run(["color", "--size", "64x64", "--duration", "0.5", "--quiet", "-o", movie.path], environment: ["CI": "1"])
+        #expect(r.status == 0)
+        #expect(r.stdout.isEmpty && r.stderr.isEmpty, "stdout: \(r.stdout) stderr: \(r.stderr)")
+        #expect(FileManager.default.fileExists(atPath: movie.path))
+    }
+
+    @Test func terminalGetsAnInPlaceBar() throws {
+        guard CLI.isBuilt else { return }
+        // util-linux `script` gives the command a pseudo-terminal; without it there is no terminal to test.
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+        let folder = try TemporaryFolder()
+        let movie = folder.file("bar.mp4")
+        let command = [CLI.executable.path, "color", "--size", "64x64", "--duration", "1", "-o", movie.path].joined(separator: " ")
+        let r = try run("/usr/bin/env", ["-u", "CI", "TERM=xterm", "/usr/bin/script", "-qec", command, "/dev/null"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("\r\u{1B}[2K"), "the bar is redrawn in place: \(r.stdout.debugDescription)")
+        #expect(r.stdout.contains("█") && r.stdout.contains("100%"), "\(r.stdout.debugDescription)")
+        #expect(!r.stdout.contains("color: 10% ("), "no plain lines on a terminal")
+        #expect(r.stdout.contains("\(movie.path): 30 frames"), "summary: \(r.stdout.debugDescription)")
+    }
+}

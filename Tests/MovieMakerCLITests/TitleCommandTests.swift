@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+@testable import MovieMaker
+import MovieMakerTestSupport
+
+/// `moviemaker title`, run as the built binary: help, movies, transparent overlays, stills, errors.
+@Suite("moviemaker title")
+struct TitleCommandTests {
+    static let size = "320x240"
+
+    /// Glyph cores and clear background of a transparent still: pixels whose 5×5 neighbourhood is all
+    /// opaque, and pixels at least 4 px from any ink.
+    static func cores(of px: PixelBuffer) -> (inside: [(Int, Int)], outside: [(Int, Int)]) {
+        var inside: [(Int, Int)] = [], outside: [(Int, Int)] = []
+        for y in 4..<(px.height - 4) {
+            for x in 4..<(px.width - 4) {
+                var allOpaque = true, allClear = true
+                for dy in -4...4 { for dx in -4...4 {
+                    let a = px.rgba(x: x + dx, y: y + dy).alpha
+                    if abs(dx) <= 2 && abs(dy) <= 2 && a < 255 { allOpaque = false }
+                    if a > 0 { allClear = false }
+                } }
+                if allOpaque { inside.append((x, y)) }
+                if allClear && (x + y) % 7 == 0 { outside.append((x, y)) }
+            }
+        }
+        return (inside, outside)
+    }
+
+    @Test func helpListsStylesTransparencyAndStill() throws {
+        guard CLI.isBuilt else { return }
+        let r = try CLI.run(["title", "--help"])
+        #expect(r.status == 0)
+        for word in ["--subtitle", "--duration", "--style", "fade", "slide", "typewriter", "pop", "--font", "--size",
+                     "--fps", "--background", "--transparent", "--still", "--quiet", "-o"] {
+            #expect(r.stdout.contains(word), "help lacks \(word)")
+        }
+        let root = try CLI.run(["--help"])
+        #expect(root.stdout.contains("title"))
+    }
+
+    @Test func rendersTheIssuesExampleAsH264WithTextOnTheBackground() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let url = folder.file("title.mp4")
+        let r = try CLI.run(["title", "Release 2.4", "--subtitle", "What's new", "--duration", "1.5", "--style", "fade",
+                             "--font", "DejaVu Sans", "--size", Self.size, "--fps", "30", "--background", "#101820", "-o", url.path],
+                            environment: ["CI": "1"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains(url.path), "summary names the file: \(r.stdout)")
+        #expect(r.stderr.contains("title: 100%"), "plain progress lines in CI: \(r.stderr)")
+        let reader = try MovieReader(url: url)
+        #expect(reader.info.codec == "h264" && reader.info.width == 320 && reader.info.height == 240)
+        let frames = try decodeAll(url)
+        #expect(frames.count == 45)
+        let first = frames[0].pixels.rgba(x: 160, y: 120)
+        #expect(abs(Int(first.red) - 0x10) <= 3 && abs(Int(first.green) - 0x18) <= 3 && abs(Int(first.blue) - 0x20) <= 3,
+                "first frame is the background: \(first)")
+        #expect(inkBox(frames[22].pixels) != nil, "text on screen mid-card")
+        #expect(inkBox(frames[0].pixels) == nil && inkBox(frames[44].pixels) == nil, "faded in and out")
+    }
+
+    @Test(arguments: ["mov", "webm"])
+    func transparentMovieHasAlphaZeroOutsideAndOpaqueGlyphCores(ext: String) throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let movie = folder.file("title.\(ext)"), still = folder.file("still.png")
+        let common = ["title", "Hi", "--duration", "1", "--style", "none", "--exit-style", "none", "--font-size", "400", "--size", Self.size, "--transparent", "--quiet"]
+        var r = try CLI.run(common + ["-o", movie.path])
+        #expect(r.status == 0 && r.stdout.isEmpty && r.stderr.isEmpty, "\(r.stderr)")
+        r = try CLI.run(common + ["--still", "0.5", "-o", still.path])
+        #expect(r.status == 0, "\(r.stderr)")
+
+        // The still (what was drawn) says where the glyph cores and the clear background are.
+        let drawn = try Canvas(width: 320, height: 240)
+        let image = try Image(contentsOf: still)
+        try drawn.draw { ctx in ctx.draw(image, in: ctx.bounds) }
+        let (inside, outside) = Self.cores(of: drawn.pixels())
+        #expect(inside.count > 200 && outside.count > 200, "\(inside.count) core and \(outside.count) background pixels")
+
+        let reader = try MovieReader(url: movie)
+        #expect(reader.info.hasAlpha, "pixel format \(reader.info.pixelFormat)")
+        #expect(reader.info.codec == (ext == "mov" ? "prores" : "vp9"))
+        let frames = try decodeAll(movie)
+        #expect(frames.count == 30)
+        let px = frames[15].pixels
+        #expect(inside.allSatisfy { px.rgba(x: $0.0, y: $0.1).alpha >= 250 }, "glyph cores opaque")
+        #expect(outside.allSatisfy { px.rgba(x: $0.0, y: $0.1).alpha <= 3 }, "background transparent")
+
+        if FFTools.available {
+            // A second opinion on the pixel format: ffprobe for ProRes; for VP9 the libvpx decoder's view
+            // (the native vp9 decoder ignores the alpha plane, and ffprobe 5.1 cannot choose a decoder).
+            if ext == "mov" {
+                let stream = try FFTools.videoStream(movie, countFrames: false)
+                #expect((stream["pix_fmt"] as? String)?.hasPrefix("yuva444p") == true, "\(stream["pix_fmt"] ?? "nil")")
+            } else {
+                let probe = try run(FFTools.ffmpeg, ["-hide_banner", "-c:v", "libvpx-vp9", "-i", movie.path])
+                #expect(probe.stderr.contains("yuva420p"), "\(probe.stderr)")
+            }
+        }
+    }
+
+    @Test func stillWritesOnePNGFrameAtTheGivenTime() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let early = folder.file("early.png"), late = folder.file("late.png")
+        let common = ["title", "Release 2.4", "--style", "typewriter", "--duration", "4", "--size", Self.size]
+        #expect(try CLI.run(common + ["--still", "0.3", "-o", early.path]).status == 0)
+        #expect(try CLI.run(common + ["--still", "2", "-o", late.path]).status == 0)
+        func pixels(_ url: URL) throws -> PixelBuffer {
+            let c = try Canvas(width: 320, height: 240)
+            let image = try Image(contentsOf: url)
+            #expect(image.width == 320 && image.height == 240)
+            try c.draw { ctx in ctx.draw(image, in: ctx.bounds) }
+            return c.pixels()
+        }
+        let a = try #require(inkBox(try pixels(early))), b = try #require(inkBox(try pixels(late)))
+        #expect(a.maxX < b.maxX - 20, "typing in progress at 0.3 s, done at 2 s")
+        #expect(folder.contents == ["early.png", "late.png"])
+    }
+
+    /// Runs `title` with `arguments` and checks for exit 64, one stderr line containing every `needle`, and no file.
+    func expectUsageError(_ arguments: [String], naming needles: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let folder = try TemporaryFolder()
+        let r = try CLI.run(["title", "X"] + arguments.map { $0 == "OUT" ? folder.file("out.mp4").path : $0 }, in: folder.url)
+        #expect(r.status == 64, "status \(r.status): \(r.stderr)", sourceLocation: sourceLocation)
+        #expect(r.stderrLines.count == 1 && r.stderr.hasPrefix("moviemaker: error: "), "\(r.stderr)", sourceLocation: sourceLocation)
+        for n in needles { #expect(r.stderr.contains(n), "\(r.stderr) does not name \(n)", sourceLocation: sourceLocation) }
+        #expect(folder.contents.isEmpty, "nothing written: \(folder.contents)", sourceLocation: sourceLocation)
+    }
+
+    @Test func badInputIsOneLineErrorWithExitCode64() throws {
+        guard CLI.isBuilt else { return }
+        try expectUsageError(["--font", "DejaVu Sanz", "-o", "OUT"], naming: ["DejaVu Sanz", "closest installed: DejaVu Sans"])
+        try expectUsageError(["--background", "#12345", "-o", "OUT"], naming: ["#12345"])
+        try expectUsageError(["--color", "notacolour", "-o", "OUT"], naming: ["notacolour"])
+        try expectUsageError(["--size", "1920x", "-o", "OUT"], naming: ["1920x"])
+        try expectUsageError(["--style", "spin", "-o", "OUT"], naming: ["spin", "typewriter"])
+        try expectUsageError(["--transparent", "-o", "OUT"], naming: ["--transparent", ".mov", ".webm"])
+        try expectUsageError(["--duration", "2", "--still", "3", "-o", "x.png"], naming: ["--still"])
+        try expectUsageError(["--still", "1", "-o", "OUT"], naming: ["--still", ".png"])
+        try expectUsageError(["-o", "/nonexistent-folder/x.mp4"], naming: ["/nonexistent-folder"])
+    }
+
+    @Test func existingFileSurvivesAFailedRender() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let url = folder.file("keep.mp4")
+        try Data("precious".utf8).write(to: url)
+        // A font file that is not a font fails at run time (exit 1), after the destination was checked.
+        let bogus = folder.file("bogus.ttf")
+        try Data("not a font".utf8).write(to: bogus)
+        let r = try CLI.run(["title", "X", "--font-file", bogus.path, "--size", Self.size, "-o", url.path])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderrLines.count == 1 && r.stderr.contains("bogus.ttf"), "\(r.stderr)")
+        #expect(try String(contentsOf: url, encoding: .utf8) == "precious")
+        #expect(folder.contents == ["bogus.ttf", "keep.mp4"])
+    }
+}

@@ -1,0 +1,239 @@
+import CFFmpeg
+import Foundation
+import Testing
+@testable import MovieMaker
+import MovieMakerTestSupport
+
+/// The FFmpeg layer (owners, Demuxer, Decoder, Muxer, Encoder) checked on small 320×240 movies that
+/// MovieMaker itself writes: every frame drained, seeks landing on the right frame, handles freed,
+/// truncated files reported by name, cancellation.
+@Suite("FFmpeg layer", .serialized)
+struct FFmpegLayerTests {
+    /// The grey level frame `index` is filled with: a different level every frame (so a decoded frame
+    /// tells which frame it is), starting at 20 and rising by 3.
+    static func level(ofFrame index: Int) -> Int { 20 + 3 * index }
+
+    /// Frame `index`: a grey background at `level(ofFrame:)` with a ball moving across it (real motion,
+    /// so x264 uses P and B frames).
+    static func draw(_ ctx: DrawingContext, _ frame: Frame) {
+        let g = UInt8(level(ofFrame: frame.index))
+        ctx.setFill(Color(red8: g, green8: g, blue8: g))
+        ctx.fillRect(ctx.bounds)
+        ctx.setFill(.orange)
+        let x = 60 + 200 * frame.progress
+        ctx.fillEllipse(in: Rect(x: x - 20, y: 150, width: 40, height: 40))
+    }
+
+    /// Renders `frames` frames of `draw` at 30 fps into `name` in a new folder (keep the folder alive
+    /// while using the file).
+    static func render(_ name: String, frames: Int, settings: EncoderSettings = EncoderSettings()) throws -> (TemporaryFolder, URL) {
+        let folder = try TemporaryFolder(name)
+        let url = folder.file(name)
+        let movie = try MovieMaker(url: url, width: 320, height: 240, fps: 30, settings: settings)
+        try movie.addFrames(count: frames, draw)
+        _ = try movie.finish()
+        return (folder, url)
+    }
+
+    /// The mean grey of a patch in the top-left corner, away from the ball.
+    static func cornerLevel(_ pixels: BGRAFrameConverter.Pixels) -> Double {
+        var sum = 0.0
+        for y in 10..<30 { for x in 10..<30 { sum += Double(pixels.rgba(x: x, y: y).green) } }
+        return sum / 400
+    }
+
+    /// Resident memory of this process in bytes (/proc/self/statm's second field, in pages).
+    static func residentBytes() throws -> Int {
+        let fields = try String(contentsOfFile: "/proc/self/statm", encoding: .utf8).split(separator: " ")
+        let pages = try #require(fields.count > 1 ? Int(fields[1]) : nil)
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    /// Returns freed heap memory to the system (glibc's malloc_trim, which the Glibc module does not
+    /// export), so what other code freed does not count as ours.
+    static func trimMalloc() {
+        typealias Trim = @convention(c) (Int) -> Int32
+        guard let symbol = dlsym(nil, "malloc_trim") else { return }
+        _ = unsafeBitCast(symbol, to: Trim.self)(0)
+    }
+
+    @Test("CodecDecoder drains every frame of an H.264 movie with B-frames and lookahead")
+    func decoderDrainsEveryFrame() throws {
+        let frames = 48
+        let (folder, url) = try Self.render("drain.mp4", frames: frames)
+        defer { withExtendedLifetime(folder) {} }
+        // B-frames are there: packets come in decoding order, so their presentation times are not sorted.
+        let packetTimes = try MovieReader(url: url).packetTimestamps()
+        #expect(packetTimes.count == frames)
+        #expect(packetTimes != packetTimes.sorted(), "no B-frames: packets already in presentation order")
+
+        let demuxer = try Demuxer(path: url.path)
+        try demuxer.findStreamInfo()
+        let index = try #require(demuxer.bestStream(AVMEDIA_TYPE_VIDEO))
+        let decoder = try CodecDecoder(stream: demuxer.borrowedStream(index), strict: true)
+        let nextPacket = { () throws(MovieMakerError) -> UnsafeMutablePointer<AVPacket>? in try demuxer.readPacket(ofStream: index) }
+        var times: [Time] = []
+        var drained = 0
+        while try decoder.receiveFrame(nextPacket: nextPacket) {
+            times.append(demuxer.time(ofTimestamp: decoder.frame.pointee.best_effort_timestamp, inStream: index))
+            if decoder.inputEnded { drained += 1 }
+        }
+        #expect(times.count == frames, "decoded \(times.count) of \(frames) frames")
+        #expect(times == (0..<frames).map { FrameRate(30).time(ofFrame: $0) }, "presentation order and exact times")
+        #expect(drained > 0, "the codec held frames at the end of the input, handed out only by draining")
+        #expect(decoder.framesDecoded == frames)
+        // Once drained it stays ended.
+        #expect(try decoder.receiveFrame(nextPacket: nextPacket) == false)
+        #expect(try MovieReader(url: url).decodedFrameCount() == frames)
+    }
+
+    @Test("Demuxer seek to a Time lands on the keyframe before it, and decoding from there on the right frame")
+    func seekLandsOnTheRightFrame() throws {
+        let (folder, url) = try Self.render("seek.mp4", frames: 60, settings: EncoderSettings(keyframeInterval: 12))
+        defer { withExtendedLifetime(folder) {} }
+        let rate = FrameRate(30)
+        let demuxer = try Demuxer(path: url.path)
+        try demuxer.findStreamInfo()
+        let index = try #require(demuxer.bestStream(AVMEDIA_TYPE_VIDEO))
+        for target in [37, 5, 59, 24] {
+            let time = rate.time(ofFrame: target)
+            try demuxer.seek(to: time, stream: index)
+            let first = try #require(try demuxer.readPacket(ofStream: index))
+            let landed = demuxer.time(ofTimestamp: first.pointee.pts, inStream: index)
+            #expect(first.pointee.flags & AV_PKT_FLAG_KEY != 0, "frame \(target): landed on a packet that is not a keyframe")
+            #expect(landed <= time && time - landed < rate.time(ofFrame: 12), "frame \(target): landed at \(landed)")
+
+            // Decoding on from the keyframe (the packet just read first) reaches exactly the target.
+            try demuxer.seek(to: time, stream: index)
+            let decoder = try CodecDecoder(stream: demuxer.borrowedStream(index), strict: true)
+            let targetTimestamp = demuxer.timestamp(of: time, inStream: index)
+            let nextPacket = { () throws(MovieMakerError) -> UnsafeMutablePointer<AVPacket>? in try demuxer.readPacket(ofStream: index) }
+            var found: Time?
+            while try decoder.receiveFrame(nextPacket: nextPacket) {
+                let pts = decoder.frame.pointee.best_effort_timestamp
+                if pts >= targetTimestamp { found = demuxer.time(ofTimestamp: pts, inStream: index); break }
+            }
+            #expect(found == time, "frame \(target): first frame at or after the target is at \(String(describing: found))")
+        }
+
+        // MovieReader from a time: the first frame lent is the target, by time, index and picture.
+        let reader = try MovieReader(url: url)
+        var seen: [(index: Int, time: Time, level: Double)] = []
+        try reader.withDecodedFrames(from: rate.time(ofFrame: 37)) { view in
+            seen.append((view.index, view.presentationTime, Self.cornerLevel(view.pixels)))
+            return seen.count < 3
+        }
+        #expect(seen.map(\.index) == [37, 38, 39])
+        #expect(seen.map(\.time) == [37, 38, 39].map { rate.time(ofFrame: $0) })
+        for s in seen {
+            #expect(abs(s.level - Double(Self.level(ofFrame: s.index))) < 1.5, "frame \(s.index) shows grey \(s.level)")
+        }
+    }
+
+    @Test("Owners free their handles: 200 open/decode/close cycles of MovieReader keep RSS flat")
+    func ownersFreeTheirHandles() throws {
+        let (folder, url) = try Self.render("cycles.mp4", frames: 10, settings: EncoderSettings(preset: .ultrafast))
+        defer { withExtendedLifetime(folder) {} }
+        /// Opens the movie, decodes two frames (decoder, scaler, pooled buffer) and lets everything go.
+        func cycle() throws {
+            let reader = try MovieReader(url: url)
+            var n = 0
+            try reader.withDecodedFrames { _ in n += 1; return n < 2 }
+            #expect(n == 2)
+        }
+        // Warm up: libavcodec's static tables, the allocator's arenas.
+        for _ in 0..<20 { try cycle() }
+        Self.trimMalloc()
+        let before = try Self.residentBytes()
+        for _ in 0..<200 { try cycle() }
+        Self.trimMalloc()
+        let grown = try Self.residentBytes() - before
+        // Measured: about 0.1 MB when every owner frees; leaving out avformat_close_input alone grows it by
+        // about 45 MB, avcodec_free_context by 350 MB, av_frame_free by 30 MB. 8 MB leaves room for
+        // other suites running at the same time.
+        #expect(grown < 8 << 20, "RSS grew by \(grown >> 10) KiB over 200 cycles")
+    }
+
+    @Test("A truncated movie is a typed error naming the file")
+    func truncatedFileIsATypedError() throws {
+        let (folder, url) = try Self.render("whole.mp4", frames: 60)
+        defer { withExtendedLifetime(folder) {} }
+        let data = try Data(contentsOf: url)
+        for fraction in [0.5, 0.8] {
+            let truncated = folder.file("cut-\(Int(fraction * 100)).mp4")
+            try data.prefix(Int(Double(data.count) * fraction)).write(to: truncated)
+            // The header (moov, written first) is intact: the file opens and the damage shows when reading.
+            let reader = try MovieReader(url: truncated)
+            #expect(reader.info.width == 320)
+            for (what, read) in [("decoding", { () throws -> Void in _ = try reader.decodedFrameCount() }),
+                                 ("reading packets", { () throws -> Void in _ = try reader.packetTimestamps() })] {
+                do {
+                    try read()
+                    Issue.record("\(what) \(truncated.lastPathComponent) succeeded")
+                } catch let error as MovieMakerError {
+                    guard error.code == .movieUnreadable, let path = error.location?.file, let reason = error.reason else {
+                        Issue.record("\(what): expected .movieUnreadable, got \(error)"); continue
+                    }
+                    #expect(path == truncated.path)
+                    #expect(reason.hasPrefix("it is truncated: "), "\(what): \(reason)")
+                    #expect(error.description.contains(truncated.lastPathComponent), "\(error.description)")
+                }
+            }
+        }
+        // Cut inside the header: the file does not even open.
+        let stub = folder.file("stub.mp4")
+        try data.prefix(100).write(to: stub)
+        #expect {
+            _ = try MovieReader(url: stub)
+        } throws: { error in
+            guard let error = error as? MovieMakerError, error.code == .movieUnreadable else { return false }
+            return error.location?.file == stub.path
+        }
+    }
+
+    @Test("Cancelling the token stops MovieReader, CodecDecoder and AudioDecoder with .cancelled")
+    func cancellationThrowsCancelled() throws {
+        let (folder, url) = try Self.render("cancel.mp4", frames: 30, settings: EncoderSettings(preset: .ultrafast))
+        defer { withExtendedLifetime(folder) {} }
+
+        // Cancelled after the third frame: the fourth is never handed over.
+        let token = CancellationToken()
+        let reader = try MovieReader(url: url, cancellation: token)
+        var delivered = 0
+        #expect(throws: MovieMakerError.cancelled) {
+            try reader.decodeFrames { _ in
+                delivered += 1
+                if delivered == 3 { token.cancel() }
+                return true
+            }
+        }
+        #expect(delivered == 3)
+        // Without a token the same file decodes to the end.
+        #expect(try MovieReader(url: url).decodedFrameCount() == 30)
+
+        // The CodecDecoder itself, with a token cancelled before the first frame.
+        let demuxer = try Demuxer(path: url.path)
+        try demuxer.findStreamInfo()
+        let index = try #require(demuxer.bestStream(AVMEDIA_TYPE_VIDEO))
+        let cancelled = CancellationToken()
+        cancelled.cancel()
+        let decoder = try CodecDecoder(stream: demuxer.borrowedStream(index), cancellation: cancelled)
+        #expect(throws: MovieMakerError.cancelled) {
+            _ = try decoder.receiveFrame { () throws(MovieMakerError) -> UnsafeMutablePointer<AVPacket>? in try demuxer.readPacket(ofStream: index) }
+        }
+        #expect(decoder.framesDecoded == 0)
+
+        // AudioDecoder: reads until the token is cancelled, then throws at its next decoded frame.
+        let wav = folder.file("tone.wav")
+        try ProceduralSound.tone(frequency: 440, duration: 2).writeWAV(to: wav, sampleFormat: .int16)
+        let audioToken = CancellationToken()
+        let audio = try AudioDecoder(url: wav, cancellation: audioToken)
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 48_000 * 2)
+        defer { buffer.deallocate() }
+        try audio.read(into: buffer, frameCount: 4_800)
+        #expect(audio.position == 4_800)
+        #expect((0..<9_600).contains { buffer[$0] != 0 }, "the tone was read")
+        audioToken.cancel()
+        #expect(throws: MovieMakerError.cancelled) { try audio.read(into: buffer, frameCount: 48_000) }
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+@testable import MovieMaker
+import MovieMakerTestSupport
+
+/// `MovieMaker.addMusic` and sounds attached to clips, rendered to MP4 and decoded with ffmpeg.
+@Suite("Music beds and clip sounds in movies")
+struct MusicBedTests {
+    /// Renders `seconds` of black 64×64 frames at 30 fps with a music bed from `music`.
+    func movieWithMusic(_ music: URL, seconds: Int, in folder: TemporaryFolder, fadeOut: Time = 0.5, loop: Bool) throws -> URL {
+        let url = folder.file("music-\(loop)-\(seconds).mp4")
+        let movie = try MovieMaker(url: url, width: 64, height: 64, fps: 30, settings: EncoderSettings(preset: .ultrafast))
+        try movie.addMusic(music, fadeOut: fadeOut, loop: loop)
+        try movie.addFrames(count: 30 * seconds) { ctx, _ in ctx.clear(.black) }
+        _ = try movie.finish()
+        return url
+    }
+
+    func durations(_ url: URL) throws -> (video: Double, audio: Double) {
+        let s = try probeStreams(url)
+        return (double(s["video"], "duration") ?? .nan, double(s["audio"], "duration") ?? .nan)
+    }
+
+    func rms(_ x: [Float], _ from: Double, _ to: Double) -> Double {
+        let r = Int(from * 48_000)..<min(x.count, Int(to * 48_000))
+        return (r.reduce(0.0) { $0 + Double(x[$1]) * Double(x[$1]) } / Double(max(1, r.count))).squareRoot()
+    }
+
+    /// The left channel of a 16-bit WAV as floats.
+    func leftChannel(_ wav: URL) throws -> [Float] {
+        let both = try AudioInTesting.ffmpegSamples(wav)
+        return stride(from: 0, to: both.count, by: 2).map { both[$0] }
+    }
+
+    @Test func aShortBedLoopsToTheEndAndFadesOutThere() throws {
+        let folder = try TemporaryFolder()
+        let wav = folder.file("bed.wav")
+        try AudioInTesting.makeWAV(wav, seconds: 1.5)
+        let url = try movieWithMusic(wav, seconds: 4, in: folder, loop: true)
+        let d = try durations(url)
+        #expect(abs(d.audio - d.video) <= 1.0 / 30, "audio \(d.audio) s, video \(d.video) s")
+        let decoded = try decodeAudio(url, in: folder)
+        #expect(abs(decoded.start) < 1e-6, "the sound starts at 0: \(decoded.start)")
+        // The first pass is the file itself, at lag 0 (no offset, no resampling artefacts).
+        let source = try leftChannel(wav)
+        let first = AudioInTesting.correlation(source, decoded.samples, channels: 1, lag: 0, range: 2_400..<67_000)
+        #expect(first > 0.99, "correlation with the file over 0.05–1.4 s: \(first)")
+        // Looped: still sounding at 2–3 s; faded to nothing at the very end.
+        let middle = rms(decoded.samples, 2, 3)
+        #expect(middle > 0.25, "looped music at 2–3 s: RMS \(middle)")
+        #expect(rms(decoded.samples, 3.98, 4) < middle * 0.1, "the last 20 ms are faded out")
+        // Equal-power fade over the last 0.5 s: gain sin(π/2 · 0.2/0.5) ≈ 0.59 with 0.2 s left.
+        let late = rms(decoded.samples, 3.78, 3.82)
+        #expect(late > middle * 0.45 && late < middle * 0.72, "the fade-out is under way 0.2 s before the end: \(late) vs \(middle)")
+    }
+
+    @Test func aShortBedWithoutLoopIsFollowedBySilence() throws {
+        let folder = try TemporaryFolder()
+        let wav = folder.file("bed.wav")
+        try AudioInTesting.makeWAV(wav, seconds: 1.5)
+        let url = try movieWithMusic(wav, seconds: 3, in: folder, loop: false)
+        let d = try durations(url)
+        #expect(abs(d.audio - d.video) <= 1.0 / 30, "audio \(d.audio) s, video \(d.video) s")
+        let decoded = try decodeAudio(url, in: folder)
+        #expect(rms(decoded.samples, 0.5, 1.4) > 0.25)
+        #expect(rms(decoded.samples, 1.6, 3) < 1e-3, "silence after the music")
+    }
+
+    @Test func aLongBedIsTrimmedAtTheMovieEndWithAFade() throws {
+        let folder = try TemporaryFolder()
+        let wav = folder.file("long.wav")
+        try AudioInTesting.makeWAV(wav, seconds: 6)
+        let url = try movieWithMusic(wav, seconds: 3, in: folder, fadeOut: 1, loop: true)
+        let d = try durations(url)
+        #expect(abs(d.audio - d.video) <= 1.0 / 30, "audio \(d.audio) s, video \(d.video) s")
+        #expect(abs(d.video - 3) < 0.001)
+        let decoded = try decodeAudio(url, in: folder)
+        let source = try leftChannel(wav)
+        let c = AudioInTesting.correlation(source, decoded.samples, channels: 1, lag: 0, range: 2_400..<(48_000 * 19 / 10))
+        #expect(c > 0.99, "correlation with the file over 0.05–1.9 s: \(c)")
+        let middle = rms(decoded.samples, 0.5, 1.5)
+        #expect(rms(decoded.samples, 2.98, 3) < middle * 0.1, "faded at the end")
+    }
+
+    @Test func aBrokenMusicFileFailsBeforeAnyFrameNamingTheFile() throws {
+        let folder = try TemporaryFolder()
+        let bad = folder.file("song.mp3")
+        try "not music".write(to: bad, atomically: true, encoding: .utf8)
+        let url = folder.file("never.mp4")
+        let movie = try MovieMaker(url: url, width: 64, height: 64, fps: 30)
+        #expect {
+            try movie.addMusic(bad)
+        } throws: { error in
+            guard let e = error as? MovieMakerError, e.code == .audioUnreadable, let path = e.location?.file else { return false }
+            return path == bad.path && e.description.contains("song.mp3")
+        }
+        #expect(movie.frameCount == 0)
+        movie.cancel()
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0 != "song.mp3" }
+        #expect(leftovers.isEmpty, "nothing written: \(leftovers)")
+    }
+
+    @Test func aClipsSoundPlaysAtTheClipsPlaceInTheMovie() throws {
+        let folder = try TemporaryFolder()
+        // 100 ms of 1 kHz at 0.5, silent otherwise.
+        let beep = FunctionSound(frames: 4_800) { n in Float(0.5 * sin(2 * Double.pi * 1_000 * Double(n) / 48_000)) }
+        let intro = Clip.color(.black, duration: 1)
+        let second = Clip.color(.white, duration: 1).withSound(beep, at: 0.25)
+        let url = folder.file("clip-sound.mp4")
+        let movie = try MovieMaker(url: url, width: 64, height: 64, fps: 30, settings: EncoderSettings(preset: .ultrafast))
+        try movie.add(.sequence(intro, second).delayed(by: 0.5))
+        _ = try movie.finish()
+        let decoded = try decodeAudio(url, in: folder)
+        let onset = decoded.samples.firstIndex { abs($0) > 0.1 }.map { Double($0) / 48_000 + decoded.start }
+        // 0.5 s delay + 1 s intro + 0.25 s into the second clip.
+        #expect(onset.map { abs($0 - 1.75) < 0.002 } == true, "beep onset at \(String(describing: onset)) s, expected 1.75 s")
+        #expect(rms(decoded.samples, 1.76, 1.84) > 0.3 && rms(decoded.samples, 1.9, 2.5) < 1e-3)
+        let d = try durations(url)
+        #expect(abs(d.audio - d.video) <= 1.0 / 30 && abs(d.video - 2.5) < 0.001, "\(d)")
+    }
+}
+
+@Suite("Loud sounds in a movie")
+struct LoudSoundsInMovieTests {
+    @Test func threeLoudSoundsAddedToAMovieStayUnderTheCeiling() throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("loud.mp4")
+        let movie = try MovieMaker(url: url, width: 64, height: 64, fps: 30, settings: EncoderSettings(preset: .ultrafast))
+        try movie.addAudio(ProceduralSound.tone(frequency: 220, amplitude: 0.9, duration: 3))
+        try movie.addAudio(ProceduralSound.tone(frequency: 331, amplitude: 0.9, duration: 3))
+        try movie.addAudio(ProceduralSound.tone(frequency: 497, amplitude: 0.8, duration: 3))
+        try movie.addFrames(count: 90) { ctx, _ in ctx.clear(.black) }
+        _ = try movie.finish()
+        // The second opinion: ffmpeg's true-peak meter on the decoded AAC.
+        let r = try run(FFTools.ffmpeg, ["-hide_banner", "-nostats", "-i", url.path, "-map", "0:a", "-af", "ebur128=peak=true", "-f", "null", "-"])
+        let peakLine = r.stderr.split(separator: "\n").last { $0.contains("Peak:") }
+        let peak = peakLine.flatMap { line in line.split(separator: " ").compactMap { Double($0) }.first }
+        let measured = try #require(peak, "no true peak in ffmpeg's output: \(r.stderr.suffix(600))")
+        // The sum would reach +7 dBFS; the limiter holds it under −1 dBTP (aiming 0.15 dB lower), and
+        // AAC's coding error on tones stays inside that margin. (Full-band noise limited this hard
+        // comes back from AAC up to ~2 dB over: lossy coding of noise adds peaks no limiter before it
+        // can see.) ffmpeg prints one decimal.
+        #expect(measured <= -1.0, "true peak \(measured) dBTP")
+        let decoded = try decodeAudio(url, in: folder)
+        #expect((decoded.samples.map(abs).max() ?? 2) < 1, "no sample clips")
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+@testable import MovieMaker
+import MovieMakerTestSupport
+
+// What `make bench`'s slideshow lines led to: photos decoded near the size they are shown at, and
+// each photo of a show decoded once.
+@Suite("PhotoStore")
+struct PhotoStoreTests {
+    /// A `width`×`height` image of the four quadrants (red, green / blue, white).
+    static func quadrants(width: Int, height: Int) throws -> Image {
+        let canvas = try Canvas(width: width, height: height)
+        try canvas.draw { ctx in
+            let w = Double(width) / 2, h = Double(height) / 2
+            for (color, x, y) in [(Color.red, 0.0, 0.0), (Color(red: 0, green: 1, blue: 0), w, 0), (Color.blue, 0, h), (Color.white, w, h)] {
+                ctx.setFill(color)
+                ctx.fillRect(Rect(x: x, y: y, width: w, height: h))
+            }
+        }
+        return try canvas.makeImage()
+    }
+
+    @Test("a JPEG needed at 3/8 of its size is decoded at 3/8 by DCT scaling, not at 4/8")
+    func jpegDecodesAtThreeEighths() throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("large.jpg")
+        try FixtureJPEG.largeQuadrants(width: 1600, height: 1200).write(to: url)
+        let photo = try PhotoDecoder.decode(url, scaling: .filling(Size(width: 600, height: 450)))
+        #expect(photo.image.width == 600 && photo.image.height == 450, "decoded \(photo.image.width)×\(photo.image.height)")
+        expectQuadrants(pixels(photo), tolerance: 24, "3/8")
+    }
+
+    @Test("a photo more than 4/3 larger than it is drawn is reduced once to cover (or fit) the box; others are kept")
+    func largePhotosAreReduced() throws {
+        let image = try Self.quadrants(width: 400, height: 300)
+        let covering = try PhotoStore.reduced(image, to: Size(width: 100, height: 100), covering: true)
+        #expect(covering.width == 134 && covering.height == 100, "covering \(covering.width)×\(covering.height)")
+        expectQuadrants(PixelBuffer(surface: covering.surface, width: covering.width, height: covering.height), tolerance: 8, "covering")
+        let fitting = try PhotoStore.reduced(image, to: Size(width: 100, height: 100), covering: false)
+        #expect(fitting.width == 100 && fitting.height == 75, "fitting \(fitting.width)×\(fitting.height)")
+        // Within 4/3 of the box: drawn as it is (Cairo's bilinear path), not copied.
+        #expect(try PhotoStore.reduced(image, to: Size(width: 320, height: 240), covering: true) === image)
+    }
+
+    @Test("a show played in order decodes each photo once and keeps at most `capacity` photos")
+    func eachPhotoIsDecodedOnce() throws {
+        let folder = try TemporaryFolder()
+        let urls = try (0..<8).map { try TestPhotos.photo(.red, "p\($0).png", in: folder, w: 64, h: 48) }
+        let store = PhotoStore(urls: urls, target: Size(width: 64, height: 48), decodeSize: Size(width: 64, height: 48), fit: .fill)
+        // The clip's pattern: during a transition both photos are drawn, and each asks for read-ahead.
+        func frame(_ shown: [Int]) throws {
+            for i in shown {
+                _ = try store.image(at: i)
+                store.prefetch(after: i, count: urls.count)
+            }
+            store.waitForReadAhead()
+            #expect(store.cachedIndices.count <= PhotoStore.capacity)
+        }
+        for i in urls.indices {
+            if i > 0 { for _ in 0..<3 { try frame([i - 1, i]) } }
+            for _ in 0..<3 { try frame([i]) }
+        }
+        #expect(store.decodes == urls.count, "\(store.decodes) decodes for \(urls.count) photos")
+    }
+
+    @Test("the photo farthest behind the one asked for is evicted first, not the least recently used")
+    func photosBehindAreEvictedFirst() throws {
+        let folder = try TemporaryFolder()
+        let urls = try (0..<4).map { try TestPhotos.photo(.red, "p\($0).png", in: folder, w: 64, h: 48) }
+        let store = PhotoStore(urls: urls, target: Size(width: 64, height: 48), decodeSize: Size(width: 64, height: 48), fit: .fill)
+        _ = try store.image(at: 0)
+        _ = try store.image(at: 1)
+        _ = try store.image(at: 2)          // then used least recently of the three (as a photo read ahead is):
+        _ = try store.image(at: 0)
+        _ = try store.image(at: 1)
+        #expect(store.cachedIndices == [0, 1, 2])
+        _ = try store.image(at: 3)          // by recency photo 2 would go; 0 is farthest behind and goes
+        #expect(store.cachedIndices == [1, 2, 3], "kept \(store.cachedIndices.sorted())")
+    }
+}
