@@ -1,5 +1,5 @@
-import CFFmpeg
-import CMovieMakerShim
+internal import CFFmpeg
+internal import CMovieMakerShim
 import Foundation
 
 /// The codec a movie's sound is encoded with. It follows from the container, as the video codec does:

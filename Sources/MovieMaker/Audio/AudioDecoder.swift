@@ -1,5 +1,5 @@
-import CFFmpeg
-import CMovieMakerShim
+internal import CFFmpeg
+internal import CMovieMakerShim
 import Foundation
 
 /// What a sound file says about its audio stream, read when it is opened.

@@ -1,5 +1,5 @@
-import CFFmpeg
-import CMovieMakerShim
+internal import CFFmpeg
+internal import CMovieMakerShim
 import Foundation
 
 /// How a movie's sound is encoded: 48 kHz stereo at 192 kb/s by default. The codec follows from the

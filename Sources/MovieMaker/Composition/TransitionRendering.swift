@@ -1,4 +1,4 @@
-import CCairo
+internal import CCairo
 import Foundation
 
 // How a transition frame is drawn.

@@ -1,4 +1,4 @@
-import CCairo
+internal import CCairo
 import Foundation
 
 /// How new drawing combines with what is already in the frame (Cairo operators; the separable and

@@ -1,5 +1,5 @@
 import Foundation
-import CCairo
+internal import CCairo
 
 /// An offscreen picture to draw into with a `DrawingContext`, for stills, tests and images to reuse.
 public final class Canvas {

@@ -1,4 +1,4 @@
-import CCairo
+internal import CCairo
 import Foundation
 
 /// Drawing commands for one frame, in pixels with the origin at the top left.

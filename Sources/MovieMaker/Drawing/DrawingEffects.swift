@@ -1,4 +1,4 @@
-import CCairo
+internal import CCairo
 import Foundation
 
 /// A rectangle on the pixel grid, in whole device pixels.

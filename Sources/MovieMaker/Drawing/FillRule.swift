@@ -1,4 +1,4 @@
-import CCairo
+internal import CCairo
 import Foundation
 
 /// Which parts of a self-overlapping path count as inside when filling or clipping (`"winding"`, `"evenOdd"`).

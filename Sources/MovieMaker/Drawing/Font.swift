@@ -1,4 +1,4 @@
-import CCairo
+internal import CCairo
 import Foundation
 
 /// A TrueType/OpenType font loaded from a file with FreeType, at a size in pixels.

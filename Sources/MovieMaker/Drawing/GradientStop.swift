@@ -1,4 +1,4 @@
-import CCairo
+internal import CCairo
 import Foundation
 
 /// A colour position in a gradient: `location` 0…1 along it; `{"location": 0.5, "color": "#ff8000"}` as data.

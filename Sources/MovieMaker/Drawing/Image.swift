@@ -1,4 +1,4 @@
-import CCairo
+internal import CCairo
 import Foundation
 
 /// A picture loaded from a PNG file, ready to be drawn any number of times.

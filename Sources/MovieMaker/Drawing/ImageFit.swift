@@ -1,4 +1,4 @@
-import CCairo
+internal import CCairo
 import Foundation
 
 /// How an image is sized into a rectangle by `draw(_:in:fit:opacity:anchor:)` (`"fit"`, `"fill"`,

@@ -1,4 +1,4 @@
-import CCairo
+internal import CCairo
 import Foundation
 
 /// How the ends of stroked lines look (`"butt"`, `"round"`, `"square"` as data).

@@ -1,4 +1,4 @@
-import CCairo
+internal import CCairo
 import Foundation
 
 /// How stroked corners look (`"miter"`, `"round"`, `"bevel"` as data).

@@ -1,4 +1,4 @@
-import CCairo
+internal import CCairo
 import Foundation
 
 /// What fills or strokes a shape: a flat colour or a gradient.

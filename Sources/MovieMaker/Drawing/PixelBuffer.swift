@@ -1,4 +1,4 @@
-import CCairo
+internal import CCairo
 import Foundation
 
 /// A copy of drawn pixels: premultiplied BGRA, 4 bytes a pixel, rows packed without padding.

@@ -1,4 +1,4 @@
-import CCairo
+internal import CCairo
 import Foundation
 
 /// A drop shadow: the alpha of what is drawn, blurred, tinted and moved.

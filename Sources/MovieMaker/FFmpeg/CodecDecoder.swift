@@ -1,5 +1,5 @@
-import CFFmpeg
-import CMovieMakerShim
+internal import CFFmpeg
+internal import CMovieMakerShim
 
 /// Decodes one stream's packets into frames with libavcodec: the one send/receive/drain loop of the
 /// library, in the order of FFmpeg's doc/examples/demux_decode.c and transcode.c. Packets go in

@@ -1,5 +1,5 @@
-import CFFmpeg
-import CMovieMakerShim
+internal import CFFmpeg
+internal import CMovieMakerShim
 
 /// Encodes frames into packets with libavcodec, in the order of FFmpeg's doc/examples/encode_video.c
 /// and mux.c: find the encoder and allocate its context (`init`), set the context's fields (through

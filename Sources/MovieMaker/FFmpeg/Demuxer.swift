@@ -1,5 +1,5 @@
-import CFFmpeg
-import CMovieMakerShim
+internal import CFFmpeg
+internal import CMovieMakerShim
 
 /// Reads a media file's packets with libavformat, in the order of FFmpeg's doc/examples/demux_decode.c:
 /// open the input (`init`), find the stream info (`findStreamInfo`), pick a stream (`bestStream`),

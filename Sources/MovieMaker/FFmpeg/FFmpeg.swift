@@ -1,5 +1,5 @@
-import CFFmpeg
-import CMovieMakerShim
+internal import CFFmpeg
+internal import CMovieMakerShim
 import Foundation
 
 // Small owners for FFmpeg handles. Each class owns exactly one C handle and frees it in `deinit`,

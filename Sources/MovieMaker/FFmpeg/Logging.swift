@@ -1,4 +1,4 @@
-import CMovieMakerShim
+internal import CMovieMakerShim
 import Logging
 import Synchronization
 

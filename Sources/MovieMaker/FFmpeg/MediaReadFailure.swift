@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 
 /// One demuxing or decoding step that failed, with FFmpeg's code. `Demuxer` and `Decoder` do not
 /// choose the error they throw: they hand this to their client's `describe` closure, so MovieReader

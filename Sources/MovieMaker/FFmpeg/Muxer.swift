@@ -1,5 +1,5 @@
-import CFFmpeg
-import CMovieMakerShim
+internal import CFFmpeg
+internal import CMovieMakerShim
 
 /// Writes packets into a container with libavformat, in the order of FFmpeg's doc/examples/mux.c:
 /// allocate the output context (`init`), add the streams (`addStream`, each filled from its opened

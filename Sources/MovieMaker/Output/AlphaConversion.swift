@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import Foundation
 
 /// Premultiplied ↔ straight alpha on 8-bit BGRA pixels.

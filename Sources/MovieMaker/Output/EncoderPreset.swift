@@ -1,5 +1,5 @@
-import CFFmpeg
-import CMovieMakerShim
+internal import CFFmpeg
+internal import CMovieMakerShim
 import Foundation
 
 /// x264's speed/size trade-off: slower presets make smaller files at the same quality.

@@ -1,5 +1,5 @@
-import CFFmpeg
-import CMovieMakerShim
+internal import CFFmpeg
+internal import CMovieMakerShim
 import Foundation
 
 /// How the video is encoded. The defaults give a visually lossless H.264 High profile movie.

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import Foundation
 
 /// The frame sink of a movie: each slot is a pooled encoder frame from the `FramePipeline`, filled by

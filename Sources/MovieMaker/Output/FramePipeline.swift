@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import Foundation
 
 /// Overlaps drawing and encoding: the caller's thread converts each drawn frame into a pooled

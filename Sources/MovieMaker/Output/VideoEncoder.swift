@@ -1,5 +1,5 @@
-import CFFmpeg
-import CMovieMakerShim
+internal import CFFmpeg
+internal import CMovieMakerShim
 import Foundation
 
 /// Video encoder plus muxer for one output file, built from `Muxer` and `Encoder` in the order of

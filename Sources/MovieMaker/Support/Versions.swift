@@ -1,7 +1,7 @@
-import CCairo
-import CFFmpeg
-import CFreeType
-import CX264
+internal import CCairo
+internal import CFFmpeg
+internal import CFreeType
+internal import CX264
 
 /// The C libraries MovieMaker runs with, for bug reports and benchmark headers.
 public struct LibraryVersions: Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import CPango
+internal import CPango
 import Foundation
 import Synchronization
 

@@ -1,4 +1,4 @@
-import CPango
+internal import CPango
 import Foundation
 
 /// Upright or slanted letters (`"normal"`, `"italic"`, `"oblique"` as data).

@@ -1,4 +1,4 @@
-import CPango
+internal import CPango
 import Foundation
 
 /// How heavy a font's strokes are (CSS weights 100…900); as data its name (`"bold"`), or when decoding

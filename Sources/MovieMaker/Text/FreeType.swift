@@ -1,5 +1,5 @@
-import CCairo
-import CFreeType
+internal import CCairo
+internal import CFreeType
 import Foundation
 import Synchronization
 

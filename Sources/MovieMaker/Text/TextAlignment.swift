@@ -1,4 +1,4 @@
-import CPango
+internal import CPango
 import Foundation
 
 /// Where the lines of a paragraph sit horizontally within the layout's width.

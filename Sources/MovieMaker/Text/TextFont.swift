@@ -1,4 +1,4 @@
-import CPango
+internal import CPango
 import Foundation
 
 /// A font request: an installed family (looked up by fontconfig), a size in pixels, a weight and a slant.

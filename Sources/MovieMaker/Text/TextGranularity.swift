@@ -1,4 +1,4 @@
-import CPango
+internal import CPango
 import Foundation
 
 /// The pieces `TextLayout.unitRects(_:)` splits text into.

@@ -1,5 +1,5 @@
-import CCairo
-import CPango
+internal import CCairo
+internal import CPango
 import Foundation
 
 /// Pango units per pixel (`PANGO_SCALE`, a macro Swift cannot import).

@@ -1,4 +1,4 @@
-import CPango
+internal import CPango
 import Foundation
 
 /// A stroke around each glyph; `{"color": "#000000", "width": 2}` as data.

@@ -1,4 +1,4 @@
-import CPango
+internal import CPango
 import Foundation
 
 /// How text looks: font, colour, alignment, spacing, optional outline, and whether it is Pango markup.

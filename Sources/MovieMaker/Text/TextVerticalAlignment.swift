@@ -1,4 +1,4 @@
-import CPango
+internal import CPango
 import Foundation
 
 /// Where text sits vertically in the rectangle given to `DrawingContext.draw(_:in:style:verticalAlignment:)`

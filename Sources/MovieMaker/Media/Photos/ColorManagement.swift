@@ -1,4 +1,4 @@
-import CLCMS
+internal import CLCMS
 import Foundation
 
 /// Converts decoded photos to sRGB with LittleCMS, so a photo carrying an ICC profile (Display P3

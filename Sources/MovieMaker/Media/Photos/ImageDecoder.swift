@@ -1,8 +1,8 @@
-import CFFmpeg
-import CHeif
-import CMovieMakerImageShim
-import CMovieMakerShim
-import CWebP
+internal import CFFmpeg
+internal import CHeif
+internal import CMovieMakerImageShim
+internal import CMovieMakerShim
+internal import CWebP
 import Foundation
 
 // Which library decodes which format, and why:

@@ -1,5 +1,5 @@
-import CFFmpeg
-import CMovieMakerShim
+internal import CFFmpeg
+internal import CMovieMakerShim
 import Foundation
 
 /// Reads a movie file with libavformat/libavcodec: stream facts, packet timestamps and decoded frames.
