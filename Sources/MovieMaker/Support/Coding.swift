@@ -74,6 +74,13 @@ extension SingleValueDecodingContainer {
     func decodeStringIfPossible() -> String? {
         decodeNil() ? nil : try? decode(String.self)
     }
+
+    /// The text of an exact number, for `ExactNumber.parse`: the string itself, or a JSON number read as
+    /// a `Decimal` (never through `Double`, so 0.1 stays exactly 1/10); nil for anything else.
+    func decodeExactNumberText() -> String? {
+        if let string = decodeStringIfPossible() { return string }
+        return (try? decode(Decimal.self))?.description
+    }
 }
 
 /// A file named by its URL, written as a plain path (`/photos/a.jpg`) when it is a file URL, else as the URL

@@ -64,13 +64,7 @@ extension FrameRate: Codable {
     /// Reads a frame rate written as a number of frames per second (`30`, `29.97`, exact) or a string
     /// holding one or a fraction (`"30000/1001"`).
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        var text: String?
-        if let string = container.decodeStringIfPossible() {
-            text = string
-        } else if let decimal = try? container.decode(Decimal.self) {
-            text = decimal.description
-        }
+        let text = try decoder.singleValueContainer().decodeExactNumberText()
         guard let text, let (n, d) = ExactNumber.parse(text), n <= Int.max, d <= Int.max,
               let rate = FrameRate(numerator: Int(n), denominator: Int(d)) else {
             throw MovieMakerError.invalidFrameRate(text.map { "\"\($0)\"" } ?? "(not a number)").decodingError(at: decoder.codingPath)

@@ -126,12 +126,8 @@ extension Time: Codable {
     /// exactly 1/10) or as a string holding such a number or an exact fraction (`"1001/30000"`).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        var text: String?
-        if let string = container.decodeStringIfPossible() {
-            text = string
-        } else if let decimal = try? container.decode(Decimal.self) {
-            text = decimal.description
-        } else if let seconds = try? container.decode(Double.self), seconds.isFinite {
+        let text = container.decodeExactNumberText()
+        if text == nil, let seconds = try? container.decode(Double.self), seconds.isFinite {
             self.init(roundTripping: seconds); return
         }
         guard let text, let (n, d) = ExactNumber.parse(text) else {
