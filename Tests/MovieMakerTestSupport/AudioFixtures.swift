@@ -99,18 +99,28 @@ public enum AudioInTesting {
 
 /// A test sound: `value(n)` at sample frame n, the same on every channel, lasting `frames` frames.
 public struct FunctionSound: AudioSource {
+    /// How many frames the sound lasts (nil: endless).
     public let frames: Int64?
+    /// The sample at each frame, the same on every channel.
     public let value: @Sendable (Int64) -> Float
     /// A sound of `frames` frames (nil: endless) whose sample at frame `i` is `value(i)` on every channel.
     public init(frames: Int64?, value: @escaping @Sendable (Int64) -> Float) { self.frames = frames; self.value = value }
+    /// The duration at 48 kHz.
     public var duration: Time? { frames.map { Time(value: $0, timescale: 48_000) } }
+    /// A reader from the first frame.
     public func makeReader(format: AudioFormat) throws -> any AudioReader { Reader(source: self, format: format) }
 
+    /// Reads a `FunctionSound` frame by frame.
     public final class Reader: AudioReader {
+        /// The sound read.
         public let source: FunctionSound
+        /// The format asked for.
         public let format: AudioFormat
+        /// The next frame to read.
         public var position: Int64 = 0
+        /// A reader of `source` in `format`.
         public init(source: FunctionSound, format: AudioFormat) { self.source = source; self.format = format }
+        /// Writes the next `frameCount` frames (silence after the end).
         public func read(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) throws {
             for i in 0..<frameCount {
                 let n = position + Int64(i)

@@ -34,4 +34,5 @@ public func probeStreams(_ url: URL) throws -> [String: [String: Any]] {
     return result
 }
 
+/// A numeric field of an ffprobe stream dictionary.
 public func double(_ stream: [String: Any]?, _ key: String) -> Double? { (stream?[key] as? String).flatMap(Double.init) }

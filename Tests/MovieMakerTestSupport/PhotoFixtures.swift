@@ -10,16 +10,21 @@ import MovieMaker
 
 /// A straight-alpha RGBA picture, the source every fixture is encoded from.
 public struct RGBAPicture {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
+    /// R, G, B, A bytes row by row.
     public var pixels: [UInt8]   // R, G, B, A
 
+    /// A picture whose pixel (x, y) is `fill(x, y)`.
     public init(width: Int, height: Int, fill: (Int, Int) -> (UInt8, UInt8, UInt8, UInt8)) {
         self.width = width; self.height = height
         pixels = []
         pixels.reserveCapacity(width * height * 4)
         for y in 0..<height { for x in 0..<width { let c = fill(x, y); pixels += [c.0, c.1, c.2, c.3] } }
     }
+    /// The pixel at (x, y).
     public func at(_ x: Int, _ y: Int) -> (UInt8, UInt8, UInt8, UInt8) {
         let i = (y * width + x) * 4
         return (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
@@ -56,6 +61,7 @@ public struct RGBAPicture {
             return at(dx, dy)
         }
     }
+    /// The picture premultiplied, as BGRA bytes (what MovieMaker draws).
     public var bgra: [UInt8] {
         var out = pixels
         for i in stride(from: 0, to: out.count, by: 4) { out.swapAt(i, i + 2) }
@@ -65,7 +71,9 @@ public struct RGBAPicture {
 
 // MARK: - Fixture encoders
 
+/// JPEG files written with libjpeg-turbo: colour spaces, progressive, EXIF orientation, ICC profiles.
 public enum FixtureJPEG {
+    /// The colour spaces a fixture can be written in.
     public enum Colors { case rgb, gray, cmykInverted }
 
     /// Writes a JPEG with libjpeg. `.gray` uses the red channel; `.cmykInverted` reads R, G, B, A as
@@ -184,6 +192,7 @@ public enum FixtureJPEG {
         return b
     }
 
+    /// An APP1 marker holding `tiff` as EXIF data.
     public static func app1(_ tiff: [UInt8]) -> (Int32, [UInt8]) { (JPEG_APP0 + 1, Array("Exif\0\0".utf8) + tiff) }
 
     /// APP2 ICC_PROFILE segments, by hand, split into chunks of `chunkSize` to exercise reassembly.
@@ -195,7 +204,9 @@ public enum FixtureJPEG {
     }
 }
 
+/// PNG files written with libpng: 8/16-bit, palette, grey, alpha.
 public enum FixturePNG {
+    /// The PNG pixel layouts a fixture can have.
     public enum Kind {
         case rgba8
         case rgb16
@@ -259,6 +270,7 @@ public enum FixturePNG {
     }
 }
 
+/// WebP files written with libwebp.
 public enum FixtureWebP {
     /// A lossless WebP (simple format: RIFF + VP8L).
     public static func lossless(_ picture: RGBAPicture) -> [UInt8] {
@@ -295,6 +307,7 @@ public enum FixtureWebP {
     }
 }
 
+/// HEIC/AVIF files written with libheif, where an encoder is installed.
 public enum FixtureHEIC {
     /// Whether libheif has an HEVC encoder (x265) on this machine.
     public static var encoderAvailable: Bool { hasEncoder(heif_compression_HEVC) }

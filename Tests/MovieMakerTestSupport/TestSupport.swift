@@ -4,12 +4,15 @@ import MovieMaker
 
 /// A fresh folder for one test's files, removed when the value is released.
 public final class TemporaryFolder {
+    /// The folder.
     public let url: URL
+    /// A new empty folder under the temporary directory, named after the calling test.
     public init(_ name: String = #function) throws {
         let safe = name.filter { $0.isLetter || $0.isNumber }
         url = FileManager.default.temporaryDirectory.appendingPathComponent("mm-\(safe)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
+    /// The URL of `name` inside the folder.
     public func file(_ name: String) -> URL { url.appendingPathComponent(name) }
     /// Every file in the folder, hidden ones (temporary partial files) included.
     public var contents: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted() }
@@ -40,8 +43,11 @@ public func run(_ executable: String, _ arguments: [String]) throws -> (status: 
 
 /// ffprobe/ffmpeg, the tests' second opinion. The set-up script installs them; in CI they are required.
 public enum FFTools {
+    /// Where ffprobe is.
     public static let ffprobe = "/usr/bin/ffprobe"
+    /// Where ffmpeg is.
     public static let ffmpeg = "/usr/bin/ffmpeg"
+    /// Whether both tools are installed (recording an issue in CI, where they must be).
     public static var available: Bool {
         let present = FileManager.default.isExecutableFile(atPath: ffprobe) && FileManager.default.isExecutableFile(atPath: ffmpeg)
         if !present && ProcessInfo.processInfo.environment["CI"] != nil {
