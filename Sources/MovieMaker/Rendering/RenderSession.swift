@@ -12,7 +12,7 @@ import Foundation
 /// A session is shared by the render's drawing threads; `RenderSession.current` is the session of the
 /// frame a thread is drawing, so `Clip.draw(in:at:)` called from a closure finds it.
 final class RenderSession: @unchecked Sendable {
-    // @unchecked: `photoProviders` and `closed` are only touched under `lock`; the rest is immutable.
+    // @unchecked: `photoProviders` is only touched under `lock`; the rest is immutable.
     /// The size of the frames drawn (what photos without a size of their own are prepared for).
     let frameSize: Size
     /// Whether this is the stand-in for drawing outside any render (providers then belong to the clips).
@@ -21,7 +21,6 @@ final class RenderSession: @unchecked Sendable {
     let cancellation: CancellationToken?
     private let lock = NSLock()
     private var photoProviders: [ObjectIdentifier: PhotoProvider] = [:]
-    private var closed = false
 
     /// The session of the frame the current thread is drawing, if any.
     @TaskLocal static var current: RenderSession?
@@ -78,7 +77,6 @@ final class RenderSession: @unchecked Sendable {
     /// what it needs.
     func close() {
         let providers: [PhotoProvider] = lock.withLock {
-            closed = true
             defer { photoProviders.removeAll() }
             return Array(photoProviders.values)
         }
