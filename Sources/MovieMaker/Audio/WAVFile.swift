@@ -38,7 +38,8 @@ extension AudioSource {
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
             throw MovieMakerError.destinationFolderMissing(path: folder.path)
         }
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).partial-\(UUID().uuidString.prefix(8))")
+        // Named like every render's partial file, so a later render removes it if this process is killed.
+        let temporary = PartialFiles.url(beside: url, stem: url.lastPathComponent, extension: nil)
         guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
             throw MovieMakerError.destinationNotWritable(path: folder.path, reason: "cannot create a file there")
         }

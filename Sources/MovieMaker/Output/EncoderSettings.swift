@@ -35,8 +35,11 @@ public struct EncoderSettings: Sendable, Equatable {
     public var transparency: Bool = false
 
     /// `drawingThreads` with 0 resolved for this machine.
-    var resolvedDrawingThreads: Int {
-        drawingThreads > 0 ? drawingThreads : min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+    var resolvedDrawingThreads: Int { Self.drawingThreads(drawingThreads) }
+
+    /// `requested` drawing threads, or for 0 one per core, up to 4.
+    static func drawingThreads(_ requested: Int) -> Int {
+        requested > 0 ? requested : min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
     }
 
     /// The defaults: CRF 18, preset `medium`, no tune.

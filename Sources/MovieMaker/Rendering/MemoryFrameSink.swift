@@ -49,7 +49,7 @@ extension Clip {
         guard width >= 1, height >= 1 else { throw MovieMakerError.invalidSize(width: width, height: height) }
         let session = try RenderSession(opening: self, width: width, height: height, cancellation: cancellation)
         defer { session.close() }
-        let lanes = max(1, min(drawingThreads > 0 ? drawingThreads : EncoderSettings(drawingThreads: 0).resolvedDrawingThreads, range.count))
+        let lanes = max(1, min(EncoderSettings.drawingThreads(drawingThreads), range.count))
         let canvases = try (0..<lanes).map { _ in try Canvas(width: width, height: height) }
         let sink = MemoryFrameSink(capacity: lanes + 2)
         let clip = self
