@@ -47,6 +47,18 @@ struct Options {
     var audioPreset = EncoderPreset.medium
     /// Where the generated photos are cached (nil: `.build/bench-photos`, or the temporary folder).
     var photoFolder: String?
+    /// Skip the video line (ten clips stitched with crossfades, against x264 alone and ffmpeg).
+    var skipVideo = false
+    /// Clips stitched in the video line (10 by the issue's definition).
+    var videoClips = 10
+    /// Seconds of each generated clip (10 by definition).
+    var videoSeconds = 10
+    /// The x264 preset of the video line's movie (and of ffmpeg's).
+    var videoPreset = EncoderPreset.medium
+    /// Skip the reverse line (one long-GOP clip decoded backwards against forwards).
+    var skipReverse = false
+    /// Where the generated clips are cached (nil: `.build/bench-videos`, or the temporary folder).
+    var videoFolder: String?
 
     static let usage = """
         usage: moviemaker-bench [--frames N] [--presets medium,veryfast] [--skip-memory]
@@ -56,6 +68,8 @@ struct Options {
                                 [--slideshow-memory-photos A,B] [--slideshow-memory-seconds S]
                                 [--slideshow-memory-preset P] [--photo-folder PATH]
                                 [--skip-audio] [--audio-seconds S]
+                                [--skip-video] [--video-clips N] [--video-seconds S]
+                                [--video-preset P] [--skip-reverse] [--video-folder PATH]
 
           --frames N           frames per preset run (default 300)
           --presets LIST       comma-separated x264 presets (default medium,veryfast)
@@ -83,6 +97,18 @@ struct Options {
           --audio-size WxH              frame size (default 1920x1080)
           --audio-preset P              x264 preset (default medium)
 
+          video line (clips of 1920×1080 @ 30 fps H.264 with sound, stitched with 0.5 s crossfades into a
+          CRF 20 movie: decoding + drawing alone, x264 alone, the whole render, the ffmpeg CLI; peak RSS):
+          --skip-video                  skip it
+          --video-clips N               clips stitched (default 10)
+          --video-seconds S             seconds of each clip (default 10)
+          --video-preset P              x264 preset of the movie, MovieMaker's and ffmpeg's (default medium)
+
+          reverse line (the first clip, keyint 250, decoded + drawn backwards against forwards; peak RSS):
+          --skip-reverse                skip it
+
+          --video-folder PATH  where the generated clips are kept (default .build/bench-videos when run
+                               from the package, else the temporary folder); generated once
           --photo-folder PATH  where the generated photos are kept (default .build/bench-photos when
                                run from the package, else the temporary folder); generated once
         """
@@ -141,6 +167,21 @@ struct Options {
             case "--photo-folder":
                 guard let path = rest.popFirst(), !path.isEmpty else { throw OptionError("--photo-folder needs a path") }
                 photoFolder = path
+            case "--skip-video":
+                skipVideo = true
+            case "--video-clips":
+                videoClips = try Self.positiveInt(rest.popFirst(), flag: flag)
+                guard videoClips >= 2 else { throw OptionError("--video-clips needs at least 2 clips to stitch") }
+            case "--video-seconds":
+                videoSeconds = try Self.positiveInt(rest.popFirst(), flag: flag)
+                guard videoSeconds >= 2 else { throw OptionError("--video-seconds needs at least 2 (clips overlap by 0.5 s)") }
+            case "--video-preset":
+                videoPreset = try Self.preset(rest.popFirst(), flag: flag)
+            case "--skip-reverse":
+                skipReverse = true
+            case "--video-folder":
+                guard let path = rest.popFirst(), !path.isEmpty else { throw OptionError("--video-folder needs a path") }
+                videoFolder = path
             case "-h", "--help":
                 throw OptionError(Self.usage, isHelp: true)
             default:

@@ -31,6 +31,10 @@ struct BenchmarkReport: Encodable {
     var slideshowMemory: SlideshowMemoryResult?
     /// The audio line: a slideshow without and with a normalised music bed.
     var audio: AudioBenchmark.Result?
+    /// The video line: ten clips stitched with crossfades, against x264 alone and the ffmpeg CLI.
+    var video: VideoResult?
+    /// The reverse line: a long-GOP clip decoded backwards against forwards.
+    var reverse: ReverseResult?
 
     init(machine: Machine, workload: Workload) {
         self.date = ISO8601DateFormatter().string(from: Date())
@@ -177,6 +181,64 @@ enum TableFormatter {
         lines.append("  notes: the encoder-alone process encodes the \(m.shows.first?.photos ?? 0)-photo show's frames, drawn and converted by this"
                      + " process and sent through a pipe; the large show lists the same files repeatedly, each entry decoded afresh"
                      + " (the photo store keeps 3).")
+        return lines.joined(separator: "\n")
+    }
+
+    private static let videoColumns: [(title: String, width: Int)] = [
+        ("phase", 38), ("wall s", 9), ("CPU s", 9), ("CPU clock", 10), ("frames/s", 10), ("peak RSS MiB", 13), ("others", 7),
+    ]
+
+    private static func videoRows(_ phases: [VideoPhase]) -> [String] {
+        func row(_ cells: [String]) -> String {
+            "  " + zip(cells, videoColumns).enumerated().map { i, pair in pad(pair.0, pair.1.width, left: i > 0) }.joined(separator: " ")
+        }
+        return [row(videoColumns.map(\.title))] + phases.map { m in
+            row([m.label, format(m.wallSeconds, 2), format(m.cpuSeconds, 2), m.cpuClock, format(m.framesPerSecond, 1),
+                 format(m.peakRSSMiB, 1), format(m.otherProcessesCores, 2)])
+        }
+    }
+
+    static func video(_ r: VideoResult) -> String {
+        let w = r.workload
+        func verdict(_ ok: Bool) -> String { ok ? "PASS" : "FAIL" }
+        let limit = r.memoryLimitMiB, peak = r.render.peakRSSMiB ?? .nan, alone = r.encoderAlonePeak.peakRSSMiB ?? .nan
+        var lines = ["", "video: \(w.clips) clips of \(w.secondsPerClip) s (\(w.sourceDescription); \(mib(w.sourceBytes)) MiB) stitched with "
+                     + "\(format(w.crossfadeSeconds, 1)) s crossfades and their sound, \(w.width)×\(w.height) @ \(w.fps) fps, "
+                     + "\(w.frames) frames; x264 \(w.preset) CRF \(w.crf)"]
+        lines += videoRows([r.decodeDraw, r.convert, r.encode, r.encoderAlonePeak, r.render, r.renderProcess, r.ffmpeg])
+        lines += [
+            "  throughput   fps d ÷ fps c (whole render vs x264 alone)       = \(format(r.throughputVsEncoder, 3))   "
+                + "target ≥ \(format(VideoResult.throughputTarget, 2)): \(verdict(r.throughputPasses))",
+            "  vs ffmpeg    wall e ÷ wall d (process to process)             = \(format(r.speedVsFFmpeg, 3))   "
+                + "target > 1 (MovieMaker faster): \(verdict(r.fasterThanFFmpeg)); CPU d ÷ CPU e = \(format(r.renderProcess.cpuSeconds / r.ffmpeg.cpuSeconds, 3))",
+            "  efficiency   (CPU a + CPU b + CPU c) ÷ (\(r.cores) × wall d)         = \(format(r.efficiency, 3)), "
+                + "overhead (CPU d − CPU(a+b+c)) ÷ CPU d = \(format(r.overheadPercent, 1)) %",
+            "  memory       peak d \(format(peak, 1)) MiB ≤ x264 alone \(format(alone, 1)) + \(format(VideoResult.baseAllowanceMiB, 0)) + "
+                + "\(format(VideoResult.perDecoderMiB, 0)) × \(r.decoderLimit) decoders = \(format(limit, 1)) MiB "
+                + "(d − x264 alone = \((peak - alone) >= 0 ? "+" : "")\(format(peak - alone, 1)) MiB): \(verdict(r.memoryPasses)); "
+                + "ffmpeg peaks at \(format(r.ffmpeg.peakRSSMiB, 1)) MiB",
+            "  files        (c) \(mib(r.encoderOnlyFileBytes)) MiB, (d) \(mib(r.renderFileBytes)) MiB (\(format(r.renderDuration, 2)) s), "
+                + "(e) \(mib(r.ffmpegFileBytes)) MiB (\(format(r.ffmpegDuration, 2)) s)"
+                + (r.generationSeconds > 0 ? "; clips generated first in \(format(r.generationSeconds, 1)) s (not timed)" : ""),
+            "  notes: (a) is a fresh process drawing every frame at full size on the render scheduler's threads without an encoder",
+            "         (a 16×16 Clip.renderFrames whose closure draws the stitched clip into a 1080p canvas). (b) and (c) are one",
+            "         pass over chunks of \(w.chunkFrames) frames: decoded, drawn and converted (b: thread CPU of each conversion), then",
+            "         encoded here (c); each chunk then goes through a pipe to a fresh x264-alone process for its peak RSS. (d) is",
+            "         timed inside its fresh process (add + finish, peak VmHWM) and from spawn to exit; (e) from spawn to exit,",
+            "         started and reaped (wait4: CPU, ru_maxrss) by a small helper process so that its peak is its own. Sound:",
+            "         (d) and (e) encode AAC, (c) does not. \"others\": cores' worth of CPU other processes took during that phase.",
+        ]
+        return lines.joined(separator: "\n")
+    }
+
+    static func reverse(_ r: ReverseResult) -> String {
+        var lines = ["", "reverse: \(r.clip) (\(r.seconds) s, 1080p30 H.264, keyint \(r.keyframeInterval)), decoded + drawn at 1920×1080 "
+                     + "without encoding, fresh processes"]
+        lines += videoRows([r.forward, r.reversed])
+        lines += [
+            "  speed        fps reversed ÷ fps forwards = \(format(r.speedRatio, 3)) (CPU × \(format(r.cpuRatio, 2)))",
+            "  memory       peak reversed − peak forwards = \((r.extraPeakMiB >= 0 ? "+" : ""))\(format(r.extraPeakMiB, 1)) MiB",
+        ]
         return lines.joined(separator: "\n")
     }
 

@@ -7,7 +7,9 @@
 // what it costs beyond its parts (overhead), and how close it comes to the encoder alone. A line
 // checks that memory does not grow with the movie's length. Then the same figures for a photo
 // slideshow (SlideshowBench.swift), and the slideshow's peak memory against the encoder alone's,
-// for few and many 24 MP photos (SlideshowMemory.swift). See `--help`.
+// for few and many 24 MP photos (SlideshowMemory.swift), the audio line (AudioBench.swift), ten video
+// clips stitched with crossfades against x264 alone and the ffmpeg command line, and a clip played
+// backwards (VideoBench.swift). See `--help`.
 import Foundation
 import Glibc
 @_spi(Benchmark) import MovieMaker
@@ -95,6 +97,25 @@ func runBenchmark(_ options: Options) throws {
         reportOthers("audio")
     }
 
+    let videoFolder = BenchVideoFolder(url: options.videoFolder.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? BenchVideoFolder.defaultURL)
+    if !options.skipVideo {
+        var workload = VideoWorkload()
+        workload.clips = options.videoClips
+        workload.secondsPerClip = options.videoSeconds
+        workload.preset = options.videoPreset.rawValue
+        let result = try VideoBenchmark(workload: workload, folder: videoFolder, cores: machine.cores).run()
+        report.video = result
+        output(TableFormatter.video(result))
+        reportOthers("video")
+    }
+
+    if !options.skipReverse {
+        let result = try ReverseResult.run(folder: videoFolder, seconds: options.videoSeconds)
+        report.reverse = result
+        output(TableFormatter.reverse(result))
+        reportOthers("reverse")
+    }
+
     switch options.json {
     case nil:
         break
@@ -111,6 +132,10 @@ do {
     let arguments = Array(CommandLine.arguments.dropFirst())
     if arguments.first == MemoryChild.flag, arguments.count == 2 {
         try MemoryChild.main(arguments[1])
+        exit(0)
+    }
+    if arguments.first == VideoChild.flag, arguments.count == 2 {
+        try VideoChild.main(arguments[1])
         exit(0)
     }
     let options = try Options(arguments: arguments)
