@@ -266,7 +266,7 @@ struct VideoBenchmark {
         let encodePhase = VideoPhase(phase: "video-encode", label: "(c) x264 + mux alone", frames: w.frames,
                                      wallSeconds: encode.wall, cpuSeconds: encode.cpu, cpuClock: "process", peakRSSMiB: nil,
                                      otherProcessesCores: encodeOthers / max(encode.wall, 1e-9))
-        let alonePeak = VideoPhase(phase: "video-encoder-alone", label: "(c) the same, fresh process (pipe)", frames: aloneResult.frames,
+        let alonePeak = VideoPhase(phase: "video-encoder-alone", label: "(c) peak: fresh x264 fed by a pipe", frames: aloneResult.frames,
                                    wallSeconds: aloneExit.wallSeconds, cpuSeconds: aloneExit.cpuSeconds, cpuClock: "child",
                                    peakRSSMiB: aloneResult.peakRSSMiB, otherProcessesCores: others)
         return (convert, encodePhase, alonePeak)
