@@ -55,7 +55,8 @@ final class VideoLeafSmokeTests: XCTestCase {
         for (k, f) in frames.enumerated() {
             let (i, p) = bestMatch(f, in: straight, near: k)
             XCTAssertEqual(i, k, "frame \(k) looks like source frame \(i)")
-            XCTAssertGreaterThan(p, 35, "frame \(k) (PSNR against the accurate conversion)")
+            // Bilinear against bicubic chroma upsampling on testsrc2's sharp colour edges (a worst case): ~33 dB.
+            XCTAssertGreaterThan(p, 30, "frame \(k) (PSNR against the reader's bicubic conversion)")
         }
     }
 
