@@ -11,6 +11,10 @@ import Foundation
 ///
 /// It lasts `source.duration / speed` exactly (`speed.outputTime(at:)`), and its reader delivers
 /// exactly that many sample frames: the filter's own tail is cut or padded with silence to the sample.
+/// With the pitch following, source frame n plays at output frame n / speed (to a sample or two, the
+/// resampler's precision). atempo places each window of sound (2048 frames at 48 kHz) where it best
+/// continues the previous one, up to half a window either way, so a sound may come out up to about
+/// 20 ms of source time early or late, and the last few milliseconds of the output may be silence.
 /// Readers stream in constant memory (the source is read in blocks of 4096 frames). It can start
 /// part-way: output frame F opens the source at frame F × speed (seeking when the source can).
 ///
@@ -122,6 +126,10 @@ final class TempoSoundReader: AudioReader {
     private var outputLeft: Int64?
     /// Source frames still to send into the graph (nil: endless).
     private var sourceLeft: Int64?
+    /// Frames of silence still to send after the source's end, before the end of the input: atempo
+    /// drops its last partial window when flushed, so the source's last samples come out only when
+    /// something follows them (what comes out of the silence is cut at the exact length).
+    private var tailPaddingLeft: Int64
     /// The timestamp (in source frames) of the next block sent.
     private var nextTimestamp: Int64 = 0
     /// The block sent into the graph (new buffers for each block: the graph keeps references).
@@ -145,6 +153,7 @@ final class TempoSoundReader: AudioReader {
         self.firstSourceFrame = firstSourceFrame
         outputLeft = outputFrames
         sourceLeft = sourceFrames
+        tailPaddingLeft = Int64(format.sampleRate / 10)
         let rate = Int32(format.sampleRate), channels = Int32(format.channelCount)
         graph = try FilterGraph(
             input: .audio(sampleRate: rate, sampleFormat: AV_SAMPLE_FMT_FLT, channelCount: channels, timeBase: AVRational(num: 1, den: rate)),
@@ -208,10 +217,11 @@ final class TempoSoundReader: AudioReader {
         }
     }
 
-    /// Reads the next block of the source into new buffers and sends it; at the source's end, sends
-    /// the end of the input so the graph gives its tail.
+    /// Reads the next block of the source into new buffers and sends it; after the source's end, sends
+    /// 100 ms of silence (`tailPaddingLeft`), then the end of the input so the graph gives its tail.
     private func sendBlock() throws {
-        let n = sourceLeft.map { min($0, Self.blockFrames) } ?? Self.blockFrames
+        let fromSource = sourceLeft.map { min($0, Self.blockFrames) } ?? Self.blockFrames
+        let n = fromSource > 0 ? fromSource : min(tailPaddingLeft, Self.blockFrames)
         guard n > 0 else { try graph.send(nil); return }
         let frame = block.pointer
         av_frame_unref(frame)
@@ -224,10 +234,16 @@ final class TempoSoundReader: AudioReader {
         guard let data = frame.pointee.data.0 else {
             throw MovieMakerError.ffmpeg(operation: "av_frame_get_buffer", code: averrorENOMEM, message: "no sample buffer")
         }
-        try inner.read(into: UnsafeMutableRawPointer(data).assumingMemoryBound(to: Float.self), frameCount: Int(n))
+        let samples = UnsafeMutableRawPointer(data).assumingMemoryBound(to: Float.self)
+        if fromSource > 0 {
+            try inner.read(into: samples, frameCount: Int(n))
+            if let left = sourceLeft { sourceLeft = left - n }
+        } else {
+            samples.update(repeating: 0, count: Int(n) * format.channelCount)
+            tailPaddingLeft -= n
+        }
         try graph.send(frame)
         nextTimestamp += n
-        if let left = sourceLeft { sourceLeft = left - n }
     }
 
     /// Tells the source where the movie ends, in its own frames (the output frame × speed).
