@@ -233,7 +233,7 @@ final class FilterGraph {
         var buffer = [CChar](repeating: 0, count: 128)
         let r = buffer.withUnsafeMutableBufferPointer { av_channel_layout_describe(&layout, $0.baseAddress, 128) }
         try ffCheck(r, "av_channel_layout_describe (\(channels) channels)")
-        return String(cString: buffer)
+        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
     /// The error for a description avfilter_graph_parse_ptr refused: names the filter that does not
