@@ -64,7 +64,7 @@ final class ReversedSoundReader: AudioReader {
     /// The source's length in frames.
     private let length: Int64
     /// The most frames a window holds.
-    private let windowFrames: Int
+    let windowFrames: Int
     /// The output frame the next read delivers.
     private var position: Int64
     /// The current window, reversed: its frame i is output frame `windowStart + i`.
