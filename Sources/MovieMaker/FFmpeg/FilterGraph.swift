@@ -146,7 +146,11 @@ final class FilterGraph {
         let outputs = try OwnedFilterInOut(name: "in", filter: source)
         let inputs = try OwnedFilterInOut(name: "out", filter: sink)
         let parsed = avfilter_graph_parse_ptr(g, filters, &inputs.pointer, &outputs.pointer, nil)
-        if parsed < 0 { throw Self.parseError(filters, code: parsed) }
+        if parsed < 0 {
+            let media: AVMediaType
+            if case .audio = input { media = AVMEDIA_TYPE_AUDIO } else { media = AVMEDIA_TYPE_VIDEO }
+            throw Self.parseError(filters, code: parsed, media: media)
+        }
         let configured = avfilter_graph_config(g, nil)
         if configured < 0 {
             throw MovieMakerError(
@@ -237,14 +241,21 @@ final class FilterGraph {
     }
 
     /// The error for a description avfilter_graph_parse_ptr refused: names the filter that does not
-    /// exist, or says its options are wrong.
-    private static func parseError(_ filters: String, code: Int32) -> MovieMakerError {
+    /// exist, or the one that takes the other kind of frames (`media` is what the graph carries), or
+    /// says the options are wrong.
+    private static func parseError(_ filters: String, code: Int32, media: AVMediaType) -> MovieMakerError {
         let names = filterNames(in: filters)
         let fix: String
+        let kind = media == AVMEDIA_TYPE_AUDIO ? "sound" : "video"
         if filters.trimmingCharacters(in: .whitespaces).isEmpty {
             fix = "the description is empty: give at least one filter, e.g. anull or null"
         } else if let unknown = names.first(where: { avfilter_get_by_name($0) == nil }) {
             fix = "there is no filter named \"\(unknown)\" in this libavfilter (\(String(cString: av_version_info()))); list them with ffmpeg -filters"
+        } else if let other = names.first(where: { name in
+            guard let filter = avfilter_get_by_name(name), avfilter_filter_pad_count(filter, 0) > 0 else { return false }
+            return avfilter_pad_get_type(filter.pointee.inputs, 0) != media
+        }) {
+            fix = "the filter \(other) does not take \(kind) frames, and this graph filters \(kind): use a \(kind) filter"
         } else {
             fix = "check the options of \(names.joined(separator: ", ")) (ffmpeg -h filter=NAME lists them and their ranges)"
         }
