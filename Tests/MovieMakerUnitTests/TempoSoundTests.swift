@@ -152,6 +152,24 @@ struct TempoSoundTests {
         #expect(part[((96_000 - start) * 2)...].allSatisfy { $0 == 0 })
     }
 
+    @Test("A sound file at 1/2×, from its start and from part-way (the file seeks): 440 Hz, exact end")
+    func soundFile() throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("tone.wav")
+        try ProceduralSound.tone(frequency: 440, amplitude: 0.5, duration: 3).writeWAV(to: url, format: format, sampleFormat: .float32)
+        let sound = TempoSound(try AudioFile(url: url), speed: Speed(0.5))
+        #expect(sound.duration == 6)
+        for start in [0, 100_001] {
+            let frames = 288_000 - start
+            let out = try AudioInTesting.render(sound, frames: frames + 2400, format: format, startingAt: Int64(start))
+            let f = PitchMeter.frequency(out, channels: 2, range: 2400..<(frames - 2400))
+            #expect(abs(PitchMeter.cents(f, from: 440)) <= 5, "\(f) Hz from frame \(start)")
+            #expect(out[(frames * 2)...].allSatisfy { $0 == 0 })
+            let silentEnd = frames - 1 - (0..<frames).last { abs(out[$0 * 2]) > 0.01 }!
+            #expect(silentEnd <= 2048, "\(silentEnd) silent frames before the end from frame \(start)")
+        }
+    }
+
     @Test("Normal speed is the source itself; a source without an end plays on")
     func normalSpeedAndEndless() throws {
         let source = ProceduralSound.tone(frequency: 440, duration: 1)
