@@ -134,4 +134,28 @@ final class VideoLeafSmokeTests: XCTestCase {
         }
         XCTAssertEqual(try quad.renderFrames(0..<1, width: 320, height: 240, videoDecoderLimit: 3).count, 1)
     }
+
+    /// Runs the ffmpeg CLI with `arguments` (the fixture check already found it).
+    private func ffmpeg(_ arguments: [String]) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        p.arguments = ["-v", "error", "-y"] + arguments
+        try p.run(); p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, "ffmpeg \(arguments.joined(separator: " "))")
+    }
+
+    func testTheAudioOffsetIsWhereTheContainerPutsTheFirstSample() throws {
+        let url = try fixture()
+        let dir = url.deletingLastPathComponent()
+        XCTAssertEqual(try XCTUnwrap(VideoFile(url: url).audioOffset).seconds, 0, accuracy: 0.001)
+        // Matroska (FFmpeg 5.1) keeps AAC's 1024 priming samples in the stream, 21.3 ms before the sine
+        // starts, and starts the video 21 ms later: the sound stream begins 21 ms before the picture.
+        let mkv = dir.appendingPathComponent("remuxed.mkv")
+        try ffmpeg(["-i", url.path, "-c", "copy", mkv.path])
+        XCTAssertEqual(try XCTUnwrap(VideoFile(url: mkv).audioOffset).seconds, -0.021, accuracy: 0.002)
+        // PCM sound (no priming) delayed by 21 ms in the container.
+        let late = dir.appendingPathComponent("late.mkv")
+        try ffmpeg(["-i", url.path, "-itsoffset", "0.021", "-i", url.path, "-map", "0:v", "-map", "1:a", "-c:v", "copy", "-c:a", "pcm_s16le", late.path])
+        XCTAssertEqual(try XCTUnwrap(VideoFile(url: late).audioOffset).seconds, 0.021, accuracy: 0.002)
+    }
 }
