@@ -98,8 +98,9 @@ struct HeardSound: AudioSource {
     var endFadeDuration: Time { source.endFadeDuration }
 
     func makeReader(format: AudioFormat) throws -> any AudioReader {
-        HeardSoundReader(inner: try source.makeReader(format: format), format: format,
-                         skip: format.frame(at: skip), length: length.map { format.frame(at: $0) },
+        // Sources that seek (files, stretched and reversed sounds) start at the skip point directly.
+        HeardSoundReader(inner: try source.makeReader(format: format, from: format.frame(at: skip)), format: format,
+                         skip: 0, length: length.map { format.frame(at: $0) },
                          fadeIn: format.frame(at: fadeIn), fadeOut: format.frame(at: fadeOut))
     }
 }

@@ -174,6 +174,10 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
     public static let limiterLookahead = SettingKey(rawValue: "limiterLookahead", description: "limiter lookahead")
     /// A limiter's release time.
     public static let limiterRelease = SettingKey(rawValue: "limiterRelease", description: "limiter release")
+    /// The speed of a `TempoSound` (1/4 to 4).
+    public static let audioSpeed = SettingKey(rawValue: "audioSpeed", description: "audio speed")
+    /// The source of a `ReversedSound` (it needs a known length).
+    public static let reversedSound = SettingKey(rawValue: "reversedSound", description: "reversed sound")
 
     /// The `number`th clip (from 1) of an `AudioTrack`.
     public static func audioTrackClip(_ number: Int) -> SettingKey {
@@ -204,7 +208,7 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
         .audioClipMovieEndFade, .audioLoop, .audioLoopDuration, .audioLoopCrossfade, .audioTrackCrossfade,
         .duckingDepth, .duckingThreshold, .duckingAttack, .duckingRelease, .duckingHold, .loudnessNormalization,
         .mixGain, .loudnessTarget, .mixDuration, .limiterCeiling, .limiterLookahead, .limiterRelease,
-        .videoDecoderLimit, .speed
+        .videoDecoderLimit, .speed, .audioSpeed, .reversedSound
     ]
 
     /// The numbered settings by the name before their brackets.

@@ -43,6 +43,11 @@ final class VideoFrameSource {
     private let converter = VideoPictureConverter()
     /// The last pictures converted, most recent last.
     private var converted: [(timestamp: Int64, width: Int, height: Int, image: Image)] = []
+    /// libavfilter's `bwdif` (one frame per frame, interlaced frames only), made for the first
+    /// interlaced frame; remade after a seek. Owned.
+    private var deinterlacer: FilterGraph?
+    /// The frame the deinterlacer's output is received into (owned).
+    private var deinterlaced: OwnedFrame?
     /// Frames decoded since the source opened (for tests and the benchmark).
     private(set) var framesDecoded = 0
     /// Seeks made since the source opened (for tests and the benchmark).
@@ -160,6 +165,7 @@ final class VideoFrameSource {
                 try video.demuxer.seek(toTimestamp: target, stream: stream)
             }
             video.decoder.reset()
+            deinterlacer = nil
             window.removeAll(keepingCapacity: true)
             reachedEnd = false
             guard try decodeOne() else { return }
@@ -178,16 +184,47 @@ final class VideoFrameSource {
     }
 
     /// Decodes the next frame into the window (dropping the oldest beyond its capacity); false at the end.
+    /// Interlaced frames go through the deinterlacer first.
     private func decodeOne() throws(MovieMakerError) -> Bool {
         let demuxer = video.demuxer, stream = video.streamIndex
         let next = { () throws(MovieMakerError) -> UnsafeMutablePointer<AVPacket>? in try demuxer.readPacket(ofStream: stream) }
         while true {
-            guard try video.decoder.receiveFrame(nextPacket: next) else {
-                reachedEnd = true
-                return false
+            var decoded: UnsafeMutablePointer<AVFrame>
+            if let deinterlacer {
+                let out = try deinterlacedFrame()
+                switch try deinterlacer.receive(into: out) {
+                case .frame:
+                    // Back to the stream's time base (bwdif counts in fields).
+                    out.pointer.pointee.pts = av_rescale_q(out.pointer.pointee.pts, deinterlacer.outputTimeBase, timeBase)
+                    out.pointer.pointee.best_effort_timestamp = out.pointer.pointee.pts
+                    decoded = out.pointer
+                case .ended:
+                    reachedEnd = true
+                    return false
+                case .needsInput:
+                    if try video.decoder.receiveFrame(nextPacket: next) {
+                        framesDecoded += 1
+                        try deinterlacer.send(video.decoder.frame)
+                    } else {
+                        try deinterlacer.send(nil)
+                    }
+                    continue
+                }
+            } else {
+                guard try video.decoder.receiveFrame(nextPacket: next) else {
+                    reachedEnd = true
+                    return false
+                }
+                framesDecoded += 1
+                decoded = video.decoder.frame
+                if decoded.pointee.interlaced_frame != 0 {
+                    // The first interlaced frame starts the deinterlacer; this frame is its first input.
+                    deinterlacer = try Self.makeDeinterlacer(for: decoded, timeBase: timeBase)
+                    try deinterlacer!.send(decoded)
+                    continue
+                }
             }
-            framesDecoded += 1
-            let frame = try RetainedFrame(referencing: video.decoder.frame)
+            let frame = try RetainedFrame(referencing: decoded)
             if frame.timestamp == mm_av_nopts_value() {
                 // No timestamp: one frame after the previous one.
                 let step = av_rescale_q(1, av_inv_q(video.borrowedStream.pointee.avg_frame_rate), timeBase)
@@ -199,6 +236,26 @@ final class VideoFrameSource {
             if window.count > windowCapacity { window.removeFirst(window.count - windowCapacity) }
             return true
         }
+    }
+}
+
+extension VideoFrameSource {
+    /// A fresh frame for the deinterlacer's next output (the window keeps references to earlier ones).
+    fileprivate func deinterlacedFrame() throws(MovieMakerError) -> OwnedFrame {
+        let f = try OwnedFrame()
+        deinterlaced = f
+        return f
+    }
+
+    /// A `bwdif` graph for frames like `frame`: motion-adaptive, one output frame per input frame,
+    /// deinterlacing only the frames flagged interlaced (as FFmpeg's `-deinterlace` defaults do).
+    fileprivate static func makeDeinterlacer(for frame: UnsafeMutablePointer<AVFrame>, timeBase: AVRational) throws(MovieMakerError) -> FilterGraph {
+        let f = frame.pointee
+        let sar = f.sample_aspect_ratio.num > 0 ? f.sample_aspect_ratio : AVRational(num: 1, den: 1)
+        return try FilterGraph(input: .video(width: f.width, height: f.height, pixelFormat: AVPixelFormat(rawValue: f.format),
+                                             timeBase: timeBase, sampleAspectRatio: sar),
+                               filters: "bwdif=mode=send_frame:parity=auto:deint=interlaced",
+                               output: .video(pixelFormats: [AVPixelFormat(rawValue: f.format)]), threads: 1)
     }
 }
 
