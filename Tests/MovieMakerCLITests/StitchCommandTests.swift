@@ -203,3 +203,24 @@ struct StitchCommandTests {
         #expect(abs(VideoFixtures.amplitude(of: 660, in: window(1.3, 1.65), rate: 48_000) - 0.3) < 0.05, "the clip's own tone is heard over it")
     }
 }
+
+/// `moviemaker stitch` stopped half way by SIGINT or SIGTERM, as every rendering command is.
+@Suite("moviemaker stitch cancellation", .serialized)
+struct StitchCancellationTests {
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aStitchCancelledHalfWayExitsWithTheSignalsStatusAndLeavesTheDestinationAsItWas(signal: Int32) throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let clip = folder.file("clip.mp4")
+        try VideoFixtures.solid(clip, .orange, seconds: 6, tone: 440)
+        let destination = folder.file("out.mp4")
+        let before = try plantExistingFile(destination)
+        // 3 × 6 s at 90 fps with placebo: 1620 slow frames, so half way can be reached.
+        let arguments = ["stitch", clip.path, clip.path, clip.path, "--fps", "90", "--preset", "placebo", "-o", destination.path]
+        guard let (outcome, elapsed) = try CLICancellationTests.signalHalfWay(arguments, signal) else { return }
+        CLICancellationTests.expectCancelled(outcome, by: signal, in: elapsed)
+        #expect(outcome.stderr.contains("\(destination.path) was left as it was"), "\(outcome.stderr)")
+        #expect(try Data(contentsOf: destination) == before, "the earlier file's bytes changed")
+        #expect(folder.contents == ["clip.mp4", "out.mp4"], "left behind: \(folder.contents)")
+    }
+}
