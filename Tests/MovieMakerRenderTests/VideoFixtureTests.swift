@@ -150,6 +150,33 @@ struct VideoFixtureTests {
         #expect(quiet.isEmpty, "clicks found in the plain tone at \(quiet)")
     }
 
+    @Test("Sound analysis: the decoded tone measures 440 Hz (±0.5 cent) at 0.3; its high-passed floor is 45 dB under it, a hard cut is not")
+    func soundAnalysis() throws {
+        try VideoFixtures.skipWithoutFFmpeg()
+        let folder = try TemporaryFolder()
+        let audio = try decodeAudio(try VideoFixtures.movie(VideoFixtures.Spec(frameCount: 60)), in: folder)
+        let middle = 12_000..<72_000
+        let f = VideoFixtures.toneFrequency(in: audio.samples, rate: audio.rate, range: middle)
+        #expect(abs(VideoFixtures.cents(f, from: 440)) < 0.5, "measured \(f) Hz")
+        let envelope = VideoFixtures.envelope(of: audio.samples, rate: audio.rate, frequency: 440, window: 480)
+        let levels = envelope[middle]
+        #expect(levels.min()! > 0.3 * 0.97 && levels.max()! < 0.3 * 1.03, "envelope \(levels.min()!)…\(levels.max()!)")
+        let floor = VideoFixtures.highPassedPeak(audio.samples, range: middle).value
+        let floorDB = 20 * log10(Double(floor) / Double(VideoFixtures.toneAmplitude))
+        #expect(floorDB < -45, "high-passed floor \(floorDB) dB under the tone")
+        // Splicing the tone 1/4 period out of phase (as a cut without a crossfade would) is loud.
+        var spliced = Array(audio.samples[0..<30_000]) + Array(audio.samples[30_027..<60_000])
+        let cut = VideoFixtures.highPassedPeak(spliced, range: 29_000..<31_000).value
+        #expect(20 * log10(Double(cut) / Double(VideoFixtures.toneAmplitude)) > -20, "a hard cut measures \(cut)")
+        spliced.removeAll()
+        // And a 4 ms window separates 500 Hz from 750 Hz (whole periods of both).
+        let mix = (0..<48_000).map { n in Float(0.2 * sin(2 * Double.pi * 500 * Double(n) / 48_000) + 0.1 * sin(2 * Double.pi * 750 * Double(n) / 48_000)) }
+        let e500 = VideoFixtures.envelope(of: mix, rate: 48_000, frequency: 500, window: 192)[1000..<47_000]
+        let e750 = VideoFixtures.envelope(of: mix, rate: 48_000, frequency: 750, window: 192)[1000..<47_000]
+        #expect(abs(e500.min()! - 0.2) < 1e-3 && abs(e500.max()! - 0.2) < 1e-3 && abs(e750.min()! - 0.1) < 1e-3 && abs(e750.max()! - 0.1) < 1e-3)
+        print("sound analysis: tone \(f) Hz, envelope \(levels.min()!)…\(levels.max()!), high-passed floor \(floorDB) dB, hard cut \(20 * log10(Double(cut) / 0.3)) dB")
+    }
+
     @Test("VFR variant: timestamps irregular, the dropped frames missing, each kept frame at its jittered time")
     func variableFrameRateVariant() throws {
         let spec = VideoFixtures.Spec(frameCount: 60)

@@ -707,6 +707,71 @@ public enum VideoFixtures {
         return centres
     }
 
+    /// The frequency (Hz) of the strongest sine in `samples[range]` between `f0` / 2.5 and `f0` × 2.5:
+    /// the peak of a Hann-windowed spectrum, searched in 1 Hz steps and refined to 0.01 Hz.
+    public static func toneFrequency(in samples: [Float], rate: Int, range: Range<Int>, near f0: Double = 440) -> Double {
+        let n = range.count
+        let window = (0..<n).map { 0.5 - 0.5 * cos(2 * Double.pi * (Double($0) + 0.5) / Double(n)) }
+        let x = zip(samples[range], window).map { Double($0) * $1 }
+        // Goertzel: the power of one frequency.
+        func power(_ f: Double) -> Double {
+            let c = 2 * cos(2 * Double.pi * f / Double(rate))
+            var s1 = 0.0, s2 = 0.0
+            for v in x { let s0 = v + c * s1 - s2; s2 = s1; s1 = s0 }
+            return s1 * s1 + s2 * s2 - c * s1 * s2
+        }
+        var best = f0, bestPower = -1.0
+        var f = (f0 / 2.5).rounded()
+        while f <= f0 * 2.5 { let p = power(f); if p > bestPower { bestPower = p; best = f }; f += 1 }
+        // Golden-section search for the maximum within ±1 Hz of the best step.
+        var lo = best - 1, hi = best + 1
+        let g = (5.0.squareRoot() - 1) / 2
+        var a = hi - g * (hi - lo), b = lo + g * (hi - lo)
+        var pa = power(a), pb = power(b)
+        while hi - lo > 0.01 {
+            if pa > pb { hi = b; b = a; pb = pa; a = hi - g * (hi - lo); pa = power(a) }
+            else { lo = a; a = b; pa = pb; b = lo + g * (hi - lo); pb = power(b) }
+        }
+        return (lo + hi) / 2
+    }
+
+    /// How many cents `frequency` is above `reference` (negative: below).
+    public static func cents(_ frequency: Double, from reference: Double) -> Double { 1200 * log2(frequency / reference) }
+
+    /// The amplitude of the `frequency` Hz component around each sample: quadrature demodulation with a
+    /// moving average over `window` samples centred on it (choose a whole number of periods of every
+    /// frequency present, so that they do not leak into each other). Samples within half a window of
+    /// either end are 0.
+    public static func envelope(of samples: [Float], rate: Int, frequency: Double, window: Int) -> [Double] {
+        let n = samples.count
+        var i = [Double](repeating: 0, count: n + 1), q = [Double](repeating: 0, count: n + 1)
+        let w = 2 * Double.pi * frequency / Double(rate)
+        for k in 0..<n {
+            i[k + 1] = i[k] + Double(samples[k]) * cos(w * Double(k))
+            q[k + 1] = q[k] + Double(samples[k]) * sin(w * Double(k))
+        }
+        var out = [Double](repeating: 0, count: n)
+        let half = window / 2
+        guard n > window else { return out }
+        for k in half..<(n - (window - half)) {
+            let si = i[k - half + window] - i[k - half], sq = q[k - half + window] - q[k - half]
+            out[k] = 2 / Double(window) * (si * si + sq * sq).squareRoot()
+        }
+        return out
+    }
+
+    /// The largest magnitude of the high-passed (`highPassed`) sound over `range`, and where it is.
+    public static func highPassedPeak(_ samples: [Float], range: Range<Int>) -> (value: Float, at: Int) {
+        let lo = max(1, range.lowerBound), hi = min(samples.count - 1, range.upperBound)
+        var best: (Float, Int) = (0, lo)
+        guard lo < hi else { return best }
+        for k in lo..<hi {
+            let v = abs(samples[k + 1] - 2 * samples[k] + samples[k - 1])
+            if v > best.0 { best = (v, k) }
+        }
+        return best
+    }
+
     // MARK: - ffmpeg's decode, the second opinion
 
     /// Every frame of `url` as the ffmpeg CLI decodes it (rotated and mirrored for display unless
@@ -716,7 +781,8 @@ public enum VideoFixtures {
         let out = store.folder.appendingPathComponent("decode-\(UUID().uuidString.prefix(8)).pam")
         defer { try? FileManager.default.removeItem(at: out) }
         var args = autorotate ? [] : ["-noautorotate"]
-        args += ["-i", url.path, "-map", "0:v:0", "-fps_mode", "passthrough"]
+        // The same conversion MovieMaker's decoder makes (bicubic, accurate rounding, full chroma interpolation).
+        args += ["-sws_flags", "bicubic+accurate_rnd+full_chroma_int", "-i", url.path, "-map", "0:v:0", "-fps_mode", "passthrough"]
         if let filter { args += ["-vf", filter] }
         try ffmpeg(args + ["-pix_fmt", "rgba", "-c:v", "pam", "-f", "image2pipe", out.path])
         return try parsePAM([UInt8](try Data(contentsOf: out)))
