@@ -5,5 +5,6 @@
 #include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
+#include <libavutil/display.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>

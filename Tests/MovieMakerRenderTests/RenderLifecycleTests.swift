@@ -77,7 +77,7 @@ import MovieMakerTestSupport
         let yellow = canvas.pixels().rgba(x: 30, y: 22)
         #expect(yellow.red > 240 && yellow.green > 240 && yellow.blue < 20)
         if case let .sequence(track) = clip.node, case let .media(first) = track.items[0].node {
-            let provider = session.photoProvider(for: first.group)
+            let provider = session.photoProvider(for: first.group!)
             #expect(provider.cachedIndices == [0] && provider.decodes == 1)
             session.close()
             #expect(provider.cachedIndices.isEmpty)

@@ -13,6 +13,10 @@ import Foundation
 //   {"type": "bezier", "motion": {"type": "drawOn", "path": "M0 0 L10 10", …}, "duration": 3}
 //   {"type": "caption", "text": "…", "style": { … }, "duration": 3}
 //   {"type": "photo", "url": "/photos/a.jpg", "fit": "fill", "sourceRange": {"start": 0, "duration": 3}, …}
+//   {"type": "video", "url": "/clips/a.mp4", "fit": "fill", "withSound": true, "sourceRange": {"start": 1, "duration": 2}}
+//   {"type": "speed", "speed": {"numerator": 2, "denominator": 1, "keepsPitch": true}, "clip": { … }}
+//   {"type": "reverse", "clip": { … }}   {"type": "freeze", "at": 1, "duration": 2, "clip": { … }}
+//   {"type": "loop", "duration": 10, "clip": { … }}
 //
 // Drawing closures (and `follow`'s object, `controlPoints`' displacement) are code, not data: encoding a
 // tree that holds one throws `MovieMakerError.notEncodable` naming it. Layouts (a title card's fitted
@@ -21,6 +25,7 @@ import Foundation
 extension Clip: Codable {
     private enum Kind: String, CaseIterable {
         case sequence, stack, offset, trim, `repeat`, filtered, color, empty, titleCard, slideshow, bezier, caption, photo, drawing
+        case video, speed, reverse, freeze, loop
     }
 
     /// Reads a clip written by `encode(to:)`. Title cards and slideshows are laid out again (an unknown
@@ -50,7 +55,8 @@ extension Clip: Codable {
                                                      expected: "\(max(0, items.count - 1)): one transition (or null for a cut) between each clip and the next")
                     .decodingError(at: c.codingPath + [key("transitions")])
             }
-            clip = Clip(.sequence(Track(items, transitions: transitions)))
+            clip = Clip(.sequence(Track(items, transitions: transitions,
+                                        audioCrossfade: try c.decode(key("audioCrossfade"), or: Track.defaultAudioCrossfade))))
         case .stack:
             clip = Clip(.stack(try c.decode([Clip].self, forKey: key("items"))))
         case .offset:
@@ -91,6 +97,27 @@ extension Clip: Codable {
             let photo = try PhotoMedia(from: decoder)
             let range = try c.decode(TimeRange.self, forKey: key("sourceRange"))
             clip = Clip(.media(Media(.photo(photo), sourceRange: range)))
+        case .video:
+            let location = try c.decode(FileLocation.self, forKey: key("url"))
+            let file = try decodingErrors(at: c.codingPath + [key("url")]) { try VideoFile(url: location.url) }
+            let withSound = try c.decode(key("withSound"), or: true)
+            let sound = withSound && file.hasAudio ? try decodingErrors(at: c.codingPath + [key("url")]) { try AudioFile(url: file.url) } : nil
+            let media = VideoMedia(file: file, fit: try c.decode(key("fit"), or: .fill), background: try c.decode(key("background"), or: .black), sound: sound)
+            let range = try c.decode(key("sourceRange"), or: TimeRange(start: .zero, duration: file.duration))
+            clip = Clip(.media(Media(.video(media), sourceRange: range)))
+        case .speed:
+            let speed = try c.decode(Speed.self, forKey: key("speed"))
+            guard speed.isSupported else {
+                throw MovieMakerError.invalidSetting(.speed, value: speed.description, expected: "a speed from 1/4 to 4")
+                    .decodingError(at: c.codingPath + [key("speed")])
+            }
+            clip = Clip(.timeMap(.speed(speed), try c.decode(Clip.self, forKey: key("clip"))))
+        case .reverse:
+            clip = Clip(.timeMap(.reverse, try c.decode(Clip.self, forKey: key("clip"))))
+        case .freeze:
+            clip = Clip(.timeMap(.freeze(at: try c.decode(key("at"), or: .zero), duration: try duration()), try c.decode(Clip.self, forKey: key("clip"))))
+        case .loop:
+            clip = Clip(.timeMap(.loop(duration: try duration()), try c.decode(Clip.self, forKey: key("clip"))))
         case .drawing:
             preconditionFailure("excluded above")
         }
@@ -109,6 +136,7 @@ extension Clip: Codable {
             try c.encode(Kind.sequence.rawValue, forKey: .type)
             try c.encode(track.items, forKey: key("items"))
             try c.encode(track.requestedTransitions, forKey: key("transitions"))
+            if track.audioCrossfade != Track.defaultAudioCrossfade { try c.encode(track.audioCrossfade, forKey: key("audioCrossfade")) }
         case let .stack(clips):
             try c.encode(Kind.stack.rawValue, forKey: .type)
             try c.encode(clips, forKey: key("items"))
@@ -124,6 +152,18 @@ extension Clip: Codable {
             case let .repeating(count):
                 try c.encode(Kind.repeat.rawValue, forKey: .type)
                 try c.encode(count, forKey: key("count"))
+            case let .speed(speed):
+                try c.encode(Kind.speed.rawValue, forKey: .type)
+                try c.encode(speed, forKey: key("speed"))
+            case .reverse:
+                try c.encode(Kind.reverse.rawValue, forKey: .type)
+            case let .freeze(at, duration):
+                try c.encode(Kind.freeze.rawValue, forKey: .type)
+                try c.encode(at, forKey: key("at"))
+                try c.encode(duration, forKey: key("duration"))
+            case let .loop(duration):
+                try c.encode(Kind.loop.rawValue, forKey: .type)
+                try c.encode(duration, forKey: key("duration"))
             }
             try c.encode(child, forKey: key("clip"))
         case let .filtered(filters, child):
@@ -168,6 +208,13 @@ extension Clip: Codable {
             case let .photo(photo):
                 try photo.encode(to: encoder)
                 try c.encode(Kind.photo.rawValue, forKey: .type)
+                try c.encode(media.sourceRange, forKey: key("sourceRange"))
+            case let .video(video):
+                try c.encode(Kind.video.rawValue, forKey: .type)
+                try c.encode(FileLocation(video.file.url), forKey: key("url"))
+                try c.encode(video.fit, forKey: key("fit"))
+                try c.encode(video.background, forKey: key("background"))
+                try c.encode(video.sound != nil, forKey: key("withSound"))
                 try c.encode(media.sourceRange, forKey: key("sourceRange"))
             }
         }

@@ -86,6 +86,21 @@ extension Clip {
             }
         case let .filtered(_, child):
             visit(child, index: 0, span: shown, childZero: .zero)
+        case let .timeMap(.speed(speed), child):
+            // Linear: the child's time is the node's × speed. Leaves are placed over the part of the
+            // node's time they show (their local start in the child's own time).
+            let childShown = speed.sourceTime(at: shown.lowerBound)..<speed.sourceTime(at: shown.upperBound)
+            child.visitLeaves(in: childShown, offset: .zero, path: path + [0], intoSlideshows: intoSlideshows) { p in
+                let start = speed.outputTime(at: p.range.start), end = speed.outputTime(at: p.range.start + p.range.duration)
+                body(Placement(clip: p.clip, path: p.path, range: TimeRange(start: offset + start, duration: end - start), localStart: p.localStart))
+            }
+        case let .timeMap(.reverse, child), let .timeMap(.freeze, child), let .timeMap(.loop, child):
+            // Not a shift: every leaf the child shows is placed over the whole span shown (a leaf may
+            // show anywhere in it), starting from its own start.
+            child.visitLeaves(in: .zero..<child.duration, offset: .zero, path: path + [0], intoSlideshows: intoSlideshows) { p in
+                body(Placement(clip: p.clip, path: p.path, range: TimeRange(start: offset + shown.lowerBound, duration: shown.upperBound - shown.lowerBound),
+                               localStart: p.localStart))
+            }
         }
     }
 }

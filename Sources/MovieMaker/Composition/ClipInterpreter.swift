@@ -28,6 +28,10 @@ extension Clip {
                 return
             }
             let item = track.items[i]
+            // Within a second of the next item, its videos' decoders open ahead (on another thread).
+            if i + 1 < track.items.count, time >= track.starts[i + 1] - Self.videoLookahead {
+                session.prefetchVideos(of: track.items[i + 1])
+            }
             try item.render(in: ctx, at: frame.shifted(by: track.starts[i], duration: item.duration), session: session)
 
         case let .stack(clips):
@@ -36,7 +40,7 @@ extension Clip {
             }
 
         case let .timeMap(map, child):
-            guard let local = map.childTime(frame.exactTime, childDuration: child.duration) else { return }
+            guard let local = map.childTime(frame.exactTime, childDuration: child.duration, rate: frame.rate) else { return }
             try child.render(in: ctx, at: frame.at(local, duration: child.duration), session: session)
 
         case let .filtered(filters, child):
@@ -57,10 +61,19 @@ extension Clip {
     }
 }
 
+extension Clip {
+    /// How long before a cut the next clip's video decoders are opened.
+    static let videoLookahead = Time(value: 1, timescale: 1)
+}
+
 extension Clip.TimeMap {
-    /// The child's time at the node's `time`, or nil where the child is not drawn (before an offset
-    /// ends, or a repeat of a zero-length child).
-    func childTime(_ time: Time, childDuration: Time) -> Time? {
+    /// The child's time at the node's `time` on a frame grid of `rate`, or nil where the child is not
+    /// drawn (before an offset ends, or a repeat of a zero-length child).
+    ///
+    /// A reversed node maps the frame interval [t, t + 1/rate) onto the child's [d − t − 1/rate, d − t)
+    /// and samples its middle, d − t − 1/(2 rate): output frame k shows source frame n − 1 − k of a
+    /// clip of n frames at the same rate, clear of the boundaries where rounded timestamps jitter.
+    func childTime(_ time: Time, childDuration: Time, rate: FrameRate) -> Time? {
         switch self {
         case let .offset(delay):
             guard time >= delay, childDuration > .zero else { return nil }
@@ -71,6 +84,18 @@ extension Clip.TimeMap {
             guard count > 0, childDuration > .zero else { return nil }
             let k = min(count - 1, max(0, Int(time.quotient(dividingBy: childDuration))))
             return time - childDuration * k
+        case let .speed(speed):
+            return speed.sourceTime(at: time)
+        case .reverse:
+            guard childDuration > .zero else { return nil }
+            let halfFrame = Time(value: Int64(rate.denominator), timescale: 2 * Int64(rate.numerator))
+            return Time.max(.zero, childDuration - time - halfFrame)
+        case let .freeze(at, _):
+            return at
+        case .loop:
+            guard childDuration > .zero else { return nil }
+            let k = max(0, time.quotient(dividingBy: childDuration))
+            return time - childDuration * Int(k)
         }
     }
 }
@@ -101,8 +126,10 @@ extension Clip.Media {
     /// Draws the media at `frame` (the leaf's own time) from the session's provider.
     func draw(in ctx: DrawingContext, at frame: Frame, session: RenderSession) throws {
         switch source {
+        case let .video(video):
+            try video.draw(in: ctx, at: sourceRange.start + frame.exactTime, key: videoKey!, session: session)
         case let .photo(photo):
-            let provider = session.photoProvider(for: group)
+            let provider = session.photoProvider(for: group!)
             let picture = try provider.image(at: index)
             provider.prefetch(after: index, count: provider.urls.count)
             ctx.clear(photo.background)

@@ -11,14 +11,15 @@ extension Clip {
     public indirect enum Node: Sendable {
         /// A leaf that draws from code, lasting `duration`.
         case generator(Generator, duration: Time)
-        /// A leaf that shows a file (a photo; a video in a later version) over its source range.
+        /// A leaf that shows a file (a photo or a video) over its source range.
         case media(Media)
         /// Clips one after another, neighbours joined by cuts or transitions (OpenTimelineIO's Track).
         case sequence(Track)
         /// Clips drawn on top of each other, the first at the bottom (OpenTimelineIO's Stack); each
         /// is drawn while it lasts.
         case stack([Clip])
-        /// A clip whose time is remapped: shifted, trimmed or repeated.
+        /// A clip whose time is remapped: shifted, trimmed, repeated, sped up or slowed down, reversed,
+        /// frozen or looped.
         case timeMap(TimeMap, Clip)
         /// A clip whose picture goes through filters, in order.
         case filtered([Filter], Clip)
@@ -105,12 +106,20 @@ extension Clip {
         public let starts: [Time]
         /// How long the track lasts: the items' durations minus the transitions' overlaps.
         public let duration: Time
+        /// How long the sounds of two clips joined by a cut crossfade (equal power, centred on the cut,
+        /// at least 10 ms; 20 ms by default).
+        public let audioCrossfade: Time
+
+        /// The crossfade at cuts unless asked otherwise: 20 ms.
+        public static let defaultAudioCrossfade = Time(value: 1, timescale: 50)
 
         /// Lays out `items` joined by `transitions` (one per pair of neighbours; missing entries are cuts).
         /// A transition overlaps the end of one clip with the start of the next, as FFmpeg's xfade does,
-        /// and is shortened to fit in both clips (after the previous transition).
-        public init(_ items: [Clip], transitions requested: [Transition?]) {
+        /// and is shortened to fit in both clips (after the previous transition). At cuts, the clips'
+        /// sounds crossfade over `audioCrossfade` (at least 10 ms).
+        public init(_ items: [Clip], transitions requested: [Transition?], audioCrossfade: Time = Track.defaultAudioCrossfade) {
             self.items = items
+            self.audioCrossfade = Time.max(ClipSound.minimumCutFade, audioCrossfade)
             let requested = (0..<max(0, items.count - 1)).map { $0 < requested.count ? requested[$0] : nil }
             requestedTransitions = requested
             var starts: [Time] = []
@@ -163,6 +172,15 @@ extension Clip {
         case trim(from: Time, to: Time)
         /// The child played `count` times in a row. Lasts `count` × the child.
         case repeating(count: Int)
+        /// The child played at `speed` (2: twice as fast; 1/2: slow motion). Lasts the child ÷ speed.
+        /// Its sounds are time-stretched (keeping their pitch unless the speed says otherwise).
+        case speed(Speed)
+        /// The child played backwards, its sounds too. Lasts as long as the child.
+        case reverse
+        /// The child's picture at `at` (of its own time), held for `duration`; silent.
+        case freeze(at: Time, duration: Time)
+        /// The child played again and again to fill `duration` (the last repeat cut short).
+        case loop(duration: Time)
 
         /// The node's duration over a child lasting `child`.
         public func duration(of child: Time) -> Time {
@@ -170,6 +188,10 @@ extension Clip {
             case let .offset(delay): return delay + child
             case let .trim(from, to): return Time.max(.zero, to - from)
             case let .repeating(count): return child * max(0, count)
+            case let .speed(speed): return speed.outputTime(at: child)
+            case .reverse: return child
+            case let .freeze(_, duration): return Time.max(.zero, duration)
+            case let .loop(duration): return Time.max(.zero, duration)
             }
         }
     }
@@ -233,13 +255,18 @@ extension Clip {
         public enum Source: Sendable, Hashable {
             /// A still photo (JPEG, PNG, WebP, HEIC/AVIF, TIFF, BMP, GIF), shown as `PhotoMedia` says.
             case photo(PhotoMedia)
+            /// A video file, shown as `VideoMedia` says.
+            case video(VideoMedia)
         }
         /// Where the pictures come from.
         public let source: Source
         /// The part of the source shown (a photo's time starts at 0 and lasts as long as it is shown).
         public let sourceRange: TimeRange
-        /// The provider group of the leaf (photos of one slideshow share one; a lone photo has its own).
-        let group: PhotoGroup
+        /// The provider group of a photo leaf (photos of one slideshow share one; a lone photo has its
+        /// own); nil for a video.
+        let group: PhotoGroup?
+        /// The identity of a video leaf (copies of the clip share its decoder); nil for a photo.
+        let videoKey: VideoLeafKey?
         /// The leaf's position in its group's photo list.
         let index: Int
 
@@ -248,7 +275,12 @@ extension Clip {
             self.source = source
             self.sourceRange = sourceRange
             switch source {
-            case let .photo(photo): group = PhotoGroup(urls: [photo.url], frameSize: photo.frameSize, zoom: photo.decodeZoom, fit: photo.fit)
+            case let .photo(photo):
+                group = PhotoGroup(urls: [photo.url], frameSize: photo.frameSize, zoom: photo.decodeZoom, fit: photo.fit)
+                videoKey = nil
+            case let .video(video):
+                group = nil
+                videoKey = VideoLeafKey(file: video.file)
             }
             index = 0
         }
@@ -256,12 +288,14 @@ extension Clip {
         /// A leaf of a provider group (a slideshow's photos).
         init(_ source: Source, sourceRange: TimeRange, group: PhotoGroup, index: Int) {
             self.source = source; self.sourceRange = sourceRange; self.group = group; self.index = index
+            videoKey = nil
         }
 
         /// The file the leaf shows.
         public var url: URL {
             switch source {
             case let .photo(photo): return photo.url
+            case let .video(video): return video.file.url
             }
         }
     }

@@ -58,6 +58,16 @@ public struct ClipSound: Sendable {
 
     /// When it is first heard in the clip's time, and whether it is heard at all.
     var firstHeard: Time { Time.max(start, heardFrom ?? start) }
+    /// When it stops being heard in the clip's time (nil: it plays as long as it lasts, when that is
+    /// not known).
+    var lastHeard: Time? {
+        let end = source.duration.map { start + $0 }
+        switch (heardUntil, end) {
+        case let (u?, e?): return Time.min(u, e)
+        case let (u?, nil): return u
+        case let (nil, e): return e
+        }
+    }
     /// Whether any of it is heard.
     var isHeard: Bool { heardUntil.map { $0 > firstHeard } ?? true }
 
@@ -178,7 +188,9 @@ extension Clip {
     /// The sounds of the clips under this node, in this clip's time.
     private var childSounds: [ClipSound] {
         switch node {
-        case .generator, .media:
+        case let .media(media):
+            return media.ownSounds
+        case .generator:
             return []
         case let .sequence(track):
             return track.sounds
@@ -195,7 +207,33 @@ extension Clip {
             return (0..<max(0, count)).flatMap { k in inner.map { $0.shifted(by: child.duration * k) } }
         case let .filtered(_, child):
             return child.sounds
+        case let .timeMap(.speed(speed), child):
+            return child.sounds.compactMap { $0.played(at: speed) }
+        case .timeMap(.reverse, let child):
+            return child.sounds.compactMap { $0.reversed(within: child.duration) }
+        case .timeMap(.freeze, _):
+            return []
+        case let .timeMap(.loop(duration), child):
+            let d = child.duration
+            guard d > .zero, duration > .zero else { return [] }
+            let count = Int((duration - Time(value: 1, timescale: 1_000_000_000)).quotient(dividingBy: d)) + 1
+            let inner = child.sounds
+            return (0..<count).flatMap { k in inner.map { $0.shifted(by: d * k) } }
+                .map { $0.limited(from: nil, until: duration) }.filter(\.isHeard)
         }
+    }
+}
+
+extension Clip.Media {
+    /// The sound of a video leaf, in the leaf's time: the file's sound from the in point, where the
+    /// container places it relative to the picture (its audio/video offset kept), heard while the leaf
+    /// lasts. The sound before the in point and after the out point stays available to crossfades at
+    /// cuts (`Track.sounds`).
+    var ownSounds: [ClipSound] {
+        guard case let .video(video) = source, let sound = video.sound else { return [] }
+        let offset = video.file.audioOffset ?? .zero
+        let s = ClipSound(sound, start: offset - sourceRange.start).limited(from: .zero, until: sourceRange.duration)
+        return s.isHeard ? [s] : []
     }
 }
 
@@ -206,6 +244,7 @@ extension Clip.Track {
     var sounds: [ClipSound] {
         if items.count == 1 { return items[0].sounds }
         var all: [ClipSound] = []
+        var placed: [[ClipSound]] = []
         for (i, clip) in items.enumerated() {
             let start = starts[i], end = starts[i] + clip.duration
             let overlapIn = i > 0 ? transitions[i - 1]?.duration ?? .zero : .zero
@@ -221,7 +260,47 @@ extension Clip.Track {
                 }
                 if s.isHeard { all.append(s) }
             }
+            placed.append(all)
+            all = []
         }
-        return all
+        // Cuts: the sounds cut by the outgoing clip's end and those starting with the incoming clip
+        // crossfade over `audioCrossfade`, centred on the cut where both have sound beyond it.
+        for i in items.indices.dropLast() where transitions[i] == nil {
+            var outgoing = placed[i], incoming = placed[i + 1]
+            joinAtCut(starts[i + 1], outgoing: &outgoing, incoming: &incoming)
+            placed[i] = outgoing; placed[i + 1] = incoming
+        }
+        return placed.flatMap { $0 }
+    }
+
+    /// Crossfades, at a cut at `cut`, the `outgoing` sounds heard until the cut with the `incoming`
+    /// sounds heard from it: equal-power fades over `audioCrossfade`, as much of it before the cut as
+    /// the incoming sounds have material before their in point and after it as the outgoing ones have
+    /// after their out point (half each when both have enough: centred on the cut).
+    private func joinAtCut(_ cut: Time, outgoing: inout [ClipSound], incoming: inout [ClipSound]) {
+        let endless = Time(value: Int64.max / 4, timescale: 1)
+        let outs = outgoing.indices.filter { outgoing[$0].lastHeard == cut }
+        let ins = incoming.indices.filter { incoming[$0].firstHeard == cut }
+        guard !outs.isEmpty || !ins.isEmpty else { return }
+        // Material beyond the cut: after it for outgoing sounds, before it for incoming ones.
+        let after = outs.map { i -> Time in
+            let s = outgoing[i]
+            return s.source.duration.map { Time.max(.zero, s.start + $0 - cut) } ?? endless
+        }.min() ?? endless
+        let before = ins.map { Time.max(.zero, cut - incoming[$0].start) }.min() ?? endless
+        let x = audioCrossfade
+        let half = Time(value: x.value, timescale: x.timescale * 2)
+        var a = Time.min(before, half)
+        let b = Time.min(after, x - a)
+        a = Time.min(before, x - b)
+        guard a + b > .zero else { return }
+        for i in outs {
+            outgoing[i].heardUntil = cut + b
+            outgoing[i].fadeOut = a + b
+        }
+        for i in ins {
+            incoming[i].heardFrom = cut - a
+            incoming[i].fadeIn = a + b
+        }
     }
 }

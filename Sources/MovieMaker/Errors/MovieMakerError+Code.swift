@@ -86,6 +86,14 @@ extension MovieMakerError {
         public static let cancelled = Code(rawValue: "cancelled")
         /// A value cannot be written as data (`Encodable`).
         public static let notEncodable = Code(rawValue: "notEncodable")
+        /// A movie file ends before its index says it does (a copy or download cut short).
+        public static let movieTruncated = Code(rawValue: "movieTruncated")
+        /// A file used as a video has no video stream (e.g. a sound file).
+        public static let noVideoStream = Code(rawValue: "noVideoStream")
+        /// A video stream MovieMaker cannot show faithfully (HDR, no decoder for its codec).
+        public static let videoUnsupported = Code(rawValue: "videoUnsupported")
+        /// A composition needs more video decoders open at once than the render allows.
+        public static let videoDecoderLimit = Code(rawValue: "videoDecoderLimit")
 
         /// Every code this release throws, in declaration order.
         public static let all: [Code] = [
@@ -94,7 +102,7 @@ extension MovieMakerError {
             .noFrames, .failedEarlier, .cairo, .ffmpeg, .imageUnreadable, .fontUnreadable, .movieUnreadable,
             .fontNotFound, .invalidMarkup, .transparencyUnsupported, .invalidPathData, .notAnImage, .audioUnreadable,
             .noAudioStream, .unsupportedAudioCodec, .noPhotos, .audioUnsupported, .audioAfterFirstFrame, .audioTooLate,
-            .cancelled, .notEncodable
+            .cancelled, .notEncodable, .movieTruncated, .noVideoStream, .videoUnsupported, .videoDecoderLimit
         ]
     }
 }

@@ -183,6 +183,31 @@ extension MovieMakerError {
         MovieMakerError(code: .movieUnreadable, message: "cannot read the movie \(path): \(reason)", location: Location(file: path), reason: reason)
     }
 
+    /// A movie file ends before its index says it does.
+    public static func movieTruncated(path: String, reason: String) -> MovieMakerError {
+        MovieMakerError(code: .movieTruncated, message: "the movie \(path) is truncated: \(reason); copy or download it again",
+                        location: Location(file: path), reason: reason)
+    }
+
+    /// A file used as a video has no video stream.
+    public static func noVideoStream(path: String, found: String) -> MovieMakerError {
+        MovieMakerError(code: .noVideoStream, message: "\(path) has no video stream (\(found)); give a video file (MP4, MOV, MKV, WebM, AVI, MTS, Ogg), or use it as sound",
+                        location: Location(file: path), reason: found)
+    }
+
+    /// A video stream MovieMaker cannot show faithfully.
+    public static func videoUnsupported(path: String, reason: String, fix: String) -> MovieMakerError {
+        MovieMakerError(code: .videoUnsupported, message: "cannot show the video \(path): \(reason); \(fix)",
+                        location: Location(file: path), reason: reason)
+    }
+
+    /// A composition needs more video decoders open at once than the render allows.
+    public static func videoDecoderLimit(needed: Int, limit: Int, at time: Time, files: [String]) -> MovieMakerError {
+        MovieMakerError(code: .videoDecoderLimit,
+                        message: "the composition shows \(needed) videos at once at \(String(format: "%.3f", time.seconds)) s (\(files.joined(separator: ", "))) but the render opens at most \(limit) video decoders; raise EncoderSettings.videoDecoderLimit (each open 1080p decoder costs about 48 MiB) or show fewer videos at once",
+                        setting: .videoDecoderLimit, value: "\(limit)", expected: "at least \(needed)")
+    }
+
     /// A text's font family is not installed (no silent fallback to another family).
     public static func fontNotFound(family: String, closest: [String]) -> MovieMakerError {
         let suggestion = closest.isEmpty ? "" : "; closest installed: \(closest.joined(separator: ", "))"

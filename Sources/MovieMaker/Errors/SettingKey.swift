@@ -130,6 +130,10 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
     public static let audioClipInPoint = SettingKey(rawValue: "audioClipInPoint", description: "audio clip in point")
     /// Where an audio clip ends in its source.
     public static let audioClipOutPoint = SettingKey(rawValue: "audioClipOutPoint", description: "audio clip out point")
+    /// `EncoderSettings.videoDecoderLimit`: video decoders a render may keep open at once.
+    public static let videoDecoderLimit = SettingKey(rawValue: "videoDecoderLimit", description: "video decoder limit")
+    /// A clip's playback speed (`Clip.speed(_:)`).
+    public static let speed = SettingKey(rawValue: "speed", description: "speed")
     /// An audio clip's gain.
     public static let audioClipGain = SettingKey(rawValue: "audioClipGain", description: "audio clip gain")
     /// An audio clip's fade-in.
@@ -199,7 +203,8 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
         .audioClipInPoint, .audioClipOutPoint, .audioClipGain, .audioClipFadeIn, .audioClipFadeOut,
         .audioClipMovieEndFade, .audioLoop, .audioLoopDuration, .audioLoopCrossfade, .audioTrackCrossfade,
         .duckingDepth, .duckingThreshold, .duckingAttack, .duckingRelease, .duckingHold, .loudnessNormalization,
-        .mixGain, .loudnessTarget, .mixDuration, .limiterCeiling, .limiterLookahead, .limiterRelease
+        .mixGain, .loudnessTarget, .mixDuration, .limiterCeiling, .limiterLookahead, .limiterRelease,
+        .videoDecoderLimit, .speed
     ]
 
     /// The numbered settings by the name before their brackets.

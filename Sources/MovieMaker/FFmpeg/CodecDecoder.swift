@@ -34,8 +34,9 @@ final class CodecDecoder {
     /// Opens a decoder for `stream` (avcodec_find_decoder unless `decoder` names one, e.g. libvpx-vp9
     /// for VP9 with alpha; avcodec_alloc_context3; avcodec_parameters_to_context with the stream's
     /// time base as the packet time base; avcodec_open2).
+    /// `threads` is libavcodec's `thread_count` (1: decode on the calling thread only; 0: one per core).
     init(stream: UnsafeMutablePointer<AVStream>, decoder: UnsafePointer<AVCodec>? = nil, strict: Bool = false,
-         invalidDataLimit: Int = 0, cancellation: CancellationToken? = nil,
+         invalidDataLimit: Int = 0, threads: Int = 1, cancellation: CancellationToken? = nil,
          describe: @escaping MediaReadFailureDescription = { $0.ffmpegError }) throws(MovieMakerError) {
         let parameters = stream.pointee.codecpar!
         guard let found = decoder ?? avcodec_find_decoder(parameters.pointee.codec_id) else {
@@ -52,6 +53,7 @@ final class CodecDecoder {
         try ffCheck(avcodec_parameters_to_context(c, parameters), "avcodec_parameters_to_context")
         // The packets' time base: libavcodec needs it to move frame timestamps past skipped priming samples.
         c.pointee.pkt_timebase = stream.pointee.time_base
+        c.pointee.thread_count = Int32(threads)
         if strict { c.pointee.err_recognition = AV_EF_EXPLODE | AV_EF_CRCCHECK | AV_EF_BITSTREAM }
         let r = avcodec_open2(c, found, nil)
         if r < 0 { throw describe(MediaReadFailure(.openDecoder, code: r)) }

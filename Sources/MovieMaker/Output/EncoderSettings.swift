@@ -33,6 +33,12 @@ public struct EncoderSettings: Sendable, Equatable {
     /// ProRes 4444, `.webm`/`.mkv` VP9 with alpha, a PNG sequence RGBA; `.mp4`/`.m4v` throw
     /// `.transparencyUnsupported` (H.264 has no alpha).
     public var transparency: Bool = false
+    /// How many video decoders a render keeps open at once (2 by default: the clip playing and the
+    /// next one, opened ahead of the cut). A composition that shows more videos at once (a 2×2 split
+    /// screen) needs this raised; each open 1080p decoder costs about 48 MiB.
+    public var videoDecoderLimit: Int = EncoderSettings.defaultVideoDecoderLimit
+    /// The default `videoDecoderLimit`, 2.
+    public static let defaultVideoDecoderLimit = 2
 
     /// `drawingThreads` with 0 resolved for this machine.
     var resolvedDrawingThreads: Int { Self.drawingThreads(drawingThreads) }
@@ -58,6 +64,7 @@ public struct EncoderSettings: Sendable, Equatable {
         if let b = bitrate, b <= 0 { throw .invalidSetting(.bitrate, value: "\(b)", expected: "a positive number of bits per second, e.g. 8_000_000") }
         if let k = keyframeInterval, k < 1 { throw .invalidSetting(.keyframeInterval, value: "\(k)", expected: "at least 1 frame") }
         guard bufferCount >= 2 else { throw .invalidSetting(.bufferCount, value: "\(bufferCount)", expected: "at least 2 (one drawing, one encoding)") }
+        guard videoDecoderLimit >= 1 else { throw .invalidSetting(.videoDecoderLimit, value: "\(videoDecoderLimit)", expected: "at least 1 video decoder") }
         guard drawingThreads >= 0 else { throw .invalidSetting(.drawingThreads, value: "\(drawingThreads)", expected: "0 (one per core) or more") }
         guard threads >= 0 else { throw .invalidSetting(.threads, value: "\(threads)", expected: "0 (automatic) or more") }
     }

@@ -305,7 +305,8 @@ public final class MovieMaker {
                                                  expected: "a range within the clip's \(total) frames, 0..<\(total)")
         }
         // Like a sound that cannot be opened, media that cannot be opened throws here and changes nothing.
-        let session = try RenderSession(opening: clip, width: width, height: height, cancellation: cancellation)
+        let session = try RenderSession(opening: clip, width: width, height: height, cancellation: cancellation,
+                                        videoDecoderLimit: settings.videoDecoderLimit)
         defer { session.close() }
         // The clip's sounds, placed at the range's start in movie time (nothing before it is heard).
         let rangeStart = frameRate.time(ofFrame: frames.lowerBound)

@@ -39,7 +39,8 @@ extension Clip {
     /// first and a missing file throws before any frame is drawn. Sounds are not rendered.
     public func renderFrames(_ frames: Range<Int>? = nil, width: Int, height: Int, rate: FrameRate = 30,
                              background: Color = .black, drawingThreads: Int = 0,
-                             cancellation: CancellationToken? = nil) throws -> [PixelBuffer] {
+                             cancellation: CancellationToken? = nil,
+                             videoDecoderLimit: Int = EncoderSettings.defaultVideoDecoderLimit) throws -> [PixelBuffer] {
         let total = rate.frameCount(for: duration)
         let range = frames ?? 0..<total
         guard range.lowerBound >= 0, range.upperBound <= total else {
@@ -47,7 +48,8 @@ extension Clip {
                                                  expected: "a range within the clip's \(total) frames, 0..<\(total)")
         }
         guard width >= 1, height >= 1 else { throw MovieMakerError.invalidSize(width: width, height: height) }
-        let session = try RenderSession(opening: self, width: width, height: height, cancellation: cancellation)
+        let session = try RenderSession(opening: self, width: width, height: height, cancellation: cancellation,
+                                        videoDecoderLimit: videoDecoderLimit)
         defer { session.close() }
         let lanes = max(1, min(EncoderSettings.drawingThreads(drawingThreads), range.count))
         let canvases = try (0..<lanes).map { _ in try Canvas(width: width, height: height) }

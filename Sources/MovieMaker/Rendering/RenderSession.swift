@@ -21,22 +21,35 @@ final class RenderSession: @unchecked Sendable {
     let cancellation: CancellationToken?
     private let lock = NSLock()
     private var photoProviders: [ObjectIdentifier: PhotoProvider] = [:]
+    /// The render's video decoders (at most `videoDecoderLimit` open at once).
+    let videoPool: VideoDecoderPool
 
     /// The session of the frame the current thread is drawing, if any.
     @TaskLocal static var current: RenderSession?
 
     /// Opens the providers of every media leaf in `clip` for frames of `width`×`height`, checking each
     /// file. Throws (before any frame) the first file that is missing or not an image.
-    init(opening clip: Clip, width: Int, height: Int, cancellation: CancellationToken? = nil) throws(MovieMakerError) {
+    ///
+    /// Videos are checked too: an HDR video throws `.videoUnsupported`, and a composition that shows
+    /// more videos at once than `videoDecoderLimit` throws `.videoDecoderLimit` naming the time and the
+    /// files. Their decoders open when first drawn (the next clip's a second ahead of a cut).
+    init(opening clip: Clip, width: Int, height: Int, cancellation: CancellationToken? = nil,
+         videoDecoderLimit: Int = EncoderSettings.defaultVideoDecoderLimit) throws(MovieMakerError) {
         frameSize = Size(width: Double(width), height: Double(height))
         isStandalone = false
         self.cancellation = cancellation
+        videoPool = VideoDecoderPool(limit: videoDecoderLimit)
         var groups: [ObjectIdentifier: PhotoGroup] = [:]
         var order: [ObjectIdentifier] = []
+        var videos: [VideoLeafKey] = []
         clip.forEachMediaLeaf { media in
-            let id = ObjectIdentifier(media.group)
-            if groups[id] == nil { groups[id] = media.group; order.append(id) }
+            if let key = media.videoKey { videos.append(key); return }
+            guard let group = media.group else { return }
+            let id = ObjectIdentifier(group)
+            if groups[id] == nil { groups[id] = group; order.append(id) }
         }
+        for key in videos { try key.file.checkShowable() }
+        if !videos.isEmpty { try Self.checkVideoDecoderLimit(clip, limit: videoPool.limit) }
         for id in order {
             let provider = groups[id]!.makeProvider(frame: frameSize)
             try provider.validate()
@@ -48,6 +61,40 @@ final class RenderSession: @unchecked Sendable {
         frameSize = standaloneFrame
         isStandalone = true
         cancellation = nil
+        videoPool = VideoDecoderPool(limit: EncoderSettings.defaultVideoDecoderLimit)
+    }
+
+    /// Throws `.videoDecoderLimit` when `clip` shows more distinct videos at one time than `limit`
+    /// (a 2×2 split screen of four videos needs four decoders), naming the first such time and the files.
+    private static func checkVideoDecoderLimit(_ clip: Clip, limit: Int) throws(MovieMakerError) {
+        // Every video leaf's span in the clip's time (time-mapped ones: the whole span of the map).
+        let placements = clip.mediaLeaves(in: .zero..<clip.duration).compactMap { p -> (VideoLeafKey, Time, Time)? in
+            guard case let .media(media) = p.clip.node, let key = media.videoKey else { return nil }
+            return (key, p.range.start, p.range.start + p.range.duration)
+        }
+        let starts = Set(placements.map(\.1)).sorted()
+        for t in starts {
+            var keys: [ObjectIdentifier: VideoLeafKey] = [:]
+            for (key, start, end) in placements where start <= t && t < end { keys[ObjectIdentifier(key)] = key }
+            if keys.count > limit {
+                throw .videoDecoderLimit(needed: keys.count, limit: limit, at: t, files: keys.values.map { $0.file.url.lastPathComponent }.sorted())
+            }
+        }
+    }
+
+    /// Runs `body` with the decoder of the video leaf `key`, opening it first if needed (see
+    /// `VideoDecoderPool`).
+    func withVideoSource<R>(for key: VideoLeafKey, _ body: (VideoFrameSource) throws -> R) throws -> R {
+        try videoPool.withSource(for: key, body)
+    }
+
+    /// Opens ahead (in the background) the decoders of the videos `clip` shows first.
+    func prefetchVideos(of clip: Clip) {
+        guard !isStandalone else { return }
+        for p in clip.mediaLeaves(in: .zero..<Time.min(clip.duration, Clip.videoLookahead)) {
+            guard case let .media(media) = p.clip.node, let key = media.videoKey else { continue }
+            videoPool.prefetch(key, at: media.sourceRange.start + p.localStart)
+        }
     }
 
     /// The stand-in session for drawing into `context` outside any render: providers are the clips'
@@ -81,6 +128,7 @@ final class RenderSession: @unchecked Sendable {
             return Array(photoProviders.values)
         }
         for p in providers { p.close() }
+        videoPool.close()
     }
 
     /// How many providers are open (for tests).

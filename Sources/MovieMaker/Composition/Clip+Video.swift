@@ -1,0 +1,147 @@
+import Foundation
+
+extension Clip {
+    /// A video in a clip: the probed file, how it fills the frame, and whether its own sound plays.
+    public struct VideoMedia: Sendable, Hashable {
+        /// The probed file.
+        public var file: VideoFile
+        /// How the picture fills the frame: `fill` (cover, cropping), `fit` (whole, with bars of
+        /// `background`) or `blur` (whole, over a blurred enlargement of itself).
+        public var fit: Slideshow.Fit
+        /// The colour of the bars around a fitted picture.
+        public var background: Color
+        /// The file's own sound, when it plays with the picture (nil: silent, or the file has none).
+        public var sound: AudioFile?
+
+        /// `file` shown by `fit` on `background`, with `sound` playing with it.
+        public init(file: VideoFile, fit: Slideshow.Fit = .fill, background: Color = .black, sound: AudioFile? = nil) {
+            self.file = file; self.fit = fit; self.background = background; self.sound = sound
+        }
+    }
+
+    /// A clip of the whole video at `url`, filling the frame by `fit`, with its own sound unless
+    /// `withSound` is false.
+    ///
+    /// The file is probed now (see `VideoFile`): a missing, empty, truncated, audio-only or
+    /// undecodable file throws here naming it, and so does an HDR video (which would look washed out).
+    /// Each render opens its own decoder. Trim it with `trimmed(from:to:)`, change its speed with
+    /// `speed(_:)`, play it backwards with `reversed()`: these map time, they never write a new file.
+    public static func video(_ url: URL, fit: Slideshow.Fit = .fill, background: Color = .black,
+                             withSound: Bool = true) throws(MovieMakerError) -> Clip {
+        let file = try VideoFile(url: url)
+        try file.checkShowable()
+        var sound: AudioFile? = nil
+        if withSound && file.hasAudio { sound = try AudioFile(url: url) }
+        return Clip(.media(Media(.video(VideoMedia(file: file, fit: fit, background: background, sound: sound)),
+                                 sourceRange: TimeRange(start: .zero, duration: file.duration))))
+    }
+
+    /// A clip of the whole probed `file` (see `video(_:fit:background:withSound:)`). Its sound, when
+    /// asked for, is probed when a render opens the clip.
+    public static func video(_ file: VideoFile, fit: Slideshow.Fit = .fill, background: Color = .black,
+                             withSound: Bool = true) -> Clip {
+        let sound = withSound && file.hasAudio ? try? AudioFile(url: file.url) : nil
+        return Clip(.media(Media(.video(VideoMedia(file: file, fit: fit, background: background, sound: sound)),
+                                 sourceRange: TimeRange(start: .zero, duration: file.duration))))
+    }
+
+    /// This clip played at `speed` (¼× to 4×): `speed(Speed(2))` lasts half as long, showing every
+    /// second frame; `speed(Speed(numerator: 1, denominator: 2))` shows every frame twice. Its sounds
+    /// are time-stretched with libavfilter's `atempo`, keeping their pitch (unless `speed.keepsPitch`
+    /// is false).
+    public func speed(_ speed: Speed) -> Clip {
+        precondition(speed.isSupported, "a clip's speed must be between 1/4 and 4, got \(speed)")
+        return Clip(.timeMap(.speed(speed), self))
+    }
+
+    /// This clip played `factor` times as fast (0.25…4), keeping its sounds' pitch.
+    public func speed(_ factor: Double) -> Clip { speed(Speed(factor)) }
+
+    /// This clip played backwards: its last frame first, its sounds reversed with it. Nothing is
+    /// exported: a video is decoded backwards one group of pictures at a time.
+    public func reversed() -> Clip { Clip(.timeMap(.reverse, self)) }
+
+    /// The picture of this clip at `time` (of its own time), held still for `duration`, without sound.
+    public func frozen(at time: Time, for duration: Time) -> Clip {
+        precondition(duration >= .zero, "a freeze's duration cannot be negative, got \(duration)")
+        return Clip(.timeMap(.freeze(at: Time.max(.zero, time), duration: duration), self))
+    }
+
+    /// This clip played again and again to fill `duration`, the last repeat cut short.
+    public func looped(toFill duration: Time) -> Clip {
+        precondition(duration >= .zero, "a loop's duration cannot be negative, got \(duration)")
+        return Clip(.timeMap(.loop(duration: duration), self))
+    }
+
+    /// Clips one after another, as a phone's video editor stitches recorded clips: hard cuts (or
+    /// `transition` between every two), each clip's sound joined to the next with an equal-power
+    /// crossfade of `audioCrossfade` (at least 10 ms) centred on the cut, using the sound beyond each
+    /// clip's trim where the file has it, so no join clicks or dips.
+    public static func stitched(_ clips: [Clip], transition: Transition? = nil,
+                                audioCrossfade: Time = Time(value: 1, timescale: 50)) -> Clip {
+        let transitions = [Transition?](repeating: transition, count: max(0, clips.count - 1))
+        return Clip(.sequence(Track(clips, transitions: transitions, audioCrossfade: audioCrossfade)))
+    }
+}
+
+extension Clip.VideoMedia {
+    /// Draws the frame shown at `sourceTime` (clamped to the file), turned upright, fitted to the frame,
+    /// from the session's decoder for `key`.
+    func draw(in ctx: DrawingContext, at sourceTime: Time, key: VideoLeafKey, session: RenderSession) throws {
+        let bounds = ctx.bounds
+        // The displayed picture's size, and where it goes.
+        let shown = Size(width: Double(file.width), height: Double(file.height))
+        let cover = max(bounds.width / shown.width, bounds.height / shown.height)
+        let contain = min(bounds.width / shown.width, bounds.height / shown.height)
+        let scale = fit == .fill ? cover : contain
+        // Whole pixels, centred: a picture the frame's size lands exactly on it.
+        let w = max(1, Int((shown.width * scale).rounded())), h = max(1, Int((shown.height * scale).rounded()))
+        let x = (bounds.midX - Double(w) / 2).rounded(), y = (bounds.midY - Double(h) / 2).rounded()
+        let turned = file.rotation % 180 != 0
+        let (codedW, codedH) = turned ? (h, w) : (w, h)
+        let time = Time.max(.zero, sourceTime)
+        var blurSource: Image? = nil
+        let picture: Image = try session.withVideoSource(for: key) { source in
+            if fit == .blur {
+                let bw = max(8, Int(bounds.width / 8)), bh = max(8, Int(bounds.height / 8))
+                blurSource = try source.picture(at: time, width: turned ? bh : bw, height: turned ? bw : bh)
+            }
+            return try source.picture(at: time, width: codedW, height: codedH)
+        }
+        ctx.clear(background)
+        if let blurSource {
+            // The blur fit's background: the same frame, small, blurred, darkened and enlarged to cover.
+            let small = try Canvas(width: max(8, Int(bounds.width / 8)), height: max(8, Int(bounds.height / 8)))
+            try small.draw { sctx in
+                sctx.withBlur(radius: sctx.bounds.width / 40) {
+                    Self.drawTurned(blurSource, orientation: file, in: sctx.bounds, ctx: sctx, covering: true)
+                }
+                sctx.setFill(Color(white: 0, alpha: 0.35))
+                sctx.fillRect(sctx.bounds)
+            }
+            ctx.draw(try small.makeImage(), in: bounds)
+        }
+        Self.drawTurned(picture, orientation: file, in: Rect(x: x, y: y, width: Double(w), height: Double(h)), ctx: ctx, covering: false)
+    }
+
+    /// Draws `image` (in the coded orientation) turned and mirrored as `orientation` says, into `rect`
+    /// (in the displayed orientation); with `covering`, scaled to cover `rect` keeping its proportions.
+    static func drawTurned(_ image: Image, orientation file: VideoFile, in rect: Rect, ctx: DrawingContext, covering: Bool) {
+        let turned = file.rotation % 180 != 0
+        var (dw, dh) = turned ? (Double(image.height), Double(image.width)) : (Double(image.width), Double(image.height))
+        if covering {
+            let s = max(rect.width / dw, rect.height / dh)
+            dw *= s; dh *= s
+        } else {
+            dw = rect.width; dh = rect.height
+        }
+        ctx.withSavedState {
+            ctx.clip(to: rect)
+            ctx.translate(x: rect.midX, y: rect.midY)
+            if file.rotation != 0 { ctx.rotate(by: Double(file.rotation) * .pi / 180) }
+            if file.isMirrored { ctx.scale(x: -1, y: 1) }
+            let (iw, ih) = turned ? (dh, dw) : (dw, dh)
+            ctx.draw(image, in: Rect(x: -iw / 2, y: -ih / 2, width: iw, height: ih))
+        }
+    }
+}

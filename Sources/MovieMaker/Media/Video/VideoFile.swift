@@ -1,0 +1,279 @@
+internal import CFFmpeg
+internal import CMovieMakerShim
+import Foundation
+
+/// A video file, probed: what a clip made from it will show and for how long.
+///
+/// Creating one opens the file with libavformat, finds the video stream, opens its decoder and decodes
+/// the first frame, so a missing, empty, truncated, audio-only or undecodable file fails here, naming
+/// the file, before any frame of a movie is drawn. It reads anything this FFmpeg build decodes
+/// (H.264, HEVC including 10-bit, VP8/VP9, AV1, ProRes, MPEG-4 Part 2, MJPEG, Theora… in MP4, MOV,
+/// MKV, WebM, AVI, MPEG-TS/MTS, Ogg). Nothing stays open: each render opens its own decoder.
+public struct VideoFile: Sendable, Hashable {
+    /// The file.
+    public let url: URL
+    /// How long the video stream lasts, from its first frame.
+    public let duration: Time
+    /// The displayed width in pixels: after the display matrix's rotation (a portrait phone clip is
+    /// narrower than it is tall) and the sample aspect ratio.
+    public let width: Int
+    /// The displayed height in pixels (see `width`).
+    public let height: Int
+    /// The coded width: the decoded pictures' width before rotation.
+    public let codedWidth: Int
+    /// The coded height: the decoded pictures' height before rotation.
+    public let codedHeight: Int
+    /// How far the picture is turned clockwise for display (the display matrix phones write): 0, 90,
+    /// 180 or 270 degrees.
+    public let rotation: Int
+    /// Whether the display matrix mirrors the picture (left and right swapped before the rotation).
+    public let isMirrored: Bool
+    /// The nominal frame rate: the stream's average (for variable frame rate video, the average over
+    /// the file).
+    public let frameRate: FrameRate
+    /// Whether the frames are not evenly spaced (phones record variable frame rate): then each output
+    /// frame shows the source frame whose time it falls in.
+    public let isVariableFrameRate: Bool
+    /// Frames in the stream as the container declares them (nil when it does not say).
+    public let frameCount: Int?
+    /// The codec's FFmpeg name, e.g. `h264`, `hevc`, `vp9`, `av1`, `prores`.
+    public let codec: String
+    /// The decoded pixel format's FFmpeg name, e.g. `yuv420p`, `yuv420p10le`.
+    public let pixelFormat: String
+    /// The colour matrix (`bt709`, `bt470bg`, `smpte170m`, `bt2020nc`, or `unknown`: then BT.601 below
+    /// 720 lines and BT.709 from 720 lines up, as players assume).
+    public let colorMatrix: String
+    /// Whether the samples use the full 0…255 range (JPEG, many phones' MJPEG) rather than 16…235.
+    public let isFullRange: Bool
+    /// The transfer function (`bt709`, `smpte2084` for PQ, `arib-std-b67` for HLG, …).
+    public let colorTransfer: String
+    /// Whether the stream is HDR (PQ or HLG transfer).
+    public var isHDR: Bool { colorTransfer == "smpte2084" || colorTransfer == "arib-std-b67" }
+    /// Whether the first frame is interlaced (it is deinterlaced when shown).
+    public let isInterlaced: Bool
+    /// Whether the file has a sound stream.
+    public let hasAudio: Bool
+    /// When the sound starts relative to the first frame (positive: later), as the container says;
+    /// nil without sound.
+    public let audioOffset: Time?
+    /// libavformat's name for the container, e.g. `mov,mp4,m4a,3gp,3g2,mj2`, `matroska,webm`.
+    public let containerFormat: String
+    /// When the first frame is presented in the file's own timeline (streams may start after 0).
+    let startTime: Time
+
+    /// Probes the video at `url` (see the type's description). Throws `.movieUnreadable` (missing,
+    /// empty, not a media file, undecodable), `.movieTruncated`, `.noVideoStream` (a sound file, a
+    /// picture-only file) or `.videoUnsupported` (no decoder for its codec), each naming the file.
+    public init(url: URL) throws(MovieMakerError) {
+        let path = url.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .movieUnreadable(path: path, reason: "no such file")
+        }
+        guard !isDirectory.boolValue else { throw .movieUnreadable(path: path, reason: "it is a folder, not a video file") }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        guard size != 0 else { throw .movieUnreadable(path: path, reason: "the file is empty (0 bytes)") }
+        let opened = try OpenVideo(url: url)
+        self.url = url
+        let s = opened.borrowedStream.pointee
+        let par = s.codecpar.pointee
+        func name(_ p: UnsafePointer<CChar>?) -> String { p.map { String(cString: $0) } ?? "unknown" }
+        codec = name(avcodec_get_name(par.codec_id))
+        containerFormat = opened.demuxer.formatName
+        startTime = opened.startTime
+        codedWidth = Int(par.width); codedHeight = Int(par.height)
+        let orientation = Orientation(stream: opened.borrowedStream)
+        rotation = orientation.rotation; isMirrored = orientation.isMirrored
+        // Non-square pixels widen (or narrow) the displayed picture before it is turned.
+        let sar = par.sample_aspect_ratio
+        var shownWidth = Int(par.width)
+        if sar.num > 0 && sar.den > 0 && sar.num != sar.den {
+            shownWidth = max(2, Int((Double(par.width) * Double(sar.num) / Double(sar.den)).rounded()))
+        }
+        (width, height) = orientation.rotation % 180 == 0 ? (shownWidth, Int(par.height)) : (Int(par.height), shownWidth)
+        let avg = s.avg_frame_rate, real = s.r_frame_rate
+        frameRate = (avg.num > 0 && avg.den > 0 ? FrameRate(numerator: Int(avg.num), denominator: Int(avg.den)) : nil)
+            ?? (real.num > 0 && real.den > 0 ? FrameRate(numerator: Int(real.num), denominator: Int(real.den)) : nil)
+            ?? 30
+        if avg.num > 0, avg.den > 0, real.num > 0, real.den > 0 {
+            let a = Double(avg.num) / Double(avg.den), r = Double(real.num) / Double(real.den)
+            isVariableFrameRate = abs(a - r) / r > 0.002
+        } else {
+            isVariableFrameRate = false
+        }
+        frameCount = s.nb_frames > 0 ? Int(s.nb_frames) : nil
+        // The first frame says what the stream's header may not: pixel format, colour, interlacing.
+        let first = opened.firstFrame.pointee
+        let format = AVPixelFormat(rawValue: first.format)
+        pixelFormat = name(av_get_pix_fmt_name(format))
+        let space = first.colorspace != AVCOL_SPC_UNSPECIFIED ? first.colorspace : par.color_space
+        colorMatrix = space == AVCOL_SPC_UNSPECIFIED ? "unknown" : name(av_color_space_name(space))
+        let range = first.color_range != AVCOL_RANGE_UNSPECIFIED ? first.color_range : par.color_range
+        isFullRange = range == AVCOL_RANGE_JPEG || [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P].contains(format)
+        let trc = first.color_trc != AVCOL_TRC_UNSPECIFIED ? first.color_trc : par.color_trc
+        colorTransfer = trc == AVCOL_TRC_UNSPECIFIED ? "unknown" : name(av_color_transfer_name(trc))
+        isInterlaced = first.interlaced_frame != 0
+            || (par.field_order != AV_FIELD_PROGRESSIVE && par.field_order != AV_FIELD_UNKNOWN)
+        duration = opened.duration
+        if let audio = opened.demuxer.bestStream(AVMEDIA_TYPE_AUDIO) {
+            hasAudio = true
+            let st = opened.demuxer.borrowedStream(audio).pointee
+            let audioStart = st.start_time == mm_av_nopts_value() ? Time.zero
+                : opened.demuxer.time(ofTimestamp: st.start_time, inStream: audio)
+            audioOffset = audioStart - startTime
+        } else {
+            hasAudio = false
+            audioOffset = nil
+        }
+    }
+
+    /// Probes the video at `path` (see `init(url:)`).
+    public init(path: String) throws(MovieMakerError) { try self.init(url: URL(fileURLWithPath: path)) }
+
+    /// The standard rate nearest to `frameRate` (23.976, 24, 25, 29.97, 30, 48, 50, 59.94, 60): what a
+    /// movie made from a variable frame rate clip should use.
+    public var standardFrameRate: FrameRate {
+        let standard: [FrameRate] = [FrameRate(numerator: 24000, denominator: 1001)!, 24, 25, FrameRate(numerator: 30000, denominator: 1001)!, 30,
+                                     48, 50, FrameRate(numerator: 60000, denominator: 1001)!, 60]
+        let fps = frameRate.framesPerSecond
+        return standard.min { abs($0.framesPerSecond - fps) < abs($1.framesPerSecond - fps) } ?? 30
+    }
+
+    /// Refuses what the clip cannot show faithfully: HDR (PQ/HLG) would look washed out converted as SDR.
+    func checkShowable() throws(MovieMakerError) {
+        if isHDR {
+            throw .videoUnsupported(path: url.path, reason: "it is HDR (\(colorTransfer == "smpte2084" ? "PQ" : "HLG") transfer, \(colorMatrix) colour), which would look washed out shown as SDR",
+                                    fix: "convert it to SDR BT.709 first, e.g. ffmpeg -i in -vf zscale=t=linear:npl=100,tonemap=hable,zscale=t=bt709:m=bt709:r=tv,format=yuv420p out.mp4")
+        }
+    }
+}
+
+/// How the display matrix turns the coded picture: a clockwise rotation by a multiple of 90° after an
+/// optional mirror (left–right).
+struct Orientation: Sendable, Hashable {
+    /// Clockwise degrees: 0, 90, 180, 270.
+    var rotation: Int
+    /// Mirrored left–right before turning.
+    var isMirrored: Bool
+
+    /// The orientation the stream's display matrix asks for (none without one).
+    init(stream: UnsafeMutablePointer<AVStream>) {
+        rotation = 0; isMirrored = false
+        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, nil) else { return }
+        var m = [Int32](repeating: 0, count: 9)
+        UnsafeRawPointer(data).withMemoryRebound(to: Int32.self, capacity: 9) { p in for i in 0..<9 { m[i] = p[i] } }
+        // A negative determinant of the 2×2 part mirrors; undo the mirror (negate the first column, as
+        // av_display_matrix_flip does) to read the rotation alone.
+        let det = Double(m[0]) * Double(m[4]) - Double(m[1]) * Double(m[3])
+        if det < 0 {
+            isMirrored = true
+            m[0] = -m[0]; m[3] = -m[3]; m[6] = -m[6]
+        }
+        let counterClockwise = m.withUnsafeBufferPointer { av_display_rotation_get($0.baseAddress!) }
+        guard counterClockwise.isFinite else { return }
+        // FFmpeg's own autorotation: theta = −angle, normalised to 0…360 and rounded to 90°.
+        var theta = -counterClockwise
+        theta -= 360 * (theta / 360 + 0.9 / 360).rounded(.down)
+        rotation = (Int((theta / 90).rounded()) * 90) % 360
+    }
+}
+
+/// A video file opened for reading: the demuxer, the chosen stream, an opened decoder and the first
+/// decoded frame. Used to probe (`VideoFile`) and by each render's decoder (`VideoFrameSource`).
+final class OpenVideo {
+    /// The open file (owned).
+    let demuxer: Demuxer
+    /// The video stream's index.
+    let streamIndex: Int32
+    /// The video stream, borrowed from the demuxer's format context.
+    let borrowedStream: UnsafeMutablePointer<AVStream>
+    /// The decoder (owned).
+    let decoder: CodecDecoder
+    /// When the first frame is presented, in the file's timeline.
+    let startTime: Time
+    /// How long the stream lasts from its first frame.
+    let duration: Time
+    /// The first decoded frame (owned: a reference taken from the decoder's output).
+    let firstFrame: UnsafeMutablePointer<AVFrame>
+    private let firstFrameOwner: OwnedFrame
+
+    /// Opens `url`, finds its video stream and decoder, checks the index against the file's size and
+    /// decodes the first frame. Errors name the file.
+    init(url: URL, threads: Int = 1) throws(MovieMakerError) {
+        let path = url.path
+        let describe: MediaReadFailureDescription = { failure in
+            switch failure.step {
+            case .open: return .movieUnreadable(path: path, reason: "not a media file libavformat recognises (\(failure.message))")
+            case .truncated: return .movieTruncated(path: path, reason: failure.truncation)
+            case .noDecoder: return .videoUnsupported(path: path, reason: "this FFmpeg build has no decoder for its codec", fix: "convert it to H.264 first")
+            default: return .movieUnreadable(path: path, reason: failure.message)
+            }
+        }
+        let demuxer = try Demuxer(path: path, describe: describe)
+        try demuxer.findStreamInfo()
+        // A stream that is only a picture (an MP3's cover art) is not a video.
+        var index: Int32? = nil
+        if let best = demuxer.bestStream(AVMEDIA_TYPE_VIDEO),
+           demuxer.borrowedStream(best).pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 {
+            index = best
+        }
+        guard let index else {
+            let found = demuxer.bestStream(AVMEDIA_TYPE_AUDIO) != nil ? "only sound" : "no picture stream"
+            throw .noVideoStream(path: path, found: found)
+        }
+        self.demuxer = demuxer
+        streamIndex = index
+        borrowedStream = demuxer.borrowedStream(index)
+        try Self.checkIndex(demuxer: demuxer, stream: borrowedStream, path: path)
+        let codecName = String(cString: avcodec_get_name(borrowedStream.pointee.codecpar.pointee.codec_id))
+        decoder = try CodecDecoder(stream: borrowedStream, threads: threads, describe: { failure in
+            switch failure.step {
+            case .noDecoder, .openDecoder:
+                return .videoUnsupported(path: path, reason: "no working decoder for its \(codecName) video (\(failure.message))",
+                                         fix: "convert it to H.264 first")
+            case .read where failure.code == averrorEOF, .truncated:
+                return .movieTruncated(path: path, reason: failure.message)
+            default:
+                return .movieUnreadable(path: path, reason: "its \(codecName) video does not decode (\(failure.message))")
+            }
+        })
+        let st = borrowedStream.pointee
+        let streamStart: Time? = st.start_time == mm_av_nopts_value() ? nil : demuxer.time(ofTimestamp: st.start_time, inStream: index)
+        let decoder = decoder
+        let stream = index
+        let next = { () throws(MovieMakerError) -> UnsafeMutablePointer<AVPacket>? in try demuxer.readPacket(ofStream: stream) }
+        guard try decoder.receiveFrame(nextPacket: next) else {
+            throw .movieUnreadable(path: path, reason: "its video stream has no frame that decodes")
+        }
+        firstFrameOwner = try OwnedFrame()
+        firstFrame = firstFrameOwner.pointer
+        av_frame_ref(firstFrame, decoder.frame)
+        let pts = firstFrame.pointee.best_effort_timestamp != mm_av_nopts_value() ? firstFrame.pointee.best_effort_timestamp : firstFrame.pointee.pts
+        let firstTime = pts != mm_av_nopts_value() ? demuxer.time(ofTimestamp: pts, inStream: index) : (streamStart ?? .zero)
+        startTime = Time.min(streamStart ?? firstTime, firstTime)
+        // The duration: the stream's own (MP4/MOV give it exactly), else the container's from the start.
+        if st.duration > 0 && st.duration != mm_av_nopts_value() {
+            duration = demuxer.time(ofTimestamp: st.duration, inStream: index)
+        } else {
+            let ctx = demuxer.borrowedContext.pointee
+            let total = ctx.duration > 0 ? Time(value: ctx.duration, timescale: Int64(AV_TIME_BASE)) : .zero
+            let containerStart = ctx.start_time != mm_av_nopts_value() ? Time(value: ctx.start_time, timescale: Int64(AV_TIME_BASE)) : .zero
+            duration = Time.max(.zero, total - (startTime - containerStart))
+        }
+        guard duration > .zero else { throw .movieUnreadable(path: path, reason: "its video stream has no duration") }
+    }
+
+    /// Throws `.movieTruncated` when the stream's last indexed packet (MP4/MOV index every packet;
+    /// AVI and Matroska cues some) lies beyond the end of the file.
+    private static func checkIndex(demuxer: Demuxer, stream: UnsafeMutablePointer<AVStream>, path: String) throws(MovieMakerError) {
+        guard let pb = demuxer.borrowedContext.pointee.pb else { return }
+        let fileSize = avio_size(pb)
+        guard fileSize > 0 else { return }
+        let entries = avformat_index_get_entries_count(stream)
+        guard entries > 0, let last = avformat_index_get_entry(stream, entries - 1) else { return }
+        let end = last.pointee.pos + Int64(last.pointee.size)
+        if last.pointee.pos >= 0 && end > fileSize {
+            throw .movieTruncated(path: path, reason: "its index ends at byte \(end) but the file has \(fileSize) bytes")
+        }
+    }
+}

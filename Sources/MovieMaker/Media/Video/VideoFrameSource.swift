@@ -1,0 +1,293 @@
+internal import CFFmpeg
+internal import CMovieMakerShim
+import Foundation
+import Synchronization
+
+/// One open video decoder of a render: finds the frame to show at a source time, decoding forward or
+/// seeking as needed, and converts it to the size it is drawn at.
+///
+/// **Which frame**: the one whose presentation interval holds the time — the last frame with a
+/// timestamp at or before it (one time-base tick of tolerance for containers that round timestamps,
+/// such as Matroska's milliseconds). Times before the first frame show the first, times after the last
+/// show the last. Because a frame is found by its timestamp alone (never by counting frames), variable
+/// frame rate, edit lists and streams that start after 0 need nothing special, and a frame reached by
+/// seeking is the frame reached by decoding straight through.
+///
+/// **Memory**: decoded frames are kept (as references to libavcodec's pictures in the stream's own
+/// format, about 3 MiB each at 1080p 4:2:0 8-bit) in a window: `forwardWindow` frames while playing
+/// forwards; after a seek backwards (a reversed clip) `backwardWindow` frames, so reversing decodes
+/// each group of pictures in slices of that many frames, from its keyframe, never the whole file. Plus
+/// the last `convertedCapacity` converted pictures at their drawn size. So one open decoder of a
+/// 1080p H.264 stream holds at most about 3 × 3 + 3 × 8 MiB playing forwards and 32 × 3 + 3 × 8 MiB
+/// reversed, besides the decoder's own reference frames.
+///
+/// Not thread-safe: `VideoDecoderPool` lends it to one drawing thread at a time.
+final class VideoFrameSource {
+    /// The probed file.
+    let file: VideoFile
+    /// The open file and decoder (owned).
+    private let video: OpenVideo
+    /// Decoded frames in presentation order, consecutive as decoded (owned references).
+    private var window: [RetainedFrame] = []
+    /// Whether the decoder has delivered the stream's last frame (the window's last frame is it).
+    private var reachedEnd = false
+    /// How many decoded frames the window keeps.
+    private var windowCapacity = VideoFrameSource.forwardWindow
+    /// The first frame's timestamp (times before it show it).
+    private let firstTimestamp: Int64
+    /// One tick of the stream's time base: the tolerance for rounded timestamps.
+    private let tolerance: Int64 = 1
+    /// The stream's time base.
+    private let timeBase: AVRational
+    /// Converts frames to drawn pictures (owns its scaler).
+    private let converter = VideoPictureConverter()
+    /// The last pictures converted, most recent last.
+    private var converted: [(timestamp: Int64, width: Int, height: Int, image: Image)] = []
+    /// Frames decoded since the source opened (for tests and the benchmark).
+    private(set) var framesDecoded = 0
+    /// Seeks made since the source opened (for tests and the benchmark).
+    private(set) var seeks = 0
+
+    /// Frames kept while playing forwards.
+    static let forwardWindow = 3
+    /// Frames kept after seeking backwards (reversed playback).
+    static let backwardWindow = 32
+    /// Converted pictures kept.
+    static let convertedCapacity = 3
+    /// Without an index, a jump forward of more than this seeks instead of decoding through.
+    static let seekThreshold = Time(value: 2, timescale: 1)
+
+    /// Opens `file` for decoding. Throws what `VideoFile` throws, and `.videoUnsupported` for HDR.
+    init(file: VideoFile) throws(MovieMakerError) {
+        try file.checkShowable()
+        self.file = file
+        video = try OpenVideo(url: file.url)
+        timeBase = video.borrowedStream.pointee.time_base
+        let first = try RetainedFrame(referencing: video.firstFrame)
+        firstTimestamp = first.timestamp
+        window = [first]
+        VideoDecoderCounters.opened()
+    }
+
+    deinit { VideoDecoderCounters.closed() }
+
+    /// The picture at `time` of the source (0 is its first frame), converted to `width`×`height`
+    /// (the coded orientation: the caller turns it for display).
+    func picture(at time: Time, width: Int, height: Int) throws(MovieMakerError) -> Image {
+        let frame = try frame(at: time)
+        if let hit = converted.last(where: { $0.timestamp == frame.timestamp && $0.width == width && $0.height == height }) {
+            return hit.image
+        }
+        let image = try converter.convert(frame.pointer, width: width, height: height, file: file)
+        converted.append((frame.timestamp, width, height, image))
+        if converted.count > Self.convertedCapacity { converted.removeFirst() }
+        return image
+    }
+
+    /// The timestamp (in the stream's time base) of the frame shown at `time`.
+    func timestamp(at time: Time) throws(MovieMakerError) -> Int64 { try frame(at: time).timestamp }
+
+    /// The decoded frame shown at `time` of the source.
+    private func frame(at time: Time) throws(MovieMakerError) -> RetainedFrame {
+        let limit = limitTimestamp(for: time)
+        if let found = lookUp(limit) { return found }
+        if let last = window.last, last.timestamp <= limit, !shouldSeek(from: last.timestamp, to: limit) {
+            // Forwards from where the decoder is.
+            try decode(until: limit)
+        } else {
+            // Backwards (a reversed clip, or a still earlier than the window) or far ahead: seek.
+            if let first = window.first, limit < first.timestamp { windowCapacity = Self.backwardWindow }
+            try seek(before: limit)
+            try decode(until: limit)
+        }
+        guard let found = lookUp(limit) else {
+            throw .movieUnreadable(path: file.url.path, reason: "no frame decodes at \(String(format: "%.3f", time.seconds)) s")
+        }
+        return found
+    }
+
+    /// The latest timestamp a frame shown at `time` may have: the time in the stream's time base,
+    /// rounded down, plus the tolerance.
+    private func limitTimestamp(for time: Time) -> Int64 {
+        let t = file.startTime + time
+        // t.value / t.timescale seconds in units of tb.num / tb.den seconds, rounded down.
+        return av_rescale_rnd(t.value, Int64(timeBase.den), t.timescale * Int64(timeBase.num), AV_ROUND_DOWN) + tolerance
+    }
+
+    /// The window's frame for `limit` when the window settles it: the last frame at or before it,
+    /// provided a later frame (or the end) shows where that frame's interval ends; the first frame for
+    /// times before it.
+    private func lookUp(_ limit: Int64) -> RetainedFrame? {
+        guard let first = window.first, let last = window.last else { return nil }
+        if limit < first.timestamp { return first.timestamp == firstTimestamp ? first : nil }
+        if last.timestamp <= limit { return reachedEnd ? last : nil }
+        // first ≤ limit < last: binary search for the last frame ≤ limit.
+        var lo = 0, hi = window.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if window[mid].timestamp <= limit { lo = mid } else { hi = mid - 1 }
+        }
+        return window[lo]
+    }
+
+    /// Whether reaching `limit` from `current` is quicker by seeking: when the index has a keyframe
+    /// after `current` and at or before `limit`; without an index, when the jump is longer than
+    /// `seekThreshold`.
+    private func shouldSeek(from current: Int64, to limit: Int64) -> Bool {
+        let stream = video.borrowedStream
+        if avformat_index_get_entries_count(stream) > 0 {
+            let i = av_index_search_timestamp(stream, limit, AVSEEK_FLAG_BACKWARD)
+            guard i >= 0, let entry = avformat_index_get_entry(stream, i) else { return false }
+            return entry.pointee.timestamp > current
+        }
+        let gap = Time(value: (limit - current) * Int64(timeBase.num), timescale: Int64(timeBase.den))
+        return gap > Self.seekThreshold
+    }
+
+    /// Seeks to the keyframe before `limit` and empties the window; the next frame decoded is at or
+    /// before `limit` (stepping further back when the demuxer lands on a keyframe presented later,
+    /// as it can with reordered frames).
+    private func seek(before limit: Int64) throws(MovieMakerError) {
+        let stream = video.streamIndex
+        var target = limit
+        let oneSecond = av_rescale_q(1, AVRational(num: 1, den: 1), timeBase)
+        var step = max(1, oneSecond / 2)
+        for attempt in 0..<8 {
+            seeks += 1
+            if attempt == 7 || target <= firstTimestamp {
+                try video.demuxer.seek(toTimestamp: min(target, firstTimestamp), stream: stream)
+            } else {
+                try video.demuxer.seek(toTimestamp: target, stream: stream)
+            }
+            video.decoder.reset()
+            window.removeAll(keepingCapacity: true)
+            reachedEnd = false
+            guard try decodeOne() else { return }
+            if window[0].timestamp <= limit || window[0].timestamp <= firstTimestamp || attempt == 7 { return }
+            target = window[0].timestamp - step
+            step *= 2
+        }
+    }
+
+    /// Decodes until the window holds a frame after `limit`, or the stream ends.
+    private func decode(until limit: Int64) throws(MovieMakerError) {
+        while let last = window.last, last.timestamp <= limit, !reachedEnd {
+            guard try decodeOne() else { return }
+        }
+        if window.isEmpty { _ = try decodeOne() }
+    }
+
+    /// Decodes the next frame into the window (dropping the oldest beyond its capacity); false at the end.
+    private func decodeOne() throws(MovieMakerError) -> Bool {
+        let demuxer = video.demuxer, stream = video.streamIndex
+        let next = { () throws(MovieMakerError) -> UnsafeMutablePointer<AVPacket>? in try demuxer.readPacket(ofStream: stream) }
+        while true {
+            guard try video.decoder.receiveFrame(nextPacket: next) else {
+                reachedEnd = true
+                return false
+            }
+            framesDecoded += 1
+            let frame = try RetainedFrame(referencing: video.decoder.frame)
+            if frame.timestamp == mm_av_nopts_value() {
+                // No timestamp: one frame after the previous one.
+                let step = av_rescale_q(1, av_inv_q(video.borrowedStream.pointee.avg_frame_rate), timeBase)
+                frame.timestamp = (window.last?.timestamp ?? firstTimestamp) + max(1, step)
+            }
+            // Frames out of order (leading pictures before a keyframe after a seek) are dropped.
+            if let last = window.last, frame.timestamp <= last.timestamp { continue }
+            window.append(frame)
+            if window.count > windowCapacity { window.removeFirst(window.count - windowCapacity) }
+            return true
+        }
+    }
+}
+
+/// A decoded frame kept in a `VideoFrameSource`'s window: a reference to libavcodec's picture (owned).
+final class RetainedFrame {
+    /// The frame (owned: unreferenced and freed by `OwnedFrame`).
+    private let owner: OwnedFrame
+    /// Presentation timestamp in the stream's time base.
+    var timestamp: Int64
+
+    /// A new reference to `frame`'s picture (av_frame_ref).
+    init(referencing frame: UnsafeMutablePointer<AVFrame>) throws(MovieMakerError) {
+        owner = try OwnedFrame()
+        try ffCheck(av_frame_ref(owner.pointer, frame), "av_frame_ref")
+        let f = frame.pointee
+        timestamp = f.best_effort_timestamp != mm_av_nopts_value() ? f.best_effort_timestamp : f.pts
+    }
+
+    /// The frame, borrowed from the owner.
+    var pointer: UnsafeMutablePointer<AVFrame> { owner.pointer }
+}
+
+/// Counts the video decoders open across renders: what `EncoderSettings.videoDecoderLimit` bounds,
+/// for tests and the benchmark.
+enum VideoDecoderCounters {
+    private static let openCount = Atomic<Int>(0)
+    private static let peakCount = Atomic<Int>(0)
+
+    /// Decoders open now.
+    static var open: Int { openCount.load(ordering: .relaxed) }
+    /// The most open at once since the last `reset()`.
+    static var peakOpen: Int { peakCount.load(ordering: .relaxed) }
+    /// Starts a new peak from the decoders open now.
+    static func reset() { peakCount.store(openCount.load(ordering: .relaxed), ordering: .relaxed) }
+
+    static func opened() {
+        let now = openCount.add(1, ordering: .relaxed).newValue
+        var peak = peakCount.load(ordering: .relaxed)
+        while now > peak {
+            let (exchanged, original) = peakCount.compareExchange(expected: peak, desired: now, ordering: .relaxed)
+            if exchanged { break }
+            peak = original
+        }
+    }
+
+    static func closed() { openCount.subtract(1, ordering: .relaxed) }
+}
+
+/// Converts decoded video frames to drawable pictures at the size they are drawn at, in one swscale
+/// pass (fast bilinear scaling, the source's own colour matrix and range), straight into a Cairo
+/// surface. Owns its scaler, remade when the source format or the size changes.
+final class VideoPictureConverter {
+    /// What the scaler converts: source size and format, matrix and range, destination size.
+    private struct Key: Equatable {
+        var width: Int32, height: Int32, format: Int32
+        var colorspace: AVColorSpace, range: AVColorRange
+        var outWidth: Int, outHeight: Int
+    }
+    private var scaler: OwnedScaler?
+    private var key: Key?
+
+    /// `frame` as a `width`×`height` picture (premultiplied BGRA; opaque unless the stream has alpha).
+    func convert(_ frame: UnsafeMutablePointer<AVFrame>, width: Int, height: Int, file: VideoFile) throws(MovieMakerError) -> Image {
+        let f = frame.pointee
+        let wanted = Key(width: f.width, height: f.height, format: f.format, colorspace: f.colorspace, range: f.color_range,
+                         outWidth: width, outHeight: height)
+        if key != wanted {
+            // Bilinear: fast, and sharp enough at the sizes clips are drawn (full chroma interpolation
+            // and accurate rounding are what cost in the test reader's conversion).
+            let s = try OwnedScaler(srcWidth: f.width, srcHeight: f.height, srcFormat: AVPixelFormat(rawValue: f.format),
+                                    dstWidth: Int32(width), dstHeight: Int32(height), dstFormat: AV_PIX_FMT_BGRA,
+                                    flags: SWS_BILINEAR | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT)
+            let space = f.colorspace != AVCOL_SPC_UNSPECIFIED ? f.colorspace
+                : file.colorMatrix == "unknown" ? (f.height >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M) : f.colorspace
+            let matrix: Int32 = space == AVCOL_SPC_BT709 ? SWS_CS_ITU709
+                : (space == AVCOL_SPC_BT2020_NCL || space == AVCOL_SPC_BT2020_CL) ? SWS_CS_BT2020 : SWS_CS_ITU601
+            let fullRange = f.color_range == AVCOL_RANGE_JPEG || file.isFullRange
+            try setBT709(on: s, rgbIsSource: false, yuvFullRange: fullRange, matrix: matrix)
+            scaler = s
+            key = wanted
+        }
+        let surface = try CairoSurface(width: width, height: height)
+        surface.flush()
+        let rows = scaler!.convert(UnsafePointer(frame), into: surface.data, stride: surface.stride)
+        guard rows == height else { throw .ffmpeg(operation: "sws_scale (video frame)", code: rows, message: "short conversion") }
+        if pixelFormatHasAlpha(AVPixelFormat(rawValue: f.format)) {
+            for y in 0..<height { AlphaConversion.premultiply(surface.data + y * surface.stride, count: width) }
+        }
+        surface.markDirty()
+        return Image(surface: surface)
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+
+/// The identity of one video media leaf: copies of a clip (a trimmed or repeated video) share it, and
+/// so share one decoder per render.
+final class VideoLeafKey: Sendable {
+    /// The probed file.
+    let file: VideoFile
+    /// A new identity for a leaf showing `file`.
+    init(file: VideoFile) { self.file = file }
+}
+
+/// The video decoders of one render, at most `limit` open at once.
+///
+/// A drawing thread borrows a leaf's decoder for one picture (`withSource`), exclusively: decoding
+/// and converting happen under the loan, drawing the picture into the frame after it, so threads
+/// drawing other frames decode other clips, or draw, meanwhile. A leaf without an open decoder gets
+/// one when a slot is free, or by closing the decoder used least recently that nobody holds; with
+/// every slot held the thread waits. Before a cut the next clip's decoder is opened ahead on a
+/// background queue (`prefetch`), so the cut does not wait for the file to open.
+final class VideoDecoderPool: @unchecked Sendable {
+    // @unchecked: every mutable field is touched only under `condition`.
+    /// The most decoders open at once.
+    let limit: Int
+    /// One leaf's decoder: being opened, or open.
+    // @unchecked: fields are touched only under the pool's `condition`.
+    private final class Entry: @unchecked Sendable {
+        let key: VideoLeafKey
+        var source: VideoFrameSource?
+        var failure: MovieMakerError?
+        var inUse = false
+        var lastUse: UInt64 = 0
+        init(key: VideoLeafKey) { self.key = key }
+    }
+    private let condition = NSCondition()
+    private var entries: [ObjectIdentifier: Entry] = [:]
+    private var useCounter: UInt64 = 0
+    private var isClosed = false
+    private let opener = DispatchQueue(label: "MovieMaker.VideoDecoderPool.prefetch", qos: .userInitiated)
+    /// A decoder unused for this many loans (of any decoder) may be closed to open the next clip's ahead.
+    private static let staleAfter: UInt64 = 12
+
+    /// A pool opening at most `limit` (≥ 1) decoders at once.
+    init(limit: Int) { self.limit = max(1, limit) }
+
+    /// Runs `body` with `key`'s decoder, opening it (and waiting for a free slot) first.
+    func withSource<R>(for key: VideoLeafKey, _ body: (VideoFrameSource) throws -> R) throws -> R {
+        let entry = try acquire(key)
+        defer {
+            condition.withLock {
+                entry.inUse = false
+                condition.broadcast()
+            }
+        }
+        return try body(entry.source!)
+    }
+
+    /// Marks `key`'s decoder in use, opening it first when needed.
+    private func acquire(_ key: VideoLeafKey) throws(MovieMakerError) -> Entry {
+        let id = ObjectIdentifier(key)
+        condition.lock()
+        while true {
+            if let entry = entries[id] {
+                if let failure = entry.failure { condition.unlock(); throw failure }
+                if entry.source != nil && !entry.inUse {
+                    entry.inUse = true
+                    useCounter += 1
+                    entry.lastUse = useCounter
+                    condition.unlock()
+                    return entry
+                }
+                condition.wait()      // being opened, or lent to another thread
+                continue
+            }
+            var evicted: VideoFrameSource?
+            if entries.count >= limit {
+                guard let victim = entries.values.filter({ !$0.inUse && $0.source != nil }).min(by: { $0.lastUse < $1.lastUse }) else {
+                    condition.wait()
+                    continue
+                }
+                entries[ObjectIdentifier(victim.key)] = nil
+                evicted = victim.source
+            }
+            let entry = Entry(key: key)
+            entry.inUse = true
+            useCounter += 1
+            entry.lastUse = useCounter
+            entries[id] = entry
+            condition.unlock()
+            evicted = nil          // closed (deinit) outside the lock, before the new one opens
+            _ = evicted
+            do {
+                let source = try VideoFrameSource(file: key.file)
+                condition.withLock { entry.source = source }
+                return entry
+            } catch {
+                condition.withLock {
+                    entries[id] = nil
+                    condition.broadcast()
+                }
+                throw error
+            }
+        }
+    }
+
+    /// Opens `key`'s decoder ahead on a background queue and decodes up to `time`, when a slot is free
+    /// or held by a decoder no frame has used lately; otherwise does nothing (the clip opens when first
+    /// drawn). Errors are kept for the thread that draws the clip.
+    func prefetch(_ key: VideoLeafKey, at time: Time) {
+        let id = ObjectIdentifier(key)
+        var evicted: VideoFrameSource?
+        let entry: Entry? = condition.withLock {
+            guard !isClosed, entries[id] == nil else { return nil }
+            if entries.count >= limit {
+                guard let victim = entries.values.filter({ !$0.inUse && $0.source != nil && useCounter - $0.lastUse >= Self.staleAfter })
+                    .min(by: { $0.lastUse < $1.lastUse }) else { return nil }
+                entries[ObjectIdentifier(victim.key)] = nil
+                evicted = victim.source
+            }
+            let e = Entry(key: key)
+            entries[id] = e
+            return e
+        }
+        evicted = nil
+        _ = evicted
+        guard let entry else { return }
+        opener.async {
+            do {
+                let source = try VideoFrameSource(file: key.file)
+                _ = try? source.timestamp(at: time)
+                self.condition.withLock {
+                    entry.source = source
+                    self.condition.broadcast()
+                }
+            } catch {
+                self.condition.withLock {
+                    entry.failure = (error as? MovieMakerError) ?? .movieUnreadable(path: key.file.url.path, reason: "\(error)")
+                    self.condition.broadcast()
+                }
+            }
+        }
+    }
+
+    /// Waits for decoders being opened ahead, then closes every decoder.
+    func close() {
+        opener.sync {}
+        let sources: [VideoFrameSource] = condition.withLock {
+            isClosed = true
+            defer { entries.removeAll() }
+            return entries.values.compactMap(\.source)
+        }
+        _ = sources       // released here, outside the lock
+    }
+
+    /// Decoders open or being opened now (for tests).
+    var openCount: Int { condition.withLock { entries.count } }
+}
