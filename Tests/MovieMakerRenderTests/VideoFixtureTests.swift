@@ -164,7 +164,7 @@ struct VideoFixtureTests {
         let floor = VideoFixtures.highPassedPeak(audio.samples, range: middle).value
         let floorDB = 20 * log10(Double(floor) / Double(VideoFixtures.toneAmplitude))
         #expect(floorDB < -45, "high-passed floor \(floorDB) dB under the tone")
-        // Splicing the tone 1/4 period out of phase (as a cut without a crossfade would) is loud.
+        // Splicing the tone about 1/4 period out of phase (as a cut without a crossfade would) is loud.
         var spliced = Array(audio.samples[0..<30_000]) + Array(audio.samples[30_027..<60_000])
         let cut = VideoFixtures.highPassedPeak(spliced, range: 29_000..<31_000).value
         #expect(20 * log10(Double(cut) / Double(VideoFixtures.toneAmplitude)) > -20, "a hard cut measures \(cut)")
@@ -175,6 +175,31 @@ struct VideoFixtureTests {
         let e750 = VideoFixtures.envelope(of: mix, rate: 48_000, frequency: 750, window: 192)[1000..<47_000]
         #expect(abs(e500.min()! - 0.2) < 1e-3 && abs(e500.max()! - 0.2) < 1e-3 && abs(e750.min()! - 0.1) < 1e-3 && abs(e750.max()! - 0.1) < 1e-3)
         print("sound analysis: tone \(f) Hz, envelope \(levels.min()!)…\(levels.max()!), high-passed floor \(floorDB) dB, hard cut \(20 * log10(Double(cut) / 0.3)) dB")
+    }
+
+    @Test("Crossfade measurement: recovers synthetic equal-power fades (centre ±0.05 ms, length ±0.3 ms), tells linear ones and hard cuts")
+    func crossfadeMeasurement() throws {
+        let rate = 48_000, cut = 24_000
+        /// 500 Hz fading into 750 Hz over `length` s centred on `cut` (phases 0.7 and 2.1), by `curve`.
+        func fade(_ length: Double, equalPower: Bool = true) -> [Float] {
+            (0..<2 * cut).map { k in
+                let x = length > 0 ? min(1, max(0, (Double(k - cut) / Double(rate) + length / 2) / length)) : (k >= cut ? 1 : 0)
+                let (g1, g2) = equalPower ? (cos(.pi / 2 * x), sin(.pi / 2 * x)) : (1 - x, x)
+                let t = Double(k) / Double(rate)
+                return Float(0.3 * g1 * sin(2 * .pi * 500 * t + 0.7) + 0.3 * g2 * sin(2 * .pi * 750 * t + 2.1))
+            }
+        }
+        for length in [0.010, 0.020, 0.030] {
+            let m = try #require(VideoFixtures.measureCrossfade(fade(length), rate: rate, cut: cut, outgoing: 500, incoming: 750))
+            #expect(abs(m.centre - 0.5) < 0.00005 && abs(m.length - length) < 0.0003 && abs(m.levelAtCentre - 0.7071) < 0.01 && m.powerDeviation < 0.03,
+                    "\(length * 1000) ms fade measured as \(m)")
+        }
+        let linear = try #require(VideoFixtures.measureCrossfade(fade(0.020, equalPower: false), rate: rate, cut: cut, outgoing: 500, incoming: 750))
+        #expect(abs(linear.levelAtCentre - 0.5) < 0.02 && linear.powerDeviation > 0.4, "linear fade measured as \(linear)")
+        let hard = try #require(VideoFixtures.measureCrossfade(fade(0), rate: rate, cut: cut, outgoing: 500, incoming: 750))
+        #expect(hard.length < 0.003, "hard cut measured as \(hard)")
+        #expect(VideoFixtures.highPassedPeak(fade(0), range: cut - 100..<cut + 100).value > 0.1)
+        #expect(VideoFixtures.highPassedPeak(fade(0.010), range: cut - 1000..<cut + 1000).value < 0.3 * 0.01)
     }
 
     @Test("VFR variant: timestamps irregular, the dropped frames missing, each kept frame at its jittered time")

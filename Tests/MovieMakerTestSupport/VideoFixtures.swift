@@ -760,30 +760,137 @@ public enum VideoFixtures {
         return out
     }
 
-    /// The largest magnitude of the high-passed (`highPassed`) sound over `range`, and where it is.
+    /// The largest magnitude over `range` of the sound high-passed by a fourth difference
+    /// (x[k−2] − 4x[k−1] + 6x[k] − 4x[k+1] + x[k+2]: −99 dB at 440 Hz, −81 dB at 750 Hz, −23 dB at
+    /// 4 kHz, +24 dB at 24 kHz), and where it is. A steady tone all but vanishes; a cut that jumps
+    /// (a click) or bends sharply (a fade of a millisecond) does not.
     public static func highPassedPeak(_ samples: [Float], range: Range<Int>) -> (value: Float, at: Int) {
-        let lo = max(1, range.lowerBound), hi = min(samples.count - 1, range.upperBound)
+        let lo = max(2, range.lowerBound), hi = min(samples.count - 2, range.upperBound)
         var best: (Float, Int) = (0, lo)
         guard lo < hi else { return best }
         for k in lo..<hi {
-            let v = abs(samples[k + 1] - 2 * samples[k] + samples[k - 1])
+            let v = abs(samples[k - 2] - 4 * samples[k - 1] + 6 * samples[k] - 4 * samples[k + 1] + samples[k + 2])
             if v > best.0 { best = (v, k) }
         }
         return best
     }
 
+    /// One audio crossfade as measured by `measureCrossfade`.
+    public struct Crossfade: Sendable, CustomStringConvertible {
+        /// Where the outgoing and incoming gains are equal, in seconds from sample 0.
+        public var centre: Double
+        /// The fade's length, from the incoming gain's rise from 20 % to 80 % (an equal-power fade of
+        /// length L rises so in 0.462 L; these points are clear of the fade's ends, where the 2 ms fit
+        /// would round its corners).
+        public var length: Double
+        /// The gains where they are equal (equal power: 0.71; linear: 0.5).
+        public var levelAtCentre: Double
+        /// The largest |outgoing² + incoming² − 1| while the incoming gain is between 20 % and 80 %.
+        public var powerDeviation: Double
+        /// `centre 1.0003 s, 20.1 ms, level 0.71, power ±0.02`.
+        public var description: String {
+            String(format: "centre %.5f s, %.1f ms, level %.2f, power ±%.2f", centre, length * 1000, levelAtCentre, powerDeviation)
+        }
+    }
+
+    /// Measures the crossfade near sample `cut` from an `outgoing` Hz tone to an `incoming` Hz tone:
+    /// each tone's amplitude and phase are fitted where it plays alone (40–60 ms before and after the
+    /// cut), then, every 4 samples within ±`search` samples of the cut, both tones' gains are fitted
+    /// together by least squares over 2 ms (each gain a straight line there), so neither leaks into the
+    /// other while they change. Nil when the gains never cross or never rise to 80 %.
+    public static func measureCrossfade(_ x: [Float], rate: Int, cut: Int, outgoing f1: Double, incoming f2: Double,
+                                        search: Int? = nil) -> Crossfade? {
+        let search = search ?? rate / 25
+        let ref0 = rate / 25, ref1 = rate * 3 / 50   // 40 … 60 ms from the cut
+        guard cut - ref1 >= 0, cut + ref1 <= x.count, cut - search - rate / 500 >= 0, cut + search + rate / 500 <= x.count else { return nil }
+        let w1 = 2 * Double.pi * f1 / Double(rate), w2 = 2 * Double.pi * f2 / Double(rate)
+        // Amplitude and phase of one tone over a range: x ≈ p sin(wk) + q cos(wk).
+        func tone(_ w: Double, _ r: Range<Int>) -> (p: Double, q: Double) {
+            var ss = 0.0, cc = 0.0, sc = 0.0, xs = 0.0, xc = 0.0
+            for k in r { let sn = sin(w * Double(k)), cs = cos(w * Double(k)), v = Double(x[k])
+                ss += sn * sn; cc += cs * cs; sc += sn * cs; xs += v * sn; xc += v * cs }
+            let det = ss * cc - sc * sc
+            return ((xs * cc - xc * sc) / det, (xc * ss - xs * sc) / det)
+        }
+        let a = tone(w1, (cut - ref1)..<(cut - ref0)), b = tone(w2, (cut + ref0)..<(cut + ref1))
+        let amplitudeA = (a.p * a.p + a.q * a.q).squareRoot(), amplitudeB = (b.p * b.p + b.q * b.q).squareRoot()
+        guard amplitudeA > 1e-4, amplitudeB > 1e-4 else { return nil }
+        // The two tones as fitted, at unit gain, over the search range.
+        let half = rate / 1000, first = cut - search - half
+        let us = (first...(cut + search + half)).map { k in (a.p * sin(w1 * Double(k)) + a.q * cos(w1 * Double(k))) / amplitudeA }
+        let vs = (first...(cut + search + half)).map { k in (b.p * sin(w2 * Double(k)) + b.q * cos(w2 * Double(k))) / amplitudeB }
+        func u(_ k: Int) -> Double { us[k - first] }
+        func v(_ k: Int) -> Double { vs[k - first] }
+        var gains: [(n: Int, out: Double, in: Double)] = []
+        for n in stride(from: cut - search, through: cut + search, by: 4) {
+            // Basis: u, u·d, v, v·d (d in ms from n); normal equations solved by elimination.
+            var m = [[Double]](repeating: [Double](repeating: 0, count: 5), count: 4)
+            for k in (n - half)...(n + half) {
+                let d = Double(k - n) / Double(half)
+                let basis = [u(k), u(k) * d, v(k), v(k) * d]
+                for i in 0..<4 { for j in 0..<4 { m[i][j] += basis[i] * basis[j] }; m[i][4] += basis[i] * Double(x[k]) }
+            }
+            for col in 0..<4 {
+                let pivot = (col..<4).max { abs(m[$0][col]) < abs(m[$1][col]) }!
+                m.swapAt(col, pivot)
+                guard abs(m[col][col]) > 1e-12 else { return nil }
+                for r in 0..<4 where r != col {
+                    let f = m[r][col] / m[col][col]
+                    for c in col..<5 { m[r][c] -= f * m[col][c] }
+                }
+            }
+            gains.append((n, m[0][4] / m[0][0], m[2][4] / m[2][2]))
+        }
+        // Gains relative to each tone's level where it plays alone.
+        let g = gains.map { (n: $0.n, out: $0.out / amplitudeA, in: $0.in / amplitudeB) }
+        guard let cross = g.indices.dropFirst().first(where: { g[$0].in >= g[$0].out && g[$0 - 1].in < g[$0 - 1].out }) else { return nil }
+        let p = g[cross - 1], q = g[cross]
+        let f = (p.out - p.in) / ((p.out - p.in) - (q.out - q.in))
+        let centre = Double(p.n) + f * Double(q.n - p.n)
+        let level = (p.out + f * (q.out - p.out) + p.in + f * (q.in - p.in)) / 2
+        // The 20 % and 80 % points of the incoming gain, interpolated.
+        func rise(to level: Double) -> Double? {
+            guard let i = g.indices.dropFirst().first(where: { g[$0].in >= level && g[$0 - 1].in < level }) else { return nil }
+            let s = g[i - 1], t = g[i]
+            return Double(s.n) + (level - s.in) / (t.in - s.in) * Double(t.n - s.n)
+        }
+        guard let t20 = rise(to: 0.2), let t80 = rise(to: 0.8) else { return nil }
+        let span = (asin(0.8) - asin(0.2)) / (Double.pi / 2)
+        let deviation = g.filter { Double($0.n) >= t20 && Double($0.n) <= t80 }.map { abs($0.out * $0.out + $0.in * $0.in - 1) }.max() ?? 0
+        return Crossfade(centre: centre / Double(rate), length: (t80 - t20) / span / Double(rate), levelAtCentre: level, powerDeviation: deviation)
+    }
+
+    /// PSNR in dB of the luma (BT.709 weights, as the fixtures are tagged) of two same-sized buffers:
+    /// geometry without the chroma interpolation a YUV → RGB conversion chooses (which differs between
+    /// converters most at saturated colour edges, as the fixture's red and blue band has).
+    public static func lumaPSNR(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
+        precondition(a.width == b.width && a.height == b.height)
+        var sum = 0.0
+        for i in stride(from: 0, to: a.bytes.count, by: 4) {
+            let ya = 0.2126 * Double(a.bytes[i + 2]) + 0.7152 * Double(a.bytes[i + 1]) + 0.0722 * Double(a.bytes[i])
+            let yb = 0.2126 * Double(b.bytes[i + 2]) + 0.7152 * Double(b.bytes[i + 1]) + 0.0722 * Double(b.bytes[i])
+            sum += (ya - yb) * (ya - yb)
+        }
+        let mse = sum / Double(a.width * a.height)
+        return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+    }
+
     // MARK: - ffmpeg's decode, the second opinion
 
     /// Every frame of `url` as the ffmpeg CLI decodes it (rotated and mirrored for display unless
-    /// `autorotate` is false; no frames duplicated or dropped), as opaque BGRA buffers.
-    public static func ffmpegFrames(_ url: URL, autorotate: Bool = true, filter: String? = nil) throws -> [PixelBuffer] {
+    /// `autorotate` is false; no frames duplicated or dropped), as opaque BGRA buffers, after `filter`.
+    /// The YUV → RGB conversion is ffmpeg's default unless `swsFlags` name one (e.g.
+    /// "bilinear+accurate_rnd+full_chroma_int"), applied by a final `scale` filter.
+    public static func ffmpegFrames(_ url: URL, autorotate: Bool = true, filter: String? = nil,
+                                    swsFlags: String? = nil) throws -> [PixelBuffer] {
         try requireFFmpeg()
         let out = store.folder.appendingPathComponent("decode-\(UUID().uuidString.prefix(8)).pam")
         defer { try? FileManager.default.removeItem(at: out) }
         var args = autorotate ? [] : ["-noautorotate"]
-        // The same conversion MovieMaker's decoder makes (bicubic, accurate rounding, full chroma interpolation).
-        args += ["-sws_flags", "bicubic+accurate_rnd+full_chroma_int", "-i", url.path, "-map", "0:v:0", "-fps_mode", "passthrough"]
-        if let filter { args += ["-vf", filter] }
+        args += ["-i", url.path, "-map", "0:v:0", "-fps_mode", "passthrough"]
+        // (The global -sws_flags option does not reach the conversion ffmpeg 5.1 inserts itself.)
+        let filters = [filter, swsFlags.map { "scale=flags=\($0),format=rgba" }].compactMap { $0 }
+        if !filters.isEmpty { args += ["-vf", filters.joined(separator: ",")] }
         try ffmpeg(args + ["-pix_fmt", "rgba", "-c:v", "pam", "-f", "image2pipe", out.path])
         return try parsePAM([UInt8](try Data(contentsOf: out)))
     }
