@@ -60,8 +60,10 @@ final class VideoLeafSmokeTests: XCTestCase {
         for (k, f) in frames.enumerated() {
             let (i, p) = bestMatch(f, in: straight, near: k)
             XCTAssertEqual(i, k, "frame \(k) looks like source frame \(i)")
-            // Bilinear against bicubic chroma upsampling on testsrc2's sharp colour edges (a worst case): ~33 dB.
-            XCTAssertGreaterThan(p, 30, "frame \(k) (PSNR against the reader's bicubic conversion)")
+            // Block-shared chroma (FFmpeg's default) against the reader's interpolated chroma, on
+            // testsrc2's sharp colour edges (a worst case): about 29 dB. Exactness against FFmpeg's
+            // own frames is VideoClipTests' job; here a wrong matrix or range would fall far below.
+            XCTAssertGreaterThan(p, 27, "frame \(k) (PSNR against the reader's interpolated-chroma conversion)")
         }
     }
 
@@ -79,13 +81,17 @@ final class VideoLeafSmokeTests: XCTestCase {
         for (k, f) in slow.enumerated() { XCTAssertEqual(bestMatch(f, in: straight, near: k / 2).0, k / 2, "0.5× frame \(k)") }
     }
 
-    /// How combed a picture is: the mean difference of each row from the average of its neighbours
-    /// (green channel), which the two fields of a moving interlaced picture make large.
+    /// How combed a picture is: the mean difference of each row from the average of its neighbours,
+    /// in luma (BT.601 weights, so how chroma is upsampled hardly matters), which the two fields of a
+    /// moving interlaced picture make large.
     private func combing(_ p: PixelBuffer) -> Double {
         var total = 0.0
         for y in 1..<(p.height - 1) {
             for x in 0..<p.width {
-                let g = { (yy: Int) in Double(p.bytes[(yy * p.width + x) * 4 + 1]) }
+                let g = { (yy: Int) -> Double in
+                    let i = (yy * p.width + x) * 4
+                    return 0.114 * Double(p.bytes[i]) + 0.587 * Double(p.bytes[i + 1]) + 0.299 * Double(p.bytes[i + 2])
+                }
                 total += abs(g(y) - (g(y - 1) + g(y + 1)) / 2)
             }
         }

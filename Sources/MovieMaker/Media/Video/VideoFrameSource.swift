@@ -7,8 +7,8 @@ import Synchronization
 /// seeking as needed, and converts it to the size it is drawn at.
 ///
 /// **Which frame**: the one whose presentation interval holds the time — the last frame with a
-/// timestamp at or before it (one time-base tick of tolerance for containers that round timestamps,
-/// such as Matroska's milliseconds). Times before the first frame show the first, times after the last
+/// timestamp at or before it (one time-base tick of tolerance for containers that round timestamps
+/// to 1 ms or finer, such as Matroska's milliseconds). Times before the first frame show the first, times after the last
 /// show the last. Because a frame is found by its timestamp alone (never by counting frames), variable
 /// frame rate, edit lists and streams that start after 0 need nothing special, and a frame reached by
 /// seeking is the frame reached by decoding straight through.
@@ -35,8 +35,10 @@ final class VideoFrameSource {
     private var windowCapacity = VideoFrameSource.forwardWindow
     /// The first frame's timestamp (times before it show it).
     private let firstTimestamp: Int64
-    /// One tick of the stream's time base: the tolerance for rounded timestamps.
-    private let tolerance: Int64 = 1
+    /// The tolerance for rounded timestamps, in ticks: one tick where a tick is 1 ms or finer
+    /// (Matroska's milliseconds round 30000/1001 frame times either way), none for coarser time bases
+    /// (an AVI's 1/30 s tick is a whole frame: its timestamps are exact frame numbers).
+    private let tolerance: Int64
     /// The stream's time base.
     private let timeBase: AVRational
     /// Converts frames to drawn pictures (owns its scaler).
@@ -68,6 +70,7 @@ final class VideoFrameSource {
         self.file = file
         video = try OpenVideo(url: file.url)
         timeBase = video.borrowedStream.pointee.time_base
+        tolerance = Int64(timeBase.num) * 1000 <= Int64(timeBase.den) ? 1 : 0
         let first = try RetainedFrame(referencing: video.firstFrame)
         firstTimestamp = first.timestamp
         window = [first]
@@ -323,11 +326,12 @@ final class VideoPictureConverter {
         let wanted = Key(width: f.width, height: f.height, format: f.format, colorspace: f.colorspace, range: f.color_range,
                          outWidth: width, outHeight: height)
         if key != wanted {
-            // Bilinear: fast, and sharp enough at the sizes clips are drawn (full chroma interpolation
-            // and accurate rounding are what cost in the test reader's conversion).
+            // swscale's fast path, as FFmpeg's own tools convert by default: bilinear scaling, chroma
+            // shared by each 2×2 block (not interpolated: the full-chroma, accurate-rounding path is
+            // what makes the test reader's conversion slow), the source's matrix and range.
             let s = try OwnedScaler(srcWidth: f.width, srcHeight: f.height, srcFormat: AVPixelFormat(rawValue: f.format),
                                     dstWidth: Int32(width), dstHeight: Int32(height), dstFormat: AV_PIX_FMT_BGRA,
-                                    flags: SWS_BILINEAR | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT)
+                                    flags: SWS_BILINEAR)
             let space = f.colorspace != AVCOL_SPC_UNSPECIFIED ? f.colorspace
                 : file.colorMatrix == "unknown" ? (f.height >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M) : f.colorspace
             let matrix: Int32 = space == AVCOL_SPC_BT709 ? SWS_CS_ITU709
