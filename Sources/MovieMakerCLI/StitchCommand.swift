@@ -178,26 +178,10 @@ struct StitchCommand: RenderingCommand {
     static func soundtrack(of film: Clip, bed: AudioClip?, normalize: Bool, loudness: Double) -> AudioMix {
         var mix = AudioMix(duration: film.duration)
         if let bed { mix.add(bed, role: .ducked) }
-        for sound in film.sounds {
-            guard let (source, start) = heard(sound) else { continue }
-            mix.add(source, at: start, role: bed == nil ? .unaffected : .sidechain)
+        for sound in film.sounds where sound.isHeard {
+            mix.add(sound.heardSound, at: sound.firstHeard, role: bed == nil ? .unaffected : .sidechain)
         }
         return normalize ? mix.normalized(to: loudness) : mix
-    }
-
-    /// A clip sound as it is heard (cut to `heardFrom`…`heardUntil`, with its fades: equal power, at least
-    /// 10 ms where a cut falls inside the sound) and when it starts in the film; nil when none of it is heard.
-    static func heard(_ sound: ClipSound) -> (AudioClip, Time)? {
-        let first = Time.max(sound.start, sound.heardFrom ?? sound.start)
-        if let until = sound.heardUntil, until <= first { return nil }
-        var clip = AudioClip(sound.source).trimmed(from: first - sound.start, to: sound.heardUntil.map { $0 - sound.start })
-        if let from = sound.heardFrom, from > sound.start {
-            clip.fadeIn(over: Time.max(sound.fadeIn, ClipSound.minimumCutFade))
-        } else if sound.fadeIn > .zero {
-            clip.fadeIn(over: sound.fadeIn)
-        }
-        if sound.heardUntil != nil { clip.fadeOut(over: Time.max(sound.fadeOut, ClipSound.minimumCutFade)) }
-        return (clip, first)
     }
 
     func run() throws {

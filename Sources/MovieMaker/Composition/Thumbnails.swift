@@ -1,14 +1,5 @@
 import Foundation
 
-extension SettingKey {
-    /// How much of a clip `Clip.firstVisibleTime` scans, and the size it looks at.
-    public static let visibleFrameSearch = SettingKey(rawValue: "visibleFrameSearch", description: "visible frame search")
-    /// The columns and rows of `Clip.contactSheet`.
-    public static let contactSheetGrid = SettingKey(rawValue: "contactSheetGrid", description: "contact sheet grid")
-    /// The width of `Clip.contactSheet`.
-    public static let contactSheetWidth = SettingKey(rawValue: "contactSheetWidth", description: "contact sheet width")
-}
-
 extension PixelBuffer {
     /// The picture's luma (Rec. 709 weights on the gamma-encoded R′G′B′, 0 = black, 1 = white): its mean
     /// and its standard deviation over every pixel (alpha ignored). A black frame has a mean near 0; a
