@@ -18,8 +18,8 @@ import Synchronization
 /// forwards; after a seek backwards (a reversed clip) `backwardWindow` frames, so reversing decodes
 /// each group of pictures in slices of that many frames, from its keyframe, never the whole file. Plus
 /// the last `convertedCapacity` converted pictures at their drawn size. So one open decoder of a
-/// 1080p H.264 stream holds at most about 3 × 3 + 3 × 8 MiB playing forwards and 32 × 3 + 3 × 8 MiB
-/// reversed, besides the decoder's own reference frames.
+/// 1080p H.264 stream holds at most about 6 × 3 + 2 × 8 = 34 MiB playing forwards and 32 × 3 + 2 × 8
+/// = 112 MiB reversed, besides the decoder's own reference frames.
 ///
 /// Not thread-safe: `VideoDecoderPool` lends it to one drawing thread at a time.
 final class VideoFrameSource {
@@ -55,12 +55,13 @@ final class VideoFrameSource {
     /// Seeks made since the source opened (for tests and the benchmark).
     private(set) var seeks = 0
 
-    /// Frames kept while playing forwards.
-    static let forwardWindow = 3
+    /// Frames kept while playing forwards: enough for the drawing threads (up to 4) that ask for
+    /// frames slightly out of order, so none has to seek back.
+    static let forwardWindow = 6
     /// Frames kept after seeking backwards (reversed playback).
     static let backwardWindow = 32
-    /// Converted pictures kept.
-    static let convertedCapacity = 3
+    /// Converted pictures kept (a frame shown twice in slow motion is converted once).
+    static let convertedCapacity = 2
     /// Without an index, a jump forward of more than this seeks instead of decoding through.
     static let seekThreshold = Time(value: 2, timescale: 1)
 
@@ -100,7 +101,8 @@ final class VideoFrameSource {
         let limit = limitTimestamp(for: time)
         if let found = lookUp(limit) { return found }
         if let last = window.last, last.timestamp <= limit, !shouldSeek(from: last.timestamp, to: limit) {
-            // Forwards from where the decoder is.
+            // Forwards from where the decoder is (playing forwards again: the small window).
+            windowCapacity = Self.forwardWindow
             try decode(until: limit)
         } else {
             // Backwards (a reversed clip, or a still earlier than the window) or far ahead: seek.
