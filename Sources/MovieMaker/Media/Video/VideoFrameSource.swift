@@ -89,7 +89,12 @@ final class VideoFrameSource {
         }
         let image = try converter.convert(frame.pointer, width: width, height: height, file: file)
         converted.append((frame.timestamp, width, height, image))
-        if converted.count > Self.convertedCapacity { converted.removeFirst() }
+        if converted.count > Self.convertedCapacity {
+            // A picture no drawing thread holds any more lends its surface to the next conversion
+            // (a fresh 8 MiB surface per 1080p frame costs its page faults every time).
+            var oldest = converted.removeFirst().image
+            if isKnownUniquelyReferenced(&oldest) { converter.recycle(oldest.surface) }
+        }
         return image
     }
 
@@ -321,6 +326,11 @@ final class VideoPictureConverter {
     }
     private var scaler: OwnedScaler?
     private var key: Key?
+    /// A surface no picture uses any more, for the next conversion of its size.
+    private var spare: CairoSurface?
+
+    /// Keeps `surface` (whose picture nothing holds any more) for the next conversion.
+    func recycle(_ surface: CairoSurface) { spare = surface }
 
     /// `frame` as a `width`×`height` picture (premultiplied BGRA; opaque unless the stream has alpha).
     func convert(_ frame: UnsafeMutablePointer<AVFrame>, width: Int, height: Int, file: VideoFile) throws(MovieMakerError) -> Image {
@@ -343,7 +353,13 @@ final class VideoPictureConverter {
             scaler = s
             key = wanted
         }
-        let surface = try CairoSurface(width: width, height: height)
+        let surface: CairoSurface
+        if let spare, spare.width == width, spare.height == height {
+            surface = spare
+        } else {
+            surface = try CairoSurface(width: width, height: height)
+        }
+        spare = nil
         surface.flush()
         let rows = scaler!.convert(UnsafePointer(frame), into: surface.data, stride: surface.stride)
         guard rows == height else { throw .ffmpeg(operation: "sws_scale (video frame)", code: rows, message: "short conversion") }
