@@ -22,7 +22,9 @@ build: deps
 	$(SWIFT) build
 
 ## Renders the example movies into $(OUTPUT)/ and prints a summary of each, then runs the script
-## examples/wave.swift with `moviemaker run` (compiled on first use, cached afterwards).
+## examples/wave.swift with `moviemaker run` (compiled on first use, cached afterwards), then the
+## tool's own commands: title cards, a slideshow, three title clips stitched with music, and a contact
+## sheet and thumbnail of the stitched movie.
 demo: build
 	@bin=$$($(SWIFT) build --show-bin-path) && \
 	$$bin/moviemaker-examples $(OUTPUT) && \
@@ -35,6 +37,15 @@ demo: build
 	bash scripts/make-demo-photos.sh $(OUTPUT)/photos && \
 	echo "moviemaker slideshow $(OUTPUT)/photos …" && \
 	$$bin/moviemaker slideshow $(OUTPUT)/photos --captions filename --duration 2.5 --size 1280x720 --music $(OUTPUT)/music.wav --normalize -o $(OUTPUT)/slideshow.mp4 && \
+	echo "moviemaker stitch $(OUTPUT)/clip1.mp4 $(OUTPUT)/clip2.mp4 $(OUTPUT)/clip3.mp4 …" && \
+	$$bin/moviemaker title "One" --subtitle "three clips" --duration 2 --size 1280x720 --preset veryfast --background '#1d3557' -q -o $(OUTPUT)/clip1.mp4 && \
+	$$bin/moviemaker title "Two" --subtitle "stitched" --style pop --duration 2 --size 1280x720 --preset veryfast --background '#7a2e1f' -q -o $(OUTPUT)/clip2.mp4 && \
+	$$bin/moviemaker title "Three" --subtitle "with music" --style slide --duration 2 --size 1280x720 --preset veryfast --background '#2d6a4f' -q -o $(OUTPUT)/clip3.mp4 && \
+	$$bin/moviemaker stitch $(OUTPUT)/clip1.mp4 $(OUTPUT)/clip2.mp4 $(OUTPUT)/clip3.mp4 --transition fade --transition-duration 0.5 \
+	    --music $(OUTPUT)/music.wav --preset veryfast -o $(OUTPUT)/stitched.mp4 && \
+	$$bin/moviemaker contact-sheet $(OUTPUT)/stitched.mp4 -o $(OUTPUT)/contact-sheet.png && \
+	$$bin/moviemaker still $(OUTPUT)/stitched.mp4 -o $(OUTPUT)/stitched-thumbnail.png && \
+	echo "Stitched clips: $(OUTPUT)/stitched.mp4 (contact sheet $(OUTPUT)/contact-sheet.png, thumbnail $(OUTPUT)/stitched-thumbnail.png)." && \
 	echo "The moviemaker tool is $$bin/moviemaker (make install links it into $(PREFIX)/bin)."
 
 ## Links the built moviemaker into $(PREFIX)/bin (it keeps finding the library in this checkout).

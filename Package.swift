@@ -33,6 +33,8 @@ let package = Package(
         .systemLibrary(
             name: "CFFmpeg", pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]),
+        // libavfilter (FilterGraph.swift): atempo for time-stretched sound, bwdif for deinterlacing.
+        .systemLibrary(name: "CAVFilter", pkgConfig: "libavfilter", providers: [.apt(["libavfilter-dev"])]),
         // The few FFmpeg macros Swift cannot import (AVERROR, AV_NOPTS_VALUE, av_err2str, the
         // variadic log callback). Every function there says why it exists.
         .target(name: "CMovieMakerShim", dependencies: ["CFFmpeg"]),
@@ -50,7 +52,7 @@ let package = Package(
         .target(
             name: "MovieMaker",
             dependencies: [
-                "CCairo", "CFreeType", "CPango", "CX264", "CFFmpeg", "CMovieMakerShim",
+                "CCairo", "CFreeType", "CPango", "CX264", "CFFmpeg", "CAVFilter", "CMovieMakerShim",
                 "CJPEG", "CPNG", "CWebP", "CHeif", "CLCMS", "CMovieMakerImageShim",
                 .product(name: "Logging", package: "swift-log"),
             ]),

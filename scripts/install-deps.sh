@@ -9,6 +9,7 @@ PACKAGES=(
   libcairo2-dev libpango1.0-dev libfreetype-dev
   libx264-dev
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
+  libavfilter-dev   # FilterGraph: atempo (time-stretched sound), bwdif (deinterlacing)
   libfontconfig-dev
   # Photo decoding: JPEG, PNG, WebP, HEIC/HEIF (libheif with its libde265 decoder and x265 encoder),
   # ICC colour management.

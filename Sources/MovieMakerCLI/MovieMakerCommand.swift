@@ -7,7 +7,7 @@ import MovieMaker
 struct MovieMakerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "moviemaker",
-        abstract: "Make movies from code: title cards, photo slideshows, stills and Swift scripts.",
+        abstract: "Make movies from code: title cards, photo slideshows, stitched clips, stills, contact sheets and Swift scripts.",
         discussion: """
             Each subcommand renders one file. Progress goes to standard error (a bar on a terminal, \
             plain lines when piped or when CI is set, nothing with --quiet), and one summary line \
@@ -20,7 +20,8 @@ struct MovieMakerCommand: ParsableCommand {
             script's own status.
             """,
         version: MovieMakerVersion.versionText,
-        subcommands: [TitleCommand.self, SlideshowCommand.self, RunCommand.self, ColorCommand.self])
+        subcommands: [TitleCommand.self, SlideshowCommand.self, StitchCommand.self, StillCommand.self, ContactSheetCommand.self,
+                      RunCommand.self, ColorCommand.self])
 
     /// Parses the command line and runs the subcommand; every failure ends as one line on standard error.
     /// A rendering command is cancelled by SIGINT or SIGTERM (see `Interruption`): one line says so and

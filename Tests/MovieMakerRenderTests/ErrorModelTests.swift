@@ -56,6 +56,12 @@ import MovieMakerTestSupport
          "the render was cancelled: its partial file was deleted and nothing at the destination was changed"),
         (.notEncodable(what: "a closure", reason: "code cannot be written"), .notEncodable,
          "a closure cannot be written as data: code cannot be written"),
+        (.movieTruncated(path: "/c.mp4", reason: "cut"), .movieTruncated, "the movie /c.mp4 is truncated: cut; copy or download it again"),
+        (.noVideoStream(path: "/s.m4a", found: "only sound"), .noVideoStream,
+         "/s.m4a has no video stream (only sound); give a video file (MP4, MOV, MKV, WebM, AVI, MTS, Ogg), or use it as sound"),
+        (.videoUnsupported(path: "/h.mov", reason: "it is HDR", fix: "convert it"), .videoUnsupported, "cannot show the video /h.mov: it is HDR; convert it"),
+        (.videoDecoderLimit(needed: 3, limit: 2, at: 1, files: ["a.mp4", "b.mp4", "c.mp4"]), .videoDecoderLimit,
+         "the composition shows 3 videos at once at 1.000 s (a.mp4, b.mp4, c.mp4) but the render opens at most 2 video decoders; raise EncoderSettings.videoDecoderLimit (each open 1080p decoder costs about 48 MiB) or show fewer videos at once"),
     ])
     func messagesAreUnchanged(error: MovieMakerError, code: MovieMakerError.Code, text: String) {
         #expect(error.code == code)
@@ -71,7 +77,7 @@ import MovieMakerTestSupport
         #expect(MovieMakerError.Code(rawValue: "notEncodable") == .notEncodable)
         #expect("\(MovieMakerError.Code.cancelled)" == "cancelled")
         #expect(Set(MovieMakerError.Code.all).count == MovieMakerError.Code.all.count)
-        #expect(MovieMakerError.Code.all.count == 32)
+        #expect(MovieMakerError.Code.all.count == 36)
 
         // What a caller writes: a switch over codes with a default, which a new code cannot break.
         func advice(_ error: MovieMakerError) -> String {

@@ -37,7 +37,9 @@ extension Clip {
     }
 
     /// A clip of the whole probed `file` (see `video(_:fit:background:withSound:)`). Its sound, when
-    /// asked for, is probed when a render opens the clip.
+    /// asked for, is probed now; a file whose sound cannot be read gives a silent clip (use
+    /// `video(_:fit:background:withSound:)` with the URL to have that be an error). An HDR file fails
+    /// when a render opens the clip, before the first frame.
     public static func video(_ file: VideoFile, fit: Slideshow.Fit = .fill, background: Color = .black,
                              withSound: Bool = true) -> Clip {
         let sound = withSound && file.hasAudio ? try? AudioFile(url: file.url) : nil

@@ -56,8 +56,8 @@ public struct ClipSound: Sendable {
         return s
     }
 
-    /// When it is first heard in the clip's time, and whether it is heard at all.
-    var firstHeard: Time { Time.max(start, heardFrom ?? start) }
+    /// When it is first heard in the clip's time.
+    public var firstHeard: Time { Time.max(start, heardFrom ?? start) }
     /// When it stops being heard in the clip's time (nil: it plays as long as it lasts, when that is
     /// not known).
     var lastHeard: Time? {
@@ -69,7 +69,13 @@ public struct ClipSound: Sendable {
         }
     }
     /// Whether any of it is heard.
-    var isHeard: Bool { heardUntil.map { $0 > firstHeard } ?? true }
+    public var isHeard: Bool { heardUntil.map { $0 > firstHeard } ?? true }
+
+    /// The sound as heard, to place at `firstHeard`: cut to `heardFrom`…`heardUntil`, with its fades
+    /// (equal power; at least 10 ms where a cut falls inside the sound). What `MovieMaker.add(_:)` adds
+    /// for each of a clip's sounds; use it to mix a clip's sounds yourself (e.g. as the sidechain that
+    /// ducks music, `AudioMix.Track.Role.sidechain`).
+    public var heardSound: any AudioSource { heardSource }
 
     /// The sound as heard: starting at `firstHeard` (in the clip's time), with the cuts and fades applied.
     var heardSource: HeardSound {
@@ -98,8 +104,9 @@ struct HeardSound: AudioSource {
     var endFadeDuration: Time { source.endFadeDuration }
 
     func makeReader(format: AudioFormat) throws -> any AudioReader {
-        HeardSoundReader(inner: try source.makeReader(format: format), format: format,
-                         skip: format.frame(at: skip), length: length.map { format.frame(at: $0) },
+        // Sources that seek (files, stretched and reversed sounds) start at the skip point directly.
+        HeardSoundReader(inner: try source.makeReader(format: format, from: format.frame(at: skip)), format: format,
+                         skip: 0, length: length.map { format.frame(at: $0) },
                          fadeIn: format.frame(at: fadeIn), fadeOut: format.frame(at: fadeOut))
     }
 }

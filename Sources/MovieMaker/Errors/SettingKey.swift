@@ -132,6 +132,12 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
     public static let audioClipOutPoint = SettingKey(rawValue: "audioClipOutPoint", description: "audio clip out point")
     /// `EncoderSettings.videoDecoderLimit`: video decoders a render may keep open at once.
     public static let videoDecoderLimit = SettingKey(rawValue: "videoDecoderLimit", description: "video decoder limit")
+    /// How much of a clip `Clip.firstVisibleTime` scans, and the size it looks at.
+    public static let visibleFrameSearch = SettingKey(rawValue: "visibleFrameSearch", description: "visible frame search")
+    /// The columns and rows of `Clip.contactSheet`.
+    public static let contactSheetGrid = SettingKey(rawValue: "contactSheetGrid", description: "contact sheet grid")
+    /// The width of `Clip.contactSheet`.
+    public static let contactSheetWidth = SettingKey(rawValue: "contactSheetWidth", description: "contact sheet width")
     /// A clip's playback speed (`Clip.speed(_:)`).
     public static let speed = SettingKey(rawValue: "speed", description: "speed")
     /// An audio clip's gain.
@@ -174,6 +180,10 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
     public static let limiterLookahead = SettingKey(rawValue: "limiterLookahead", description: "limiter lookahead")
     /// A limiter's release time.
     public static let limiterRelease = SettingKey(rawValue: "limiterRelease", description: "limiter release")
+    /// The speed of a `TempoSound` (1/4 to 4).
+    public static let audioSpeed = SettingKey(rawValue: "audioSpeed", description: "audio speed")
+    /// The source of a `ReversedSound` (it needs a known length).
+    public static let reversedSound = SettingKey(rawValue: "reversedSound", description: "reversed sound")
 
     /// The `number`th clip (from 1) of an `AudioTrack`.
     public static func audioTrackClip(_ number: Int) -> SettingKey {
@@ -204,7 +214,7 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
         .audioClipMovieEndFade, .audioLoop, .audioLoopDuration, .audioLoopCrossfade, .audioTrackCrossfade,
         .duckingDepth, .duckingThreshold, .duckingAttack, .duckingRelease, .duckingHold, .loudnessNormalization,
         .mixGain, .loudnessTarget, .mixDuration, .limiterCeiling, .limiterLookahead, .limiterRelease,
-        .videoDecoderLimit, .speed
+        .videoDecoderLimit, .speed, .audioSpeed, .reversedSound, .visibleFrameSearch, .contactSheetGrid, .contactSheetWidth
     ]
 
     /// The numbered settings by the name before their brackets.

@@ -117,6 +117,7 @@ final class VideoDecoderPool: @unchecked Sendable {
                 evicted = victim.source
             }
             let e = Entry(key: key)
+            e.lastUse = useCounter      // counts as used now: not the first to be closed again
             entries[id] = e
             return e
         }

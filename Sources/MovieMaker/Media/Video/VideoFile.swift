@@ -115,12 +115,9 @@ public struct VideoFile: Sendable, Hashable {
         isInterlaced = first.interlaced_frame != 0
             || (par.field_order != AV_FIELD_PROGRESSIVE && par.field_order != AV_FIELD_UNKNOWN)
         duration = opened.duration
-        if let audio = opened.demuxer.bestStream(AVMEDIA_TYPE_AUDIO) {
+        if opened.demuxer.bestStream(AVMEDIA_TYPE_AUDIO) != nil {
             hasAudio = true
-            let st = opened.demuxer.borrowedStream(audio).pointee
-            let audioStart = st.start_time == mm_av_nopts_value() ? Time.zero
-                : opened.demuxer.time(ofTimestamp: st.start_time, inStream: audio)
-            audioOffset = audioStart - startTime
+            audioOffset = (Self.firstAudioTime(path: path) ?? startTime) - startTime
         } else {
             hasAudio = false
             audioOffset = nil
@@ -137,6 +134,21 @@ public struct VideoFile: Sendable, Hashable {
                                      48, 50, FrameRate(numerator: 60000, denominator: 1001)!, 60]
         let fps = frameRate.framesPerSecond
         return standard.min { abs($0.framesPerSecond - fps) < abs($1.framesPerSecond - fps) } ?? 30
+    }
+
+    /// When the first sound sample is presented: the first decoded audio frame's timestamp, after the
+    /// codec's priming samples are dropped (libavcodec moves the timestamp past them), which is where
+    /// `AudioFile` starts the sound. (The stream's `start_time` alone would count AAC's priming in
+    /// Matroska, putting the sound 21 ms early.) Nil when no audio frame decodes.
+    private static func firstAudioTime(path: String) -> Time? {
+        guard let demuxer = try? Demuxer(path: path), (try? demuxer.findStreamInfo()) != nil,
+              let index = demuxer.bestStream(AVMEDIA_TYPE_AUDIO),
+              let decoder = try? CodecDecoder(stream: demuxer.borrowedStream(index)) else { return nil }
+        let next = { () throws(MovieMakerError) -> UnsafeMutablePointer<AVPacket>? in try demuxer.readPacket(ofStream: index) }
+        guard (try? decoder.receiveFrame(nextPacket: next)) == true else { return nil }
+        let f = decoder.frame.pointee
+        let pts = f.best_effort_timestamp != mm_av_nopts_value() ? f.best_effort_timestamp : f.pts
+        return pts == mm_av_nopts_value() ? nil : demuxer.time(ofTimestamp: pts, inStream: index)
     }
 
     /// Refuses what the clip cannot show faithfully: HDR (PQ/HLG) would look washed out converted as SDR.

@@ -7,8 +7,8 @@ import Synchronization
 /// seeking as needed, and converts it to the size it is drawn at.
 ///
 /// **Which frame**: the one whose presentation interval holds the time — the last frame with a
-/// timestamp at or before it (one time-base tick of tolerance for containers that round timestamps,
-/// such as Matroska's milliseconds). Times before the first frame show the first, times after the last
+/// timestamp at or before it (one time-base tick of tolerance for containers that round timestamps
+/// to 1 ms or finer, such as Matroska's milliseconds). Times before the first frame show the first, times after the last
 /// show the last. Because a frame is found by its timestamp alone (never by counting frames), variable
 /// frame rate, edit lists and streams that start after 0 need nothing special, and a frame reached by
 /// seeking is the frame reached by decoding straight through.
@@ -18,8 +18,8 @@ import Synchronization
 /// forwards; after a seek backwards (a reversed clip) `backwardWindow` frames, so reversing decodes
 /// each group of pictures in slices of that many frames, from its keyframe, never the whole file. Plus
 /// the last `convertedCapacity` converted pictures at their drawn size. So one open decoder of a
-/// 1080p H.264 stream holds at most about 3 × 3 + 3 × 8 MiB playing forwards and 32 × 3 + 3 × 8 MiB
-/// reversed, besides the decoder's own reference frames.
+/// 1080p H.264 stream holds at most about 6 × 3 + 2 × 8 = 34 MiB playing forwards and 32 × 3 + 2 × 8
+/// = 112 MiB reversed, besides the decoder's own reference frames.
 ///
 /// Not thread-safe: `VideoDecoderPool` lends it to one drawing thread at a time.
 final class VideoFrameSource {
@@ -35,25 +35,33 @@ final class VideoFrameSource {
     private var windowCapacity = VideoFrameSource.forwardWindow
     /// The first frame's timestamp (times before it show it).
     private let firstTimestamp: Int64
-    /// One tick of the stream's time base: the tolerance for rounded timestamps.
-    private let tolerance: Int64 = 1
+    /// The tolerance for rounded timestamps, in ticks: one tick where a tick is 1 ms or finer
+    /// (Matroska's milliseconds round 30000/1001 frame times either way), none for coarser time bases
+    /// (an AVI's 1/30 s tick is a whole frame: its timestamps are exact frame numbers).
+    private let tolerance: Int64
     /// The stream's time base.
     private let timeBase: AVRational
     /// Converts frames to drawn pictures (owns its scaler).
     private let converter = VideoPictureConverter()
     /// The last pictures converted, most recent last.
     private var converted: [(timestamp: Int64, width: Int, height: Int, image: Image)] = []
+    /// libavfilter's `bwdif` (one frame per frame, interlaced frames only), made for the first
+    /// interlaced frame; remade after a seek. Owned.
+    private var deinterlacer: FilterGraph?
+    /// The frame the deinterlacer's output is received into (owned).
+    private var deinterlaced: OwnedFrame?
     /// Frames decoded since the source opened (for tests and the benchmark).
     private(set) var framesDecoded = 0
     /// Seeks made since the source opened (for tests and the benchmark).
     private(set) var seeks = 0
 
-    /// Frames kept while playing forwards.
-    static let forwardWindow = 3
+    /// Frames kept while playing forwards: enough for the drawing threads (up to 4) that ask for
+    /// frames slightly out of order, so none has to seek back.
+    static let forwardWindow = 6
     /// Frames kept after seeking backwards (reversed playback).
     static let backwardWindow = 32
-    /// Converted pictures kept.
-    static let convertedCapacity = 3
+    /// Converted pictures kept (a frame shown twice in slow motion is converted once).
+    static let convertedCapacity = 2
     /// Without an index, a jump forward of more than this seeks instead of decoding through.
     static let seekThreshold = Time(value: 2, timescale: 1)
 
@@ -63,6 +71,7 @@ final class VideoFrameSource {
         self.file = file
         video = try OpenVideo(url: file.url)
         timeBase = video.borrowedStream.pointee.time_base
+        tolerance = Int64(timeBase.num) * 1000 <= Int64(timeBase.den) ? 1 : 0
         let first = try RetainedFrame(referencing: video.firstFrame)
         firstTimestamp = first.timestamp
         window = [first]
@@ -80,7 +89,12 @@ final class VideoFrameSource {
         }
         let image = try converter.convert(frame.pointer, width: width, height: height, file: file)
         converted.append((frame.timestamp, width, height, image))
-        if converted.count > Self.convertedCapacity { converted.removeFirst() }
+        if converted.count > Self.convertedCapacity {
+            // A picture no drawing thread holds any more lends its surface to the next conversion
+            // (a fresh 8 MiB surface per 1080p frame costs its page faults every time).
+            var oldest = converted.removeFirst().image
+            if isKnownUniquelyReferenced(&oldest) { converter.recycle(oldest.surface) }
+        }
         return image
     }
 
@@ -92,7 +106,8 @@ final class VideoFrameSource {
         let limit = limitTimestamp(for: time)
         if let found = lookUp(limit) { return found }
         if let last = window.last, last.timestamp <= limit, !shouldSeek(from: last.timestamp, to: limit) {
-            // Forwards from where the decoder is.
+            // Forwards from where the decoder is (playing forwards again: the small window).
+            windowCapacity = Self.forwardWindow
             try decode(until: limit)
         } else {
             // Backwards (a reversed clip, or a still earlier than the window) or far ahead: seek.
@@ -160,6 +175,7 @@ final class VideoFrameSource {
                 try video.demuxer.seek(toTimestamp: target, stream: stream)
             }
             video.decoder.reset()
+            deinterlacer = nil
             window.removeAll(keepingCapacity: true)
             reachedEnd = false
             guard try decodeOne() else { return }
@@ -178,16 +194,47 @@ final class VideoFrameSource {
     }
 
     /// Decodes the next frame into the window (dropping the oldest beyond its capacity); false at the end.
+    /// Interlaced frames go through the deinterlacer first.
     private func decodeOne() throws(MovieMakerError) -> Bool {
         let demuxer = video.demuxer, stream = video.streamIndex
         let next = { () throws(MovieMakerError) -> UnsafeMutablePointer<AVPacket>? in try demuxer.readPacket(ofStream: stream) }
         while true {
-            guard try video.decoder.receiveFrame(nextPacket: next) else {
-                reachedEnd = true
-                return false
+            var decoded: UnsafeMutablePointer<AVFrame>
+            if let deinterlacer {
+                let out = try deinterlacedFrame()
+                switch try deinterlacer.receive(into: out) {
+                case .frame:
+                    // Back to the stream's time base (bwdif counts in fields).
+                    out.pointer.pointee.pts = av_rescale_q(out.pointer.pointee.pts, deinterlacer.outputTimeBase, timeBase)
+                    out.pointer.pointee.best_effort_timestamp = out.pointer.pointee.pts
+                    decoded = out.pointer
+                case .ended:
+                    reachedEnd = true
+                    return false
+                case .needsInput:
+                    if try video.decoder.receiveFrame(nextPacket: next) {
+                        framesDecoded += 1
+                        try deinterlacer.send(video.decoder.frame)
+                    } else {
+                        try deinterlacer.send(nil)
+                    }
+                    continue
+                }
+            } else {
+                guard try video.decoder.receiveFrame(nextPacket: next) else {
+                    reachedEnd = true
+                    return false
+                }
+                framesDecoded += 1
+                decoded = video.decoder.frame
+                if decoded.pointee.interlaced_frame != 0 {
+                    // The first interlaced frame starts the deinterlacer; this frame is its first input.
+                    deinterlacer = try Self.makeDeinterlacer(for: decoded, timeBase: timeBase)
+                    try deinterlacer!.send(decoded)
+                    continue
+                }
             }
-            framesDecoded += 1
-            let frame = try RetainedFrame(referencing: video.decoder.frame)
+            let frame = try RetainedFrame(referencing: decoded)
             if frame.timestamp == mm_av_nopts_value() {
                 // No timestamp: one frame after the previous one.
                 let step = av_rescale_q(1, av_inv_q(video.borrowedStream.pointee.avg_frame_rate), timeBase)
@@ -199,6 +246,26 @@ final class VideoFrameSource {
             if window.count > windowCapacity { window.removeFirst(window.count - windowCapacity) }
             return true
         }
+    }
+}
+
+extension VideoFrameSource {
+    /// A fresh frame for the deinterlacer's next output (the window keeps references to earlier ones).
+    fileprivate func deinterlacedFrame() throws(MovieMakerError) -> OwnedFrame {
+        let f = try OwnedFrame()
+        deinterlaced = f
+        return f
+    }
+
+    /// A `bwdif` graph for frames like `frame`: motion-adaptive, one output frame per input frame,
+    /// deinterlacing only the frames flagged interlaced (as FFmpeg's `-deinterlace` defaults do).
+    fileprivate static func makeDeinterlacer(for frame: UnsafeMutablePointer<AVFrame>, timeBase: AVRational) throws(MovieMakerError) -> FilterGraph {
+        let f = frame.pointee
+        let sar = f.sample_aspect_ratio.num > 0 ? f.sample_aspect_ratio : AVRational(num: 1, den: 1)
+        return try FilterGraph(input: .video(width: f.width, height: f.height, pixelFormat: AVPixelFormat(rawValue: f.format),
+                                             timeBase: timeBase, sampleAspectRatio: sar),
+                               filters: "bwdif=mode=send_frame:parity=auto:deint=interlaced",
+                               output: .video(pixelFormats: [AVPixelFormat(rawValue: f.format)]), threads: 1)
     }
 }
 
@@ -259,6 +326,11 @@ final class VideoPictureConverter {
     }
     private var scaler: OwnedScaler?
     private var key: Key?
+    /// A surface no picture uses any more, for the next conversion of its size.
+    private var spare: CairoSurface?
+
+    /// Keeps `surface` (whose picture nothing holds any more) for the next conversion.
+    func recycle(_ surface: CairoSurface) { spare = surface }
 
     /// `frame` as a `width`×`height` picture (premultiplied BGRA; opaque unless the stream has alpha).
     func convert(_ frame: UnsafeMutablePointer<AVFrame>, width: Int, height: Int, file: VideoFile) throws(MovieMakerError) -> Image {
@@ -266,11 +338,12 @@ final class VideoPictureConverter {
         let wanted = Key(width: f.width, height: f.height, format: f.format, colorspace: f.colorspace, range: f.color_range,
                          outWidth: width, outHeight: height)
         if key != wanted {
-            // Bilinear: fast, and sharp enough at the sizes clips are drawn (full chroma interpolation
-            // and accurate rounding are what cost in the test reader's conversion).
+            // swscale's fast path, as FFmpeg's own tools convert by default: bilinear scaling, chroma
+            // shared by each 2×2 block (not interpolated: the full-chroma, accurate-rounding path is
+            // what makes the test reader's conversion slow), the source's matrix and range.
             let s = try OwnedScaler(srcWidth: f.width, srcHeight: f.height, srcFormat: AVPixelFormat(rawValue: f.format),
                                     dstWidth: Int32(width), dstHeight: Int32(height), dstFormat: AV_PIX_FMT_BGRA,
-                                    flags: SWS_BILINEAR | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT)
+                                    flags: SWS_BILINEAR)
             let space = f.colorspace != AVCOL_SPC_UNSPECIFIED ? f.colorspace
                 : file.colorMatrix == "unknown" ? (f.height >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M) : f.colorspace
             let matrix: Int32 = space == AVCOL_SPC_BT709 ? SWS_CS_ITU709
@@ -280,7 +353,13 @@ final class VideoPictureConverter {
             scaler = s
             key = wanted
         }
-        let surface = try CairoSurface(width: width, height: height)
+        let surface: CairoSurface
+        if let spare, spare.width == width, spare.height == height {
+            surface = spare
+        } else {
+            surface = try CairoSurface(width: width, height: height)
+        }
+        spare = nil
         surface.flush()
         let rows = scaler!.convert(UnsafePointer(frame), into: surface.data, stride: surface.stride)
         guard rows == height else { throw .ffmpeg(operation: "sws_scale (video frame)", code: rows, message: "short conversion") }

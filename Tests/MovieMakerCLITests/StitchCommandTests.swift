@@ -1,0 +1,226 @@
+import Foundation
+import Testing
+@testable import MovieMaker
+import MovieMakerTestSupport
+
+/// Small input videos for the video commands' tests, made with MovieMaker itself.
+enum VideoFixtures {
+    /// Writes a `seconds`-long `width`×`height` movie of `clip`-like content to `url`: `color` filling
+    /// the frame, a `tone` Hz sine (amplitude 0.3) as its sound unless nil.
+    static func solid(_ url: URL, _ color: Color, seconds: Time = 1, tone: Double? = 440, width: Int = 320, height: Int = 240,
+                      fps: FrameRate = 30) throws {
+        var clip = Clip.color(color, duration: seconds)
+        if let tone { clip = clip.withSound(ProceduralSound.tone(frequency: tone, amplitude: 0.3, duration: seconds)) }
+        try write(clip, to: url, width: width, height: height, fps: fps)
+    }
+
+    /// Writes `clip` as a movie (x264, quality 18) to `url`.
+    static func write(_ clip: Clip, to url: URL, width: Int = 320, height: Int = 240, fps: FrameRate = 30) throws {
+        let movie = try MovieMaker(url: url, width: width, height: height, fps: fps, settings: EncoderSettings(crf: 18, preset: .ultrafast))
+        try movie.add(clip)
+        _ = try movie.finish()
+    }
+
+    /// The mean colour of the middle of a decoded frame (160×120 pixels around its centre, or less).
+    static func middle(_ px: PixelBuffer) -> (Double, Double, Double) {
+        let w = min(160, px.width / 2), h = min(120, px.height / 2)
+        return TestPhotos.mean(px, x: (px.width - w) / 2..<(px.width + w) / 2, y: (px.height - h) / 2..<(px.height + h) / 2)
+    }
+
+    /// Whether `m` is within `tolerance` of `c` in every channel.
+    static func near(_ m: (Double, Double, Double), _ c: (Double, Double, Double), _ tolerance: Double = 14) -> Bool {
+        abs(m.0 - c.0) < tolerance && abs(m.1 - c.1) < tolerance && abs(m.2 - c.2) < tolerance
+    }
+
+    /// The amplitude of the `frequency` Hz component of `samples[range]` at `rate` Hz (Goertzel), as a
+    /// sine's peak amplitude.
+    static func amplitude(of frequency: Double, in samples: ArraySlice<Float>, rate: Int) -> Double {
+        let w = 2 * Double.pi * frequency / Double(rate), coefficient = 2 * cos(w)
+        var s1 = 0.0, s2 = 0.0
+        for x in samples { let s = Double(x) + coefficient * s1 - s2; s2 = s1; s1 = s }
+        let power = s1 * s1 + s2 * s2 - coefficient * s1 * s2
+        return 2 * power.squareRoot() / Double(samples.count)
+    }
+
+    /// The expectation helper the error tests share: one `moviemaker: error:` line naming every string in
+    /// `named`, the exit status, nothing on standard output.
+    static func expectError(_ arguments: [String], naming named: [String], status: Int32,
+                            sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let r = try CLI.run(arguments)
+        #expect(r.status == status, "\(arguments): status \(r.status), stderr \(r.stderr)", sourceLocation: sourceLocation)
+        let errors = r.stderrLines.filter { $0.hasPrefix("moviemaker: error: ") }
+        #expect(errors.count == 1, "one error line: \(r.stderr)", sourceLocation: sourceLocation)
+        for name in named {
+            #expect(r.stderr.contains(name), "\(r.stderr) does not name \(name)", sourceLocation: sourceLocation)
+        }
+        #expect(r.stdout.isEmpty, "stdout: \(r.stdout)", sourceLocation: sourceLocation)
+    }
+}
+
+/// `moviemaker stitch`, run as a subprocess: the movie it writes (decoded: frames, size, colours, sound)
+/// and its errors.
+@Suite("moviemaker stitch")
+struct StitchCommandTests {
+    static let colors: [(Color, (Double, Double, Double), tone: Double)] = [
+        (.red, (255, 0, 0), 440), (.green, (0, 255, 0), 660), (.blue, (0, 0, 255), 880),
+    ]
+
+    /// red.mp4, green.mp4, blue.mp4: 320×240, 1 s at 30 fps, each with its own tone.
+    static func clips() throws -> (TemporaryFolder, [URL]) {
+        let folder = try TemporaryFolder()
+        let urls = try colors.map { color, _, tone in
+            let url = folder.file("\(tone).mp4")
+            try VideoFixtures.solid(url, color, tone: tone)
+            return url
+        }
+        return (folder, urls)
+    }
+
+    @Test func clipsPlayInOrderAtTheFirstClipsSizeAndRateWithTheirSound() throws {
+        guard CLI.isBuilt, FFTools.available else { return }
+        let (folder, urls) = try Self.clips()
+        let movie = folder.file("day.mp4")
+        let r = try CLI.run(["stitch"] + urls.map(\.path) + ["-o", movie.path], environment: ["CI": "1"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(r.stdout.contains(movie.path) && r.stdout.contains("90 frames") && r.stdout.contains("320x240"), "summary: \(r.stdout)")
+        #expect(r.stdout.contains("stitch: 3 clips used, 0 skipped"), "summary: \(r.stdout)")
+        #expect(r.stderr.contains("stitch: 100% (90/90 frames)"), "progress lines in CI: \(r.stderr)")
+
+        let frames = try decodeAll(movie)
+        #expect(frames.count == 90, "3 clips × 1 s at the first clip's 30 fps")
+        #expect(frames.allSatisfy { $0.pixels.width == 320 && $0.pixels.height == 240 })
+        for (k, (_, c, _)) in Self.colors.enumerated() {
+            for f in [30 * k, 30 * k + 15, 30 * k + 29] {
+                let m = VideoFixtures.middle(frames[f].pixels)
+                #expect(VideoFixtures.near(m, c), "frame \(f) should show clip \(k + 1): \(m)")
+            }
+        }
+        // Each clip's own tone plays in its second, and not in the others'.
+        let sound = try decodeAudio(movie, in: folder)
+        #expect(sound.rate == 48_000)
+        for (k, (_, _, tone)) in Self.colors.enumerated() {
+            let second = sound.samples[(48_000 * k + 4_800)..<(48_000 * k + 43_200)]
+            let own = VideoFixtures.amplitude(of: tone, in: second, rate: 48_000)
+            #expect(abs(own - 0.3) < 0.05, "clip \(k + 1)'s \(tone) Hz tone at 0.3: \(own)")
+            for (_, _, other) in Self.colors where other != tone {
+                #expect(VideoFixtures.amplitude(of: other, in: second, rate: 48_000) < 0.01, "no \(other) Hz in clip \(k + 1)'s second")
+            }
+        }
+        let streams = try probeStreams(movie)
+        #expect(abs((double(streams["audio"], "duration") ?? 0) - 3) < 0.03, "sound lasts the movie: \(streams["audio"] ?? [:])")
+    }
+
+    @Test func aFadeTransitionShortensTheMovieByExactlyTheOverlaps() throws {
+        guard CLI.isBuilt else { return }
+        let (folder, urls) = try Self.clips()
+        let movie = folder.file("fade.mp4")
+        let r = try CLI.run(["stitch"] + urls.map(\.path) + ["--transition", "fade", "--transition-duration", "0.5",
+                                                             "--size", "160x120", "--fps", "20", "-q", "-o", movie.path])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(r.stdout.isEmpty && r.stderr.isEmpty, "--quiet prints nothing: \(r.stdout) \(r.stderr)")
+        let frames = try decodeAll(movie)
+        // 3 × 1 s − 2 × 0.5 s = 2 s at 20 fps; at --size.
+        #expect(frames.count == 40)
+        #expect(frames[0].pixels.width == 160 && frames[0].pixels.height == 120)
+        #expect(frames.last?.presentationTime == Time(value: 39, timescale: 20))
+        // Clip 2 starts at 0.5 s and is alone from 1 s to 1 s (its fades in and out touch); half way
+        // through the first fade (0.25 s into it, frame 15) red and green are mixed.
+        let c = Self.colors.map(\.1)
+        #expect(VideoFixtures.near(VideoFixtures.middle(frames[2].pixels), c[0]), "red first")
+        #expect(VideoFixtures.near(VideoFixtures.middle(frames[39].pixels), c[2]), "blue last")
+        let mid = VideoFixtures.middle(frames[15].pixels)
+        #expect(mid.0 > 60 && mid.1 > 60 && mid.2 < 30, "frame 15 mixes red and green: \(mid)")
+    }
+
+    @Test func strictStopsAtAnUnreadableClipOtherwiseItIsSkippedWithAWarning() throws {
+        guard CLI.isBuilt else { return }
+        let (folder, urls) = try Self.clips()
+        let bad = folder.file("broken.mp4")
+        try "not a video".write(to: bad, atomically: true, encoding: .utf8)
+        let movie = folder.file("strict.mp4")
+        let before = try plantExistingFile(movie)
+        try VideoFixtures.expectError(["stitch", urls[0].path, bad.path, urls[1].path, "--strict", "-o", movie.path],
+                                      naming: [bad.path, "cannot read"], status: 1)
+        #expect(try Data(contentsOf: movie) == before, "an existing file is left as it was")
+        #expect(folder.contents.filter { $0.contains("partial") }.isEmpty, "no partial file: \(folder.contents)")
+
+        let r = try CLI.run(["stitch", urls[0].path, bad.path, urls[1].path, "--size", "160x120", "-o", movie.path], environment: ["CI": "1"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("moviemaker: warning: skipping \(bad.path): not a media file"), "\(r.stderr)")
+        #expect(r.stdout.contains("2 clips used, 1 skipped:") && r.stdout.contains("  \(bad.path): "), "summary: \(r.stdout)")
+        let frames = try decodeAll(movie)
+        #expect(frames.count == 60)
+        #expect(VideoFixtures.near(VideoFixtures.middle(frames[10].pixels), Self.colors[0].1)
+                && VideoFixtures.near(VideoFixtures.middle(frames[45].pixels), Self.colors[1].1))
+    }
+
+    @Test func errorsNameTheBadValueAndLeaveNothingBehind() throws {
+        guard CLI.isBuilt else { return }
+        let (folder, urls) = try Self.clips()
+        let bad = folder.file("notes.mov")
+        try "hello".write(to: bad, atomically: true, encoding: .utf8)
+        let out = folder.file("out.mp4")
+        try VideoFixtures.expectError(["stitch", "-o", out.path], naming: ["give the video clips"], status: 64)
+        try VideoFixtures.expectError(["stitch", bad.path, "-o", out.path], naming: ["nothing to stitch", bad.path], status: 1)
+        try VideoFixtures.expectError(["stitch", folder.file("missing.mp4").path, "-o", out.path], naming: ["missing.mp4: no such file"], status: 64)
+        let target = geteuid() == 0 ? "/proc" : "/"
+        try VideoFixtures.expectError(["stitch", urls[0].path, "-o", target + "/out.mp4"], naming: [target, "cannot write"], status: 64)
+        try VideoFixtures.expectError(["stitch", urls[0].path, "-o", folder.file("nowhere/out.mp4").path], naming: ["nowhere"], status: 64)
+        try VideoFixtures.expectError(["stitch", urls[0].path, "-o", folder.file("out.png").path], naming: ["make a movie", "not .png"], status: 64)
+        try VideoFixtures.expectError(["stitch", urls[0].path, "--transition", "sparkle", "-o", out.path],
+                                      naming: ["\"sparkle\"", "fade", "wipeleft"], status: 64)
+        try VideoFixtures.expectError(["stitch", urls[0].path, "--fit", "stretch", "-o", out.path], naming: ["'stretch'", "fill", "blur"], status: 64)
+        try VideoFixtures.expectError(["stitch", urls[0].path, "--audio-crossfade", "5ms", "-o", out.path], naming: ["--audio-crossfade", "10ms"], status: 64)
+        try VideoFixtures.expectError(["stitch", urls[0].path, "--music", folder.file("song.mp3").path, "-o", out.path],
+                                      naming: ["song.mp3: no such file"], status: 64)
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
+    @Test func musicDipsWhileTheClipsOwnSoundIsHeard() throws {
+        guard CLI.isBuilt, FFTools.available else { return }
+        let folder = try TemporaryFolder()
+        // Silent 1 s, a 660 Hz tone 1 s, silent 3 s; the music is a steady 220 Hz, longer than the movie.
+        let silent = folder.file("silent.mp4"), loud = folder.file("loud.mp4"), quiet = folder.file("quiet.mp4")
+        let music = folder.file("music.wav")
+        try VideoFixtures.solid(silent, .red, seconds: 1, tone: nil, width: 160, height: 120)
+        try VideoFixtures.solid(loud, .green, seconds: 1, tone: 660, width: 160, height: 120)
+        try VideoFixtures.solid(quiet, .blue, seconds: 3, tone: nil, width: 160, height: 120)
+        try AudioInTesting.makeWAV(music, expression: "0.2*sin(2*PI*220*t)|0.2*sin(2*PI*220*t)", seconds: 6)
+        let movie = folder.file("music.mp4")
+        let r = try CLI.run(["stitch", silent.path, loud.path, quiet.path, "--music", music.path, "-o", movie.path])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(try decodeAll(movie).count == 150)
+        let sound = try decodeAudio(movie, in: folder)
+        func window(_ from: Double, _ to: Double) -> ArraySlice<Float> { sound.samples[Int(from * 48_000)..<Int(to * 48_000)] }
+        // Away from the music's fade-in (0.5 s), the dip's attack (50 ms) and release (150 ms hold + 400 ms),
+        // and the fade-out over the movie's last 2 s.
+        let before = VideoFixtures.amplitude(of: 220, in: window(0.6, 0.95), rate: 48_000)
+        let under = VideoFixtures.amplitude(of: 220, in: window(1.3, 1.65), rate: 48_000)
+        let after = VideoFixtures.amplitude(of: 220, in: window(2.65, 2.95), rate: 48_000)
+        #expect(abs(before - 0.2) < 0.03 && abs(after - 0.2) < 0.03, "music at its level around the tone: \(before), \(after)")
+        let drop = 20 * log10(before / under)
+        #expect(drop > 9 && drop < 15, "music dips (12 dB) under the clip's sound: \(before) → \(under) (\(drop) dB)")
+        #expect(abs(VideoFixtures.amplitude(of: 660, in: window(1.3, 1.65), rate: 48_000) - 0.3) < 0.05, "the clip's own tone is heard over it")
+    }
+}
+
+/// `moviemaker stitch` stopped half way by SIGINT or SIGTERM, as every rendering command is.
+@Suite("moviemaker stitch cancellation", .serialized)
+struct StitchCancellationTests {
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aStitchCancelledHalfWayExitsWithTheSignalsStatusAndLeavesTheDestinationAsItWas(signal: Int32) throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let clip = folder.file("clip.mp4")
+        try VideoFixtures.solid(clip, .orange, seconds: 6, tone: 440)
+        let destination = folder.file("out.mp4")
+        let before = try plantExistingFile(destination)
+        // 3 × 6 s at 90 fps with placebo: 1620 slow frames, so half way can be reached.
+        let arguments = ["stitch", clip.path, clip.path, clip.path, "--fps", "90", "--preset", "placebo", "-o", destination.path]
+        guard let (outcome, elapsed) = try CLICancellationTests.signalHalfWay(arguments, signal) else { return }
+        CLICancellationTests.expectCancelled(outcome, by: signal, in: elapsed)
+        #expect(outcome.stderr.contains("\(destination.path) was left as it was"), "\(outcome.stderr)")
+        #expect(try Data(contentsOf: destination) == before, "the earlier file's bytes changed")
+        #expect(folder.contents == ["clip.mp4", "out.mp4"], "left behind: \(folder.contents)")
+    }
+}

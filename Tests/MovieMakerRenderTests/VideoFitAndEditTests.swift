@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+@testable import MovieMaker
+import MovieMakerTestSupport
+
+/// How a video fills the frame (`fill`, `fit`, `blur`), and the freeze and loop time edits, on the
+/// index-block fixture (made by MovieMaker itself: no ffmpeg needed).
+@Suite("Video clips: fit modes, freeze and loop", .serialized)
+struct VideoFitAndEditTests {
+    private func pixel(_ p: PixelBuffer, _ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
+        let i = (y * p.width + x) * 4
+        return (Int(p.bytes[i + 2]), Int(p.bytes[i + 1]), Int(p.bytes[i]))
+    }
+
+    /// The standard deviation of the green channel over a rectangle.
+    private func spread(_ p: PixelBuffer, x: Range<Int>, y: Range<Int>) -> Double {
+        var values: [Double] = []
+        for yy in y { for xx in x { values.append(Double(pixel(p, xx, yy).g)) } }
+        let mean = values.reduce(0, +) / Double(values.count)
+        return (values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(values.count)).squareRoot()
+    }
+
+    @Test func fitShowsTheWholePictureBetweenBarsOfTheBackground() throws {
+        let url = try VideoFixtures.movie(VideoFixtures.Spec(frameCount: 10, withSound: false))
+        // 320×240 into 320×400: the picture keeps its 320×240, bars of 80 above and below.
+        let frames = try Clip.video(url, fit: .fit, background: .red).renderFrames(0..<3, width: 320, height: 400)
+        for (k, f) in frames.enumerated() {
+            let bar = pixel(f, 160, 20), bottom = pixel(f, 160, 390)
+            #expect(bar.r > 250 && bar.g < 5 && bar.b < 5, "top bar \(bar)")
+            #expect(bottom.r > 250 && bottom.g < 5 && bottom.b < 5, "bottom bar \(bottom)")
+            // The picture between the bars carries its index, whole.
+            let picture = try Image(f).pixels()
+            #expect(VideoFixtures.frameIndex(of: crop(picture, y: 80..<320)) == k)
+        }
+    }
+
+    @Test func fillCoversTheFrameCroppingTheSides() throws {
+        let url = try VideoFixtures.movie(VideoFixtures.Spec(frameCount: 10, withSound: false))
+        let straight = try MovieReader(url: url).decodeFramesCollected()
+        // 320×240 into 240×240: scale 1, 40 columns cropped on each side.
+        let frames = try Clip.video(url, fit: .fill, background: .red).renderFrames(0..<3, width: 240, height: 240)
+        for (k, f) in frames.enumerated() {
+            var worst = 0
+            for y in stride(from: 0, to: 240, by: 7) {
+                for x in stride(from: 0, to: 240, by: 7) {
+                    let a = pixel(f, x, y), b = pixel(straight[k], x + 40, y)
+                    worst = max(worst, abs(a.g - b.g))
+                }
+            }
+            // The same pixels as the source shifted by the crop (green: luma-dominated, so the
+            // chroma conversions of the two readers hardly differ).
+            #expect(worst <= 24, "frame \(k): largest green difference \(worst)")
+            let corner = pixel(f, 0, 0)
+            #expect(!(corner.r > 250 && corner.g < 5), "no background shows with fill")
+        }
+    }
+
+    @Test func blurFillsTheBarsWithABlurredCopyNotTheBackground() throws {
+        let url = try VideoFixtures.movie(VideoFixtures.Spec(frameCount: 10, withSound: false))
+        let f = try #require(try Clip.video(url, fit: .blur, background: .red).renderFrames(0..<1, width: 320, height: 400).first)
+        // The bars are neither the red background nor flat: a darkened, blurred enlargement.
+        let bar = pixel(f, 160, 20)
+        #expect(!(bar.r > 250 && bar.g < 5 && bar.b < 5), "the bar is the plain background \(bar)")
+        #expect(spread(f, x: 0..<320, y: 0..<80) > 2, "the bar is flat")
+        let sharp = try Image(f).pixels()
+        #expect(VideoFixtures.frameIndex(of: crop(sharp, y: 80..<320)) == 0)
+    }
+
+    @Test func aFreezeHoldsOneSourceFrameAndIsSilent() throws {
+        let url = try VideoFixtures.movie(VideoFixtures.Spec(frameCount: 30))
+        let clip = try Clip.video(url).frozen(at: Time(value: 17, timescale: 30), for: 1)
+        let frames = try clip.renderFrames(width: 320, height: 240)
+        #expect(frames.count == 30)
+        #expect(frames.map(VideoFixtures.frameIndex(of:)) == Array(repeating: 17, count: 30))
+        #expect(clip.sounds.isEmpty)
+    }
+
+    @Test func aLoopRepeatsTheClipAndCutsTheLastRepeatShort() throws {
+        let url = try VideoFixtures.movie(VideoFixtures.Spec(frameCount: 20))
+        let clip = try Clip.video(url).looped(toFill: Time(value: 50, timescale: 30))
+        let frames = try clip.renderFrames(width: 320, height: 240, drawingThreads: 2)
+        #expect(frames.count == 50)
+        #expect(frames.map(VideoFixtures.frameIndex(of:)) == (0..<50).map { $0 % 20 })
+        // The sound repeats with the picture: one piece per repeat, the last cut at the end.
+        #expect(clip.sounds.count == 3)
+        #expect(clip.sounds.last?.heardUntil == Time(value: 50, timescale: 30))
+    }
+
+    /// Rows `y` of `p` as a picture of their own.
+    private func crop(_ p: PixelBuffer, y: Range<Int>) -> PixelBuffer {
+        let row = p.width * 4
+        return PixelBuffer(width: p.width, height: y.count, bytes: Array(p.bytes[(y.lowerBound * row)..<(y.upperBound * row)]))
+    }
+}
+
+extension MovieReader {
+    /// Every frame's pixels, in order.
+    func decodeFramesCollected() throws -> [PixelBuffer] {
+        var frames: [PixelBuffer] = []
+        try decodeFrames { frames.append($0.pixels); return true }
+        return frames
+    }
+}
