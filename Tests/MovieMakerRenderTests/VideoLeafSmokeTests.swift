@@ -164,4 +164,18 @@ final class VideoLeafSmokeTests: XCTestCase {
         try ffmpeg(["-i", url.path, "-itsoffset", "0.021", "-i", url.path, "-map", "0:v", "-map", "1:a", "-c:v", "copy", "-c:a", "pcm_s16le", late.path])
         XCTAssertEqual(try XCTUnwrap(VideoFile(url: late).audioOffset).seconds, 0.021, accuracy: 0.002)
     }
+
+    func testWritingStraightIntoTheCanvasGivesTheDrawnPicturesPixels() throws {
+        let url = try fixture()
+        let file = try VideoFile(url: url)
+        // The direct path (frames converted into the canvas)…
+        let direct = try Clip.video(file).renderFrames(0..<5, width: 320, height: 240)
+        // …and the picture the drawn path (rotated, mirrored or alpha video) converts and paints: Cairo
+        // copies an opaque picture placed on whole pixels exactly, so the two must agree byte for byte.
+        let source = try VideoFrameSource(file: file)
+        for k in 0..<5 {
+            let picture = try source.picture(at: FrameRate(30).time(ofFrame: k), width: 320, height: 240).pixels()
+            XCTAssertEqual(picture.bytes, direct[k].bytes, "frame \(k)")
+        }
+    }
 }

@@ -102,14 +102,26 @@ extension Clip.VideoMedia {
         let turned = file.rotation % 180 != 0
         let (codedW, codedH) = turned ? (h, w) : (w, h)
         let time = Time.max(.zero, sourceTime)
+        let placed = Rect(x: x, y: y, width: Double(w), height: Double(h))
+        let coversFrame = placed.minX <= bounds.minX && placed.minY <= bounds.minY && placed.maxX >= bounds.maxX && placed.maxY >= bounds.maxY
         var blurSource: Image? = nil
-        let picture: Image = try session.withVideoSource(for: key) { source in
-            if fit == .blur {
+        let picture: Image? = try session.withVideoSource(for: key) { source in
+            if fit == .blur && !coversFrame {
                 let bw = max(8, Int(bounds.width / 8)), bh = max(8, Int(bounds.height / 8))
                 blurSource = try source.picture(at: time, width: turned ? bh : bw, height: turned ? bw : bh)
             }
+            // An upright opaque picture landing on whole pixels of a plain canvas is converted straight
+            // into it (no intermediate picture, no copy); the bars around it are drawn first.
+            if file.rotation == 0, !file.isMirrored, blurSource == nil, !source.hasAlpha,
+               let target = ctx.directPixels(for: placed) {
+                if !coversFrame { ctx.clear(background) }
+                try source.write(at: time, width: w, height: h, into: target.data, stride: target.stride)
+                ctx.markWritten(target.surface)
+                return nil
+            }
             return try source.picture(at: time, width: codedW, height: codedH)
         }
+        guard let picture else { return }
         ctx.clear(background)
         if let blurSource {
             // The blur fit's background: the same frame, small, blurred, darkened and enlarged to cover.

@@ -362,3 +362,42 @@ public final class DrawingContext {
         return try body(cr)
     }
 }
+
+extension DrawingContext {
+    /// Where pixels written straight into the target land exactly where drawing `rect` would put them:
+    /// the target's memory when the context draws into an ARGB32 image surface with no transform but
+    /// a whole-pixel translation, no clip smaller than `rect`, no layer or group pushed, and `rect`
+    /// (whole pixels) inside the surface. Nil otherwise: then the picture must be drawn.
+    ///
+    /// For pictures that cover `rect` opaquely (decoded video), writing there is the same as painting
+    /// them with `draw(_:in:)`, without an intermediate picture and its copy.
+    func directPixels(for rect: Rect) -> (data: UnsafeMutablePointer<UInt8>, stride: Int, surface: OpaquePointer)? {
+        guard let target = cairo_get_target(cr), cairo_get_group_target(cr) == target,
+              cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE,
+              cairo_image_surface_get_format(target) == CAIRO_FORMAT_ARGB32,
+              cairo_get_operator(cr) == CAIRO_OPERATOR_OVER else { return nil }
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cr, &m)
+        guard m.xx == 1, m.yy == 1, m.xy == 0, m.yx == 0, m.x0 == m.x0.rounded(), m.y0 == m.y0.rounded() else { return nil }
+        let x = rect.minX + m.x0, y = rect.minY + m.y0
+        guard x == x.rounded(), y == y.rounded(), rect.width == rect.width.rounded(), rect.height == rect.height.rounded() else { return nil }
+        let w = Int(cairo_image_surface_get_width(target)), h = Int(cairo_image_surface_get_height(target))
+        let px = Int(x), py = Int(y), pw = Int(rect.width), ph = Int(rect.height)
+        guard px >= 0, py >= 0, px + pw <= w, py + ph <= h else { return nil }
+        // The clip must not cut into the rectangle (in device space: the transform is a translation).
+        var cx0 = 0.0, cy0 = 0.0, cx1 = 0.0, cy1 = 0.0
+        cairo_clip_extents(cr, &cx0, &cy0, &cx1, &cy1)
+        guard cx0 + m.x0 <= x, cy0 + m.y0 <= y, cx1 + m.x0 >= x + rect.width, cy1 + m.y0 >= y + rect.height else { return nil }
+        // …and is one rectangle, not a path.
+        let rectangles = cairo_copy_clip_rectangle_list(cr)
+        defer { cairo_rectangle_list_destroy(rectangles) }
+        guard let list = rectangles?.pointee, list.status == CAIRO_STATUS_SUCCESS, list.num_rectangles == 1 else { return nil }
+        let stride = Int(cairo_image_surface_get_stride(target))
+        cairo_surface_flush(target)
+        guard let data = cairo_image_surface_get_data(target) else { return nil }
+        return (data + py * stride + px * 4, stride, target)
+    }
+
+    /// Tells Cairo that pixels of `surface` (from `directPixels`) were written.
+    func markWritten(_ surface: OpaquePointer) { cairo_surface_mark_dirty(surface) }
+}

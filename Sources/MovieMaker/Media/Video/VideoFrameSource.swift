@@ -17,9 +17,10 @@ import Synchronization
 /// format, about 3 MiB each at 1080p 4:2:0 8-bit) in a window: `forwardWindow` frames while playing
 /// forwards; after a seek backwards (a reversed clip) `backwardWindow` frames, so reversing decodes
 /// each group of pictures in slices of that many frames, from its keyframe, never the whole file. Plus
-/// the last `convertedCapacity` converted pictures at their drawn size. So one open decoder of a
-/// 1080p H.264 stream holds at most about 6 × 3 + 2 × 8 = 34 MiB playing forwards and 32 × 3 + 2 × 8
-/// = 112 MiB reversed, besides the decoder's own reference frames.
+/// the last `convertedCapacity` converted picture at its drawn size (none when pictures are converted
+/// straight into the canvas, as upright opaque video on whole pixels is). So one open decoder of a
+/// 1080p H.264 stream holds at most about 4 × 3 + 8 = 20 MiB playing forwards and 32 × 3 + 8 = 104
+/// MiB reversed, besides the decoder's own reference frames.
 ///
 /// Not thread-safe: `VideoDecoderPool` lends it to one drawing thread at a time.
 final class VideoFrameSource {
@@ -57,11 +58,12 @@ final class VideoFrameSource {
 
     /// Frames kept while playing forwards: enough for the drawing threads (up to 4) that ask for
     /// frames slightly out of order, so none has to seek back.
-    static let forwardWindow = 6
+    static let forwardWindow = 4
     /// Frames kept after seeking backwards (reversed playback).
     static let backwardWindow = 32
-    /// Converted pictures kept (a frame shown twice in slow motion is converted once).
-    static let convertedCapacity = 2
+    /// Converted pictures kept (a frame shown twice in slow motion is converted once). Upright opaque
+    /// video drawn on whole pixels is converted straight into the canvas and keeps none.
+    static let convertedCapacity = 1
     /// Without an index, a jump forward of more than this seeks instead of decoding through.
     static let seekThreshold = Time(value: 2, timescale: 1)
 
@@ -97,6 +99,16 @@ final class VideoFrameSource {
         }
         return image
     }
+
+    /// Writes the picture at `time`, converted to `width`×`height`, straight into `destination` (rows
+    /// `stride` bytes apart: a canvas's memory), with no intermediate picture. For opaque sources only.
+    func write(at time: Time, width: Int, height: Int, into destination: UnsafeMutablePointer<UInt8>, stride: Int) throws(MovieMakerError) {
+        let frame = try frame(at: time)
+        try converter.convert(frame.pointer, width: width, height: height, file: file, into: destination, stride: stride)
+    }
+
+    /// Whether decoded pictures carry alpha (then they are drawn, never written over the canvas).
+    var hasAlpha: Bool { window.first.map { pixelFormatHasAlpha(AVPixelFormat(rawValue: $0.pointer.pointee.format)) } ?? true }
 
     /// The timestamp (in the stream's time base) of the frame shown at `time`.
     func timestamp(at time: Time) throws(MovieMakerError) -> Int64 { try frame(at: time).timestamp }
@@ -334,6 +346,22 @@ final class VideoPictureConverter {
 
     /// `frame` as a `width`×`height` picture (premultiplied BGRA; opaque unless the stream has alpha).
     func convert(_ frame: UnsafeMutablePointer<AVFrame>, width: Int, height: Int, file: VideoFile) throws(MovieMakerError) -> Image {
+        let surface: CairoSurface
+        if let spare, spare.width == width, spare.height == height {
+            surface = spare
+        } else {
+            surface = try CairoSurface(width: width, height: height)
+        }
+        spare = nil
+        surface.flush()
+        try convert(frame, width: width, height: height, file: file, into: surface.data, stride: surface.stride)
+        surface.markDirty()
+        return Image(surface: surface)
+    }
+
+    /// Converts `frame` to `width`×`height` premultiplied BGRA into `destination`, rows `stride` bytes apart.
+    func convert(_ frame: UnsafeMutablePointer<AVFrame>, width: Int, height: Int, file: VideoFile,
+                 into destination: UnsafeMutablePointer<UInt8>, stride: Int) throws(MovieMakerError) {
         let f = frame.pointee
         let wanted = Key(width: f.width, height: f.height, format: f.format, colorspace: f.colorspace, range: f.color_range,
                          outWidth: width, outHeight: height)
@@ -353,20 +381,10 @@ final class VideoPictureConverter {
             scaler = s
             key = wanted
         }
-        let surface: CairoSurface
-        if let spare, spare.width == width, spare.height == height {
-            surface = spare
-        } else {
-            surface = try CairoSurface(width: width, height: height)
-        }
-        spare = nil
-        surface.flush()
-        let rows = scaler!.convert(UnsafePointer(frame), into: surface.data, stride: surface.stride)
+        let rows = scaler!.convert(UnsafePointer(frame), into: destination, stride: stride)
         guard rows == height else { throw .ffmpeg(operation: "sws_scale (video frame)", code: rows, message: "short conversion") }
         if pixelFormatHasAlpha(AVPixelFormat(rawValue: f.format)) {
-            for y in 0..<height { AlphaConversion.premultiply(surface.data + y * surface.stride, count: width) }
+            for y in 0..<height { AlphaConversion.premultiply(destination + y * stride, count: width) }
         }
-        surface.markDirty()
-        return Image(surface: surface)
     }
 }
