@@ -215,6 +215,7 @@ enum TableFormatter {
                 + "overhead (CPU d − CPU(a+b+c)) ÷ CPU d = \(format(r.overheadPercent, 1)) %",
             "  memory       peak d \(format(peak, 1)) MiB ≤ x264 alone \(format(alone, 1)) + \(format(VideoResult.baseAllowanceMiB, 0)) + "
                 + "\(format(VideoResult.perDecoderMiB, 0)) × \(r.decoderLimit) decoders = \(format(limit, 1)) MiB "
+                + "(at most \(r.peakOpenDecoders.map(String.init) ?? "?") open at once) "
                 + "(d − x264 alone = \((peak - alone) >= 0 ? "+" : "")\(format(peak - alone, 1)) MiB): \(verdict(r.memoryPasses)); "
                 + "ffmpeg peaks at \(format(r.ffmpeg.peakRSSMiB, 1)) MiB",
             "  files        (c) \(mib(r.encoderOnlyFileBytes)) MiB, (d) \(mib(r.renderFileBytes)) MiB (\(format(r.renderDuration, 2)) s), "

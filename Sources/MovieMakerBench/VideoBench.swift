@@ -96,6 +96,8 @@ struct VideoResult: Encodable, Sendable {
     let ffmpegDuration: Double
     /// Seconds spent generating the clips before the phases (0 when cached; never part of a figure).
     let generationSeconds: Double
+    /// The most video decoders (d) had open at once (`VideoDecoderCounters.peakOpen`).
+    var peakOpenDecoders: Int? = nil
 
     static let throughputTarget = 0.95
     /// The memory budget over x264 alone: 64 MiB plus 48 MiB per open 1080p decoder.
@@ -117,7 +119,7 @@ struct VideoResult: Encodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case workload, decodeDraw, convert, encode, encoderAlonePeak, render, renderProcess, ffmpeg, ffmpegCommand, cores
-        case decoderLimit, encoderOnlyFileBytes, renderFileBytes, ffmpegFileBytes, renderDuration, ffmpegDuration
+        case decoderLimit, encoderOnlyFileBytes, renderFileBytes, ffmpegFileBytes, renderDuration, ffmpegDuration, peakOpenDecoders
         case generationSeconds, throughputVsEncoder, speedVsFFmpeg, efficiency, overheadPercent, memoryLimitMiB
         case throughputPasses, fasterThanFFmpeg, memoryPasses
     }
@@ -129,6 +131,7 @@ struct VideoResult: Encodable, Sendable {
         try c.encode(ffmpegCommand, forKey: .ffmpegCommand); try c.encode(cores, forKey: .cores); try c.encode(decoderLimit, forKey: .decoderLimit)
         try c.encode(encoderOnlyFileBytes, forKey: .encoderOnlyFileBytes); try c.encode(renderFileBytes, forKey: .renderFileBytes)
         try c.encode(ffmpegFileBytes, forKey: .ffmpegFileBytes); try c.encode(renderDuration, forKey: .renderDuration)
+        try c.encodeIfPresent(peakOpenDecoders, forKey: .peakOpenDecoders)
         try c.encode(ffmpegDuration, forKey: .ffmpegDuration); try c.encode(generationSeconds, forKey: .generationSeconds)
         try c.encode(throughputVsEncoder, forKey: .throughputVsEncoder); try c.encode(speedVsFFmpeg, forKey: .speedVsFFmpeg)
         try c.encode(efficiency, forKey: .efficiency); try c.encode(overheadPercent, forKey: .overheadPercent)
@@ -198,12 +201,14 @@ struct VideoBenchmark {
                                 peakRSSMiB: ffmpegRun.peakRSSMiB, otherProcessesCores: ffmpegOthers)
         let renderProbe = try VideoFile(url: renderFile.url)
 
-        return VideoResult(workload: w, decodeDraw: decodeDraw, convert: convert, encode: encode, encoderAlonePeak: alonePeak,
+        var result = VideoResult(workload: w, decodeDraw: decodeDraw, convert: convert, encode: encode, encoderAlonePeak: alonePeak,
                            render: render, renderProcess: renderProcess, ffmpeg: ffmpeg, ffmpegCommand: command, cores: cores,
                            decoderLimit: EncoderSettings.defaultVideoDecoderLimit,
                            encoderOnlyFileBytes: encodeFile.size, renderFileBytes: renderFile.size, ffmpegFileBytes: ffmpegFile.size,
                            renderDuration: renderProbe.duration.seconds, ffmpegDuration: ffmpegProbe.duration.seconds,
                            generationSeconds: generation)
+        result.peakOpenDecoders = renderResult.peakOpenDecoders
+        return result
     }
 
     /// (b) and (c) in one pass over chunks, and x264 alone's peak. Each chunk's frames are decoded,

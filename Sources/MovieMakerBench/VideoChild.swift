@@ -58,6 +58,8 @@ struct VideoChildResult: Codable {
     var frames: Int
     /// VmHWM at the end: the process's peak resident memory over its whole life, in MiB.
     var peakRSSMiB: Double
+    /// The most video decoders open at once during the work (`VideoDecoderCounters.peakOpen`).
+    var peakOpenDecoders: Int? = nil
     /// Wall and process CPU seconds of the work alone (not the process's start).
     var wallSeconds: Double
     var cpuSeconds: Double
@@ -114,6 +116,7 @@ enum VideoChild {
             return
         }
         let result = VideoChildResult(frames: frames, peakRSSMiB: ProcessMemory.peakMiB() ?? -1,
+                                      peakOpenDecoders: VideoDecoderCounters.peakOpen,
                                       wallSeconds: wallSeconds() - wall0, cpuSeconds: CPUClock.process.seconds() - cpu0)
         output(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
     }

@@ -301,17 +301,17 @@ final class RetainedFrame {
 }
 
 /// Counts the video decoders open across renders: what `EncoderSettings.videoDecoderLimit` bounds,
-/// for tests and the benchmark.
-enum VideoDecoderCounters {
+/// for tests and the benchmark (`@_spi(Benchmark) import MovieMaker`).
+@_spi(Benchmark) public enum VideoDecoderCounters {
     private static let openCount = Atomic<Int>(0)
     private static let peakCount = Atomic<Int>(0)
 
     /// Decoders open now.
-    static var open: Int { openCount.load(ordering: .relaxed) }
+    public static var open: Int { openCount.load(ordering: .relaxed) }
     /// The most open at once since the last `reset()`.
-    static var peakOpen: Int { peakCount.load(ordering: .relaxed) }
+    public static var peakOpen: Int { peakCount.load(ordering: .relaxed) }
     /// Starts a new peak from the decoders open now.
-    static func reset() { peakCount.store(openCount.load(ordering: .relaxed), ordering: .relaxed) }
+    public static func reset() { peakCount.store(openCount.load(ordering: .relaxed), ordering: .relaxed) }
 
     static func opened() {
         let now = openCount.add(1, ordering: .relaxed).newValue
