@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import MovieMaker
+@testable @_spi(Benchmark) import MovieMaker
 import MovieMakerTestSupport
 
 // Video clips as ordinary clips (issue 13): the Done-when tests. Every movie here is decoded and every

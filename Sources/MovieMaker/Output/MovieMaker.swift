@@ -306,7 +306,8 @@ public final class MovieMaker {
         }
         // Like a sound that cannot be opened, media that cannot be opened throws here and changes nothing.
         let session = try RenderSession(opening: clip, width: width, height: height, cancellation: cancellation,
-                                        videoDecoderLimit: settings.videoDecoderLimit)
+                                        videoDecoderLimit: settings.videoDecoderLimit,
+                                        drawingThreads: min(settings.resolvedDrawingThreads, max(1, frames.count)))
         defer { session.close() }
         // The clip's sounds, placed at the range's start in movie time (nothing before it is heard).
         let rangeStart = frameRate.time(ofFrame: frames.lowerBound)

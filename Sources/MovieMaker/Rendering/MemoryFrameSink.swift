@@ -48,10 +48,10 @@ extension Clip {
                                                  expected: "a range within the clip's \(total) frames, 0..<\(total)")
         }
         guard width >= 1, height >= 1 else { throw MovieMakerError.invalidSize(width: width, height: height) }
-        let session = try RenderSession(opening: self, width: width, height: height, cancellation: cancellation,
-                                        videoDecoderLimit: videoDecoderLimit)
-        defer { session.close() }
         let lanes = max(1, min(EncoderSettings.drawingThreads(drawingThreads), range.count))
+        let session = try RenderSession(opening: self, width: width, height: height, cancellation: cancellation,
+                                        videoDecoderLimit: videoDecoderLimit, drawingThreads: lanes)
+        defer { session.close() }
         let canvases = try (0..<lanes).map { _ in try Canvas(width: width, height: height) }
         let sink = MemoryFrameSink(capacity: lanes + 2)
         let clip = self

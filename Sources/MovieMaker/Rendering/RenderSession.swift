@@ -34,11 +34,11 @@ final class RenderSession: @unchecked Sendable {
     /// more videos at once than `videoDecoderLimit` throws `.videoDecoderLimit` naming the time and the
     /// files. Their decoders open when first drawn (the next clip's a second ahead of a cut).
     init(opening clip: Clip, width: Int, height: Int, cancellation: CancellationToken? = nil,
-         videoDecoderLimit: Int = EncoderSettings.defaultVideoDecoderLimit) throws(MovieMakerError) {
+         videoDecoderLimit: Int = EncoderSettings.defaultVideoDecoderLimit, drawingThreads: Int = 1) throws(MovieMakerError) {
         frameSize = Size(width: Double(width), height: Double(height))
         isStandalone = false
         self.cancellation = cancellation
-        videoPool = VideoDecoderPool(limit: videoDecoderLimit)
+        videoPool = VideoDecoderPool(limit: videoDecoderLimit, drawingThreads: drawingThreads)
         var groups: [ObjectIdentifier: PhotoGroup] = [:]
         var order: [ObjectIdentifier] = []
         var videos: [VideoLeafKey] = []

@@ -39,8 +39,14 @@ final class VideoDecoderPool: @unchecked Sendable {
     /// A decoder unused for this many loans (of any decoder) may be closed to open the next clip's ahead.
     private static let staleAfter: UInt64 = 12
 
-    /// A pool opening at most `limit` (≥ 1) decoders at once.
-    init(limit: Int) { self.limit = max(1, limit) }
+    /// How many threads draw the render's frames (each decoder keeps a frame more than that).
+    let drawingThreads: Int
+
+    /// A pool opening at most `limit` (≥ 1) decoders at once, for frames drawn on `drawingThreads` threads.
+    init(limit: Int, drawingThreads: Int = 1) {
+        self.limit = max(1, limit)
+        self.drawingThreads = max(1, drawingThreads)
+    }
 
     /// Runs `body` with `key`'s decoder, opening it (and waiting for a free slot) first.
     func withSource<R>(for key: VideoLeafKey, _ body: (VideoFrameSource) throws -> R) throws -> R {
@@ -89,7 +95,7 @@ final class VideoDecoderPool: @unchecked Sendable {
             evicted = nil          // closed (deinit) outside the lock, before the new one opens
             _ = evicted
             do {
-                let source = try VideoFrameSource(file: key.file)
+                let source = try VideoFrameSource(file: key.file, drawingThreads: drawingThreads)
                 condition.withLock { entry.source = source }
                 return entry
             } catch {
@@ -126,7 +132,7 @@ final class VideoDecoderPool: @unchecked Sendable {
         guard let entry else { return }
         opener.async {
             do {
-                let source = try VideoFrameSource(file: key.file)
+                let source = try VideoFrameSource(file: key.file, drawingThreads: self.drawingThreads)
                 _ = try? source.timestamp(at: time)
                 self.condition.withLock {
                     entry.source = source

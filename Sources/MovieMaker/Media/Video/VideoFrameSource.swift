@@ -14,13 +14,13 @@ import Synchronization
 /// seeking is the frame reached by decoding straight through.
 ///
 /// **Memory**: decoded frames are kept (as references to libavcodec's pictures in the stream's own
-/// format, about 3 MiB each at 1080p 4:2:0 8-bit) in a window: `forwardWindow` frames while playing
+/// format, about 3 MiB each at 1080p 4:2:0 8-bit) in a window: one more than the drawing threads while playing
 /// forwards; after a seek backwards (a reversed clip) `backwardWindow` frames, so reversing decodes
 /// each group of pictures in slices of that many frames, from its keyframe, never the whole file. Plus
 /// the last `convertedCapacity` converted picture at its drawn size (none when pictures are converted
 /// straight into the canvas, as upright opaque video on whole pixels is). So one open decoder of a
-/// 1080p H.264 stream holds at most about 4 × 3 + 8 = 20 MiB playing forwards and 32 × 3 + 8 = 104
-/// MiB reversed, besides the decoder's own reference frames.
+/// 1080p H.264 stream, drawn on 2 threads, holds at most about 3 × 3 + 8 = 17 MiB playing forwards and
+/// 32 × 3 + 8 = 104 MiB reversed, besides the decoder's own reference frames.
 ///
 /// Not thread-safe: `VideoDecoderPool` lends it to one drawing thread at a time.
 final class VideoFrameSource {
@@ -33,7 +33,9 @@ final class VideoFrameSource {
     /// Whether the decoder has delivered the stream's last frame (the window's last frame is it).
     private var reachedEnd = false
     /// How many decoded frames the window keeps.
-    private var windowCapacity = VideoFrameSource.forwardWindow
+    private var windowCapacity: Int
+    /// Frames kept while playing forwards (see `forwardWindow(drawingThreads:)`).
+    private let forwardWindow: Int
     /// The first frame's timestamp (times before it show it).
     private let firstTimestamp: Int64
     /// The tolerance for rounded timestamps, in ticks: one tick where a tick is 1 ms or finer
@@ -56,9 +58,9 @@ final class VideoFrameSource {
     /// Seeks made since the source opened (for tests and the benchmark).
     private(set) var seeks = 0
 
-    /// Frames kept while playing forwards: enough for the drawing threads (up to 4) that ask for
-    /// frames slightly out of order, so none has to seek back.
-    static let forwardWindow = 4
+    /// Frames kept while playing forwards for a render on `drawingThreads` threads: one more than the
+    /// threads, which ask for frames at most that far out of order, so none has to seek back.
+    static func forwardWindow(drawingThreads: Int) -> Int { max(2, drawingThreads + 1) }
     /// Frames kept after seeking backwards (reversed playback).
     static let backwardWindow = 32
     /// Converted pictures kept (a frame shown twice in slow motion is converted once). Upright opaque
@@ -68,9 +70,11 @@ final class VideoFrameSource {
     static let seekThreshold = Time(value: 2, timescale: 1)
 
     /// Opens `file` for decoding. Throws what `VideoFile` throws, and `.videoUnsupported` for HDR.
-    init(file: VideoFile) throws(MovieMakerError) {
+    init(file: VideoFile, drawingThreads: Int = 1) throws(MovieMakerError) {
         try file.checkShowable()
         self.file = file
+        forwardWindow = Self.forwardWindow(drawingThreads: drawingThreads)
+        windowCapacity = forwardWindow
         video = try OpenVideo(url: file.url)
         timeBase = video.borrowedStream.pointee.time_base
         tolerance = Int64(timeBase.num) * 1000 <= Int64(timeBase.den) ? 1 : 0
@@ -119,7 +123,7 @@ final class VideoFrameSource {
         if let found = lookUp(limit) { return found }
         if let last = window.last, last.timestamp <= limit, !shouldSeek(from: last.timestamp, to: limit) {
             // Forwards from where the decoder is (playing forwards again: the small window).
-            windowCapacity = Self.forwardWindow
+            windowCapacity = forwardWindow
             try decode(until: limit)
         } else {
             // Backwards (a reversed clip, or a still earlier than the window) or far ahead: seek.
