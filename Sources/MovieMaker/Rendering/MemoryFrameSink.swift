@@ -36,7 +36,8 @@ extension Clip {
     /// `i` is the same whether rendered alone, in any range, or in a whole movie.
     ///
     /// Every frame is kept, so keep ranges short (a 1080p frame is 8 MB); the clip's media is opened
-    /// first and a missing file throws before any frame is drawn. Sounds are not rendered.
+    /// first and a missing file throws before any frame is drawn. Sounds are not rendered. At most
+    /// `videoDecoderLimit` video decoders are open at once (`EncoderSettings.videoDecoderLimit`).
     public func renderFrames(_ frames: Range<Int>? = nil, width: Int, height: Int, rate: FrameRate = 30,
                              background: Color = .black, drawingThreads: Int = 0,
                              cancellation: CancellationToken? = nil,
