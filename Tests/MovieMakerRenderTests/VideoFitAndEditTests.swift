@@ -101,3 +101,20 @@ extension MovieReader {
         return frames
     }
 }
+
+/// Seeking backwards in every container: a frame asked for after a later one (a reversed clip, a
+/// still, a drawing thread running behind) is the frame a straight decode gives.
+@Suite("Video clips: seeking back", .serialized)
+struct VideoSeekBackTests {
+    @Test("Frames asked for backwards are right in every container, long GOP included",
+          arguments: [VideoFixtures.Variant.plain, .encoded(.h264MTS), .encoded(.h264MKV), .encoded(.mpeg4AVI), .encoded(.vp9WebM)])
+    func framesAskedForBackwards(variant: VideoFixtures.Variant) throws {
+        let url = try VideoFixtures.require(VideoFixtures.Spec(frameCount: 40, withSound: false), variant)
+        let source = try VideoFrameSource(file: try VideoFile(url: url), drawingThreads: 1)
+        for k in [30, 1, 25, 0, 12, 11, 39, 2] {
+            let t = FrameRate(30).time(ofFrame: k)
+            let picture = try source.picture(at: t, width: 320, height: 240)
+            #expect(VideoFixtures.frameIndex(of: picture) == k, "\(variant): frame \(k) after a jump")
+        }
+    }
+}

@@ -19,7 +19,7 @@ import Synchronization
 /// each group of pictures in slices of that many frames, from its keyframe, never the whole file. Plus
 /// the last `convertedCapacity` converted picture at its drawn size (none when pictures are converted
 /// straight into the canvas, as upright opaque video on whole pixels is). So one open decoder of a
-/// 1080p H.264 stream, drawn on 2 threads, holds at most about 3 × 3 + 8 = 17 MiB playing forwards and
+/// 1080p H.264 stream, drawn on 2 threads, holds at most about 4 × 3 + 8 = 20 MiB playing forwards and
 /// 32 × 3 + 8 = 104 MiB reversed, besides the decoder's own reference frames.
 ///
 /// Not thread-safe: `VideoDecoderPool` lends it to one drawing thread at a time.
@@ -58,9 +58,10 @@ final class VideoFrameSource {
     /// Seeks made since the source opened (for tests and the benchmark).
     private(set) var seeks = 0
 
-    /// Frames kept while playing forwards for a render on `drawingThreads` threads: one more than the
-    /// threads, which ask for frames at most that far out of order, so none has to seek back.
-    static func forwardWindow(drawingThreads: Int) -> Int { max(2, drawingThreads + 1) }
+    /// Frames kept while playing forwards for a render on `drawingThreads` threads: two more than the
+    /// threads, which ask for frames about that far out of order, so none has to seek back (a seek
+    /// back costs decoding from the keyframe, up to a whole group of pictures).
+    static func forwardWindow(drawingThreads: Int) -> Int { max(3, drawingThreads + 2) }
     /// Frames kept after seeking backwards (reversed playback).
     static let backwardWindow = 32
     /// Converted pictures kept (a frame shown twice in slow motion is converted once). Upright opaque
@@ -185,18 +186,22 @@ final class VideoFrameSource {
         var step = max(1, oneSecond / 2)
         for attempt in 0..<8 {
             seeks += 1
-            if attempt == 7 || target <= firstTimestamp {
-                try video.demuxer.seek(toTimestamp: min(target, firstTimestamp), stream: stream)
+            if attempt == 7 {
+                // The last resort, always right: back to the first byte, decoding from the start.
+                try video.demuxer.seek(toTimestamp: 0, stream: -1, flags: AVSEEK_FLAG_BACKWARD | AVSEEK_FLAG_BYTE)
             } else {
-                try video.demuxer.seek(toTimestamp: target, stream: stream)
+                try video.demuxer.seek(toTimestamp: max(target, firstTimestamp), stream: stream)
             }
             video.decoder.reset()
             deinterlacer = nil
             window.removeAll(keepingCapacity: true)
             reachedEnd = false
-            guard try decodeOne() else { return }
-            if window[0].timestamp <= limit || window[0].timestamp <= firstTimestamp || attempt == 7 { return }
-            target = window[0].timestamp - step
+            // Where nothing decodes from the seek point (an MPEG-TS seek can land past the keyframe
+            // of a long group of pictures) or the first frame is too late, step further back.
+            let decoded = try decodeOne()
+            if attempt == 7 { return }
+            if decoded, window[0].timestamp <= limit || window[0].timestamp <= firstTimestamp { return }
+            target = (decoded ? min(window[0].timestamp, target) : target) - step
             step *= 2
         }
     }
