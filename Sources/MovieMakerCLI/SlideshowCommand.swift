@@ -100,26 +100,7 @@ struct SlideshowCommand: RenderingCommand {
             transform: { (text: String) throws -> Color in try ColorArgument.parse(text) })
     var background: Color = .black
 
-    /// Music under the film.
-    @Option(help: ArgumentHelp("A sound file to play under the film (MP3, AAC/M4A, Ogg, Opus, FLAC, WAV, or a video's sound); looped when shorter, faded out at the end when longer.",
-                               valueName: "file"))
-    var music: String?
-
-    /// Music gain.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Music gain in dB, e.g. -6. (default: 0)", valueName: "dB"))
-    var musicVolume: Double = 0
-
-    /// Whether short music repeats.
-    @Flag(inversion: .prefixedNo, help: "Repeat music shorter than the film (otherwise silence follows it). (default: on)")
-    var musicLoop = true
-
-    /// Loudness normalisation.
-    @Flag(help: "Normalise the sound to --loudness (EBU R128 integrated loudness, true peak ≤ -1 dBTP).")
-    var normalize = false
-
-    /// Loudness target.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Loudness target for --normalize in LUFS: -16 for the web, -23 for broadcast. (default: -16)", valueName: "LUFS"))
-    var loudness: Double = -16
+    @OptionGroup(title: "Sound track") var sound: SoundTrackOptions
 
     /// Fail on the first unreadable photo instead of skipping it.
     @Flag(help: "Stop with an error at the first photo that cannot be read, instead of skipping it.")
@@ -145,16 +126,7 @@ struct SlideshowCommand: RenderingCommand {
                 throw ValidationError("--transition-duration \(transitionDuration.seconds) must be shorter than --duration \(duration.seconds), so each photo is seen on its own")
             }
         }
-        if let music, !FileManager.default.fileExists(atPath: music) {
-            throw ValidationError("--music \(music): no such file")
-        }
-        guard musicVolume.isFinite, musicVolume <= 24 else {
-            throw ValidationError("--music-volume \(musicVolume) dB is out of range: give a gain up to 24 dB, e.g. -6")
-        }
-        guard loudness >= -70, loudness <= -5 else {
-            throw ValidationError("--loudness \(loudness) LUFS is out of range: give -70 to -5, e.g. -16 (web) or -23 (broadcast)")
-        }
-        if normalize && music == nil { throw ValidationError("--normalize works on the sound track: give --music FILE") }
+        if sound.normalize && sound.music == nil { throw ValidationError("--normalize works on the sound track: give --music FILE") }
         guard kenBurnsZoom >= 0, kenBurnsZoom <= 1 else {
             throw ValidationError("--ken-burns-zoom \(kenBurnsZoom) must be from 0 to 1 (0.12 is a gentle 12 % zoom)")
         }
@@ -199,12 +171,6 @@ struct SlideshowCommand: RenderingCommand {
         return show
     }
 
-    /// The music bed, checked now (an unreadable file fails before any photo is looked at).
-    func musicBed() throws -> AudioClip? {
-        guard let music else { return nil }
-        return try AudioClip(url: URL(fileURLWithPath: music))
-            .musicBed(volume: musicVolume, fadeIn: Time(value: 1, timescale: 2), fadeOut: 2, loop: musicLoop)
-    }
 
     /// The sound track for a film of `duration`: the bed, or the bed normalised as a mix of that length.
     static func soundtrack(_ bed: AudioClip, duration: Time, normalize: Bool, loudness: Double) -> any AudioSource {
@@ -214,7 +180,7 @@ struct SlideshowCommand: RenderingCommand {
     }
 
     func run() throws {
-        let bed = try musicBed()
+        let bed = try sound.musicBed()
         var skipped: [MovieMakerError] = []
         let warn: (MovieMakerError) -> Void = { error in
             skipped.append(error)
@@ -237,8 +203,8 @@ struct SlideshowCommand: RenderingCommand {
         reporter.attach(to: movie)
         do {
             if let bed {
-                if normalize && !progress.quiet { Terminal.writeError("slideshow: measuring the music's loudness…\n") }
-                try movie.addAudio(Self.soundtrack(bed, duration: clip.duration, normalize: normalize, loudness: loudness))
+                if sound.normalize && !progress.quiet { Terminal.writeError("slideshow: measuring the music's loudness…\n") }
+                try movie.addAudio(Self.soundtrack(bed, duration: clip.duration, normalize: sound.normalize, loudness: sound.loudness))
             }
             try movie.add(clip)
             reporter.finish(try movie.finish())

@@ -70,26 +70,7 @@ struct StitchCommand: RenderingCommand {
             transform: { (text: String) throws -> Time in try DurationArgument.parse(text) })
     var audioCrossfade: Time = Time(value: 1, timescale: 50)
 
-    /// Music under the movie.
-    @Option(help: ArgumentHelp("A sound file to play under the movie (MP3, AAC/M4A, Ogg, Opus, FLAC, WAV, or a video's sound), dipping while the clips' own sound is heard; looped when shorter, faded out at the end when longer.",
-                               valueName: "file"))
-    var music: String?
-
-    /// Music gain.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Music gain in dB, e.g. -6. (default: 0)", valueName: "dB"))
-    var musicVolume: Double = 0
-
-    /// Whether short music repeats.
-    @Flag(inversion: .prefixedNo, help: "Repeat music shorter than the movie (otherwise silence follows it). (default: on)")
-    var musicLoop = true
-
-    /// Loudness normalisation.
-    @Flag(help: "Normalise the sound (the clips' and the music) to --loudness (EBU R128 integrated loudness, true peak ≤ -1 dBTP).")
-    var normalize = false
-
-    /// Loudness target.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Loudness target for --normalize in LUFS: -16 for the web, -23 for broadcast. (default: -16)", valueName: "LUFS"))
-    var loudness: Double = -16
+    @OptionGroup(title: "Sound track") var sound: SoundTrackOptions
 
     /// Fail on the first unreadable clip instead of skipping it.
     @Flag(help: "Stop with an error at the first clip that cannot be read, instead of skipping it.")
@@ -124,15 +105,6 @@ struct StitchCommand: RenderingCommand {
         guard audioCrossfade >= Time(value: 1, timescale: 100), audioCrossfade <= 5 else {
             throw ValidationError("--audio-crossfade \(audioCrossfade.seconds) s is out of range: give 10ms to 5 s, e.g. 20ms (shorter ones click)")
         }
-        if let music, !FileManager.default.fileExists(atPath: music) {
-            throw ValidationError("--music \(music): no such file")
-        }
-        guard musicVolume.isFinite, musicVolume <= 24 else {
-            throw ValidationError("--music-volume \(musicVolume) dB is out of range: give a gain up to 24 dB, e.g. -6")
-        }
-        guard loudness >= -70, loudness <= -5 else {
-            throw ValidationError("--loudness \(loudness) LUFS is out of range: give -70 to -5, e.g. -16 (web) or -23 (broadcast)")
-        }
         guard (0...51).contains(crf) else {
             throw ValidationError("--crf \(crf) is out of range: expected 0…51 (18 is visually lossless, 23 is x264's default)")
         }
@@ -166,12 +138,6 @@ struct StitchCommand: RenderingCommand {
         return readable
     }
 
-    /// The music bed, checked now (an unreadable file fails before any clip is looked at).
-    func musicBed() throws -> AudioClip? {
-        guard let music else { return nil }
-        return try AudioClip(url: URL(fileURLWithPath: music))
-            .musicBed(volume: musicVolume, fadeIn: Time(value: 1, timescale: 2), fadeOut: 2, loop: musicLoop)
-    }
 
     /// The sound track of `film` with `bed` ducked under its clips' sounds, lasting as long as the film,
     /// normalised when asked. The clips' sounds are the sidechain: the music dips while they are heard.
@@ -185,7 +151,7 @@ struct StitchCommand: RenderingCommand {
     }
 
     func run() throws {
-        let bed = try musicBed()
+        let bed = try sound.musicBed()
         var skipped: [MovieMakerError] = []
         let warn: (MovieMakerError) -> Void = { error in
             skipped.append(error)
@@ -212,7 +178,7 @@ struct StitchCommand: RenderingCommand {
             }
         }
         let hasSound = bed != nil || !film.sounds.isEmpty
-        if normalize && !hasSound {
+        if sound.normalize && !hasSound {
             Terminal.writeError("moviemaker: warning: --normalize ignored: the clips have no sound and no --music was given\n")
         }
 
@@ -222,10 +188,10 @@ struct StitchCommand: RenderingCommand {
         }
         reporter.attach(to: movie)
         do {
-            if bed != nil || (normalize && hasSound) {
+            if bed != nil || (sound.normalize && hasSound) {
                 // One mix: the clips' own sound (the sidechain) over the ducked music, then the picture alone.
-                if normalize && !progress.quiet { Terminal.writeError("stitch: measuring the sound's loudness…\n") }
-                try movie.addAudio(Self.soundtrack(of: film, bed: bed, normalize: normalize, loudness: loudness))
+                if sound.normalize && !progress.quiet { Terminal.writeError("stitch: measuring the sound's loudness…\n") }
+                try movie.addAudio(Self.soundtrack(of: film, bed: bed, normalize: sound.normalize, loudness: sound.loudness))
                 try movie.add(Clip.stitched(readable.map(\.picture), transition: join, audioCrossfade: audioCrossfade))
             } else {
                 try movie.add(film)

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import MovieMaker
+
+/// `--music`, `--music-volume`, `--music-loop`, `--normalize`, `--loudness`: the sound track options
+/// `slideshow` and `stitch` share, checked the same way in both.
+struct SoundTrackOptions: ParsableArguments {
+    /// Music under the movie.
+    @Option(help: ArgumentHelp("A sound file to play under the movie (MP3, AAC/M4A, Ogg, Opus, FLAC, WAV, or a video's sound); looped when shorter, faded out at the end when longer.",
+                               valueName: "file"))
+    var music: String?
+
+    /// Music gain.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Music gain in dB, e.g. -6. (default: 0)", valueName: "dB"))
+    var musicVolume: Double = 0
+
+    /// Whether short music repeats.
+    @Flag(inversion: .prefixedNo, help: "Repeat music shorter than the movie (otherwise silence follows it). (default: on)")
+    var musicLoop = true
+
+    /// Loudness normalisation.
+    @Flag(help: "Normalise the sound track to --loudness (EBU R128 integrated loudness, true peak ≤ -1 dBTP).")
+    var normalize = false
+
+    /// Loudness target.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Loudness target for --normalize in LUFS: -16 for the web, -23 for broadcast. (default: -16)", valueName: "LUFS"))
+    var loudness: Double = -16
+
+    /// Checks the music file exists and the gain and loudness are in range.
+    func validate() throws {
+        if let music, !FileManager.default.fileExists(atPath: music) {
+            throw ValidationError("--music \(music): no such file")
+        }
+        guard musicVolume.isFinite, musicVolume <= 24 else {
+            throw ValidationError("--music-volume \(musicVolume) dB is out of range: give a gain up to 24 dB, e.g. -6")
+        }
+        guard loudness >= -70, loudness <= -5 else {
+            throw ValidationError("--loudness \(loudness) LUFS is out of range: give -70 to -5, e.g. -16 (web) or -23 (broadcast)")
+        }
+    }
+
+    /// The music bed (faded in over 0.5 s, out over 2 s, looped as asked), opened and checked now so an
+    /// unreadable file fails before any picture is looked at; nil without `--music`.
+    func musicBed() throws -> AudioClip? {
+        guard let music else { return nil }
+        return try AudioClip(url: URL(fileURLWithPath: music))
+            .musicBed(volume: musicVolume, fadeIn: Time(value: 1, timescale: 2), fadeOut: 2, loop: musicLoop)
+    }
+}
