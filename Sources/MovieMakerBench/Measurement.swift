@@ -209,3 +209,19 @@ struct MachineUsage {
         return busy / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 }
+
+/// Reads exactly `count` bytes; false at the end of the input before the first byte.
+func readFully(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) throws -> Bool {
+    var done = 0
+    while done < count {
+        let n = read(fd, buffer + done, count - done)
+        if n < 0 && errno == EINTR { continue }
+        if n < 0 { throw BenchError("reading frames: \(String(cString: strerror(errno)))") }
+        if n == 0 {
+            if done == 0 { return false }
+            throw BenchError("the frame stream ended inside a frame")
+        }
+        done += n
+    }
+    return true
+}

@@ -121,22 +121,6 @@ enum VideoChild {
         output(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
     }
 
-    /// Reads exactly `count` bytes; false at the end of the input before the first byte.
-    private static func readFully(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) throws -> Bool {
-        var done = 0
-        while done < count {
-            let n = read(fd, buffer + done, count - done)
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 { throw BenchError("reading frames: \(String(cString: strerror(errno)))") }
-            if n == 0 {
-                if done == 0 { return false }
-                throw BenchError("the frame stream ended inside a frame")
-            }
-            done += n
-        }
-        return true
-    }
-
     /// Runs `task` in a fresh process and returns its report and the process's own figures.
     static func run(_ task: VideoChildTask) throws -> (VideoChildResult, ChildProcess.Exit) {
         let child = try start(task, feedsInput: false)
