@@ -46,13 +46,8 @@ struct ColorCommand: RenderingCommand {
             try MovieMaker(url: output.url, width: video.size.width, height: video.size.height,
                            fps: video.fps, settings: video.encoderSettings)
         }
-        reporter.attach(to: movie)
-        do {
+        try reporter.render(movie) {
             try movie.addFrames(count: max(1, video.fps.frameCount(for: duration))) { ctx, _ in ctx.clear(fill) }
-            reporter.finish(try movie.finish())
-        } catch {
-            reporter.abandon()
-            throw error
         }
     }
 }

@@ -129,4 +129,17 @@ final class ProgressReporter {
 
     /// Removes a half-drawn bar before an error message is printed.
     func abandon() { clearBar() }
+
+    /// Reports `movie`'s progress while `body` adds to it, then finishes it and prints the summary; on
+    /// any error the half-drawn bar is removed and the error goes on (the movie's partial file is gone).
+    func render(_ movie: MovieMaker, _ body: () throws -> Void) throws {
+        attach(to: movie)
+        do {
+            try body()
+            finish(try movie.finish())
+        } catch {
+            abandon()
+            throw error
+        }
+    }
 }

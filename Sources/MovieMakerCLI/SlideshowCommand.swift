@@ -200,17 +200,12 @@ struct SlideshowCommand: RenderingCommand {
         let movie = try Interruption.shared.makeMovie {
             try MovieMaker(url: output.url, width: size.width, height: size.height, fps: video.fps, settings: video.encoderSettings)
         }
-        reporter.attach(to: movie)
-        do {
+        try reporter.render(movie) {
             if let bed {
                 if sound.normalize && !progress.quiet { Terminal.writeError("slideshow: measuring the music's loudness…\n") }
                 try movie.addAudio(Self.soundtrack(bed, duration: clip.duration, normalize: sound.normalize, loudness: sound.loudness))
             }
             try movie.add(clip)
-            reporter.finish(try movie.finish())
-        } catch {
-            reporter.abandon()
-            throw error
         }
         if !progress.quiet {
             var line = "slideshow: \(show.photos.count) photo\(show.photos.count == 1 ? "" : "s") used, \(skipped.count) skipped"

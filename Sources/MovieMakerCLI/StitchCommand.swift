@@ -186,8 +186,7 @@ struct StitchCommand: RenderingCommand {
         let movie = try Interruption.shared.makeMovie {
             try MovieMaker(url: output.url, width: width, height: height, fps: rate, settings: EncoderSettings(crf: crf, preset: preset))
         }
-        reporter.attach(to: movie)
-        do {
+        try reporter.render(movie) {
             if bed != nil || (sound.normalize && hasSound) {
                 // One mix: the clips' own sound (the sidechain) over the ducked music, then the picture alone.
                 if sound.normalize && !progress.quiet { Terminal.writeError("stitch: measuring the sound's loudness…\n") }
@@ -196,10 +195,6 @@ struct StitchCommand: RenderingCommand {
             } else {
                 try movie.add(film)
             }
-            reporter.finish(try movie.finish())
-        } catch {
-            reporter.abandon()
-            throw error
         }
         if !progress.quiet {
             var line = "stitch: \(readable.count) clip\(readable.count == 1 ? "" : "s") used, \(skipped.count) skipped"

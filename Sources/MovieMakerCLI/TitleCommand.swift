@@ -205,13 +205,8 @@ struct TitleCommand: RenderingCommand {
         let movie = try Interruption.shared.makeMovie {
             try MovieMaker(url: output.url, width: size.width, height: size.height, fps: video.fps, settings: settings)
         }
-        reporter.attach(to: movie)
-        do {
+        try reporter.render(movie) {
             try movie.add(clip)
-            reporter.finish(try movie.finish())
-        } catch {
-            reporter.abandon()
-            throw error
         }
     }
 }
