@@ -77,14 +77,13 @@ final class VideoDecoderPool: @unchecked Sendable {
                 condition.wait()      // being opened, or lent to another thread
                 continue
             }
-            var evicted: VideoFrameSource?
+            var closing: VideoFrameSource? = nil
             if entries.count >= limit {
-                guard let victim = entries.values.filter({ !$0.inUse && $0.source != nil }).min(by: { $0.lastUse < $1.lastUse }) else {
+                guard let victim = leastRecentlyUsed(unusedFor: 0) else {
                     condition.wait()
                     continue
                 }
-                entries[ObjectIdentifier(victim.key)] = nil
-                evicted = victim.source
+                closing = remove(victim)
             }
             let entry = Entry(key: key)
             entry.inUse = true
@@ -92,8 +91,7 @@ final class VideoDecoderPool: @unchecked Sendable {
             entry.lastUse = useCounter
             entries[id] = entry
             condition.unlock()
-            evicted = nil          // closed (deinit) outside the lock, before the new one opens
-            _ = evicted
+            _ = consume closing    // the evicted decoder closes here, outside the lock, before the new one opens
             do {
                 let source = try VideoFrameSource(file: key.file, drawingThreads: drawingThreads)
                 condition.withLock { entry.source = source }
@@ -113,22 +111,19 @@ final class VideoDecoderPool: @unchecked Sendable {
     /// drawn). Errors are kept for the thread that draws the clip.
     func prefetch(_ key: VideoLeafKey, at time: Time) {
         let id = ObjectIdentifier(key)
-        var evicted: VideoFrameSource?
-        let entry: Entry? = condition.withLock {
-            guard !isClosed, entries[id] == nil else { return nil }
+        let (entry, closing): (Entry?, VideoFrameSource?) = condition.withLock {
+            guard !isClosed, entries[id] == nil else { return (nil, nil) }
+            var closing: VideoFrameSource? = nil
             if entries.count >= limit {
-                guard let victim = entries.values.filter({ !$0.inUse && $0.source != nil && useCounter - $0.lastUse >= Self.staleAfter })
-                    .min(by: { $0.lastUse < $1.lastUse }) else { return nil }
-                entries[ObjectIdentifier(victim.key)] = nil
-                evicted = victim.source
+                guard let victim = leastRecentlyUsed(unusedFor: Self.staleAfter) else { return (nil, nil) }
+                closing = remove(victim)
             }
             let e = Entry(key: key)
             e.lastUse = useCounter      // counts as used now: not the first to be closed again
             entries[id] = e
-            return e
+            return (e, closing)
         }
-        evicted = nil
-        _ = evicted
+        _ = consume closing    // the evicted decoder closes here, outside the lock
         guard let entry else { return }
         opener.async {
             do {
@@ -145,6 +140,21 @@ final class VideoDecoderPool: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// The open decoder nobody holds that was used least recently, among those unused for at least
+    /// `loans` loans of any decoder. Call under `condition`.
+    private func leastRecentlyUsed(unusedFor loans: UInt64) -> Entry? {
+        entries.values.filter { !$0.inUse && $0.source != nil && useCounter - $0.lastUse >= loans }
+            .min { $0.lastUse < $1.lastUse }
+    }
+
+    /// Takes `entry` out of the pool and returns its decoder, for the caller to release outside the
+    /// lock. Call under `condition`.
+    private func remove(_ entry: Entry) -> VideoFrameSource? {
+        entries[ObjectIdentifier(entry.key)] = nil
+        defer { entry.source = nil }
+        return entry.source
     }
 
     /// Waits for decoders being opened ahead, then closes every decoder.

@@ -103,7 +103,7 @@ public struct VideoFile: Sendable, Hashable {
         }
         frameCount = s.nb_frames > 0 ? Int(s.nb_frames) : nil
         // The first frame says what the stream's header may not: pixel format, colour, interlacing.
-        let first = opened.firstFrame.pointee
+        let first = opened.borrowedFirstFrame.pointee
         let format = AVPixelFormat(rawValue: first.format)
         pixelFormat = name(av_get_pix_fmt_name(format))
         let space = first.colorspace != AVCOL_SPC_UNSPECIFIED ? first.colorspace : par.color_space
@@ -205,8 +205,9 @@ final class OpenVideo {
     let startTime: Time
     /// How long the stream lasts from its first frame.
     let duration: Time
-    /// The first decoded frame (owned: a reference taken from the decoder's output).
-    let firstFrame: UnsafeMutablePointer<AVFrame>
+    /// The first decoded frame, borrowed from `firstFrameOwner`.
+    let borrowedFirstFrame: UnsafeMutablePointer<AVFrame>
+    /// Owns the first decoded frame (a reference taken from the decoder's output).
     private let firstFrameOwner: OwnedFrame
 
     /// Opens `url`, finds its video stream and decoder, checks the index against the file's size and
@@ -258,9 +259,9 @@ final class OpenVideo {
             throw .movieUnreadable(path: path, reason: "its video stream has no frame that decodes")
         }
         firstFrameOwner = try OwnedFrame()
-        firstFrame = firstFrameOwner.pointer
-        av_frame_ref(firstFrame, decoder.frame)
-        let pts = firstFrame.pointee.best_effort_timestamp != mm_av_nopts_value() ? firstFrame.pointee.best_effort_timestamp : firstFrame.pointee.pts
+        borrowedFirstFrame = firstFrameOwner.pointer
+        try ffCheck(av_frame_ref(borrowedFirstFrame, decoder.frame), "av_frame_ref (first frame)")
+        let pts = borrowedFirstFrame.pointee.best_effort_timestamp != mm_av_nopts_value() ? borrowedFirstFrame.pointee.best_effort_timestamp : borrowedFirstFrame.pointee.pts
         let firstTime = pts != mm_av_nopts_value() ? demuxer.time(ofTimestamp: pts, inStream: index) : (streamStart ?? .zero)
         startTime = Time.min(streamStart ?? firstTime, firstTime)
         // The duration: the stream's own (MP4/MOV give it exactly), else the container's from the start.

@@ -79,7 +79,7 @@ final class VideoFrameSource {
         video = try OpenVideo(url: file.url)
         timeBase = video.borrowedStream.pointee.time_base
         tolerance = Int64(timeBase.num) * 1000 <= Int64(timeBase.den) ? 1 : 0
-        let first = try RetainedFrame(referencing: video.firstFrame)
+        let first = try RetainedFrame(referencing: video.borrowedFirstFrame)
         firstTimestamp = first.timestamp
         window = [first]
         VideoDecoderCounters.opened()
