@@ -94,6 +94,9 @@ extension MovieMakerError {
         public static let videoUnsupported = Code(rawValue: "videoUnsupported")
         /// A composition needs more video decoders open at once than the render allows.
         public static let videoDecoderLimit = Code(rawValue: "videoDecoderLimit")
+        /// A description file (`Timeline`), an OpenTimelineIO file or a template's slot value is not valid:
+        /// the error's `location.jsonPath` says where, its message what was found and what is expected.
+        public static let invalidDescription = Code(rawValue: "invalidDescription")
 
         /// Every code this release throws, in declaration order.
         public static let all: [Code] = [
@@ -102,7 +105,8 @@ extension MovieMakerError {
             .noFrames, .failedEarlier, .cairo, .ffmpeg, .imageUnreadable, .fontUnreadable, .movieUnreadable,
             .fontNotFound, .invalidMarkup, .transparencyUnsupported, .invalidPathData, .notAnImage, .audioUnreadable,
             .noAudioStream, .unsupportedAudioCodec, .noPhotos, .audioUnsupported, .audioAfterFirstFrame, .audioTooLate,
-            .cancelled, .notEncodable, .movieTruncated, .noVideoStream, .videoUnsupported, .videoDecoderLimit
+            .cancelled, .notEncodable, .movieTruncated, .noVideoStream, .videoUnsupported, .videoDecoderLimit,
+            .invalidDescription,
         ]
     }
 }

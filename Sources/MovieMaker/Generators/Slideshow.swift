@@ -25,7 +25,7 @@ public struct Slideshow: Sendable, Equatable {
     }
 
     /// What each photo's caption shows (`"none"`, `"filename"`, `"date"` as data).
-    public enum Captions: String, Sendable, Hashable, Codable {
+    public enum Captions: String, Sendable, Hashable, CaseIterable, Codable {
         /// No captions.
         case none
         /// The file name without its extension.

@@ -1,0 +1,394 @@
+import Foundation
+
+// The shapes of the description file's objects: one list of fields per object, used three ways — the
+// reader refuses keys a shape does not list, the writer may only write keys it lists, and the published
+// JSON Schema is generated from the same lists (enums from the Swift cases). So the schema, the reader
+// and the writer cannot drift apart; `TimelineSchemaTests` checks the committed schema file against
+// the generated one.
+
+/// One key of a description object: its name, its JSON Schema, whether it must be present, and what
+/// it means (the schema's `description`).
+struct SpecField {
+    let key: String
+    let schema: JSONValue
+    let required: Bool
+    let doc: String
+
+    init(_ key: String, _ schema: JSONValue, required: Bool = false, _ doc: String) {
+        self.key = key; self.schema = schema; self.required = required; self.doc = doc
+    }
+}
+
+/// The fields of one kind of description object, and its name under the schema's `$defs`.
+struct SpecShape {
+    let name: String
+    let doc: String
+    let fields: [SpecField]
+
+    /// The keys, in declaration order.
+    var keys: [String] { fields.map(\.key) }
+    /// Whether `key` is one of the shape's.
+    func has(_ key: String) -> Bool { fields.contains { $0.key == key } }
+
+    /// The object's JSON Schema: closed (`additionalProperties: false`), its fields' schemas with
+    /// their descriptions, the required ones listed.
+    var schema: JSONValue {
+        var properties: [String: JSONValue] = [:]
+        for f in fields {
+            var s = f.schema.objectValue ?? [:]
+            s["description"] = .string(f.doc)
+            properties[f.key] = .object(s)
+        }
+        var o: [String: JSONValue] = [
+            "type": .string("object"),
+            "description": .string(doc),
+            "additionalProperties": .bool(false),
+            "properties": .object(properties),
+        ]
+        let required = fields.filter(\.required).map { JSONValue.string($0.key) }
+        if !required.isEmpty { o["required"] = .array(required) }
+        return .object(o)
+    }
+}
+
+/// Small builders for JSON Schema fragments.
+enum Schema {
+    static func ref(_ name: String) -> JSONValue { .object(["$ref": .string("#/$defs/\(name)")]) }
+    static func string(minLength: Int? = nil, pattern: String? = nil) -> JSONValue {
+        var o: [String: JSONValue] = ["type": .string("string")]
+        if let minLength { o["minLength"] = .integer(minLength) }
+        if let pattern { o["pattern"] = .string(pattern) }
+        return .object(o)
+    }
+    static func enumeration(_ values: [String]) -> JSONValue {
+        .object(["type": .string("string"), "enum": .array(values.map(JSONValue.string))])
+    }
+    static func constant(_ value: String) -> JSONValue { .object(["const": .string(value)]) }
+    static func integer(minimum: Int? = nil, maximum: Int? = nil) -> JSONValue {
+        var o: [String: JSONValue] = ["type": .string("integer")]
+        if let minimum { o["minimum"] = .integer(minimum) }
+        if let maximum { o["maximum"] = .integer(maximum) }
+        return .object(o)
+    }
+    static func number(minimum: Double? = nil, exclusiveMinimum: Double? = nil, maximum: Double? = nil) -> JSONValue {
+        var o: [String: JSONValue] = ["type": .string("number")]
+        if let minimum { o["minimum"] = JSONValue.double(minimum)! }
+        if let exclusiveMinimum { o["exclusiveMinimum"] = JSONValue.double(exclusiveMinimum)! }
+        if let maximum { o["maximum"] = JSONValue.double(maximum)! }
+        return .object(o)
+    }
+    static let boolean: JSONValue = .object(["type": .string("boolean")])
+    static func array(_ items: JSONValue, minItems: Int? = nil) -> JSONValue {
+        var o: [String: JSONValue] = ["type": .string("array"), "items": items]
+        if let minItems { o["minItems"] = .integer(minItems) }
+        return .object(o)
+    }
+    static func oneOf(_ options: [JSONValue]) -> JSONValue { .object(["oneOf": .array(options)]) }
+    static func anyOf(_ options: [JSONValue]) -> JSONValue { .object(["anyOf": .array(options)]) }
+    static let anyObject: JSONValue = .object(["type": .string("object")])
+}
+
+/// Every shape of the description file, version 1.
+enum TimelineShapes {
+    // Times: a number of seconds or a string with a unit. The patterns refuse what the reader refuses
+    // (a sign, a missing unit); the reader also refuses times over 24 hours, which a pattern cannot say.
+    static let timePattern = #"^\s*(([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?(/([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)?\s*(s|ms)|[0-9]+\s*f)\s*$"#
+    /// The time pattern with zero refused: a lookahead rejects numbers whose digits are all 0.
+    static let positiveTimePattern = #"^(?!\s*(0*\.?0*([eE][+-]?[0-9]+)?(/[^sm]*)?\s*(s|ms)|0+\s*f)\s*$)"# + String(timePattern.dropFirst())
+
+    static let definitions: [String: JSONValue] = {
+        var defs: [String: JSONValue] = [
+            "time": Schema.oneOf([Schema.string(pattern: timePattern), Schema.number(minimum: 0)]),
+            "duration": Schema.oneOf([Schema.string(pattern: positiveTimePattern), Schema.number(exclusiveMinimum: 0)]),
+            "color": Schema.string(minLength: 1),
+            "source": Schema.oneOf([fileSource.schema, slotSource.schema]),
+            "fileSource": fileSource.schema,
+            "speed": Schema.oneOf([Schema.number(minimum: 0.25, maximum: 4),
+                                   Schema.string(pattern: #"^\s*[0-9]+(\.[0-9]+)?\s*/\s*[0-9]+(\.[0-9]+)?\s*$"#)]),
+            "volume": Schema.oneOf([Schema.number(minimum: 0, maximum: 16),
+                                    Schema.string(pattern: #"^\s*[+-]?[0-9]+(\.[0-9]+)?\s*dB\s*$"#)]),
+            "fit": Schema.enumeration(Slideshow.Fit.allCases.map(\.rawValue)),
+            "easing": Schema.anyOf([Schema.enumeration(Easing.allNames),
+                                    Schema.string(pattern: #"^\s*(cubic-bezier|steps|spring)\s*\(|\.(reversed|mirrored|squished|then)"#)]),
+            "transition": transition.schema,
+            "transitionName": Schema.enumeration(TimelineShapes.transitionNames),
+            "marker": marker.schema,
+            "rect": rect.schema,
+            "kenBurns": Schema.oneOf([Schema.boolean, kenBurnsSettings.schema, kenBurnsPath.schema]),
+            "metadata": Schema.anyObject,
+            "output": output.schema,
+            "encoder": encoder.schema,
+            "audioSettings": audioSettings.schema,
+            "ducking": ducking.schema,
+            "template": template.schema,
+            "slot": slotSchema,
+            "videoTrack": videoTrack.schema,
+            "overlayTrack": overlayTrack.schema,
+            "audioTrack": audioTrack.schema,
+        ]
+        for shape in pictureItems(in: .video) + pictureItems(in: .overlay) + audioItems { defs[shape.name] = shape.schema }
+        return defs
+    }()
+
+    /// The transition names a description accepts: xfade's (`Transition.knownNames`) and the aliases
+    /// `crossfade` and `pushleft`…`pushdown`.
+    static let transitionNames: [String] = Transition.knownNames + ["crossfade"] + Transition.Direction.allCases.map { "push" + $0.rawValue }
+
+    // MARK: Top level
+
+    static let timeline = SpecShape(name: "timeline", doc: "A MovieMaker description file, version 1: output settings and tracks (the first at the bottom), optionally a template with slots.", fields: [
+        SpecField("$schema", Schema.string(), "The JSON Schema an editor checks this file against (ignored by MovieMaker)."),
+        SpecField("version", .object(["const": .integer(1)]), required: true, "The description format version: 1."),
+        SpecField("output", Schema.ref("output"), "Frame size, rate, background, encoder and sound settings."),
+        SpecField("tracks", Schema.array(Schema.oneOf([Schema.ref("videoTrack"), Schema.ref("overlayTrack"), Schema.ref("audioTrack")])),
+                  required: true, "The tracks, drawn in order: the first at the bottom."),
+        SpecField("template", Schema.ref("template"), "Title, description and thumbnail: what makes this a template."),
+        SpecField("slots", .object(["type": .string("object"), "additionalProperties": Schema.ref("slot"),
+                                    "propertyNames": Schema.string(pattern: #"^[A-Za-z_][A-Za-z0-9_-]*$"#)]),
+                  "The template's slots by name: what the user fills in."),
+        SpecField("markers", Schema.array(Schema.ref("marker")), "Marked points of the movie (movie time)."),
+        SpecField("metadata", Schema.ref("metadata"), "Anything else a tool keeps with the timeline."),
+    ])
+
+    static let output = SpecShape(name: "output", doc: "The movie's settings; every field may be left out.", fields: [
+        SpecField("size", Schema.string(pattern: #"^[0-9]+[x×][0-9]+$"#), "Frame size, WIDTHxHEIGHT in pixels, both even, 16…8192 (default 1920x1080)."),
+        SpecField("fps", Schema.oneOf([Schema.number(minimum: 1, maximum: 240),
+                                       Schema.string(pattern: #"^\s*[0-9]+(\.[0-9]+)?\s*(/\s*[0-9]+(\.[0-9]+)?\s*)?$"#)]),
+                  "Frames per second, 1…240: a number (30, 25, 12.5) or an exact fraction string (\"30000/1001\"). Default 30."),
+        SpecField("background", Schema.ref("color"), "The colour under every track (CSS: #rrggbb, a name, rgb(), hsl()). Default black."),
+        SpecField("duration", Schema.ref("duration"), "How long the movie lasts (default: as long as its longest video or overlay track)."),
+        SpecField("encoder", Schema.ref("encoder"), "How the video is encoded."),
+        SpecField("audio", Schema.ref("audioSettings"), "How the sound is mixed and encoded."),
+    ])
+
+    static let encoder = SpecShape(name: "encoder", doc: "x264 settings.", fields: [
+        SpecField("crf", Schema.integer(minimum: 0, maximum: 51), "Constant rate factor, 0…51: lower is better and larger (default 18)."),
+        SpecField("preset", Schema.enumeration(EncoderPreset.allCases.map(\.rawValue)), "Encoder speed (default medium)."),
+        SpecField("keyframeInterval", Schema.integer(minimum: 1, maximum: 10_000), "The longest distance between keyframes, in frames (default 250)."),
+    ])
+
+    static let audioSettings = SpecShape(name: "audioSettings", doc: "Sound mixing and encoding.", fields: [
+        SpecField("loudness", Schema.number(minimum: -70, maximum: -5), "Normalise the sound track to this integrated loudness in LUFS (-16 for the web, -23 for broadcast); left out: as mixed."),
+        SpecField("bitrate", Schema.integer(minimum: 32_000, maximum: 512_000), "AAC bit rate in bits per second (default 192000)."),
+        SpecField("ducking", Schema.ref("ducking"), "How music marked ducking dips under the other sounds."),
+    ])
+
+    static let ducking = SpecShape(name: "ducking", doc: "How ducked music dips while other sounds play.", fields: [
+        SpecField("depth", Schema.number(minimum: 0, maximum: 100), "How far it dips, in dB (default 12)."),
+        SpecField("attack", Schema.ref("time"), "How fast it dips (default 50ms)."),
+        SpecField("release", Schema.ref("time"), "How fast it comes back (default 400ms)."),
+        SpecField("hold", Schema.ref("time"), "How long the dip outlasts the sound that caused it (default 150ms)."),
+    ])
+
+    static let template = SpecShape(name: "template", doc: "What makes the timeline a template.", fields: [
+        SpecField("title", Schema.string(minLength: 1), required: true, "The template's title."),
+        SpecField("description", Schema.string(), "What it makes."),
+        SpecField("thumbnail", Schema.string(minLength: 1), "A picture of it: a path relative to this file."),
+    ])
+
+    static let slotFields = [
+        SpecField("kind", Schema.enumeration(Timeline.Slot.Kind.allCases.map(\.rawValue)), required: true,
+                  "What the slot takes: video, photo, media (either), text, color or audio."),
+        SpecField("description", Schema.string(), "What the slot asks for, shown to the user."),
+        SpecField("default", Schema.oneOf([Schema.ref("fileSource"), Schema.string()]),
+                  "What the slot holds until filled: {\"file\": …} for media and audio, a string for text and colour."),
+        SpecField("fit", Schema.enumeration(Timeline.Slot.Fit.allCases.map(\.rawValue)),
+                  "For video and media slots: how a clip longer or shorter than the item fits it (default cutTail)."),
+    ]
+    static let slot = SpecShape(name: "slot", doc: "A place the user fills.", fields: slotFields)
+    /// The slot's schema, with the default's form tied to the kind.
+    static var slotSchema: JSONValue {
+        guard case var .object(o) = slot.schema else { return slot.schema }
+        let mediaKinds = JSONValue.array(["video", "photo", "media", "audio"].map(JSONValue.string))
+        o["allOf"] = .array([
+            .object(["if": .object(["properties": .object(["kind": .object(["enum": mediaKinds])])]),
+                     "then": .object(["properties": .object(["default": Schema.ref("fileSource")])])]),
+            .object(["if": .object(["properties": .object(["kind": .object(["enum": .array([.string("text"), .string("color")])])])]),
+                     "then": .object(["properties": .object(["default": Schema.string()])])]),
+        ])
+        return .object(o)
+    }
+
+    static let fileSource = SpecShape(name: "fileSource", doc: "A file: a path relative to the description's folder, or absolute.", fields: [
+        SpecField("file", Schema.string(minLength: 1), required: true, "The file's path."),
+    ])
+    static let slotSource = SpecShape(name: "slotSource", doc: "A template slot's media.", fields: [
+        SpecField("slot", Schema.string(minLength: 1), required: true, "The slot's name (a key of slots)."),
+    ])
+
+    static let transition = SpecShape(name: "transition", doc: "The transition into the next item: an FFmpeg xfade name, a duration, an easing.", fields: [
+        SpecField("name", Schema.ref("transitionName"), required: true, "The effect, by FFmpeg xfade's name."),
+        SpecField("duration", Schema.ref("duration"), "How long the two items overlap (default 1s)."),
+        SpecField("easing", Schema.ref("easing"), "The timing curve (default linear)."),
+    ])
+
+    static let marker = SpecShape(name: "marker", doc: "A marked point or range (OpenTimelineIO's Marker).", fields: [
+        SpecField("name", Schema.string(), required: true, "The marker's name."),
+        SpecField("at", Schema.ref("time"), required: true, "Where it is (movie time; an item's own time for an item's markers)."),
+        SpecField("duration", Schema.ref("time"), "The length of the marked range (default 0)."),
+        SpecField("color", Schema.string(), "An editor's colour name (RED, GREEN…)."),
+        SpecField("comment", Schema.string(), "A note."),
+    ])
+
+    static let rect = SpecShape(name: "rect", doc: "A rectangle in unit coordinates of the fitted picture (0…1).", fields: [
+        SpecField("x", Schema.number(minimum: -1, maximum: 2), required: true, "Left edge."),
+        SpecField("y", Schema.number(minimum: -1, maximum: 2), required: true, "Top edge."),
+        SpecField("width", Schema.number(exclusiveMinimum: 0, maximum: 1), required: true, "Width."),
+        SpecField("height", Schema.number(exclusiveMinimum: 0, maximum: 1), required: true, "Height."),
+    ])
+
+    static let kenBurnsSettings = SpecShape(name: "kenBurnsSettings", doc: "Seeded pan and zoom.", fields: [
+        SpecField("zoom", Schema.number(minimum: 0, maximum: 4), "How far the zoom goes, as a fraction (default 0.12)."),
+        SpecField("pan", Schema.number(minimum: 0, maximum: 1), "How far the view travels, as a fraction (default 0.06)."),
+        SpecField("direction", Schema.enumeration(Slideshow.KenBurns.Direction.allCases.map(\.rawValue)), "in, out or alternate (default alternate)."),
+        SpecField("seed", Schema.integer(minimum: 0), "Seeds the choices (default 1)."),
+    ])
+
+    static let kenBurnsPath = SpecShape(name: "kenBurnsPath", doc: "Exact start and end views.", fields: [
+        SpecField("from", Schema.ref("rect"), required: true, "The view at the start."),
+        SpecField("to", Schema.ref("rect"), required: true, "The view at the end."),
+    ])
+
+    // MARK: Tracks
+
+    static func trackFields(_ kind: Timeline.Track.Kind, items: [SpecShape]) -> [SpecField] {
+        [
+            SpecField("kind", Schema.constant(kind.rawValue), required: true, "video: items in sequence; overlay: items placed at times; audio: sounds placed at times."),
+            SpecField("name", Schema.string(), "A name for editors and errors."),
+            SpecField("enabled", Schema.boolean, "Whether the track plays (default true)."),
+            SpecField("items", Schema.array(Schema.oneOf(items.map { Schema.ref($0.name) })), required: true, "The items, in order."),
+            SpecField("markers", Schema.array(Schema.ref("marker")), "Marked points (movie time)."),
+            SpecField("metadata", Schema.ref("metadata"), "Anything else a tool keeps with the track."),
+        ]
+    }
+    static let videoTrack = SpecShape(name: "videoTrack", doc: "Pictures one after another.", fields: trackFields(.video, items: pictureItems(in: .video)))
+    static let overlayTrack = SpecShape(name: "overlayTrack", doc: "Pictures placed at times over the tracks below.", fields: trackFields(.overlay, items: pictureItems(in: .overlay)))
+    static let audioTrack = SpecShape(name: "audioTrack", doc: "Music and sounds placed at times.", fields: trackFields(.audio, items: audioItems))
+
+    /// The general track shape (every key any kind allows), for reading before the kind is known.
+    static let anyTrack = SpecShape(name: "track", doc: "A track.", fields: trackFields(.video, items: []))
+
+    // MARK: Items
+
+    /// The keys every item has, and those depending on its track (`at` on overlay and audio tracks,
+    /// `transition` on video tracks).
+    static func commonItemFields(_ type: String, in kind: Timeline.Track.Kind) -> [SpecField] {
+        var fields = [
+            SpecField("type", Schema.constant(type), required: true, "What the item is."),
+            SpecField("name", Schema.string(), "A name for editors and errors."),
+            SpecField("enabled", Schema.boolean, "Whether the item plays (default true)."),
+            SpecField("markers", Schema.array(Schema.ref("marker")), "Marked points (the item's own time)."),
+            SpecField("metadata", Schema.ref("metadata"), "Anything else a tool keeps with the item."),
+        ]
+        switch kind {
+        case .video: fields.append(SpecField("transition", Schema.ref("transition"), "The transition into the next item (none: a cut)."))
+        case .overlay, .audio: fields.append(SpecField("at", Schema.ref("time"), "Where the item starts in the movie (default 0)."))
+        }
+        return fields
+    }
+
+    /// The content keys of each picture item type.
+    static let pictureContent: [(type: String, doc: String, fields: [SpecField])] = [
+        ("video", "A video file, trimmed, sped up or slowed down, reversed or frozen.", [
+            SpecField("source", Schema.ref("source"), required: true, "The file or slot."),
+            SpecField("in", Schema.ref("time"), "Where in the file it starts (default 0)."),
+            SpecField("duration", Schema.ref("duration"), "How long it lasts in the movie (default: to the file's end at speed)."),
+            SpecField("speed", Schema.ref("speed"), "Playback speed, 0.25…4 (default 1); the source span is duration × speed."),
+            SpecField("reverse", Schema.boolean, "Play the span backwards (default false)."),
+            SpecField("freeze", Schema.boolean, "Hold the frame at in for duration, silent (default false)."),
+            SpecField("fit", Schema.ref("fit"), "How the picture fills the frame (default fill)."),
+            SpecField("background", Schema.ref("color"), "The colour around a fitted picture (default black)."),
+            SpecField("volume", Schema.ref("volume"), "How loud its own sound plays: a factor (1; 0 mutes) or \"-6dB\"."),
+        ]),
+        ("photo", "A still picture for a while.", [
+            SpecField("source", Schema.ref("source"), required: true, "The file or slot."),
+            SpecField("duration", Schema.ref("duration"), "How long it is shown (default 3s)."),
+            SpecField("fit", Schema.ref("fit"), "How it fills the frame (default fill)."),
+            SpecField("background", Schema.ref("color"), "The colour around a fitted photo (default black)."),
+            SpecField("kenBurns", Schema.ref("kenBurns"), "Pan and zoom: true, false, {zoom, pan, direction, seed} or {from, to}."),
+        ]),
+        ("title", "An animated title card. Text may use {{slot}}.", [
+            SpecField("text", Schema.string(), required: true, "The main line."),
+            SpecField("subtitle", Schema.string(), "A smaller line under it."),
+            SpecField("body", Schema.string(), "Paragraph text under the subtitle."),
+            SpecField("duration", Schema.ref("duration"), "How long it lasts (default 4s)."),
+            SpecField("style", Schema.enumeration(Timeline.TitleStyle.allCases.map(\.rawValue)), "How the text comes on (default fade)."),
+            SpecField("from", Schema.enumeration(Edge.allCases.map(\.rawValue)), "Where a slide comes from (default bottom)."),
+            SpecField("easing", Schema.ref("easing"), "The entrance's timing curve (default: the style's own)."),
+            SpecField("entranceDuration", Schema.ref("duration"), "How long the entrance takes (default: the style's own)."),
+            SpecField("exitStyle", Schema.enumeration(Timeline.TitleStyle.allCases.map(\.rawValue)), "How the text goes off (default fade)."),
+            SpecField("layout", Schema.enumeration(TitleCard.Layout.allCases.map(\.rawValue)), "fullScreen or lowerThird (default fullScreen)."),
+            SpecField("color", Schema.ref("color"), "The text's colour (default white)."),
+            SpecField("background", Schema.ref("color"), "Behind the text: a colour or none (default: dark on a video track, none on an overlay track)."),
+            SpecField("font", Schema.string(minLength: 1), "The font family (default DejaVu Sans)."),
+            SpecField("fontSize", Schema.number(exclusiveMinimum: 0, maximum: 1000), "The largest title size in pixels at 1080 lines (default 120)."),
+        ]),
+        ("color", "The frame in one colour.", [
+            SpecField("color", Schema.ref("color"), required: true, "The colour."),
+            SpecField("duration", Schema.ref("duration"), required: true, "How long it lasts."),
+        ]),
+        ("slideshow", "Photos one after another, fitted and moved as a slideshow does.", [
+            SpecField("photos", Schema.array(Schema.ref("source"), minItems: 1), required: true, "The photos, in order."),
+            SpecField("duration", Schema.ref("duration"), "How long each photo is shown (default 3s)."),
+            SpecField("fit", Schema.ref("fit"), "How photos fill the frame (default blur)."),
+            SpecField("background", Schema.ref("color"), "The colour around fitted photos (default black)."),
+            SpecField("photoTransition", Schema.ref("transition"), "The transition between photos (default a 1s fade)."),
+            SpecField("kenBurns", Schema.oneOf([Schema.boolean, Schema.ref("kenBurnsSettings")]), "Pan and zoom: true, false or {zoom, pan, direction, seed} (default true)."),
+            SpecField("captions", Schema.enumeration(Slideshow.Captions.allCases.map(\.rawValue)), "What captions show (default none)."),
+        ]),
+        ("generator", "A picture made by code registered under a name.", [
+            SpecField("name", Schema.string(minLength: 1), required: true, "The generator's registered name (confetti, gradient, …)."),
+            SpecField("params", Schema.anyObject, "The generator's parameters."),
+            SpecField("duration", Schema.ref("duration"), required: true, "How long it lasts."),
+        ]),
+        ("gap", "Nothing for a while: what is below shows through.", [
+            SpecField("duration", Schema.ref("duration"), required: true, "How long."),
+        ]),
+    ]
+
+    static let audioContent: [SpecField] = [
+        SpecField("source", Schema.ref("source"), required: true, "The file or slot."),
+        SpecField("in", Schema.ref("time"), "Where in the file it starts (default 0)."),
+        SpecField("duration", Schema.ref("duration"), "How long it plays (default: music to the movie's end, a sound to the file's end)."),
+        SpecField("volume", Schema.ref("volume"), "How loud: a factor (default 1) or \"-6dB\"."),
+        SpecField("fadeIn", Schema.ref("time"), "Fade-in length (music 0.5s, sound 0)."),
+        SpecField("fadeOut", Schema.ref("time"), "Fade-out length (music 2s, sound 10ms)."),
+        SpecField("loop", Schema.boolean, "Repeat when shorter than its duration (music true, sound false)."),
+        SpecField("ducking", Schema.boolean, "Dip while the movie's other sounds play (music true, sound false)."),
+    ]
+
+    /// The item shapes allowed in a picture track of `kind` (video or overlay).
+    static func pictureItems(in kind: Timeline.Track.Kind) -> [SpecShape] {
+        pictureContent.map { content in
+            SpecShape(name: "\(content.type)Item" + (kind == .video ? "" : "Overlay"), doc: content.doc,
+                      fields: commonItemFields(content.type, in: kind) + content.fields)
+        }
+    }
+
+    /// The item shapes allowed in an audio track.
+    static let audioItems: [SpecShape] = [
+        SpecShape(name: "musicItem", doc: "Music: loops to fill the movie, fades in and out, ducks under other sounds.",
+                  fields: commonItemFields("music", in: .audio) + audioContent),
+        SpecShape(name: "audioItem", doc: "A sound: plays once, as it is.", fields: commonItemFields("audio", in: .audio) + audioContent),
+    ]
+
+    /// The shape of an item of `type` in a track of `kind`, nil when that track takes no such item.
+    static func itemShape(_ type: String, in kind: Timeline.Track.Kind) -> SpecShape? {
+        switch kind {
+        case .video, .overlay: return pictureItems(in: kind).first { $0.fields.first?.schema == Schema.constant(type) }
+        case .audio: return audioItems.first { $0.fields.first?.schema == Schema.constant(type) }
+        }
+    }
+
+    // MARK: The schema
+
+    /// The JSON Schema (draft 2020-12) of description files, version 1.
+    static var jsonSchema: JSONValue {
+        guard case var .object(root) = timeline.schema else { return timeline.schema }
+        root["$schema"] = .string("https://json-schema.org/draft/2020-12/schema")
+        root["$id"] = .string("https://moviemaker.dev/schema/timeline-1.schema.json")
+        root["title"] = .string("MovieMaker description file")
+        root["$defs"] = .object(definitions)
+        return .object(root)
+    }
+}
