@@ -7,7 +7,7 @@ import MovieMaker
 struct MovieMakerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "moviemaker",
-        abstract: "Make movies from code: title cards, photo slideshows, stitched clips, stills, contact sheets and Swift scripts.",
+        abstract: "Make movies from code: title cards, photo slideshows, stitched clips, description files and templates, stills, contact sheets and Swift scripts.",
         discussion: """
             Each subcommand renders one file. Progress goes to standard error (a bar on a terminal, \
             plain lines when piped or when CI is set, nothing with --quiet), and one summary line \
@@ -15,13 +15,14 @@ struct MovieMakerCommand: ParsableCommand {
 
             Exit status: 0 on success; 1 when the work fails (one line on standard error, \
             "moviemaker: error: …", says what went wrong and how to fix it); 64 for a usage error \
-            (an unknown option or a bad value); 130 after Ctrl-C (SIGINT) and 143 after SIGTERM, \
+            (an unknown option or a bad value, or a description file that is not valid: the \
+            message names its JSON path); 130 after Ctrl-C (SIGINT) and 143 after SIGTERM, \
             which cancel a render and leave the destination as it was. `run` exits with the \
             script's own status.
             """,
         version: MovieMakerVersion.versionText,
-        subcommands: [TitleCommand.self, SlideshowCommand.self, StitchCommand.self, StillCommand.self, ContactSheetCommand.self,
-                      RunCommand.self, ColorCommand.self])
+        subcommands: [TitleCommand.self, SlideshowCommand.self, StitchCommand.self, RenderCommand.self, ValidateCommand.self,
+                      SchemaCommand.self, OTIOCommand.self, StillCommand.self, ContactSheetCommand.self, RunCommand.self, ColorCommand.self])
 
     /// Parses the command line and runs the subcommand; every failure ends as one line on standard error.
     /// A rendering command is cancelled by SIGINT or SIGTERM (see `Interruption`): one line says so and
@@ -43,7 +44,10 @@ struct MovieMakerCommand: ParsableCommand {
     /// Exits for `error`: help and version print normally; anything else prints
     /// `moviemaker: error: <reason>` on one line and exits 1 (work failed) or 64 (usage).
     static func exitReporting(_ error: Error) -> Never {
-        let code = exitCode(for: error)
+        var code = exitCode(for: error)
+        // A bad description file (or slot value) is the user's input being wrong, as a bad option is.
+        let badDescription = (error as? MovieMakerError)?.code == .invalidDescription || error is DescriptionError
+        if badDescription { code = .validationFailure }
         // --help, --version and clean exits print their text to standard output as usual.
         if code == .success { exit(withError: error) }
         // An ExitCode thrown on purpose carries no message.
@@ -60,7 +64,7 @@ struct MovieMakerCommand: ParsableCommand {
             reason = first.lowercased() + reason.dropFirst()
         }
         if reason.isEmpty { reason = String(describing: error) }
-        if code == .validationFailure { reason += " (see '\(helpCommand())')" }
+        if code == .validationFailure && !badDescription { reason += " (see '\(helpCommand())')" }
         Terminal.writeError("moviemaker: error: \(reason)\n")
         Foundation.exit(code.rawValue)
     }

@@ -23,7 +23,14 @@ struct OutputOptions: ParsableArguments {
     var isStill: Bool { Self.stillExtensions.contains(fileExtension) }
 
     /// Refuses unknown extensions, missing or unwritable folders, and a folder in the file's place.
-    func validate() throws {
+    func validate() throws { try Self.check(output) }
+
+    /// The checks of `validate()` for a destination `path` given some other way (`render -o`, which
+    /// `--check` makes optional).
+    static func check(_ path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let fileExtension = url.pathExtension.lowercased()
+        let isStill = stillExtensions.contains(fileExtension)
         guard Self.movieExtensions.contains(fileExtension) || isStill else {
             throw ValidationError(MovieMakerError.unsupportedContainer(
                 extension: url.pathExtension, supported: Self.movieExtensions + Self.stillExtensions).description)

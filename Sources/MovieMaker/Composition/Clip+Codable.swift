@@ -13,7 +13,7 @@ import Foundation
 //   {"type": "bezier", "motion": {"type": "drawOn", "path": "M0 0 L10 10", …}, "duration": 3}
 //   {"type": "caption", "text": "…", "style": { … }, "duration": 3}
 //   {"type": "photo", "url": "/photos/a.jpg", "fit": "fill", "sourceRange": {"start": 0, "duration": 3}, …}
-//   {"type": "video", "url": "/clips/a.mp4", "fit": "fill", "withSound": true, "sourceRange": {"start": 1, "duration": 2}}
+//   {"type": "video", "url": "/clips/a.mp4", "fit": "fill", "withSound": true, "soundGain": -6, "sourceRange": {"start": 1, "duration": 2}}
 //   {"type": "speed", "speed": {"numerator": 2, "denominator": 1, "keepsPitch": true}, "clip": { … }}
 //   {"type": "reverse", "clip": { … }}   {"type": "freeze", "at": 1, "duration": 2, "clip": { … }}
 //   {"type": "loop", "duration": 10, "clip": { … }}
@@ -102,7 +102,8 @@ extension Clip: Codable {
             let file = try decodingErrors(at: c.codingPath + [key("url")]) { try VideoFile(url: location.url) }
             let withSound = try c.decode(key("withSound"), or: true)
             let sound = withSound && file.hasAudio ? try decodingErrors(at: c.codingPath + [key("url")]) { try AudioFile(url: file.url) } : nil
-            let media = VideoMedia(file: file, fit: try c.decode(key("fit"), or: .fill), background: try c.decode(key("background"), or: .black), sound: sound)
+            let media = VideoMedia(file: file, fit: try c.decode(key("fit"), or: .fill), background: try c.decode(key("background"), or: .black), sound: sound,
+                                   soundGain: try c.decode(key("soundGain"), or: 0))
             let range = try c.decode(key("sourceRange"), or: TimeRange(start: .zero, duration: file.duration))
             clip = Clip(.media(Media(.video(media), sourceRange: range)))
         case .speed:
@@ -215,6 +216,7 @@ extension Clip: Codable {
                 try c.encode(video.fit, forKey: key("fit"))
                 try c.encode(video.background, forKey: key("background"))
                 try c.encode(video.sound != nil, forKey: key("withSound"))
+                if video.soundGain != 0 { try c.encode(video.soundGain, forKey: key("soundGain")) }
                 try c.encode(media.sourceRange, forKey: key("sourceRange"))
             }
         }

@@ -12,10 +12,13 @@ extension Clip {
         public var background: Color
         /// The file's own sound, when it plays with the picture (nil: silent, or the file has none).
         public var sound: AudioFile?
+        /// The gain of `sound` in dB (0: as recorded).
+        public var soundGain: Double
 
-        /// `file` shown by `fit` on `background`, with `sound` playing with it.
-        public init(file: VideoFile, fit: Slideshow.Fit = .fill, background: Color = .black, sound: AudioFile? = nil) {
-            self.file = file; self.fit = fit; self.background = background; self.sound = sound
+        /// `file` shown by `fit` on `background`, with `sound` playing with it, `soundGain` dB louder.
+        public init(file: VideoFile, fit: Slideshow.Fit = .fill, background: Color = .black, sound: AudioFile? = nil,
+                    soundGain: Double = 0) {
+            self.file = file; self.fit = fit; self.background = background; self.sound = sound; self.soundGain = soundGain
         }
     }
 

@@ -259,7 +259,7 @@ extension Clip {
             case video(VideoMedia)
         }
         /// Where the pictures come from.
-        public let source: Source
+        public private(set) var source: Source
         /// The part of the source shown (a photo's time starts at 0 and lasts as long as it is shown).
         public let sourceRange: TimeRange
         /// The provider group of a photo leaf (photos of one slideshow share one; a lone photo has its
@@ -289,6 +289,14 @@ extension Clip {
         init(_ source: Source, sourceRange: TimeRange, group: PhotoGroup, index: Int) {
             self.source = source; self.sourceRange = sourceRange; self.group = group; self.index = index
             videoKey = nil
+        }
+
+        /// This leaf showing `newSource` instead, keeping its provider group and video identity (copies of
+        /// the clip still share one decoder).
+        func replacingSource(_ newSource: Source) -> Media {
+            var copy = self
+            copy.source = newSource
+            return copy
         }
 
         /// The file the leaf shows.

@@ -239,7 +239,8 @@ extension Clip.Media {
     var ownSounds: [ClipSound] {
         guard case let .video(video) = source, let sound = video.sound else { return [] }
         let offset = video.file.audioOffset ?? .zero
-        let s = ClipSound(sound, start: offset - sourceRange.start).limited(from: .zero, until: sourceRange.duration)
+        let source: any AudioSource = video.soundGain == 0 ? sound : AudioClip(sound).amplified(by: video.soundGain)
+        let s = ClipSound(source, start: offset - sourceRange.start).limited(from: .zero, until: sourceRange.duration)
         return s.isHeard ? [s] : []
     }
 }

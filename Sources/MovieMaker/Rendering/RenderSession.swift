@@ -67,19 +67,28 @@ final class RenderSession: @unchecked Sendable {
     /// Throws `.videoDecoderLimit` when `clip` shows more distinct videos at one time than `limit`
     /// (a 2×2 split screen of four videos needs four decoders), naming the first such time and the files.
     private static func checkVideoDecoderLimit(_ clip: Clip, limit: Int) throws(MovieMakerError) {
+        if let busiest = busiestVideoTime(in: clip), busiest.files.count > limit {
+            throw .videoDecoderLimit(needed: busiest.files.count, limit: limit, at: busiest.time, files: busiest.files)
+        }
+    }
+
+    /// The first time at which `clip` shows the most distinct videos at once, and their file names
+    /// (sorted); nil when it shows none.
+    static func busiestVideoTime(in clip: Clip) -> (time: Time, files: [String])? {
         // Every video leaf's span in the clip's time (time-mapped ones: the whole span of the map).
         let placements = clip.mediaLeaves(in: .zero..<clip.duration).compactMap { p -> (VideoLeafKey, Time, Time)? in
             guard case let .media(media) = p.clip.node, let key = media.videoKey else { return nil }
             return (key, p.range.start, p.range.start + p.range.duration)
         }
-        let starts = Set(placements.map(\.1)).sorted()
-        for t in starts {
+        var best: (time: Time, files: [String])? = nil
+        for t in Set(placements.map(\.1)).sorted() {
             var keys: [ObjectIdentifier: VideoLeafKey] = [:]
             for (key, start, end) in placements where start <= t && t < end { keys[ObjectIdentifier(key)] = key }
-            if keys.count > limit {
-                throw .videoDecoderLimit(needed: keys.count, limit: limit, at: t, files: keys.values.map { $0.file.url.lastPathComponent }.sorted())
+            if keys.count > (best?.files.count ?? 0) {
+                best = (t, keys.values.map { $0.file.url.lastPathComponent }.sorted())
             }
         }
+        return best
     }
 
     /// Runs `body` with the decoder of the video leaf `key`, opening it first if needed (see

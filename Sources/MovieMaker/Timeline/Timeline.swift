@@ -196,8 +196,8 @@ extension Timeline {
     public struct Item: Sendable, Hashable {
         /// What the item shows or plays.
         public var content: Content
-        /// A name to show in editors and errors.
-        public var name: String?
+        /// A name to show in editors and plans (`label` in a description file; OpenTimelineIO's clip name).
+        public var label: String?
         /// Where the item starts, for items of overlay and audio tracks (default 0). Items of a video
         /// track follow each other and have none.
         public var at: TimeValue?
@@ -211,9 +211,9 @@ extension Timeline {
         public var metadata: [String: JSONValue]
 
         /// An item showing or playing `content`.
-        public init(_ content: Content, name: String? = nil, at: TimeValue? = nil, transition: TransitionSpec? = nil,
+        public init(_ content: Content, label: String? = nil, at: TimeValue? = nil, transition: TransitionSpec? = nil,
                     enabled: Bool? = nil, markers: [Marker] = [], metadata: [String: JSONValue] = [:]) {
-            self.content = content; self.name = name; self.at = at; self.transition = transition
+            self.content = content; self.label = label; self.at = at; self.transition = transition
             self.enabled = enabled; self.markers = markers; self.metadata = metadata
         }
 

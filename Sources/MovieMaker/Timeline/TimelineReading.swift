@@ -675,7 +675,7 @@ extension Timeline.Item {
         default:  // "gap"
             content = .gap(Timeline.Gap(duration: try i.time("duration", required: true, positive: true)!))
         }
-        self.init(content, name: try i.string("name"), at: kind == .video ? nil : try i.time("at"),
+        self.init(content, label: try i.string("label"), at: kind == .video ? nil : try i.time("at"),
                   transition: kind == .video ? try i.transition("transition") : nil, enabled: try i.bool("enabled"),
                   markers: try i.markers("markers"), metadata: try i.metadata("metadata"))
     }

@@ -275,7 +275,7 @@ enum TimelineShapes {
     static func commonItemFields(_ type: String, in kind: Timeline.Track.Kind) -> [SpecField] {
         var fields = [
             SpecField("type", Schema.constant(type), required: true, "What the item is."),
-            SpecField("name", Schema.string(), "A name for editors and errors."),
+            SpecField("label", Schema.string(), "A name for editors and plans (OpenTimelineIO's clip name)."),
             SpecField("enabled", Schema.boolean, "Whether the item plays (default true)."),
             SpecField("markers", Schema.array(Schema.ref("marker")), "Marked points (the item's own time)."),
             SpecField("metadata", Schema.ref("metadata"), "Anything else a tool keeps with the item."),

@@ -240,7 +240,7 @@ extension Timeline.Item {
             ?? TimelineShapes.itemShape(typeName, in: content.isPicture ? .overlay : .audio)!
         var w = SpecWriter(shape)
         w.set("type", typeName)
-        w.set("name", name)
+        w.set("label", label)
         w.set("enabled", enabled)
         if shape.has("at") { w.set("at", at) }
         if shape.has("transition"), let transition { w.set("transition", try transition.json()) }

@@ -1,0 +1,614 @@
+import Foundation
+
+/// OpenTimelineIO (`.otio`) files in and out, for the part of a description that maps onto them — in
+/// pure Swift, no Python needed.
+///
+/// What maps: Timeline → Stack → Track (`Video`, `Audio`) → Clip with an `ExternalReference` and a
+/// `source_range`, `Gap`, `Transition`, `LinearTimeWarp` (speed; a negative scalar plays backwards),
+/// `FreezeFrame` and `Marker`. Items that are not files (titles, colours, slideshows, generators) are
+/// Clips with a `GeneratorReference`; every item also carries its own description under
+/// `metadata.moviemaker`, so MovieMaker reads back exactly what it wrote. Anything else an imported file
+/// holds (other effects, nested stacks, other references) is kept under `metadata.otio` and reported
+/// as a warning; metadata of other tools survives import and export untouched.
+///
+/// **Transitions.** MovieMaker's transitions overlap the end of one item with the start of the next, as
+/// FFmpeg's xfade does: items of 3 s and 4 s joined by a 1 s fade last 6 s. OpenTimelineIO's are
+/// centred on a cut: the two clips abut, and the transition borrows `in_offset` of media before the
+/// cut from the incoming clip and `out_offset` after it from the outgoing one. A transition of `d` is
+/// exported with the cut at the overlap's middle — `in_offset` is `d/2` rounded down to a frame,
+/// `out_offset` the rest — the outgoing clip's range shortened by `out_offset` and the incoming clip's
+/// range starting `in_offset` later. The track's duration and every frame stay the same; importing
+/// undoes it (`d = in_offset + out_offset`).
+///
+/// **Times.** OpenTimelineIO writes rates as floating-point numbers (23.976… for 24000/1001): a rate
+/// within a millionth of an NTSC rate (N × 1000/1001) or of a whole number is read as that exact
+/// fraction, and whole frame counts are read as frames, so a two-hour 23.976 timeline does not drift.
+public enum OpenTimelineIO {
+    /// What an import made: the description, and what could not be mapped (kept under metadata).
+    public struct Imported: Sendable {
+        /// The description.
+        public var timeline: Timeline
+        /// One sentence per thing that did not map, naming where it was.
+        public var warnings: [String]
+    }
+
+    /// What an export made: the `.otio` document, and what could not be expressed in it.
+    public struct Exported: Sendable {
+        /// The OpenTimelineIO document (write it with `canonicalText`).
+        public var document: JSONValue
+        /// One sentence per thing OpenTimelineIO cannot say (kept under metadata).
+        public var warnings: [String]
+    }
+
+    /// The file extensions read as photos (any other media file is a video, or a sound on an audio track).
+    static let photoExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "heic", "heif", "avif", "tif", "tiff", "bmp", "gif"]
+
+    // MARK: Export
+
+    /// Exports `timeline` (resolved with `options`: every file is opened to know its length) as an
+    /// OpenTimelineIO document. Media paths become absolute `file://` URLs.
+    public static func export(_ timeline: Timeline, options: Timeline.RenderOptions) throws(MovieMakerError) -> Exported {
+        let composition = try timeline.composition(options)
+        let rate = timeline.output.resolvedFrameRate
+        var warnings: [String] = []
+        var children: [JSONValue] = []
+        let planByPath = Dictionary(composition.plan.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+        for (t, track) in timeline.tracks.enumerated() {
+            let path = JSONPath().appending("tracks").appending(t)
+            var trackInfo: [String: JSONValue] = ["kind": .string(track.kind.rawValue)]
+            if let name = track.name { trackInfo["name"] = .string(name) }
+            if let enabled = track.enabled { trackInfo["enabled"] = .bool(enabled) }
+            switch track.kind {
+            case .video:
+                children.append(trackJSON(name: track.name ?? "V\(t + 1)", kind: "Video", enabled: track.enabled ?? true,
+                                          children: try sequenceChildren(track, at: path, plan: planByPath, composition: composition, rate: rate),
+                                          markers: track.markers.map { marker($0, offset: .zero, speed: .normal, rate: rate) },
+                                          metadata: merge(track.metadata, moviemaker: .object(trackInfo))))
+            case .overlay, .audio:
+                // OpenTimelineIO's tracks are sequences: items that overlap go to further tracks (lanes).
+                let lanes = try placedLanes(track, at: path, plan: planByPath, composition: composition, rate: rate, movie: composition.duration)
+                for (lane, items) in lanes.enumerated() {
+                    var info = trackInfo
+                    info["track"] = .integer(t)
+                    info["lane"] = .integer(lane)
+                    children.append(trackJSON(name: (track.name ?? (track.kind == .audio ? "A\(t + 1)" : "V\(t + 1)")) + (lane > 0 ? " (\(lane + 1))" : ""),
+                                              kind: track.kind == .audio ? "Audio" : "Video", enabled: track.enabled ?? true, children: items,
+                                              markers: lane == 0 ? track.markers.map { marker($0, offset: .zero, speed: .normal, rate: rate) } : [],
+                                              metadata: merge(lane == 0 ? track.metadata : [:], moviemaker: .object(info))))
+                }
+                if lanes.count > 1 {
+                    warnings.append("\(path): overlapping items were split over \(lanes.count) OpenTimelineIO tracks (importing puts them back together)")
+                }
+            }
+        }
+        var info: [String: JSONValue] = ["version": .integer(Timeline.currentVersion), "output": timeline.output.json]
+        if let template = timeline.template {
+            var t: [String: JSONValue] = ["title": .string(template.title)]
+            if let d = template.description { t["description"] = .string(d) }
+            if let th = template.thumbnail { t["thumbnail"] = .string(th) }
+            info["template"] = .object(t)
+        }
+        if !timeline.slots.isEmpty { info["slots"] = .object(timeline.slots.mapValues(\.json)) }
+        let stack: JSONValue = .object([
+            "OTIO_SCHEMA": .string("Stack.1"), "name": .string("tracks"), "metadata": .object([:]), "source_range": .null,
+            "effects": .array([]), "enabled": .bool(true), "children": .array(children),
+            "markers": .array(timeline.markers.map { marker($0, offset: .zero, speed: .normal, rate: rate) }),
+        ])
+        let document: JSONValue = .object([
+            "OTIO_SCHEMA": .string("Timeline.1"), "name": .string(timeline.template?.title ?? "MovieMaker timeline"),
+            "global_start_time": .null, "tracks": stack, "metadata": merge(timeline.metadata, moviemaker: .object(info)),
+        ])
+        return Exported(document: document, warnings: warnings)
+    }
+
+    static func merge(_ metadata: [String: JSONValue], moviemaker: JSONValue) -> JSONValue {
+        var m = metadata
+        m["moviemaker"] = moviemaker
+        return .object(m)
+    }
+
+    static func trackJSON(name: String, kind: String, enabled: Bool, children: [JSONValue], markers: [JSONValue], metadata: JSONValue) -> JSONValue {
+        .object(["OTIO_SCHEMA": .string("Track.1"), "name": .string(name), "kind": .string(kind), "metadata": metadata,
+                 "source_range": .null, "effects": .array([]), "markers": .array(markers), "enabled": .bool(enabled),
+                 "children": .array(children)])
+    }
+
+    /// A floating-point JSON number that always has a decimal point (`30.0`), as OpenTimelineIO writes them.
+    static func float(_ d: Double) -> JSONValue {
+        guard d.isFinite else { return .number("0.0") }
+        if d == d.rounded(), abs(d) < 1e15 { return .number("\(Int64(d)).0") }
+        return .number("\(d)")
+    }
+
+    static func rationalTime(_ t: Time, rate: FrameRate) -> JSONValue {
+        // The value in frames: exact when t is on the frame grid.
+        let frames = Rational(t) * Rational(Int64(rate.numerator), Int64(rate.denominator))
+        let value = frames.den == 1 ? Double(frames.num) : Double(frames.num) / Double(frames.den)
+        return .object(["OTIO_SCHEMA": .string("RationalTime.1"), "rate": float(rate.framesPerSecond), "value": float(value)])
+    }
+
+    static func timeRange(start: Time, duration: Time, rate: FrameRate) -> JSONValue {
+        .object(["OTIO_SCHEMA": .string("TimeRange.1"), "start_time": rationalTime(start, rate: rate), "duration": rationalTime(duration, rate: rate)])
+    }
+
+    static func marker(_ m: Timeline.Marker, offset: Time, speed: Speed, rate: FrameRate) -> JSONValue {
+        .object(["OTIO_SCHEMA": .string("Marker.2"), "name": .string(m.name), "metadata": .object([:]),
+                 "color": .string(m.color ?? "RED"), "comment": .string(m.comment ?? ""),
+                 "marked_range": timeRange(start: offset + speed.sourceTime(at: m.at.time(at: rate)),
+                                           duration: m.duration?.time(at: rate) ?? .zero, rate: rate)])
+    }
+
+    /// The OpenTimelineIO item for one of ours: shown from `head` (item time trimmed off its start) for `duration`.
+    static func clipJSON(_ item: Timeline.Item, at path: JSONPath, kind: Timeline.Track.Kind, head: Time, duration: Time,
+                         composition: TimelineComposition, rate: FrameRate) throws(MovieMakerError) -> JSONValue {
+        let own = try item.json(in: kind)
+        var metadata = item.metadata
+        metadata["moviemaker"] = .object(["item": own])
+        var effects: [JSONValue] = []
+        let reference: JSONValue
+        var sourceStart = head
+        var speed = Speed.normal
+        if case .gap = item.content {
+            return .object(["OTIO_SCHEMA": .string("Gap.1"), "name": .string(item.label ?? ""), "metadata": .object(metadata),
+                            "source_range": timeRange(start: head, duration: duration, rate: rate), "effects": .array([]),
+                            "markers": .array([]), "enabled": .bool(item.enabled ?? true)])
+        }
+        if let timing = composition.sources[path.description] {
+            speed = timing.speed
+            sourceStart = timing.start + (timing.isReversed || timing.isFrozen ? .zero : speed.sourceTime(at: head))
+            let available: JSONValue = timing.fileDuration.map { timeRange(start: .zero, duration: $0, rate: rate) } ?? .null
+            reference = .object(["OTIO_SCHEMA": .string("ExternalReference.1"), "name": .string(""), "metadata": .object([:]),
+                                 "target_url": .string(timing.file.absoluteURL.absoluteString), "available_range": available,
+                                 "available_image_bounds": .null])
+            if timing.isFrozen {
+                effects.append(.object(["OTIO_SCHEMA": .string("FreezeFrame.1"), "name": .string(""), "metadata": .object([:]),
+                                        "effect_name": .string("FreezeFrame"), "time_scalar": float(0)]))
+            } else if speed != .normal || timing.isReversed {
+                effects.append(.object(["OTIO_SCHEMA": .string("LinearTimeWarp.1"), "name": .string(""), "metadata": .object([:]),
+                                        "effect_name": .string("LinearTimeWarp"),
+                                        "time_scalar": float((timing.isReversed ? -1 : 1) * speed.factor)]))
+            }
+        } else {
+            reference = .object(["OTIO_SCHEMA": .string("GeneratorReference.1"), "name": .string(""), "metadata": .object([:]),
+                                 "generator_kind": .string(generatorKind(item.content)), "parameters": own,
+                                 "available_range": .null, "available_image_bounds": .null])
+        }
+        let plan = composition.plan.first { $0.path == path.description }
+        return .object([
+            "OTIO_SCHEMA": .string("Clip.2"), "name": .string(item.label ?? plan?.what.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) ?? item.typeName),
+            "metadata": .object(metadata), "source_range": timeRange(start: sourceStart, duration: duration, rate: rate),
+            "effects": .array(effects), "enabled": .bool(item.enabled ?? true),
+            "markers": .array(item.markers.map { marker($0, offset: sourceStart - speed.sourceTime(at: head), speed: speed, rate: rate) }),
+            "media_references": .object(["DEFAULT_MEDIA": reference]), "active_media_reference_key": .string("DEFAULT_MEDIA"),
+        ])
+    }
+
+    static func generatorKind(_ content: Timeline.Content) -> String {
+        switch content {
+        case .color: return "SolidColor"
+        case let .generator(g): return "moviemaker.\(g.name)"
+        default: return "moviemaker.\(content.typeName)"
+        }
+    }
+
+    static func gapJSON(_ duration: Time, rate: FrameRate) -> JSONValue {
+        .object(["OTIO_SCHEMA": .string("Gap.1"), "name": .string(""), "metadata": .object([:]),
+                 "source_range": timeRange(start: .zero, duration: duration, rate: rate), "effects": .array([]),
+                 "markers": .array([]), "enabled": .bool(true)])
+    }
+
+    /// A video track's items and transitions, cut-centred.
+    static func sequenceChildren(_ track: Timeline.Track, at path: JSONPath, plan: [String: TimelineComposition.PlannedItem],
+                                 composition: TimelineComposition, rate: FrameRate) throws(MovieMakerError) -> [JSONValue] {
+        let entries = track.items.indices.map { plan[path.appending("items").appending($0).description] }
+        guard entries.allSatisfy({ $0 != nil }) else { return [] }   // a disabled track is not in the plan
+        let placed = entries.map { $0! }
+        // The part of each overlap before the cut (in_offset) and after it (out_offset).
+        var offsets: [(in: Time, out: Time)?] = []
+        for i in placed.indices.dropLast() {
+            let overlap = placed[i].start + placed[i].duration - placed[i + 1].start
+            guard overlap > .zero else { offsets.append(nil); continue }
+            let frames = rate.frameCount(for: overlap)
+            let before = rate.time(ofFrame: frames / 2)
+            let inOffset = Time.min(before, overlap)
+            offsets.append((inOffset, overlap - inOffset))
+        }
+        var children: [JSONValue] = []
+        for (i, item) in track.items.enumerated() {
+            let head = i > 0 ? offsets[i - 1]?.in ?? .zero : .zero
+            let tail = i < offsets.count ? offsets[i]?.out ?? .zero : .zero
+            let itemPath = path.appending("items").appending(i)
+            children.append(try clipJSON(item, at: itemPath, kind: .video, head: head, duration: placed[i].duration - head - tail,
+                                         composition: composition, rate: rate))
+            if i < offsets.count, let o = offsets[i] {
+                let name = item.transition?.name ?? "fade"
+                var info: [String: JSONValue] = ["name": .string(name)]
+                if let easing = item.transition?.easing { info["easing"] = try easing.specJSON() }
+                children.append(.object([
+                    "OTIO_SCHEMA": .string("Transition.1"), "name": .string(name),
+                    "transition_type": .string(name == "fade" || name == "crossfade" || name == "dissolve" ? "SMPTE_Dissolve" : "Custom_Transition"),
+                    "in_offset": rationalTime(o.in, rate: rate), "out_offset": rationalTime(o.out, rate: rate),
+                    "metadata": .object(["moviemaker": .object(info)]),
+                ]))
+            }
+        }
+        return children
+    }
+
+    /// An overlay or audio track's items placed in lanes of non-overlapping items, with gaps between.
+    static func placedLanes(_ track: Timeline.Track, at path: JSONPath, plan: [String: TimelineComposition.PlannedItem],
+                            composition: TimelineComposition, rate: FrameRate, movie: Time) throws(MovieMakerError) -> [[JSONValue]] {
+        var lanes: [(end: Time, children: [JSONValue])] = []
+        let order = track.items.indices.compactMap { i -> (Int, TimelineComposition.PlannedItem)? in
+            plan[path.appending("items").appending(i).description].map { (i, $0) }
+        }.sorted { $0.1.start < $1.1.start || ($0.1.start == $1.1.start && $0.0 < $1.0) }
+        for (i, entry) in order {
+            let duration = Time.min(entry.duration, Time.max(.zero, movie - entry.start))
+            guard duration > .zero else { continue }
+            let clip = try clipJSON(track.items[i], at: path.appending("items").appending(i), kind: track.kind, head: .zero, duration: duration,
+                                    composition: composition, rate: rate)
+            if let lane = lanes.firstIndex(where: { $0.end <= entry.start }) {
+                if entry.start > lanes[lane].end { lanes[lane].children.append(gapJSON(entry.start - lanes[lane].end, rate: rate)) }
+                lanes[lane].children.append(clip)
+                lanes[lane].end = entry.start + duration
+            } else {
+                var children: [JSONValue] = []
+                if entry.start > .zero { children.append(gapJSON(entry.start, rate: rate)) }
+                children.append(clip)
+                lanes.append((entry.start + duration, children))
+            }
+        }
+        return lanes.isEmpty ? [[]] : lanes.map(\.children)
+    }
+}
+
+// MARK: Import
+
+extension OpenTimelineIO {
+    /// Reads an OpenTimelineIO document into a description. File references become paths relative to
+    /// `specFolder` (where the description will be written) when inside it, absolute otherwise;
+    /// relative references are read from `otioFolder`. The first video track becomes a video track (a
+    /// sequence), further video tracks overlay tracks, audio tracks audio tracks.
+    ///
+    /// Throws `.invalidDescription` (with the JSON path) for a document that is not an OpenTimelineIO
+    /// timeline or has malformed times; everything that does not map is kept under metadata and listed
+    /// in `warnings`.
+    public static func `import`(_ document: JSONValue, otioFolder: URL, specFolder: URL) throws(MovieMakerError) -> Imported {
+        var reader = Reader(otioFolder: otioFolder, specFolder: specFolder)
+        let timeline = try reader.timeline(document)
+        return Imported(timeline: timeline, warnings: reader.warnings)
+    }
+
+    struct Reader {
+        let otioFolder: URL
+        let specFolder: URL
+        var warnings: [String] = []
+        var rate: FrameRate = 24
+        var slots: [String: Timeline.Slot] = [:]
+
+        init(otioFolder: URL, specFolder: URL) { self.otioFolder = otioFolder; self.specFolder = specFolder }
+
+        func schema(_ v: JSONValue) -> String? { v["OTIO_SCHEMA"]?.stringValue }
+
+        func fail(_ path: JSONPath, _ message: String) -> MovieMakerError { .invalidDescription(path, message) }
+
+        /// An exact frame rate from OpenTimelineIO's floating-point one.
+        static func exactRate(_ d: Double) -> FrameRate? {
+            guard d.isFinite, d > 0, d <= 100_000 else { return nil }
+            let ntsc = (d * 1.001).rounded()
+            if ntsc >= 1, abs(d - ntsc * 1000 / 1001) <= d * 1e-6 { return FrameRate(numerator: Int(ntsc) * 1000, denominator: 1001) }
+            if abs(d - d.rounded()) <= d * 1e-6, d.rounded() >= 1 { return FrameRate(numerator: Int(d.rounded())) }
+            let t = Time(roundTripping: d)
+            return FrameRate(numerator: Int(t.value), denominator: Int(t.timescale))
+        }
+
+        func time(_ v: JSONValue?, at path: JSONPath) throws(MovieMakerError) -> Time {
+            guard let v, case .object = v, let rateValue = v["rate"]?.doubleValue, let value = v["value"]?.doubleValue,
+                  let rate = Self.exactRate(rateValue) else {
+                throw fail(path, "must be an OpenTimelineIO RationalTime {\"rate\": 24.0, \"value\": 12.0} with a positive rate, got \(v?.shortDescription ?? "nothing")")
+            }
+            guard abs(value) <= 86_400 * rateValue else { throw fail(path, "is more than 24 hours (\(value) frames at \(rateValue) fps)") }
+            let frames = value == value.rounded() ? Time(value: Int64(value), timescale: 1) : Time(roundTripping: value)
+            return (Rational(frames) * Rational(Int64(rate.denominator), Int64(rate.numerator))).time
+        }
+
+        func range(_ v: JSONValue?, at path: JSONPath) throws(MovieMakerError) -> (start: Time, duration: Time)? {
+            guard let v, v != .null else { return nil }
+            return (try time(v["start_time"], at: path.appending("start_time")), try time(v["duration"], at: path.appending("duration")))
+        }
+
+        /// A time as a description writes it: whole frames as `"90f"`, anything else exactly in seconds.
+        func value(_ t: Time) -> Timeline.TimeValue {
+            let frames = Rational(t) * Rational(Int64(rate.numerator), Int64(rate.denominator))
+            return frames.den == 1 ? .frames(frames.num) : .seconds(t)
+        }
+
+        mutating func timeline(_ doc: JSONValue) throws(MovieMakerError) -> Timeline {
+            guard schema(doc)?.hasPrefix("Timeline.") == true else {
+                throw fail(.root, "not an OpenTimelineIO timeline: expected \"OTIO_SCHEMA\": \"Timeline.1\", got \(doc["OTIO_SCHEMA"]?.shortDescription ?? doc.kindName)")
+            }
+            var timeline = Timeline()
+            var metadata = doc["metadata"]?.objectValue ?? [:]
+            let info = metadata.removeValue(forKey: "moviemaker")
+            timeline.metadata = metadata
+            let contextPath = JSONPath().appending("metadata").appending("moviemaker")
+            if let slotsValue = info?["slots"] {
+                let shape = SpecShape(name: "moviemaker", doc: "MovieMaker's metadata", fields: TimelineShapes.timeline.fields.filter { $0.key == "slots" })
+                let reader = try SpecObject(.object(["slots": slotsValue]), at: contextPath, shape: shape, what: "MovieMaker's metadata")
+                slots = try reader.slots("slots")
+                timeline.slots = slots
+            }
+            if let out = info?["output"] {
+                let o = try SpecObject(out, at: contextPath.appending("output"), shape: TimelineShapes.output, what: "output settings")
+                timeline.output = try Timeline.Output(reading: o, SpecContext(slots: slots))
+            }
+            if let t = info?["template"], let title = t["title"]?.stringValue {
+                timeline.template = Timeline.Template(title: title, description: t["description"]?.stringValue, thumbnail: t["thumbnail"]?.stringValue)
+            }
+            let stackPath = JSONPath().appending("tracks")
+            guard let stack = doc["tracks"], schema(stack)?.hasPrefix("Stack.") == true, let children = stack["children"]?.arrayValue else {
+                throw fail(stackPath, "an OpenTimelineIO timeline's tracks are a Stack with children")
+            }
+            // The rate: the description's, else the first rate in the file.
+            if let fps = timeline.output.fps {
+                rate = fps
+            } else if let found = Self.firstRate(in: stack) {
+                rate = found
+                timeline.output.fps = found
+            }
+            if timeline.output.size == nil {
+                warnings.append("the frame size is not in the OpenTimelineIO file: 1920x1080 is used (set output.size)")
+            }
+            // Tracks: overlay and audio lanes MovieMaker split go back together.
+            var firstVideo = true
+            var lanesOf: [Int: Int] = [:]   // exported track index → index in timeline.tracks
+            for (i, child) in children.enumerated() {
+                let path = stackPath.appending("children").appending(i)
+                guard schema(child)?.hasPrefix("Track.") == true else {
+                    warnings.append("\(path): a \(schema(child) ?? child.kindName) directly in the stack is not a track; kept under metadata.otio")
+                    var unmapped = timeline.metadata["otio"]?.objectValue ?? [:]
+                    unmapped["unmapped"] = .array((unmapped["unmapped"]?.arrayValue ?? []) + [child])
+                    timeline.metadata["otio"] = .object(unmapped)
+                    continue
+                }
+                var trackMetadata = child["metadata"]?.objectValue ?? [:]
+                let trackInfo = trackMetadata.removeValue(forKey: "moviemaker")
+                let isAudio = child["kind"]?.stringValue == "Audio"
+                var kind: Timeline.Track.Kind = isAudio ? .audio : firstVideo ? .video : .overlay
+                if let k = trackInfo?["kind"]?.stringValue.flatMap(Timeline.Track.Kind.init(rawValue:)), (k == .audio) == isAudio { kind = k }
+                if kind == .video { firstVideo = false }
+                let items = try self.items(child["children"]?.arrayValue ?? [], at: path.appending("children"), kind: kind)
+                let markers = try self.markers(child["markers"], at: path.appending("markers"), offset: .zero, speed: .normal)
+                if let exported = trackInfo?["track"].flatMap({ $0.doubleValue }).map({ Int($0) }), let existing = lanesOf[exported],
+                   timeline.tracks[existing].kind == kind {
+                    timeline.tracks[existing].items += items
+                    continue
+                }
+                // MovieMaker's own tracks keep their own name (or none); others take OpenTimelineIO's.
+                let name = trackInfo != nil ? trackInfo?["name"]?.stringValue : child["name"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+                let track = Timeline.Track(kind, name: name,
+                                           enabled: child["enabled"] == .bool(false) ? false : trackInfo?["enabled"] == .bool(true) ? true : nil,
+                                           items: items, markers: markers, metadata: trackMetadata)
+                if let exported = trackInfo?["track"].flatMap({ $0.doubleValue }).map({ Int($0) }) { lanesOf[exported] = timeline.tracks.count }
+                timeline.tracks.append(track)
+            }
+            timeline.markers = try markers(stack["markers"], at: stackPath.appending("markers"), offset: .zero, speed: .normal)
+            return timeline
+        }
+
+        static func firstRate(in v: JSONValue) -> FrameRate? {
+            if let r = v["source_range"]?["duration"]?["rate"]?.doubleValue { return exactRate(r) }
+            for child in v["children"]?.arrayValue ?? [] { if let r = firstRate(in: child) { return r } }
+            return nil
+        }
+
+        func markers(_ v: JSONValue?, at path: JSONPath, offset: Time, speed: Speed) throws(MovieMakerError) -> [Timeline.Marker] {
+            var result: [Timeline.Marker] = []
+            for (i, m) in (v?.arrayValue ?? []).enumerated() {
+                let p = path.appending(i)
+                guard let r = try range(m["marked_range"], at: p.appending("marked_range")) else { continue }
+                let at = speed.outputTime(at: Time.max(.zero, r.start - offset))
+                let comment = m["comment"]?.stringValue
+                result.append(Timeline.Marker(m["name"]?.stringValue ?? "", at: value(at), duration: r.duration > .zero ? value(r.duration) : nil,
+                                              color: m["color"]?.stringValue, comment: comment?.isEmpty == true ? nil : comment))
+            }
+            return result
+        }
+
+        /// A file reference's path, as the description should name it.
+        func filePath(ofURL text: String) -> String {
+            var absolute: String
+            if text.hasPrefix("file://"), let url = URL(string: text) {
+                absolute = url.path
+            } else if text.hasPrefix("/") {
+                absolute = text
+            } else {
+                absolute = URL(fileURLWithPath: text.removingPercentEncoding ?? text, relativeTo: otioFolder).standardizedFileURL.path
+            }
+            absolute = URL(fileURLWithPath: absolute).standardizedFileURL.path
+            return Timeline.relativePath(absolute, from: specFolder)
+        }
+
+        mutating func keep(_ value: JSONValue, in metadata: inout [String: JSONValue], at path: JSONPath, what: String) {
+            warnings.append("\(path): \(what) does not map onto MovieMaker; kept under metadata.otio")
+            var otio = metadata["otio"]?.objectValue ?? [:]
+            otio["unmapped"] = .array((otio["unmapped"]?.arrayValue ?? []) + [value])
+            metadata["otio"] = .object(otio)
+        }
+
+        /// One OpenTimelineIO track's children as items of a track of `kind`.
+        mutating func items(_ children: [JSONValue], at path: JSONPath, kind: Timeline.Track.Kind) throws(MovieMakerError) -> [Timeline.Item] {
+            // First pass: each clip or gap with its range; transitions between them.
+            struct Piece { var item: Timeline.Item; var duration: Time; var sourceStart: Time?; var speed: Speed; var sourceLength: Time?; var shifts = true }
+            var pieces: [Piece] = []
+            var transitions: [Int: (inOffset: Time, outOffset: Time, name: String, easing: Easing?)] = [:]   // after piece index
+            var position = Time.zero
+            var pendingTransition: (Time, Time, String, Easing?, JSONPath)? = nil
+            for (i, child) in children.enumerated() {
+                let p = path.appending(i)
+                let s = schema(child) ?? ""
+                if s.hasPrefix("Transition.") {
+                    let inOffset = try time(child["in_offset"], at: p.appending("in_offset"))
+                    let outOffset = try time(child["out_offset"], at: p.appending("out_offset"))
+                    let info = child["metadata"]?["moviemaker"]
+                    var name = info?["name"]?.stringValue ?? "fade"
+                    if info == nil, child["transition_type"]?.stringValue != "SMPTE_Dissolve" {
+                        warnings.append("\(p): the \(child["transition_type"]?.stringValue ?? "unknown") transition is read as a fade")
+                    }
+                    if !TimelineShapes.transitionNames.contains(name) { warnings.append("\(p): unknown transition \"\(name)\" read as a fade"); name = "fade" }
+                    let easing = info?["easing"]?.stringValue.flatMap { try? Easing(named: $0) }
+                    pendingTransition = (inOffset, outOffset, name, easing, p)
+                    continue
+                }
+                if let pending = pendingTransition {
+                    if pieces.isEmpty || kind != .video {
+                        warnings.append("\(pending.4): a transition \(pieces.isEmpty ? "before the first item" : "on a \(kind.rawValue) track") is dropped")
+                    } else {
+                        transitions[pieces.count - 1] = (pending.0, pending.1, pending.2, pending.3)
+                    }
+                    pendingTransition = nil
+                }
+                var metadata = child["metadata"]?.objectValue ?? [:]
+                let info = metadata.removeValue(forKey: "moviemaker")
+                let r = try range(child["source_range"], at: p.appending("source_range"))
+                if s.hasPrefix("Gap.") {
+                    let d = r?.duration ?? .zero
+                    if kind == .video {
+                        if d > .zero { pieces.append(Piece(item: Timeline.Item(.gap(Timeline.Gap(duration: value(d))), metadata: metadata), duration: d, sourceStart: nil, speed: .normal, sourceLength: nil)) }
+                    }
+                    position = position + d
+                    continue
+                }
+                guard s.hasPrefix("Clip.") else {
+                    // A nested stack or track, or something else: a gap of its length where it can be measured.
+                    var kept: [String: JSONValue] = [:]
+                    keep(child, in: &kept, at: p, what: "a \(s.isEmpty ? child.kindName : s)")
+                    let d = r?.duration ?? .zero
+                    if kind == .video, d > .zero {
+                        pieces.append(Piece(item: Timeline.Item(.gap(Timeline.Gap(duration: value(d))), metadata: kept), duration: d, sourceStart: nil, speed: .normal, sourceLength: nil))
+                    }
+                    position = position + d
+                    continue
+                }
+                // The media reference.
+                var reference: JSONValue? = child["media_reference"]
+                if let refs = child["media_references"]?.objectValue {
+                    reference = refs[child["active_media_reference_key"]?.stringValue ?? "DEFAULT_MEDIA"] ?? refs.values.first
+                }
+                let available = try range(reference?["available_range"], at: p.appending("media_reference").appending("available_range"))
+                guard let duration = r?.duration ?? available?.duration, duration > .zero else {
+                    keep(child, in: &metadata, at: p, what: "a clip without a length")
+                    continue
+                }
+                let sourceStart = r?.start ?? available?.start ?? .zero
+                // Effects: speed, reverse, freeze.
+                var speed = Speed.normal, reversed = false, frozen = false
+                for (e, effect) in (child["effects"]?.arrayValue ?? []).enumerated() {
+                    let es = schema(effect) ?? ""
+                    if es.hasPrefix("FreezeFrame.") {
+                        frozen = true
+                    } else if es.hasPrefix("LinearTimeWarp."), let scalar = effect["time_scalar"]?.doubleValue {
+                        if scalar == 0 { frozen = true; continue }
+                        let magnitude = abs(scalar)
+                        let s = Speed(magnitude)
+                        guard s.isSupported else {
+                            keep(effect, in: &metadata, at: p.appending("effects").appending(e), what: "a speed of \(magnitude)× (MovieMaker plays 0.25…4×)")
+                            continue
+                        }
+                        speed = s
+                        reversed = scalar < 0
+                    } else {
+                        keep(effect, in: &metadata, at: p.appending("effects").appending(e), what: "the effect \(effect["effect_name"]?.stringValue ?? es)")
+                    }
+                }
+                // Our own description of the item, when MovieMaker wrote the file.
+                var item: Timeline.Item
+                let label = child["name"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+                if let own = info?["item"] {
+                    item = try Timeline.Item(reading: own, at: p.appending("metadata").appending("moviemaker").appending("item"),
+                                             SpecContext(slots: slots, trackKind: kind))
+                } else if let url = reference?["target_url"]?.stringValue, schema(reference ?? .null)?.hasPrefix("ExternalReference.") == true {
+                    let file = filePath(ofURL: url)
+                    let ext = URL(fileURLWithPath: file).pathExtension.lowercased()
+                    if kind == .audio {
+                        item = Timeline.Item(.audio(Timeline.Audio(music: false, .file(file))))
+                    } else if OpenTimelineIO.photoExtensions.contains(ext) {
+                        item = Timeline.Item(.photo(Timeline.Photo(.file(file))))
+                    } else {
+                        item = Timeline.Item(.video(Timeline.Video(.file(file))))
+                    }
+                    item.label = label
+                } else if schema(reference ?? .null)?.hasPrefix("GeneratorReference.") == true,
+                          reference?["generator_kind"]?.stringValue == "SolidColor", kind != .audio {
+                    let color = reference?["parameters"]?["color"]?.stringValue ?? "black"
+                    item = Timeline.Item(.color(Timeline.ColorFill(Timeline.ColorText((try? Color(css: color)) != nil ? color : "black"), duration: value(duration))))
+                    item.label = label
+                } else {
+                    keep(reference ?? .null, in: &metadata, at: p, what: "a clip whose media is \(schema(reference ?? .null) ?? "missing")")
+                    item = kind == .audio ? Timeline.Item(.audio(Timeline.Audio(music: false, .file("")))) : Timeline.Item(.gap(Timeline.Gap(duration: value(duration))))
+                    if kind == .audio { position = position + duration; continue }
+                }
+                for (key, v) in metadata { item.metadata[key] = v }
+                if child["enabled"] == .bool(false) { item.enabled = false }
+                item.markers = try markers(child["markers"], at: p.appending("markers"), offset: sourceStart, speed: speed)
+                if kind != .video { item.at = value(position) }
+                // Timing from OpenTimelineIO wins over the copy in metadata (an editor may have trimmed it).
+                switch item.content {
+                case var .video(v):
+                    v.speed = speed == .normal ? (v.speed == nil ? nil : .normal) : speed
+                    if v.speed == .normal && info == nil { v.speed = nil }
+                    v.reverse = reversed ? true : (v.reverse == nil ? nil : false)
+                    v.freeze = frozen ? true : (v.freeze == nil ? nil : false)
+                    if frozen { v.speed = nil; v.reverse = nil }
+                    item.content = .video(v)
+                    // A reversed or frozen clip's range starts where its source span starts, whatever is trimmed off.
+                    pieces.append(Piece(item: item, duration: duration, sourceStart: sourceStart, speed: frozen ? .normal : speed,
+                                        sourceLength: available?.duration, shifts: !reversed && !frozen))
+                case .audio:
+                    pieces.append(Piece(item: item, duration: duration, sourceStart: sourceStart, speed: .normal, sourceLength: available?.duration))
+                default:
+                    pieces.append(Piece(item: item, duration: duration, sourceStart: nil, speed: .normal, sourceLength: nil))
+                }
+                position = position + duration
+            }
+            // Second pass: undo the cut-centring of transitions, then write each item's timing.
+            var items: [Timeline.Item] = []
+            for (i, piece) in pieces.enumerated() {
+                var item = piece.item
+                let before = i > 0 ? transitions[i - 1]?.inOffset ?? .zero : .zero
+                let after = transitions[i]?.outOffset ?? .zero
+                var head = before
+                var start = piece.sourceStart.map { piece.shifts ? $0 - piece.speed.sourceTime(at: before) : $0 }
+                if let s = start, s < .zero {
+                    warnings.append("\(path.appending(i)): the clip has too little media before its cut for the transition; the transition is shortened")
+                    head = Time.max(.zero, before + piece.speed.outputTime(at: s))
+                    start = .zero
+                    if i > 0, var t = transitions[i - 1] { t.inOffset = head; transitions[i - 1] = t }
+                }
+                let duration = piece.duration + head + after
+                if let t = transitions[i] {
+                    let overlap = t.inOffset + t.outOffset
+                    item.transition = overlap > .zero ? Timeline.TransitionSpec(t.name, duration: value(overlap), easing: t.easing) : nil
+                }
+                switch item.content {
+                case var .video(v):
+                    v.in = start.flatMap { $0 > .zero ? value($0) : (v.in == nil ? nil : value(.zero)) }
+                    v.duration = value(duration)
+                    item.content = .video(v)
+                case var .audio(a):
+                    a.in = start.flatMap { $0 > .zero ? value($0) : (a.in == nil ? nil : value(.zero)) }
+                    a.duration = value(duration)
+                    item.content = .audio(a)
+                case var .photo(p): p.duration = value(duration); item.content = .photo(p)
+                case var .title(t): t.duration = value(duration); item.content = .title(t)
+                case var .color(c): c.duration = value(duration); item.content = .color(c)
+                case var .generator(g): g.duration = value(duration); item.content = .generator(g)
+                case var .gap(g): g.duration = value(duration); item.content = .gap(g)
+                case .slideshow: break   // its length is its photos'
+                }
+                items.append(item)
+            }
+            return items
+        }
+    }
+}

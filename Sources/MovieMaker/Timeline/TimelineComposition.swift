@@ -1,0 +1,713 @@
+import Foundation
+
+extension Timeline {
+    /// How a description is resolved for rendering: where its relative paths point, preview or full
+    /// size, encoder overrides and the generators it may name.
+    public struct RenderOptions: Sendable {
+        /// The folder relative paths are read from (the description file's folder).
+        public var mediaFolder: URL
+        /// A quick look: a quarter of the width and height (even, at least 16 pixels) and x264 `veryfast`.
+        public var preview: Bool
+        /// Overrides `output.encoder.crf`.
+        public var crf: Int?
+        /// Overrides `output.encoder.preset` (and the preview's `veryfast`).
+        public var preset: EncoderPreset?
+        /// How many frames are drawn at once (0: one per core, up to 4).
+        public var drawingThreads: Int
+        /// Where `generator` items are looked up.
+        public var generators: GeneratorRegistry
+
+        /// Options for a description whose relative paths start at `mediaFolder` (default: the current folder).
+        public init(mediaFolder: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath), preview: Bool = false,
+                    crf: Int? = nil, preset: EncoderPreset? = nil, drawingThreads: Int = 0, generators: GeneratorRegistry = .shared) {
+            self.mediaFolder = mediaFolder; self.preview = preview; self.crf = crf; self.preset = preset
+            self.drawingThreads = drawingThreads; self.generators = generators
+        }
+    }
+
+    /// Resolves the description for rendering: every slot it uses must hold something (a default or
+    /// a filled value), every file is opened and checked (a missing, unreadable or wrong kind of file
+    /// throws `MovieMakerError.invalidDescription` naming the item's JSON path and the file), titles are
+    /// laid out, generators built, the sound track planned. Nothing is drawn or written.
+    public func composition(_ options: RenderOptions = RenderOptions()) throws(MovieMakerError) -> TimelineComposition {
+        var compiler = TimelineCompiler(timeline: self, options: options)
+        return try compiler.compile()
+    }
+
+    /// Renders the description to `url` (see `composition(_:)` and `TimelineComposition.render(to:)`).
+    @discardableResult
+    public func render(to url: URL, options: RenderOptions = RenderOptions(), cancellation: CancellationToken? = nil,
+                       progress: ((RenderProgress) -> Void)? = nil) throws -> MovieSummary {
+        try composition(options).render(to: url, cancellation: cancellation, progress: progress)
+    }
+}
+
+/// A description resolved for rendering: the picture as one clip tree, the sound track, the settings,
+/// and a plan of where every item plays. Made by `Timeline.composition(_:)`.
+public struct TimelineComposition: Sendable {
+    /// Frame width in pixels.
+    public let width: Int
+    /// Frame height in pixels.
+    public let height: Int
+    /// Frames per second.
+    public let frameRate: FrameRate
+    /// How long the movie lasts.
+    public let duration: Time
+    /// How the video is encoded.
+    public let encoderSettings: EncoderSettings
+    /// How the sound is encoded; nil when the movie has no sound.
+    public let audioSettings: AudioSettings?
+    /// The picture: every track stacked on the background. Its clips' own sounds are in it, unless
+    /// `soundtrack` holds the whole mixed sound (then the picture is silent).
+    public let picture: Clip
+    /// The whole sound track, mixed (music ducked, levels normalised), when the description has audio
+    /// tracks or a loudness target; nil when the picture's own sounds are the sound track.
+    public let soundtrack: AudioMix?
+    /// Where each item plays, in track order.
+    public let plan: [PlannedItem]
+    /// The most video decoders the render has open at once.
+    public let videoDecoders: Int
+    /// Things the render does differently from what the description asks (a transition shortened to
+    /// fit, a clip fitted to its slot), one sentence each.
+    public let warnings: [String]
+    /// Which part of which file each media item plays, by the item's JSON path (for OpenTimelineIO).
+    let sources: [String: SourceTiming]
+
+    /// Which part of a file an item plays, and how.
+    struct SourceTiming: Sendable, Hashable {
+        /// The file.
+        var file: URL
+        /// How long the file lasts (nil for a photo).
+        var fileDuration: Time?
+        /// Where in the file the item starts.
+        var start: Time = .zero
+        /// How fast it plays.
+        var speed: Speed = .normal
+        /// Whether it plays backwards.
+        var isReversed = false
+        /// Whether one frame is held.
+        var isFrozen = false
+    }
+
+    /// The number of frames the movie has.
+    public var frameCount: Int { frameRate.frameCount(for: duration) }
+
+    /// Where one item of the description plays.
+    public struct PlannedItem: Sendable, Hashable {
+        /// The item's JSON path, e.g. `tracks[0].items[2]`.
+        public let path: String
+        /// The item's `type`.
+        public let type: String
+        /// The item's label, if it has one.
+        public let name: String?
+        /// When it starts in the movie.
+        public let start: Time
+        /// How long it plays.
+        public let duration: Time
+        /// What it shows or plays: a file, a text, a colour, a generator's name.
+        public let what: String
+        /// How it plays: trims, speed, fits, transitions.
+        public let detail: String
+    }
+
+    /// A `MovieMaker` at `url` with this composition's size, rate and settings (with a sound track when
+    /// it has sound).
+    public func makeMovie(at url: URL) throws(MovieMakerError) -> MovieMaker {
+        try MovieMaker(url: url, width: width, height: height, fps: frameRate, settings: encoderSettings, audioSettings: audioSettings)
+    }
+
+    /// Adds the composition to `movie`: the sound track first, then every frame of the picture.
+    public func render(into movie: MovieMaker) throws {
+        if movie.expectedFrameCount == nil { movie.expectedFrameCount = movie.frameCount + frameCount }
+        if let soundtrack { try movie.addAudio(soundtrack) }
+        try movie.add(picture)
+    }
+
+    /// Renders the movie to `url`: written to a hidden file beside it and renamed into place when
+    /// complete, so a failed or cancelled render leaves `url` as it was.
+    @discardableResult
+    public func render(to url: URL, cancellation: CancellationToken? = nil, progress: ((RenderProgress) -> Void)? = nil) throws -> MovieSummary {
+        let movie = try makeMovie(at: url)
+        movie.cancellation = cancellation
+        movie.progressHandler = progress
+        do {
+            try render(into: movie)
+            return try movie.finish()
+        } catch {
+            movie.cancel()
+            throw error
+        }
+    }
+
+    /// The plan as text: the settings, then one line per item (`0.000–3.000 s  tracks[0].items[0]  title "Lisbon"`).
+    public var planDescription: String {
+        var lines = ["\(width)x\(height) at \(frameRate) fps, \(Self.seconds(duration)) s (\(frameCount) frames); x264 crf \(encoderSettings.crf) \(encoderSettings.preset.rawValue); video decoders needed: \(videoDecoders)"]
+        if let soundtrack {
+            let target = soundtrack.loudnessTarget.map { ", normalised to \(SpecObject.show($0)) LUFS" } ?? ""
+            lines.append("sound: \(soundtrack.tracks.count) sound\(soundtrack.tracks.count == 1 ? "" : "s") mixed\(target)")
+        } else {
+            lines.append(audioSettings == nil ? "sound: none" : "sound: the clips' own")
+        }
+        for item in plan {
+            let range = "\(Self.seconds(item.start))–\(Self.seconds(item.start + item.duration)) s"
+            let padded = range.padding(toLength: max(range.count, 18), withPad: " ", startingAt: 0)
+            var line = "\(padded) \(item.path)  \(item.type) \(item.what)"
+            if let name = item.name { line += " (\(name))" }
+            if !item.detail.isEmpty { line += "; \(item.detail)" }
+            lines.append(line)
+        }
+        lines += warnings.map { "warning: \($0)" }
+        return lines.joined(separator: "\n")
+    }
+
+    static func seconds(_ t: Time) -> String { String(format: "%.3f", t.seconds) }
+}
+
+// MARK: The compiler
+
+/// Turns a `Timeline` into a `TimelineComposition`: one pass over the tracks, opening and checking
+/// every file with the JSON path of the item that names it.
+struct TimelineCompiler {
+    let timeline: Timeline
+    let options: Timeline.RenderOptions
+    let rate: FrameRate
+    let width: Int
+    let height: Int
+    var plan: [TimelineComposition.PlannedItem] = []
+    var warnings: [String] = []
+    var sources: [String: TimelineComposition.SourceTiming] = [:]
+    /// The text slots' values, for `{{name}}`.
+    let texts: [String: String]
+
+    init(timeline: Timeline, options: Timeline.RenderOptions) {
+        self.timeline = timeline
+        self.options = options
+        rate = timeline.output.resolvedFrameRate
+        let size = timeline.output.resolvedSize
+        if options.preview {
+            func quarter(_ side: Int) -> Int { max(16, (side / 4) & ~1) }
+            width = quarter(size.width); height = quarter(size.height)
+        } else {
+            width = size.width; height = size.height
+        }
+        var texts: [String: String] = [:]
+        for (name, slot) in timeline.slots where slot.kind == .text {
+            if case let .text(t)? = slot.default { texts[name] = t }
+        }
+        self.texts = texts
+    }
+
+    mutating func compile() throws(MovieMakerError) -> TimelineComposition {
+        var layers: [Clip] = []
+        var sounds: [(AudioClip, Time, Bool)] = []      // sound, start, ducked
+        var pictureTrackDuration = Time.zero
+        for (t, track) in timeline.tracks.enumerated() where track.enabled != false {
+            let path = JSONPath().appending("tracks").appending(t)
+            switch track.kind {
+            case .video:
+                let clip = try sequence(track, at: path)
+                pictureTrackDuration = Time.max(pictureTrackDuration, clip.duration)
+                layers.append(clip)
+            case .overlay:
+                var placed: [Clip] = []
+                for (i, item) in track.items.enumerated() where item.enabled != false {
+                    let itemPath = path.appending("items").appending(i)
+                    let at = item.at?.time(at: rate) ?? .zero
+                    let (clip, what, detail) = try picture(item, at: itemPath, onOverlay: true)
+                    placed.append(clip.delayed(by: at))
+                    record(item, at: itemPath, start: at, duration: clip.duration, what: what, detail: detail)
+                }
+                let clip = Clip.overlay(placed)
+                pictureTrackDuration = Time.max(pictureTrackDuration, clip.duration)
+                layers.append(clip)
+            case .audio:
+                for (i, item) in track.items.enumerated() where item.enabled != false {
+                    guard case let .audio(audio) = item.content else { continue }
+                    let itemPath = path.appending("items").appending(i)
+                    let at = item.at?.time(at: rate) ?? .zero
+                    let (clip, detail) = try sound(audio, at: itemPath)
+                    sounds.append((clip, at, audio.ducking ?? audio.isMusic))
+                    record(item, at: itemPath, start: at, duration: clip.duration ?? .zero, what: try file(audio.source, at: itemPath.appending("source"), kinds: [.audio]).lastPathComponent,
+                           detail: detail)
+                }
+            }
+        }
+        let duration = timeline.output.duration?.time(at: rate) ?? pictureTrackDuration
+        guard duration > .zero else {
+            throw .invalidDescription(JSONPath().appending("tracks"),
+                                      "the movie would last 0 seconds: add a video or overlay track with at least one item, or give output.duration")
+        }
+        guard duration <= Timeline.TimeValue.maximum else {
+            throw .invalidDescription(JSONPath().appending("tracks"), "the movie would last \(TimelineComposition.seconds(duration)) s, more than 24 hours: shorten it")
+        }
+        let background = try color(timeline.output.background, at: JSONPath().appending("output").appending("background")) ?? .black
+        var film = Clip.overlay([Clip.color(background, duration: duration)] + layers)
+        if film.duration > duration { film = film.trimmed(to: duration) }
+
+        // The sound: the clips' own, or one mix with the audio tracks (music ducked under the clips).
+        var soundtrack: AudioMix? = nil
+        let audioOptions = timeline.output.audio
+        let clipSounds = film.sounds.filter(\.isHeard)
+        if !sounds.isEmpty || audioOptions?.loudness != nil {
+            var mix = AudioMix(duration: duration)
+            if let d = audioOptions?.ducking {
+                let standard = AudioMix.Ducking()
+                mix.ducking = AudioMix.Ducking(depth: d.depth ?? standard.depth, attack: d.attack?.time(at: rate) ?? standard.attack,
+                                               release: d.release?.time(at: rate) ?? standard.release, hold: d.hold?.time(at: rate) ?? standard.hold)
+                do { try mix.ducking.validate() } catch { throw error.located(jsonPath: "output.audio.ducking") }
+            }
+            let ducks = sounds.contains { $0.2 }
+            for s in clipSounds { mix.add(s.heardSound, at: s.firstHeard, role: ducks ? .sidechain : .unaffected) }
+            for (clip, start, ducked) in sounds { mix.add(clip, at: start, role: ducked ? .ducked : .unaffected) }
+            if let loudness = audioOptions?.loudness { mix = mix.normalized(to: loudness) }
+            if !mix.tracks.isEmpty {
+                soundtrack = mix
+                film = film.withoutSounds()
+            }
+        }
+        let hasSound = soundtrack != nil || !clipSounds.isEmpty
+
+        var settings = EncoderSettings()
+        let encoder = timeline.output.encoder
+        settings.crf = options.crf ?? encoder?.crf ?? settings.crf
+        settings.preset = options.preset ?? (options.preview ? .veryfast : encoder?.preset ?? settings.preset)
+        settings.keyframeInterval = encoder?.keyframeInterval
+        settings.drawingThreads = options.drawingThreads
+        let decoders = RenderSession.busiestVideoTime(in: film)?.files.count ?? 0
+        settings.videoDecoderLimit = max(EncoderSettings.defaultVideoDecoderLimit, decoders)
+        let audioSettings = hasSound ? AudioSettings(bitRate: audioOptions?.bitrate ?? AudioSettings().bitRate) : nil
+
+        return TimelineComposition(width: width, height: height, frameRate: rate, duration: duration, encoderSettings: settings,
+                                   audioSettings: audioSettings, picture: film, soundtrack: soundtrack, plan: plan,
+                                   videoDecoders: decoders, warnings: warnings, sources: sources)
+    }
+
+    mutating func record(_ item: Timeline.Item, at path: JSONPath, start: Time, duration: Time, what: String, detail: String) {
+        plan.append(TimelineComposition.PlannedItem(path: path.description, type: item.typeName, name: item.label, start: start,
+                                                    duration: duration, what: what, detail: detail))
+    }
+
+    // MARK: Video tracks
+
+    mutating func sequence(_ track: Timeline.Track, at path: JSONPath) throws(MovieMakerError) -> Clip {
+        var clips: [Clip] = []
+        var transitions: [Transition?] = []
+        var described: [(Timeline.Item, JSONPath, String, String)] = []
+        for (i, item) in track.items.enumerated() {
+            let itemPath = path.appending("items").appending(i)
+            var (clip, what, detail) = try picture(item, at: itemPath, onOverlay: false)
+            if item.enabled == false { clip = Clip.empty(duration: clip.duration); detail = "disabled: a gap" }
+            clips.append(clip)
+            described.append((item, itemPath, what, detail))
+            if i + 1 < track.items.count {
+                transitions.append(try item.transition.map { t throws(MovieMakerError) in try transition(t, at: itemPath.appending("transition")) })
+            }
+        }
+        let laidOut = Clip.Track(clips, transitions: transitions)
+        for (i, (item, itemPath, what, detail)) in described.enumerated() {
+            var detail = detail
+            if i < transitions.count, let asked = transitions[i] {
+                let used = laidOut.transitions[i]?.duration ?? .zero
+                detail += (detail.isEmpty ? "" : "; ") + "\(asked.name) into the next over \(TimelineComposition.seconds(used)) s"
+                if used != asked.duration {
+                    warnings.append("\(itemPath.appending("transition")): the \(asked.name) transition lasts \(TimelineComposition.seconds(used)) s, not \(TimelineComposition.seconds(asked.duration)) s: it has to fit in both items")
+                }
+            }
+            record(item, at: itemPath, start: laidOut.starts[i], duration: clips[i].duration, what: what, detail: detail)
+        }
+        return Clip(.sequence(laidOut))
+    }
+
+    func transition(_ t: Timeline.TransitionSpec, at path: JSONPath) throws(MovieMakerError) -> Transition {
+        do {
+            return try Transition(xfadeName: t.name, duration: t.duration?.time(at: rate) ?? 1, easing: t.easing ?? .linear)
+        } catch {
+            throw .invalidDescription(path.appending("name"), error.message)
+        }
+    }
+
+    // MARK: Pictures
+
+    /// The clip an item of a video or overlay track shows, with what it shows and how, for the plan.
+    mutating func picture(_ item: Timeline.Item, at path: JSONPath, onOverlay: Bool) throws(MovieMakerError) -> (Clip, String, String) {
+        switch item.content {
+        case let .video(v):
+            return try video(v, at: path)
+        case let .photo(p):
+            let url = try file(p.source, at: path.appending("source"), kinds: [.photo, .media])
+            try checkPhoto(url, at: path.appending("source"))
+            let d = p.duration?.time(at: rate) ?? 3
+            let kenBurns = try kenBurnsPath(p.kenBurns, url: url, index: path.components.last.flatMap { if case let .index(i) = $0 { return i } else { return nil } } ?? 0)
+            let clip = Clip.photo(url, duration: d, fit: p.fit ?? .fill, background: try color(p.background, at: path.appending("background")) ?? .black,
+                                  kenBurns: kenBurns)
+            sources[path.description] = .init(file: url)
+            return (clip, url.lastPathComponent, kenBurns == nil ? "" : "Ken Burns")
+        case let .title(t):
+            return try title(t, at: path, onOverlay: onOverlay)
+        case let .color(c):
+            let color = try self.color(c.color, at: path.appending("color"))!
+            return (Clip.color(color, duration: c.duration.time(at: rate)), color.hexString, "")
+        case let .slideshow(s):
+            var show = Slideshow(photos: [])
+            for (i, source) in s.photos.enumerated() {
+                let p = path.appending("photos").appending(i)
+                let url = try file(source, at: p, kinds: [.photo])
+                try checkPhoto(url, at: p)
+                show.photos.append(Slideshow.Photo(url: url))
+            }
+            if let d = s.duration { show.duration = d.time(at: rate) }
+            if let fit = s.fit { show.fit = fit }
+            if let bg = try color(s.background, at: path.appending("background")) { show.background = bg }
+            if let t = s.photoTransition { show.transition = try transition(t, at: path.appending("photoTransition")) }
+            switch s.kenBurns {
+            case nil, .enabled(true)?: break
+            case .enabled(false)?: show.kenBurns = .off
+            case let .settings(zoom, pan, direction, seed)?:
+                let standard = Slideshow.KenBurns()
+                show.kenBurns = Slideshow.KenBurns(zoom: zoom ?? standard.zoom, pan: pan ?? standard.pan,
+                                                   direction: direction ?? standard.direction, seed: seed ?? standard.seed)
+            case .path?: break   // refused when read
+            }
+            if let captions = s.captions { show.captions = captions }
+            let clip: Clip
+            do { clip = try show.clip(width: width, height: height) } catch { throw error.located(jsonPath: path.description) }
+            return (clip, "\(s.photos.count) photo\(s.photos.count == 1 ? "" : "s")", "")
+        case let .generator(g):
+            let d = g.duration.time(at: rate)
+            let clip = try options.generators.make(g.name, params: g.params, path: path, duration: d, width: width, height: height, rate: rate)
+            return (clip, g.name, g.params.isEmpty ? "" : JSONValue.object(g.params).compactText)
+        case let .gap(g):
+            return (Clip.empty(duration: g.duration.time(at: rate)), "nothing", "")
+        case .audio:
+            // Refused when read; a value built in code can still hold one.
+            throw .invalidDescription(path.appending("type"), "a \(item.typeName) item belongs in an audio track")
+        }
+    }
+
+    mutating func title(_ t: Timeline.Title, at path: JSONPath, onOverlay: Bool) throws(MovieMakerError) -> (Clip, String, String) {
+        let text = try interpolate(t.text, at: path.appending("text"))
+        var card = TitleCard(text, subtitle: try t.subtitle.map { s throws(MovieMakerError) in try interpolate(s, at: path.appending("subtitle")) },
+                             body: try t.body.map { s throws(MovieMakerError) in try interpolate(s, at: path.appending("body")) },
+                             duration: t.duration?.time(at: rate) ?? 4, fontFamily: t.font ?? "DejaVu Sans")
+        if let size = t.fontSize { card.titleStyle.font.size = size }
+        if let c = try color(t.color, at: path.appending("color")) {
+            card.titleStyle.color = c; card.subtitleStyle.color = c; card.bodyStyle.color = c
+        }
+        if let layout = t.layout { card.layout = layout }
+        if let bg = t.background {
+            card.background = bg.isNone ? .none : .color(try color(bg, at: path.appending("background"))!)
+        } else if onOverlay {
+            card.background = .none
+        }
+        card.entrance = animation(t.style ?? .fade, from: t.from ?? .bottom, duration: t.entranceDuration?.time(at: rate), easing: t.easing)
+        if let exit = t.exitStyle { card.exit = animation(exit, from: t.from ?? .bottom, duration: nil, easing: nil, exit: true) }
+        do {
+            return (try card.clip(width: width, height: height), "\"\(text)\"", (t.style ?? .fade).rawValue)
+        } catch {
+            throw error.located(jsonPath: path.description)
+        }
+    }
+
+    func animation(_ style: Timeline.TitleStyle, from edge: Edge, duration: Time?, easing: Easing?, exit: Bool = false) -> TitleAnimation {
+        var a: TitleAnimation
+        switch style {
+        case .fade: a = exit ? .fade(duration: 0.5) : .fade()
+        case .slide: a = .slide(from: edge)
+        case .typewriter: a = .typewriter()
+        case .pop: a = .pop()
+        case .letters: a = .letters()
+        case .words: a = .words()
+        case .blur: a = .blur()
+        case .none: a = .none
+        }
+        if duration != nil || easing != nil {
+            a = TitleAnimation(a.style, duration: duration ?? a.duration, easing: easing ?? a.easing, cascade: a.cascade)
+        }
+        return a
+    }
+
+    // MARK: Video items
+
+    mutating func video(_ v: Timeline.Video, at path: JSONPath) throws(MovieMakerError) -> (Clip, String, String) {
+        let sourcePath = path.appending("source")
+        let url = try file(v.source, at: sourcePath, kinds: [.video, .media])
+        var slot: Timeline.Slot? = nil
+        if case let .slot(name) = v.source { slot = timeline.slots[name] }
+        // A media slot may hold a photo: it is shown for the item's duration.
+        if slot?.kind == .media, (try? PhotoDecoder.info(url)) != nil {
+            let d = v.duration?.time(at: rate) ?? 3
+            sources[path.description] = .init(file: url)
+            return (Clip.photo(url, duration: d, fit: v.fit ?? .fill, background: try color(v.background, at: path.appending("background")) ?? .black),
+                    url.lastPathComponent, "a photo in a media slot")
+        }
+        let probed: VideoFile
+        do {
+            probed = try VideoFile(url: url)
+            try probed.checkShowable()
+        } catch {
+            throw .invalidDescription(sourcePath, "\(url.path) cannot be shown: \(error.message)", file: url.path)
+        }
+        var sound: AudioFile? = nil
+        if probed.hasAudio, !(v.volume?.isSilent ?? false), v.freeze != true {
+            do { sound = try AudioFile(url: url) } catch { throw .invalidDescription(sourcePath, "the sound of \(url.path) cannot be read: \(error.message)", file: url.path) }
+        }
+        let gain = v.volume.map { $0.isSilent ? 0 : $0.decibelValue } ?? 0
+        let media = Clip.VideoMedia(file: probed, fit: v.fit ?? .fill, background: try color(v.background, at: path.appending("background")) ?? .black,
+                                    sound: sound, soundGain: gain)
+        let whole = Clip(.media(Clip.Media(.video(media), sourceRange: TimeRange(start: .zero, duration: probed.duration))))
+        let fileLength = probed.duration
+        let start = v.in?.time(at: rate) ?? .zero
+        guard start < fileLength else {
+            throw .invalidDescription(path.appending("in"), "\(v.in!) is at or past the end of \(url.lastPathComponent), which lasts \(TimelineComposition.seconds(fileLength)) s")
+        }
+        let available = fileLength - start
+        let name = url.lastPathComponent
+        var details: [String] = []
+        if start > .zero { details.append("from \(TimelineComposition.seconds(start)) s") }
+
+        var timing = TimelineComposition.SourceTiming(file: url, fileDuration: fileLength, start: start)
+        if v.freeze == true {
+            let d = v.duration!.time(at: rate)
+            timing.isFrozen = true
+            sources[path.description] = timing
+            return (whole.frozen(at: start, for: d), name, (details + ["frozen"]).joined(separator: ", "))
+        }
+        var speed = v.speed ?? .normal
+        let asked = v.duration?.time(at: rate)
+        var clip: Clip
+        // What a span of the file `from`, lasting `span` of source time, played at `speed` gives.
+        func played(from: Time, span: Time, at speed: Speed) -> Clip {
+            var c = whole.trimmed(from: from, to: from + span)
+            if speed != .normal { c = c.speed(speed) }
+            return c
+        }
+        let natural = speed.outputTime(at: available)
+        if let asked, asked > natural || (slot != nil && asked < natural) {
+            guard let slot else {
+                throw .invalidDescription(path.appending("duration"),
+                                          "\(v.duration!) at speed \(speed) needs \(TimelineComposition.seconds(speed.sourceTime(at: asked))) s of \(name) from \(TimelineComposition.seconds(start)) s, but it has only \(TimelineComposition.seconds(available)) s: shorten the duration or move \"in\" earlier")
+            }
+            // A slot's clip of another length than the item: its fit says what happens.
+            let fit = slot.fit ?? .cutTail
+            let need = speed.sourceTime(at: asked)
+            switch fit {
+            case .cutTail, .cutHead, .center:
+                if available >= need {
+                    let from = fit == .cutTail ? start : fit == .cutHead ? fileLength - need : start + (available - need) / 2
+                    clip = played(from: from, span: need, at: speed)
+                    timing.start = from
+                    if from != start { details.append("\(fit.rawValue): from \(TimelineComposition.seconds(from)) s") }
+                } else {
+                    clip = played(from: start, span: available, at: speed)
+                    warnings.append("\(path): the clip in slot lasts \(TimelineComposition.seconds(natural)) s, shorter than the item's \(TimelineComposition.seconds(asked)) s: the item is shorter (\(fit.rawValue))")
+                }
+            case .speedToFit:
+                speed = Self.speed(covering: available, in: asked)
+                let fitted = speed.outputTime(at: available)
+                clip = fitted > asked ? played(from: start, span: speed.sourceTime(at: asked), at: speed) : played(from: start, span: available, at: speed)
+                details.append("speedToFit: \(speed)")
+                if fitted < asked {
+                    warnings.append("\(path): the clip in slot would need a speed beyond 1/4…4 to last \(TimelineComposition.seconds(asked)) s; it plays at \(speed) and lasts \(TimelineComposition.seconds(fitted)) s")
+                }
+            case .loop:
+                if available >= need {
+                    clip = played(from: start, span: need, at: speed)
+                } else {
+                    clip = played(from: start, span: available, at: speed).looped(toFill: asked)
+                    details.append("looped")
+                }
+            case .freezeLast:
+                if available >= need {
+                    clip = played(from: start, span: need, at: speed)
+                } else {
+                    let once = played(from: start, span: available, at: speed)
+                    // Held on the frame showing at its last frame time.
+                    let last = Time.max(.zero, once.duration - rate.frameDuration)
+                    clip = Clip.sequence([once, once.frozen(at: last, for: asked - once.duration)])
+                    details.append("last frame held \(TimelineComposition.seconds(asked - once.duration)) s")
+                }
+            }
+        } else {
+            let d = asked ?? natural
+            clip = played(from: start, span: speed.sourceTime(at: d), at: speed)
+        }
+        if speed != .normal, !details.contains(where: { $0.hasPrefix("speedToFit") }) { details.append("speed \(speed)") }
+        if v.reverse == true { clip = clip.reversed(); details.append("reversed") }
+        timing.speed = speed
+        timing.isReversed = v.reverse == true
+        sources[path.description] = timing
+        if let volume = v.volume, sound != nil || volume.isSilent { details.append("volume \(volume)") }
+        return (clip, name, details.joined(separator: ", "))
+    }
+
+    /// The speed (within ¼…4) at which `source` of material lasts `target`, as near as it gets.
+    static func speed(covering source: Time, in target: Time) -> Speed {
+        let ratio = Rational(source) * Rational(target.timescale, target.value)
+        var speed = Speed(numerator: max(1, ratio.num), denominator: max(1, ratio.den))
+        if speed < Speed.minimum { speed = .minimum }
+        if Speed.maximum < speed { speed = .maximum }
+        return speed
+    }
+
+    // MARK: Sounds
+
+    mutating func sound(_ a: Timeline.Audio, at path: JSONPath) throws(MovieMakerError) -> (AudioClip, String) {
+        let sourcePath = path.appending("source")
+        let url = try file(a.source, at: sourcePath, kinds: [.audio])
+        var clip: AudioClip
+        do { clip = try AudioClip(url: url) } catch { throw .invalidDescription(sourcePath, "\(url.path) cannot be played: \(error.message)", file: url.path) }
+        var details: [String] = []
+        let start = a.in?.time(at: rate) ?? .zero
+        sources[path.description] = .init(file: url, fileDuration: clip.source.duration, start: start)
+        if let length = clip.source.duration, start >= length {
+            throw .invalidDescription(path.appending("in"), "\(a.in!) is at or past the end of \(url.lastPathComponent), which lasts \(TimelineComposition.seconds(length)) s")
+        }
+        let loop = a.loop ?? a.isMusic
+        let duration = a.duration?.time(at: rate)
+        if start > .zero { clip.trim(from: start); details.append("from \(TimelineComposition.seconds(start)) s") }
+        if let duration {
+            if loop {
+                clip.loop(toFill: duration)
+            } else {
+                clip.trim(from: start, to: start + duration)
+            }
+        } else if loop {
+            clip.loop(toFill: MovieMaker.endlessLoop)
+            details.append("looped to the end")
+        }
+        if let volume = a.volume {
+            clip.amplify(by: volume.isSilent ? -200 : volume.decibelValue)
+            details.append("volume \(volume)")
+        }
+        let fadeIn = a.fadeIn?.time(at: rate) ?? (a.isMusic ? Time(value: 1, timescale: 2) : .zero)
+        if fadeIn > .zero { clip.fadeIn(over: fadeIn) }
+        let fadeOut = a.fadeOut?.time(at: rate) ?? (a.isMusic ? 2 : AudioClip.minimumCrossfade)
+        if duration != nil || !loop, fadeOut > .zero, clip.duration != nil { clip.fadeOut(over: fadeOut) }
+        // Never a hard cut where the movie ends.
+        clip.fadeOutAtMovieEnd(over: Time.max(fadeOut, AudioClip.minimumCrossfade))
+        if a.ducking ?? a.isMusic { details.append("ducks") }
+        return (clip, details.joined(separator: ", "))
+    }
+
+    // MARK: Files, slots, colours, text
+
+    /// The file a source names: a path resolved against the media folder, or the file in a slot; it
+    /// must exist. `kinds`: the slot kinds the item takes (checked when read; repeated here for values
+    /// built in code).
+    func file(_ source: Timeline.Source, at path: JSONPath, kinds: [Timeline.Slot.Kind]) throws(MovieMakerError) -> URL {
+        let url: URL
+        let shownPath: JSONPath
+        switch source {
+        case let .file(p):
+            url = resolve(p)
+            shownPath = path.appending("file")
+        case let .slot(name):
+            shownPath = path.appending("slot")
+            guard let slot = timeline.slots[name] else { throw .invalidDescription(shownPath, "no slot is named \"\(name)\"") }
+            guard kinds.contains(slot.kind) else {
+                throw .invalidDescription(shownPath, "the slot \"\(name)\" is a \(slot.kind.rawValue) slot, but this item takes a \(SpecObject.list(kinds.map(\.rawValue))) slot")
+            }
+            guard let value = slot.default else {
+                throw .invalidDescription(shownPath, "the slot \"\(name)\" has no default and was not filled: give --slot \(name)=FILE (or --media FILE…)")
+            }
+            guard case let .file(p) = value else {
+                throw .invalidDescription(shownPath, "the slot \"\(name)\" holds \(value), not a file")
+            }
+            url = resolve(p)
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw .invalidDescription(shownPath, "no such file: \(url.path)", file: url.path)
+        }
+        guard !isDirectory.boolValue else { throw .invalidDescription(shownPath, "\(url.path) is a folder, not a file", file: url.path) }
+        return url
+    }
+
+    /// `path` as a file URL: absolute as it is, relative from the media folder.
+    func resolve(_ path: String) -> URL {
+        if path.hasPrefix("/") { return URL(fileURLWithPath: path).standardizedFileURL }
+        if path.hasPrefix("file:"), let url = URL(string: path), url.isFileURL { return url.standardizedFileURL }
+        return URL(fileURLWithPath: path, relativeTo: options.mediaFolder).standardizedFileURL
+    }
+
+    func checkPhoto(_ url: URL, at path: JSONPath) throws(MovieMakerError) {
+        do { _ = try PhotoDecoder.info(url) } catch {
+            throw .invalidDescription(path, "\(url.path) cannot be shown as a photo: \(error.message)", file: url.path)
+        }
+    }
+
+    func kenBurnsPath(_ spec: Timeline.KenBurnsSpec?, url: URL, index: Int) throws(MovieMakerError) -> Clip.KenBurnsPath? {
+        var settings = Slideshow.KenBurns()
+        switch spec {
+        case nil, .enabled(false)?: return nil
+        case .enabled(true)?: break
+        case let .settings(zoom, pan, direction, seed)?:
+            settings = Slideshow.KenBurns(zoom: zoom ?? settings.zoom, pan: pan ?? settings.pan, direction: direction ?? settings.direction,
+                                          seed: seed ?? settings.seed)
+        case let .path(from, to)?:
+            return Clip.KenBurnsPath(start: from, end: to)
+        }
+        var show = Slideshow(photos: [Slideshow.Photo(url: url)])
+        show.kenBurns = settings
+        let (start, end) = show.kenBurnsRects(for: show.photos[0], index: index)
+        return Clip.KenBurnsPath(start: start, end: end)
+    }
+
+    /// A colour as written: CSS, or `{{slot}}` taking the colour slot's value. Nil for nil.
+    func color(_ text: Timeline.ColorText?, at path: JSONPath) throws(MovieMakerError) -> Color? {
+        guard var text else { return nil }
+        if let name = text.slotName {
+            guard let slot = timeline.slots[name], slot.kind == .color else {
+                throw .invalidDescription(path, "{{\(name)}} names no color slot")
+            }
+            guard case let .color(value)? = slot.default else {
+                throw .invalidDescription(path, "the color slot \"\(name)\" has no default and was not filled: give --slot \(name)=COLOR")
+            }
+            text = value
+        }
+        do { return try Color(css: text.text) } catch {
+            throw .invalidDescription(path, "must be a colour such as \"#ff8000\", \"tomato\" or \"rgb(255, 128, 0)\", got \"\(text.text)\"")
+        }
+    }
+
+    /// `text` with its `{{name}}` placeholders replaced by the text slots' values.
+    func interpolate(_ text: String, at path: JSONPath) throws(MovieMakerError) -> String {
+        for name in Timeline.placeholders(in: text) where texts[name] == nil {
+            guard let slot = timeline.slots[name], slot.kind == .text else {
+                throw .invalidDescription(path, "{{\(name)}} names no text slot: declare \"\(name)\" under \"slots\" with \"kind\": \"text\"")
+            }
+            throw .invalidDescription(path, "the text slot \"\(name)\" has no default and was not filled: give --slot \(name)=TEXT")
+        }
+        return Timeline.interpolate(text, texts)
+    }
+}
+
+extension Clip {
+    /// The same pictures without any sound: attached sounds dropped and video leaves silenced (their
+    /// decoders' identities kept, so copies still share one).
+    func withoutSounds() -> Clip {
+        var copy: Clip
+        switch node {
+        case .generator:
+            copy = self
+        case let .media(media):
+            if case var .video(video) = media.source, video.sound != nil {
+                video.sound = nil
+                copy = Clip(.media(media.replacingSource(.video(video))))
+            } else {
+                copy = self
+            }
+        case let .sequence(track):
+            copy = Clip(.sequence(Track(track.items.map { $0.withoutSounds() }, transitions: track.requestedTransitions,
+                                        audioCrossfade: track.audioCrossfade)))
+        case let .stack(clips):
+            copy = Clip(.stack(clips.map { $0.withoutSounds() }))
+        case let .timeMap(map, child):
+            copy = Clip(.timeMap(map, child.withoutSounds()))
+        case let .filtered(filters, child):
+            copy = Clip(.filtered(filters, child.withoutSounds()))
+        }
+        copy.attachedSounds = []
+        return copy
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+
+// Templates: filling slots with the user's media and text (seed 001's one-click editing), and writing
+// the filled timeline as a new template (seed 001's "template B").
+
+extension Timeline {
+    /// The names of the media slots (video, photo, media) in the order the movie first uses them: tracks
+    /// in order, items in order, a slideshow's photos in order. `--media a.mp4 b.jpg` fills them in this order.
+    public var mediaSlotOrder: [String] {
+        var order: [String] = []
+        func note(_ source: Source) {
+            if case let .slot(name) = source, let slot = slots[name], [.video, .photo, .media].contains(slot.kind), !order.contains(name) {
+                order.append(name)
+            }
+        }
+        for track in tracks {
+            for item in track.items {
+                switch item.content {
+                case let .video(v): note(v.source)
+                case let .photo(p): note(p.source)
+                case let .slideshow(s): s.photos.forEach(note)
+                default: break
+                }
+            }
+        }
+        return order
+    }
+
+    /// The slots the movie uses that hold nothing yet (no default, not filled), by name.
+    public var emptySlots: [String] { slots.filter { $0.value.default == nil }.keys.sorted() }
+
+    /// This timeline with `values` in its slots: each becomes the slot's `default`, so the result renders
+    /// with them and is itself a template (its slots can be filled again).
+    ///
+    /// Throws `.invalidDescription` at `slots.<name>` for a name no slot has, or a value of the wrong
+    /// kind: a text for a media slot, a file for a text slot, a colour that does not parse. Files are not
+    /// opened here (the composition opens them).
+    public func filled(with values: [String: SlotValue]) throws(MovieMakerError) -> Timeline {
+        var copy = self
+        for name in values.keys.sorted() {
+            let value = values[name]!
+            let path = JSONPath().appending("slots").appending(name)
+            guard let slot = slots[name] else {
+                let known = slots.keys.sorted()
+                throw .invalidDescription(path, "the description has no slot \"\(name)\": " + (known.isEmpty ? "it is not a template (it has no slots)" : "its slots are \(SpecObject.list(known))"))
+            }
+            switch (slot.kind, value) {
+            case (.video, .file), (.photo, .file), (.media, .file), (.audio, .file), (.text, .text):
+                break
+            case let (.color, .color(c)):
+                guard c.slotName == nil, !c.isNone, (try? Color(css: c.text)) != nil else {
+                    throw .invalidDescription(path, "a color slot takes a colour such as \"#ff8000\" or \"tomato\", got \"\(c.text)\"")
+                }
+            default:
+                throw .invalidDescription(path, "the slot \"\(name)\" is a \(slot.kind.rawValue) slot and takes \(Self.what(slot.kind)), got \(value)")
+            }
+            copy.slots[name]?.default = value
+        }
+        return copy
+    }
+
+    /// What a slot of `kind` takes, in words.
+    static func what(_ kind: Slot.Kind) -> String {
+        switch kind {
+        case .video: return "a video file"
+        case .photo: return "a photo file"
+        case .media: return "a video or photo file"
+        case .audio: return "a sound file"
+        case .text: return "a text"
+        case .color: return "a colour"
+        }
+    }
+
+    /// The slot values that command-line text gives: `name=value` pairs (`--slot`), where a media or
+    /// sound slot's value is a path (relative paths from `folder`, made absolute), a text slot's the text
+    /// and a colour slot's a CSS colour; then `media` files (`--media`) into the media slots not yet
+    /// given, in `mediaSlotOrder`.
+    ///
+    /// Throws `.invalidDescription` at `slots.<name>` naming what is wrong: an unknown slot, a file that
+    /// does not exist for a media slot (so a text given to a video slot is named as such), more media
+    /// files than media slots.
+    public func slotValues(assignments: [String], media: [String] = [],
+                           relativeTo folder: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) throws(MovieMakerError) -> [String: SlotValue] {
+        var values: [String: SlotValue] = [:]
+        func fileValue(_ text: String, for name: String, kind: Slot.Kind) throws(MovieMakerError) -> SlotValue {
+            let url = text.hasPrefix("/") ? URL(fileURLWithPath: text) : URL(fileURLWithPath: text, relativeTo: folder)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                throw .invalidDescription(JSONPath().appending("slots").appending(name),
+                                          "the slot \"\(name)\" is a \(kind.rawValue) slot and takes \(Self.what(kind)), but \"\(text)\" is not a file (no such file: \(url.standardizedFileURL.path))")
+            }
+            return .file(url.standardizedFileURL.path)
+        }
+        for assignment in assignments {
+            guard let eq = assignment.firstIndex(of: "="), eq != assignment.startIndex else {
+                throw .invalidDescription(JSONPath().appending("slots"), "a slot is filled as NAME=VALUE, e.g. --slot clip1=a.mp4 or --slot name=\"Ana\", got \"\(assignment)\"")
+            }
+            let name = String(assignment[..<eq]), text = String(assignment[assignment.index(after: eq)...])
+            guard let slot = slots[name] else {
+                let known = slots.keys.sorted()
+                throw .invalidDescription(JSONPath().appending("slots").appending(name),
+                                          "the description has no slot \"\(name)\": " + (known.isEmpty ? "it is not a template (it has no slots)" : "its slots are \(SpecObject.list(known))"))
+            }
+            switch slot.kind {
+            case .video, .photo, .media, .audio: values[name] = try fileValue(text, for: name, kind: slot.kind)
+            case .text: values[name] = .text(text)
+            case .color: values[name] = .color(ColorText(text))
+            }
+        }
+        let open = mediaSlotOrder.filter { values[$0] == nil }
+        guard media.count <= open.count else {
+            throw .invalidDescription(JSONPath().appending("slots"),
+                                      "\(media.count) media files were given but the template has \(open.count) media slot\(open.count == 1 ? "" : "s") left to fill (\(open.isEmpty ? "none" : open.joined(separator: ", ")))")
+        }
+        for (name, text) in zip(open, media) {
+            values[name] = try fileValue(text, for: name, kind: slots[name]!.kind)
+        }
+        return values
+    }
+
+    /// This timeline with every relative file path (sources, slot defaults, the thumbnail) rewritten for
+    /// a description in `newFolder` instead of `oldFolder`: relative to `newFolder` when the file is
+    /// inside it, absolute otherwise. Absolute paths are left as they are.
+    public func rebased(from oldFolder: URL, to newFolder: URL) -> Timeline {
+        func rebase(_ path: String) -> String {
+            guard !path.hasPrefix("/"), !path.contains("://"), !path.hasPrefix("file:") else { return path }
+            let absolute = URL(fileURLWithPath: path, relativeTo: oldFolder).standardizedFileURL.path
+            return Self.relativePath(absolute, from: newFolder)
+        }
+        func rebase(_ source: Source) -> Source {
+            if case let .file(p) = source { return .file(rebase(p)) }
+            return source
+        }
+        var copy = self
+        for t in copy.tracks.indices {
+            for i in copy.tracks[t].items.indices {
+                switch copy.tracks[t].items[i].content {
+                case var .video(v): v.source = rebase(v.source); copy.tracks[t].items[i].content = .video(v)
+                case var .photo(p): p.source = rebase(p.source); copy.tracks[t].items[i].content = .photo(p)
+                case var .slideshow(s): s.photos = s.photos.map(rebase); copy.tracks[t].items[i].content = .slideshow(s)
+                case var .audio(a): a.source = rebase(a.source); copy.tracks[t].items[i].content = .audio(a)
+                default: break
+                }
+            }
+        }
+        for name in copy.slots.keys {
+            if case let .file(p)? = copy.slots[name]?.default { copy.slots[name]?.default = .file(rebase(p)) }
+        }
+        if let thumbnail = copy.template?.thumbnail { copy.template?.thumbnail = rebase(thumbnail) }
+        return copy
+    }
+
+    /// `absolute` written relative to `folder` when it is inside it, else as it is.
+    static func relativePath(_ absolute: String, from folder: URL) -> String {
+        let base = folder.standardizedFileURL.path
+        let prefix = base.hasSuffix("/") ? base : base + "/"
+        return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
+    }
+}

@@ -1,0 +1,247 @@
+import ArgumentParser
+import Foundation
+import MovieMaker
+
+/// A description file that is not valid, named with its path: `spec.json: tracks[0].items[2].duration: …`.
+/// Exits with 64, as a usage error does.
+struct DescriptionError: Error, CustomStringConvertible, LocalizedError {
+    /// The description file as given on the command line.
+    let file: String
+    /// What is wrong, at which JSON path.
+    let error: MovieMakerError
+    /// `spec.json: tracks[0].items[2].duration: must be greater than 0, got "-1s"`.
+    var description: String { "\(file): \(error.description)" }
+    /// The same, for Foundation's error reporting.
+    var errorDescription: String? { description }
+}
+
+/// The description file argument and the slot options that `render` and `validate` share.
+struct DescriptionOptions: ParsableArguments {
+    /// The description file.
+    @Argument(help: ArgumentHelp("The description file (JSON, version 1; see `moviemaker schema`).", valueName: "spec.json"))
+    var spec: String
+
+    /// Slot values.
+    @Option(name: .customLong("slot"), parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("Fill a template slot: NAME=FILE for video, photo, media and audio slots, NAME=TEXT for text slots, NAME=COLOR for colour slots. Repeat for each slot.",
+                               valueName: "name=value"))
+    var slots: [String] = []
+
+    /// Media files for the media slots, in order.
+    @Option(parsing: .upToNextOption,
+            help: ArgumentHelp("Fill the template's video, photo and media slots in the order the movie uses them (one-click editing).", valueName: "file"))
+    var media: [String] = []
+
+    /// The spec's URL.
+    var url: URL { URL(fileURLWithPath: spec) }
+
+    func validate() throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: spec, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw ValidationError("\(spec): no such file (give a description file, e.g. examples/specs/travel.json)")
+        }
+    }
+
+    /// Reads the description and fills its slots; every problem is a `DescriptionError` naming the file.
+    func load() throws -> Timeline {
+        do {
+            let timeline = try Timeline(contentsOf: url)
+            let values = try timeline.slotValues(assignments: slots, media: media)
+            return try timeline.filled(with: values)
+        } catch {
+            throw DescriptionError(file: spec, error: error)
+        }
+    }
+
+    /// The composition, or a `DescriptionError` naming the file for a bad description or media file.
+    func compose(_ timeline: Timeline, options: Timeline.RenderOptions) throws -> TimelineComposition {
+        do {
+            return try timeline.composition(options)
+        } catch where error.code == .invalidDescription {
+            throw DescriptionError(file: spec, error: error)
+        }
+    }
+}
+
+/// `moviemaker render`: a description file (or a filled template) rendered to a movie.
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Render a description file (a JSON timeline, or a template filled with your media and text).",
+        discussion: """
+            A description file lists tracks of items — video clips, photos, titles, colours, \
+            slideshows, generators, music — with exact times ("1.5s", "90f", "1001/30000s"). Relative \
+            paths are read from the file's folder. `moviemaker schema` prints its JSON Schema.
+
+            A template has slots: fill them with --slot NAME=VALUE, or give --media files for its \
+            video and photo slots in order. --save-spec writes the filled description, itself a \
+            template you can edit and share.
+
+            Every file is opened and checked before the first frame. A description that is not \
+            valid exits with status 64 and one line naming its JSON path, e.g. \
+            tracks[0].items[2].duration: must be greater than 0, got "-1s".
+
+            Examples:
+              moviemaker render examples/specs/travel.json -o travel.mp4
+              moviemaker render examples/specs/birthday.json --slot name="Ana" --media a.jpg b.jpg c.mp4 -o ana.mp4
+              moviemaker render spec.json --preview -o look.mp4
+              moviemaker render spec.json --check
+              moviemaker render template.json --slot clip1=mine.mp4 --save-spec mine.json -o mine.mp4
+            """)
+
+    @OptionGroup var description: DescriptionOptions
+
+    /// Where the movie goes.
+    @Option(name: [.short, .long], help: ArgumentHelp("Where to write the movie: .mp4, .mov, .mkv or .webm. The folder must exist.", valueName: "path"))
+    var output: String?
+
+    /// The filled description's destination.
+    @Option(help: ArgumentHelp("Write the resolved description (slots filled, paths relative to its folder) to this file: a template of its own.", valueName: "file.json"))
+    var saveSpec: String?
+
+    /// A quick, small render.
+    @Flag(help: "A quick look: a quarter of the width and height, x264 veryfast.")
+    var preview = false
+
+    /// Check and plan only.
+    @Flag(help: "Validate, open every source, print the plan (each item's place and duration, the decoders needed) and exit without rendering.")
+    var check = false
+
+    /// Quality override.
+    @Option(help: ArgumentHelp("Quality, 0…51, instead of the description's output.encoder.crf.", valueName: "0-51"))
+    var crf: Int?
+
+    /// Preset override.
+    @Option(help: ArgumentHelp("Encoder speed instead of the description's: \(EncoderPreset.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "name"),
+            transform: { (text: String) throws -> EncoderPreset in try PresetArgument.parse(text) })
+    var preset: EncoderPreset?
+
+    @OptionGroup(title: "Progress") var progress: ProgressOptions
+
+    func validate() throws {
+        guard output != nil || check || saveSpec != nil else {
+            throw ValidationError("give -o movie.mp4 to render, --check to only check, or --save-spec file.json to save the filled description")
+        }
+        if let output {
+            try OutputOptions.check(output)
+            guard !OutputOptions.stillExtensions.contains(URL(fileURLWithPath: output).pathExtension.lowercased()) else {
+                throw ValidationError("render makes a movie: use -o movie.mp4 (or .mov, .mkv, .webm)")
+            }
+            if FileIdentity.same(output, description.spec) { throw ValidationError("-o \(output) is the description file itself: choose another destination") }
+        }
+        if let saveSpec {
+            guard URL(fileURLWithPath: saveSpec).pathExtension.lowercased() == "json" else {
+                throw ValidationError("--save-spec \(saveSpec): give a .json file")
+            }
+            if FileIdentity.same(saveSpec, description.spec) {
+                throw ValidationError("--save-spec \(saveSpec) is the description file itself: write the filled description to a new file")
+            }
+            if let output, FileIdentity.same(saveSpec, output) || saveSpec == output {
+                throw ValidationError("--save-spec and -o name the same file")
+            }
+        }
+        if let crf, !(0...51).contains(crf) {
+            throw ValidationError("--crf \(crf) is out of range: expected 0…51 (18 is visually lossless, 23 is x264's default)")
+        }
+    }
+
+    func run() throws {
+        if let output { Interruption.shared.install(destination: output) }
+        let timeline = try description.load()
+        let specFolder = description.url.deletingLastPathComponent()
+        let options = Timeline.RenderOptions(mediaFolder: specFolder, preview: preview, crf: crf, preset: preset)
+        let composition = try description.compose(timeline, options: options)
+        if let saveSpec {
+            let destination = URL(fileURLWithPath: saveSpec)
+            try timeline.rebased(from: specFolder, to: destination.deletingLastPathComponent()).write(to: destination)
+            if !progress.quiet { Terminal.printLine("\(saveSpec): the filled description (a template: its slots hold what was given)") }
+        }
+        for warning in composition.warnings { Terminal.writeError("moviemaker: warning: \(warning)\n") }
+        if check {
+            Terminal.printLine("\(description.spec): valid")
+            Terminal.printLine(composition.planDescription)
+            return
+        }
+        guard let output else { return }
+        let reporter = ProgressReporter(label: "render", options: progress)
+        let movie = try Interruption.shared.makeMovie { try composition.makeMovie(at: URL(fileURLWithPath: output)) }
+        try reporter.render(movie) {
+            try composition.render(into: movie)
+        }
+    }
+}
+
+/// `moviemaker validate`: checks a description file without rendering it.
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check a description file: its structure, its slots, and (unless --structure) every file it names.",
+        discussion: """
+            Prints one line saying the file is valid, with its size, rate, duration and items, and exits \
+            0; or prints one error line naming the JSON path and exits 64.
+
+            Examples:
+              moviemaker validate examples/specs/travel.json
+              moviemaker validate template.json --structure
+            """)
+
+    @OptionGroup var description: DescriptionOptions
+
+    /// Structure only.
+    @Flag(help: "Check only the file's structure and values: open no media, allow empty slots.")
+    var structure = false
+
+    func run() throws {
+        let timeline = try description.load()
+        let items = timeline.tracks.reduce(0) { $0 + $1.items.count }
+        let counts = "\(timeline.tracks.count) track\(timeline.tracks.count == 1 ? "" : "s"), \(items) item\(items == 1 ? "" : "s")"
+        if structure {
+            let slots = timeline.slots.isEmpty ? "" : ", \(timeline.slots.count) slot\(timeline.slots.count == 1 ? "" : "s")"
+            Terminal.printLine("\(description.spec): valid structure (version \(timeline.version), \(counts)\(slots))")
+            return
+        }
+        let composition = try description.compose(timeline, options: Timeline.RenderOptions(mediaFolder: description.url.deletingLastPathComponent()))
+        for warning in composition.warnings { Terminal.writeError("moviemaker: warning: \(warning)\n") }
+        Terminal.printLine("\(description.spec): valid: \(composition.width)x\(composition.height) at \(composition.frameRate) fps, "
+                           + String(format: "%.3f s (%d frames), ", composition.duration.seconds, composition.frameCount) + counts)
+    }
+}
+
+/// `moviemaker schema`: the description file's JSON Schema.
+struct SchemaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schema",
+        abstract: "Print the JSON Schema (draft 2020-12) of description files, for editors' completion and checking.",
+        discussion: """
+            The same schema is kept in the repository as schema/timeline-1.schema.json. Point an editor \
+            at it with "$schema" in a description file, or with the editor's JSON schema settings.
+
+            Examples:
+              moviemaker schema > timeline.schema.json
+              moviemaker schema -o timeline.schema.json
+            """)
+
+    /// Where to write it.
+    @Option(name: [.short, .long], help: ArgumentHelp("Write the schema to this file instead of standard output.", valueName: "path"))
+    var output: String?
+
+    func run() throws {
+        let text = Timeline.jsonSchema.canonicalText
+        guard let output else { FileHandle.standardOutput.write(Data(text.utf8)); return }
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            throw MovieMakerError.destinationNotWritable(path: output, reason: error.localizedDescription)
+        }
+    }
+}
+
+/// Whether two paths name the same file (device and inode, through symbolic links).
+enum FileIdentity {
+    /// True when both exist and are the same file.
+    static func same(_ a: String, _ b: String) -> Bool {
+        var sa = stat(), sb = stat()
+        guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
+    }
+}
