@@ -18,6 +18,8 @@ PACKAGES=(
   # Noto CJK (Japanese, Chinese, Korean) and Noto Color Emoji.
   fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji
   ffmpeg            # ffprobe: the tests' second opinion on every movie
+  python3-jsonschema  # test oracle only: an independent validator of description files against schema/
+  python3-venv      # test oracle only: a virtual environment for the opentimelineio package (OTIO tests)
 )
 # Newer distributions (libheif ≥ 1.16: Debian 13, Ubuntu 24.04) ship libheif's codecs as plugins;
 # older ones build them in and have no such packages. Installed when the distribution has them.

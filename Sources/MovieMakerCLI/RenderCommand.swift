@@ -245,3 +245,45 @@ enum FileIdentity {
         return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
     }
 }
+
+/// `moviemaker format`: a description file in its canonical form.
+struct FormatCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "format",
+        abstract: "Print a description file in its canonical form: sorted keys, two-space indentation, canonical times.",
+        discussion: """
+            The canonical form is what MovieMaker writes (--save-spec, otio import): decoding it and \
+            writing it again gives the same bytes, so canonical files diff cleanly. The file is checked \
+            as `validate --structure` checks it; no media is opened.
+
+            Examples:
+              moviemaker format spec.json
+              moviemaker format spec.json -o tidy.json
+            """)
+
+    /// The description file.
+    @Argument(help: ArgumentHelp("The description file.", valueName: "spec.json"))
+    var spec: String
+
+    /// Where to write.
+    @Option(name: [.short, .long], help: ArgumentHelp("Write to this file (not the input) instead of standard output.", valueName: "path"))
+    var output: String?
+
+    func validate() throws {
+        guard FileManager.default.fileExists(atPath: spec) else { throw ValidationError("\(spec): no such file") }
+        if let output, FileIdentity.same(output, spec) || output == spec {
+            throw ValidationError("-o \(output) is the input file: write the canonical form to another file")
+        }
+    }
+
+    func run() throws {
+        let text: String
+        do {
+            text = try Timeline(contentsOf: URL(fileURLWithPath: spec)).jsonText()
+        } catch {
+            throw DescriptionError(file: spec, error: error)
+        }
+        guard let output else { FileHandle.standardOutput.write(Data(text.utf8)); return }
+        try OTIOCommand.write(text, to: output)
+    }
+}
