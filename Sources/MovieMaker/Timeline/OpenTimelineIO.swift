@@ -423,7 +423,7 @@ extension OpenTimelineIO {
             } else if text.hasPrefix("/") {
                 absolute = text
             } else {
-                absolute = URL(fileURLWithPath: text.removingPercentEncoding ?? text, relativeTo: otioFolder).standardizedFileURL.path
+                absolute = otioFolder.appendingPathComponent(text.removingPercentEncoding ?? text).standardizedFileURL.path
             }
             absolute = URL(fileURLWithPath: absolute).standardizedFileURL.path
             return Timeline.relativePath(absolute, from: specFolder)

@@ -627,7 +627,7 @@ struct TimelineCompiler {
     func resolve(_ path: String) -> URL {
         if path.hasPrefix("/") { return URL(fileURLWithPath: path).standardizedFileURL }
         if path.hasPrefix("file:"), let url = URL(string: path), url.isFileURL { return url.standardizedFileURL }
-        return URL(fileURLWithPath: path, relativeTo: options.mediaFolder).standardizedFileURL
+        return options.mediaFolder.appendingPathComponent(path).standardizedFileURL
     }
 
     func checkPhoto(_ url: URL, at path: JSONPath) throws(MovieMakerError) {

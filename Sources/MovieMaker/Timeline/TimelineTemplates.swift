@@ -83,7 +83,7 @@ extension Timeline {
                            relativeTo folder: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) throws(MovieMakerError) -> [String: SlotValue] {
         var values: [String: SlotValue] = [:]
         func fileValue(_ text: String, for name: String, kind: Slot.Kind) throws(MovieMakerError) -> SlotValue {
-            let url = text.hasPrefix("/") ? URL(fileURLWithPath: text) : URL(fileURLWithPath: text, relativeTo: folder)
+            let url = text.hasPrefix("/") ? URL(fileURLWithPath: text) : folder.appendingPathComponent(text)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
                 throw .invalidDescription(JSONPath().appending("slots").appending(name),
@@ -124,7 +124,7 @@ extension Timeline {
     public func rebased(from oldFolder: URL, to newFolder: URL) -> Timeline {
         func rebase(_ path: String) -> String {
             guard !path.hasPrefix("/"), !path.contains("://"), !path.hasPrefix("file:") else { return path }
-            let absolute = URL(fileURLWithPath: path, relativeTo: oldFolder).standardizedFileURL.path
+            let absolute = oldFolder.appendingPathComponent(path).standardizedFileURL.path
             return Self.relativePath(absolute, from: newFolder)
         }
         func rebase(_ source: Source) -> Source {

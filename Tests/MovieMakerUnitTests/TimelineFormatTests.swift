@@ -1,0 +1,311 @@
+import Foundation
+import Testing
+@testable import MovieMaker
+import MovieMakerTestSupport
+
+/// The description file as text: the strict JSON reader, exact times, canonical writing (decode →
+/// encode is byte-identical), the shapes the reader, writer and schema share, and the builder.
+@Suite struct TimelineFormatTests {
+    /// The repository's root (for the committed schema file).
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    // MARK: JSON
+
+    @Test("the JSON reader refuses what RFC 8259 refuses and says where")
+    func strictJSON() throws {
+        let bad: [(String, String)] = [
+            ("{\"a\": 1,}", "line 1, column 9"),                 // trailing comma
+            ("{\"a\": NaN}", "NaN and Infinity"),
+            ("{\"a\": -Infinity}", "-Infinity"),
+            ("{\"a\": 01}", "cannot start with 0"),
+            ("{\"a\": 1, \"a\": 2}", "appears twice"),
+            ("{\"a\": \"\\ud800\"}", "lone surrogate"),
+            ("// comment\n{}", "line 1, column 1"),
+            ("{\"a\": 1} x", "after the end"),
+            ("", "empty"),
+            ("{\"a\": \"tab\there\"}", "control character"),
+            (String(repeating: "[", count: 300), "nested deeper"),
+        ]
+        for (text, expected) in bad {
+            do {
+                _ = try JSONValue(parsing: text)
+                Issue.record("accepted \(text.prefix(40))")
+            } catch {
+                #expect(error.code == .invalidDescription)
+                #expect(error.description.contains(expected), "\(text.prefix(40)): \(error.description)")
+            }
+        }
+        // The path of a syntax error inside the document.
+        do {
+            _ = try JSONValue(parsing: "{\"tracks\": [{\"items\": [1, 2,]}]}")
+            Issue.record("accepted a trailing comma")
+        } catch {
+            #expect(error.location?.jsonPath == "tracks[0].items[2]", "\(error)")
+        }
+        // Invalid UTF-8 is refused, a BOM accepted.
+        #expect(throws: MovieMakerError.self) { try JSONValue(parsing: Data([0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D])) }
+        #expect(try JSONValue(parsing: Data([0xEF, 0xBB, 0xBF]) + Data("{}".utf8)) == .object([:]))
+    }
+
+    @Test("numbers keep their text; strings keep every character; canonical text is stable")
+    func canonicalJSON() throws {
+        let text = #"{"b": [1.50, -0.1e-3, 2], "a": "é \"q\" \\ \n \u0001 /", "c": {}, "d": [], "e": null, "f": true}"#
+        let value = try JSONValue(parsing: text)
+        #expect(value["b"] == .array([.number("1.50"), .number("-0.1e-3"), .number("2")]))
+        #expect(value["a"]?.stringValue == "é \"q\" \\ \n \u{01} /")
+        let canonical = value.canonicalText
+        #expect(canonical == """
+            {
+              "a": "é \\"q\\" \\\\ \\n \\u0001 /",
+              "b": [
+                1.50,
+                -0.1e-3,
+                2
+              ],
+              "c": {},
+              "d": [],
+              "e": null,
+              "f": true
+            }
+
+            """)
+        #expect(try JSONValue(parsing: canonical) == value)
+        #expect(try JSONValue(parsing: canonical).canonicalText == canonical)
+    }
+
+    // MARK: Times
+
+    @Test("times are read exactly from their text, in every unit, and written canonically")
+    func times() throws {
+        let cases: [(JSONValue, Timeline.TimeValue, String)] = [
+            (.string("1.5s"), .seconds(Time(value: 3, timescale: 2)), "1.5s"),
+            (.string("90f"), .frames(90), "90f"),
+            (.string("1001/30000s"), .seconds(Time(value: 1001, timescale: 30000)), "1001/30000s"),
+            (.string("20ms"), .seconds(Time(value: 1, timescale: 50)), "0.02s"),
+            (.string("1/3s"), .seconds(Time(value: 1, timescale: 3)), "1/3s"),
+            (.number("0.1"), .seconds(Time(value: 1, timescale: 10)), "0.1s"),
+            (.number("2"), .seconds(Time(value: 2, timescale: 1)), "2s"),
+            (.number("1e-3"), .seconds(Time(value: 1, timescale: 1000)), "0.001s"),
+            (.string(" 2.50 s "), .seconds(Time(value: 5, timescale: 2)), "2.5s"),
+        ]
+        for (json, expected, canonical) in cases {
+            let t = try SpecObject.time(json, at: .root, positive: false)
+            #expect(t == expected, "\(json)")
+            #expect(t.description == canonical)
+            #expect(Timeline.TimeValue(text: canonical) == t)
+        }
+        // 0.1 s is exactly 1/10 however it is written; frames are exact at any rate.
+        #expect(Timeline.TimeValue.frames(90).time(at: FrameRate.ntscFilm) == Time(value: 90 * 1001, timescale: 24000))
+        // 2 h at 24000/1001 written in frames lands on frame 172,627 exactly (no drift).
+        let twoHours = Timeline.TimeValue.frames(172_627).time(at: .ntscFilm)
+        #expect(FrameRate.ntscFilm.frameIndex(at: twoHours) == 172_627)
+        // Malformed, negative, zero-where-positive and over-long times are refused with the value.
+        let refused: [(JSONValue, Bool, String)] = [
+            (.string("-1s"), true, "must be greater than 0, got \"-1s\""),
+            (.string("0s"), true, "must be greater than 0, got \"0s\""),
+            (.string("-1s"), false, "must be 0 or more, got \"-1s\""),
+            (.string("1.5"), false, "must be a time such as"),
+            (.string("90.5f"), false, "must be a time such as"),
+            (.string("1/0s"), false, "must be a time such as"),
+            (.string("90000s"), false, "must be at most 24 hours"),
+            (.number("1e30"), false, "must be at most 24 hours"),
+            (.bool(true), false, "must be a time such as"),
+        ]
+        for (json, positive, message) in refused {
+            do {
+                _ = try SpecObject.time(json, at: JSONPath().appending("d"), positive: positive)
+                Issue.record("accepted \(json)")
+            } catch {
+                #expect(error.description.hasPrefix("d: " + message), "\(json): \(error)")
+            }
+        }
+    }
+
+    // MARK: Reading and writing
+
+    /// A description using every item type and most keys.
+    static let everything = """
+        {
+          "$schema": "../schema/timeline-1.schema.json",
+          "version": 1,
+          "output": {"size": "640x360", "fps": "30000/1001", "background": "#102030", "duration": "12s",
+                     "encoder": {"crf": 20, "preset": "veryfast", "keyframeInterval": 60},
+                     "audio": {"loudness": -16, "bitrate": 160000, "ducking": {"depth": 9, "attack": "50ms", "release": "0.4s", "hold": "150ms"}}},
+          "template": {"title": "Everything", "description": "Every item type", "thumbnail": "thumb.jpg"},
+          "slots": {
+            "clip1": {"kind": "video", "default": {"file": "a.mp4"}, "fit": "speedToFit", "description": "The opening shot"},
+            "pic": {"kind": "media", "default": {"file": "p.jpg"}},
+            "snap": {"kind": "photo", "default": {"file": "p.jpg"}},
+            "name": {"kind": "text", "default": "Ana"},
+            "accent": {"kind": "color", "default": "tomato"},
+            "song": {"kind": "audio", "default": {"file": "s.wav"}}
+          },
+          "markers": [{"name": "chapter", "at": "2s", "color": "GREEN", "comment": "start"}],
+          "metadata": {"otio": {"x": 1.50}},
+          "tracks": [
+            {"kind": "video", "name": "main", "markers": [{"name": "m", "at": "10f", "duration": "5f"}], "items": [
+              {"type": "title", "text": "Hi {{name}}", "subtitle": "sub", "body": "body", "duration": "2s", "style": "slide", "from": "left",
+               "easing": "ease-out", "entranceDuration": "0.5s", "exitStyle": "pop", "layout": "lowerThird", "color": "{{accent}}",
+               "background": "none", "font": "DejaVu Sans", "fontSize": 90, "label": "opening", "transition": {"name": "wipeleft", "duration": "0.5s", "easing": "linear"}},
+              {"type": "video", "source": {"slot": "clip1"}, "in": "0.5s", "duration": "3s", "speed": "2/3", "reverse": true, "fit": "blur",
+               "background": "white", "volume": "-6dB", "enabled": true, "metadata": {"k": [1, 2]}},
+              {"type": "video", "source": {"file": "a.mp4"}, "in": "1s", "duration": "1s", "freeze": true},
+              {"type": "photo", "source": {"slot": "pic"}, "duration": "2s", "fit": "fit", "kenBurns": {"from": {"x": 0, "y": 0, "width": 1, "height": 1}, "to": {"x": 0.25, "y": 0.25, "width": 0.5, "height": 0.5}}},
+              {"type": "photo", "source": {"file": "p.jpg"}, "kenBurns": {"zoom": 0.2, "direction": "in", "seed": 3}},
+              {"type": "color", "color": "#ff8000", "duration": "15f"},
+              {"type": "slideshow", "photos": [{"file": "p.jpg"}, {"slot": "snap"}], "duration": "1s", "fit": "fill", "captions": "filename",
+               "photoTransition": {"name": "dissolve", "duration": "0.25s"}, "kenBurns": false},
+              {"type": "gap", "duration": 0.5},
+              {"type": "generator", "name": "gradient", "params": {"colors": ["red", "blue"], "angle": 45}, "duration": "1s"}
+            ]},
+            {"kind": "overlay", "items": [{"type": "generator", "name": "confetti", "at": "1s", "duration": "2s", "params": {"count": 10}}]},
+            {"kind": "audio", "enabled": false, "items": [
+              {"type": "music", "source": {"slot": "song"}, "volume": 0.8, "fadeIn": "1s", "fadeOut": "2s", "loop": true, "ducking": true},
+              {"type": "audio", "source": {"file": "s.wav"}, "at": "3s", "in": "0.1s", "duration": "0.5s", "loop": false, "ducking": false}
+            ]}
+          ]
+        }
+        """
+
+    @Test("a description decodes, and its canonical text decodes to an equal value and encodes to the same bytes")
+    func canonicalRoundTrip() throws {
+        let timeline = try Timeline(jsonText: Self.everything)
+        #expect(timeline.tracks.count == 3 && timeline.tracks[0].items.count == 9)
+        #expect(timeline.output.fps == .ntsc)
+        if case let .video(v) = timeline.tracks[0].items[1].content {
+            #expect(v.speed == Speed(numerator: 2, denominator: 3))
+            #expect(v.volume == .decibels(-6))
+        } else { Issue.record("item 1 is not a video") }
+        let text = try timeline.jsonText()
+        let again = try Timeline(jsonText: text)
+        #expect(again == timeline)
+        #expect(try again.jsonText() == text)
+        // What was written is what was given: no default creeps in.
+        #expect(!text.contains("\"fit\": \"fill\"") || Self.everything.contains("\"fit\": \"fill\""))
+        #expect(text.contains("\"duration\": \"0.5s\""))     // a plain number of seconds becomes canonical
+        #expect(text.contains("\"x\": 1.50"))                // metadata is kept as written
+    }
+
+    @Test("every shape lists each key once, and the reader refuses keys outside it, naming the path and the nearest key")
+    func shapes() throws {
+        let shapes = [TimelineShapes.timeline, TimelineShapes.output, TimelineShapes.encoder, TimelineShapes.audioSettings,
+                      TimelineShapes.ducking, TimelineShapes.template, TimelineShapes.slot, TimelineShapes.transition, TimelineShapes.marker,
+                      TimelineShapes.videoTrack, TimelineShapes.overlayTrack, TimelineShapes.audioTrack]
+            + TimelineShapes.pictureItems(in: .video) + TimelineShapes.pictureItems(in: .overlay) + TimelineShapes.audioItems
+        for shape in shapes {
+            #expect(Set(shape.keys).count == shape.keys.count, "\(shape.name) repeats a key: \(shape.keys)")
+        }
+        do {
+            _ = try Timeline(jsonText: #"{"version": 1, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "durration": "1s"}]}]}"#)
+            Issue.record("accepted an unknown key")
+        } catch {
+            #expect(error.location?.jsonPath == "tracks[0].items[0].durration")
+            #expect(error.message.contains("did you mean \"duration\""), "\(error)")
+        }
+    }
+
+    @Test("the committed schema is exactly what the Swift types generate, and its enums are the Swift cases")
+    func schemaAgreesWithTheTypes() throws {
+        let committed = try String(contentsOf: Self.root.appendingPathComponent("schema/timeline-1.schema.json"), encoding: .utf8)
+        #expect(committed == Timeline.jsonSchema.canonicalText,
+                "schema/timeline-1.schema.json is out of date: regenerate it with `moviemaker schema -o schema/timeline-1.schema.json`")
+        let defs = try #require(Timeline.jsonSchema["$defs"])
+        func enumValues(_ v: JSONValue?) -> [String] { (v?["enum"]?.arrayValue ?? []).compactMap(\.stringValue) }
+        #expect(enumValues(defs["transitionName"]) == Transition.knownNames + ["crossfade", "pushleft", "pushright", "pushup", "pushdown"])
+        #expect(enumValues(defs["fit"]) == Slideshow.Fit.allCases.map(\.rawValue))
+        #expect(enumValues(defs["easing"]?["anyOf"]?.arrayValue?.first) == Easing.allNames)
+        #expect(enumValues(defs["slot"]?["properties"]?["fit"]) == Timeline.Slot.Fit.allCases.map(\.rawValue))
+        #expect(enumValues(defs["slot"]?["properties"]?["kind"]) == Timeline.Slot.Kind.allCases.map(\.rawValue))
+        #expect(enumValues(defs["titleItem"]?["properties"]?["style"]) == Timeline.TitleStyle.allCases.map(\.rawValue))
+        #expect(enumValues(defs["encoder"]?["properties"]?["preset"]) == EncoderPreset.allCases.map(\.rawValue))
+        // Every item object is closed, and lists the keys the reader takes.
+        for shape in TimelineShapes.pictureItems(in: .video) + TimelineShapes.audioItems {
+            let s = try #require(defs[shape.name])
+            #expect(s["additionalProperties"] == .bool(false))
+            #expect(Set(s["properties"]?.objectValue?.keys ?? [:].keys) == Set(shape.keys))
+        }
+        // Every name the reader accepts reads back as a transition.
+        for name in TimelineShapes.transitionNames { _ = try Transition(xfadeName: name) }
+    }
+
+    @Test("a newer version, a missing version and a wrong document are refused before anything else")
+    func versions() throws {
+        for (text, path, message) in [
+            (#"{"version": 2, "tracks": [], "newKey": 1}"#, "version", "this file is description version 2, but this MovieMaker reads version 1"),
+            (#"{"tracks": []}"#, "$", "missing \"version\""),
+            (#"{"version": "1", "tracks": []}"#, "version", "must be the whole number 1"),
+            (#"[1, 2]"#, "$", "a description file is a JSON object"),
+        ] {
+            do {
+                _ = try Timeline(jsonText: text)
+                Issue.record("accepted \(text)")
+            } catch {
+                #expect(error.location?.jsonPath == path, "\(text): \(error)")
+                #expect(error.message.contains(message), "\(text): \(error)")
+            }
+        }
+    }
+
+    // MARK: Templates and the builder
+
+    @Test("placeholders are found and replaced; media slots are filled in the order the movie uses them")
+    func templates() throws {
+        #expect(Timeline.placeholders(in: "Hi {{name}}, {{ place }}! {{not a name}} {{x") == ["name", "place"])
+        #expect(Timeline.interpolate("Hi {{name}}, {{ other }}", ["name": "Ana"]) == "Hi Ana, {{ other }}")
+        let timeline = try Timeline(jsonText: Self.everything)
+        #expect(timeline.mediaSlotOrder == ["clip1", "pic", "snap"])
+        let folder = try TemporaryFolder()
+        try Data().write(to: folder.file("x.mp4"))
+        let values = try timeline.slotValues(assignments: ["name=Zoë", "accent=#00ff00"], media: ["x.mp4"], relativeTo: folder.url)
+        #expect(values["clip1"] == .file(folder.file("x.mp4").standardizedFileURL.path))
+        #expect(values["name"] == .text("Zoë") && values["pic"] == nil)
+        let filled = try timeline.filled(with: values)
+        #expect(filled.slots["name"]?.default == .text("Zoë"))
+        #expect(filled.slots["accent"]?.default == .color("#00ff00"))
+        // A text for a media slot, an unknown slot, a bad colour, too many media files.
+        for (assignments, media, path, message) in [
+            (["clip1=Ana"], [String](), "slots.clip1", "takes a video file, but \"Ana\" is not a file"),
+            (["nope=1"], [], "slots.nope", "has no slot \"nope\""),
+            (["name"], [], "slots", "NAME=VALUE"),
+            ([], ["x.mp4", "x.mp4", "x.mp4", "x.mp4"], "slots", "4 media files were given"),
+        ] {
+            do {
+                _ = try timeline.slotValues(assignments: assignments, media: media, relativeTo: folder.url)
+                Issue.record("accepted \(assignments) \(media)")
+            } catch {
+                #expect(error.location?.jsonPath == path && error.message.contains(message), "\(error)")
+            }
+        }
+        #expect(throws: MovieMakerError.self) { try timeline.filled(with: ["accent": .color("not a colour")]) }
+        #expect(throws: MovieMakerError.self) { try timeline.filled(with: ["name": .file("a.mp4")]) }
+        // Rebasing keeps every file where it is.
+        let moved = timeline.rebased(from: URL(fileURLWithPath: "/media/specs"), to: URL(fileURLWithPath: "/media"))
+        if case let .video(v) = moved.tracks[0].items[2].content { #expect(v.source == .file("specs/a.mp4")) }
+        #expect(moved.slots["clip1"]?.default == .file("specs/a.mp4"))
+        #expect(moved.template?.thumbnail == "specs/thumb.jpg")
+        let elsewhere = timeline.rebased(from: URL(fileURLWithPath: "/media/specs"), to: URL(fileURLWithPath: "/tmp"))
+        #expect(elsewhere.slots["clip1"]?.default == .file("/media/specs/a.mp4"))
+    }
+
+    @Test("a timeline built in Swift encodes to a description that decodes to an equal value")
+    func builder() throws {
+        let timeline = Timeline(output: Timeline.Output(size: .init(width: 320, height: 240), fps: 25)) {
+            Timeline.Track.video(name: "main") {
+                Timeline.Item.title("Lisbon", duration: 2, style: .letters, easing: .easeOut).withTransition("fade", duration: 0.5)
+                Timeline.Item.color("#203040", duration: .frames(25)).labeled("pause")
+                for i in 0..<2 { Timeline.Item.gap(.seconds(Time(value: Int64(i + 1), timescale: 3))) }
+            }
+            Timeline.Track.overlay {
+                Timeline.Item.generator("confetti", params: ["count": .integer(20)], duration: 1.5).placed(at: 1)
+            }
+            if true {
+                Timeline.Track.audio { Timeline.Item.music(.file("song.wav"), volume: .factor(0.5)) }
+            }
+        }
+        let text = try timeline.jsonText()
+        let decoded = try Timeline(jsonText: text)
+        #expect(decoded == timeline)
+        #expect(try decoded.jsonText() == text)
+        #expect(text.contains("\"duration\": \"1/3s\"") && text.contains("\"duration\": \"25f\""))
+    }
+}
