@@ -100,7 +100,13 @@ enum TimelineShapes {
         var defs: [String: JSONValue] = [
             "time": Schema.oneOf([Schema.string(pattern: timePattern), Schema.number(minimum: 0)]),
             "duration": Schema.oneOf([Schema.string(pattern: positiveTimePattern), Schema.number(exclusiveMinimum: 0)]),
-            "color": Schema.string(minLength: 1),
+            // Colours: CSS hex, functions or names (lower case, as Color.cssNames lists them; MovieMaker
+            // also reads other cases), or "{{slot}}" naming a colour slot.
+            "cssColor": Schema.anyOf([Schema.string(pattern: #"^\s*#?([0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})\s*$"#),
+                                      Schema.string(pattern: #"^\s*(rgb|rgba|hsl|hsla|RGB|RGBA|HSL|HSLA)\s*\(.*\)\s*$"#),
+                                      Schema.enumeration(Color.cssNames + ["transparent"])]),
+            "color": Schema.anyOf([Schema.ref("cssColor"), Schema.string(pattern: #"^\s*\{\{\s*[A-Za-z_][A-Za-z0-9_-]*\s*\}\}\s*$"#)]),
+            "titleBackground": Schema.anyOf([Schema.ref("color"), Schema.constant("none")]),
             "source": Schema.oneOf([fileSource.schema, slotSource.schema]),
             "fileSource": fileSource.schema,
             "speed": Schema.oneOf([Schema.number(minimum: 0.25, maximum: 4),
@@ -151,7 +157,7 @@ enum TimelineShapes {
     ])
 
     static let output = SpecShape(name: "output", doc: "The movie's settings; every field may be left out.", fields: [
-        SpecField("size", Schema.string(pattern: #"^[0-9]+[x×][0-9]+$"#), "Frame size, WIDTHxHEIGHT in pixels, both even, 16…8192 (default 1920x1080)."),
+        SpecField("size", Schema.string(pattern: #"^[0-9]*[02468][x×][0-9]*[02468]$"#), "Frame size, WIDTHxHEIGHT in pixels, both even, 16…8192 (default 1920x1080)."),
         SpecField("fps", Schema.oneOf([Schema.number(minimum: 1, maximum: 240),
                                        Schema.string(pattern: #"^\s*[0-9]+(\.[0-9]+)?\s*(/\s*[0-9]+(\.[0-9]+)?\s*)?$"#)]),
                   "Frames per second, 1…240: a number (30, 25, 12.5) or an exact fraction string (\"30000/1001\"). Default 30."),
@@ -203,8 +209,13 @@ enum TimelineShapes {
         o["allOf"] = .array([
             .object(["if": .object(["properties": .object(["kind": .object(["enum": mediaKinds])])]),
                      "then": .object(["properties": .object(["default": Schema.ref("fileSource")])])]),
-            .object(["if": .object(["properties": .object(["kind": .object(["enum": .array([.string("text"), .string("color")])])])]),
+            .object(["if": .object(["properties": .object(["kind": .object(["const": .string("text")])])]),
                      "then": .object(["properties": .object(["default": Schema.string()])])]),
+            .object(["if": .object(["properties": .object(["kind": .object(["const": .string("color")])])]),
+                     "then": .object(["properties": .object(["default": Schema.ref("cssColor")])])]),
+            // Only video and media slots have a fit.
+            .object(["if": .object(["properties": .object(["kind": .object(["enum": .array(["photo", "text", "color", "audio"].map(JSONValue.string))])])]),
+                     "then": .object(["not": .object(["required": .array([.string("fit")])])])]),
         ])
         return .object(o)
     }
@@ -319,7 +330,7 @@ enum TimelineShapes {
             SpecField("exitStyle", Schema.enumeration(Timeline.TitleStyle.allCases.map(\.rawValue)), "How the text goes off (default fade)."),
             SpecField("layout", Schema.enumeration(TitleCard.Layout.allCases.map(\.rawValue)), "fullScreen or lowerThird (default fullScreen)."),
             SpecField("color", Schema.ref("color"), "The text's colour (default white)."),
-            SpecField("background", Schema.ref("color"), "Behind the text: a colour or none (default: dark on a video track, none on an overlay track)."),
+            SpecField("background", Schema.ref("titleBackground"), "Behind the text: a colour or none (default: dark on a video track, none on an overlay track)."),
             SpecField("font", Schema.string(minLength: 1), "The font family (default DejaVu Sans)."),
             SpecField("fontSize", Schema.number(exclusiveMinimum: 0, maximum: 1000), "The largest title size in pixels at 1080 lines (default 120)."),
         ]),

@@ -1,0 +1,442 @@
+import Foundation
+import Testing
+import MovieMaker
+import MovieMakerTestSupport
+
+/// Media for the description-file tests: clips whose frames carry their index as a code
+/// (`VideoFixtures.draw(index:…)`), so which source frame a movie shows can be read back.
+enum SpecFixtures {
+    /// The frame rate of the fixtures and of the test descriptions.
+    static let rate: FrameRate = 15
+
+    /// A `seconds`-long 320×240 clip at 15 fps whose frame k shows code k, with a `tone` Hz sound.
+    static func codedClip(_ url: URL, seconds: Int, tone: Double? = 440) throws {
+        let movie = try MovieMaker(url: url, width: 320, height: 240, fps: rate, settings: EncoderSettings(crf: 16, preset: .ultrafast))
+        var clip = Clip(duration: Time(value: Int64(seconds), timescale: 1)) { ctx, frame in
+            MovieMakerTestSupport.VideoFixtures.draw(index: frame.index, in: ctx, width: 320, height: 240)
+        }
+        if let tone { clip = clip.withSound(ProceduralSound.tone(frequency: tone, amplitude: 0.3, duration: Time(value: Int64(seconds), timescale: 1))) }
+        try movie.add(clip)
+        _ = try movie.finish()
+    }
+
+    /// A folder with `clip.mp4` (1 s), `four.mp4` (4 s), `nine.mp4` (9 s), `photo.png`, `song.wav` (3 s).
+    static func folder() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        try codedClip(folder.file("clip.mp4"), seconds: 1)
+        try codedClip(folder.file("four.mp4"), seconds: 4, tone: 660)
+        try codedClip(folder.file("nine.mp4"), seconds: 9, tone: 880)
+        _ = try TestPhotos.photo(.orange, "photo.png", in: folder, w: 64, h: 48)
+        try ProceduralSound.tone(frequency: 330, amplitude: 0.2, duration: 3).writeWAV(to: folder.file("song.wav"), sampleFormat: .int16)
+        return folder
+    }
+
+    /// The code index each decoded frame of `url` shows (nil where none reads).
+    static func codes(_ url: URL) throws -> [Int?] {
+        try decodeAll(url).map { MovieMakerTestSupport.VideoFixtures.frameIndex(of: $0.pixels) }
+    }
+}
+
+/// `moviemaker render`, `validate`, `format` and `schema`, run as subprocesses: templates filled and
+/// fitted, saved specs re-rendered, previews, plans, and every kind of invalid description refused with
+/// status 64 and its JSON path — and refused by the published schema through an independent validator.
+@Suite("moviemaker render", .serialized)
+struct RenderCommandTests {
+    /// A template of three video slots with `fit`, each item 4 s, joined by cuts.
+    static func fitTemplate(_ fit: Timeline.Slot.Fit) -> String {
+        """
+        {"version": 1, "output": {"size": "320x240", "fps": 15, "encoder": {"preset": "ultrafast"}},
+         "slots": {"a": {"kind": "video", "fit": "\(fit.rawValue)"}, "b": {"kind": "video", "fit": "\(fit.rawValue)"},
+                   "c": {"kind": "media", "fit": "\(fit.rawValue)"}},
+         "tracks": [{"kind": "video", "items": [
+           {"type": "video", "source": {"slot": "a"}, "duration": "4s"},
+           {"type": "video", "source": {"slot": "b"}, "duration": "4s"},
+           {"type": "video", "source": {"slot": "c"}, "duration": "4s"}]}]}
+        """
+    }
+
+    /// The source frame codes each fit should show, for clips of 1 s, 4 s and 9 s in 4 s slots at 15 fps.
+    static func expectedCodes(_ fit: Timeline.Slot.Fit) -> [Int] {
+        let whole1 = Array(0..<15), whole4 = Array(0..<60)
+        switch fit {
+        case .cutTail: return whole1 + whole4 + Array(0..<60)
+        case .cutHead: return whole1 + whole4 + Array(75..<135)         // the last 4 s of 9
+        case .center: return whole1 + whole4 + Array(38..<98)           // 2.5 s in: frame 37.5 → the frame showing at 2.5 s
+        case .speedToFit:
+            // 1 s at 1/4 speed (each frame 4 times), 9 s at 9/4 (frame ⌊k·9/4⌋).
+            return (0..<60).map { $0 / 4 } + whole4 + (0..<60).map { $0 * 9 / 4 }
+        case .loop: return (0..<60).map { $0 % 15 } + whole4 + Array(0..<60)
+        case .freezeLast: return whole1 + Array(repeating: 14, count: 45) + whole4 + Array(0..<60)
+        }
+    }
+
+    @Test("a 3-slot template filled with 1 s, 4 s and 9 s clips gives the durations and frames each fit documents",
+          arguments: Timeline.Slot.Fit.allCases)
+    func slotFits(_ fit: Timeline.Slot.Fit) throws {
+        guard CLI.isBuilt, FFTools.available else { return }
+        let folder = try SpecFixtures.folder()
+        let spec = folder.file("fit.json")
+        try Self.fitTemplate(fit).write(to: spec, atomically: true, encoding: .utf8)
+        let movie = folder.file("fit.mp4")
+        let r = try CLI.run(["render", spec.path, "--media", "clip.mp4", "four.mp4", "nine.mp4", "-o", movie.path, "-q"], in: folder.url)
+        #expect(r.status == 0, "\(fit): \(r.stderr)")
+        let codes = try SpecFixtures.codes(movie)
+        var expected = Self.expectedCodes(fit)
+        if fit == .center {
+            // Where the 2.5 s point falls between two source frames, the decoder shows the one before or after.
+            #expect(codes.count == expected.count, "\(fit): \(codes.count) frames")
+            let tail = codes.suffix(60).compactMap { $0 }
+            #expect(tail.count == 60 && (tail.first == 37 || tail.first == 38) && zip(tail, tail.dropFirst()).allSatisfy { $1 == $0 + 1 }, "\(tail.prefix(5))")
+            expected = Array(expected.prefix(codes.count - 60))
+            #expect(Array(codes.prefix(expected.count)) == expected.map { Optional($0) })
+            return
+        }
+        #expect(codes.count == expected.count, "\(fit): \(codes.count) frames, expected \(expected.count)")
+        let mismatch = zip(codes, expected).enumerated().first { $0.element.0 != $0.element.1 }
+        #expect(mismatch == nil, "\(fit): frame \(mismatch?.offset ?? -1) shows \(String(describing: mismatch?.element.0)), expected \(mismatch?.element.1 ?? -1)")
+    }
+
+    @Test("--save-spec writes a template whose render is byte-identical, from another folder")
+    func saveSpecRerendersByteIdentically() throws {
+        guard CLI.isBuilt, FFTools.available else { return }
+        let folder = try SpecFixtures.folder()
+        let spec = folder.file("t.json")
+        try """
+            {"version": 1, "output": {"size": "320x240", "fps": 15, "encoder": {"preset": "ultrafast"}},
+             "slots": {"clip": {"kind": "video"}, "name": {"kind": "text", "default": "nobody"}, "tint": {"kind": "color", "default": "navy"},
+                       "song": {"kind": "audio", "default": {"file": "song.wav"}}},
+             "tracks": [{"kind": "video", "items": [
+                {"type": "title", "text": "Hi {{name}}", "duration": "1s", "background": "{{tint}}", "transition": {"name": "wipeleft", "duration": "0.4s"}},
+                {"type": "video", "source": {"slot": "clip"}, "duration": "2s"},
+                {"type": "photo", "source": {"file": "photo.png"}, "duration": "1s", "kenBurns": true}]},
+               {"kind": "audio", "items": [{"type": "music", "source": {"slot": "song"}, "volume": 0.5}]}]}
+            """.write(to: spec, atomically: true, encoding: .utf8)
+        let elsewhere = try TemporaryFolder()
+        let saved = elsewhere.file("mine.json")
+        let first = folder.file("first.mp4")
+        let r = try CLI.run(["render", spec.path, "--slot", "name=Ana", "--slot", "tint=#804000", "--media", "four.mp4",
+                             "--save-spec", saved.path, "-o", first.path, "-q"], in: folder.url)
+        #expect(r.status == 0, "\(r.stderr)")
+        let text = try String(contentsOf: saved, encoding: .utf8)
+        #expect(text.contains("\"default\": \"Ana\"") && text.contains("\"default\": \"#804000\""), "\(text)")
+        #expect(text.contains(folder.file("four.mp4").path), "the filled clip is named by its absolute path from another folder")
+        #expect(text.contains("Hi {{name}}"), "the saved spec is still a template")
+        let second = elsewhere.file("second.mp4")
+        let r2 = try CLI.run(["render", saved.path, "-o", second.path, "-q"])
+        #expect(r2.status == 0, "\(r2.stderr)")
+        #expect(try Data(contentsOf: first) == Data(contentsOf: second), "the saved spec renders the same bytes")
+        // It is canonical: formatting it changes nothing.
+        let formatted = try CLI.run(["format", saved.path])
+        #expect(formatted.status == 0 && formatted.stdout == text)
+    }
+
+    @Test("{{name}} is replaced by the text slot: the same movie as the text written in, another for another name")
+    func placeholdersAreReplaced() throws {
+        guard CLI.isBuilt, FFTools.available else { return }
+        let folder = try TemporaryFolder()
+        let template = folder.file("template.json"), literal = folder.file("literal.json")
+        try """
+            {"version": 1, "output": {"size": "320x240", "fps": 15, "encoder": {"preset": "ultrafast"}},
+             "slots": {"name": {"kind": "text", "default": "you"}},
+             "tracks": [{"kind": "video", "items": [{"type": "title", "text": "Happy birthday, {{name}}!", "subtitle": "for {{name}}", "duration": "1s", "style": "none"}]}]}
+            """.write(to: template, atomically: true, encoding: .utf8)
+        try """
+            {"version": 1, "output": {"size": "320x240", "fps": 15, "encoder": {"preset": "ultrafast"}},
+             "tracks": [{"kind": "video", "items": [{"type": "title", "text": "Happy birthday, Ana!", "subtitle": "for Ana", "duration": "1s", "style": "none"}]}]}
+            """.write(to: literal, atomically: true, encoding: .utf8)
+        var movies: [Data] = []
+        for (url, args) in [(template, ["--slot", "name=Ana"]), (literal, []), (template, ["--slot", "name=Bob"])] {
+            let out = folder.file("m\(movies.count).mp4")
+            let r = try CLI.run(["render", url.path] + args + ["-o", out.path, "-q"])
+            #expect(r.status == 0, "\(r.stderr)")
+            movies.append(try Data(contentsOf: out))
+        }
+        #expect(movies[0] == movies[1], "the template filled with Ana renders exactly the text written in")
+        #expect(movies[0] != movies[2], "another name gives another picture")
+        let check = try CLI.run(["render", template.path, "--slot", "name=Zoë", "--check"])
+        #expect(check.stdout.contains("\"Happy birthday, Zoë!\""), "\(check.stdout)")
+    }
+
+    @Test("--preview renders a quarter of the width and height, every frame; --check prints the plan and writes nothing")
+    func previewAndCheck() throws {
+        guard CLI.isBuilt, FFTools.available else { return }
+        let folder = try SpecFixtures.folder()
+        let spec = folder.file("p.json")
+        try """
+            {"version": 1, "output": {"size": "640x480", "fps": 15},
+             "tracks": [{"kind": "video", "items": [
+               {"type": "video", "source": {"file": "four.mp4"}, "in": "1s", "duration": "1s", "speed": 2, "transition": {"name": "fade", "duration": "10f"}},
+               {"type": "video", "source": {"file": "nine.mp4"}, "duration": "2s", "reverse": true}]},
+               {"kind": "overlay", "items": [{"type": "title", "text": "Hello", "at": "0.5s", "duration": "1s"}]}]}
+            """.write(to: spec, atomically: true, encoding: .utf8)
+        let preview = folder.file("preview.mp4")
+        let r = try CLI.run(["render", spec.path, "--preview", "-o", preview.path], environment: ["CI": "1"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let frames = try decodeAll(preview)
+        #expect(frames.count == 35, "1 s + 2 s − 10 frames at 15 fps")
+        #expect(frames.first.map { ($0.pixels.width, $0.pixels.height) } ?? (0, 0) == (160, 120))
+        #expect(r.stdout.contains("160x120"), "\(r.stdout)")
+        #expect(r.stderr.contains("render: 100% (35/35 frames)"), "\(r.stderr)")
+
+        let planned = folder.file("never.mp4")
+        let check = try CLI.run(["render", spec.path, "--check", "-o", planned.path])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: planned.path))
+        #expect(check.stdout.contains("640x480 at 15 fps, 2.333 s (35 frames)"), "\(check.stdout)")
+        #expect(check.stdout.contains("0.000–1.000 s") && check.stdout.contains("tracks[0].items[0]  video four.mp4; from 1.000 s, speed 2×"), "\(check.stdout)")
+        #expect(check.stdout.contains("0.333–2.333 s") && check.stdout.contains("reversed"), "\(check.stdout)")
+        #expect(check.stdout.contains("video decoders needed: 2"), "\(check.stdout)")
+        let valid = try CLI.run(["validate", spec.path])
+        #expect(valid.status == 0 && valid.stdout.contains("valid: 640x480 at 15 fps, 2.333 s (35 frames), 2 tracks, 3 items"), "\(valid.stdout)\(valid.stderr)")
+    }
+
+    @Test("moviemaker schema prints the committed schema")
+    func schemaCommand() throws {
+        guard CLI.isBuilt else { return }
+        let r = try CLI.run(["schema"])
+        #expect(r.status == 0)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        #expect(r.stdout == (try String(contentsOf: root.appendingPathComponent("schema/timeline-1.schema.json"), encoding: .utf8)))
+        #expect(r.stdout.contains("\"$schema\": \"https://json-schema.org/draft/2020-12/schema\""))
+    }
+
+    // MARK: Invalid descriptions
+
+    /// A valid description using the fixtures, as a JSON value to take apart.
+    static let base = """
+        {"version": 1, "output": {"size": "320x240", "fps": 15},
+         "tracks": [
+          {"kind": "video", "items": [
+             {"type": "title", "text": "Hi", "duration": "1s", "transition": {"name": "fade", "duration": "0.5s"}},
+             {"type": "video", "source": {"file": "clip.mp4"}, "duration": "1s"},
+             {"type": "color", "color": "red", "duration": "1s"}]},
+          {"kind": "audio", "items": [{"type": "music", "source": {"file": "song.wav"}}]}]}
+        """
+
+    /// One invalid description: how it is made from `base`, the JSON path and words the error must
+    /// name, whether the published schema can refuse it (some mistakes need the files or other parts of
+    /// the file to be seen), and extra arguments.
+    struct Invalid: CustomStringConvertible, Sendable {
+        let name: String
+        let text: String
+        let path: String
+        let words: String
+        let schemaRefuses: Bool
+        var arguments: [String] = []
+        var description: String { name }
+    }
+
+    /// `base` with `change` applied to its JSON value.
+    static func edited(_ change: (inout JSONValue) -> Void) -> String {
+        var v = try! JSONValue(parsing: base)
+        change(&v)
+        return v.canonicalText
+    }
+
+    static func set(_ v: inout JSONValue, _ path: [Any], _ new: JSONValue?) {
+        guard let first = path.first else { if let new { v = new }; return }
+        let rest = Array(path.dropFirst())
+        switch (v, first) {
+        case (.object(var o), let key as String):
+            if rest.isEmpty { o[key] = new } else { var child = o[key] ?? .object([:]); set(&child, rest, new); o[key] = child }
+            v = .object(o)
+        case (.array(var a), let i as Int):
+            if rest.isEmpty { if let new { if i < a.count { a[i] = new } else { a.append(new) } } else { a.remove(at: i) } }
+            else { set(&a[i], rest, new) }
+            v = .array(a)
+        default: break
+        }
+    }
+
+    static let invalid: [Invalid] = {
+        func e(_ name: String, _ path: [Any], _ value: JSONValue?, at jsonPath: String, _ words: String, schema: Bool = true, _ more: [([Any], JSONValue?)] = []) -> Invalid {
+            Invalid(name: name, text: edited { v in set(&v, path, value); for (p, x) in more { set(&v, p, x) } }, path: jsonPath, words: words, schemaRefuses: schema)
+        }
+        let item0 = ["tracks", 0, "items", 0] as [Any], item1 = ["tracks", 0, "items", 1] as [Any], item2 = ["tracks", 0, "items", 2] as [Any]
+        let videoSlot: JSONValue = .object(["kind": .string("video")])
+        return [
+            e("negative duration", item2 + ["duration"], .string("-1s"), at: "tracks[0].items[2].duration", "must be greater than 0, got \"-1s\""),
+            e("time without a unit", item2 + ["duration"], .string("1.5"), at: "tracks[0].items[2].duration", "must be a time such as"),
+            e("zero duration", item2 + ["duration"], .string("0s"), at: "tracks[0].items[2].duration", "must be greater than 0"),
+            e("unknown unit", item2 + ["duration"], .string("2min"), at: "tracks[0].items[2].duration", "must be a time such as"),
+            e("fractional frames", item2 + ["duration"], .string("90.5f"), at: "tracks[0].items[2].duration", "must be a time such as"),
+            e("negative in", item1 + ["in"], .number("-0.5"), at: "tracks[0].items[1].in", "must be 0 or more"),
+            e("unknown top-level key", ["colour"], .string("red"), at: "colour", "unknown key \"colour\""),
+            e("unknown item key", item2 + ["durration"], .string("1s"), at: "tracks[0].items[2].durration", "did you mean \"duration\""),
+            e("unknown transition", item0 + ["transition", "name"], .string("wipe-sideways"), at: "tracks[0].items[0].transition.name", "unknown transition \"wipe-sideways\""),
+            e("unknown item type", item2 + ["type"], .string("sticker"), at: "tracks[0].items[2].type", "unknown item type \"sticker\""),
+            e("unknown track kind", ["tracks", 1, "kind"], .string("subtitle"), at: "tracks[1].kind", "unknown track kind \"subtitle\""),
+            e("unknown fit", item1 + ["fit"], .string("stretch"), at: "tracks[0].items[1].fit", "unknown fit \"stretch\""),
+            e("unknown easing", item0 + ["transition", "easing"], .string("wobbly"), at: "tracks[0].items[0].transition.easing", "unknown easing \"wobbly\""),
+            e("newer version", ["version"], .integer(2), at: "version", "version 2, but this MovieMaker reads version 1"),
+            e("missing version", ["version"], nil, at: "$", "missing \"version\""),
+            e("speed too high", item1 + ["speed"], .integer(10), at: "tracks[0].items[1].speed", "must be a speed from 0.25 to 4, got 10"),
+            e("speed zero", item1 + ["speed"], .integer(0), at: "tracks[0].items[1].speed", "must be a speed from 0.25 to 4"),
+            e("odd frame size", ["output", "size"], .string("321x240"), at: "output.size", "must be even"),
+            e("zero fps", ["output", "fps"], .integer(0), at: "output.fps", "frames per second from 1 to 240"),
+            e("crf out of range", ["output", "encoder", "crf"], .integer(60), at: "output.encoder.crf", "must be from 0 to 51"),
+            e("music on a video track", item2, .object(["type": .string("music"), "source": .object(["file": .string("song.wav")])]),
+              at: "tracks[0].items[2].type", "cannot be on a video track"),
+            e("at on a video-track item", item1 + ["at"], .string("1s"), at: "tracks[0].items[1].at", "have no \"at\""),
+            e("transition on an overlay item", ["tracks", 2], .object(["kind": .string("overlay"), "items": .array([.object([
+                "type": .string("color"), "color": .string("blue"), "duration": .string("1s"),
+                "transition": .object(["name": .string("fade")])])])]), at: "tracks[2].items[0].transition", "only items of a video track have a transition"),
+            e("a video slot's default is a text", ["slots"], .object(["clip": .object(["kind": .string("video"), "default": .string("Ana")])]),
+              at: "slots.clip.default", "a video slot's default is a file"),
+            e("unknown slot kind", ["slots"], .object(["s": .object(["kind": .string("sticker")])]), at: "slots.s.kind", "unknown slot kind \"sticker\""),
+            e("fit on a text slot", ["slots"], .object(["name": .object(["kind": .string("text"), "fit": .string("loop")])]),
+              at: "slots.name.fit", "only video and media slots have a fit"),
+            e("video without a source", item1 + ["source"], nil, at: "tracks[0].items[1]", "needs \"source\""),
+            e("volume in words", item1 + ["volume"], .string("-6 decibels"), at: "tracks[0].items[1].volume", "decibels such as \"-6dB\""),
+            e("colour that is not one", item2 + ["color"], .string("#zzzzzz"), at: "tracks[0].items[2].color", "must be a colour"),
+            e("speed as a word", item1 + ["speed"], .string("fast"), at: "tracks[0].items[1].speed", "must be a speed"),
+            e("empty items of a slideshow", item2, .object(["type": .string("slideshow"), "photos": .array([])]),
+              at: "tracks[0].items[2].photos", "at least one photo"),
+            Invalid(name: "NaN", text: base.replacingOccurrences(of: "\"duration\": \"1s\"}]},", with: "\"duration\": NaN}]},"),
+                    path: "tracks[0].items[2].duration", words: "NaN and Infinity are not JSON numbers", schemaRefuses: true),
+            Invalid(name: "Infinity", text: base.replacingOccurrences(of: "\"file\": \"clip.mp4\"}, ", with: "\"file\": \"clip.mp4\"}, \"speed\": Infinity, "),
+                    path: "tracks[0].items[1].speed", words: "NaN and Infinity", schemaRefuses: true),
+            Invalid(name: "a key twice", text: base.replacingOccurrences(of: "\"color\": \"red\",", with: "\"color\": \"red\", \"color\": \"blue\","),
+                    path: "tracks[0].items[2]", words: "the key \"color\" appears twice", schemaRefuses: true),
+            Invalid(name: "a trailing comma", text: base.replacingOccurrences(of: "\"fps\": 15}", with: "\"fps\": 15,}"),
+                    path: "output", words: "not valid JSON at line 1", schemaRefuses: true),
+            // What only the files, the slots or the generators can tell: the schema cannot refuse these.
+            e("unfilled slot without a default", item1 + ["source"], .object(["slot": .string("clip")]), at: "tracks[0].items[1].source.slot",
+              "the slot \"clip\" has no default and was not filled", schema: false, [(["slots"], .object(["clip": videoSlot]))]),
+            e("missing file", item1 + ["source", "file"], .string("missing.mp4"), at: "tracks[0].items[1].source.file", "no such file", schema: false),
+            e("undeclared slot", item1 + ["source"], .object(["slot": .string("nope")]), at: "tracks[0].items[1].source.slot", "no slot is named \"nope\"", schema: false),
+            e("unknown placeholder", item0 + ["text"], .string("Hi {{who}}"), at: "tracks[0].items[0].text", "{{who}} names no slot", schema: false),
+            e("transition after the last item", item2 + ["transition"], .object(["name": .string("fade")]), at: "tracks[0].items[2].transition",
+              "the last item of a video track", schema: false),
+            e("a video item given a text slot", item1 + ["source"], .object(["slot": .string("name")]), at: "tracks[0].items[1].source.slot",
+              "is a text slot, but a video item takes a video or media slot", schema: false, [(["slots"], .object(["name": .object(["kind": .string("text")])]))]),
+            e("over 24 hours", item2 + ["duration"], .string("90000s"), at: "tracks[0].items[2].duration", "at most 24 hours", schema: false),
+            e("unknown generator", item2, .object(["type": .string("generator"), "name": .string("fireworks"), "duration": .string("1s")]),
+              at: "tracks[0].items[2].name", "no generator is registered as \"fireworks\"", schema: false),
+            e("a text file as a photo", item2, .object(["type": .string("photo"), "source": .object(["file": .string("notes.jpg")])]),
+              at: "tracks[0].items[2].source", "cannot be shown as a photo", schema: false),
+            Invalid(name: "a video slot given a text", text: edited { v in
+                set(&v, ["slots"], .object(["clip": videoSlot]))
+                set(&v, item1 + ["source"], .object(["slot": .string("clip")]))
+            }, path: "slots.clip", words: "takes a video file, but \"Ana\" is not a file", schemaRefuses: false, arguments: ["--slot", "clip=Ana"]),
+        ]
+    }()
+
+    @Test("at least 25 kinds of invalid description exit 64 with one line naming the file and the JSON path, writing nothing",
+          arguments: RenderCommandTests.invalid)
+    func invalidSpec(_ case_: Invalid) throws {
+        guard CLI.isBuilt, FFTools.available else { return }
+        let folder = try Self.sharedFixtures()
+        let spec = folder.appendingPathComponent("bad-\(case_.name.filter { $0.isLetter }).json")
+        try case_.text.write(to: spec, atomically: true, encoding: .utf8)
+        let movie = folder.appendingPathComponent("bad-\(case_.name.filter { $0.isLetter }).mp4")
+        let r = try CLI.run(["render", spec.path] + case_.arguments + ["-o", movie.path], in: folder)
+        #expect(r.status == 64, "\(case_): status \(r.status), \(r.stderr)")
+        let lines = r.stderrLines.filter { $0.hasPrefix("moviemaker: error: ") }
+        #expect(lines.count == 1, "\(case_): \(r.stderr)")
+        #expect(r.stderr.contains("\(spec.path): \(case_.path): "), "\(case_): \(r.stderr)")
+        #expect(r.stderr.contains(case_.words), "\(case_): \(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: movie.path))
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test("there are at least 25 invalid descriptions, at least 25 of them the schema can refuse")
+    func enoughInvalidSpecs() {
+        #expect(Self.invalid.count >= 25)
+        #expect(Self.invalid.filter(\.schemaRefuses).count >= 25)
+    }
+
+    /// The fixtures the invalid-spec cases share (made once), with `notes.jpg`, a text file.
+    static func sharedFixtures() throws -> URL {
+        try fixtureStore.withLock { stored in
+            if let (folder, _) = stored { return folder.url }
+            let folder = try SpecFixtures.folder()
+            try "not a photo".write(to: folder.file("notes.jpg"), atomically: true, encoding: .utf8)
+            stored = (folder, ())
+            return folder.url
+        }
+    }
+    static let fixtureStore = LockedBox<(TemporaryFolder, Void)?>(nil)
+
+    // MARK: The published schema, through an independent validator
+
+    /// Debian's python3 with python3-jsonschema, when installed.
+    static let python = "/usr/bin/python3"
+    static var jsonschemaAvailable: Bool {
+        (try? run(python, ["-c", "import jsonschema"]).status) == 0
+    }
+
+    /// Validates each file with the published schema (draft 2020-12), reading JSON strictly (no NaN,
+    /// no repeated keys), and returns which the validator accepts.
+    static func schemaAccepts(_ files: [URL]) throws -> [String: Bool] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let script = """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            jsonschema.Draft202012Validator.check_schema(schema)
+            validator = jsonschema.Draft202012Validator(schema)
+            def constant(name): raise ValueError("not JSON: " + name)
+            def pairs(items):
+                keys = [k for k, _ in items]
+                if len(keys) != len(set(keys)): raise ValueError("repeated key")
+                return dict(items)
+            for path in sys.argv[2:]:
+                try:
+                    doc = json.loads(open(path, encoding="utf-8").read(), parse_constant=constant, object_pairs_hook=pairs)
+                    errors = list(validator.iter_errors(doc))
+                    print(path + "\\t" + ("valid" if not errors else "invalid\\t" + errors[0].message[:200]))
+                except ValueError as e:
+                    print(path + "\\tinvalid\\t" + str(e)[:200])
+            """
+        let r = try run(python, ["-c", script, root.appendingPathComponent("schema/timeline-1.schema.json").path] + files.map(\.path))
+        guard r.status == 0 else { throw SchemaOracleFailed(stderr: r.stderr) }
+        var result: [String: Bool] = [:]
+        for line in r.stdout.split(separator: "\n") {
+            let parts = line.split(separator: "\t", maxSplits: 2)
+            if parts.count >= 2 { result[String(parts[0])] = parts[1] == "valid" }
+        }
+        return result
+    }
+    struct SchemaOracleFailed: Error { let stderr: String }
+
+    @Test("the published schema refuses the invalid descriptions it can judge and accepts the valid ones (python3-jsonschema)",
+          .enabled(if: RenderCommandTests.jsonschemaAvailable, "python3-jsonschema is not installed: apt-get install python3-jsonschema (scripts/install-deps.sh does)"))
+    func schemaOracle() throws {
+        let folder = try TemporaryFolder()
+        var files: [(URL, Bool, String)] = []
+        for (i, c) in Self.invalid.enumerated() {
+            let url = folder.file("invalid-\(i).json")
+            try c.text.write(to: url, atomically: true, encoding: .utf8)
+            files.append((url, !c.schemaRefuses, c.name))
+        }
+        let valid = folder.file("valid.json")
+        try Self.base.write(to: valid, atomically: true, encoding: .utf8)
+        files.append((valid, true, "base"))
+        for fit in Timeline.Slot.Fit.allCases {
+            let url = folder.file("fit-\(fit.rawValue).json")
+            try Self.fitTemplate(fit).write(to: url, atomically: true, encoding: .utf8)
+            files.append((url, true, "fit template \(fit)"))
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let examples = root.appendingPathComponent("examples/specs")
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: examples.path)) ?? [] where name.hasSuffix(".json") {
+            files.append((examples.appendingPathComponent(name), true, "example \(name)"))
+        }
+        let verdicts = try Self.schemaAccepts(files.map(\.0))
+        for (url, shouldPass, name) in files {
+            #expect(verdicts[url.path] == shouldPass, "\(name): the schema \(verdicts[url.path] == true ? "accepts" : "refuses") it")
+        }
+        #expect(files.filter { !$0.1 }.count >= 25)
+    }
+}
+
+/// A value behind a lock, for fixtures made once and shared by parallel tests.
+final class LockedBox<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+    init(_ value: Value) { self.value = value }
+    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        lock.lock(); defer { lock.unlock() }
+        return try body(&value)
+    }
+}
