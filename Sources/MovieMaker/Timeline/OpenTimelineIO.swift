@@ -143,7 +143,6 @@ public enum OpenTimelineIO {
                          composition: TimelineComposition, rate: FrameRate) throws(MovieMakerError) -> JSONValue {
         let own = try item.json(in: kind)
         var metadata = item.metadata
-        metadata["moviemaker"] = .object(["item": own])
         var effects: [JSONValue] = []
         let reference: JSONValue
         var sourceStart = head
@@ -174,6 +173,10 @@ public enum OpenTimelineIO {
                                  "available_range": .null, "available_image_bounds": .null])
         }
         let plan = composition.plan.first { $0.path == path.description }
+        // The item as MovieMaker wrote it, and the range it was written with: an import that finds the
+        // same range takes the item back as it was (an editor that trimmed it changes the range).
+        metadata["moviemaker"] = .object(["item": own, "range": timeRange(start: sourceStart, duration: duration, rate: rate),
+                                          "effects": .integer(effects.count)])
         return .object([
             "OTIO_SCHEMA": .string("Clip.2"), "name": .string(item.label ?? plan?.what.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) ?? item.typeName),
             "metadata": .object(metadata), "source_range": timeRange(start: sourceStart, duration: duration, rate: rate),
@@ -439,7 +442,7 @@ extension OpenTimelineIO {
         /// One OpenTimelineIO track's children as items of a track of `kind`.
         mutating func items(_ children: [JSONValue], at path: JSONPath, kind: Timeline.Track.Kind) throws(MovieMakerError) -> [Timeline.Item] {
             // First pass: each clip or gap with its range; transitions between them.
-            struct Piece { var item: Timeline.Item; var duration: Time; var sourceStart: Time?; var speed: Speed; var sourceLength: Time?; var shifts = true }
+            struct Piece { var item: Timeline.Item; var duration: Time; var sourceStart: Time?; var speed: Speed; var sourceLength: Time?; var shifts = true; var untouched = false }
             var pieces: [Piece] = []
             var transitions: [Int: (inOffset: Time, outOffset: Time, name: String, easing: Easing?)] = [:]   // after piece index
             var position = Time.zero
@@ -549,6 +552,15 @@ extension OpenTimelineIO {
                     if kind == .audio { position = position + duration; continue }
                 }
                 for (key, v) in metadata { item.metadata[key] = v }
+                // Untouched since MovieMaker wrote it: the same range it recorded. Then the item is taken back as it was.
+                let sameEffects = info?["effects"]?.doubleValue == Double(child["effects"]?.arrayValue?.count ?? 0)
+                let sameEnabled = (child["enabled"] == .bool(false)) == (item.enabled == false)
+                if info?["item"] != nil, sameEffects, sameEnabled, let recorded = try? range(info?["range"], at: p), let r,
+                   recorded.start == r.start, recorded.duration == r.duration {
+                    pieces.append(Piece(item: item, duration: duration, sourceStart: nil, speed: .normal, sourceLength: nil, untouched: true))
+                    position = position + duration
+                    continue
+                }
                 if child["enabled"] == .bool(false) { item.enabled = false }
                 item.markers = try markers(child["markers"], at: p.appending("markers"), offset: sourceStart, speed: speed)
                 if kind != .video { item.at = value(position) }
@@ -575,6 +587,7 @@ extension OpenTimelineIO {
             var items: [Timeline.Item] = []
             for (i, piece) in pieces.enumerated() {
                 var item = piece.item
+                if piece.untouched { items.append(item); continue }
                 let before = i > 0 ? transitions[i - 1]?.inOffset ?? .zero : .zero
                 let after = transitions[i]?.outOffset ?? .zero
                 var head = before
@@ -586,6 +599,8 @@ extension OpenTimelineIO {
                     if i > 0, var t = transitions[i - 1] { t.inOffset = head; transitions[i - 1] = t }
                 }
                 let duration = piece.duration + head + after
+                // Markers were read relative to the trimmed range; the item starts `head` earlier.
+                if head > .zero { item.markers = item.markers.map { var m = $0; m.at = value(m.at.time(at: rate) + head); return m } }
                 if let t = transitions[i] {
                     let overlap = t.inOffset + t.outOffset
                     item.transition = overlap > .zero ? Timeline.TransitionSpec(t.name, duration: value(overlap), easing: t.easing) : nil
