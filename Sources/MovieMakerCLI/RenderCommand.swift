@@ -163,6 +163,9 @@ struct RenderCommand: ParsableCommand {
             return
         }
         guard let output else { return }
+        if let input = composition.inputFiles.first(where: { FileIdentity.same(output, $0.path) }) {
+            throw ValidationError("-o \(output) is \(input.path), which the description reads: choose another destination")
+        }
         let reporter = ProgressReporter(label: "render", options: progress)
         let movie = try Interruption.shared.makeMovie { try composition.makeMovie(at: URL(fileURLWithPath: output)) }
         try reporter.render(movie) {

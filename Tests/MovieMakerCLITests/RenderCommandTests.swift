@@ -190,6 +190,26 @@ struct RenderCommandTests {
         #expect(valid.status == 0 && valid.stdout.contains("valid: 640x480 at 15 fps, 2.333 s (35 frames), 2 tracks, 3 items"), "\(valid.stdout)\(valid.stderr)")
     }
 
+    @Test("-o naming one of the description's inputs (or the description) is refused before any work, the input untouched")
+    func outputIsNotAnInput() throws {
+        guard CLI.isBuilt, FFTools.available else { return }
+        let folder = try SpecFixtures.folder()
+        let spec = folder.file("s.json")
+        try Self.base.write(to: spec, atomically: true, encoding: .utf8)
+        let before = try Data(contentsOf: folder.file("clip.mp4"))
+        let link = folder.file("link.mp4")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: folder.file("clip.mp4"))
+        for target in [folder.file("clip.mp4"), link] {
+            let r = try CLI.run(["render", spec.path, "-o", target.path], in: folder.url)
+            #expect(r.status == 64, "\(r.stderr)")
+            #expect(r.stderr.contains("which the description reads"), "\(r.stderr)")
+        }
+        #expect(try Data(contentsOf: folder.file("clip.mp4")) == before)
+        let same = try CLI.run(["render", spec.path, "--save-spec", spec.path])
+        #expect(same.status == 64 && same.stderr.contains("is the description file itself"), "\(same.stderr)")
+        #expect(try String(contentsOf: spec, encoding: .utf8) == Self.base)
+    }
+
     @Test("moviemaker schema prints the committed schema")
     func schemaCommand() throws {
         guard CLI.isBuilt else { return }

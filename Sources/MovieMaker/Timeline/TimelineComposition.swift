@@ -72,6 +72,9 @@ public struct TimelineComposition: Sendable {
     public let warnings: [String]
     /// Which part of which file each media item plays, by the item's JSON path (for OpenTimelineIO).
     let sources: [String: SourceTiming]
+    /// Every file the composition reads (videos, photos, sounds), standardized: a render must not write
+    /// over one of them.
+    public let inputFiles: [URL]
 
     /// Which part of a file an item plays, and how.
     struct SourceTiming: Sendable, Hashable {
@@ -176,6 +179,7 @@ struct TimelineCompiler {
     var plan: [TimelineComposition.PlannedItem] = []
     var warnings: [String] = []
     var sources: [String: TimelineComposition.SourceTiming] = [:]
+    var inputFiles: [URL] = []
     /// The text slots' values, for `{{name}}`.
     let texts: [String: String]
 
@@ -279,7 +283,7 @@ struct TimelineCompiler {
 
         return TimelineComposition(width: width, height: height, frameRate: rate, duration: duration, encoderSettings: settings,
                                    audioSettings: audioSettings, picture: film, soundtrack: soundtrack, plan: plan,
-                                   videoDecoders: decoders, warnings: warnings, sources: sources)
+                                   videoDecoders: decoders, warnings: warnings, sources: sources, inputFiles: inputFiles)
     }
 
     mutating func record(_ item: Timeline.Item, at path: JSONPath, start: Time, duration: Time, what: String, detail: String) {
@@ -594,7 +598,7 @@ struct TimelineCompiler {
     /// The file a source names: a path resolved against the media folder, or the file in a slot; it
     /// must exist. `kinds`: the slot kinds the item takes (checked when read; repeated here for values
     /// built in code).
-    func file(_ source: Timeline.Source, at path: JSONPath, kinds: [Timeline.Slot.Kind]) throws(MovieMakerError) -> URL {
+    mutating func file(_ source: Timeline.Source, at path: JSONPath, kinds: [Timeline.Slot.Kind]) throws(MovieMakerError) -> URL {
         let url: URL
         let shownPath: JSONPath
         switch source {
@@ -620,6 +624,7 @@ struct TimelineCompiler {
             throw .invalidDescription(shownPath, "no such file: \(url.path)", file: url.path)
         }
         guard !isDirectory.boolValue else { throw .invalidDescription(shownPath, "\(url.path) is a folder, not a file", file: url.path) }
+        if !inputFiles.contains(url) { inputFiles.append(url) }
         return url
     }
 
