@@ -210,6 +210,28 @@ struct RenderCommandTests {
         #expect(try String(contentsOf: spec, encoding: .utf8) == Self.base)
     }
 
+    @Test("the new commands are listed and their help names the flags users' scripts rely on")
+    func help() throws {
+        guard CLI.isBuilt else { return }
+        let root = try CLI.run(["--help"])
+        for name in ["render", "validate", "format", "schema", "otio"] {
+            #expect(root.stdout.contains("  \(name) "), "\(name) is not listed: \(root.stdout)")
+        }
+        let render = try CLI.run(["render", "--help"])
+        #expect(render.status == 0)
+        for flag in ["--slot <name=value>", "--media <file>", "--save-spec <file.json>", "--preview", "--check", "--crf", "--preset", "-o, --output"] {
+            #expect(render.stdout.contains(flag), "render --help lacks \(flag)")
+        }
+        let otio = try CLI.run(["otio", "--help"])
+        #expect(otio.stdout.contains("export") && otio.stdout.contains("import") && otio.stdout.contains("in_offset"))
+        let missing = try CLI.run(["render", "/nonexistent/spec.json", "-o", "/tmp/x.mp4"])
+        #expect(missing.status == 64 && missing.stderr.contains("/nonexistent/spec.json: no such file"), "\(missing.stderr)")
+        let folder = try TemporaryFolder()
+        try Self.base.write(to: folder.file("s.json"), atomically: true, encoding: .utf8)
+        let nothing = try CLI.run(["render", folder.file("s.json").path])
+        #expect(nothing.status == 64 && nothing.stderr.contains("give -o movie.mp4 to render, --check to only check"), "\(nothing.stderr)")
+    }
+
     @Test("moviemaker schema prints the committed schema")
     func schemaCommand() throws {
         guard CLI.isBuilt else { return }
