@@ -121,6 +121,24 @@ import MovieMakerTestSupport
         }
     }
 
+    @Test("times whose sums do not fit 64-bit fractions are rounded, not trapped on")
+    func hugeDenominators() throws {
+        // Four durations over large coprime denominators: their exact sum's denominator is about 10^24.
+        let primes: [Int64] = [999_983, 999_979, 999_961, 999_959]
+        let exact = primes.reduce(0.0) { $0 + 1 / Double($1) }
+        let sum = primes.map { Time(value: 1, timescale: $0) }.reduce(Time.zero, +)
+        #expect(abs(sum.seconds - exact) < 1e-12)
+        #expect((Time(value: 1, timescale: 999_983) * 999_983) == Time(value: 1, timescale: 1))
+        _ = Time(value: .min, timescale: 1)
+        _ = Time(value: .min, timescale: .max) - Time(value: .min, timescale: 3)
+        let t = Timeline {
+            Timeline.Track.video { for p in primes { Timeline.Item.gap(.seconds(Time(value: 1_000_000, timescale: p))) } }
+        }
+        let c = try t.composition(Timeline.RenderOptions(preview: true))
+        #expect(abs(c.duration.seconds - 1_000_000 * exact) < 1e-9)
+        #expect(c.frameCount == 121)    // 4.0001… s at 30 fps
+    }
+
     // MARK: Reading and writing
 
     /// A description using every item type and most keys.

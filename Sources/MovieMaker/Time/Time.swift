@@ -14,9 +14,10 @@ public struct Time: Hashable, Comparable, Sendable, CustomStringConvertible,
     /// Creates `value / timescale` seconds, reduced. `timescale` must be positive.
     public init(value: Int64, timescale: Int64) {
         precondition(timescale > 0, "timescale must be positive")
-        let g = Swift.max(Int64(gcd(Int(value.magnitude), Int(timescale))), 1)
-        self.value = value / g
-        self.timescale = timescale / g
+        var g = Swift.max(gcd64(value.magnitude, timescale.magnitude), 1)
+        if g > UInt64(Int64.max) { g /= 2 }
+        self.value = value / Int64(g)
+        self.timescale = timescale / Int64(g)
     }
     /// Converts seconds to an exact time, rounded to the nearest microsecond (exact for decimal literals
     /// such as 2.5 or 0.1). Use `FrameRate.time(ofFrame:)` for frame-exact times such as 1001/30000.
@@ -160,31 +161,78 @@ func gcd(_ a: Int, _ b: Int) -> Int {
 }
 
 /// Exact fraction arithmetic for times; wider intermediate products avoid overflow in comparisons.
+///
+/// Sums and products are exact whenever the result fits 64-bit terms, which every frame-grid and
+/// decimal time does. A result that does not fit (only contrived input gets there: times whose
+/// denominators are large coprime numbers, such as `1/999983s` next to `1/999979s`) is rounded to the
+/// nearest fraction that does, instead of trapping on overflow.
 struct Rational: Comparable {
     var num: Int64
     var den: Int64
     init(_ num: Int64, _ den: Int64) {
-        let g = Swift.max(Int64(gcd(Int(num.magnitude), Int(den.magnitude))), 1)
-        self.num = num / g; self.den = den / g
-        if self.den < 0 { self.num = -self.num; self.den = -self.den }
+        var g = Swift.max(gcd64(num.magnitude, den.magnitude), 1)
+        if g > UInt64(Int64.max) { g /= 2 }              // both Int64.min
+        var n = num / Int64(g), d = den / Int64(g)
+        if d < 0 {
+            let (nn, o1) = (0 as Int64).subtractingReportingOverflow(n)
+            let (dd, o2) = (0 as Int64).subtractingReportingOverflow(d)
+            if o1 || o2 { n = nn == .min ? .max : nn; d = dd == .min ? .max : dd } else { n = nn; d = dd }
+        }
+        self.num = n; self.den = Swift.max(d, 1)
     }
     init(_ t: Time) { self.init(t.value, t.timescale) }
     var time: Time { Time(value: num, timescale: den) }
-    static func + (a: Rational, b: Rational) -> Rational {
-        let l = a.den / Int64(gcd(Int(a.den), Int(b.den))) * b.den
-        return Rational(a.num * (l / a.den) + b.num * (l / b.den), l)
+    /// The value as a `Double` (for the rare result that does not fit exactly).
+    var double: Double { Double(num) / Double(den) }
+    /// The fraction nearest `x` whose terms fit: the simplest one that reads back as `x`, else nanoseconds.
+    static func approximating(_ x: Double) -> Rational {
+        guard x.isFinite else { return Rational(x > 0 ? Int64.max / 2 : -(Int64.max / 2), 1) }
+        let limit = Double(Int64.max / 2)
+        if abs(x) >= limit / 1e9 { return Rational(Int64(Swift.max(-limit, Swift.min(limit, x.rounded()))), 1) }
+        if let t = Time.simplestFraction(of: x) { return Rational(t) }
+        return Rational(Int64((x * 1e9).rounded()), 1_000_000_000)
     }
-    static func - (a: Rational, b: Rational) -> Rational { a + Rational(-b.num, b.den) }
+    static func + (a: Rational, b: Rational) -> Rational {
+        let g = Int64(gcd64(a.den.magnitude, b.den.magnitude))
+        let (l, o1) = (a.den / g).multipliedReportingOverflow(by: b.den)
+        if !o1 {
+            let (x, o2) = a.num.multipliedReportingOverflow(by: l / a.den)
+            let (y, o3) = b.num.multipliedReportingOverflow(by: l / b.den)
+            let (sum, o4) = x.addingReportingOverflow(y)
+            if !(o2 || o3 || o4) { return Rational(sum, l) }
+        }
+        return approximating(a.double + b.double)
+    }
+    static func - (a: Rational, b: Rational) -> Rational {
+        guard b.num != .min else { return approximating(a.double - b.double) }
+        return a + Rational(-b.num, b.den)
+    }
     static func * (a: Rational, b: Rational) -> Rational {
-        let g1 = Swift.max(Int64(gcd(Int(a.num), Int(b.den))), 1)
-        let g2 = Swift.max(Int64(gcd(Int(b.num), Int(a.den))), 1)
-        return Rational((a.num / g1) * (b.num / g2), (a.den / g2) * (b.den / g1))
+        let g1 = Swift.max(Int64(gcd64(a.num.magnitude, b.den.magnitude) & UInt64(Int64.max)), 1)
+        let g2 = Swift.max(Int64(gcd64(b.num.magnitude, a.den.magnitude) & UInt64(Int64.max)), 1)
+        let (n, o1) = (a.num / g1).multipliedReportingOverflow(by: b.num / g2)
+        let (d, o2) = (a.den / g2).multipliedReportingOverflow(by: b.den / g1)
+        if !(o1 || o2) { return Rational(n, d) }
+        return approximating(a.double * b.double)
     }
     static func < (a: Rational, b: Rational) -> Bool {
         let l = a.num.multipliedFullWidth(by: b.den)
         let r = b.num.multipliedFullWidth(by: a.den)
         return (l.high, l.low) < (r.high, r.low)
     }
-    var floor: Int64 { num >= 0 ? num / den : -((-num + den - 1) / den) }
-    var ceil: Int64 { num >= 0 ? (num + den - 1) / den : -((-num) / den) }
+    var floor: Int64 {
+        let q = num / den
+        return num % den != 0 && num < 0 ? q - 1 : q
+    }
+    var ceil: Int64 {
+        let q = num / den
+        return num % den != 0 && num > 0 ? q + 1 : q
+    }
+}
+
+/// The greatest common divisor of two magnitudes (0 when both are 0).
+func gcd64(_ a: UInt64, _ b: UInt64) -> UInt64 {
+    var (a, b) = (a, b)
+    while b != 0 { (a, b) = (b, a % b) }
+    return a
 }
