@@ -84,7 +84,7 @@ public final class GeneratorRegistry: Sendable {
     func make(_ name: String, params: [String: JSONValue], path: JSONPath, duration: Time, width: Int, height: Int,
               rate: FrameRate) throws(MovieMakerError) -> Clip {
         guard let entry = entries.withLock({ $0[name] }) else {
-            var message = "no generator is registered as \"\(name)\": the registered ones are \(SpecObject.list(names))"
+            var message = "no generator is registered as \"\(name)\": the registered ones are \(SpecObject.list(names, conjunction: "and"))"
             if let near = SpecObject.nearest(name, in: names) { message += " (did you mean \"\(near)\"?)" }
             throw .invalidDescription(path.appending("name"), message)
         }

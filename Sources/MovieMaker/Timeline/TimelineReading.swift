@@ -110,10 +110,10 @@ struct SpecObject {
         }
     }
 
-    /// `a, b, c or d`.
-    static func list(_ names: [String]) -> String {
+    /// `a, b, c or d` (or `a, b, c and d` with `conjunction: "and"`).
+    static func list(_ names: [String], conjunction: String = "or") -> String {
         guard names.count > 1 else { return names.first ?? "nothing" }
-        return names.dropLast().joined(separator: ", ") + " or " + names.last!
+        return names.dropLast().joined(separator: ", ") + " \(conjunction) " + names.last!
     }
 
     /// The name in `names` within two edits of `word` (ignoring case), if one is.
@@ -371,7 +371,7 @@ struct SpecObject {
             let name = try s.string("slot", required: true, nonEmpty: true)!
             guard let slot = context.slots[name] else {
                 let known = context.slots.keys.sorted()
-                throw s.fail("slot", "no slot is named \"\(name)\": " + (known.isEmpty ? "declare it under \"slots\"" : "the slots are \(Self.list(known))"))
+                throw s.fail("slot", "no slot is named \"\(name)\": " + (known.isEmpty ? "declare it under \"slots\"" : "the slots are \(Self.list(known, conjunction: "and"))"))
             }
             guard kinds.contains(slot.kind) else {
                 throw s.fail("slot", "the slot \"\(name)\" is a \(slot.kind.rawValue) slot, but \(what) takes a \(Self.list(kinds.map(\.rawValue))) slot")

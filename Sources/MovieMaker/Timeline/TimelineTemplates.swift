@@ -42,7 +42,7 @@ extension Timeline {
             let path = JSONPath().appending("slots").appending(name)
             guard let slot = slots[name] else {
                 let known = slots.keys.sorted()
-                throw .invalidDescription(path, "the description has no slot \"\(name)\": " + (known.isEmpty ? "it is not a template (it has no slots)" : "its slots are \(SpecObject.list(known))"))
+                throw .invalidDescription(path, "the description has no slot \"\(name)\": " + (known.isEmpty ? "it is not a template (it has no slots)" : "its slots are \(SpecObject.list(known, conjunction: "and"))"))
             }
             switch (slot.kind, value) {
             case (.video, .file), (.photo, .file), (.media, .file), (.audio, .file), (.text, .text):
@@ -99,7 +99,7 @@ extension Timeline {
             guard let slot = slots[name] else {
                 let known = slots.keys.sorted()
                 throw .invalidDescription(JSONPath().appending("slots").appending(name),
-                                          "the description has no slot \"\(name)\": " + (known.isEmpty ? "it is not a template (it has no slots)" : "its slots are \(SpecObject.list(known))"))
+                                          "the description has no slot \"\(name)\": " + (known.isEmpty ? "it is not a template (it has no slots)" : "its slots are \(SpecObject.list(known, conjunction: "and"))"))
             }
             switch slot.kind {
             case .video, .photo, .media, .audio: values[name] = try fileValue(text, for: name, kind: slot.kind)
