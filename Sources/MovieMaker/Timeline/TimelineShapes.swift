@@ -397,7 +397,6 @@ enum TimelineShapes {
     static var jsonSchema: JSONValue {
         guard case var .object(root) = timeline.schema else { return timeline.schema }
         root["$schema"] = .string("https://json-schema.org/draft/2020-12/schema")
-        root["$id"] = .string("https://moviemaker.dev/schema/timeline-1.schema.json")
         root["title"] = .string("MovieMaker description file")
         root["$defs"] = .object(definitions)
         return .object(root)
