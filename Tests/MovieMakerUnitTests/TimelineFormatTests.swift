@@ -242,6 +242,19 @@ import MovieMakerTestSupport
             #expect(s["additionalProperties"] == .bool(false))
             #expect(Set(s["properties"]?.objectValue?.keys ?? [:].keys) == Set(shape.keys))
         }
+        // Every reference resolves, and every definition is used.
+        var refs: Set<String> = []
+        func walk(_ v: JSONValue) {
+            switch v {
+            case let .object(o):
+                if let r = o["$ref"]?.stringValue { refs.insert(String(r.split(separator: "/").last ?? "")) }
+                o.values.forEach(walk)
+            case let .array(a): a.forEach(walk)
+            default: break
+            }
+        }
+        walk(Timeline.jsonSchema)
+        #expect(refs == Set(defs.objectValue?.keys ?? [:].keys), "missing: \(refs.subtracting(defs.objectValue?.keys ?? [:].keys))")
         // Every name the reader accepts reads back as a transition.
         for name in TimelineShapes.transitionNames { _ = try Transition(xfadeName: name) }
     }
