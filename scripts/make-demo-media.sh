@@ -50,13 +50,13 @@ label() {
 }
 
 # clip NAME SECONDS WxH "lavfi video source" TONE_HZ "extra video filters": an H.264 + AAC clip at
-# 30 fps with a soft tone (a slow tremolo on a sine) as its sound.
+# 30 fps with a soft tone (a sine peaking near −16 dBFS, with a slow tremolo) as its sound.
 clip() {
     local name="$1" length; length=$(seconds "$2"); local dims="$3" source="$4" tone="$5" filters="$6"
     [ -s "$folder/$name" ] && return 0
     ffmpeg -loglevel error -nostdin -y -f lavfi -i "$source" \
         -f lavfi -i "sine=frequency=$tone:sample_rate=48000" \
-        -filter_complex "[0:v]$filters,scale=$dims:flags=neighbor,setsar=1,$(label "$name  %{pts\\:hms}"),format=yuv420p[v];[1:a]volume=0.25,tremolo=f=0.5:d=0.6,aformat=channel_layouts=stereo[a]" \
+        -filter_complex "[0:v]$filters,scale=$dims:flags=neighbor,setsar=1,$(label "$name  %{pts\\:hms}"),format=yuv420p[v];[1:a]volume=1.2,tremolo=f=0.5:d=0.6,aformat=channel_layouts=stereo[a]" \
         -map "[v]" -map "[a]" -t "$length" -r 30 -c:v libx264 -preset veryfast -crf 23 -c:a aac -b:a 128k -movflags +faststart \
         "$folder/.$name.tmp.mp4"
     mv "$folder/.$name.tmp.mp4" "$folder/$name"
