@@ -84,4 +84,4 @@ bench: deps
 	$$($(SWIFT) build -c release --show-bin-path)/moviemaker-bench $(BENCH_ARGS)
 
 clean:
-	rm -rf .build $(OUTPUT)
+	rm -rf .build $(OUTPUT) examples/specs/media
