@@ -24,7 +24,9 @@ build: deps
 ## Renders the example movies into $(OUTPUT)/ and prints a summary of each, then runs the script
 ## examples/wave.swift with `moviemaker run` (compiled on first use, cached afterwards), then the
 ## tool's own commands: title cards, a slideshow, three title clips stitched with music, and a contact
-## sheet and thumbnail of the stitched movie.
+## sheet and thumbnail of the stitched movie; then the description-file templates in examples/specs
+## (their default media generated into examples/specs/media), one of them filled with --slot and
+## --media, and one exported as OpenTimelineIO.
 demo: build
 	@bin=$$($(SWIFT) build --show-bin-path) && \
 	$$bin/moviemaker-examples $(OUTPUT) && \
@@ -46,6 +48,21 @@ demo: build
 	$$bin/moviemaker contact-sheet $(OUTPUT)/stitched.mp4 -o $(OUTPUT)/contact-sheet.png && \
 	$$bin/moviemaker still $(OUTPUT)/stitched.mp4 -o $(OUTPUT)/stitched-thumbnail.png && \
 	echo "Stitched clips: $(OUTPUT)/stitched.mp4 (contact sheet $(OUTPUT)/contact-sheet.png, thumbnail $(OUTPUT)/stitched-thumbnail.png)." && \
+	started=$$(date +%s) && \
+	echo "Description files: the templates in examples/specs, their default media made into examples/specs/media …" && \
+	bash scripts/make-demo-media.sh examples/specs/media && \
+	for name in travel promo birthday; do \
+	    echo "moviemaker render examples/specs/$$name.json --preset veryfast -o $(OUTPUT)/$$name.mp4" && \
+	    $$bin/moviemaker render examples/specs/$$name.json --preset veryfast -o $(OUTPUT)/$$name.mp4 || exit 1; \
+	done && \
+	echo "moviemaker render examples/specs/birthday.json --slot name=Ana --media <three demo photos> …" && \
+	$$bin/moviemaker render examples/specs/birthday.json --slot name="Ana" \
+	    --media "$(OUTPUT)/photos/01 Mandelbrot.jpg" "$(OUTPUT)/photos/02 Portrait.jpg" "$(OUTPUT)/photos/04 Dusk.webp" \
+	    --preset veryfast --save-spec $(OUTPUT)/birthday-ana.json -o $(OUTPUT)/birthday-ana.mp4 && \
+	$$bin/moviemaker otio export examples/specs/travel.json -o $(OUTPUT)/travel.otio && \
+	echo "Templates rendered as their own previews: $(OUTPUT)/travel.mp4, $(OUTPUT)/promo.mp4, $(OUTPUT)/birthday.mp4." && \
+	echo "Filled template: $(OUTPUT)/birthday-ana.mp4 (its description, itself a template: $(OUTPUT)/birthday-ana.json)." && \
+	echo "OpenTimelineIO: $(OUTPUT)/travel.otio. The description-file steps took $$(( $$(date +%s) - started )) s." && \
 	echo "The moviemaker tool is $$bin/moviemaker (make install links it into $(PREFIX)/bin)."
 
 ## Links the built moviemaker into $(PREFIX)/bin (it keeps finding the library in this checkout).
@@ -67,4 +84,4 @@ bench: deps
 	$$($(SWIFT) build -c release --show-bin-path)/moviemaker-bench $(BENCH_ARGS)
 
 clean:
-	rm -rf .build $(OUTPUT)
+	rm -rf .build $(OUTPUT) examples/specs/media
