@@ -96,7 +96,7 @@ struct RenderCommand: ParsableCommand {
     var output: String?
 
     /// The filled description's destination.
-    @Option(help: ArgumentHelp("Write the resolved description (slots filled, paths relative to its folder) to this file: a template of its own.", valueName: "file.json"))
+    @Option(help: ArgumentHelp("Write the resolved description to this file: a template of its own, its slots holding what was given (files inside its folder named relative to it, others by absolute path).", valueName: "file.json"))
     var saveSpec: String?
 
     /// A quick, small render.

@@ -130,13 +130,6 @@ struct ExampleSpecTests {
                 "unfilled, the title has the slot's default \(standard): \(preview.stdout)")
     }
 
-    /// Whether the committed schema lacks `$defs/kenBurnsSettings`, which a slideshow's `kenBurns` refers
-    /// to (TimelineShapes.definitions leaves it out).
-    static var schemaLacksKenBurnsSettings: Bool {
-        let schema = try? JSONSerialization.jsonObject(with: Data(contentsOf: repository.appendingPathComponent("schema/timeline-1.schema.json"))) as? [String: Any]
-        return (schema?["$defs"] as? [String: Any])?["kenBurnsSettings"] == nil
-    }
-
     @Test(arguments: names)
     func validatesAgainstThePublishedSchema(_ name: String) throws {
         // An independent validator (python3-jsonschema, a test oracle scripts/install-deps.sh installs).
@@ -149,17 +142,8 @@ struct ExampleSpecTests {
             errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in jsonschema.Draft202012Validator(schema).iter_errors(json.load(open(sys.argv[2])))]
             print("\\n".join(errors)); sys.exit(1 if errors else 0)
             """
-        let tracks = (try Self.json(Self.specFolder.appendingPathComponent(name))["tracks"] as? [[String: Any]]) ?? []
-        let slideshowKenBurns = tracks.contains { track in
-            ((track["items"] as? [[String: Any]]) ?? []).contains { $0["type"] as? String == "slideshow" && $0["kenBurns"] is [String: Any] }
-        }
-        try withKnownIssue("schema/timeline-1.schema.json refers to #/$defs/kenBurnsSettings, which it does not define",
-                       isIntermittent: false) {
-            let r = try run(python, ["-c", program, Self.repository.appendingPathComponent("schema/timeline-1.schema.json").path,
-                                     Self.specFolder.appendingPathComponent(name).path])
-            #expect(r.status == 0, "\(name) does not validate against schema/timeline-1.schema.json: \(r.stdout) \(r.stderr.suffix(400))")
-        } when: {
-            Self.schemaLacksKenBurnsSettings && slideshowKenBurns
-        }
+        let r = try run(python, ["-c", program, Self.repository.appendingPathComponent("schema/timeline-1.schema.json").path,
+                                 Self.specFolder.appendingPathComponent(name).path])
+        #expect(r.status == 0, "\(name) does not validate against schema/timeline-1.schema.json: \(r.stdout) \(r.stderr.suffix(400))")
     }
 }

@@ -194,6 +194,36 @@ struct OTIOCommandTests {
         #expect(codes.count > 30 && zip(codes, codes.dropFirst()).allSatisfy { $1 <= $0 } && codes.first! > codes.last!, "\(codes)")
     }
 
+    @Test("a clip trimmed in an editor comes back with the new range; a slot's clip is then named by its file")
+    func editedRangesAreTaken() throws {
+        guard CLI.isBuilt, FFTools.available else { return }
+        let folder = try SpecFixtures.folder()
+        try RenderCommandTests.fitTemplate(.cutHead).write(to: folder.file("t.json"), atomically: true, encoding: .utf8)
+        let export = try CLI.run(["otio", "export", folder.file("t.json").path, "--media", "clip.mp4", "four.mp4", "nine.mp4",
+                                  "-o", folder.file("t.otio").path], in: folder.url)
+        #expect(export.status == 0, "\(export.stderr)")
+        // The editor trims 15 frames off the end of the third clip (the last 4 s of nine.mp4).
+        var doc = try JSONValue(parsing: Data(contentsOf: folder.file("t.otio")))
+        guard case var .object(root) = doc, case var .object(stack) = root["tracks"], case var .array(tracks) = stack["children"],
+              case var .object(track) = tracks[0], case var .array(children) = track["children"], case var .object(clip) = children[2],
+              case var .object(range) = clip["source_range"], case var .object(duration) = range["duration"] else {
+            Issue.record("unexpected export shape"); return
+        }
+        #expect(duration["value"]?.doubleValue == 60)
+        duration["value"] = .number("45.0"); range["duration"] = .object(duration); clip["source_range"] = .object(range)
+        children[2] = .object(clip); track["children"] = .array(children); tracks[0] = .object(track)
+        stack["children"] = .array(tracks); root["tracks"] = .object(stack); doc = .object(root)
+        try doc.canonicalData.write(to: folder.file("edited.otio"))
+        let imported = try CLI.run(["otio", "import", folder.file("edited.otio").path, "-o", folder.file("edited.json").path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.contains("the clip of slot \"c\" was edited in OpenTimelineIO: the item now names its file"), "\(imported.stderr)")
+        let r = try CLI.run(["render", folder.file("edited.json").path, "-o", folder.file("edited.mp4").path, "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let codes = try SpecFixtures.codes(folder.file("edited.mp4"))
+        #expect(codes.count == 15 + 60 + 45, "the third clip lasts 45 frames now")
+        #expect(Array(codes.suffix(45)) == (75..<120).map { Optional($0) }, "from where the editor's range starts")
+    }
+
     @Test("metadata of other tools survives import then export, at the timeline, track and clip")
     func unknownMetadataSurvives() throws {
         guard CLI.isBuilt, FFTools.available else { return }

@@ -94,6 +94,34 @@ import MovieMakerTestSupport
         #expect(!FileManager.default.fileExists(atPath: folder.file("out.mp4").path))
     }
 
+    @Test("ducked music dips under an audio item that does not duck (a voice-over), and comes back after it")
+    func musicDucksUnderAudioItems() throws {
+        guard FFTools.available else { return }
+        let folder = try TemporaryFolder()
+        try ProceduralSound.tone(frequency: 300, amplitude: 0.2, duration: 5).writeWAV(to: folder.file("bed.wav"), sampleFormat: .int16)
+        try ProceduralSound.tone(frequency: 1000, amplitude: 0.3, duration: 1).writeWAV(to: folder.file("voice.wav"), sampleFormat: .int16)
+        let t = Timeline(output: Timeline.Output(size: .init(width: 64, height: 48), fps: 10, encoder: .init(preset: .ultrafast))) {
+            Timeline.Track.video { Timeline.Item.color("black", duration: 5) }
+            Timeline.Track.audio {
+                Timeline.Item.music(.file("bed.wav"), fadeIn: 0, fadeOut: 0)
+                Timeline.Item.audio(.file("voice.wav")).placed(at: 1.5)
+            }
+        }
+        let url = folder.file("ducked.mp4")
+        try t.render(to: url, options: Timeline.RenderOptions(mediaFolder: folder.url))
+        let (samples, _, rate) = try decodeAudio(url, in: folder)
+        func level(_ from: Double, _ to: Double) -> Double {
+            let range = Int(from * Double(rate))..<min(samples.count, Int(to * Double(rate)))
+            let w = 2 * Double.pi * 300 / Double(rate), c = 2 * cos(w)
+            var s1 = 0.0, s2 = 0.0
+            for x in samples[range] { let s = Double(x) + c * s1 - s2; s2 = s1; s1 = s }
+            return 2 * (s1 * s1 + s2 * s2 - c * s1 * s2).squareRoot() / Double(range.count)
+        }
+        let before = level(0.5, 1.3), during = level(1.8, 2.4), after = level(3.6, 4.4)
+        #expect(20 * log10(during / before) < -9, "the music dips about 12 dB: \(before) → \(during)")
+        #expect(abs(20 * log10(after / before)) < 1.5, "and comes back: \(before) → \(after)")
+    }
+
     @Test("a video's volume scales its own sound: 0.5 is half the amplitude, 0 silence")
     func videoVolume() throws {
         guard FFTools.available else { return }

@@ -82,6 +82,7 @@ public enum OpenTimelineIO {
             }
         }
         var info: [String: JSONValue] = ["version": .integer(Timeline.currentVersion), "output": timeline.output.json]
+        if let schema = timeline.schema { info["$schema"] = .string(schema) }
         if let template = timeline.template {
             var t: [String: JSONValue] = ["title": .string(template.title)]
             if let d = template.description { t["description"] = .string(d) }
@@ -345,6 +346,7 @@ extension OpenTimelineIO {
                 let o = try SpecObject(out, at: contextPath.appending("output"), shape: TimelineShapes.output, what: "output settings")
                 timeline.output = try Timeline.Output(reading: o, SpecContext(slots: slots))
             }
+            timeline.schema = info?["$schema"]?.stringValue
             if let t = info?["template"], let title = t["title"]?.stringValue {
                 timeline.template = Timeline.Template(title: title, description: t["description"]?.stringValue, thumbnail: t["thumbnail"]?.stringValue)
             }
@@ -442,7 +444,7 @@ extension OpenTimelineIO {
         /// One OpenTimelineIO track's children as items of a track of `kind`.
         mutating func items(_ children: [JSONValue], at path: JSONPath, kind: Timeline.Track.Kind) throws(MovieMakerError) -> [Timeline.Item] {
             // First pass: each clip or gap with its range; transitions between them.
-            struct Piece { var item: Timeline.Item; var duration: Time; var sourceStart: Time?; var speed: Speed; var sourceLength: Time?; var shifts = true; var untouched = false }
+            struct Piece { var item: Timeline.Item; var duration: Time; var sourceStart: Time?; var speed: Speed; var sourceLength: Time?; var shifts = true; var untouched = false; var file: String? = nil }
             var pieces: [Piece] = []
             var transitions: [Int: (inOffset: Time, outOffset: Time, name: String, easing: Easing?)] = [:]   // after piece index
             var position = Time.zero
@@ -524,6 +526,9 @@ extension OpenTimelineIO {
                         keep(effect, in: &metadata, at: p.appending("effects").appending(e), what: "the effect \(effect["effect_name"]?.stringValue ?? es)")
                     }
                 }
+                // The file an external reference names.
+                let externalFile = schema(reference ?? .null)?.hasPrefix("ExternalReference.") == true
+                    ? reference?["target_url"]?.stringValue.map { filePath(ofURL: $0) } : nil
                 // Our own description of the item, when MovieMaker wrote the file.
                 var item: Timeline.Item
                 let label = child["name"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
@@ -575,9 +580,10 @@ extension OpenTimelineIO {
                     item.content = .video(v)
                     // A reversed or frozen clip's range starts where its source span starts, whatever is trimmed off.
                     pieces.append(Piece(item: item, duration: duration, sourceStart: sourceStart, speed: frozen ? .normal : speed,
-                                        sourceLength: available?.duration, shifts: !reversed && !frozen))
+                                        sourceLength: available?.duration, shifts: !reversed && !frozen, file: externalFile))
                 case .audio:
-                    pieces.append(Piece(item: item, duration: duration, sourceStart: sourceStart, speed: .normal, sourceLength: available?.duration))
+                    pieces.append(Piece(item: item, duration: duration, sourceStart: sourceStart, speed: .normal, sourceLength: available?.duration,
+                                        file: externalFile))
                 default:
                     pieces.append(Piece(item: item, duration: duration, sourceStart: nil, speed: .normal, sourceLength: nil))
                 }
@@ -605,12 +611,21 @@ extension OpenTimelineIO {
                     let overlap = t.inOffset + t.outOffset
                     item.transition = overlap > .zero ? Timeline.TransitionSpec(t.name, duration: value(overlap), easing: t.easing) : nil
                 }
+                // A slot's clip fitted to its item and then trimmed in an editor: the range is the file's, so
+                // the item names the file (filling the slot again would play another clip at that range).
+                func pinned(_ source: Timeline.Source) -> Timeline.Source {
+                    guard case let .slot(name) = source, let file = piece.file else { return source }
+                    warnings.append("\(path.appending(i)): the clip of slot \"\(name)\" was edited in OpenTimelineIO: the item now names its file \(file)")
+                    return .file(file)
+                }
                 switch item.content {
                 case var .video(v):
+                    v.source = pinned(v.source)
                     v.in = start.flatMap { $0 > .zero ? value($0) : (v.in == nil ? nil : value(.zero)) }
                     v.duration = value(duration)
                     item.content = .video(v)
                 case var .audio(a):
+                    a.source = pinned(a.source)
                     a.in = start.flatMap { $0 > .zero ? value($0) : (a.in == nil ? nil : value(.zero)) }
                     a.duration = value(duration)
                     item.content = .audio(a)

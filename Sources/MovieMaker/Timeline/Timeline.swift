@@ -525,7 +525,8 @@ extension Timeline {
     /// A music or sound item of an audio track (`"type": "music"` or `"audio"`).
     ///
     /// Music (the default for `"music"`) loops to fill the movie, fades in over 0.5 s and out over 2 s
-    /// at the movie's end, and ducks under the other sounds; a sound (`"audio"`) plays once, as it is.
+    /// at the movie's end, and ducks under the other sounds (the clips' own and audio items that do not
+    /// duck, such as a voice-over); a sound (`"audio"`) plays once, as it is.
     public struct Audio: Sendable, Hashable {
         /// Whether this is `"music"` (true) or `"audio"` (false): only the defaults differ.
         public var isMusic: Bool

@@ -244,6 +244,12 @@ struct TimelineCompiler {
         guard duration <= Timeline.TimeValue.maximum else {
             throw .invalidDescription(JSONPath().appending("tracks"), "the movie would last \(TimelineComposition.seconds(duration)) s, more than 24 hours: shorten it")
         }
+        // Sounds play at most to the movie's end (a looped music bed has no end of its own).
+        plan = plan.map { item in
+            guard item.start + item.duration > duration else { return item }
+            return TimelineComposition.PlannedItem(path: item.path, type: item.type, name: item.name, start: item.start,
+                                                   duration: Time.max(.zero, duration - item.start), what: item.what, detail: item.detail)
+        }
         let background = try color(timeline.output.background, at: JSONPath().appending("output").appending("background")) ?? .black
         var film = Clip.overlay([Clip.color(background, duration: duration)] + layers)
         if film.duration > duration { film = film.trimmed(to: duration) }
@@ -262,7 +268,8 @@ struct TimelineCompiler {
             }
             let ducks = sounds.contains { $0.2 }
             for s in clipSounds { mix.add(s.heardSound, at: s.firstHeard, role: ducks ? .sidechain : .unaffected) }
-            for (clip, start, ducked) in sounds { mix.add(clip, at: start, role: ducked ? .ducked : .unaffected) }
+            // Ducked music dips under every other sound: the clips' own and the audio items that do not duck.
+            for (clip, start, ducked) in sounds { mix.add(clip, at: start, role: ducked ? .ducked : ducks ? .sidechain : .unaffected) }
             if let loudness = audioOptions?.loudness { mix = mix.normalized(to: loudness) }
             if !mix.tracks.isEmpty {
                 soundtrack = mix
