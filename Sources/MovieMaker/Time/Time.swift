@@ -160,6 +160,9 @@ func gcd(_ a: Int, _ b: Int) -> Int {
 }
 
 /// Exact fraction arithmetic for times; wider intermediate products avoid overflow in comparisons.
+/// A sum or product whose exact terms do not fit 64 bits (times with huge denominators, such as a
+/// description's `"1/9223372036854775807s"`) is rounded to the nearest fraction whose terms fit,
+/// rather than trapping; every other result is exact.
 struct Rational: Comparable {
     var num: Int64
     var den: Int64
@@ -168,23 +171,48 @@ struct Rational: Comparable {
         self.num = num / g; self.den = den / g
         if self.den < 0 { self.num = -self.num; self.den = -self.den }
     }
+    /// `num / den` (den > 0) reduced; when the terms still do not fit 64 bits, both are halved (the
+    /// numerator rounded to nearest) until they do, and a value beyond ±(2^63 − 1) is clamped.
+    init(wide num: Int128, _ den: Int128) {
+        var (n, d) = (num, den)
+        var (x, y) = (n.magnitude, d.magnitude)
+        while y != 0 { (x, y) = (y, x % y) }
+        if x > 1 { n /= Int128(x); d /= Int128(x) }
+        let limit = Int128(Int64.max)
+        while n > limit || n < -limit || d > limit {
+            guard d > 1 else { n = n < 0 ? -limit : limit; break }
+            n = (n + (n < 0 ? -1 : 1)) / 2
+            d /= 2
+        }
+        self.init(Int64(n), Int64(d))
+    }
     init(_ t: Time) { self.init(t.value, t.timescale) }
     var time: Time { Time(value: num, timescale: den) }
     static func + (a: Rational, b: Rational) -> Rational {
-        let l = a.den / Int64(gcd(Int(a.den), Int(b.den))) * b.den
-        return Rational(a.num * (l / a.den) + b.num * (l / b.den), l)
+        let g = Int64(gcd(Int(a.den), Int(b.den)))
+        let (l, o) = (a.den / g).multipliedReportingOverflow(by: b.den)
+        if !o {
+            let (x, o1) = a.num.multipliedReportingOverflow(by: l / a.den)
+            let (y, o2) = b.num.multipliedReportingOverflow(by: l / b.den)
+            let (sum, o3) = x.addingReportingOverflow(y)
+            if !o1 && !o2 && !o3 { return Rational(sum, l) }
+        }
+        return Rational(wide: Int128(a.num) * Int128(b.den / g) + Int128(b.num) * Int128(a.den / g), Int128(a.den / g) * Int128(b.den))
     }
     static func - (a: Rational, b: Rational) -> Rational { a + Rational(-b.num, b.den) }
     static func * (a: Rational, b: Rational) -> Rational {
         let g1 = Swift.max(Int64(gcd(Int(a.num), Int(b.den))), 1)
         let g2 = Swift.max(Int64(gcd(Int(b.num), Int(a.den))), 1)
-        return Rational((a.num / g1) * (b.num / g2), (a.den / g2) * (b.den / g1))
+        let (n, o1) = (a.num / g1).multipliedReportingOverflow(by: b.num / g2)
+        let (d, o2) = (a.den / g2).multipliedReportingOverflow(by: b.den / g1)
+        if !o1 && !o2 { return Rational(n, d) }
+        return Rational(wide: Int128(a.num / g1) * Int128(b.num / g2), Int128(a.den / g2) * Int128(b.den / g1))
     }
     static func < (a: Rational, b: Rational) -> Bool {
         let l = a.num.multipliedFullWidth(by: b.den)
         let r = b.num.multipliedFullWidth(by: a.den)
         return (l.high, l.low) < (r.high, r.low)
     }
-    var floor: Int64 { num >= 0 ? num / den : -((-num + den - 1) / den) }
-    var ceil: Int64 { num >= 0 ? (num + den - 1) / den : -((-num) / den) }
+    var floor: Int64 { let (q, r) = num.quotientAndRemainder(dividingBy: den); return r < 0 ? q - 1 : q }
+    var ceil: Int64 { let (q, r) = num.quotientAndRemainder(dividingBy: den); return r > 0 ? q + 1 : q }
 }
