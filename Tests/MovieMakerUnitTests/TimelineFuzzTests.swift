@@ -99,7 +99,7 @@ struct FuzzSettings {
             let began = ContinuousClock.now
             let render = index % settings.renderEvery == 0
             FuzzRunner(media: media.url, mutant: mutant, index: index, runSeed: settings.seed, render: render).run(into: &stats)
-            stats.noteTime(ContinuousClock.now - began, index: index)
+            stats.noteTime(ContinuousClock.now - began, mutant: mutant, index: index)
         }
         guardian.idle()
         let elapsed = ContinuousClock.now - started
@@ -142,9 +142,13 @@ struct FuzzStats {
     /// One message per broken rule, with the mutant to reproduce it.
     var failures: [String] = []
 
+    /// Mutants that took longer than a second: index, time, what was done to the seed.
+    var slow: [String] = []
+
     /// Notes a mutant's time.
-    mutating func noteTime(_ d: Duration, index: Int) {
+    mutating func noteTime(_ d: Duration, mutant: Mutant, index: Int) {
         if d > slowest.duration { slowest = (index, d) }
+        if d > .seconds(1) { slow.append("mutant \(index), \(d): \(mutant.operations.joined(separator: "; ").prefix(300))") }
     }
 
     /// Notes a typed error thrown at `stage`.
@@ -160,10 +164,11 @@ struct FuzzStats {
             String(format: "timeline fuzz: %d mutants (seed %llu) in %.1f s, %.0f per second", count, seed, seconds, Double(count) / seconds),
             "  not JSON \(share(notJSON)), not a description \(share(notTimeline)), decoded \(share(decoded)), composed \(share(composed)), "
                 + "rendered \(share(rendered)), render refused \(share(renderRefused)), composed but not rendered \(share(notRendered))",
-            "  slowest: mutant \(slowest.index), \(slowest.duration)",
+            "  slowest: mutant \(slowest.index), \(slowest.duration); \(slow.count) took over a second",
             "  time by stage: " + stageTime.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "),
         ]
         lines += errorCodes.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)" }
+        lines += slow.prefix(20).map { "  slow: \($0)" }
         return lines.joined(separator: "\n")
     }
 }
@@ -312,6 +317,8 @@ final class FuzzGuard: @unchecked Sendable {
     static let capacity = 1 << 18
     /// The report of the mutant being tried, as UTF-8, allocated once so the handler needs no allocation.
     let report = UnsafeMutablePointer<UInt8>.allocate(capacity: FuzzGuard.capacity)
+    /// The handlers the signals had before `start`, restored by `stop` and by a dying process.
+    let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: FuzzGuard.signals.count)
     /// The report's length in bytes.
     private let reportLength = Atomic<Int>(0)
     /// When the mutant being tried started (uptime nanoseconds), 0 when none is.
@@ -321,15 +328,18 @@ final class FuzzGuard: @unchecked Sendable {
 
     /// Installs the signal handlers and starts the watchdog.
     func start(hangSeconds: Double) {
-        for number in FuzzGuard.signals {
-            signal(number) { number in
+        for (i, number) in FuzzGuard.signals.enumerated() {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { number in
                 // Nothing allocated: a literal's bytes and the report written before the mutant was tried.
                 let header: StaticString = "\n*** the timeline fuzz test died (a trap or a fault) while trying this mutant:\n"
                 _ = write(2, header.utf8Start, header.utf8CodeUnitCount)
                 _ = write(2, FuzzGuard.shared.report, FuzzGuard.shared.reportLength.load(ordering: .relaxed))
-                signal(number, SIG_DFL)
+                // Then whatever handled the signal before (the Swift runtime's backtracer) handles it again.
+                if let i = FuzzGuard.signals.firstIndex(of: number) { sigaction(number, FuzzGuard.shared.previous + i, nil) }
                 raise(number)
             }
+            sigaction(number, &action, previous + i)
         }
         watching.store(true, ordering: .relaxed)
         let limit = UInt64(hangSeconds * 1e9)
@@ -357,11 +367,11 @@ final class FuzzGuard: @unchecked Sendable {
     /// Notes that no mutant is being tried.
     func idle() { startedAt.store(0, ordering: .relaxed) }
 
-    /// Stops the watchdog and restores the default signal handlers.
+    /// Stops the watchdog and restores the signal handlers there were before.
     func stop() {
         idle()
         watching.store(false, ordering: .relaxed)
-        for number in FuzzGuard.signals { signal(number, SIG_DFL) }
+        for (i, number) in FuzzGuard.signals.enumerated() { sigaction(number, previous + i, nil) }
     }
 }
 
@@ -540,11 +550,11 @@ struct TimelineMutator {
         var operations: [String] = []
         // Mostly a few changes, so many mutants stay close to valid; now and then many.
         var count = 1
-        while count < 12, rng.chance(0.45) { count += 1 }
+        while count < 12, rng.chance(0.35) { count += 1 }
         for _ in 0..<count { operations.append(mutate(&tree, &rng)) }
         let preview = rng.chance(0.5)
         var bytes = Array((rng.chance(0.8) ? tree.canonicalText : tree.compactText).utf8)
-        guard rng.chance(0.25) else {
+        guard rng.chance(0.2) else {
             return Mutant(seedIndex: seedIndex, operations: operations, tree: tree, bytes: bytes, preview: preview)
         }
         let byteCount = 1 + (rng.chance(0.3) ? rng.below(4) : 0)
