@@ -24,6 +24,8 @@ struct FuzzSettings {
     var hangSeconds = 60.0
     /// Render frames of every n-th mutant that composes and is small enough (MOVIEMAKER_FUZZ_RENDER_EVERY, default 1).
     var renderEvery = 1
+    /// How many mutants are tried at once (MOVIEMAKER_FUZZ_WORKERS, default 2, one per core of the test machines).
+    var workers = 2
 
     /// The settings the environment gives.
     static var fromEnvironment: FuzzSettings {
@@ -34,6 +36,7 @@ struct FuzzSettings {
         if let v = env["MOVIEMAKER_FUZZ_FIRST"].flatMap(Int.init), v >= 0 { s.first = v }
         if let v = env["MOVIEMAKER_FUZZ_HANG_SECONDS"].flatMap(Double.init), v > 0 { s.hangSeconds = v }
         if let v = env["MOVIEMAKER_FUZZ_RENDER_EVERY"].flatMap(Int.init), v > 0 { s.renderEvery = v }
+        if let v = env["MOVIEMAKER_FUZZ_WORKERS"].flatMap(Int.init), (1...FuzzGuard.maximumWorkers).contains(v) { s.workers = v }
         return s
     }
 }
@@ -89,22 +92,31 @@ struct FuzzSettings {
         let media = try FuzzMedia()
         let mutator = try TimelineMutator()
         let guardian = FuzzGuard.shared
-        guardian.start(hangSeconds: settings.hangSeconds)
+        guardian.start(hangSeconds: settings.hangSeconds, workers: settings.workers)
         defer { guardian.stop() }
-        var stats = FuzzStats()
+        // Worker w tries mutants first + w, first + w + workers, …; each mutant's outcome depends only on
+        // the mutant, so the counts are the same for any number of workers.
+        let results = Mutex<[FuzzStats]>([])
+        let mediaFolder = media.url
         let started = ContinuousClock.now
-        for index in settings.first..<settings.first + settings.count {
-            let mutant = mutator.mutant(index, runSeed: settings.seed)
-            guardian.trying(mutant, index: index, runSeed: settings.seed)
-            let began = ContinuousClock.now
-            let render = index % settings.renderEvery == 0
-            FuzzRunner(media: media.url, mutant: mutant, index: index, runSeed: settings.seed, render: render).run(into: &stats)
-            stats.noteTime(ContinuousClock.now - began, mutant: mutant, index: index)
+        DispatchQueue.concurrentPerform(iterations: settings.workers) { worker in
+            var stats = FuzzStats()
+            for index in stride(from: settings.first + worker, to: settings.first + settings.count, by: settings.workers) {
+                let mutant = mutator.mutant(index, runSeed: settings.seed)
+                guardian.trying(mutant, index: index, runSeed: settings.seed, worker: worker)
+                let began = ContinuousClock.now
+                let render = index % settings.renderEvery == 0
+                FuzzRunner(media: mediaFolder, mutant: mutant, index: index, runSeed: settings.seed, render: render).run(into: &stats)
+                stats.noteTime(ContinuousClock.now - began, mutant: mutant, index: index)
+            }
+            guardian.idle(worker: worker)
+            results.withLock { $0.append(stats) }
         }
-        guardian.idle()
         let elapsed = ContinuousClock.now - started
-        print(stats.summary(count: settings.count, elapsed: elapsed, seed: settings.seed))
-        for failure in stats.failures.prefix(10) { Issue.record(Comment(rawValue: failure)) }
+        withExtendedLifetime(media) {}   // the fixtures stay until every worker is done
+        let stats = results.withLock { $0.reduce(into: FuzzStats()) { $0.merge($1) } }
+        print(stats.summary(count: settings.count, elapsed: elapsed, seed: settings.seed, workers: settings.workers))
+        for failure in stats.failures.prefix(10) { Issue.record(Comment(rawValue: failure.text)) }
         #expect(stats.failures.isEmpty, "\(stats.failures.count) mutants broke a rule (the first ten are recorded above)")
         // A mutator that only made garbage would pass the rules above without testing much.
         let n = Double(settings.count)
@@ -140,15 +152,17 @@ struct FuzzStats {
     /// Time spent per stage.
     var stageTime: [String: Duration] = [:]
     /// One message per broken rule, with the mutant to reproduce it.
-    var failures: [String] = []
+    var failures: [(index: Int, text: String)] = []
 
+    /// Composition errors that name no JSON path (allowed, but a description's author would want one).
+    var unlocated: [(index: Int, text: String)] = []
     /// Mutants that took longer than a second: index, time, what was done to the seed.
-    var slow: [String] = []
+    var slow: [(index: Int, text: String)] = []
 
     /// Notes a mutant's time.
     mutating func noteTime(_ d: Duration, mutant: Mutant, index: Int) {
         if d > slowest.duration { slowest = (index, d) }
-        if d > .seconds(1) { slow.append("mutant \(index), \(d): \(mutant.operations.joined(separator: "; ").prefix(300))") }
+        if d > .seconds(1) { slow.append((index, "mutant \(index), \(d): \(mutant.operations.joined(separator: "; ").prefix(300))")) }
     }
 
     /// Notes a typed error thrown at `stage`.
@@ -156,19 +170,33 @@ struct FuzzStats {
         errorCodes["\(stage): \(error.code)", default: 0] += 1
     }
 
+    /// Adds another worker's counts to these (failures and slow mutants in mutant order).
+    mutating func merge(_ other: FuzzStats) {
+        notJSON += other.notJSON; notTimeline += other.notTimeline; decoded += other.decoded; composed += other.composed
+        rendered += other.rendered; renderRefused += other.renderRefused; notRendered += other.notRendered
+        errorCodes.merge(other.errorCodes, uniquingKeysWith: +)
+        stageTime.merge(other.stageTime, uniquingKeysWith: +)
+        if other.slowest.duration > slowest.duration { slowest = other.slowest }
+        failures = (failures + other.failures).sorted { $0.index < $1.index }
+        slow = (slow + other.slow).sorted { $0.index < $1.index }
+        unlocated = (unlocated + other.unlocated).sorted { $0.index < $1.index }
+    }
+
     /// The run in a few lines: throughput, outcomes, errors, the slowest mutant.
-    func summary(count: Int, elapsed: Duration, seed: UInt64) -> String {
+    func summary(count: Int, elapsed: Duration, seed: UInt64, workers: Int) -> String {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         func share(_ n: Int) -> String { String(format: "%d (%.1f %%)", n, 100 * Double(n) / Double(max(count, 1))) }
         var lines = [
-            String(format: "timeline fuzz: %d mutants (seed %llu) in %.1f s, %.0f per second", count, seed, seconds, Double(count) / seconds),
+            String(format: "timeline fuzz: %d mutants (seed %llu) in %.1f s on %d threads, %.0f per second", count, seed, seconds, workers,
+                   Double(count) / seconds),
             "  not JSON \(share(notJSON)), not a description \(share(notTimeline)), decoded \(share(decoded)), composed \(share(composed)), "
                 + "rendered \(share(rendered)), render refused \(share(renderRefused)), composed but not rendered \(share(notRendered))",
             "  slowest: mutant \(slowest.index), \(slowest.duration); \(slow.count) took over a second",
-            "  time by stage: " + stageTime.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "),
+            "  time by stage (summed over threads): " + stageTime.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "),
         ]
         lines += errorCodes.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)" }
-        lines += slow.prefix(20).map { "  slow: \($0)" }
+        lines += slow.prefix(20).map { "  slow: \($0.text)" }
+        lines += unlocated.prefix(10).map { "  composition error without a JSON path, mutant \($0.index): \($0.text)" }
         return lines.joined(separator: "\n")
     }
 }
@@ -190,7 +218,7 @@ struct FuzzRunner {
 
     /// Runs the stages, counting into `stats`.
     func run(into stats: inout FuzzStats) {
-        func fail(_ rule: String) { stats.failures.append("\(rule)\n\(mutant.report(index: index, runSeed: runSeed))") }
+        func fail(_ rule: String) { stats.failures.append((index, "\(rule)\n\(mutant.report(index: index, runSeed: runSeed))")) }
         func timed<T, E: Error>(_ stage: String, _ body: () throws(E) -> T) throws(E) -> T {
             let start = ContinuousClock.now
             defer { stats.stageTime[stage, default: .zero] += ContinuousClock.now - start }
@@ -239,6 +267,7 @@ struct FuzzRunner {
             composition = try timed("compose") { () throws(MovieMakerError) in try timeline.composition(options) }
         } catch {
             stats.noteError(error, stage: "compose")
+            if error.location?.jsonPath == nil { stats.unlocated.append((index, "\(error.code): \(error)")) }
             return
         }
         stats.composed += 1
@@ -302,39 +331,53 @@ struct FuzzMedia {
 
 // MARK: - Crash and hang reports
 
-/// Prints the mutant being tried when the process is about to die: a signal handler for traps and
+/// Prints the mutants being tried when the process is about to die: a signal handler for traps and
 /// faults (a Swift precondition failure is SIGILL or SIGTRAP), and a watchdog thread that stops the
 /// run when one mutant takes longer than the hang limit.
 final class FuzzGuard: @unchecked Sendable {
-    // @unchecked: the report buffer is written by the fuzzing thread and read only by the signal handler
-    // and the watchdog (a torn report is acceptable in a dying process); `startedAt` is atomic.
+    // @unchecked: each worker writes only its own slot's report, read only by the signal handler and the
+    // watchdog (a torn report is acceptable in a dying process); lengths and start times are atomic.
     /// The one guard (signal handlers are process-wide).
     static let shared = FuzzGuard()
-
     /// The signals a dying process gets: traps (Swift's precondition failures), aborts, faults.
     static let signals = [SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGBUS, SIGSEGV]
-    /// How many bytes of the report are kept.
-    static let capacity = 1 << 18
-    /// The report of the mutant being tried, as UTF-8, allocated once so the handler needs no allocation.
-    let report = UnsafeMutablePointer<UInt8>.allocate(capacity: FuzzGuard.capacity)
+    /// The most workers (report slots).
+    static let maximumWorkers = 8
+
+    /// What one worker is trying.
+    final class Slot: Sendable {
+        /// How many bytes of a report are kept.
+        static let capacity = 1 << 17
+        /// The report of the mutant being tried, allocated once so the handler needs no allocation.
+        nonisolated(unsafe) let report = UnsafeMutablePointer<UInt8>.allocate(capacity: Slot.capacity)
+        /// The report's length in bytes.
+        let length = Atomic<Int>(0)
+        /// When the mutant being tried started (uptime nanoseconds), 0 when none is.
+        let startedAt = Atomic<UInt64>(0)
+    }
+    /// One slot per worker.
+    let slots = (0..<FuzzGuard.maximumWorkers).map { _ in Slot() }
     /// The handlers the signals had before `start`, restored by `stop` and by a dying process.
     let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: FuzzGuard.signals.count)
-    /// The report's length in bytes.
-    private let reportLength = Atomic<Int>(0)
-    /// When the mutant being tried started (uptime nanoseconds), 0 when none is.
-    private let startedAt = Atomic<UInt64>(0)
     /// Whether the watchdog runs.
     private let watching = Atomic<Bool>(false)
 
+    /// Writes every slot's report to standard error (from the signal handler or the watchdog).
+    func writeReports() {
+        for slot in slots where slot.startedAt.load(ordering: .relaxed) != 0 {
+            _ = write(2, slot.report, slot.length.load(ordering: .relaxed))
+        }
+    }
+
     /// Installs the signal handlers and starts the watchdog.
-    func start(hangSeconds: Double) {
+    func start(hangSeconds: Double, workers: Int) {
         for (i, number) in FuzzGuard.signals.enumerated() {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in
-                // Nothing allocated: a literal's bytes and the report written before the mutant was tried.
-                let header: StaticString = "\n*** the timeline fuzz test died (a trap or a fault) while trying this mutant:\n"
+                // Nothing allocated: a literal's bytes and the reports written before the mutants were tried.
+                let header: StaticString = "\n*** the timeline fuzz test died (a trap or a fault) while trying the mutant(s) below:\n"
                 _ = write(2, header.utf8Start, header.utf8CodeUnitCount)
-                _ = write(2, FuzzGuard.shared.report, FuzzGuard.shared.reportLength.load(ordering: .relaxed))
+                FuzzGuard.shared.writeReports()
                 // Then whatever handled the signal before (the Swift runtime's backtracer) handles it again.
                 if let i = FuzzGuard.signals.firstIndex(of: number) { sigaction(number, FuzzGuard.shared.previous + i, nil) }
                 raise(number)
@@ -346,30 +389,41 @@ final class FuzzGuard: @unchecked Sendable {
         Thread.detachNewThread { [self] in
             while watching.load(ordering: .relaxed) {
                 Thread.sleep(forTimeInterval: 0.5)
-                let started = startedAt.load(ordering: .relaxed)
-                if started != 0, DispatchTime.now().uptimeNanoseconds - started > limit {
-                    let header = "\n*** the timeline fuzz test hung: one mutant took longer than \(hangSeconds) s\n"
+                let now = DispatchTime.now().uptimeNanoseconds
+                for slot in slots {
+                    let started = slot.startedAt.load(ordering: .relaxed)
+                    guard started != 0, now > started, now - started > limit else { continue }
+                    let header = "\n*** the timeline fuzz test hung: a mutant took longer than \(hangSeconds) s; the mutant(s) being tried:\n"
                     _ = header.withCString { write(2, $0, strlen($0)) }
+                    writeReports()
+                    // The abort prints them again, with the stacks.
                     abort()
                 }
             }
         }
     }
 
-    /// Notes the mutant about to be tried.
-    func trying(_ mutant: Mutant, index: Int, runSeed: UInt64) {
-        let text = Array(mutant.report(index: index, runSeed: runSeed).utf8.prefix(FuzzGuard.capacity - 1)) + [0x0A]
-        text.withUnsafeBufferPointer { report.update(from: $0.baseAddress!, count: min($0.count, FuzzGuard.capacity)) }
-        reportLength.store(min(text.count, FuzzGuard.capacity), ordering: .relaxed)
-        startedAt.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+    /// Notes the mutant `worker` is about to try: how to make it again, then its bytes.
+    func trying(_ mutant: Mutant, index: Int, runSeed: UInt64, worker: Int) {
+        let slot = slots[worker]
+        slot.startedAt.store(0, ordering: .relaxed)
+        let header = Array(mutant.header(index: index, runSeed: runSeed).utf8)
+        var length = 0
+        for part in [header, mutant.bytes, [0x0A]] {
+            let n = min(part.count, Slot.capacity - length)
+            part.withUnsafeBufferPointer { (slot.report + length).update(from: $0.baseAddress!, count: n) }
+            length += n
+        }
+        slot.length.store(length, ordering: .relaxed)
+        slot.startedAt.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
     }
 
-    /// Notes that no mutant is being tried.
-    func idle() { startedAt.store(0, ordering: .relaxed) }
+    /// Notes that `worker` tries nothing.
+    func idle(worker: Int) { slots[worker].startedAt.store(0, ordering: .relaxed) }
 
     /// Stops the watchdog and restores the signal handlers there were before.
     func stop() {
-        idle()
+        for worker in slots.indices { idle(worker: worker) }
         watching.store(false, ordering: .relaxed)
         for (i, number) in FuzzGuard.signals.enumerated() { sigaction(number, previous + i, nil) }
     }
@@ -422,11 +476,16 @@ struct Mutant {
     /// Whether it is composed as a preview (a quarter of the size).
     let preview: Bool
 
-    /// What to print about the mutant: how to make it again, what was done, and its text.
-    func report(index: Int, runSeed: UInt64) -> String {
-        var text = "mutant \(index) of run seed \(runSeed) (seed description \(seedIndex), preview \(preview)); replay with "
+    /// How to make the mutant again and what was done to its seed.
+    func header(index: Int, runSeed: UInt64) -> String {
+        "mutant \(index) of run seed \(runSeed) (seed description \(seedIndex), preview \(preview)); replay with "
             + "MOVIEMAKER_FUZZ_SEED=\(runSeed) MOVIEMAKER_FUZZ_FIRST=\(index) MOVIEMAKER_FUZZ_COUNT=1\n"
             + "operations: \(operations.joined(separator: "; "))\n"
+    }
+
+    /// What to print about the mutant: `header`, then its text (base64 when it is not UTF-8).
+    func report(index: Int, runSeed: UInt64) -> String {
+        var text = header(index: index, runSeed: runSeed)
         if let utf8 = String(validating: bytes, as: UTF8.self) {
             text += utf8.count > 20_000 ? String(utf8.prefix(20_000)) + "\n… (\(bytes.count) bytes in all)" : utf8
         } else {
@@ -570,7 +629,7 @@ struct TimelineMutator {
         let path = rng.pick(paths)
         let shown = path.isEmpty ? "$" : path.map(\.description).joined()
         let key = FuzzValues.key(of: path, in: tree)
-        switch rng.weighted([30, 10, 8, 6, 6, 5, 8, 4, 4, 3, 2, 2]) {
+        switch rng.weighted([30, 10, 8, 6, 6, 5, 16, 6, 6, 3, 2, 2]) {
         case 0:   // a value that means something for this key: an edge case, another valid choice, nonsense
             let value = FuzzValues.interesting(for: key, current: tree.value(at: path[...]), &rng)
             tree.update(at: path[...]) { $0 = value }
