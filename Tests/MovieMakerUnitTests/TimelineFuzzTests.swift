@@ -674,7 +674,8 @@ struct TimelineMutator {
             tree.update(at: other[...]) { $0 = a }
             return "swap \(shown) and \(other.map(\.description).joined())"
         case 6:   // a value of another seed under the same key (often valid, in a new context)
-            guard let candidates = valuesByKey[key ?? ""], !candidates.isEmpty else { return mutate(&tree, &rng) }
+            let current = tree.value(at: path[...])
+            guard let candidates = valuesByKey[key ?? ""]?.filter({ $0 != current }), !candidates.isEmpty else { return mutate(&tree, &rng) }
             let value = rng.pick(candidates)
             tree.update(at: path[...]) { $0 = value }
             return "splice \(shown) from another seed"
