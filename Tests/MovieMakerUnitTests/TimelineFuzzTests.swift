@@ -44,6 +44,8 @@ struct FuzzSettings {
 @Suite(.serialized) struct TimelineFuzzTests {
     /// The largest composition whose frames are rendered: 300 frames of at most 128×128.
     static let renderLimit = (frames: 300, pixels: 128 * 128)
+    /// The sound of every n-th rendered mutant is mixed too (mixing costs more than drawing three frames).
+    static let soundEvery = 4
 
     @Test("every seed description is valid: it reads, round-trips, composes and renders")
     func seedsAreValid() throws {
@@ -139,9 +141,9 @@ struct FuzzStats {
     var decoded = 0
     /// Decoded mutants whose composition was made.
     var composed = 0
-    /// Composed mutants whose frames were rendered.
+    /// Composed mutants whose frames (and for every `soundEvery`-th mutant, the first and last 50 ms of sound) were rendered.
     var rendered = 0
-    /// Composed mutants whose rendering threw a `MovieMakerError`.
+    /// Composed mutants whose rendering (picture or sound) threw a `MovieMakerError`.
     var renderRefused = 0
     /// Composed mutants not rendered: too long or too large, or not sampled.
     var notRendered = 0
@@ -275,7 +277,7 @@ struct FuzzRunner {
             fail("a composition of \(composition.width)x\(composition.height), \(composition.frameCount) frames")
         }
 
-        // 4. A few frames in memory: the first, the middle and the last, when the movie is small.
+        // 4. A few frames in memory (the first, the middle and the last) and the sound's ends, when the movie is small.
         let frameCount = composition.frameCount
         guard render, frameCount <= TimelineFuzzTests.renderLimit.frames,
               composition.width * composition.height <= TimelineFuzzTests.renderLimit.pixels else {
@@ -293,12 +295,33 @@ struct FuzzRunner {
                     }
                 }
             }
+            if index % TimelineFuzzTests.soundEvery == 0 { try timed("sound") { try renderSound(of: composition, fail: fail) } }
             stats.rendered += 1
         } catch let error as MovieMakerError {
             stats.renderRefused += 1
             stats.noteError(error, stage: "render")
         } catch {
             fail("rendering threw \(type(of: error)), not a MovieMakerError: \(error)")
+        }
+    }
+
+    /// Mixes the movie's sound as a render would (the sound track, or else the picture's own sounds)
+    /// and reads its first and last 50 ms: every sample must be a finite number.
+    func renderSound(of composition: TimelineComposition, fail: (String) -> Void) throws {
+        var mix = composition.soundtrack ?? AudioMix(duration: composition.duration)
+        if composition.soundtrack == nil {
+            for sound in composition.picture.sounds where sound.isHeard { mix.add(sound.heardSound, at: sound.firstHeard, role: .unaffected) }
+        }
+        guard !mix.tracks.isEmpty else { return }
+        let format = AudioFormat.standard
+        let total = format.frame(at: composition.duration)
+        let window: Int64 = 2_400
+        for start in Set([0, max(0, total - window)]).sorted() {
+            let samples = try AudioInTesting.render(mix, frames: Int(min(window, total - start)), format: format, startingAt: start, endingAt: total - start)
+            if let bad = samples.firstIndex(where: { !$0.isFinite }) {
+                fail("the sound has \(samples[bad]) at sample frame \(start + Int64(bad / format.channelCount)) of \(total)")
+                return
+            }
         }
     }
 }
