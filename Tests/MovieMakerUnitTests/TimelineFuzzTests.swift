@@ -88,6 +88,23 @@ struct FuzzSettings {
         #expect(mutator.mutant(7, runSeed: 1).bytes != mutator.mutant(7, runSeed: 2).bytes, "the run seed does not change the mutants")
     }
 
+    @Test("the mutants that crashed or hung now give a typed error or a render", arguments: FoundByFuzzing.all)
+    func foundByFuzzing(_ found: FoundByFuzzing) throws {
+        let media = try FuzzMedia()
+        let json = try JSONValue(parsing: found.json)
+        let mutant = Mutant(seedIndex: -1, operations: [found.what], tree: json, bytes: Array(json.canonicalText.utf8), preview: false)
+        var stats = FuzzStats()
+        let started = ContinuousClock.now
+        FuzzRunner(media: media.url, mutant: mutant, index: 0, runSeed: 0, render: true, sound: true).run(into: &stats)
+        #expect(ContinuousClock.now - started < .seconds(10), "\(found.what) took \(ContinuousClock.now - started)")
+        for failure in stats.failures { Issue.record(Comment(rawValue: failure.text)) }
+        switch found.outcome {
+        case .notTimeline: #expect(stats.notTimeline == 1, "\(found.what) was read")
+        case .notComposed: #expect(stats.decoded == 1 && stats.composed == 0, "\(found.what) was not refused by the composition")
+        case .rendered: #expect(stats.rendered == 1, "\(found.what) was not rendered")
+        }
+    }
+
     @Test("randomly mutated descriptions give only typed errors or renders: no crash, no hang")
     func mutatedDescriptions() throws {
         let settings = FuzzSettings.fromEnvironment
@@ -107,8 +124,8 @@ struct FuzzSettings {
                 let mutant = mutator.mutant(index, runSeed: settings.seed)
                 guardian.trying(mutant, index: index, runSeed: settings.seed, worker: worker)
                 let began = ContinuousClock.now
-                let render = index % settings.renderEvery == 0
-                FuzzRunner(media: mediaFolder, mutant: mutant, index: index, runSeed: settings.seed, render: render).run(into: &stats)
+                let render = index % settings.renderEvery == 0, sound = index % TimelineFuzzTests.soundEvery == 0
+                FuzzRunner(media: mediaFolder, mutant: mutant, index: index, runSeed: settings.seed, render: render, sound: sound).run(into: &stats)
                 stats.noteTime(ContinuousClock.now - began, mutant: mutant, index: index)
             }
             guardian.idle(worker: worker)
@@ -187,6 +204,7 @@ struct FuzzStats {
     /// The run in a few lines: throughput, outcomes, errors, the slowest mutant.
     func summary(count: Int, elapsed: Duration, seed: UInt64, workers: Int) -> String {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        /// `n` and its share of the mutants.
         func share(_ n: Int) -> String { String(format: "%d (%.1f %%)", n, 100 * Double(n) / Double(max(count, 1))) }
         var lines = [
             String(format: "timeline fuzz: %d mutants (seed %llu) in %.1f s on %d threads, %.0f per second", count, seed, seconds, workers,
@@ -217,10 +235,14 @@ struct FuzzRunner {
     let runSeed: UInt64
     /// Whether to render its frames when it composes and is small enough.
     let render: Bool
+    /// Whether to mix its sound too, when it renders.
+    let sound: Bool
 
     /// Runs the stages, counting into `stats`.
     func run(into stats: inout FuzzStats) {
+        /// Records a broken rule with the mutant.
         func fail(_ rule: String) { stats.failures.append((index, "\(rule)\n\(mutant.report(index: index, runSeed: runSeed))")) }
+        /// Runs one stage, adding its time to the stage's total.
         func timed<T, E: Error>(_ stage: String, _ body: () throws(E) -> T) throws(E) -> T {
             let start = ContinuousClock.now
             defer { stats.stageTime[stage, default: .zero] += ContinuousClock.now - start }
@@ -295,7 +317,7 @@ struct FuzzRunner {
                     }
                 }
             }
-            if index % TimelineFuzzTests.soundEvery == 0 { try timed("sound") { try renderSound(of: composition, fail: fail) } }
+            if sound { try timed("sound") { try renderSound(of: composition, fail: fail) } }
             stats.rendered += 1
         } catch let error as MovieMakerError {
             stats.renderRefused += 1
@@ -324,6 +346,53 @@ struct FuzzRunner {
             }
         }
     }
+}
+
+/// A description the fuzzer found that crashed or hung, reduced, and what it gives now.
+struct FoundByFuzzing: Sendable, CustomTestStringConvertible {
+    /// How far it gets.
+    enum Outcome: Sendable { case notTimeline, notComposed, rendered }
+    /// What was wrong.
+    let what: String
+    /// The reduced description.
+    let json: String
+    /// What it gives now.
+    let outcome: Outcome
+    /// The name in test output.
+    var testDescription: String { what }
+
+    /// Every one found.
+    static let all = [
+        FoundByFuzzing(what: "abs(Int.min) on a time's exponent", outcome: .notTimeline, json: #"""
+            {"version": 1, "tracks": [{"kind": "video", "items": [{"type": "gap", "duration": "1e-9223372036854775808s"}]}]}
+            """#),
+        FoundByFuzzing(what: "abs(Int.min) on a frame rate's exponent", outcome: .notTimeline, json: #"""
+            {"version": 1, "output": {"fps": 1e-9223372036854775808}, "tracks": []}
+            """#),
+        FoundByFuzzing(what: "steps + 1 overflowing in a jump-both easing", outcome: .notTimeline, json: #"""
+            {"version": 1, "tracks": [{"kind": "video", "items": [
+              {"type": "color", "color": "red", "duration": "1s", "transition": {"name": "fade", "easing": "steps(9223372036854775807, jump-both)"}},
+              {"type": "gap", "duration": "1s"}]}]}
+            """#),
+        FoundByFuzzing(what: "a 70000-character easing taking seconds for \"did you mean\"", outcome: .notTimeline,
+                       json: #"{"version": 1, "tracks": [{"kind": "video", "items": [{"type": "title", "text": "a", "easing": ""#
+                           + String(repeating: "a", count: 70_000) + #""}]}]}"#),
+        FoundByFuzzing(what: "Time arithmetic overflowing on a transition of 1/9223372036854775807 s", outcome: .rendered, json: #"""
+            {"version": 1, "output": {"size": "32x32", "fps": 30}, "tracks": [{"kind": "video", "items": [
+              {"type": "color", "color": "red", "duration": "0.2s", "transition": {"name": "fade", "duration": "1/9223372036854775807s"}},
+              {"type": "color", "color": "blue", "duration": "0.2s"}]}]}
+            """#),
+        FoundByFuzzing(what: "sample arithmetic overflowing on a speed of 9223372036854775807/9223372036854775806", outcome: .rendered, json: #"""
+            {"version": 1, "output": {"size": "64x48", "fps": 30}, "tracks": [{"kind": "video", "items": [
+              {"type": "video", "source": {"file": "clip.mp4"}, "speed": "9223372036854775807/9223372036854775806"}]}]}
+            """#),
+        FoundByFuzzing(what: "a 70000-character typewriter title taking 28 s a frame", outcome: .notComposed,
+                       json: #"{"version": 1, "output": {"size": "64x48"}, "tracks": [{"kind": "video", "items": [{"type": "title", "style": "typewriter", "duration": "0.5s", "text": ""#
+                           + String(repeating: "W", count: 70_000) + #""}]}]}"#),
+    ]
+
+    /// One finding.
+    init(what: String, outcome: Outcome, json: String) { self.what = what; self.outcome = outcome; self.json = json }
 }
 
 // MARK: - Fixtures
@@ -546,6 +615,7 @@ extension JSONValue {
     /// Every path in the tree, the root first, down to `maximumDepth` steps, members in sorted order.
     func paths(maximumDepth: Int = 48) -> [[JSONStep]] {
         var out: [[JSONStep]] = []
+        /// Adds the path of `v` and those below it.
         func walk(_ v: JSONValue, _ path: [JSONStep]) {
             out.append(path)
             guard path.count < maximumDepth else { return }
@@ -604,6 +674,7 @@ struct TimelineMutator {
     init() throws {
         seeds = try FuzzSeeds.all.map { try JSONValue(parsing: $0) }
         var keys = Set<String>(), values: [String: [JSONValue]] = [:], elements: [String: [JSONValue]] = [:]
+        /// Notes the keys, values and array elements in `v`.
         func walk(_ v: JSONValue) {
             switch v {
             case let .object(o):
