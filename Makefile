@@ -8,7 +8,7 @@ OUTPUT ?= output
 
 PREFIX ?= /usr/local
 
-.PHONY: deps build demo test bench clean check-swift install
+.PHONY: deps build demo test fuzz bench clean check-swift install
 
 check-swift:
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "swift not found: install Swift 6 (https://www.swift.org/install/linux/) and put it on PATH"; exit 1; }
@@ -75,6 +75,14 @@ install: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+## The description-file fuzz test (TimelineFuzzTests) with more mutants than `make test` tries (10000):
+## MOVIEMAKER_FUZZ_COUNT (default here 100000, about a quarter of an hour on 2 cores), MOVIEMAKER_FUZZ_SEED
+## (default 14). A crash or hang prints the mutant and how to replay it alone.
+MOVIEMAKER_FUZZ_COUNT ?= 100000
+fuzz: deps
+	$(SWIFT) build --build-tests
+	MOVIEMAKER_FUZZ_COUNT=$(MOVIEMAKER_FUZZ_COUNT) $(SWIFT) test --skip-build --filter TimelineFuzzTests
 
 ## Release build of the benchmark, then the standard workload, the slideshow line and the slideshow memory
 ## line (about a quarter of an hour on 2 cores). Extra flags: make bench BENCH_ARGS="--json bench.json"

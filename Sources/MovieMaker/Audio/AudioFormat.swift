@@ -19,11 +19,12 @@ public struct AudioFormat: Hashable, Sendable {
 
     /// The sample frame that plays at `time` (rounded to the nearest; exact for rational times).
     public func frame(at time: Time) -> Int64 {
-        // value · rate / timescale, rounded half away from zero, in integers (times are exact fractions).
-        let scaled = time.value * Int64(sampleRate)
-        let (q, r) = scaled.quotientAndRemainder(dividingBy: time.timescale)
-        if 2 * r.magnitude >= UInt64(time.timescale) { return q + (scaled < 0 ? -1 : 1) }
-        return q
+        // value · rate / timescale, rounded half away from zero, in 128-bit integers (times are exact
+        // fractions, and a description's time may have terms near 2^63), clamped to 64 bits.
+        let scaled = Int128(time.value) * Int128(sampleRate)
+        let (q, r) = scaled.quotientAndRemainder(dividingBy: Int128(time.timescale))
+        if 2 * r.magnitude >= UInt128(time.timescale) { return Int64(clamping: q + (scaled < 0 ? -1 : 1)) }
+        return Int64(clamping: q)
     }
 
     /// The time sample frame `frame` plays at.

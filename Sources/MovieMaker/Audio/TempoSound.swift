@@ -83,10 +83,11 @@ public struct TempoSound: AudioSource {
 
     /// `frame × speed`, rounded to the nearest frame (half up), without overflowing.
     static func sourceFrame(ofOutputFrame frame: Int64, speed: Speed) -> Int64 {
-        let (twice, o1) = frame.multipliedReportingOverflow(by: 2 * speed.numerator)
-        let (sum, o2) = twice.addingReportingOverflow(speed.denominator)
+        // In 128 bits: a speed read from a description may have terms near 2^63, so even 2 × numerator overflows 64.
+        let (twice, o1) = Int128(frame).multipliedReportingOverflow(by: 2 * Int128(speed.numerator))
+        let (sum, o2) = twice.addingReportingOverflow(Int128(speed.denominator))
         if o1 || o2 { return Int64((Double(frame) * speed.factor).rounded()) }
-        return sum / (2 * speed.denominator)
+        return Int64(clamping: sum / (2 * Int128(speed.denominator)))
     }
 }
 

@@ -137,7 +137,7 @@ enum ExactNumber {
         var mantissa = chars, exponent = 0
         if let e = chars.firstIndex(where: { $0 == "e" || $0 == "E" }) {
             mantissa = chars[..<e]
-            guard let x = Int(chars[chars.index(after: e)...]), abs(x) < 40 else { return nil }
+            guard let x = Int(chars[chars.index(after: e)...]), x.magnitude < 40 else { return nil }   // not abs: abs(Int.min) traps
             exponent = x
         }
         let parts = mantissa.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)

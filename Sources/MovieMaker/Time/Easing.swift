@@ -313,6 +313,9 @@ public struct Easing: Sendable, Hashable, CustomStringConvertible {
 
     // MARK: Names
 
+    /// The most steps `steps(n)` may have when read by name (far more than any animation has frames).
+    public static let maximumSteps = 1_000_000
+
     /// The Penner family names, combined with `In`, `Out` and `InOut`.
     private static let families = ["sine", "quad", "cubic", "quart", "quint", "expo", "circ", "back", "elastic", "bounce"]
 
@@ -405,7 +408,7 @@ public struct Easing: Sendable, Hashable, CustomStringConvertible {
                 }
                 return .cubicBezier(v[0], v[1], v[2], v[3])
             case "steps":
-                let usage = "steps(n) or steps(n, jump-start|jump-end|jump-none|jump-both|start|end) with a whole n ≥ 1 (≥ 2 for jump-none)"
+                let usage = "steps(n) or steps(n, jump-start|jump-end|jump-none|jump-both|start|end) with a whole n from 1 (2 for jump-none) to \(Easing.maximumSteps)"
                 guard (1...2).contains(args.count), let n = Int(args[0]) else { throw fail(usage) }
                 var position = StepPosition.jumpEnd
                 if args.count == 2 {
@@ -415,7 +418,8 @@ public struct Easing: Sendable, Hashable, CustomStringConvertible {
                     case let p: guard let q = StepPosition(rawValue: p) else { throw fail(usage) }; position = q
                     }
                 }
-                guard n >= (position == .jumpNone ? 2 : 1) else { throw fail(usage) }
+                // Bounded: n near Int.max overflows `steps + 1` (jump-both) and `Int(t × n)` when drawn.
+                guard n >= (position == .jumpNone ? 2 : 1), n <= Easing.maximumSteps else { throw fail(usage) }
                 return .steps(n, position: position)
             case "spring":
                 let v = args.compactMap { Double($0) }.filter(\.isFinite)

@@ -35,6 +35,12 @@ public struct Timeline: Sendable, Hashable {
     /// The description-file version this library reads and writes.
     public static let currentVersion = 1
 
+    /// The most characters a title's text, subtitle or body may have once its `{{slots}}` are filled
+    /// (`composition(_:)` refuses longer ones). Typewriter, letters and words titles draw every
+    /// character clipped from the whole text, so a frame's cost grows with the square of the length:
+    /// 70,000 characters took 28 s a frame.
+    public static let maximumTitleTextLength = 2_000
+
     /// The format version of the file (1).
     public var version: Int
     /// The `$schema` an editor uses for completion and checking (kept as written; not used otherwise).

@@ -690,7 +690,13 @@ struct TimelineCompiler {
             }
             throw .invalidDescription(path, "the text slot \"\(name)\" has no default and was not filled: give --slot \(name)=TEXT")
         }
-        return Timeline.interpolate(text, texts)
+        let filled = Timeline.interpolate(text, texts)
+        let length = filled.count
+        guard length <= Timeline.maximumTitleTextLength else {
+            throw .invalidDescription(path, "a title's text may have at most \(Timeline.maximumTitleTextLength) characters, got \(length)"
+                                      + (filled == text ? "" : " once its {{slots}} are filled") + ": a title card shows a few lines")
+        }
+        return filled
     }
 }
 

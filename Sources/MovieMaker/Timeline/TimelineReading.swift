@@ -132,7 +132,8 @@ struct SpecObject {
             return row[b.count]
         }
         let w = Array(word.lowercased())
-        let scored = names.map { ($0, distance(w, Array($0.lowercased()))) }.filter { $0.1 <= 2 && $0.1 < max(2, w.count / 2 + 1) }
+        // Lengths more than two apart are more than two edits apart: a long word costs no distance table.
+        let scored = names.filter { abs($0.count - w.count) <= 2 }.map { ($0, distance(w, Array($0.lowercased()))) }.filter { $0.1 <= 2 && $0.1 < max(2, w.count / 2 + 1) }
         return scored.min { $0.1 < $1.1 }?.0
     }
 
