@@ -222,6 +222,11 @@ struct SpecObject {
             }
             throw .invalidDescription(path, "must be \(timeForms), got \(v.shortDescription)")
         }
+        // Times finer than a nanosecond are refused: every real time (decimals, NTSC fractions, frames)
+        // is coarser, and bounded terms keep sums of times exact.
+        if case let .seconds(exact) = t, exact.timescale > Timeline.TimeValue.finestTimescale {
+            throw .invalidDescription(path, "must be exact to a billionth of a second (a fraction's denominator of at most 1000000000), got \(v.shortDescription)")
+        }
         if positive {
             guard !t.isNegative && !t.isZero else { throw .invalidDescription(path, "must be greater than 0, got \(v.shortDescription)") }
         } else if t.isNegative {
@@ -282,6 +287,9 @@ struct SpecObject {
         }
         guard let (n, d) = ExactNumber.parse(text), n > 0 else {
             throw fail(key, "must be a speed from 0.25 to 4 (greater than 0), got \(v.shortDescription)")
+        }
+        guard n <= 1_000_000, d <= 1_000_000 else {
+            throw fail(key, "must be a speed written with terms of at most 1000000 (such as \"1001/1000\"), got \(v.shortDescription)")
         }
         let speed = Speed(numerator: n, denominator: d)
         guard speed.isSupported else { throw fail(key, "must be a speed from 0.25 to 4, got \(v.shortDescription)") }
@@ -542,7 +550,7 @@ extension Timeline.Output {
             case let .string(t): text = t
             default: text = nil
             }
-            guard let text, let (n, d) = ExactNumber.parse(text), n > 0, n <= Int64(Int32.max), d <= Int64(Int32.max),
+            guard let text, let (n, d) = ExactNumber.parse(text), n > 0, n <= 1_000_000, d <= 1_000_000,
                   let rate = FrameRate(numerator: Int(n), denominator: Int(d)) else {
                 throw o.fail("fps", "must be frames per second from 1 to 240: a number (30, 25) or an exact fraction string (\"30000/1001\"), got \(v.shortDescription)")
             }

@@ -18,6 +18,9 @@ extension Timeline {
         /// The longest time a description may name, 24 hours: longer ones are refused (a typo such as
         /// `"90000s"` for `"90s"` should not start a render of days).
         public static let maximum = Time(value: 86_400, timescale: 1)
+        /// The finest time a description may name: a billionth of a second (a fraction's denominator of
+        /// at most 10⁹). Decimals to nine places, NTSC fractions and frames are all coarser.
+        public static let finestTimescale: Int64 = 1_000_000_000
 
         /// Whole seconds.
         public init(integerLiteral value: Int) { self = .seconds(Time(value: Int64(value), timescale: 1)) }
