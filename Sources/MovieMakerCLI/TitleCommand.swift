@@ -8,17 +8,8 @@ enum TitleStyleArgument: String, ExpressibleByArgument, CaseIterable {
 
     /// The animation for this style, lasting `duration` seconds (the style's own default when nil).
     func animation(duration: Double?, from edge: Edge) -> TitleAnimation {
-        var a: TitleAnimation
-        switch self {
-        case .fade: a = .fade()
-        case .slide: a = .slide(from: edge)
-        case .typewriter: a = .typewriter()
-        case .pop: a = .pop()
-        case .letters: a = .letters()
-        case .words: a = .words()
-        case .blur: a = .blur()
-        case .none: a = .none
-        }
+        // The same names as a description file's title styles.
+        var a = Timeline.TitleStyle(rawValue: rawValue)!.animation(from: edge)
         if let duration {
             // The seconds initializer keeps the exact time that reads back as `duration`.
             a = TitleAnimation(a.style, duration: duration, easing: a.easing, cascade: a.cascade.seconds)

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import MovieMaker
+@testable import MovieMaker
 import MovieMakerTestSupport
 
 // Issue 14's "Done when": randomly mutated description files give only typed errors or renders — no
@@ -523,20 +523,14 @@ final class FuzzGuard: @unchecked Sendable {
 
 // MARK: - The mutator
 
-/// SplitMix64: a small, fast, seedable generator, the same on every machine.
+/// The library's SplitMix64, with the helpers the mutator draws with: the same sequence on every machine.
 struct FuzzRandom {
-    /// The generator's state.
-    private var state: UInt64
+    /// The generator.
+    private var generator: SplitMix64
     /// A generator starting from `seed`.
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { generator = SplitMix64(seed: seed) }
     /// The next 64 random bits.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { generator.next() }
     /// A whole number in 0..<n (n > 0).
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
     /// True with probability `p`.

@@ -415,6 +415,20 @@ extension Timeline {
 
     /// The entrance and exit styles of a title (`TitleAnimation`'s, by name).
     public enum TitleStyle: String, Sendable, Hashable, CaseIterable {
+        /// The style's animation with its own duration and easing (a `slide` coming from `edge`).
+        public func animation(from edge: Edge = .bottom) -> TitleAnimation {
+            switch self {
+            case .fade: return .fade()
+            case .slide: return .slide(from: edge)
+            case .typewriter: return .typewriter()
+            case .pop: return .pop()
+            case .letters: return .letters()
+            case .words: return .words()
+            case .blur: return .blur()
+            case .none: return .none
+            }
+        }
+
         /// Fade in.
         case fade
         /// Slide in from `from` (default the bottom).

@@ -420,17 +420,7 @@ struct TimelineCompiler {
     }
 
     func animation(_ style: Timeline.TitleStyle, from edge: Edge, duration: Time?, easing: Easing?, exit: Bool = false) -> TitleAnimation {
-        var a: TitleAnimation
-        switch style {
-        case .fade: a = exit ? .fade(duration: 0.5) : .fade()
-        case .slide: a = .slide(from: edge)
-        case .typewriter: a = .typewriter()
-        case .pop: a = .pop()
-        case .letters: a = .letters()
-        case .words: a = .words()
-        case .blur: a = .blur()
-        case .none: a = .none
-        }
+        var a = style == .fade && exit ? TitleAnimation.fade(duration: 0.5) : style.animation(from: edge)
         if duration != nil || easing != nil {
             a = TitleAnimation(a.style, duration: duration ?? a.duration, easing: easing ?? a.easing, cascade: a.cascade)
         }
