@@ -75,6 +75,9 @@ public final class MovieMaker {
     private var startTime: Date?
     /// Frames added so far.
     public private(set) var frameCount = 0
+    /// The most video decoders this movie's clips have had open at once (what
+    /// `EncoderSettings.videoDecoderLimit` bounds), counted per movie, for tests and the benchmark.
+    @_spi(Benchmark) public private(set) var videoDecoderPeak = 0
 
     private enum State { case open, finished, failed(any Error) }
 
@@ -308,7 +311,10 @@ public final class MovieMaker {
         let session = try RenderSession(opening: clip, width: width, height: height, cancellation: cancellation,
                                         videoDecoderLimit: settings.videoDecoderLimit,
                                         drawingThreads: min(settings.resolvedDrawingThreads, max(1, frames.count)))
-        defer { session.close() }
+        defer {
+            session.close()
+            videoDecoderPeak = max(videoDecoderPeak, session.videoPool.peakOpenCount)
+        }
         // The clip's sounds, placed at the range's start in movie time (nothing before it is heard).
         let rangeStart = frameRate.time(ofFrame: frames.lowerBound)
         let placedAt = frameRate.time(ofFrame: frameCount)

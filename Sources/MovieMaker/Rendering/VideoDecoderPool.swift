@@ -34,6 +34,7 @@ final class VideoDecoderPool: @unchecked Sendable {
     private let condition = NSCondition()
     private var entries: [ObjectIdentifier: Entry] = [:]
     private var useCounter: UInt64 = 0
+    private var peak = 0
     private var isClosed = false
     private let opener = DispatchQueue(label: "MovieMaker.VideoDecoderPool.prefetch", qos: .userInitiated)
     /// A decoder unused for this many loans (of any decoder) may be closed to open the next clip's ahead.
@@ -90,6 +91,7 @@ final class VideoDecoderPool: @unchecked Sendable {
             useCounter += 1
             entry.lastUse = useCounter
             entries[id] = entry
+            peak = max(peak, entries.count)
             condition.unlock()
             _ = consume closing    // the evicted decoder closes here, outside the lock, before the new one opens
             do {
@@ -121,6 +123,7 @@ final class VideoDecoderPool: @unchecked Sendable {
             let e = Entry(key: key)
             e.lastUse = useCounter      // counts as used now: not the first to be closed again
             entries[id] = e
+            peak = max(peak, entries.count)
             return (e, closing)
         }
         _ = consume closing    // the evicted decoder closes here, outside the lock
@@ -170,4 +173,6 @@ final class VideoDecoderPool: @unchecked Sendable {
 
     /// Decoders open or being opened now (for tests).
     var openCount: Int { condition.withLock { entries.count } }
+    /// The most decoders this pool has had open (or opening) at once.
+    var peakOpenCount: Int { condition.withLock { peak } }
 }
