@@ -143,15 +143,21 @@ struct FFmpegLayerTests {
         }
         // Warm up: libavcodec's static tables, the allocator's arenas.
         for _ in 0..<20 { try cycle() }
-        Self.trimMalloc()
-        let before = try Self.residentBytes()
-        for _ in 0..<200 { try cycle() }
-        Self.trimMalloc()
-        let grown = try Self.residentBytes() - before
         // Measured: about 0.1 MB when every owner frees; leaving out avformat_close_input alone grows it by
-        // about 45 MB, avcodec_free_context by 350 MB, av_frame_free by 30 MB. 8 MB leaves room for
-        // other suites running at the same time.
-        #expect(grown < 8 << 20, "RSS grew by \(grown >> 10) KiB over 200 cycles")
+        // about 45 MB, avcodec_free_context by 350 MB, av_frame_free by 30 MB. RSS is the whole process's,
+        // and suites running at the same time (the description fuzz test renders on two threads) can
+        // grow it by tens of MB in a few seconds: a leak grows it in every round of 200 cycles, so the
+        // test takes the smallest growth of up to three rounds.
+        var growths: [Int] = []
+        for _ in 0..<3 {
+            Self.trimMalloc()
+            let before = try Self.residentBytes()
+            for _ in 0..<200 { try cycle() }
+            Self.trimMalloc()
+            growths.append(try Self.residentBytes() - before)
+            if growths.last! < 8 << 20 { break }
+        }
+        #expect(growths.min()! < 8 << 20, "RSS grew by \(growths.map { "\($0 >> 10) KiB" }) over rounds of 200 cycles")
     }
 
     @Test("A truncated movie is a typed error naming the file")
