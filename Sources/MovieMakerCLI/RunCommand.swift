@@ -66,8 +66,14 @@ struct RunCommand: ParsableCommand {
     static func replaceProcess(with executable: URL, arguments: [String]) throws(ScriptError) -> Never {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
         argv.append(nil)
-        // Ignored or blocked signals survive execv: the script must start with Ctrl-C's default action.
+        // Ignored or blocked signals survive execv: the script must start with Ctrl-C's default action,
+        // and with no signal blocked. moviemaker itself may have been started with most signals blocked:
+        // Foundation's Process on Linux passes on the calling thread's mask, and Dispatch's worker
+        // threads block nearly all (swift-corelibs-foundation issue 4772).
         StopSignal.restoreDefaults()
+        var none = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, nil)
         execv(executable.path, argv)
         let reason = String(cString: strerror(errno))
         argv.forEach { free($0) }

@@ -233,6 +233,23 @@ struct CLICancellationTests {
         #expect(alive.isEmpty, "still running after moviemaker exited: \(alive.sorted())")
     }
 
+    /// A script starts with no signal blocked, even when moviemaker was started from a thread that
+    /// blocks nearly all of them (as this test's own Dispatch worker thread does, and Foundation's
+    /// Process passes the mask on).
+    @Test func runStartsTheScriptWithNoSignalBlocked() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let script = folder.file("mask.swift")
+        try """
+            import Foundation
+            let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+            print(status.split(separator: "\\n").first { $0.hasPrefix("SigBlk:") } ?? "none")
+            """.write(to: script, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["run", script.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "SigBlk:\t0000000000000000", "\(r.stdout)")
+    }
+
     /// A running script gets SIGINT or SIGTERM itself, with the default action (moviemaker ignored them
     /// while compiling; the script must not inherit that).
     @Test(arguments: [SIGINT, SIGTERM])
