@@ -444,7 +444,7 @@ extension OpenTimelineIO {
         /// One OpenTimelineIO track's children as items of a track of `kind`.
         mutating func items(_ children: [JSONValue], at path: JSONPath, kind: Timeline.Track.Kind) throws(MovieMakerError) -> [Timeline.Item] {
             // First pass: each clip or gap with its range; transitions between them.
-            struct Piece { var item: Timeline.Item; var duration: Time; var sourceStart: Time?; var speed: Speed; var sourceLength: Time?; var shifts = true; var untouched = false; var file: String? = nil }
+            struct Piece { var item: Timeline.Item; var duration: Time; var sourceStart: Time?; var speed: Speed; var shifts = true; var untouched = false; var file: String? = nil }
             var pieces: [Piece] = []
             var transitions: [Int: (inOffset: Time, outOffset: Time, name: String, easing: Easing?)] = [:]   // after piece index
             var position = Time.zero
@@ -479,7 +479,7 @@ extension OpenTimelineIO {
                 if s.hasPrefix("Gap.") {
                     let d = r?.duration ?? .zero
                     if kind == .video {
-                        if d > .zero { pieces.append(Piece(item: Timeline.Item(.gap(Timeline.Gap(duration: value(d))), metadata: metadata), duration: d, sourceStart: nil, speed: .normal, sourceLength: nil)) }
+                        if d > .zero { pieces.append(Piece(item: Timeline.Item(.gap(Timeline.Gap(duration: value(d))), metadata: metadata), duration: d, sourceStart: nil, speed: .normal)) }
                     }
                     position = position + d
                     continue
@@ -490,7 +490,7 @@ extension OpenTimelineIO {
                     keep(child, in: &kept, at: p, what: "a \(s.isEmpty ? child.kindName : s)")
                     let d = r?.duration ?? .zero
                     if kind == .video, d > .zero {
-                        pieces.append(Piece(item: Timeline.Item(.gap(Timeline.Gap(duration: value(d))), metadata: kept), duration: d, sourceStart: nil, speed: .normal, sourceLength: nil))
+                        pieces.append(Piece(item: Timeline.Item(.gap(Timeline.Gap(duration: value(d))), metadata: kept), duration: d, sourceStart: nil, speed: .normal))
                     }
                     position = position + d
                     continue
@@ -562,7 +562,7 @@ extension OpenTimelineIO {
                 let sameEnabled = (child["enabled"] == .bool(false)) == (item.enabled == false)
                 if info?["item"] != nil, sameEffects, sameEnabled, let recorded = try? range(info?["range"], at: p), let r,
                    recorded.start == r.start, recorded.duration == r.duration {
-                    pieces.append(Piece(item: item, duration: duration, sourceStart: nil, speed: .normal, sourceLength: nil, untouched: true))
+                    pieces.append(Piece(item: item, duration: duration, sourceStart: nil, speed: .normal, untouched: true))
                     position = position + duration
                     continue
                 }
@@ -579,13 +579,12 @@ extension OpenTimelineIO {
                     if frozen { v.speed = nil; v.reverse = nil }
                     item.content = .video(v)
                     // A reversed or frozen clip's range starts where its source span starts, whatever is trimmed off.
-                    pieces.append(Piece(item: item, duration: duration, sourceStart: sourceStart, speed: frozen ? .normal : speed,
-                                        sourceLength: available?.duration, shifts: !reversed && !frozen, file: externalFile))
+                    pieces.append(Piece(item: item, duration: duration, sourceStart: sourceStart, speed: frozen ? .normal : speed, shifts: !reversed && !frozen, file: externalFile))
                 case .audio:
-                    pieces.append(Piece(item: item, duration: duration, sourceStart: sourceStart, speed: .normal, sourceLength: available?.duration,
+                    pieces.append(Piece(item: item, duration: duration, sourceStart: sourceStart, speed: .normal,
                                         file: externalFile))
                 default:
-                    pieces.append(Piece(item: item, duration: duration, sourceStart: nil, speed: .normal, sourceLength: nil))
+                    pieces.append(Piece(item: item, duration: duration, sourceStart: nil, speed: .normal))
                 }
                 position = position + duration
             }

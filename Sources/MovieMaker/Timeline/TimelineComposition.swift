@@ -231,7 +231,7 @@ struct TimelineCompiler {
                     let at = item.at?.time(at: rate) ?? .zero
                     let (clip, detail) = try sound(audio, at: itemPath)
                     sounds.append((clip, at, audio.ducking ?? audio.isMusic))
-                    record(item, at: itemPath, start: at, duration: clip.duration ?? .zero, what: try file(audio.source, at: itemPath.appending("source"), kinds: [.audio]).lastPathComponent,
+                    record(item, at: itemPath, start: at, duration: clip.duration ?? .zero, what: sources[itemPath.description]?.file.lastPathComponent ?? "",
                            detail: detail)
                 }
             }

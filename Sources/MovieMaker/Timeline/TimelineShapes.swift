@@ -107,7 +107,7 @@ enum TimelineShapes {
                                       Schema.enumeration(Color.cssNames + ["transparent"])]),
             "color": Schema.anyOf([Schema.ref("cssColor"), Schema.string(pattern: #"^\s*\{\{\s*[A-Za-z_][A-Za-z0-9_-]*\s*\}\}\s*$"#)]),
             "titleBackground": Schema.anyOf([Schema.ref("color"), Schema.constant("none")]),
-            "source": Schema.oneOf([fileSource.schema, slotSource.schema]),
+            "source": Schema.oneOf([Schema.ref("fileSource"), slotSource.schema]),
             "fileSource": fileSource.schema,
             "speed": Schema.oneOf([Schema.number(minimum: 0.25, maximum: 4),
                                    Schema.string(pattern: #"^\s*[0-9]+(\.[0-9]+)?\s*/\s*[0-9]+(\.[0-9]+)?\s*$"#)]),
@@ -277,9 +277,6 @@ enum TimelineShapes {
     static let videoTrack = SpecShape(name: "videoTrack", doc: "Pictures one after another.", fields: trackFields(.video, items: pictureItems(in: .video)))
     static let overlayTrack = SpecShape(name: "overlayTrack", doc: "Pictures placed at times over the tracks below.", fields: trackFields(.overlay, items: pictureItems(in: .overlay)))
     static let audioTrack = SpecShape(name: "audioTrack", doc: "Music and sounds placed at times.", fields: trackFields(.audio, items: audioItems))
-
-    /// The general track shape (every key any kind allows), for reading before the kind is known.
-    static let anyTrack = SpecShape(name: "track", doc: "A track.", fields: trackFields(.video, items: []))
 
     // MARK: Items
 
