@@ -99,8 +99,8 @@ public struct Clip: Sendable {
     public func repeated(_ count: Int) -> Clip {
         Clip(.timeMap(.repeating(count: max(0, count)), self))
     }
-    /// This clip through `filters`, applied in order (no filters yet: the node exists so that the tree
-    /// has its final shape; see `Clip.Filter`).
+    /// This clip through `filters`, applied in order to its picture (drawn alone on a transparent
+    /// layer, then drawn over what is below). See `Clip.Filter`, `ColorFilter`, `SpatialFilter`.
     public func filtered(_ filters: [Filter]) -> Clip {
         Clip(.filtered(filters, self))
     }

@@ -44,8 +44,7 @@ extension Clip {
             try child.render(in: ctx, at: frame.at(local, duration: child.duration), session: session)
 
         case let .filtered(filters, child):
-            try child.render(in: ctx, at: frame, session: session)
-            for filter in filters { switch filter {} }
+            try FilterRendering.draw(child, filters: filters, in: ctx, at: frame, session: session)
         }
     }
 

@@ -196,17 +196,15 @@ extension Clip {
         }
     }
 
-    /// A picture filter of a `filtered` node. There are none yet: the node is part of the tree's shape so
-    /// that filters (colour, blur, LUTs…) are additions, not a reshaping.
-    public enum Filter: Sendable, Hashable, Codable {
-        // No filters yet; the coding below is written by hand because Swift cannot synthesise it for an
-        // enum without cases.
-        /// Decoding fails: there is no filter to decode yet.
-        public init(from decoder: any Decoder) throws {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "this version of MovieMaker has no picture filters"))
-        }
-        /// Never called: no value of this type exists.
-        public func encode(to encoder: any Encoder) throws {}
+    /// A picture filter of a `filtered` node: a colour filter (brightness, LUTs, looks…) or a spatial
+    /// one (blur, sharpen, vignette, grain…). See `Filters/` for each; every filter is data (`Codable`,
+    /// hashable), its amounts can follow keyframes, and it is written in a description file as
+    /// `{"name": …, parameters…}`.
+    public enum Filter: Sendable, Hashable {
+        /// A filter that changes each pixel's colour on its own.
+        case color(ColorFilter)
+        /// A filter that looks at a pixel's neighbourhood or position.
+        case spatial(SpatialFilter)
     }
 }
 
