@@ -25,7 +25,7 @@ import Foundation
 extension Clip: Codable {
     private enum Kind: String, CaseIterable {
         case sequence, stack, offset, trim, `repeat`, filtered, color, empty, titleCard, slideshow, bezier, caption, photo, drawing
-        case video, speed, reverse, freeze, loop
+        case video, speed, reverse, freeze, loop, transformed, masked, split
     }
 
     /// Reads a clip written by `encode(to:)`. Title cards and slideshows are laid out again (an unknown
@@ -119,6 +119,14 @@ extension Clip: Codable {
             clip = Clip(.timeMap(.freeze(at: try c.decode(key("at"), or: .zero), duration: try duration()), try c.decode(Clip.self, forKey: key("clip"))))
         case .loop:
             clip = Clip(.timeMap(.loop(duration: try duration()), try c.decode(Clip.self, forKey: key("clip"))))
+        case .transformed:
+            clip = Clip(.transformed(try c.decode(Transform.self, forKey: key("transform")), try c.decode(Clip.self, forKey: key("clip"))))
+        case .masked:
+            clip = Clip(.masked(try c.decode(Clip.self, forKey: key("clip")), mask: try c.decode(Clip.self, forKey: key("mask")),
+                                try c.decode(key("mode"), or: MaskMode.alpha)))
+        case .split:
+            let split = try SplitScreen(from: decoder)
+            clip = try decodingErrors(at: c.codingPath) { try Clip.split(split) }
         case .drawing:
             preconditionFailure("excluded above")
         }
@@ -171,6 +179,18 @@ extension Clip: Codable {
             try c.encode(Kind.filtered.rawValue, forKey: .type)
             try c.encode(filters, forKey: key("filters"))
             try c.encode(child, forKey: key("clip"))
+        case let .transformed(transform, child):
+            try c.encode(Kind.transformed.rawValue, forKey: .type)
+            try c.encode(transform, forKey: key("transform"))
+            try c.encode(child, forKey: key("clip"))
+        case let .masked(child, mask, mode):
+            try c.encode(Kind.masked.rawValue, forKey: .type)
+            try c.encode(mode, forKey: key("mode"))
+            try c.encode(child, forKey: key("clip"))
+            try c.encode(mask, forKey: key("mask"))
+        case let .split(split):
+            try c.encode(Kind.split.rawValue, forKey: .type)
+            try split.encode(to: encoder)
         case let .generator(generator, duration):
             switch generator {
             case .drawing:
@@ -265,6 +285,9 @@ extension Clip: Hashable {
         case let (.stack(x), .stack(y)): return x == y
         case let (.timeMap(mx, cx), .timeMap(my, cy)): return mx == my && cx == cy
         case let (.filtered(fx, cx), .filtered(fy, cy)): return fx == fy && cx == cy
+        case let (.transformed(tx, cx), .transformed(ty, cy)): return tx == ty && cx == cy
+        case let (.masked(cx, mx, ox), .masked(cy, my, oy)): return ox == oy && cx == cy && mx == my
+        case let (.split(x), .split(y)): return x == y
         default: return false
         }
     }
@@ -279,6 +302,9 @@ extension Clip: Hashable {
         case let .stack(s): hasher.combine(3); hasher.combine(s)
         case let .timeMap(m, c): hasher.combine(4); hasher.combine(m); hasher.combine(c)
         case let .filtered(_, c): hasher.combine(5); hasher.combine(c)
+        case let .transformed(t, c): hasher.combine(6); hasher.combine(t); hasher.combine(c)
+        case let .masked(c, m, _): hasher.combine(7); hasher.combine(c); hasher.combine(m)
+        case let .split(s): hasher.combine(8); hasher.combine(s.cells.map(\.clip))
         }
     }
 }

@@ -84,8 +84,13 @@ extension Clip {
                 let start = d * k
                 visit(child, index: 0, span: start..<(start + d), childZero: start)
             }
-        case let .filtered(_, child):
+        case let .filtered(_, child), let .transformed(_, child):
             visit(child, index: 0, span: shown, childZero: .zero)
+        case let .masked(child, mask, _):
+            visit(child, index: 0, span: shown, childZero: .zero)
+            visit(mask, index: 1, span: .zero..<mask.duration, childZero: .zero)
+        case let .split(split):
+            for (k, cell) in split.cells.enumerated() { visit(cell.clip, index: k, span: .zero..<cell.clip.duration, childZero: .zero) }
         case let .timeMap(.speed(speed), child):
             // Linear: the child's time is the node's × speed. Leaves are placed over the part of the
             // node's time they show (their local start in the child's own time).

@@ -45,6 +45,15 @@ extension Clip {
 
         case let .filtered(filters, child):
             try FilterRendering.draw(child, filters: filters, in: ctx, at: frame, session: session)
+
+        case let .transformed(transform, child):
+            try Clip.drawTransformed(child, transform, in: ctx, at: frame, session: session)
+
+        case let .masked(child, mask, mode):
+            try Clip.drawMasked(child, mask: mask, mode: mode, in: ctx, at: frame, session: session)
+
+        case let .split(split):
+            try split.draw(in: ctx, at: frame, session: session)
         }
     }
 

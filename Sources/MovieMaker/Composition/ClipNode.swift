@@ -23,6 +23,12 @@ extension Clip {
         case timeMap(TimeMap, Clip)
         /// A clip whose picture goes through filters, in order.
         case filtered([Filter], Clip)
+        /// A clip placed by a transform: moved, scaled, rotated, flipped, cropped, faded, blended.
+        case transformed(Transform, Clip)
+        /// A clip shown only where a mask clip's alpha or luma says.
+        case masked(Clip, mask: Clip, MaskMode)
+        /// Several clips on screen at once, each in a cell (side by side, grids, picture-in-picture).
+        case split(SplitScreen)
 
         /// How long the node lasts.
         public var duration: Time {
@@ -32,7 +38,8 @@ extension Clip {
             case let .sequence(track): return track.duration
             case let .stack(clips): return clips.map(\.duration).max() ?? .zero
             case let .timeMap(map, child): return map.duration(of: child.duration)
-            case let .filtered(_, child): return child.duration
+            case let .filtered(_, child), let .transformed(_, child), let .masked(child, _, _): return child.duration
+            case let .split(split): return split.duration
             }
         }
 
@@ -43,7 +50,9 @@ extension Clip {
             case .generator, .media: return []
             case let .sequence(track): return track.items
             case let .stack(clips): return clips
-            case let .timeMap(_, child), let .filtered(_, child): return [child]
+            case let .timeMap(_, child), let .filtered(_, child), let .transformed(_, child): return [child]
+            case let .masked(child, mask, _): return [child, mask]
+            case let .split(split): return split.cells.map(\.clip)
             }
         }
 

@@ -212,8 +212,10 @@ extension Clip {
         case let .timeMap(.repeating(count), child):
             let inner = child.sounds
             return (0..<max(0, count)).flatMap { k in inner.map { $0.shifted(by: child.duration * k) } }
-        case let .filtered(_, child):
+        case let .filtered(_, child), let .transformed(_, child), let .masked(child, _, _):
             return child.sounds
+        case let .split(split):
+            return split.cells.flatMap(\.clip.sounds)
         case let .timeMap(.speed(speed), child):
             return child.sounds.compactMap { $0.played(at: speed) }
         case .timeMap(.reverse, let child):

@@ -184,6 +184,10 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
     public static let audioSpeed = SettingKey(rawValue: "audioSpeed", description: "audio speed")
     /// The source of a `ReversedSound` (it needs a known length).
     public static let reversedSound = SettingKey(rawValue: "reversedSound", description: "reversed sound")
+    /// `Clip.Transform`: a clip's position, scale, rotation, crop or opacity.
+    public static let transform = SettingKey(rawValue: "transform", description: "transform")
+    /// `Clip.SplitScreen`: a split screen's layout, cells, gutter or border.
+    public static let splitScreen = SettingKey(rawValue: "splitScreen", description: "split screen")
 
     /// The `number`th clip (from 1) of an `AudioTrack`.
     public static func audioTrackClip(_ number: Int) -> SettingKey {
@@ -214,7 +218,8 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
         .audioClipMovieEndFade, .audioLoop, .audioLoopDuration, .audioLoopCrossfade, .audioTrackCrossfade,
         .duckingDepth, .duckingThreshold, .duckingAttack, .duckingRelease, .duckingHold, .loudnessNormalization,
         .mixGain, .loudnessTarget, .mixDuration, .limiterCeiling, .limiterLookahead, .limiterRelease,
-        .videoDecoderLimit, .speed, .audioSpeed, .reversedSound, .visibleFrameSearch, .contactSheetGrid, .contactSheetWidth
+        .videoDecoderLimit, .speed, .audioSpeed, .reversedSound, .visibleFrameSearch, .contactSheetGrid, .contactSheetWidth,
+        .transform, .splitScreen
     ]
 
     /// The numbered settings by the name before their brackets.

@@ -714,6 +714,14 @@ extension Clip {
             copy = Clip(.timeMap(map, child.withoutSounds()))
         case let .filtered(filters, child):
             copy = Clip(.filtered(filters, child.withoutSounds()))
+        case let .transformed(transform, child):
+            copy = Clip(.transformed(transform, child.withoutSounds()))
+        case let .masked(child, mask, mode):
+            copy = Clip(.masked(child.withoutSounds(), mask: mask, mode))
+        case let .split(split):
+            var quiet = split
+            quiet.cells = split.cells.map { Clip.SplitScreen.Cell($0.clip.withoutSounds(), fit: $0.fit) }
+            copy = Clip(.split(quiet))
         }
         copy.attachedSounds = []
         return copy
