@@ -71,13 +71,20 @@ enum AnimatedImageDecoder {
                 .imageUnreadable(path: path, reason: "damaged \(display): decoding frame \(failure.frameIndex) failed: \(failure.message)")
             }
         }
+        // The size the header declares, checked before libavformat or libavcodec allocate anything
+        // (GIF's logical screen; PNG's IHDR).
+        func u16le(_ at: Int) -> Int { at + 2 <= bytes.count ? Int(bytes[at]) | Int(bytes[at + 1]) << 8 : 0 }
+        func u32be(_ at: Int) -> Int { at + 4 <= bytes.count ? Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]) : 0 }
+        let header = name == "gif" ? (u16le(6), u16le(8)) : (u32be(16), u32be(20))
+        try AnimatedImage.checkSide(width: header.0, height: header.1, path: path)
         let demuxer = try Demuxer(bytes: bytes, format: name, describe: describe)
         try demuxer.findStreamInfo()
         guard let index = demuxer.bestStream(AVMEDIA_TYPE_VIDEO) else {
             throw .imageUnreadable(path: path, reason: "damaged \(display): it holds no picture")
         }
         let stream = demuxer.borrowedStream(index)
-        let declared = (Int(stream.pointee.codecpar.pointee.width), Int(stream.pointee.codecpar.pointee.height))
+        let parameters = stream.pointee.codecpar.pointee
+        let declared = parameters.width > 0 && parameters.height > 0 ? (Int(parameters.width), Int(parameters.height)) : header
         try AnimatedImage.checkSide(width: declared.0, height: declared.1, path: path)
         let decoder = try CodecDecoder(stream: stream, describe: describe)
         let nextPacket = { () throws(MovieMakerError) -> UnsafeMutablePointer<AVPacket>? in try demuxer.readPacket(ofStream: index) }
