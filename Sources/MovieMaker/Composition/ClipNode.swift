@@ -82,6 +82,9 @@ extension Clip {
         case slideshow(SlideshowLeaf)
         /// A caption near the bottom of the frame, over a soft shadow (the slideshow's captions).
         case caption(String, style: TextStyle)
+        /// An image (an animated GIF, APNG or WebP, or a still) or an emoji, drawn centred at its own
+        /// timing (`Clip.sticker`, `Clip.emoji`), decoded once per render.
+        case sticker(StickerLeaf)
     }
 
     /// A clip's drawing closure, with an identity: two values are the same closure when they come

@@ -98,6 +98,10 @@ extension MovieMakerError {
         /// the error's `location.jsonPath` says where, its message what was found and what is expected.
         public static let invalidDescription = Code(rawValue: "invalidDescription")
 
+        /// An image (a sticker) is too large to decode: its canvas is beyond the side limit, or its decoded
+        /// frames would take more memory than allowed; the error's `value` names the limit.
+        public static let imageTooLarge = Code(rawValue: "imageTooLarge")
+
         /// Every code this release throws, in declaration order.
         public static let all: [Code] = [
             .invalidSize, .oddSize, .sizeTooLarge, .invalidFrameRate, .invalidSetting, .destinationFolderMissing,
@@ -106,7 +110,7 @@ extension MovieMakerError {
             .fontNotFound, .invalidMarkup, .transparencyUnsupported, .invalidPathData, .notAnImage, .audioUnreadable,
             .noAudioStream, .unsupportedAudioCodec, .noPhotos, .audioUnsupported, .audioAfterFirstFrame, .audioTooLate,
             .cancelled, .notEncodable, .movieTruncated, .noVideoStream, .videoUnsupported, .videoDecoderLimit,
-            .invalidDescription,
+            .invalidDescription, .imageTooLarge,
         ]
     }
 }

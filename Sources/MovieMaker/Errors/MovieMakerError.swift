@@ -173,6 +173,13 @@ extension MovieMakerError {
         MovieMakerError(code: .imageUnreadable, message: "cannot read the image \(path): \(reason)", location: Location(file: path), reason: reason)
     }
 
+    /// An image file (a sticker) is too large to decode: its canvas is beyond the side limit, or its
+    /// decoded frames would take more memory than allowed. `value` is the limit.
+    public static func imageTooLarge(path: String, reason: String, limit: String) -> MovieMakerError {
+        MovieMakerError(code: .imageTooLarge, message: "cannot decode the image \(path): \(reason)", location: Location(file: path),
+                        reason: reason, value: limit)
+    }
+
     /// A font file could not be loaded.
     public static func fontUnreadable(path: String, reason: String) -> MovieMakerError {
         MovieMakerError(code: .fontUnreadable, message: "cannot load the font \(path): \(reason)", location: Location(file: path), reason: reason)

@@ -23,6 +23,8 @@ final class RenderSession: @unchecked Sendable {
     private var photoProviders: [ObjectIdentifier: PhotoProvider] = [:]
     /// The render's video decoders (at most `videoDecoderLimit` open at once).
     let videoPool: VideoDecoderPool
+    /// The render's decoded stickers (every one decoded when the session opens).
+    let stickers = StickerStore()
 
     /// The session of the frame the current thread is drawing, if any.
     @TaskLocal static var current: RenderSession?
@@ -55,6 +57,7 @@ final class RenderSession: @unchecked Sendable {
             try provider.validate()
             photoProviders[id] = provider
         }
+        try stickers.open(clip)
     }
 
     private init(standaloneFrame: Size) {
@@ -138,6 +141,7 @@ final class RenderSession: @unchecked Sendable {
         }
         for p in providers { p.close() }
         videoPool.close()
+        stickers.close()
     }
 
     /// How many providers are open (for tests).
