@@ -217,6 +217,10 @@ extension Clip {
         case color(ColorFilter)
         /// A filter that looks at a pixel's neighbourhood or position.
         case spatial(SpatialFilter)
+        /// The picture scaled up to cover the frame and blurred by `blurRadius` pixels, drawn behind
+        /// itself: the bars around a fitted picture filled with a blurred copy of it (as the slideshow's
+        /// `blur` fit does for photos). Only the part of the layer holding something is enlarged.
+        case backdrop(blurRadius: Double)
     }
 }
 

@@ -3,7 +3,11 @@ import Foundation
 
 extension Clip.Filter {
     /// Every kind of filter, by name: the one table the description reader, writer and schema use.
-    static let descriptors: [FilterDescriptor] = ColorFilter.descriptors + SpatialFilter.descriptors
+    static let descriptors: [FilterDescriptor] = ColorFilter.descriptors + SpatialFilter.descriptors + [
+        FilterDescriptor("backdrop", "The picture enlarged to cover the frame and blurred, behind itself: fills the bars around a fitted picture.", [
+            FilterParameter("radius", .number(0...GaussianBlur.maximumRadius), "The blur radius in pixels (default 40)."),
+        ]) { a throws(MovieMakerError) in .backdrop(blurRadius: try a.number("radius", default: 40)) },
+    ]
 
     /// The descriptor named `name`.
     static func descriptor(named name: String) -> FilterDescriptor? { descriptors.first { $0.name == name } }
@@ -16,6 +20,17 @@ extension Clip.Filter {
         switch self {
         case let .color(f): return f.spec
         case let .spatial(f): return f.spec
+        case let .backdrop(radius): return FilterSpec(name: "backdrop", parameters: ["radius": FilterJSON.number(radius)])
+        }
+    }
+
+    /// The filter with its sizes in pixels multiplied by `factor` (a preview at a quarter of the size).
+    func scaled(by factor: Double) -> Clip.Filter {
+        guard factor != 1 else { return self }
+        switch self {
+        case .color: return self
+        case let .spatial(f): return .spatial(f.scaled(by: factor))
+        case let .backdrop(radius): return .backdrop(blurRadius: radius * factor)
         }
     }
 
@@ -49,6 +64,7 @@ extension Clip.Filter {
         switch self {
         case let .color(f): try f.apply(to: image, at: time)
         case let .spatial(f): try f.apply(to: image, at: time)
+        case let .backdrop(radius): try Backdrop.apply(radius: radius, to: image)
         }
     }
 }

@@ -25,6 +25,15 @@ public enum FilterAmount: Sendable, Hashable, ExpressibleByFloatLiteral, Express
         }
     }
 
+    /// The amount multiplied by `factor` (every keyframe's value).
+    public func scaled(by factor: Double) -> FilterAmount {
+        switch self {
+        case let .constant(v): return .constant(v * factor)
+        case let .keyframes(track):
+            return .keyframes((try? KeyframeTrack(track.keyframes.map { Keyframe(time: $0.time, value: $0.value * factor, easing: $0.easing) })) ?? track)
+        }
+    }
+
     /// The constant value, or nil when the amount changes over time.
     public var constantValue: Double? { if case let .constant(v) = self { return v } else { return nil } }
 

@@ -122,6 +122,11 @@ struct FilterArguments {
     /// The movie's frame rate (for keyframe times written in frames).
     let rate: FrameRate
 
+    /// Reads `number` as a number within `range` at `path`.
+    static func checkedNumber(_ v: JSONValue, at path: JSONPath, in range: ClosedRange<Double>) throws(MovieMakerError) -> Double {
+        try number(v, at: path, in: range)
+    }
+
     /// Checks the keys of `spec` against `descriptor` (unknown keys, missing required ones).
     init(_ spec: FilterSpec, descriptor: FilterDescriptor, at path: JSONPath, baseDirectory: URL?, rate: FrameRate) throws(MovieMakerError) {
         self.descriptor = descriptor; values = spec.parameters; self.path = path
@@ -148,6 +153,23 @@ struct FilterArguments {
 
     /// Whether the parameter is present.
     func has(_ key: String) -> Bool { values[key] != nil }
+
+    /// Reads every parameter present by its kind, so a description's filters are checked when it is
+    /// read (before files are opened); what depends on several parameters is checked when built.
+    func validateAll() throws(MovieMakerError) {
+        for p in descriptor.parameters where values[p.key] != nil {
+            switch p.kind {
+            case .amount: _ = try amount(p.key, default: 0)
+            case .number: _ = try number(p.key, default: 0)
+            case .integer: _ = try integer(p.key, default: 0)
+            case .color: _ = try color(p.key, default: .black)
+            case .file: _ = try file(p.key)
+            case let .choice(names): _ = try choice(p.key, default: names.first ?? "")
+            case .points: _ = try points(p.key)
+            case .boolean: _ = try bool(p.key, default: false)
+            }
+        }
+    }
 
     /// A number in the parameter's range (`.number` or `.amount` kinds), or `defaultValue` when absent.
     func number(_ key: String, default defaultValue: Double) throws(MovieMakerError) -> Double {
@@ -193,21 +215,30 @@ struct FilterArguments {
         guard case let .array(elements) = v, !elements.isEmpty else {
             throw .invalidDescription(at, "must be a number from \(Self.show(r.lowerBound)) to \(Self.show(r.upperBound)) or a list of keyframes [{\"at\": \"0s\", \"value\": …}, …], got \(v.shortDescription)")
         }
-        var keyframes: [Keyframe<Double>] = []
+        return .keyframes(try Self.keyframes(elements, at: at, rate: rate) { (v, p) throws(MovieMakerError) in try Self.number(v, at: p, in: r) })
+    }
+
+    /// Keyframes `[{"at": time, "value": …, "easing": name}, …]` (at least one), each value read by `value`.
+    static func keyframes<V: Interpolatable & Sendable>(_ elements: [JSONValue], at path: JSONPath, rate: FrameRate,
+                             value read: (JSONValue, JSONPath) throws(MovieMakerError) -> V) throws(MovieMakerError) -> KeyframeTrack<V> {
+        guard !elements.isEmpty else { throw .invalidDescription(path, "must hold at least one keyframe {\"at\": \"0s\", \"value\": …}") }
+        var keyframes: [Keyframe<V>] = []
         for (i, element) in elements.enumerated() {
-            let p = at.appending(i)
-            let shape = SpecShape(name: "keyframe", doc: "A keyframe.", fields: [
-                SpecField("at", Schema.ref("time"), required: true, "When the value is reached, in the clip's time."),
-                SpecField("value", Schema.number(), required: true, "The value then."),
-                SpecField("easing", Schema.ref("easing"), "How the value gets there from the keyframe before (default linear)."),
-            ])
-            let o = try SpecObject(element, at: p, shape: shape, what: "a keyframe")
+            let p = path.appending(i)
+            let o = try SpecObject(element, at: p, shape: keyframeShape, what: "a keyframe")
             let time = try o.time("at", required: true)!.time(at: rate)
-            let value = try Self.number(o.value("value")!, at: p.appending("value"), in: r)
+            let value = try read(o.value("value")!, p.appending("value"))
             keyframes.append(Keyframe(time: time, value: value, easing: try o.easing("easing") ?? .linear))
         }
-        return .keyframes(try KeyframeTrack(keyframes))
+        return try KeyframeTrack(keyframes)
     }
+
+    /// The shape of one keyframe.
+    static let keyframeShape = SpecShape(name: "keyframe", doc: "A keyframe.", fields: [
+        SpecField("at", Schema.ref("time"), required: true, "When the value is reached, in the item's own time."),
+        SpecField("value", Schema.number(), required: true, "The value then."),
+        SpecField("easing", Schema.ref("easing"), "How the value gets there from the keyframe before (default linear)."),
+    ])
 
     /// A colour, or `defaultValue`.
     func color(_ key: String, default defaultValue: Color) throws(MovieMakerError) -> Color {

@@ -20,6 +20,13 @@ extension SpatialFilter {
         }
     }
 
+    /// The filter with its pixel sizes multiplied by `factor`.
+    func scaled(by factor: Double) -> SpatialFilter {
+        switch self {
+        case let .blur(radius): return .blur(radius: radius.scaled(by: factor))
+        }
+    }
+
     /// Applies the filter to `image` in place.
     func apply(to image: FilterImage, at time: FilterTime) throws(MovieMakerError) {
         switch self {

@@ -633,6 +633,9 @@ extension OpenTimelineIO {
                 case var .color(c): c.duration = value(duration); item.content = .color(c)
                 case var .generator(g): g.duration = value(duration); item.content = .generator(g)
                 case var .gap(g): g.duration = value(duration); item.content = .gap(g)
+                case var .split(x): x.duration = value(duration); item.content = .split(x)
+                case var .sticker(x): x.duration = value(duration); item.content = .sticker(x)
+                case var .subtitles(x): x.duration = value(duration); item.content = .subtitles(x)
                 case .slideshow: break   // its length is its photos'
                 }
                 items.append(item)

@@ -85,12 +85,15 @@ extension Timeline {
         public var encoder: EncoderOptions?
         /// How the sound is mixed and encoded.
         public var audio: AudioOptions?
+        /// A canvas other than a plain colour under the tracks: a gradient, an image, or the movie itself
+        /// blurred behind (written in `output.background` in place of the colour).
+        public var backdrop: Backdrop?
 
         /// Output settings; anything left nil takes its default.
         public init(size: FrameSize? = nil, fps: FrameRate? = nil, background: ColorText? = nil, duration: TimeValue? = nil,
-                    encoder: EncoderOptions? = nil, audio: AudioOptions? = nil) {
+                    encoder: EncoderOptions? = nil, audio: AudioOptions? = nil, backdrop: Backdrop? = nil) {
             self.size = size; self.fps = fps; self.background = background; self.duration = duration
-            self.encoder = encoder; self.audio = audio
+            self.encoder = encoder; self.audio = audio; self.backdrop = backdrop
         }
 
         /// The frame size used: `size` or 1920×1080.
@@ -215,12 +218,22 @@ extension Timeline {
         public var markers: [Marker]
         /// Anything else a tool wants to keep with the item.
         public var metadata: [String: JSONValue]
+        /// Picture filters applied to the item, in order (`"filters": [{"name": "grayscale"}, …]`; see
+        /// `Clip.Filter.names`). Picture items only.
+        public var filters: [FilterSpec]
+        /// How the item is placed: `{"position": [x, y], "scale": 1.2, "rotation": 90, "opacity": 0.8,
+        /// "anchor": [0.5, 0.5], "flip": "horizontal", "crop": {x, y, width, height}, "cornerRadius": 12,
+        /// "blend": "multiply"}`; position, scale, rotation and opacity may be keyframes
+        /// `[{"at": "0s", "value": …, "easing": …}, …]`. Kept as written; checked when read. Picture items only.
+        public var transform: JSONValue?
 
         /// An item showing or playing `content`.
         public init(_ content: Content, label: String? = nil, at: TimeValue? = nil, transition: TransitionSpec? = nil,
-                    enabled: Bool? = nil, markers: [Marker] = [], metadata: [String: JSONValue] = [:]) {
+                    enabled: Bool? = nil, markers: [Marker] = [], metadata: [String: JSONValue] = [:],
+                    filters: [FilterSpec] = [], transform: JSONValue? = nil) {
             self.content = content; self.label = label; self.at = at; self.transition = transition
             self.enabled = enabled; self.markers = markers; self.metadata = metadata
+            self.filters = filters; self.transform = transform
         }
 
         /// The item's `type` in a description file: `video`, `photo`, `title`, `color`, `slideshow`,
@@ -246,6 +259,12 @@ extension Timeline {
         case generator(Generator)
         /// `"gap"`: nothing for a while (what is below shows through).
         case gap(Gap)
+        /// Several pictures at once: side by side, stacked, a grid, picture-in-picture.
+        case split(Split)
+        /// An image, animated image or emoji over the pictures below (overlay tracks).
+        case sticker(Sticker)
+        /// Subtitles from an SRT or WebVTT file, burned in (overlay tracks).
+        case subtitles(Subtitles)
 
         /// The `type` written in a description file.
         public var typeName: String {
@@ -258,6 +277,9 @@ extension Timeline {
             case let .audio(a): return a.isMusic ? "music" : "audio"
             case .generator: return "generator"
             case .gap: return "gap"
+            case .split: return "split"
+            case .sticker: return "sticker"
+            case .subtitles: return "subtitles"
             }
         }
 
@@ -268,7 +290,7 @@ extension Timeline {
         }
 
         /// Every `type` name, in the order the description file's documentation lists them.
-        public static let typeNames = ["video", "photo", "title", "color", "slideshow", "music", "audio", "generator", "gap"]
+        public static let typeNames = ["video", "photo", "title", "color", "slideshow", "music", "audio", "generator", "gap", "split", "sticker", "subtitles"]
     }
 
     /// Where an item's media comes from: a file, or a template's slot.
@@ -596,6 +618,112 @@ extension Timeline {
         public var duration: TimeValue
         /// A gap of `duration`.
         public init(duration: TimeValue) { self.duration = duration }
+    }
+
+    /// The canvas under the tracks when it is not a plain colour (`output.background`).
+    public enum Backdrop: Sendable, Hashable {
+        /// A linear gradient through the colours, at `angle` degrees as CSS measures them (90: left to
+        /// right, 180: top to bottom; default 180): `{"gradient": ["#123", "#456"], "angle": 180}`.
+        case gradient([ColorText], angle: Double?)
+        /// A picture filling the frame: `{"image": "paper.jpg", "fit": "fill"}`.
+        case image(String, fit: ImageFit?)
+        /// The movie itself, scaled to cover the frame and blurred, behind it: `"blur"` (as the slideshow's
+        /// `blur` fit), or `{"blur": 40}` for another radius in output pixels (default: 4 % of the frame height). Items then leave the bars
+        /// around fitted pictures transparent, so the blurred copy shows there.
+        case blur(radius: Double?)
+    }
+
+    /// Several pictures at once (`"type": "split"`): cells side by side, stacked, in a grid, or one small
+    /// over another.
+    public struct Split: Sendable, Hashable {
+        /// `"2x1"`, `"1x2"`, `"3x1"`, `"2x2"`, `"3x3"` or `"pip"`.
+        public var layout: Clip.SplitScreen.Layout
+        /// The cells: picture items, in reading order (picture-in-picture: the main picture, then the
+        /// inset). A cell item may have `at` (it starts later within the split).
+        public var cells: [Item]
+        /// How every cell's picture fits its cell (default fill).
+        public var fit: ImageFit?
+        /// How each cell's picture fits, by cell (overrides `fit`).
+        public var fits: [ImageFit]?
+        /// The space between and around cells, in output pixels (default 0).
+        public var gutter: Double?
+        /// The colour of the gutters and empty cells (default black; picture-in-picture: transparent).
+        public var background: ColorText?
+        /// The cells' border width in output pixels (default 0; picture-in-picture 2).
+        public var borderWidth: Double?
+        /// The border colour (default white).
+        public var borderColor: ColorText?
+        /// The cells' corner radius in output pixels (default 0; picture-in-picture 12).
+        public var cornerRadius: Double?
+        /// Picture-in-picture: the corner (default bottomRight).
+        public var corner: Clip.SplitScreen.Corner?
+        /// Picture-in-picture: the inset's width as a fraction of the frame's (default 0.3).
+        public var size: Double?
+        /// Picture-in-picture: the distance to the frame's edges in output pixels (default 24).
+        public var margin: Double?
+        /// How long the split lasts (default: its longest cell).
+        public var duration: TimeValue?
+
+        /// A split of `cells` in `layout`.
+        public init(_ layout: Clip.SplitScreen.Layout, cells: [Item], fit: ImageFit? = nil, fits: [ImageFit]? = nil, gutter: Double? = nil,
+                    background: ColorText? = nil, borderWidth: Double? = nil, borderColor: ColorText? = nil, cornerRadius: Double? = nil,
+                    corner: Clip.SplitScreen.Corner? = nil, size: Double? = nil, margin: Double? = nil, duration: TimeValue? = nil) {
+            self.layout = layout; self.cells = cells; self.fit = fit; self.fits = fits; self.gutter = gutter
+            self.background = background; self.borderWidth = borderWidth; self.borderColor = borderColor
+            self.cornerRadius = cornerRadius; self.corner = corner; self.size = size; self.margin = margin; self.duration = duration
+        }
+    }
+
+    /// An image, animated image (GIF, APNG, animated WebP) or emoji placed over the pictures below
+    /// (`"type": "sticker"`), centred on the frame unless its `transform` moves it.
+    public struct Sticker: Sendable, Hashable {
+        /// The picture (nil for an emoji).
+        public var source: Source?
+        /// An emoji (or short text) drawn in colour, instead of a picture.
+        public var emoji: String?
+        /// How long it shows (default 3s).
+        public var duration: TimeValue?
+        /// Its width in output pixels (default: the picture's own; an emoji: its size).
+        public var width: Double?
+        /// Its height in output pixels (default: from the width and the picture's aspect).
+        public var height: Double?
+        /// Whether an animation loops (default true).
+        public var loop: Bool?
+        /// How it comes on: pop, fade, or slide-left/right/top/bottom (from that edge); default none.
+        public var enter: String?
+        /// How it goes off: the same names; default none.
+        public var exit: String?
+
+        /// A sticker of `source` or `emoji`.
+        public init(source: Source? = nil, emoji: String? = nil, duration: TimeValue? = nil, width: Double? = nil, height: Double? = nil,
+                    loop: Bool? = nil, enter: String? = nil, exit: String? = nil) {
+            self.source = source; self.emoji = emoji; self.duration = duration; self.width = width; self.height = height
+            self.loop = loop; self.enter = enter; self.exit = exit
+        }
+        /// The entrance and exit names a description accepts.
+        public static let animationNames = ["none", "pop", "fade", "slide-left", "slide-right", "slide-top", "slide-bottom"]
+    }
+
+    /// Subtitles burned in from an SRT or WebVTT file (`"type": "subtitles"`), each cue shown over its
+    /// own times (from the item's `at`).
+    public struct Subtitles: Sendable, Hashable {
+        /// The subtitle file, relative to the description.
+        public var file: String
+        /// `outline` (default) or `box`: white text outlined in black, or on a dark box.
+        public var style: String?
+        /// The text size as a fraction of the frame height (default 0.05).
+        public var size: Double?
+        /// The text colour (default white).
+        public var color: ColorText?
+        /// How long the item lasts (default: to the last cue's end).
+        public var duration: TimeValue?
+
+        /// Subtitles from `file`.
+        public init(file: String, style: String? = nil, size: Double? = nil, color: ColorText? = nil, duration: TimeValue? = nil) {
+            self.file = file; self.style = style; self.size = size; self.color = color; self.duration = duration
+        }
+        /// The style names a description accepts.
+        public static let styleNames = ["outline", "box"]
     }
 }
 

@@ -250,8 +250,18 @@ struct TimelineCompiler {
             return TimelineComposition.PlannedItem(path: item.path, type: item.type, name: item.name, start: item.start,
                                                    duration: Time.max(.zero, duration - item.start), what: item.what, detail: item.detail)
         }
-        let background = try color(timeline.output.background, at: JSONPath().appending("output").appending("background")) ?? .black
-        var film = Clip.overlay([Clip.color(background, duration: duration)] + layers)
+        let backgroundPath = JSONPath().appending("output").appending("background")
+        let background = try color(timeline.output.background, at: backgroundPath) ?? .black
+        var film: Clip
+        switch timeline.output.backdrop {
+        case nil:
+            film = Clip.overlay([Clip.color(background, duration: duration)] + layers)
+        case .blur(let radius)?:
+            film = Clip.overlay(layers).filtered([.backdrop(blurRadius: (radius ?? 0.04 * Double(timeline.output.resolvedSize.height)) * pixelScale)])
+            film = Clip.overlay([Clip.color(background, duration: duration), film])
+        case let backdrop?:
+            film = Clip.overlay([try self.backdrop(backdrop, duration: duration, at: backgroundPath)] + layers)
+        }
         if film.duration > duration { film = film.trimmed(to: duration) }
 
         // The sound: the clips' own, or one mix with the audio tracks (music ducked under the clips).
@@ -339,8 +349,16 @@ struct TimelineCompiler {
 
     // MARK: Pictures
 
-    /// The clip an item of a video or overlay track shows, with what it shows and how, for the plan.
+    /// The clip an item of a video or overlay track shows (through its filters and transform), with
+    /// what it shows and how, for the plan.
     mutating func picture(_ item: Timeline.Item, at path: JSONPath, onOverlay: Bool) throws(MovieMakerError) -> (Clip, String, String) {
+        var (clip, what, detail) = try pictureContent(item, at: path, onOverlay: onOverlay)
+        try edit(&clip, detail: &detail, item: item, at: path)
+        return (clip, what, detail)
+    }
+
+    /// The clip an item's content shows, before its filters and transform.
+    mutating func pictureContent(_ item: Timeline.Item, at path: JSONPath, onOverlay: Bool) throws(MovieMakerError) -> (Clip, String, String) {
         switch item.content {
         case let .video(v):
             return try video(v, at: path)
@@ -349,7 +367,7 @@ struct TimelineCompiler {
             try checkPhoto(url, at: path.appending("source"))
             let d = p.duration?.time(at: rate) ?? 3
             let kenBurns = try kenBurnsPath(p.kenBurns, url: url, index: path.components.last.flatMap { if case let .index(i) = $0 { return i } else { return nil } } ?? 0)
-            let clip = Clip.photo(url, duration: d, fit: p.fit ?? .fill, background: try color(p.background, at: path.appending("background")) ?? .black,
+            let clip = Clip.photo(url, duration: d, fit: p.fit ?? .fill, background: try color(p.background, at: path.appending("background")) ?? defaultItemBackground,
                                   kenBurns: kenBurns)
             sources[path.description] = .init(file: url)
             return (clip, url.lastPathComponent, kenBurns == nil ? "" : "Ken Burns")
@@ -389,6 +407,12 @@ struct TimelineCompiler {
             return (clip, g.name, g.params.isEmpty ? "" : JSONValue.object(g.params).compactText)
         case let .gap(g):
             return (Clip.empty(duration: g.duration.time(at: rate)), "nothing", "")
+        case let .split(x):
+            return try split(x, at: path)
+        case let .sticker(x):
+            return try sticker(x, at: path)
+        case let .subtitles(x):
+            return try subtitles(x, at: path)
         case .audio:
             // Refused when read; a value built in code can still hold one.
             throw .invalidDescription(path.appending("type"), "a \(item.typeName) item belongs in an audio track")
@@ -438,7 +462,7 @@ struct TimelineCompiler {
         if slot?.kind == .media, (try? PhotoDecoder.info(url)) != nil {
             let d = v.duration?.time(at: rate) ?? 3
             sources[path.description] = .init(file: url)
-            return (Clip.photo(url, duration: d, fit: v.fit ?? .fill, background: try color(v.background, at: path.appending("background")) ?? .black),
+            return (Clip.photo(url, duration: d, fit: v.fit ?? .fill, background: try color(v.background, at: path.appending("background")) ?? defaultItemBackground),
                     url.lastPathComponent, "a photo in a media slot")
         }
         let probed: VideoFile
@@ -453,7 +477,7 @@ struct TimelineCompiler {
             do { sound = try AudioFile(url: url) } catch { throw .invalidDescription(sourcePath, "the sound of \(url.path) cannot be read: \(error.message)", file: url.path) }
         }
         let gain = v.volume.map { $0.isSilent ? 0 : $0.decibelValue } ?? 0
-        let media = Clip.VideoMedia(file: probed, fit: v.fit ?? .fill, background: try color(v.background, at: path.appending("background")) ?? .black,
+        let media = Clip.VideoMedia(file: probed, fit: v.fit ?? .fill, background: try color(v.background, at: path.appending("background")) ?? defaultItemBackground,
                                     sound: sound, soundGain: gain)
         let whole = Clip(.media(Clip.Media(.video(media), sourceRange: TimeRange(start: .zero, duration: probed.duration))))
         let fileLength = probed.duration

@@ -68,8 +68,9 @@ extension Timeline {
         self.init()
         schema = try o.string("$schema")
         slots = try o.slots("slots")
-        let context = SpecContext(slots: slots)
+        var context = SpecContext(slots: slots)
         if let out = try o.object("output", TimelineShapes.output) { output = try Output(reading: out, context) }
+        context.rate = output.resolvedFrameRate
         tracks = try o.array("tracks", required: true).mapTyped { (value, path) throws(MovieMakerError) in try Track(reading: value, at: path, context) }
         if let t = try o.object("template", TimelineShapes.template) {
             template = Template(title: try t.string("title", required: true, nonEmpty: true)!, description: try t.string("description"),
@@ -85,6 +86,8 @@ struct SpecContext {
     let slots: [String: Timeline.Slot]
     /// The track being read, for items.
     var trackKind: Timeline.Track.Kind = .video
+    /// The movie's frame rate (keyframe times written in frames).
+    var rate: FrameRate = 30
 }
 
 /// One JSON object being read against its shape: unknown keys and missing required keys are refused
@@ -559,7 +562,7 @@ extension Timeline.Output {
             }
             fps = rate
         }
-        background = try o.color("background", context)
+        (background, backdrop) = try o.background("background", context)
         duration = try o.time("duration", positive: true)
         if let e = try o.object("encoder", TimelineShapes.encoder) {
             encoder = Timeline.EncoderOptions(crf: try e.int("crf", in: 0...51, hint: " (18 is visually lossless)"),
@@ -681,11 +684,68 @@ extension Timeline.Item {
         case "generator":
             content = .generator(Timeline.Generator(try i.string("name", required: true, nonEmpty: true)!, params: try i.metadata("params"),
                                                     duration: try i.time("duration", required: true, positive: true)!))
+        case "split":
+            var cellContext = context
+            cellContext.trackKind = .overlay
+            let cells = try i.array("cells", required: true).mapTyped { (v, p) throws(MovieMakerError) -> Timeline.Item in
+                if case let .object(o) = v, case let .string(t)? = o["type"], !TimelineShapes.splitCellTypes.contains(t) {
+                    throw .invalidDescription(p.appending("type"), "a split's cell cannot be a \(t) item: cells are \(SpecObject.list(TimelineShapes.splitCellTypes))")
+                }
+                return try Timeline.Item(reading: v, at: p, cellContext)
+            }
+            let layout = try i.choice("layout", Clip.SplitScreen.Layout.self, what: "split layout")!
+            guard !cells.isEmpty, cells.count <= layout.cellCount else {
+                throw i.fail("cells", "a \(layout.rawValue) split holds 1 to \(layout.cellCount) cells, got \(cells.count)")
+            }
+            let fits = try i.array("fits").mapTyped { (v, p) throws(MovieMakerError) -> ImageFit in
+                guard case let .string(text) = v, let fit = ImageFit(rawValue: text) else {
+                    throw .invalidDescription(p, "must be a fit: \(SpecObject.list(ImageFit.allCases.map(\.rawValue))), got \(v.shortDescription)")
+                }
+                return fit
+            }
+            if !fits.isEmpty, fits.count != cells.count {
+                throw i.fail("fits", "must give one fit per cell: \(cells.count), got \(fits.count)")
+            }
+            content = .split(Timeline.Split(layout, cells: cells, fit: try i.choice("fit", ImageFit.self, what: "fit"), fits: fits.isEmpty ? nil : fits,
+                                            gutter: try i.double("gutter", in: 0...2000), background: try i.color("background", context),
+                                            borderWidth: try i.double("borderWidth", in: 0...500), borderColor: try i.color("borderColor", context),
+                                            cornerRadius: try i.double("cornerRadius", in: 0...5000),
+                                            corner: try i.choice("corner", Clip.SplitScreen.Corner.self, what: "corner"),
+                                            size: try i.double("size", in: 0.05...1), margin: try i.double("margin", in: 0...5000),
+                                            duration: try i.time("duration", positive: true)))
+        case "sticker":
+            let source = i.value("source") == nil ? nil : try i.source("source", context, kinds: [.photo, .media], what: "a sticker")
+            let emoji = try i.string("emoji", nonEmpty: true)
+            guard (source == nil) != (emoji == nil) else {
+                throw .invalidDescription(path, "a sticker needs either \"source\" (a picture: {\"file\": \"star.gif\"}) or \"emoji\" (\"🎉\"), not both and not neither")
+            }
+            func animation(_ key: String) throws(MovieMakerError) -> String? {
+                guard let name = try i.string(key) else { return nil }
+                guard Timeline.Sticker.animationNames.contains(name) else {
+                    var message = "must be one of \(SpecObject.list(Timeline.Sticker.animationNames)), got \"\(name)\""
+                    if let near = SpecObject.nearest(name, in: Timeline.Sticker.animationNames) { message += " (did you mean \"\(near)\"?)" }
+                    throw i.fail(key, message)
+                }
+                return name
+            }
+            content = .sticker(Timeline.Sticker(source: source, emoji: emoji, duration: try i.time("duration", positive: true),
+                                                width: try i.double("width", in: 0...16384, above: 0), height: try i.double("height", in: 0...16384, above: 0),
+                                                loop: try i.bool("loop"), enter: try animation("enter"), exit: try animation("exit")))
+        case "subtitles":
+            let style = try i.string("style")
+            if let style, !Timeline.Subtitles.styleNames.contains(style) {
+                throw i.fail("style", "must be \"outline\" or \"box\", got \"\(style)\"")
+            }
+            content = .subtitles(Timeline.Subtitles(file: try i.string("file", required: true, nonEmpty: true)!, style: style,
+                                                    size: try i.double("size", in: 0.01...0.5), color: try i.color("color", context),
+                                                    duration: try i.time("duration", positive: true)))
         default:  // "gap"
             content = .gap(Timeline.Gap(duration: try i.time("duration", required: true, positive: true)!))
         }
+        let picture = content.isPicture
         self.init(content, label: try i.string("label"), at: kind == .video ? nil : try i.time("at"),
                   transition: kind == .video ? try i.transition("transition") : nil, enabled: try i.bool("enabled"),
-                  markers: try i.markers("markers"), metadata: try i.metadata("metadata"))
+                  markers: try i.markers("markers"), metadata: try i.metadata("metadata"),
+                  filters: picture ? try i.filters("filters", context) : [], transform: picture ? try i.transform("transform", context) : nil)
     }
 }

@@ -133,6 +133,9 @@ enum TimelineShapes {
             "videoTrack": videoTrack.schema,
             "overlayTrack": overlayTrack.schema,
             "audioTrack": audioTrack.schema,
+            "filter": filterSchema,
+            "transform": transformShape.schema,
+            "cropRect": cropRect.schema,
         ]
         for shape in pictureItems(in: .video) + pictureItems(in: .overlay) + audioItems { defs[shape.name] = shape.schema }
         return defs
@@ -163,7 +166,7 @@ enum TimelineShapes {
         SpecField("fps", Schema.oneOf([Schema.number(minimum: 1, maximum: 240),
                                        Schema.string(pattern: #"^\s*[0-9]+(\.[0-9]+)?\s*(/\s*[0-9]+(\.[0-9]+)?\s*)?$"#)]),
                   "Frames per second, 1…240: a number (30, 25, 12.5) or an exact fraction string (\"30000/1001\"). Default 30."),
-        SpecField("background", Schema.ref("color"), "The colour under every track (CSS: #rrggbb, a name, rgb(), hsl()). Default black."),
+        SpecField("background", backgroundSchema, "The canvas under every track: a colour (CSS: #rrggbb, a name, rgb(), hsl()), \"blur\" (the movie itself blurred behind), {\"gradient\": [colours], \"angle\": 90}, {\"image\": \"file.jpg\", \"fit\": \"fill\"} or {\"blur\": radius}. Default black."),
         SpecField("duration", Schema.ref("duration"), "How long the movie lasts (default: as long as its longest video or overlay track)."),
         SpecField("encoder", Schema.ref("encoder"), "How the video is encoded."),
         SpecField("audio", Schema.ref("audioSettings"), "How the sound is mixed and encoded."),
@@ -354,6 +357,9 @@ enum TimelineShapes {
         ("gap", "Nothing for a while: what is below shows through.", [
             SpecField("duration", Schema.ref("duration"), required: true, "How long."),
         ]),
+        ("split", "Several pictures at once: side by side, stacked, a grid, or picture-in-picture.", splitFields),
+        ("sticker", "An image, animated GIF/WebP/APNG or emoji over the pictures below (overlay tracks), centred unless its transform moves it.", stickerFields),
+        ("subtitles", "Subtitles burned in from an SRT or WebVTT file (overlay tracks), from the item's at.", subtitlesFields),
     ]
 
     static let audioContent: [SpecField] = [
@@ -369,9 +375,9 @@ enum TimelineShapes {
 
     /// The item shapes allowed in a picture track of `kind` (video or overlay).
     static func pictureItems(in kind: Timeline.Track.Kind) -> [SpecShape] {
-        pictureContent.map { content in
+        pictureContent.filter { kind != .video || !overlayOnlyTypes.contains($0.type) }.map { content in
             SpecShape(name: "\(content.type)Item" + (kind == .video ? "" : "Overlay"), doc: content.doc,
-                      fields: commonItemFields(content.type, in: kind) + content.fields)
+                      fields: commonItemFields(content.type, in: kind) + content.fields + pictureItemFields)
         }
     }
 

@@ -80,6 +80,19 @@ extension Timeline.Output {
         w.set("size", size?.description)
         if let fps { w.set("fps", fps.denominator == 1 ? JSONValue.integer(fps.numerator) : .string(fps.description)) }
         w.set("background", background)
+        switch backdrop {
+        case nil: break
+        case let .gradient(colors, angle)?:
+            var o: [String: JSONValue] = ["gradient": .array(colors.map { .string($0.text) })]
+            if let angle { o["angle"] = JSONValue.double(angle) }
+            w.set("background", .object(o))
+        case let .image(file, fit)?:
+            var o: [String: JSONValue] = ["image": .string(file)]
+            if let fit { o["fit"] = .string(fit.rawValue) }
+            w.set("background", .object(o))
+        case let .blur(radius)?:
+            w.set("background", radius.flatMap { JSONValue.double($0).map { .object(["blur": $0]) } } ?? .string("blur"))
+        }
         w.set("duration", duration)
         if let encoder {
             var e = SpecWriter(TimelineShapes.encoder)
@@ -304,6 +317,39 @@ extension Timeline.Item {
             w.set("duration", g.duration)
         case let .gap(g):
             w.set("duration", g.duration)
+        case let .split(x):
+            w.set("layout", x.layout)
+            w.set("cells", .array(try x.cells.mapTyped { c throws(MovieMakerError) in try c.json(in: .overlay) }))
+            w.set("fit", x.fit)
+            if let fits = x.fits { w.set("fits", .array(fits.map { .string($0.rawValue) })) }
+            w.set("gutter", x.gutter)
+            w.set("background", x.background)
+            w.set("borderWidth", x.borderWidth)
+            w.set("borderColor", x.borderColor)
+            w.set("cornerRadius", x.cornerRadius)
+            w.set("corner", x.corner)
+            w.set("size", x.size)
+            w.set("margin", x.margin)
+            w.set("duration", x.duration)
+        case let .sticker(x):
+            w.set("source", x.source?.json)
+            w.set("emoji", x.emoji)
+            w.set("duration", x.duration)
+            w.set("width", x.width)
+            w.set("height", x.height)
+            w.set("loop", x.loop)
+            w.set("enter", x.enter)
+            w.set("exit", x.exit)
+        case let .subtitles(x):
+            w.set("file", x.file)
+            w.set("style", x.style)
+            w.set("size", x.size)
+            w.set("color", x.color)
+            w.set("duration", x.duration)
+        }
+        if content.isPicture {
+            if !filters.isEmpty { w.set("filters", .array(filters.map(\.json))) }
+            w.set("transform", transform)
         }
         return w.value
     }
