@@ -12,6 +12,7 @@ import Foundation
 //   {"type": "slideshow", "show": { … }, "width": 1920, "height": 1080}
 //   {"type": "bezier", "motion": {"type": "drawOn", "path": "M0 0 L10 10", …}, "duration": 3}
 //   {"type": "caption", "text": "…", "style": { … }, "duration": 3}
+//   {"type": "subtitles", "track": {"name": "talk.srt", "cues": [ … ]}, "style": { … }, "duration": 60}
 //   {"type": "photo", "url": "/photos/a.jpg", "fit": "fill", "sourceRange": {"start": 0, "duration": 3}, …}
 //   {"type": "video", "url": "/clips/a.mp4", "fit": "fill", "withSound": true, "soundGain": -6, "sourceRange": {"start": 1, "duration": 2}}
 //   {"type": "speed", "speed": {"numerator": 2, "denominator": 1, "keepsPitch": true}, "clip": { … }}
@@ -25,7 +26,7 @@ import Foundation
 extension Clip: Codable {
     private enum Kind: String, CaseIterable {
         case sequence, stack, offset, trim, `repeat`, filtered, color, empty, titleCard, slideshow, bezier, caption, photo, drawing
-        case video, speed, reverse, freeze, loop
+        case video, speed, reverse, freeze, loop, subtitles
     }
 
     /// Reads a clip written by `encode(to:)`. Title cards and slideshows are laid out again (an unknown
@@ -93,6 +94,9 @@ extension Clip: Codable {
         case .caption:
             clip = Clip(.generator(.caption(try c.decode(String.self, forKey: key("text")), style: try c.decode(TextStyle.self, forKey: key("style"))),
                                    duration: try duration()))
+        case .subtitles:
+            clip = Clip(.generator(.subtitles(SubtitleLeaf(track: try c.decode(SubtitleTrack.self, forKey: key("track")),
+                                                           style: try c.decode(key("style"), or: SubtitleStyle()))), duration: try duration()))
         case .photo:
             let photo = try PhotoMedia(from: decoder)
             let range = try c.decode(TimeRange.self, forKey: key("sourceRange"))
@@ -203,6 +207,11 @@ extension Clip: Codable {
                 try c.encode(text, forKey: key("text"))
                 try c.encode(style, forKey: key("style"))
                 try c.encode(duration, forKey: key("duration"))
+            case let .subtitles(leaf):
+                try c.encode(Kind.subtitles.rawValue, forKey: .type)
+                try c.encode(leaf.track, forKey: key("track"))
+                try c.encode(leaf.style, forKey: key("style"))
+                try c.encode(duration, forKey: key("duration"))
             }
         case let .media(media):
             switch media.source {
@@ -294,6 +303,7 @@ extension Clip.Generator: Equatable {
         case let (.slideshow(x), .slideshow(y)): return x.show == y.show && x.width == y.width && x.height == y.height
         case let (.bezier(x), .bezier(y)): return x == y
         case let (.caption(tx, sx), .caption(ty, sy)): return tx == ty && sx == sy
+        case let (.subtitles(x), .subtitles(y)): return x == y
         default: return false
         }
     }

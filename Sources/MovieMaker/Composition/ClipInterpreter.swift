@@ -118,6 +118,7 @@ extension Clip.Generator {
         case let .bezier(motion): try motion.draw(in: ctx, at: frame)
         case let .slideshow(leaf): try leaf.photos.render(in: ctx, at: frame, session: session)
         case let .caption(text, style): try Slideshow.drawCaption(text, style: style, in: ctx)
+        case let .subtitles(leaf): try leaf.draw(in: ctx, at: frame)
         }
     }
 }

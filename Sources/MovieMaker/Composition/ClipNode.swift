@@ -73,6 +73,8 @@ extension Clip {
         case slideshow(SlideshowLeaf)
         /// A caption near the bottom of the frame, over a soft shadow (the slideshow's captions).
         case caption(String, style: TextStyle)
+        /// Burned-in subtitles: the cues active at each frame's time (`Clip.subtitles(_:style:duration:)`).
+        case subtitles(SubtitleLeaf)
     }
 
     /// A clip's drawing closure, with an identity: two values are the same closure when they come

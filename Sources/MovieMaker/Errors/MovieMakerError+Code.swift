@@ -97,6 +97,9 @@ extension MovieMakerError {
         /// A description file (`Timeline`), an OpenTimelineIO file or a template's slot value is not valid:
         /// the error's `location.jsonPath` says where, its message what was found and what is expected.
         public static let invalidDescription = Code(rawValue: "invalidDescription")
+        /// A subtitle file (SRT or WebVTT) cannot be read, is too large, or is malformed (the message and
+        /// `position` give the line number).
+        public static let invalidSubtitles = Code(rawValue: "invalidSubtitles")
 
         /// Every code this release throws, in declaration order.
         public static let all: [Code] = [
@@ -106,7 +109,7 @@ extension MovieMakerError {
             .fontNotFound, .invalidMarkup, .transparencyUnsupported, .invalidPathData, .notAnImage, .audioUnreadable,
             .noAudioStream, .unsupportedAudioCodec, .noPhotos, .audioUnsupported, .audioAfterFirstFrame, .audioTooLate,
             .cancelled, .notEncodable, .movieTruncated, .noVideoStream, .videoUnsupported, .videoDecoderLimit,
-            .invalidDescription,
+            .invalidDescription, .invalidSubtitles,
         ]
     }
 }
