@@ -121,7 +121,7 @@ struct SubtitleCuePlan: Sendable {
         var boxLeft = safe.midX - boxWidth / 2
         if let position = placement.position {
             let x = position / 100 * frameSize.width
-            let anchor = placement.positionAnchor ?? {
+            let anchor: SubtitlePlacement.Anchor = placement.positionAnchor ?? { () -> SubtitlePlacement.Anchor in
                 switch placement.alignment {
                 case .left: return .start
                 case .right: return .end
