@@ -22,6 +22,10 @@ struct StitchCommand: RenderingCommand {
             A transition overlaps the end of one clip with the start of the next, so the movie is \
             shorter than the clips together by the transitions' length.
 
+            With --subtitles, the cues of an SRT or WebVTT file (timed from the movie's start) are \
+            burned in over the whole movie; the file is read first, and a malformed one stops the run \
+            with its line number.
+
             Examples:
               moviemaker stitch a.mp4 b.mov c.mp4 -o day.mp4
               moviemaker stitch *.mp4 --size 1080x1920 --fit blur -o vertical.mp4

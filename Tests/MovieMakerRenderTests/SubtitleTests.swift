@@ -137,6 +137,35 @@ struct SubtitleTests {
     }
 }
 
+extension SubtitleTests {
+    @Test("Drawing threads share the leaf: concurrent frames match serial ones and the plan cache stays bounded")
+    func concurrentDrawingAndBoundedCache() throws {
+        var cues: [SubtitleCue] = []
+        for i in 0..<300 {
+            let markup: String = i % 3 == 0 ? "<b>Cue \(i)</b>" : (i % 3 == 1 ? "نص \(i)" : "字幕 \(i)")
+            let start = Time(value: Int64(i), timescale: 10), end = Time(value: Int64(i + 1), timescale: 10)
+            cues.append(SubtitleCue(start: start, end: end, markup: markup))
+        }
+        let clip = Clip.subtitles(SubtitleTrack(cues: cues), duration: 30)
+        guard case let .generator(.subtitles(leaf), _) = clip.node else { Issue.record("not a subtitle leaf"); return }
+        let rate = FrameRate(10)
+        @Sendable func still(_ k: Int) throws -> PixelBuffer { try clip.still(at: rate.time(ofFrame: k), width: 320, height: 240, rate: rate).pixels() }
+        let serial = try [0, 1, 2, 150, 299].map(still)
+        nonisolated(unsafe) var failures = 0
+        let lock = NSLock()
+        DispatchQueue.concurrentPerform(iterations: 300) { k in
+            do {
+                let px = try still(k)
+                if let i = [0, 1, 2, 150, 299].firstIndex(of: k), psnr(px, serial[i]) < 99 { lock.withLock { failures += 1 } }
+                if inkBox(px) == nil { lock.withLock { failures += 1 } }
+            } catch { lock.withLock { failures += 1 } }
+        }
+        #expect(failures == 0)
+        let cached = leaf.cache.count
+        #expect(cached <= SubtitleLayoutCache.capacity && cached > 200, "\(cached) plans cached")
+    }
+}
+
 extension SubtitleTrack {
     /// The same cues `offset` later (test helper).
     func shifted(by offset: Time) -> SubtitleTrack {
