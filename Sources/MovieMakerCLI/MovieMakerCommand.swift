@@ -47,6 +47,7 @@ struct MovieMakerCommand: ParsableCommand {
         var code = exitCode(for: error)
         // A bad description file (or slot value) is the user's input being wrong, as a bad option is.
         let badDescription = (error as? MovieMakerError)?.code == .invalidDescription || error is DescriptionError
+            || (error as? MovieMakerError)?.code == .invalidSubtitles   // a subtitle file is input too
         if badDescription { code = .validationFailure }
         // --help, --version and clean exits print their text to standard output as usual.
         if code == .success { exit(withError: error) }

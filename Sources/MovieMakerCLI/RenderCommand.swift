@@ -86,6 +86,7 @@ struct RenderCommand: ParsableCommand {
               moviemaker render examples/specs/birthday.json --slot name="Ana" --media a.jpg b.jpg c.mp4 -o ana.mp4
               moviemaker render spec.json --preview -o look.mp4
               moviemaker render spec.json --check
+              moviemaker render spec.json --subtitles talk.vtt -o talk.mp4
               moviemaker render template.json --slot clip1=mine.mp4 --save-spec mine.json -o mine.mp4
             """)
 
@@ -115,6 +116,8 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Encoder speed instead of the description's: \(EncoderPreset.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "name"),
             transform: { (text: String) throws -> EncoderPreset in try PresetArgument.parse(text) })
     var preset: EncoderPreset?
+
+    @OptionGroup(title: "Subtitles") var subtitles: SubtitleOptions
 
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
@@ -147,6 +150,7 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         if let output { Interruption.shared.install(destination: output) }
+        let subtitleTrack = try subtitles.load()
         let timeline = try description.load()
         let specFolder = description.url.deletingLastPathComponent()
         let options = Timeline.RenderOptions(mediaFolder: specFolder, preview: preview, crf: crf, preset: preset)
@@ -169,7 +173,14 @@ struct RenderCommand: ParsableCommand {
         let reporter = ProgressReporter(label: "render", options: progress)
         let movie = try Interruption.shared.makeMovie { try composition.makeMovie(at: URL(fileURLWithPath: output)) }
         try reporter.render(movie) {
-            try composition.render(into: movie)
+            if let subtitleTrack {
+                // As composition.render(into:) does, with the subtitles over the whole picture.
+                if movie.expectedFrameCount == nil { movie.expectedFrameCount = movie.frameCount + composition.frameCount }
+                if let soundtrack = composition.soundtrack { try movie.addAudio(soundtrack) }
+                try movie.add(composition.picture.subtitled(subtitleTrack, style: subtitles.style))
+            } else {
+                try composition.render(into: movie)
+            }
         }
     }
 }

@@ -22,11 +22,16 @@ struct StitchCommand: RenderingCommand {
             A transition overlaps the end of one clip with the start of the next, so the movie is \
             shorter than the clips together by the transitions' length.
 
+            With --subtitles, the cues of an SRT or WebVTT file (timed from the movie's start) are \
+            burned in over the whole movie; the file is read first, and a malformed one stops the run \
+            with its line number.
+
             Examples:
               moviemaker stitch a.mp4 b.mov c.mp4 -o day.mp4
               moviemaker stitch *.mp4 --size 1080x1920 --fit blur -o vertical.mp4
               moviemaker stitch a.mp4 b.mp4 --transition fade --transition-duration 0.5 -o day.mp4
               moviemaker stitch a.mp4 b.mp4 --music song.mp3 --music-volume -6 --normalize -o day.mp4
+              moviemaker stitch a.mp4 b.mp4 --subtitles talk.srt --subtitle-style box -o day.mp4
             """)
 
     /// The clips, in order.
@@ -71,6 +76,7 @@ struct StitchCommand: RenderingCommand {
     var audioCrossfade: Time = Time(value: 1, timescale: 50)
 
     @OptionGroup(title: "Sound track") var sound: SoundTrackOptions
+    @OptionGroup(title: "Subtitles") var subtitles: SubtitleOptions
 
     /// Fail on the first unreadable clip instead of skipping it.
     @Flag(help: "Stop with an error at the first clip that cannot be read, instead of skipping it.")
@@ -151,6 +157,7 @@ struct StitchCommand: RenderingCommand {
     }
 
     func run() throws {
+        let subtitleTrack = try subtitles.load()
         let bed = try sound.musicBed()
         var skipped: [MovieMakerError] = []
         let warn: (MovieMakerError) -> Void = { error in
@@ -172,6 +179,8 @@ struct StitchCommand: RenderingCommand {
 
         let join = transition.lowercased() == "none" ? nil : try Transition(xfadeName: transition, duration: transitionDuration)
         let film = Clip.stitched(readable.map(\.clip), transition: join, audioCrossfade: audioCrossfade)
+        /// The picture with the subtitles burned in, when asked for.
+        func withSubtitles(_ clip: Clip) -> Clip { subtitleTrack.map { clip.subtitled($0, style: subtitles.style) } ?? clip }
         if case let .sequence(track) = film.node, let join {
             for (i, used) in track.transitions.enumerated() where (used?.duration ?? .zero) != join.duration {
                 Terminal.writeError("moviemaker: warning: the transition between clip \(i + 1) and clip \(i + 2) is \(String(format: "%.2f", (used?.duration ?? .zero).seconds)) s, not \(join.duration.seconds) s: it has to fit in both clips\n")
@@ -191,9 +200,9 @@ struct StitchCommand: RenderingCommand {
                 // One mix: the clips' own sound (the sidechain) over the ducked music, then the picture alone.
                 if sound.normalize && !progress.quiet { Terminal.writeError("stitch: measuring the sound's loudness…\n") }
                 try movie.addAudio(Self.soundtrack(of: film, bed: bed, normalize: sound.normalize, loudness: sound.loudness))
-                try movie.add(Clip.stitched(readable.map(\.picture), transition: join, audioCrossfade: audioCrossfade))
+                try movie.add(withSubtitles(Clip.stitched(readable.map(\.picture), transition: join, audioCrossfade: audioCrossfade)))
             } else {
-                try movie.add(film)
+                try movie.add(withSubtitles(film))
             }
         }
         if !progress.quiet {

@@ -13,6 +13,7 @@ import Foundation
 //   {"type": "bezier", "motion": {"type": "drawOn", "path": "M0 0 L10 10", …}, "duration": 3}
 //   {"type": "caption", "text": "…", "style": { … }, "duration": 3}
 //   {"type": "sticker", "file": "/stickers/star.gif", "width": 120, "loop": true, "enter": "pop", "duration": 2}
+//   {"type": "subtitles", "track": {"name": "talk.srt", "cues": [ … ]}, "style": { … }, "duration": 60}
 //   {"type": "photo", "url": "/photos/a.jpg", "fit": "fill", "sourceRange": {"start": 0, "duration": 3}, …}
 //   {"type": "video", "url": "/clips/a.mp4", "fit": "fill", "withSound": true, "soundGain": -6, "sourceRange": {"start": 1, "duration": 2}}
 //   {"type": "speed", "speed": {"numerator": 2, "denominator": 1, "keepsPitch": true}, "clip": { … }}
@@ -27,7 +28,7 @@ extension Clip: Codable {
     private enum Kind: String, CaseIterable {
         case sequence, stack, offset, trim, `repeat`, filtered, color, empty, titleCard, slideshow, bezier, caption, photo, drawing
         case video, speed, reverse, freeze, loop, transformed, masked, split
-        case sticker
+        case sticker, subtitles
     }
 
     /// Reads a clip written by `encode(to:)`. Title cards and slideshows are laid out again (an unknown
@@ -97,6 +98,9 @@ extension Clip: Codable {
                                    duration: try duration()))
         case .sticker:
             clip = Clip(.generator(.sticker(try StickerLeaf(from: decoder)), duration: try duration()))
+        case .subtitles:
+            clip = Clip(.generator(.subtitles(SubtitleLeaf(track: try c.decode(SubtitleTrack.self, forKey: key("track")),
+                                                           style: try c.decode(key("style"), or: SubtitleStyle()))), duration: try duration()))
         case .photo:
             let photo = try PhotoMedia(from: decoder)
             let range = try c.decode(TimeRange.self, forKey: key("sourceRange"))
@@ -230,6 +234,10 @@ extension Clip: Codable {
             case let .sticker(leaf):
                 try leaf.encode(to: encoder)
                 try c.encode(Kind.sticker.rawValue, forKey: .type)
+            case let .subtitles(leaf):
+                try c.encode(Kind.subtitles.rawValue, forKey: .type)
+                try c.encode(leaf.track, forKey: key("track"))
+                try c.encode(leaf.style, forKey: key("style"))
                 try c.encode(duration, forKey: key("duration"))
             }
         case let .media(media):
@@ -329,6 +337,7 @@ extension Clip.Generator: Equatable {
         case let (.bezier(x), .bezier(y)): return x == y
         case let (.caption(tx, sx), .caption(ty, sy)): return tx == ty && sx == sy
         case let (.sticker(x), .sticker(y)): return x == y
+        case let (.subtitles(x), .subtitles(y)): return x == y
         default: return false
         }
     }

@@ -127,6 +127,7 @@ extension Clip.Generator {
         case let .slideshow(leaf): try leaf.photos.render(in: ctx, at: frame, session: session)
         case let .caption(text, style): try Slideshow.drawCaption(text, style: style, in: ctx)
         case let .sticker(leaf): try leaf.draw(in: ctx, at: frame, session: session)
+        case let .subtitles(leaf): try leaf.draw(in: ctx, at: frame)
         }
     }
 }

@@ -85,6 +85,8 @@ extension Clip {
         /// An image (an animated GIF, APNG or WebP, or a still) or an emoji, drawn centred at its own
         /// timing (`Clip.sticker`, `Clip.emoji`), decoded once per render.
         case sticker(StickerLeaf)
+        /// Burned-in subtitles: the cues active at each frame's time (`Clip.subtitles(_:style:duration:)`).
+        case subtitles(SubtitleLeaf)
     }
 
     /// A clip's drawing closure, with an identity: two values are the same closure when they come

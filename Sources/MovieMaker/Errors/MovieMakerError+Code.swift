@@ -97,6 +97,9 @@ extension MovieMakerError {
         /// A description file (`Timeline`), an OpenTimelineIO file or a template's slot value is not valid:
         /// the error's `location.jsonPath` says where, its message what was found and what is expected.
         public static let invalidDescription = Code(rawValue: "invalidDescription")
+        /// A subtitle file (SRT or WebVTT) cannot be read, is too large, or is malformed (the message and
+        /// `position` give the line number).
+        public static let invalidSubtitles = Code(rawValue: "invalidSubtitles")
 
         /// An image (a sticker) is too large to decode: its canvas is beyond the side limit, or its decoded
         /// frames would take more memory than allowed; the error's `value` names the limit.
@@ -110,7 +113,7 @@ extension MovieMakerError {
             .fontNotFound, .invalidMarkup, .transparencyUnsupported, .invalidPathData, .notAnImage, .audioUnreadable,
             .noAudioStream, .unsupportedAudioCodec, .noPhotos, .audioUnsupported, .audioAfterFirstFrame, .audioTooLate,
             .cancelled, .notEncodable, .movieTruncated, .noVideoStream, .videoUnsupported, .videoDecoderLimit,
-            .invalidDescription, .imageTooLarge,
+            .invalidDescription, .imageTooLarge, .invalidSubtitles,
         ]
     }
 }

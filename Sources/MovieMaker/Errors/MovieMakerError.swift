@@ -41,7 +41,8 @@ public struct MovieMakerError: Error, Equatable, Sendable, CustomStringConvertib
     public let value: String?
     /// What an invalid setting accepts, for `.invalidSetting`.
     public let expected: String?
-    /// The 0-based character position of the problem in `value`, for `.invalidPathData`.
+    /// The 0-based character position of the problem in `value`, for `.invalidPathData`; the 1-based line
+    /// number, for `.invalidSubtitles`.
     public let position: Int?
 
     /// An error with the given parts; MovieMaker's own errors are made by the static functions
@@ -290,6 +291,27 @@ extension MovieMakerError {
 
     /// The render was cancelled (`CancellationToken.cancel()`, or SIGINT/SIGTERM in the `moviemaker` tool).
     public static let cancelled = MovieMakerError(code: .cancelled, message: "the render was cancelled: its partial file was deleted and nothing at the destination was changed")
+
+    /// A subtitle file (SRT or WebVTT) is malformed at `line` (1-based): the line's `text`, what is wrong
+    /// with it, and the form `expected` there (e.g. `00:00:01,000 --> 00:00:02,500`). The line number is
+    /// also the error's `position`.
+    public static func invalidSubtitles(path: String, line: Int, text: String, reason: String, expected: String) -> MovieMakerError {
+        let shown = text.count > 80 ? String(text.prefix(80)) + "…" : text
+        return MovieMakerError(code: .invalidSubtitles, message: "invalid subtitles in \(path), line \(line): \(reason) (\"\(shown)\"); expected \(expected)",
+                               location: Location(file: path), reason: reason, value: text, expected: expected, position: line)
+    }
+
+    /// A subtitle file is larger than MovieMaker reads (`SubtitleTrack.maximumFileSize`).
+    public static func subtitlesTooLarge(path: String, bytes: Int, limit: Int) -> MovieMakerError {
+        MovieMakerError(code: .invalidSubtitles, message: "the subtitle file \(path) is \(bytes) bytes, more than the \(limit) MovieMaker reads: is it really an SRT or WebVTT file? Split it into smaller files",
+                        location: Location(file: path), reason: "too large", value: "\(bytes)")
+    }
+
+    /// A subtitle file could not be read (missing, a folder, no permission).
+    public static func subtitlesUnreadable(path: String, reason: String) -> MovieMakerError {
+        MovieMakerError(code: .invalidSubtitles, message: "cannot read the subtitle file \(path): \(reason); give an SRT (.srt) or WebVTT (.vtt) file",
+                        location: Location(file: path), reason: reason)
+    }
 
     /// A value cannot be written as data (`Encodable`): a closure, an in-memory picture, a sound made by code.
     public static func notEncodable(what: String, reason: String) -> MovieMakerError {
