@@ -97,6 +97,8 @@ extension MovieMakerError {
         /// A description file (`Timeline`), an OpenTimelineIO file or a template's slot value is not valid:
         /// the error's `location.jsonPath` says where, its message what was found and what is expected.
         public static let invalidDescription = Code(rawValue: "invalidDescription")
+        /// A 3D LUT (`.cube` file) could not be read or is malformed: the error names the file and the line.
+        public static let lutUnreadable = Code(rawValue: "lutUnreadable")
 
         /// Every code this release throws, in declaration order.
         public static let all: [Code] = [
@@ -106,7 +108,7 @@ extension MovieMakerError {
             .fontNotFound, .invalidMarkup, .transparencyUnsupported, .invalidPathData, .notAnImage, .audioUnreadable,
             .noAudioStream, .unsupportedAudioCodec, .noPhotos, .audioUnsupported, .audioAfterFirstFrame, .audioTooLate,
             .cancelled, .notEncodable, .movieTruncated, .noVideoStream, .videoUnsupported, .videoDecoderLimit,
-            .invalidDescription,
+            .invalidDescription, .lutUnreadable,
         ]
     }
 }
