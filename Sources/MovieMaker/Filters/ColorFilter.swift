@@ -291,7 +291,7 @@ extension ColorFilter {
         ]) { a throws(MovieMakerError) in
             let url = try a.file("file")!
             let lut: CubeLUT
-            do { lut = try CubeLUT(contentsOf: url) } catch { throw error.located(jsonPath: a.path.appending("file").description) }
+            do throws(MovieMakerError) { lut = try CubeLUT(contentsOf: url) } catch { throw error.located(jsonPath: a.path.appending("file").description) }
             let interpolation = LUTInterpolation(rawValue: try a.choice("interpolation", default: "tetrahedral"))!
             return .color(.lut(lut, interpolation: interpolation, amount: try a.amount("amount", default: 1)))
         },
