@@ -162,8 +162,11 @@ struct YUVOperation {
                 return v >= 1 ? 255 : Int32(256 * v)
             }
         }
-        let b = min(max(brightness, -1), 1), c = min(max(contrast, -1000), 1000)
-        let s = min(max(saturation, 0), 3), g = min(max(gamma, 0.1), 10)
+        // eq keeps its parameters as floats (av_clipf): −0.2 becomes −0.2000000030, and
+        // Int(100 × b + 100) is then 79 where the double −0.2 would give 80.
+        func f(_ v: Double) -> Double { Double(Float(v)) }
+        let b = f(min(max(brightness, -1), 1)), c = f(min(max(contrast, -1000), 1000))
+        let s = f(min(max(saturation, 0), 3)), g = f(min(max(gamma, 0.1), 10))
         let uv = plane(contrast: s, brightness: 0, gamma: 1)
         return YUVOperation(y: plane(contrast: c, brightness: b, gamma: g), chroma: .tables(uv, uv))
     }
