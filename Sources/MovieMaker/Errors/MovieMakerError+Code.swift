@@ -105,6 +105,9 @@ extension MovieMakerError {
         /// frames would take more memory than allowed; the error's `value` names the limit.
         public static let imageTooLarge = Code(rawValue: "imageTooLarge")
 
+        /// A 3D LUT (`.cube` file) could not be read or is malformed: the error names the file and the line.
+        public static let lutUnreadable = Code(rawValue: "lutUnreadable")
+
         /// Every code this release throws, in declaration order.
         public static let all: [Code] = [
             .invalidSize, .oddSize, .sizeTooLarge, .invalidFrameRate, .invalidSetting, .destinationFolderMissing,
@@ -113,7 +116,7 @@ extension MovieMakerError {
             .fontNotFound, .invalidMarkup, .transparencyUnsupported, .invalidPathData, .notAnImage, .audioUnreadable,
             .noAudioStream, .unsupportedAudioCodec, .noPhotos, .audioUnsupported, .audioAfterFirstFrame, .audioTooLate,
             .cancelled, .notEncodable, .movieTruncated, .noVideoStream, .videoUnsupported, .videoDecoderLimit,
-            .invalidDescription, .imageTooLarge, .invalidSubtitles,
+            .invalidDescription, .imageTooLarge, .invalidSubtitles, .lutUnreadable,
         ]
     }
 }

@@ -181,6 +181,14 @@ extension MovieMakerError {
                         reason: reason, value: limit)
     }
 
+    /// A 3D LUT file (`.cube`) could not be read or is malformed; `line` is the 1-based line at fault
+    /// (nil when the problem is the whole file, e.g. it is missing or has too few entries).
+    public static func lutUnreadable(path: String, line: Int?, reason: String) -> MovieMakerError {
+        let at = line.map { " at line \($0)" } ?? ""
+        return MovieMakerError(code: .lutUnreadable, message: "cannot read the 3D LUT \(path)\(at): \(reason); a LUT is an Adobe/Resolve .cube file: LUT_3D_SIZE N (2 to 65), optional TITLE, DOMAIN_MIN and DOMAIN_MAX, then N³ lines of three numbers, red changing fastest",
+                               location: Location(file: path), reason: reason, value: line.map(String.init))
+    }
+
     /// A font file could not be loaded.
     public static func fontUnreadable(path: String, reason: String) -> MovieMakerError {
         MovieMakerError(code: .fontUnreadable, message: "cannot load the font \(path): \(reason)", location: Location(file: path), reason: reason)
