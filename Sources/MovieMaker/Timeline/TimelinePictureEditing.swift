@@ -320,7 +320,20 @@ extension TimelineCompiler {
 
     /// A subtitles item's clip.
     mutating func subtitles(_ x: Timeline.Subtitles, at path: JSONPath) throws(MovieMakerError) -> (Clip, String, String) {
-        throw .invalidDescription(path.appending("type"), "subtitles items are not available in this build")
+        let url = try file(.file(x.file), at: path.appending("file"), kinds: [.media])
+        let track: SubtitleTrack
+        do { track = try SubtitleTrack(contentsOf: url) } catch {
+            throw .invalidDescription(path.appending("file"), error.message, file: url.path)
+        }
+        var style = x.style == "box" ? SubtitleStyle.boxed : SubtitleStyle()
+        if let size = x.size { style.size = size }
+        if let c = try color(x.color, at: path.appending("color")) { style.color = c }
+        let d = x.duration?.time(at: rate) ?? track.duration
+        guard d > .zero else {
+            throw .invalidDescription(path.appending("file"), "\(url.lastPathComponent) has no cues: give the item a \"duration\" or add cues")
+        }
+        sources[path.description] = .init(file: url)
+        return (Clip.subtitles(track, style: style, duration: d), url.lastPathComponent, "\(track.cues.count) cue\(track.cues.count == 1 ? "" : "s")")
     }
 
     /// The canvas clip for a gradient or image backdrop.

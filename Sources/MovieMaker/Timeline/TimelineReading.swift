@@ -622,6 +622,9 @@ extension Timeline.Item {
             throw .invalidDescription(path.appending("type"), message)
         }
         let kind = context.trackKind
+        if kind != .overlay, TimelineShapes.overlayOnlyTypes.contains(type) {
+            throw .invalidDescription(path.appending("type"), "a \(type) item belongs on an overlay track, placed with \"at\": {\"kind\": \"overlay\", \"items\": [{\"type\": \"\(type)\", …}]}")
+        }
         guard let shape = TimelineShapes.itemShape(type, in: kind) else {
             let advice = kind == .audio ? "an audio track holds music and audio items; put pictures on a video or overlay track"
                                         : "\(type) items belong in an audio track: {\"kind\": \"audio\", \"items\": [{\"type\": \"\(type)\", …}]}"

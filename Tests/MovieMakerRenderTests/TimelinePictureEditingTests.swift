@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+@testable import MovieMaker
+import MovieMakerTestSupport
+
+/// Picture editing in description files: filters, transforms, split screens, stickers, subtitles and
+/// backgrounds, rendered from JSON and checked on the decoded movie; bad values named by JSON path.
+@Suite("Description files: picture editing", .serialized)
+struct TimelinePictureEditingTests {
+    private static func pixel(_ p: PixelBuffer, _ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
+        let i = (y * p.width + x) * 4
+        return (Int(p.bytes[i + 2]), Int(p.bytes[i + 1]), Int(p.bytes[i]))
+    }
+    private static func near(_ c: (r: Int, g: Int, b: Int), _ r: Int, _ g: Int, _ b: Int, _ tolerance: Int = 24) -> Bool {
+        abs(c.r - r) <= tolerance && abs(c.g - g) <= tolerance && abs(c.b - b) <= tolerance
+    }
+
+    static let spec = #"""
+    {
+      "version": 1,
+      "output": {"size": "320x240", "fps": 30, "background": {"gradient": ["#000000", "#0000ff"], "angle": 180},
+                 "encoder": {"crf": 12, "preset": "ultrafast"}},
+      "tracks": [
+        {"kind": "video", "items": [
+          {"type": "color", "color": "#ff0000", "duration": "1s", "filters": [{"name": "grayscale"}]},
+          {"type": "color", "color": "#00ff00", "duration": "1s",
+           "transform": {"scale": 0.5, "position": [160, 120], "opacity": 1}},
+          {"type": "split", "layout": "2x2", "duration": "1s", "cells": [
+            {"type": "color", "color": "#ff0000", "duration": "1s"},
+            {"type": "color", "color": "#00ff00", "duration": "1s"},
+            {"type": "color", "color": "#0000ff", "duration": "1s"},
+            {"type": "color", "color": "#ffffff", "duration": "1s", "at": "0.5s"}]}
+        ]},
+        {"kind": "overlay", "items": [
+          {"type": "sticker", "source": {"file": "anim.gif"}, "at": "1s", "duration": "1s",
+           "transform": {"position": [{"at": "0s", "value": [40, 40]}, {"at": "1s", "value": [280, 40]}]}},
+          {"type": "subtitles", "file": "talk.srt", "at": "0s"}
+        ]}
+      ]
+    }
+    """#
+
+    static func media(_ folder: TemporaryFolder) throws {
+        try Data(FixtureGIF.data(width: StickerFixtures.side, height: StickerFixtures.side, frames: StickerFixtures.frames()))
+            .write(to: folder.file("anim.gif"))
+        try "1\n00:00:00,000 --> 00:00:00,500\nHello there\n\n2\n00:00:02,000 --> 00:00:02,500\nمرحبا بالعالم\n".write(to: folder.file("talk.srt"), atomically: true, encoding: .utf8)
+    }
+
+    @Test func filtersTransformsSplitsStickersAndSubtitlesRenderAsDescribed() throws {
+        let folder = try TemporaryFolder()
+        try Self.media(folder)
+        let timeline = try Timeline(jsonText: Self.spec)
+        // Reading and writing keep every new key.
+        #expect(try Timeline(jsonText: try timeline.jsonText()) == timeline)
+        let url = folder.file("out.mp4")
+        try timeline.render(to: url, options: Timeline.RenderOptions(mediaFolder: folder.url))
+        let frames = try decodeAll(url)
+        #expect(frames.count == 90)
+        // 0–1 s: red through grayscale → grey (BT.709 luma of red: 54).
+        let grey = Self.pixel(frames[20].pixels, 160, 60)
+        #expect(abs(grey.r - grey.g) <= 6 && abs(grey.g - grey.b) <= 6 && abs(grey.r - 54) <= 10, "grayscale red: \(grey)")
+        // 1–2 s: green scaled to half around the centre, over the gradient background (black at the top).
+        let inside = Self.pixel(frames[45].pixels, 160, 120), corner = Self.pixel(frames[45].pixels, 20, 200)
+        #expect(Self.near(inside, 0, 255, 0), "scaled green at the centre: \(inside)")
+        #expect(corner.g < 40 && corner.b > 100, "the gradient shows outside the scaled item: \(corner)")
+        let top = Self.pixel(frames[45].pixels, 300, 4), bottom = Self.pixel(frames[45].pixels, 300, 236)
+        #expect(top.b + 100 < bottom.b && top.r < 10 && bottom.r < 10, "a top-to-bottom black-to-blue gradient: top \(top), bottom \(bottom)")
+        // The sticker, moving from (40, 40) to (280, 40): red for its first 100 ms.
+        #expect(Self.near(Self.pixel(frames[30].pixels, 40, 40), 255, 0, 0, 40), "sticker at its start: \(Self.pixel(frames[30].pixels, 40, 40))")
+        let mid = 40 + 240 * 15.0 / 30
+        #expect(Self.pixel(frames[45].pixels, Int(mid), 40).b > 180, "the sticker moved along its keyframes (blue frame at 1.5 s)")
+        // 2–3 s: the 2x2 split; the bottom-right cell starts at 0.5 s.
+        let f = frames[65].pixels, g = frames[80].pixels
+        #expect(Self.near(Self.pixel(f, 80, 60), 255, 0, 0) && Self.near(Self.pixel(f, 240, 60), 0, 255, 0) && Self.near(Self.pixel(f, 80, 180), 0, 0, 255))
+        #expect(!Self.near(Self.pixel(f, 240, 180), 255, 255, 255), "the white cell has not started at 2.17 s")
+        #expect(Self.near(Self.pixel(g, 240, 180), 255, 255, 255), "the white cell shows from 2.5 s")
+        // Subtitles: ink near the bottom while a cue is on (0–0.5 s, 2–2.5 s), none at 1 s.
+        func ink(_ p: PixelBuffer) -> Int {
+            var n = 0
+            for y in 170..<216 { for x in 40..<280 where Self.pixel(p, x, y).r > 230 && Self.pixel(p, x, y).g > 230 && Self.pixel(p, x, y).b > 230 { n += 1 } }
+            return n
+        }
+        #expect(ink(frames[5].pixels) > 20, "cue 1 on")
+        #expect(ink(frames[25].pixels) == 0, "no cue at 0.83 s")
+        #expect(ink(frames[62].pixels) > 20, "cue 2 (Arabic) on")
+    }
+
+    @Test func badPictureEditingValuesAreNamedByJSONPath() throws {
+        func message(_ text: String) -> String {
+            do { _ = try Timeline(jsonText: text); return "" } catch { return error.description }
+        }
+        func spec(_ item: String, kind: String = "video") -> String {
+            #"{"version": 1, "tracks": [{"kind": "\#(kind)", "items": [\#(item)]}]}"#
+        }
+        let unknown = message(spec(#"{"type": "color", "color": "red", "duration": 1, "filters": [{"name": "greyscale"}]}"#))
+        #expect(unknown.contains("tracks[0].items[0].filters[0].name") && unknown.contains("did you mean \"grayscale\""), "\(unknown)")
+        let range = message(spec(#"{"type": "color", "color": "red", "duration": 1, "filters": [{"name": "brightness", "amount": 7}]}"#))
+        #expect(range.contains("filters[0].amount") && range.contains("-1 to 1"), "\(range)")
+        let key = message(spec(#"{"type": "color", "color": "red", "duration": 1, "filters": [{"name": "blur", "radus": 3}]}"#))
+        #expect(key.contains("filters[0].radus") && key.contains("did you mean \"radius\""), "\(key)")
+        let opacity = message(spec(#"{"type": "color", "color": "red", "duration": 1, "transform": {"opacity": [{"at": "0s", "value": 0}, {"at": "1s", "value": 3}]}}"#))
+        #expect(opacity.contains("transform.opacity[1].value") && opacity.contains("0 to 1"), "\(opacity)")
+        let crop = message(spec(#"{"type": "color", "color": "red", "duration": 1, "transform": {"crop": {"x": 0.6, "y": 0, "width": 0.6, "height": 1}}}"#))
+        #expect(crop.contains("transform.crop"), "\(crop)")
+        let cells = message(spec(#"{"type": "split", "layout": "2x1", "cells": [{"type": "gap", "duration": 1}, {"type": "gap", "duration": 1}, {"type": "gap", "duration": 1}]}"#))
+        #expect(cells.contains("items[0].cells") && cells.contains("1 to 2 cells"), "\(cells)")
+        let sticker = message(spec(#"{"type": "sticker", "duration": 1}"#, kind: "overlay"))
+        #expect(sticker.contains("either \"source\"") , "\(sticker)")
+        let onVideo = message(spec(#"{"type": "subtitles", "file": "a.srt"}"#))
+        #expect(onVideo.contains("tracks[0].items[0]") && onVideo.contains("overlay track"), "subtitles on a video track: \(onVideo)")
+        let background = message(#"{"version": 1, "output": {"background": {"gradient": ["red"]}}, "tracks": []}"#)
+        #expect(background.contains("output.background.gradient"), "\(background)")
+    }
+
+    @Test func aMalformedSubtitleFileIsNamedWithItsLine() throws {
+        let folder = try TemporaryFolder()
+        try "1\n00:00:01,000 --> 00:00:0x,000\nHi\n".write(to: folder.file("bad.srt"), atomically: true, encoding: .utf8)
+        let timeline = try Timeline(jsonText: #"{"version": 1, "output": {"size": "320x240"}, "tracks": [{"kind": "overlay", "items": [{"type": "subtitles", "file": "bad.srt", "duration": 1}]}]}"#)
+        do {
+            _ = try timeline.composition(Timeline.RenderOptions(mediaFolder: folder.url))
+            Issue.record("a malformed subtitle file was accepted")
+        } catch {
+            #expect(error.description.contains("tracks[0].items[0].file") && error.description.contains("line 2"), "\(error.description)")
+        }
+    }
+
+    @Test func aBlurredBackgroundFillsTheBarsOfAFittedPicture() throws {
+        let folder = try TemporaryFolder()
+        _ = try TestPhotos.photo(.red, "wide.png", in: folder, w: 320, h: 100)
+        let timeline = try Timeline(jsonText: #"{"version": 1, "output": {"size": "320x240", "background": "blur"}, "tracks": [{"kind": "video", "items": [{"type": "photo", "source": {"file": "wide.png"}, "fit": "fit", "duration": 1}]}]}"#)
+        let composition = try timeline.composition(Timeline.RenderOptions(mediaFolder: folder.url))
+        let f = try #require(try composition.picture.renderFrames(0..<1, width: 320, height: 240).first)
+        // Wherever the photo leaves bars, the blurred copy is there instead of black.
+        var black = 0
+        for y in stride(from: 0, to: 240, by: 4) { for x in stride(from: 0, to: 320, by: 4) where Self.pixel(f, x, y).r < 60 { black += 1 } }
+        #expect(black == 0, "\(black) sampled pixels are dark: the bars were not filled")
+    }
+}
