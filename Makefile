@@ -51,7 +51,7 @@ demo: build
 	started=$$(date +%s) && \
 	echo "Description files: the templates in examples/specs, their default media made into examples/specs/media …" && \
 	bash scripts/make-demo-media.sh examples/specs/media && \
-	for name in travel promo birthday; do \
+	for name in travel promo birthday editing; do \
 	    echo "moviemaker render examples/specs/$$name.json --preset veryfast -o $(OUTPUT)/$$name.mp4" && \
 	    $$bin/moviemaker render examples/specs/$$name.json --preset veryfast -o $(OUTPUT)/$$name.mp4 || exit 1; \
 	done && \
@@ -60,7 +60,7 @@ demo: build
 	    --media "$(OUTPUT)/photos/01 Mandelbrot.jpg" "$(OUTPUT)/photos/02 Portrait.jpg" "$(OUTPUT)/photos/04 Dusk.webp" \
 	    --preset veryfast --save-spec $(OUTPUT)/birthday-ana.json -o $(OUTPUT)/birthday-ana.mp4 && \
 	$$bin/moviemaker otio export examples/specs/travel.json -o $(OUTPUT)/travel.otio && \
-	echo "Templates rendered as their own previews: $(OUTPUT)/travel.mp4, $(OUTPUT)/promo.mp4, $(OUTPUT)/birthday.mp4." && \
+	echo "Templates rendered as their own previews: $(OUTPUT)/travel.mp4, $(OUTPUT)/promo.mp4, $(OUTPUT)/birthday.mp4, $(OUTPUT)/editing.mp4 (filters, split screens, stickers, subtitles)." && \
 	echo "Filled template: $(OUTPUT)/birthday-ana.mp4 (its description, itself a template: $(OUTPUT)/birthday-ana.json)." && \
 	echo "OpenTimelineIO: $(OUTPUT)/travel.otio. The description-file steps took $$(( $$(date +%s) - started )) s." && \
 	echo "The moviemaker tool is $$bin/moviemaker (make install links it into $(PREFIX)/bin)."

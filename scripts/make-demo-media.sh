@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Writes every default media file the example templates in examples/specs/ name (travel.json,
-# promo.json, birthday.json) into OUT_FOLDER, with FFmpeg's test sources, so each template renders as
+# promo.json, birthday.json, editing.json) into OUT_FOLDER, with FFmpeg's test sources, so each template renders as
 # its own preview:
 #
 #   scripts/make-demo-media.sh OUT_FOLDER [WIDTHxHEIGHT] [SECONDS_SCALE]
@@ -127,5 +127,45 @@ music "music-upbeat.wav" 16 "$chord;st(1,$n1);st(2,$n2);st(3,$n3);st(4,$bass);st
 0.6*exp(-18*ld(5))*sin(2*PI*(45*ld(5)+1.2*(1-exp(-30*ld(5)))))\
 +0.3*(1-exp(-300*ld(6)))*exp(-7*ld(6))*sin(2*PI*ld(4)*t)\
 +0.13*(1-exp(-300*ld(7)))*exp(-12*ld(7))*(sin(2*PI*ld(1)*t)+sin(2*PI*ld(2)*t)+sin(2*PI*ld(3)*t))" "aecho=0.8:0.5:250:0.2,lowpass=f=6000"
+
+# --- Picture editing (editing.json): an animated sticker with transparency, a 3D LUT, subtitles. ------
+if [ ! -s "$folder/sticker-spin.gif" ]; then
+    side=$(even $(( width / 8 ))); r=$(( side * 45 / 100 ))
+    ffmpeg -loglevel error -nostdin -y -f lavfi -i "testsrc2=s=${side}x${side}:r=10:d=1.2" \
+        -filter_complex "format=rgba,geq=r='r(X,Y)':g='g(X,Y)':b='b(X,Y)':a='if(lt(hypot(X-$side/2,Y-$side/2),$r),255,0)',split[a][b];[a]palettegen=reserve_transparent=1[p];[b][p]paletteuse=alpha_threshold=128" \
+        -loop 0 "$folder/.sticker-spin.tmp.gif"
+    mv "$folder/.sticker-spin.tmp.gif" "$folder/sticker-spin.gif"
+    made=$((made + 1))
+fi
+# A warm look as a 17-point Adobe/Resolve .cube: reds lifted, blues lowered, a gentle S-curve.
+if [ ! -s "$folder/look-warm.cube" ]; then
+    awk 'BEGIN {
+        n = 17; print "TITLE \"make-demo-media warm\""; print "LUT_3D_SIZE " n
+        for (b = 0; b < n; b++) for (g = 0; g < n; g++) for (r = 0; r < n; r++) {
+            R = r / (n - 1); G = g / (n - 1); B = b / (n - 1)
+            R = R + 0.08 * R * (1 - R) * 4; B = B - 0.06 * B * (1 - B) * 4
+            R = R * R * (3 - 2 * R) * 0.3 + R * 0.7; G = G * G * (3 - 2 * G) * 0.3 + G * 0.7; B = B * B * (3 - 2 * B) * 0.3 + B * 0.7
+            printf "%.6f %.6f %.6f\n", (R > 1 ? 1 : R), (G > 1 ? 1 : G), (B < 0 ? 0 : B)
+        } }' > "$folder/.look-warm.tmp.cube"
+    mv "$folder/.look-warm.tmp.cube" "$folder/look-warm.cube"
+    made=$((made + 1))
+fi
+if [ ! -s "$folder/talk.srt" ]; then
+    cat > "$folder/.talk.tmp.srt" <<'SRT'
+1
+00:00:00,500 --> 00:00:02,500
+Two clips, <i>side by side</i>
+
+2
+00:00:03,200 --> 00:00:05,500
+<b>Picture-in-picture</b>, rounded corners
+
+3
+00:00:06,000 --> 00:00:07,400
+مرحبا — こんにちは — hello
+SRT
+    mv "$folder/.talk.tmp.srt" "$folder/talk.srt"
+    made=$((made + 1))
+fi
 
 echo "$folder: $(find "$folder" -maxdepth 1 -type f ! -name '.*' | wc -l) media files ($made made now)"
