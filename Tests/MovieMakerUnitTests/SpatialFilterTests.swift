@@ -81,7 +81,7 @@ import MovieMakerTestSupport
     // MARK: Descriptions
 
     @Test func everySpatialFilterRoundTripsThroughItsSpecAndCodable() throws {
-        let track = try KeyframeTrack<Double>([Keyframe(time: 0, value: 0.2), Keyframe(time: 1, value: 0.8, easing: .quadOut)])
+        let track = try KeyframeTrack<Double>([Keyframe(time: Time.zero, value: 0.2), Keyframe(time: Time(value: 1, timescale: 1), value: 0.8, easing: .quadOut)])
         let filters: [Clip.Filter] = [
             .spatial(.blur(radius: 4)),
             .spatial(.sharpen(amount: 1.5, radius: .keyframes(track))),
@@ -188,7 +188,9 @@ import MovieMakerTestSupport
         #expect(a.rgba(x: 10, y: 10).red == a.rgba(x: 10, y: 10).green, "monochrome")
         // The pattern depends on the pixel's position, not on the picture's size (nor its split over threads).
         let small = try filtered(PixelBuffer(width: 50, height: 40, bytes: (0..<(50 * 40 * 4)).map { $0 % 4 == 3 ? 255 : 128 }), f, at: Time(value: 1, timescale: 30))
-        for y in 0..<40 { for x in 0..<50 { #expect(small.rgba(x: x, y: y) == a.rgba(x: x, y: y)) } }
+        var same = true
+        for y in 0..<40 { for x in 0..<50 where small.rgba(x: x, y: y).green != a.rgba(x: x, y: y).green { same = false } }
+        #expect(same, "the grain of a smaller picture is the top-left of the larger one's")
         // Colour grain differs per channel; transparent pixels stay transparent.
         let colour = try filtered(grey, [.spatial(.grain(amount: 0.2, seed: 7, monochrome: false))])
         #expect((0..<20).contains { colour.rgba(x: $0, y: 3).red != colour.rgba(x: $0, y: 3).green })
@@ -201,7 +203,7 @@ import MovieMakerTestSupport
     @Test func pixelateFillsEachBlockWithItsAverage() throws {
         let w = 100, h = 60, s = 8
         let source = picture(w, h)
-        let out = try filtered(source, [.spatial(.pixelate(size: .keyframes(try KeyframeTrack([Keyframe(time: 0, value: 8), Keyframe(time: 1, value: 20)]))))])
+        let out = try filtered(source, [.spatial(.pixelate(size: .keyframes(try KeyframeTrack([Keyframe(time: Time.zero, value: 8), Keyframe(time: Time(value: 1, timescale: 1), value: 20)]))))])
         for by in stride(from: 0, to: h, by: s) {
             for bx in stride(from: 0, to: w, by: s) {
                 var sum = [0, 0, 0, 0], n = 0
@@ -241,7 +243,7 @@ import MovieMakerTestSupport
         let source = greenScreen(w, h)
         let out = try filtered(source, [.spatial(.chromaKey(color: Color(red: 0, green: 1, blue: 0), similarity: 0.15, blend: 0.1, spill: 1))])
         #expect(out.rgba(x: 3, y: 3).alpha == 0, "the screen is transparent")
-        #expect(out.rgba(x: 3, y: 3) == (0, 0, 0, 0))
+        #expect(Array(out.bytes[(3 * w + 3) * 4..<(3 * w + 3) * 4 + 4]) == [0, 0, 0, 0])
         let centre = out.rgba(x: 40, y: 40)
         #expect(centre.alpha == 255 && centre.red == 200 && centre.green == 120 && centre.blue == 100, "the subject is kept: \(centre)")
         // An edge pixel (on the spill ring, away from the screen): still opaque, its green limited to (r + b) / 2.
