@@ -6,12 +6,22 @@ import Foundation
 enum SpatialKernels {
     // MARK: Pixels as vectors
 
+    /// The four bytes at `p` as floats (2²³ + byte as bits, minus 2²³: no conversion call).
     @inline(__always) static func load(_ p: UnsafeMutablePointer<UInt8>) -> SIMD4<Float> {
-        SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD4<UInt8>.self)))
+        let bytes = SIMD4<UInt32>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD4<UInt8>.self))
+        return unsafeBitCast(bytes | SIMD4(repeating: 0x4B00_0000), to: SIMD4<Float>.self) - SIMD4(repeating: 8_388_608)
     }
-    /// Stores `v` (already within 0…255) rounded half up.
+    /// Stores `v` (already within 0…255) rounded to the nearest integer (ties to even), without a
+    /// float-to-integer conversion: adding 1.5 × 2²³ leaves the integer in the low mantissa bits (the
+    /// generic SIMD conversion is a per-lane library call, many times slower).
     @inline(__always) static func store(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<UInt8>) {
-        UnsafeMutableRawPointer(p).storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: SIMD4<Int32>(v + 0.5)), as: SIMD4<UInt8>.self)
+        let bits = unsafeBitCast(v + SIMD4(repeating: 12_582_912), to: SIMD4<UInt32>.self)
+        UnsafeMutableRawPointer(p).storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: bits), as: SIMD4<UInt8>.self)
+    }
+    /// `v` clamped lane by lane to `low`…`high` (scalar min/max: the generic SIMD ones are not inlined).
+    @inline(__always) static func clamp(_ v: SIMD4<Float>, _ low: SIMD4<Float>, _ high: SIMD4<Float>) -> SIMD4<Float> {
+        SIMD4(min(max(v[0], low[0]), high[0]), min(max(v[1], low[1]), high[1]),
+              min(max(v[2], low[2]), high[2]), min(max(v[3], low[3]), high[3]))
     }
 
     // MARK: Sharpen
@@ -36,16 +46,15 @@ enum SpatialKernels {
             }
         }
         blur.apply(to: padded, width: pw, height: ph, stride: ps, channels: 4)
-        let kv = SIMD4<Float>(repeating: k), top = SIMD4<Float>(repeating: 255)
+        let kv = SIMD4<Float>(repeating: k)
         image.forEachRowRange { rows in
             for y in rows {
                 let q = image.row(y), b = padded + (y + e) * ps + 4 * e
                 for x in 0..<w {
                     let s = load(q + 4 * x)
-                    var r = (s + (s - load(b + 4 * x)) * kv).clamped(lowerBound: .zero, upperBound: top)
-                    let a = (r[3] + 0.5).rounded(.down)
-                    r = pointwiseMin(r, SIMD4(a, a, a, 255))
-                    store(r, q + 4 * x)
+                    let r = s + (s - load(b + 4 * x)) * kv
+                    let a = min(max(r[3], 0), 255)
+                    store(clamp(r, .zero, SIMD4(a, a, a, a)), q + 4 * x)
                 }
             }
         }
@@ -171,7 +180,7 @@ enum SpatialKernels {
                         noise = SIMD4(b, Float(bytes[2] + bytes[3] - 255), Float(bytes[0] + bytes[1] - 255), 0)
                     }
                     let af = Float(a)
-                    let r = (load(p) + noise * (k * af)).clamped(lowerBound: .zero, upperBound: SIMD4(af, af, af, af))
+                    let r = clamp(load(p) + noise * (k * af), .zero, SIMD4(af, af, af, af))
                     store(r, p)
                 }
             }
@@ -231,8 +240,9 @@ enum SpatialKernels {
     @inline(__always) static func chromaDistance(_ p: SIMD4<Float>, key: SIMD2<Float>) -> Float {
         let unpremultiply = 255 / p[3]
         let r = p[2] * unpremultiply, g = p[1] * unpremultiply, b = p[0] * unpremultiply
-        let u = (128 + (-0.16874 * r - 0.33126 * g + 0.5 * b)).rounded()
-        let v = (128 + (0.5 * r - 0.41869 * g - 0.08131 * b)).rounded()
+        // Rounded by adding and subtracting 1.5 × 2²³ (ties to even; no library call).
+        let u = (128 + (-0.16874 * r - 0.33126 * g + 0.5 * b)) + 12_582_912 - 12_582_912
+        let v = (128 + (0.5 * r - 0.41869 * g - 0.08131 * b)) + 12_582_912 - 12_582_912
         let d = SIMD2(u, v) - key
         return ((d * d).sum() / (2 * 255 * 255)).squareRoot()
     }
