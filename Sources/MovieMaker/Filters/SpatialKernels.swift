@@ -105,6 +105,27 @@ enum SpatialKernels {
         let tint = SIMD4<Float>(Float(color.blue), Float(color.green), Float(color.red), 0)
             .clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 1))
         let black = tint == .zero, limit = Float(n)
+        if black {
+            // Towards black: whole-number arithmetic, the gain in 16-bit fixed point.
+            let fixed = gain.map { UInt32(($0 * 65_536).rounded()) }
+            fixed.withUnsafeBufferPointer { gainBuffer in dx2.withUnsafeBufferPointer { dxBuffer in
+                let g = gainBuffer.baseAddress!, dx = dxBuffer.baseAddress!
+                image.forEachRowRange { rows in
+                    for y in rows {
+                        let d = Float(Double(y) + 0.5 - cy), dy2 = d * d * scale
+                        let q = image.row(y)
+                        for x in 0..<w {
+                            let f = g[Int(min(dx[x] + dy2, limit))]
+                            let p = q + 4 * x
+                            p[0] = UInt8(truncatingIfNeeded: (UInt32(p[0]) &* f &+ 32_768) &>> 16)
+                            p[1] = UInt8(truncatingIfNeeded: (UInt32(p[1]) &* f &+ 32_768) &>> 16)
+                            p[2] = UInt8(truncatingIfNeeded: (UInt32(p[2]) &* f &+ 32_768) &>> 16)
+                        }
+                    }
+                }
+            } }
+            return
+        }
         gain.withUnsafeBufferPointer { gainBuffer in dx2.withUnsafeBufferPointer { dxBuffer in
             let g = gainBuffer.baseAddress!, dx = dxBuffer.baseAddress!
             image.forEachRowRange { rows in
@@ -114,9 +135,7 @@ enum SpatialKernels {
                     for x in 0..<w {
                         let f = g[Int(min(dx[x] + dy2, limit))]
                         let p = load(q + 4 * x)
-                        var r = p * SIMD4(f, f, f, 1)
-                        if !black { r += tint * (p[3] * (1 - f)) }
-                        store(r, q + 4 * x)
+                        store(p * SIMD4(f, f, f, 1) + tint * (p[3] * (1 - f)), q + 4 * x)
                     }
                 }
             }
@@ -158,30 +177,31 @@ enum SpatialKernels {
         let w = image.width
         guard amount > 0, w > 0 else { return }
         let key = grainKey(seed: seed, time: time.exactTime)
-        // Noise in levels per unit of the byte sum, per level of alpha.
-        let k = amount * 64 / (monochrome ? sigma4 : sigma2) / 255
+        // Noise in levels per unit of the byte sum and per level of alpha, in 20-bit fixed point: the
+        // change of a channel is (sum × alpha × kq + 2¹⁹) >> 20 (at most 510 × 255 × 1 780 < 2³¹).
+        let kq = Int32((Double(amount) * 64 / Double(monochrome ? sigma4 : sigma2) / 255 * 1_048_576).rounded())
         image.forEachRowRange { rows in
             for y in rows {
                 let rowKey = mix32(key ^ mix32(UInt32(truncatingIfNeeded: y) &* 0x9e37_79b1 &+ 0x7f4a_7c15))
                 let q = image.row(y)
                 for x in 0..<w {
                     let p = q + 4 * x
-                    let a = p[3]
-                    if a == 0 { continue }
+                    let a = Int32(p[3])
                     let hash = mix32(rowKey &+ UInt32(truncatingIfNeeded: x) &* 0x9e37_79b9)
-                    let bytes = SIMD4<Int32>(truncatingIfNeeded: SIMD4<UInt32>(repeating: hash) &>> SIMD4(0, 8, 16, 24) & 0xff)
-                    var noise: SIMD4<Float>
+                    let scale = a &* kq
+                    @inline(__always) func add(_ i: Int, _ n: Int32) {
+                        let v = Int32(p[i]) &+ ((n &* scale &+ 524_288) &>> 20)
+                        p[i] = UInt8(truncatingIfNeeded: min(max(v, 0), a))
+                    }
                     if monochrome {
-                        let s = Float(bytes.wrappedSum() - 510)
-                        noise = SIMD4(s, s, s, 0)
+                        let n = Int32(hash & 0xff) &+ Int32((hash >> 8) & 0xff) &+ Int32((hash >> 16) & 0xff) &+ Int32(hash >> 24) &- 510
+                        add(0, n); add(1, n); add(2, n)
                     } else {
                         let more = mix32(hash ^ 0x68e3_1da4)
-                        let b = Float(Int32(more & 0xff) + Int32((more >> 8) & 0xff) - 255)
-                        noise = SIMD4(b, Float(bytes[2] + bytes[3] - 255), Float(bytes[0] + bytes[1] - 255), 0)
+                        add(0, Int32(more & 0xff) &+ Int32((more >> 8) & 0xff) &- 255)
+                        add(1, Int32((hash >> 16) & 0xff) &+ Int32(hash >> 24) &- 255)
+                        add(2, Int32(hash & 0xff) &+ Int32((hash >> 8) & 0xff) &- 255)
                     }
-                    let af = Float(a)
-                    let r = clamp(load(p) + noise * (k * af), .zero, SIMD4(af, af, af, af))
-                    store(r, p)
                 }
             }
         }
