@@ -59,6 +59,14 @@ struct Options {
     var skipReverse = false
     /// Where the generated clips are cached (nil: `.build/bench-videos`, or the temporary folder).
     var videoFolder: String?
+    /// Skip the filters line (per-filter cost on a 1080p frame, a render with and without filters).
+    var skipFilters = false
+    /// Timed runs per filter (the median is reported).
+    var filterRuns = 15
+    /// Length of the filters line's renders in seconds.
+    var filterSeconds = 3
+    /// Run only the filters line (every other line skipped).
+    var onlyFilters = false
 
     static let usage = """
         usage: moviemaker-bench [--frames N] [--presets medium,veryfast] [--skip-memory]
@@ -70,6 +78,7 @@ struct Options {
                                 [--skip-audio] [--audio-seconds S]
                                 [--skip-video] [--video-clips N] [--video-seconds S]
                                 [--video-preset P] [--skip-reverse] [--video-folder PATH]
+                                [--skip-filters] [--filter-runs N] [--filter-seconds S] [--only-filters]
 
           --frames N           frames per preset run (default 300)
           --presets LIST       comma-separated x264 presets (default medium,veryfast)
@@ -106,6 +115,13 @@ struct Options {
 
           reverse line (the first clip, keyint 250, decoded + drawn backwards against forwards; peak RSS):
           --skip-reverse                skip it
+
+          filters line (every filter's cost on a 1920×1080 frame; a 1080p30 medium render of a panned
+          photo with a LUT + vignette + grain against the same render without them, A/B/A/B):
+          --skip-filters                skip it
+          --filter-runs N               timed runs per filter, median reported (default 15)
+          --filter-seconds S            length of each render (default 3)
+          --only-filters                run the filters line alone (make bench-filters)
 
           --video-folder PATH  where the generated clips are kept (default .build/bench-videos when run
                                from the package, else the temporary folder); generated once
@@ -179,6 +195,16 @@ struct Options {
                 videoPreset = try Self.preset(rest.popFirst(), flag: flag)
             case "--skip-reverse":
                 skipReverse = true
+            case "--skip-filters":
+                skipFilters = true
+            case "--filter-runs":
+                filterRuns = try Self.positiveInt(rest.popFirst(), flag: flag)
+            case "--filter-seconds":
+                filterSeconds = try Self.positiveInt(rest.popFirst(), flag: flag)
+            case "--only-filters":
+                onlyFilters = true
+                skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
+                skipAudio = true; skipVideo = true; skipReverse = true
             case "--video-folder":
                 guard let path = rest.popFirst(), !path.isEmpty else { throw OptionError("--video-folder needs a path") }
                 videoFolder = path

@@ -35,6 +35,8 @@ struct BenchmarkReport: Encodable {
     var video: VideoResult?
     /// The reverse line: a long-GOP clip decoded backwards against forwards.
     var reverse: ReverseResult?
+    /// The filters line: every filter's cost on a 1080p frame, a render with and without filters.
+    var filters: FilterBenchmark.Result?
 
     init(machine: Machine, workload: Workload) {
         self.date = ISO8601DateFormatter().string(from: Date())

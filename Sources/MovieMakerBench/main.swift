@@ -9,7 +9,8 @@
 // slideshow (SlideshowBench.swift), and the slideshow's peak memory against the encoder alone's,
 // for few and many 24 MP photos (SlideshowMemory.swift), the audio line (AudioBench.swift), ten video
 // clips stitched with crossfades against x264 alone and the ffmpeg command line, and a clip played
-// backwards (VideoBench.swift). See `--help`.
+// backwards (VideoBench.swift), and the filters line: every filter's cost on a 1080p frame and what
+// a LUT + vignette + grain add to a render (FilterBench.swift). See `--help`.
 import Foundation
 import Glibc
 @_spi(Benchmark) import MovieMaker
@@ -114,6 +115,17 @@ func runBenchmark(_ options: Options) throws {
         report.reverse = result
         output(TableFormatter.reverse(result))
         reportOthers("reverse")
+    }
+
+    if !options.skipFilters {
+        standardError("… filters: each filter on a 1920x1080 frame, then \(options.filterSeconds)-s renders without and with a LUT + vignette + grain")
+        var bench = FilterBenchmark()
+        bench.runs = options.filterRuns
+        bench.seconds = options.filterSeconds
+        let result = try bench.run()
+        report.filters = result
+        output(FilterBenchmark.line(result))
+        reportOthers("filters")
     }
 
     switch options.json {

@@ -1,0 +1,317 @@
+import Foundation
+
+/// The pixel loops of the spatial filters, on premultiplied BGRA bytes in place (see `SpatialFilter`
+/// for what each computes and how it relates to FFmpeg). Rows are split over the cores with
+/// `FilterImage.forEachRowRange`; per-pixel work is SIMD-friendly (four channels as one vector).
+enum SpatialKernels {
+    // MARK: Pixels as vectors
+
+    /// The four bytes at `p` as floats (2²³ + byte as bits, minus 2²³: no conversion call).
+    @inline(__always) static func load(_ p: UnsafeMutablePointer<UInt8>) -> SIMD4<Float> {
+        let bytes = SIMD4<UInt32>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD4<UInt8>.self))
+        return unsafeBitCast(bytes | SIMD4(repeating: 0x4B00_0000), to: SIMD4<Float>.self) - SIMD4(repeating: 8_388_608)
+    }
+    /// Stores `v` (already within 0…255) rounded to the nearest integer (ties to even), without a
+    /// float-to-integer conversion: adding 1.5 × 2²³ leaves the integer in the low mantissa bits (the
+    /// generic SIMD conversion is a per-lane library call, many times slower).
+    @inline(__always) static func store(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<UInt8>) {
+        let bits = unsafeBitCast(v + SIMD4(repeating: 12_582_912), to: SIMD4<UInt32>.self)
+        UnsafeMutableRawPointer(p).storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: bits), as: SIMD4<UInt8>.self)
+    }
+    /// `v` clamped lane by lane to `low`…`high` (scalar min/max: the generic SIMD ones are not inlined).
+    @inline(__always) static func clamp(_ v: SIMD4<Float>, _ low: SIMD4<Float>, _ high: SIMD4<Float>) -> SIMD4<Float> {
+        SIMD4(min(max(v[0], low[0]), high[0]), min(max(v[1], low[1]), high[1]),
+              min(max(v[2], low[2]), high[2]), min(max(v[3], low[3]), high[3]))
+    }
+
+    // MARK: Sharpen
+
+    /// `out = in + amount × (in − blur(in))` on all four channels, the frame's edges repeated for the
+    /// blur; alpha clamped to 0…255 and colour to 0…alpha.
+    static func sharpen(_ image: FilterImage, amount k: Float, radius: Double) {
+        let blur = GaussianBlur(radius: radius)
+        let w = image.width, h = image.height
+        guard k != 0, !blur.isIdentity, w > 0, h > 0 else { return }
+        let e = blur.extent, pw = w + 2 * e, ph = h + 2 * e, ps = pw * 4
+        let padded = UnsafeMutablePointer<UInt8>.allocate(capacity: ps * ph)
+        defer { padded.deallocate() }
+        // The picture with its edge pixels repeated `e` times on each side.
+        FilterImage.inParallel(count: ph, work: pw * ph) { rows in
+            for py in rows {
+                let src = image.row(min(max(py - e, 0), h - 1)), dst = padded + py * ps
+                for x in 0..<e { (dst + 4 * x).update(from: src, count: 4) }
+                (dst + 4 * e).update(from: src, count: 4 * w)
+                let last = src + 4 * (w - 1)
+                for x in 0..<e { (dst + 4 * (e + w + x)).update(from: last, count: 4) }
+            }
+        }
+        blur.apply(to: padded, width: pw, height: ph, stride: ps, channels: 4)
+        let kv = SIMD4<Float>(repeating: k)
+        image.forEachRowRange { rows in
+            for y in rows {
+                let q = image.row(y), b = padded + (y + e) * ps + 4 * e
+                for x in 0..<w {
+                    let s = load(q + 4 * x)
+                    let r = s + (s - load(b + 4 * x)) * kv
+                    let a = min(max(r[3], 0), 255)
+                    store(clamp(r, .zero, SIMD4(a, a, a, a)), q + 4 * x)
+                }
+            }
+        }
+    }
+
+    // MARK: Vignette
+
+    /// Entries of the vignette table: cos⁴(angle × √s) for s = i / steps, i = 0…steps (s is the squared
+    /// distance over the squared radius, so a pixel needs no square root).
+    static let vignetteSteps = 16_384
+
+    /// Natural vignette tables by angle: a few kept (frames are drawn concurrently and a constant
+    /// angle is the common case; a keyframed one makes a new table per frame, 16 K cosines).
+    final class VignetteTables: @unchecked Sendable {
+        // @unchecked: `entries` is only touched under `lock`; the tables are immutable arrays.
+        static let shared = VignetteTables()
+        static let capacity = 8
+        private let lock = NSLock()
+        private var entries: [(angle: Double, table: [Float])] = []
+
+        func table(angle: Double) -> [Float] {
+            if let hit = lock.withLock({ entries.first { $0.angle == angle }?.table }) { return hit }
+            let n = SpatialKernels.vignetteSteps
+            let table = (0...n).map { i -> Float in
+                let c = cos(angle * (Double(i) / Double(n)).squareRoot())
+                return Float((c * c) * (c * c))
+            }
+            lock.withLock {
+                entries.removeAll { $0.angle == angle }
+                entries.append((angle, table))
+                if entries.count > Self.capacity { entries.removeFirst(entries.count - Self.capacity) }
+            }
+            return table
+        }
+    }
+
+    /// Colour × (1 − amount × (1 − cos⁴(angle × d / (radius × D)))) plus `color` × alpha × the rest;
+    /// alpha kept.
+    static func vignette(_ image: FilterImage, amount: Float, angle: Double, radius: Double, color: Color) {
+        let w = image.width, h = image.height
+        guard amount > 0, angle > 0, w > 0, h > 0 else { return }
+        let n = vignetteSteps
+        let gain = VignetteTables.shared.table(angle: angle).map { 1 - amount * (1 - $0) }
+        let cx = Double(w) / 2, cy = Double(h) / 2
+        let reach = (cx * cx + cy * cy) * radius * radius
+        let scale = Float(Double(n) / reach)
+        let dx2 = (0..<w).map { x -> Float in let d = Float(Double(x) + 0.5 - cx); return d * d * scale }
+        let tint = SIMD4<Float>(Float(color.blue), Float(color.green), Float(color.red), 0)
+            .clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 1))
+        let black = tint == .zero, limit = Float(n)
+        if black {
+            // Towards black: whole-number arithmetic, the gain in 16-bit fixed point.
+            let fixed = gain.map { UInt32(($0 * 65_536).rounded()) }
+            fixed.withUnsafeBufferPointer { gainBuffer in dx2.withUnsafeBufferPointer { dxBuffer in
+                let g = gainBuffer.baseAddress!, dx = dxBuffer.baseAddress!
+                image.forEachRowRange { rows in
+                    for y in rows {
+                        let d = Float(Double(y) + 0.5 - cy), dy2 = d * d * scale
+                        let q = image.row(y)
+                        for x in 0..<w {
+                            let f = g[Int(min(dx[x] + dy2, limit))]
+                            let p = q + 4 * x
+                            p[0] = UInt8(truncatingIfNeeded: (UInt32(p[0]) &* f &+ 32_768) &>> 16)
+                            p[1] = UInt8(truncatingIfNeeded: (UInt32(p[1]) &* f &+ 32_768) &>> 16)
+                            p[2] = UInt8(truncatingIfNeeded: (UInt32(p[2]) &* f &+ 32_768) &>> 16)
+                        }
+                    }
+                }
+            } }
+            return
+        }
+        gain.withUnsafeBufferPointer { gainBuffer in dx2.withUnsafeBufferPointer { dxBuffer in
+            let g = gainBuffer.baseAddress!, dx = dxBuffer.baseAddress!
+            image.forEachRowRange { rows in
+                for y in rows {
+                    let d = Float(Double(y) + 0.5 - cy), dy2 = d * d * scale
+                    let q = image.row(y)
+                    for x in 0..<w {
+                        let f = g[Int(min(dx[x] + dy2, limit))]
+                        let p = load(q + 4 * x)
+                        store(p * SIMD4(f, f, f, 1) + tint * (p[3] * (1 - f)), q + 4 * x)
+                    }
+                }
+            }
+        } }
+    }
+
+    // MARK: Grain
+
+    /// A 32-bit integer hash with good avalanche (Chris Wellons's lowbias32).
+    @inline(__always) static func mix32(_ x: UInt32) -> UInt32 {
+        var h = x
+        h ^= h >> 16; h &*= 0x7feb_352d
+        h ^= h >> 15; h &*= 0x846c_a68b
+        h ^= h >> 16
+        return h
+    }
+    /// SplitMix64's finaliser.
+    @inline(__always) static func mix64(_ x: UInt64) -> UInt64 {
+        var z = x &+ 0x9e37_79b9_7f4a_7c15
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+
+    /// The key of a frame's grain: the seed and the exact time (a reduced fraction, so equal times
+    /// give equal keys whatever their timescale).
+    static func grainKey(seed: Int, time: Time) -> UInt32 {
+        let k = mix64(mix64(mix64(UInt64(bitPattern: Int64(seed))) ^ UInt64(bitPattern: time.value)) ^ UInt64(bitPattern: time.timescale))
+        return UInt32(truncatingIfNeeded: k ^ (k >> 32))
+    }
+
+    /// The standard deviation of the sum of four uniform bytes (monochrome grain) and of two (each
+    /// channel of colour grain): √(4 × (256² − 1) / 12) and √(2 × (256² − 1) / 12).
+    static let sigma4: Float = 147.80_0, sigma2: Float = 104.51_0
+
+    /// Adds zero-mean noise of standard deviation `amount` × 64 levels, scaled by alpha and clamped to
+    /// 0…alpha; the noise of pixel (x, y) is a hash of the frame's key, y and x.
+    static func grain(_ image: FilterImage, amount: Float, seed: Int, monochrome: Bool, time: FilterTime) {
+        let w = image.width
+        guard amount > 0, w > 0 else { return }
+        let key = grainKey(seed: seed, time: time.exactTime)
+        // Noise in levels per unit of the byte sum and per level of alpha, in 20-bit fixed point: the
+        // change of a channel is (sum × alpha × kq + 2¹⁹) >> 20 (at most 510 × 255 × 1 780 < 2³¹).
+        let kq = Int32((Double(amount) * 64 / Double(monochrome ? sigma4 : sigma2) / 255 * 1_048_576).rounded())
+        image.forEachRowRange { rows in
+            for y in rows {
+                let rowKey = mix32(key ^ mix32(UInt32(truncatingIfNeeded: y) &* 0x9e37_79b1 &+ 0x7f4a_7c15))
+                let q = image.row(y)
+                for x in 0..<w {
+                    let p = q + 4 * x
+                    let a = Int32(p[3])
+                    let hash = mix32(rowKey &+ UInt32(truncatingIfNeeded: x) &* 0x9e37_79b9)
+                    let scale = a &* kq
+                    @inline(__always) func add(_ i: Int, _ n: Int32) {
+                        let v = Int32(p[i]) &+ ((n &* scale &+ 524_288) &>> 20)
+                        p[i] = UInt8(truncatingIfNeeded: min(max(v, 0), a))
+                    }
+                    if monochrome {
+                        let n = Int32(hash & 0xff) &+ Int32((hash >> 8) & 0xff) &+ Int32((hash >> 16) & 0xff) &+ Int32(hash >> 24) &- 510
+                        add(0, n); add(1, n); add(2, n)
+                    } else {
+                        let more = mix32(hash ^ 0x68e3_1da4)
+                        add(0, Int32(more & 0xff) &+ Int32((more >> 8) & 0xff) &- 255)
+                        add(1, Int32((hash >> 16) & 0xff) &+ Int32(hash >> 24) &- 255)
+                        add(2, Int32(hash & 0xff) &+ Int32((hash >> 8) & 0xff) &- 255)
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: Pixelate
+
+    /// Each `size` × `size` block (from the top-left corner) filled with its average, rounded.
+    static func pixelate(_ image: FilterImage, size s: Int) {
+        let w = image.width, h = image.height
+        guard s > 1, w > 0, h > 0 else { return }
+        let blockRows = (h + s - 1) / s, blocks = (w + s - 1) / s
+        FilterImage.inParallel(count: blockRows, work: w * h) { range in
+            var sums = [SIMD4<UInt32>](repeating: .zero, count: blocks)
+            for br in range {
+                let y0 = br * s, y1 = min(y0 + s, h)
+                for i in 0..<blocks { sums[i] = .zero }
+                for y in y0..<y1 {
+                    let q = image.row(y)
+                    for b in 0..<blocks {
+                        var sum = SIMD4<UInt32>.zero
+                        for x in (b * s)..<min(b * s + s, w) {
+                            sum &+= SIMD4<UInt32>(truncatingIfNeeded: UnsafeRawPointer(q + 4 * x).loadUnaligned(as: SIMD4<UInt8>.self))
+                        }
+                        sums[b] &+= sum
+                    }
+                }
+                for b in 0..<blocks {
+                    let x0 = b * s, x1 = min(x0 + s, w)
+                    let count = UInt32((x1 - x0) * (y1 - y0))
+                    let mean = SIMD4<UInt8>(truncatingIfNeeded: (sums[b] &+ SIMD4(repeating: count / 2)) / SIMD4(repeating: count))
+                    for y in y0..<y1 {
+                        let q = image.row(y)
+                        for x in x0..<x1 { UnsafeMutableRawPointer(q + 4 * x).storeBytes(of: mean, as: SIMD4<UInt8>.self) }
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: Chroma key
+
+    /// A colour's chroma (U, V) by FFmpeg's `chromakey` conversion of its key colour: BT.601
+    /// full-range coefficients in 10-bit fixed point, rounded as FFmpeg does.
+    static func keyChroma(_ c: Color) -> (u: Int, v: Int) {
+        func byte(_ v: Double) -> Int { Int((min(max(v, 0), 1) * 255).rounded()) }
+        let r = byte(c.red), g = byte(c.green), b = byte(c.blue)
+        func fix(_ x: Double) -> Int { Int((x * 1024).rounded(.toNearestOrEven)) }
+        let u = ((-fix(0.16874) * r - fix(0.33126) * g + fix(0.5) * b + 511) >> 10) + 128
+        let v = ((fix(0.5) * r - fix(0.41869) * g - fix(0.08131) * b + 511) >> 10) + 128
+        return (u, v)
+    }
+
+    /// A pixel's chroma distance from the key: U and V of its unpremultiplied colour (BT.601 full
+    /// range, rounded to whole 8-bit steps as in a yuv444p frame), √((ΔU² + ΔV²) / (2 × 255²)).
+    @inline(__always) static func chromaDistance(_ p: SIMD4<Float>, key: SIMD2<Float>) -> Float {
+        let unpremultiply = 255 / p[3]
+        let r = p[2] * unpremultiply, g = p[1] * unpremultiply, b = p[0] * unpremultiply
+        // Rounded by adding and subtracting 1.5 × 2²³ (ties to even; no library call).
+        let u = (128 + (-0.16874 * r - 0.33126 * g + 0.5 * b)) + 12_582_912 - 12_582_912
+        let v = (128 + (0.5 * r - 0.41869 * g - 0.08131 * b)) + 12_582_912 - 12_582_912
+        let d = SIMD2(u, v) - key
+        return ((d * d).sum() / (2 * 255 * 255)).squareRoot()
+    }
+
+    /// Alpha × clamp((mean 3 × 3 chroma distance − similarity) / blend, 0, 1), then spill removed from
+    /// the key's strongest channel: `c −= spill × max(0, c − (other two) / 2)`.
+    static func chromaKey(_ image: FilterImage, key: Color, similarity: Float, blend: Float, spill: Float) {
+        let w = image.width, h = image.height
+        guard w > 0, h > 0 else { return }
+        let kc = keyChroma(key), keyUV = SIMD2(Float(kc.u), Float(kc.v))
+        // The key's strongest channel (in BGRA order) and the other two.
+        let channels = [key.blue, key.green, key.red]
+        let main = channels.indices.max { channels[$0] < channels[$1] }!
+        let others = (0..<3).filter { $0 != main }
+        // Pass 1: every pixel's distance (−1 where transparent: not counted in its neighbours' means).
+        let distance = UnsafeMutablePointer<Float>.allocate(capacity: w * h)
+        defer { distance.deallocate() }
+        image.forEachRowRange { rows in
+            for y in rows {
+                let q = image.row(y), d = distance + y * w
+                for x in 0..<w {
+                    let p = load(q + 4 * x)
+                    d[x] = p[3] == 0 ? -1 : chromaDistance(p, key: keyUV)
+                }
+            }
+        }
+        // Pass 2: the 3 × 3 mean (the frame's edge repeated), the new alpha, the spill.
+        let hard = blend <= 0.0001
+        image.forEachRowRange { rows in
+            for y in rows {
+                let q = image.row(y)
+                let up = distance + max(y - 1, 0) * w, mid = distance + y * w, down = distance + min(y + 1, h - 1) * w
+                for x in 0..<w {
+                    let centre = mid[x]
+                    if centre < 0 { continue }
+                    let xl = max(x - 1, 0), xr = min(x + 1, w - 1)
+                    @inline(__always) func at(_ v: Float) -> Float { v < 0 ? centre : v }
+                    let sum = at(up[xl]) + at(up[x]) + at(up[xr]) + at(mid[xl]) + centre + at(mid[xr])
+                        + at(down[xl]) + at(down[x]) + at(down[xr])
+                    let mean = sum / 9
+                    let m: Float = hard ? (mean > similarity ? 1 : 0) : min(max((mean - similarity) / blend, 0), 1)
+                    var p = load(q + 4 * x)
+                    if spill > 0 {
+                        let excess = p[main] - (p[others[0]] + p[others[1]]) / 2
+                        if excess > 0 { p[main] -= spill * excess }
+                    }
+                    store(p * m, q + 4 * x)
+                }
+            }
+        }
+    }
+}
