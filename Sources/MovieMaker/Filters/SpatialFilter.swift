@@ -133,6 +133,9 @@ extension SpatialFilter {
     func scaled(by factor: Double) -> SpatialFilter {
         switch self {
         case let .blur(radius): return .blur(radius: radius.scaled(by: factor))
+        case let .sharpen(amount, radius): return .sharpen(amount: amount, radius: radius.scaled(by: factor))
+        case let .pixelate(size): return .pixelate(size: size.scaled(by: factor))
+        default: return self   // relative to the frame (vignette) or per pixel (grain, chroma key)
         }
     }
 
