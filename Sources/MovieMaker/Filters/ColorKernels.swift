@@ -3,7 +3,7 @@ import Foundation
 // The pixel loops colour filters compile to, once per frame (an amount is constant within a frame):
 // 256-entry tables per channel, a 3×4 affine matrix, FFmpeg-style YUV plane operations, a 3D LUT, or a
 // per-pixel function for the few non-linear ones. Each is a `ColorKernel` value holding everything
-// precomputed for the frame (tables as unsafe buffers, coefficients as SIMD vectors); `ColorPixels.map`
+// precomputed for the frame (tables as unsafe buffers, coefficients as scalars); `ColorPixels.map`
 // is generic over it, so the compiler specialises one loop per kind with the per-pixel maths inlined.
 // Every loop runs over row ranges on several cores, unpremultiplies only pixels that are partly
 // transparent, and skips fully transparent ones.
@@ -18,14 +18,6 @@ enum ColorPixels {
     @inline(__always) static func level(_ v: Float) -> Int32 {
         v >= 254.5 ? 255 : (v <= 0 ? 0 : Int32(v + 0.5))
     }
-
-    /// `level` of lanes 0, 1, 2 (the same result for every finite value: `v + 0.5` clamped to 0…255, truncated).
-    @inline(__always) static func levels(_ v: SIMD4<Float>) -> (Int32, Int32, Int32) {
-        truncated((v + 0.5).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255)))
-    }
-
-    /// Lanes 0, 1, 2 rounded towards zero (each must fit an Int32).
-    @inline(__always) static func truncated(_ v: SIMD4<Float>) -> (Int32, Int32, Int32) { (Int32(v[0]), Int32(v[1]), Int32(v[2])) }
 
     /// Replaces each pixel's colour by `kernel(r, g, b)`, in place, in parallel over rows; alpha is kept.
     /// Opaque pixels go straight to the kernel; partly transparent ones are unpremultiplied first and
@@ -81,19 +73,19 @@ struct ColorMatrix: Equatable {
         return ColorMatrix(m: r, offset: off)
     }
 
-    /// The matrix as columns: `out = r · red + g · green + b · blue + offset` (lanes r, g, b, unused),
-    /// rounded to nearest and clamped.
+    /// The matrix's nine coefficients and three offsets (plus 0.5, for rounding), rounded to nearest and clamped.
     struct Kernel: ColorKernel {
-        let red: SIMD4<Float>, green: SIMD4<Float>, blue: SIMD4<Float>, offset: SIMD4<Float>
-        @inline(__always) func callAsFunction(_ r: Int32, _ g: Int32, _ b: Int32) -> (Int32, Int32, Int32) {
-            let v = red * Float(r) + green * Float(g) + blue * Float(b) + offset
-            return ColorPixels.truncated(v.clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255)))
+        let a: Float, b: Float, c: Float, d: Float, e: Float, f: Float, g: Float, h: Float, i: Float, o0: Float, o1: Float, o2: Float
+        @inline(__always) func callAsFunction(_ r: Int32, _ gg: Int32, _ bb: Int32) -> (Int32, Int32, Int32) {
+            let R = Float(r), G = Float(gg), B = Float(bb)
+            let x = a * R + b * G + c * B + o0, y = d * R + e * G + f * B + o1, z = g * R + h * G + i * B + o2
+            return (Int32(min(max(x, 0), 255)), Int32(min(max(y, 0), 255)), Int32(min(max(z, 0), 255)))
         }
     }
 
     func apply(to image: FilterImage) {
-        ColorPixels.map(image, Kernel(red: SIMD4(m[0], m[3], m[6], 0), green: SIMD4(m[1], m[4], m[7], 0), blue: SIMD4(m[2], m[5], m[8], 0),
-                                      offset: SIMD4(offset[0] + 0.5, offset[1] + 0.5, offset[2] + 0.5, 0)))
+        ColorPixels.map(image, Kernel(a: m[0], b: m[1], c: m[2], d: m[3], e: m[4], f: m[5], g: m[6], h: m[7], i: m[8],
+                                      o0: offset[0] + 0.5, o1: offset[1] + 0.5, o2: offset[2] + 0.5))
     }
 }
 
@@ -145,24 +137,24 @@ struct YUVOperation {
 
     static let identityTable = (0..<256).map { Int32($0) }
 
-    /// Per input level: the terms of Y′, Cb, Cr before the division by 255 (lanes y, u, v, unused), for
+    /// Per input level: the terms of Y′, Cb, Cr before the division by 255 (four Floats: y, u, v, unused), for
     /// red, green and blue; Float products exactly as the per-pixel formula computes them.
-    static let toYUV: [SIMD4<Float>] = (0..<256).map { (v: Int) -> SIMD4<Float> in
-        let R = Float(v); return SIMD4(65.481 * R, -37.797 * R, 112.0 * R, 0)
-    } + (0..<256).map { (v: Int) -> SIMD4<Float> in
-        let G = Float(v); return SIMD4(128.553 * G, -(74.203 * G), -(93.786 * G), 0)
-    } + (0..<256).map { (v: Int) -> SIMD4<Float> in
-        let B = Float(v); return SIMD4(24.966 * B, 112.0 * B, -(18.214 * B), 0)
-    }
+    static let toYUV: [Float] = Array([(0..<256).map { (v: Int) -> [Float] in
+        let R = Float(v); return [65.481 * R, -37.797 * R, 112.0 * R, 0]
+    }, (0..<256).map { (v: Int) -> [Float] in
+        let G = Float(v); return [128.553 * G, -(74.203 * G), -(93.786 * G), 0]
+    }, (0..<256).map { (v: Int) -> [Float] in
+        let B = Float(v); return [24.966 * B, 112.0 * B, -(18.214 * B), 0]
+    }].joined().joined())
     /// Per output level: the terms of r, g, b from Y′ (1.164383 × (y − 16) in each lane), from Cb and
     /// from Cr, summed in that order (the same sums as the per-pixel formula).
-    static let toRGB: [SIMD4<Float>] = (0..<256).map { (v: Int) -> SIMD4<Float> in
-        let l = 1.164383 * Float(Int32(v) - 16); return SIMD4(l, l, l, 0)
-    } + (0..<256).map { (v: Int) -> SIMD4<Float> in
-        let cu = Float(Int32(v) - 128); return SIMD4(0, -(0.391762 * cu), 2.017232 * cu, 0)
-    } + (0..<256).map { (v: Int) -> SIMD4<Float> in
-        let cv = Float(Int32(v) - 128); return SIMD4(1.596027 * cv, -(0.812968 * cv), 0, 0)
-    }
+    static let toRGB: [Float] = Array([(0..<256).map { (v: Int) -> [Float] in
+        let l = 1.164383 * Float(Int32(v) - 16); return [l, l, l, 0]
+    }, (0..<256).map { (v: Int) -> [Float] in
+        let cu = Float(Int32(v) - 128); return [0, -(0.391762 * cu), 2.017232 * cu, 0]
+    }, (0..<256).map { (v: Int) -> [Float] in
+        let cv = Float(Int32(v) - 128); return [1.596027 * cv, -(0.812968 * cv), 0, 0]
+    }].joined().joined())
 
     /// What happens to (U, V).
     protocol ChromaStep { func callAsFunction(_ u: Int32, _ v: Int32) -> (Int32, Int32) }
@@ -185,18 +177,21 @@ struct YUVOperation {
 
     /// RGB → Y′CbCr (rounded as FFmpeg's conversion does), the plane operations, back to RGB, mixed.
     struct Kernel<C: ChromaStep>: ColorKernel {
-        let toYUV: UnsafePointer<SIMD4<Float>>, toRGB: UnsafePointer<SIMD4<Float>>, y: UnsafePointer<Int32>
+        let toYUV: UnsafePointer<Float>, toRGB: UnsafePointer<Float>, y: UnsafePointer<Int32>
         let chroma: C, mix: Float
         @inline(__always) func callAsFunction(_ r: Int32, _ g: Int32, _ b: Int32) -> (Int32, Int32, Int32) {
-            let yuv = SIMD4<Float>(16.5, 128.5, 128.5, 0) + (toYUV[Int(r)] + toYUV[256 + Int(g)] + toYUV[512 + Int(b)]) / 255
-            let (Y, U, V) = ColorPixels.truncated(yuv)
+            let t = toYUV, pr = 4 * Int(r), pg = 1024 + 4 * Int(g), pb = 2048 + 4 * Int(b)
+            let Y = Int32(16.5 + (t[pr] + t[pg] + t[pb]) / 255)
+            let U = Int32(128.5 + (t[pr + 1] + t[pg + 1] + t[pb + 1]) / 255)
+            let V = Int32(128.5 + (t[pr + 2] + t[pg + 2] + t[pb + 2]) / 255)
             let y2 = y[Int(Y)], (u2, v2) = chroma(U, V)
-            var n = toRGB[Int(y2)] + toRGB[256 + Int(u2)] + toRGB[512 + Int(v2)]
+            let q = toRGB, py = 4 * Int(y2), pu = 1024 + 4 * Int(u2), pv = 2048 + 4 * Int(v2)
+            var nr = q[py] + q[pu] + q[pv], ng = q[py + 1] + q[pu + 1] + q[pv + 1], nb = q[py + 2] + q[pu + 2] + q[pv + 2]
             if mix < 1 {
-                let rgb = SIMD4<Float>(Float(r), Float(g), Float(b), 0)
-                n = rgb + (n - rgb) * mix
+                let R = Float(r), G = Float(g), B = Float(b)
+                nr = R + (nr - R) * mix; ng = G + (ng - G) * mix; nb = B + (nb - B) * mix
             }
-            return ColorPixels.levels(n)
+            return (ColorPixels.level(nr), ColorPixels.level(ng), ColorPixels.level(nb))
         }
     }
 

@@ -176,22 +176,22 @@ final class LUTCache: @unchecked Sendable {
     }
 }
 
-/// A LUT laid out for lookups: each grid point's colour as one SIMD4 (r, g, b, 0), and per input level
+/// A LUT laid out for lookups: each grid point's colour as four Floats (r, g, b, 0), and per input level
 /// (0…255) and channel the offset of the grid cell's lower corner and the fraction towards the next point.
 final class LUTGrid: Sendable {
-    /// `size`³ colours, red index fastest.
-    let points: [SIMD4<Float>]
-    /// 3 × 256 offsets into `points` (red, green, blue): the lower grid index times 1, `size`, `size`².
+    /// `size`³ colours of four Floats, red index fastest.
+    let points: [Float]
+    /// 3 × 256 offsets into `points` (red, green, blue): the lower grid index times 4, 4 `size`, 4 `size`².
     let offsets: [Int32]
     /// 3 × 256 fractions (red, green, blue) towards the next grid point, 0…1.
     let fractions: [Float]
 
     init(size n: Int, table: [Float], domainMin: [Float], domainMax: [Float]) {
-        points = (0..<(n * n * n)).map { SIMD4(table[3 * $0], table[3 * $0 + 1], table[3 * $0 + 2], 0) }
+        points = (0..<(n * n * n)).flatMap { [table[3 * $0], table[3 * $0 + 1], table[3 * $0 + 2], 0] }
         var offsets = [Int32](), fractions = [Float]()
         offsets.reserveCapacity(768); fractions.reserveCapacity(768)
         for c in 0..<3 {
-            let scale = Float(n - 1) / (domainMax[c] - domainMin[c]), step = Int32([1, n, n * n][c])
+            let scale = Float(n - 1) / (domainMax[c] - domainMin[c]), step = Int32([4, 4 * n, 4 * n * n][c])
             for v in 0..<256 {
                 let x = min(max((Float(v) / 255 - domainMin[c]) * scale, 0), Float(n - 1))
                 let i = min(Int32(x), Int32(n - 2))
@@ -203,53 +203,65 @@ final class LUTGrid: Sendable {
 }
 
 /// How a colour is read from the eight points of its grid cell, given the fractions (FFmpeg `lut3d`'s
-/// corners and weights, summed in its order).
+/// corners and weights, summed in its order). `p` is the cell's first point; the next point along red,
+/// green, blue is 4, `oG`, `oB` Floats on.
 protocol LUTInterpolator {
-    static func read(_ p: UnsafePointer<SIMD4<Float>>, _ dr: Float, _ dg: Float, _ db: Float, oG: Int, oB: Int) -> SIMD4<Float>
+    static func read(_ p: UnsafePointer<Float>, _ dr: Float, _ dg: Float, _ db: Float, oG: Int, oB: Int) -> (Float, Float, Float)
 }
 
 enum TrilinearLUT: LUTInterpolator {
-    @inline(__always) static func read(_ p: UnsafePointer<SIMD4<Float>>, _ dr: Float, _ dg: Float, _ db: Float, oG: Int, oB: Int) -> SIMD4<Float> {
+    @inline(__always) static func read(_ p: UnsafePointer<Float>, _ dr: Float, _ dg: Float, _ db: Float, oG: Int, oB: Int) -> (Float, Float, Float) {
         let ur = 1 - dr, ug = 1 - dg, ub = 1 - db
-        var o = p[0] * (ur * ug * ub)
-        o += p[1] * (dr * ug * ub); o += p[oG] * (ur * dg * ub); o += p[1 + oG] * (dr * dg * ub)
-        o += p[oB] * (ur * ug * db); o += p[1 + oB] * (dr * ug * db); o += p[oG + oB] * (ur * dg * db); o += p[1 + oG + oB] * (dr * dg * db)
-        return o
+        let w0 = ur * ug * ub, w1 = dr * ug * ub, w2 = ur * dg * ub, w3 = dr * dg * ub
+        let w4 = ur * ug * db, w5 = dr * ug * db, w6 = ur * dg * db, w7 = dr * dg * db
+        let c2 = oG, c3 = 4 + oG, c4 = oB, c5 = 4 + oB, c6 = oG + oB, c7 = 4 + oG + oB
+        var r = p[0] * w0, g = p[1] * w0, b = p[2] * w0
+        r += p[4] * w1; g += p[5] * w1; b += p[6] * w1
+        r += p[c2] * w2; g += p[c2 + 1] * w2; b += p[c2 + 2] * w2
+        r += p[c3] * w3; g += p[c3 + 1] * w3; b += p[c3 + 2] * w3
+        r += p[c4] * w4; g += p[c4 + 1] * w4; b += p[c4 + 2] * w4
+        r += p[c5] * w5; g += p[c5 + 1] * w5; b += p[c5 + 2] * w5
+        r += p[c6] * w6; g += p[c6 + 1] * w6; b += p[c6 + 2] * w6
+        r += p[c7] * w7; g += p[c7 + 1] * w7; b += p[c7 + 2] * w7
+        return (r, g, b)
     }
 }
 
 enum TetrahedralLUT: LUTInterpolator {
-    @inline(__always) static func read(_ p: UnsafePointer<SIMD4<Float>>, _ dr: Float, _ dg: Float, _ db: Float, oG: Int, oB: Int) -> SIMD4<Float> {
+    @inline(__always) static func read(_ p: UnsafePointer<Float>, _ dr: Float, _ dg: Float, _ db: Float, oG: Int, oB: Int) -> (Float, Float, Float) {
         // The tetrahedron's two middle corners and the four weights (first corner 000, last 111).
         let c1: Int, c2: Int, w0: Float, w1: Float, w2: Float, w3: Float
         if dr > dg {
-            if dg > db { c1 = 1; c2 = 1 + oG; w0 = 1 - dr; w1 = dr - dg; w2 = dg - db; w3 = db }
-            else if dr > db { c1 = 1; c2 = 1 + oB; w0 = 1 - dr; w1 = dr - db; w2 = db - dg; w3 = dg }
-            else { c1 = oB; c2 = 1 + oB; w0 = 1 - db; w1 = db - dr; w2 = dr - dg; w3 = dg }
+            if dg > db { c1 = 4; c2 = 4 + oG; w0 = 1 - dr; w1 = dr - dg; w2 = dg - db; w3 = db }
+            else if dr > db { c1 = 4; c2 = 4 + oB; w0 = 1 - dr; w1 = dr - db; w2 = db - dg; w3 = dg }
+            else { c1 = oB; c2 = 4 + oB; w0 = 1 - db; w1 = db - dr; w2 = dr - dg; w3 = dg }
         } else {
             if db > dg { c1 = oB; c2 = oG + oB; w0 = 1 - db; w1 = db - dg; w2 = dg - dr; w3 = dr }
             else if db > dr { c1 = oG; c2 = oG + oB; w0 = 1 - dg; w1 = dg - db; w2 = db - dr; w3 = dr }
-            else { c1 = oG; c2 = 1 + oG; w0 = 1 - dg; w1 = dg - dr; w2 = dr - db; w3 = db }
+            else { c1 = oG; c2 = 4 + oG; w0 = 1 - dg; w1 = dg - dr; w2 = dr - db; w3 = db }
         }
-        var o = p[0] * w0
-        o += p[c1] * w1; o += p[c2] * w2; o += p[1 + oG + oB] * w3
-        return o
+        let c3 = 4 + oG + oB
+        var r = p[0] * w0, g = p[1] * w0, b = p[2] * w0
+        r += p[c1] * w1; g += p[c1 + 1] * w1; b += p[c1 + 2] * w1
+        r += p[c2] * w2; g += p[c2 + 1] * w2; b += p[c2 + 2] * w2
+        r += p[c3] * w3; g += p[c3 + 1] * w3; b += p[c3 + 2] * w3
+        return (r, g, b)
     }
 }
 
 extension CubeLUT {
     /// One pixel through the grid, mixed with the original by `mix`.
     struct Kernel<I: LUTInterpolator>: ColorKernel {
-        let points: UnsafePointer<SIMD4<Float>>, offsets: UnsafePointer<Int32>, fractions: UnsafePointer<Float>
+        let points: UnsafePointer<Float>, offsets: UnsafePointer<Int32>, fractions: UnsafePointer<Float>
         let oG: Int, oB: Int, mix: Float
         @inline(__always) func callAsFunction(_ r: Int32, _ g: Int32, _ b: Int32) -> (Int32, Int32, Int32) {
             let ri = Int(r), gi = 256 + Int(g), bi = 512 + Int(b)
             var o = I.read(points + Int(offsets[ri] + offsets[gi] + offsets[bi]), fractions[ri], fractions[gi], fractions[bi], oG: oG, oB: oB)
             if mix < 1 {
-                let input = SIMD4<Float>(Float(r), Float(g), Float(b), 0) / 255
-                o = input + (o - input) * mix
+                let R = Float(r) / 255, G = Float(g) / 255, B = Float(b) / 255
+                o.0 = R + (o.0 - R) * mix; o.1 = G + (o.1 - G) * mix; o.2 = B + (o.2 - B) * mix
             }
-            return ColorPixels.levels(o * 255)
+            return (ColorPixels.level(o.0 * 255), ColorPixels.level(o.1 * 255), ColorPixels.level(o.2 * 255))
         }
     }
 
@@ -260,7 +272,7 @@ extension CubeLUT {
         grid.points.withUnsafeBufferPointer { p in grid.offsets.withUnsafeBufferPointer { o in grid.fractions.withUnsafeBufferPointer { f in
             func run<I: LUTInterpolator>(_: I.Type) {
                 ColorPixels.map(image, Kernel<I>(points: p.baseAddress!, offsets: o.baseAddress!, fractions: f.baseAddress!,
-                                                 oG: size, oB: size * size, mix: k))
+                                                 oG: 4 * size, oB: 4 * size * size, mix: k))
             }
             switch interpolation {
             case .trilinear: run(TrilinearLUT.self)
