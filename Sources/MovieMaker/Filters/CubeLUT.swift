@@ -187,7 +187,9 @@ final class LUTGrid: Sendable {
     let fractions: [Float]
 
     init(size n: Int, table: [Float], domainMin: [Float], domainMax: [Float]) {
-        points = (0..<(n * n * n)).flatMap { [table[3 * $0], table[3 * $0 + 1], table[3 * $0 + 2], 0] }
+        var points = [Float](repeating: 0, count: 4 * n * n * n)
+        for i in 0..<(n * n * n) { for c in 0..<3 { points[4 * i + c] = table[3 * i + c] } }
+        self.points = points
         var offsets = [Int32](), fractions = [Float]()
         offsets.reserveCapacity(768); fractions.reserveCapacity(768)
         for c in 0..<3 {
