@@ -146,7 +146,7 @@ struct YUVOperation {
     }, (0..<256).map { (v: Int) -> [Float] in
         let B = Float(v); return [24.966 * B, 112.0 * B, -(18.214 * B), 0]
     }].joined().joined())
-    /// Per output level: the terms of r, g, b from Y′ (1.164383 × (y − 16) in each lane), from Cb and
+    /// Per output level: the terms of r, g, b from Y′ (four Floats: 1.164383 × (y − 16) three times, then 0), from Cb and
     /// from Cr, summed in that order (the same sums as the per-pixel formula).
     static let toRGB: [Float] = Array([(0..<256).map { (v: Int) -> [Float] in
         let l = 1.164383 * Float(Int32(v) - 16); return [l, l, l, 0]
