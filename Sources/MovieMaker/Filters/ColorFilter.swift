@@ -412,9 +412,14 @@ extension ColorFilter {
 
     /// FFmpeg `vibrance` with balance 1 and its default luma weights.
     static func vibrance(_ intensity: Float, _ image: FilterImage) {
-        let rc: Float = 0.072186, gc: Float = 0.715158, bc: Float = 0.212656
-        let s: Float = -(intensity > 0 ? 1 : -1)
-        ColorPixels.map(image) { r8, g8, b8 in
+        ColorPixels.map(image, VibranceKernel(intensity: intensity, s: -(intensity > 0 ? 1 : -1)))
+    }
+
+    /// One pixel through FFmpeg `vibrance` (balance 1, default luma weights).
+    struct VibranceKernel: ColorKernel {
+        let intensity: Float, s: Float
+        @inline(__always) func callAsFunction(_ r8: Int32, _ g8: Int32, _ b8: Int32) -> (Int32, Int32, Int32) {
+            let rc: Float = 0.072186, gc: Float = 0.715158, bc: Float = 0.212656
             let r = Float(r8) / 255, g = Float(g8) / 255, b = Float(b8) / 255
             let sat = max(r, g, b) - min(r, g, b)
             let luma = g * gc + r * rc + b * bc

@@ -2,8 +2,16 @@ import Foundation
 
 // The pixel loops colour filters compile to, once per frame (an amount is constant within a frame):
 // 256-entry tables per channel, a 3×4 affine matrix, FFmpeg-style YUV plane operations, a 3D LUT, or a
-// per-pixel function for the few non-linear ones. Every loop runs over row ranges on several cores,
-// unpremultiplies only pixels that are partly transparent, and skips fully transparent ones.
+// per-pixel function for the few non-linear ones. Each is a `ColorKernel` value holding everything
+// precomputed for the frame (tables as unsafe buffers, coefficients as scalars); `ColorPixels.map`
+// is generic over it, so the compiler specialises one loop per kind with the per-pixel maths inlined.
+// Every loop runs over row ranges on several cores, unpremultiplies only pixels that are partly
+// transparent, and skips fully transparent ones.
+
+/// A colour change of one pixel: unpremultiplied levels 0…255 in, levels 0…255 out (alpha is kept).
+protocol ColorKernel {
+    func callAsFunction(_ r: Int32, _ g: Int32, _ b: Int32) -> (Int32, Int32, Int32)
+}
 
 enum ColorPixels {
     /// A level 0…255 from a Float, rounded to nearest.
@@ -11,28 +19,30 @@ enum ColorPixels {
         v >= 254.5 ? 255 : (v <= 0 ? 0 : Int32(v + 0.5))
     }
 
-    /// Replaces each pixel's colour by `f(r, g, b)` (unpremultiplied levels 0…255 in and out), in
-    /// parallel over rows; alpha is kept.
-    @inline(__always)
-    static func map(_ image: FilterImage, _ f: (Int32, Int32, Int32) -> (Int32, Int32, Int32)) {
+    /// Replaces each pixel's colour by `kernel(r, g, b)`, in place, in parallel over rows; alpha is kept.
+    /// Opaque pixels go straight to the kernel; partly transparent ones are unpremultiplied first and
+    /// premultiplied after; transparent ones are skipped.
+    static func map<K: ColorKernel>(_ image: FilterImage, _ kernel: K) {
         image.forEachRowRange { rows in
+            let f = kernel, width = image.width
             for y in rows {
-                let p = image.row(y)
-                for x in 0..<image.width {
-                    let q = p + 4 * x
-                    let a = q[3]
-                    if a == 255 {
-                        let (r, g, b) = f(Int32(q[2]), Int32(q[1]), Int32(q[0]))
-                        q[2] = UInt8(truncatingIfNeeded: r); q[1] = UInt8(truncatingIfNeeded: g); q[0] = UInt8(truncatingIfNeeded: b)
-                    } else if a != 0 {
-                        let ai = Int32(a), half = ai / 2
-                        let r0 = min(255, (Int32(q[2]) * 255 + half) / ai)
-                        let g0 = min(255, (Int32(q[1]) * 255 + half) / ai)
-                        let b0 = min(255, (Int32(q[0]) * 255 + half) / ai)
+                // Cairo's ARGB32: one native-endian 32-bit word per pixel, A R G B from the top byte.
+                let p = UnsafeMutableRawPointer(image.row(y))
+                for x in 0..<width {
+                    let px = p.load(fromByteOffset: 4 * x, as: UInt32.self)
+                    if px >= 0xFF00_0000 {
+                        let (r, g, b) = f(Int32(px >> 16 & 255), Int32(px >> 8 & 255), Int32(px & 255))
+                        p.storeBytes(of: 0xFF00_0000 | UInt32(truncatingIfNeeded: r) << 16 | UInt32(truncatingIfNeeded: g) << 8
+                                     | UInt32(truncatingIfNeeded: b), toByteOffset: 4 * x, as: UInt32.self)
+                    } else if px > 0x00FF_FFFF {
+                        let ai = Int32(px >> 24), half = ai / 2
+                        let r0 = min(255, (Int32(px >> 16 & 255) * 255 + half) / ai)
+                        let g0 = min(255, (Int32(px >> 8 & 255) * 255 + half) / ai)
+                        let b0 = min(255, (Int32(px & 255) * 255 + half) / ai)
                         let (r, g, b) = f(r0, g0, b0)
-                        q[2] = UInt8(truncatingIfNeeded: (r * ai + 127) / 255)
-                        q[1] = UInt8(truncatingIfNeeded: (g * ai + 127) / 255)
-                        q[0] = UInt8(truncatingIfNeeded: (b * ai + 127) / 255)
+                        let r1 = UInt32(truncatingIfNeeded: (r * ai + 127) / 255), g1 = UInt32(truncatingIfNeeded: (g * ai + 127) / 255)
+                        let b1 = UInt32(truncatingIfNeeded: (b * ai + 127) / 255)
+                        p.storeBytes(of: px & 0xFF00_0000 | r1 << 16 | g1 << 8 | b1, toByteOffset: 4 * x, as: UInt32.self)
                     }
                 }
             }
@@ -63,14 +73,19 @@ struct ColorMatrix: Equatable {
         return ColorMatrix(m: r, offset: off)
     }
 
-    func apply(to image: FilterImage) {
-        let a = m[0], b = m[1], c = m[2], d = m[3], e = m[4], f = m[5], g = m[6], h = m[7], i = m[8]
-        let o0 = offset[0] + 0.5, o1 = offset[1] + 0.5, o2 = offset[2] + 0.5
-        ColorPixels.map(image) { r, gg, bb in
+    /// The matrix's nine coefficients and three offsets (plus 0.5, for rounding), rounded to nearest and clamped.
+    struct Kernel: ColorKernel {
+        let a: Float, b: Float, c: Float, d: Float, e: Float, f: Float, g: Float, h: Float, i: Float, o0: Float, o1: Float, o2: Float
+        @inline(__always) func callAsFunction(_ r: Int32, _ gg: Int32, _ bb: Int32) -> (Int32, Int32, Int32) {
             let R = Float(r), G = Float(gg), B = Float(bb)
             let x = a * R + b * G + c * B + o0, y = d * R + e * G + f * B + o1, z = g * R + h * G + i * B + o2
             return (Int32(min(max(x, 0), 255)), Int32(min(max(y, 0), 255)), Int32(min(max(z, 0), 255)))
         }
+    }
+
+    func apply(to image: FilterImage) {
+        ColorPixels.map(image, Kernel(a: m[0], b: m[1], c: m[2], d: m[3], e: m[4], f: m[5], g: m[6], h: m[7], i: m[8],
+                                      o0: offset[0] + 0.5, o1: offset[1] + 0.5, o2: offset[2] + 0.5))
     }
 }
 
@@ -90,10 +105,16 @@ struct ChannelTables {
         return k >= 1 ? self : ChannelTables(r: mix(r), g: mix(g), b: mix(b))
     }
 
+    /// The three tables as 256 entries each of one buffer (r, then g, then b).
+    struct Kernel: ColorKernel {
+        let t: UnsafePointer<UInt8>
+        @inline(__always) func callAsFunction(_ r: Int32, _ g: Int32, _ b: Int32) -> (Int32, Int32, Int32) {
+            (Int32(t[Int(r)]), Int32(t[256 + Int(g)]), Int32(t[512 + Int(b)]))
+        }
+    }
+
     func apply(to image: FilterImage) {
-        r.withUnsafeBufferPointer { tr in g.withUnsafeBufferPointer { tg in b.withUnsafeBufferPointer { tb in
-            ColorPixels.map(image) { r, g, b in (Int32(tr[Int(r)]), Int32(tg[Int(g)]), Int32(tb[Int(b)])) }
-        } } }
+        (r + g + b).withUnsafeBufferPointer { ColorPixels.map(image, Kernel(t: $0.baseAddress!)) }
     }
 }
 
@@ -116,33 +137,77 @@ struct YUVOperation {
 
     static let identityTable = (0..<256).map { Int32($0) }
 
+    /// Per input level: the terms of Y′, Cb, Cr before the division by 255 (four Floats: y, u, v, unused), for
+    /// red, green and blue; Float products exactly as the per-pixel formula computes them.
+    static let toYUV: [Float] = Array([(0..<256).map { (v: Int) -> [Float] in
+        let R = Float(v); return [65.481 * R, -37.797 * R, 112.0 * R, 0]
+    }, (0..<256).map { (v: Int) -> [Float] in
+        let G = Float(v); return [128.553 * G, -(74.203 * G), -(93.786 * G), 0]
+    }, (0..<256).map { (v: Int) -> [Float] in
+        let B = Float(v); return [24.966 * B, 112.0 * B, -(18.214 * B), 0]
+    }].joined().joined())
+    /// Per output level: the terms of r, g, b from Y′ (four Floats: 1.164383 × (y − 16) three times, then 0), from Cb and
+    /// from Cr, summed in that order (the same sums as the per-pixel formula).
+    static let toRGB: [Float] = Array([(0..<256).map { (v: Int) -> [Float] in
+        let l = 1.164383 * Float(Int32(v) - 16); return [l, l, l, 0]
+    }, (0..<256).map { (v: Int) -> [Float] in
+        let cu = Float(Int32(v) - 128); return [0, -(0.391762 * cu), 2.017232 * cu, 0]
+    }, (0..<256).map { (v: Int) -> [Float] in
+        let cv = Float(Int32(v) - 128); return [1.596027 * cv, -(0.812968 * cv), 0, 0]
+    }].joined().joined())
+
+    /// What happens to (U, V).
+    protocol ChromaStep { func callAsFunction(_ u: Int32, _ v: Int32) -> (Int32, Int32) }
+    struct ChromaTables: ChromaStep {
+        let u: UnsafePointer<Int32>, v: UnsafePointer<Int32>
+        @inline(__always) func callAsFunction(_ u: Int32, _ v: Int32) -> (Int32, Int32) { (self.u[Int(u)], self.v[Int(v)]) }
+    }
+    struct ChromaRotation: ChromaStep {
+        let c: Int32, s: Int32
+        @inline(__always) func callAsFunction(_ U: Int32, _ V: Int32) -> (Int32, Int32) {
+            let u = U - 128, v = V - 128
+            return (min(max((c * u - s * v + (1 << 15) + (128 << 16)) >> 16, 0), 255),
+                    min(max((s * u + c * v + (1 << 15) + (128 << 16)) >> 16, 0), 255))
+        }
+    }
+    struct ChromaConstant: ChromaStep {
+        let u: Int32, v: Int32
+        @inline(__always) func callAsFunction(_: Int32, _: Int32) -> (Int32, Int32) { (u, v) }
+    }
+
+    /// RGB → Y′CbCr (rounded as FFmpeg's conversion does), the plane operations, back to RGB, mixed.
+    struct Kernel<C: ChromaStep>: ColorKernel {
+        let toYUV: UnsafePointer<Float>, toRGB: UnsafePointer<Float>, y: UnsafePointer<Int32>
+        let chroma: C, mix: Float
+        @inline(__always) func callAsFunction(_ r: Int32, _ g: Int32, _ b: Int32) -> (Int32, Int32, Int32) {
+            let t = toYUV, pr = 4 * Int(r), pg = 1024 + 4 * Int(g), pb = 2048 + 4 * Int(b)
+            let Y = Int32(16.5 + (t[pr] + t[pg] + t[pb]) / 255)
+            let U = Int32(128.5 + (t[pr + 1] + t[pg + 1] + t[pb + 1]) / 255)
+            let V = Int32(128.5 + (t[pr + 2] + t[pg + 2] + t[pb + 2]) / 255)
+            let y2 = y[Int(Y)], (u2, v2) = chroma(U, V)
+            let q = toRGB, py = 4 * Int(y2), pu = 1024 + 4 * Int(u2), pv = 2048 + 4 * Int(v2)
+            var nr = q[py] + q[pu] + q[pv], ng = q[py + 1] + q[pu + 1] + q[pv + 1], nb = q[py + 2] + q[pu + 2] + q[pv + 2]
+            if mix < 1 {
+                let R = Float(r), G = Float(g), B = Float(b)
+                nr = R + (nr - R) * mix; ng = G + (ng - G) * mix; nb = B + (nb - B) * mix
+            }
+            return (ColorPixels.level(nr), ColorPixels.level(ng), ColorPixels.level(nb))
+        }
+    }
+
     func apply(to image: FilterImage) {
         let k = min(max(mix, 0), 1)
-        y.withUnsafeBufferPointer { ty in
-            let (tu, tv): ([Int32], [Int32]) = { if case let .tables(u, v) = chroma { return (u, v) } else { return ([], []) } }()
-            tu.withUnsafeBufferPointer { tu in tv.withUnsafeBufferPointer { tv in
-                ColorPixels.map(image) { r, g, b in
-                    let R = Float(r), G = Float(g), B = Float(b)
-                    let Y = Int32(16.5 + (65.481 * R + 128.553 * G + 24.966 * B) / 255)
-                    let U = Int32(128.5 + (-37.797 * R - 74.203 * G + 112.0 * B) / 255)
-                    let V = Int32(128.5 + (112.0 * R - 93.786 * G - 18.214 * B) / 255)
-                    let y2 = ty[Int(Y)]
-                    var u2: Int32, v2: Int32
-                    switch chroma {
-                    case .tables: u2 = tu[Int(U)]; v2 = tv[Int(V)]
-                    case let .rotation(c, s):
-                        let u = U - 128, v = V - 128
-                        u2 = min(max((c * u - s * v + (1 << 15) + (128 << 16)) >> 16, 0), 255)
-                        v2 = min(max((s * u + c * v + (1 << 15) + (128 << 16)) >> 16, 0), 255)
-                    case let .constant(u, v): u2 = u; v2 = v
-                    }
-                    let l = 1.164383 * Float(y2 - 16), cu = Float(u2 - 128), cv = Float(v2 - 128)
-                    var nr = l + 1.596027 * cv, ng = l - 0.391762 * cu - 0.812968 * cv, nb = l + 2.017232 * cu
-                    if k < 1 { nr = R + (nr - R) * k; ng = G + (ng - G) * k; nb = B + (nb - B) * k }
-                    return (ColorPixels.level(nr), ColorPixels.level(ng), ColorPixels.level(nb))
-                }
-            } }
-        }
+        Self.toYUV.withUnsafeBufferPointer { f in Self.toRGB.withUnsafeBufferPointer { t in y.withUnsafeBufferPointer { ty in
+            func run<C: ChromaStep>(_ c: C) {
+                ColorPixels.map(image, Kernel(toYUV: f.baseAddress!, toRGB: t.baseAddress!, y: ty.baseAddress!, chroma: c, mix: k))
+            }
+            switch chroma {
+            case let .tables(u, v):
+                u.withUnsafeBufferPointer { u in v.withUnsafeBufferPointer { v in run(ChromaTables(u: u.baseAddress!, v: v.baseAddress!)) } }
+            case let .rotation(c, s): run(ChromaRotation(c: c, s: s))
+            case let .constant(u, v): run(ChromaConstant(u: min(max(u, 0), 255), v: min(max(v, 0), 255)))
+            }
+        } } }
     }
 
     /// FFmpeg `eq`'s three plane operations for `brightness`, `contrast`, `saturation`, `gamma`, as its

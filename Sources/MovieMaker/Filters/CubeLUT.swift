@@ -19,6 +19,8 @@ public struct CubeLUT: Sendable, Hashable {
     public let title: String?
     /// The file the table was read from (written back by a description), or nil for a table built in code.
     public let file: URL?
+    /// The table laid out for applying it (built once with the LUT).
+    let grid: LUTGrid
 
     /// The sizes a LUT may have.
     public static let sizes: ClosedRange<Int> = 2...65
@@ -31,6 +33,7 @@ public struct CubeLUT: Sendable, Hashable {
         precondition(domainMin.count == 3 && domainMax.count == 3, "the domain has three numbers, r g b")
         self.size = size; self.table = table; self.domainMin = domainMin; self.domainMax = domainMax
         self.title = title; self.file = file
+        grid = LUTGrid(size: size, table: table, domainMin: domainMin, domainMax: domainMax)
     }
 
     /// The identity LUT of `size` points a side: every colour maps to itself.
@@ -173,66 +176,110 @@ final class LUTCache: @unchecked Sendable {
     }
 }
 
-extension CubeLUT {
-    /// Applies the LUT to 8-bit colours, in place on premultiplied BGRA rows, mixed with the original by
-    /// `amount` (0…1). The interpolation follows FFmpeg's `lut3d` (same corners and weights, Float32).
-    func apply(to image: FilterImage, interpolation: LUTInterpolation, amount: Float) {
-        let n = size
-        // Per input level: the lower grid index and the fraction towards the next one, per channel.
-        var index = [[Int32]](repeating: [], count: 3), frac = [[Float]](repeating: [], count: 3)
+/// A LUT laid out for lookups: each grid point's colour as four Floats (r, g, b, 0), and per input level
+/// (0…255) and channel the offset of the grid cell's lower corner and the fraction towards the next point.
+final class LUTGrid: Sendable {
+    /// `size`³ colours of four Floats, red index fastest.
+    let points: [Float]
+    /// 3 × 256 offsets into `points` (red, green, blue): the lower grid index times 4, 4 `size`, 4 `size`².
+    let offsets: [Int32]
+    /// 3 × 256 fractions (red, green, blue) towards the next grid point, 0…1.
+    let fractions: [Float]
+
+    init(size n: Int, table: [Float], domainMin: [Float], domainMax: [Float]) {
+        var points = [Float](repeating: 0, count: 4 * n * n * n)
+        for i in 0..<(n * n * n) { for c in 0..<3 { points[4 * i + c] = table[3 * i + c] } }
+        self.points = points
+        var offsets = [Int32](), fractions = [Float]()
+        offsets.reserveCapacity(768); fractions.reserveCapacity(768)
         for c in 0..<3 {
-            let scale = Float(n - 1) / (domainMax[c] - domainMin[c])
+            let scale = Float(n - 1) / (domainMax[c] - domainMin[c]), step = Int32([4, 4 * n, 4 * n * n][c])
             for v in 0..<256 {
                 let x = min(max((Float(v) / 255 - domainMin[c]) * scale, 0), Float(n - 1))
                 let i = min(Int32(x), Int32(n - 2))
-                index[c].append(i); frac[c].append(x - Float(i))
+                offsets.append(i * step); fractions.append(x - Float(i))
             }
         }
+        self.offsets = offsets; self.fractions = fractions
+    }
+}
+
+/// How a colour is read from the eight points of its grid cell, given the fractions (FFmpeg `lut3d`'s
+/// corners and weights, summed in its order). `p` is the cell's first point; the next point along red,
+/// green, blue is 4, `oG`, `oB` Floats on.
+protocol LUTInterpolator {
+    static func read(_ p: UnsafePointer<Float>, _ dr: Float, _ dg: Float, _ db: Float, oG: Int, oB: Int) -> (Float, Float, Float)
+}
+
+enum TrilinearLUT: LUTInterpolator {
+    @inline(__always) static func read(_ p: UnsafePointer<Float>, _ dr: Float, _ dg: Float, _ db: Float, oG: Int, oB: Int) -> (Float, Float, Float) {
+        let ur = 1 - dr, ug = 1 - dg, ub = 1 - db
+        let w0 = ur * ug * ub, w1 = dr * ug * ub, w2 = ur * dg * ub, w3 = dr * dg * ub
+        let w4 = ur * ug * db, w5 = dr * ug * db, w6 = ur * dg * db, w7 = dr * dg * db
+        let c2 = oG, c3 = 4 + oG, c4 = oB, c5 = 4 + oB, c6 = oG + oB, c7 = 4 + oG + oB
+        var r = p[0] * w0, g = p[1] * w0, b = p[2] * w0
+        r += p[4] * w1; g += p[5] * w1; b += p[6] * w1
+        r += p[c2] * w2; g += p[c2 + 1] * w2; b += p[c2 + 2] * w2
+        r += p[c3] * w3; g += p[c3 + 1] * w3; b += p[c3 + 2] * w3
+        r += p[c4] * w4; g += p[c4 + 1] * w4; b += p[c4 + 2] * w4
+        r += p[c5] * w5; g += p[c5 + 1] * w5; b += p[c5 + 2] * w5
+        r += p[c6] * w6; g += p[c6 + 1] * w6; b += p[c6 + 2] * w6
+        r += p[c7] * w7; g += p[c7 + 1] * w7; b += p[c7 + 2] * w7
+        return (r, g, b)
+    }
+}
+
+enum TetrahedralLUT: LUTInterpolator {
+    @inline(__always) static func read(_ p: UnsafePointer<Float>, _ dr: Float, _ dg: Float, _ db: Float, oG: Int, oB: Int) -> (Float, Float, Float) {
+        // The tetrahedron's two middle corners and the four weights (first corner 000, last 111).
+        let c1: Int, c2: Int, w0: Float, w1: Float, w2: Float, w3: Float
+        if dr > dg {
+            if dg > db { c1 = 4; c2 = 4 + oG; w0 = 1 - dr; w1 = dr - dg; w2 = dg - db; w3 = db }
+            else if dr > db { c1 = 4; c2 = 4 + oB; w0 = 1 - dr; w1 = dr - db; w2 = db - dg; w3 = dg }
+            else { c1 = oB; c2 = 4 + oB; w0 = 1 - db; w1 = db - dr; w2 = dr - dg; w3 = dg }
+        } else {
+            if db > dg { c1 = oB; c2 = oG + oB; w0 = 1 - db; w1 = db - dg; w2 = dg - dr; w3 = dr }
+            else if db > dr { c1 = oG; c2 = oG + oB; w0 = 1 - dg; w1 = dg - db; w2 = db - dr; w3 = dr }
+            else { c1 = oG; c2 = 4 + oG; w0 = 1 - dg; w1 = dg - dr; w2 = dr - db; w3 = db }
+        }
+        let c3 = 4 + oG + oB
+        var r = p[0] * w0, g = p[1] * w0, b = p[2] * w0
+        r += p[c1] * w1; g += p[c1 + 1] * w1; b += p[c1 + 2] * w1
+        r += p[c2] * w2; g += p[c2 + 1] * w2; b += p[c2 + 2] * w2
+        r += p[c3] * w3; g += p[c3 + 1] * w3; b += p[c3 + 2] * w3
+        return (r, g, b)
+    }
+}
+
+extension CubeLUT {
+    /// One pixel through the grid, mixed with the original by `mix`.
+    struct Kernel<I: LUTInterpolator>: ColorKernel {
+        let points: UnsafePointer<Float>, offsets: UnsafePointer<Int32>, fractions: UnsafePointer<Float>
+        let oG: Int, oB: Int, mix: Float
+        @inline(__always) func callAsFunction(_ r: Int32, _ g: Int32, _ b: Int32) -> (Int32, Int32, Int32) {
+            let ri = Int(r), gi = 256 + Int(g), bi = 512 + Int(b)
+            var o = I.read(points + Int(offsets[ri] + offsets[gi] + offsets[bi]), fractions[ri], fractions[gi], fractions[bi], oG: oG, oB: oB)
+            if mix < 1 {
+                let R = Float(r) / 255, G = Float(g) / 255, B = Float(b) / 255
+                o.0 = R + (o.0 - R) * mix; o.1 = G + (o.1 - G) * mix; o.2 = B + (o.2 - B) * mix
+            }
+            return (ColorPixels.level(o.0 * 255), ColorPixels.level(o.1 * 255), ColorPixels.level(o.2 * 255))
+        }
+    }
+
+    /// Applies the LUT to 8-bit colours, in place on premultiplied BGRA rows, mixed with the original by
+    /// `amount` (0…1). The interpolation follows FFmpeg's `lut3d` (same corners and weights, Float32).
+    func apply(to image: FilterImage, interpolation: LUTInterpolation, amount: Float) {
         let k = min(max(amount, 0), 1)
-        table.withUnsafeBufferPointer { lut in
-            let L = lut.baseAddress!
-            let ir = index[0], ig = index[1], ib = index[2], fr = frac[0], fg = frac[1], fb = frac[2]
-            let sg = Int32(n), sb = Int32(n * n)
-            ColorPixels.map(image) { r, g, b in
-                let i0 = Int(ir[Int(r)] + ig[Int(g)] * sg + ib[Int(b)] * sb) * 3
-                let dr = fr[Int(r)], dg = fg[Int(g)], db = fb[Int(b)]
-                let oR = 3, oG = Int(sg) * 3, oB = Int(sb) * 3
-                var o0: Float = 0, o1: Float = 0, o2: Float = 0
-                @inline(__always) func add(_ off: Int, _ w: Float) {
-                    o0 += L[i0 + off] * w; o1 += L[i0 + off + 1] * w; o2 += L[i0 + off + 2] * w
-                }
-                switch interpolation {
-                case .trilinear:
-                    let ur = 1 - dr, ug = 1 - dg, ub = 1 - db
-                    add(0, ur * ug * ub); add(oR, dr * ug * ub); add(oG, ur * dg * ub); add(oR + oG, dr * dg * ub)
-                    add(oB, ur * ug * db); add(oR + oB, dr * ug * db); add(oG + oB, ur * dg * db); add(oR + oG + oB, dr * dg * db)
-                case .tetrahedral:
-                    let c111 = oR + oG + oB
-                    if dr > dg {
-                        if dg > db {
-                            add(0, 1 - dr); add(oR, dr - dg); add(oR + oG, dg - db); add(c111, db)
-                        } else if dr > db {
-                            add(0, 1 - dr); add(oR, dr - db); add(oR + oB, db - dg); add(c111, dg)
-                        } else {
-                            add(0, 1 - db); add(oB, db - dr); add(oR + oB, dr - dg); add(c111, dg)
-                        }
-                    } else {
-                        if db > dg {
-                            add(0, 1 - db); add(oB, db - dg); add(oG + oB, dg - dr); add(c111, dr)
-                        } else if db > dr {
-                            add(0, 1 - dg); add(oG, dg - db); add(oG + oB, db - dr); add(c111, dr)
-                        } else {
-                            add(0, 1 - dg); add(oG, dg - dr); add(oR + oG, dr - db); add(c111, db)
-                        }
-                    }
-                }
-                if k < 1 {
-                    o0 = Float(r) / 255 + (o0 - Float(r) / 255) * k
-                    o1 = Float(g) / 255 + (o1 - Float(g) / 255) * k
-                    o2 = Float(b) / 255 + (o2 - Float(b) / 255) * k
-                }
-                return (ColorPixels.level(o0 * 255), ColorPixels.level(o1 * 255), ColorPixels.level(o2 * 255))
+        grid.points.withUnsafeBufferPointer { p in grid.offsets.withUnsafeBufferPointer { o in grid.fractions.withUnsafeBufferPointer { f in
+            func run<I: LUTInterpolator>(_: I.Type) {
+                ColorPixels.map(image, Kernel<I>(points: p.baseAddress!, offsets: o.baseAddress!, fractions: f.baseAddress!,
+                                                 oG: 4 * size, oB: 4 * size * size, mix: k))
             }
-        }
+            switch interpolation {
+            case .trilinear: run(TrilinearLUT.self)
+            case .tetrahedral: run(TetrahedralLUT.self)
+            }
+        } } }
     }
 }
