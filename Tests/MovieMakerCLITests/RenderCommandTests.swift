@@ -306,7 +306,7 @@ struct RenderCommandTests {
             e("unknown top-level key", ["colour"], .string("red"), at: "colour", "unknown key \"colour\""),
             e("unknown item key", item2 + ["durration"], .string("1s"), at: "tracks[0].items[2].durration", "did you mean \"duration\""),
             e("unknown transition", item0 + ["transition", "name"], .string("wipe-sideways"), at: "tracks[0].items[0].transition.name", "unknown transition \"wipe-sideways\""),
-            e("unknown item type", item2 + ["type"], .string("sticker"), at: "tracks[0].items[2].type", "unknown item type \"sticker\""),
+            e("unknown item type", item2 + ["type"], .string("hologram"), at: "tracks[0].items[2].type", "unknown item type \"hologram\""),
             e("unknown track kind", ["tracks", 1, "kind"], .string("subtitle"), at: "tracks[1].kind", "unknown track kind \"subtitle\""),
             e("unknown fit", item1 + ["fit"], .string("stretch"), at: "tracks[0].items[1].fit", "unknown fit \"stretch\""),
             e("unknown easing", item0 + ["transition", "easing"], .string("wobbly"), at: "tracks[0].items[0].transition.easing", "unknown easing \"wobbly\""),

@@ -124,6 +124,23 @@ struct TimelinePictureEditingTests {
         }
     }
 
+    @Test func anItemMaskedByAnotherShowsWhereTheMaskIsBright() throws {
+        // Red masked by a white rectangle on the left half (luma): red there, the black background elsewhere.
+        let text = #"""
+        {"version": 1, "output": {"size": "320x240"}, "tracks": [{"kind": "video", "items": [
+          {"type": "color", "color": "red", "duration": 1,
+           "mask": {"mode": "luma", "item": {"type": "color", "color": "white", "duration": 1,
+                                             "transform": {"crop": {"x": 0, "y": 0, "width": 0.5, "height": 1}}}}}]}]}
+        """#
+        let timeline = try Timeline(jsonText: text)
+        #expect(try Timeline(jsonText: try timeline.jsonText()) == timeline)
+        let composition = try timeline.composition()
+        let f = try #require(try composition.picture.renderFrames(0..<1, width: 320, height: 240).first)
+        #expect(Self.near(Self.pixel(f, 60, 120), 255, 0, 0, 4), "left: \(Self.pixel(f, 60, 120))")
+        #expect(Self.near(Self.pixel(f, 260, 120), 0, 0, 0, 4), "right: \(Self.pixel(f, 260, 120))")
+        #expect(composition.plan.first?.detail.contains("masked (luma)") == true)
+    }
+
     @Test func aBlurredBackgroundFillsTheBarsOfAFittedPicture() throws {
         let folder = try TemporaryFolder()
         _ = try TestPhotos.photo(.red, "wide.png", in: folder, w: 320, h: 100)

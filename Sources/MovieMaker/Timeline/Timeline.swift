@@ -226,14 +226,17 @@ extension Timeline {
         /// "blend": "multiply"}`; position, scale, rotation and opacity may be keyframes
         /// `[{"at": "0s", "value": …, "easing": …}, …]`. Kept as written; checked when read. Picture items only.
         public var transform: JSONValue?
+        /// Another picture item whose alpha or luma decides where this item shows
+        /// (`"mask": {"item": {…}, "mode": "luma"}`). Picture items only.
+        public var mask: Mask?
 
         /// An item showing or playing `content`.
         public init(_ content: Content, label: String? = nil, at: TimeValue? = nil, transition: TransitionSpec? = nil,
                     enabled: Bool? = nil, markers: [Marker] = [], metadata: [String: JSONValue] = [:],
-                    filters: [FilterSpec] = [], transform: JSONValue? = nil) {
+                    filters: [FilterSpec] = [], transform: JSONValue? = nil, mask: Mask? = nil) {
             self.content = content; self.label = label; self.at = at; self.transition = transition
             self.enabled = enabled; self.markers = markers; self.metadata = metadata
-            self.filters = filters; self.transform = transform
+            self.filters = filters; self.transform = transform; self.mask = mask
         }
 
         /// The item's `type` in a description file: `video`, `photo`, `title`, `color`, `slideshow`,
@@ -618,6 +621,21 @@ extension Timeline {
         public var duration: TimeValue
         /// A gap of `duration`.
         public init(duration: TimeValue) { self.duration = duration }
+    }
+
+    /// A picture item used as another item's mask: where its alpha (or luma, or their inverse) is high,
+    /// the masked item shows. The mask item is drawn in the masked item's own time (its `at` delays it).
+    public struct Mask: Sendable, Hashable {
+        private var boxed: [Item]   // one item: an array gives the recursion (an item inside an item) a box
+        /// The mask's picture.
+        public var item: Item {
+            get { boxed[0] }
+            set { boxed = [newValue] }
+        }
+        /// How the mask's picture is read (default alpha).
+        public var mode: Clip.MaskMode?
+        /// A mask of `item` read by `mode`.
+        public init(_ item: Item, mode: Clip.MaskMode? = nil) { boxed = [item]; self.mode = mode }
     }
 
     /// The canvas under the tracks when it is not a plain colour (`output.background`).

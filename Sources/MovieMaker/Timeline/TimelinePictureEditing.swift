@@ -66,7 +66,15 @@ extension TimelineShapes {
     static let pictureItemFields: [SpecField] = [
         SpecField("filters", Schema.array(Schema.ref("filter")), "Picture filters, applied in order: [{\"name\": \"grayscale\"}, {\"name\": \"lut\", \"file\": \"look.cube\"}, …]."),
         SpecField("transform", Schema.ref("transform"), "How the item is placed (moved, scaled, rotated, cropped, faded)."),
+        SpecField("mask", Schema.ref("mask"), "Another picture whose alpha or luma decides where this item shows."),
     ]
+
+    static var maskShape: SpecShape {
+        SpecShape(name: "mask", doc: "A picture item used as a mask, in the masked item's own time.", fields: [
+            SpecField("item", Schema.oneOf(splitCellTypes.map { Schema.ref("\($0)ItemOverlay") }), required: true, "The mask's picture: a picture item (its at delays it)."),
+            SpecField("mode", Schema.enumeration(Clip.MaskMode.allCases.map(\.rawValue)), "alpha (default), luma, inverseAlpha or inverseLuma."),
+        ])
+    }
 
     /// The item types a split's cell may be (no nested splits, stickers or subtitles).
     static let splitCellTypes = ["video", "photo", "title", "color", "slideshow", "generator", "gap"]
@@ -130,6 +138,20 @@ extension SpecObject {
             try FilterArguments(spec, descriptor: descriptor, at: p, baseDirectory: nil, rate: context.rate).validateAll()
             return spec
         }
+    }
+
+    /// `mask`: `{"item": {…}, "mode": "luma"}`.
+    func mask(_ key: String, _ context: SpecContext) throws(MovieMakerError) -> Timeline.Mask? {
+        guard let m = try object(key, TimelineShapes.maskShape) else { return nil }
+        let itemValue = m.value("item")!
+        let itemPath = path.appending(key).appending("item")
+        if case let .object(o) = itemValue, case let .string(t)? = o["type"], !TimelineShapes.splitCellTypes.contains(t) {
+            throw .invalidDescription(itemPath.appending("type"), "a mask cannot be a \(t) item: masks are \(SpecObject.list(TimelineShapes.splitCellTypes))")
+        }
+        var maskContext = context
+        maskContext.trackKind = .overlay
+        return Timeline.Mask(try Timeline.Item(reading: itemValue, at: itemPath, maskContext),
+                             mode: try m.choice("mode", Clip.MaskMode.self, what: "mask mode"))
     }
 
     /// `transform`, checked, kept as written.
@@ -244,7 +266,7 @@ extension TimelineCompiler {
     var defaultItemBackground: Color { timeline.output.backdrop == nil ? .black : .clear }
 
     /// Puts `item`'s filters and transform on `clip`.
-    func edit(_ clip: inout Clip, detail: inout String, item: Timeline.Item, at path: JSONPath) throws(MovieMakerError) {
+    mutating func edit(_ clip: inout Clip, detail: inout String, item: Timeline.Item, at path: JSONPath) throws(MovieMakerError) {
         if !item.filters.isEmpty {
             var filters: [Clip.Filter] = []
             for (k, spec) in item.filters.enumerated() {
@@ -259,6 +281,13 @@ extension TimelineCompiler {
             }
             clip = clip.filtered(filters)
             detail += (detail.isEmpty ? "" : "; ") + "filters " + item.filters.map(\.name).joined(separator: ", ")
+        }
+        if let mask = item.mask {
+            let p = path.appending("mask").appending("item")
+            var (maskClip, _, _) = try picture(mask.item, at: p, onOverlay: true)
+            if let at = mask.item.at?.time(at: rate), at > .zero { maskClip = maskClip.delayed(by: at) }
+            clip = clip.masked(by: maskClip, mode: mask.mode ?? .alpha)
+            detail += (detail.isEmpty ? "" : "; ") + "masked (\((mask.mode ?? .alpha).rawValue))"
         }
         if let t = item.transform {
             let transform = try TimelinePictureEditing.transform(t, at: path.appending("transform"), rate: rate).scaled(by: pixelScale)

@@ -749,6 +749,7 @@ extension Timeline.Item {
         self.init(content, label: try i.string("label"), at: kind == .video ? nil : try i.time("at"),
                   transition: kind == .video ? try i.transition("transition") : nil, enabled: try i.bool("enabled"),
                   markers: try i.markers("markers"), metadata: try i.metadata("metadata"),
-                  filters: picture ? try i.filters("filters", context) : [], transform: picture ? try i.transform("transform", context) : nil)
+                  filters: picture ? try i.filters("filters", context) : [], transform: picture ? try i.transform("transform", context) : nil,
+                  mask: picture ? try i.mask("mask", context) : nil)
     }
 }

@@ -136,6 +136,7 @@ enum TimelineShapes {
             "filter": filterSchema,
             "transform": transformShape.schema,
             "cropRect": cropRect.schema,
+            "mask": maskShape.schema,
         ]
         for shape in pictureItems(in: .video) + pictureItems(in: .overlay) + audioItems { defs[shape.name] = shape.schema }
         return defs

@@ -350,6 +350,11 @@ extension Timeline.Item {
         if content.isPicture {
             if !filters.isEmpty { w.set("filters", .array(filters.map(\.json))) }
             w.set("transform", transform)
+            if let mask {
+                var o: [String: JSONValue] = ["item": try mask.item.json(in: .overlay)]
+                if let mode = mask.mode { o["mode"] = .string(mode.rawValue) }
+                w.set("mask", .object(o))
+            }
         }
         return w.value
     }
