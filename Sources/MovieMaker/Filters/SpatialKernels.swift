@@ -91,55 +91,85 @@ enum SpatialKernels {
         }
     }
 
+    /// Per-pixel vignette factors for a frame size, angle, radius and amount, in 15-bit fixed point
+    /// (32 768 = keep all): a few kept (a constant vignette is the common case, so a frame costs one
+    /// table lookup and a multiply per pixel; a keyframed one makes a new table per frame).
+    final class VignetteFactors: @unchecked Sendable {
+        // @unchecked: `entries` is only touched under `lock`; the tables are immutable once made.
+        struct Key: Equatable { let width: Int, height: Int, angle: Double, radius: Double, amount: Float }
+        final class Table: @unchecked Sendable {
+            let factors: UnsafeMutablePointer<UInt16>
+            init(count: Int) { factors = .allocate(capacity: count) }
+            deinit { factors.deallocate() }
+        }
+        static let shared = VignetteFactors()
+        static let capacity = 4
+        private let lock = NSLock()
+        private var entries: [(key: Key, table: Table)] = []
+
+        func table(_ key: Key) -> Table {
+            if let hit = lock.withLock({ entries.first { $0.key == key }?.table }) { return hit }
+            let w = key.width, h = key.height, n = SpatialKernels.vignetteSteps
+            let gain = VignetteTables.shared.table(angle: key.angle).map { UInt16((1 - key.amount * (1 - $0)) * 32_768 + 0.5) }
+            let cx = Double(w) / 2, cy = Double(h) / 2
+            let reach = (cx * cx + cy * cy) * key.radius * key.radius
+            let scale = Float(Double(n) / reach), limit = Float(n)
+            let dx2 = (0..<w).map { x -> Float in let d = Float(Double(x) + 0.5 - cx); return d * d * scale }
+            let table = Table(count: w * h)
+            gain.withUnsafeBufferPointer { g in dx2.withUnsafeBufferPointer { dx in
+                FilterImage.inParallel(count: h, work: w * h) { rows in
+                    for y in rows {
+                        let d = Float(Double(y) + 0.5 - cy), dy2 = d * d * scale
+                        let out = table.factors + y * w
+                        for x in 0..<w { out[x] = g[Int(min(dx[x] + dy2, limit))] }
+                    }
+                }
+            } }
+            lock.withLock {
+                entries.removeAll { $0.key == key }
+                entries.append((key, table))
+                if entries.count > Self.capacity { entries.removeFirst(entries.count - Self.capacity) }
+            }
+            return table
+        }
+    }
+
     /// Colour × (1 − amount × (1 − cos⁴(angle × d / (radius × D)))) plus `color` × alpha × the rest;
     /// alpha kept.
     static func vignette(_ image: FilterImage, amount: Float, angle: Double, radius: Double, color: Color) {
         let w = image.width, h = image.height
         guard amount > 0, angle > 0, w > 0, h > 0 else { return }
-        let n = vignetteSteps
-        let gain = VignetteTables.shared.table(angle: angle).map { 1 - amount * (1 - $0) }
-        let cx = Double(w) / 2, cy = Double(h) / 2
-        let reach = (cx * cx + cy * cy) * radius * radius
-        let scale = Float(Double(n) / reach)
-        let dx2 = (0..<w).map { x -> Float in let d = Float(Double(x) + 0.5 - cx); return d * d * scale }
+        let table = VignetteFactors.shared.table(.init(width: w, height: h, angle: angle, radius: radius, amount: amount))
+        let factors = table.factors
         let tint = SIMD4<Float>(Float(color.blue), Float(color.green), Float(color.red), 0)
             .clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 1))
-        let black = tint == .zero, limit = Float(n)
-        if black {
-            // Towards black: whole-number arithmetic, the gain in 16-bit fixed point.
-            let fixed = gain.map { UInt32(($0 * 65_536).rounded()) }
-            fixed.withUnsafeBufferPointer { gainBuffer in dx2.withUnsafeBufferPointer { dxBuffer in
-                let g = gainBuffer.baseAddress!, dx = dxBuffer.baseAddress!
-                image.forEachRowRange { rows in
-                    for y in rows {
-                        let d = Float(Double(y) + 0.5 - cy), dy2 = d * d * scale
-                        let q = image.row(y)
-                        for x in 0..<w {
-                            let f = g[Int(min(dx[x] + dy2, limit))]
-                            let p = q + 4 * x
-                            p[0] = UInt8(truncatingIfNeeded: (UInt32(p[0]) &* f &+ 32_768) &>> 16)
-                            p[1] = UInt8(truncatingIfNeeded: (UInt32(p[1]) &* f &+ 32_768) &>> 16)
-                            p[2] = UInt8(truncatingIfNeeded: (UInt32(p[2]) &* f &+ 32_768) &>> 16)
-                        }
-                    }
-                }
-            } }
-            return
-        }
-        gain.withUnsafeBufferPointer { gainBuffer in dx2.withUnsafeBufferPointer { dxBuffer in
-            let g = gainBuffer.baseAddress!, dx = dxBuffer.baseAddress!
+        if tint == .zero {
+            // Towards black: whole-number arithmetic, alpha multiplied by 1 (32 768).
             image.forEachRowRange { rows in
                 for y in rows {
-                    let d = Float(Double(y) + 0.5 - cy), dy2 = d * d * scale
-                    let q = image.row(y)
+                    let q = UnsafeMutableRawPointer(image.row(y)), f = factors + y * w
                     for x in 0..<w {
-                        let f = g[Int(min(dx[x] + dy2, limit))]
-                        let p = load(q + 4 * x)
-                        store(p * SIMD4(f, f, f, 1) + tint * (p[3] * (1 - f)), q + 4 * x)
+                        let p = SIMD4<UInt32>(truncatingIfNeeded: q.loadUnaligned(fromByteOffset: 4 * x, as: SIMD4<UInt8>.self))
+                        let k = UInt32(f[x])
+                        let r = (p &* SIMD4(k, k, k, 32_768) &+ 16_384) &>> 15
+                        q.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: r), toByteOffset: 4 * x, as: SIMD4<UInt8>.self)
                     }
                 }
             }
-        } }
+            withExtendedLifetime(table) {}
+            return
+        }
+        image.forEachRowRange { rows in
+            for y in rows {
+                let q = image.row(y), fr = factors + y * w
+                for x in 0..<w {
+                    let f = Float(fr[x]) * (1 / 32_768)
+                    let p = load(q + 4 * x)
+                    store(p * SIMD4(f, f, f, 1) + tint * (p[3] * (1 - f)), q + 4 * x)
+                }
+            }
+        }
+        withExtendedLifetime(table) {}
     }
 
     // MARK: Grain
@@ -171,36 +201,60 @@ enum SpatialKernels {
     /// channel of colour grain): √(4 × (256² − 1) / 12) and √(2 × (256² − 1) / 12).
     static let sigma4: Float = 147.80_0, sigma2: Float = 104.51_0
 
+    /// The 64 random bits of column `x` in a row: SplitMix64's finaliser over the row's key plus `x`
+    /// times the golden ratio (a Weyl sequence), two multiplies.
+    @inline(__always) static func grainBits(_ rowKey: UInt64, _ x: Int) -> UInt64 {
+        var z = rowKey &+ UInt64(truncatingIfNeeded: x) &* 0x9e37_79b9_7f4a_7c15
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+
     /// Adds zero-mean noise of standard deviation `amount` × 64 levels, scaled by alpha and clamped to
-    /// 0…alpha; the noise of pixel (x, y) is a hash of the frame's key, y and x.
+    /// 0…alpha; the noise of pixel (x, y) is a hash of the frame's key, y and x. One 64-bit hash gives
+    /// two pixels of monochrome grain (each the sum of four of its bytes) or one pixel of colour grain
+    /// (each channel the sum of two bytes).
     static func grain(_ image: FilterImage, amount: Float, seed: Int, monochrome: Bool, time: FilterTime) {
         let w = image.width
         guard amount > 0, w > 0 else { return }
-        let key = grainKey(seed: seed, time: time.exactTime)
+        let key = UInt64(grainKey(seed: seed, time: time.exactTime))
         // Noise in levels per unit of the byte sum and per level of alpha, in 20-bit fixed point: the
         // change of a channel is (sum × alpha × kq + 2¹⁹) >> 20 (at most 510 × 255 × 1 780 < 2³¹).
         let kq = Int32((Double(amount) * 64 / Double(monochrome ? sigma4 : sigma2) / 255 * 1_048_576).rounded())
+        let pairs: UInt64 = 0x00ff_00ff_00ff_00ff
+        @inline(__always) func add(_ p: UnsafeMutableRawPointer, _ n: SIMD4<Int32>) {
+            let c = SIMD4<Int32>(truncatingIfNeeded: p.loadUnaligned(as: SIMD4<UInt8>.self))
+            let a = c[3]
+            guard a != 0 else { return }
+            let v = c &+ ((n &* (a &* kq) &+ 524_288) &>> 20)
+            let r = SIMD4<Int32>(min(max(v[0], 0), a), min(max(v[1], 0), a), min(max(v[2], 0), a), a)
+            p.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: r), as: SIMD4<UInt8>.self)
+        }
         image.forEachRowRange { rows in
             for y in rows {
-                let rowKey = mix32(key ^ mix32(UInt32(truncatingIfNeeded: y) &* 0x9e37_79b1 &+ 0x7f4a_7c15))
-                let q = image.row(y)
-                for x in 0..<w {
-                    let p = q + 4 * x
-                    let a = Int32(p[3])
-                    let hash = mix32(rowKey &+ UInt32(truncatingIfNeeded: x) &* 0x9e37_79b9)
-                    let scale = a &* kq
-                    @inline(__always) func add(_ i: Int, _ n: Int32) {
-                        let v = Int32(p[i]) &+ ((n &* scale &+ 524_288) &>> 20)
-                        p[i] = UInt8(truncatingIfNeeded: min(max(v, 0), a))
+                let rowKey = mix64(key ^ mix64(UInt64(truncatingIfNeeded: y) &+ 0x7f4a_7c15_0000_0000))
+                let q = UnsafeMutableRawPointer(image.row(y))
+                if monochrome {
+                    var x = 0
+                    while x < w {
+                        let bits = grainBits(rowKey, x >> 1)
+                        // Bytes summed in pairs (four 16-bit lanes of 0…510), then the pairs of pairs.
+                        let s = (bits & pairs) &+ ((bits >> 8) & pairs)
+                        let n0 = Int32(truncatingIfNeeded: (s & 0x3ff) &+ ((s >> 16) & 0x3ff)) &- 510
+                        add(q + 4 * x, SIMD4(n0, n0, n0, 0))
+                        if x + 1 < w {
+                            let n1 = Int32(truncatingIfNeeded: ((s >> 32) & 0x3ff) &+ (s >> 48)) &- 510
+                            add(q + 4 * (x + 1), SIMD4(n1, n1, n1, 0))
+                        }
+                        x += 2
                     }
-                    if monochrome {
-                        let n = Int32(hash & 0xff) &+ Int32((hash >> 8) & 0xff) &+ Int32((hash >> 16) & 0xff) &+ Int32(hash >> 24) &- 510
-                        add(0, n); add(1, n); add(2, n)
-                    } else {
-                        let more = mix32(hash ^ 0x68e3_1da4)
-                        add(0, Int32(more & 0xff) &+ Int32((more >> 8) & 0xff) &- 255)
-                        add(1, Int32((hash >> 16) & 0xff) &+ Int32(hash >> 24) &- 255)
-                        add(2, Int32(hash & 0xff) &+ Int32((hash >> 8) & 0xff) &- 255)
+                } else {
+                    for x in 0..<w {
+                        let bits = grainBits(rowKey, x)
+                        let s = (bits & pairs) &+ ((bits >> 8) & pairs)
+                        let n = SIMD4<Int32>(Int32(truncatingIfNeeded: s & 0x3ff), Int32(truncatingIfNeeded: (s >> 16) & 0x3ff),
+                                             Int32(truncatingIfNeeded: (s >> 32) & 0x3ff), 255) &- 255
+                        add(q + 4 * x, n)
                     }
                 }
             }
