@@ -234,6 +234,7 @@ extension Clip: Codable {
             case let .sticker(leaf):
                 try leaf.encode(to: encoder)
                 try c.encode(Kind.sticker.rawValue, forKey: .type)
+                try c.encode(duration, forKey: key("duration"))
             case let .subtitles(leaf):
                 try c.encode(Kind.subtitles.rawValue, forKey: .type)
                 try c.encode(leaf.track, forKey: key("track"))
