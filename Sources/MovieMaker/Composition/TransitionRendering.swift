@@ -49,56 +49,16 @@ final class TransitionScratch {
     }
 }
 
-/// Scratch canvases shared by every transition, so frames do not allocate full-size pictures.
-///
-/// Clips draw on several threads at once (`MovieMaker.add` with `drawingThreads`), so each transition
-/// frame checks out a scratch set of its own and returns it when done. Idle sets are kept up to the
-/// largest number ever in use at once (capped at `maximumIdle`), the oldest dropped first, so memory
-/// stays constant over a render of any length.
-final class TransitionScratchPool: @unchecked Sendable {
-    // @unchecked: `idle`, `inUse` and `peak` are only touched under `lock`; a checked-out set belongs
-    // to one thread until it is given back.
+/// Scratch sets shared by every transition (see `SizedPool`).
+final class TransitionScratchPool: SizedPool<TransitionScratch>, @unchecked Sendable {
     static let shared = TransitionScratchPool()
-    /// The most idle sets kept, whatever the peak.
-    static let maximumIdle = 16
-
-    private let lock = NSLock()
-    private var idle: [TransitionScratch] = []
-    private var inUse = 0
-    private var peak = 0
-
+    init() {
+        super.init(make: { w, h throws(MovieMakerError) in try TransitionScratch(width: w, height: h) }, size: { ($0.width, $0.height) })
+    }
     /// Runs `body` with a scratch set of `width`×`height`, reused from the pool when one is idle.
     func withScratch<R>(width: Int, height: Int, _ body: (TransitionScratch) throws -> R) throws -> R {
-        let reused: TransitionScratch? = lock.withLock {
-            inUse += 1
-            peak = max(peak, inUse)
-            guard let i = idle.lastIndex(where: { $0.width == width && $0.height == height }) else { return nil }
-            return idle.remove(at: i)
-        }
-        let scratch: TransitionScratch
-        if let reused {
-            scratch = reused
-        } else {
-            do { scratch = try TransitionScratch(width: width, height: height) } catch {
-                lock.withLock { inUse -= 1 }
-                throw error
-            }
-        }
-        defer {
-            lock.withLock {
-                inUse -= 1
-                idle.append(scratch)
-                let keep = min(peak, Self.maximumIdle)
-                if idle.count > keep { idle.removeFirst(idle.count - keep) }
-            }
-        }
-        return try body(scratch)
+        try withItem(width: width, height: height, body)
     }
-
-    /// Idle sets held now (for tests).
-    var idleCount: Int { lock.withLock { idle.count } }
-    /// Drops every idle set (for tests, and for callers wanting the memory back).
-    func removeIdle() { lock.withLock { idle.removeAll() } }
 }
 
 /// Draws transition frames.

@@ -144,45 +144,14 @@ enum FilterRendering {
     }
 }
 
-/// Frame-sized transparent canvases for layers (filters, masks, canvases), reused across frames:
-/// each draw checks one out and gives it back; idle ones are kept up to the most ever in use at once
-/// (at most `maximumIdle`), so memory stays constant over a render of any length.
-final class LayerPool: @unchecked Sendable {
-    // @unchecked: `idle`, `inUse` and `peak` are only touched under `lock`; a checked-out canvas
-    // belongs to one thread until it is given back.
+/// Frame-sized transparent canvases for layers (filters, masks), reused across frames (see `SizedPool`).
+final class LayerPool: SizedPool<Canvas>, @unchecked Sendable {
     static let shared = LayerPool()
-    static let maximumIdle = 16
-    private let lock = NSLock()
-    private var idle: [Canvas] = []
-    private var inUse = 0
-    private var peak = 0
-
+    init() {
+        super.init(make: { w, h throws(MovieMakerError) in try Canvas(width: w, height: h) }, size: { ($0.width, $0.height) })
+    }
     /// Runs `body` with a `width`×`height` canvas (its pixels are whatever the last user left).
     func withLayer<R>(width: Int, height: Int, _ body: (Canvas) throws -> R) throws -> R {
-        let reused: Canvas? = lock.withLock {
-            inUse += 1
-            peak = max(peak, inUse)
-            guard let i = idle.lastIndex(where: { $0.width == width && $0.height == height }) else { return nil }
-            return idle.remove(at: i)
-        }
-        let canvas: Canvas
-        if let reused { canvas = reused } else {
-            do { canvas = try Canvas(width: width, height: height) } catch {
-                lock.withLock { inUse -= 1 }
-                throw error
-            }
-        }
-        defer {
-            lock.withLock {
-                inUse -= 1
-                idle.append(canvas)
-                let keep = min(peak, Self.maximumIdle)
-                if idle.count > keep { idle.removeFirst(idle.count - keep) }
-            }
-        }
-        return try body(canvas)
+        try withItem(width: width, height: height, body)
     }
-
-    /// Idle canvases held now (for tests).
-    var idleCount: Int { lock.withLock { idle.count } }
 }
