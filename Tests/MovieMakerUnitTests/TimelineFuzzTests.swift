@@ -415,6 +415,11 @@ struct FuzzMedia {
         let video = try VideoFixtures.movie(VideoFixtures.Spec(frameCount: 30, rate: 30, width: 64, height: 48, keyframeInterval: 10))
         try FileManager.default.copyItem(at: video, to: folder.file("clip.mp4"))
         try ProceduralSound.tone(frequency: 440, amplitude: 0.3, duration: 1).writeWAV(to: folder.file("tone.wav"), sampleFormat: .int16)
+        try Data(FixtureGIF.data(width: StickerFixtures.side, height: StickerFixtures.side, frames: StickerFixtures.frames()))
+            .write(to: folder.file("anim.gif"))
+        try Data("1\n00:00:00,000 --> 00:00:00,400\nHello <i>there</i>\n\n2\n00:00:00,500 --> 00:00:00,900\nمرحبا\n".utf8)
+            .write(to: folder.file("talk.srt"))
+        try Data("LUT_3D_SIZE 2\n0 0 0\n1 0 0\n0 1 0\n1 1 0\n0 0 1\n1 0 1\n0 1 1\n1 1 1\n".utf8).write(to: folder.file("identity.cube"))
         try Data("not a picture, a film or a sound\n".utf8).write(to: folder.file("notes.txt"))
         try Data().write(to: folder.file("empty.mp4"))
         try FileManager.default.createDirectory(at: folder.file("folder.mp4"), withIntermediateDirectories: true)
@@ -1062,7 +1067,39 @@ enum ByteMutations {
 /// kind and fit, and output setting; small (64×48, about a second or a few) so their mutants render quickly.
 enum FuzzSeeds {
     /// The seed descriptions' text.
-    static let all = [videoEdits, photosAndTitles, slideshowGeneratorsAndSound, template, colorsAndTitles, minimal]
+    static let all = [videoEdits, photosAndTitles, slideshowGeneratorsAndSound, template, colorsAndTitles, minimal, pictureEditing]
+
+    /// Filters, transforms, masks, split screens, stickers, subtitles and a blurred background.
+    static let pictureEditing = #"""
+    {
+      "version": 1,
+      "output": {"size": "64x48", "fps": 24, "background": "blur"},
+      "tracks": [
+        {"kind": "video", "items": [
+          {"type": "photo", "source": {"file": "photo.png"}, "duration": "0.5s", "fit": "fit",
+           "filters": [{"name": "lut", "file": "identity.cube", "interpolation": "trilinear"}, {"name": "vignette", "amount": 0.5},
+                       {"name": "grain", "amount": 0.05, "seed": 2}, {"name": "brightness", "amount": [{"at": "0s", "value": -0.2}, {"at": "0.5s", "value": 0.1, "easing": "ease-out"}]}],
+           "transform": {"position": [{"at": "0s", "value": [20, 20]}, {"at": "0.5s", "value": [40, 30]}], "scale": 0.8, "rotation": 30,
+                         "opacity": 0.9, "flip": "horizontal", "crop": {"x": 0.1, "y": 0, "width": 0.8, "height": 1}, "cornerRadius": 4, "blend": "screen"},
+           "transition": {"name": "fade", "duration": "0.1s"}},
+          {"type": "split", "layout": "2x2", "gutter": 2, "borderWidth": 1, "borderColor": "white", "cornerRadius": 3, "fits": ["fill", "fit", "stretch", "center"],
+           "cells": [{"type": "video", "source": {"file": "clip.mp4"}, "duration": "0.5s", "filters": [{"name": "look", "look": "noir"}]},
+                     {"type": "color", "color": "teal", "duration": "0.4s", "at": "0.1s"},
+                     {"type": "photo", "source": {"file": "photo.jpg"}, "duration": "0.5s"},
+                     {"type": "title", "text": "Cell", "duration": "0.5s"}]},
+          {"type": "split", "layout": "pip", "corner": "topLeft", "size": 0.3, "margin": 3, "duration": "0.5s",
+           "cells": [{"type": "color", "color": "navy", "duration": "0.5s", "mask": {"mode": "luma", "item": {"type": "photo", "source": {"file": "photo.png"}, "duration": "0.5s"}}},
+                     {"type": "video", "source": {"file": "clip.mp4"}, "duration": "0.5s"}]}
+        ]},
+        {"kind": "overlay", "items": [
+          {"type": "sticker", "source": {"file": "anim.gif"}, "at": "0.1s", "duration": "0.8s", "width": 16, "enter": "pop", "exit": "slide-left",
+           "transform": {"position": [10, 10]}},
+          {"type": "sticker", "emoji": "⭐", "at": "0.5s", "duration": "0.5s", "width": 12, "loop": false, "enter": "fade"},
+          {"type": "subtitles", "file": "talk.srt", "style": "box", "size": 0.1, "color": "yellow"}
+        ]}
+      ]
+    }
+    """#
 
     /// Video items: trims, speeds, reverse, freeze, fits, volumes; transitions; markers and metadata.
     static let videoEdits = #"""
