@@ -117,13 +117,25 @@ struct RenderCommand: ParsableCommand {
             transform: { (text: String) throws -> EncoderPreset in try PresetArgument.parse(text) })
     var preset: EncoderPreset?
 
+    /// Lossless H.264.
+    @Flag(help: "Lossless H.264 (x264 qp 0): decoded frames equal the drawn ones exactly, at several times the size.")
+    var lossless = false
+
     @OptionGroup(title: "Subtitles") var subtitles: SubtitleOptions
+
+    @OptionGroup(title: "Distributed rendering (then: moviemaker assemble)") var chunking: ChunkOptions
 
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
     func validate() throws {
-        guard output != nil || check || saveSpec != nil else {
-            throw ValidationError("give -o movie.mp4 to render, --check to only check, or --save-spec file.json to save the filled description")
+        if chunking.isChunked {
+            guard output == nil else {
+                throw ValidationError("--chunk and --frames write a chunk into --chunk-dir, not a movie: leave out -o and join the chunks with `moviemaker assemble \(description.spec) --chunk-dir \(chunking.chunkDir ?? "DIR") -o movie.mp4`")
+            }
+            guard !check else { throw ValidationError("--check only checks: leave out --chunk/--frames") }
+        }
+        guard output != nil || check || saveSpec != nil || chunking.isChunked else {
+            throw ValidationError("give -o movie.mp4 to render, --check to only check, --save-spec file.json to save the filled description, or --chunk K/N --chunk-dir DIR to render one chunk")
         }
         if let output {
             try OutputOptions.check(output)
@@ -150,10 +162,19 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         if let output { Interruption.shared.install(destination: output) }
+        if chunking.isChunked {
+            Interruption.shared.install(destination: chunking.chunkDir ?? ".")
+            let job = try Self.distributedRender(description: description, subtitles: subtitles, crf: crf, preset: preset, lossless: lossless,
+                                                 preview: preview)
+            for warning in job.warnings { Terminal.writeError("moviemaker: warning: \(warning)\n") }
+            try chunking.render(job.render, progress: progress)
+            return
+        }
         let subtitleTrack = try subtitles.load()
         let timeline = try description.load()
         let specFolder = description.url.deletingLastPathComponent()
-        let options = Timeline.RenderOptions(mediaFolder: specFolder, preview: preview, crf: crf, preset: preset)
+        var options = Timeline.RenderOptions(mediaFolder: specFolder, preview: preview, crf: crf, preset: preset)
+        options.lossless = lossless
         let composition = try description.compose(timeline, options: options)
         if let saveSpec {
             let destination = URL(fileURLWithPath: saveSpec)
@@ -257,6 +278,35 @@ enum FileIdentity {
         var sa = stat(), sb = stat()
         guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
         return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
+    }
+}
+
+extension RenderCommand {
+    /// A description resolved for a distributed render, as every worker and the assembly resolve it.
+    struct DistributedJob {
+        /// The render.
+        let render: DistributedRender
+        /// The files the description reads (none may be the destination).
+        let inputs: [URL]
+        /// The composition's warnings.
+        let warnings: [String]
+    }
+
+    /// The description (slots filled, subtitles burned in, encoder overrides applied) as a
+    /// `DistributedRender` whose chunks are named after the description file.
+    static func distributedRender(description: DescriptionOptions, subtitles: SubtitleOptions, crf: Int?, preset: EncoderPreset?,
+                                  lossless: Bool, preview: Bool = false) throws -> DistributedJob {
+        let subtitleTrack = try subtitles.load()
+        let timeline = try description.load()
+        var options = Timeline.RenderOptions(mediaFolder: description.url.deletingLastPathComponent(), preview: preview, crf: crf, preset: preset)
+        options.lossless = lossless
+        let composition = try description.compose(timeline, options: options)
+        let picture = subtitleTrack.map { composition.picture.subtitled($0, style: subtitles.style) }
+        let name = description.url.deletingPathExtension().lastPathComponent
+        let extra = subtitles.subtitles.map { [URL(fileURLWithPath: $0)] } ?? []
+        let render = try DistributedRender(composition: composition, picture: picture, name: name.isEmpty || name.hasPrefix(".") ? "movie" : name,
+                                           inputFiles: extra)
+        return DistributedJob(render: render, inputs: composition.inputFiles + extra, warnings: composition.warnings)
     }
 }
 

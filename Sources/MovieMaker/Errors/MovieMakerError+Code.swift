@@ -108,6 +108,14 @@ extension MovieMakerError {
         /// A 3D LUT (`.cube` file) could not be read or is malformed: the error names the file and the line.
         public static let lutUnreadable = Code(rawValue: "lutUnreadable")
 
+        /// Assembling a chunked render found chunks missing from the chunk folder: the message names each
+        /// (its index and frames) and the folder; `value` lists them.
+        public static let chunksMissing = Code(rawValue: "chunksMissing")
+
+        /// A chunk file cannot be joined to the others: it is unreadable, holds a different frame count than
+        /// its name says, or was encoded differently (another codec, size or encoder header).
+        public static let chunkMismatch = Code(rawValue: "chunkMismatch")
+
         /// Every code this release throws, in declaration order.
         public static let all: [Code] = [
             .invalidSize, .oddSize, .sizeTooLarge, .invalidFrameRate, .invalidSetting, .destinationFolderMissing,
@@ -116,7 +124,7 @@ extension MovieMakerError {
             .fontNotFound, .invalidMarkup, .transparencyUnsupported, .invalidPathData, .notAnImage, .audioUnreadable,
             .noAudioStream, .unsupportedAudioCodec, .noPhotos, .audioUnsupported, .audioAfterFirstFrame, .audioTooLate,
             .cancelled, .notEncodable, .movieTruncated, .noVideoStream, .videoUnsupported, .videoDecoderLimit,
-            .invalidDescription, .imageTooLarge, .invalidSubtitles, .lutUnreadable,
+            .invalidDescription, .imageTooLarge, .invalidSubtitles, .lutUnreadable, .chunksMissing, .chunkMismatch,
         ]
     }
 }

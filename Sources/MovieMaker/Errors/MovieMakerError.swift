@@ -325,4 +325,21 @@ extension MovieMakerError {
     public static func notEncodable(what: String, reason: String) -> MovieMakerError {
         MovieMakerError(code: .notEncodable, message: "\(what) cannot be written as data: \(reason)", reason: reason, value: what)
     }
+
+    /// Assembling a chunked render in `folder` found no complete chunk for `missing` (each described as
+    /// `chunk 2/4 (frames 60..<90)`); `ignored` other files in the folder belong to other movies or settings.
+    public static func chunksMissing(folder: String, missing: [String], ignored: Int) -> MovieMakerError {
+        let list = missing.count > 8 ? missing.prefix(8).joined(separator: ", ") + " and \(missing.count - 8) more" : missing.joined(separator: ", ")
+        let other = ignored > 0 ? " (\(ignored) chunk file\(ignored == 1 ? "" : "s") there belong\(ignored == 1 ? "s" : "") to another description or other settings and \(ignored == 1 ? "was" : "were") ignored)" : ""
+        return MovieMakerError(code: .chunksMissing,
+                               message: "\(missing.count) chunk\(missing.count == 1 ? " is" : "s are") missing from \(folder): \(list)\(other); render \(missing.count == 1 ? "it" : "them") with `moviemaker render SPEC --chunk K/N --chunk-dir \(folder)` (the same description and settings), then assemble again",
+                               location: Location(file: folder), reason: "missing chunks", value: missing.joined(separator: ", "))
+    }
+
+    /// The chunk file `path` cannot be joined to the movie: `reason` says why (unreadable, a different
+    /// frame count than its name says, or encoded differently from the first chunk).
+    public static func chunkMismatch(path: String, reason: String) -> MovieMakerError {
+        MovieMakerError(code: .chunkMismatch, message: "cannot join the chunk \(path): \(reason); delete it and render that chunk again",
+                        location: Location(file: path), reason: reason, value: path)
+    }
 }

@@ -64,6 +64,8 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
     public static let time = SettingKey(rawValue: "time", description: "time")
     /// The frames of a clip to render (`MovieMaker.add(_:frames:)`, `Clip.renderFrames`): within the clip's frames.
     public static let frameRange = SettingKey(rawValue: "frameRange", description: "frame range")
+    /// A chunk of a distributed render (`ChunkPlan`, `--chunk K/N`): an index within the chunk count.
+    public static let chunk = SettingKey(rawValue: "chunk", description: "chunk")
     /// A transition's name (`Transition(xfadeName:)`).
     public static let transition = SettingKey(rawValue: "transition", description: "transition")
     /// A transition's duration.
@@ -209,7 +211,7 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
     /// Every setting without a number that MovieMaker names, in declaration order.
     public static let all: [SettingKey] = [
         .crf, .bitrate, .keyframeInterval, .bufferCount, .drawingThreads, .threads, .frameCount, .audioSampleRate,
-        .audioChannelCount, .audioBitRate, .soundStartTime, .audioReaderFormat, .musicVolume, .musicFade, .stillTime, .time, .frameRange,
+        .audioChannelCount, .audioBitRate, .soundStartTime, .audioReaderFormat, .musicVolume, .musicFade, .stillTime, .time, .frameRange, .chunk,
         .transition, .transitionDuration, .transitions, .color, .groupOpacity, .shadowBlur, .shadowOffset, .blurRadius,
         .regularPolygonSides, .starPoints, .fontSize, .textWidth, .lineSpacing, .letterSpacing, .outlineWidth,
         .fittingBox, .fittingFontSizes, .easing, .keyframes, .keyframeTime, .duration, .wavLength, .sampleRate,

@@ -27,7 +27,7 @@ extension OddSizePolicy: Codable {
 
 extension EncoderSettings: Codable {
     private enum CodingKeys: String, CodingKey {
-        case crf, preset, bitrate, keyframeInterval, tune, oddSizePolicy, bufferCount, threads, drawingThreads, transparency
+        case crf, preset, bitrate, keyframeInterval, tune, oddSizePolicy, bufferCount, threads, drawingThreads, transparency, lossless
     }
 
     /// Reads the settings given; the rest keep their defaults (CRF 18, `medium`, no tune…). Values are
@@ -39,9 +39,10 @@ extension EncoderSettings: Codable {
                   tune: try c.decodeIfPresent(EncoderTune.self, forKey: .tune), oddSizePolicy: try c.decode(.oddSizePolicy, or: .reject),
                   bufferCount: try c.decode(.bufferCount, or: 3), threads: try c.decode(.threads, or: 0),
                   drawingThreads: try c.decode(.drawingThreads, or: 0), transparency: try c.decode(.transparency, or: false))
+        lossless = try c.decode(.lossless, or: false)
     }
 
-    /// Writes every setting (`bitrate`, `keyframeInterval` and `tune` only when set).
+    /// Writes every setting (`bitrate`, `keyframeInterval`, `tune` and `lossless` only when set).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(crf, forKey: .crf)
@@ -54,5 +55,6 @@ extension EncoderSettings: Codable {
         try c.encode(threads, forKey: .threads)
         try c.encode(drawingThreads, forKey: .drawingThreads)
         try c.encode(transparency, forKey: .transparency)
+        if lossless { try c.encode(lossless, forKey: .lossless) }
     }
 }

@@ -21,6 +21,11 @@ public struct EncoderSettings: Sendable, Equatable {
     public var keyframeInterval: Int? = nil
     /// x264 tuning; nil for none.
     public var tune: EncoderTune? = nil
+    /// Lossless H.264 (x264's `qp 0`, High 4:4:4 Predictive profile): the decoded frames are exactly the
+    /// frames handed to the encoder (in 4:2:0 YUV), at several times the size. Overrides `crf` and
+    /// `bitrate`. Chunked renders use it to prove that chunking changes nothing (`DistributedRender`).
+    /// H.264 only: other codecs ignore it.
+    public var lossless: Bool = false
     /// What to do with odd frame sizes.
     public var oddSizePolicy: OddSizePolicy = .reject
     /// Frames in flight between drawing and encoding (≥ 2). More smooths uneven frames at the cost of memory.
@@ -57,6 +62,18 @@ public struct EncoderSettings: Sendable, Equatable {
         self.crf = crf; self.preset = preset; self.bitrate = bitrate; self.keyframeInterval = keyframeInterval
         self.tune = tune; self.oddSizePolicy = oddSizePolicy; self.bufferCount = bufferCount; self.threads = threads
         self.drawingThreads = drawingThreads; self.transparency = transparency
+    }
+
+    /// The settings that decide the encoded bitstream, as one canonical line (`crf=18 preset=medium …`):
+    /// the same text exactly when two renders encode alike, whatever their thread counts or buffers.
+    /// Part of a chunk's identity (`DistributedRender`).
+    var bitstreamDescription: String {
+        var parts = [lossless ? "qp=0" : bitrate.map { "bitrate=\($0)" } ?? "crf=\(crf)", "preset=\(preset.rawValue)"]
+        if let keyframeInterval { parts.append("keyint=\(keyframeInterval)") }
+        if let tune { parts.append("tune=\(tune.rawValue)") }
+        parts.append("odd=\(oddSizePolicy == .reject ? "reject" : "pad")")
+        if transparency { parts.append("alpha") }
+        return parts.joined(separator: " ")
     }
 
     func validate() throws(MovieMakerError) {

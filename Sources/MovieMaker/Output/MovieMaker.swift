@@ -301,6 +301,12 @@ public final class MovieMaker {
     /// the range's start is cut there, with a 10 ms fade). Throws `.invalidSetting` when the range is
     /// not within the clip's frames (`0..<frameRate.frameCount(for: clip.duration)`).
     public func add(_ clip: Clip, frames: Range<Int>) throws {
+        try add(clip, frames: frames, withSound: true)
+    }
+
+    /// `add(_:frames:)`, placing the clip's sounds only when `withSound` (a chunk of a distributed render
+    /// is video only: the assembly renders the whole sound track once).
+    func add(_ clip: Clip, frames: Range<Int>, withSound: Bool) throws {
         try checkOpen()
         let total = frameRate.frameCount(for: clip.duration)
         guard frames.lowerBound >= 0, frames.upperBound <= total else {
@@ -318,7 +324,7 @@ public final class MovieMaker {
         // The clip's sounds, placed at the range's start in movie time (nothing before it is heard).
         let rangeStart = frameRate.time(ofFrame: frames.lowerBound)
         let placedAt = frameRate.time(ofFrame: frameCount)
-        for sound in clip.sounds.map({ $0.limited(from: rangeStart, until: nil) }) where sound.isHeard {
+        for sound in clip.sounds.map({ $0.limited(from: rangeStart, until: nil) }) where withSound && sound.isHeard {
             try addAudio(sound.heardSource, at: placedAt + sound.firstHeard - rangeStart)
         }
         let count = frames.count

@@ -71,7 +71,7 @@ final class VideoEncoder {
         c.pointee.thread_count = Int32(settings.threads)
         if videoCodec == .h264 || videoCodec == .vp9 {
             if let k = settings.keyframeInterval { c.pointee.gop_size = Int32(k) }
-            if let b = settings.bitrate { c.pointee.bit_rate = Int64(b) }
+            if let b = settings.bitrate, !(videoCodec == .h264 && settings.lossless) { c.pointee.bit_rate = Int64(b) }
         }
         if videoCodec == .proRes4444 && settings.usesFixedProResQuantiser {
             // A fixed quantiser skips prores_ks's search for each slice's quantiser (most of its time).
@@ -131,6 +131,12 @@ final class VideoEncoder {
     /// Writes the container header; called once, before the first frame (after any `addAudio`).
     func writeHeader() throws(MovieMakerError) {
         guard !muxer.headerWritten else { return }
+        try muxer.writeHeader(options: Self.headerOptions(container, audio: audio), description: container.rawValue)
+    }
+
+    /// The muxer options every movie of `container` is written with (also by `ChunkJoiner`, so an
+    /// assembled movie is muxed as a single render is).
+    static func headerOptions(_ container: Container, audio: AudioEncoder?) -> OwnedDictionary {
         let muxOptions = OwnedDictionary()
         if container == .mp4 || container == .mov {
             // faststart: rewrite the file at the end with `moov` before `mdat`, so browsers can
@@ -140,7 +146,27 @@ final class VideoEncoder {
             // the sound track's end would be cut to the millisecond. In samples, it ends exactly.
             if let audio { muxOptions.set("movie_timescale", "\(audio.settings.sampleRate)") }
         }
-        try muxer.writeHeader(options: muxOptions, description: container.rawValue)
+        return muxOptions
+    }
+
+    /// Adds `source` to `audio`'s sounds from `time` (movie time), opening its reader now so a broken
+    /// file fails before any frame. What `MovieMaker.addAudio` and `ChunkJoiner` share.
+    static func place(_ source: any AudioSource, at time: Time, on audio: AudioEncoder) throws(MovieMakerError) {
+        let format = audio.settings.format
+        let reader: any AudioReader
+        do {
+            reader = try source.makeReader(format: format)
+        } catch let error as MovieMakerError {
+            throw error
+        } catch {
+            throw .audioUnreadable(path: "\(type(of: source))", reason: "\(error)")
+        }
+        guard reader.format == format else {
+            throw .invalidSetting(.audioReaderFormat, value: "\(reader.format.sampleRate) Hz × \(reader.format.channelCount)",
+                                  expected: "the format asked of makeReader(format:), \(format.sampleRate) Hz × \(format.channelCount)")
+        }
+        audio.sources.add(reader, start: format.frame(at: time), duration: source.duration.map { format.frame(at: $0) },
+                          endFade: format.frame(at: source.endFadeDuration))
     }
 
     /// The codec's private options for `settings`.
@@ -148,11 +174,17 @@ final class VideoEncoder {
         switch videoCodec {
         case .h264:
             let options = OwnedDictionary([("preset", settings.preset.rawValue)])
+            if let tune = settings.tune { options.set("tune", tune.rawValue) }
+            // Lossless is a constant quantiser of 0 (x264's `--qp 0`), which only the High 4:4:4
+            // Predictive profile can express; x264 picks that itself when no profile is forced.
+            if settings.lossless {
+                options.set("qp", "0")
+                return options
+            }
             // High profile plays everywhere. CRF 0 is lossless, which only x264's High 4:4:4 Predictive
             // profile can express; x264 picks that itself when no profile is forced.
             if settings.bitrate != nil || settings.crf > 0 { options.set("profile", "high") }
             if settings.bitrate == nil { options.set("crf", "\(settings.crf)") }
-            if let tune = settings.tune { options.set("tune", tune.rawValue) }
             return options
         case .proRes4444:
             // Profile 4444 with a 16-bit alpha plane; vendor `apl0` as Apple's encoder writes, which

@@ -129,9 +129,11 @@ extension Timeline {
         public var preset: EncoderPreset?
         /// The longest distance between keyframes, in frames (default x264's, 250).
         public var keyframeInterval: Int?
+        /// Lossless H.264 (x264's `qp 0`; see `EncoderSettings.lossless`); nil or false: lossy.
+        public var lossless: Bool?
         /// Encoder settings; nil fields keep their defaults.
-        public init(crf: Int? = nil, preset: EncoderPreset? = nil, keyframeInterval: Int? = nil) {
-            self.crf = crf; self.preset = preset; self.keyframeInterval = keyframeInterval
+        public init(crf: Int? = nil, preset: EncoderPreset? = nil, keyframeInterval: Int? = nil, lossless: Bool? = nil) {
+            self.crf = crf; self.preset = preset; self.keyframeInterval = keyframeInterval; self.lossless = lossless
         }
     }
 

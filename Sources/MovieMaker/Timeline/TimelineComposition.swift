@@ -12,6 +12,8 @@ extension Timeline {
         public var crf: Int?
         /// Overrides `output.encoder.preset` (and the preview's `veryfast`).
         public var preset: EncoderPreset?
+        /// Lossless H.264 whatever `output.encoder` says (`--lossless`); false keeps the description's choice.
+        public var lossless: Bool = false
         /// How many frames are drawn at once (0: one per core, up to 4).
         public var drawingThreads: Int
         /// Where `generator` items are looked up.
@@ -144,7 +146,7 @@ public struct TimelineComposition: Sendable {
 
     /// The plan as text: the settings, then one line per item (`0.000–3.000 s  tracks[0].items[0]  title "Lisbon"`).
     public var planDescription: String {
-        var lines = ["\(width)x\(height) at \(frameRate) fps, \(Self.seconds(duration)) s (\(frameCount) frames); x264 crf \(encoderSettings.crf) \(encoderSettings.preset.rawValue); video decoders needed: \(videoDecoders)"]
+        var lines = ["\(width)x\(height) at \(frameRate) fps, \(Self.seconds(duration)) s (\(frameCount) frames); x264 \(encoderSettings.lossless ? "lossless (qp 0)" : "crf \(encoderSettings.crf)") \(encoderSettings.preset.rawValue); video decoders needed: \(videoDecoders)"]
         if let soundtrack {
             let target = soundtrack.loudnessTarget.map { ", normalised to \(SpecObject.show($0)) LUFS" } ?? ""
             lines.append("sound: \(soundtrack.tracks.count) sound\(soundtrack.tracks.count == 1 ? "" : "s") mixed\(target)")
@@ -293,6 +295,7 @@ struct TimelineCompiler {
         settings.crf = options.crf ?? encoder?.crf ?? settings.crf
         settings.preset = options.preset ?? (options.preview ? .veryfast : encoder?.preset ?? settings.preset)
         settings.keyframeInterval = encoder?.keyframeInterval
+        settings.lossless = options.lossless || encoder?.lossless == true
         settings.drawingThreads = options.drawingThreads
         let decoders = RenderSession.busiestVideoTime(in: film)?.files.count ?? 0
         settings.videoDecoderLimit = max(EncoderSettings.defaultVideoDecoderLimit, decoders)

@@ -567,7 +567,8 @@ extension Timeline.Output {
         if let e = try o.object("encoder", TimelineShapes.encoder) {
             encoder = Timeline.EncoderOptions(crf: try e.int("crf", in: 0...51, hint: " (18 is visually lossless)"),
                                               preset: try e.choice("preset", EncoderPreset.self, what: "x264 preset"),
-                                              keyframeInterval: try e.int("keyframeInterval", in: 1...10_000))
+                                              keyframeInterval: try e.int("keyframeInterval", in: 1...10_000),
+                                              lossless: try e.bool("lossless"))
         }
         if let a = try o.object("audio", TimelineShapes.audioSettings) {
             var audio = Timeline.AudioOptions(loudness: try a.double("loudness", in: -70 ... -5, hint: " LUFS (-16 for the web, -23 for broadcast)"),

@@ -177,6 +177,7 @@ enum TimelineShapes {
         SpecField("crf", Schema.integer(minimum: 0, maximum: 51), "Constant rate factor, 0…51: lower is better and larger (default 18)."),
         SpecField("preset", Schema.enumeration(EncoderPreset.allCases.map(\.rawValue)), "Encoder speed (default medium)."),
         SpecField("keyframeInterval", Schema.integer(minimum: 1, maximum: 10_000), "The longest distance between keyframes, in frames (default 250)."),
+        SpecField("lossless", Schema.boolean, "Lossless H.264 (x264 qp 0): decoded frames equal the drawn ones exactly, at several times the size; crf is then ignored (default false)."),
     ])
 
     static let audioSettings = SpecShape(name: "audioSettings", doc: "Sound mixing and encoding.", fields: [

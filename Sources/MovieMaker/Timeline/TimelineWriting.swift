@@ -99,6 +99,7 @@ extension Timeline.Output {
             e.set("crf", encoder.crf)
             e.set("preset", encoder.preset)
             e.set("keyframeInterval", encoder.keyframeInterval)
+            e.set("lossless", encoder.lossless)
             w.set("encoder", e.value)
         }
         if let audio {

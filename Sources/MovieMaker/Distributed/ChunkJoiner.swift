@@ -1,0 +1,127 @@
+internal import CFFmpeg
+internal import CMovieMakerShim
+import Foundation
+
+/// Writes one movie from the video packets of chunk files, copied without re-encoding, plus a sound
+/// track encoded once for the whole movie. The libav calls follow FFmpeg's doc/examples/remux.c: an
+/// output context; a video stream whose codec parameters are copied from the first chunk
+/// (avcodec_parameters_copy, codec_tag cleared); the file opened; the sound's stream added
+/// (`AudioEncoder.attach`); the header written with the options of a single render; then each chunk's
+/// packets read in decode order, their timestamps moved to the chunk's place and rescaled to the
+/// stream, and written interleaved with the sound; the trailer last.
+///
+/// Owns its `Muxer` (which owns the format context and file) and its `AudioEncoder`; the video stream
+/// is borrowed from the muxer. Used by `DistributedRender.assemble`, on one thread.
+final class ChunkJoiner {
+    /// The output file (owned).
+    private let muxer: Muxer
+    /// The video stream, borrowed: owned by `muxer`'s format context.
+    private let borrowedVideo: UnsafeMutablePointer<AVStream>
+    /// The sound track's encoder, when the movie has sound (owned).
+    private let audio: AudioEncoder?
+    private let container: Container
+    private let rate: FrameRate
+    /// One tick per frame: the time base packets are stamped in before the muxer rescales them.
+    private let frameTimeBase: AVRational
+    /// The first chunk's codec header (SPS/PPS): every chunk must carry the same.
+    private let extradata: [UInt8]
+    private let width: Int32, height: Int32
+    /// Video packets written so far.
+    private(set) var framesWritten = 0
+
+    /// A movie at `path` taking its video stream's description from `first` (a chunk's video stream,
+    /// borrowed for the call), with a sound track of `sounds` when `audioSettings` is given.
+    init(path: String, container: Container, rate: FrameRate, first: UnsafeMutablePointer<AVStream>,
+         audioSettings: AudioSettings?, sounds: [(source: any AudioSource, at: Time)]) throws(MovieMakerError) {
+        self.container = container
+        self.rate = rate
+        frameTimeBase = AVRational(num: Int32(rate.denominator), den: Int32(rate.numerator))
+        let parameters = first.pointee.codecpar!
+        extradata = Self.extradata(of: parameters)
+        width = parameters.pointee.width; height = parameters.pointee.height
+        muxer = try Muxer(path: path, formatName: container.muxerName)
+        borrowedVideo = try muxer.addStream(label: "video")
+        try ffCheck(avcodec_parameters_copy(borrowedVideo.pointee.codecpar, parameters), "avcodec_parameters_copy (video)")
+        // The input's codec tag (e.g. `avc1`) is the input container's; let the muxer choose its own.
+        borrowedVideo.pointee.codecpar.pointee.codec_tag = 0
+        borrowedVideo.pointee.time_base = frameTimeBase
+        borrowedVideo.pointee.avg_frame_rate = AVRational(num: Int32(rate.numerator), den: Int32(rate.denominator))
+        borrowedVideo.pointee.r_frame_rate = borrowedVideo.pointee.avg_frame_rate
+        borrowedVideo.pointee.sample_aspect_ratio = parameters.pointee.sample_aspect_ratio
+        try muxer.openFile()
+        if let audioSettings {
+            let codec = try container.audioCodec()
+            try audioSettings.validate(for: codec)
+            let encoder = try AudioEncoder(codec: codec, settings: audioSettings, globalHeader: muxer.needsGlobalHeader,
+                                           delayInTimestamps: codec == .opus && (container == .webm || container == .mkv))
+            // Every sound is opened before the first packet, so a broken file fails here.
+            for sound in sounds { try VideoEncoder.place(sound.source, at: sound.at, on: encoder) }
+            try encoder.attach(to: muxer)
+            audio = encoder
+        } else {
+            audio = nil
+        }
+        try muxer.writeHeader(options: VideoEncoder.headerOptions(container, audio: audio), description: container.rawValue)
+    }
+
+    /// The codec header bytes of `parameters`.
+    static func extradata(of parameters: UnsafeMutablePointer<AVCodecParameters>) -> [UInt8] {
+        guard let data = parameters.pointee.extradata, parameters.pointee.extradata_size > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: Int(parameters.pointee.extradata_size)))
+    }
+
+    /// Whether a chunk's video stream can be joined to this movie: the same codec, size and header.
+    /// Returns the reason it cannot, or nil.
+    func mismatch(_ stream: UnsafeMutablePointer<AVStream>) -> String? {
+        let p = stream.pointee.codecpar!
+        if p.pointee.codec_id != borrowedVideo.pointee.codecpar.pointee.codec_id { return "it holds another codec than the first chunk" }
+        if p.pointee.width != width || p.pointee.height != height {
+            return "its frames are \(p.pointee.width)×\(p.pointee.height), the first chunk's \(width)×\(height)"
+        }
+        if Self.extradata(of: p) != extradata { return "it was encoded with other settings than the first chunk (its H.264 header differs)" }
+        return nil
+    }
+
+    /// Copies every video packet of `demuxer`'s stream `stream` (a chunk whose first frame is movie
+    /// frame `start`), in decode order, stamping each at its place in the movie; after each, encodes the
+    /// sound up to that frame (minus the sound's lag), as a single render does. Returns the packets copied.
+    func append(_ demuxer: Demuxer, stream: Int32, start: Int, path: String, cancellation: CancellationToken?) throws(MovieMakerError) -> Int {
+        let input = demuxer.borrowedStream(stream)
+        let inputTimeBase = input.pointee.time_base
+        var copied = 0
+        while let packet = try demuxer.readPacket(ofStream: stream) {
+            if let cancellation, cancellation.isCancelled { throw MovieMakerError.cancelled }
+            let p = packet.pointee
+            guard p.pts != mm_av_nopts_value(), p.dts != mm_av_nopts_value() else {
+                throw .chunkMismatch(path: path, reason: "packet \(copied) has no timestamp")
+            }
+            let pts = av_rescale_q(p.pts, inputTimeBase, frameTimeBase)
+            let dts = av_rescale_q(p.dts, inputTimeBase, frameTimeBase)
+            // A chunk starts with a keyframe presented first, at its own frame 0.
+            if copied == 0 && (pts != 0 || p.flags & AV_PKT_FLAG_KEY == 0) {
+                throw .chunkMismatch(path: path, reason: "it does not start with a keyframe at its frame 0 (first packet at frame \(pts))")
+            }
+            packet.pointee.pts = pts + Int64(start)
+            packet.pointee.dts = dts + Int64(start)
+            packet.pointee.duration = 1
+            packet.pointee.pos = -1
+            try muxer.write(packet, from: frameTimeBase, to: borrowedVideo)
+            copied += 1
+            framesWritten += 1
+            if let audio {
+                let lag = audio.sources.refresh()
+                try audio.encode(through: audio.settings.format.frame(at: rate.time(ofFrame: framesWritten)) - lag)
+            }
+        }
+        return copied
+    }
+
+    /// Ends the sound track exactly at the video's end, drains its encoder, and writes the trailer (with
+    /// the faststart rewrite) and closes the file.
+    func finish() throws(MovieMakerError) {
+        if let audio {
+            try audio.finish(atFrame: audio.settings.format.frame(at: rate.time(ofFrame: framesWritten)))
+        }
+        try muxer.finish()
+    }
+}

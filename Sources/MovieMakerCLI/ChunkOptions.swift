@@ -1,0 +1,200 @@
+import ArgumentParser
+import Foundation
+import MovieMaker
+
+/// `--chunk K/N`, `--frames A..<B` and `--chunk-dir DIR`: one part of a render split across workers
+/// (a Slurm job array, a Kubernetes Indexed Job, GNU parallel). See `DistributedRender`.
+struct ChunkOptions: ParsableArguments {
+    /// `K/N`: the K-th (from 0) of N chunks.
+    @Option(help: ArgumentHelp("Render only chunk K of N (K counts from 0, as $SLURM_ARRAY_TASK_ID and $JOB_COMPLETION_INDEX do) into --chunk-dir; chunks are balanced and at least one second long. A complete chunk already there is skipped.",
+                               valueName: "K/N"))
+    var chunk: String?
+
+    /// `A..<B`: a frame range instead of a chunk index.
+    @Option(help: ArgumentHelp("Render only the frames A..<B (from frame A up to, not including, B) into --chunk-dir.", valueName: "A..<B"))
+    var frames: String?
+
+    /// Where the chunks go.
+    @Option(help: ArgumentHelp("The folder chunks are written to and assembled from (created if missing; shared by every worker).", valueName: "folder"))
+    var chunkDir: String?
+
+    /// Whether a chunk was asked for.
+    var isChunked: Bool { chunk != nil || frames != nil }
+
+    /// `K/N` as numbers; throws a usage error naming the value.
+    static func parseChunk(_ text: String) throws -> (index: Int, count: Int) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]) else {
+            throw ValidationError("--chunk \(text): expected K/N, e.g. --chunk 0/4 (chunk 0 of 4; K counts from 0)")
+        }
+        guard n >= 1, n <= ChunkPlan.maximumCount else {
+            throw ValidationError("--chunk \(text): N must be from 1 to \(ChunkPlan.maximumCount), got \(n)")
+        }
+        guard k >= 0, k < n else {
+            throw ValidationError("--chunk \(text): K must be from 0 to \(n - 1) (chunks count from 0, as Slurm array and Kubernetes completion indices do), got \(k)")
+        }
+        return (k, n)
+    }
+
+    /// `A..<B` (also `A-B`, B exclusive) as a range; throws a usage error naming the value.
+    static func parseFrames(_ text: String) throws -> Range<Int> {
+        let separator = text.contains("..<") ? "..<" : "-"
+        let parts = text.components(separatedBy: separator)
+        guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]) else {
+            throw ValidationError("--frames \(text): expected A..<B, e.g. --frames 0..<300 (frames 0 to 299)")
+        }
+        guard a >= 0, b > a else { throw ValidationError("--frames \(text): expected 0 ≤ A < B, got \(a)..<\(b)") }
+        return a..<b
+    }
+
+    func validate() throws {
+        if chunk != nil && frames != nil { throw ValidationError("give --chunk K/N or --frames A..<B, not both") }
+        if let chunk { _ = try Self.parseChunk(chunk) }
+        if let frames { _ = try Self.parseFrames(frames) }
+        if isChunked && chunkDir == nil { throw ValidationError("--chunk and --frames write into a folder: add --chunk-dir DIR (the same folder for every worker and for `moviemaker assemble`)") }
+        if let chunkDir {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: chunkDir, isDirectory: &isDirectory), !isDirectory.boolValue {
+                throw ValidationError("--chunk-dir \(chunkDir) is a file: give a folder")
+            }
+        }
+    }
+
+    /// The chunk folder, created if missing (by several workers at once, harmlessly).
+    func folder() throws -> URL {
+        let url = URL(fileURLWithPath: chunkDir ?? ".")
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw ValidationError("--chunk-dir \(url.path): cannot create the folder: \(error.localizedDescription)")
+        }
+        guard access(url.path, W_OK) == 0 else {
+            throw ValidationError(MovieMakerError.destinationNotWritable(path: url.path, reason: String(cString: strerror(errno))).description)
+        }
+        return url
+    }
+
+    /// Renders the chunk asked for of `job`, printing one line on standard output about what was done.
+    func render(_ job: DistributedRender, progress: ProgressOptions) throws {
+        let folder = try folder()
+        let label: String, outcome: DistributedRender.ChunkOutcome
+        let reporter = ProgressReporter(label: "chunk", options: progress)
+        try Interruption.shared.beginWriting()
+        let started = Date()
+        do {
+            if let chunk {
+                let (k, n) = try Self.parseChunk(chunk)
+                label = "chunk \(k)/\(n)"
+                outcome = try job.renderChunk(k, of: n, in: folder, cancellation: Interruption.shared.token) { reporter.update($0) }
+            } else {
+                let range = try Self.parseFrames(frames ?? "")
+                label = "frames \(range.lowerBound)..<\(range.upperBound)"
+                outcome = try job.renderFrames(range, in: folder, cancellation: Interruption.shared.token) { reporter.update($0) }
+            }
+        } catch {
+            reporter.abandon()
+            throw error
+        }
+        reporter.abandon()
+        guard !progress.quiet else { return }
+        switch outcome {
+        case let .rendered(url, frames):
+            Terminal.printLine(String(format: "%@: frames %d..<%d rendered into %@ in %.1f s", label, frames.lowerBound, frames.upperBound, url.path,
+                                      Date().timeIntervalSince(started)))
+        case let .alreadyComplete(url, frames):
+            Terminal.printLine("\(label): frames \(frames.lowerBound)..<\(frames.upperBound) already complete in \(url.path); skipped")
+        case let .nothingToRender(k, count):
+            Terminal.printLine("\(label): nothing to render: the movie's \(job.frameCount) frames make only \(count) chunk\(count == 1 ? "" : "s") of at least one second (chunk \(k) is beyond them)")
+        }
+    }
+}
+
+/// `moviemaker assemble`: the chunks of a description rendered by several workers, joined into one movie.
+struct AssembleCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "assemble",
+        abstract: "Join the chunks of a render split across workers (render --chunk K/N) into one movie, without re-encoding.",
+        discussion: """
+            Every chunk must be in --chunk-dir, rendered from the same description, slots and settings \
+            (give the same --slot, --media, --crf, --preset, --lossless and --subtitles as the workers); \
+            chunks of other descriptions or settings there are ignored. A missing chunk is named, with \
+            the frames it holds. The sound track is rendered once, here, for the whole movie, so the \
+            result has exactly the frames, timestamps and sound of a single render.
+
+            Examples:
+              moviemaker render film.json --chunk 0/4 --chunk-dir chunks   # … 1/4, 2/4, 3/4 on other workers
+              moviemaker assemble film.json --chunk-dir chunks -o film.mp4
+              moviemaker assemble film.json --chunk-dir chunks --chunks 4 -o film.mp4
+            """)
+
+    @OptionGroup var description: DescriptionOptions
+
+    /// The chunk folder.
+    @Option(help: ArgumentHelp("The folder the workers rendered their chunks into.", valueName: "folder"))
+    var chunkDir: String
+
+    /// How many chunks the workers used.
+    @Option(help: ArgumentHelp("The N the workers were given (--chunk K/N); found from the chunks when left out.", valueName: "N"))
+    var chunks: Int?
+
+    /// Where the movie goes.
+    @Option(name: [.short, .long], help: ArgumentHelp("Where to write the movie: .mp4, .mov or .mkv. The folder must exist.", valueName: "path"))
+    var output: String
+
+    /// Quality override, as the workers were given.
+    @Option(help: ArgumentHelp("The --crf the workers were given.", valueName: "0-51"))
+    var crf: Int?
+
+    /// Preset override, as the workers were given.
+    @Option(help: ArgumentHelp("The --preset the workers were given.", valueName: "name"),
+            transform: { (text: String) throws -> EncoderPreset in try PresetArgument.parse(text) })
+    var preset: EncoderPreset?
+
+    /// Lossless, as the workers were given.
+    @Flag(help: "The workers rendered lossless chunks (render --lossless).")
+    var lossless = false
+
+    @OptionGroup(title: "Subtitles") var subtitles: SubtitleOptions
+
+    @OptionGroup(title: "Progress") var progress: ProgressOptions
+
+    func validate() throws {
+        let extensions = ["mp4", "m4v", "mov", "mkv"]
+        guard extensions.contains(URL(fileURLWithPath: output).pathExtension.lowercased()) else {
+            throw ValidationError(MovieMakerError.unsupportedContainer(extension: URL(fileURLWithPath: output).pathExtension, supported: extensions).description)
+        }
+        try OutputOptions.check(output)
+        if FileIdentity.same(output, description.spec) { throw ValidationError("-o \(output) is the description file itself: choose another destination") }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: chunkDir, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("--chunk-dir \(chunkDir): no such folder (give the folder the workers rendered into)")
+        }
+        if let chunks, !(1...ChunkPlan.maximumCount).contains(chunks) {
+            throw ValidationError("--chunks \(chunks): expected 1…\(ChunkPlan.maximumCount)")
+        }
+        if let crf, !(0...51).contains(crf) {
+            throw ValidationError("--crf \(crf) is out of range: expected 0…51 (18 is visually lossless, 23 is x264's default)")
+        }
+    }
+
+    func run() throws {
+        Interruption.shared.install(destination: output)
+        let job = try RenderCommand.distributedRender(description: description, subtitles: subtitles, crf: crf, preset: preset, lossless: lossless)
+        if let input = job.inputs.first(where: { FileIdentity.same(output, $0.path) }) {
+            throw ValidationError("-o \(output) is \(input.path), which the description reads: choose another destination")
+        }
+        if let chunk = try? FileManager.default.contentsOfDirectory(atPath: chunkDir).first(where: { FileIdentity.same(output, chunkDir + "/" + $0) }) {
+            throw ValidationError("-o \(output) is the chunk \(chunk): write the movie outside the chunk folder's chunks")
+        }
+        let reporter = ProgressReporter(label: "assemble", options: progress)
+        try Interruption.shared.beginWriting()
+        do {
+            let summary = try job.render.assemble(from: URL(fileURLWithPath: chunkDir), to: URL(fileURLWithPath: output), chunks: chunks,
+                                                  cancellation: Interruption.shared.token) { reporter.update($0) }
+            reporter.finish(summary)
+        } catch {
+            reporter.abandon()
+            throw error
+        }
+    }
+}
