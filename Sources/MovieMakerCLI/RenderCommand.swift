@@ -305,7 +305,7 @@ extension RenderCommand {
         let name = description.url.deletingPathExtension().lastPathComponent
         let extra = subtitles.subtitles.map { [URL(fileURLWithPath: $0)] } ?? []
         let render = try DistributedRender(composition: composition, picture: picture, name: name.isEmpty || name.hasPrefix(".") ? "movie" : name,
-                                           inputFiles: extra)
+                                           identity: subtitles.subtitles.map { _ in "subtitles \(subtitles.subtitleStyle.rawValue)" }, inputFiles: extra)
         return DistributedJob(render: render, inputs: composition.inputFiles + extra, warnings: composition.warnings)
     }
 }

@@ -103,10 +103,15 @@ public struct DistributedRender: Sendable {
 
     /// A distributed render of a resolved description: its picture (or `picture`, e.g. the picture with
     /// burned-in subtitles), size, rate, encoder settings and sound track; chunks named after `name`.
-    public init(composition: TimelineComposition, picture: Clip? = nil, name: String, inputFiles: [URL] = []) throws(MovieMakerError) {
+    /// The description's hash (`TimelineComposition.descriptionHash`) names what its generators draw;
+    /// `identity` adds whatever else changes `picture` (e.g. a subtitle style).
+    public init(composition: TimelineComposition, picture: Clip? = nil, name: String, identity: String? = nil,
+                inputFiles: [URL] = []) throws(MovieMakerError) {
         try self.init(clip: picture ?? composition.picture, width: composition.width, height: composition.height,
                       rate: composition.frameRate, settings: composition.encoderSettings, audioSettings: composition.audioSettings,
-                      soundtrack: composition.soundtrack, name: name, inputFiles: composition.inputFiles + inputFiles)
+                      soundtrack: composition.soundtrack, name: name,
+                      identity: "description \(composition.descriptionHash)" + (identity.map { " \($0)" } ?? ""),
+                      inputFiles: composition.inputFiles + inputFiles)
     }
 
     /// The movie's frame count.
@@ -162,7 +167,7 @@ public struct DistributedRender: Sendable {
         }
         let url = chunkURL(frames: frames, in: folder)
         if FileManager.default.fileExists(atPath: url.path) {
-            if (try? checkChunk(at: url, frames: frames)) != nil { return .alreadyComplete(url, frames: frames) }
+            if (try? checkChunk(at: url, frames: frames, readingEveryPacket: true)) != nil { return .alreadyComplete(url, frames: frames) }
             // Not what its name says (copied in part, damaged): render it again over it.
         }
         let movie = try MovieMaker(url: url, width: width, height: height, fps: frameRate, settings: settings, audioSettings: nil)
@@ -180,8 +185,10 @@ public struct DistributedRender: Sendable {
     }
 
     /// Opens the chunk at `url` and checks it holds `frames.count` frames of H.264 video; returns the
-    /// demuxer (positioned at the start) and its video stream.
-    private func checkChunk(at url: URL, frames: Range<Int>) throws(MovieMakerError) -> (Demuxer, Int32) {
+    /// demuxer (positioned at the start) and its video stream. `readingEveryPacket` also reads every
+    /// packet (no decoding: a fraction of a second per minute of video), so a file cut short after its
+    /// index was written is caught.
+    private func checkChunk(at url: URL, frames: Range<Int>, readingEveryPacket: Bool = false) throws(MovieMakerError) -> (Demuxer, Int32) {
         let demuxer: Demuxer
         do {
             // Every read failure names the chunk (a damaged or truncated chunk is rendered again).
@@ -200,6 +207,11 @@ public struct DistributedRender: Sendable {
         }
         guard Int(s.pointee.codecpar.pointee.width) == width + width % 2, Int(s.pointee.codecpar.pointee.height) == height + height % 2 else {
             throw .chunkMismatch(path: url.path, reason: "its frames are \(s.pointee.codecpar.pointee.width)×\(s.pointee.codecpar.pointee.height), the movie's \(width)×\(height)")
+        }
+        if readingEveryPacket {
+            var count = 0
+            while try demuxer.readPacket(ofStream: stream) != nil { count += 1 }
+            guard count == frames.count else { throw .chunkMismatch(path: url.path, reason: "it holds \(count) packets, its name says \(frames.count)") }
         }
         return (demuxer, stream)
     }

@@ -77,6 +77,11 @@ public struct TimelineComposition: Sendable {
     /// Every file the composition reads (videos, photos, sounds), standardized: a render must not write
     /// over one of them.
     public let inputFiles: [URL]
+    /// A hash (hex SHA-256) of the filled description in canonical form, the media folder and the
+    /// options that change the picture (preview, encoder overrides): equal on every machine resolving
+    /// the same description the same way. Names a chunked render's chunks when the picture holds code
+    /// (generators), which has no content hash of its own (`DistributedRender`).
+    public let descriptionHash: String
 
     /// Which part of a file an item plays, and how.
     struct SourceTiming: Sendable, Hashable {
@@ -301,9 +306,13 @@ struct TimelineCompiler {
         settings.videoDecoderLimit = max(EncoderSettings.defaultVideoDecoderLimit, decoders)
         let audioSettings = hasSound ? AudioSettings(bitRate: audioOptions?.bitrate ?? AudioSettings().bitRate) : nil
 
+        var hash = SHA256()
+        hash.update(Data(((try? timeline.jsonText()) ?? "unwritable \(UUID())").utf8))
+        hash.update(Data("\nmedia \(options.mediaFolder.standardizedFileURL.path)\npreview \(options.preview) \(width)x\(height)\ngenerators \(options.generators.names.sorted())".utf8))
         return TimelineComposition(width: width, height: height, frameRate: rate, duration: duration, encoderSettings: settings,
                                    audioSettings: audioSettings, picture: film, soundtrack: soundtrack, plan: plan,
-                                   videoDecoders: decoders, warnings: warnings, sources: sources, inputFiles: inputFiles)
+                                   videoDecoders: decoders, warnings: warnings, sources: sources, inputFiles: inputFiles,
+                                   descriptionHash: hash.hexDigest())
     }
 
     mutating func record(_ item: Timeline.Item, at path: JSONPath, start: Time, duration: Time, what: String, detail: String) {

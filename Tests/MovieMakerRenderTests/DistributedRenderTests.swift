@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+@testable import MovieMaker
+import MovieMakerTestSupport
+
+/// Renders split into chunks and assembled: equal to a single render (bit-exact in lossless mode; same
+/// frames, timestamps and sound, and no seam, in lossy mode); chunks skipped when complete, re-rendered
+/// when damaged; missing chunks named; other movies' chunks ignored. Movies are decoded, never trusted.
+@Suite("Distributed renders", .serialized)
+struct DistributedRenderTests {
+    /// A 7.2 s, 15 fps, 320×240 description: a turning gradient under 300 pieces of confetti, a title in
+    /// the middle (across the chunk joins), and a tone as music. Busy everywhere, so every frame costs bits.
+    static func spec(lossless: Bool, preset: String = "ultrafast") -> String {
+        """
+        {"version": 1, "output": {"size": "320x240", "fps": 15, "encoder": {"preset": "\(preset)"\(lossless ? ", \"lossless\": true" : "")}},
+         "tracks": [
+           {"kind": "video", "items": [{"type": "generator", "name": "gradient", "duration": "7.2s", "params": {"rotation": 90}}]},
+           {"kind": "overlay", "items": [{"type": "generator", "name": "confetti", "duration": "7.2s", "params": {"count": 300, "seed": 3}},
+                                         {"type": "title", "text": "Chunked", "duration": "3s", "at": "2s"}]},
+           {"kind": "audio", "items": [{"type": "music", "source": {"file": "tone.wav"}}]}]}
+        """
+    }
+
+    /// The folder holding `tone.wav` (a 440 Hz tone with a 3 Hz tremolo, made here, 8 s).
+    static func mediaFolder() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        let tone = ProceduralSound(duration: 8) { t in 0.4 * sin(2 * .pi * 440 * t) * (0.6 + 0.4 * sin(2 * .pi * 3 * t)) }
+        try tone.writeWAV(to: folder.file("tone.wav"))
+        return folder
+    }
+
+    /// The description resolved in `folder`, as a distributed render named `film`.
+    static func job(_ json: String, in folder: TemporaryFolder) throws -> (DistributedRender, TimelineComposition) {
+        let timeline = try Timeline(jsonText: json)
+        let composition = try timeline.composition(Timeline.RenderOptions(mediaFolder: folder.url))
+        return (try DistributedRender(composition: composition, name: "film"), composition)
+    }
+
+    /// Every decoded frame's pixels, and presentation times.
+    static func frames(_ url: URL) throws -> (pixels: [PixelBuffer], times: [Time]) {
+        let decoded = try decodeAll(url)
+        return (decoded.map(\.pixels), decoded.map(\.presentationTime))
+    }
+
+    /// The whole sound track decoded by MovieMaker's own decoder (interleaved stereo floats).
+    static func sound(_ url: URL, seconds: Double) throws -> [Float] {
+        let reader = try AudioFile(url: url).makeReader(format: .standard)
+        return try AudioInTesting.read(reader, frames: Int(seconds * 48_000))
+    }
+
+    @Test("lossless: 1, 3 and 7 chunks assembled decode to the single render's frames, timestamps and sound, every one")
+    func losslessChunksAreBitExact() throws {
+        let folder = try Self.mediaFolder()
+        let (job, composition) = try Self.job(Self.spec(lossless: true), in: folder)
+        #expect(job.settings.lossless && job.frameCount == 108)
+        let single = folder.file("single.mp4")
+        try composition.render(to: single)
+        let reference = try Self.frames(single)
+        let referenceSound = try Self.sound(single, seconds: 7.2)
+        #expect(reference.pixels.count == 108)
+        for n in [1, 3, 7] {
+            let chunks = folder.file("chunks-\(n)")
+            try FileManager.default.createDirectory(at: chunks, withIntermediateDirectories: false)
+            for k in 0..<n {
+                let outcome = try job.renderChunk(k, of: n, in: chunks)
+                guard case .rendered = outcome else { Issue.record("chunk \(k)/\(n): \(outcome)"); continue }
+            }
+            let joined = folder.file("joined-\(n).mp4")
+            let summary = try job.assemble(from: chunks, to: joined)
+            #expect(summary.frameCount == 108)
+            let got = try Self.frames(joined)
+            #expect(got.times == reference.times, "\(n) chunks: timestamps")
+            let different = zip(got.pixels, reference.pixels).enumerated().filter { $0.element.0.bytes != $0.element.1.bytes }.map(\.offset)
+            #expect(got.pixels.count == 108 && different.isEmpty, "\(n) chunks: frames \(different.prefix(10)) differ")
+            #expect(try Self.sound(joined, seconds: 7.2) == referenceSound, "\(n) chunks: the sound track's samples")
+            if FFTools.available {
+                // A second decoder's opinion: ffmpeg's per-frame MD5 of the decoded YUV.
+                let a = try run(FFTools.ffmpeg, ["-v", "error", "-i", single.path, "-map", "0:v", "-f", "framemd5", "-"])
+                let b = try run(FFTools.ffmpeg, ["-v", "error", "-i", joined.path, "-map", "0:v", "-f", "framemd5", "-"])
+                let hashes = { (s: String) in s.split(separator: "\n").filter { !$0.hasPrefix("#") } }
+                #expect(hashes(a.stdout).count == 108 && hashes(a.stdout) == hashes(b.stdout), "\(n) chunks: ffmpeg framemd5 differs")
+            }
+        }
+    }
+
+    @Test("lossy: chunks keep the frame count, timestamps and sound; no join falls 0.5 dB below the movie's PSNR")
+    func lossyChunksHaveNoSeams() throws {
+        let folder = try Self.mediaFolder()
+        let (job, composition) = try Self.job(Self.spec(lossless: false, preset: "veryfast"), in: folder)
+        let (losslessJob, losslessComposition) = try Self.job(Self.spec(lossless: true, preset: "veryfast"), in: folder)
+        #expect(losslessJob.identity != job.identity, "lossless chunks are other chunks")
+        let single = folder.file("single.mp4"), source = folder.file("source.mp4")
+        try composition.render(to: single)
+        try losslessComposition.render(to: source)   // the drawn frames, exactly: the PSNR reference
+        let chunks = folder.file("chunks")
+        try FileManager.default.createDirectory(at: chunks, withIntermediateDirectories: false)
+        for k in 0..<4 { try job.renderChunk(k, of: 4, in: chunks) }
+        let joined = folder.file("joined.mp4")
+        try job.assemble(from: chunks, to: joined)
+
+        let reference = try Self.frames(source), one = try Self.frames(single), four = try Self.frames(joined)
+        #expect(four.pixels.count == 108 && four.times == one.times)
+        // Packets come in decode order, which B-frame choices change; the set of presentation times may not.
+        #expect(try FFTools.available ? FFTools.packetTimes(joined).sorted() == FFTools.packetTimes(single).sorted() : true)
+        #expect(try Self.sound(joined, seconds: 7.2) == Self.sound(single, seconds: 7.2))
+        // Mean squared error per frame against the drawn frames; PSNR of a set of frames from its mean MSE.
+        func mse(_ a: PixelBuffer, _ b: PixelBuffer) -> Double { pow(10, -psnr(a, b) / 10) * 255 * 255 }
+        func psnrOf(_ errors: [Double]) -> Double { 10 * log10(255 * 255 / (errors.reduce(0, +) / Double(errors.count))) }
+        let errors = zip(four.pixels, reference.pixels).map { mse($0, $1) }
+        let average = psnrOf(errors)
+        let plan = try job.plan(chunks: 4)
+        let singleErrors = zip(one.pixels, reference.pixels).map { mse($0, $1) }
+        // The single render's own frame pairs: x264 gives its keyframes more bits (ipratio), so pairs
+        // around them stand above the average; a join (an IDR) may do the same, never more.
+        let singlePeak = zip(singleErrors, singleErrors.dropFirst()).map { psnrOf([$0, $1]) }.max() ?? 0
+        for join in plan.ranges.dropFirst().map(\.lowerBound) {
+            let atJoin = psnrOf([errors[join - 1], errors[join]])
+            #expect(atJoin >= average - 0.5, "join at frame \(join): \(atJoin) dB, below the movie's \(average) dB: a seam")
+            #expect(atJoin <= singlePeak + 0.5, "join at frame \(join): \(atJoin) dB, a jump above any of the single render's own keyframes (\(singlePeak) dB)")
+        }
+        let singleAverage = psnrOf(singleErrors)
+        #expect(abs(average - singleAverage) <= 0.5, "chunked \(average) dB, single \(singleAverage) dB")
+    }
+
+    @Test("a complete chunk is skipped; a damaged one is rendered again; a killed render leaves nothing under a chunk's name")
+    func chunksAreSkippedWhenComplete() throws {
+        let folder = try Self.mediaFolder()
+        let (job, _) = try Self.job(Self.spec(lossless: false), in: folder)
+        let chunks = folder.url
+        let first = try job.renderChunk(1, of: 3, in: chunks)
+        guard case let .rendered(url, frames) = first else { Issue.record("\(first)"); return }
+        #expect(frames == 36..<72 && url == job.chunkURL(frames: 36..<72, in: chunks))
+        #expect(url.lastPathComponent.hasPrefix("film.36-72.") && url.lastPathComponent.hasSuffix(".mp4"))
+        let bytes = try Data(contentsOf: url)
+        #expect(try job.renderChunk(1, of: 3, in: chunks) == .alreadyComplete(url, frames: 36..<72))
+        // Cut in half (a copy that stopped): not complete, so rendered again, whole.
+        try bytes.prefix(bytes.count / 2).write(to: url)
+        #expect(try job.renderChunk(1, of: 3, in: chunks) == .rendered(url, frames: 36..<72))
+        #expect(try decodeAll(url).count == 36)
+        // Cancelled part-way: no file under the chunk's name, no partial file left.
+        let token = CancellationToken()
+        var seen = 0
+        #expect(throws: MovieMakerError.self) {
+            try job.renderChunk(2, of: 3, in: chunks, cancellation: token) { p in seen = p.framesAdded; if p.framesAdded >= 5 { token.cancel() } }
+        }
+        #expect(seen >= 5 && !FileManager.default.fileExists(atPath: job.chunkURL(frames: 72..<108, in: chunks).path))
+        #expect(!folder.contents.contains { $0.hasPrefix(".") }, "\(folder.contents)")
+        // A chunk index the movie is too short for has nothing to do.
+        #expect(try job.renderChunk(8, of: 9, in: chunks) == .nothingToRender(chunk: 8, chunks: 7))
+    }
+
+    @Test("assembly names every missing chunk; chunks of other settings or descriptions in the folder are ignored")
+    func missingAndForeignChunks() throws {
+        let folder = try Self.mediaFolder()
+        let (job, _) = try Self.job(Self.spec(lossless: false), in: folder)
+        let (other, _) = try Self.job(Self.spec(lossless: false).replacingOccurrences(of: "\"Chunked\"", with: "\"Other\""), in: folder)
+        let (lossless, _) = try Self.job(Self.spec(lossless: true), in: folder)
+        #expect(other.identity != job.identity && lossless.identity != job.identity)
+        let chunks = folder.file("chunks")
+        try FileManager.default.createDirectory(at: chunks, withIntermediateDirectories: false)
+        for k in [0, 2] { try job.renderChunk(k, of: 4, in: chunks) }
+        for k in 0..<4 { try other.renderChunk(k, of: 4, in: chunks); try lossless.renderChunk(k, of: 4, in: chunks) }
+        let out = folder.file("out.mp4")
+        do {
+            try job.assemble(from: chunks, to: out)
+            Issue.record("assembly with chunks 1 and 3 missing should fail")
+        } catch let error as MovieMakerError {
+            #expect(error.code == .chunksMissing)
+            #expect(error.message.contains("chunk 1/4 (frames 27..<54)") && error.message.contains("chunk 3/4 (frames 81..<108)"), "\(error.message)")
+            #expect(error.message.contains("8 chunk files there belong to another description or other settings"), "\(error.message)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out.path) && !folder.contents.contains { $0.hasPrefix(".") })
+        // The other movies' complete chunks were never taken for this one's.
+        for k in [1, 3] { try job.renderChunk(k, of: 4, in: chunks) }
+        try job.assemble(from: chunks, to: out)
+        let frames = try decodeAll(out)
+        let expected = try decodeAll(try { let u = folder.file("single.mp4"); try job.assemble(from: chunks, to: u, chunks: 4); return u }())
+        #expect(frames.count == 108 && zip(frames, expected).allSatisfy { $0.pixels.bytes == $1.pixels.bytes })
+        // Given explicitly, a chunk count whose chunks are not there is reported as such.
+        #expect(throws: MovieMakerError.self) { try job.assemble(from: chunks, to: folder.file("three.mp4"), chunks: 3) }
+    }
+
+    @Test("a clip drawn by a closure needs an identity; frames drawn over the last frame cannot be described at all")
+    func closuresNeedAnIdentity() throws {
+        let clip = Clip(duration: 2) { ctx, frame in
+            ctx.clear(Color(red: frame.time / 2, green: 0.2, blue: 0.4))
+        }
+        do {
+            _ = try DistributedRender(clip: clip, width: 320, height: 240, rate: 30, name: "c")
+            Issue.record("a closure without an identity should be refused")
+        } catch {
+            #expect(error.code == .notEncodable && error.message.contains("identity"), "\(error.message)")
+        }
+        let folder = try TemporaryFolder()
+        let a = try DistributedRender(clip: clip, width: 320, height: 240, rate: 30, name: "c", identity: "v1")
+        let b = try DistributedRender(clip: clip, width: 320, height: 240, rate: 30, name: "c", identity: "v2")
+        #expect(a.identity != b.identity)
+        for k in 0..<2 { try a.renderChunk(k, of: 2, in: folder.url) }
+        try a.assemble(from: folder.url, to: folder.file("c.mp4"))
+        #expect(try decodeAll(folder.file("c.mp4")).count == 60)
+        #expect(throws: MovieMakerError.self) { try DistributedRender(clip: clip, width: 320, height: 240, rate: 30, name: "../c", identity: "v1") }
+    }
+}
