@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+@testable import MovieMaker
+import MovieMakerTestSupport
+
+/// `moviemaker render --chunk K/N --chunk-dir DIR` and `moviemaker assemble`, run as a user (or a Slurm
+/// worker) would: usage errors, a killed worker whose re-run renders only the missing chunk, a missing
+/// chunk named by the assembly, and the assembled movie decoded.
+@Suite("moviemaker render --chunk and assemble", .serialized)
+struct ChunkCommandTests {
+    /// A 4 s, 30 fps, 320×240 description: a turning gradient, confetti, a title; `song.wav` as music.
+    static let spec = """
+        {"version": 1, "output": {"size": "320x240", "fps": 30},
+         "tracks": [
+           {"kind": "video", "items": [{"type": "generator", "name": "gradient", "duration": "4s", "params": {"rotation": 45}}]},
+           {"kind": "overlay", "items": [{"type": "generator", "name": "confetti", "duration": "4s", "params": {"count": 120}},
+                                         {"type": "title", "text": "Workers", "duration": "2s", "at": "1s"}]},
+           {"kind": "audio", "items": [{"type": "music", "source": {"file": "song.wav"}}]}]}
+        """
+
+    static func folder() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        try Self.spec.write(to: folder.file("film.json"), atomically: true, encoding: .utf8)
+        try ProceduralSound.tone(frequency: 330, amplitude: 0.3, duration: 5).writeWAV(to: folder.file("song.wav"))
+        return folder
+    }
+
+    @Test("bad chunk arguments are usage errors naming the value")
+    func usageErrors() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try Self.folder()
+        let spec = folder.file("film.json").path
+        let cases: [([String], String)] = [
+            (["--chunk", "4/4", "--chunk-dir", "c"], "K must be from 0 to 3"),
+            (["--chunk", "1of4", "--chunk-dir", "c"], "expected K/N"),
+            (["--chunk", "0/0", "--chunk-dir", "c"], "N must be from 1"),
+            (["--chunk", "0/4"], "add --chunk-dir DIR"),
+            (["--chunk", "0/4", "--frames", "0..<30", "--chunk-dir", "c"], "not both"),
+            (["--frames", "30..<10", "--chunk-dir", "c"], "expected 0 ≤ A < B"),
+            (["--chunk", "0/4", "--chunk-dir", "c", "-o", "x.mp4"], "moviemaker assemble"),
+        ]
+        for (arguments, message) in cases {
+            let r = try CLI.run(["render", spec] + arguments, in: folder.url)
+            #expect(r.status == 64 && r.stderr.contains(message), "\(arguments): \(r.status) \(r.stderr)")
+        }
+        let noFolder = try CLI.run(["assemble", spec, "--chunk-dir", "nowhere", "-o", "x.mp4"], in: folder.url)
+        #expect(noFolder.status == 64 && noFolder.stderr.contains("--chunk-dir nowhere: no such folder"), "\(noFolder.stderr)")
+        let help = try CLI.run(["assemble", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("--chunk-dir") && help.stdout.contains("without re-encoding"))
+    }
+
+    @Test("a worker killed mid-chunk: the re-run renders only that chunk; assembly names a missing chunk, then gives the whole movie")
+    func killedWorkerAndAssembly() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try Self.folder()
+        let spec = folder.file("film.json").path, chunks = folder.file("chunks").path
+        // slower: slow enough per frame to be caught half way.
+        let worker = { (k: Int) in ["render", spec, "--chunk", "\(k)/2", "--chunk-dir", chunks, "--preset", "slower"] }
+        let first = try CLI.run(worker(0))
+        #expect(first.status == 0 && first.stdout.contains("chunk 0/2: frames 0..<60 rendered into"), "\(first.stdout) \(first.stderr)")
+
+        let running = try CLI.Running(worker(1))
+        guard running.waitForStderr(containing: "50% (") else {
+            Issue.record("no 50% progress line: \(running.waitForExit().stderr)")
+            return
+        }
+        running.send(SIGKILL)
+        #expect(running.waitForExit().reason == .uncaughtSignal)
+        let names = try FileManager.default.contentsOfDirectory(atPath: chunks)
+        #expect(names.filter { !$0.hasPrefix(".") }.count == 1, "only chunk 0 looks complete: \(names)")
+        #expect(names.contains { $0.hasPrefix(".film.60-120.") && $0.contains(".partial-") }, "the killed worker's partial file: \(names)")
+
+        let missing = try CLI.run(["assemble", spec, "--chunk-dir", chunks, "--preset", "slower", "-o", folder.file("film.mp4").path])
+        #expect(missing.status != 0 && missing.stderr.contains("chunk 1/2 (frames 60..<120)"), "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("film.mp4").path))
+
+        // The job runs again: chunk 0 is skipped, chunk 1 rendered (and the dead worker's partial removed).
+        let again0 = try CLI.run(worker(0)), again1 = try CLI.run(worker(1))
+        #expect(again0.status == 0 && again0.stdout.contains("already complete") && again0.stdout.contains("skipped"), "\(again0.stdout)")
+        #expect(again1.status == 0 && again1.stdout.contains("chunk 1/2: frames 60..<120 rendered"), "\(again1.stdout) \(again1.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: chunks).filter { $0.hasPrefix(".") }.isEmpty)
+
+        // Assembled with other settings, the chunks are not this movie's.
+        let otherSettings = try CLI.run(["assemble", spec, "--chunk-dir", chunks, "-o", folder.file("film.mp4").path])
+        #expect(otherSettings.status != 0 && otherSettings.stderr.contains("2 chunk files there belong to another description or other settings"),
+                "\(otherSettings.stderr)")
+        let done = try CLI.run(["assemble", spec, "--chunk-dir", chunks, "--preset", "slower", "-o", folder.file("film.mp4").path])
+        #expect(done.status == 0, "\(done.stderr)")
+        let frames = try decodeAll(folder.file("film.mp4"))
+        #expect(frames.count == 120 && frames.last?.presentationTime == Time(value: 119, timescale: 30))
+        let streams = try FFTools.available ? probeStreams(folder.file("film.mp4")) : [:]
+        if FFTools.available { #expect(streams["audio"]?["codec_name"] as? String == "aac" && double(streams["audio"], "duration") == 4) }
+    }
+
+    @Test("--frames renders a range; a worker whose index is beyond a short movie's chunks has nothing to do")
+    func framesAndNothingToDo() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try Self.folder()
+        let spec = folder.file("film.json").path
+        let range = try CLI.run(["render", spec, "--frames", "0..<30", "--chunk-dir", "c", "--preset", "ultrafast"], in: folder.url)
+        #expect(range.status == 0 && range.stdout.contains("frames 0..<30: frames 0..<30 rendered"), "\(range.stdout) \(range.stderr)")
+        let chunk = try FileManager.default.contentsOfDirectory(atPath: folder.file("c").path).first { $0.hasPrefix("film.0-30.") }
+        #expect(chunk != nil)
+        if let chunk { #expect(try decodeAll(folder.file("c").appendingPathComponent(chunk)).count == 30) }
+        let beyond = try CLI.run(["render", spec, "--chunk", "24/25", "--chunk-dir", "c"], in: folder.url)
+        #expect(beyond.status == 0 && beyond.stdout.contains("nothing to render") && beyond.stdout.contains("only 4 chunks"), "\(beyond.stdout) \(beyond.stderr)")
+    }
+}
