@@ -52,9 +52,11 @@ pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 # Processes slurmstepd started for this cluster's jobs: a slurmstepd keeps the cluster's slurmd log
 # (in DIR) open, which tells ours from any other cluster's.
 our_stepds() {
-  local pid
+  local pid fd
   for pid in $(pgrep -x slurmstepd || true); do
-    if ls -l "/proc/$pid/fd" 2>/dev/null | grep -q -- "-> $DIR/"; then echo "$pid"; fi
+    for fd in "/proc/$pid/fd/"*; do
+      case "$(readlink "$fd" 2>/dev/null)" in "$DIR"/*) echo "$pid"; break ;; esac
+    done
   done
 }
 
@@ -118,8 +120,8 @@ start_munge() {
   chmod 400 "$key"
   munged --force --key-file="$key" --socket="$DIR/munge/munge.socket" \
     --pid-file="$DIR/run/munged.pid" --log-file="$DIR/log/munged.log" --seed-file="$DIR/munge/munged.seed"
-  local i
-  for i in $(seq 50); do
+  local _
+  for _ in $(seq 50); do
     [ -S "$DIR/munge/munge.socket" ] && pid_alive "$DIR/run/munged.pid" && break
     sleep 0.1
   done
@@ -129,8 +131,8 @@ start_munge() {
 }
 
 wait_for_node() {
-  local i state=""
-  for i in $(seq 120); do
+  local _ state=""
+  for _ in $(seq 120); do
     state=$(sinfo -h -N -o '%T' 2>/dev/null | head -1 || true)
     case "$state" in
       idle|mixed|allocated) log "node $(hostname -s) is $state"; return 0 ;;
@@ -159,12 +161,12 @@ start() {
 }
 
 stop_pidfile() {
-  local file="$DIR/run/$1.pid" pid i
+  local file="$DIR/run/$1.pid" pid _
   [ -f "$file" ] || return 0
   pid=$(cat "$file")
   if kill -0 "$pid" 2>/dev/null; then
     kill -TERM "$pid" 2>/dev/null || true
-    for i in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     if kill -0 "$pid" 2>/dev/null; then log "$1 ($pid) still running, killing"; kill -KILL "$pid" 2>/dev/null || true; fi
   fi
   rm -f "$file"
@@ -174,8 +176,8 @@ stop() {
   export SLURM_CONF="$CONF"
   if pid_alive "$DIR/run/slurmctld.pid"; then
     scancel --quiet --full --user="$(id -un)" 2>/dev/null || true
-    local i
-    for i in $(seq 50); do [ -z "$(squeue -h 2>/dev/null)" ] && break; sleep 0.2; done
+    local _
+    for _ in $(seq 50); do [ -z "$(squeue -h 2>/dev/null)" ] && break; sleep 0.2; done
   fi
   stop_pidfile slurmd
   stop_pidfile slurmctld
@@ -207,7 +209,7 @@ wait_job() {
   local states
   states=$(scontrol -o show job "$job" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | sort | uniq -c || true)
   [ -n "$states" ] || { log "job $job: no record"; return 1; }
-  log "job $job:" $states
+  log "job $job:" "$(tr -s ' \n' ' ' <<<"$states")"  # one line: "4 JobState=COMPLETED" …
   ! scontrol -o show job "$job" | grep -o 'JobState=[A-Z_]*' | grep -qv 'JobState=COMPLETED'
 }
 
