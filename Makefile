@@ -8,7 +8,7 @@ OUTPUT ?= output
 
 PREFIX ?= /usr/local
 
-.PHONY: deps build demo test fuzz bench bench-filters clean check-swift install
+.PHONY: deps build demo test fuzz bench bench-filters test-distributed clean check-swift install
 
 check-swift:
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "swift not found: install Swift 6 (https://www.swift.org/install/linux/) and put it on PATH"; exit 1; }
@@ -96,6 +96,13 @@ bench: deps
 bench-filters: deps
 	$(SWIFT) build -c release --product moviemaker-bench
 	$$($(SWIFT) build -c release --show-bin-path)/moviemaker-bench --only-filters $(BENCH_ARGS)
+
+## Not part of `make test` (needs root: packages and daemons): renders examples/distributed/spec.json in one
+## pass and in 4 chunks on a single-node Slurm cluster it starts in a temporary folder (job array + dependent
+## assembly job) and with GNU parallel, and checks each is frame- and sample-identical to the one pass
+## (ffmpeg framemd5); checks the Kubernetes manifests (kubernetes-validate from PyPI when it installs).
+test-distributed: check-swift
+	bash scripts/test-distributed.sh
 
 clean:
 	rm -rf .build $(OUTPUT) examples/specs/media
