@@ -180,6 +180,23 @@ struct DistributedRenderTests {
         #expect(throws: MovieMakerError.self) { try job.assemble(from: chunks, to: folder.file("three.mp4"), chunks: 3) }
     }
 
+    @Test("a frame's pixels do not depend on the number of drawing threads: 1 and 3 threads give the same lossless chunk")
+    func drawingThreadsDoNotChangePixels() throws {
+        let folder = try Self.mediaFolder()
+        let timeline = try Timeline(jsonText: Self.spec(lossless: true))
+        var movies: [[PixelBuffer]] = []
+        for threads in [1, 3] {
+            let composition = try timeline.composition(Timeline.RenderOptions(mediaFolder: folder.url, drawingThreads: threads))
+            let job = try DistributedRender(composition: composition, name: "t\(threads)")
+            #expect(job.settings.drawingThreads == threads)
+            let chunks = folder.file("threads-\(threads)")
+            try FileManager.default.createDirectory(at: chunks, withIntermediateDirectories: false)
+            guard case let .rendered(url, _) = try job.renderChunk(1, of: 2, in: chunks) else { Issue.record("not rendered"); return }
+            movies.append(try decodeAll(url).map(\.pixels))
+        }
+        #expect(movies[0].count == 54 && movies[0].map(\.bytes) == movies[1].map(\.bytes))
+    }
+
     @Test("a clip drawn by a closure needs an identity; frames drawn over the last frame cannot be described at all")
     func closuresNeedAnIdentity() throws {
         let clip = Clip(duration: 2) { ctx, frame in
