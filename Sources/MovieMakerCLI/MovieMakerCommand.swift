@@ -28,6 +28,9 @@ struct MovieMakerCommand: ParsableCommand {
     /// A rendering command is cancelled by SIGINT or SIGTERM (see `Interruption`): one line says so and
     /// the exit status is 130 or 143.
     static func main() {
+        // A closed progress or output pipe (`moviemaker … 2>&1 | head -1`) must not kill a render:
+        // with SIGPIPE ignored, writes fail with EPIPE, Terminal stops writing there, the movie is finished.
+        signal(SIGPIPE, SIG_IGN)
         do {
             var command = try parseAsRoot()
             if let rendering = command as? any RenderingCommand {

@@ -262,7 +262,7 @@ struct SchemaCommand: ParsableCommand {
 
     func run() throws {
         let text = Timeline.jsonSchema.canonicalText
-        guard let output else { FileHandle.standardOutput.write(Data(text.utf8)); return }
+        guard let output else { Terminal.writeOutput(text); return }
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
         } catch {
@@ -347,7 +347,7 @@ struct FormatCommand: ParsableCommand {
         } catch {
             throw DescriptionError(file: spec, error: error)
         }
-        guard let output else { FileHandle.standardOutput.write(Data(text.utf8)); return }
+        guard let output else { Terminal.writeOutput(text); return }
         try OTIOCommand.write(text, to: output)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,11 +8,35 @@ import Glibc
 enum Terminal {
     /// Writes `text` to standard error as is (no newline added), unbuffered.
     static func writeError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        write(text, to: STDERR_FILENO)
     }
     /// Writes one line to standard output and flushes it, so it appears in order with standard error.
     static func printLine(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        write(line + "\n", to: STDOUT_FILENO)
+    }
+
+    /// Writes `text` to standard output as is (no newline added).
+    static func writeOutput(_ text: String) {
+        write(text, to: STDOUT_FILENO)
+    }
+
+    /// Which of standard output (1) and standard error (2) were found closed (EPIPE): not written again.
+    private static let closed = Mutex<Set<Int32>>([])
+
+    /// Writes all of `text` to `descriptor` with write(2). The CLI ignores SIGPIPE (see `main`), so a
+    /// reader that went away (`moviemaker … 2>&1 | head -1`) gives EPIPE here instead of killing the
+    /// render: the stream is then left alone and the render goes on to finish its movie.
+    private static func write(_ text: String, to descriptor: Int32) {
+        guard !closed.withLock({ $0.contains(descriptor) }) else { return }
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if n > 0 { bytes = bytes.dropFirst(n); continue }
+            if n < 0 && errno == EINTR { continue }
+            // EPIPE, a closed descriptor, a full disk behind a redirect: stop writing there.
+            closed.withLock { _ = $0.insert(descriptor) }
+            return
+        }
     }
     /// Whether standard error is an interactive terminal.
     static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }

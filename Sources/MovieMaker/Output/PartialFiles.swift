@@ -58,8 +58,20 @@ enum PartialFiles {
     /// Partial files this process is writing now, so that an emergency exit can remove them.
     private static let open = Mutex<Set<String>>([])
 
-    /// Records that `url` is being written (until `unregister`).
-    static func register(_ url: URL) { _ = open.withLock { $0.insert(url.path) } }
+    /// Records that `url` is being written (until `unregister`). The first call installs an exit
+    /// handler: a program that calls `exit()` (or returns from `main`) with a movie not finished leaves
+    /// no partial file behind. (A crash or SIGKILL runs no handler; the next render in the folder
+    /// removes what it left: `removeStale`.)
+    static func register(_ url: URL) {
+        _ = exitHandlerInstalled
+        _ = open.withLock { $0.insert(url.path) }
+    }
+
+    /// Installs the exit handler once (a `static let` is initialised exactly once, thread-safely).
+    private static let exitHandlerInstalled: Bool = {
+        atexit { _ = PartialFiles.removeAllOpen() }
+        return true
+    }()
     /// Records that `url` was renamed into place or deleted.
     static func unregister(_ url: URL) { _ = open.withLock { $0.remove(url.path) } }
     /// Deletes every partial file this process is writing (for a process about to exit without

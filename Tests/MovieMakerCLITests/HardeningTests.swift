@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+@testable import MovieMaker
+import MovieMakerTestSupport
+
+/// Renders that lose their reader or their process: a closed progress pipe does not kill a render,
+/// and a program that exits without `finish()` leaves no partial file.
+@Suite("moviemaker hardening")
+struct HardeningTests {
+    @Test("a closed progress pipe (… 2>&1 | head -1) does not kill the render: the movie is finished")
+    func closedPipeDoesNotKillTheRender() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let movie = folder.file("piped.mp4")
+        // CI=1: progress comes as lines; head takes the first and exits, closing the pipe.
+        let command = "set -o pipefail; CI=1 '\(CLI.executable.path)' title 'Piped' --duration 3 --size 320x240 --preset slow -o '\(movie.path)' 2>&1 | head -1; echo \"status=${PIPESTATUS[0]}\""
+        let r = try run("/bin/bash", ["-c", command])
+        #expect(r.stdout.contains("status=0"), "moviemaker died of the closed pipe: \(r.stdout) \(r.stderr)")
+        #expect(try decodeAll(movie).count == 90)
+        #expect(folder.contents == ["piped.mp4"], "\(folder.contents)")
+    }
+
+    @Test("a script that calls exit() without finish() leaves no partial file")
+    func exitWithoutFinishLeavesNothing() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let script = folder.file("quits.swift")
+        try """
+            import Foundation
+            import MovieMaker
+            let url = URL(fileURLWithPath: CommandLine.arguments[1])
+            let movie = try MovieMaker(url: url, width: 160, height: 120, fps: 30)
+            try movie.addFrames(count: 20) { ctx, frame in ctx.clear(.white) }
+            print("quitting")
+            exit(3)
+            """.write(to: script, atomically: true, encoding: .utf8)
+        let movies = folder.file("out")
+        try FileManager.default.createDirectory(at: movies, withIntermediateDirectories: false)
+        let r = try CLI.run(["run", script.path, "--", movies.appendingPathComponent("never.mp4").path])
+        #expect(r.stdout.contains("quitting") && r.status == 3, "\(r.status) \(r.stdout) \(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: movies.path) == [], "left behind")
+    }
+}
