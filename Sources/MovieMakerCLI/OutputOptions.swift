@@ -15,6 +15,10 @@ struct OutputOptions: ParsableArguments {
                                valueName: "path"))
     var output: String
 
+    /// Lifts the 24-hour limit on durations (read by `DurationArgument`).
+    @Flag(help: "Accept durations longer than 24 hours (refused by default: usually a typo, and days of rendering).")
+    var allowLongMovie = false
+
     /// The destination as a file URL (relative paths are taken from the current folder).
     var url: URL { URL(fileURLWithPath: output) }
     /// The destination's extension, lowercased.

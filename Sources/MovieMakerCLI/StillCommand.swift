@@ -23,7 +23,7 @@ enum TimeArgument {
                 whole = whole * 60 + n
             }
             if parts.count == 3, let minutes = Int(parts[1]), minutes >= 60 { throw ArgumentValueError(expected) }
-            return Time(seconds: Double(whole * 60) + seconds)
+            return try DurationArgument.checked(Double(whole * 60) + seconds)
         }
         var scale = 1.0
         if number.hasSuffix("ms") { number.removeLast(2); scale = 0.001 }
@@ -31,7 +31,7 @@ enum TimeArgument {
         guard let value = Double(number), value.isFinite, value >= 0, number.allSatisfy({ $0.isNumber || $0 == "." }) else {
             throw ArgumentValueError(expected)
         }
-        return Time(seconds: value * scale)
+        return try DurationArgument.checked(value * scale)
     }
 }
 

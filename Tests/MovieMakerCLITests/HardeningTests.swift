@@ -40,4 +40,23 @@ struct HardeningTests {
         #expect(r.stdout.contains("quitting") && r.status == 3, "\(r.status) \(r.stdout) \(r.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: movies.path) == [], "left behind")
     }
+
+    @Test("durations of 1e9, 1e13 and 1e308 s are usage errors naming the limit, not a trap or a month-long render")
+    func hugeDurationsAreRefused() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        for (value, limit) in [("1e9", "24-hour limit"), ("1e13", "longest time MovieMaker can count"), ("1e308", "longest time MovieMaker can count"),
+                               ("90000", "add --allow-long-movie")] {
+            for command in [["title", "X"], ["color", "red"]] {
+                let r = try CLI.run(command + ["--duration", value, "-o", folder.file("x.mp4").path])
+                #expect(r.status == 64 && r.stderr.contains(limit) && !r.stderr.contains("Fatal error"), "\(command) \(value): \(r.status) \(r.stderr)")
+            }
+        }
+        let still = try CLI.run(["still", "none.mp4", "--at", "1e13", "-o", folder.file("x.png").path])
+        #expect(still.status == 64 && !still.stderr.contains("Fatal error"), "\(still.stderr)")
+        #expect(folder.contents.isEmpty)
+        #expect(throws: MovieMakerError.self) { try Time(checkedSeconds: .nan) }
+        #expect(throws: MovieMakerError.self) { try Time(checkedSeconds: -1e300) }
+        #expect(try Time(checkedSeconds: 2.5) == Time(value: 5, timescale: 2))
+    }
 }

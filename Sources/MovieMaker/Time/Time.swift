@@ -25,6 +25,23 @@ public struct Time: Hashable, Comparable, Sendable, CustomStringConvertible,
         precondition(seconds.isFinite, "time must be finite, got \(seconds)")
         self.init(value: Int64((seconds * 1_000_000).rounded()), timescale: 1_000_000)
     }
+    /// The largest magnitude, in seconds, `init(checkedSeconds:)` accepts: about 292,000 years, the most
+    /// whole microseconds an `Int64` holds.
+    public static let maximumSeconds: Double = 9.2e12
+
+    /// The longest movie the `moviemaker` tool renders unless asked with `--allow-long-movie`: 24 hours.
+    public static let longMovieLimit: Time = 86_400
+
+    /// Converts seconds to an exact time as `init(seconds:)` does, for values that come from a user (a
+    /// command line, a file, a setting): throws `.invalidSetting` naming the value and the limit for a
+    /// value that is not a number, infinite, or beyond ±`maximumSeconds`, where `init(seconds:)` traps.
+    public init(checkedSeconds seconds: Double) throws(MovieMakerError) {
+        guard seconds.isFinite, seconds.magnitude <= Self.maximumSeconds else {
+            throw .invalidSetting(.time, value: "\(seconds) s", expected: "a finite number of seconds within ±\(Self.maximumSeconds) (about 292,000 years)")
+        }
+        self.init(seconds: seconds)
+    }
+
     /// `seconds` as a time by `init(roundTripping:)`, 0 when negative or not a number, and at most 10^15
     /// seconds (an endless duration).
     init(nonNegativeSeconds seconds: Double) {
