@@ -34,7 +34,13 @@ struct MovieMakerCommand: ParsableCommand {
         do {
             var command = try parseAsRoot()
             if let rendering = command as? any RenderingCommand {
-                Interruption.shared.install(destination: rendering.output.output)
+                // Writing over an input (`slideshow photo.mp4 b.png -o photo.mp4`, `--music song.mp4 -o
+                // song.mp4`, a symbolic link to either) would destroy it: refused before any work.
+                let destination = rendering.output.output
+                if let input = FileIdentity.inputMatching(destination, in: Array(CommandLine.arguments.dropFirst())) {
+                    throw ValidationError("-o \(destination) is \(input), an input of this command: writing there would destroy it; choose another destination")
+                }
+                Interruption.shared.install(destination: destination)
             }
             try command.run()
             Interruption.shared.exitIfSignalled()

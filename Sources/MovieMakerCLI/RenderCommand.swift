@@ -273,11 +273,34 @@ struct SchemaCommand: ParsableCommand {
 
 /// Whether two paths name the same file (device and inode, through symbolic links).
 enum FileIdentity {
-    /// True when both exist and are the same file.
+    /// True when both exist and are the same file (device and inode, through symbolic links).
     static func same(_ a: String, _ b: String) -> Bool {
         var sa = stat(), sb = stat()
         guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
         return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
+    }
+
+    /// The input among `arguments` (a command line without the program name) that is the same file as
+    /// `destination`: an argument naming an existing file, or a file directly inside a folder an
+    /// argument names (a slideshow's photo folder). The destination's own argument (the value of
+    /// `-o`/`--output`) is not an input. Photos, music, fonts, videos, subtitles and descriptions all
+    /// arrive this way, so one check covers every command.
+    static func inputMatching(_ destination: String, in arguments: [String]) -> String? {
+        var skipNext = false
+        for argument in arguments {
+            if skipNext { skipNext = false; continue }
+            if argument == "-o" || argument == "--output" { skipNext = true; continue }
+            if argument.hasPrefix("--output=") || (argument.hasPrefix("-o") && !argument.hasPrefix("--")) { continue }
+            var isDirectory: ObjCBool = false
+            let path = argument.hasPrefix("--") ? String(argument.drop { $0 != "=" }.dropFirst()) : argument
+            guard !path.isEmpty, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+            if !isDirectory.boolValue {
+                if same(destination, path) { return path }
+            } else if let names = try? FileManager.default.contentsOfDirectory(atPath: path) {
+                if let name = names.first(where: { same(destination, path + "/" + $0) }) { return path + "/" + name }
+            }
+        }
+        return nil
     }
 }
 

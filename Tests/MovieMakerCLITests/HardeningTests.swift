@@ -59,4 +59,34 @@ struct HardeningTests {
         #expect(throws: MovieMakerError.self) { try Time(checkedSeconds: -1e300) }
         #expect(try Time(checkedSeconds: 2.5) == Time(value: 5, timescale: 2))
     }
+
+    @Test("an output that is an input — a photo or video, the music, a symbolic link to one, a file in a photo folder — is refused with 64 and the input is untouched")
+    func outputEqualToAnInputIsRefused() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let photos = folder.file("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: false)
+        let photo = try TestPhotos.photo(.red, "a", in: folder)
+        let clip = try CLI.run(["color", "--color", "blue", "--duration", "1", "--size", "320x240", "-o", photos.appendingPathComponent("clip.mp4").path, "-q"])
+        #expect(clip.status == 0, "\(clip.stderr)")
+        try ProceduralSound.tone(frequency: 440, duration: 1).writeWAV(to: folder.file("song.wav"))
+        let song = folder.file("song.mp4")
+        let encoded = try CLI.run(["slideshow", photo.path, "--size", "320x240", "--music", folder.file("song.wav").path, "-o", song.path, "-q"])
+        #expect(encoded.status == 0, "\(encoded.stderr)")
+        try FileManager.default.createSymbolicLink(at: folder.file("link.mp4"), withDestinationURL: song)
+        let video = photos.appendingPathComponent("clip.mp4")
+        let before = try [video, song].map { try Data(contentsOf: $0) }
+        let cases: [[String]] = [
+            ["slideshow", video.path, photo.path, "-o", video.path],
+            ["slideshow", photo.path, "--music", song.path, "-o", song.path],
+            ["slideshow", photo.path, "--music=\(song.path)", "-o", folder.file("link.mp4").path],
+            ["slideshow", photos.path, "-o", video.path],
+            ["stitch", video.path, "-o", video.path],
+        ]
+        for arguments in cases {
+            let r = try CLI.run(arguments)
+            #expect(r.status == 64 && r.stderr.contains("an input of this command"), "\(arguments): \(r.status) \(r.stderr)")
+        }
+        #expect(try [video, song].map { try Data(contentsOf: $0) } == before, "an input was changed")
+    }
 }
