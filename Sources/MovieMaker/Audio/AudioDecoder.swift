@@ -451,10 +451,27 @@ final class AudioDecoder: AudioReader {
             if producedPosition >= frameLimit { finished = true }
         }
         guard hi > lo else { return }
+        let start = output.count
         scratch.withUnsafeBufferPointer { src in
             output.append(contentsOf: UnsafeBufferPointer(start: src.baseAddress! + Int(lo) * channels, count: Int(hi - lo) * channels))
         }
+        // A damaged or hand-made float file can hold NaN or infinite samples, which would poison the mix
+        // and make the AAC encoder refuse the frame: they are played as silence, with one warning per file.
+        var replaced = 0
+        output.withUnsafeMutableBufferPointer { samples in
+            for i in start..<samples.count where !samples[i].isFinite {
+                samples[i] = 0
+                replaced += 1
+            }
+        }
+        if replaced > 0 && !warnedNonFinite {
+            warnedNonFinite = true
+            LibraryWarnings.warn("\(url.path) holds samples that are not numbers (NaN or infinite): they are played as silence")
+        }
     }
+
+    /// Whether the warning about non-finite samples was given (once per reader).
+    private var warnedNonFinite = false
 
     // MARK: Probing
 
