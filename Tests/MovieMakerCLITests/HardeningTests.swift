@@ -89,4 +89,62 @@ struct HardeningTests {
         }
         #expect(try [video, song].map { try Data(contentsOf: $0) } == before, "an input was changed")
     }
+
+    /// A small progressive JPEG whose frame header is patched to declare `width`×`height`.
+    static func bombJPEG(width: UInt16, height: UInt16) -> Data {
+        var bytes = [UInt8](FixtureJPEG.data(RGBAPicture.quadrants(width: 64, height: 64), progressive: true))
+        for i in 0..<(bytes.count - 9) where bytes[i] == 0xFF && (bytes[i + 1] == 0xC2 || bytes[i + 1] == 0xC0) {
+            bytes[i + 5] = UInt8(height >> 8); bytes[i + 6] = UInt8(height & 0xFF)
+            bytes[i + 7] = UInt8(width >> 8); bytes[i + 8] = UInt8(width & 0xFF)
+            break
+        }
+        return Data(bytes)
+    }
+
+    /// A 16-bit mono WAV whose header says `rate` samples per second, with `samples` samples.
+    static func wav(rate: UInt32, samples: Int) -> Data {
+        var d = Data()
+        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
+        func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
+        d.append(contentsOf: Array("RIFF".utf8)); u32(UInt32(36 + samples * 2)); d.append(contentsOf: Array("WAVEfmt ".utf8))
+        u32(16); u16(1); u16(1); u32(rate); u32(rate * 2); u16(2); u16(16)
+        d.append(contentsOf: Array("data".utf8)); u32(UInt32(samples * 2))
+        for i in 0..<samples { u16(UInt16(bitPattern: Int16(truncatingIfNeeded: (i % 100) * 300))) }
+        return d
+    }
+
+    @Test("decompression bombs: a JPEG declaring 40000×40000 and a WAV declaring 1 Hz are refused at once, naming the file and the limit, in little memory")
+    func decompressionBombsAreRefused() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let jpeg = folder.file("bomb.jpg"), wav = folder.file("bomb.wav")
+        try Self.bombJPEG(width: 40000, height: 40000).write(to: jpeg)
+        try Self.wav(rate: 1, samples: 20_000).write(to: wav)
+        #expect(try Data(contentsOf: jpeg).count < 30_000)
+
+        // In the library: typed errors, fast.
+        let start = ContinuousClock.now
+        do {
+            _ = try AudioFile(url: wav).makeReader(format: .standard)
+            Issue.record("a 1 Hz WAV should be refused")
+        } catch let error as MovieMakerError {
+            #expect(error.code == .audioUnreadable && error.message.contains(wav.path) && error.message.contains("8000…384000"), "\(error.message)")
+        }
+        #expect(ContinuousClock.now - start < .milliseconds(100))
+
+        // Through the tool, measured by /usr/bin/time: refused within 100 ms of work and 50 MB more than a bare start.
+        for (arguments, what) in [(["slideshow", jpeg.path, "--size", "320x240", "-o", folder.file("a.mp4").path], "200 megapixels"),
+                                  (["slideshow", try TestPhotos.photo(.red, "ok", in: folder).path, "--size", "320x240", "--music", wav.path, "-o", folder.file("b.mp4").path], "8000…384000")] {
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else { break }
+            let r = try run("/usr/bin/time", ["-f", "MAXRSS=%M CPU=%U+%S", CLI.executable.path] + arguments)
+            #expect(r.status != 0 && r.stderr.contains(what), "\(arguments): \(r.stderr)")
+            let kb = r.stderr.components(separatedBy: "MAXRSS=").last.flatMap { Int($0.prefix { $0.isNumber }) } ?? .max
+            let bare = try run("/usr/bin/time", ["-f", "MAXRSS=%M", CLI.executable.path, "--version"])
+            let baseKB = bare.stderr.components(separatedBy: "MAXRSS=").last.flatMap { Int($0.prefix { $0.isNumber }) } ?? 0
+            #expect(kb - baseKB < 50_000, "peak \(kb) KiB, a bare start \(baseKB) KiB")
+            let cpu = r.stderr.components(separatedBy: "CPU=").last.map { $0.split(separator: "+").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.reduce(0, +) } ?? 99
+            #expect(cpu < 0.6, "CPU \(cpu) s")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.file("a.mp4").path) && !FileManager.default.fileExists(atPath: folder.file("b.mp4").path))
+    }
 }

@@ -109,8 +109,16 @@ final class AudioDecoder: AudioReader {
         let context = decoder.borrowedContext
         let sourceRate = Int(context.pointee.sample_rate > 0 ? context.pointee.sample_rate : par.pointee.sample_rate)
         guard sourceRate > 0 else { throw .audioUnreadable(path: path, reason: "the stream does not say its sample rate") }
+        // Checked before anything is decoded or resampled: a header claiming 1 Hz would make the
+        // resampler produce 48,000 samples for each one read (gigabytes from a small file).
+        guard Self.sampleRates.contains(sourceRate) else {
+            throw .audioUnreadable(path: path, reason: "its header says \(sourceRate) samples per second, outside the \(Self.sampleRates.lowerBound)…\(Self.sampleRates.upperBound) Hz MovieMaker reads (a damaged header?)")
+        }
         let channels = Int(context.pointee.ch_layout.nb_channels)
         guard channels > 0 else { throw .audioUnreadable(path: path, reason: "the stream does not say how many channels it has") }
+        guard channels <= Self.maximumChannels else {
+            throw .audioUnreadable(path: path, reason: "its header says \(channels) channels, more than the \(Self.maximumChannels) MovieMaker reads")
+        }
 
         var info = knownInfo ?? AudioStreamInfo(codec: codecName, sampleRate: sourceRate, channelCount: channels, duration: nil)
         if knownInfo == nil {
@@ -469,6 +477,11 @@ final class AudioDecoder: AudioReader {
             LibraryWarnings.warn("\(url.path) holds samples that are not numbers (NaN or infinite): they are played as silence")
         }
     }
+
+    /// The sample rates a file may declare: 8 kHz (telephone) to 384 kHz (studio).
+    static let sampleRates = 8_000...384_000
+    /// The most channels a file may declare (22.2 sound has 24).
+    static let maximumChannels = 64
 
     /// Whether the warning about non-finite samples was given (once per reader).
     private var warnedNonFinite = false

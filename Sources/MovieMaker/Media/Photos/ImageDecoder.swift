@@ -194,6 +194,11 @@ struct PhotoHeader {
 enum ImageDecoders {
     static func decode(_ bytes: UnsafeRawBufferPointer, format: PhotoFormat, path: String,
                        scaling: PhotoScaling?) throws(MovieMakerError) -> (PhotoHeader, PhotoRaster?) {
+        if scaling != nil {
+            // The declared size is checked before any pixel is decoded (see PhotoLimits).
+            let (header, _) = try decode(bytes, format: format, path: path, scaling: nil)
+            try PhotoLimits.check(width: header.storedWidth, height: header.storedHeight, path: path)
+        }
         switch format {
         case .jpeg: return try jpeg(bytes, path: path, scaling: scaling)
         case .png: return try png(bytes, path: path, scaling: scaling)
