@@ -147,4 +147,18 @@ struct HardeningTests {
         }
         #expect(!FileManager.default.fileExists(atPath: folder.file("a.mp4").path) && !FileManager.default.fileExists(atPath: folder.file("b.mp4").path))
     }
+
+    @Test("no FFmpeg log line reaches standard error under --quiet, whatever decodes (a damaged GIF photo)")
+    func ffmpegStaysQuiet() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let frames = (0..<4).map { i in AnimationFrame.make(width: 64, height: 64, milliseconds: 100) { x, y in (UInt8(x / 16 * 60), UInt8(y / 16 * 60), UInt8(i * 60), 255) } }
+        var gif = FixtureGIF.data(width: 64, height: 64, frames: frames)
+        // Damage the image data after the first frame's start: libavcodec's GIF decoder complains about it.
+        for i in stride(from: gif.count / 3, to: gif.count - 2, by: 7) { gif[i] ^= 0x5A }
+        try Data(gif).write(to: folder.file("damaged.gif"))
+        let r = try CLI.run(["slideshow", folder.file("damaged.gif").path, "--size", "320x240", "--duration", "1", "-q", "-o", folder.file("s.mp4").path])
+        #expect(!r.stderr.contains(" @ 0x") && !r.stderr.contains("[gif"), "FFmpeg's own log reached stderr: \(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count <= 1, "at most our own one line: \(r.stderr)")
+    }
 }

@@ -95,6 +95,9 @@ final class OwnedCodecContext {
     let pointer: UnsafeMutablePointer<AVCodecContext>
     /// A context for `codec` (avcodec_alloc_context3), not opened yet.
     init(codec: UnsafePointer<AVCodec>) throws(MovieMakerError) {
+        // Every decoder and encoder starts here: FFmpeg's own log lines are silenced (or routed) first,
+        // whatever path reached it (a GIF photo, a probe, a sticker), not only when a movie starts.
+        LibraryLog.ensureConfigured()
         guard let c = avcodec_alloc_context3(codec) else {
             throw .ffmpeg(operation: "avcodec_alloc_context3", code: mm_averror(12), message: "out of memory")
         }
@@ -114,6 +117,7 @@ final class OwnedScaler {
     /// A converter from one size and pixel format to another (sws_getContext).
     init(srcWidth: Int32, srcHeight: Int32, srcFormat: AVPixelFormat,
          dstWidth: Int32, dstHeight: Int32, dstFormat: AVPixelFormat, flags: Int32) throws(MovieMakerError) {
+        LibraryLog.ensureConfigured()
         guard let s = sws_getContext(srcWidth, srcHeight, srcFormat, dstWidth, dstHeight, dstFormat, flags, nil, nil, nil) else {
             throw .ffmpeg(operation: "sws_getContext (\(srcWidth)×\(srcHeight) → \(dstWidth)×\(dstHeight))",
                           code: mm_averror(22), message: "unsupported conversion")
@@ -218,6 +222,7 @@ final class OwnedInputFormatContext {
     /// Opens `path` (avformat_open_input), probing its format unless `format` is given. A failure is
     /// thrown as `.ffmpeg` with FFmpeg's code, for the caller to phrase.
     init(path: String, format: UnsafePointer<AVInputFormat>? = nil) throws(MovieMakerError) {
+        LibraryLog.ensureConfigured()   // before the demuxer can log (see OwnedCodecContext)
         var fc: UnsafeMutablePointer<AVFormatContext>? = nil
         let r = avformat_open_input(&fc, path, format, nil)
         guard r >= 0, let fc else {
@@ -230,6 +235,7 @@ final class OwnedInputFormatContext {
     /// Opens `input` (bytes in memory) as `format`: the context is allocated here, given the custom
     /// I/O, and on failure freed by avformat_open_input itself.
     init(memory input: OwnedMemoryInput, format: UnsafePointer<AVInputFormat>) throws(MovieMakerError) {
+        LibraryLog.ensureConfigured()
         guard let allocated = avformat_alloc_context() else {
             throw .ffmpeg(operation: "avformat_alloc_context", code: averrorENOMEM, message: "out of memory")
         }
@@ -354,6 +360,7 @@ final class OwnedResampler {
          to outputLayout: UnsafeMutablePointer<AVChannelLayout>, format outputFormat: AVSampleFormat, rate outputRate: Int32,
          operation: String) throws(MovieMakerError) {
         var s: OpaquePointer? = nil
+        LibraryLog.ensureConfigured()
         let r = swr_alloc_set_opts2(&s, outputLayout, outputFormat, outputRate,
                                     inputLayout, AVSampleFormat(rawValue: inputFormat), inputRate, 0, nil)
         guard r >= 0, let s else {
