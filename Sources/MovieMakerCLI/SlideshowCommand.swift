@@ -61,9 +61,15 @@ struct SlideshowCommand: RenderingCommand {
     var transition: String = "fade"
 
     /// How long each transition takes.
-    @Option(help: ArgumentHelp("Seconds each transition takes; it overlaps the neighbouring photos. (default: 1)", valueName: "seconds"),
+    @Option(help: ArgumentHelp("Seconds each transition takes; it overlaps the neighbouring photos. (default: 1, or half of --duration when that is 2 s or less)", valueName: "seconds"),
             transform: { (text: String) throws -> Time in try DurationArgument.parse(text) })
-    var transitionDuration: Time = 1
+    var transitionDuration: Time?
+
+    /// The default transition length: 1 s, shortened to half a photo's time for short photos (a
+    /// default adapts to what was asked; only a typed value is refused).
+    var effectiveTransitionDuration: Time {
+        transitionDuration ?? Time.min(1, Time(value: duration.value, timescale: duration.timescale * 2))
+    }
 
     /// Fit mode.
     @Option(help: ArgumentHelp("How photos fill the frame: fill (crop to cover), fit (whole photo on --background), blur (whole photo over a blurred copy). (default: blur)",
@@ -122,7 +128,7 @@ struct SlideshowCommand: RenderingCommand {
         }
         if transition.lowercased() != "none" {
             do { _ = try Transition(xfadeName: transition) } catch { throw ValidationError("--transition: \(error)") }
-            guard transitionDuration < duration else {
+            if let transitionDuration, transitionDuration >= duration {
                 throw ValidationError("--transition-duration \(transitionDuration.seconds) must be shorter than --duration \(duration.seconds), so each photo is seen on its own")
             }
         }
@@ -167,7 +173,10 @@ struct SlideshowCommand: RenderingCommand {
         show.background = background
         show.captions = captions.captions
         show.kenBurns = kenBurns ? Slideshow.KenBurns(zoom: kenBurnsZoom, direction: kenBurnsDirection, seed: seed) : .off
-        show.transition = transition.lowercased() == "none" ? nil : try Transition(xfadeName: transition, duration: transitionDuration)
+        show.transition = transition.lowercased() == "none" ? nil : try Transition(xfadeName: transition, duration: effectiveTransitionDuration)
+        if transitionDuration == nil && effectiveTransitionDuration < 1 && photos.count > 1 && transition.lowercased() != "none" {
+            Terminal.writeError("moviemaker: note: transitions take \(effectiveTransitionDuration.seconds) s (half of --duration) instead of the default 1 s; set --transition-duration to choose\n")
+        }
         return show
     }
 

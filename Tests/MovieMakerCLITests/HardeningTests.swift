@@ -161,4 +161,19 @@ struct HardeningTests {
         #expect(!r.stderr.contains(" @ 0x") && !r.stderr.contains("[gif"), "FFmpeg's own log reached stderr: \(r.stderr)")
         #expect(r.stderr.split(separator: "\n").count <= 1, "at most our own one line: \(r.stderr)")
     }
+
+    @Test("a default adapts to what was asked: slideshow photo.jpg --duration 1 renders; only a typed transition length is refused")
+    func defaultTransitionFitsShortPhotos() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let a = try TestPhotos.photo(.red, "a", in: folder), b = try TestPhotos.photo(.blue, "b", in: folder)
+        let one = try CLI.run(["slideshow", a.path, "--duration", "1", "--size", "320x240", "-q", "-o", folder.file("one.mp4").path])
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(try decodeAll(folder.file("one.mp4")).count == 30)
+        let two = try CLI.run(["slideshow", a.path, b.path, "--duration", "1", "--size", "320x240", "-q", "-o", folder.file("two.mp4").path])
+        #expect(two.status == 0 && two.stderr.contains("0.5 s"), "\(two.stderr)")
+        #expect(try decodeAll(folder.file("two.mp4")).count == 60, "two photos of 1 s each")
+        let typed = try CLI.run(["slideshow", a.path, b.path, "--duration", "1", "--transition-duration", "1", "-o", folder.file("typed.mp4").path])
+        #expect(typed.status == 64 && typed.stderr.contains("--transition-duration 1.0 must be shorter"), "\(typed.stderr)")
+    }
 }
