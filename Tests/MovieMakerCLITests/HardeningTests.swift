@@ -176,4 +176,19 @@ struct HardeningTests {
         let typed = try CLI.run(["slideshow", a.path, b.path, "--duration", "1", "--transition-duration", "1", "-o", folder.file("typed.mp4").path])
         #expect(typed.status == 64 && typed.stderr.contains("--transition-duration 1.0 must be shorter"), "\(typed.stderr)")
     }
+
+    @Test("a named pipe called b.jpg in a photo folder is skipped with a warning, not waited on forever")
+    func fifoInPhotoFolderIsSkipped() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let photos = folder.file("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: false)
+        let photo = try TestPhotos.photo(.green, "a", in: folder)
+        try FileManager.default.copyItem(at: photo, to: photos.appendingPathComponent("a.png"))
+        #expect(mkfifo(photos.appendingPathComponent("b.jpg").path, 0o644) == 0)
+        let running = try CLI.Running(["slideshow", photos.path, "--duration", "1", "--size", "320x240", "-o", folder.file("s.mp4").path])
+        let outcome = running.waitForExit(timeout: 60)
+        #expect(outcome.status == 0 && outcome.stderr.contains("b.jpg") && outcome.stderr.contains("not a regular file"), "\(outcome.status) \(outcome.stderr)")
+        #expect(try decodeAll(folder.file("s.mp4")).count == 30)
+    }
 }

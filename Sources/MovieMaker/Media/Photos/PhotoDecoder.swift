@@ -143,7 +143,8 @@ final class FileBytes {
 
     init(_ url: URL, limit: Int = Int.max) throws(MovieMakerError) {
         let path = url.path
-        let fd = open(path, O_RDONLY)
+        // O_NONBLOCK: opening a named pipe (a FIFO called b.jpg) would otherwise wait forever for a writer.
+        let fd = open(path, O_RDONLY | O_NONBLOCK)
         guard fd >= 0 else {
             let code = errno
             throw .imageUnreadable(path: path, reason: code == ENOENT ? "no such file" : String(cString: strerror(code)))
@@ -152,6 +153,10 @@ final class FileBytes {
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw .imageUnreadable(path: path, reason: String(cString: strerror(errno))) }
         guard status.st_mode & S_IFMT != S_IFDIR else { throw .imageUnreadable(path: path, reason: "it is a folder, not a file") }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw .imageUnreadable(path: path, reason: "it is not a regular file (a named pipe, a device or a socket)")
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         let size = Int(status.st_size)
         guard size > 0 else { throw .notAnImage(path: path, reason: "the file is empty") }
         let wanted = min(size, limit)
