@@ -46,3 +46,27 @@ struct NonFiniteSampleTests {
         #expect(said.filter { $0.contains(wav.path) }.count <= 2, "one warning per reader: \(said)")
     }
 }
+
+/// Normalising a looped music bed measures what will be heard, not the 48 hours it is looped to.
+@Suite("Music bed normalisation")
+struct MusicBedNormalisationTests {
+    @Test("normalising a looped music bed on a one-second movie returns at once and reaches the target")
+    func loopedBedNormalisesQuickly() throws {
+        let folder = try TemporaryFolder()
+        let song = folder.file("song.wav")
+        try ProceduralSound.tone(frequency: 330, amplitude: 0.05, duration: 3).writeWAV(to: song)
+        let mix = AudioMix([AudioMix.Track(try AudioClip(url: song).musicBed())]).normalized(to: -16)
+        #expect(mix.duration.map { $0 >= MovieMaker.endlessLoop } == true, "the bed loops without end")
+        let started = ContinuousClock.now
+        let movie = folder.file("bed.mp4")
+        let maker = try MovieMaker(url: movie, width: 320, height: 240, fps: 30)
+        try maker.addAudio(mix)
+        try maker.addFrames(count: 30) { ctx, _ in ctx.clear(.black) }
+        try maker.finish()
+        // Before: 48 hours of music measured (minutes of CPU). A generous bound that only a hang breaks.
+        #expect(ContinuousClock.now - started < .seconds(30))
+        // The loudness reached: the quiet tone (about −29 LUFS) brought up to about −16 (the last 2 s fade).
+        let measured = try AudioFile(url: movie).measureLoudness(duration: Time(value: 1, timescale: 2)).integrated
+        #expect(abs(measured - -16) < 1.5, "\(measured) LUFS")
+    }
+}

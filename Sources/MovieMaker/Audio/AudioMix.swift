@@ -127,6 +127,24 @@ public struct AudioMix: AudioSource {
         return end
     }
 
+    /// How much of a mix of `length` normalisation measures: all of it, unless a track loops without
+    /// end (a music bed, looped to fill whatever movie it is in: `MovieMaker.endlessLoop`, 48 hours).
+    /// Then what will be heard is unknown until the movie ends, and a loop's loudness is one pass's:
+    /// the mix is measured up to the end of the latest track that ends and of one pass of each loop
+    /// (at least 10 s when there is that much), never hours of repeats.
+    func measuredLength(_ length: Time) -> Time {
+        guard length >= MovieMaker.endlessLoop else { return length }
+        var end = Time.zero
+        for track in tracks {
+            if let clip = track.source as? AudioClip, clip.loopDuration.map({ $0 >= MovieMaker.endlessLoop }) ?? false {
+                end = Time.max(end, track.start + (clip.trimmedDuration ?? 10))
+            } else if let e = track.end, e < MovieMaker.endlessLoop {
+                end = Time.max(end, e)
+            }
+        }
+        return Time.min(length, Time.max(end, 10))
+    }
+
     /// The longest end fade a track asks for, plus the limiter's latency (the mix reads that far ahead).
     public var endFadeDuration: Time {
         let fade = tracks.map(\.source.endFadeDuration).max() ?? .zero
@@ -147,7 +165,7 @@ public struct AudioMix: AudioSource {
                     .loudnessNormalization, value: "a mix without an end",
                     expected: "a mix that ends, to measure it first: give it a duration (AudioMix(duration:)) or tracks that end")
             }
-            let frames = format.frame(at: length)
+            let frames = format.frame(at: measuredLength(length))
             // Pass 1: the mix as it is.
             var meter = LoudnessMeter(format: format)
             try MixBus(self, format: format, gain: gain).readInChunks(totalFrames: frames) { chunk, n in meter.add(chunk, frameCount: n) }
