@@ -32,7 +32,7 @@ struct MovieMakerCommand: ParsableCommand {
         // with SIGPIPE ignored, writes fail with EPIPE, Terminal stops writing there, the movie is finished.
         signal(SIGPIPE, SIG_IGN)
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(Self.joiningNegativeNumbers(Array(CommandLine.arguments.dropFirst())))
             if let rendering = command as? any RenderingCommand {
                 // Writing over an input (`slideshow photo.mp4 b.png -o photo.mp4`, `--music song.mp4 -o
                 // song.mp4`, a symbolic link to either) would destroy it: refused before any work.
@@ -55,8 +55,12 @@ struct MovieMakerCommand: ParsableCommand {
     static func exitReporting(_ error: Error) -> Never {
         var code = exitCode(for: error)
         // A bad description file (or slot value) is the user's input being wrong, as a bad option is.
-        let badDescription = (error as? MovieMakerError)?.code == .invalidDescription || error is DescriptionError
-            || (error as? MovieMakerError)?.code == .invalidSubtitles   // a subtitle file is input too
+        var badDescription = (error as? MovieMakerError).map { Self.inputCodes.contains($0.code) } ?? false || error is DescriptionError
+        // A script that is missing, a folder, unreadable or not a Swift file is bad input too.
+        switch error as? ScriptError {
+        case .scriptMissing?, .scriptIsFolder?, .scriptUnreadable?: badDescription = true
+        default: break
+        }
         if badDescription { code = .validationFailure }
         // --help, --version and clean exits print their text to standard output as usual.
         if code == .success { exit(withError: error) }
@@ -78,6 +82,41 @@ struct MovieMakerCommand: ParsableCommand {
         Terminal.writeError("moviemaker: error: \(reason)\n")
         Foundation.exit(code.rawValue)
     }
+
+    /// `--fps -1` as `--fps=-1`, so a negative number reaches the option's own check ("--fps -1: must
+    /// be …") instead of being read as an unknown option and reported as "missing value". Arguments after
+    /// `--`, and `run`'s (a script's own arguments), are left as they are.
+    static func joiningNegativeNumbers(_ arguments: [String]) -> [String] {
+        guard arguments.first != "run" else { return arguments }
+        var out: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" { out += arguments[index...]; break }
+            if argument.hasPrefix("--"), !argument.contains("="), index + 1 < arguments.count,
+               let next = arguments[index + 1].first, next == "-", arguments[index + 1].count > 1,
+               Double(arguments[index + 1]) != nil {
+                out.append(argument + "=" + arguments[index + 1])
+                index += 2
+                continue
+            }
+            out.append(argument)
+            index += 1
+        }
+        return out
+    }
+
+    /// The library's errors that mean the user's input is wrong (a file given is missing, unreadable,
+    /// not what it should be, too large, or a description is invalid): exit status 64, as a bad option.
+    /// Everything else (an encoder or disk failure mid-render) is a failed render: 1. The README's table
+    /// of exit statuses lists them.
+    static let inputCodes: Set<MovieMakerError.Code> = [
+        .invalidDescription, .invalidSubtitles, .imageUnreadable, .notAnImage, .imageTooLarge, .fontUnreadable, .fontNotFound,
+        .movieUnreadable, .movieTruncated, .noVideoStream, .videoUnsupported, .audioUnreadable, .noAudioStream,
+        .unsupportedAudioCodec, .noPhotos, .lutUnreadable, .invalidMarkup, .invalidPathData, .chunksMissing, .chunkMismatch,
+        .invalidSize, .oddSize, .sizeTooLarge, .invalidFrameRate, .invalidSetting, .unsupportedContainer, .destinationFolderMissing,
+        .transparencyUnsupported,
+    ]
 
     /// `moviemaker <subcommand> --help` for the subcommand on the command line, else `moviemaker --help`.
     private static func helpCommand() -> String {

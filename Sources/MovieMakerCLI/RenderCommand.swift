@@ -281,7 +281,7 @@ enum FileIdentity {
     }
 
     /// The input among `arguments` (a command line without the program name) that is the same file as
-    /// `destination`: an argument naming an existing file, or a file directly inside a folder an
+    /// `destination`: an argument naming an existing file, or a photo directly inside a folder an
     /// argument names (a slideshow's photo folder). The destination's own argument (the value of
     /// `-o`/`--output`) is not an input. Photos, music, fonts, videos, subtitles and descriptions all
     /// arrive this way, so one check covers every command.
@@ -297,7 +297,9 @@ enum FileIdentity {
             if !isDirectory.boolValue {
                 if same(destination, path) { return path }
             } else if let names = try? FileManager.default.contentsOfDirectory(atPath: path) {
-                if let name = names.first(where: { same(destination, path + "/" + $0) }) { return path + "/" + name }
+                // A folder is read for its photos only.
+                let read = names.filter { PhotoDecoder.fileExtensions.contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }
+                if let name = read.first(where: { same(destination, path + "/" + $0) }) { return path + "/" + name }
             }
         }
         return nil

@@ -50,6 +50,10 @@ struct RunCommand: ParsableCommand {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: script, isDirectory: &isDirectory) else { throw ScriptError.scriptMissing(path: script) }
         guard !isDirectory.boolValue else { throw ScriptError.scriptIsFolder(path: script) }
+        // `moviemaker run notes.txt` is a mistake, not a script to hand the compiler (and its linker errors).
+        guard URL(fileURLWithPath: script).pathExtension.lowercased() == "swift" else {
+            throw ScriptError.scriptUnreadable(path: script, reason: "not a Swift file: give a .swift script")
+        }
         let library = try LibraryLocation.locate()
         guard let swiftc = ScriptCompiler.findCompiler() else { throw ScriptError.compilerNotFound }
         var compiler = ScriptCompiler(library: library, swiftc: swiftc, cacheFolder: ScriptCompiler.defaultCacheFolder())

@@ -123,7 +123,7 @@ struct CLITests {
     @Test func runOfMissingScriptIsOneLineError() throws {
         guard CLI.isBuilt else { return }
         let r = try CLI.run(["run", "/nonexistent/nothing-here.swift"])
-        #expect(r.status == 1)
+        #expect(r.status == 64, "a missing script is bad input")
         #expect(r.stderrLines.count == 1, "stderr: \(r.stderr)")
         #expect(r.stderr.hasPrefix("moviemaker: error: ") && r.stderr.contains("/nonexistent/nothing-here.swift"))
         #expect(r.stdout.isEmpty)

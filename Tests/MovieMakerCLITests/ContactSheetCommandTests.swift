@@ -65,7 +65,7 @@ struct ContactSheetCommandTests {
         try VideoFixtures.expectError(["contact-sheet", video.path, "-o", folder.file("sheet.mp4").path], naming: ["-o sheet.png"], status: 64)
         let text = folder.file("text.mkv")
         try "not a video".write(to: text, atomically: true, encoding: .utf8)
-        try VideoFixtures.expectError(["contact-sheet", text.path, "-o", out.path], naming: [text.path], status: 1)
+        try VideoFixtures.expectError(["contact-sheet", text.path, "-o", out.path], naming: [text.path], status: 64)
         #expect(!FileManager.default.fileExists(atPath: out.path))
         #expect(folder.contents.filter { $0.contains("partial") }.isEmpty, "no partial file: \(folder.contents)")
     }

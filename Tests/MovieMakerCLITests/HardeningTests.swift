@@ -60,7 +60,7 @@ struct HardeningTests {
         #expect(try Time(checkedSeconds: 2.5) == Time(value: 5, timescale: 2))
     }
 
-    @Test("an output that is an input — a photo or video, the music, a symbolic link to one, a file in a photo folder — is refused with 64 and the input is untouched")
+    @Test("an output that is an input — a photo or video, the music, a symbolic link to one — is refused with 64 and the input is untouched")
     func outputEqualToAnInputIsRefused() throws {
         guard CLI.isBuilt else { return }
         let folder = try TemporaryFolder()
@@ -80,7 +80,6 @@ struct HardeningTests {
             ["slideshow", video.path, photo.path, "-o", video.path],
             ["slideshow", photo.path, "--music", song.path, "-o", song.path],
             ["slideshow", photo.path, "--music=\(song.path)", "-o", folder.file("link.mp4").path],
-            ["slideshow", photos.path, "-o", video.path],
             ["stitch", video.path, "-o", video.path],
         ]
         for arguments in cases {
@@ -190,5 +189,43 @@ struct HardeningTests {
         let outcome = running.waitForExit(timeout: 60)
         #expect(outcome.status == 0 && outcome.stderr.contains("b.jpg") && outcome.stderr.contains("not a regular file"), "\(outcome.status) \(outcome.stderr)")
         #expect(try decodeAll(folder.file("s.mp4")).count == 30)
+    }
+
+    @Test("the README's exit-status table, row by row (signals: CLICancellationTests)")
+    func exitStatusTable() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let out = folder.file("out.mp4").path
+        let photo = try TestPhotos.photo(.red, "p", in: folder)
+        try Data("not a font".utf8).write(to: folder.file("bogus.ttf"))
+        try Data("not music".utf8).write(to: folder.file("song.mp3"))
+        try "notes".write(to: folder.file("notes.txt"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(at: folder.file("empty"), withIntermediateDirectories: false)
+        try "import MovieMaker\nlet x: Int = \"three\"\n".write(to: folder.file("broken.swift"), atomically: true, encoding: .utf8)
+        try #"{"version": 1, "output": {"size": "320x240"}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": "-1s"}]}]}"#
+            .write(to: folder.file("bad.json"), atomically: true, encoding: .utf8)
+        let rows: [(status: Int32, arguments: [String], says: String)] = [
+            (0, ["title", "Fine", "--duration", "0.5", "--size", "320x240", "-q", "-o", out], ""),
+            (64, ["title", "X", "--fps", "-1", "-o", out], "'-1' is invalid for '--fps"),
+            (64, ["title", "X", "--duration", "-1", "-o", out], "'-1' is invalid for '--duration"),
+            (64, ["title", "X", "--duration", "1e9", "-o", out], "24-hour limit"),
+            (64, ["title", "X", "--font", "No Such Font Family", "-o", out], "No Such Font Family"),
+            (64, ["slideshow", photo.path, "--music", folder.file("missing.mp3").path, "-o", out], "missing.mp3"),
+            (64, ["slideshow", photo.path, "--music", folder.file("song.mp3").path, "-o", out], "song.mp3"),
+            (64, ["title", "X", "--font-file", folder.file("bogus.ttf").path, "-o", out], "bogus.ttf"),
+            (64, ["slideshow", folder.file("empty").path, "-o", out], "the folder is empty"),
+            (64, ["run", folder.file("missing.swift").path], "missing.swift"),
+            (64, ["run", folder.file("notes.txt").path], "not a Swift file"),
+            (64, ["slideshow", photo.path, "-o", out, "--music", out], "an input of this command"),
+            (64, ["render", folder.file("bad.json").path, "-o", out], "tracks[0].items[0].duration"),
+            (1, ["run", folder.file("broken.swift").path], "did not compile"),
+        ]
+        for row in rows {
+            let r = try CLI.run(row.arguments, in: folder.url)
+            #expect(r.status == row.status && (row.says.isEmpty || r.stderr.contains(row.says)), "\(row.arguments): \(r.status) \(r.stderr)")
+            if row.status != 0 {
+                #expect(r.stderrLines.last?.hasPrefix("moviemaker: error: ") == true, "\(row.arguments): \(r.stderr)")
+            }
+        }
     }
 }

@@ -81,7 +81,7 @@ struct StillCommandTests {
         try VideoFixtures.expectError(["still", folder.file("none.mp4").path, "-o", out.path], naming: ["none.mp4: no such file"], status: 64)
         let text = folder.file("text.mp4")
         try "not a video".write(to: text, atomically: true, encoding: .utf8)
-        try VideoFixtures.expectError(["still", text.path, "-o", out.path], naming: [text.path, "cannot read"], status: 1)
+        try VideoFixtures.expectError(["still", text.path, "-o", out.path], naming: [text.path, "cannot read"], status: 64)
         let target = geteuid() == 0 ? "/proc" : "/"
         try VideoFixtures.expectError(["still", video.path, "-o", target + "/thumb.png"], naming: [target, "cannot write"], status: 64)
         #expect(!FileManager.default.fileExists(atPath: out.path))

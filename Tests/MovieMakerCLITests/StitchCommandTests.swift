@@ -140,7 +140,7 @@ struct StitchCommandTests {
         let movie = folder.file("strict.mp4")
         let before = try plantExistingFile(movie)
         try VideoFixtures.expectError(["stitch", urls[0].path, bad.path, urls[1].path, "--strict", "-o", movie.path],
-                                      naming: [bad.path, "cannot read"], status: 1)
+                                      naming: [bad.path, "cannot read"], status: 64)
         #expect(try Data(contentsOf: movie) == before, "an existing file is left as it was")
         #expect(folder.contents.filter { $0.contains("partial") }.isEmpty, "no partial file: \(folder.contents)")
 
@@ -161,7 +161,7 @@ struct StitchCommandTests {
         try "hello".write(to: bad, atomically: true, encoding: .utf8)
         let out = folder.file("out.mp4")
         try VideoFixtures.expectError(["stitch", "-o", out.path], naming: ["give the video clips"], status: 64)
-        try VideoFixtures.expectError(["stitch", bad.path, "-o", out.path], naming: ["nothing to stitch", bad.path], status: 1)
+        try VideoFixtures.expectError(["stitch", bad.path, "-o", out.path], naming: ["nothing to stitch", bad.path], status: 64)
         try VideoFixtures.expectError(["stitch", folder.file("missing.mp4").path, "-o", out.path], naming: ["missing.mp4: no such file"], status: 64)
         let target = geteuid() == 0 ? "/proc" : "/"
         try VideoFixtures.expectError(["stitch", urls[0].path, "-o", target + "/out.mp4"], naming: [target, "cannot write"], status: 64)

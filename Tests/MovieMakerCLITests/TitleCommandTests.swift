@@ -147,11 +147,11 @@ struct TitleCommandTests {
         let folder = try TemporaryFolder()
         let url = folder.file("keep.mp4")
         try Data("precious".utf8).write(to: url)
-        // A font file that is not a font fails at run time (exit 1), after the destination was checked.
+        // A font file that is not a font is bad input (exit 64), found after the destination was checked.
         let bogus = folder.file("bogus.ttf")
         try Data("not a font".utf8).write(to: bogus)
         let r = try CLI.run(["title", "X", "--font-file", bogus.path, "--size", Self.size, "-o", url.path])
-        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.status == 64, "\(r.stderr)")
         #expect(r.stderrLines.count == 1 && r.stderr.contains("bogus.ttf"), "\(r.stderr)")
         #expect(try String(contentsOf: url, encoding: .utf8) == "precious")
         #expect(folder.contents == ["bogus.ttf", "keep.mp4"])
