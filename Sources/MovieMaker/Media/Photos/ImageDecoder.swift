@@ -388,9 +388,12 @@ enum ImageDecoders {
             if !icc.isEmpty, heif_image_handle_get_raw_color_profile(handle, &icc).code == heif_error_Ok { header.icc = icc }
         } else if profileType == heif_color_profile_type_nclx {
             var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-            if heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx {
+            let result = heif_image_handle_get_nclx_color_profile(handle, &nclx)
+            // libheif may allocate the structure even when it reports an error (a corrupt file): free it
+            // whatever the result (52 bytes per corrupt HEIC leaked before).
+            defer { if let nclx { heif_nclx_color_profile_free(nclx) } }
+            if result.code == heif_error_Ok, let nclx {
                 header.icc = ColorManagement.profileData(forH273Primaries: Int(nclx.pointee.color_primaries.rawValue))
-                heif_nclx_color_profile_free(nclx)
             }
         }
         let exifCount = heif_image_handle_get_number_of_metadata_blocks(handle, "Exif")
