@@ -11,6 +11,16 @@ import Foundation
 /// A colour change of one pixel: unpremultiplied levels 0…255 in, levels 0…255 out (alpha is kept).
 protocol ColorKernel {
     func callAsFunction(_ r: Int32, _ g: Int32, _ b: Int32) -> (Int32, Int32, Int32)
+    /// The same change on a colour packed as 0x00RRGGBB, giving 0x00RRGGBB (what opaque pixels go
+    /// through; by default unpacked, `callAsFunction`, packed again).
+    func packed(_ rgb: UInt32) -> UInt32
+}
+
+extension ColorKernel {
+    @inline(__always) func packed(_ rgb: UInt32) -> UInt32 {
+        let (r, g, b) = self(Int32(rgb >> 16 & 255), Int32(rgb >> 8 & 255), Int32(rgb & 255))
+        return UInt32(truncatingIfNeeded: r) << 16 | UInt32(truncatingIfNeeded: g) << 8 | UInt32(truncatingIfNeeded: b)
+    }
 }
 
 enum ColorPixels {
@@ -20,30 +30,43 @@ enum ColorPixels {
     }
 
     /// Replaces each pixel's colour by `kernel(r, g, b)`, in place, in parallel over rows; alpha is kept.
-    /// Opaque pixels go straight to the kernel; partly transparent ones are unpremultiplied first and
-    /// premultiplied after; transparent ones are skipped.
+    /// Opaque pixels go straight to the kernel (packed); partly transparent ones are unpremultiplied first
+    /// and premultiplied after; transparent ones are skipped.
     static func map<K: ColorKernel>(_ image: FilterImage, _ kernel: K) {
         image.forEachRowRange { rows in
-            let f = kernel, width = image.width
+            let width = image.width
             for y in rows {
+                let f = kernel
                 // Cairo's ARGB32: one native-endian 32-bit word per pixel, A R G B from the top byte.
                 let p = UnsafeMutableRawPointer(image.row(y))
-                for x in 0..<width {
-                    let px = p.load(fromByteOffset: 4 * x, as: UInt32.self)
+                // A row of opaque pixels (the usual case) in a loop without the alpha tests.
+                var all: UInt32 = 0xFFFF_FFFF
+                for x in 0..<width { all &= p.load(fromByteOffset: 4 &* x, as: UInt32.self) }
+                if all >= 0xFF00_0000 {
+                    var x = 0
+                    while x < width {
+                        let px = p.load(fromByteOffset: 4 &* x, as: UInt32.self)
+                        p.storeBytes(of: 0xFF00_0000 | f.packed(px & 0x00FF_FFFF), toByteOffset: 4 &* x, as: UInt32.self)
+                        x &+= 1
+                    }
+                    continue
+                }
+                var x = 0
+                while x < width {
+                    let px = p.load(fromByteOffset: 4 &* x, as: UInt32.self)
                     if px >= 0xFF00_0000 {
-                        let (r, g, b) = f(Int32(px >> 16 & 255), Int32(px >> 8 & 255), Int32(px & 255))
-                        p.storeBytes(of: 0xFF00_0000 | UInt32(truncatingIfNeeded: r) << 16 | UInt32(truncatingIfNeeded: g) << 8
-                                     | UInt32(truncatingIfNeeded: b), toByteOffset: 4 * x, as: UInt32.self)
+                        p.storeBytes(of: 0xFF00_0000 | f.packed(px & 0x00FF_FFFF), toByteOffset: 4 &* x, as: UInt32.self)
                     } else if px > 0x00FF_FFFF {
                         let ai = Int32(px >> 24), half = ai / 2
-                        let r0 = min(255, (Int32(px >> 16 & 255) * 255 + half) / ai)
-                        let g0 = min(255, (Int32(px >> 8 & 255) * 255 + half) / ai)
-                        let b0 = min(255, (Int32(px & 255) * 255 + half) / ai)
+                        let r0 = min(255, (Int32(px >> 16 & 255) &* 255 &+ half) / ai)
+                        let g0 = min(255, (Int32(px >> 8 & 255) &* 255 &+ half) / ai)
+                        let b0 = min(255, (Int32(px & 255) &* 255 &+ half) / ai)
                         let (r, g, b) = f(r0, g0, b0)
-                        let r1 = UInt32(truncatingIfNeeded: (r * ai + 127) / 255), g1 = UInt32(truncatingIfNeeded: (g * ai + 127) / 255)
-                        let b1 = UInt32(truncatingIfNeeded: (b * ai + 127) / 255)
-                        p.storeBytes(of: px & 0xFF00_0000 | r1 << 16 | g1 << 8 | b1, toByteOffset: 4 * x, as: UInt32.self)
+                        let r1 = UInt32(truncatingIfNeeded: (r &* ai &+ 127) / 255), g1 = UInt32(truncatingIfNeeded: (g &* ai &+ 127) / 255)
+                        let b1 = UInt32(truncatingIfNeeded: (b &* ai &+ 127) / 255)
+                        p.storeBytes(of: px & 0xFF00_0000 | r1 << 16 | g1 << 8 | b1, toByteOffset: 4 &* x, as: UInt32.self)
                     }
+                    x &+= 1
                 }
             }
         }

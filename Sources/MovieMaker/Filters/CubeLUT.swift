@@ -177,7 +177,8 @@ final class LUTCache: @unchecked Sendable {
 }
 
 /// A LUT laid out for lookups: each grid point's colour as four Floats (r, g, b, 0), and per input level
-/// (0…255) and channel the offset of the grid cell's lower corner and the fraction towards the next point.
+/// (0…255) and channel the offset of the grid cell's lower corner and the fraction towards the next point;
+/// and, when every value is within 0…1 (the usual case), the same in whole numbers for `PackedTetrahedralKernel`.
 final class LUTGrid: Sendable {
     /// `size`³ colours of four Floats, red index fastest.
     let points: [Float]
@@ -185,6 +186,20 @@ final class LUTGrid: Sendable {
     let offsets: [Int32]
     /// 3 × 256 fractions (red, green, blue) towards the next grid point, 0…1.
     let fractions: [Float]
+    /// `size`³ colours in whole numbers, red index fastest: r, g and b times 8 192 (rounded) in three 21-bit
+    /// fields of one word, blue in the lowest bits, then green, then red, so that one multiplication weights
+    /// all three and four weighted corners (weights summing to 255) still fit their fields. Nil when a value
+    /// is outside 0…1 (beyond a rounding error): such a LUT is read in Float.
+    let packedPoints: [UInt64]?
+    /// 3 × 256 entries (red, green, blue) for `packedPoints`: the cell's lower grid index times 1, `size`
+    /// and `size`² (an offset in points), shifted left 8 bits, plus the weight of the next grid point in
+    /// 255ths (0…255). For the usual domain 0…1 the weight is exact: level v lies v × (size − 1) / 255
+    /// grid steps in.
+    let packedIndex: [UInt32]
+
+    /// The scale of `packedPoints` (2¹³) and the sum that rounds each field's ÷ 2¹³ to nearest.
+    static let packedOne = 8192
+    static let packedRound: UInt64 = 4096 | 4096 << 21 | 4096 << 42
 
     init(size n: Int, table: [Float], domainMin: [Float], domainMax: [Float]) {
         var points = [Float](repeating: 0, count: 4 * n * n * n)
@@ -201,6 +216,39 @@ final class LUTGrid: Sendable {
             }
         }
         self.offsets = offsets; self.fractions = fractions
+
+        // Whole numbers. A value a little outside 0…1 (a .cube file's 1.000001) is clamped: the change is
+        // below 0.03 of a level.
+        let slack: Float = 1e-4
+        if table.allSatisfy({ $0 >= -slack && $0 <= 1 + slack }) {
+            let one = Double(Self.packedOne)
+            func q(_ v: Float) -> UInt64 { UInt64((Double(min(max(v, 0), 1)) * one).rounded()) }
+            var packed = [UInt64](repeating: 0, count: n * n * n)
+            for i in 0..<(n * n * n) { packed[i] = q(table[3 * i + 2]) | q(table[3 * i + 1]) << 21 | q(table[3 * i]) << 42 }
+            packedPoints = packed
+        } else {
+            packedPoints = nil
+        }
+        var index = [UInt32](repeating: 0, count: 768)
+        let usual = domainMin == [0, 0, 0] && domainMax == [1, 1, 1]
+        for c in 0..<3 {
+            let step = [1, n, n * n][c]
+            for v in 0..<256 {
+                var i: Int, w: Int
+                if usual {
+                    (i, w) = (v * (n - 1)).quotientAndRemainder(dividingBy: 255)
+                } else {
+                    let scale = Double(n - 1) / Double(domainMax[c] - domainMin[c])
+                    let x = min(max((Double(v) / 255 - Double(domainMin[c])) * scale, 0), Double(n - 1))
+                    i = Int(x); w = Int(((x - Double(i)) * 255).rounded())
+                    if w == 255 { i += 1; w = 0 }
+                }
+                // The last grid point is reached from the cell below it, at weight 1.
+                if i > n - 2 { w += 255 * (i - (n - 2)); i = n - 2 }
+                index[c * 256 + v] = UInt32(i * step) << 8 | UInt32(w)
+            }
+        }
+        packedIndex = index
     }
 }
 
@@ -251,6 +299,65 @@ enum TetrahedralLUT: LUTInterpolator {
     }
 }
 
+/// Tetrahedral interpolation in whole numbers on `LUTGrid.packedPoints`: FFmpeg `lut3d`'s corners and
+/// weights (as `TetrahedralLUT`), the weights in 255ths and the colours in 8 192ths, so a pixel costs
+/// three table reads, four colour reads and four multiplications (one per corner for all three channels).
+/// It gives the Float result rounded, but for values within 0.02 of a level of a half (a level apart then).
+struct PackedTetrahedralKernel: ColorKernel {
+    let points: UnsafePointer<UInt64>, index: UnsafePointer<UInt32>
+    /// Offsets in points of the next grid point along green and blue, of the corners two steps away
+    /// (red + green, red + blue, green + blue) and of the far corner.
+    let sG: Int, sB: Int, sRG: Int, sRB: Int, sGB: Int, far: Int
+    /// The amount in 4 096ths (4 096: the LUT's colour alone).
+    let mix: Int
+
+    init(grid: UnsafePointer<UInt64>, index: UnsafePointer<UInt32>, size n: Int, amount: Float) {
+        points = grid; self.index = index
+        sG = n; sB = n * n; sRG = 1 + n; sRB = 1 + n * n; sGB = n + n * n; far = 1 + n + n * n
+        mix = Int((min(max(amount, 0), 1) * 4096).rounded())
+    }
+
+    /// The three weighted sums for a colour 0x00RRGGBB, each level × 8 192 in its 21-bit field.
+    @inline(__always) func sums(_ rgb: UInt32) -> UInt64 {
+        let er = index[Int(rgb >> 16 & 255)], eg = index[256 &+ Int(rgb >> 8 & 255)], eb = index[512 &+ Int(rgb & 255)]
+        let base = points + Int(er >> 8 &+ eg >> 8 &+ eb >> 8)
+        let dr = UInt64(er & 255), dg = UInt64(eg & 255), db = UInt64(eb & 255)
+        // FFmpeg's choice of tetrahedron: the corners 000, one step along the largest fraction, then also
+        // along the middle one, and 111, weighted by the differences of the sorted fractions.
+        let c1: Int, c2: Int, w0: UInt64, w1: UInt64, w2: UInt64, w3: UInt64
+        if dr > dg {
+            if dg > db { c1 = 1; c2 = sRG; w0 = 255 &- dr; w1 = dr &- dg; w2 = dg &- db; w3 = db }
+            else if dr > db { c1 = 1; c2 = sRB; w0 = 255 &- dr; w1 = dr &- db; w2 = db &- dg; w3 = dg }
+            else { c1 = sB; c2 = sRB; w0 = 255 &- db; w1 = db &- dr; w2 = dr &- dg; w3 = dg }
+        } else {
+            if db > dg { c1 = sB; c2 = sGB; w0 = 255 &- db; w1 = db &- dg; w2 = dg &- dr; w3 = dr }
+            else if db > dr { c1 = sG; c2 = sGB; w0 = 255 &- dg; w1 = dg &- db; w2 = db &- dr; w3 = dr }
+            else { c1 = sG; c2 = sRG; w0 = 255 &- dg; w1 = dg &- dr; w2 = dr &- db; w3 = db }
+        }
+        return base[0] &* w0 &+ base[c1] &* w1 &+ base[c2] &* w2 &+ base[far] &* w3
+    }
+
+    @inline(__always) func packed(_ rgb: UInt32) -> UInt32 {
+        let s = sums(rgb)
+        if mix >= 4096 {
+            let t = s &+ LUTGrid.packedRound
+            return UInt32(truncatingIfNeeded: (t >> 13) & 0xFF) | UInt32(truncatingIfNeeded: (t >> 26) & 0xFF00)
+                | UInt32(truncatingIfNeeded: (t >> 39) & 0xFF_0000)
+        }
+        // in + (lut − in) × amount per channel, in 2²⁵ths of a level.
+        @inline(__always) func channel(_ v: UInt32, _ field: UInt64) -> UInt32 {
+            let lut = Int(truncatingIfNeeded: field & 0x1F_FFFF), original = Int(v) << 13
+            return UInt32(truncatingIfNeeded: (original &* (4096 &- mix) &+ lut &* mix &+ (1 << 24)) >> 25)
+        }
+        return channel(rgb & 255, s) | channel(rgb >> 8 & 255, s >> 21) << 8 | channel(rgb >> 16 & 255, s >> 42) << 16
+    }
+
+    @inline(__always) func callAsFunction(_ r: Int32, _ g: Int32, _ b: Int32) -> (Int32, Int32, Int32) {
+        let o = packed(UInt32(truncatingIfNeeded: r) << 16 | UInt32(truncatingIfNeeded: g) << 8 | UInt32(truncatingIfNeeded: b))
+        return (Int32(o >> 16), Int32(o >> 8 & 255), Int32(o & 255))
+    }
+}
+
 extension CubeLUT {
     /// One pixel through the grid, mixed with the original by `mix`.
     struct Kernel<I: LUTInterpolator>: ColorKernel {
@@ -268,9 +375,16 @@ extension CubeLUT {
     }
 
     /// Applies the LUT to 8-bit colours, in place on premultiplied BGRA rows, mixed with the original by
-    /// `amount` (0…1). The interpolation follows FFmpeg's `lut3d` (same corners and weights, Float32).
+    /// `amount` (0…1). The interpolation follows FFmpeg's `lut3d` (same corners and weights): tetrahedral
+    /// in whole numbers when the table allows (`LUTGrid.packedPoints`), otherwise in Float32.
     func apply(to image: FilterImage, interpolation: LUTInterpolation, amount: Float) {
         let k = min(max(amount, 0), 1)
+        if interpolation == .tetrahedral, let packed = grid.packedPoints {
+            packed.withUnsafeBufferPointer { p in grid.packedIndex.withUnsafeBufferPointer { i in
+                ColorPixels.map(image, PackedTetrahedralKernel(grid: p.baseAddress!, index: i.baseAddress!, size: size, amount: k))
+            } }
+            return
+        }
         grid.points.withUnsafeBufferPointer { p in grid.offsets.withUnsafeBufferPointer { o in grid.fractions.withUnsafeBufferPointer { f in
             func run<I: LUTInterpolator>(_: I.Type) {
                 ColorPixels.map(image, Kernel<I>(points: p.baseAddress!, offsets: o.baseAddress!, fractions: f.baseAddress!,
