@@ -8,7 +8,7 @@ OUTPUT ?= output
 
 PREFIX ?= /usr/local
 
-.PHONY: deps build demo test fuzz bench bench-filters test-distributed clean check-swift install
+.PHONY: deps build demo test fuzz bench bench-filters bench-chunks test-distributed clean check-swift install
 
 check-swift:
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "swift not found: install Swift 6 (https://www.swift.org/install/linux/) and put it on PATH"; exit 1; }
@@ -84,11 +84,12 @@ fuzz: deps
 	$(SWIFT) build --build-tests
 	MOVIEMAKER_FUZZ_COUNT=$(MOVIEMAKER_FUZZ_COUNT) $(SWIFT) test --skip-build --filter TimelineFuzzTests
 
-## Release build of the benchmark, then the standard workload, the slideshow line and the slideshow memory
-## line (about a quarter of an hour on 2 cores). Extra flags: make bench BENCH_ARGS="--json bench.json"
-## (--skip-slideshow, --skip-slideshow-memory, … see moviemaker-bench --help)
+## Release build of the benchmark (and of the moviemaker tool, which the chunk line runs), then the standard
+## workload, the slideshow, slideshow memory, audio, video, reverse, filters and chunk lines. Extra flags:
+## make bench BENCH_ARGS="--json bench.json" (--skip-slideshow, --skip-chunks, … see moviemaker-bench --help)
 bench: deps
 	$(SWIFT) build -c release --product moviemaker-bench
+	$(SWIFT) build -c release --product moviemaker
 	$$($(SWIFT) build -c release --show-bin-path)/moviemaker-bench $(BENCH_ARGS)
 
 ## The filters line of the benchmark alone: each filter's cost on a 1920×1080 frame, and a 3-s 1080p30
@@ -96,6 +97,15 @@ bench: deps
 bench-filters: deps
 	$(SWIFT) build -c release --product moviemaker-bench
 	$$($(SWIFT) build -c release --show-bin-path)/moviemaker-bench --only-filters $(BENCH_ARGS)
+
+## The chunk line of the benchmark alone: a 60-s 1080p30 medium description with music rendered by the
+## moviemaker tool in one pass and as 2, 4 and 8 chunks run two processes at a time, each then assembled:
+## CPU, bytes and assembly time against the one pass (about 4 one-pass renders: 15–25 minutes on 2 cores).
+## Shorter: make bench-chunks BENCH_ARGS="--chunk-seconds 10"
+bench-chunks: deps
+	$(SWIFT) build -c release --product moviemaker-bench
+	$(SWIFT) build -c release --product moviemaker
+	$$($(SWIFT) build -c release --show-bin-path)/moviemaker-bench --only-chunks $(BENCH_ARGS)
 
 ## Not part of `make test` (needs root: packages and daemons): renders examples/distributed/spec.json in one
 ## pass and in 4 chunks on a single-node Slurm cluster it starts in a temporary folder (job array + dependent

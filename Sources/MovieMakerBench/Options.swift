@@ -67,6 +67,12 @@ struct Options {
     var filterSeconds = 3
     /// Run only the filters line (every other line skipped).
     var onlyFilters = false
+    /// Skip the chunk line (one pass against 2, 4 and 8 chunks run two at a time).
+    var skipChunks = false
+    /// Length of the chunk line's movie in seconds (the targets are for 60).
+    var chunkSeconds = 60
+    /// Run only the chunk line (every other line skipped).
+    var onlyChunks = false
 
     static let usage = """
         usage: moviemaker-bench [--frames N] [--presets medium,veryfast] [--skip-memory]
@@ -79,6 +85,7 @@ struct Options {
                                 [--skip-video] [--video-clips N] [--video-seconds S]
                                 [--video-preset P] [--skip-reverse] [--video-folder PATH]
                                 [--skip-filters] [--filter-runs N] [--filter-seconds S] [--only-filters]
+                                [--skip-chunks] [--chunk-seconds S] [--only-chunks]
 
           --frames N           frames per preset run (default 300)
           --presets LIST       comma-separated x264 presets (default medium,veryfast)
@@ -122,6 +129,13 @@ struct Options {
           --filter-runs N               timed runs per filter, median reported (default 15)
           --filter-seconds S            length of each render (default 3)
           --only-filters                run the filters line alone (make bench-filters)
+
+          chunk line (a 1920×1080 @ 30 fps medium description with music rendered by the moviemaker tool beside
+          this program: in one pass, and as 2, 4 and 8 chunks run two processes at a time, then assembled; CPU,
+          bytes and assembly time against the one pass; about 4 one-pass renders of CPU):
+          --skip-chunks                 skip it
+          --chunk-seconds S             length of the movie (default 60, at least 8; the targets are for 60)
+          --only-chunks                 run the chunk line alone (make bench-chunks)
 
           --video-folder PATH  where the generated clips are kept (default .build/bench-videos when run
                                from the package, else the temporary folder); generated once
@@ -204,7 +218,16 @@ struct Options {
             case "--only-filters":
                 onlyFilters = true
                 skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
-                skipAudio = true; skipVideo = true; skipReverse = true
+                skipAudio = true; skipVideo = true; skipReverse = true; skipChunks = true
+            case "--skip-chunks":
+                skipChunks = true
+            case "--chunk-seconds":
+                chunkSeconds = try Self.positiveInt(rest.popFirst(), flag: flag)
+                guard chunkSeconds >= 8 else { throw OptionError("--chunk-seconds needs at least 8 (8 chunks of at least one second)") }
+            case "--only-chunks":
+                onlyChunks = true
+                skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
+                skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true
             case "--video-folder":
                 guard let path = rest.popFirst(), !path.isEmpty else { throw OptionError("--video-folder needs a path") }
                 videoFolder = path

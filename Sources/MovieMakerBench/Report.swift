@@ -37,6 +37,8 @@ struct BenchmarkReport: Encodable {
     var reverse: ReverseResult?
     /// The filters line: every filter's cost on a 1080p frame, a render with and without filters.
     var filters: FilterBenchmark.Result?
+    /// The chunk line: one pass against 2, 4 and 8 chunks run two at a time, then assembled.
+    var chunks: ChunkBenchmark.Result?
 
     init(machine: Machine, workload: Workload) {
         self.date = ISO8601DateFormatter().string(from: Date())

@@ -10,7 +10,9 @@
 // for few and many 24 MP photos (SlideshowMemory.swift), the audio line (AudioBench.swift), ten video
 // clips stitched with crossfades against x264 alone and the ffmpeg command line, and a clip played
 // backwards (VideoBench.swift), and the filters line: every filter's cost on a 1080p frame and what
-// a LUT + vignette + grain add to a render (FilterBench.swift). See `--help`.
+// a LUT + vignette + grain add to a render (FilterBench.swift), and the chunk line: a 1080p30 movie
+// rendered by the moviemaker tool in one pass against 2, 4 and 8 chunks + assembly (ChunkBench.swift).
+// See `--help`.
 import Foundation
 import Glibc
 @_spi(Benchmark) import MovieMaker
@@ -126,6 +128,16 @@ func runBenchmark(_ options: Options) throws {
         report.filters = result
         output(FilterBenchmark.line(result))
         reportOthers("filters")
+    }
+
+    if !options.skipChunks {
+        standardError("… chunks: a \(options.chunkSeconds)-s 1080p30 medium description in one pass, then as 2, 4 and 8 chunks two at a time")
+        var bench = ChunkBenchmark()
+        bench.seconds = options.chunkSeconds
+        let result = try bench.run()
+        report.chunks = result
+        output(ChunkBenchmark.line(result))
+        reportOthers("chunks")
     }
 
     switch options.json {
