@@ -74,7 +74,9 @@ struct RunCommand: ParsableCommand {
         // and with no signal blocked. moviemaker itself may have been started with most signals blocked:
         // Foundation's Process on Linux passes on the calling thread's mask, and Dispatch's worker
         // threads block nearly all (swift-corelibs-foundation issue 4772).
-        StopSignal.restoreDefaults()
+        // SIGPIPE too: moviemaker ignores it (a closed progress pipe must not kill a render), a script
+        // starts with the default, as any program does.
+        StopSignal.restoreDefaults(StopSignal.all + [SIGPIPE])
         var none = sigset_t()
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, nil)
