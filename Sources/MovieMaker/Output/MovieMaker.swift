@@ -401,18 +401,7 @@ public final class MovieMaker {
             if start < earliest { throw .audioTooLate(start: time, earliest: format.time(ofFrame: earliest)) }
         }
         if encoder.audio == nil { try audioSettings.validate(for: audioCodec) }
-        let reader: any AudioReader
-        do {
-            reader = try source.makeReader(format: format)
-        } catch let error as MovieMakerError {
-            throw error
-        } catch {
-            throw .audioUnreadable(path: "\(type(of: source))", reason: "\(error)")
-        }
-        guard reader.format == format else {
-            throw .invalidSetting(.audioReaderFormat, value: "\(reader.format.sampleRate) Hz × \(reader.format.channelCount)",
-                                  expected: "the format asked of makeReader(format:), \(format.sampleRate) Hz × \(format.channelCount)")
-        }
+        let reader = try VideoEncoder.openReader(source, format: format)
         // Before the first frame the encoder thread has not touched the encoder yet: the stream can be added.
         let audio: AudioEncoder
         if let existing = encoder.audio { audio = existing } else { audio = try encoder.addAudio(codec: audioCodec, settings: audioSettings) }

@@ -153,6 +153,13 @@ final class VideoEncoder {
     /// file fails before any frame. What `MovieMaker.addAudio` and `ChunkJoiner` share.
     static func place(_ source: any AudioSource, at time: Time, on audio: AudioEncoder) throws(MovieMakerError) {
         let format = audio.settings.format
+        let reader = try openReader(source, format: format)
+        audio.sources.add(reader, start: format.frame(at: time), duration: source.duration.map { format.frame(at: $0) },
+                          endFade: format.frame(at: source.endFadeDuration))
+    }
+
+    /// Opens `source`'s reader in `format` (a broken file fails here), checking it reads that format.
+    static func openReader(_ source: any AudioSource, format: AudioFormat) throws(MovieMakerError) -> any AudioReader {
         let reader: any AudioReader
         do {
             reader = try source.makeReader(format: format)
@@ -165,8 +172,7 @@ final class VideoEncoder {
             throw .invalidSetting(.audioReaderFormat, value: "\(reader.format.sampleRate) Hz × \(reader.format.channelCount)",
                                   expected: "the format asked of makeReader(format:), \(format.sampleRate) Hz × \(format.channelCount)")
         }
-        audio.sources.add(reader, start: format.frame(at: time), duration: source.duration.map { format.frame(at: $0) },
-                          endFade: format.frame(at: source.endFadeDuration))
+        return reader
     }
 
     /// The codec's private options for `settings`.
