@@ -242,8 +242,12 @@ final class Interruption: Sendable {
     }
 }
 
-/// Passes SIGINT and SIGTERM on to a child process while this one waits for it (`moviemaker run`
-/// compiling a script), so that a `kill` of moviemaker does not leave the compiler running.
+/// Passes SIGINT and SIGTERM on to a child process and everything it started while this one waits
+/// for it (`moviemaker run` compiling a script), so that a `kill` of moviemaker leaves neither the
+/// compiler nor its jobs running.
+///
+/// `ChildProcess.spawn` starts the child as the leader of a process group of its own (its jobs join
+/// that group), so the signal goes to the group; when the child leads none, it goes to the child alone.
 final class SignalForwarder: Sendable {
     /// The child once known, and the first signal received.
     private let state = Mutex<(child: pid_t?, received: Int32?)>((nil, nil))
@@ -259,7 +263,7 @@ final class SignalForwarder: Sendable {
                 if s.received == nil { s.received = number }
                 return s.child
             }
-            if let child { kill(child, number) }
+            if let child { Self.signal(child, number) }
         })
         sources.withLock { $0 = watching }
     }
@@ -267,7 +271,13 @@ final class SignalForwarder: Sendable {
     /// Names the child; a signal that came before is passed on now.
     func attach(child: pid_t) {
         let pending = state.withLock { s -> Int32? in s.child = child; return s.received }
-        if let pending { kill(child, pending) }
+        if let pending { Self.signal(child, pending) }
+    }
+
+    /// Sends `number` to `child`'s process group, or to `child` alone when it leads none.
+    private static func signal(_ child: pid_t, _ number: Int32) {
+        if getpgid(child) == child, kill(-child, number) == 0 { return }
+        kill(child, number)
     }
 
     /// The first signal received, or nil.

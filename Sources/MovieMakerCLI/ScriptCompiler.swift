@@ -105,17 +105,13 @@ struct ScriptCompiler {
         // SIGINT and SIGTERM go on to the compiler, and stop this run once it has exited.
         let forwarder = SignalForwarder()
         defer { forwarder.stop() }
-        do {
-            let process = Process()
-            process.executableURL = swiftc
-            process.arguments = arguments
-            try process.run()
-            forwarder.attach(child: process.processIdentifier)
-            process.waitUntilExit()
-            status = process.terminationStatus
+        do throws(ChildProcess.LaunchError) {
+            let child = try ChildProcess.spawn(swiftc, arguments: arguments)
+            forwarder.attach(child: child)
+            status = ChildProcess.wait(for: child)
         } catch {
             if transient { Terminal.writeError("\r\u{1B}[2K") }
-            throw .buildFailed(reason: "cannot start \(swiftc.path) (\((error as NSError).localizedDescription))")
+            throw .buildFailed(reason: "cannot start \(swiftc.path) (\(error.reason))")
         }
         if transient { Terminal.writeError("\r\u{1B}[2K") }
         if let signal = forwarder.received {

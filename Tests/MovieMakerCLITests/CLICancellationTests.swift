@@ -198,25 +198,32 @@ struct CLICancellationTests {
         return found
     }
 
-    /// SIGTERM while `run` compiles: the compiler and its jobs stop too, and moviemaker exits 143.
+    /// SIGTERM while `run` compiles: the compiler and the jobs it started stop too (the whole process
+    /// group, not just the compiler), and moviemaker exits 143.
     @Test func runPassesSIGTERMToTheCompilerAndExits143() throws {
         guard CLI.isBuilt else { return }
         let folder = try TemporaryFolder()
         let script = folder.file("slow.swift")
         try "import Foundation\nprint(\"compiled \\(\(Int.random(in: 0..<1_000_000_000)))\")\n".write(to: script, atomically: true, encoding: .utf8)
-        let running = try CLI.Running(["run", "--verbose", "--rebuild", script.path], environment: [:])
+        // A compiler that is certain to still be compiling when the signal comes (a real swiftc may
+        // finish a small script in half a second): `$SWIFTC` names a stand-in that starts a job of
+        // its own and waits for it. Were the signal not passed on, it would fail after a minute.
+        let wrapper = folder.file("slow-swiftc")
+        try "#!/bin/sh\nsleep 60 &\nwait $!\necho 'slow-swiftc: not stopped' >&2\nexit 1\n".write(to: wrapper, atomically: true, encoding: .utf8)
+        chmod(wrapper.path, 0o755)
+        let running = try CLI.Running(["run", "--verbose", "--rebuild", script.path], environment: ["SWIFTC": wrapper.path])
         guard running.waitForStderr(containing: "moviemaker: compiling") else {
             Issue.record("no 'compiling' line: \(running.waitForExit().stderr)")
             return
         }
-        // Wait for swiftc to start, then stop moviemaker while it compiles.
+        // Wait for the compiler and its job to start, then stop moviemaker while it compiles.
         var children: Set<pid_t> = []
         let deadline = Date().addingTimeInterval(10)
-        while children.isEmpty && Date() < deadline {
+        while children.count < 2 && Date() < deadline {
             children = Self.descendants(of: running.pid)
-            if children.isEmpty { usleep(5_000) }
+            if children.count < 2 { usleep(5_000) }
         }
-        #expect(!children.isEmpty, "swiftc did not start")
+        #expect(children.count >= 2, "the compiler and its job did not start: \(children.sorted())")
         running.send(SIGTERM)
         let outcome = running.waitForExit()
         #expect(outcome.reason == .exit && outcome.status == 143, "status \(outcome.status): \(outcome.stderr)")

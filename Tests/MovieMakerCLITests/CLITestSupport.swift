@@ -57,7 +57,9 @@ enum CLI {
         nonisolated(unsafe) var errData = Data()
         let group = DispatchGroup()
         group.enter()
-        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        // A thread of its own, not Dispatch's pool: under a full test run the pool's threads can all be
+        // blocked in other tests' reads, and a delayed reader would stall the child on a full pipe.
+        Thread.detachNewThread { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
@@ -109,9 +111,11 @@ extension CLI {
             drain(out.fileHandleForReading) { $0.stdoutData.append($1) }
         }
 
-        /// Reads `handle` on a background thread until end of file, passing each piece to `append` under the lock.
+        /// Reads `handle` on a thread of its own until end of file, passing each piece to `append` under
+        /// the lock. (Not Dispatch's pool: in a full parallel test run its threads can all be busy, and a
+        /// line would then arrive seconds late, after the process has already gone on.)
         private func drain(_ handle: FileHandle, _ append: @escaping @Sendable (Running, Data) -> Void) {
-            DispatchQueue.global().async { [self] in
+            Thread.detachNewThread { [self] in
                 while true {
                     let piece = handle.availableData
                     condition.withLock {
@@ -142,7 +146,10 @@ extension CLI {
             return condition.withLock {
                 while true {
                     if String(decoding: self[keyPath: stream], as: UTF8.self).contains(text) { return true }
-                    if exitedAt != nil || !condition.wait(until: deadline) { return false }
+                    // Once the process has exited, only what is still in the pipes can arrive: wait for
+                    // both to reach end of file before answering no.
+                    if exitedAt != nil && pipesOpen == 0 { return false }
+                    if !condition.wait(until: deadline) { return false }
                 }
             }
         }
