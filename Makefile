@@ -8,7 +8,7 @@ OUTPUT ?= output
 
 PREFIX ?= /usr/local
 
-.PHONY: deps build demo test fuzz bench bench-filters bench-chunks test-distributed clean check-swift install
+.PHONY: deps build demo test fuzz fuzz-descriptions sanitize bench bench-filters bench-chunks test-distributed clean check-swift install
 
 check-swift:
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "swift not found: install Swift 6 (https://www.swift.org/install/linux/) and put it on PATH"; exit 1; }
@@ -76,13 +76,27 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-## The description-file fuzz test (TimelineFuzzTests) with more mutants than `make test` tries (10000):
-## MOVIEMAKER_FUZZ_COUNT (default here 100000, about a quarter of an hour on 2 cores), MOVIEMAKER_FUZZ_SEED
-## (default 14). A crash or hang prints the mutant and how to replay it alone.
-MOVIEMAKER_FUZZ_COUNT ?= 100000
+## Coverage-guided fuzzing (libFuzzer + AddressSanitizer) of every parser and decoder that reads users'
+## bytes (FuzzTarget.swift: photo, audio, svg-path, css-color, easing, description, subtitles, cube-lut,
+## sticker), FUZZ_SECONDS each (default 60), from the seeds the tests generate and the stored corpus in
+## Tests/FuzzCorpus (which make test replays). Fails naming the input on a crash, leak, hang or memory
+## blow-up. FUZZ_TARGETS="photo audio" picks targets; FUZZ_MERGE=1 minimises the corpus into Tests/FuzzCorpus.
+FUZZ_SECONDS ?= 60
 fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz.sh
+
+## The description-file mutation fuzz test (TimelineFuzzTests) with more mutants than `make test` tries
+## (10000): MOVIEMAKER_FUZZ_COUNT (default here 100000, about a quarter of an hour on 2 cores),
+## MOVIEMAKER_FUZZ_SEED (default 14). A crash or hang prints the mutant and how to replay it alone.
+MOVIEMAKER_FUZZ_COUNT ?= 100000
+fuzz-descriptions: deps
 	$(SWIFT) build --build-tests
 	MOVIEMAKER_FUZZ_COUNT=$(MOVIEMAKER_FUZZ_COUNT) $(SWIFT) test --skip-build --filter TimelineFuzzTests
+
+## The whole test suite under AddressSanitizer and LeakSanitizer, in .build/asan (about 3x make test's
+## time). Third-party process-lifetime caches are suppressed in scripts/lsan-suppressions.txt, with reasons.
+sanitize: deps
+	bash scripts/sanitize.sh
 
 ## Release build of the benchmark (and of the moviemaker tool, which the chunk line runs), then the standard
 ## workload, the slideshow, slideshow memory, audio, video, reverse, filters and chunk lines. Extra flags:

@@ -15,6 +15,8 @@ let package = Package(
         .executable(name: "moviemaker", targets: ["MovieMakerCLI"]),
         .executable(name: "moviemaker-examples", targets: ["Examples"]),
         .executable(name: "moviemaker-bench", targets: ["MovieMakerBench"]),
+        // The fuzz targets (FuzzTarget.swift): a libFuzzer binary under `make fuzz`, a replayer otherwise.
+        .executable(name: "moviemaker-fuzz", targets: ["MovieMakerFuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
@@ -62,6 +64,9 @@ let package = Package(
         .executableTarget(name: "Examples", dependencies: ["MovieMaker"]),
         // CJPEG: the slideshow lines write their photos with libjpeg (BenchPhotos.swift).
         .executableTarget(name: "MovieMakerBench", dependencies: ["MovieMaker", "CJPEG"]),
+        // libFuzzer's driver function, declared for Swift (only the `make fuzz` build calls it).
+        .target(name: "CFuzzerDriver"),
+        .executableTarget(name: "MovieMakerFuzz", dependencies: ["MovieMaker", "CFuzzerDriver"]),
         // What the three test targets share: temporary folders, running tools, decoding movies, photo and
         // sound fixtures, pixel comparisons. Only the test targets depend on it.
         .target(name: "MovieMakerTestSupport", dependencies: ["MovieMaker"], path: "Tests/MovieMakerTestSupport"),

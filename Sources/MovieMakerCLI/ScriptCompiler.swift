@@ -140,6 +140,7 @@ struct ScriptCompiler {
         hash.update(field: Self.fileStamp(swiftc.resolvingSymlinksInPath()))
         hash.update(field: optimize ? "-O" : "-Onone")
         hash.update(field: parseAsLibrary ? "library" : "main")
+        hash.update(field: Self.libraryIsInstrumented ? "asan" : "plain")
         for file in [library.dynamicLibrary, library.moduleFile] {
             hash.update(field: file.path)
             hash.update(field: Self.fileStamp(file))
@@ -179,10 +180,17 @@ struct ScriptCompiler {
         }
         args += Self.headerSearchFlags(packageRoot: root)
         if parseAsLibrary { args.append("-parse-as-library") }
+        if Self.libraryIsInstrumented { args.append("-sanitize=address") }
         args += ["-L", bin.path, "-l\(LibraryLocation.productName)", "-Xlinker", "-rpath", "-Xlinker", bin.path,
                  script, "-o", output]
         return args
     }
+
+    /// Whether this moviemaker, and so the library beside it, was built with AddressSanitizer (`make
+    /// sanitize`): a script linked against an instrumented library must be instrumented too, or the
+    /// sanitizer's runtime would not be loaded first and the script would stop before its first line.
+    /// The runtime is linked into the executable and exports `__asan_init` (RTLD_DEFAULT is a null handle).
+    static let libraryIsInstrumented: Bool = dlsym(nil, "__asan_init") != nil
 
     /// `-I` flags from `pkg-config --cflags-only-I` for every `pkgConfig:` name in Package.swift.
     static func headerSearchFlags(packageRoot: URL) -> [String] {

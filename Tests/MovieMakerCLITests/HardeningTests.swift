@@ -191,6 +191,35 @@ struct HardeningTests {
         #expect(try decodeAll(folder.file("s.mp4")).count == 30)
     }
 
+    @Test("a photo whose name is not UTF-8 (ph\\xFFoto.jpg) is used, not skipped as 'no such file'; the aliases are gone after the run")
+    func nonUTF8PhotoNameIsUsed() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let photos = folder.file("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: false)
+        try FileManager.default.copyItem(at: try TestPhotos.photo(.red, "a", in: folder), to: photos.appendingPathComponent("a.png"))
+        // b: blue, under a name with the byte 0xFF (not UTF-8), written through the C API.
+        let blue = try Data(contentsOf: try TestPhotos.photo(.blue, "b", in: folder))
+        let raw = Array(photos.path.utf8) + Array("/b".utf8) + [0xFF] + Array("oto.png".utf8) + [0]
+        let fd = raw.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o644) } }
+        #expect(fd >= 0)
+        _ = blue.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        let tmp = folder.file("tmp")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: false)
+        let r = try CLI.run(["slideshow", photos.path, "--duration", "1", "--transition", "none", "--size", "320x240", "-o", folder.file("s.mp4").path],
+                            environment: ["TMPDIR": tmp.path])
+        #expect(r.status == 0 && !r.stderr.contains("skipping"), "\(r.stderr)")
+        let frames = try decodeAll(folder.file("s.mp4"))
+        #expect(frames.count == 60, "two photos of 1 s each")
+        if frames.count == 60 {
+            let first = meanColor(frames[10].pixels, x: 160, y: 120), second = meanColor(frames[50].pixels, x: 160, y: 120)
+            #expect(first.r > 200 && first.b < 60, "the first photo (a.png) is red: \(first)")
+            #expect(second.b > 200 && second.r < 60, "the second photo (the non-UTF-8 name) is blue: \(second)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path) == [], "the alias folder is removed at exit")
+    }
+
     @Test("the README's exit-status table, row by row (signals: CLICancellationTests)")
     func exitStatusTable() throws {
         guard CLI.isBuilt else { return }

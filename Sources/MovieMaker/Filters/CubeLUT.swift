@@ -97,7 +97,8 @@ public struct CubeLUT: Sendable, Hashable {
                     .trimmingCharacters(in: CharacterSet(charactersIn: "\""))
             case "LUT_3D_SIZE":
                 let n = try numbers(1)[0]
-                guard n == n.rounded(), Self.sizes.contains(Int(n)) else {
+                // Range first: Int(n) would trap on 1e30 or NaN (found by make fuzz).
+                guard n == n.rounded(), n >= Float(Self.sizes.lowerBound), n <= Float(Self.sizes.upperBound) else {
                     throw .lutUnreadable(path: path, line: lineNumber, reason: "LUT_3D_SIZE must be a whole number from 2 to 65, got \(words.dropFirst().joined(separator: " "))")
                 }
                 guard size == nil else { throw .lutUnreadable(path: path, line: lineNumber, reason: "LUT_3D_SIZE is given twice") }

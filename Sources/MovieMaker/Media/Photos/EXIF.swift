@@ -115,17 +115,23 @@ struct EXIFMetadata: Equatable, Sendable {
     var captureDate: Date? {
         guard let text = dateTimeOriginal ?? dateTime else { return nil }
         let digits = text.split(whereSeparator: { ":- T".contains($0) }).compactMap { Int($0) }
-        guard digits.count >= 6, digits[0] > 0, (1...12).contains(digits[1]), (1...31).contains(digits[2]) else { return nil }
+        guard digits.count >= 6, (1...9999).contains(digits[0]), (1...12).contains(digits[1]), (1...31).contains(digits[2]),
+              (0...23).contains(digits[3]), (0...59).contains(digits[4]), (0...60).contains(digits[5]) else { return nil }
         var components = DateComponents(year: digits[0], month: digits[1], day: digits[2],
                                         hour: digits[3], minute: digits[4], second: digits[5])
         var offsetSeconds = 0
         if let offset = offsetTimeOriginal, let sign = offset.first, sign == "+" || sign == "-" {
             let parts = offset.dropFirst().split(separator: ":").compactMap { Int($0) }
-            if parts.count == 2 { offsetSeconds = (sign == "-" ? -1 : 1) * (parts[0] * 3600 + parts[1] * 60) }
+            // Real offsets run from −12:00 to +14:00; anything else is damage, read as UTC.
+            if parts.count == 2, (0...14).contains(parts[0]), (0...59).contains(parts[1]) {
+                offsetSeconds = (sign == "-" ? -1 : 1) * (parts[0] * 3600 + parts[1] * 60)
+            }
         }
-        components.timeZone = TimeZone(secondsFromGMT: offsetSeconds)
+        // TimeZone(secondsFromGMT:) is nil outside ±18 h; a damaged offset once trapped here (make fuzz).
+        guard let zone = TimeZone(secondsFromGMT: offsetSeconds) else { return nil }
+        components.timeZone = zone
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = components.timeZone!
+        calendar.timeZone = zone
         return calendar.date(from: components)
     }
 }

@@ -31,7 +31,13 @@ public enum PhotoDecoder {
             throw .notAnImage(path: url.path, reason: PhotoFormat.describeNonImage(head.bytes))
         }
         let file = head.isComplete ? head : try FileBytes(url)
-        let bytes = file.bytes
+        return try decode(file.bytes, format: format, url: url, scaling: scaling)
+    }
+
+    /// Decodes the image in `bytes` (whose format was sniffed as `format`) upright and in sRGB: the
+    /// whole of `decode(_:scaling:)` after the file is read, shared with the photo fuzz target.
+    static func decode(_ bytes: UnsafeRawBufferPointer, format: PhotoFormat, url: URL,
+                       scaling: PhotoScaling) throws(MovieMakerError) -> DecodedPhoto {
         let (header, decoded) = try ImageDecoders.decode(bytes, format: format, path: url.path, scaling: scaling)
         guard let raster = decoded else { throw .imageUnreadable(path: url.path, reason: "no pixels decoded") }
         if let icc = header.icc {
@@ -57,16 +63,14 @@ public enum PhotoDecoder {
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
             throw .imageUnreadable(path: folder.path, reason: "no such folder")
         }
-        let names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path) } catch {
-            throw .imageUnreadable(path: folder.path, reason: "cannot list the folder: \(error.localizedDescription)")
-        }
+        // Names that are not UTF-8 are reached through aliases (FolderListing), not skipped.
+        let entries = try FolderListing.entries(of: folder)
         var infos: [PhotoInfo] = []
-        for name in names.sorted(by: Slideshow.naturalOrder) {
-            let url = folder.appendingPathComponent(name)
-            guard !name.hasPrefix("."), fileExtensions.contains(url.pathExtension.lowercased()) else { continue }
+        for entry in entries.sorted(by: { Slideshow.naturalOrder($0.displayName, $1.displayName) }) {
+            let name = entry.displayName
+            guard !name.hasPrefix("."), fileExtensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()) else { continue }
             do {
-                infos.append(try info(url))
+                infos.append(try info(entry.url))
             } catch {
                 if strict { throw error }
                 skipped(error)

@@ -190,6 +190,16 @@ enum AnimatedImageDecoder {
         options.color_mode = MODE_bgrA      // premultiplied B, G, R, A: Cairo's ARGB32 in memory
         options.use_threads = 0
         var data = WebPData(bytes: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), size: bytes.count)
+        // The canvas size, read by the demuxer (which allocates no pixels) and checked before
+        // WebPAnimDecoderNew allocates two canvases of it: a 200-byte file declaring a
+        // 3,000,000,000-pixel canvas once took gigabytes there (found by make fuzz).
+        guard let demux = WebPDemux(&data) else {
+            throw .imageUnreadable(path: path, reason: "damaged or truncated animated WebP: its container does not parse")
+        }
+        let declared = (Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH)), Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT)))
+        WebPDemuxDelete(demux)
+        try AnimatedImage.checkSide(width: declared.0, height: declared.1, path: path)
+        try AnimatedImage.checkMemory(frames: 2, width: declared.0, height: declared.1, path: path, limit: limit)
         guard let decoder = WebPAnimDecoderNew(&data, &options) else {
             throw .imageUnreadable(path: path, reason: "damaged or truncated animated WebP: its frames do not parse")
         }

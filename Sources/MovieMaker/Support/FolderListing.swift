@@ -1,0 +1,106 @@
+import Foundation
+import Synchronization
+
+/// A folder's entries, including those whose names are not valid UTF-8.
+///
+/// Linux file names are bytes; a Swift `String` holds only Unicode, so Foundation's
+/// `contentsOfDirectory` turns a name such as `ph\xFFoto.jpg` (a Latin-1 camera or an old archive)
+/// into `ph\u{FFFD}oto.jpg`, a name no file has — the photo was then skipped as "no such file". Here the
+/// folder is read with `readdir`, and an entry whose name is not UTF-8 is reached through an alias: a
+/// symbolic link, in a private folder of this process, whose target is the entry's exact bytes. Every
+/// reader (libjpeg, libavformat, …) opens the alias and gets the real file; messages show the name with
+/// the bad bytes replaced (`displayName`). The aliases' folder is removed when the process exits.
+enum FolderListing {
+    /// One entry of a folder.
+    struct Entry: Sendable {
+        /// The name as shown to people: exact when valid UTF-8, else with U+FFFD for each bad byte.
+        let displayName: String
+        /// A path that opens the entry: `folder/name`, or an alias for a name that is not UTF-8.
+        let url: URL
+        /// Whether `url` is an alias (the name was not valid UTF-8).
+        let isAlias: Bool
+    }
+
+    /// The entries of `folder`, except `.` and `..`, in no particular order.
+    static func entries(of folder: URL) throws(MovieMakerError) -> [Entry] {
+        let path = folder.path
+        guard let dir = opendir(path) else {
+            let reason = String(cString: strerror(errno))
+            throw .imageUnreadable(path: path, reason: "cannot list the folder: \(reason)")
+        }
+        defer { closedir(dir) }
+        var entries: [Entry] = []
+        while let entry = readdir(dir) {
+            let bytes: [UInt8] = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                Array(raw.prefix { $0 != 0 })
+            }
+            if bytes == [46] || bytes == [46, 46] { continue }
+            if let name = String(validating: bytes, as: UTF8.self) {
+                entries.append(Entry(displayName: name, url: folder.appendingPathComponent(name), isAlias: false))
+            } else {
+                let display = String(decoding: bytes, as: UTF8.self)
+                guard let alias = Aliases.shared.alias(folder: path, name: bytes, display: display) else {
+                    // No alias could be made (no writable temporary folder): list it under its shown
+                    // name, which then fails to open with a message naming it.
+                    entries.append(Entry(displayName: display, url: folder.appendingPathComponent(display), isAlias: false))
+                    continue
+                }
+                entries.append(Entry(displayName: display, url: alias, isAlias: true))
+            }
+        }
+        return entries
+    }
+
+    /// The aliases this process made, in one private folder removed at exit.
+    final class Aliases: Sendable {
+        /// The one instance.
+        static let shared = Aliases()
+
+        /// The folder (created on first use) and how many aliases it holds.
+        private let state = Mutex<(folder: String?, count: Int)>((nil, 0))
+
+        /// A symbolic link to `folder/name` (raw bytes), named by the display name (in a subfolder of its
+        /// own), so that it keeps the extension, sorts and reads like the original; nil when none can be made.
+        func alias(folder: String, name: [UInt8], display: String) -> URL? {
+            state.withLock { state -> URL? in
+                if state.folder == nil {
+                    let template = FileManager.default.temporaryDirectory.path + "/moviemaker-names-XXXXXX"
+                    var bytes = Array(template.utf8CString)
+                    guard let made = mkdtemp(&bytes) else { return nil }
+                    let created = String(cString: made)
+                    state.folder = created
+                    Self.removeAtExit(created)
+                }
+                guard let root = state.folder else { return nil }
+                state.count += 1
+                // One subfolder per alias, so the link's own name is exactly the shown name: sorting by
+                // file name and messages then treat it as the original.
+                let holder = "\(root)/\(state.count)"
+                guard mkdir(holder, 0o700) == 0 else { return nil }
+                let link = "\(holder)/\(display)"
+                let target = Array(folder.utf8) + [UInt8(ascii: "/")] + name + [0]
+                let status = target.withUnsafeBufferPointer { buffer in
+                    buffer.withMemoryRebound(to: CChar.self) { symlink($0.baseAddress!, link) }
+                }
+                return status == 0 ? URL(fileURLWithPath: link) : nil
+            }
+        }
+
+        /// Folders to remove when the process exits.
+        private static let folders = Mutex<[String]>([])
+
+        /// Registers `folder` for removal at exit (the handler is installed once).
+        private static func removeAtExit(_ folder: String) {
+            _ = exitHandlerInstalled
+            folders.withLock { $0.append(folder) }
+        }
+
+        /// Installs the exit handler once.
+        private static let exitHandlerInstalled: Bool = {
+            atexit {
+                for folder in Aliases.folders.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: folder) }
+            }
+            return true
+        }()
+    }
+}
