@@ -23,7 +23,7 @@ enum ChildProcess {
         defer { posix_spawnattr_destroy(&attributes) }
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        for number in StopSignal.all + [SIGPIPE] { sigaddset(&defaults, number) }
+        for number in StopSignal.all + [SIGPIPE, SIGXFSZ] { sigaddset(&defaults, number) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         var none = sigset_t()
         sigemptyset(&none)

@@ -31,6 +31,10 @@ struct MovieMakerCommand: ParsableCommand {
         // A closed progress or output pipe (`moviemaker … 2>&1 | head -1`) must not kill a render:
         // with SIGPIPE ignored, writes fail with EPIPE, Terminal stops writing there, the movie is finished.
         signal(SIGPIPE, SIG_IGN)
+        // Likewise a file-size limit (`ulimit -f`): with SIGXFSZ ignored the write fails with EFBIG and
+        // the render stops with a line naming the destination and the limit, leaving no partial file,
+        // instead of the process being killed half way.
+        signal(SIGXFSZ, SIG_IGN)
         do {
             var command = try parseAsRoot(Self.joiningNegativeNumbers(Array(CommandLine.arguments.dropFirst())))
             if let rendering = command as? any RenderingCommand {

@@ -76,7 +76,7 @@ struct RunCommand: ParsableCommand {
         // threads block nearly all (swift-corelibs-foundation issue 4772).
         // SIGPIPE too: moviemaker ignores it (a closed progress pipe must not kill a render), a script
         // starts with the default, as any program does.
-        StopSignal.restoreDefaults(StopSignal.all + [SIGPIPE])
+        StopSignal.restoreDefaults(StopSignal.all + [SIGPIPE, SIGXFSZ])
         var none = sigset_t()
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, nil)

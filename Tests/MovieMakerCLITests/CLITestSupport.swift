@@ -39,9 +39,11 @@ enum CLI {
 
     /// Runs `moviemaker arguments…` with `XDG_CACHE_HOME` set to the test cache, `CI` removed unless
     /// given in `environment`, and `environment` added.
-    static func run(_ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil) throws -> Result {
+    /// `executable` runs another program instead (e.g. a shell that sets a limit, then execs moviemaker).
+    static func run(_ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil,
+                    executable program: URL? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program ?? executable
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["CI"] = nil

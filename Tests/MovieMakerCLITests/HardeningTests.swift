@@ -220,6 +220,20 @@ struct HardeningTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path) == [], "the alias folder is removed at exit")
     }
 
+    @Test("a write that fails (file-size limit: EFBIG) names the destination and what to do, exits 1 and leaves nothing")
+    func failedWriteNamesTheDestination() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let out = folder.file("big.mp4")
+        // ulimit -f counts 1024-byte blocks in bash: 16 KB, far less than ten seconds of a moving title.
+        let r = try CLI.run(["-c", "ulimit -f 16; exec \"$0\" \"$@\"", CLI.executable.path, "title", "A title that moves", "--style", "typewriter",
+                             "--duration", "10", "--size", "640x480", "-q", "-o", out.path], executable: URL(fileURLWithPath: "/bin/bash"))
+        #expect(r.status == 1, "a failed render exits 1: \(r.status) \(r.stderr)")
+        #expect(r.stderr.contains(out.path) && r.stderr.contains("ulimit -f"), "the line names the destination and the limit: \(r.stderr)")
+        #expect(!r.stderr.contains("FFmpeg failed"), "\(r.stderr)")
+        #expect(folder.contents == [], "nothing left behind: \(folder.contents)")
+    }
+
     @Test("the README's exit-status table, row by row (signals: CLICancellationTests)")
     func exitStatusTable() throws {
         guard CLI.isBuilt else { return }

@@ -29,9 +29,9 @@ final class ChunkJoiner {
     /// Video packets written so far.
     private(set) var framesWritten = 0
 
-    /// A movie at `path` taking its video stream's description from `first` (a chunk's video stream,
+    /// A movie at `path` (a partial file beside `destination`, which errors name) taking its video stream's description from `first` (a chunk's video stream,
     /// borrowed for the call), with a sound track of `sounds` when `audioSettings` is given.
-    init(path: String, container: Container, rate: FrameRate, first: UnsafeMutablePointer<AVStream>,
+    init(path: String, destination: String, container: Container, rate: FrameRate, first: UnsafeMutablePointer<AVStream>,
          audioSettings: AudioSettings?, sounds: [(source: any AudioSource, at: Time)]) throws(MovieMakerError) {
         self.container = container
         self.rate = rate
@@ -39,7 +39,7 @@ final class ChunkJoiner {
         let parameters = first.pointee.codecpar!
         extradata = Self.extradata(of: parameters)
         width = parameters.pointee.width; height = parameters.pointee.height
-        muxer = try Muxer(path: path, formatName: container.muxerName)
+        muxer = try Muxer(path: path, formatName: container.muxerName, destination: destination)
         borrowedVideo = try muxer.addStream(label: "video")
         try ffCheck(avcodec_parameters_copy(borrowedVideo.pointee.codecpar, parameters), "avcodec_parameters_copy (video)")
         // The input's codec tag (e.g. `avc1`) is the input container's; let the muxer choose its own.

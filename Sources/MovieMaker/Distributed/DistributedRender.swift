@@ -322,7 +322,7 @@ public struct DistributedRender: Sendable {
         defer { PartialFiles.unregister(temporary) }
         do {
             var (demuxer, stream) = try checkChunk(at: sequence[0].url, frames: sequence[0].frames)
-            let joiner = try ChunkJoiner(path: temporary.path, container: container, rate: frameRate,
+            let joiner = try ChunkJoiner(path: temporary.path, destination: url.path, container: container, rate: frameRate,
                                          first: demuxer.borrowedStream(stream), audioSettings: audio, sounds: sounds)
             for (index, chunk) in sequence.enumerated() {
                 if index > 0 {

@@ -189,18 +189,21 @@ final class OwnedOutputFormatContext {
         pointer = fc
     }
 
-    /// Opens `path` for writing as the context's I/O (avio_open).
-    func openFile(_ path: String) throws(MovieMakerError) {
+    /// Opens `path` for writing as the context's I/O (avio_open); returns FFmpeg's code (negative on
+    /// failure) for the muxer to phrase with the destination's name.
+    func openFile(_ path: String) -> Int32 {
         precondition(!fileIsOpen, "the output file is opened once")
-        try ffCheck(avio_open(&pointer.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open (\(path))")
-        fileIsOpen = true
+        let code = avio_open(&pointer.pointee.pb, path, AVIO_FLAG_WRITE)
+        fileIsOpen = code >= 0
+        return code
     }
 
-    /// Flushes and closes the file (avio_closep), reporting a failed final write; nothing when none is open.
-    func closeFile() throws(MovieMakerError) {
-        guard fileIsOpen else { return }
+    /// Flushes and closes the file (avio_closep); returns FFmpeg's code, negative when the final write
+    /// failed; 0 when none is open.
+    func closeFile() -> Int32 {
+        guard fileIsOpen else { return 0 }
         fileIsOpen = false
-        try ffCheck(avio_closep(&pointer.pointee.pb), "avio_closep")
+        return avio_closep(&pointer.pointee.pb)
     }
 
     /// Closes the file if it is still open, then frees the context and its streams.

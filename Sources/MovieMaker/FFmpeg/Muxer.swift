@@ -14,16 +14,37 @@ final class Muxer {
     private let output: OwnedOutputFormatContext
     /// Where it writes (for a PNG sequence, the pattern such as `folder/frame-%05d.png`).
     let path: String
+    /// The file the user asked for, named in write errors (`path` is usually a hidden partial file
+    /// beside it, renamed into place when finished).
+    let destination: String
     /// libavformat's muxer name, e.g. "mp4", "matroska", "image2".
     let formatName: String
     /// Whether the header was written (streams can no longer be added).
     private(set) var headerWritten = false
 
     /// An output context for the muxer `formatName` writing `path` (avformat_alloc_output_context2).
-    init(path: String, formatName: String) throws(MovieMakerError) {
+    init(path: String, formatName: String, destination: String? = nil) throws(MovieMakerError) {
         output = try OwnedOutputFormatContext(formatName: formatName, path: path)
         self.path = path
+        self.destination = destination ?? path
         self.formatName = formatName
+    }
+
+    /// Turns a failed write into an error naming the destination: a full disk, a quota, a file too
+    /// large for its file system or a device error is `.destinationNotWritable` with what to do
+    /// (once "FFmpeg failed in av_write_trailer: No space left on device", naming no file).
+    private func checkWrite(_ code: Int32, _ operation: String) throws(MovieMakerError) {
+        guard code < 0 else { return }
+        let reasons: [(Int32, String)] = [
+            (ENOSPC, "no space left on the device: free some space or write to another disk"),
+            (EDQUOT, "the disk quota is used up: free some space or write to another disk"),
+            (EFBIG, "the file grew beyond the largest size allowed, by a file-size limit (ulimit -f) or by the file system: raise the limit or write elsewhere"),
+            (EIO, "the device reported an input/output error: check the disk, or write to another one"),
+        ]
+        if let reason = reasons.first(where: { mm_averror($0.0) == code })?.1 {
+            throw .destinationNotWritable(path: destination, reason: reason)
+        }
+        throw .ffmpeg(operation: "\(operation) (writing \(destination))", code: code, message: ffmpegMessage(code))
     }
 
     /// Whether the container keeps codec headers out of band (MP4, MOV, MKV): encoders must then be
@@ -46,14 +67,14 @@ final class Muxer {
 
     /// Opens the file for writing (avio_open), unless the muxer opens its own files.
     func openFile() throws(MovieMakerError) {
-        if !opensOwnFiles { try output.openFile(path) }
+        if !opensOwnFiles { try checkWrite(output.openFile(path), "avio_open") }
     }
 
     /// Writes the container header with the muxer's `options` (avformat_write_header); once, before
     /// the first packet. `description` (the container's name) goes into the error.
     func writeHeader(options: OwnedDictionary, description: String) throws(MovieMakerError) {
         precondition(!headerWritten, "the header is written once")
-        try ffCheck(avformat_write_header(output.pointer, &options.pointer), "avformat_write_header (\(description))")
+        try checkWrite(avformat_write_header(output.pointer, &options.pointer), "avformat_write_header (\(description))")
         headerWritten = true
     }
 
@@ -63,13 +84,13 @@ final class Muxer {
     func write(_ packet: UnsafeMutablePointer<AVPacket>, from timeBase: AVRational, to stream: UnsafeMutablePointer<AVStream>) throws(MovieMakerError) {
         av_packet_rescale_ts(packet, timeBase, stream.pointee.time_base)
         packet.pointee.stream_index = stream.pointee.index
-        try ffCheck(av_interleaved_write_frame(output.pointer, packet), "av_interleaved_write_frame")
+        try checkWrite(av_interleaved_write_frame(output.pointer, packet), "av_interleaved_write_frame")
     }
 
     /// Writes the trailer (for MP4/MOV with faststart, the rewrite with `moov` first) and closes the
     /// file, reporting a failed final write (av_write_trailer, avio_closep).
     func finish() throws(MovieMakerError) {
-        try ffCheck(av_write_trailer(output.pointer), "av_write_trailer")
-        try output.closeFile()
+        try checkWrite(av_write_trailer(output.pointer), "av_write_trailer")
+        try checkWrite(output.closeFile(), "avio_closep")
     }
 }

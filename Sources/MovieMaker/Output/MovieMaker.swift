@@ -185,7 +185,8 @@ public final class MovieMaker {
         do {
             surface = try CairoSurface(width: encodedWidth, height: encodedHeight)
             context = try DrawingContext(surface: surface, width: width, height: height)
-            encoder = try VideoEncoder(path: encoderPath, container: container, width: Int32(encodedWidth), height: Int32(encodedHeight), rate: fps, settings: settings)
+            encoder = try VideoEncoder(path: encoderPath, container: container, width: Int32(encodedWidth), height: Int32(encodedHeight), rate: fps, settings: settings,
+                                       destination: url.path)
             converter = try FrameConverter(width: encodedWidth, height: encodedHeight, format: encoder.framePixelFormat, alpha: settings.transparency)
             if let audioSettings { _ = try encoder.addAudio(codec: container.audioCodec(), settings: audioSettings) }
         } catch {

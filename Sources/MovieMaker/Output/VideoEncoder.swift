@@ -46,9 +46,10 @@ final class VideoEncoder {
 
     /// An encoder writing `path` (for a PNG sequence, a pattern such as `folder/frame-%05d.png`). The
     /// codec follows from `container` and `settings.transparency`; `encoderName` overrides libavcodec's
-    /// encoder (for tests of a missing encoder).
+    /// encoder (for tests of a missing encoder). `destination` is the file the user asked for, named in
+    /// write errors when `path` is a partial file beside it.
     init(path: String, container: Container, width: Int32, height: Int32, rate: FrameRate, settings: EncoderSettings,
-         encoderName: String? = nil) throws(MovieMakerError) {
+         encoderName: String? = nil, destination: String? = nil) throws(MovieMakerError) {
         let videoCodec = try container.videoCodec(transparency: settings.transparency, fileExtension: (path as NSString).pathExtension)
         let alpha = settings.transparency
         self.videoCodec = videoCodec
@@ -57,7 +58,7 @@ final class VideoEncoder {
         framePixelFormat = videoCodec.pixelFormat(alpha: alpha)
         let encoderName = encoderName ?? videoCodec.encoderName
         // mux.c's add_stream: find the encoder, create the stream, allocate the codec context.
-        muxer = try Muxer(path: path, formatName: container.muxerName)
+        muxer = try Muxer(path: path, formatName: container.muxerName, destination: destination)
         let codec = try CodecEncoder.find(name: encoderName)
         borrowedStream = try muxer.addStream()
         video = try CodecEncoder(codec: codec)
