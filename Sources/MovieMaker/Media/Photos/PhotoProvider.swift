@@ -163,8 +163,13 @@ final class PhotoProvider: @unchecked Sendable {
     private static func releaseFreedMemory() { _ = mallocTrim?(0) }
 
     /// glibc's `malloc_trim`, looked up at run time: `<malloc.h>` is not part of Swift's Glibc module.
+    /// Nil under AddressSanitizer or ThreadSanitizer (`make sanitize`), whose allocators replace
+    /// glibc's: glibc's `malloc_trim` then walks arenas that were never set up and crashes (found by
+    /// the first `make sanitize` run).
     private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
-        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "malloc_trim") else { return nil }
+        guard let handle = dlopen(nil, RTLD_NOW) else { return nil }
+        if dlsym(handle, "__asan_init") != nil || dlsym(handle, "__tsan_init") != nil { return nil }
+        guard let symbol = dlsym(handle, "malloc_trim") else { return nil }
         return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
     }()
 
