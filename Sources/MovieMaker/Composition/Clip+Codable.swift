@@ -12,6 +12,7 @@ import Foundation
 //   {"type": "slideshow", "show": { … }, "width": 1920, "height": 1080}
 //   {"type": "bezier", "motion": {"type": "drawOn", "path": "M0 0 L10 10", …}, "duration": 3}
 //   {"type": "caption", "text": "…", "style": { … }, "duration": 3}
+//   {"type": "text", "text": "…", "style": { … }, "duration": 3}
 //   {"type": "sticker", "file": "/stickers/star.gif", "width": 120, "loop": true, "enter": "pop", "duration": 2}
 //   {"type": "subtitles", "track": {"name": "talk.srt", "cues": [ … ]}, "style": { … }, "duration": 60}
 //   {"type": "photo", "url": "/photos/a.jpg", "fit": "fill", "sourceRange": {"start": 0, "duration": 3}, …}
@@ -28,7 +29,7 @@ extension Clip: Codable {
     private enum Kind: String, CaseIterable {
         case sequence, stack, offset, trim, `repeat`, filtered, color, empty, titleCard, slideshow, bezier, caption, photo, drawing
         case video, speed, reverse, freeze, loop, transformed, masked, split
-        case sticker, subtitles
+        case sticker, subtitles, text
     }
 
     /// Reads a clip written by `encode(to:)`. Title cards and slideshows are laid out again (an unknown
@@ -101,6 +102,10 @@ extension Clip: Codable {
         case .subtitles:
             clip = Clip(.generator(.subtitles(SubtitleLeaf(track: try c.decode(SubtitleTrack.self, forKey: key("track")),
                                                            style: try c.decode(key("style"), or: SubtitleStyle()))), duration: try duration()))
+        case .text:
+            let text = try c.decode(String.self, forKey: key("text")), style = try c.decode(TextStyle.self, forKey: key("style"))
+            _ = try decodingErrors(at: c.codingPath + [key("style")]) { try TextLayout(text, style: style) }   // checks the font
+            clip = Clip(.generator(.text(text, style: style), duration: try duration()))
         case .photo:
             let photo = try PhotoMedia(from: decoder)
             let range = try c.decode(TimeRange.self, forKey: key("sourceRange"))
@@ -235,6 +240,11 @@ extension Clip: Codable {
                 try leaf.encode(to: encoder)
                 try c.encode(Kind.sticker.rawValue, forKey: .type)
                 try c.encode(duration, forKey: key("duration"))
+            case let .text(text, style):
+                try c.encode(Kind.text.rawValue, forKey: .type)
+                try c.encode(text, forKey: key("text"))
+                try c.encode(style, forKey: key("style"))
+                try c.encode(duration, forKey: key("duration"))
             case let .subtitles(leaf):
                 try c.encode(Kind.subtitles.rawValue, forKey: .type)
                 try c.encode(leaf.track, forKey: key("track"))
@@ -339,6 +349,7 @@ extension Clip.Generator: Equatable {
         case let (.caption(tx, sx), .caption(ty, sy)): return tx == ty && sx == sy
         case let (.sticker(x), .sticker(y)): return x == y
         case let (.subtitles(x), .subtitles(y)): return x == y
+        case let (.text(tx, sx), .text(ty, sy)): return tx == ty && sx == sy
         default: return false
         }
     }

@@ -128,6 +128,7 @@ extension Clip.Generator {
         case let .caption(text, style): try Slideshow.drawCaption(text, style: style, in: ctx)
         case let .sticker(leaf): try leaf.draw(in: ctx, at: frame, session: session)
         case let .subtitles(leaf): try leaf.draw(in: ctx, at: frame)
+        case let .text(string, style): try Clip.drawText(string, style: style, in: ctx)
         }
     }
 }
@@ -142,7 +143,8 @@ extension Clip.Media {
             let provider = session.photoProvider(for: group!)
             let picture = try provider.image(at: index)
             provider.prefetch(after: index, count: provider.urls.count)
-            ctx.clear(photo.background)
+            // A clear background leaves what is below (a PNG over other clips); clearing would erase it.
+            if photo.background.alpha > 0 { ctx.clear(photo.background) }
             let amount = frame.duration > .zero ? min(max(frame.time / frame.duration.seconds, 0), 1) : 0
             let view = photo.kenBurns.map { $0.start.interpolated(to: $0.end, amount: Easing.sineInOut(amount)) }
             Slideshow.draw(picture, fit: photo.fit, view: view, in: ctx)

@@ -87,6 +87,9 @@ extension Clip {
         case sticker(StickerLeaf)
         /// Burned-in subtitles: the cues active at each frame's time (`Clip.subtitles(_:style:duration:)`).
         case subtitles(SubtitleLeaf)
+        /// Text in a style, wrapped to the frame's title-safe width and centred in the frame
+        /// (`Clip.text(_:style:duration:)`).
+        case text(String, style: TextStyle)
     }
 
     /// A clip's drawing closure, with an identity: two values are the same closure when they come
