@@ -104,9 +104,12 @@ extension CLI {
             let out = Pipe(), err = Pipe()
             process.standardOutput = out
             process.standardError = err
-            process.terminationHandler = { [self] _ in
+            // Weak: the process keeps its handler until it is freed, and `self` owns the process; a
+            // strong capture was a cycle that leaked every Running (found by make sanitize).
+            process.terminationHandler = { [weak self] _ in
+                guard let self else { return }
                 let now = ContinuousClock.now
-                condition.withLock { exitedAt = now; condition.broadcast() }
+                self.condition.withLock { self.exitedAt = now; self.condition.broadcast() }
             }
             try process.run()
             drain(err.fileHandleForReading) { $0.stderrData.append($1) }
