@@ -16,10 +16,11 @@ check-swift:
 deps: check-swift
 	@bash scripts/install-deps.sh
 
-## Builds every product: the library (static and libMovieMakerDynamic.so), the `moviemaker` tool,
-## the examples and the benchmark. `moviemaker run` compiles scripts against this build.
+## Builds every product in release (optimised): the library (static and libMovieMakerDynamic.so), the
+## `moviemaker` tool, the examples and the benchmark. `moviemaker run` compiles scripts against this
+## build. (make test builds debug, in .build/debug, separately.)
 build: deps
-	$(SWIFT) build
+	$(SWIFT) build -c release
 
 ## Renders the example movies into $(OUTPUT)/ and prints a summary of each, then runs the script
 ## examples/wave.swift with `moviemaker run` (compiled on first use, cached afterwards), then the
@@ -28,7 +29,7 @@ build: deps
 ## (their default media generated into examples/specs/media), one of them filled with --slot and
 ## --media, and one exported as OpenTimelineIO.
 demo: build
-	@bin=$$($(SWIFT) build --show-bin-path) && \
+	@bin=$$($(SWIFT) build -c release --show-bin-path) && \
 	$$bin/moviemaker-examples $(OUTPUT) && \
 	echo "moviemaker run examples/wave.swift -- $(OUTPUT)/wave.mp4" && \
 	$$bin/moviemaker run examples/wave.swift -- $(OUTPUT)/wave.mp4 && \
@@ -67,7 +68,7 @@ demo: build
 
 ## Links the built moviemaker into $(PREFIX)/bin (it keeps finding the library in this checkout).
 install: build
-	ln -sf "$$($(SWIFT) build --show-bin-path)/moviemaker" "$(PREFIX)/bin/moviemaker"
+	ln -sf "$$($(SWIFT) build -c release --show-bin-path)/moviemaker" "$(PREFIX)/bin/moviemaker"
 	@echo "installed $(PREFIX)/bin/moviemaker"
 
 ## Builds everything (library, dynamic library, moviemaker, examples, benchmark, tests) and runs the

@@ -7,8 +7,10 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Compile and run a Swift script that does `import MovieMaker`, without making a package.",
         discussion: """
-            The script is one Swift file of top-level code (or with an @main type), in the Swift 6 \
-            language mode. It is compiled with swiftc against the MovieMaker library built in this checkout (libMovieMakerDynamic.so and \
+            The script is one Swift file of top-level code (or with an @main type). It is compiled \
+            optimised (-O; --debug for -Onone, quicker to compile) in the Swift 5 language mode with \
+            minimal concurrency checking, so top-level vars can be used inside drawing closures as in \
+            any script (--swift-version 6 for the strict mode a library uses). It is compiled with swiftc against the MovieMaker library built in this checkout (libMovieMakerDynamic.so and \
             Modules/MovieMaker.swiftmodule, found next to this moviemaker executable), then run with the \
             arguments that follow it. Its exit status becomes moviemaker's: the script replaces the \
             moviemaker process, so Ctrl-C and SIGTERM reach it directly. Stopped while compiling, \
@@ -25,9 +27,26 @@ struct RunCommand: ParsableCommand {
               moviemaker run examples/wave.swift -- output/wave.mp4
             """)
 
-    /// Compile with optimisation.
-    @Flag(name: .customLong("optimize"), help: "Compile with -O: slower to compile, faster drawing code.")
+    /// Compile without optimisation (optimised is the default).
+    @Flag(help: "Compile with -Onone instead of -O: quicker to compile, slower drawing code.")
+    var debug = false
+
+    /// Kept for scripts that passed it when -Onone was the default; -O is now the default.
+    @Flag(name: .customLong("optimize"), help: ArgumentHelp("Compile with -O (the default).", visibility: .hidden))
     var optimize = false
+
+    /// The Swift language mode scripts are compiled in.
+    @Option(name: .customLong("swift-version"),
+            help: ArgumentHelp("The Swift language mode: 5 (default; minimal concurrency checking, as a script expects) or 6 (strict).",
+                               valueName: "5|6"))
+    var swiftVersion: Int = 5
+
+    func validate() throws {
+        guard swiftVersion == 5 || swiftVersion == 6 else {
+            throw ValidationError("--swift-version \(swiftVersion) is not a language mode MovieMaker scripts use: give 5 or 6")
+        }
+        if debug && optimize { throw ValidationError("--debug and --optimize contradict each other: give one") }
+    }
 
     /// Ignore the cache.
     @Flag(help: "Compile again even if a cached build matches.")
@@ -57,7 +76,8 @@ struct RunCommand: ParsableCommand {
         let library = try LibraryLocation.locate()
         guard let swiftc = ScriptCompiler.findCompiler() else { throw ScriptError.compilerNotFound }
         var compiler = ScriptCompiler(library: library, swiftc: swiftc, cacheFolder: ScriptCompiler.defaultCacheFolder())
-        compiler.optimize = optimize
+        compiler.optimize = !debug
+        compiler.swiftVersion = swiftVersion
         compiler.verbose = verbose
         let executable = try compiler.executable(for: URL(fileURLWithPath: script), displayPath: script, rebuild: rebuild)
         let passed = scriptArguments.first == "--" ? Array(scriptArguments.dropFirst()) : scriptArguments

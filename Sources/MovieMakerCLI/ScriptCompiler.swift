@@ -28,8 +28,11 @@ struct ScriptCompiler {
     let swiftc: URL
     /// The cache's root folder.
     let cacheFolder: URL
-    /// Compile with `-O` instead of `-Onone`.
+    /// Compile with `-O` instead of `-Onone` (`moviemaker run` does unless given `--debug`).
     var optimize = false
+    /// The Swift language mode: 5 (with minimal concurrency checking: a script's top-level vars can be
+    /// used from drawing closures) or 6 (strict, as the library itself is compiled).
+    var swiftVersion = 5
     /// Describe cache decisions and the compiler command on standard error.
     var verbose = false
 
@@ -139,6 +142,7 @@ struct ScriptCompiler {
         hash.update(field: swiftc.path)
         hash.update(field: Self.fileStamp(swiftc.resolvingSymlinksInPath()))
         hash.update(field: optimize ? "-O" : "-Onone")
+        hash.update(field: "swift-\(swiftVersion)")
         hash.update(field: parseAsLibrary ? "library" : "main")
         hash.update(field: Self.libraryIsInstrumented ? "asan" : "plain")
         for file in [library.dynamicLibrary, library.moduleFile] {
@@ -153,7 +157,7 @@ struct ScriptCompiler {
     /// The `swiftc` arguments that compile `script` into `output`.
     func compilerArguments(script: String, output: String, parseAsLibrary: Bool) -> [String] {
         let root = library.packageRoot, bin = library.binFolder
-        var args = ["-module-name", Self.moduleName, "-swift-version", "6", optimize ? "-O" : "-Onone",
+        var args = ["-module-name", Self.moduleName, "-swift-version", "\(swiftVersion)", optimize ? "-O" : "-Onone",
                     // Line tables give crash backtraces file:line; full -g adds a module-emitting job whose
                     // failure prints a confusing extra line before the real compiler errors.
                     "-gline-tables-only",
@@ -179,6 +183,7 @@ struct ScriptCompiler {
             }
         }
         args += Self.headerSearchFlags(packageRoot: root)
+        if swiftVersion < 6 { args += ["-strict-concurrency=minimal"] }
         if parseAsLibrary { args.append("-parse-as-library") }
         if Self.libraryIsInstrumented { args.append("-sanitize=address") }
         args += ["-L", bin.path, "-l\(LibraryLocation.productName)", "-Xlinker", "-rpath", "-Xlinker", bin.path,

@@ -74,6 +74,60 @@ struct CLITests {
         }
     }
 
+    /// A script is not a library: top-level `var`s read and written inside drawing closures (including
+    /// a clip's `@Sendable` one) compile, as `moviemaker run` uses the Swift 5 mode by default, and the
+    /// script is optimised by default (`--debug` opts out; both are cached apart). `--swift-version 6`
+    /// gives the strict mode, where the same script is refused.
+    @Test func runCompilesScriptsWithTopLevelVarsInDrawingClosures() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let script = folder.file("vars.swift"), movie = folder.file("vars.mp4")
+        try """
+            // \(UUID().uuidString)
+            import Foundation
+            import MovieMaker
+
+            var drawn = 0
+            var x = 0.0
+            let url = URL(fileURLWithPath: CommandLine.arguments[1])
+            let movie = try MovieMaker(url: url, width: 160, height: 120, fps: 30)
+            try movie.addFrames(count: 6) { ctx, frame in
+                drawn += 1
+                x = Double(frame.index) * 10
+                ctx.clear(.black)
+                ctx.setFill(.white)
+                ctx.fillRect(Rect(x: x, y: 40, width: 40, height: 40))
+            }
+            var side = 20.0
+            let clip = Clip(duration: Time(value: 4, timescale: 30)) { ctx, frame in
+                ctx.clear(.black)
+                ctx.setFill(.white)
+                ctx.fillRect(Rect(x: 100, y: 40, width: side, height: side))
+            }
+            side = 40
+            try movie.add(clip)
+            _ = try movie.finish()
+            print("drew \\(drawn) frames, last x \\(x)")
+            """.write(to: script, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["run", "--verbose", script.path, "--", movie.path])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(r.stdout.contains("drew 6 frames, last x 50.0"), "\(r.stdout)")
+        #expect(r.stderr.contains(" -swift-version 5 ") && r.stderr.contains(" -O "), "optimised, Swift 5 mode by default: \(r.stderr)")
+        let frames = try decodeAll(movie)
+        #expect(frames.count == 10, "6 drawn frames and a 4-frame clip")
+        if frames.count == 10 {
+            #expect(meanColor(frames[5].pixels, x: 70, y: 60).r > 230, "frame 5's square at x = 50")
+            #expect(meanColor(frames[8].pixels, x: 135, y: 75).r > 230, "the clip reads side = 40, set after it was made")
+        }
+        let debug = try CLI.run(["run", "--verbose", "--debug", script.path, "--", folder.file("debug.mp4").path])
+        #expect(debug.status == 0 && debug.stderr.contains(" -Onone ") && debug.stderr.contains("moviemaker: compiling"),
+                "--debug compiles again, with -Onone: \(debug.stderr)")
+        let strict = try CLI.run(["run", "--swift-version", "6", script.path, "--", folder.file("strict.mp4").path])
+        #expect(strict.status == 1 && strict.stderr.contains("vars.swift:"), "Swift 6 mode refuses the shared vars: \(strict.stderr)")
+        let bad = try CLI.run(["run", "--swift-version", "4", script.path])
+        #expect(bad.status == 64 && bad.stderr.contains("give 5 or 6"), "\(bad.stderr)")
+    }
+
     @Test func runPassesArgumentsAndExitStatus() throws {
         guard CLI.isBuilt else { return }
         let folder = try TemporaryFolder()
