@@ -56,7 +56,7 @@ struct SlideshowCommand: RenderingCommand {
     var duration: Time = 3
 
     /// The transition between photos, by xfade name.
-    @Option(help: ArgumentHelp("Transition between photos: an FFmpeg xfade name (fade, wipeleft, slideup, circleopen, dissolve, …) or none. (default: fade)",
+    @Option(help: ArgumentHelp("Transition between photos: an FFmpeg xfade name (fade, wipeleft, slideup, circleopen, dissolve, …) or none.",
                                valueName: "name"))
     var transition: String = "fade"
 
@@ -77,11 +77,11 @@ struct SlideshowCommand: RenderingCommand {
     var fit: Slideshow.Fit = .blur
 
     /// Pan and zoom on or off.
-    @Flag(inversion: .prefixedNo, help: "Slowly pan and zoom each photo (Ken Burns). (default: on)")
+    @Flag(inversion: .prefixedNo, help: "Slowly pan and zoom each photo (Ken Burns).")
     var kenBurns = true
 
     /// Ken Burns zoom amount.
-    @Option(help: ArgumentHelp("How far the Ken Burns zoom goes, as a fraction (0.12 = 12 %). (default: 0.12)", valueName: "fraction"))
+    @Option(help: ArgumentHelp("How far the Ken Burns zoom goes, as a fraction (0.12 = 12 %).", valueName: "fraction"))
     var kenBurnsZoom: Double = 0.12
 
     /// Ken Burns direction.
@@ -98,7 +98,7 @@ struct SlideshowCommand: RenderingCommand {
     var captions: CaptionsArgument = .none
 
     /// Seed for the Ken Burns choices.
-    @Option(help: ArgumentHelp("Seed for the pan-and-zoom choices: the same seed gives the same film. (default: 1)", valueName: "n"))
+    @Option(help: ArgumentHelp("Seed for the pan-and-zoom choices: the same seed gives the same film.", valueName: "n"))
     var seed: UInt64 = 1
 
     /// Background colour around fitted photos.

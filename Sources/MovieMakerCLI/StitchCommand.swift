@@ -61,7 +61,7 @@ struct StitchCommand: RenderingCommand {
     var background: Color = .black
 
     /// The transition between clips, by xfade name.
-    @Option(help: ArgumentHelp("Transition between clips: an FFmpeg xfade name (fade, wipeleft, slideup, circleopen, dissolve, …) or none. (default: none, hard cuts)",
+    @Option(help: ArgumentHelp("Transition between clips: an FFmpeg xfade name (fade, wipeleft, slideup, circleopen, dissolve, …) or none (hard cuts).",
                                valueName: "name"))
     var transition: String = "none"
 

@@ -85,7 +85,7 @@ struct TitleCommand: RenderingCommand {
     var easing: Easing?
 
     /// Font family.
-    @Option(help: ArgumentHelp("Font family, as fc-list names it. (default: DejaVu Sans)", valueName: "family"))
+    @Option(help: ArgumentHelp("Font family, as fc-list names it.", valueName: "family"))
     var font: String = "DejaVu Sans"
 
     /// A font file instead of a family.
@@ -93,7 +93,7 @@ struct TitleCommand: RenderingCommand {
     var fontFile: String?
 
     /// Largest title size (auto-fit may make it smaller).
-    @Option(help: ArgumentHelp("Largest title font size in pixels at 1080 lines (scaled to --size; shrunk to fit). (default: 120)", valueName: "px"))
+    @Option(help: ArgumentHelp("Largest title font size in pixels at 1080 lines (scaled to --size; shrunk to fit).", valueName: "px"))
     var fontSize: Double = 120
 
     /// Text colour.

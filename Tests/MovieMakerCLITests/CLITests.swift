@@ -128,6 +128,25 @@ struct CLITests {
         #expect(bad.status == 64 && bad.stderr.contains("give 5 or 6"), "\(bad.stderr)")
     }
 
+    /// No option's help says its default twice (once by hand, once by ArgumentParser, which adds
+    /// "(default: …)" for every property with an initial value): checked per option, across line wraps,
+    /// for every subcommand.
+    @Test func helpStatesEachDefaultOnce() throws {
+        guard CLI.isBuilt else { return }
+        let commands: [[String]] = [["title"], ["slideshow"], ["stitch"], ["render"], ["assemble"], ["color"], ["still"],
+                                    ["contact-sheet"], ["run"], ["schema"], ["otio", "export"], ["otio", "import"]]
+        for command in commands {
+            let r = try CLI.run(command + ["--help"])
+            #expect(r.status == 0, "\(command) --help: \(r.stderr)")
+            let blocks = r.stdout.components(separatedBy: "\n  -")
+            #expect(blocks.count > 1, "\(command) --help lists options")
+            for block in blocks {
+                let flat = block.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                #expect(flat.components(separatedBy: "(default:").count <= 2, "\(command.joined(separator: " ")): \(flat)")
+            }
+        }
+    }
+
     @Test func runPassesArgumentsAndExitStatus() throws {
         guard CLI.isBuilt else { return }
         let folder = try TemporaryFolder()
