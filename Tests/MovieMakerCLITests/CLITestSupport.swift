@@ -195,8 +195,10 @@ extension CLI {
             if !finished {
                 Issue.record("moviemaker \(process.arguments ?? []) did not end within \(timeout) s: killed")
                 kill(pid, SIGKILL)
-                process.waitUntilExit()
             }
+            // Also when it has already exited: Foundation's Process on Linux keeps itself (and so this
+            // Running) alive until someone waits for it (make sanitize found every Running leaked).
+            process.waitUntilExit()
             return condition.withLock {
                 Outcome(status: process.terminationStatus, reason: process.terminationReason,
                         stdout: String(decoding: stdoutData, as: UTF8.self), stderr: String(decoding: stderrData, as: UTF8.self),
