@@ -20,15 +20,15 @@ import MovieMakerTestSupport
     }
 
     /// A 10×10 white square at the frame's centre (155…165, 115…125), lasting `duration`.
-    static func square(duration: Time = 2) -> Clip {
+    static func square(duration: Time = 2) throws -> Clip {
         // Data, not a closure: a white square cut from a full-frame colour.
-        Clip.color(.white, duration: duration).cropped(to: Rect(x: 155.0 / 320, y: 115.0 / 240, width: 10.0 / 320, height: 10.0 / 240))
+        try Clip.color(.white, duration: duration).cropped(to: Rect(x: 155.0 / 320, y: 115.0 / 240, width: 10.0 / 320, height: 10.0 / 240))
     }
 
     @Test("a fade in and a fade out are about half opaque at their midpoints, and combine into one transform")
     func fadesAtTheirMidpoints() throws {
         let white = Clip.color(.white, duration: 3)
-        let faded = white.fadedIn(over: 1).fadedOut(over: 1)
+        let faded = try white.fadedIn(over: 1).fadedOut(over: 1)
         for (t, expected) in [(0.0, 0), (0.5, 128), (1.5, 255), (2.5, 128)] {
             let v = Self.rgb(try Self.pixels(faded, at: Time(seconds: t)), 160, 120).r
             #expect(abs(v - expected) <= 3, "at \(t) s: \(v), expected about \(expected)")
@@ -41,24 +41,24 @@ import MovieMakerTestSupport
         #expect(track.keyframes.map(\.value) == [0, 1, 1, 0])
         #expect(track.keyframes.map(\.time) == [0, 1, 2, 3])
         // A fade longer than the clip is clamped to it; none at all leaves the clip as it is.
-        #expect(Clip.color(.white, duration: 1).fadedIn(over: 0) == Clip.color(.white, duration: 1))
-        let long = Clip.color(.white, duration: 1).fadedIn(over: 5)
+        #expect(try Clip.color(.white, duration: 1).fadedIn(over: 0) == Clip.color(.white, duration: 1))
+        let long = try Clip.color(.white, duration: 1).fadedIn(over: 5)
         #expect(abs(Self.rgb(try Self.pixels(long, at: 0.5), 10, 10).r - 128) <= 3)
     }
 
     @Test("withOpacity draws the clip that opaque and multiplies with a fade")
     func opacity() throws {
-        let half = Clip.color(.white, duration: 2).withOpacity(0.5)
+        let half = try Clip.color(.white, duration: 2).withOpacity(0.5)
         #expect(abs(Self.rgb(try Self.pixels(half, at: 1), 50, 50).r - 128) <= 2)
         // Faded in over 2 s and half opaque: a quarter at 1 s.
-        let both = Clip.color(.white, duration: 2).fadedIn(over: 2).withOpacity(0.5)
+        let both = try Clip.color(.white, duration: 2).fadedIn(over: 2).withOpacity(0.5)
         #expect(abs(Self.rgb(try Self.pixels(both, at: 1), 50, 50).r - 64) <= 2)
         guard case let .transformed(t, _) = both.node, case let .keyframes(track) = t.opacity else {
             Issue.record("not merged into one transform"); return
         }
         #expect(track.keyframes.map(\.value) == [0, 0.5])
         // Keyframed: 0 → 1 over the clip.
-        let ramp = Clip.color(.white, duration: 2).withOpacity(KeyframeTrack(0.0).then(to: 1, at: 2))
+        let ramp = try Clip.color(.white, duration: 2).withOpacity(KeyframeTrack(0.0).then(to: 1, at: 2))
         #expect(abs(Self.rgb(try Self.pixels(ramp, at: 1), 50, 50).r - 128) <= 3)
     }
 
@@ -87,13 +87,13 @@ import MovieMakerTestSupport
     @Test("scaled, positioned and faded compose into one transform, in either order")
     func composing() throws {
         let p = Point(x: 80, y: 60)
-        let a = Self.square().scaled(by: 2).positioned(at: p)
-        let b = Self.square().positioned(at: p).scaled(by: 2)
+        let a = try Self.square().scaled(by: 2).positioned(at: p)
+        let b = try Self.square().positioned(at: p).scaled(by: 2)
         #expect(a == b)
         let box = try #require(inkBox(try Self.pixels(a, at: 0)))
         #expect(box.minX == 70 && box.maxX == 89 && box.minY == 50 && box.maxY == 69, "\(box)")
         // Scaled twice: the factors multiply, still one node over the cropped square.
-        let four = Self.square().scaled(by: 2).scaled(by: 2)
+        let four = try Self.square().scaled(by: 2).scaled(by: 2)
         let fourBox = try #require(inkBox(try Self.pixels(four, at: 0)))
         #expect(fourBox.maxX - fourBox.minX + 1 == 40, "\(fourBox)")
         guard case let .transformed(t, child) = four.node, case .generator = child.node else {
@@ -101,13 +101,13 @@ import MovieMakerTestSupport
         }
         #expect(t.scale == .constant(4) && t.crop != nil)
         // Scaled then faded: half opaque at the fade's midpoint, twice the size.
-        let fading = Self.square().scaled(by: 2).fadedIn(over: 1)
+        let fading = try Self.square().scaled(by: 2).fadedIn(over: 1)
         let px = try Self.pixels(fading, at: 0.5)
         #expect(abs(Self.rgb(px, 160, 120).r - 128) <= 3 && abs(Self.rgb(px, 151, 111).r - 128) <= 3)
         #expect(Self.rgb(px, 148, 108).r == 0)
         // Two keyframed scales cannot share a transform: the second is a node of its own, drawn the same way.
         let grow = KeyframeTrack(1.0).then(to: 2, at: 2)
-        let nested = Self.square().scaled(by: grow).scaled(by: grow)
+        let nested = try Self.square().scaled(by: grow).scaled(by: grow)
         guard case let .transformed(_, inner) = nested.node, case .transformed = inner.node else {
             Issue.record("two keyframed scales were not nested"); return
         }
@@ -118,8 +118,8 @@ import MovieMakerTestSupport
     @Test("rotated(by: 90) turns the picture clockwise about its centre, exactly")
     func rotation() throws {
         // A red bar to the right of the centre: 170…230 across, 115…125 down.
-        let bar = Clip.color(.red, duration: 2).cropped(to: Rect(x: 170.0 / 320, y: 115.0 / 240, width: 60.0 / 320, height: 10.0 / 240))
-        let turned = bar.rotated(by: 90)
+        let bar = try Clip.color(.red, duration: 2).cropped(to: Rect(x: 170.0 / 320, y: 115.0 / 240, width: 60.0 / 320, height: 10.0 / 240))
+        let turned = try bar.rotated(by: 90)
         let px = try Self.pixels(turned, at: 0)
         var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
         for y in 0..<Self.height { for x in 0..<Self.width where Self.rgb(px, x, y).r > 128 {
@@ -128,19 +128,19 @@ import MovieMakerTestSupport
         // Clockwise (y down): the bar now hangs below the centre, 130…190 down, 155…165 across.
         #expect(minX == 155 && maxX == 164 && minY == 130 && maxY == 189, "(\(minX), \(minY))…(\(maxX), \(maxY))")
         // Keyframed: 0 → 180 over 2 s is 90 at 1 s.
-        let spinning = bar.rotated(by: KeyframeTrack(0.0).then(to: 180, at: 2))
+        let spinning = try bar.rotated(by: KeyframeTrack(0.0).then(to: 180, at: 2))
         #expect(Self.rgb(try Self.pixels(spinning, at: 1), 160, 160).r > 200)
         // Rotations add.
-        #expect(bar.rotated(by: 45).rotated(by: 45) == turned)
+        #expect(try bar.rotated(by: 45).rotated(by: 45) == turned)
     }
 
     @Test("cropped(to:) keeps a unit rectangle where it was and intersects an earlier crop")
     func crop() throws {
-        let left = Clip.color(.white, duration: 1).cropped(to: Rect(x: 0, y: 0, width: 0.5, height: 1))
+        let left = try Clip.color(.white, duration: 1).cropped(to: Rect(x: 0, y: 0, width: 0.5, height: 1))
         let px = try Self.pixels(left, at: 0)
         #expect(Self.rgb(px, 10, 120).r == 255 && Self.rgb(px, 159, 10).r == 255)
         #expect(Self.rgb(px, 160, 120).r == 0 && Self.rgb(px, 310, 230).r == 0)
-        let middle = left.cropped(to: Rect(x: 0.25, y: 0, width: 0.75, height: 1))
+        let middle = try left.cropped(to: Rect(x: 0.25, y: 0, width: 0.75, height: 1))
         let box = try #require(inkBox(try Self.pixels(middle, at: 0)))
         #expect(box.minX == 80 && box.maxX == 159 && box.minY == 0 && box.maxY == 239, "\(box)")
         guard case let .transformed(t, _) = middle.node else { Issue.record("not one transform"); return }
@@ -151,7 +151,7 @@ import MovieMakerTestSupport
     func masks() throws {
         let red = Clip.color(.red, duration: 1)
         // Alpha: an opaque white left half, nothing on the right.
-        let leftHalf = Clip.color(.white, duration: 1).cropped(to: Rect(x: 0, y: 0, width: 0.5, height: 1))
+        let leftHalf = try Clip.color(.white, duration: 1).cropped(to: Rect(x: 0, y: 0, width: 0.5, height: 1))
         let byAlpha = try Self.pixels(red.masked(by: leftHalf), at: 0)
         #expect(Self.rgb(byAlpha, 40, 120) == (255, 0, 0))
         #expect(Self.rgb(byAlpha, 280, 120) == (0, 0, 0))
@@ -169,19 +169,19 @@ import MovieMakerTestSupport
     func durations() throws {
         // Shorter: trimmed.
         let color = Clip.color(.white, duration: 2)
-        #expect(color.withDuration(0.5).duration == 0.5)
-        #expect(color.withDuration(2) == color)
+        #expect(try color.withDuration(0.5).duration == 0.5)
+        #expect(try color.withDuration(2) == color)
         // A leaf simply lasts longer.
-        let long = color.withDuration(5)
+        let long = try color.withDuration(5)
         #expect(long == Clip.color(.white, duration: 5))
         // A constant transform passes it on; its fade-in (keyframes) stays where it was.
-        #expect(color.scaled(by: 0.5).withDuration(4) == Clip.color(.white, duration: 4).scaled(by: 0.5))
+        #expect(try color.scaled(by: 0.5).withDuration(4) == Clip.color(.white, duration: 4).scaled(by: 0.5))
         // Anything else plays to its end, then holds its last picture: a bar moving right 100 px a second.
         let moving = Clip(duration: 1) { ctx, frame in
             ctx.clear(.black); ctx.setFill(.white); ctx.fillRect(Rect(x: 10 + 100 * frame.time, y: 100, width: 4, height: 40))
         }
         let sequence = Clip.sequence([moving, moving])
-        let held = sequence.withDuration(3)
+        let held = try sequence.withDuration(3)
         #expect(held.duration == 3)
         let atEnd = try #require(inkBox(try Self.pixels(held, at: Time(seconds: 1.9))))
         let holding = try #require(inkBox(try Self.pixels(held, at: Time(seconds: 2.8))))
@@ -189,7 +189,7 @@ import MovieMakerTestSupport
         #expect(atEnd.minX < holding.minX)
         // A photo lasts longer, as a photo.
         let folder = try TemporaryFolder()
-        let image = Clip.image(try TestPhotos.yellow(in: folder), duration: 1).withDuration(4)
+        let image = try Clip.image(try TestPhotos.yellow(in: folder), duration: 1).withDuration(4)
         guard case let .media(media) = image.node else { Issue.record("not a photo leaf"); return }
         #expect(media.sourceRange.duration == 4)
     }
@@ -253,12 +253,12 @@ import MovieMakerTestSupport
         let photo = try TestPhotos.yellow(in: folder)
         let title = try Clip.text("Data", style: TextStyle(font: TextFont(size: 40), color: .white), duration: 3)
         let clip = Clip.overlay(
-            Clip.image(photo, duration: 1, fit: .fill, background: .black).withDuration(3),
-            title.scaled(by: 1.5).rotated(by: 20).positioned(along: KeyframeTrack(Point(x: 80, y: 60)).then(to: Point(x: 240, y: 180), at: 3))
+            try Clip.image(photo, duration: 1, fit: .fill, background: .black).withDuration(3),
+            try title.scaled(by: 1.5).rotated(by: 20).positioned(along: KeyframeTrack(Point(x: 80, y: 60)).then(to: Point(x: 240, y: 180), at: 3))
                 .fadedIn(over: 0.5).fadedOut(over: 0.5),
-            Clip.color(.red, duration: 3).cropped(to: Rect(x: 0, y: 0, width: 0.25, height: 0.25)).withOpacity(0.7)
-                .masked(by: Clip.color(.white, duration: 3).cropped(to: Rect(x: 0, y: 0, width: 0.125, height: 0.25)), mode: .luma),
-            Clip.sequence([Clip.color(.green, duration: 1).scaled(by: KeyframeTrack(0.2).then(to: 0.4, at: 1))]).withDuration(2).frozen(at: 0.5)
+            try Clip.color(.red, duration: 3).cropped(to: Rect(x: 0, y: 0, width: 0.25, height: 0.25)).withOpacity(0.7)
+                .masked(by: try Clip.color(.white, duration: 3).cropped(to: Rect(x: 0, y: 0, width: 0.125, height: 0.25)), mode: .luma),
+            try Clip.sequence([try Clip.color(.green, duration: 1).scaled(by: KeyframeTrack(0.2).then(to: 0.4, at: 1))]).withDuration(2).frozen(at: 0.5)
         )
         let data = try JSONEncoder().encode(clip)
         let text = String(decoding: data, as: UTF8.self)
@@ -304,5 +304,26 @@ import MovieMakerTestSupport
         let down = try ink { try $0.draw("Wave", along: Path(lineFrom: Point(x: 160, y: 10), to: Point(x: 160, y: 230)), style: style) }
         #expect(down.maxY - down.minY > 2 * (down.maxX - down.minX), "\(down)")
         #expect(down.minX >= 159, "\(down)")
+    }
+
+    @Test("bad values are typed errors naming the value and the range, never a trap")
+    func badValuesAreTypedErrors() throws {
+        let white = Clip.color(.white, duration: 2)
+        func expectInvalid(_ expected: String, _ make: () throws(MovieMakerError) -> Clip) {
+            do {
+                _ = try make()
+                Issue.record("accepted: \(expected)")
+            } catch {
+                #expect(error.code == .invalidSetting && error.message.contains(expected), "\(error.message)")
+            }
+        }
+        expectInvalid("opacity 1.5") { () throws(MovieMakerError) in try white.withOpacity(1.5) }
+        expectInvalid("scale -1.0") { () throws(MovieMakerError) in try white.scaled(by: -1) }
+        expectInvalid("rotation nan") { () throws(MovieMakerError) in try white.rotated(by: .nan) }
+        expectInvalid("crop") { () throws(MovieMakerError) in try white.cropped(to: Rect(x: 0.5, y: 0, width: 0.8, height: 1)) }
+        expectInvalid("position") { () throws(MovieMakerError) in try white.positioned(at: Point(x: .infinity, y: 0)) }
+        expectInvalid("duration") { () throws(MovieMakerError) in try white.withDuration(Time(value: -1, timescale: 1)) }
+        // A chain needs one try; valid values go through.
+        #expect(try white.scaled(by: 2).fadedIn(over: 1).withOpacity(0.5).duration == 2)
     }
 }

@@ -16,6 +16,10 @@ import Foundation
 // the combination — two keyframed scales or rotations, or two keyframed opacities that overlap in time —
 // the new property goes into a new `transformed` node around the clip, which multiplies or composes the
 // same way when drawn.
+//
+// Bad values (an opacity above 1, a negative scale or duration, a crop outside the picture, a
+// non-finite number) throw `MovieMakerError.invalidSetting` naming the value and the range, as every
+// other setting does; one `try` covers a chain: `try clip.scaled(by: 2).fadedIn(over: 1)`.
 
 extension Clip {
     // MARK: Opacity and fades
@@ -25,34 +29,35 @@ extension Clip {
     ///
     /// Built as a `transformed` node whose opacity follows keyframes (see the note on composing at the top
     /// of this file): `clip.fadedIn(over: 1).fadedOut(over: 1)` is one transform with four keyframes.
-    public func fadedIn(over duration: Time) -> Clip {
+    public func fadedIn(over duration: Time) throws(MovieMakerError) -> Clip {
         let d = Time.min(duration, self.duration)
         guard d > .zero else { return self }
-        return withOpacity(KeyframeTrack(0.0, at: Time.zero).then(to: 1.0, at: d))
+        return try withOpacity(KeyframeTrack(0.0, at: Time.zero).then(to: 1.0, at: d))
     }
 
     /// This clip fading out to transparent: its opacity goes linearly from 1 at `duration` before its
     /// end to 0 at its end (clamped to the clip's length; 0 or less leaves the clip as it is). The fade
     /// uses the clip's duration now: trim or extend the clip first (`withDuration(_:)`), then fade.
-    public func fadedOut(over duration: Time) -> Clip {
+    public func fadedOut(over duration: Time) throws(MovieMakerError) -> Clip {
         let d = Time.min(duration, self.duration)
         guard d > .zero else { return self }
-        return withOpacity(KeyframeTrack(1.0, at: self.duration - d).then(to: 0.0, at: self.duration))
+        return try withOpacity(KeyframeTrack(1.0, at: self.duration - d).then(to: 0.0, at: self.duration))
     }
 
     /// This clip drawn `opacity` opaque (0 transparent … 1 as it is). On a clip that already has an
     /// opacity (a fade, an earlier `withOpacity`), the two multiply.
-    public func withOpacity(_ opacity: Double) -> Clip {
-        precondition(opacity.isFinite && opacity >= 0 && opacity <= 1, "an opacity must be from 0 to 1, got \(opacity)")
-        return placed(what: "withOpacity") { $0.opacity.combined(with: .constant(opacity), identity: 1, by: *).map { o in { $0.opacity = o } } }
+    public func withOpacity(_ opacity: Double) throws(MovieMakerError) -> Clip {
+        guard opacity.isFinite && opacity >= 0 && opacity <= 1 else { throw .invalidSetting(.transform, value: "opacity \(opacity)", expected: "an opacity from 0 to 1") }
+        return try placed(what: "withOpacity") { $0.opacity.combined(with: .constant(opacity), identity: 1, by: *).map { o in { $0.opacity = o } } }
     }
 
     /// This clip's opacity following `opacity` (values 0…1) in the clip's own time. On a clip that
     /// already has an opacity, the two multiply.
-    public func withOpacity(_ opacity: KeyframeTrack<Double>) -> Clip {
-        precondition(opacity.keyframes.allSatisfy { $0.value.isFinite && $0.value >= 0 && $0.value <= 1 },
-                     "opacity keyframes must be from 0 to 1, got \(opacity.keyframes.map(\.value))")
-        return placed(what: "withOpacity") { $0.opacity.combined(with: .keyframes(opacity), identity: 1, by: *).map { o in { $0.opacity = o } } }
+    public func withOpacity(_ opacity: KeyframeTrack<Double>) throws(MovieMakerError) -> Clip {
+        guard opacity.keyframes.allSatisfy({ $0.value.isFinite && $0.value >= 0 && $0.value <= 1 }) else {
+            throw .invalidSetting(.transform, value: "opacity keyframes \(opacity.keyframes.map(\.value))", expected: "opacities from 0 to 1")
+        }
+        return try placed(what: "withOpacity") { $0.opacity.combined(with: .keyframes(opacity), identity: 1, by: *).map { o in { $0.opacity = o } } }
     }
 
     // MARK: Position, scale, rotation, crop
@@ -64,62 +69,70 @@ extension Clip {
     /// at `point` (a `Clip.text`, a `Clip.image` with fit, a `Clip.emoji` are drawn there); (0, 0) puts the
     /// picture's top-left corner at `point`. The anchor is also the point the clip is scaled and rotated
     /// around. A position replaces an earlier one (see the note on composing at the top of this file).
-    public func positioned(at point: Point, anchor: Point = Point(x: 0.5, y: 0.5)) -> Clip {
-        precondition(point.x.isFinite && point.y.isFinite && abs(point.x) <= 1e6 && abs(point.y) <= 1e6,
-                     "a position must be finite pixel coordinates within ±1000000, got \(point)")
-        return positioned(.constant(point), anchor: anchor)
+    public func positioned(at point: Point, anchor: Point = Point(x: 0.5, y: 0.5)) throws(MovieMakerError) -> Clip {
+        guard point.x.isFinite && point.y.isFinite && abs(point.x) <= 1e6 && abs(point.y) <= 1e6 else {
+            throw .invalidSetting(.transform, value: "position \(point)", expected: "finite pixel coordinates within ±1000000")
+        }
+        return try positioned(.constant(point), anchor: anchor)
     }
 
     /// This clip moved along `path`: its `anchor` (unit coordinates of the frame-sized picture, the centre
     /// by default) is at the track's point, in frame pixels, at each time of the clip. See
     /// `positioned(at:anchor:)`.
-    public func positioned(along path: KeyframeTrack<Point>, anchor: Point = Point(x: 0.5, y: 0.5)) -> Clip {
-        precondition(path.keyframes.allSatisfy { $0.value.x.isFinite && $0.value.y.isFinite && abs($0.value.x) <= 1e6 && abs($0.value.y) <= 1e6 },
-                     "positions must be finite pixel coordinates within ±1000000, got \(path.keyframes.map(\.value))")
-        return positioned(.keyframes(path), anchor: anchor)
+    public func positioned(along path: KeyframeTrack<Point>, anchor: Point = Point(x: 0.5, y: 0.5)) throws(MovieMakerError) -> Clip {
+        guard path.keyframes.allSatisfy({ $0.value.x.isFinite && $0.value.y.isFinite && abs($0.value.x) <= 1e6 && abs($0.value.y) <= 1e6 }) else {
+            throw .invalidSetting(.transform, value: "positions \(path.keyframes.map(\.value))", expected: "finite pixel coordinates within ±1000000")
+        }
+        return try positioned(.keyframes(path), anchor: anchor)
     }
 
-    private func positioned(_ position: Animated<Point>, anchor: Point) -> Clip {
-        precondition(anchor.x.isFinite && anchor.y.isFinite, "an anchor must be finite unit coordinates, got \(anchor)")
-        return placed(what: "positioned") { _ in { $0.position = position; $0.anchor = anchor } }
+    private func positioned(_ position: Animated<Point>, anchor: Point) throws(MovieMakerError) -> Clip {
+        guard anchor.x.isFinite && anchor.y.isFinite else { throw .invalidSetting(.transform, value: "anchor \(anchor)", expected: "finite unit coordinates") }
+        return try placed(what: "positioned") { _ in { $0.position = position; $0.anchor = anchor } }
     }
 
     /// This clip `factor` times its size (1: as it is; 0…100), about its anchor (the picture's centre
     /// unless `positioned(at:anchor:)` set another). Scales multiply with an earlier scale.
-    public func scaled(by factor: Double) -> Clip {
-        precondition(factor.isFinite && factor >= 0 && factor <= 100, "a scale must be from 0 to 100, got \(factor) (mirror with transformed(_:) and flipHorizontally)")
-        return placed(what: "scaled") { $0.scale.combined(with: .constant(factor), identity: 1, by: *).map { s in { $0.scale = s } } }
+    public func scaled(by factor: Double) throws(MovieMakerError) -> Clip {
+        guard factor.isFinite && factor >= 0 && factor <= 100 else {
+            throw .invalidSetting(.transform, value: "scale \(factor)", expected: "a scale from 0 to 100 (mirror with transformed(_:) and flipHorizontally)")
+        }
+        return try placed(what: "scaled") { $0.scale.combined(with: .constant(factor), identity: 1, by: *).map { s in { $0.scale = s } } }
     }
 
     /// This clip's size following `factor` (values 0…100) in the clip's own time, about its anchor.
-    public func scaled(by factor: KeyframeTrack<Double>) -> Clip {
-        precondition(factor.keyframes.allSatisfy { $0.value.isFinite && $0.value >= 0 && $0.value <= 100 },
-                     "scale keyframes must be from 0 to 100, got \(factor.keyframes.map(\.value))")
-        return placed(what: "scaled") { $0.scale.combined(with: .keyframes(factor), identity: 1, by: *).map { s in { $0.scale = s } } }
+    public func scaled(by factor: KeyframeTrack<Double>) throws(MovieMakerError) -> Clip {
+        guard factor.keyframes.allSatisfy({ $0.value.isFinite && $0.value >= 0 && $0.value <= 100 }) else {
+            throw .invalidSetting(.transform, value: "scale keyframes \(factor.keyframes.map(\.value))", expected: "scales from 0 to 100")
+        }
+        return try placed(what: "scaled") { $0.scale.combined(with: .keyframes(factor), identity: 1, by: *).map { s in { $0.scale = s } } }
     }
 
     /// This clip turned `degrees` clockwise about its anchor (the picture's centre unless
     /// `positioned(at:anchor:)` set another). Multiples of 90° are exact (pixels move without
     /// resampling when the picture is centred on whole pixels). Rotations add to an earlier rotation.
-    public func rotated(by degrees: Double) -> Clip {
-        precondition(degrees.isFinite, "a rotation must be a finite number of degrees, got \(degrees)")
-        return placed(what: "rotated") { $0.rotation.combined(with: .constant(degrees), identity: 0, by: +).map { r in { $0.rotation = r } } }
+    public func rotated(by degrees: Double) throws(MovieMakerError) -> Clip {
+        guard degrees.isFinite else { throw .invalidSetting(.transform, value: "rotation \(degrees)", expected: "a finite number of degrees") }
+        return try placed(what: "rotated") { $0.rotation.combined(with: .constant(degrees), identity: 0, by: +).map { r in { $0.rotation = r } } }
     }
 
     /// This clip's rotation following `degrees` (clockwise) in the clip's own time, about its anchor.
-    public func rotated(by degrees: KeyframeTrack<Double>) -> Clip {
-        precondition(degrees.keyframes.allSatisfy { $0.value.isFinite }, "rotation keyframes must be finite, got \(degrees.keyframes.map(\.value))")
-        return placed(what: "rotated") { $0.rotation.combined(with: .keyframes(degrees), identity: 0, by: +).map { r in { $0.rotation = r } } }
+    public func rotated(by degrees: KeyframeTrack<Double>) throws(MovieMakerError) -> Clip {
+        guard degrees.keyframes.allSatisfy({ $0.value.isFinite }) else {
+            throw .invalidSetting(.transform, value: "rotation keyframes \(degrees.keyframes.map(\.value))", expected: "finite numbers of degrees")
+        }
+        return try placed(what: "rotated") { $0.rotation.combined(with: .keyframes(degrees), identity: 0, by: +).map { r in { $0.rotation = r } } }
     }
 
     /// This clip with only `rect` of its picture kept, in unit coordinates of the frame-sized picture
     /// ((0, 0, 0.5, 1) is its left half); the rest is transparent. The kept part stays where it was:
     /// it is not enlarged to fill the frame (scale or position it for that). The crop applies to the
     /// clip's own picture, before it is moved, scaled or rotated, and intersects an earlier crop.
-    public func cropped(to rect: Rect) -> Clip {
-        precondition(rect.minX >= 0 && rect.minY >= 0 && rect.maxX <= 1 && rect.maxY <= 1 && rect.width > 0 && rect.height > 0,
-                     "a crop must be a rectangle inside the unit square (x, y ≥ 0, x + width ≤ 1, y + height ≤ 1, sizes > 0), got \(rect)")
-        return placed(what: "cropped") { t in
+    public func cropped(to rect: Rect) throws(MovieMakerError) -> Clip {
+        guard rect.minX >= 0 && rect.minY >= 0 && rect.maxX <= 1 && rect.maxY <= 1 && rect.width > 0 && rect.height > 0 else {
+            throw .invalidSetting(.transform, value: "crop \(rect)", expected: "a rectangle inside the unit square (x, y ≥ 0, x + width ≤ 1, y + height ≤ 1, sizes > 0)")
+        }
+        return try placed(what: "cropped") { t in
             guard let old = t.crop else { return { $0.crop = rect } }
             let x0 = max(old.minX, rect.minX), y0 = max(old.minY, rect.minY), x1 = min(old.maxX, rect.maxX), y1 = min(old.maxY, rect.maxY)
             guard x1 > x0, y1 > y0 else { return nil }
@@ -130,9 +143,9 @@ extension Clip {
     /// This clip with one property of its placement changed: merged into the clip's own transform when
     /// it is a `transformed` node and `change` can say the result (it returns the edit, or nil when one
     /// transform cannot hold it), else in a new `transformed` node around the clip.
-    private func placed(what: String, _ change: (Transform) -> ((inout Transform) -> Void)?) -> Clip {
-        func checked(_ t: Transform) -> Transform {
-            do { try t.validate() } catch { preconditionFailure("\(what): \(error)") }
+    private func placed(what: String, _ change: (Transform) -> ((inout Transform) -> Void)?) throws(MovieMakerError) -> Clip {
+        func checked(_ t: Transform) throws(MovieMakerError) -> Transform {
+            try t.validate()
             return t
         }
         if case let .transformed(existing, child) = node, let edit = change(existing) {
@@ -140,14 +153,14 @@ extension Clip {
             edit(&t)
             // An identity transform is dropped, unless sounds attached at this level need the node.
             if t.isIdentity && attachedSounds.isEmpty { return child }
-            var merged = Clip(.transformed(checked(t), child))
+            var merged = Clip(.transformed(try checked(t), child))
             merged.attachedSounds = attachedSounds
             return merged
         }
         var t = Transform()
-        guard let edit = change(t) else { preconditionFailure("\(what): the identity transform cannot take the change") }
+        guard let edit = change(t) else { throw .invalidSetting(.transform, value: what, expected: "a change one transform can hold") }
         edit(&t)
-        return t.isIdentity ? self : Clip(.transformed(checked(t), self))
+        return t.isIdentity ? self : Clip(.transformed(try checked(t), self))
     }
 }
 
@@ -203,8 +216,8 @@ extension Clip {
     /// - anything else (a video, a sequence, a stack, a time map, a filtered or masked clip, a slideshow)
     ///   plays to its end and then holds its last picture (the picture 1 ms before its end) for the rest,
     ///   silently.
-    public func withDuration(_ duration: Time) -> Clip {
-        precondition(duration >= .zero, "a clip's duration cannot be negative, got \(duration)")
+    public func withDuration(_ duration: Time) throws(MovieMakerError) -> Clip {
+        guard duration >= .zero else { throw .invalidSetting(.duration, value: "\(duration)", expected: "a duration of 0 or more") }
         if duration == self.duration { return self }
         if duration < self.duration { return trimmed(to: duration) }
         return extended(to: duration)
@@ -275,7 +288,7 @@ extension Clip {
     /// `style.isMarkup`). The font is checked now: an unknown font throws here, not mid-render. The
     /// clip is a `text` generator leaf, written as `{"type": "text", "text": …, "style": …, "duration": …}`.
     public static func text(_ string: String, style: TextStyle = Clip.defaultTextStyle, duration: Time = 5) throws(MovieMakerError) -> Clip {
-        precondition(duration >= .zero, "a clip's duration cannot be negative, got \(duration)")
+        guard duration >= .zero else { throw .invalidSetting(.duration, value: "\(duration)", expected: "a duration of 0 or more") }
         _ = try TextLayout(string, style: style)
         return Clip(.generator(.text(string, style: style), duration: duration))
     }
