@@ -43,6 +43,11 @@ struct TitleCommand: RenderingCommand {
               moviemaker title "Release 2.4" --style typewriter --transparent -o title.mov
               moviemaker title "Jane Doe" --subtitle Director --layout lower-third --transparent -o name.webm
               moviemaker title "Release 2.4" --still 1.5 -o frame.png
+              moviemaker title "Jane Doe" --layout lower-third --background-video interview.mp4 -o name.mp4
+
+            A still (--still, or -o frame.png) is exactly the movie's frame at that time: with \
+            --layout lower-third the frame is black outside the band unless --background-image or \
+            --background-video puts something behind it.
             """)
 
     /// The title text.
@@ -106,6 +111,21 @@ struct TitleCommand: RenderingCommand {
             transform: { (text: String) throws -> Color in try ColorArgument.parse(text) })
     var background: Color = Color(red8: 0x10, green8: 0x18, blue8: 0x20)
 
+    /// A picture behind the card.
+    @Option(help: ArgumentHelp("A photo or picture (any format slideshows read) behind the card, filling the frame by --background-fit; a lower third's band is drawn over it.",
+                               valueName: "file"))
+    var backgroundImage: String?
+
+    /// A video behind the card.
+    @Option(help: ArgumentHelp("A video behind the card, filling the frame by --background-fit, looped or cut to --duration, with its own sound; a lower third's band is drawn over it.",
+                               valueName: "file"))
+    var backgroundVideo: String?
+
+    /// How the background picture or video fills the frame.
+    @Option(help: ArgumentHelp("How --background-image or --background-video fills the frame: fill (cover, cropping), fit (whole, on --background) or blur. (default: fill)",
+                               valueName: "fit"))
+    var backgroundFit: Slideshow.Fit = .fill
+
     /// Layout.
     @Option(help: ArgumentHelp("full (centred) or lower-third (a name band at the bottom left). (default: full)", valueName: "layout"))
     var layout: TitleLayoutArgument = .full
@@ -142,6 +162,19 @@ struct TitleCommand: RenderingCommand {
         if let d = entranceDuration, !(d >= 0 && d.isFinite) {
             throw ValidationError("--entrance-duration \(d) must be 0 or more seconds")
         }
+        if backgroundImage != nil && backgroundVideo != nil {
+            throw ValidationError("--background-image and --background-video both put something behind the card: give one of them")
+        }
+        if transparent, let option = backgroundImage != nil ? "--background-image" : backgroundVideo != nil ? "--background-video" : nil {
+            throw ValidationError("\(option) fills the frame, so --transparent would have nothing to keep clear: drop one of them")
+        }
+        for (option, path) in [("--background-image", backgroundImage), ("--background-video", backgroundVideo)] {
+            guard let path else { continue }
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else {
+                throw ValidationError("\(option) \(path): no such file; give the path of a \(option == "--background-image" ? "photo or picture" : "video") file")
+            }
+        }
         guard fontSize > 0, fontSize.isFinite else { throw ValidationError("--font-size \(fontSize) must be more than 0 pixels") }
         if fontFile == nil && !FontLibrary.hasFamily(font) {
             let closest = FontLibrary.closestFamilies(to: font)
@@ -167,6 +200,8 @@ struct TitleCommand: RenderingCommand {
         card.layout = layout == .full ? .fullScreen : .lowerThird
         if transparent {
             card.background = layout == .full ? .none : .color(Color(white: 0, alpha: 0.6))
+        } else if layout == .full && (backgroundImage != nil || backgroundVideo != nil) {
+            card.background = .none   // the picture or video is the background
         } else {
             card.background = .color(background)
         }
@@ -176,17 +211,32 @@ struct TitleCommand: RenderingCommand {
         return card
     }
 
+    /// The picture or video behind the card, lasting the card's duration, or nil without one.
+    func makeBackdrop() throws -> Clip? {
+        if let backgroundImage {
+            return .photo(URL(fileURLWithPath: backgroundImage), duration: duration, fit: backgroundFit, background: background)
+        }
+        if let backgroundVideo {
+            let video = try Clip.video(URL(fileURLWithPath: backgroundVideo), fit: backgroundFit, background: background)
+            return video.looped(toFill: duration)
+        }
+        return nil
+    }
+
     func run() throws {
         let reporter = ProgressReporter(label: "title", options: progress)
         let card = try makeCard()
         let size = video.size
-        let clip = try card.clip(width: size.width, height: size.height)
+        var clip = try card.clip(width: size.width, height: size.height)
+        if let backdrop = try makeBackdrop() { clip = .overlay(backdrop, clip) }
+        // What the movie starts each frame with (see MovieMaker): the still is drawn on the same.
+        let canvasColor: Color = transparent ? .clear : .black
         if output.isStill {
             // Without --still, the frame half way through: the text is on screen by then.
             let time = still ?? Time(seconds: (duration.seconds / 2 * Double(video.fps.numerator) / Double(video.fps.denominator)).rounded(.down)
                                      * Double(video.fps.denominator) / Double(video.fps.numerator))
             let canvas = try clip.still(at: time, width: size.width, height: size.height, rate: video.fps,
-                                        background: transparent ? .clear : background)
+                                        background: canvasColor)
             try Interruption.shared.writePNG(canvas, to: output.url)
             reporter.finishStill(url: output.url, width: size.width, height: size.height)
             return

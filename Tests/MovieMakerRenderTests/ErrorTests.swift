@@ -185,7 +185,7 @@ import MovieMakerTestSupport
         #expect(throws: MovieMakerError.imageUnreadable(path: dir.file("missing.png").path, reason: "no such file")) {
             _ = try Image(contentsOf: dir.file("missing.png"))
         }
-        #expect(throws: MovieMakerError.fontUnreadable(path: fake.path, reason: "FreeType error 2: not a font file FreeType can read")) {
+        #expect(throws: MovieMakerError.fontUnreadable(path: fake.path, reason: "fontconfig cannot read it as a font (expected a .ttf, .otf or .ttc file)")) {
             _ = try Font(contentsOf: fake, size: 12)
         }
     }

@@ -31,6 +31,41 @@ import MovieMakerTestSupport
         #expect(words.count == 2 && words[0].minX > words[1].maxX, "\(words)")
     }
 
+    @Test func drawAtShapesArabicAndCJKLikeTheLayoutPath() throws {
+        // `draw(_:at:)` places the baseline's start at the point; the same string through a layout whose
+        // top is one first-baseline above it must give the same pixels (joined Arabic, CJK from the
+        // fallback font), not unjoined letters or missing-glyph boxes.
+        let font = try Font.dejaVuSans(size: 32)
+        let baseline = Point(x: 10, y: 50)
+        for text in ["مرحبا بالعالم", "日本語のテキスト", "Hello"] {
+            let style = TextStyle(font: TextFont(family: "DejaVu Sans", size: 32), color: .white)
+            let layout = try TextLayout(text, style: style)
+            #expect(layout.unknownGlyphCount == 0)
+            let viaAt = try renderText(340, 80, background: .black) { ctx in
+                ctx.setFill(.white)
+                try ctx.draw(text, at: baseline, font: font)
+            }
+            let viaLayout = try renderText(340, 80, background: .black) { ctx in
+                try ctx.draw(text, in: Rect(x: baseline.x, y: baseline.y - layout.firstBaseline, width: 320, height: 80), style: style)
+            }
+            let db = psnr(viaAt, viaLayout)
+            #expect(db >= 35, "\(text): draw(_:at:) differs from the Pango layout, PSNR \(db) dB")
+            let ink = try #require(textInk(viaAt, isInk: { $0.red > 128 }))
+            #expect(abs(Double(ink.width) - layout.inkBounds.width) <= 2, "\(text): ink \(ink.width) px wide, shaped \(layout.inkBounds.width)")
+        }
+        // The baseline sits at the point: "Hello" has no descender, so its ink ends on the baseline.
+        let hello = try renderText(200, 80, background: .black) { ctx in ctx.setFill(.white); try ctx.draw("Hello", at: baseline, font: font) }
+        let box = try #require(textInk(hello, isInk: { $0.red > 128 }))
+        #expect(abs(box.maxY - 49) <= 1 && abs(box.minX - 12) <= 3, "\(box)")
+        // The context's fill paint colours the text, and measuring agrees with the layout.
+        let red = try renderText(200, 80, background: .black) { ctx in ctx.setFill(.red); try ctx.draw("Hello", at: baseline, font: font) }
+        #expect(textInk(red, isInk: { $0.red > 128 && $0.green < 60 }) != nil)
+        let c = try Canvas(width: 10, height: 10)
+        let measured = try c.context.measure("مرحبا بالعالم", font: font)
+        let shaped = try TextLayout("مرحبا بالعالم", style: TextStyle(font: TextFont(family: "DejaVu Sans", size: 32))).size
+        #expect(abs(measured.width - shaped.width) < 0.5 && abs(measured.height - shaped.height) < 0.5, "\(measured) vs \(shaped)")
+    }
+
     @Test func hebrewRunsRightToLeftAndAlignsPhysically() throws {
         let layout = try TextLayout("שלום עולם", style: style)
         let chars = layout.unitRects(.character)

@@ -19,7 +19,7 @@ public final class DrawingContext {
     private struct Style {
         var fill: Paint = .color(.black)
         var stroke: Paint = .color(.black)
-        var font: Font? = nil
+        var font: TextFont? = nil
     }
     /// The owned `cairo_t`; effects (`withShadow`, `withBlur`) point it at a layer of their own while their body draws.
     private(set) var cr: OpaquePointer
@@ -27,9 +27,6 @@ public final class DrawingContext {
     private var deferredError: MovieMakerError?
     private var style = Style()
     private var savedStyles: [Style] = []
-    /// DejaVu Sans at 24 px, loaded on first use and kept for the context's life (not part of the
-    /// saved state, so it is not reloaded every frame).
-    private var defaultFont: Font?
 
     /// The drawable area: (0, 0) to the frame's width and height.
     public let bounds: Rect
@@ -213,37 +210,32 @@ public final class DrawingContext {
 
     // MARK: Text
 
-    /// The font `draw(_:at:)` uses; DejaVu Sans at 24 px until set.
-    public var font: Font? {
+    /// The font `draw(_:at:font:)` and `measure(_:font:)` use when they are given none; nil (the
+    /// default) means DejaVu Sans at 24 px. Saved and restored by `withSavedState`.
+    public var font: TextFont? {
         get { style.font }
         set { style.font = newValue }
     }
-    private func selectFont(_ font: Font?) throws(MovieMakerError) {
-        let f: Font
-        if let font { f = font } else if let current = style.font { f = current } else if let d = defaultFont { f = d } else {
-            f = try Font.dejaVuSans(size: 24); defaultFont = f
-        }
-        cairo_set_font_face(cr, f.face)
-        cairo_set_font_size(cr, f.size)
+    /// The style a one-line text call lays out with: `font`, else the context's font, else DejaVu Sans at 24 px.
+    private func lineStyle(_ font: TextFont?) -> TextStyle {
+        TextStyle(font: font ?? style.font ?? TextFont(family: "DejaVu Sans", size: 24))
     }
-    /// Draws one line of text with its baseline starting at `point`, in the fill paint.
-    /// (Simple left-to-right text; complex scripts need the Pango layout of a later release.)
-    public func draw(_ text: String, at point: Point, font: Font? = nil) throws(MovieMakerError) {
-        try selectFont(font)
+    /// Draws `text` with its (first) baseline starting at `point`, in the fill paint (a colour,
+    /// gradient or pattern), in `font` (default: the context's `font`).
+    ///
+    /// The text is laid out by Pango, as `draw(_:in:style:)` lays it out: Arabic letters join and run
+    /// right to left, CJK and emoji come from fallback fonts, and a newline starts a line below. Lines
+    /// are not wrapped. Throws `.fontNotFound` for a family that is not installed.
+    public func draw(_ text: String, at point: Point, font: TextFont? = nil) throws(MovieMakerError) {
+        let layout = try TextLayout(text, style: lineStyle(font))
         apply(style.fill)
-        cairo_move_to(cr, point.x, point.y)
-        cairo_show_text(cr, text)
-        cairo_new_path(cr)
+        layout.drawGlyphs(in: self, at: Point(x: point.x, y: point.y - layout.firstBaseline))
         try checkStatus()
     }
-    /// The size a line of text takes: its advance width and the font's line height.
-    public func measure(_ text: String, font: Font? = nil) throws(MovieMakerError) -> Size {
-        try selectFont(font)
-        var te = cairo_text_extents_t()
-        var fe = cairo_font_extents_t()
-        cairo_text_extents(cr, text, &te)
-        cairo_font_extents(cr, &fe)
-        return Size(width: te.x_advance, height: fe.height)
+    /// The size `text` takes in `font` (default: the context's `font`): its advance width and its
+    /// line height (the logical size of its Pango layout, `TextLayout.size`).
+    public func measure(_ text: String, font: TextFont? = nil) throws(MovieMakerError) -> Size {
+        try TextLayout(text, style: lineStyle(font)).size
     }
 
     // MARK: State, transforms, clipping

@@ -307,15 +307,22 @@ struct TitlePlan: Sendable {
     /// Draws parts of a layout: for each unit (its logical rect, opacity and downward offset), the whole
     /// layout clipped to that unit. Shaping stays that of the whole text (Arabic letters keep their
     /// joined forms), which drawing letters one by one would break.
+    ///
+    /// A unit's clip spans its own line only (the first and last lines reach out to the ink above and
+    /// below the text, for accents and descenders), so a unit of one line never uncovers the same
+    /// columns of the other lines of wrapped text.
     func drawUnits(_ parts: [(Rect, Double, Double)], _ layout: TextLayout, _ e: Element, in ctx: DrawingContext) {
         let ink = layout.inkBounds
+        let lines = layout.unitRects(.line)
+        let reach = e.style.font.size * 0.5
         for (rect, opacity, offset) in parts where opacity > 0 {
-            // Reach above and below the logical line for accents and descenders.
-            let top = min(rect.minY, ink.minY) - e.style.font.size * 0.5
-            let bottom = max(rect.maxY, ink.maxY) + e.style.font.size * 0.5
+            let line = lines.lastIndex { $0.minY <= rect.midY } ?? 0
+            let top = line == 0 ? min(rect.minY, ink.minY) - reach : lines[line].minY
+            let bottom = line == lines.count - 1 ? max(rect.maxY, ink.maxY) + reach : lines[line].maxY
             // Whole pixels, so neighbouring units meet without a half-covered seam.
             let left = (e.origin.x + rect.minX).rounded(), right = (e.origin.x + rect.maxX).rounded()
-            let clip = Rect(x: left, y: e.origin.y + top, width: right - left, height: bottom - top)
+            let y0 = (e.origin.y + top).rounded(), y1 = (e.origin.y + bottom).rounded()
+            let clip = Rect(x: left, y: y0, width: right - left, height: y1 - y0)
             ctx.withSavedState {
                 ctx.translate(x: 0, y: offset)
                 ctx.clip(to: clip)

@@ -20,20 +20,62 @@ public enum FontLibrary {
         return genericFamilies.contains(key) || families().lowered.contains(key)
     }
 
-    /// Up to `limit` installed families closest to `name`: ones sharing a prefix with it first (ignoring case), then by edit distance.
+    /// Up to `limit` installed families to suggest for `name`, best first: a near spelling of it (a typo
+    /// within a fifth of its letters, or an installed family that starts with it as a word, as
+    /// "DejaVu" starts "DejaVu Sans"), then fontconfig's own substitute for it (the font `fc-match`
+    /// picks: Liberation Sans for Arial, Nimbus Sans for Helvetica, when installed), then the other
+    /// installed families fontconfig's configuration lists for it, which are of a similar style (sans,
+    /// serif or monospace).
     public static func closestFamilies(to name: String, limit: Int = 3) -> [String] {
-        let query = Array(name.trimmingCharacters(in: .whitespaces).lowercased())
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        let query = Array(trimmed.lowercased())
         guard limit > 0, !query.isEmpty else { return [] }
-        let ranked = families().sorted.map { family -> (prefix: Bool, distance: Int, name: String) in
-            let candidate = Array(family.lowercased())
-            let prefix = candidate.starts(with: query) || query.starts(with: candidate)
-            return (prefix, editDistance(query, candidate), family)
+        let installed = families()
+        var result: [String] = []
+        func add(_ family: String) {
+            let key = family.lowercased()
+            if installed.lowered.contains(key), !result.contains(where: { $0.lowercased() == key }) { result.append(family) }
         }
-        return ranked.sorted {
-            if $0.prefix != $1.prefix { return $0.prefix }
-            if $0.distance != $1.distance { return $0.distance < $1.distance }
-            return $0.name < $1.name
-        }.prefix(limit).map(\.name)
+        let near = installed.sorted.compactMap { family -> (distance: Int, name: String)? in
+            let candidate = Array(family.lowercased())
+            let distance = editDistance(query, candidate)
+            let startsWithWord = query.count >= 3 && candidate.starts(with: query + [" "])
+            return distance <= max(1, query.count / 5) || startsWithWord ? (distance, family) : nil
+        }
+        for n in near.sorted(by: { ($0.distance, $0.name) < ($1.distance, $1.name) }) { add(n.name) }
+        let (match, similar) = fontconfigSubstitutes(for: trimmed)
+        if let match { add(match) }
+        for family in similar { add(family) }
+        return Array(result.prefix(limit))
+    }
+
+    /// What fontconfig makes of a request for `family`: the family of the font it matches (as
+    /// `fc-match` does) and the family names its configuration substitutes for the request, in its
+    /// order of preference (aliases of the same style first, then its generic family's list).
+    static func fontconfigSubstitutes(for family: String) -> (match: String?, similar: [String]) {
+        _ = fontconfigReady
+        return fontListLock.reading {
+            guard let pattern = FcPatternCreate() else { return (nil, []) }
+            defer { FcPatternDestroy(pattern) }
+            let added = family.withCString { FcPatternAddString(pattern, FC_FAMILY, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) }
+            guard added != 0 else { return (nil, []) }
+            guard FcConfigSubstitute(nil, pattern, FcMatchPattern) != 0 else { return (nil, []) }
+            FcDefaultSubstitute(pattern)
+            var similar: [String] = []
+            var value: UnsafeMutablePointer<FcChar8>? = nil
+            var n: Int32 = 1   // 0 is the request itself
+            while FcPatternGetString(pattern, FC_FAMILY, n, &value) == FcResultMatch, let v = value {
+                similar.append(String(cString: v))
+                n += 1
+            }
+            var result = FcResultNoMatch
+            var match: String? = nil
+            if let font = FcFontMatch(nil, pattern, &result) {
+                if FcPatternGetString(font, FC_FAMILY, 0, &value) == FcResultMatch, let v = value { match = String(cString: v) }
+                FcPatternDestroy(font)
+            }
+            return (match, similar)
+        }
     }
 
     // MARK: Internals

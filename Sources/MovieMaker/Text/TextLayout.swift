@@ -262,6 +262,20 @@ public final class TextLayout {
         cairo_restore(cr)
     }
 
+    /// Draws the glyphs with their top-left corner at `origin` in the source `context` already has
+    /// (its fill paint), instead of `style.color`, and without the outline.
+    func drawGlyphs(in context: DrawingContext, at origin: Point) {
+        withPango {
+            let cr = context.cr
+            cairo_save(cr)
+            cairo_new_path(cr)
+            cairo_move_to(cr, origin.x, origin.y)
+            pango_cairo_show_layout(cr, layout)
+            cairo_new_path(cr)
+            cairo_restore(cr)
+        }
+    }
+
     /// The glyph outlines with the layout's top-left corner at `origin`, as a `Path` (fill it, stroke it, or clip to it).
     /// Colour emoji come out as the outline of their pixels.
     public func path(at origin: Point) -> Path { withPango { glyphPath(at: origin) } }
