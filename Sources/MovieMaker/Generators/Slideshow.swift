@@ -252,8 +252,9 @@ public struct Slideshow: Sendable, Equatable {
         return Clip(.generator(.slideshow(leaf), duration: leaf.photos.duration))
     }
 
-    /// The caption text of a photo, or nil.
-    func captionText(for photo: Photo) -> String? {
+    /// The caption a photo gets: its own `caption`, else what `captions` says (its file name without the
+    /// extension, or its capture date as "1 June 2025"); nil for none.
+    public func captionText(for photo: Photo) -> String? {
         if let c = photo.caption { return c }
         switch captions {
         case .none: return nil
