@@ -386,7 +386,9 @@ struct SlideshowCommand: RenderingCommand {
         for error in unreadable { warn(error) }
         if checked.photos.isEmpty { throw noPhotosError(skipped: skipped) }
         let musicLength = bed.flatMap { $0.source.duration }
-        let show = try makeShow(checked.photos, musicLength: musicLength) { Terminal.writeError("moviemaker: \($0)\n") }
+        let show = try makeShow(checked.photos, musicLength: musicLength) { line in
+            if !progress.quiet { Terminal.writeError("moviemaker: \(line)\n") }
+        }
 
         let size = video.size
         let frameSize = Size(width: Double(size.width), height: Double(size.height))
@@ -396,8 +398,8 @@ struct SlideshowCommand: RenderingCommand {
             let k = enlargement(of: pixels, in: frameSize)
             if k > 2 {
                 soft.append((photo.url, pixels, k))
-                Terminal.writeError("moviemaker: warning: \(photo.url.path) is \(Int(pixels.width))×\(Int(pixels.height)) and is shown \(String(format: "%.1f", k))× "
-                                    + "larger: it will look soft (use a larger photo, a smaller --size\(fit == .fill ? ", --fit fit" : "")\(kenBurns ? " or --no-ken-burns" : ""))\n")
+                if !progress.quiet { Terminal.writeError("moviemaker: warning: \(photo.url.path) is \(Int(pixels.width))×\(Int(pixels.height)) and is shown \(String(format: "%.1f", k))× "
+                                    + "larger: it will look soft (use a larger photo, a smaller --size\(fit == .fill ? ", --fit fit" : "")\(kenBurns ? " or --no-ken-burns" : ""))\n") }
             }
         }
 
