@@ -160,7 +160,7 @@ struct SlideshowCommand: RenderingCommand {
     var captionSize: Double?
 
     /// Caption position.
-    @Option(help: ArgumentHelp("Where captions sit: top, bottom or center. (default: bottom)", valueName: "top|bottom|center"))
+    @Option(help: ArgumentHelp("Where captions sit: top, bottom or center.", valueName: "top|bottom|center"))
     var captionPosition: Slideshow.CaptionPosition = .bottom
 
     /// Intro card title.
