@@ -6,16 +6,49 @@ extension Slideshow.Fit: ExpressibleByArgument {}
 extension PhotoOrder: ExpressibleByArgument {}
 extension Slideshow.KenBurns.Direction: ExpressibleByArgument {}
 
-/// What `--captions` accepts.
-enum CaptionsArgument: String, ExpressibleByArgument, CaseIterable {
-    case none, filename, date
+extension Slideshow.CaptionPosition: ExpressibleByArgument {}
 
-    /// The slideshow setting.
+/// What `--captions` accepts: a kind of caption every photo gets, or a sidecar file of captions.
+enum CaptionsArgument: Equatable {
+    /// `none`, `filename` or `date`.
+    case kind(Slideshow.Captions)
+    /// A `captions.csv` or `captions.txt` file (file name → text).
+    case sidecar(URL)
+
+    /// `none`, `filename`, `date`, or the path of an existing `.csv` or `.txt` file.
+    static func parse(_ text: String) throws(ArgumentValueError) -> CaptionsArgument {
+        if let kind = Slideshow.Captions(rawValue: text.lowercased()) { return .kind(kind) }
+        let url = URL(fileURLWithPath: text)
+        let kinds = Slideshow.Captions.allCases.map(\.rawValue).joined(separator: ", ")
+        guard ["csv", "txt"].contains(url.pathExtension.lowercased()) else {
+            throw ArgumentValueError("expected \(kinds), or a captions file ending in .csv or .txt (file name → text)")
+        }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else {
+            throw ArgumentValueError("no such captions file: give an existing .csv (file,text) or .txt (name: text) file, or one of \(kinds)")
+        }
+        return .sidecar(url)
+    }
+
+    /// The kind of caption photos get (a sidecar's photos get theirs from the file: none otherwise).
     var captions: Slideshow.Captions {
-        switch self {
-        case .none: .none
-        case .filename: .filename
-        case .date: .date
+        if case let .kind(kind) = self { return kind }
+        return .none
+    }
+}
+
+/// What `--duration` accepts: a length of time per photo, or `auto`.
+enum PhotoDurationArgument: Equatable {
+    /// Each photo lasts this long.
+    case fixed(Time)
+    /// The photos share the music's length.
+    case auto
+
+    /// `auto`, or a length of time (`3`, `2.5`, `2500ms`).
+    static func parse(_ text: String) throws(ArgumentValueError) -> PhotoDurationArgument {
+        if text.trimmingCharacters(in: .whitespaces).lowercased() == "auto" { return .auto }
+        do { return .fixed(try DurationArgument.parse(text)) } catch {
+            throw ArgumentValueError(error.description + ", or auto (the photos share the length of --music)")
         }
     }
 }
@@ -44,16 +77,41 @@ struct SlideshowCommand: RenderingCommand {
               moviemaker slideshow Holiday --order date --captions date --fit fill -o trip.mp4
               moviemaker slideshow a.jpg b.heic c.png --duration 4 --transition circleopen -o three.mp4
               moviemaker slideshow Holiday --music song.mp3 --music-volume -3 --normalize -o trip.mp4
+              moviemaker slideshow Holiday --music song.mp3 --duration auto --title "Summer" --end-title "Thanks" \\
+                --captions captions.csv -o trip.mp4
+              moviemaker slideshow Holiday --duration auto --music song.mp3 --dry-run -o trip.mp4
+              moviemaker slideshow Holiday -o poster.png      (one still: the middle of the first photo)
+
+            A captions file (--captions captions.csv or captions.txt) gives photos their text by file name. \
+            CSV: rows of file,text or file,text,focus, an optional header (file,text,focus), fields with \
+            commas in "double quotes". TXT: lines of name: text or name<TAB>text[<TAB>focus]; # starts a \
+            comment. A name matches a photo's file name or its name without the extension, ignoring case. \
+            focus is "x,y" from 0 to 1 across the photo from its top-left corner: the point --fit fill keeps \
+            in frame (without it, the middle, or a third of the way down for portraits in a landscape frame).
             """)
 
     /// Folders and files, in order.
     @Argument(help: ArgumentHelp("Folders of photos and/or photo files.", valueName: "folder-or-photo"))
     var inputs: [String]
 
-    /// Seconds each photo is on screen.
-    @Option(name: [.short, .long], help: ArgumentHelp("Seconds each photo is on screen, e.g. 3, 2.5 or 2500ms. (default: 3)", valueName: "seconds"),
-            transform: { (text: String) throws -> Time in try DurationArgument.parse(text) })
-    var duration: Time = 3
+    /// Seconds each photo is on screen, or auto.
+    @Option(name: [.short, .customLong("duration")], help: ArgumentHelp("Seconds each photo is on screen, e.g. 3, 2.5 or 2500ms; or auto: the film lasts as long as --music and the photos share the time. (default: 3)",
+                                                      valueName: "seconds|auto"),
+            transform: { (text: String) throws -> PhotoDurationArgument in try PhotoDurationArgument.parse(text) })
+    var durationSetting: PhotoDurationArgument?
+
+    /// `--duration auto` by another name.
+    @Flag(help: "Make the film as long as --music, the photos sharing the time (the same as --duration auto).")
+    var fitMusic = false
+
+    /// Whether the photos share the music's length.
+    var isAuto: Bool { fitMusic || durationSetting == .auto }
+
+    /// Each photo's time when fixed (3 s, or `--duration`); with auto, 3 s until the music is measured.
+    var duration: Time {
+        if case let .fixed(t) = durationSetting { return t }
+        return 3
+    }
 
     /// The transition between photos, by xfade name.
     @Option(help: ArgumentHelp("Transition between photos: an FFmpeg xfade name (fade, wipeleft, slideup, circleopen, dissolve, …) or none.",
@@ -64,12 +122,6 @@ struct SlideshowCommand: RenderingCommand {
     @Option(help: ArgumentHelp("Seconds each transition takes; it overlaps the neighbouring photos. (default: 1, or half of --duration when that is 2 s or less)", valueName: "seconds"),
             transform: { (text: String) throws -> Time in try DurationArgument.parse(text) })
     var transitionDuration: Time?
-
-    /// The default transition length: 1 s, shortened to half a photo's time for short photos (a
-    /// default adapts to what was asked; only a typed value is refused).
-    var effectiveTransitionDuration: Time {
-        transitionDuration ?? Time.min(1, Time(value: duration.value, timescale: duration.timescale * 2))
-    }
 
     /// Fit mode.
     @Option(help: ArgumentHelp("How photos fill the frame: fill (crop to cover), fit (whole photo on --background), blur (whole photo over a blurred copy). (default: blur)",
@@ -94,8 +146,43 @@ struct SlideshowCommand: RenderingCommand {
     var order: PhotoOrder?
 
     /// Captions.
-    @Option(help: ArgumentHelp("Caption each photo with: none, filename, date (EXIF). (default: none)", valueName: "kind"))
-    var captions: CaptionsArgument = .none
+    @Option(help: ArgumentHelp("Caption each photo with: none, filename, date (EXIF), or the text for it in a captions file (a .csv or .txt path; see above). (default: none)",
+                               valueName: "kind|file"),
+            transform: { (text: String) throws -> CaptionsArgument in try CaptionsArgument.parse(text) })
+    var captions: CaptionsArgument = .kind(.none)
+
+    /// Caption font family.
+    @Option(help: ArgumentHelp("Font family of the captions, e.g. \"DejaVu Serif\" (list them with fc-list : family). (default: DejaVu Sans)", valueName: "family"))
+    var captionFont: String?
+
+    /// Caption size.
+    @Option(help: ArgumentHelp("Caption size in pixels of a 1080-line frame (scaled to --size). (default: 44)", valueName: "px"))
+    var captionSize: Double?
+
+    /// Caption position.
+    @Option(help: ArgumentHelp("Where captions sit: top, bottom or center.", valueName: "top|bottom|center"))
+    var captionPosition: Slideshow.CaptionPosition = .bottom
+
+    /// Intro card title.
+    @Option(help: ArgumentHelp("Open the film with a title card showing this text.", valueName: "text"))
+    var title: String?
+
+    /// Intro card subtitle.
+    @Option(help: ArgumentHelp("A smaller line under --title on the intro card.", valueName: "text"))
+    var subtitle: String?
+
+    /// Outro card title.
+    @Option(help: ArgumentHelp("Close the film with a title card showing this text.", valueName: "text"))
+    var endTitle: String?
+
+    /// How long each card lasts.
+    @Option(help: ArgumentHelp("Seconds each title card (--title, --end-title) is on screen. (default: 3)", valueName: "seconds"),
+            transform: { (text: String) throws -> Time in try DurationArgument.parse(text) })
+    var titleDuration: Time = 3
+
+    /// Print the plan only.
+    @Flag(help: "Print the plan (the photos in order, each one's time and caption, the skipped files) and write nothing.")
+    var dryRun = false
 
     /// Seed for the Ken Burns choices.
     @Option(help: ArgumentHelp("Seed for the pan-and-zoom choices: the same seed gives the same film.", valueName: "n"))
@@ -123,14 +210,34 @@ struct SlideshowCommand: RenderingCommand {
         for input in inputs where !FileManager.default.fileExists(atPath: input) {
             throw ValidationError("\(input): no such file or folder")
         }
-        guard !output.isStill else {
-            throw ValidationError("a slideshow is a movie: use -o trip.mp4 (or .mov, .mkv, .webm), not .\(output.fileExtension)")
+        if fitMusic, case let .fixed(t)? = durationSetting {
+            throw ValidationError("--fit-music shares the song's length between the photos: leave out --duration \(t.seconds) (or give --duration auto)")
+        }
+        if isAuto && sound.music == nil {
+            throw ValidationError("--duration auto makes the film as long as the song: give --music FILE (or a time, e.g. --duration 3)")
         }
         if transition.lowercased() != "none" {
             do { _ = try Transition(xfadeName: transition) } catch { throw ValidationError("--transition: \(error)") }
-            if let transitionDuration, transitionDuration >= duration {
+            if let transitionDuration, !isAuto, transitionDuration >= duration {
                 throw ValidationError("--transition-duration \(transitionDuration.seconds) must be shorter than --duration \(duration.seconds), so each photo is seen on its own")
             }
+            if let transitionDuration, title != nil || endTitle != nil, transitionDuration >= titleDuration {
+                throw ValidationError("--transition-duration \(transitionDuration.seconds) must be shorter than --title-duration \(titleDuration.seconds), so each card is seen on its own")
+            }
+        }
+        if subtitle != nil && title == nil {
+            throw ValidationError("--subtitle goes under the intro's title: give --title TEXT too")
+        }
+        for (name, text) in [("--title", title), ("--subtitle", subtitle), ("--end-title", endTitle)] {
+            if let text, text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                throw ValidationError("\(name) is empty: give the text to show, e.g. \(name) \"Summer 2025\"")
+            }
+        }
+        if let captionSize, !(captionSize.isFinite && captionSize >= 4 && captionSize <= 400) {
+            throw ValidationError("--caption-size \(captionSize) is out of range: give 4 to 400 pixels of a 1080-line frame, e.g. 44")
+        }
+        if let captionFont, captionFont.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--caption-font is empty: give a font family, e.g. \"DejaVu Serif\"")
         }
         if sound.normalize && sound.music == nil { throw ValidationError("--normalize works on the sound track: give --music FILE") }
         guard kenBurnsZoom >= 0, kenBurnsZoom <= 1 else {
@@ -139,7 +246,8 @@ struct SlideshowCommand: RenderingCommand {
     }
 
     /// The photos the inputs name, in order, read header-only; unreadable ones reported through `skip`.
-    func collectPhotos(skip: (MovieMakerError) -> Void) throws -> [Slideshow.Photo] {
+    /// `sizes` gets each photo's upright size in pixels.
+    func collectPhotos(skip: (MovieMakerError) -> Void, sizes: inout [URL: Size]) throws -> [Slideshow.Photo] {
         var photos: [Slideshow.Photo] = []
         var sawFolder = false
         for input in inputs {
@@ -149,10 +257,12 @@ struct SlideshowCommand: RenderingCommand {
             if isFolder.boolValue {
                 sawFolder = true
                 let found = try PhotoDecoder.photos(in: url, order: .fileName, strict: strict, skipped: skip)
+                for info in found { sizes[info.url] = info.size }
                 photos += found.map { Slideshow.Photo(url: $0.url, captureDate: $0.captureDate) }
             } else {
                 do {
                     let info = try PhotoDecoder.info(url)
+                    sizes[info.url] = info.size
                     photos.append(Slideshow.Photo(url: info.url, captureDate: info.captureDate))
                 } catch {
                     if strict { throw error }
@@ -165,27 +275,99 @@ struct SlideshowCommand: RenderingCommand {
         return show.photos
     }
 
-    /// The show the options describe, for `photos`.
-    func makeShow(_ photos: [Slideshow.Photo]) throws -> Slideshow {
+    /// The transition length for photos of `photoTime`: `--transition-duration`, or 1 s shortened to
+    /// half a photo's time for short photos (a default adapts to what was asked; only a typed value is
+    /// refused).
+    func transitionLength(photoTime: Time) -> Time {
+        transitionDuration ?? Time.min(1, Time(value: photoTime.value, timescale: photoTime.timescale * 2))
+    }
+
+    /// The show the options describe, for `photos`: captions (a sidecar's applied, its rows that name
+    /// no photo passed to `warn`), cards, and with `--duration auto` the photos' times shared out of
+    /// `musicLength`.
+    func makeShow(_ photos: [Slideshow.Photo], musicLength: Time?, warn: (String) -> Void) throws -> Slideshow {
         var show = Slideshow(photos: photos)
         show.duration = duration
         show.fit = fit
         show.background = background
         show.captions = captions.captions
+        if let captionFont { show.captionStyle.font.family = captionFont }
+        if let captionSize { show.captionStyle.font.size = captionSize }
+        show.captionPosition = captionPosition
+        if case let .sidecar(url) = captions {
+            let sheet = try CaptionSheet(contentsOf: url)
+            for entry in show.applyCaptions(sheet) {
+                warn("warning: \(url.path), line \(entry.line): no photo named \(entry.name)")
+            }
+        }
+        if let title {
+            var card = TitleCard(title, subtitle: subtitle, duration: titleDuration)
+            card.exit = .fade(duration: min(0.5, titleDuration.seconds / 4))
+            show.intro = card
+        }
+        if let endTitle {
+            var card = TitleCard(endTitle, duration: titleDuration)
+            card.exit = .fade(duration: min(0.5, titleDuration.seconds / 4))
+            show.outro = card
+        }
         show.kenBurns = kenBurns ? Slideshow.KenBurns(zoom: kenBurnsZoom, direction: kenBurnsDirection, seed: seed) : .off
-        show.transition = transition.lowercased() == "none" ? nil : try Transition(xfadeName: transition, duration: effectiveTransitionDuration)
-        if transitionDuration == nil && effectiveTransitionDuration < 1 && photos.count > 1 && transition.lowercased() != "none" {
-            Terminal.writeError("moviemaker: note: transitions take \(effectiveTransitionDuration.seconds) s (half of --duration) instead of the default 1 s; set --transition-duration to choose\n")
+        let cuts = transition.lowercased() == "none"
+        if isAuto {
+            guard let musicLength, musicLength > .zero else {
+                throw MovieMakerError.invalidSetting(.duration, value: "auto",
+                                                     expected: "a music file that says how long it is (\(sound.music ?? "the music") does not): give a time, e.g. --duration 3")
+            }
+            // The transition depends on the photos' time (half of it when short), so share once with the
+            // default 1 s, then again with the transition those times call for.
+            let cards = (show.intro?.duration ?? .zero) + (show.outro?.duration ?? .zero)
+            let rough = musicLength > cards ? (musicLength - cards) / photos.count : .zero
+            let length = transitionLength(photoTime: Time.max(rough, Time(value: 1, timescale: 1000)))
+            show.transition = cuts ? nil : try Transition(xfadeName: transition, duration: length)
+            try show.shareDuration(musicLength, fps: video.fps)
+        } else {
+            show.transition = cuts ? nil : try Transition(xfadeName: transition, duration: transitionLength(photoTime: duration))
+        }
+        if let t = show.transition, let card = show.intro ?? show.outro, t.duration >= card.duration {
+            throw ValidationError("the \(t.duration.seconds) s transition must be shorter than --title-duration \(card.duration.seconds): shorten --transition-duration or lengthen the cards")
+        }
+        let photoTime = show.photos.first?.duration ?? show.duration
+        if transitionDuration == nil, let t = show.transition, t.duration < 1, photos.count > 1 || show.intro != nil || show.outro != nil {
+            warn("note: transitions take \(Self.seconds(t.duration)) s (half of each photo's \(Self.seconds(photoTime)) s) instead of the default 1 s; set --transition-duration to choose")
         }
         return show
     }
 
+    /// How many times larger than its pixels `size` is shown in a frame of `frame`: the fit's scale,
+    /// times the Ken Burns zoom at its closest.
+    func enlargement(of size: Size, in frame: Size) -> Double {
+        guard size.width > 0, size.height > 0 else { return 1 }
+        let sx = frame.width / size.width, sy = frame.height / size.height
+        let base = fit == .fill ? max(sx, sy) : min(sx, sy)
+        return base * (kenBurns ? 1 + kenBurnsZoom : 1)
+    }
 
     /// The sound track for a film of `duration`: the bed, or the bed normalised as a mix of that length.
     static func soundtrack(_ bed: AudioClip, duration: Time, normalize: Bool, loudness: Double) -> any AudioSource {
         guard normalize else { return bed }
         // The bed is faded out at the film's end; the mix of exactly that length is measured, then set to the target.
         return AudioMix([AudioMix.Track(bed)], duration: duration).normalized(to: loudness)
+    }
+
+    /// `t` in seconds with at most three decimals: `0.5`, `0.333`, `2`.
+    static func seconds(_ t: Time) -> String {
+        var text = String(format: "%.3f", t.seconds)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
+    /// The time of the poster still: the middle of the first photo's time alone on screen, on a frame.
+    static func posterTime(of show: Slideshow, fps: FrameRate) -> Time {
+        let start = show.intro?.duration ?? .zero
+        let lead = show.intro != nil ? (show.transition?.duration ?? .zero) : .zero
+        let shown = show.photos[0].duration ?? show.duration
+        let middle = start + (lead + shown) / 2
+        return fps.time(ofFrame: fps.frameIndex(at: middle))
     }
 
     func run() throws {
@@ -195,17 +377,44 @@ struct SlideshowCommand: RenderingCommand {
             skipped.append(error)
             Terminal.writeError("moviemaker: warning: skipping \(Self.shortReason(error))\n")
         }
-        let found = try collectPhotos(skip: warn)
+        var sizes: [URL: Size] = [:]
+        let found = try collectPhotos(skip: warn, sizes: &sizes)
         if found.isEmpty { throw noPhotosError(skipped: skipped) }
 
         if !progress.quiet { Terminal.writeError("slideshow: checking \(found.count) photo\(found.count == 1 ? "" : "s")…\n") }
-        let (show, unreadable) = try makeShow(found).removingUnreadablePhotos(strict: strict)
+        let (checked, unreadable) = try Slideshow(photos: found).removingUnreadablePhotos(strict: strict)
         for error in unreadable { warn(error) }
-        if show.photos.isEmpty { throw noPhotosError(skipped: skipped) }
+        if checked.photos.isEmpty { throw noPhotosError(skipped: skipped) }
+        let musicLength = bed.flatMap { $0.source.duration }
+        let show = try makeShow(checked.photos, musicLength: musicLength) { line in
+            if !progress.quiet { Terminal.writeError("moviemaker: \(line)\n") }
+        }
 
         let size = video.size
+        let frameSize = Size(width: Double(size.width), height: Double(size.height))
+        var soft: [(URL, Size, Double)] = []
+        for photo in show.photos {
+            guard let pixels = sizes[photo.url] else { continue }
+            let k = enlargement(of: pixels, in: frameSize)
+            if k > 2 {
+                soft.append((photo.url, pixels, k))
+                if !progress.quiet { Terminal.writeError("moviemaker: warning: \(photo.url.path) is \(Int(pixels.width))×\(Int(pixels.height)) and is shown \(String(format: "%.1f", k))× "
+                                    + "larger: it will look soft (use a larger photo, a smaller --size\(fit == .fill ? ", --fit fit" : "")\(kenBurns ? " or --no-ken-burns" : ""))\n") }
+            }
+        }
+
+        if dryRun {
+            printPlan(show, skipped: skipped, soft: soft.map(\.0), musicLength: musicLength)
+            return
+        }
         let clip = try show.clip(width: size.width, height: size.height)
         let reporter = ProgressReporter(label: "slideshow", options: progress)
+        if output.isStill {
+            let canvas = try clip.still(at: Self.posterTime(of: show, fps: video.fps), width: size.width, height: size.height, rate: video.fps)
+            try Interruption.shared.writePNG(canvas, to: output.url)
+            reporter.finishStill(url: output.url, width: size.width, height: size.height)
+            return
+        }
         let movie = try Interruption.shared.makeMovie {
             try MovieMaker(url: output.url, width: size.width, height: size.height, fps: video.fps, settings: video.encoderSettings)
         }
@@ -222,6 +431,40 @@ struct SlideshowCommand: RenderingCommand {
             Terminal.printLine(line)
             for error in skipped { Terminal.printLine("  \(Self.shortReason(error))") }
         }
+    }
+
+    /// `--dry-run`'s report on standard output: the film's length, each part in order with its start,
+    /// time on screen and caption, the music, and the skipped files.
+    func printPlan(_ show: Slideshow, skipped: [MovieMakerError], soft: [URL], musicLength: Time?) {
+        let fps = video.fps
+        let total = show.totalDuration
+        func secs(_ t: Time) -> String { String(format: "%.3f s", t.seconds) }
+        var lines = ["slideshow plan (dry run: nothing is written): \(show.photos.count) photo\(show.photos.count == 1 ? "" : "s"), "
+                     + "\(secs(total)) (\(fps.frameCount(for: total)) frames at \(fps) fps), \(video.size.width)x\(video.size.height), "
+                     + "transition \(show.transition.map { "\(transition) \(secs($0.duration))" } ?? "none")"]
+        var start = Time.zero
+        if let intro = show.intro {
+            lines.append("  \(secs(start))  intro    \(secs(intro.duration))  \"\(intro.title)\"" + (intro.subtitle.map { " / \"\($0)\"" } ?? ""))
+            start = start + intro.duration
+        }
+        for (i, photo) in show.photos.enumerated() {
+            let shown = photo.duration ?? show.duration
+            var line = "  \(secs(start))  \(String(format: "%3d.", i + 1))     \(secs(shown))  \(photo.url.path)"
+            if let caption = show.captionText(for: photo) { line += "  caption \"\(caption)\"" }
+            if let focus = photo.focus { line += "  focus \(focus.x),\(focus.y)" }
+            if soft.contains(photo.url) { line += "  (upscaled more than 2×: soft)" }
+            lines.append(line)
+            start = start + shown
+        }
+        if let outro = show.outro {
+            lines.append("  \(secs(start))  outro    \(secs(outro.duration))  \"\(outro.title)\"")
+        }
+        if let music = sound.music {
+            lines.append("music: \(music)" + (musicLength.map { " (\(secs($0)))" } ?? "") + ", fades out over the last \(secs(sound.musicFadeOut))")
+        }
+        lines.append("skipped: \(skipped.count)" + (skipped.isEmpty ? "" : ":"))
+        for error in skipped { lines.append("  \(Self.shortReason(error))") }
+        for line in lines { Terminal.printLine(line) }
     }
 
     /// `path: reason` for a skipped photo, without the advice the full error gives.

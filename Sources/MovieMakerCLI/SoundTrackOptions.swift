@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import MovieMaker
 
-/// `--music`, `--music-volume`, `--music-loop`, `--normalize`, `--loudness`: the sound track options
+/// `--music`, `--music-volume`, `--music-loop`, `--music-fade-out`, `--normalize`, `--loudness`: the sound track options
 /// `slideshow` and `stitch` share, checked the same way in both.
 struct SoundTrackOptions: ParsableArguments {
     /// Music under the movie.
@@ -17,6 +17,12 @@ struct SoundTrackOptions: ParsableArguments {
     /// Whether short music repeats.
     @Flag(inversion: .prefixedNo, help: "Repeat music shorter than the movie (otherwise silence follows it).")
     var musicLoop = true
+
+    /// How long the music fades out at the movie's end.
+    @Option(help: ArgumentHelp("Seconds the music fades out over at the end of the movie, e.g. 2, 4.5 or 0 for a cut. (default: 2)", valueName: "seconds"),
+            transform: { (text: String) throws -> Time in
+                Double(text.trimmingCharacters(in: .whitespaces)) == 0 ? .zero : try DurationArgument.parse(text) })
+    var musicFadeOut: Time = 2
 
     /// Loudness normalisation.
     @Flag(help: "Normalise the sound track to --loudness (EBU R128 integrated loudness, true peak ≤ -1 dBTP).")
@@ -39,11 +45,11 @@ struct SoundTrackOptions: ParsableArguments {
         }
     }
 
-    /// The music bed (faded in over 0.5 s, out over 2 s, looped as asked), opened and checked now so an
+    /// The music bed (faded in over 0.5 s, out over `--music-fade-out`, looped as asked), opened and checked now so an
     /// unreadable file fails before any picture is looked at; nil without `--music`.
     func musicBed() throws -> AudioClip? {
         guard let music else { return nil }
         return try AudioClip(url: URL(fileURLWithPath: music))
-            .musicBed(volume: musicVolume, fadeIn: Time(value: 1, timescale: 2), fadeOut: 2, loop: musicLoop)
+            .musicBed(volume: musicVolume, fadeIn: Time(value: 1, timescale: 2), fadeOut: musicFadeOut, loop: musicLoop)
     }
 }

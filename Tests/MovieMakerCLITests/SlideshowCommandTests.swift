@@ -113,7 +113,133 @@ struct SlideshowCommandTests {
         let target = geteuid() == 0 ? "/proc" : locked.path
         try expectError([folder.url.path, "-o", target + "/trip.mp4"], naming: [target, "cannot write"], status: 64)
         try expectError([folder.url.path, "-o", folder.url.appendingPathComponent("nowhere/trip.mp4").path], naming: ["nowhere"], status: 64)
-        try expectError([folder.url.path, "-o", folder.file("trip.png").path], naming: ["a slideshow is a movie"], status: 64)
+        try expectError([folder.url.path, "-o", folder.file("trip.gif").path], naming: ["gif"], status: 64)
+    }
+
+    /// Bright pixels (every channel ≥ `floor`) in a region: white text on the dark test photos and cards.
+    static func ink(_ px: PixelBuffer, x: Range<Int>, y: Range<Int>, floor: UInt8 = 170) -> Int {
+        var n = 0
+        for yy in y { for xx in x { let c = px.rgba(x: xx, y: yy); if min(c.red, c.green, c.blue) >= floor { n += 1 } } }
+        return n
+    }
+
+    /// Two dark photos, an MP3 of 9.3 s made by ffmpeg, and a captions.csv for them, in one folder.
+    static func songFolder() throws -> (TemporaryFolder, song: URL, captions: URL) {
+        let folder = try TemporaryFolder()
+        _ = try TestPhotos.photo(Color(red8: 30, green8: 30, blue8: 110), "a.png", in: folder)
+        _ = try TestPhotos.photo(Color(red8: 30, green8: 100, blue8: 30), "b.png", in: folder)
+        let song = folder.file("song.mp3")
+        try AudioInTesting.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=9.3", "-c:a", "libmp3lame", "-b:a", "96k", song.path])
+        let captions = folder.file("captions.csv")
+        try "file,text\na.png,HHHH\nb,\"Sunny, warm\"\n".write(to: captions, atomically: true, encoding: .utf8)
+        return (folder, song, captions)
+    }
+
+    @Test func durationAutoMakesTheFilmAsLongAsTheSongWithCardsAndCaptionsFromAFile() throws {
+        guard CLI.isBuilt else { return }
+        let (folder, song, captions) = try Self.songFolder()
+        let songLength = try #require(try AudioFile(url: song).duration)
+        #expect(abs(songLength.seconds - 9.3) < 0.1, "the fixture song: \(songLength.seconds) s")
+        let movie = folder.file("trip.mp4")
+        let r = try CLI.run(["slideshow", folder.url.path, "--music", song.path, "--duration", "auto", "--title", "Summer",
+                             "--end-title", "Thanks", "--captions", captions.path, "--caption-size", "120",
+                             "--size", "320x240", "--fps", "10", "-o", movie.path])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let frames = try decodeAll(movie)
+        let expected = Int((songLength.seconds * 10).rounded(.up))
+        #expect(abs(frames.count - expected) <= 1, "\(frames.count) frames for a \(songLength.seconds) s song at 10 fps (\(expected))")
+        guard frames.count > 80 else { return }
+
+        // The intro card: its dark background in the corner, the title's white ink in the middle.
+        let intro = frames[15].pixels
+        let corner = meanColor(intro, x: 10, y: 10)
+        #expect(abs(corner.r - 0x10) < 12 && abs(corner.g - 0x18) < 12 && abs(corner.b - 0x20) < 12, "card background: \(corner)")
+        #expect(Self.ink(intro, x: 60..<260, y: 80..<160) > 100, "the title's ink on the intro card")
+        // The outro card, likewise, a second and a half before the end.
+        let outro = frames[frames.count - 15].pixels
+        #expect(Self.ink(outro, x: 60..<260, y: 80..<160) > 100, "the end title's ink on the outro card")
+        let outroCorner = meanColor(outro, x: 10, y: 10)
+        #expect(abs(outroCorner.r - 0x10) < 12 && abs(outroCorner.b - 0x20) < 12, "outro background: \(outroCorner)")
+
+        // The photos share what the 3 s cards leave; each shows its caption from the file, in the bottom band,
+        // while it is on screen alone (the middle of its time after the transition in).
+        let perPhoto = (frames.count - 60) / 2
+        for (k, color) in [(0, (30.0, 30.0, 110.0)), (1, (30.0, 100.0, 30.0))] {
+            let f = 30 + k * perPhoto + perPhoto * 3 / 4
+            let px = frames[f].pixels
+            let m = meanColor(px, x: 160, y: 60)
+            #expect(abs(m.r - color.0) < 20 && abs(m.g - color.1) < 20 && abs(m.b - color.2) < 20, "frame \(f) shows photo \(k): \(m)")
+            #expect(Self.ink(px, x: 0..<320, y: 150..<240) > 40, "frame \(f): photo \(k)'s caption is in the caption band")
+        }
+    }
+
+    @Test func dryRunPrintsThePlanAndWritesNothing() throws {
+        guard CLI.isBuilt else { return }
+        let (folder, song, captions) = try Self.songFolder()
+        try "not a photo".write(to: folder.file("notes.jpg"), atomically: true, encoding: .utf8)
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+        let movie = folder.file("plan.mp4")
+        let r = try CLI.run(["slideshow", folder.url.path, "--music", song.path, "--fit-music", "--title", "Summer",
+                             "--end-title", "Thanks", "--captions", captions.path, "--size", "320x240", "--fps", "10",
+                             "--dry-run", "-o", movie.path])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: movie.path), "a dry run writes no movie")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == before, "nor anything else")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.contains("dry run") == true && r.stdout.contains("2 photos"), "\(r.stdout)")
+        // The order, each photo's time and caption, the cards, the music and the skipped file.
+        let a = try #require(lines.firstIndex { $0.contains("a.png") }), b = try #require(lines.firstIndex { $0.contains("b.png") })
+        #expect(a < b, "name order: \(r.stdout)")
+        #expect(lines[a].contains("HHHH") && lines[b].contains("Sunny, warm"), "captions: \(r.stdout)")
+        let intro = try #require(lines.firstIndex { $0.contains("intro") && $0.contains("Summer") })
+        let outro = try #require(lines.firstIndex { $0.contains("outro") && $0.contains("Thanks") })
+        #expect(intro < a && b < outro)
+        // Both photos get the same time (±1 frame), and the parts add up to the song.
+        // Each line: its start, "s", its number, its time on screen, "s", …
+        func seconds(_ line: String) -> [Double] {
+            let words = line.split(separator: " ").map(String.init)
+            return words.indices.dropLast().filter { words[$0 + 1] == "s" }.compactMap { Double(words[$0]) }
+        }
+        let ta = try #require(seconds(lines[a]).dropFirst().first), tb = try #require(seconds(lines[b]).dropFirst().first)
+        #expect(abs(ta - tb) <= 0.1 + 1e-9 && abs(3 + ta + tb + 3 - 9.3) <= 0.1 + 1e-9, "\(ta) + \(tb): \(r.stdout)")
+        #expect(r.stdout.contains("song.mp3") && r.stdout.contains("skipped: 1") && r.stdout.contains("notes.jpg"), "\(r.stdout)")
+    }
+
+    @Test func photoFilmOptionsAreCheckedAndAPosterIsAStillOfTheFirstPhoto() throws {
+        guard CLI.isBuilt else { return }
+        let (folder, song, _) = try Self.songFolder()
+        let out = folder.file("t.mp4")
+        try expectError([folder.url.path, "--duration", "auto", "-o", out.path], naming: ["--music"], status: 64)
+        try expectError([folder.url.path, "--duration", "soon", "-o", out.path], naming: ["soon", "auto"], status: 64)
+        try expectError([folder.url.path, "--captions", folder.file("nope.csv").path, "-o", out.path], naming: ["nope.csv"], status: 64)
+        try expectError([folder.url.path, "--captions", "emoji", "-o", out.path], naming: ["emoji", "filename", ".csv"], status: 64)
+        try expectError([folder.url.path, "--caption-position", "left", "-o", out.path], naming: ["left", "top", "bottom", "center"], status: 64)
+        try expectError([folder.url.path, "--caption-size", "0", "-o", out.path], naming: ["--caption-size 0"], status: 64)
+        try expectError([folder.url.path, "--subtitle", "x", "-o", out.path], naming: ["--title"], status: 64)
+        try expectError([folder.url.path, "--fit-music", "--duration", "2", "--music", song.path, "-o", out.path], naming: ["--fit-music", "--duration"], status: 64)
+        // Six photos cannot share a 1 s song after the cards: the error says what to change.
+        try expectError([folder.url.path, "--music", song.path, "--duration", "auto", "--title", "T", "--title-duration", "4.9",
+                         "--end-title", "E", "-o", out.path], naming: ["photo", "longer music"], status: 64)
+        let badCaptions = folder.file("bad.csv")
+        try "a.png,\"never closed\n".write(to: badCaptions, atomically: true, encoding: .utf8)
+        try expectError([folder.url.path, "--captions", badCaptions.path, "-o", out.path], naming: ["bad.csv", "line 1"], status: 64)
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+
+        // -o poster.png: one still, the middle of the first photo.
+        let poster = folder.file("poster.png")
+        let r = try CLI.run(["slideshow", folder.url.path, "--title", "Summer", "--size", "320x240", "-o", poster.path])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let image = try Image(contentsOf: poster)
+        #expect(image.width == 320 && image.height == 240)
+        let px = image.pixels()
+        let m = meanColor(px, x: 160, y: 120)
+        #expect(abs(m.r - 30) < 12 && abs(m.g - 30) < 12 && abs(m.b - 110) < 12, "the poster shows the first photo, not the card: \(m)")
+
+        // A small photo blown up past 2× is called out.
+        let small = try TemporaryFolder()
+        _ = try TestPhotos.photo(.gray, "tiny.png", in: small, w: 40, h: 30)
+        let w = try CLI.run(["slideshow", small.url.path, "--size", "320x240", "--dry-run", "-o", small.file("t.mp4").path])
+        #expect(w.status == 0 && w.stderr.contains("tiny.png") && w.stderr.contains("soft"), "\(w.stderr)")
     }
 
     @Test func unknownTransitionListsTheKnownOnes() throws {

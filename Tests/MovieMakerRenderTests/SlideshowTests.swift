@@ -151,6 +151,116 @@ struct SlideshowTests {
         #expect(abs(Double(ink.minX + ink.maxX) / 2 - 160) < 8, "centred caption")
     }
 
+    /// Pixels of `px` in the region brighter than `floor` in every channel (a white caption's ink on a dark photo).
+    static func brightPixels(_ px: PixelBuffer, x: Range<Int>, y: Range<Int>, floor: UInt8) -> Int {
+        var n = 0
+        for yy in y { for xx in x { let c = px.rgba(x: xx, y: yy); if min(c.red, c.green, c.blue) >= floor { n += 1 } } }
+        return n
+    }
+
+    @Test func captionsNeverCrossFadeDuringATransition() throws {
+        // Two dark photos, each captioned; a 1 s crossfade between 2 s photos.
+        let folder = try TemporaryFolder()
+        let a = try TestPhotos.photo(Color(red8: 30, green8: 30, blue8: 110), "a.png", in: folder)
+        let b = try TestPhotos.photo(Color(red8: 30, green8: 110, blue8: 30), "b.png", in: folder)
+        var show = Slideshow(photos: [Slideshow.Photo(url: a, caption: "HHHH"), Slideshow.Photo(url: b, caption: "IIII")])
+        show.duration = 2
+        show.kenBurns = .off
+        show.transition = .crossfade(duration: 1)
+        show.captionStyle.font.size = 120
+        let clip = try show.clip(width: 320, height: 240)
+        func band(at t: Double, floor: UInt8 = 150) throws -> Int {
+            let px = try clip.still(at: Time(seconds: t), width: 320, height: 240, rate: 10).pixels()
+            // Ink: brighter than either photo in every channel (each photo has a channel at 30).
+            return Self.brightPixels(px, x: 0..<320, y: 150..<240, floor: floor)
+        }
+        let first = try band(at: 1.0), second = try band(at: 3.5)
+        #expect(first > 40 && second > 40, "each photo shows its caption while alone: \(first), \(second)")
+        // In the middle of the transition (2.5 s) and at its edges, no caption is half drawn over another.
+        for t in [2.0, 2.5, 2.9] {
+            // Two captions at half opacity each would be about 140 over the blend: 100 catches them.
+            let ink = try band(at: t, floor: 100)
+            #expect(ink == 0, "at \(t) s the caption band holds \(ink) bright pixels: captions must leave before the transition")
+        }
+        // The caption's generator lasts only while its photo is alone on screen.
+        let px = try clip.still(at: 2.5, width: 320, height: 240, rate: 10).pixels()
+        let m = TestPhotos.mean(px, x: 0..<320, y: 150..<240)
+        #expect(m.0 < 45 && m.1 < 90 && m.2 < 90, "the band is the two photos blended, nothing more: \(m)")
+    }
+
+    @Test func aWhiteCaptionStaysWhiteUnderItsOutline() throws {
+        let folder = try TemporaryFolder()
+        let url = try TestPhotos.photo(Color(red8: 20, green8: 20, blue8: 90), "dark.png", in: folder)
+        var show = Slideshow(photos: [Slideshow.Photo(url: url, caption: "Hill")])
+        show.kenBurns = .off; show.transition = nil
+        // A regular-weight caption whose outline (5 px at this size) is as wide as its stems: stroked over
+        // the fill it would turn the letters grey; under it, their insides stay white.
+        show.captionStyle = TextStyle(font: TextFont(size: 200), color: .white, alignment: .center,
+                                      outline: TextOutline(color: .black, width: 24))
+        let px = try show.clip(width: 320, height: 240).still(at: 1, width: 320, height: 240).pixels()
+        let white = Self.brightPixels(px, x: 0..<320, y: 100..<240, floor: 250)
+        #expect(white > 60, "the fill's pixels are white (≥ 250), not grey: \(white) white pixels")
+        // The outline is there too: black pixels around the letters, darker than the photo.
+        var black = 0
+        for y in 100..<240 { for x in 0..<320 { let c = px.rgba(x: x, y: y); if c.red < 10 && c.blue < 30 { black += 1 } } }
+        #expect(black > 60, "the black outline shows around the letters: \(black)")
+    }
+
+    @Test func fillKeepsTheTopOfAPortraitAndHonoursAFocusPoint() throws {
+        // A portrait photo: a red band across its top quarter, blue in the middle, a green band across its bottom sixth.
+        let folder = try TemporaryFolder()
+        let canvas = try Canvas(width: 90, height: 160)
+        try canvas.draw { ctx in
+            ctx.clear(.blue)
+            ctx.setFill(.red); ctx.fillRect(Rect(x: 0, y: 0, width: 90, height: 40))
+            ctx.setFill(.green); ctx.fillRect(Rect(x: 0, y: 134, width: 90, height: 26))
+        }
+        let url = folder.file("portrait.png")
+        try canvas.writePNG(to: url)
+        func frame(focus: Point?) throws -> PixelBuffer {
+            var show = Slideshow(photos: [Slideshow.Photo(url: url, focus: focus)])
+            show.fit = .fill; show.kenBurns = .off; show.transition = nil
+            return try show.clip(width: 320, height: 180).still(at: 0.5, width: 320, height: 180).pixels()
+        }
+        // A centred crop would show only the blue middle; the upper-third bias keeps the red top in frame.
+        let auto = try frame(focus: nil)
+        let top = TestPhotos.mean(auto, x: 100..<220, y: 2..<10)
+        #expect(top.0 > 200 && top.2 < 60, "the top band is in frame: \(top)")
+        let middle = TestPhotos.mean(auto, x: 100..<220, y: 120..<170)
+        #expect(middle.2 > 200, "the rest is the photo's blue: \(middle)")
+        // A focus at the bottom edge shows the green bottom band instead, and no red.
+        let bottom = try frame(focus: Point(x: 0.5, y: 1))
+        let low = TestPhotos.mean(bottom, x: 100..<220, y: 170..<178), high = TestPhotos.mean(bottom, x: 100..<220, y: 2..<10)
+        #expect(low.1 > 100 && low.0 < 60, "the bottom band is in frame: \(low)")
+        #expect(high.0 < 60, "and the top band is not: \(high)")
+    }
+
+    @Test func captionSheetsReadCSVAndTextFiles() throws {
+        let csv = try CaptionSheet(csv: "file,text,focus\nbeach.jpg,\"Lisbon, at dawn\",\"0.5,0.2\"\r\nhills,Hills\n\n\"q.jpg\",\"She said \"\"hi\"\"\"\n")
+        #expect(csv.entries.map(\.name) == ["beach.jpg", "hills", "q.jpg"])
+        #expect(csv.entries.map(\.text) == ["Lisbon, at dawn", "Hills", "She said \"hi\""])
+        #expect(csv.entries[0].focus == Point(x: 0.5, y: 0.2) && csv.entries[1].focus == nil)
+        #expect(csv.entries.map(\.line) == [2, 3, 5])
+        // Without a header, the first row is a photo.
+        #expect(try CaptionSheet(csv: "a.jpg,First\n").entries.map(\.text) == ["First"])
+        let txt = try CaptionSheet(lines: "# captions\nbeach.jpg: Lisbon: the first morning\nhills\tHills at noon\t0.3 0.4\n")
+        #expect(txt.entries.map(\.text) == ["Lisbon: the first morning", "Hills at noon"])
+        #expect(txt.entries[1].focus == Point(x: 0.3, y: 0.4))
+        // Names match a photo's file name or its name without the extension, ignoring case.
+        var show = Slideshow(photos: ["/p/Beach.JPG", "/p/hills.png", "/p/other.png"].map { Slideshow.Photo(url: URL(fileURLWithPath: $0)) })
+        let unmatched = show.applyCaptions(try CaptionSheet(csv: "beach.jpg,Lisbon\nhills,Hills\nnope.jpg,Lost\n"))
+        #expect(show.photos.map(\.caption) == ["Lisbon", "Hills", nil])
+        #expect(unmatched.map(\.name) == ["nope.jpg"])
+        // Malformed lines are typed errors naming the file and the line.
+        for (bad, line) in [("a.jpg,\"open\n", 1), ("a.jpg,x\nb.jpg,y,\"2,2\"\n", 2), ("a.jpg,one,two,three\n", 1)] {
+            #expect { _ = try CaptionSheet(csv: bad, path: "c.csv") } throws: {
+                let e = $0 as? MovieMakerError
+                return e?.code == .invalidCaptions && e?.position == line && "\(e!)".contains("c.csv")
+            }
+        }
+        #expect(throws: MovieMakerError.self) { _ = try CaptionSheet(lines: "no separator here\n") }
+    }
+
     @Test func anUnreadablePhotoIsATypedErrorNamingTheFile() throws {
         let folder = try TemporaryFolder()
         let bad = folder.file("broken.png")

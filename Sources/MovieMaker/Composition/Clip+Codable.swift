@@ -11,7 +11,7 @@ import Foundation
 //   {"type": "titleCard", "card": { … }, "width": 1920, "height": 1080}
 //   {"type": "slideshow", "show": { … }, "width": 1920, "height": 1080}
 //   {"type": "bezier", "motion": {"type": "drawOn", "path": "M0 0 L10 10", …}, "duration": 3}
-//   {"type": "caption", "text": "…", "style": { … }, "duration": 3}
+//   {"type": "caption", "text": "…", "style": { … }, "position": "top", "duration": 3}   (position optional: bottom)
 //   {"type": "text", "text": "…", "style": { … }, "duration": 3}
 //   {"type": "sticker", "file": "/stickers/star.gif", "width": 120, "loop": true, "enter": "pop", "duration": 2}
 //   {"type": "subtitles", "track": {"name": "talk.srt", "cues": [ … ]}, "style": { … }, "duration": 60}
@@ -95,7 +95,8 @@ extension Clip: Codable {
         case .bezier:
             clip = Clip(.generator(.bezier(try c.decode(BezierAnimation.Motion.self, forKey: key("motion"))), duration: try duration()))
         case .caption:
-            clip = Clip(.generator(.caption(try c.decode(String.self, forKey: key("text")), style: try c.decode(TextStyle.self, forKey: key("style"))),
+            clip = Clip(.generator(.caption(try c.decode(String.self, forKey: key("text")), style: try c.decode(TextStyle.self, forKey: key("style")),
+                                            position: try c.decodeIfPresent(Slideshow.CaptionPosition.self, forKey: key("position")) ?? .bottom),
                                    duration: try duration()))
         case .sticker:
             clip = Clip(.generator(.sticker(try StickerLeaf(from: decoder)), duration: try duration()))
@@ -231,10 +232,11 @@ extension Clip: Codable {
                 try c.encode(Kind.bezier.rawValue, forKey: .type)
                 try c.encode(motion, forKey: key("motion"))
                 try c.encode(duration, forKey: key("duration"))
-            case let .caption(text, style):
+            case let .caption(text, style, position):
                 try c.encode(Kind.caption.rawValue, forKey: .type)
                 try c.encode(text, forKey: key("text"))
                 try c.encode(style, forKey: key("style"))
+                if position != .bottom { try c.encode(position, forKey: key("position")) }
                 try c.encode(duration, forKey: key("duration"))
             case let .sticker(leaf):
                 try leaf.encode(to: encoder)
@@ -346,7 +348,7 @@ extension Clip.Generator: Equatable {
         case let (.titleCard(x), .titleCard(y)): return x.card == y.card && x.width == y.width && x.height == y.height
         case let (.slideshow(x), .slideshow(y)): return x.show == y.show && x.width == y.width && x.height == y.height
         case let (.bezier(x), .bezier(y)): return x == y
-        case let (.caption(tx, sx), .caption(ty, sy)): return tx == ty && sx == sy
+        case let (.caption(tx, sx, px), .caption(ty, sy, py)): return tx == ty && sx == sy && px == py
         case let (.sticker(x), .sticker(y)): return x == y
         case let (.subtitles(x), .subtitles(y)): return x == y
         case let (.text(tx, sx), .text(ty, sy)): return tx == ty && sx == sy
@@ -404,13 +406,14 @@ extension TimeRange: Codable {
 
 
 extension Clip.PhotoMedia: Codable {
-    private enum CodingKeys: String, CodingKey { case url, fit, background, kenBurns, frameSize, decodeZoom }
-    /// Reads `{"url": "/photos/a.jpg"}` and, when given, `fit`, `background`, `kenBurns`, `frameSize`, `decodeZoom`.
+    private enum CodingKeys: String, CodingKey { case url, fit, background, kenBurns, frameSize, decodeZoom, focus }
+    /// Reads `{"url": "/photos/a.jpg"}` and, when given, `fit`, `background`, `kenBurns`, `frameSize`, `decodeZoom`, `focus`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(url: try c.decode(FileLocation.self, forKey: .url).url, fit: try c.decode(.fit, or: .fill),
                   background: try c.decode(.background, or: .black), kenBurns: try c.decodeIfPresent(Clip.KenBurnsPath.self, forKey: .kenBurns),
-                  frameSize: try c.decodeIfPresent(Size.self, forKey: .frameSize), decodeZoom: try c.decodeIfPresent(Double.self, forKey: .decodeZoom))
+                  frameSize: try c.decodeIfPresent(Size.self, forKey: .frameSize), decodeZoom: try c.decodeIfPresent(Double.self, forKey: .decodeZoom),
+                  focus: try c.decodeIfPresent(Point.self, forKey: .focus))
     }
     /// Writes the file's path and how it is shown.
     public func encode(to encoder: any Encoder) throws {
@@ -421,6 +424,7 @@ extension Clip.PhotoMedia: Codable {
         try c.encodeIfPresent(kenBurns, forKey: .kenBurns)
         try c.encodeIfPresent(frameSize, forKey: .frameSize)
         try c.encode(decodeZoom, forKey: .decodeZoom)
+        try c.encodeIfPresent(focus, forKey: .focus)
     }
 }
 

@@ -125,7 +125,7 @@ extension Clip.Generator {
         case let .titleCard(leaf): try leaf.plan.draw(in: ctx, frame: frame)
         case let .bezier(motion): try motion.draw(in: ctx, at: frame)
         case let .slideshow(leaf): try leaf.photos.render(in: ctx, at: frame, session: session)
-        case let .caption(text, style): try Slideshow.drawCaption(text, style: style, in: ctx)
+        case let .caption(text, style, position): try Slideshow.drawCaption(text, style: style, position: position, in: ctx)
         case let .sticker(leaf): try leaf.draw(in: ctx, at: frame, session: session)
         case let .subtitles(leaf): try leaf.draw(in: ctx, at: frame)
         case let .text(string, style): try Clip.drawText(string, style: style, in: ctx)
@@ -147,7 +147,7 @@ extension Clip.Media {
             if photo.background.alpha > 0 { ctx.clear(photo.background) }
             let amount = frame.duration > .zero ? min(max(frame.time / frame.duration.seconds, 0), 1) : 0
             let view = photo.kenBurns.map { $0.start.interpolated(to: $0.end, amount: Easing.sineInOut(amount)) }
-            Slideshow.draw(picture, fit: photo.fit, view: view, in: ctx)
+            Slideshow.draw(picture, fit: photo.fit, view: view, focus: photo.focus, in: ctx)
         }
     }
 }

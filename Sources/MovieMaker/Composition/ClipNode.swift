@@ -80,8 +80,9 @@ extension Clip {
         /// A slideshow laid out for a frame size (`Slideshow.clip(width:height:)`): photo media leaves
         /// joined by its transition, drawn from one photo provider per render.
         case slideshow(SlideshowLeaf)
-        /// A caption near the bottom of the frame, over a soft shadow (the slideshow's captions).
-        case caption(String, style: TextStyle)
+        /// A caption near the bottom (or top, or middle) of the frame, over a soft shadow (the
+        /// slideshow's captions).
+        case caption(String, style: TextStyle, position: Slideshow.CaptionPosition = .bottom)
         /// An image (an animated GIF, APNG or WebP, or a still) or an emoji, drawn centred at its own
         /// timing (`Clip.sticker`, `Clip.emoji`), decoded once per render.
         case sticker(StickerLeaf)
@@ -342,12 +343,17 @@ extension Clip {
         /// How much larger than the frame the photo is decoded, so zooming in never enlarges pixels
         /// (1 + the Ken Burns zoom; at least 1).
         public var decodeZoom: Double
+        /// With `.fill`, the point of the photo (unit coordinates of the upright photo, 0,0 top-left)
+        /// the crop keeps as near the frame's centre as it can; nil: the centre, or a third of the way
+        /// down for a photo taller than the frame.
+        public var focus: Point?
 
-        /// A photo from `url`, fitted by `fit` on `background`, moving along `kenBurns`.
+        /// A photo from `url`, fitted by `fit` on `background`, moving along `kenBurns`, cropped around
+        /// `focus` when it fills the frame.
         public init(url: URL, fit: Slideshow.Fit = .fill, background: Color = .black, kenBurns: KenBurnsPath? = nil,
-                    frameSize: Size? = nil, decodeZoom: Double? = nil) {
+                    frameSize: Size? = nil, decodeZoom: Double? = nil, focus: Point? = nil) {
             self.url = url; self.fit = fit; self.background = background; self.kenBurns = kenBurns
-            self.frameSize = frameSize
+            self.frameSize = frameSize; self.focus = focus
             self.decodeZoom = max(1, decodeZoom ?? kenBurns.map { 1 / max(1e-3, min($0.start.width, $0.end.width, 1)) } ?? 1)
         }
     }

@@ -116,6 +116,10 @@ extension MovieMakerError {
         /// its name says, or was encoded differently (another codec, size or encoder header).
         public static let chunkMismatch = Code(rawValue: "chunkMismatch")
 
+        /// A captions sidecar file (`captions.csv`, `captions.txt`) cannot be read or has a malformed line
+        /// (`position` is the line number, `value` the line).
+        public static let invalidCaptions = Code(rawValue: "invalidCaptions")
+
         /// Every code this release throws, in declaration order.
         public static let all: [Code] = [
             .invalidSize, .oddSize, .sizeTooLarge, .invalidFrameRate, .invalidSetting, .destinationFolderMissing,
@@ -125,6 +129,7 @@ extension MovieMakerError {
             .noAudioStream, .unsupportedAudioCodec, .noPhotos, .audioUnsupported, .audioAfterFirstFrame, .audioTooLate,
             .cancelled, .notEncodable, .movieTruncated, .noVideoStream, .videoUnsupported, .videoDecoderLimit,
             .invalidDescription, .imageTooLarge, .invalidSubtitles, .lutUnreadable, .chunksMissing, .chunkMismatch,
+            .invalidCaptions,
         ]
     }
 }

@@ -194,6 +194,18 @@ extension MovieMakerError {
         MovieMakerError(code: .fontUnreadable, message: "cannot load the font \(path): \(reason)", location: Location(file: path), reason: reason)
     }
 
+    /// A line of a captions sidecar file is malformed (`line` from 1), or the file cannot be read
+    /// (`line` nil): what is wrong and the two formats it accepts.
+    public static func invalidCaptions(path: String, line: Int?, text: String = "", reason: String) -> MovieMakerError {
+        let shown = text.count > 80 ? String(text.prefix(80)) + "…" : text
+        let at = line.map { ", line \($0)" } ?? ""
+        let quoted = text.isEmpty ? "" : " (\"\(shown)\")"
+        let expected = "a .csv file of file,text[,focus] rows (an optional header; quote fields holding commas with \"…\") "
+            + "or a .txt file of name: text (or name<TAB>text) lines"
+        return MovieMakerError(code: .invalidCaptions, message: "cannot read the captions in \(path)\(at): \(reason)\(quoted); expected \(expected)",
+                               location: Location(file: path), reason: reason, value: text.isEmpty ? nil : text, expected: expected, position: line)
+    }
+
     /// A movie file could not be opened or decoded.
     public static func movieUnreadable(path: String, reason: String) -> MovieMakerError {
         MovieMakerError(code: .movieUnreadable, message: "cannot read the movie \(path): \(reason)", location: Location(file: path), reason: reason)

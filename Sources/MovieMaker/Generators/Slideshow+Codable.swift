@@ -36,10 +36,10 @@ extension Slideshow.KenBurns: Codable {
 }
 
 extension Slideshow.Photo: Codable {
-    private enum CodingKeys: String, CodingKey { case url, duration, caption, kenBurnsStart, kenBurnsEnd, captureDate }
+    private enum CodingKeys: String, CodingKey { case url, duration, caption, kenBurnsStart, kenBurnsEnd, captureDate, focus }
 
     /// Reads a path (`"photos/a.jpg"`) or `{"url": "photos/a.jpg", "duration": 5, "caption": "…",
-    /// "kenBurnsStart": {…}, "kenBurnsEnd": {…}, "captureDate": …}` with all but `url` optional. The
+    /// "kenBurnsStart": {…}, "kenBurnsEnd": {…}, "captureDate": …, "focus": {"x": 0.5, "y": 0.2}}` with all but `url` optional. The
     /// date is read as the decoder's date strategy says, or from an ISO 8601 string.
     public init(from decoder: any Decoder) throws {
         if try decoder.singleValueContainer().decodeStringIfPossible() != nil {
@@ -67,7 +67,8 @@ extension Slideshow.Photo: Codable {
         }
         self.init(url: try c.decode(FileLocation.self, forKey: .url).url, duration: try c.decodeIfPresent(Time.self, forKey: .duration),
                   caption: try c.decodeIfPresent(String.self, forKey: .caption), kenBurnsStart: try c.decodeIfPresent(Rect.self, forKey: .kenBurnsStart),
-                  kenBurnsEnd: try c.decodeIfPresent(Rect.self, forKey: .kenBurnsEnd), captureDate: date)
+                  kenBurnsEnd: try c.decodeIfPresent(Rect.self, forKey: .kenBurnsEnd), captureDate: date,
+                  focus: try c.decodeIfPresent(Point.self, forKey: .focus))
     }
 
     /// Writes the path and the fields that are set (the date as the encoder's date strategy says).
@@ -79,15 +80,19 @@ extension Slideshow.Photo: Codable {
         try c.encodeIfPresent(kenBurnsStart, forKey: .kenBurnsStart)
         try c.encodeIfPresent(kenBurnsEnd, forKey: .kenBurnsEnd)
         try c.encodeIfPresent(captureDate, forKey: .captureDate)
+        try c.encodeIfPresent(focus, forKey: .focus)
     }
 }
 
 extension Slideshow: Codable {
-    private enum CodingKeys: String, CodingKey { case photos, duration, fit, background, kenBurns, transition, captions, captionStyle }
+    private enum CodingKeys: String, CodingKey {
+        case photos, duration, fit, background, kenBurns, transition, captions, captionStyle, captionPosition, intro, outro
+    }
 
     /// Reads a show: `photos` is required, every other key defaults as `Slideshow(photos:)` sets it (3 s a
-    /// photo, blur fit, black, gentle Ken Burns, a one-second crossfade, no captions). `"transition": null`
-    /// cuts between photos.
+    /// photo, blur fit, black, gentle Ken Burns, a one-second crossfade, no captions, captions at the
+    /// bottom, no intro or outro card). `"transition": null` cuts between photos; `intro` and `outro`
+    /// are title cards (`{"title": "Summer", "duration": 3}`).
     ///
     /// ```json
     /// {"photos": ["beach.jpg", {"url": "sunset.jpg", "duration": 6, "caption": "Last evening"}],
@@ -104,9 +109,13 @@ extension Slideshow: Codable {
         transition = try c.decodeOptional(.transition, or: transition)
         captions = try c.decode(.captions, or: captions)
         captionStyle = try c.decode(.captionStyle, or: captionStyle)
+        captionPosition = try c.decode(.captionPosition, or: captionPosition)
+        intro = try c.decodeIfPresent(TitleCard.self, forKey: .intro)
+        outro = try c.decodeIfPresent(TitleCard.self, forKey: .outro)
     }
 
-    /// Writes every field (`transition` as `null` when the show cuts). Throws `MovieMakerError.notEncodable`
+    /// Writes every field (`transition` as `null` when the show cuts; `intro`, `outro` and a bottom
+    /// `captionPosition` only when set). Throws `MovieMakerError.notEncodable`
     /// for a custom transition or an easing made from a function.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -118,5 +127,8 @@ extension Slideshow: Codable {
         if let transition { try c.encode(transition, forKey: .transition) } else { try c.encodeNil(forKey: .transition) }
         try c.encode(captions, forKey: .captions)
         try c.encode(captionStyle, forKey: .captionStyle)
+        if captionPosition != .bottom { try c.encode(captionPosition, forKey: .captionPosition) }
+        try c.encodeIfPresent(intro, forKey: .intro)
+        try c.encodeIfPresent(outro, forKey: .outro)
     }
 }

@@ -34,6 +34,16 @@ public struct Slideshow: Sendable, Equatable {
         case date
     }
 
+    /// Where a caption sits in the frame (`"top"`, `"bottom"`, `"center"` as data).
+    public enum CaptionPosition: String, Sendable, Hashable, CaseIterable, Codable {
+        /// Near the top edge, inside the title-safe margin.
+        case top
+        /// Near the bottom edge (the default), inside the title-safe margin.
+        case bottom
+        /// In the middle of the frame.
+        case center
+    }
+
     /// One photo of the show: as data, its file's path, or an object keyed by the property names with
     /// `url` (a path) required.
     public struct Photo: Sendable, Hashable {
@@ -49,12 +59,17 @@ public struct Slideshow: Sendable, Equatable {
         public var kenBurnsEnd: Rect?
         /// When it was taken, for `.date` captions (nil: read from the file's EXIF when needed).
         public var captureDate: Date?
+        /// The point of the photo to keep in frame when `.fill` crops it, in unit coordinates of the
+        /// upright photo (0,0 top-left, 1,1 bottom-right); nil: the centre, or a third of the way down
+        /// for a photo taller than the frame (heads and tops are rarely in the middle).
+        public var focus: Point?
 
         /// A photo from a file.
         public init(url: URL, duration: Time? = nil, caption: String? = nil, kenBurnsStart: Rect? = nil, kenBurnsEnd: Rect? = nil,
-                    captureDate: Date? = nil) {
+                    captureDate: Date? = nil, focus: Point? = nil) {
             self.url = url; self.duration = duration; self.caption = caption
             self.kenBurnsStart = kenBurnsStart; self.kenBurnsEnd = kenBurnsEnd; self.captureDate = captureDate
+            self.focus = focus
         }
     }
 
@@ -105,6 +120,13 @@ public struct Slideshow: Sendable, Equatable {
     public var captions: Captions = .none
     /// How captions are drawn (size at 1080 lines; scaled to the frame).
     public var captionStyle = TextStyle(font: TextFont(size: 44, weight: .medium), color: .white, alignment: .center)
+    /// Where captions sit (default: near the bottom).
+    public var captionPosition: CaptionPosition = .bottom
+    /// A title card shown before the first photo (nil: none), joined to it by the show's transition;
+    /// it is on screen for its `duration`, like a photo.
+    public var intro: TitleCard?
+    /// A title card shown after the last photo (nil: none), joined to it by the show's transition.
+    public var outro: TitleCard?
 
     /// A show of `photos`.
     public init(photos: [Photo]) { self.photos = photos }
@@ -126,6 +148,41 @@ public struct Slideshow: Sendable, Equatable {
         case .fileName: photos.sort { Slideshow.naturalOrder($0.url.lastPathComponent, $1.url.lastPathComponent) }
         case .captureDate: photos = PhotoOrder.sortedByDate(photos, date: \.captureDate)
         }
+    }
+
+    /// How long the film lasts: every photo's time (its own `duration` or the show's) plus the intro's
+    /// and outro's. Transitions overlap neighbours without shortening the film.
+    public var totalDuration: Time {
+        var total = photos.reduce(Time.zero) { $0 + ($1.duration ?? duration) }
+        if let intro { total = total + intro.duration }
+        if let outro { total = total + outro.duration }
+        return total
+    }
+
+    /// Shares `total` (less the intro's and outro's time) equally between the photos, in whole frames
+    /// at `fps` (the first photos get one frame more when it does not divide evenly), setting each
+    /// photo's `duration`; the film then lasts `total` rounded up to a whole frame. Throws
+    /// `.invalidSetting(.duration, …)` when a photo would get no longer than the transition (each photo
+    /// must be seen on its own), naming the time each would get.
+    public mutating func shareDuration(_ total: Time, fps: FrameRate) throws(MovieMakerError) {
+        guard !photos.isEmpty else { throw .noPhotos(source: "the slideshow", reason: "its photo list is empty") }
+        // Cards are rounded to whole frames first, so the parts add up to the total's frames.
+        if var card = intro { card.duration = fps.time(ofFrame: fps.frameCount(for: card.duration)); intro = card }
+        if var card = outro { card.duration = fps.time(ofFrame: fps.frameCount(for: card.duration)); outro = card }
+        let cards = (intro?.duration ?? .zero) + (outro?.duration ?? .zero)
+        let frames = fps.frameCount(for: total) - fps.frameCount(for: cards)
+        let overlap = transition.map { fps.frameCount(for: $0.duration) } ?? 0
+        let each = frames / photos.count, extra = frames % photos.count
+        guard each > overlap, each > 0 else {
+            let share = max(0, each) == 0 ? "nothing" : "\(fps.time(ofFrame: each).seconds) s"
+            var why = "each would get \(share)"
+            if cards > .zero { why += " after \(cards.seconds) s of title cards" }
+            if overlap > 0 { why += ", no longer than the \((transition?.duration ?? .zero).seconds) s transition" }
+            throw .invalidSetting(.duration, value: "\(total.seconds) s for \(photos.count) photo\(photos.count == 1 ? "" : "s")",
+                                  expected: "more than \(fps.time(ofFrame: overlap).seconds) s per photo (\(why)): use fewer photos, "
+                                      + "longer music, shorter title cards or a shorter transition")
+        }
+        for i in photos.indices { photos[i].duration = fps.time(ofFrame: each + (i < extra ? 1 : 0)) }
     }
 
     /// File extensions taken as photos when listing a folder (lower case).
@@ -195,8 +252,9 @@ public struct Slideshow: Sendable, Equatable {
         return Clip(.generator(.slideshow(leaf), duration: leaf.photos.duration))
     }
 
-    /// The caption text of a photo, or nil.
-    func captionText(for photo: Photo) -> String? {
+    /// The caption a photo gets: its own `caption`, else what `captions` says (its file name without the
+    /// extension, or its capture date as "1 June 2025"); nil for none.
+    public func captionText(for photo: Photo) -> String? {
         if let c = photo.caption { return c }
         switch captions {
         case .none: return nil
@@ -235,8 +293,9 @@ public struct Slideshow: Sendable, Equatable {
     }
 
     /// Draws `picture` fitted to the context, showing the unit rectangle `view` of the fitted picture
-    /// (the whole of it when nil).
-    static func draw(_ picture: PreparedPhoto, fit: Fit, view: Rect?, in ctx: DrawingContext) {
+    /// (the whole of it when nil). With `.fill`, the crop keeps `focus` (unit coordinates of the
+    /// picture) as near the frame's centre as the picture allows; nil is `defaultFocus`.
+    static func draw(_ picture: PreparedPhoto, fit: Fit, view: Rect?, focus: Point? = nil, in ctx: DrawingContext) {
         let frame = ctx.bounds
         let image = picture.image
         let size = image.size
@@ -246,6 +305,16 @@ public struct Slideshow: Sendable, Equatable {
         let s = fit == .fill ? cover : contain
         var placed = Rect(x: frame.midX - size.width * s / 2, y: frame.midY - size.height * s / 2,
                           width: size.width * s, height: size.height * s)
+        if fit == .fill {
+            let f = focus ?? defaultFocus(picture: size, frame: frame.size)
+            // The focus point moved to the frame's centre, as far as the picture still covers the frame.
+            func shift(_ length: Double, _ window: Double, _ minimum: Double, _ unit: Double) -> Double {
+                let wanted = minimum + window / 2 - length * max(0, min(1, unit))
+                return max(minimum + window - length, min(minimum, wanted))
+            }
+            placed = Rect(x: shift(placed.width, frame.width, frame.minX, f.x), y: shift(placed.height, frame.height, frame.minY, f.y),
+                          width: placed.width, height: placed.height)
+        }
         if let background = picture.blurredBackground, fit == .blur {
             let bs = max(frame.width / background.size.width, frame.height / background.size.height)
             ctx.draw(background, in: Rect(x: frame.midX - background.size.width * bs / 2, y: frame.midY - background.size.height * bs / 2,
@@ -267,11 +336,26 @@ public struct Slideshow: Sendable, Equatable {
         }
     }
 
-    /// Draws a caption near the bottom of the frame, over a soft shadow.
-    static func drawCaption(_ text: String, style: TextStyle, in ctx: DrawingContext) throws {
+    /// Where `.fill` centres a picture of `picture`'s size in a frame of `frame`'s size when no focus
+    /// is given: the middle, or for a picture taller than the frame (a portrait in a landscape frame)
+    /// a third of the way down, where faces and the tops of things usually are.
+    static func defaultFocus(picture: Size, frame: Size) -> Point {
+        guard picture.width > 0, picture.height > 0, frame.width > 0, frame.height > 0 else { return Point(x: 0.5, y: 0.5) }
+        let taller = picture.height / picture.width > frame.height / frame.width * 1.01
+        return Point(x: 0.5, y: taller ? 1.0 / 3 : 0.5)
+    }
+
+    /// Draws a caption near the bottom (top, middle) of the frame, over a soft shadow.
+    static func drawCaption(_ text: String, style: TextStyle, position: CaptionPosition = .bottom, in ctx: DrawingContext) throws {
         let frame = ctx.bounds
         let layout = try TextLayout(text, style: style, width: frame.width * 0.8)
-        let origin = Point(x: frame.width * 0.1, y: frame.height * 0.92 - layout.size.height)
+        let y: Double
+        switch position {
+        case .bottom: y = frame.height * 0.92 - layout.size.height
+        case .top: y = frame.height * 0.08
+        case .center: y = (frame.height - layout.size.height) / 2
+        }
+        let origin = Point(x: frame.width * 0.1, y: y)
         ctx.withShadow(Shadow(offset: Point(x: 0, y: 2), blur: style.font.size * 0.3, color: Color(white: 0, alpha: 0.7))) {
             layout.draw(in: ctx, at: origin)
         }
@@ -280,8 +364,11 @@ public struct Slideshow: Sendable, Equatable {
 
 
 extension Clip.SlideshowLeaf {
-    /// Lays `show` out for frames of `width`×`height`: each photo a media leaf (with its caption stacked
-    /// on top), one after another, joined by the show's transition. Checks the caption font once.
+    /// Lays `show` out for frames of `width`×`height`: the intro card, each photo a media leaf (with
+    /// its caption stacked on top), the outro card, one after another, joined by the show's
+    /// transition. A caption is shown only while its photo is on screen alone: it fades in after the
+    /// transition into its photo and out before the transition out of it, so two captions are never
+    /// drawn at once. Checks the caption font and lays out the cards once.
     public init(show: Slideshow, width: Int, height: Int) throws(MovieMakerError) {
         guard !show.photos.isEmpty else {
             throw .noPhotos(source: "the slideshow", reason: "its photo list is empty")
@@ -294,24 +381,46 @@ extension Clip.SlideshowLeaf {
         let scale = frame.height / 1080
         var style = show.captionStyle
         style.font.size *= scale
+        style.letterSpacing *= scale
+        if let o = style.outline { style.outline = TextOutline(color: o.color, width: o.width * scale) }
         if show.captions != .none || show.photos.contains(where: { $0.caption != nil }) {
             _ = try TextLayout("Ag", style: style)   // checks the caption font once, before any frame
         }
-        var items: [Clip] = []
+        // Every part is on screen for its own time; with a transition, each part but the last lasts
+        // that much longer, overlapping the next (so the film lasts the sum of the parts' times).
+        let overlap = show.transition?.duration ?? .zero
+        var parts: [(shown: Time, make: (Time) throws(MovieMakerError) -> Clip)] = []
+        if let intro = show.intro {
+            parts.append((intro.duration, { length throws(MovieMakerError) in
+                var card = intro; card.duration = length; return try card.clip(width: width, height: height) }))
+        }
         for (index, photo) in show.photos.enumerated() {
-            let shown = photo.duration ?? show.duration
-            // With a transition, each photo lasts its own time plus the overlap, so each is on screen
-            // for its full duration between transitions.
-            let length = shown + (show.transition.map { index < show.photos.count - 1 ? $0.duration : .zero } ?? .zero)
             let motion = show.kenBurns.isEnabled ? show.kenBurnsRects(for: photo, index: index) : nil
             let media = Clip.PhotoMedia(url: photo.url, fit: show.fit, background: show.background,
                                         kenBurns: motion.map { Clip.KenBurnsPath(start: $0.0, end: $0.1) },
-                                        frameSize: frame, decodeZoom: zoom)
-            var item = Clip(.media(Clip.Media(.photo(media), sourceRange: TimeRange(start: .zero, duration: length), group: group, index: index)))
-            if let caption = show.captionText(for: photo) {
-                item = .overlay([item, Clip(.generator(.caption(caption, style: style), duration: length))])
-            }
-            items.append(item)
+                                        frameSize: frame, decodeZoom: zoom, focus: photo.focus)
+            let caption = show.captionText(for: photo)
+            let isFirst = parts.isEmpty
+            parts.append((photo.duration ?? show.duration, { length in
+                var item = Clip(.media(Clip.Media(.photo(media), sourceRange: TimeRange(start: .zero, duration: length), group: group, index: index)))
+                guard let caption else { return item }
+                // The caption's time: after the transition in, before the transition out.
+                let lead = isFirst ? Time.zero : overlap
+                let window = length - lead - (length > (photo.duration ?? show.duration) ? overlap : .zero)
+                guard window > .zero else { return item }
+                let fade = Time.min(Time(value: 1, timescale: 4), window / 4)
+                let text = Clip(.generator(.caption(caption, style: style, position: show.captionPosition), duration: window))
+                item = .overlay([item, text.fadedIn(over: fade).fadedOut(over: fade).delayed(by: lead)])
+                return item
+            }))
+        }
+        if let outro = show.outro {
+            parts.append((outro.duration, { length throws(MovieMakerError) in
+                var card = outro; card.duration = length; return try card.clip(width: width, height: height) }))
+        }
+        var items: [Clip] = []
+        for (i, part) in parts.enumerated() {
+            items.append(try part.make(part.shown + (i < parts.count - 1 ? overlap : .zero)))
         }
         self.show = show
         self.width = width

@@ -236,27 +236,28 @@ public final class TextLayout {
     // MARK: Drawing
 
     /// Draws the text with its top-left corner at `origin`, in `context`'s current transform, clip and opacity group:
-    /// the fill in `style.color` (unless clear), then the outline, if any, over it.
+    /// the outline, if any, first, then the fill in `style.color` (unless clear) over it, so the fill keeps
+    /// its colour and shape and the outer half of the stroke shows around each glyph.
     public func draw(in context: DrawingContext, at origin: Point) {
         withPango { render(on: context.cr, at: origin) }
     }
     private func render(on cr: OpaquePointer, at origin: Point) {
         cairo_save(cr)
         cairo_new_path(cr)
-        let fill = style.color
-        if fill.alpha > 0 {
-            cairo_set_source_rgba(cr, fill.red, fill.green, fill.blue, fill.alpha)
-            cairo_move_to(cr, origin.x, origin.y)
-            pango_cairo_show_layout(cr, layout)
-        }
         if let outline = style.outline, outline.width > 0, outline.color.alpha > 0 {
-            cairo_new_path(cr)
             cairo_move_to(cr, origin.x, origin.y)
             pango_cairo_layout_path(cr, layout)
             cairo_set_line_width(cr, outline.width)
             cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
             cairo_set_source_rgba(cr, outline.color.red, outline.color.green, outline.color.blue, outline.color.alpha)
             cairo_stroke(cr)
+            cairo_new_path(cr)
+        }
+        let fill = style.color
+        if fill.alpha > 0 {
+            cairo_set_source_rgba(cr, fill.red, fill.green, fill.blue, fill.alpha)
+            cairo_move_to(cr, origin.x, origin.y)
+            pango_cairo_show_layout(cr, layout)
         }
         cairo_new_path(cr)
         cairo_restore(cr)

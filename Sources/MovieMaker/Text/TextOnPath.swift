@@ -13,7 +13,7 @@ extension DrawingContext {
     /// `style.alignment` places the text along the path: `left` (and `justify`) starts it at the path's
     /// start, `center` centres it on the path's middle, `right` ends it at the path's end; `offset` moves it
     /// that many pixels further along (negative: back). The glyphs are filled with `style.color` and
-    /// stroked with `style.outline` (over the fill, as `TextLayout` draws); colours from markup spans
+    /// stroked with `style.outline` (under the fill, as `TextLayout` draws); colours from markup spans
     /// are not used (the outlines carry no colour), and a colour emoji comes out as the outline of its
     /// pixels. Lines after the first follow below it, parallel to the path. Throws for an unknown font.
     public func draw(_ text: String, along path: Path, style: TextStyle, offset: Double = 0) throws(MovieMakerError) {
@@ -32,15 +32,15 @@ extension DrawingContext {
             .flattened(tolerance: 0.05)
         let warped = Self.carry(flat, along: measure, step: max(0.5, style.font.size / 16))
         withSavedState {
-            if style.color.alpha > 0 {
-                setFill(style.color)
-                fill(warped)
-            }
             if let outline = style.outline, outline.width > 0, outline.color.alpha > 0 {
                 setStroke(outline.color)
                 lineWidth = outline.width
                 lineJoin = .round
                 stroke(warped)
+            }
+            if style.color.alpha > 0 {
+                setFill(style.color)
+                fill(warped)
             }
         }
         try checkStatus()
