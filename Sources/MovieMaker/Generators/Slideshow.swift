@@ -401,7 +401,7 @@ extension Clip.SlideshowLeaf {
                                         frameSize: frame, decodeZoom: zoom, focus: photo.focus)
             let caption = show.captionText(for: photo)
             let isFirst = parts.isEmpty
-            parts.append((photo.duration ?? show.duration, { length in
+            parts.append((photo.duration ?? show.duration, { length throws(MovieMakerError) in
                 var item = Clip(.media(Clip.Media(.photo(media), sourceRange: TimeRange(start: .zero, duration: length), group: group, index: index)))
                 guard let caption else { return item }
                 // The caption's time: after the transition in, before the transition out.
@@ -410,7 +410,7 @@ extension Clip.SlideshowLeaf {
                 guard window > .zero else { return item }
                 let fade = Time.min(Time(value: 1, timescale: 4), window / 4)
                 let text = Clip(.generator(.caption(caption, style: style, position: show.captionPosition), duration: window))
-                item = .overlay([item, text.fadedIn(over: fade).fadedOut(over: fade).delayed(by: lead)])
+                item = .overlay([item, try text.fadedIn(over: fade).fadedOut(over: fade).delayed(by: lead)])
                 return item
             }))
         }
