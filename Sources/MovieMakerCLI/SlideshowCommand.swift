@@ -56,7 +56,7 @@ struct SlideshowCommand: RenderingCommand {
     var duration: Time = 3
 
     /// The transition between photos, by xfade name.
-    @Option(help: ArgumentHelp("Transition between photos: an FFmpeg xfade name (fade, wipeleft, slideup, circleopen, dissolve, …) or none. (default: fade)",
+    @Option(help: ArgumentHelp("Transition between photos: an FFmpeg xfade name (fade, wipeleft, slideup, circleopen, dissolve, …) or none.",
                                valueName: "name"))
     var transition: String = "fade"
 
@@ -77,11 +77,11 @@ struct SlideshowCommand: RenderingCommand {
     var fit: Slideshow.Fit = .blur
 
     /// Pan and zoom on or off.
-    @Flag(inversion: .prefixedNo, help: "Slowly pan and zoom each photo (Ken Burns). (default: on)")
+    @Flag(inversion: .prefixedNo, help: "Slowly pan and zoom each photo (Ken Burns).")
     var kenBurns = true
 
     /// Ken Burns zoom amount.
-    @Option(help: ArgumentHelp("How far the Ken Burns zoom goes, as a fraction (0.12 = 12 %). (default: 0.12)", valueName: "fraction"))
+    @Option(help: ArgumentHelp("How far the Ken Burns zoom goes, as a fraction (0.12 = 12 %).", valueName: "fraction"))
     var kenBurnsZoom: Double = 0.12
 
     /// Ken Burns direction.
@@ -98,7 +98,7 @@ struct SlideshowCommand: RenderingCommand {
     var captions: CaptionsArgument = .none
 
     /// Seed for the Ken Burns choices.
-    @Option(help: ArgumentHelp("Seed for the pan-and-zoom choices: the same seed gives the same film. (default: 1)", valueName: "n"))
+    @Option(help: ArgumentHelp("Seed for the pan-and-zoom choices: the same seed gives the same film.", valueName: "n"))
     var seed: UInt64 = 1
 
     /// Background colour around fitted photos.
@@ -121,7 +121,7 @@ struct SlideshowCommand: RenderingCommand {
             throw ValidationError("give a folder of photos or photo files, e.g. moviemaker slideshow Holiday -o trip.mp4")
         }
         for input in inputs where !FileManager.default.fileExists(atPath: input) {
-            throw ValidationError("\(input): no such file or folder")
+            throw InputError("\(input): no such file or folder")
         }
         guard !output.isStill else {
             throw ValidationError("a slideshow is a movie: use -o trip.mp4 (or .mov, .mkv, .webm), not .\(output.fileExtension)")
@@ -174,7 +174,7 @@ struct SlideshowCommand: RenderingCommand {
         show.captions = captions.captions
         show.kenBurns = kenBurns ? Slideshow.KenBurns(zoom: kenBurnsZoom, direction: kenBurnsDirection, seed: seed) : .off
         show.transition = transition.lowercased() == "none" ? nil : try Transition(xfadeName: transition, duration: effectiveTransitionDuration)
-        if transitionDuration == nil && effectiveTransitionDuration < 1 && photos.count > 1 && transition.lowercased() != "none" {
+        if !progress.silent && transitionDuration == nil && effectiveTransitionDuration < 1 && photos.count > 1 && transition.lowercased() != "none" {
             Terminal.writeError("moviemaker: note: transitions take \(effectiveTransitionDuration.seconds) s (half of --duration) instead of the default 1 s; set --transition-duration to choose\n")
         }
         return show
@@ -198,25 +198,25 @@ struct SlideshowCommand: RenderingCommand {
         let found = try collectPhotos(skip: warn)
         if found.isEmpty { throw noPhotosError(skipped: skipped) }
 
-        if !progress.quiet { Terminal.writeError("slideshow: checking \(found.count) photo\(found.count == 1 ? "" : "s")…\n") }
+        if progress.showsProgress { Terminal.writeError("slideshow: checking \(found.count) photo\(found.count == 1 ? "" : "s")…\n") }
         let (show, unreadable) = try makeShow(found).removingUnreadablePhotos(strict: strict)
         for error in unreadable { warn(error) }
         if show.photos.isEmpty { throw noPhotosError(skipped: skipped) }
 
         let size = video.size
         let clip = try show.clip(width: size.width, height: size.height)
-        let reporter = ProgressReporter(label: "slideshow", options: progress)
+        let reporter = ProgressReporter(label: "slideshow", output: output.output, options: progress)
         let movie = try Interruption.shared.makeMovie {
             try MovieMaker(url: output.url, width: size.width, height: size.height, fps: video.fps, settings: video.encoderSettings)
         }
         try reporter.render(movie) {
             if let bed {
-                if sound.normalize && !progress.quiet { Terminal.writeError("slideshow: measuring the music's loudness…\n") }
+                if sound.normalize && progress.showsProgress { Terminal.writeError("slideshow: measuring the music's loudness…\n") }
                 try movie.addAudio(Self.soundtrack(bed, duration: clip.duration, normalize: sound.normalize, loudness: sound.loudness))
             }
             try movie.add(clip)
         }
-        if !progress.quiet {
+        if progress.showsProgress {
             var line = "slideshow: \(show.photos.count) photo\(show.photos.count == 1 ? "" : "s") used, \(skipped.count) skipped"
             line += skipped.isEmpty ? "" : ":"
             Terminal.printLine(line)

@@ -11,11 +11,11 @@ struct SoundTrackOptions: ParsableArguments {
     var music: String?
 
     /// Music gain.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Music gain in dB, e.g. -6. (default: 0)", valueName: "dB"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Music gain in dB, e.g. -6.", valueName: "dB"))
     var musicVolume: Double = 0
 
     /// Whether short music repeats.
-    @Flag(inversion: .prefixedNo, help: "Repeat music shorter than the movie (otherwise silence follows it). (default: on)")
+    @Flag(inversion: .prefixedNo, help: "Repeat music shorter than the movie (otherwise silence follows it).")
     var musicLoop = true
 
     /// Loudness normalisation.
@@ -23,13 +23,13 @@ struct SoundTrackOptions: ParsableArguments {
     var normalize = false
 
     /// Loudness target.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Loudness target for --normalize in LUFS: -16 for the web, -23 for broadcast. (default: -16)", valueName: "LUFS"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Loudness target for --normalize in LUFS: -16 for the web, -23 for broadcast.", valueName: "LUFS"))
     var loudness: Double = -16
 
     /// Checks the music file exists and the gain and loudness are in range.
     func validate() throws {
         if let music, !FileManager.default.fileExists(atPath: music) {
-            throw ValidationError("--music \(music): no such file")
+            throw InputError("--music \(music): no such file")
         }
         guard musicVolume.isFinite, musicVolume <= 24 else {
             throw ValidationError("--music-volume \(musicVolume) dB is out of range: give a gain up to 24 dB, e.g. -6")

@@ -85,7 +85,7 @@ struct TitleCommand: RenderingCommand {
     var easing: Easing?
 
     /// Font family.
-    @Option(help: ArgumentHelp("Font family, as fc-list names it. (default: DejaVu Sans)", valueName: "family"))
+    @Option(help: ArgumentHelp("Font family, as fc-list names it.", valueName: "family"))
     var font: String = "DejaVu Sans"
 
     /// A font file instead of a family.
@@ -93,7 +93,7 @@ struct TitleCommand: RenderingCommand {
     var fontFile: String?
 
     /// Largest title size (auto-fit may make it smaller).
-    @Option(help: ArgumentHelp("Largest title font size in pixels at 1080 lines (scaled to --size; shrunk to fit). (default: 120)", valueName: "px"))
+    @Option(help: ArgumentHelp("Largest title font size in pixels at 1080 lines (scaled to --size; shrunk to fit).", valueName: "px"))
     var fontSize: Double = 120
 
     /// Text colour.
@@ -145,7 +145,7 @@ struct TitleCommand: RenderingCommand {
         guard fontSize > 0, fontSize.isFinite else { throw ValidationError("--font-size \(fontSize) must be more than 0 pixels") }
         if fontFile == nil && !FontLibrary.hasFamily(font) {
             let closest = FontLibrary.closestFamilies(to: font)
-            throw ValidationError("font \"\(font)\" is not installed; closest installed: \(closest.joined(separator: ", ")) (list all with: fc-list : family)")
+            throw InputError("font \"\(font)\" is not installed; closest installed: \(closest.joined(separator: ", ")) (list all with: fc-list : family)")
         }
     }
 
@@ -177,7 +177,7 @@ struct TitleCommand: RenderingCommand {
     }
 
     func run() throws {
-        let reporter = ProgressReporter(label: "title", options: progress)
+        let reporter = ProgressReporter(label: "title", output: output.output, options: progress)
         let card = try makeCard()
         let size = video.size
         let clip = try card.clip(width: size.width, height: size.height)

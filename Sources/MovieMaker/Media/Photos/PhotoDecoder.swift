@@ -54,12 +54,15 @@ public enum PhotoDecoder {
     public static func photos(in folder: URL, order: PhotoOrder = .fileName, strict: Bool = false,
                               skipped: (MovieMakerError) -> Void = { _ in }) throws(MovieMakerError) -> [PhotoInfo] {
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
-            throw .imageUnreadable(path: folder.path, reason: "no such folder")
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) else {
+            throw .noPhotos(source: folder.path, reason: "the folder \(folder.path) does not exist")
+        }
+        guard isFolder.boolValue else {
+            throw .noPhotos(source: folder.path, reason: "\(folder.path) is a file, not a folder (give single photos with Slideshow(photos:))")
         }
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path) } catch {
-            throw .imageUnreadable(path: folder.path, reason: "cannot list the folder: \(error.localizedDescription)")
+            throw .noPhotos(source: folder.path, reason: "cannot list the folder \(folder.path): \(error.localizedDescription)")
         }
         var infos: [PhotoInfo] = []
         for name in names.sorted(by: Slideshow.naturalOrder) {
