@@ -8,15 +8,19 @@ OUTPUT ?= output
 
 PREFIX ?= /usr/local
 
-# Recipes run in bash with pipefail, so a filtered command still fails the target when it fails.
+# SwiftPM keeps only the header folders (-I) of a pkg-config file's Cflags and warns "prohibited flag(s):
+# -pthread" on every build about the rest (pangocairo asks for -pthread through gio). SwiftPM has no setting
+# to allow or silence it, and Package.swift cannot choose the .pc files; so `make deps` writes wrapper .pc
+# files with the header folders only into .build/pkgconfig, and every swift command here finds them first.
+# The build is the same (SwiftPM dropped those flags anyway), without the warning. Filtering the warning out
+# of the output would hide it from a build of another package too, and lose swift's exit status in a pipe.
+# (x264's -DX264_API_IMPORTS is gone for plain `swift build` too: Package.swift uses no pkg-config for it.)
+PKGCONFIG_WRAPPERS := $(CURDIR)/.build/pkgconfig
+export PKG_CONFIG_PATH := $(PKGCONFIG_WRAPPERS)$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
+
+# Recipes run in bash with pipefail, so a piped command still fails the target when it fails.
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
-# Every SwiftPM invocation warns "prohibited flag(s): -DX264_API_IMPORTS" and "-pthread": pkg-config's
-# cflags for x264 and GLib carry them, SwiftPM drops them from system-library targets (harmlessly:
-# X264_API_IMPORTS only matters on Windows, and Swift links with the thread library anyway), and no
-# Package.swift setting silences it. A newcomer cannot act on it, so these lines (only these) are
-# filtered from the build and test output.
-QUIET_PKGCONFIG = 2>&1 | sed -u '/^warning: prohibited flag(s): \(-DX264_API_IMPORTS\|-pthread\)/d'
 
 .PHONY: deps build demo test fuzz fuzz-descriptions sanitize bench bench-filters bench-chunks test-distributed clean check-swift install
 
@@ -25,12 +29,14 @@ check-swift:
 
 deps: check-swift
 	@bash scripts/install-deps.sh
+	@bash scripts/pkgconfig-wrappers.sh $(PKGCONFIG_WRAPPERS)
 
-## Builds every product in release (optimised): the library (static and libMovieMakerDynamic.so), the
-## `moviemaker` tool, the examples and the benchmark. `moviemaker run` compiles scripts against this
-## build. (make test builds debug, in .build/debug, separately.)
+## Release build of every product: the library (static and libMovieMakerDynamic.so), the `moviemaker`
+## tool, the examples and the benchmark, in .build/release. A release moviemaker runs `moviemaker run`
+## scripts against the release libMovieMakerDynamic.so and Modules/ beside it (LibraryLocation), so both
+## come from this one build. (`make test` builds debug, in .build/debug, for quicker compiles.)
 build: deps
-	$(SWIFT) build -c release $(QUIET_PKGCONFIG)
+	$(SWIFT) build -c release
 
 ## Renders the example movies into $(OUTPUT)/ and prints a summary of each, then runs the script
 ## examples/wave.swift with `moviemaker run` (compiled on first use, cached afterwards), then the
@@ -39,7 +45,7 @@ build: deps
 ## (their default media generated into examples/specs/media), one of them filled with --slot and
 ## --media, and one exported as OpenTimelineIO.
 demo: build
-	@bin=$$($(SWIFT) build -c release --show-bin-path 2>/dev/null) && \
+	@bin=$$($(SWIFT) build -c release --show-bin-path) && \
 	$$bin/moviemaker-examples $(OUTPUT) && \
 	echo "moviemaker run examples/wave.swift -- $(OUTPUT)/wave.mp4" && \
 	$$bin/moviemaker run examples/wave.swift -- $(OUTPUT)/wave.mp4 && \
@@ -74,18 +80,22 @@ demo: build
 	echo "Templates rendered as their own previews: $(OUTPUT)/travel.mp4, $(OUTPUT)/promo.mp4, $(OUTPUT)/birthday.mp4, $(OUTPUT)/editing.mp4 (filters, split screens, stickers, subtitles)." && \
 	echo "Filled template: $(OUTPUT)/birthday-ana.mp4 (its description, itself a template: $(OUTPUT)/birthday-ana.json)." && \
 	echo "OpenTimelineIO: $(OUTPUT)/travel.otio. The description-file steps took $$(( $$(date +%s) - started )) s." && \
-	echo "The moviemaker tool is $$bin/moviemaker (make install links it into $(PREFIX)/bin)."
+	echo "The moviemaker tool (release build) is $$bin/moviemaker (make install links it into $(PREFIX)/bin)."
 
-## Links the built moviemaker into $(PREFIX)/bin (it keeps finding the library in this checkout).
+## Links the release moviemaker into $(PREFIX)/bin (it keeps finding the release library in this checkout).
 install: build
-	ln -sf "$$($(SWIFT) build -c release --show-bin-path 2>/dev/null)/moviemaker" "$(PREFIX)/bin/moviemaker"
+	ln -sf "$$($(SWIFT) build -c release --show-bin-path)/moviemaker" "$(PREFIX)/bin/moviemaker"
 	@echo "installed $(PREFIX)/bin/moviemaker"
 
 ## Builds everything (library, dynamic library, moviemaker, examples, benchmark, tests) and runs the
 ## whole test suite. `--build-tests` builds every product too: the CLI tests run the built moviemaker.
+## Debug build (quicker to compile than release). `swift test` runs two test runners one after the other:
+## XCTest (one suite, VideoLeafSmokeTests, with its own "Executed … tests" summary), then swift-testing (every
+## other suite); the line printed first says so, so the first summary is not taken for the whole run.
 test: deps
-	$(SWIFT) build --build-tests $(QUIET_PKGCONFIG)
-	$(SWIFT) test --skip-build $(QUIET_PKGCONFIG)
+	$(SWIFT) build --build-tests
+	@echo "make test: XCTest's runner goes first (VideoLeafSmokeTests only), then swift-testing runs every other suite."
+	$(SWIFT) test --skip-build
 
 ## Coverage-guided fuzzing (libFuzzer + AddressSanitizer) of every parser and decoder that reads users'
 ## bytes (FuzzTarget.swift: photo, audio, svg-path, css-color, easing, description, subtitles, cube-lut,
@@ -102,7 +112,7 @@ fuzz: deps
 MOVIEMAKER_FUZZ_COUNT ?= 100000
 fuzz-descriptions: deps
 	$(SWIFT) build --build-tests
-	MOVIEMAKER_FUZZ_COUNT=$(MOVIEMAKER_FUZZ_COUNT) $(SWIFT) test --skip-build --filter TimelineFuzzTests
+	MOVIEMAKER_FUZZ_COUNT=$(MOVIEMAKER_FUZZ_COUNT) $(SWIFT) test --skip-build --disable-xctest --filter TimelineFuzzTests
 
 ## The whole test suite under AddressSanitizer and LeakSanitizer, in .build/asan (about 3x make test's
 ## time). Third-party process-lifetime caches are suppressed in scripts/lsan-suppressions.txt, with reasons.

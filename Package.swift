@@ -24,14 +24,20 @@ let package = Package(
     ],
     targets: [
         // One system-library target per C library. Each finds its flags with pkg-config and names the
-        // Debian package that provides it, so `swift build` tells a newcomer what to install.
+        // Debian package that provides it, so `swift build` tells a newcomer what to install. (pangocairo's
+        // flags include -pthread, which SwiftPM refuses with a warning: the Makefile puts header-only wrapper
+        // .pc files first on PKG_CONFIG_PATH, see scripts/pkgconfig-wrappers.sh.)
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         // Pango on Cairo (HarfBuzz shaping, fontconfig font lookup): real text in every script.
         .systemLibrary(
             name: "CPango", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev", "libfontconfig-dev"])]),
-        .systemLibrary(name: "CX264", pkgConfig: "x264", providers: [.apt(["libx264-dev"])]),
+        // x264 without pkgConfig: its .pc file's only compiler flag is -DX264_API_IMPORTS (dllimport, for
+        // Windows DLLs only), which SwiftPM refuses with "warning: prohibited flag(s)" on every build; the header
+        // and library are in the compiler's default folders (libx264-dev, installed by scripts/install-deps.sh),
+        // and module.modulemap links x264.
+        .systemLibrary(name: "CX264"),
         .systemLibrary(
             name: "CFFmpeg", pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]),

@@ -55,7 +55,7 @@ struct ChunkOptions: ParsableArguments {
         if let chunkDir {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: chunkDir, isDirectory: &isDirectory), !isDirectory.boolValue {
-                throw ValidationError("--chunk-dir \(chunkDir) is a file: give a folder")
+                throw InputError("--chunk-dir \(chunkDir) is a file: give a folder")
             }
         }
     }
@@ -66,10 +66,10 @@ struct ChunkOptions: ParsableArguments {
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
-            throw ValidationError("--chunk-dir \(url.path): cannot create the folder: \(error.localizedDescription)")
+            throw InputError("--chunk-dir \(url.path): cannot create the folder: \(error.localizedDescription)")
         }
         guard access(url.path, W_OK) == 0 else {
-            throw ValidationError(MovieMakerError.destinationNotWritable(path: url.path, reason: String(cString: strerror(errno))).description)
+            throw InputError(MovieMakerError.destinationNotWritable(path: url.path, reason: String(cString: strerror(errno))).description)
         }
         return url
     }
@@ -78,7 +78,7 @@ struct ChunkOptions: ParsableArguments {
     func render(_ job: DistributedRender, progress: ProgressOptions) throws {
         let folder = try folder()
         let label: String, outcome: DistributedRender.ChunkOutcome
-        let reporter = ProgressReporter(label: "chunk", options: progress)
+        let reporter = ProgressReporter(label: "chunk", output: folder.path, options: progress)
         try Interruption.shared.beginWriting()
         let started = Date()
         do {
@@ -96,7 +96,7 @@ struct ChunkOptions: ParsableArguments {
             throw error
         }
         reporter.abandon()
-        guard !progress.quiet else { return }
+        guard progress.showsSummary else { return }
         switch outcome {
         case let .rendered(url, frames):
             Terminal.printLine(String(format: "%@: frames %d..<%d rendered into %@ in %.1f s", label, frames.lowerBound, frames.upperBound, url.path,
@@ -164,10 +164,10 @@ struct AssembleCommand: ParsableCommand {
             throw ValidationError(MovieMakerError.unsupportedContainer(extension: URL(fileURLWithPath: output).pathExtension, supported: extensions).description)
         }
         try OutputOptions.check(output)
-        if FileIdentity.same(output, description.spec) { throw ValidationError("-o \(output) is the description file itself: choose another destination") }
+        if FileIdentity.same(output, description.spec) { throw InputError("-o \(output) is the description file itself: choose another destination") }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: chunkDir, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ValidationError("--chunk-dir \(chunkDir): no such folder (give the folder the workers rendered into)")
+            throw InputError("--chunk-dir \(chunkDir): no such folder (give the folder the workers rendered into)")
         }
         if let chunks, !(1...ChunkPlan.maximumCount).contains(chunks) {
             throw ValidationError("--chunks \(chunks): expected 1…\(ChunkPlan.maximumCount)")
@@ -181,12 +181,12 @@ struct AssembleCommand: ParsableCommand {
         Interruption.shared.install(destination: output)
         let job = try RenderCommand.distributedRender(description: description, subtitles: subtitles, crf: crf, preset: preset, lossless: lossless)
         if let input = job.inputs.first(where: { FileIdentity.same(output, $0.path) }) {
-            throw ValidationError("-o \(output) is \(input.path), which the description reads: choose another destination")
+            throw InputError("-o \(output) is \(input.path), which the description reads: choose another destination")
         }
         if let chunk = try? FileManager.default.contentsOfDirectory(atPath: chunkDir).first(where: { FileIdentity.same(output, chunkDir + "/" + $0) }) {
-            throw ValidationError("-o \(output) is the chunk \(chunk): write the movie outside the chunk folder's chunks")
+            throw InputError("-o \(output) is the chunk \(chunk): write the movie outside the chunk folder's chunks")
         }
-        let reporter = ProgressReporter(label: "assemble", options: progress)
+        let reporter = ProgressReporter(label: "assemble", output: output, options: progress)
         try Interruption.shared.beginWriting()
         do {
             let summary = try job.render.assemble(from: URL(fileURLWithPath: chunkDir), to: URL(fileURLWithPath: output), chunks: chunks,

@@ -33,7 +33,7 @@ struct ColorCommand: RenderingCommand {
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
     func run() throws {
-        let reporter = ProgressReporter(label: "color", options: progress)
+        let reporter = ProgressReporter(label: "color", output: output.output, options: progress)
         let fill = color
         if output.isStill {
             let canvas = try Canvas(width: video.size.width, height: video.size.height)

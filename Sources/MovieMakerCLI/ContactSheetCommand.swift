@@ -55,7 +55,7 @@ struct ContactSheetCommand: RenderingCommand {
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
     func validate() throws {
-        guard FileManager.default.fileExists(atPath: video) else { throw ValidationError("\(video): no such file") }
+        guard FileManager.default.fileExists(atPath: video) else { throw InputError("\(video): no such file") }
         guard output.isStill else {
             throw ValidationError("a contact sheet is one image: use -o sheet.png (got \(output.url.lastPathComponent))")
         }
@@ -65,11 +65,11 @@ struct ContactSheetCommand: RenderingCommand {
     }
 
     func run() throws {
-        let reporter = ProgressReporter(label: "contact-sheet", options: progress)
+        let reporter = ProgressReporter(label: "contact-sheet", output: output.output, options: progress)
         let file = try VideoFile(url: URL(fileURLWithPath: video))
         let rate = file.isVariableFrameRate ? file.standardFrameRate : file.frameRate
         let count = grid.columns * grid.rows
-        if !progress.quiet { Terminal.writeError("contact-sheet: drawing \(count) frame\(count == 1 ? "" : "s") of \(video)…\n") }
+        if progress.showsProgress { Terminal.writeError("contact-sheet: drawing \(count) frame\(count == 1 ? "" : "s") of \(video)…\n") }
         let image = try Clip.video(file, withSound: false)
             .contactSheet(columns: grid.columns, rows: grid.rows, width: width,
                           aspectRatio: Double(file.width) / Double(file.height), rate: rate, cancellation: Interruption.shared.token)

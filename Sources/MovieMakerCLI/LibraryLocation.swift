@@ -3,10 +3,12 @@ import Foundation
 /// Where this checkout's MovieMaker library is built: the files `moviemaker run` compiles scripts against.
 ///
 /// Found from the running executable: `moviemaker` lives in the SwiftPM bin folder
-/// (`<checkout>/.build/<triple>/debug/`), beside `libMovieMakerDynamic.so` and
-/// `Modules/MovieMaker.swiftmodule`; the checkout is the nearest folder above it with a `Package.swift`.
-/// When the executable has been copied elsewhere, the checkout this source file was compiled in
-/// (`#filePath`) is used instead, with its `.build/debug` (or `.build/release`) folder.
+/// (`<checkout>/.build/<triple>/release/` after `make build`, `…/debug/` after `swift build`), beside
+/// `libMovieMakerDynamic.so` and `Modules/MovieMaker.swiftmodule`; the checkout is the nearest folder
+/// above it with a `Package.swift`. So a release moviemaker links scripts against the release library,
+/// a debug one against the debug library. When the executable has been copied elsewhere, the checkout
+/// this source file was compiled in (`#filePath`) is used instead, with the `.build` folder of this
+/// executable's own configuration first (`release` for a release build), then the other one.
 struct LibraryLocation {
     /// The package's root folder (holds `Package.swift` and `Sources/`).
     let packageRoot: URL
@@ -32,7 +34,7 @@ struct LibraryLocation {
                 return packageRoot(above: bin).map { ($0, [bin]) }
             },
             packageRoot(above: URL(fileURLWithPath: sourceFile).deletingLastPathComponent()).map { root in
-                (root, ["debug", "release"].map { root.appendingPathComponent(".build/\($0)").resolvingSymlinksInPath() })
+                (root, Self.configurations.map { root.appendingPathComponent(".build/\($0)").resolvingSymlinksInPath() })
             },
         ].compactMap { $0 }
         guard let first = candidates.first else {
@@ -46,6 +48,15 @@ struct LibraryLocation {
         }
         let location = LibraryLocation(packageRoot: first.root, binFolder: first.bins[0])
         throw .libraryNotBuilt(missing: location.missingFile ?? location.dynamicLibrary.path, packageRoot: first.root.path)
+    }
+
+    /// SwiftPM's build configurations, this executable's own first.
+    static var configurations: [String] {
+        #if DEBUG
+        return ["debug", "release"]
+        #else
+        return ["release", "debug"]
+        #endif
     }
 
     /// The first required file that is absent, or nil when the library is ready.

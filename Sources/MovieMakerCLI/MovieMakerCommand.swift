@@ -9,9 +9,9 @@ struct MovieMakerCommand: ParsableCommand {
         commandName: "moviemaker",
         abstract: "Make movies from code: title cards, photo slideshows, stitched clips, description files and templates, stills, contact sheets and Swift scripts.",
         discussion: """
-            Each subcommand renders one file. Progress goes to standard error (a bar on a terminal, \
-            plain lines when piped or when CI is set, nothing with --quiet), and one summary line \
-            naming the file goes to standard output.
+            Each subcommand renders one file. Progress goes to standard error (a bar on a terminal; \
+            plain lines naming the output when piped or when CI is set; none with --quiet), and one \
+            summary line naming the file goes to standard output (--silent: nothing on success).
 
             Exit status: 0 on success; 1 when the work fails (one line on standard error, \
             "moviemaker: error: …", says what went wrong and how to fix it); 64 for a usage error \
@@ -42,7 +42,7 @@ struct MovieMakerCommand: ParsableCommand {
                 // song.mp4`, a symbolic link to either) would destroy it: refused before any work.
                 let destination = rendering.output.output
                 if let input = FileIdentity.inputMatching(destination, in: Array(CommandLine.arguments.dropFirst())) {
-                    throw ValidationError("-o \(destination) is \(input), an input of this command: writing there would destroy it; choose another destination")
+                    throw InputError("-o \(destination) is \(input), an input of this command: writing there would destroy it; choose another destination")
                 }
                 Interruption.shared.install(destination: destination)
             }
@@ -57,6 +57,11 @@ struct MovieMakerCommand: ParsableCommand {
     /// Exits for `error`: help and version print normally; anything else prints
     /// `moviemaker: error: <reason>` on one line and exits 1 (work failed) or 64 (usage).
     static func exitReporting(_ error: Error) -> Never {
+        // A named file or folder that will not do: bad input (64), but no pointer to --help, which cannot help.
+        if let input = underlying(error, as: InputError.self) {
+            Terminal.writeError("moviemaker: error: \(input.description)\n")
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
         var code = exitCode(for: error)
         // A bad description file (or slot value) is the user's input being wrong, as a bad option is.
         var badDescription = (error as? MovieMakerError).map { Self.inputCodes.contains($0.code) } ?? false || error is DescriptionError
@@ -85,6 +90,21 @@ struct MovieMakerCommand: ParsableCommand {
         if code == .validationFailure && !badDescription { reason += " (see '\(helpCommand())')" }
         Terminal.writeError("moviemaker: error: \(reason)\n")
         Foundation.exit(code.rawValue)
+    }
+
+    /// `error` as a `T`, also when a command's `validate()` threw it: ArgumentParser then wraps it in its
+    /// own error type (internal to it: `CommandError(parserError: .userValidationError(error))`), which is
+    /// searched with `Mirror`, a few levels deep.
+    static func underlying<T: Error>(_ error: Error, as type: T.Type, depth: Int = 3) -> T? {
+        func search(_ value: Any, depth: Int) -> T? {
+            if let match = value as? T { return match }
+            guard depth > 0 else { return nil }
+            for child in Mirror(reflecting: value).children {
+                if let found = search(child.value, depth: depth - 1) { return found }
+            }
+            return nil
+        }
+        return search(error, depth: depth)
     }
 
     /// `--fps -1` as `--fps=-1`, so a negative number reaches the option's own check ("--fps -1: must

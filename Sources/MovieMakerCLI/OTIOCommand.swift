@@ -41,7 +41,7 @@ struct OTIOCommand: ParsableCommand {
             guard URL(fileURLWithPath: output).pathExtension.lowercased() == "otio" else {
                 throw ValidationError("-o \(output): give a .otio file")
             }
-            if FileIdentity.same(output, description.spec) { throw ValidationError("-o \(output) is the description file itself") }
+            if FileIdentity.same(output, description.spec) { throw InputError("-o \(output) is the description file itself") }
         }
 
         func run() throws {
@@ -78,11 +78,11 @@ struct OTIOCommand: ParsableCommand {
         var output: String
 
         func validate() throws {
-            guard FileManager.default.fileExists(atPath: input) else { throw ValidationError("\(input): no such file") }
+            guard FileManager.default.fileExists(atPath: input) else { throw InputError("\(input): no such file") }
             guard URL(fileURLWithPath: output).pathExtension.lowercased() == "json" else {
                 throw ValidationError("-o \(output): give a .json file")
             }
-            if FileIdentity.same(output, input) { throw ValidationError("-o \(output) is the input file itself") }
+            if FileIdentity.same(output, input) { throw InputError("-o \(output) is the input file itself") }
         }
 
         func run() throws {

@@ -42,21 +42,33 @@ struct OutputOptions: ParsableArguments {
         let folder = url.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ValidationError(MovieMakerError.destinationFolderMissing(path: folder).description)
+            throw InputError(MovieMakerError.destinationFolderMissing(path: folder).description)
         }
         guard access(folder, W_OK) == 0 else {
-            throw ValidationError(MovieMakerError.destinationNotWritable(path: folder, reason: String(cString: strerror(errno))).description)
+            throw InputError(MovieMakerError.destinationNotWritable(path: folder, reason: String(cString: strerror(errno))).description)
         }
         // access() says yes to root everywhere; creating (and removing) a file proves it before any work starts.
         let probe = (folder as NSString).appendingPathComponent(".moviemaker-write-check-\(getpid())")
         let fd = open(probe, O_CREAT | O_EXCL | O_WRONLY, 0o600)
         guard fd >= 0 else {
-            throw ValidationError(MovieMakerError.destinationNotWritable(path: folder, reason: String(cString: strerror(errno))).description)
+            throw InputError(MovieMakerError.destinationNotWritable(path: folder, reason: creationRefused(errno: errno)).description)
         }
         close(fd)
         unlink(probe)
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw ValidationError(MovieMakerError.destinationNotWritable(path: url.path, reason: "a folder has that name").description)
+            throw InputError(MovieMakerError.destinationNotWritable(path: url.path, reason: "a folder has that name").description)
+        }
+    }
+
+    /// Why creating a file in an existing folder failed, from `errno`. ENOENT there ("No such file or
+    /// directory", which reads as if the folder were missing) comes from file systems that take no new
+    /// files at all, such as /proc and /sys.
+    static func creationRefused(errno code: Int32) -> String {
+        switch code {
+        case ENOENT, EPERM, EOPNOTSUPP: return "cannot create a file there: its file system does not take new files"
+        case EROFS: return "cannot create a file there: the file system is read-only"
+        case EACCES: return "cannot create a file there: permission denied"
+        default: return "cannot create a file there: \(String(cString: strerror(code)))"
         }
     }
 }

@@ -5,17 +5,29 @@ import MovieMaker
 ///
 /// - On a terminal (standard error is a TTY and `CI` is not set): one progress bar redrawn in place,
 ///   at most ten times a second, with percent, frames, fps and time left.
-/// - Otherwise (a pipe, a log file, CI): a plain line at every 10%, e.g.
-///   `title: 40% (48/120 frames) 12.3 fps, ETA 6s`; when the total is unknown, one line every 2 s.
-/// - `--quiet`: nothing.
+/// - Otherwise (a pipe, a log file, CI): a plain line at every 10% naming the output, so a batch log
+///   can be read, e.g. `title out/lt_07.mp4: 40% (48/120 frames) 12.3 fps, ETA 6s`; when the total is
+///   unknown, one line every 2 s.
+/// - `--quiet`: no progress.
+/// - `--silent`: nothing at all.
 ///
-/// Every style but quiet ends with one summary line on standard output: path, frames, duration,
+/// Every style but silent ends with one summary line on standard output: path, frames, duration,
 /// size, elapsed time.
 final class ProgressReporter {
     /// How progress is shown.
-    enum Style: Equatable { case bar, lines, quiet }
+    enum Style: Equatable {
+        /// A bar redrawn in place on a terminal.
+        case bar
+        /// A plain line at every 10 %.
+        case lines
+        /// No progress, the summary line only (`--quiet`).
+        case quiet
+        /// Nothing (`--silent`).
+        case silent
+    }
 
-    /// The name before each line, usually the command (`color`, `title`).
+    /// The name before each line: the command (`color`, `title`), and in plain lines the output too
+    /// (`title out/lt_07.mp4`).
     let label: String
     /// The chosen style.
     let style: Style
@@ -25,15 +37,21 @@ final class ProgressReporter {
     private var barShown = false
     private var drewComplete = false
 
-    /// A reporter for `label`, choosing the style from `--quiet`, the terminal and the environment.
-    init(label: String, options: ProgressOptions,
+    /// A reporter for the command `label` writing `output`, choosing the style from `--quiet`/`--silent`,
+    /// the terminal and the environment. Plain lines name the output (`title out/a.mp4: 40% …`); the bar,
+    /// alone on a terminal, shows the command only.
+    init(label: String, output: String? = nil, options: ProgressOptions,
          environment: [String: String] = ProcessInfo.processInfo.environment) {
-        self.label = label
-        self.style = Self.style(quiet: options.quiet, isTerminal: Terminal.standardErrorIsTerminal, environment: environment)
+        let style = Self.style(quiet: options.quiet, silent: options.silent, isTerminal: Terminal.standardErrorIsTerminal,
+                               environment: environment)
+        self.style = style
+        self.label = style == .lines ? [label, output].compactMap { $0 }.joined(separator: " ") : label
     }
 
-    /// The style for these conditions: quiet wins, then a terminal without `CI` (and not `TERM=dumb`) gets the bar.
-    static func style(quiet: Bool, isTerminal: Bool, environment: [String: String]) -> Style {
+    /// The style for these conditions: silent wins, then quiet, then a terminal without `CI` (and not
+    /// `TERM=dumb`) gets the bar.
+    static func style(quiet: Bool, silent: Bool = false, isTerminal: Bool, environment: [String: String]) -> Style {
+        if silent { return .silent }
         if quiet { return .quiet }
         if isTerminal && environment["CI"] == nil && environment["TERM"] != "dumb" { return .bar }
         return .lines
@@ -41,7 +59,7 @@ final class ProgressReporter {
 
     /// Sends `movie`'s progress reports here.
     func attach(to movie: MovieMaker) {
-        guard style != .quiet else { return }
+        guard style == .bar || style == .lines else { return }
         movie.progressHandler = { [self] progress in update(progress) }
     }
 
@@ -49,7 +67,7 @@ final class ProgressReporter {
     func update(_ progress: RenderProgress) {
         let now = ContinuousClock.now
         switch style {
-        case .quiet:
+        case .quiet, .silent:
             return
         case .bar:
             // The last frame is always drawn (once), whatever the throttle says.
@@ -73,7 +91,7 @@ final class ProgressReporter {
         }
     }
 
-    /// A plain progress line: `title: 40% (48/120 frames) 12.3 fps, ETA 6s`.
+    /// A plain progress line: `title out/a.mp4: 40% (48/120 frames) 12.3 fps, ETA 6s`.
     static func line(label: String, _ p: RenderProgress) -> String {
         let fps = String(format: "%.1f fps", p.framesPerSecond)
         guard let total = p.totalFrames, total > 0 else {
@@ -105,14 +123,14 @@ final class ProgressReporter {
         if barShown { Terminal.writeError("\r\u{1B}[2K"); barShown = false }
     }
 
-    /// Ends a movie render: clears the bar and prints the summary line (unless quiet).
+    /// Ends a movie render: clears the bar and prints the summary line (unless silent).
     func finish(_ summary: MovieSummary) {
         finish(path: summary.url.path, detail: String(format: "%d frames, %.2f s at %@ fps, %dx%d, %@",
                                                       summary.frameCount, summary.duration.seconds, summary.frameRate.description,
                                                       summary.width, summary.height, Format.bytes(summary.fileSize)))
     }
 
-    /// Ends a still-image render: prints the summary line (unless quiet).
+    /// Ends a still-image render: prints the summary line (unless silent).
     func finishStill(url: URL, width: Int, height: Int) {
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
         finish(path: url.path, detail: "1 image, \(width)x\(height), \(Format.bytes(size))")
@@ -120,7 +138,7 @@ final class ProgressReporter {
 
     /// The summary line, `<path>: <detail>, done in 1.2 s`, on standard output.
     private func finish(path: String, detail: String) {
-        guard style != .quiet else { return }
+        guard style != .silent else { return }
         clearBar()
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

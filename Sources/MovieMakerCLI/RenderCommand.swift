@@ -38,7 +38,7 @@ struct DescriptionOptions: ParsableArguments {
     func validate() throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: spec, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw ValidationError("\(spec): no such file (give a description file, e.g. examples/specs/travel.json)")
+            throw InputError("\(spec): no such file (give a description file, e.g. examples/specs/travel.json)")
         }
     }
 
@@ -142,14 +142,14 @@ struct RenderCommand: ParsableCommand {
             guard !OutputOptions.stillExtensions.contains(URL(fileURLWithPath: output).pathExtension.lowercased()) else {
                 throw ValidationError("render makes a movie: use -o movie.mp4 (or .mov, .mkv, .webm)")
             }
-            if FileIdentity.same(output, description.spec) { throw ValidationError("-o \(output) is the description file itself: choose another destination") }
+            if FileIdentity.same(output, description.spec) { throw InputError("-o \(output) is the description file itself: choose another destination") }
         }
         if let saveSpec {
             guard URL(fileURLWithPath: saveSpec).pathExtension.lowercased() == "json" else {
                 throw ValidationError("--save-spec \(saveSpec): give a .json file")
             }
             if FileIdentity.same(saveSpec, description.spec) {
-                throw ValidationError("--save-spec \(saveSpec) is the description file itself: write the filled description to a new file")
+                throw InputError("--save-spec \(saveSpec) is the description file itself: write the filled description to a new file")
             }
             if let output, FileIdentity.same(saveSpec, output) || saveSpec == output {
                 throw ValidationError("--save-spec and -o name the same file")
@@ -179,7 +179,7 @@ struct RenderCommand: ParsableCommand {
         if let saveSpec {
             let destination = URL(fileURLWithPath: saveSpec)
             try timeline.rebased(from: specFolder, to: destination.deletingLastPathComponent()).write(to: destination)
-            if !progress.quiet { Terminal.printLine("\(saveSpec): the filled description (a template: its slots hold what was given)") }
+            if progress.showsSummary { Terminal.printLine("\(saveSpec): the filled description (a template: its slots hold what was given)") }
         }
         for warning in composition.warnings { Terminal.writeError("moviemaker: warning: \(warning)\n") }
         if check {
@@ -189,9 +189,9 @@ struct RenderCommand: ParsableCommand {
         }
         guard let output else { return }
         if let input = composition.inputFiles.first(where: { FileIdentity.same(output, $0.path) }) {
-            throw ValidationError("-o \(output) is \(input.path), which the description reads: choose another destination")
+            throw InputError("-o \(output) is \(input.path), which the description reads: choose another destination")
         }
-        let reporter = ProgressReporter(label: "render", options: progress)
+        let reporter = ProgressReporter(label: "render", output: output, options: progress)
         let movie = try Interruption.shared.makeMovie { try composition.makeMovie(at: URL(fileURLWithPath: output)) }
         try reporter.render(movie) {
             if let subtitleTrack {
@@ -359,9 +359,9 @@ struct FormatCommand: ParsableCommand {
     var output: String?
 
     func validate() throws {
-        guard FileManager.default.fileExists(atPath: spec) else { throw ValidationError("\(spec): no such file") }
+        guard FileManager.default.fileExists(atPath: spec) else { throw InputError("\(spec): no such file") }
         if let output, FileIdentity.same(output, spec) || output == spec {
-            throw ValidationError("-o \(output) is the input file: write the canonical form to another file")
+            throw InputError("-o \(output) is the input file: write the canonical form to another file")
         }
     }
 

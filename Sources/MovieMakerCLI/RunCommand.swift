@@ -7,17 +7,19 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Compile and run a Swift script that does `import MovieMaker`, without making a package.",
         discussion: """
-            The script is one Swift file of top-level code (or with an @main type). It is compiled \
-            optimised (-O; --debug for -Onone, quicker to compile) in the Swift 5 language mode with \
-            minimal concurrency checking, so top-level vars can be used inside drawing closures as in \
-            any script (--swift-version 6 for the strict mode a library uses). It is compiled with swiftc against the MovieMaker library built in this checkout (libMovieMakerDynamic.so and \
-            Modules/MovieMaker.swiftmodule, found next to this moviemaker executable), then run with the \
+            The script is one Swift file of top-level code (or with an @main type). It is compiled with \
+            swiftc, optimised (-O; --debug for -Onone) and in the Swift 5 language mode with minimal \
+            concurrency checking, so top-level vars can be used inside drawing closures (--swift-version 6 \
+            for Swift 6's data-race checks), against the MovieMaker library built in this checkout \
+            (libMovieMakerDynamic.so and Modules/MovieMaker.swiftmodule, found next to this moviemaker \
+            executable: a release moviemaker uses the release library), then run with the \
             arguments that follow it. Its exit status becomes moviemaker's: the script replaces the \
             moviemaker process, so Ctrl-C and SIGTERM reach it directly. Stopped while compiling, \
             moviemaker stops the compiler too and exits with 130 (SIGINT) or 143 (SIGTERM).
 
             The executable is cached by a hash of the script, the library and the compiler in \
-            $XDG_CACHE_HOME/moviemaker (default ~/.cache/moviemaker), so running an unchanged script \
+            $XDG_CACHE_HOME/moviemaker (default ~/.cache/moviemaker), one entry per --debug and \
+            --swift-version choice, so running an unchanged script \
             again starts at once; editing the script or rebuilding the library compiles it afresh. \
             Compiler errors point into the script. If the library is not built, run `make build`. \
             Set SWIFTC to use another compiler.
@@ -27,26 +29,18 @@ struct RunCommand: ParsableCommand {
               moviemaker run examples/wave.swift -- output/wave.mp4
             """)
 
-    /// Compile without optimisation (optimised is the default).
-    @Flag(help: "Compile with -Onone instead of -O: quicker to compile, slower drawing code.")
+    /// Compile without optimisation.
+    @Flag(help: "Compile with -Onone instead of -O: quicker to compile, slower drawing code, easier to debug.")
     var debug = false
 
-    /// Kept for scripts that passed it when -Onone was the default; -O is now the default.
-    @Flag(name: .customLong("optimize"), help: ArgumentHelp("Compile with -O (the default).", visibility: .hidden))
+    /// Accepted for scripts written before -O became the default; does nothing.
+    @Flag(name: .customLong("optimize"), help: .hidden)
     var optimize = false
 
-    /// The Swift language mode scripts are compiled in.
-    @Option(name: .customLong("swift-version"),
-            help: ArgumentHelp("The Swift language mode: 5 (default; minimal concurrency checking, as a script expects) or 6 (strict).",
+    /// The language mode.
+    @Option(help: ArgumentHelp("The Swift language mode: 5 (minimal concurrency checking: top-level vars work in drawing closures) or 6 (data-race checks).",
                                valueName: "5|6"))
-    var swiftVersion: Int = 5
-
-    func validate() throws {
-        guard swiftVersion == 5 || swiftVersion == 6 else {
-            throw ValidationError("--swift-version \(swiftVersion) is not a language mode MovieMaker scripts use: give 5 or 6")
-        }
-        if debug && optimize { throw ValidationError("--debug and --optimize contradict each other: give one") }
-    }
+    var swiftVersion: SwiftLanguageMode = .v5
 
     /// Ignore the cache.
     @Flag(help: "Compile again even if a cached build matches.")
@@ -106,3 +100,5 @@ struct RunCommand: ParsableCommand {
         throw .launchFailed(path: executable.path, reason: reason)
     }
 }
+
+extension SwiftLanguageMode: ExpressibleByArgument {}

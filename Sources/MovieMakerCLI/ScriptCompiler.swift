@@ -17,9 +17,12 @@ import MovieMaker
 /// Swift 6.3 against both the debug and the release build), so the module maps and header folders are
 /// passed for all of them.
 ///
+/// Scripts are compiled optimised (`-O`) in the Swift 5 language mode by default (see `SwiftLanguageMode`);
+/// both choices are part of the cache key, so `run --debug` or `--swift-version 6` has an entry of its own.
+///
 /// The cache lives in `$XDG_CACHE_HOME/moviemaker` (default `~/.cache/moviemaker`): `scripts/<key>/`
 /// holds one executable, where the key is a SHA-256 of the script's path and text, the compiler, the
-/// options, and the size and modification time of the library and module; `ModuleCache/` holds
+/// options (optimisation, language mode), and the size and modification time of the library and module; `ModuleCache/` holds
 /// clang's precompiled C modules. Entries unused for 30 days are removed after each compile.
 struct ScriptCompiler {
     /// The built library to compile against.
@@ -28,16 +31,16 @@ struct ScriptCompiler {
     let swiftc: URL
     /// The cache's root folder.
     let cacheFolder: URL
-    /// Compile with `-O` instead of `-Onone` (`moviemaker run` does unless given `--debug`).
-    var optimize = false
-    /// The Swift language mode: 5 (with minimal concurrency checking: a script's top-level vars can be
-    /// used from drawing closures) or 6 (strict, as the library itself is compiled).
-    var swiftVersion = 5
+    /// Compile with `-O` (the default: drawing closures run every frame) instead of `-Onone` (`run --debug`).
+    var optimize = true
+    /// The Swift language mode: 5 (the default: a script's top-level `var`s may be used in drawing
+    /// closures, with minimal concurrency checking) or 6 (`run --swift-version 6`: full data-race checks).
+    var swiftVersion: SwiftLanguageMode = .v5
     /// Describe cache decisions and the compiler command on standard error.
     var verbose = false
 
     /// Bumped when the flags change in a way the key does not capture.
-    private static let cacheFormat = "moviemaker-run-1"
+    private static let cacheFormat = "moviemaker-run-2"
     /// Module name for the script (a file name such as `my-wave.swift` is not a valid one).
     private static let moduleName = "MovieMakerScript"
     /// How long an unused cache entry is kept.
@@ -142,7 +145,7 @@ struct ScriptCompiler {
         hash.update(field: swiftc.path)
         hash.update(field: Self.fileStamp(swiftc.resolvingSymlinksInPath()))
         hash.update(field: optimize ? "-O" : "-Onone")
-        hash.update(field: "swift-\(swiftVersion)")
+        hash.update(field: swiftVersion.compilerFlags.joined(separator: " "))
         hash.update(field: parseAsLibrary ? "library" : "main")
         hash.update(field: Self.libraryIsInstrumented ? "asan" : "plain")
         for file in [library.dynamicLibrary, library.moduleFile] {
@@ -157,7 +160,7 @@ struct ScriptCompiler {
     /// The `swiftc` arguments that compile `script` into `output`.
     func compilerArguments(script: String, output: String, parseAsLibrary: Bool) -> [String] {
         let root = library.packageRoot, bin = library.binFolder
-        var args = ["-module-name", Self.moduleName, "-swift-version", "\(swiftVersion)", optimize ? "-O" : "-Onone",
+        var args = ["-module-name", Self.moduleName] + swiftVersion.compilerFlags + [optimize ? "-O" : "-Onone",
                     // Line tables give crash backtraces file:line; full -g adds a module-emitting job whose
                     // failure prints a confusing extra line before the real compiler errors.
                     "-gline-tables-only",
@@ -183,7 +186,6 @@ struct ScriptCompiler {
             }
         }
         args += Self.headerSearchFlags(packageRoot: root)
-        if swiftVersion < 6 { args += ["-strict-concurrency=minimal"] }
         if parseAsLibrary { args.append("-parse-as-library") }
         if Self.libraryIsInstrumented { args.append("-sanitize=address") }
         args += ["-L", bin.path, "-l\(LibraryLocation.productName)", "-Xlinker", "-rpath", "-Xlinker", bin.path,
@@ -244,6 +246,27 @@ struct ScriptCompiler {
             if let modified = try? entry.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate, modified < cutoff {
                 try? fm.removeItem(at: entry)
             }
+        }
+    }
+}
+
+/// The language mode a script is compiled in (`moviemaker run --swift-version`).
+///
+/// A script is not a library: its top-level `var`s belong to the main actor in Swift 6 mode, and a
+/// drawing closure that reads or changes one fails with "main actor-isolated var … can not be referenced
+/// from a nonisolated context". Swift 5 mode with minimal concurrency checking accepts such scripts;
+/// Swift 6 mode is there for scripts written to its rules.
+enum SwiftLanguageMode: String, CaseIterable {
+    /// `-swift-version 5 -strict-concurrency=minimal`.
+    case v5 = "5"
+    /// `-swift-version 6` (complete concurrency checking, data races are errors).
+    case v6 = "6"
+
+    /// The `swiftc` flags that select this mode.
+    var compilerFlags: [String] {
+        switch self {
+        case .v5: return ["-swift-version", "5", "-strict-concurrency=minimal"]
+        case .v6: return ["-swift-version", "6"]
         }
     }
 }

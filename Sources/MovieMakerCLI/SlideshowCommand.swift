@@ -208,7 +208,7 @@ struct SlideshowCommand: RenderingCommand {
             throw ValidationError("give a folder of photos or photo files, e.g. moviemaker slideshow Holiday -o trip.mp4")
         }
         for input in inputs where !FileManager.default.fileExists(atPath: input) {
-            throw ValidationError("\(input): no such file or folder")
+            throw InputError("\(input): no such file or folder")
         }
         if fitMusic, case let .fixed(t)? = durationSetting {
             throw ValidationError("--fit-music shares the song's length between the photos: leave out --duration \(t.seconds) (or give --duration auto)")
@@ -381,13 +381,13 @@ struct SlideshowCommand: RenderingCommand {
         let found = try collectPhotos(skip: warn, sizes: &sizes)
         if found.isEmpty { throw noPhotosError(skipped: skipped) }
 
-        if !progress.quiet { Terminal.writeError("slideshow: checking \(found.count) photo\(found.count == 1 ? "" : "s")…\n") }
+        if progress.showsProgress { Terminal.writeError("slideshow: checking \(found.count) photo\(found.count == 1 ? "" : "s")…\n") }
         let (checked, unreadable) = try Slideshow(photos: found).removingUnreadablePhotos(strict: strict)
         for error in unreadable { warn(error) }
         if checked.photos.isEmpty { throw noPhotosError(skipped: skipped) }
         let musicLength = bed.flatMap { $0.source.duration }
         let show = try makeShow(checked.photos, musicLength: musicLength) { line in
-            if !progress.quiet { Terminal.writeError("moviemaker: \(line)\n") }
+            if progress.showsProgress { Terminal.writeError("moviemaker: \(line)\n") }
         }
 
         let size = video.size
@@ -398,8 +398,8 @@ struct SlideshowCommand: RenderingCommand {
             let k = enlargement(of: pixels, in: frameSize)
             if k > 2 {
                 soft.append((photo.url, pixels, k))
-                if !progress.quiet { Terminal.writeError("moviemaker: warning: \(photo.url.path) is \(Int(pixels.width))×\(Int(pixels.height)) and is shown \(String(format: "%.1f", k))× "
-                                    + "larger: it will look soft (use a larger photo, a smaller --size\(fit == .fill ? ", --fit fit" : "")\(kenBurns ? " or --no-ken-burns" : ""))\n") }
+                Terminal.writeError("moviemaker: warning: \(photo.url.path) is \(Int(pixels.width))×\(Int(pixels.height)) and is shown \(String(format: "%.1f", k))× "
+                                    + "larger: it will look soft (use a larger photo, a smaller --size\(fit == .fill ? ", --fit fit" : "")\(kenBurns ? " or --no-ken-burns" : ""))\n")
             }
         }
 
@@ -408,7 +408,7 @@ struct SlideshowCommand: RenderingCommand {
             return
         }
         let clip = try show.clip(width: size.width, height: size.height)
-        let reporter = ProgressReporter(label: "slideshow", options: progress)
+        let reporter = ProgressReporter(label: "slideshow", output: output.output, options: progress)
         if output.isStill {
             let canvas = try clip.still(at: Self.posterTime(of: show, fps: video.fps), width: size.width, height: size.height, rate: video.fps)
             try Interruption.shared.writePNG(canvas, to: output.url)
@@ -420,12 +420,12 @@ struct SlideshowCommand: RenderingCommand {
         }
         try reporter.render(movie) {
             if let bed {
-                if sound.normalize && !progress.quiet { Terminal.writeError("slideshow: measuring the music's loudness…\n") }
+                if sound.normalize && progress.showsProgress { Terminal.writeError("slideshow: measuring the music's loudness…\n") }
                 try movie.addAudio(Self.soundtrack(bed, duration: clip.duration, normalize: sound.normalize, loudness: sound.loudness))
             }
             try movie.add(clip)
         }
-        if !progress.quiet {
+        if progress.showsProgress {
             var line = "slideshow: \(show.photos.count) photo\(show.photos.count == 1 ? "" : "s") used, \(skipped.count) skipped"
             line += skipped.isEmpty ? "" : ":"
             Terminal.printLine(line)

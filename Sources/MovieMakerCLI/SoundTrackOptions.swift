@@ -35,7 +35,7 @@ struct SoundTrackOptions: ParsableArguments {
     /// Checks the music file exists and the gain and loudness are in range.
     func validate() throws {
         if let music, !FileManager.default.fileExists(atPath: music) {
-            throw ValidationError("--music \(music): no such file")
+            throw InputError("--music \(music): no such file")
         }
         guard musicVolume.isFinite, musicVolume <= 24 else {
             throw ValidationError("--music-volume \(musicVolume) dB is out of range: give a gain up to 24 dB, e.g. -6")

@@ -77,14 +77,14 @@ struct StillCommand: RenderingCommand {
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
     func validate() throws {
-        guard FileManager.default.fileExists(atPath: video) else { throw ValidationError("\(video): no such file") }
+        guard FileManager.default.fileExists(atPath: video) else { throw InputError("\(video): no such file") }
         guard output.isStill else {
             throw ValidationError("a still is one image: use -o thumb.png (got \(output.url.lastPathComponent))")
         }
     }
 
     func run() throws {
-        let reporter = ProgressReporter(label: "still", options: progress)
+        let reporter = ProgressReporter(label: "still", output: output.output, options: progress)
         let file = try VideoFile(url: URL(fileURLWithPath: video))
         let clip = Clip.video(file, withSound: false)
         let rate = file.isVariableFrameRate ? file.standardFrameRate : file.frameRate
@@ -100,7 +100,7 @@ struct StillCommand: RenderingCommand {
             let probeWidth = min(160, width), probeHeight = max(1, Int((Double(probeWidth) * Double(height) / Double(width)).rounded()))
             time = try clip.firstVisibleTime(width: probeWidth, height: probeHeight, rate: rate, within: Self.searchSpan,
                                              cancellation: Interruption.shared.token)
-            if !progress.quiet { Terminal.writeError("still: the first frame that is not black or blank is at \(time.clockLabel)\n") }
+            if progress.showsProgress { Terminal.writeError("still: the first frame that is not black or blank is at \(time.clockLabel)\n") }
         }
         let canvas = try clip.still(at: time, width: width, height: height, rate: rate)
         try Interruption.shared.writePNG(canvas, to: output.url)

@@ -100,7 +100,7 @@ struct StitchCommand: RenderingCommand {
             throw ValidationError("give the video clips to join, in order, e.g. moviemaker stitch a.mp4 b.mp4 -o day.mp4")
         }
         for clip in clips where !FileManager.default.fileExists(atPath: clip) {
-            throw ValidationError("\(clip): no such file")
+            throw InputError("\(clip): no such file")
         }
         guard !output.isStill else {
             throw ValidationError("stitched clips make a movie: use -o day.mp4 (or .mov, .mkv, .webm), not .\(output.fileExtension)")
@@ -164,7 +164,7 @@ struct StitchCommand: RenderingCommand {
             skipped.append(error)
             Terminal.writeError("moviemaker: warning: skipping \(Self.shortReason(error))\n")
         }
-        if !progress.quiet { Terminal.writeError("stitch: checking \(clips.count) clip\(clips.count == 1 ? "" : "s")…\n") }
+        if progress.showsProgress { Terminal.writeError("stitch: checking \(clips.count) clip\(clips.count == 1 ? "" : "s")…\n") }
         let readable = try readClips(skip: warn)
         guard let first = readable.first else {
             let which = clips.count == 1 ? "the clip \(clips[0]) could not be read" : "none of the \(clips.count) clips could be read"
@@ -191,21 +191,21 @@ struct StitchCommand: RenderingCommand {
             Terminal.writeError("moviemaker: warning: --normalize ignored: the clips have no sound and no --music was given\n")
         }
 
-        let reporter = ProgressReporter(label: "stitch", options: progress)
+        let reporter = ProgressReporter(label: "stitch", output: output.output, options: progress)
         let movie = try Interruption.shared.makeMovie {
             try MovieMaker(url: output.url, width: width, height: height, fps: rate, settings: EncoderSettings(crf: crf, preset: preset))
         }
         try reporter.render(movie) {
             if bed != nil || (sound.normalize && hasSound) {
                 // One mix: the clips' own sound (the sidechain) over the ducked music, then the picture alone.
-                if sound.normalize && !progress.quiet { Terminal.writeError("stitch: measuring the sound's loudness…\n") }
+                if sound.normalize && progress.showsProgress { Terminal.writeError("stitch: measuring the sound's loudness…\n") }
                 try movie.addAudio(Self.soundtrack(of: film, bed: bed, normalize: sound.normalize, loudness: sound.loudness))
                 try movie.add(withSubtitles(Clip.stitched(readable.map(\.picture), transition: join, audioCrossfade: audioCrossfade)))
             } else {
                 try movie.add(withSubtitles(film))
             }
         }
-        if !progress.quiet {
+        if progress.showsProgress {
             var line = "stitch: \(readable.count) clip\(readable.count == 1 ? "" : "s") used, \(skipped.count) skipped"
             line += skipped.isEmpty ? "" : ":"
             Terminal.printLine(line)

@@ -29,7 +29,7 @@ struct SubtitleOptions: ParsableArguments {
         guard let subtitles else { return }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: subtitles, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw ValidationError("--subtitles \(subtitles): no such file (give an .srt or .vtt file)")
+            throw InputError("--subtitles \(subtitles): no such file (give an .srt or .vtt file)")
         }
     }
 

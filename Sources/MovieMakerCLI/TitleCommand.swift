@@ -178,7 +178,7 @@ struct TitleCommand: RenderingCommand {
         guard fontSize > 0, fontSize.isFinite else { throw ValidationError("--font-size \(fontSize) must be more than 0 pixels") }
         if fontFile == nil && !FontLibrary.hasFamily(font) {
             let closest = FontLibrary.closestFamilies(to: font)
-            throw ValidationError("font \"\(font)\" is not installed; closest installed: \(closest.joined(separator: ", ")) (list all with: fc-list : family)")
+            throw InputError("font \"\(font)\" is not installed; closest installed: \(closest.joined(separator: ", ")) (list all with: fc-list : family)")
         }
     }
 
@@ -224,7 +224,7 @@ struct TitleCommand: RenderingCommand {
     }
 
     func run() throws {
-        let reporter = ProgressReporter(label: "title", options: progress)
+        let reporter = ProgressReporter(label: "title", output: output.output, options: progress)
         let card = try makeCard()
         let size = video.size
         var clip = try card.clip(width: size.width, height: size.height)

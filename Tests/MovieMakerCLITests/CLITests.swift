@@ -125,7 +125,7 @@ struct CLITests {
         let strict = try CLI.run(["run", "--swift-version", "6", script.path, "--", folder.file("strict.mp4").path])
         #expect(strict.status == 1 && strict.stderr.contains("vars.swift:"), "Swift 6 mode refuses the shared vars: \(strict.stderr)")
         let bad = try CLI.run(["run", "--swift-version", "4", script.path])
-        #expect(bad.status == 64 && bad.stderr.contains("give 5 or 6"), "\(bad.stderr)")
+        #expect(bad.status == 64 && bad.stderr.contains("'4' is invalid for '--swift-version <5|6>'"), "\(bad.stderr)")
     }
 
     /// No option's help says its default twice (once by hand, once by ArgumentParser, which adds
@@ -306,8 +306,8 @@ struct CLITests {
         #expect(r.status == 0, "stderr: \(r.stderr)")
         let lines = r.stderrLines
         #expect(lines.count == 10, "one line per 10%: \(r.stderr)")
-        #expect(lines.first?.hasPrefix("color: 10% (6/60 frames) ") == true, "\(r.stderr)")
-        #expect(lines.last?.hasPrefix("color: 100% (60/60 frames) ") == true, "\(r.stderr)")
+        #expect(lines.first?.hasPrefix("color \(movie.path): 10% (6/60 frames) ") == true, "\(r.stderr)")
+        #expect(lines.last?.hasPrefix("color \(movie.path): 100% (60/60 frames) ") == true, "\(r.stderr)")
         #expect(lines.allSatisfy { $0.contains(" fps") }, "\(r.stderr)")
         #expect(!r.stderr.contains("\u{1B}"), "no terminal escapes in CI output")
         let summary = r.stdout.split(separator: "\n")
@@ -316,14 +316,21 @@ struct CLITests {
                 && r.stdout.contains("2.00 s") && r.stdout.contains("done in"), "summary: \(r.stdout)")
     }
 
-    @Test func quietPrintsNothingOnSuccess() throws {
+    @Test func quietKeepsOnlyTheSummaryLineAndSilentPrintsNothing() throws {
         guard CLI.isBuilt else { return }
         let folder = try TemporaryFolder()
         let movie = folder.file("quiet.mp4")
         let r = try CLI.run(["color", "--size", "64x64", "--duration", "0.5", "--quiet", "-o", movie.path], environment: ["CI": "1"])
         #expect(r.status == 0)
-        #expect(r.stdout.isEmpty && r.stderr.isEmpty, "stdout: \(r.stdout) stderr: \(r.stderr)")
+        #expect(r.stderr.isEmpty, "no progress with --quiet: \(r.stderr)")
+        #expect(r.stdout.split(separator: "\n").count == 1 && r.stdout.hasPrefix(movie.path + ": ") && r.stdout.contains("15 frames"),
+                "--quiet keeps the one summary line: \(r.stdout)")
         #expect(FileManager.default.fileExists(atPath: movie.path))
+        let silentMovie = folder.file("silent.mp4")
+        let s = try CLI.run(["color", "--size", "64x64", "--duration", "0.5", "--silent", "-o", silentMovie.path], environment: ["CI": "1"])
+        #expect(s.status == 0)
+        #expect(s.stdout.isEmpty && s.stderr.isEmpty, "--silent prints nothing: stdout: \(s.stdout) stderr: \(s.stderr)")
+        #expect(try decodeAll(silentMovie).count == 15)
     }
 
     @Test func terminalGetsAnInPlaceBar() throws {

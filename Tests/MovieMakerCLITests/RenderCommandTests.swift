@@ -176,7 +176,7 @@ struct RenderCommandTests {
         #expect(frames.count == 35, "1 s + 2 s − 10 frames at 15 fps")
         #expect(frames.first.map { ($0.pixels.width, $0.pixels.height) } ?? (0, 0) == (160, 120))
         #expect(r.stdout.contains("160x120"), "\(r.stdout)")
-        #expect(r.stderr.contains("render: 100% (35/35 frames)"), "\(r.stderr)")
+        #expect(r.stderr.contains("render \(preview.path): 100% (35/35 frames)"), "\(r.stderr)")
 
         let planned = folder.file("never.mp4")
         let check = try CLI.run(["render", spec.path, "--check", "-o", planned.path])

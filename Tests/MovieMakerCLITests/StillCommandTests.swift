@@ -43,7 +43,7 @@ struct StillCommandTests {
         }
         // --size scales (and crops to fill): the white square is still at the top left.
         let small = folder.file("small.png")
-        let r = try CLI.run(["still", video.path, "--at", "0.2", "--size", "160x120", "-q", "-o", small.path])
+        let r = try CLI.run(["still", video.path, "--at", "0.2", "--size", "160x120", "--silent", "-o", small.path])
         #expect(r.status == 0 && r.stdout.isEmpty && r.stderr.isEmpty, "\(r.stdout) \(r.stderr)")
         let px = try Self.png(small)
         #expect(px.width == 160 && px.height == 120)

@@ -48,7 +48,7 @@ struct TitleCommandTests {
                             environment: ["CI": "1"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains(url.path), "summary names the file: \(r.stdout)")
-        #expect(r.stderr.contains("title: 100%"), "plain progress lines in CI: \(r.stderr)")
+        #expect(r.stderr.contains("title \(url.path): 100%"), "plain progress lines in CI: \(r.stderr)")
         let reader = try MovieReader(url: url)
         #expect(reader.info.codec == "h264" && reader.info.width == 320 && reader.info.height == 240)
         let frames = try decodeAll(url)
@@ -65,7 +65,7 @@ struct TitleCommandTests {
         guard CLI.isBuilt else { return }
         let folder = try TemporaryFolder()
         let movie = folder.file("title.\(ext)"), still = folder.file("still.png")
-        let common = ["title", "Hi", "--duration", "1", "--style", "none", "--exit-style", "none", "--font-size", "400", "--size", Self.size, "--transparent", "--quiet"]
+        let common = ["title", "Hi", "--duration", "1", "--style", "none", "--exit-style", "none", "--font-size", "400", "--size", Self.size, "--transparent", "--silent"]
         var r = try CLI.run(common + ["-o", movie.path])
         #expect(r.status == 0 && r.stdout.isEmpty && r.stderr.isEmpty, "\(r.stderr)")
         r = try CLI.run(common + ["--still", "0.5", "-o", still.path])

@@ -123,4 +123,24 @@ import MovieMakerTestSupport
         #expect(Color(named: "navy")!.mostContrasting() == .white)
         #expect(Color.gray.mostContrasting(among: [.gray, .red, .white]) == .white)
     }
+
+    @Test("Color(validatingHex:) throws like Color(css:); Color(hex:) of an integer literal cannot fail")
+    func throwingAndLiteralHexForms() throws {
+        #expect(try Color(validatingHex: "#2ec4b6") == Color(hex: "#2ec4b6")!)
+        #expect(try Color(validatingHex: "f80") == Color(red: 1, green: 0x88 / 255, blue: 0))
+        #expect(try Color(validatingHex: "#ff880080").alpha == Double(0x80) / 255)
+        for bad in ["#12345", "#gg0000", "", "tomato"] {
+            do {
+                _ = try Color(validatingHex: bad)
+                Issue.record("\(bad) should not parse as hex")
+            } catch {
+                #expect(error.code == .invalidSetting && error.setting == .color, "\(error)")
+                #expect(error.message.contains("\"\(bad)\"") && error.message.contains("hexadecimal digits"), "\(error.message)")
+                // The same kind of error Color(css:) throws for a bad colour.
+                #expect((try? Color(css: "#12345")) == nil)
+            }
+        }
+        #expect(Color(hex: 0x2ec4b6) == Color(hex: "#2ec4b6")!)
+        #expect(Color(hex: 0xff0000, alpha: 0.5) == Color(red: 1, green: 0, blue: 0, alpha: 0.5))
+    }
 }

@@ -453,6 +453,26 @@ struct PhotoDecodingTests {
         #expect(throws: MovieMakerError.self) { try PhotoDecoder.photos(in: folder.url, strict: true) }
     }
 
+    @Test("Slideshow(folder:) of a folder that does not exist says so, not \"cannot read the image\"")
+    func missingFolderSaysTheFolderDoesNotExist() throws {
+        do {
+            _ = try Slideshow(folder: URL(fileURLWithPath: "/nope-\(UUID().uuidString)"))
+            Issue.record("a missing folder should throw")
+        } catch {
+            #expect(error.code == .noPhotos, "\(error)")
+            #expect(error.message.contains("does not exist") && error.message.contains("/nope-"), "\(error.message)")
+            #expect(!error.message.contains("cannot read the image"), "\(error.message)")
+        }
+        let folder = try TemporaryFolder()
+        try "x".write(to: folder.file("file.jpg"), atomically: true, encoding: .utf8)
+        do {
+            _ = try Slideshow(folder: folder.file("file.jpg"))
+            Issue.record("a file given as the folder should throw")
+        } catch {
+            #expect(error.code == .noPhotos && error.message.contains("is a file, not a folder"), "\(error.message)")
+        }
+    }
+
     @Test("decoding on several threads at once gives the same pixels as one at a time")
     func concurrentDecoding() throws {
         let folder = try TemporaryFolder()

@@ -27,6 +27,10 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
     public init(white: Double, alpha: Double = 1) { self.init(red: white, green: white, blue: white, alpha: alpha) }
 
     /// Parses `#rgb`, `#rrggbb` or `#rrggbbaa` (the `#` is optional); nil when it is not one of those.
+    ///
+    /// Kept for existing code (`Color(hex: "#2ec4b6")!`). New code: `Color(validatingHex:)` throws a
+    /// `MovieMakerError` saying what is wrong, as `Color(css:)` does, and `Color(hex: 0x2ec4b6)` takes an
+    /// integer literal and cannot fail.
     public init?(hex: String) {
         var s = Substring(hex.trimmingCharacters(in: .whitespaces))
         if s.hasPrefix("#") { s = s.dropFirst() }
@@ -43,6 +47,22 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
         default:
             return nil
         }
+    }
+
+    /// Parses `#rgb`, `#rrggbb` or `#rrggbbaa` (the `#` is optional), throwing like `Color(css:)` when the
+    /// text is not one of those: `try Color(validatingHex: "#2ec4b6")`. The error (`.invalidSetting`, setting
+    /// `.color`) names the text and the forms expected.
+    public init(validatingHex hex: String) throws(MovieMakerError) {
+        guard let color = Color(hex: hex) else {
+            throw .invalidSetting(.color, value: "\"\(hex)\"", expected: "3, 6 or 8 hexadecimal digits after an optional #, e.g. #f80, #ff8800 or #ff880080")
+        }
+        self = color
+    }
+
+    /// An opaque colour from a 24-bit `0xRRGGBB` value, for literals that cannot be wrong:
+    /// `Color(hex: 0x2ec4b6)`. Bits above the low 24 are ignored; `alpha` is 0…1.
+    public init(hex rgb: UInt32, alpha: Double = 1) {
+        self.init(red8: UInt8((rgb >> 16) & 0xFF), green8: UInt8((rgb >> 8) & 0xFF), blue8: UInt8(rgb & 0xFF), alpha: alpha)
     }
 
     /// The same colour with a different opacity.

@@ -150,6 +150,19 @@ public final class MovieMaker {
         guard access(folder.path, W_OK) == 0 else {
             throw .destinationNotWritable(path: folder.path, reason: String(cString: strerror(errno)))
         }
+        // access() says yes to root on any file system; creating (and removing) a file proves it. In a folder
+        // that exists, ENOENT ("No such file or directory") means a file system that takes no files (/proc, /sys).
+        let probe = folder.appendingPathComponent(".moviemaker-write-check-\(getpid())-\(UInt32.random(in: 0 ... .max))").path
+        let probeFD = open(probe, O_CREAT | O_EXCL | O_WRONLY, 0o600)
+        guard probeFD >= 0 else {
+            let code = errno
+            let reason = code == ENOENT || code == EPERM || code == EOPNOTSUPP
+                ? "cannot create a file there: its file system does not take new files"
+                : "cannot create a file there: \(String(cString: strerror(code)))"
+            throw .destinationNotWritable(path: folder.path, reason: reason)
+        }
+        close(probeFD)
+        unlink(probe)
         if isPNGSequence {
             try Self.checkReplaceableSequenceFolder(url)
         } else if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {

@@ -60,8 +60,11 @@ public enum PhotoDecoder {
     public static func photos(in folder: URL, order: PhotoOrder = .fileName, strict: Bool = false,
                               skipped: (MovieMakerError) -> Void = { _ in }) throws(MovieMakerError) -> [PhotoInfo] {
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
-            throw .imageUnreadable(path: folder.path, reason: "no such folder")
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) else {
+            throw .noPhotos(source: folder.path, reason: "the folder \(folder.path) does not exist")
+        }
+        guard isFolder.boolValue else {
+            throw .noPhotos(source: folder.path, reason: "\(folder.path) is a file, not a folder (give single photos with Slideshow(photos:))")
         }
         // Names that are not UTF-8 are reached through aliases (FolderListing), not skipped.
         let entries = try FolderListing.entries(of: folder)
