@@ -5,7 +5,7 @@ import MovieMaker
 /// `moviemaker color`: a movie (or PNG) of one solid colour. Also the template for rendering commands:
 /// option groups for output, video and progress, checks in `validate()`, a `ProgressReporter`, and the
 /// movie made through `Interruption.shared.makeMovie` so that SIGINT and SIGTERM cancel it.
-struct ColorCommand: RenderingCommand {
+struct ColorCommand: SingleOutputCommand {
     static let configuration = CommandConfiguration(
         commandName: "color",
         abstract: "Render a movie of one solid colour (or a .png still of it).",

@@ -24,7 +24,7 @@ struct GridArgument: Equatable, Sendable {
 }
 
 /// `moviemaker contact-sheet`: a grid of a video's frames, each with its time, as one PNG.
-struct ContactSheetCommand: RenderingCommand {
+struct ContactSheetCommand: SingleOutputCommand {
     static let configuration = CommandConfiguration(
         commandName: "contact-sheet",
         abstract: "Save a grid of a video's frames at evenly spaced times, each with its time under it, as a PNG.",

@@ -7,10 +7,22 @@ import Synchronization
 import Glibc
 #endif
 
-/// A command that renders one file into `output`: SIGINT and SIGTERM cancel it (see `Interruption`).
+/// A command that renders into `destination`: SIGINT and SIGTERM cancel it (see `Interruption`).
 protocol RenderingCommand: ParsableCommand {
+    /// Where the render goes, as typed (`-o`), or for a batch its `--output-pattern`: named by the
+    /// cancellation line and checked against the command's inputs before any work.
+    var destination: String { get }
+}
+
+/// A rendering command with one `-o` destination (every one but `title --batch`).
+protocol SingleOutputCommand: RenderingCommand {
     /// Where the render goes.
     var output: OutputOptions { get }
+}
+
+extension SingleOutputCommand {
+    /// `-o`'s path.
+    var destination: String { output.output }
 }
 
 /// The signals the tool turns into a cancel, their names and the exit statuses they give.
@@ -122,6 +134,9 @@ final class Interruption: Sendable {
         var reported = false
         /// Files the CLI itself is writing (a still's hidden PNG), removed on an emergency exit.
         var temporaryFiles: Set<String> = []
+        /// What the cancellation line says was written, for commands that write more than one file
+        /// (`title --batch`); nil: the line speaks of `destination`.
+        var outcome: (@Sendable () -> String)?
     }
 
     /// The shared state, locked.
@@ -140,6 +155,12 @@ final class Interruption: Sendable {
         state.withLock { $0.destination = destination; $0.destinationBefore = before }
         let watching = StopSignal.Sources(all: StopSignal.watch(on: queue) { [self] number in received(number) })
         sources.withLock { $0 = watching }
+    }
+
+    /// Makes the cancellation line end with what `outcome` says (e.g. "7 of 20 movies were finished;
+    /// nothing was written for the others") instead of speaking of the one destination.
+    func describeOutcome(_ outcome: @escaping @Sendable () -> String) {
+        state.withLock { $0.outcome = outcome }
     }
 
     /// The first signal received, or nil.
@@ -213,11 +234,16 @@ final class Interruption: Sendable {
 
     /// Prints the cancellation line, once per process.
     private func report(_ signal: Int32) {
-        let (first, destination, before) = state.withLock { s in
+        let (first, destination, before, outcome) = state.withLock { s in
             defer { s.reported = true }
-            return (!s.reported, s.destination, s.destinationBefore)
+            return (!s.reported, s.destination, s.destinationBefore, s.outcome)
         }
         guard first else { return }
+        if let outcome {
+            Terminal.writeError((Terminal.standardErrorIsTerminal ? "\r\u{1B}[2K" : "")
+                                + "moviemaker: cancelled (\(StopSignal.name(signal))): \(outcome())\n")
+            return
+        }
         Terminal.writeError((Terminal.standardErrorIsTerminal ? "\r\u{1B}[2K" : "")
                             + Self.message(signal: signal, destination: destination, changed: Self.stamp(destination) != before) + "\n")
     }

@@ -40,7 +40,7 @@ struct MovieMakerCommand: ParsableCommand {
             if let rendering = command as? any RenderingCommand {
                 // Writing over an input (`slideshow photo.mp4 b.png -o photo.mp4`, `--music song.mp4 -o
                 // song.mp4`, a symbolic link to either) would destroy it: refused before any work.
-                let destination = rendering.output.output
+                let destination = rendering.destination
                 if let input = FileIdentity.inputMatching(destination, in: Array(CommandLine.arguments.dropFirst())) {
                     throw InputError("-o \(destination) is \(input), an input of this command: writing there would destroy it; choose another destination")
                 }

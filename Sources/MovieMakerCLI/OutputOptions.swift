@@ -72,3 +72,17 @@ struct OutputOptions: ParsableArguments {
         }
     }
 }
+
+/// `title`'s `-o`: optional, because `title --batch` names its files with `--output-pattern` instead
+/// (checked in `TitleCommand.validate()`: one of the two is required).
+struct TitleOutputOptions: ParsableArguments {
+    /// The destination as typed.
+    @Option(name: [.short, .long],
+            help: ArgumentHelp("Where to write: a .mp4, .mov, .mkv or .webm movie, or a .png still. The folder must exist. (With --batch: --output-pattern.)",
+                               valueName: "path"))
+    var output: String?
+
+    /// Lifts the 24-hour limit on durations (read by `DurationArgument`).
+    @Flag(help: "Accept durations longer than 24 hours (refused by default: usually a typo, and days of rendering).")
+    var allowLongMovie = false
+}

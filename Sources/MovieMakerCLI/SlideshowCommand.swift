@@ -54,7 +54,7 @@ enum PhotoDurationArgument: Equatable {
 }
 
 /// `moviemaker slideshow`: a folder of photos (or a list of files) as a film.
-struct SlideshowCommand: RenderingCommand {
+struct SlideshowCommand: SingleOutputCommand {
     static let configuration = CommandConfiguration(
         commandName: "slideshow",
         abstract: "Turn a folder of photos into a film, with transitions and pan-and-zoom.",

@@ -36,7 +36,7 @@ enum TimeArgument {
 }
 
 /// `moviemaker still`: one frame of a video as a PNG (a thumbnail).
-struct StillCommand: RenderingCommand {
+struct StillCommand: SingleOutputCommand {
     static let configuration = CommandConfiguration(
         commandName: "still",
         abstract: "Save one frame of a video as a PNG: at a time, or the first frame that is not black or blank.",

@@ -3,7 +3,7 @@ import Foundation
 import MovieMaker
 
 /// `moviemaker stitch`: video clips one after another, as a phone's editor joins recorded clips.
-struct StitchCommand: RenderingCommand {
+struct StitchCommand: SingleOutputCommand {
     static let configuration = CommandConfiguration(
         commandName: "stitch",
         abstract: "Join video clips into one movie: hard cuts or transitions, their own sound, optional music.",

@@ -44,15 +44,24 @@ struct TitleCommand: RenderingCommand {
               moviemaker title "Jane Doe" --subtitle Director --layout lower-third --transparent -o name.webm
               moviemaker title "Release 2.4" --still 1.5 -o frame.png
               moviemaker title "Jane Doe" --layout lower-third --background-video interview.mp4 -o name.mp4
+              moviemaker title --batch people.csv --subtitle "{role}" --layout lower-third --output-pattern 'out/{name}.mp4'
+
+            --batch renders one movie per row of a CSV file in one process (fonts and encoders set up \
+            once, --jobs rows at a time). The file's first row names the columns; {column} in the title, \
+            --subtitle, --body and --output-pattern is replaced by the row's value, {row} by its number. \
+            Without a title argument the title is the "title" column, or else the first column. Every \
+            row is checked (placeholders, destinations, duplicates) before the first movie starts; a \
+            row that fails is reported and the others are still rendered (exit status 1 if any failed).
 
             A still (--still, or -o frame.png) is exactly the movie's frame at that time: with \
             --layout lower-third the frame is black outside the band unless --background-image or \
             --background-video puts something behind it.
             """)
 
-    /// The title text.
-    @Argument(help: "The title text.")
-    var title: String
+    /// The title text (with `--batch`, a template, or left out to take a column).
+    @Argument(help: ArgumentHelp("The title text. With --batch it may hold {column} placeholders, or be left out (then: the title column, or else the first).",
+                                 valueName: "title"))
+    var title: String?
 
     /// Optional subtitle.
     @Option(help: "A smaller line under the title.")
@@ -139,25 +148,57 @@ struct TitleCommand: RenderingCommand {
             transform: { (text: String) throws -> Time in try DurationArgument.parse(text) })
     var still: Time?
 
-    @OptionGroup(title: "Output") var output: OutputOptions
+    @OptionGroup(title: "Output") var output: TitleOutputOptions
+    @OptionGroup(title: "Batch") var batching: TitleBatchOptions
     @OptionGroup(title: "Video") var video: VideoOptions
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
+    /// `-o`, or with `--batch` the `--output-pattern`.
+    var destination: String { output.output ?? batching.outputPattern ?? "" }
+    /// The destination's extension, lowercased (the pattern's, with `--batch`).
+    var outputExtension: String { URL(fileURLWithPath: destination).pathExtension.lowercased() }
+    /// Whether the destination is a still image.
+    var outputIsStill: Bool { OutputOptions.stillExtensions.contains(outputExtension) }
+
     func validate() throws {
-        guard !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw ValidationError("the title is empty: give the text to show, e.g. moviemaker title \"Release 2.4\" -o title.mp4")
+        if batching.batch != nil {
+            guard output.output == nil else {
+                throw ValidationError("--batch writes one file per row: give --output-pattern 'out/{name}.mp4' instead of -o \(output.output ?? "")")
+            }
+            guard let pattern = batching.outputPattern else {
+                throw ValidationError("--batch needs --output-pattern, the file each row goes to, e.g. --output-pattern 'out/{name}.mp4'")
+            }
+            guard OutputOptions.movieExtensions.contains(outputExtension) || outputIsStill else {
+                throw ValidationError(MovieMakerError.unsupportedContainer(
+                    extension: URL(fileURLWithPath: pattern).pathExtension,
+                    supported: OutputOptions.movieExtensions + OutputOptions.stillExtensions).description + " (in --output-pattern \(pattern))")
+            }
+            if let jobs = batching.jobs, jobs < 1 || jobs > 64 {
+                throw ValidationError("--jobs \(jobs): give from 1 to 64 rows at once (default: one per core)")
+            }
+        } else {
+            if batching.outputPattern != nil || batching.jobs != nil {
+                throw ValidationError("\(batching.outputPattern != nil ? "--output-pattern" : "--jobs") is for --batch: give --batch rows.csv, or -o for one title")
+            }
+            guard let path = output.output else {
+                throw ValidationError("missing -o: where to write the title, e.g. -o title.mp4 (or --batch rows.csv --output-pattern 'out/{name}.mp4')")
+            }
+            guard let title, !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw ValidationError("the title is empty: give the text to show, e.g. moviemaker title \"Release 2.4\" -o title.mp4")
+            }
+            try OutputOptions.check(path)
         }
         guard duration > .zero else { throw ValidationError("--duration must be more than 0 seconds") }
         if let still {
-            guard output.isStill else {
-                throw ValidationError("--still renders one frame to a PNG: use -o frame.png (got \(output.url.lastPathComponent))")
+            guard outputIsStill else {
+                throw ValidationError("--still renders one frame to a PNG: use -o frame.png (got \(URL(fileURLWithPath: destination).lastPathComponent))")
             }
             guard still < duration else {
                 throw ValidationError("--still \(still.seconds) is past the end of the card (--duration \(duration.seconds)): give a time from 0 to \(duration.seconds)")
             }
         }
-        if transparent && !output.isStill && !["mov", "webm"].contains(output.fileExtension) {
-            throw ValidationError("--transparent needs a format with alpha: -o title.mov (ProRes 4444), title.webm (VP9) or frame.png; H.264 .\(output.fileExtension) has no alpha")
+        if transparent && !outputIsStill && !["mov", "webm"].contains(outputExtension) {
+            throw ValidationError("--transparent needs a format with alpha: -o title.mov (ProRes 4444), title.webm (VP9) or frame.png; H.264 .\(outputExtension) has no alpha")
         }
         if let d = entranceDuration, !(d >= 0 && d.isFinite) {
             throw ValidationError("--entrance-duration \(d) must be 0 or more seconds")
@@ -182,15 +223,11 @@ struct TitleCommand: RenderingCommand {
         }
     }
 
-    /// The card the options describe.
-    func makeCard() throws -> TitleCard {
+    /// The card the options describe, with these texts (the options' own unless given: `--batch`
+    /// fills them per row) in the font family `family` (the --font-file's, read once, or --font).
+    func makeCard(title: String, subtitle: String?, body: String?, family: String) -> TitleCard {
         var card = TitleCard(title, subtitle: subtitle, body: body, duration: duration)
-        if let fontFile {
-            let file = try TextFont.file(URL(fileURLWithPath: fontFile), size: fontSize)
-            card.setFontFamily(file.family)
-        } else {
-            card.setFontFamily(font)
-        }
+        card.setFontFamily(family)
         card.titleStyle.font.size = fontSize
         card.subtitleStyle.font.size = fontSize * 0.46
         card.bodyStyle.font.size = fontSize / 3
@@ -223,28 +260,65 @@ struct TitleCommand: RenderingCommand {
         return nil
     }
 
-    func run() throws {
-        let reporter = ProgressReporter(label: "title", output: output.output, options: progress)
-        let card = try makeCard()
-        let size = video.size
-        var clip = try card.clip(width: size.width, height: size.height)
-        if let backdrop = try makeBackdrop() { clip = .overlay(backdrop, clip) }
-        // What the movie starts each frame with (see MovieMaker): the still is drawn on the same.
-        let canvasColor: Color = transparent ? .clear : .black
-        if output.isStill {
-            // Without --still, the frame half way through: the text is on screen by then.
-            let time = still ?? Time(seconds: (duration.seconds / 2 * Double(video.fps.numerator) / Double(video.fps.denominator)).rounded(.down)
-                                     * Double(video.fps.denominator) / Double(video.fps.numerator))
-            let canvas = try clip.still(at: time, width: size.width, height: size.height, rate: video.fps,
-                                        background: canvasColor)
-            try Interruption.shared.writePNG(canvas, to: output.url)
-            reporter.finishStill(url: output.url, width: size.width, height: size.height)
-            return
-        }
+    /// The font family the card uses: --font, or the family of --font-file (read here, once).
+    func fontFamily() throws -> String {
+        guard let fontFile else { return font }
+        return try TextFont.file(URL(fileURLWithPath: fontFile), size: fontSize).family
+    }
+
+    /// What one render needs, shared by every row of a batch.
+    var renderSettings: TitleRender {
         var settings = video.encoderSettings
         settings.transparency = transparent
+        return TitleRender(size: video.size, fps: video.fps, settings: settings, transparent: transparent,
+                           still: still, duration: duration)
+    }
+
+    func run() throws {
+        if let batch = batching.batch {
+            try runBatch(TitleBatch(contentsOf: batch))
+            return
+        }
+        let reporter = ProgressReporter(label: "title", output: destination, options: progress)
+        let card = makeCard(title: title ?? "", subtitle: subtitle, body: body, family: try fontFamily())
+        try renderSettings.render(card, backdrop: try makeBackdrop(), to: destination, reporter: reporter)
+    }
+}
+
+/// How a title is rendered: the same for a single title and for every row of a batch.
+struct TitleRender: Sendable {
+    /// Frame size.
+    let size: FrameSize
+    /// Frame rate.
+    let fps: FrameRate
+    /// Encoder settings (transparency included).
+    var settings: EncoderSettings
+    /// Whether the output keeps only the text.
+    let transparent: Bool
+    /// `--still`'s time, if given.
+    let still: Time?
+    /// The card's length.
+    let duration: Time
+
+    /// Renders `card` over `backdrop` into `path` (a movie, or a PNG still), reporting to `reporter`.
+    func render(_ card: TitleCard, backdrop: Clip?, to path: String, reporter: ProgressReporter) throws {
+        var clip = try card.clip(width: size.width, height: size.height)
+        if let backdrop { clip = .overlay(backdrop, clip) }
+        let url = URL(fileURLWithPath: path)
+        // What the movie starts each frame with (see MovieMaker): the still is drawn on the same.
+        let canvasColor: Color = transparent ? .clear : .black
+        if OutputOptions.stillExtensions.contains(url.pathExtension.lowercased()) {
+            // Without --still, the frame half way through: the text is on screen by then.
+            let time = still ?? Time(seconds: (duration.seconds / 2 * Double(fps.numerator) / Double(fps.denominator)).rounded(.down)
+                                     * Double(fps.denominator) / Double(fps.numerator))
+            let canvas = try clip.still(at: time, width: size.width, height: size.height, rate: fps,
+                                        background: canvasColor)
+            try Interruption.shared.writePNG(canvas, to: url)
+            reporter.finishStill(url: url, width: size.width, height: size.height)
+            return
+        }
         let movie = try Interruption.shared.makeMovie {
-            try MovieMaker(url: output.url, width: size.width, height: size.height, fps: video.fps, settings: settings)
+            try MovieMaker(url: url, width: size.width, height: size.height, fps: fps, settings: settings)
         }
         try reporter.render(movie) {
             try movie.add(clip)

@@ -165,47 +165,13 @@ public struct CaptionSheet: Sendable, Equatable {
         return Point(x: parts[0], y: parts[1])
     }
 
-    /// The rows of CSV text with the line each starts on: fields split at commas, quoted fields may
-    /// hold commas, doubled quotes and line breaks.
+    /// The rows of CSV text with the line each starts on (see `CSV`).
     static func csvRows(_ text: String, path: String) throws(MovieMakerError) -> [(fields: [String], line: Int)] {
-        var rows: [(fields: [String], line: Int)] = []
-        var fields: [String] = [], field = "", quoted = false, wasQuoted = false
-        var line = 1, rowLine = 1
-        var chars = Array(text)
-        if chars.last != "\n" { chars.append("\n") }
-        var i = 0
-        while i < chars.count {
-            let c = chars[i]
-            if quoted {
-                if c == "\"" {
-                    if i + 1 < chars.count, chars[i + 1] == "\"" { field.append("\""); i += 1 } else { quoted = false }
-                } else {
-                    if c == "\n" || c == "\r\n" { line += 1 }
-                    field.append(c)
-                }
-            } else if c == "\"" && field.trimmingCharacters(in: .whitespaces).isEmpty && !wasQuoted {
-                quoted = true; wasQuoted = true; field = ""
-            } else if c == "," {
-                fields.append(field); field = ""; wasQuoted = false
-            } else if c == "\n" || c == "\r\n" || c == "\r" {
-                fields.append(field); field = ""; wasQuoted = false
-                rows.append((fields, rowLine))
-                fields = []
-                line += 1; rowLine = line
-            } else if wasQuoted {
-                if c != " " && c != "\t" {
-                    throw .invalidCaptions(path: path, line: line, text: String(c),
-                                           reason: "text after a closing quote: a quote inside a quoted field is written twice (\"\")")
-                }
-            } else {
-                field.append(c)
-            }
-            i += 1
+        do {
+            return try CSV.rows(text).map { ($0.fields, $0.line) }
+        } catch {
+            throw .invalidCaptions(path: path, line: error.line, text: error.text, reason: error.reason)
         }
-        if quoted {
-            throw .invalidCaptions(path: path, line: rowLine, reason: "a quoted field is never closed (a \" is missing)")
-        }
-        return rows
     }
 }
 

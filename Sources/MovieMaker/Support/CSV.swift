@@ -1,0 +1,82 @@
+import Foundation
+
+/// Comma-separated values as RFC 4180 writes them (and spreadsheets export them): fields split at
+/// commas, rows at line breaks (LF, CRLF or CR); a quoted field may hold commas, line breaks and
+/// quotes written twice (`""`). A byte-order mark at the start is skipped.
+///
+/// Used by `CaptionSheet` (a slideshow's captions) and `moviemaker title --batch` (one movie per row).
+public enum CSV {
+    /// One row of fields, with the line of the file it starts on (1 for the first line).
+    public struct Row: Sendable, Equatable {
+        /// The fields, in order, unquoted.
+        public var fields: [String]
+        /// The line the row starts on, counting from 1 (a quoted field with line breaks spans more).
+        public var line: Int
+
+        /// A row of `fields` starting on `line`.
+        public init(fields: [String], line: Int) {
+            self.fields = fields
+            self.line = line
+        }
+    }
+
+    /// Text that is not CSV, with the line where reading stopped.
+    public struct SyntaxError: Error, Sendable, Equatable {
+        /// The line, counting from 1.
+        public var line: Int
+        /// The offending text (may be empty).
+        public var text: String
+        /// What is wrong and how to write it instead.
+        public var reason: String
+
+        /// An error at `line` about `text`, saying `reason`.
+        public init(line: Int, text: String, reason: String) {
+            self.line = line
+            self.text = text
+            self.reason = reason
+        }
+    }
+
+    /// The rows of `text`, including a header row if it has one (the caller knows).
+    public static func rows(_ text: String) throws(SyntaxError) -> [Row] {
+        var rows: [Row] = []
+        var fields: [String] = [], field = "", quoted = false, wasQuoted = false
+        var line = 1, rowLine = 1
+        var chars = Array(text)
+        if chars.first == "\u{FEFF}" { chars.removeFirst() }
+        if chars.last != "\n" && chars.last != "\r\n" && chars.last != "\r" { chars.append("\n") }
+        var i = 0
+        while i < chars.count {
+            let c = chars[i]
+            if quoted {
+                if c == "\"" {
+                    if i + 1 < chars.count, chars[i + 1] == "\"" { field.append("\""); i += 1 } else { quoted = false }
+                } else {
+                    if c == "\n" || c == "\r\n" || c == "\r" { line += 1 }
+                    field.append(c)
+                }
+            } else if c == "\"" && field.trimmingCharacters(in: .whitespaces).isEmpty && !wasQuoted {
+                quoted = true; wasQuoted = true; field = ""
+            } else if c == "," {
+                fields.append(field); field = ""; wasQuoted = false
+            } else if c == "\n" || c == "\r\n" || c == "\r" {
+                fields.append(field); field = ""; wasQuoted = false
+                rows.append(Row(fields: fields, line: rowLine))
+                fields = []
+                line += 1; rowLine = line
+            } else if wasQuoted {
+                if c != " " && c != "\t" {
+                    throw SyntaxError(line: line, text: String(c),
+                                      reason: "text after a closing quote: a quote inside a quoted field is written twice (\"\")")
+                }
+            } else {
+                field.append(c)
+            }
+            i += 1
+        }
+        if quoted {
+            throw SyntaxError(line: rowLine, text: "", reason: "a quoted field is never closed (a \" is missing)")
+        }
+        return rows
+    }
+}

@@ -1,0 +1,326 @@
+import ArgumentParser
+import Foundation
+import MovieMaker
+import Synchronization
+
+/// `title --batch`'s options: a CSV of rows, the file name each row's movie gets, how many at once.
+struct TitleBatchOptions: ParsableArguments {
+    /// The rows.
+    @Option(help: ArgumentHelp("A CSV file with a header row: one movie per row, its columns filling {column} placeholders in the title, --subtitle, --body and --output-pattern (see the examples).",
+                               valueName: "rows.csv"))
+    var batch: String?
+
+    /// Where each row's movie goes.
+    @Option(help: ArgumentHelp("With --batch: each row's destination, e.g. 'out/{name}.mp4' ({row} is the row's number from 1; a / in a value becomes -).",
+                                valueName: "pattern"))
+    var outputPattern: String?
+
+    /// Rows rendered at once.
+    @Option(help: ArgumentHelp("With --batch: rows rendered at once (default: one per core), each with its share of the cores.",
+                               valueName: "n"))
+    var jobs: Int?
+}
+
+/// The rows of a `title --batch` CSV file, and the `{column}` placeholders they fill.
+///
+/// The first row names the columns; every other row is one movie. Placeholders are `{column}` (the
+/// column's value in the row), `{row}` (the row's number, from 1, unless a column is called `row`),
+/// and `{{`/`}}` for literal braces.
+struct TitleBatch: Sendable {
+    /// One movie's values.
+    struct Row: Sendable {
+        /// The line of the file the row starts on.
+        let line: Int
+        /// The row's number among the rows, from 1 (the header is not counted).
+        let number: Int
+        /// Column name → value.
+        let values: [String: String]
+    }
+
+    /// The largest file read (a CSV of names is kilobytes).
+    static let maximumFileSize = 16 << 20
+
+    /// The file, as given.
+    let path: String
+    /// The column names, in the header's order.
+    let columns: [String]
+    /// The rows after the header (blank lines skipped).
+    let rows: [Row]
+
+    /// Reads and checks `path`: UTF-8 CSV with a header of distinct non-empty names and at least one
+    /// row, each with as many fields as the header has columns.
+    init(contentsOf path: String) throws(InputError) {
+        self.path = path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else {
+            throw InputError("--batch \(path): no such file; give a CSV file whose first row names the columns, e.g. name,role")
+        }
+        let size = ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int) ?? 0
+        guard size <= Self.maximumFileSize else {
+            throw InputError("--batch \(path) is \(size) bytes, more than the \(Self.maximumFileSize) read: split it into several files")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw InputError("--batch \(path): cannot read the file (check its permissions)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw InputError("--batch \(path) is not UTF-8 text: save it as CSV UTF-8")
+        }
+        let all: [CSV.Row]
+        do { all = try CSV.rows(text) } catch {
+            throw InputError("--batch \(path), line \(error.line): \(error.reason)")
+        }
+        let nonBlank = all.filter { !($0.fields.count == 1 && $0.fields[0].trimmingCharacters(in: .whitespaces).isEmpty) }
+        guard let header = nonBlank.first else {
+            throw InputError("--batch \(path) is empty: its first row names the columns (e.g. name,role), each further row is one movie")
+        }
+        let columns = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
+        for (index, name) in columns.enumerated() {
+            guard !name.isEmpty else {
+                throw InputError("--batch \(path), line \(header.line): column \(index + 1) of the header has no name; the first row names every column")
+            }
+            guard !name.contains("{") && !name.contains("}") else {
+                throw InputError("--batch \(path), line \(header.line): the column name \"\(name)\" has a brace; name it with letters, digits, - or _")
+            }
+            if let earlier = columns[..<index].firstIndex(of: name) {
+                throw InputError("--batch \(path), line \(header.line): columns \(earlier + 1) and \(index + 1) are both called \"\(name)\"; give each column its own name")
+            }
+        }
+        var rows: [Row] = []
+        for (number, row) in nonBlank.dropFirst().enumerated() {
+            guard row.fields.count == columns.count else {
+                throw InputError("--batch \(path), line \(row.line): \(row.fields.count) field\(row.fields.count == 1 ? "" : "s") where the header has \(columns.count) (\(columns.joined(separator: ", "))); quote a value that holds a comma: \"Doe, Jane\"")
+            }
+            rows.append(Row(line: row.line, number: number + 1,
+                            values: Dictionary(uniqueKeysWithValues: zip(columns, row.fields))))
+        }
+        guard !rows.isEmpty else {
+            throw InputError("--batch \(path) has a header (\(columns.joined(separator: ", "))) but no rows: add one row per movie")
+        }
+        self.columns = columns
+        self.rows = rows
+    }
+
+    /// The text a template gives when a column is named: `{title}` if there is a `title` column,
+    /// otherwise the first column's placeholder.
+    var defaultTitleTemplate: String { "{\(columns.contains("title") ? "title" : columns[0])}" }
+
+    /// The placeholder names in `template`, in order (without `{row}` resolution).
+    static func placeholders(in template: String) throws(InputError) -> [String] {
+        var names: [String] = []
+        var chars = template[...]
+        while let c = chars.first {
+            chars = chars.dropFirst()
+            if c == "{" {
+                if chars.first == "{" { chars = chars.dropFirst(); continue }
+                guard let close = chars.firstIndex(of: "}") else {
+                    throw InputError("\"\(template)\": a { is never closed; write {column}, or {{ for a brace")
+                }
+                names.append(String(chars[..<close]))
+                chars = chars[chars.index(after: close)...]
+            } else if c == "}" {
+                guard chars.first == "}" else { throw InputError("\"\(template)\": a } without its {; write }} for a brace") }
+                chars = chars.dropFirst()
+            }
+        }
+        return names
+    }
+
+    /// Checks that every placeholder in `template` (given as `option`) is a column or `{row}`.
+    func check(_ template: String, option: String) throws(InputError) {
+        for name in try Self.placeholders(in: template) where !columns.contains(name) && name != "row" {
+            throw InputError("\(option) \"\(template)\": {\(name)} is not a column of \(path) (its columns: \(columns.joined(separator: ", ")); {row} is the row's number)")
+        }
+    }
+
+    /// `template` with `row`'s values in place of its placeholders. With `forFileName`, a value's `/`
+    /// becomes `-` and a NUL is dropped, so a value cannot move the file into another folder.
+    static func fill(_ template: String, with row: Row, forFileName: Bool = false) -> String {
+        var out = ""
+        var chars = template[...]
+        while let c = chars.first {
+            chars = chars.dropFirst()
+            if c == "{" {
+                if chars.first == "{" { out.append("{"); chars = chars.dropFirst(); continue }
+                guard let close = chars.firstIndex(of: "}") else { out.append(c); continue }
+                let name = String(chars[..<close])
+                var value = row.values[name] ?? (name == "row" ? String(row.number) : "")
+                if forFileName {
+                    value = value.replacingOccurrences(of: "/", with: "-").replacingOccurrences(of: "\0", with: "")
+                }
+                out += value
+                chars = chars[chars.index(after: close)...]
+            } else if c == "}" {
+                if chars.first == "}" { chars = chars.dropFirst() }
+                out.append("}")
+            } else {
+                out.append(c)
+            }
+        }
+        return out
+    }
+}
+
+extension TitleCommand {
+    /// One row's render, worked out before any movie starts.
+    struct BatchItem: Sendable {
+        /// The row.
+        let row: TitleBatch.Row
+        /// Its destination.
+        let path: String
+        /// Its card.
+        let card: TitleCard
+    }
+
+    /// The rows' cards and destinations, every one checked before the first render: placeholders name
+    /// columns, titles are not empty, destinations are distinct, writable and not inputs.
+    func batchItems(_ batch: TitleBatch, family: String) throws -> [BatchItem] {
+        let titleTemplate = title ?? batch.defaultTitleTemplate
+        let subtitleTemplate = subtitle ?? (batch.columns.contains("subtitle") ? "{subtitle}" : nil)
+        let bodyTemplate = body ?? (batch.columns.contains("body") ? "{body}" : nil)
+        try batch.check(titleTemplate, option: "the title")
+        if let subtitleTemplate { try batch.check(subtitleTemplate, option: "--subtitle") }
+        if let bodyTemplate { try batch.check(bodyTemplate, option: "--body") }
+        let pattern = batching.outputPattern ?? ""
+        try batch.check(pattern, option: "--output-pattern")
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        var lineForPath: [String: Int] = [:]
+        var items: [BatchItem] = []
+        for row in batch.rows {
+            let where_ = "\(batch.path), line \(row.line)"
+            let text = TitleBatch.fill(titleTemplate, with: row)
+            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw InputError("\(where_): the title is empty (\(titleTemplate) is blank in this row); fill it in or remove the row")
+            }
+            let path = TitleBatch.fill(pattern, with: row, forFileName: true)
+            let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+            guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw InputError("\(where_): --output-pattern \(pattern) gives the file name \"\(URL(fileURLWithPath: path).lastPathComponent)\" (a blank value); fill in the row or add {row} to the pattern")
+            }
+            let key = URL(fileURLWithPath: path).standardizedFileURL.path
+            if let earlier = lineForPath[key] {
+                throw InputError("\(batch.path), lines \(earlier) and \(row.line) both write \(path): add {row} or another column to --output-pattern")
+            }
+            lineForPath[key] = row.line
+            do { try OutputOptions.check(path) } catch let error as InputError {
+                throw InputError("\(where_): \(error.description)")
+            }
+            if FileIdentity.same(path, batch.path) {
+                throw InputError("\(where_): \(path) is the --batch file itself: choose another --output-pattern")
+            }
+            if let input = FileIdentity.inputMatching(path, in: arguments) {
+                throw InputError("\(where_): \(path) is \(input), an input of this command: writing there would destroy it; choose another --output-pattern")
+            }
+            let card = makeCard(title: text, subtitle: subtitleTemplate.map { TitleBatch.fill($0, with: row) },
+                                body: bodyTemplate.map { TitleBatch.fill($0, with: row) }, family: family)
+            items.append(BatchItem(row: row, path: path, card: card))
+        }
+        return items
+    }
+
+    /// Renders every row of `batch`, `--jobs` at a time, each with its share of the cores. A row that
+    /// fails is reported and the others go on; a signal stops the batch (finished movies are kept,
+    /// the ones in progress leave nothing).
+    func runBatch(_ batch: TitleBatch) throws {
+        let started = ContinuousClock.now
+        let family = try fontFamily()
+        let items = try batchItems(batch, family: family)
+        let backdrop = try makeBackdrop()
+        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let jobs = min(batching.jobs ?? cores, items.count)
+        var shared = renderSettings
+        // Each render gets its share of the cores: rows run side by side instead of each spreading
+        // over every core (a short lower third keeps threads busier this way).
+        shared.settings.threads = max(1, cores / jobs)
+        shared.settings.drawingThreads = max(1, cores / jobs)
+        let render = shared
+        let options = progress
+        let state = BatchState(total: items.count)
+        Interruption.shared.describeOutcome { state.outcome() }
+        if options.showsProgress {
+            Terminal.writeError("title: \(items.count) row\(items.count == 1 ? "" : "s") of \(batch.path), \(jobs) at a time\n")
+        }
+        let failures = Mutex<[(line: Int, path: String, error: String)]>([])
+        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+            while let index = state.next(), Interruption.shared.signal == nil {
+                let item = items[index]
+                // Per row: --quiet's style (no per-frame progress; two renders would interleave), the summary line.
+                var quiet = ProgressOptions()
+                quiet.quiet = true
+                quiet.silent = options.silent
+                let reporter = ProgressReporter(label: "title", output: item.path, options: quiet)
+                do {
+                    try render.render(item.card, backdrop: backdrop, to: item.path, reporter: reporter)
+                    let (done, eta) = state.finished(elapsed: ContinuousClock.now - started)
+                    if options.showsProgress {
+                        Terminal.writeError("title: \(done)/\(items.count) rows done\(eta.map { ", ETA \(Format.eta($0))" } ?? "")\n")
+                    }
+                } catch {
+                    if Interruption.shared.signal != nil { return }
+                    let message = MovieMakerCommand.message(for: error)
+                    failures.withLock { $0.append((item.row.line, item.path, message)) }
+                    Terminal.writeError("moviemaker: error: \(batch.path), line \(item.row.line) (\(item.path)): \(message)\n")
+                }
+            }
+        }
+        if Interruption.shared.signal != nil { return }
+        let failed = failures.withLock { $0 }
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        if !failed.isEmpty {
+            throw BatchFailure(failed: failed.count, total: items.count,
+                               lines: failed.map(\.line).sorted(), file: batch.path)
+        }
+        if options.showsProgress {
+            Terminal.writeError("title: \(items.count) movie\(items.count == 1 ? "" : "s") in \(Format.seconds(seconds)) (\(jobs) at a time)\n")
+        }
+    }
+}
+
+/// Some rows of a batch failed (each was reported as it failed); the others were rendered.
+struct BatchFailure: Error, CustomStringConvertible {
+    /// Rows that failed.
+    let failed: Int
+    /// Rows in all.
+    let total: Int
+    /// Their lines in the file.
+    let lines: [Int]
+    /// The CSV file.
+    let file: String
+
+    var description: String {
+        "\(failed) of \(total) rows failed (\(file), line\(lines.count == 1 ? "" : "s") \(lines.map(String.init).joined(separator: ", "))); the other \(total - failed) were written"
+    }
+}
+
+/// The rows handed out and finished, shared by the batch's workers and the cancellation line.
+final class BatchState: Sendable {
+    /// Rows in all.
+    let total: Int
+    /// Next row to hand out, rows finished.
+    private let counters = Mutex((next: 0, done: 0))
+
+    /// A batch of `total` rows.
+    init(total: Int) { self.total = total }
+
+    /// The next row's index, or nil when all are handed out.
+    func next() -> Int? {
+        counters.withLock { c in
+            guard c.next < total else { return nil }
+            defer { c.next += 1 }
+            return c.next
+        }
+    }
+
+    /// Counts a finished row; returns how many are done and the time left at this pace.
+    func finished(elapsed: Duration) -> (done: Int, eta: Double?) {
+        let done = counters.withLock { c in c.done += 1; return c.done }
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return (done, done < total ? seconds / Double(done) * Double(total - done) : nil)
+    }
+
+    /// What the cancellation line says: which movies were finished.
+    func outcome() -> String {
+        let done = counters.withLock { $0.done }
+        return "\(done) of \(total) movies were finished; nothing was written for the others"
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+import MovieMaker
+import MovieMakerTestSupport
+
+/// `moviemaker title --batch rows.csv --output-pattern …`: one movie per CSV row in one process.
+@Suite("moviemaker title --batch")
+struct TitleBatchTests {
+    /// The common options: small, short movies.
+    static let small = ["--size", "320x240", "--fps", "10", "--duration", "1", "--layout", "lower-third"]
+
+    /// Names in Latin (one with a comma, quoted), Arabic and Japanese, with a role each.
+    static let csv = "name,role\nAna Souza,Director\n\"Doe, Jane\",Camera\nسارة أحمد,مخرجة\n山田太郎,監督\n"
+
+    @Test func rendersOneMoviePerRowEachTheSameAsASingleTitleOfThatRow() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        try Self.csv.write(to: folder.file("rows.csv"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(at: folder.file("out"), withIntermediateDirectories: true)
+        let r = try CLI.run(["title", "--batch", folder.file("rows.csv").path, "--subtitle", "{role}", "--jobs", "2",
+                             "--output-pattern", folder.url.path + "/out/{row}-{name}.mp4"] + Self.small,
+                            environment: ["CI": "1"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let names = ["1-Ana Souza", "2-Doe, Jane", "3-سارة أحمد", "4-山田太郎"]
+        let roles = ["Director", "Camera", "مخرجة", "監督"]
+        #expect(r.stdout.split(separator: "\n").count == 4, "one summary line per movie: \(r.stdout)")
+        #expect(r.stderr.contains("4/4 rows done"), "progress counts rows: \(r.stderr)")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder.file("out").path)) == Set(names.map { $0 + ".mp4" }),
+                "exactly the four movies, no partial file")
+        var middles: [PixelBuffer] = []
+        for (index, name) in names.enumerated() {
+            let frames = try decodeAll(folder.file("out/\(name).mp4"))
+            #expect(frames.count == 10, "\(name): 1 s at 10 fps")
+            guard frames.count == 10 else { continue }
+            middles.append(frames[5].pixels)
+            // The same title rendered alone (its own process, all cores): the same pictures.
+            let single = folder.file("single\(index).mp4")
+            let text = String(name.drop { $0 != "-" }.dropFirst())
+            let s = try CLI.run(["title", text, "--subtitle", roles[index], "-o", single.path, "-q"] + Self.small)
+            #expect(s.status == 0, "\(s.stderr)")
+            let alone = try decodeAll(single)
+            #expect(alone.count == 10)
+            if alone.count == 10 {
+                for f in [3, 5, 9] {
+                    let db = psnr(frames[f].pixels, alone[f].pixels)
+                    #expect(db > 45, "\(name) frame \(f): \(db) dB against the single render")
+                }
+            }
+        }
+        // Each row's own text: the middle frames differ from one another.
+        for i in middles.indices { for j in middles.indices where j > i {
+            #expect(psnr(middles[i], middles[j]) < 35, "rows \(i + 1) and \(j + 1) should show different names")
+        } }
+    }
+
+    @Test func withoutATitleTheTitleColumnOrElseTheFirstIsTheTitle() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        try "id,title\nx1,Hello\n".write(to: folder.file("t.csv"), atomically: true, encoding: .utf8)
+        let r = try CLI.run(["title", "--batch", folder.file("t.csv").path, "--output-pattern", folder.url.path + "/{id}.mp4", "-q"] + Self.small)
+        #expect(r.status == 0, "\(r.stderr)")
+        let s = try CLI.run(["title", "Hello", "-o", folder.file("hello.mp4").path, "-q"] + Self.small)
+        #expect(s.status == 0)
+        let a = try decodeAll(folder.file("x1.mp4")), b = try decodeAll(folder.file("hello.mp4"))
+        #expect(a.count == 10 && b.count == 10)
+        if a.count == 10 && b.count == 10 { #expect(psnr(a[5].pixels, b[5].pixels) > 45, "the title column is the title") }
+    }
+
+    /// Every mistake is found before the first movie starts: 64, a message naming the line or the
+    /// placeholder, and no file written.
+    @Test func mistakesInTheFileOrPatternAreFoundBeforeAnyMovieNamingTheLine() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let cases: [(csv: String, pattern: String, expected: String)] = [
+            ("name\nAna\n", "{nme}.mp4", "{nme} is not a column"),
+            ("name\nAna\nBo\nAna\n", "{name}.mp4", "lines 2 and 4 both write"),
+            ("name,role\nAna,Director\nBo\n", "{name}.mp4", "line 3: 1 field where the header has 2"),
+            ("name\nAna\n\"Bo\n", "{name}.mp4", "line 3: a quoted field is never closed"),
+            ("name,name\nAna,B\n", "{name}.mp4", "columns 1 and 2 are both called \"name\""),
+            ("name\n", "{name}.mp4", "but no rows"),
+            ("name\nAna\n \n", "missing/{name}.mp4", "line 2: the folder"),
+            ("name\nAna\n\n", "{name}.mp4", ""),   // blank lines are skipped: this one renders
+        ]
+        for (index, c) in cases.enumerated() {
+            let sub = folder.file("case\(index)")
+            try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+            try c.csv.write(to: sub.appendingPathComponent("rows.csv"), atomically: true, encoding: .utf8)
+            let r = try CLI.run(["title", "--batch", sub.appendingPathComponent("rows.csv").path,
+                                 "--output-pattern", sub.path + "/" + c.pattern, "-q"] + Self.small)
+            if c.expected.isEmpty {
+                #expect(r.status == 0, "\(r.stderr)")
+                #expect(try decodeAll(sub.appendingPathComponent("Ana.mp4")).count == 10)
+                continue
+            }
+            #expect(r.status == 64 && r.stderr.contains(c.expected), "\(c.csv.debugDescription): \(r.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: sub.path) == ["rows.csv"], "nothing written for \(c.csv.debugDescription)")
+        }
+        let noPattern = try CLI.run(["title", "--batch", folder.file("case0/rows.csv").path])
+        #expect(noPattern.status == 64 && noPattern.stderr.contains("--batch needs --output-pattern"), "\(noPattern.stderr)")
+        let patternAlone = try CLI.run(["title", "X", "--output-pattern", "{name}.mp4"])
+        #expect(patternAlone.status == 64 && patternAlone.stderr.contains("--output-pattern is for --batch"), "\(patternAlone.stderr)")
+    }
+
+    /// A value with a slash cannot move its movie into another folder, and a row whose file would be
+    /// the batch file (or another input) is refused.
+    @Test func valuesCannotEscapeTheFolderOrOverwriteAnInput() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        try "name\n../escape\n".write(to: folder.file("rows.csv"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(at: folder.file("out"), withIntermediateDirectories: true)
+        let r = try CLI.run(["title", "--batch", folder.file("rows.csv").path, "--output-pattern", folder.url.path + "/out/{name}.mp4", "-q"] + Self.small)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("out").path) == ["..-escape.mp4"])
+        #expect(!FileManager.default.fileExists(atPath: folder.file("escape.mp4").path))
+
+        try "name\nposter\n".write(to: folder.file("inputs.csv"), atomically: true, encoding: .utf8)
+        let poster = folder.file("poster.png")
+        let canvas = try Canvas(width: 32, height: 32)
+        try canvas.writePNG(to: poster)
+        let before = try Data(contentsOf: poster)
+        let clash = try CLI.run(["title", "--batch", folder.file("inputs.csv").path, "--background-image", poster.path,
+                                 "--output-pattern", folder.url.path + "/{name}.png", "-q"] + Self.small)
+        #expect(clash.status == 64 && clash.stderr.contains("an input of this command"), "\(clash.stderr)")
+        #expect(try Data(contentsOf: poster) == before, "the input is untouched")
+    }
+}

@@ -1,0 +1,21 @@
+import Testing
+import MovieMaker
+
+/// `CSV.rows`: RFC 4180 as spreadsheets write it.
+@Suite("CSV")
+struct CSVTests {
+    @Test func quotedFieldsHoldCommasQuotesAndLineBreaksAndLinesAreCounted() throws {
+        let rows = try CSV.rows("\u{FEFF}name,note\r\n\"Doe, Jane\",\"said \"\"hi\"\"\"\r\nBo,\"two\nlines\"\r\nCy,last")
+        #expect(rows.map(\.fields) == [["name", "note"], ["Doe, Jane", "said \"hi\""], ["Bo", "two\nlines"], ["Cy", "last"]])
+        #expect(rows.map(\.line) == [1, 2, 3, 5], "the row after a two-line field starts on line 5")
+    }
+
+    @Test func errorsNameTheLine() {
+        #expect(throws: CSV.SyntaxError(line: 3, text: "", reason: "a quoted field is never closed (a \" is missing)")) {
+            try CSV.rows("a\nb\n\"c\n")
+        }
+        #expect(throws: CSV.SyntaxError(line: 2, text: "x", reason: "text after a closing quote: a quote inside a quoted field is written twice (\"\")")) {
+            try CSV.rows("a\n\"b\"x\n")
+        }
+    }
+}
