@@ -78,6 +78,37 @@ struct CLICancellationTests {
         #expect(folder.contents == [], "left behind: \(folder.contents)")
     }
 
+    /// SIGINT or SIGTERM after the first row of a `title --batch`: the finished movies stay, whole;
+    /// the one in progress leaves nothing; the line says how many were finished.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aCancelledBatchKeepsTheFinishedMoviesAndLeavesNoPartialFile(signal: Int32) throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        try "name\nr1\nr2\nr3\nr4\nr5\nr6\n".write(to: folder.file("rows.csv"), atomically: true, encoding: .utf8)
+        let out = folder.file("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let running = try CLI.Running(["title", "--batch", folder.file("rows.csv").path, "--jobs", "1", "--duration", "2",
+                                       "--fps", "90", "--preset", "placebo", "--size", "320x240",
+                                       "--output-pattern", out.path + "/{name}.mp4"])
+        guard running.waitForStderr(containing: "1/6 rows done") else {
+            let outcome = running.waitForExit()
+            Issue.record("no progress line after the first row (status \(outcome.status)): \(outcome.stderr)")
+            return
+        }
+        let sent = running.send(signal)
+        let outcome = running.waitForExit()
+        #expect(outcome.reason == .exit && outcome.status == 128 + signal, "\(outcome.stderr)")
+        #expect(outcome.exitedAt - sent < Self.stopLimit, "stopped \(outcome.exitedAt - sent) after the signal")
+        let lines = outcome.stderrLines.filter { $0.hasPrefix("moviemaker: cancelled") }
+        #expect(lines.count == 1, "one cancellation line: \(outcome.stderr)")
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
+        #expect(files.allSatisfy { !$0.hasPrefix(".") }, "no partial file: \(files)")
+        #expect(files.count >= 1 && files.count < 6, "the first movie, not all six: \(files)")
+        #expect(lines.first?.contains("\(files.count) of 6 movies were finished") == true, "\(outcome.stderr) vs \(files)")
+        #expect(outcome.stdout.split(separator: "\n").count == files.count, "a summary line per finished movie: \(outcome.stdout)")
+        for file in files { #expect(try decodeAll(out.appendingPathComponent(file)).count == 180, "\(file) is whole") }
+    }
+
     /// A file already at the destination keeps its bytes (and inode) when the render replacing it is cancelled.
     @Test(arguments: [SIGINT, SIGTERM])
     func anExistingDestinationIsByteIdenticalAfterACancelledRender(signal: Int32) throws {
