@@ -34,7 +34,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     public func consume(_ bytes: UnsafeRawBufferPointer) {
         switch self {
         case .photo: Self.decodePhoto(bytes)
-        case .audio: Self.withTemporaryFile(bytes, suffix: "") { url in Self.decodeAudio(url) }
+        case .audio: Self.withTemporaryFile(bytes) { url in Self.decodeAudio(url) }
         case .svgPath: _ = try? Path(svg: Self.text(bytes))
         case .cssColor: _ = try? Color(css: Self.text(bytes))
         case .easing:
@@ -53,7 +53,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             _ = try? SubtitleTrack(webVTT: text)
         case .cubeLUT: _ = try? CubeLUT(parsing: Self.text(bytes))
         case .sticker:
-            Self.withTemporaryFile(bytes, suffix: "") { url in
+            Self.withTemporaryFile(bytes) { url in
                 _ = try? AnimatedImageDecoder.decode(url, width: 64, height: nil)
             }
         }
@@ -95,9 +95,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 
     /// Runs `body` with `bytes` in a temporary file (the decoders that need a path: libavformat, the
     /// sticker decoders), removed afterwards.
-    private static func withTemporaryFile(_ bytes: UnsafeRawBufferPointer, suffix: String, _ body: (URL) -> Void) {
+    private static func withTemporaryFile(_ bytes: UnsafeRawBufferPointer, _ body: (URL) -> Void) {
         let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("moviemaker-fuzz-\(getpid())-\(UInt64.random(in: 0...UInt64.max))\(suffix)")
+            .appendingPathComponent("moviemaker-fuzz-\(getpid())-\(UInt64.random(in: 0...UInt64.max))")
         guard FileManager.default.createFile(atPath: url.path, contents: Data(bytes)) else { return }
         defer { try? FileManager.default.removeItem(at: url) }
         body(url)
