@@ -22,7 +22,7 @@ export PKG_CONFIG_PATH := $(PKGCONFIG_WRAPPERS)$(if $(PKG_CONFIG_PATH),:$(PKG_CO
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-.PHONY: deps build demo test fuzz fuzz-descriptions sanitize bench bench-filters bench-chunks bench-title-batch test-distributed clean check-swift install
+.PHONY: deps build demo test fuzz fuzz-descriptions sanitize sanitize-thread bench bench-filters bench-chunks bench-title-batch test-distributed clean check-swift install
 
 check-swift:
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "swift not found: install Swift 6 (https://www.swift.org/install/linux/) and put it on PATH"; exit 1; }
@@ -118,6 +118,11 @@ fuzz-descriptions: deps
 ## time). Third-party process-lifetime caches are suppressed in scripts/lsan-suppressions.txt, with reasons.
 sanitize: deps
 	bash scripts/sanitize.sh
+
+## The multi-threaded tests (render scheduler, slideshow photo store, transitions, sound, chunks) and a
+## 20-photo slideshow under ThreadSanitizer, in .build/tsan; fails on any report (scripts/sanitize-thread.sh).
+sanitize-thread: deps
+	bash scripts/sanitize-thread.sh
 
 ## `moviemaker title --batch` against separate `moviemaker title` runs of the same rows (20 lower
 ## thirds at 1080p, 3 s each, in Latin, Arabic and Japanese), paired and alternated, with the CPU other
