@@ -166,7 +166,7 @@ struct VideoClipTests {
         let source = try decodeAll(url).map { (time: $0.presentationTime.seconds, index: VideoFixtures.frameIndex(of: $0.pixels)) }
         try #require(source.allSatisfy { $0.index != nil })
         let first = source[0].time
-        let clip = try Clip.video(file)
+        let clip = Clip.video(file)
         let got = indices(try frames(clip))
         #expect(got.count == rate.frameCount(for: file.duration))
         var wrong: [String] = []
@@ -375,7 +375,7 @@ struct VideoClipTests {
         let url = try VideoFixtures.require(spec, .audioOffset(milliseconds: 21))
         let file = try VideoFile(url: url)
         print("audio-offset fixture probes audioOffset = \(file.audioOffset.map { "\($0.seconds * 1000) ms" } ?? "nil")")
-        let video = try Clip.video(file)
+        let video = Clip.video(file)
         let edits: [(String, Clip)] = [
             ("untouched", video),
             ("trimmed 15…70", video.trimmed(from: frameTime(15), to: frameTime(70))),
