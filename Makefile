@@ -22,7 +22,7 @@ export PKG_CONFIG_PATH := $(PKGCONFIG_WRAPPERS)$(if $(PKG_CONFIG_PATH),:$(PKG_CO
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-.PHONY: deps build demo test fuzz fuzz-descriptions sanitize sanitize-thread bench bench-filters bench-chunks bench-title-batch test-distributed clean check-swift install
+.PHONY: deps build demo test fuzz fuzz-descriptions sanitize sanitize-thread bench bench-peers bench-filters bench-chunks bench-title-batch test-distributed clean check-swift install
 
 check-swift:
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "swift not found: install Swift 6 (https://www.swift.org/install/linux/) and put it on PATH"; exit 1; }
@@ -138,6 +138,15 @@ bench: deps
 	$(SWIFT) build -c release --product moviemaker-bench
 	$(SWIFT) build -c release --product moviemaker
 	$$($(SWIFT) build -c release --show-bin-path)/moviemaker-bench $(BENCH_ARGS)
+
+## MovieMaker side by side with its peers (issue 20): W1 (Bézier shapes), W2 (a Ken Burns slideshow), W3 (an
+## animated title) at medium and veryfast, 1080p30 CRF 20, against pycairo piped into ffmpeg, the ffmpeg command
+## line (W2, W3), MoviePy 2.2.1 and x264 alone on our frames; paired runs, a table of fps, wall, CPU, peak RSS,
+## ours÷peer per pair and the CPU other processes took. Installs what it needs (apt: ffmpeg, libcairo2-dev,
+## pkg-config, python3-venv; PyPI into .build/peers-venv). A full run takes over an hour on 2 cores;
+## BENCH_PEERS_QUICK=1 runs fewer frames and one pair (about 10 minutes). See docs/BENCHMARKS.md.
+bench-peers: deps
+	bash scripts/bench-peers.sh
 
 ## The filters line of the benchmark alone: each filter's cost on a 1920×1080 frame, and a 3-s 1080p30
 ## medium render with a LUT + vignette + grain against the same render without them (a few minutes).

@@ -162,6 +162,10 @@ do {
         try VideoChild.main(arguments[1])
         exit(0)
     }
+    if arguments.first == PeerWorkload.flag {
+        try PeerWorkload.main(Array(arguments.dropFirst()))
+        exit(0)
+    }
     let options = try Options(arguments: arguments)
     try runBenchmark(options)
 } catch let error as OptionError {

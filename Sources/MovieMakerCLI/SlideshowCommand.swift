@@ -140,6 +140,13 @@ struct SlideshowCommand: SingleOutputCommand {
     @Option(help: ArgumentHelp("Zoom in, out, or alternate per photo. (default: alternate)", valueName: "in|out|alternate"))
     var kenBurnsDirection: Slideshow.KenBurns.Direction = .alternate
 
+    /// Ken Burns easing.
+    @Option(help: ArgumentHelp("How the Ken Burns view moves over each photo's time: an easing name as --easing elsewhere takes "
+                                   + "(linear: a constant rate; sineInOut, easeInOut, cubicOut, cubic-bezier(…)…). (default: sineInOut)",
+                               valueName: "easing"),
+            transform: { (text: String) throws -> Easing in try Easing(named: text) })
+    var kenBurnsEasing: Easing = .sineInOut
+
     /// Order of the photos.
     @Option(help: ArgumentHelp("name (natural: img2 before img10) or date (EXIF capture date). (default: name for folders, as given for files)",
                                valueName: "order"))
@@ -310,7 +317,7 @@ struct SlideshowCommand: SingleOutputCommand {
             card.exit = .fade(duration: min(0.5, titleDuration.seconds / 4))
             show.outro = card
         }
-        show.kenBurns = kenBurns ? Slideshow.KenBurns(zoom: kenBurnsZoom, direction: kenBurnsDirection, seed: seed) : .off
+        show.kenBurns = kenBurns ? Slideshow.KenBurns(zoom: kenBurnsZoom, direction: kenBurnsDirection, seed: seed, easing: kenBurnsEasing) : .off
         let cuts = transition.lowercased() == "none"
         if isAuto {
             guard let musicLength, musicLength > .zero else {

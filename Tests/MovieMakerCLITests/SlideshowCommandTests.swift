@@ -245,6 +245,31 @@ struct SlideshowCommandTests {
         #expect(w.status == 0 && w.stderr.contains("tiny.png") && w.stderr.contains("soft"), "\(w.stderr)")
     }
 
+    @Test func kenBurnsEasingLinearZoomsAtAConstantRateAndUnknownNamesAreRefused() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        // A black photo with a white line 2 px wide at x = 100…102 (219 px left of the middle of 640).
+        let c = try Canvas(width: 640, height: 360)
+        try c.draw { ctx in ctx.clear(.black); ctx.setFill(.white); ctx.fillRect(Rect(x: 100, y: 0, width: 2, height: 360)) }
+        try c.writePNG(to: folder.file("line.png"))
+        func zoom(at frame: Int, easing: [String]) throws -> Double {
+            let out = folder.file("kb.mp4")
+            let r = try CLI.run(["slideshow", folder.file("line.png").path, "--fit", "fill", "--ken-burns-zoom", "0.1", "--ken-burns-direction", "in",
+                                 "--duration", "3", "--transition", "none", "--size", "640x360", "-q", "-o", out.path] + easing)
+            #expect(r.status == 0, "stderr: \(r.stderr)")
+            let px = try decodeAll(out)[frame].pixels
+            var sum = 0.0, weight = 0.0
+            for x in 40..<160 { let v = Double(px.rgba(x: x, y: 180).green); if v > 40 { sum += Double(x) * v; weight += v } }
+            return (320 - sum / weight) / (320 - 101)
+        }
+        // Frame 22 of 90 (amount 22/90): linear 1 + 0.1·0.244 = 1.0244; sine in-out 1 + 0.1·0.139 = 1.0139.
+        let linear = try zoom(at: 22, easing: ["--ken-burns-easing", "linear"])
+        #expect(abs(linear - 1.0244) < 0.004, "linear: \(linear)")
+        let standard = try zoom(at: 22, easing: [])
+        #expect(abs(standard - 1.0139) < 0.004, "sine in-out by default: \(standard)")
+        try expectError([folder.file("line.png").path, "--ken-burns-easing", "wobbly", "-o", folder.file("x.mp4").path], naming: ["wobbly"], status: 64)
+    }
+
     @Test func unknownTransitionListsTheKnownOnes() throws {
         guard CLI.isBuilt else { return }
         let (folder, _) = try Self.photoFolder()

@@ -500,3 +500,20 @@ extension BezierAnimation.Motion: Codable, Equatable {
         }
     }
 }
+
+extension Clip.KenBurnsPath: Codable {
+    private enum CodingKeys: String, CodingKey { case start, end, easing }
+    /// Reads `{"start": {…}, "end": {…}}` and, when given, `"easing"` (a curve's name; default `sineInOut`).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(start: try c.decode(Rect.self, forKey: .start), end: try c.decode(Rect.self, forKey: .end),
+                  easing: try c.decode(.easing, or: .sineInOut))
+    }
+    /// Writes both views, and the easing when it is not the default `sineInOut`.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(start, forKey: .start)
+        try c.encode(end, forKey: .end)
+        if easing != .sineInOut { try c.encode(easing, forKey: .easing) }
+    }
+}

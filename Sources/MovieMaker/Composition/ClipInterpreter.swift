@@ -146,7 +146,7 @@ extension Clip.Media {
             // A clear background leaves what is below (a PNG over other clips); clearing would erase it.
             if photo.background.alpha > 0 { ctx.clear(photo.background) }
             let amount = frame.duration > .zero ? min(max(frame.time / frame.duration.seconds, 0), 1) : 0
-            let view = photo.kenBurns.map { $0.start.interpolated(to: $0.end, amount: Easing.sineInOut(amount)) }
+            let view = photo.kenBurns.map { $0.view(at: amount) }
             Slideshow.draw(picture, fit: photo.fit, view: view, focus: photo.focus, in: ctx)
         }
     }

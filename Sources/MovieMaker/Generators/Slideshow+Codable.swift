@@ -15,16 +15,18 @@ extension Slideshow.KenBurns.Direction: Codable {
 }
 
 extension Slideshow.KenBurns: Codable {
-    private enum CodingKeys: String, CodingKey { case isEnabled, zoom, pan, direction, seed }
+    private enum CodingKeys: String, CodingKey { case isEnabled, zoom, pan, direction, seed, easing }
 
-    /// Reads the fields given; the rest default as in `init()` (on, 12 % zoom, 6 % pan, alternating, seed 1).
+    /// Reads the fields given; the rest default as in `init()` (on, 12 % zoom, 6 % pan, alternating, seed 1,
+    /// `sineInOut`; `"easing"` is a curve's name, e.g. `"linear"`).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(isEnabled: try c.decode(.isEnabled, or: true), zoom: try c.decode(.zoom, or: 0.12), pan: try c.decode(.pan, or: 0.06),
-                  direction: try c.decode(.direction, or: .alternate), seed: try c.decode(.seed, or: 1))
+                  direction: try c.decode(.direction, or: .alternate), seed: try c.decode(.seed, or: 1),
+                  easing: try c.decode(.easing, or: .sineInOut))
     }
 
-    /// Writes every field.
+    /// Writes every field (the easing only when it is not the default `sineInOut`).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(isEnabled, forKey: .isEnabled)
@@ -32,6 +34,7 @@ extension Slideshow.KenBurns: Codable {
         try c.encode(pan, forKey: .pan)
         try c.encode(direction, forKey: .direction)
         try c.encode(seed, forKey: .seed)
+        if easing != .sineInOut { try c.encode(easing, forKey: .easing) }
     }
 }
 

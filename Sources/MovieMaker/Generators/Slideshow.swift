@@ -85,6 +85,10 @@ public struct Slideshow: Sendable, Equatable {
         public var direction: Direction
         /// Seeds the per-photo choices, so the same show renders the same film every time.
         public var seed: UInt64
+        /// How each photo's view moves over its time on screen: `.sineInOut` (the default) starts and
+        /// ends gently; `.linear` zooms and pans at a constant rate (a zoom of 0.10 magnifies 1.00 →
+        /// 1.10, 1.05 half-way), as other tools' Ken Burns effects do; any `Easing` works.
+        public var easing: Easing
 
         /// Zoom direction (`"in"`, `"out"`, `"alternate"` as data).
         public enum Direction: String, Sendable, CaseIterable {
@@ -96,9 +100,12 @@ public struct Slideshow: Sendable, Equatable {
             case alternate
         }
 
-        /// Gentle movement: 12 % zoom, 6 % pan, alternating directions.
-        public init(isEnabled: Bool = true, zoom: Double = 0.12, pan: Double = 0.06, direction: Direction = .alternate, seed: UInt64 = 1) {
+        /// Gentle movement: 12 % zoom, 6 % pan, alternating directions, eased in and out (`easing`:
+        /// `.linear` for a constant rate).
+        public init(isEnabled: Bool = true, zoom: Double = 0.12, pan: Double = 0.06, direction: Direction = .alternate, seed: UInt64 = 1,
+                    easing: Easing = .sineInOut) {
             self.isEnabled = isEnabled; self.zoom = max(0, zoom); self.pan = max(0, pan); self.direction = direction; self.seed = seed
+            self.easing = easing
         }
         /// No movement.
         public static let off = KenBurns(isEnabled: false)
@@ -397,7 +404,7 @@ extension Clip.SlideshowLeaf {
         for (index, photo) in show.photos.enumerated() {
             let motion = show.kenBurns.isEnabled ? show.kenBurnsRects(for: photo, index: index) : nil
             let media = Clip.PhotoMedia(url: photo.url, fit: show.fit, background: show.background,
-                                        kenBurns: motion.map { Clip.KenBurnsPath(start: $0.0, end: $0.1) },
+                                        kenBurns: motion.map { Clip.KenBurnsPath(start: $0.0, end: $0.1, easing: show.kenBurns.easing) },
                                         frameSize: frame, decodeZoom: zoom, focus: photo.focus)
             let caption = show.captionText(for: photo)
             let isFirst = parts.isEmpty

@@ -8,8 +8,12 @@ public struct TitleAnimation: Sendable, Hashable {
         case none
         /// Opacity from 0 to 1.
         case fade
-        /// Slides in from beyond an edge of the frame.
-        case slide(from: Edge)
+        /// Slides in from `edge`: from just beyond that edge of the frame when `distance` is nil (the
+        /// text is off screen at the start), else over `distance` pixels at 1080 lines (scaled to the
+        /// frame like the card's font sizes), starting that far from its place on `edge`'s side (60 from
+        /// the bottom: starts 60 px low and rises into place). A slide over a distance is on screen
+        /// from the start; it moves, it does not fade (an exit slide ends `distance` away).
+        case slide(from: Edge, distance: Double? = nil)
         /// Scales up from nothing with a slight overshoot.
         case pop
         /// Characters appear one after another, as typed.
@@ -59,9 +63,10 @@ public struct TitleAnimation: Sendable, Hashable {
     public static let none = TitleAnimation(.none, duration: 0, cascade: 0)
     /// A fade.
     public static func fade(duration: Double = 0.8) -> TitleAnimation { TitleAnimation(.fade, duration: duration) }
-    /// A slide from `edge`.
-    public static func slide(from edge: Edge = .bottom, duration: Double = 0.8) -> TitleAnimation {
-        TitleAnimation(.slide(from: edge), duration: duration)
+    /// A slide from `edge`: from beyond the frame's edge, or over `distance` pixels at 1080 lines
+    /// (`slide(from: .bottom, distance: 60)` rises 60 px into place; negative distances count as 0).
+    public static func slide(from edge: Edge = .bottom, distance: Double? = nil, duration: Double = 0.8) -> TitleAnimation {
+        TitleAnimation(.slide(from: edge, distance: distance.map { $0.isFinite ? max(0, $0) : 0 }), duration: duration)
     }
     /// A scale-up pop with overshoot.
     public static func pop(duration: Double = 0.6) -> TitleAnimation { TitleAnimation(.pop, duration: duration) }

@@ -6,7 +6,8 @@ extension TitleAnimation.Style: Codable {
         "none": .none, "fade": .fade, "pop": .pop, "typewriter": .typewriter, "letters": .letters, "words": .words, "blur": .blur,
     ]
 
-    /// Reads a style's name (`"fade"`; `"slide"` slides from the bottom) or `{"type": "slide", "from": "left"}`.
+    /// Reads a style's name (`"fade"`; `"slide"` slides from the bottom) or `{"type": "slide", "from": "left"}`,
+    /// optionally with `"distance": 60` (pixels at 1080 lines; without it the slide starts beyond the edge).
     public init(from decoder: any Decoder) throws {
         let known = Self.plain.keys.sorted() + ["slide"]
         if let name = try decoder.singleValueContainer().decodeStringIfPossible() {
@@ -18,7 +19,12 @@ extension TitleAnimation.Style: Codable {
         let c = try decoder.container(keyedBy: AnyCodingKey.self)
         let type = try c.decodeType()
         if type == "slide" {
-            self = .slide(from: try c.decode(AnyCodingKey("from"), or: .bottom))
+            let distance = try c.decodeIfPresent(Double.self, forKey: AnyCodingKey("distance"))
+            if let distance, !(distance.isFinite && distance >= 0) {
+                throw DecodingError.dataCorruptedError(forKey: AnyCodingKey("distance"), in: c,
+                                                       debugDescription: "a slide's distance must be 0 or more pixels, got \(distance)")
+            }
+            self = .slide(from: try c.decode(AnyCodingKey("from"), or: .bottom), distance: distance)
         } else if let style = Self.plain[type] {
             self = style
         } else {
@@ -26,12 +32,13 @@ extension TitleAnimation.Style: Codable {
         }
     }
 
-    /// Writes the name, or `{"type": "slide", "from": …}`.
+    /// Writes the name, or `{"type": "slide", "from": …}` (with `"distance"` when it has one).
     public func encode(to encoder: any Encoder) throws {
-        if case let .slide(edge) = self {
+        if case let .slide(edge, distance) = self {
             var c = encoder.container(keyedBy: AnyCodingKey.self)
             try c.encode("slide", forKey: .type)
             try c.encode(edge, forKey: AnyCodingKey("from"))
+            try c.encodeIfPresent(distance, forKey: AnyCodingKey("distance"))
         } else {
             var c = encoder.singleValueContainer()
             try c.encode("\(self)")

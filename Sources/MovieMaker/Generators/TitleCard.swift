@@ -246,7 +246,10 @@ struct TitlePlan: Sendable {
 
     /// Draws one text element at linear progress `p` (0 hidden, 1 in place) of `animation`.
     func draw(_ layout: TextLayout, _ e: Element, progress p: Double, animation: TitleAnimation, in ctx: DrawingContext) throws {
-        guard p > 0 else { return }
+        // A slide over a distance is on screen at its start; every other animation shows nothing at 0.
+        var startsVisible = false
+        if case .slide(_, let distance?) = animation.style, distance > 0 { startsVisible = true }
+        guard p > 0 || startsVisible else { return }
         let eased = animation.easing(p)
         if p >= 1 { layout.draw(in: ctx, at: e.origin); return }
         let center = e.bounds.center
@@ -255,14 +258,24 @@ struct TitlePlan: Sendable {
             layout.draw(in: ctx, at: e.origin)
         case .fade:
             ctx.withOpacity(min(max(eased, 0), 1)) { layout.draw(in: ctx, at: e.origin) }
-        case let .slide(edge):
-            // Start just beyond the frame edge and travel to the resting place.
+        case let .slide(edge, distance):
+            // Start just beyond the frame edge (or `distance` away, at 1080 lines) and travel to the resting place.
             var dx = 0.0, dy = 0.0
-            switch edge {
-            case .left: dx = -e.bounds.maxX
-            case .right: dx = size.width - e.bounds.minX
-            case .top: dy = -e.bounds.maxY
-            case .bottom: dy = size.height - e.bounds.minY
+            if let distance {
+                let d = max(0, distance) * size.height / 1080
+                switch edge {
+                case .left: dx = -d
+                case .right: dx = d
+                case .top: dy = -d
+                case .bottom: dy = d
+                }
+            } else {
+                switch edge {
+                case .left: dx = -e.bounds.maxX
+                case .right: dx = size.width - e.bounds.minX
+                case .top: dy = -e.bounds.maxY
+                case .bottom: dy = size.height - e.bounds.minY
+                }
             }
             ctx.withSavedState {
                 ctx.translate(x: dx * (1 - eased), y: dy * (1 - eased))

@@ -442,11 +442,12 @@ extension Timeline {
 
     /// The entrance and exit styles of a title (`TitleAnimation`'s, by name).
     public enum TitleStyle: String, Sendable, Hashable, CaseIterable {
-        /// The style's animation with its own duration and easing (a `slide` coming from `edge`).
-        public func animation(from edge: Edge = .bottom) -> TitleAnimation {
+        /// The style's animation with its own duration and easing (a `slide` coming from `edge`: from
+        /// beyond the frame's edge, or over `distance` pixels at 1080 lines when given).
+        public func animation(from edge: Edge = .bottom, distance: Double? = nil) -> TitleAnimation {
             switch self {
             case .fade: return .fade()
-            case .slide: return .slide(from: edge)
+            case .slide: return .slide(from: edge, distance: distance)
             case .typewriter: return .typewriter()
             case .pop: return .pop()
             case .letters: return .letters()
@@ -504,15 +505,18 @@ extension Timeline {
         public var font: String?
         /// The largest title size in pixels at 1080 lines (default 120; shrunk to fit).
         public var fontSize: Double?
+        /// How far a `slide` travels, in pixels at 1080 lines (default: from beyond the frame's edge).
+        public var slideDistance: Double?
 
         /// A title item; nil fields take their defaults.
         public init(_ text: String, subtitle: String? = nil, body: String? = nil, duration: TimeValue? = nil, style: TitleStyle? = nil,
                     from: Edge? = nil, easing: Easing? = nil, entranceDuration: TimeValue? = nil, exitStyle: TitleStyle? = nil,
                     layout: TitleCard.Layout? = nil, color: ColorText? = nil, background: ColorText? = nil, font: String? = nil,
-                    fontSize: Double? = nil) {
+                    fontSize: Double? = nil, slideDistance: Double? = nil) {
             self.text = text; self.subtitle = subtitle; self.body = body; self.duration = duration; self.style = style
             self.from = from; self.easing = easing; self.entranceDuration = entranceDuration; self.exitStyle = exitStyle
             self.layout = layout; self.color = color; self.background = background; self.font = font; self.fontSize = fontSize
+            self.slideDistance = slideDistance
         }
     }
 

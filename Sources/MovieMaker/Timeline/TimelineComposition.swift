@@ -446,8 +446,11 @@ struct TimelineCompiler {
         } else if onOverlay {
             card.background = .none
         }
-        card.entrance = animation(t.style ?? .fade, from: t.from ?? .bottom, duration: t.entranceDuration?.time(at: rate), easing: t.easing)
-        if let exit = t.exitStyle { card.exit = animation(exit, from: t.from ?? .bottom, duration: nil, easing: nil, exit: true) }
+        card.entrance = animation(t.style ?? .fade, from: t.from ?? .bottom, distance: t.slideDistance,
+                                  duration: t.entranceDuration?.time(at: rate), easing: t.easing)
+        if let exit = t.exitStyle {
+            card.exit = animation(exit, from: t.from ?? .bottom, distance: t.slideDistance, duration: nil, easing: nil, exit: true)
+        }
         do {
             return (try card.clip(width: width, height: height), "\"\(text)\"", (t.style ?? .fade).rawValue)
         } catch {
@@ -455,8 +458,9 @@ struct TimelineCompiler {
         }
     }
 
-    func animation(_ style: Timeline.TitleStyle, from edge: Edge, duration: Time?, easing: Easing?, exit: Bool = false) -> TitleAnimation {
-        var a = style == .fade && exit ? TitleAnimation.fade(duration: 0.5) : style.animation(from: edge)
+    func animation(_ style: Timeline.TitleStyle, from edge: Edge, distance: Double? = nil, duration: Time?, easing: Easing?,
+                   exit: Bool = false) -> TitleAnimation {
+        var a = style == .fade && exit ? TitleAnimation.fade(duration: 0.5) : style.animation(from: edge, distance: distance)
         if duration != nil || easing != nil {
             a = TitleAnimation(a.style, duration: duration ?? a.duration, easing: easing ?? a.easing, cascade: a.cascade)
         }

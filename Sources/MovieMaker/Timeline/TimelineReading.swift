@@ -668,7 +668,8 @@ extension Timeline.Item {
                                             layout: try i.choice("layout", TitleCard.Layout.self, what: "title layout"),
                                             color: try i.color("color", context), background: try i.color("background", context, allowNone: true),
                                             font: try i.string("font", nonEmpty: true),
-                                            fontSize: try i.double("fontSize", in: 0...1000, above: 0, hint: " pixels at 1080 lines")))
+                                            fontSize: try i.double("fontSize", in: 0...1000, above: 0, hint: " pixels at 1080 lines"),
+                                            slideDistance: try i.double("slideDistance", in: 0...10000, hint: " pixels at 1080 lines")))
         case "color":
             content = .color(Timeline.ColorFill(try i.color("color", context, required: true)!, duration: try i.time("duration", required: true, positive: true)!))
         case "slideshow":

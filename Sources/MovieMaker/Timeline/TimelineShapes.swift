@@ -337,6 +337,8 @@ enum TimelineShapes {
             SpecField("background", Schema.ref("titleBackground"), "Behind the text: a colour or none (default: dark on a video track, none on an overlay track)."),
             SpecField("font", Schema.string(minLength: 1), "The font family (default DejaVu Sans)."),
             SpecField("fontSize", Schema.number(exclusiveMinimum: 0, maximum: 1000), "The largest title size in pixels at 1080 lines (default 120)."),
+            SpecField("slideDistance", Schema.number(minimum: 0, maximum: 10000),
+                      "How far a slide travels, in pixels at 1080 lines (default: from beyond the frame's edge)."),
         ]),
         ("color", "The frame in one colour.", [
             SpecField("color", Schema.ref("color"), required: true, "The colour."),

@@ -292,6 +292,7 @@ extension Timeline.Item {
             w.set("background", t.background)
             w.set("font", t.font)
             w.set("fontSize", t.fontSize)
+            w.set("slideDistance", t.slideDistance)
         case let .color(c):
             w.set("color", c.color)
             w.set("duration", c.duration)
