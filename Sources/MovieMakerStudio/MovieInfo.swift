@@ -67,7 +67,7 @@ struct MovieInfo: Codable, Sendable {
         var duration: Double
         var what: String
         var detail: String
-        /// The transition into it from the item before, if any.
+        /// The transition out of it into the next item (the two overlap), if any.
         var transition: String?
     }
 

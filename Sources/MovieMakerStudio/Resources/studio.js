@@ -151,7 +151,7 @@
       row.appendChild(label);
       for (const item of track.items) {
         const block = document.createElement('div');
-        block.className = `block ${item.type}` + (item.transition ? ' transition-in' : '');
+        block.className = `block ${item.type}` + (item.transition ? ' transition-out' : '');
         block.style.left = `${item.start * pps}px`;
         block.style.width = `${item.duration * pps}px`;
         block.dataset.path = item.path;
