@@ -41,7 +41,7 @@ struct StudioCommand: ParsableCommand {
 
     /// The port.
     @Option(help: ArgumentHelp("The port to listen on (default: a free one).", valueName: "port"))
-    var port: Int = 0
+    var port: Int?
 
     /// The address to listen on.
     @Option(help: ArgumentHelp("Listen on this address instead of 127.0.0.1 only (e.g. 0.0.0.0): requests must then carry the printed token.", valueName: "address"))
@@ -59,12 +59,12 @@ struct StudioCommand: ParsableCommand {
         guard ["json", "swift"].contains(URL(fileURLWithPath: file).pathExtension.lowercased()) else {
             throw ValidationError("\(file): give a description file (.json) or a Swift script (.swift)")
         }
-        guard (0...65_535).contains(port) else { throw ValidationError("--port \(port): give a port from 1 to 65535 (0 picks a free one)") }
+        if let port, !(0...65_535).contains(port) { throw ValidationError("--port \(port): give a port from 1 to 65535 (0 picks a free one)") }
         if let host, host.isEmpty { throw ValidationError("--host: give an address, e.g. 0.0.0.0") }
     }
 
     func run() throws {
-        var configuration = StudioConfiguration(file: URL(fileURLWithPath: file), host: host, port: UInt16(port))
+        var configuration = StudioConfiguration(file: URL(fileURLWithPath: file), host: host, port: UInt16(port ?? 0))
         configuration.scriptCheck = { url in await ScriptCheck.check(url) }
         let server = StudioServer(configuration)
         let outcome = Mutex<(signal: Int32?, error: (any Error)?)>((nil, nil))

@@ -340,7 +340,7 @@ struct StudioServerTests {
                     var addr = p.pointee.sin_addr
                     _ = inet_ntop(AF_INET, &addr, &text, socklen_t(INET_ADDRSTRLEN))
                 }
-                let s = String(cString: text)
+                let s = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 if !s.hasPrefix("127.") { out.append(s) }
             }
             cursor = entry.pointee.ifa_next
