@@ -18,6 +18,78 @@ actor StudioProject {
         /// description's hash when the picture holds code), the size, the rate, the background, and the
         /// size and modification time of every file the picture reads.
         let treeKey: String
+        /// Per-frame keys that change only where an edit reaches (nil: every frame uses `treeKey`).
+        let frameKeys: FrameKeys?
+
+        /// The key of frame `index` at `width`×`height`.
+        func key(frame index: Int, width: Int, height: Int) -> String {
+            StudioProject.frameKey(tree: frameKeys?.key(for: index) ?? treeKey, index: index, width: width, height: height)
+        }
+    }
+
+    /// Frame keys made from the description's items rather than the whole picture, so an edit to one item
+    /// leaves the cached frames where that item is not drawn: a frame's key hashes what applies to every
+    /// frame (the output's size, rate and background, the tracks' kinds and order, the picture's settings,
+    /// the media files' stamps) and, for each picture item drawn at some time within the frame (by the
+    /// plan's start and duration, rounded outwards to frames), its track, JSON path, place in time and its
+    /// canonical JSON. An edit that moves later items changes their times, hence their frames' keys.
+    struct FrameKeys: Sendable {
+        /// What every frame's key includes.
+        let global: String
+        /// Each picture item's frames and key.
+        let items: [(frames: Range<Int>, key: String)]
+
+        /// The key for frame `index`.
+        func key(for index: Int) -> String {
+            var hash = SHA256()
+            hash.update(Data(global.utf8))
+            for item in items where item.frames.contains(index) { hash.update(Data("\n\(item.key)".utf8)) }
+            return hash.hexDigest()
+        }
+
+        /// The keys for `timeline` as `composition` resolved it; nil when an item cannot be written as JSON
+        /// or the plan does not account for every picture item (then the whole picture's hash is used).
+        init?(timeline: Timeline, composition: TimelineComposition) {
+            var output = timeline.output
+            output.encoder = nil
+            output.audio = nil
+            let headers = timeline.tracks.enumerated().map { "\($0.offset) \($0.element.kind.rawValue) \($0.element.enabled ?? true)" }
+            guard let outputText = try? Timeline(output: output).jsonText() else { return nil }
+            var inputs: [String] = []
+            for url in composition.inputFiles {
+                let stamp = FileStamp(path: url.path)
+                inputs.append("\(url.path) \(stamp.size) \(stamp.seconds).\(stamp.nanoseconds)")
+            }
+            global = ([outputText, "\(composition.width)x\(composition.height)", composition.frameRate.description,
+                       composition.encoderSettings.transparency ? "clear" : "black"] + headers + inputs).joined(separator: "\n")
+            let rate = composition.frameRate
+            var items: [(Range<Int>, String)] = []
+            var planned = Set<String>()
+            for item in composition.plan {
+                guard let (t, i) = MovieInfo.Movie.trackAndItem(item.path), timeline.tracks.indices.contains(t),
+                      timeline.tracks[t].items.indices.contains(i) else { return nil }
+                let track = timeline.tracks[t]
+                guard track.kind != .audio else { continue }
+                // What does not reach the picture (its label, markers, metadata) is left out of the key.
+                var spec = track.items[i]
+                spec.label = nil
+                spec.markers = []
+                spec.metadata = [:]
+                guard let text = try? Timeline(tracks: [Timeline.Track(track.kind, items: [spec])]).jsonText() else { return nil }
+                let first = rate.frameIndex(at: item.start), end = rate.frameCount(for: item.start + item.duration)
+                items.append((first..<Swift.max(end, first + 1),
+                              [item.path, item.start.description, item.duration.description, item.what, item.detail, text].joined(separator: "\n")))
+                planned.insert(item.path)
+            }
+            // Every enabled picture item must be in the plan, or a frame could miss one that it draws.
+            for (t, track) in timeline.tracks.enumerated() where track.kind != .audio && track.enabled != false {
+                for (i, item) in track.items.enumerated() where item.enabled != false && !planned.contains("tracks[\(t)].items[\(i)]") {
+                    if case .gap = item.content { continue }
+                    return nil
+                }
+            }
+            self.items = items
+        }
     }
 
     /// The file as given.
@@ -121,7 +193,9 @@ actor StudioProject {
             let values = try template.slotValues(assignments: assignments, media: [], relativeTo: folder)
             let timeline = try template.filled(with: values)
             let composition = try timeline.composition(Timeline.RenderOptions(mediaFolder: folder))
-            return .success(Loaded(timeline: timeline, template: template, composition: composition, treeKey: treeKey(of: composition)))
+            let tree = treeKey(of: composition)
+            return .success(Loaded(timeline: timeline, template: template, composition: composition, treeKey: tree,
+                                   frameKeys: FrameKeys(timeline: timeline, composition: composition)))
         } catch {
             var problem = StudioProblem(error)
             if problem.file == nil { problem.file = file.path }
@@ -167,7 +241,7 @@ actor StudioProject {
         guard scale.isFinite, scale > 0, scale <= 1 else { throw StudioFailure.badRequest("scale must be more than 0 and at most 1, got \(scale)") }
         let width = max(2, Int((Double(composition.width) * scale).rounded()))
         let height = max(2, Int((Double(composition.height) * scale).rounded()))
-        let key = Self.frameKey(tree: loaded.treeKey, index: index, width: width, height: height)
+        let key = loaded.key(frame: index, width: width, height: height)
         if let png = cache.get(key) { return (png, true) }
         if let running = inFlight[key] { return (try await running.value, false) }
         let queue = frameQueue

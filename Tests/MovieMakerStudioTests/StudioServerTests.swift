@@ -163,6 +163,9 @@ struct StudioServerTests {
         #expect(events.next()?.name == "hello")
         let first = try studio.get("/api/frame/32")
         #expect(first.headers["x-studio-cache"] == "miss")
+        // Frame 5 shows only the title, which the edit below does not touch.
+        let titleBefore = try studio.get("/api/frame/5")
+        #expect(titleBefore.headers["x-studio-cache"] == "miss")
         #expect(try studio.get("/api/frame/32").headers["x-studio-cache"] == "hit")
         let before = try Self.pixels(ofPNG: first.body, in: studio.folder, name: "before.png")
         let version = try studio.movie()["version"] as? Int ?? 0
@@ -176,6 +179,20 @@ struct StudioServerTests {
         #expect(second.headers["x-studio-cache"] == "miss")
         let after = try Self.pixels(ofPNG: second.body, in: studio.folder, name: "after.png")
         #expect(Self.maxDifference(before, after) > 50, "the colour changed")
+        // Only the frames the edited item is drawn in were invalidated: frame 5 is still cached, and its
+        // pixels are those of the edited description drawn afresh.
+        let titleAfter = try studio.get("/api/frame/5")
+        #expect(titleAfter.headers["x-studio-cache"] == "hit")
+        let fresh = try Timeline(contentsOf: studio.spec).composition(Timeline.RenderOptions(mediaFolder: studio.folder.url))
+        let drawn = try #require(try fresh.picture.renderFrames(5..<6, width: 320, height: 240, rate: fresh.frameRate).first)
+        #expect(Self.maxDifference(try Self.pixels(ofPNG: titleAfter.body, in: studio.folder, name: "title.png"), drawn) == 0)
+        // Lengthening the title moves the colour: frames of both are drawn again.
+        try studio.edit(Self.spec(color: "#e76f51", titleDuration: "1.2s"))
+        #expect(events.next(timeout: 3)?.name == "reload")
+        #expect(try studio.get("/api/frame/5").headers["x-studio-cache"] == "miss")
+        #expect(try studio.get("/api/frame/32").headers["x-studio-cache"] == "miss")
+        try studio.edit(Self.spec(color: "#e76f51"))
+        #expect(events.next(timeout: 3)?.name == "reload")
         // Editing something that does not change the picture (a label) keeps the cache.
         let tree = (try studio.movie()["movie"] as? [String: Any])?["treeKey"] as? String
         try studio.edit(Self.spec(color: "#e76f51").replacingOccurrences(of: "\"Opening\"", with: "\"Opening!\""))
@@ -183,6 +200,7 @@ struct StudioServerTests {
         let treeAfter = (try studio.movie()["movie"] as? [String: Any])?["treeKey"] as? String
         #expect(treeAfter == tree)
         #expect(try studio.get("/api/frame/32").headers["x-studio-cache"] == "hit")
+        #expect(try studio.get("/api/frame/5").headers["x-studio-cache"] == "hit", "a label does not reach the picture")
     }
 
     @Test("A description that is not valid is reported with its JSON path, and the last good movie is kept")
