@@ -29,8 +29,8 @@ actor StudioProject {
 
     /// Frame keys made from the description's items rather than the whole picture, so an edit to one item
     /// leaves the cached frames where that item is not drawn: a frame's key hashes what applies to every
-    /// frame (the output's size, rate and background, the tracks' kinds and order, the picture's settings,
-    /// the media files' stamps) and, for each picture item drawn at some time within the frame (by the
+    /// frame (the output's size, rate and background, the template's slots and their values, the tracks'
+    /// kinds and order, the picture's settings, the media files' stamps) and, for each picture item drawn at some time within the frame (by the
     /// plan's start and duration, rounded outwards to frames), its track, JSON path, place in time and its
     /// canonical JSON. An edit that moves later items changes their times, hence their frames' keys.
     struct FrameKeys: Sendable {
@@ -54,7 +54,8 @@ actor StudioProject {
             output.encoder = nil
             output.audio = nil
             let headers = timeline.tracks.enumerated().map { "\($0.offset) \($0.element.kind.rawValue) \($0.element.enabled ?? true)" }
-            guard let outputText = try? Timeline(output: output).jsonText() else { return nil }
+            // Items name slots (`{{name}}`, `{"slot": …}`) whose values are the slots' defaults: every slot counts.
+            guard let outputText = try? Timeline(output: output, template: timeline.template, slots: timeline.slots).jsonText() else { return nil }
             var inputs: [String] = []
             for url in composition.inputFiles {
                 let stamp = FileStamp(path: url.path)

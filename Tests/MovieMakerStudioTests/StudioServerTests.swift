@@ -203,6 +203,26 @@ struct StudioServerTests {
         #expect(try studio.get("/api/frame/5").headers["x-studio-cache"] == "hit", "a label does not reach the picture")
     }
 
+    @Test("Filling a slot from the page (POST /api/slots) reloads and draws the frames again")
+    func fillingASlotRedrawsTheFrames() async throws {
+        let text = Self.spec().replacingOccurrences(of: "\"text\": \"Studio\"", with: "\"text\": \"{{name}}\"")
+            .replacingOccurrences(of: "\"version\": 1,", with: "\"version\": 1, \"slots\": {\"name\": {\"kind\": \"text\", \"default\": \"Ana\"}},")
+        let studio = try await Running(spec: text)
+        let server = studio.server
+        defer { Task { await server.stop() } }
+        let slots = try #require((try studio.movie()["movie"] as? [String: Any])?["slots"] as? [[String: Any]])
+        #expect(slots.first?["name"] as? String == "name" && slots.first?["defaultValue"] as? String == "Ana")
+        let before = try studio.get("/api/frame/5")
+        #expect(before.headers["x-studio-cache"] == "miss")
+        let response = try RawHTTP.request("POST", "/api/slots", port: studio.port, body: Data(#"{"name": "Bartholomew"}"#.utf8))
+        #expect(response.status == 200)
+        let after = try studio.get("/api/frame/5")
+        #expect(after.headers["x-studio-cache"] == "miss")
+        let a = try Self.pixels(ofPNG: before.body, in: studio.folder, name: "a.png"), b = try Self.pixels(ofPNG: after.body, in: studio.folder, name: "b.png")
+        #expect(Self.maxDifference(a, b) > 20, "the title's text changed")
+        #expect(try RawHTTP.request("POST", "/api/slots", port: studio.port, body: Data("nope".utf8)).status == 400)
+    }
+
     @Test("A description that is not valid is reported with its JSON path, and the last good movie is kept")
     func badSpecGivesItsJSONPath() async throws {
         let studio = try await Running()
