@@ -35,6 +35,8 @@ final class RenderJob: Sendable {
     private let token = CancellationToken()
     /// The current status.
     private let state: Mutex<Status>
+    /// Signalled once when the render has ended (done, failed or cancelled, its partial file removed).
+    private let ended = DispatchSemaphore(value: 0)
 
     /// A job rendering `composition` to `destination`; `start()` starts it.
     init(composition: TimelineComposition, destination: URL, publish: @escaping @Sendable (StudioEvent) async -> Void) {
@@ -62,8 +64,21 @@ final class RenderJob: Sendable {
     /// Cancels the render; it stops at its next frame and removes its partial file.
     func cancel() { token.cancel() }
 
+    /// Waits up to `seconds` for the render to end; true when it has.
+    func waitUntilEnded(seconds: Double) async -> Bool {
+        let ended = self.ended
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let result = ended.wait(timeout: .now() + seconds) == .success
+                if result { ended.signal() }
+                continuation.resume(returning: result)
+            }
+        }
+    }
+
     /// Renders, publishing progress and the outcome.
     private func run() {
+        defer { ended.signal() }
         let started = Date()
         let lastSent = Mutex(Date.distantPast)
         do {

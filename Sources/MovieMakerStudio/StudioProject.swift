@@ -295,8 +295,13 @@ actor StudioProject {
         return job.status
     }
 
-    /// Cancels a running render (the server is stopping); its partial file is removed.
-    func cancelRender() { render?.cancel() }
+    /// Cancels a running render (the server is stopping) and waits (up to 5 s) until it has stopped and
+    /// removed its partial file.
+    func cancelRender() async {
+        guard let render, render.isRunning else { return }
+        render.cancel()
+        _ = await render.waitUntilEnded(seconds: 5)
+    }
 
     /// Runs `work` on `queue`, suspending the caller (not blocking a cooperative thread) until it returns.
     static func onQueue<T: Sendable>(_ queue: DispatchQueue, _ work: @escaping @Sendable () throws -> T) async throws -> T {

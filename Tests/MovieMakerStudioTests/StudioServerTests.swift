@@ -350,6 +350,21 @@ struct StudioServerTests {
         #expect(throws: (any Error).self) { try RawHTTP.connect(port: studio.port, timeout: 1) }
     }
 
+    @Test("stop() cancels a running render, which leaves no file behind")
+    func stopCancelsARender() async throws {
+        let studio = try await Running(spec: Self.spec(titleDuration: "20s"))
+        let events = try EventStream(port: studio.port)
+        #expect(events.next()?.name == "hello")
+        #expect(try RawHTTP.request("POST", "/api/render", port: studio.port).status == 202)
+        #expect(try RawHTTP.request("POST", "/api/render", port: studio.port).status == 409, "one render at a time")
+        // Wait until it is under way.
+        var running = false
+        while !running, let event = events.next(timeout: 10) { running = event.name == "render" && event.data.contains("\"frames\":") && !event.data.contains("\"frames\":0,") }
+        #expect(running)
+        await studio.server.stop()
+        #expect(studio.folder.contents == ["spec.json"], "\(studio.folder.contents)")
+    }
+
     @Test("The frame cache keeps the most recently used frames within its bytes")
     func frameCacheIsBoundedLRU() {
         var cache = FrameCache(capacity: 10)
