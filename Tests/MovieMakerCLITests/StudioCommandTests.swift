@@ -35,7 +35,7 @@ struct StudioCommandTests {
         let movie = try #require(Self.get(url.appendingPathComponent("api/movie")))
         #expect(movie.status == 200)
         #expect(String(decoding: movie.body, as: UTF8.self).contains("\"frameCount\":30"))
-        #expect(running.stderr.contains("320x240 at 30 fps, 30 frames"))
+        #expect(running.waitForStderr(containing: "320x240 at 30 fps, 30 frames", timeout: 30), "\(running.stderr)")
         let sent = running.send(signal)
         let outcome = running.waitForExit(timeout: 10)
         #expect(outcome.reason == .exit && outcome.status == 0, "exit \(outcome.status): \(outcome.stderr)")
@@ -52,7 +52,7 @@ struct StudioCommandTests {
         try Data(Self.spec.replacingOccurrences(of: "\"1s\"", with: "\"-1s\"").utf8).write(to: spec)
         let running = try CLI.Running(["studio", spec.path])
         #expect(running.waitForStdout(containing: "\n", timeout: 30))
-        #expect(running.stderr.contains("tracks[0].items[0].duration"))
+        #expect(running.waitForStderr(containing: "tracks[0].items[0].duration", timeout: 30), "\(running.stderr)")
         running.send(SIGINT)
         _ = running.waitForExit(timeout: 10)
     }
