@@ -32,6 +32,9 @@ struct FrameCache {
         return entry.data
     }
 
+    /// Whether `key` is held (without counting a hit or marking it used).
+    func contains(_ key: String) -> Bool { entries[key] != nil }
+
     /// Stores `data` under `key`, then drops the least recently used frames until within capacity
     /// (a frame larger than the whole capacity is not kept).
     mutating func put(_ key: String, _ data: Data) {

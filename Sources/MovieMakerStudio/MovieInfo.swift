@@ -18,6 +18,18 @@ struct MovieInfo: Codable, Sendable {
     var movie: Movie?
     /// The render started from the page, if any.
     var render: RenderJob.Status?
+    /// The frame cache's state.
+    var cache: Cache?
+
+    /// How full the frame cache is, and how well it serves.
+    struct Cache: Codable, Sendable {
+        /// Frames held, and their bytes.
+        var frames: Int
+        var bytes: Int
+        /// Lookups that found their frame, and that did not.
+        var hits: Int
+        var misses: Int
+    }
 
     /// A frame rate as the exact fraction `numerator / denominator` frames per second.
     struct Rate: Codable, Sendable {

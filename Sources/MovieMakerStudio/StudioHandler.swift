@@ -78,6 +78,14 @@ struct StudioHandler: HTTPHandler {
             let status = try await project.startRender { event in await events.publish(event) }
             return Self.response(StudioJSON.data(status), type: "application/json; charset=utf-8", status: .accepted)
         }
+        if method == .POST, path == "api/proxies" {
+            let query = { (name: String) in request.query.first(where: { $0.name == name })?.value }
+            guard let scale = Double(query("scale") ?? "0.25"), let from = Int(query("from") ?? "0") else {
+                throw StudioFailure.badRequest("give scale (0…1] and from (a frame number)")
+            }
+            try await project.startProxies(scale: scale, from: from)
+            return Self.json(["proxies": "drawing"], status: .accepted)
+        }
         if method == .POST, path == "api/slots" {
             let body = try await request.bodyData
             guard let values = try? JSONDecoder().decode([String: String].self, from: body) else {

@@ -119,6 +119,10 @@ actor StudioProject {
     private var watched: [String: FileStamp] = [:]
     /// The render started from the page, if any.
     private var render: RenderJob?
+    /// Where proxies (low-resolution frames for playback) are drawn, behind the frames asked for.
+    private let proxyQueue = DispatchQueue(label: "moviemaker.studio.proxies", qos: .utility)
+    /// The task drawing proxies ahead of playback, if any.
+    private var proxies: Task<Void, Never>?
 
     /// A project for `file`, caching at most `cacheBytes` bytes of encoded frames. Nothing is read yet: call `reload()`.
     init(file: URL, cacheBytes: Int, scriptCheck: (@Sendable (URL) async -> StudioProblem?)?) {
@@ -137,6 +141,8 @@ actor StudioProject {
     func reload() async -> StudioEvent {
         let file = self.file, folder = self.folder
         version += 1
+        proxies?.cancel()
+        proxies = nil
         if isScript {
             let problem = await scriptCheck?(file) ?? StudioProblem(
                 message: "previewing Swift scripts is not yet supported by this build of moviemaker studio: open a description file (.json), or run the script with `moviemaker run \(file.lastPathComponent)`",
@@ -263,6 +269,51 @@ actor StudioProject {
         return (png, false)
     }
 
+    /// Starts drawing the frames from `start` to the end at `scale` into the cache, a few at a time on a
+    /// queue of lower priority than the frames asked for (so scrubbing is not kept waiting): the
+    /// proxies the page plays. Replaces proxies already being drawn; a reload stops them.
+    func startProxies(scale: Double, from start: Int) throws {
+        guard let loaded else { throw StudioFailure.conflict("nothing to play: the description has not loaded") }
+        guard scale.isFinite, scale > 0, scale <= 1 else { throw StudioFailure.badRequest("scale must be more than 0 and at most 1, got \(scale)") }
+        proxies?.cancel()
+        let composition = loaded.composition
+        let width = max(2, Int((Double(composition.width) * scale).rounded()))
+        let height = max(2, Int((Double(composition.height) * scale).rounded()))
+        let first = max(0, min(start, composition.frameCount))
+        proxies = Task { [weak self] in
+            var index = first
+            while index < composition.frameCount, !Task.isCancelled {
+                let chunk = index..<min(index + 4, composition.frameCount)
+                guard let self, await self.drawProxies(chunk, of: loaded, width: width, height: height) else { return }
+                index = chunk.upperBound
+            }
+        }
+    }
+
+    /// Draws the frames of `range` not yet cached at `width`×`height` (one render session for the
+    /// range) and caches them; false when the description changed meanwhile or drawing failed.
+    private func drawProxies(_ range: Range<Int>, of loaded: Loaded, width: Int, height: Int) async -> Bool {
+        let keys = range.map { loaded.key(frame: $0, width: width, height: height) }
+        let missing = range.filter { !cache.contains(keys[$0 - range.lowerBound]) }
+        guard let from = missing.first, let to = missing.last else { return true }
+        let composition = loaded.composition
+        let pngs: [Data]
+        do {
+            pngs = try await Self.onQueue(proxyQueue) { () throws -> [Data] in
+                let background: Color = composition.encoderSettings.transparency ? .clear : .black
+                let frames = try composition.picture.renderFrames(from..<(to + 1), width: composition.width, height: composition.height,
+                                                                  rate: composition.frameRate, background: background, drawingThreads: 1,
+                                                                  videoDecoderLimit: composition.encoderSettings.videoDecoderLimit)
+                return try frames.map { try PNGEncoding.png($0, width: width, height: height) }
+            }
+        } catch {
+            return false
+        }
+        guard self.loaded?.treeKey == loaded.treeKey else { return false }
+        for (offset, png) in pngs.enumerated() { cache.put(keys[from + offset - range.lowerBound], png) }
+        return true
+    }
+
     /// A frame's cache key: the tree's key, the index and the encoded size.
     static func frameKey(tree: String, index: Int, width: Int, height: Int) -> String { "\(tree)/\(index)/\(width)x\(height)" }
 
@@ -276,7 +327,8 @@ actor StudioProject {
     func info() -> MovieInfo {
         MovieInfo(version: version, file: file.lastPathComponent, kind: isScript ? "script" : "description",
                   ok: problem == nil, error: problem, movie: loaded.map { MovieInfo.Movie($0, slotValues: slotValues) },
-                  render: render?.status)
+                  render: render?.status,
+                  cache: MovieInfo.Cache(frames: cache.count, bytes: cache.bytes, hits: cache.hits, misses: cache.misses))
     }
 
     // MARK: Rendering the movie

@@ -365,6 +365,27 @@ struct StudioServerTests {
         #expect(studio.folder.contents == ["spec.json"], "\(studio.folder.contents)")
     }
 
+    @Test("POST /api/proxies draws low-resolution frames ahead into the cache")
+    func proxiesAreDrawnInTheBackground() async throws {
+        let studio = try await Running()
+        let server = studio.server
+        defer { Task { await server.stop() } }
+        #expect(try RawHTTP.request("POST", "/api/proxies?scale=0.25&from=5", port: studio.port).status == 202)
+        var frames = 0
+        let deadline = Date().addingTimeInterval(30)
+        while frames < 30, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            frames = (try studio.movie()["cache"] as? [String: Any])?["frames"] as? Int ?? 0
+        }
+        #expect(frames == 30, "frames 5…34 drawn ahead")
+        let proxy = try studio.get("/api/frame/20?scale=0.25")
+        #expect(proxy.headers["x-studio-cache"] == "hit")
+        let pixels = try Self.pixels(ofPNG: proxy.body, in: studio.folder)
+        #expect(pixels.width == 80 && pixels.height == 60)
+        #expect(try studio.get("/api/frame/4?scale=0.25").headers["x-studio-cache"] == "miss", "nothing before `from`")
+        #expect(try RawHTTP.request("POST", "/api/proxies?scale=3", port: studio.port).status == 400)
+    }
+
     @Test("The frame cache keeps the most recently used frames within its bytes")
     func frameCacheIsBoundedLRU() {
         var cache = FrameCache(capacity: 10)

@@ -91,6 +91,8 @@
     if (state.frame >= m.frameCount - 1) seek(0, { noFrame: true });
     state.playing = true;
     state.playFrom = state.frame;
+    // Low-resolution proxies drawn ahead, in the background, from here to the end.
+    fetch(api(`/api/proxies?scale=${frameScale()}&from=${state.frame}`), { method: 'POST' }).catch(() => {});
     state.playStart = performance.now();
     $('play').textContent = '❚❚';
     const tick = () => {
