@@ -78,6 +78,16 @@ struct StudioHandler: HTTPHandler {
             let status = try await project.startRender { event in await events.publish(event) }
             return Self.response(StudioJSON.data(status), type: "application/json; charset=utf-8", status: .accepted)
         }
+        if method == .GET, path == "api/audio.wav" {
+            guard let sound = try await project.soundPreview() else { throw StudioFailure.notFound("the movie has no sound") }
+            return Self.response(sound.wav, type: "audio/wav")
+        }
+        if method == .GET, path == "api/waveform" {
+            struct Waveform: Encodable { let peaks: [Float]; let sampleRate: Int }
+            let sound = try await project.soundPreview()
+            return Self.response(StudioJSON.data(Waveform(peaks: sound?.peaks ?? [], sampleRate: SoundPreview.format.sampleRate)),
+                                 type: "application/json; charset=utf-8")
+        }
         if method == .POST, path == "api/proxies" {
             let query = { (name: String) in request.query.first(where: { $0.name == name })?.value }
             guard let scale = Double(query("scale") ?? "0.25"), let from = Int(query("from") ?? "0") else {

@@ -123,6 +123,8 @@ actor StudioProject {
     private let proxyQueue = DispatchQueue(label: "moviemaker.studio.proxies", qos: .utility)
     /// The task drawing proxies ahead of playback, if any.
     private var proxies: Task<Void, Never>?
+    /// The sound of the load `version`, once asked for (nil inside: the movie has no sound).
+    private var sound: (version: Int, preview: SoundPreview?)?
 
     /// A project for `file`, caching at most `cacheBytes` bytes of encoded frames. Nothing is read yet: call `reload()`.
     init(file: URL, cacheBytes: Int, scriptCheck: (@Sendable (URL) async -> StudioProblem?)?) {
@@ -162,8 +164,10 @@ actor StudioProject {
             watched = Self.stamps(of: [file] + new.composition.inputFiles)
         case let .failure(failure):
             problem = failure
-            // Keep watching the media of the last good version too: fixing a missing photo reloads.
-            watched = Self.stamps(of: [file] + (loaded?.composition.inputFiles ?? []))
+            // Keep watching the media of the last good version, and the file the error names: adding a
+            // missing photo, or fixing one, reloads.
+            let named = failure.file.map { URL(fileURLWithPath: $0, relativeTo: folder).standardizedFileURL }
+            watched = Self.stamps(of: [file] + (loaded?.composition.inputFiles ?? []) + (named.map { [$0] } ?? []))
         }
         return event()
     }
@@ -319,6 +323,19 @@ actor StudioProject {
 
     /// The cache's counters: frames held, bytes, hits and misses.
     var cacheStatistics: (count: Int, bytes: Int, hits: Int, misses: Int) { (cache.count, cache.bytes, cache.hits, cache.misses) }
+
+    // MARK: Sound
+
+    /// The sound of the last description that loaded, made once per load; nil when it has none.
+    func soundPreview() async throws -> SoundPreview? {
+        guard let loaded else { throw StudioFailure.conflict("nothing loaded yet") }
+        let version = self.version
+        if let sound, sound.version == version { return sound.preview }
+        let composition = loaded.composition
+        let preview = try await Self.onQueue(DispatchQueue.global(qos: .userInitiated)) { try SoundPreview.make(composition) }
+        if self.version == version { sound = (version, preview) }
+        return preview
+    }
 
     // MARK: The movie as data
 

@@ -386,6 +386,34 @@ struct StudioServerTests {
         #expect(try RawHTTP.request("POST", "/api/proxies?scale=3", port: studio.port).status == 400)
     }
 
+    @Test("GET /api/waveform and /api/audio.wav: the sound track's peaks and a WAV to play along")
+    func soundForThePage() async throws {
+        let plain = try await Running()
+        #expect(try plain.get("/api/audio.wav").status == 404)
+        #expect(try plain.get("/api/waveform").text.contains(#""peaks":[]"#))
+        await plain.server.stop()
+        guard FFTools.available else { return }
+        let studio = try await Running(spec: ##"{"version": 1, "output": {"size": "320x240", "fps": 30}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "#336699", "duration": "1s"}]}, {"kind": "audio", "items": [{"type": "music", "source": {"file": "tone.wav"}}]}]}"##)
+        let server = studio.server
+        defer { Task { await server.stop() } }
+        try AudioInTesting.makeWAV(studio.folder.file("tone.wav"), seconds: 2)
+        // The tone appeared after the first load (it was missing): the file the error named is watched,
+        // so writing it reloads (perhaps more than once while ffmpeg writes).
+        var info = try studio.movie()
+        let deadline = Date().addingTimeInterval(10)
+        while info["ok"] as? Bool != true, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            info = try studio.movie()
+        }
+        #expect(info["ok"] as? Bool == true, "\(info)")
+        let wav = try studio.get("/api/audio.wav")
+        #expect(wav.status == 200 && wav.headers["content-type"] == "audio/wav")
+        #expect(wav.body.prefix(4) == Data("RIFF".utf8) && wav.body.count == 44 + 48_000 * 2 * 2, "1 s of 48 kHz stereo 16-bit")
+        let waveform = try #require(try JSONSerialization.jsonObject(with: studio.get("/api/waveform").body) as? [String: Any])
+        let peaks = try #require(waveform["peaks"] as? [Double])
+        #expect(peaks.count == 2_000 && (peaks.max() ?? 0) > 0.05)
+    }
+
     @Test("The frame cache keeps the most recently used frames within its bytes")
     func frameCacheIsBoundedLRU() {
         var cache = FrameCache(capacity: 10)
