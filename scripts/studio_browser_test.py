@@ -226,7 +226,8 @@ def main():
     work = tempfile.mkdtemp(prefix="moviemaker-studio-browser-")
     profile = os.path.join(work, "profile")
     chrome = subprocess.Popen([CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
-                               "--force-device-scale-factor=1", "--hide-scrollbars", "--window-size=1280,900",
+                               "--force-device-scale-factor=1", "--hide-scrollbars",
+                               "--autoplay-policy=no-user-gesture-required", "--window-size=1280,900",
                                "--remote-debugging-port=0", f"--user-data-dir={profile}", "about:blank"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     studios = []
@@ -306,6 +307,32 @@ def main():
               "the item at fault is highlighted in the timeline")
         write(spec, spec_small())
         check(tools.wait("document.getElementById('error').hidden", 5), "fixing it clears the error")
+        stop(studio)
+
+        # -- Sound: the waveform under the timeline, and play keeps the picture with the sound.
+        print("moviemaker studio (sound and play):")
+        loud = os.path.join(work, "sound.json")
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=3", os.path.join(work, "tone.wav")], check=True)
+        write(loud, {"version": 1, "output": {"size": "320x240", "fps": 30}, "tracks": [
+            {"kind": "video", "items": [{"type": "title", "text": "Play", "duration": "3s", "background": "#14213d"}]},
+            {"kind": "audio", "name": "Music", "items": [{"type": "music", "label": "Tone", "source": {"file": "tone.wav"}}]}]})
+        studio, url = start_studio(loud)
+        studios.append(studio)
+        tools.navigate(url)
+        tools.wait("document.body.dataset.shownFrame !== undefined", 20)
+        drawn = tools.wait("""(() => { const c = document.getElementById('waveform'); if (c.hidden || !c.width) return false;
+            const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0;
+            for (let i = 3; i < d.length; i += 4) if (d[i]) n++; return n > 100; })()""", 10)
+        check(bool(drawn), "the sound track's waveform is drawn under the timeline")
+        tools.js("studio.seek(0); studio.play()")
+        time.sleep(1.5)
+        sync = tools.js("""(() => { const a = document.getElementById('audio'), m = studio.state.movie;
+            return {paused: a.paused, audio: a.currentTime, frame: studio.state.frame, clock: studio.state.audioClock,
+                    frameTime: studio.state.frame * m.fps.denominator / m.fps.numerator}; })()""")
+        tools.js("studio.pause()")
+        check(sync["frame"] >= 25, f"playing advances the frame counter at the frame rate (frame {sync['frame']} after 1.5 s)")
+        check(not sync["paused"] and sync["clock"] and abs(sync["audio"] - sync["frameTime"]) < 0.1,
+              f"the sound plays with the picture (sound at {sync['audio']:.3f} s, frame {sync['frame']} at {sync['frameTime']:.3f} s)")
         stop(studio)
 
         # -- A Swift script with a syntax error shows the compiler's line.

@@ -84,20 +84,33 @@
     if (!options.noFrame) requestFrame(index);
   }
 
-  // Play: the frame shown is derived from the clock and the frame rate, so it never drifts from the counter.
+  // Play: the frame shown is derived from the clock and the frame rate, so it never drifts from the
+  // counter. With sound, the clock is the sound's own position (so picture and sound stay together);
+  // without (or when the browser will not play it), the page's clock.
   function play() {
     const m = state.movie;
     if (!m) return;
     if (state.frame >= m.frameCount - 1) seek(0, { noFrame: true });
     state.playing = true;
     state.playFrom = state.frame;
+    state.audioClock = false;
+    const audio = $('audio');
+    if (m.hasSound && state.waveform && state.waveform.length) {
+      const src = api(`/api/audio.wav?v=${state.version}`);
+      if (audio.dataset.src !== src) { audio.src = src; audio.dataset.src = src; }
+      const startTime = state.frame * m.fps.denominator / m.fps.numerator;
+      state.audioFrom = startTime;
+      audio.currentTime = startTime;
+      audio.play().then(() => { if (state.playing) state.audioClock = true; }).catch(() => {});
+    }
     // Low-resolution proxies drawn ahead, in the background, from here to the end.
     fetch(api(`/api/proxies?scale=${frameScale()}&from=${state.frame}`), { method: 'POST' }).catch(() => {});
     state.playStart = performance.now();
     $('play').textContent = '❚❚';
     const tick = () => {
       if (!state.playing) return;
-      const elapsed = (performance.now() - state.playStart) / 1000;
+      const audio = $('audio');
+      const elapsed = state.audioClock && !audio.paused ? audio.currentTime - state.audioFrom : (performance.now() - state.playStart) / 1000;
       const index = state.playFrom + Math.floor(elapsed * m.fps.numerator / m.fps.denominator);
       if (index >= m.frameCount) { pause(); seek(m.frameCount - 1); return; }
       if (index !== state.frame) seek(index);
@@ -107,6 +120,8 @@
   }
   function pause() {
     state.playing = false;
+    state.audioClock = false;
+    $('audio').pause();
     $('play').textContent = '▶';
     requestFrame(state.frame);
   }
@@ -169,6 +184,38 @@
     }
     highlightError();
     placePlayhead();
+    drawWaveform();
+  }
+
+  // The sound under the timeline: the largest sample in each part of the movie, as bars.
+  function drawWaveform() {
+    const canvas = $('waveform'), peaks = state.waveform;
+    canvas.hidden = !(peaks && peaks.length);
+    if (canvas.hidden) return;
+    const width = $('tracks').clientWidth, height = 40;
+    const ratio = window.devicePixelRatio || 1;
+    canvas.width = Math.round(width * ratio);
+    canvas.height = Math.round(height * ratio);
+    const g = canvas.getContext('2d');
+    g.scale(ratio, ratio);
+    g.fillStyle = '#5e9a5e';
+    for (let x = 0; x < width; x++) {
+      const from = Math.floor(x * peaks.length / width), to = Math.max(from + 1, Math.floor((x + 1) * peaks.length / width));
+      let peak = 0;
+      for (let i = from; i < to && i < peaks.length; i++) peak = Math.max(peak, peaks[i]);
+      const h = Math.max(1, peak * (height - 4));
+      g.fillRect(x, (height - h) / 2, 1, h);
+    }
+  }
+
+  async function loadWaveform() {
+    state.waveform = null;
+    if (!state.movie || !state.movie.hasSound) { drawWaveform(); return; }
+    try {
+      const body = await (await fetch(api('/api/waveform'))).json();
+      state.waveform = body.peaks || [];
+    } catch (e) { state.waveform = []; }
+    drawWaveform();
   }
 
   function highlightError() {
@@ -270,6 +317,7 @@
     drawPanels();
     drawTimeline();
     if (m) seek(Math.min(state.frame, m.frameCount - 1));
+    loadWaveform();
   }
 
   // Wiring.
