@@ -22,7 +22,7 @@ export PKG_CONFIG_PATH := $(PKGCONFIG_WRAPPERS)$(if $(PKG_CONFIG_PATH),:$(PKG_CO
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-.PHONY: deps build demo test fuzz fuzz-descriptions sanitize sanitize-thread bench bench-peers bench-filters bench-chunks bench-title-batch test-distributed clean check-swift install
+.PHONY: deps build demo test test-studio fuzz fuzz-descriptions sanitize sanitize-thread bench bench-peers bench-filters bench-chunks bench-title-batch test-distributed clean check-swift install
 
 check-swift:
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "swift not found: install Swift 6 (https://www.swift.org/install/linux/) and put it on PATH"; exit 1; }
@@ -96,6 +96,15 @@ test: deps
 	$(SWIFT) build --build-tests
 	@echo "make test: XCTest's runner goes first (VideoLeafSmokeTests only), then swift-testing runs every other suite."
 	$(SWIFT) test --skip-build
+
+## Browser tests of `moviemaker studio` in headless Chromium (Debian's chromium, installed here when missing,
+## driven through the DevTools protocol by scripts/studio_browser_test.py, Python standard library only):
+## the page loads, a seek shows frame N pixel for pixel, timeline widths, an edit shows within 2 s, errors show
+## their JSON path or compiler line; prints the scrub latency of a 1080p title card; writes docs/studio.png.
+## Not part of `make test` (it needs a browser).
+test-studio: deps
+	$(SWIFT) build
+	bash scripts/test-studio.sh "$$($(SWIFT) build --show-bin-path)/moviemaker" docs/studio.png
 
 ## Coverage-guided fuzzing (libFuzzer + AddressSanitizer) of every parser and decoder that reads users'
 ## bytes (FuzzTarget.swift: photo, audio, svg-path, css-color, easing, description, subtitles, cube-lut,

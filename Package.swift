@@ -21,6 +21,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `moviemaker studio`'s HTTP server (MovieMakerStudio): small, async/await, no SwiftNIO to build.
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // One system-library target per C library. Each finds its flags with pkg-config and names the
@@ -64,9 +66,18 @@ let package = Package(
                 "CJPEG", "CPNG", "CWebP", "CHeif", "CLCMS", "CMovieMakerImageShim",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // `moviemaker studio`: the preview server (FlyingFox), its frame cache and its page (Resources/: plain
+        // HTML, CSS and JavaScript, no build step), as a library so the tests can run it in-process.
+        .target(
+            name: "MovieMakerStudio",
+            dependencies: ["MovieMaker", "CCairo", .product(name: "FlyingFox", package: "FlyingFox")],
+            resources: [.copy("Resources")]),
         .executableTarget(
             name: "MovieMakerCLI",
-            dependencies: ["MovieMaker", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: [
+                "MovieMaker", "MovieMakerStudio",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .executableTarget(name: "Examples", dependencies: ["MovieMaker"]),
         // CJPEG: the slideshow lines write their photos with libjpeg (BenchPhotos.swift).
         .executableTarget(name: "MovieMakerBench", dependencies: ["MovieMaker", "CJPEG"]),
@@ -82,6 +93,10 @@ let package = Package(
         .testTarget(name: "MovieMakerRenderTests", dependencies: ["MovieMaker", "MovieMakerTestSupport"]),
         // CLI tests: the built `moviemaker` binary run as a process.
         .testTarget(name: "MovieMakerCLITests", dependencies: ["MovieMaker", "MovieMakerTestSupport"]),
+        // Studio tests: the preview server run in-process and spoken to over HTTP on 127.0.0.1.
+        .testTarget(
+            name: "MovieMakerStudioTests",
+            dependencies: ["MovieMaker", "MovieMakerStudio", "MovieMakerTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

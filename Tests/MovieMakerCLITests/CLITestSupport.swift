@@ -134,6 +134,8 @@ extension CLI {
 
         /// Standard error so far.
         var stderr: String { condition.withLock { String(decoding: stderrData, as: UTF8.self) } }
+        /// Standard output read so far.
+        var stdout: String { condition.withLock { String(decoding: stdoutData, as: UTF8.self) } }
 
         /// Waits until standard error contains `text` (true), or the process ends or `timeout` passes (false).
         func waitForStderr(containing text: String, timeout: TimeInterval = 30) -> Bool {
