@@ -89,6 +89,11 @@ struct TitleCommand: RenderingCommand {
     @Option(help: ArgumentHelp("Where --style slide comes from: top, bottom, left, right. (default: bottom)", valueName: "edge"))
     var from: Edge = .bottom
 
+    /// A slide over a distance instead of from beyond the edge.
+    @Option(help: ArgumentHelp("With --style slide: slide this many pixels (at 1080 lines, scaled to --size) into place instead of from beyond the frame's edge, e.g. 60.",
+                               valueName: "px"))
+    var slideDistance: Double?
+
     /// Entrance duration override.
     @Option(help: ArgumentHelp("Seconds the entrance takes (default: the style's own, 0.6–1.5 s).", valueName: "seconds"))
     var entranceDuration: Double?
@@ -200,6 +205,10 @@ struct TitleCommand: RenderingCommand {
         if transparent && !outputIsStill && !["mov", "webm"].contains(outputExtension) {
             throw ValidationError("--transparent needs a format with alpha: -o title.mov (ProRes 4444), title.webm (VP9) or frame.png; H.264 .\(outputExtension) has no alpha")
         }
+        if let d = slideDistance {
+            guard d >= 0 && d.isFinite else { throw ValidationError("--slide-distance \(d) must be 0 or more pixels") }
+            guard style == .slide else { throw ValidationError("--slide-distance is for --style slide (the style is \(style.rawValue)): add --style slide or drop it") }
+        }
         if let d = entranceDuration, !(d >= 0 && d.isFinite) {
             throw ValidationError("--entrance-duration \(d) must be 0 or more seconds")
         }
@@ -243,6 +252,7 @@ struct TitleCommand: RenderingCommand {
             card.background = .color(background)
         }
         card.entrance = style.animation(duration: entranceDuration, from: from)
+        if let slideDistance { card.entrance.style = .slide(from: from, distance: slideDistance) }
         if let easing { card.entrance.easing = easing }
         card.exit = exitStyle.animation(duration: exitStyle == .typewriter ? 0.8 : 0.5, from: from)
         return card

@@ -124,3 +124,35 @@ struct TitleBatchTests {
         #expect(try Data(contentsOf: poster) == before, "the input is untouched")
     }
 }
+
+/// `moviemaker title --slide-distance`: a slide over a set distance instead of from beyond the edge.
+@Suite("moviemaker title --slide-distance")
+struct TitleSlideDistanceTests {
+    /// The mean row of bright pixels (the text), or nil when there are none.
+    static func inkRow(_ p: PixelBuffer) -> Double? {
+        var sum = 0.0, n = 0.0
+        for y in 0..<p.height { for x in 0..<p.width where p.rgba(x: x, y: y).red > 200 { sum += Double(y); n += 1 } }
+        return n > 0 ? sum / n : nil
+    }
+
+    @Test func theTitleStartsTheDistanceBelowItsPlaceAndIsOnScreenFromTheStart() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        func still(_ t: String) throws -> PixelBuffer {
+            let png = folder.file("s\(t).png")
+            let r = try CLI.run(["title", "Rise", "--style", "slide", "--slide-distance", "60", "--entrance-duration", "1",
+                                 "--easing", "linear", "--size", "320x180", "--fps", "30", "--still", t, "-o", png.path, "-q"])
+            #expect(r.status == 0, "\(r.stderr)")
+            let c = try Canvas(width: 320, height: 180)
+            let image = try Image(contentsOf: png)
+            try c.draw { ctx in ctx.draw(image, in: ctx.bounds) }
+            return c.pixels()
+        }
+        let start = try #require(Self.inkRow(try still("1ms")), "on screen at the first frame")
+        let rest = try #require(Self.inkRow(try still("2")))
+        // 60 px at 1080 lines is 10 px at 180.
+        #expect(abs((start - rest) - 10) <= 1, "starts \(start - rest) px below its place, expected 10")
+        let bad = try CLI.run(["title", "Rise", "--slide-distance", "60", "-o", folder.file("x.mp4").path])
+        #expect(bad.status == 64 && bad.stderr.contains("--slide-distance is for --style slide"), "\(bad.stderr)")
+    }
+}
