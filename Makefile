@@ -153,7 +153,7 @@ bench: deps
 ## line (W2, W3), MoviePy 2.2.1 and x264 alone on our frames; paired runs, a table of fps, wall, CPU, peak RSS,
 ## ours÷peer per pair and the CPU other processes took. Installs what it needs (apt: ffmpeg, libcairo2-dev,
 ## pkg-config, python3-venv; PyPI into .build/peers-venv). A full run takes over an hour on 2 cores;
-## BENCH_PEERS_QUICK=1 runs fewer frames and one pair (about 10 minutes). See docs/BENCHMARKS.md.
+## BENCH_PEERS_QUICK=1 runs fewer frames and one pair (21.5 min on the busy 2-core machine). See docs/BENCHMARKS.md.
 bench-peers: deps
 	bash scripts/bench-peers.sh
 

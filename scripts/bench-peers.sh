@@ -5,7 +5,8 @@
 #   the release moviemaker-bench (our side, `moviemaker-bench --peer …`), W2's ten photos in .build/peers-work/photos
 # Environment: BENCH_PEERS_QUICK=1 (fewer frames, one pair: minutes), BENCH_PEERS_PRESETS=medium,veryfast,
 # BENCH_PEERS_WORKLOADS=W1,W2,W3, BENCH_PEERS_PAIRS=N, SWIFT=swift. The table also goes to
-# .build/peers-work/bench-peers.txt and the figures to .build/peers-work/bench-peers.json.
+# .build/peers-work/bench-peers.txt, the figures to .build/peers-work/bench-peers.json, every run as it ends to
+# .build/peers-work/runs.jsonl (kept when a run is interrupted).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}

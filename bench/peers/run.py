@@ -162,6 +162,9 @@ def main():
                 if r["status"] != 0:
                     print("  %s failed (status %d): see %s.log" % (name, r["status"], out), file=sys.stderr)
                 runs[name].append(r)
+                # Every run as it finishes, so an interrupted benchmark keeps what it measured.
+                with open(os.path.join(work, "runs.jsonl"), "a") as log:
+                    log.write(json.dumps(dict(r, workload=workload, preset=preset, frames=frames)) + "\n")
                 return r
 
             sys.stderr.write("… %s %s: first run of ours, and our frames decoded for x264 alone\n" % (workload, preset))
@@ -178,6 +181,7 @@ def main():
                         busy = machine_busy_seconds() - before
                         others = max(0.0, (busy - x["cpu"] - y["cpu"]) / (x["wall"] + y["wall"]))
                         pair_rows.append(dict(ours=mine, peer=peer, ratio=y["wall"] / x["wall"], others=others))
+                        sys.stderr.write("    %.2f s / %.2f s: %.2f× (others %.2f cores)\n" % (x["wall"], y["wall"], y["wall"] / x["wall"], others))
             # Same work: frames, and PSNR against the pycairo pipe's output (W1, W2).
             reference = runs["pycairo pipe"][-1]["out"]
             print("\n%s at %s, %d frames" % (workload, preset, frames))
