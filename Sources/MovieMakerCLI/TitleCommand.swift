@@ -150,7 +150,7 @@ struct TitleCommand: RenderingCommand {
 
     /// Render one frame instead of a movie.
     @Option(help: ArgumentHelp("Render only the frame at this time (seconds) to the -o .png file.", valueName: "seconds"),
-            transform: { (text: String) throws -> Time in try DurationArgument.parse(text) })
+            transform: { (text: String) throws -> Time in try TimeArgument.parse(text) })
     var still: Time?
 
     @OptionGroup(title: "Output") var output: TitleOutputOptions

@@ -148,7 +148,7 @@ struct TitleSlideDistanceTests {
             try c.draw { ctx in ctx.draw(image, in: ctx.bounds) }
             return c.pixels()
         }
-        let start = try #require(Self.inkRow(try still("1ms")), "on screen at the first frame")
+        let start = try #require(Self.inkRow(try still("0")), "on screen at the first frame (--still 0)")
         let rest = try #require(Self.inkRow(try still("2")))
         // 60 px at 1080 lines is 10 px at 180.
         #expect(abs((start - rest) - 10) <= 1, "starts \(start - rest) px below its place, expected 10")
