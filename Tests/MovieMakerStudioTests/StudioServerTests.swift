@@ -42,8 +42,8 @@ struct StudioServerTests {
             port = try #require(await server.address?.port)
         }
 
-        func get(_ target: String, host: String? = nil, headers: [String: String] = [:]) throws -> RawHTTP.Response {
-            try RawHTTP.request("GET", target, port: port, host: host, headers: headers)
+        func get(_ target: String, host: String? = nil, headers: [String: String] = [:]) async throws -> RawHTTP.Response {
+            try await RawHTTP.send("GET", target, port: port, host: host, headers: headers)
         }
 
         /// Writes a new description, with a modification time surely different from the last.
@@ -55,16 +55,16 @@ struct StudioServerTests {
         func waitForVersion(after version: Int, timeout: TimeInterval = 5) async throws -> [String: Any] {
             let deadline = Date().addingTimeInterval(timeout)
             while Date() < deadline {
-                let info = try movie()
+                let info = try await movie()
                 if (info["version"] as? Int ?? 0) > version { return info }
                 try await Task.sleep(for: .milliseconds(50))
             }
             Issue.record("no reload within \(timeout) s")
-            return try movie()
+            return try await movie()
         }
 
-        func movie() throws -> [String: Any] {
-            let response = try get("/api/movie")
+        func movie() async throws -> [String: Any] {
+            let response = try await get("/api/movie")
             return try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
         }
     }
@@ -102,7 +102,7 @@ struct StudioServerTests {
         try composition.render(into: movie)
         try movie.finish()
         for index in [0, 12, 24, 30, 34] {
-            let response = try studio.get("/api/frame/\(index)")
+            let response = try await studio.get("/api/frame/\(index)")
             #expect(response.status == 200)
             #expect(response.headers["content-type"] == "image/png")
             let served = try Self.pixels(ofPNG: response.body, in: studio.folder, name: "served-\(index).png")
@@ -111,14 +111,14 @@ struct StudioServerTests {
             #expect(Self.maxDifference(served, rendered) == 0, "frame \(index) differs from the movie's")
         }
         // Scaled frames are the same picture, smaller.
-        let half = try studio.get("/api/frame/12?scale=0.5")
+        let half = try await studio.get("/api/frame/12?scale=0.5")
         let small = try Self.pixels(ofPNG: half.body, in: studio.folder, name: "half.png")
         #expect(small.width == 160 && small.height == 120)
         // Outside the movie, or a bad scale: refused.
-        #expect(try studio.get("/api/frame/35").status == 404)
-        #expect(try studio.get("/api/frame/-1").status == 404)
-        #expect(try studio.get("/api/frame/x").status == 400)
-        #expect(try studio.get("/api/frame/3?scale=2").status == 400)
+        #expect(try await studio.get("/api/frame/35").status == 404)
+        #expect(try await studio.get("/api/frame/-1").status == 404)
+        #expect(try await studio.get("/api/frame/x").status == 400)
+        #expect(try await studio.get("/api/frame/3?scale=2").status == 400)
     }
 
     @Test("POST /api/render writes the movie beside the description; its frame N matches the frame endpoint")
@@ -127,13 +127,13 @@ struct StudioServerTests {
         let server = studio.server
         defer { Task { await server.stop() } }
         let events = try EventStream(port: studio.port)
-        #expect(events.next()?.name == "hello")
-        let response = try RawHTTP.request("POST", "/api/render", port: studio.port)
+        #expect(await events.next()?.name == "hello")
+        let response = try await RawHTTP.send("POST", "/api/render", port: studio.port)
         #expect(response.status == 202)
         var done: String?
         let deadline = Date().addingTimeInterval(60)
         while done == nil, Date() < deadline {
-            guard let event = events.next(timeout: 2), event.name == "render" else { continue }
+            guard let event = await events.next(timeout: 2), event.name == "render" else { continue }
             if event.data.contains("\"state\":\"done\"") { done = event.data }
             #expect(!event.data.contains("\"state\":\"failed\""), "\(event.data)")
         }
@@ -143,11 +143,11 @@ struct StudioServerTests {
         let decoded = try decodeAll(url)
         #expect(decoded.count == 35)
         // The served movie is the file.
-        let file = try studio.get("/files/spec.mp4")
+        let file = try await studio.get("/files/spec.mp4")
         let onDisk = try Data(contentsOf: url)
         #expect(file.status == 200 && file.body == onDisk)
         // H.264 at CRF 18 is not lossless: close, not equal.
-        let frame = try Self.pixels(ofPNG: try studio.get("/api/frame/20").body, in: studio.folder)
+        let frame = try Self.pixels(ofPNG: try await studio.get("/api/frame/20").body, in: studio.folder)
         let quality = psnr(frame, decoded[20].pixels)
         #expect(quality > 30)
         // No partial files are left.
@@ -160,47 +160,47 @@ struct StudioServerTests {
         let server = studio.server
         defer { Task { await server.stop() } }
         let events = try EventStream(port: studio.port)
-        #expect(events.next()?.name == "hello")
-        let first = try studio.get("/api/frame/32")
+        #expect(await events.next()?.name == "hello")
+        let first = try await studio.get("/api/frame/32")
         #expect(first.headers["x-studio-cache"] == "miss")
         // Frame 5 shows only the title, which the edit below does not touch.
-        let titleBefore = try studio.get("/api/frame/5")
+        let titleBefore = try await studio.get("/api/frame/5")
         #expect(titleBefore.headers["x-studio-cache"] == "miss")
-        #expect(try studio.get("/api/frame/32").headers["x-studio-cache"] == "hit")
+        #expect(try await studio.get("/api/frame/32").headers["x-studio-cache"] == "hit")
         let before = try Self.pixels(ofPNG: first.body, in: studio.folder, name: "before.png")
-        let version = try studio.movie()["version"] as? Int ?? 0
+        let version = try await studio.movie()["version"] as? Int ?? 0
         let started = Date()
         try studio.edit(Self.spec(color: "#e76f51"))
-        let event = try #require(events.next(timeout: 10))
+        let event = try #require(await events.next(timeout: 10))
         #expect(event.name == "reload")
         #expect(Date().timeIntervalSince(started) < 5, "the reload came \(Date().timeIntervalSince(started)) s after the edit")
         _ = try await studio.waitForVersion(after: version)
-        let second = try studio.get("/api/frame/32")
+        let second = try await studio.get("/api/frame/32")
         #expect(second.headers["x-studio-cache"] == "miss")
         let after = try Self.pixels(ofPNG: second.body, in: studio.folder, name: "after.png")
         #expect(Self.maxDifference(before, after) > 50, "the colour changed")
         // Only the frames the edited item is drawn in were invalidated: frame 5 is still cached, and its
         // pixels are those of the edited description drawn afresh.
-        let titleAfter = try studio.get("/api/frame/5")
+        let titleAfter = try await studio.get("/api/frame/5")
         #expect(titleAfter.headers["x-studio-cache"] == "hit")
         let fresh = try Timeline(contentsOf: studio.spec).composition(Timeline.RenderOptions(mediaFolder: studio.folder.url))
         let drawn = try #require(try fresh.picture.renderFrames(5..<6, width: 320, height: 240, rate: fresh.frameRate).first)
         #expect(Self.maxDifference(try Self.pixels(ofPNG: titleAfter.body, in: studio.folder, name: "title.png"), drawn) == 0)
         // Lengthening the title moves the colour: frames of both are drawn again.
         try studio.edit(Self.spec(color: "#e76f51", titleDuration: "1.2s"))
-        #expect(events.next(timeout: 10)?.name == "reload")
-        #expect(try studio.get("/api/frame/5").headers["x-studio-cache"] == "miss")
-        #expect(try studio.get("/api/frame/32").headers["x-studio-cache"] == "miss")
+        #expect(await events.next(timeout: 10)?.name == "reload")
+        #expect(try await studio.get("/api/frame/5").headers["x-studio-cache"] == "miss")
+        #expect(try await studio.get("/api/frame/32").headers["x-studio-cache"] == "miss")
         try studio.edit(Self.spec(color: "#e76f51"))
-        #expect(events.next(timeout: 10)?.name == "reload")
+        #expect(await events.next(timeout: 10)?.name == "reload")
         // Editing something that does not change the picture (a label) keeps the cache.
-        let tree = (try studio.movie()["movie"] as? [String: Any])?["treeKey"] as? String
+        let tree = (try await studio.movie()["movie"] as? [String: Any])?["treeKey"] as? String
         try studio.edit(Self.spec(color: "#e76f51").replacingOccurrences(of: "\"Opening\"", with: "\"Opening!\""))
-        #expect(events.next(timeout: 10)?.name == "reload")
-        let treeAfter = (try studio.movie()["movie"] as? [String: Any])?["treeKey"] as? String
+        #expect(await events.next(timeout: 10)?.name == "reload")
+        let treeAfter = (try await studio.movie()["movie"] as? [String: Any])?["treeKey"] as? String
         #expect(treeAfter == tree)
-        #expect(try studio.get("/api/frame/32").headers["x-studio-cache"] == "hit")
-        #expect(try studio.get("/api/frame/5").headers["x-studio-cache"] == "hit", "a label does not reach the picture")
+        #expect(try await studio.get("/api/frame/32").headers["x-studio-cache"] == "hit")
+        #expect(try await studio.get("/api/frame/5").headers["x-studio-cache"] == "hit", "a label does not reach the picture")
     }
 
     @Test("Filling a slot from the page (POST /api/slots) reloads and draws the frames again")
@@ -210,17 +210,17 @@ struct StudioServerTests {
         let studio = try await Running(spec: text)
         let server = studio.server
         defer { Task { await server.stop() } }
-        let slots = try #require((try studio.movie()["movie"] as? [String: Any])?["slots"] as? [[String: Any]])
+        let slots = try #require((try await studio.movie()["movie"] as? [String: Any])?["slots"] as? [[String: Any]])
         #expect(slots.first?["name"] as? String == "name" && slots.first?["defaultValue"] as? String == "Ana")
-        let before = try studio.get("/api/frame/5")
+        let before = try await studio.get("/api/frame/5")
         #expect(before.headers["x-studio-cache"] == "miss")
-        let response = try RawHTTP.request("POST", "/api/slots", port: studio.port, body: Data(#"{"name": "Bartholomew"}"#.utf8))
+        let response = try await RawHTTP.send("POST", "/api/slots", port: studio.port, body: Data(#"{"name": "Bartholomew"}"#.utf8))
         #expect(response.status == 200)
-        let after = try studio.get("/api/frame/5")
+        let after = try await studio.get("/api/frame/5")
         #expect(after.headers["x-studio-cache"] == "miss")
         let a = try Self.pixels(ofPNG: before.body, in: studio.folder, name: "a.png"), b = try Self.pixels(ofPNG: after.body, in: studio.folder, name: "b.png")
         #expect(Self.maxDifference(a, b) > 20, "the title's text changed")
-        #expect(try RawHTTP.request("POST", "/api/slots", port: studio.port, body: Data("nope".utf8)).status == 400)
+        #expect(try await RawHTTP.send("POST", "/api/slots", port: studio.port, body: Data("nope".utf8)).status == 400)
     }
 
     @Test("A description that is not valid is reported with its JSON path, and the last good movie is kept")
@@ -229,23 +229,23 @@ struct StudioServerTests {
         let server = studio.server
         defer { Task { await server.stop() } }
         let events = try EventStream(port: studio.port)
-        #expect(events.next()?.name == "hello")
+        #expect(await events.next()?.name == "hello")
         try studio.edit(Self.spec(titleDuration: "-1s"))
-        let event = try #require(events.next(timeout: 10))
+        let event = try #require(await events.next(timeout: 10))
         #expect(event.name == "error")
         #expect(event.data.contains("tracks[0].items[0].duration"))
-        let info = try studio.movie()
+        let info = try await studio.movie()
         #expect(info["ok"] as? Bool == false)
         let error = try #require(info["error"] as? [String: Any])
         #expect(error["jsonPath"] as? String == "tracks[0].items[0].duration")
         #expect(info["movie"] != nil, "the last good movie stays on the page")
         // Fixed again: a reload.
         try studio.edit(Self.spec())
-        #expect(events.next(timeout: 10)?.name == "reload")
-        #expect(try studio.movie()["ok"] as? Bool == true)
+        #expect(await events.next(timeout: 10)?.name == "reload")
+        #expect(try await studio.movie()["ok"] as? Bool == true)
         // Broken JSON names its line.
         try studio.edit("{\n  \"output\": {\n")
-        let syntax = try #require(events.next(timeout: 10))
+        let syntax = try #require(await events.next(timeout: 10))
         #expect(syntax.name == "error")
     }
 
@@ -254,10 +254,10 @@ struct StudioServerTests {
         let studio = try await Running(spec: #"{"version": 1, "output": {"size": "320x240"}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "nope", "duration": "1s"}]}]}"#)
         let server = studio.server
         defer { Task { await server.stop() } }
-        let info = try studio.movie()
+        let info = try await studio.movie()
         #expect(info["ok"] as? Bool == false)
         #expect((info["error"] as? [String: Any])?["jsonPath"] as? String == "tracks[0].items[0].color")
-        #expect(try studio.get("/api/frame/0").status == 409)
+        #expect(try await studio.get("/api/frame/0").status == 409)
     }
 
     @Test("The movie as data: size, exact rate, frames, tracks and items with frame ranges, transitions")
@@ -265,7 +265,7 @@ struct StudioServerTests {
         let studio = try await Running()
         let server = studio.server
         defer { Task { await server.stop() } }
-        let movie = try #require(try studio.movie()["movie"] as? [String: Any])
+        let movie = try #require(try await studio.movie()["movie"] as? [String: Any])
         #expect(movie["width"] as? Int == 320 && movie["height"] as? Int == 240)
         #expect(movie["frameCount"] as? Int == 35)
         let fps = try #require(movie["fps"] as? [String: Any])
@@ -292,17 +292,17 @@ struct StudioServerTests {
                        "/files/%2e%2e/studio-outside-\(getpid()).txt", "/files/..%2fstudio-outside-\(getpid()).txt", "//etc/passwd",
                        "/files//etc/passwd", "/files/%2fetc%2fpasswd", "/etc/passwd", "/files/etc/passwd", "/files/link.txt",
                        "/files/./spec.json", "/files/%00"] {
-            let response = try studio.get(target)
+            let response = try await studio.get(target)
             #expect([403, 404].contains(response.status), "\(target) answered \(response.status)")
             #expect(!response.text.contains("root:") && !response.text.contains("secret"), "\(target) leaked a file")
         }
-        #expect(try studio.get("/files/spec.json").status == 200)
+        #expect(try await studio.get("/files/spec.json").status == 200)
         for asset in ["/", "/index.html", "/studio.css", "/studio.js"] {
-            let response = try studio.get(asset)
+            let response = try await studio.get(asset)
             #expect(response.status == 200, "\(asset)")
         }
-        #expect(try studio.get("/").text.contains("studio.js"))
-        #expect(try studio.get("/studio.js").headers["content-type"]?.hasPrefix("text/javascript") == true)
+        #expect(try await studio.get("/").text.contains("studio.js"))
+        #expect(try await studio.get("/studio.js").headers["content-type"]?.hasPrefix("text/javascript") == true)
     }
 
     @Test("By default the server listens on 127.0.0.1 only and answers only requests naming the loopback")
@@ -313,9 +313,9 @@ struct StudioServerTests {
         #expect(await studio.server.address?.host == "127.0.0.1")
         #expect(await studio.server.url?.absoluteString == "http://127.0.0.1:\(studio.port)/")
         #expect(studio.server.token == nil)
-        #expect(try studio.get("/api/movie", host: "localhost:\(studio.port)").status == 200)
+        #expect(try await studio.get("/api/movie", host: "localhost:\(studio.port)").status == 200)
         // DNS rebinding: a page on another name that resolves to 127.0.0.1.
-        #expect(try studio.get("/api/movie", host: "evil.example:\(studio.port)").status == 403)
+        #expect(try await studio.get("/api/movie", host: "evil.example:\(studio.port)").status == 403)
         // Not reachable on another address of this machine.
         for address in Self.nonLoopbackIPv4Addresses() {
             #expect(throws: (any Error).self, "listening on \(address)") { try RawHTTP.connect(host: address, port: studio.port, timeout: 1) }
@@ -328,12 +328,12 @@ struct StudioServerTests {
         let server = studio.server
         defer { Task { await server.stop() } }
         #expect(await studio.server.url?.absoluteString == "http://127.0.0.1:\(studio.port)/?token=abc123")
-        #expect(try studio.get("/api/movie").status == 403)
-        #expect(try studio.get("/").status == 403)
-        #expect(try studio.get("/api/movie?token=wrong").status == 403)
-        #expect(try studio.get("/api/movie?token=abc123").status == 200)
-        #expect(try studio.get("/api/frame/0", headers: ["Cookie": "studio_token=abc123"]).status == 200)
-        let page = try studio.get("/?token=abc123")
+        #expect(try await studio.get("/api/movie").status == 403)
+        #expect(try await studio.get("/").status == 403)
+        #expect(try await studio.get("/api/movie?token=wrong").status == 403)
+        #expect(try await studio.get("/api/movie?token=abc123").status == 200)
+        #expect(try await studio.get("/api/frame/0", headers: ["Cookie": "studio_token=abc123"]).status == 200)
+        let page = try await studio.get("/?token=abc123")
         #expect(page.headers["set-cookie"]?.contains("studio_token=abc123") == true)
         // A random token is made when none is given.
         let other = StudioServer(StudioConfiguration(file: studio.spec, host: "127.0.0.1"))
@@ -344,9 +344,9 @@ struct StudioServerTests {
     func stopsCleanly() async throws {
         let studio = try await Running()
         let events = try EventStream(port: studio.port)
-        #expect(events.next()?.name == "hello")
+        #expect(await events.next()?.name == "hello")
         await studio.server.stop()
-        #expect(events.next(timeout: 1) == nil)
+        #expect(await events.next(timeout: 1) == nil)
         #expect(throws: (any Error).self) { try RawHTTP.connect(port: studio.port, timeout: 1) }
     }
 
@@ -354,12 +354,12 @@ struct StudioServerTests {
     func stopCancelsARender() async throws {
         let studio = try await Running(spec: Self.spec(titleDuration: "20s"))
         let events = try EventStream(port: studio.port)
-        #expect(events.next()?.name == "hello")
-        #expect(try RawHTTP.request("POST", "/api/render", port: studio.port).status == 202)
-        #expect(try RawHTTP.request("POST", "/api/render", port: studio.port).status == 409, "one render at a time")
+        #expect(await events.next()?.name == "hello")
+        #expect(try await RawHTTP.send("POST", "/api/render", port: studio.port).status == 202)
+        #expect(try await RawHTTP.send("POST", "/api/render", port: studio.port).status == 409, "one render at a time")
         // Wait until it is under way.
         var running = false
-        while !running, let event = events.next(timeout: 10) { running = event.name == "render" && event.data.contains("\"frames\":") && !event.data.contains("\"frames\":0,") }
+        while !running, let event = await events.next(timeout: 10) { running = event.name == "render" && event.data.contains("\"frames\":") && !event.data.contains("\"frames\":0,") }
         #expect(running)
         await studio.server.stop()
         #expect(studio.folder.contents == ["spec.json"], "\(studio.folder.contents)")
@@ -370,27 +370,27 @@ struct StudioServerTests {
         let studio = try await Running()
         let server = studio.server
         defer { Task { await server.stop() } }
-        #expect(try RawHTTP.request("POST", "/api/proxies?scale=0.25&from=5", port: studio.port).status == 202)
+        #expect(try await RawHTTP.send("POST", "/api/proxies?scale=0.25&from=5", port: studio.port).status == 202)
         var frames = 0
         let deadline = Date().addingTimeInterval(30)
         while frames < 30, Date() < deadline {
             try await Task.sleep(for: .milliseconds(100))
-            frames = (try studio.movie()["cache"] as? [String: Any])?["frames"] as? Int ?? 0
+            frames = (try await studio.movie()["cache"] as? [String: Any])?["frames"] as? Int ?? 0
         }
         #expect(frames == 30, "frames 5…34 drawn ahead")
-        let proxy = try studio.get("/api/frame/20?scale=0.25")
+        let proxy = try await studio.get("/api/frame/20?scale=0.25")
         #expect(proxy.headers["x-studio-cache"] == "hit")
         let pixels = try Self.pixels(ofPNG: proxy.body, in: studio.folder)
         #expect(pixels.width == 80 && pixels.height == 60)
-        #expect(try studio.get("/api/frame/4?scale=0.25").headers["x-studio-cache"] == "miss", "nothing before `from`")
-        #expect(try RawHTTP.request("POST", "/api/proxies?scale=3", port: studio.port).status == 400)
+        #expect(try await studio.get("/api/frame/4?scale=0.25").headers["x-studio-cache"] == "miss", "nothing before `from`")
+        #expect(try await RawHTTP.send("POST", "/api/proxies?scale=3", port: studio.port).status == 400)
     }
 
     @Test("GET /api/waveform and /api/audio.wav: the sound track's peaks and a WAV to play along")
     func soundForThePage() async throws {
         let plain = try await Running()
-        #expect(try plain.get("/api/audio.wav").status == 404)
-        #expect(try plain.get("/api/waveform").text.contains(#""peaks":[]"#))
+        #expect(try await plain.get("/api/audio.wav").status == 404)
+        #expect(try await plain.get("/api/waveform").text.contains(#""peaks":[]"#))
         await plain.server.stop()
         guard FFTools.available else { return }
         let studio = try await Running(spec: ##"{"version": 1, "output": {"size": "320x240", "fps": 30}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "#336699", "duration": "1s"}]}, {"kind": "audio", "items": [{"type": "music", "source": {"file": "tone.wav"}}]}]}"##)
@@ -399,17 +399,18 @@ struct StudioServerTests {
         try AudioInTesting.makeWAV(studio.folder.file("tone.wav"), seconds: 2)
         // The tone appeared after the first load (it was missing): the file the error named is watched,
         // so writing it reloads (perhaps more than once while ffmpeg writes).
-        var info = try studio.movie()
+        var info = try await studio.movie()
         let deadline = Date().addingTimeInterval(10)
         while info["ok"] as? Bool != true, Date() < deadline {
             try await Task.sleep(for: .milliseconds(100))
-            info = try studio.movie()
+            info = try await studio.movie()
         }
         #expect(info["ok"] as? Bool == true, "\(info)")
-        let wav = try studio.get("/api/audio.wav")
+        let wav = try await studio.get("/api/audio.wav")
         #expect(wav.status == 200 && wav.headers["content-type"] == "audio/wav")
         #expect(wav.body.prefix(4) == Data("RIFF".utf8) && wav.body.count == 44 + 48_000 * 2 * 2, "1 s of 48 kHz stereo 16-bit")
-        let waveform = try #require(try JSONSerialization.jsonObject(with: studio.get("/api/waveform").body) as? [String: Any])
+        let waveformBody = try await studio.get("/api/waveform").body
+        let waveform = try #require(try JSONSerialization.jsonObject(with: waveformBody) as? [String: Any])
         let peaks = try #require(waveform["peaks"] as? [Double])
         #expect(peaks.count == 2_000 && (peaks.max() ?? 0) > 0.05)
     }
