@@ -4,7 +4,8 @@ import MovieMakerTestSupport
 import Testing
 @testable import MovieMakerStudio
 
-/// The studio's server run in-process on 127.0.0.1 and spoken to over HTTP with a plain socket.
+/// The studio's server: the built `moviemaker studio` run as a process (so other suites' work in this
+/// test process cannot hold up its answers) and spoken to over HTTP with a plain socket.
 @Suite("Studio server", .serialized)
 struct StudioServerTests {
     /// A tiny description: 320x240 at 30 fps, a 1 s title fading (10 frames) into a 0.5 s colour: 35 frames.
@@ -23,23 +24,27 @@ struct StudioServerTests {
         """
     }
 
-    /// A project folder with `spec.json`, and a server on it (started).
+    /// A project folder with `spec.json`, and `moviemaker studio` serving it.
     struct Running {
         let folder: TemporaryFolder
         let spec: URL
-        let server: StudioServer
+        let server: StudioProcess
         let port: UInt16
 
-        init(spec text: String = StudioServerTests.spec(), configure: (inout StudioConfiguration) -> Void = { _ in },
-             name: String = #function) async throws {
+        init(spec text: String = StudioServerTests.spec(), arguments: [String] = [], name: String = #function) async throws {
             folder = try TemporaryFolder(name)
             spec = folder.file("spec.json")
             try Data(text.utf8).write(to: spec)
-            var configuration = StudioConfiguration(file: spec)
-            configure(&configuration)
-            server = StudioServer(configuration)
-            _ = try await server.start()
-            port = try #require(await server.address?.port)
+            let file = spec
+            server = try await offPool { try StudioProcess(file, arguments: arguments) }
+            port = server.port
+        }
+
+        /// Stops the studio (SIGINT) and returns its exit status.
+        @discardableResult
+        func stop() async -> Int32 {
+            let server = self.server
+            return (try? await offPool { server.stop() }) ?? -1
         }
 
         func get(_ target: String, host: String? = nil, headers: [String: String] = [:]) async throws -> RawHTTP.Response {
@@ -90,8 +95,7 @@ struct StudioServerTests {
     @Test("GET /api/frame/N is frame N of the rendered movie, pixel for pixel")
     func frameEndpointEqualsTheRenderedMovie() async throws {
         let studio = try await Running()
-        let server = studio.server
-        defer { Task { await server.stop() } }
+        defer { studio.server.kill() }
         // The movie through the whole render path, into lossless PNG frames.
         let timeline = try Timeline(contentsOf: studio.spec)
         let composition = try timeline.composition(Timeline.RenderOptions(mediaFolder: studio.folder.url))
@@ -124,8 +128,7 @@ struct StudioServerTests {
     @Test("POST /api/render writes the movie beside the description; its frame N matches the frame endpoint")
     func renderEndpointWritesTheMovie() async throws {
         let studio = try await Running()
-        let server = studio.server
-        defer { Task { await server.stop() } }
+        defer { studio.server.kill() }
         let events = try EventStream(port: studio.port)
         #expect(await events.next()?.name == "hello")
         let response = try await RawHTTP.send("POST", "/api/render", port: studio.port)
@@ -157,8 +160,7 @@ struct StudioServerTests {
     @Test("Editing the description on disk invalidates cached frames and announces a reload")
     func editingTheSpecReloadsAndInvalidates() async throws {
         let studio = try await Running()
-        let server = studio.server
-        defer { Task { await server.stop() } }
+        defer { studio.server.kill() }
         let events = try EventStream(port: studio.port)
         #expect(await events.next()?.name == "hello")
         let first = try await studio.get("/api/frame/32")
@@ -208,8 +210,7 @@ struct StudioServerTests {
         let text = Self.spec().replacingOccurrences(of: "\"text\": \"Studio\"", with: "\"text\": \"{{name}}\"")
             .replacingOccurrences(of: "\"version\": 1,", with: "\"version\": 1, \"slots\": {\"name\": {\"kind\": \"text\", \"default\": \"Ana\"}},")
         let studio = try await Running(spec: text)
-        let server = studio.server
-        defer { Task { await server.stop() } }
+        defer { studio.server.kill() }
         let slots = try #require((try await studio.movie()["movie"] as? [String: Any])?["slots"] as? [[String: Any]])
         #expect(slots.first?["name"] as? String == "name" && slots.first?["defaultValue"] as? String == "Ana")
         let before = try await studio.get("/api/frame/5")
@@ -226,8 +227,7 @@ struct StudioServerTests {
     @Test("A description that is not valid is reported with its JSON path, and the last good movie is kept")
     func badSpecGivesItsJSONPath() async throws {
         let studio = try await Running()
-        let server = studio.server
-        defer { Task { await server.stop() } }
+        defer { studio.server.kill() }
         let events = try EventStream(port: studio.port)
         #expect(await events.next()?.name == "hello")
         try studio.edit(Self.spec(titleDuration: "-1s"))
@@ -252,8 +252,7 @@ struct StudioServerTests {
     @Test("A description that never loaded answers /api/movie with the error and frames with 409")
     func brokenFromTheStart() async throws {
         let studio = try await Running(spec: #"{"version": 1, "output": {"size": "320x240"}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "nope", "duration": "1s"}]}]}"#)
-        let server = studio.server
-        defer { Task { await server.stop() } }
+        defer { studio.server.kill() }
         let info = try await studio.movie()
         #expect(info["ok"] as? Bool == false)
         #expect((info["error"] as? [String: Any])?["jsonPath"] as? String == "tracks[0].items[0].color")
@@ -263,8 +262,7 @@ struct StudioServerTests {
     @Test("The movie as data: size, exact rate, frames, tracks and items with frame ranges, transitions")
     func movieInfo() async throws {
         let studio = try await Running()
-        let server = studio.server
-        defer { Task { await server.stop() } }
+        defer { studio.server.kill() }
         let movie = try #require(try await studio.movie()["movie"] as? [String: Any])
         #expect(movie["width"] as? Int == 320 && movie["height"] as? Int == 240)
         #expect(movie["frameCount"] as? Int == 35)
@@ -283,8 +281,7 @@ struct StudioServerTests {
     @Test("Paths that leave the project's folder are refused; the page's assets and project files are served")
     func pathTraversalIsRefused() async throws {
         let studio = try await Running()
-        let server = studio.server
-        defer { Task { await server.stop() } }
+        defer { studio.server.kill() }
         try Data("secret".utf8).write(to: studio.folder.url.deletingLastPathComponent().appendingPathComponent("studio-outside-\(getpid()).txt"))
         defer { try? FileManager.default.removeItem(at: studio.folder.url.deletingLastPathComponent().appendingPathComponent("studio-outside-\(getpid()).txt")) }
         try FileManager.default.createSymbolicLink(atPath: studio.folder.file("link.txt").path, withDestinationPath: "/etc/passwd")
@@ -308,11 +305,11 @@ struct StudioServerTests {
     @Test("By default the server listens on 127.0.0.1 only and answers only requests naming the loopback")
     func bindsOnlyToTheLoopback() async throws {
         let studio = try await Running()
-        let server = studio.server
-        defer { Task { await server.stop() } }
-        #expect(await studio.server.address?.host == "127.0.0.1")
-        #expect(await studio.server.url?.absoluteString == "http://127.0.0.1:\(studio.port)/")
+        defer { studio.server.kill() }
+        #expect(studio.server.url.absoluteString == "http://127.0.0.1:\(studio.port)/")
         #expect(studio.server.token == nil)
+        // The listening socket, as the kernel lists it: 127.0.0.1 only.
+        #expect(try StudioProcess.listeningAddresses(port: studio.port) == ["127.0.0.1"])
         #expect(try await studio.get("/api/movie", host: "localhost:\(studio.port)").status == 200)
         // DNS rebinding: a page on another name that resolves to 127.0.0.1.
         #expect(try await studio.get("/api/movie", host: "evil.example:\(studio.port)").status == 403)
@@ -324,33 +321,31 @@ struct StudioServerTests {
 
     @Test("With --host, every request needs the token")
     func hostNeedsAToken() async throws {
-        let studio = try await Running { $0.host = "127.0.0.1"; $0.token = "abc123" }
-        let server = studio.server
-        defer { Task { await server.stop() } }
-        #expect(await studio.server.url?.absoluteString == "http://127.0.0.1:\(studio.port)/?token=abc123")
+        let studio = try await Running(arguments: ["--host", "127.0.0.1"])
+        defer { studio.server.kill() }
+        let token = try #require(studio.server.token)
+        #expect(token.count == 32 && token.allSatisfy(\.isHexDigit), "a random token: \(token)")
+        #expect(studio.server.url.absoluteString == "http://127.0.0.1:\(studio.port)/?token=\(token)")
         #expect(try await studio.get("/api/movie").status == 403)
         #expect(try await studio.get("/").status == 403)
         #expect(try await studio.get("/api/movie?token=wrong").status == 403)
-        #expect(try await studio.get("/api/movie?token=abc123").status == 200)
-        #expect(try await studio.get("/api/frame/0", headers: ["Cookie": "studio_token=abc123"]).status == 200)
-        let page = try await studio.get("/?token=abc123")
-        #expect(page.headers["set-cookie"]?.contains("studio_token=abc123") == true)
-        // A random token is made when none is given.
-        let other = StudioServer(StudioConfiguration(file: studio.spec, host: "127.0.0.1"))
-        #expect(other.token?.count == 32)
+        #expect(try await studio.get("/api/movie?token=\(token)").status == 200)
+        #expect(try await studio.get("/api/frame/0", headers: ["Cookie": "studio_token=\(token)"]).status == 200)
+        let page = try await studio.get("/?token=\(token)")
+        #expect(page.headers["set-cookie"]?.contains("studio_token=\(token)") == true)
     }
 
-    @Test("stop() ends the event streams and closes the port")
+    @Test("SIGINT ends the event streams, closes the port and exits 0")
     func stopsCleanly() async throws {
         let studio = try await Running()
         let events = try EventStream(port: studio.port)
         #expect(await events.next()?.name == "hello")
-        await studio.server.stop()
+        #expect(await studio.stop() == 0)
         #expect(await events.next(timeout: 1) == nil)
         #expect(throws: (any Error).self) { try RawHTTP.connect(port: studio.port, timeout: 1) }
     }
 
-    @Test("stop() cancels a running render, which leaves no file behind")
+    @Test("SIGINT cancels a running render, which leaves no file behind")
     func stopCancelsARender() async throws {
         let studio = try await Running(spec: Self.spec(titleDuration: "20s"))
         let events = try EventStream(port: studio.port)
@@ -361,15 +356,14 @@ struct StudioServerTests {
         var running = false
         while !running, let event = await events.next(timeout: 10) { running = event.name == "render" && event.data.contains("\"frames\":") && !event.data.contains("\"frames\":0,") }
         #expect(running)
-        await studio.server.stop()
+        await studio.stop()
         #expect(studio.folder.contents == ["spec.json"], "\(studio.folder.contents)")
     }
 
     @Test("POST /api/proxies draws low-resolution frames ahead into the cache")
     func proxiesAreDrawnInTheBackground() async throws {
         let studio = try await Running()
-        let server = studio.server
-        defer { Task { await server.stop() } }
+        defer { studio.server.kill() }
         #expect(try await RawHTTP.send("POST", "/api/proxies?scale=0.25&from=5", port: studio.port).status == 202)
         var frames = 0
         let deadline = Date().addingTimeInterval(30)
@@ -391,11 +385,10 @@ struct StudioServerTests {
         let plain = try await Running()
         #expect(try await plain.get("/api/audio.wav").status == 404)
         #expect(try await plain.get("/api/waveform").text.contains(#""peaks":[]"#))
-        await plain.server.stop()
+        await plain.stop()
         guard FFTools.available else { return }
         let studio = try await Running(spec: ##"{"version": 1, "output": {"size": "320x240", "fps": 30}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "#336699", "duration": "1s"}]}, {"kind": "audio", "items": [{"type": "music", "source": {"file": "tone.wav"}}]}]}"##)
-        let server = studio.server
-        defer { Task { await server.stop() } }
+        defer { studio.server.kill() }
         try AudioInTesting.makeWAV(studio.folder.file("tone.wav"), seconds: 2)
         // The tone appeared after the first load (it was missing): the file the error named is watched,
         // so writing it reloads (perhaps more than once while ffmpeg writes).
