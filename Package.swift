@@ -93,7 +93,8 @@ let package = Package(
         .testTarget(name: "MovieMakerRenderTests", dependencies: ["MovieMaker", "MovieMakerTestSupport"]),
         // CLI tests: the built `moviemaker` binary run as a process.
         .testTarget(name: "MovieMakerCLITests", dependencies: ["MovieMaker", "MovieMakerTestSupport"]),
-        // Studio tests: the preview server run in-process and spoken to over HTTP on 127.0.0.1.
+        // Studio tests: `moviemaker studio` run as a process and spoken to over HTTP on 127.0.0.1 (its frame
+        // cache in-process).
         .testTarget(
             name: "MovieMakerStudioTests",
             dependencies: ["MovieMaker", "MovieMakerStudio", "MovieMakerTestSupport"]),

@@ -2,6 +2,7 @@ import FlyingFox
 import FlyingSocks
 import Foundation
 import MovieMaker
+import Synchronization
 
 /// How `moviemaker studio` serves a file: which file, on which address, and how often it looks for changes.
 public struct StudioConfiguration: Sendable {
@@ -78,15 +79,30 @@ public actor StudioServer {
                                 logger: DisabledLogger.disabled, handler: handler)
         }
         http = server
-        serving = Task { try await server.run() }
-        do {
-            try await server.waitUntilListening(timeout: 10)
-        } catch {
-            // run() failed (port taken, address not on this machine): its error says why.
-            if let serving, let failure = await serving.result.failure { throw failure }
-            throw error
+        // run() listens, then serves until stopped; when it cannot listen (the port is taken, the address
+        // is not this machine's) it ends at once with the reason, kept here for the loop below.
+        let failure = Mutex<(any Error)?>(nil)
+        serving = Task {
+            do { try await server.run() } catch {
+                failure.withLock { $0 = error }
+                throw error
+            }
         }
-        guard let listening = await server.listeningAddress else { throw StudioFailure.internal("the server is not listening") }
+        // Waits for the listening socket (a loaded machine may take a while to run the server's task).
+        let deadline = ContinuousClock.now + .seconds(60)
+        var listening: Socket.Address?
+        while listening == nil {
+            if let error = failure.withLock({ $0 }) { throw error }
+            listening = await server.listeningAddress
+            if listening != nil { break }
+            guard ContinuousClock.now < deadline else {
+                await server.stop(timeout: 0)
+                serving?.cancel()
+                throw StudioFailure.internal("the server did not start listening within 60 s")
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        guard let listening else { throw StudioFailure.internal("the server is not listening") }
         let port: UInt16
         switch listening {
         case let .ip4(ip, p): address = (ip, p); port = p
@@ -183,7 +199,3 @@ public actor StudioServer {
     }
 }
 
-extension Result {
-    /// The error, when this is a failure.
-    var failure: Failure? { if case let .failure(error) = self { return error }; return nil }
-}

@@ -96,8 +96,27 @@ struct RawHTTP {
     }
 }
 
+/// Runs blocking socket work on a thread of its own and awaits it: the tests' requests must not hold one
+/// of the few cooperative threads that the in-process server itself needs to answer them (on a 2-core
+/// machine there are two, and other suites' synchronous tests may hold the other).
+func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+    }
+}
+
+extension RawHTTP {
+    /// `request`, on a thread of its own (see `offPool`).
+    static func send(_ method: String = "GET", _ target: String, port: UInt16, host: String? = nil,
+                     headers: [String: String] = [:], body: Data = Data()) async throws -> Response {
+        try await offPool { try request(method, target, port: port, host: host, headers: headers, body: body) }
+    }
+}
+
 /// An open `GET /api/events` stream, read as events arrive.
-final class EventStream {
+///
+/// `@unchecked Sendable`: one test reads it at a time; `next` runs its blocking reads on a thread of its own.
+final class EventStream: @unchecked Sendable {
     /// The socket.
     private let fd: Int32
     /// Bytes read so far (headers and chunk framing included: events are found by their text).
@@ -114,7 +133,16 @@ final class EventStream {
     deinit { close(fd) }
 
     /// The next event (name and data) within `timeout` seconds, or nil.
-    func next(timeout: TimeInterval = 5) -> (name: String, data: String)? {
+    func next(timeout: TimeInterval = 5) async -> (name: String, data: String)? {
+        let result = try? await offPool { [self] in self.nextBlocking(timeout: timeout).map { Event(name: $0.name, data: $0.data) } }
+        return (result ?? nil).map { ($0.name, $0.data) }
+    }
+
+    /// An event, as a value that can cross threads.
+    private struct Event: Sendable { let name: String; let data: String }
+
+    /// `next`, blocking the calling thread.
+    private func nextBlocking(timeout: TimeInterval) -> (name: String, data: String)? {
         let deadline = Date().addingTimeInterval(timeout)
         var buffer = [UInt8](repeating: 0, count: 16_384)
         while true {

@@ -4,7 +4,8 @@ import MovieMakerTestSupport
 import Testing
 @testable import MovieMakerStudio
 
-/// The studio's server run in-process on 127.0.0.1 and spoken to over HTTP with a plain socket.
+/// The studio's server: the built `moviemaker studio` run as a process (so other suites' work in this
+/// test process cannot hold up its answers) and spoken to over HTTP with a plain socket.
 @Suite("Studio server", .serialized)
 struct StudioServerTests {
     /// A tiny description: 320x240 at 30 fps, a 1 s title fading (10 frames) into a 0.5 s colour: 35 frames.
@@ -23,27 +24,31 @@ struct StudioServerTests {
         """
     }
 
-    /// A project folder with `spec.json`, and a server on it (started).
+    /// A project folder with `spec.json`, and `moviemaker studio` serving it.
     struct Running {
         let folder: TemporaryFolder
         let spec: URL
-        let server: StudioServer
+        let server: StudioProcess
         let port: UInt16
 
-        init(spec text: String = StudioServerTests.spec(), configure: (inout StudioConfiguration) -> Void = { _ in },
-             name: String = #function) async throws {
+        init(spec text: String = StudioServerTests.spec(), arguments: [String] = [], name: String = #function) async throws {
             folder = try TemporaryFolder(name)
             spec = folder.file("spec.json")
             try Data(text.utf8).write(to: spec)
-            var configuration = StudioConfiguration(file: spec)
-            configure(&configuration)
-            server = StudioServer(configuration)
-            _ = try await server.start()
-            port = try #require(await server.address?.port)
+            let file = spec
+            server = try await offPool { try StudioProcess(file, arguments: arguments) }
+            port = server.port
         }
 
-        func get(_ target: String, host: String? = nil, headers: [String: String] = [:]) throws -> RawHTTP.Response {
-            try RawHTTP.request("GET", target, port: port, host: host, headers: headers)
+        /// Stops the studio (SIGINT) and returns its exit status.
+        @discardableResult
+        func stop() async -> Int32 {
+            let server = self.server
+            return (try? await offPool { server.stop() }) ?? -1
+        }
+
+        func get(_ target: String, host: String? = nil, headers: [String: String] = [:]) async throws -> RawHTTP.Response {
+            try await RawHTTP.send("GET", target, port: port, host: host, headers: headers)
         }
 
         /// Writes a new description, with a modification time surely different from the last.
@@ -55,16 +60,16 @@ struct StudioServerTests {
         func waitForVersion(after version: Int, timeout: TimeInterval = 5) async throws -> [String: Any] {
             let deadline = Date().addingTimeInterval(timeout)
             while Date() < deadline {
-                let info = try movie()
+                let info = try await movie()
                 if (info["version"] as? Int ?? 0) > version { return info }
                 try await Task.sleep(for: .milliseconds(50))
             }
             Issue.record("no reload within \(timeout) s")
-            return try movie()
+            return try await movie()
         }
 
-        func movie() throws -> [String: Any] {
-            let response = try get("/api/movie")
+        func movie() async throws -> [String: Any] {
+            let response = try await get("/api/movie")
             return try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
         }
     }
@@ -90,8 +95,7 @@ struct StudioServerTests {
     @Test("GET /api/frame/N is frame N of the rendered movie, pixel for pixel")
     func frameEndpointEqualsTheRenderedMovie() async throws {
         let studio = try await Running()
-        let server = studio.server
-        defer { Task { await server.stop() } }
+        defer { studio.server.kill() }
         // The movie through the whole render path, into lossless PNG frames.
         let timeline = try Timeline(contentsOf: studio.spec)
         let composition = try timeline.composition(Timeline.RenderOptions(mediaFolder: studio.folder.url))
@@ -102,7 +106,7 @@ struct StudioServerTests {
         try composition.render(into: movie)
         try movie.finish()
         for index in [0, 12, 24, 30, 34] {
-            let response = try studio.get("/api/frame/\(index)")
+            let response = try await studio.get("/api/frame/\(index)")
             #expect(response.status == 200)
             #expect(response.headers["content-type"] == "image/png")
             let served = try Self.pixels(ofPNG: response.body, in: studio.folder, name: "served-\(index).png")
@@ -111,29 +115,28 @@ struct StudioServerTests {
             #expect(Self.maxDifference(served, rendered) == 0, "frame \(index) differs from the movie's")
         }
         // Scaled frames are the same picture, smaller.
-        let half = try studio.get("/api/frame/12?scale=0.5")
+        let half = try await studio.get("/api/frame/12?scale=0.5")
         let small = try Self.pixels(ofPNG: half.body, in: studio.folder, name: "half.png")
         #expect(small.width == 160 && small.height == 120)
         // Outside the movie, or a bad scale: refused.
-        #expect(try studio.get("/api/frame/35").status == 404)
-        #expect(try studio.get("/api/frame/-1").status == 404)
-        #expect(try studio.get("/api/frame/x").status == 400)
-        #expect(try studio.get("/api/frame/3?scale=2").status == 400)
+        #expect(try await studio.get("/api/frame/35").status == 404)
+        #expect(try await studio.get("/api/frame/-1").status == 404)
+        #expect(try await studio.get("/api/frame/x").status == 400)
+        #expect(try await studio.get("/api/frame/3?scale=2").status == 400)
     }
 
     @Test("POST /api/render writes the movie beside the description; its frame N matches the frame endpoint")
     func renderEndpointWritesTheMovie() async throws {
         let studio = try await Running()
-        let server = studio.server
-        defer { Task { await server.stop() } }
+        defer { studio.server.kill() }
         let events = try EventStream(port: studio.port)
-        #expect(events.next()?.name == "hello")
-        let response = try RawHTTP.request("POST", "/api/render", port: studio.port)
+        #expect(await events.next()?.name == "hello")
+        let response = try await RawHTTP.send("POST", "/api/render", port: studio.port)
         #expect(response.status == 202)
         var done: String?
         let deadline = Date().addingTimeInterval(60)
         while done == nil, Date() < deadline {
-            guard let event = events.next(timeout: 2), event.name == "render" else { continue }
+            guard let event = await events.next(timeout: 2), event.name == "render" else { continue }
             if event.data.contains("\"state\":\"done\"") { done = event.data }
             #expect(!event.data.contains("\"state\":\"failed\""), "\(event.data)")
         }
@@ -143,11 +146,11 @@ struct StudioServerTests {
         let decoded = try decodeAll(url)
         #expect(decoded.count == 35)
         // The served movie is the file.
-        let file = try studio.get("/files/spec.mp4")
+        let file = try await studio.get("/files/spec.mp4")
         let onDisk = try Data(contentsOf: url)
         #expect(file.status == 200 && file.body == onDisk)
         // H.264 at CRF 18 is not lossless: close, not equal.
-        let frame = try Self.pixels(ofPNG: try studio.get("/api/frame/20").body, in: studio.folder)
+        let frame = try Self.pixels(ofPNG: try await studio.get("/api/frame/20").body, in: studio.folder)
         let quality = psnr(frame, decoded[20].pixels)
         #expect(quality > 30)
         // No partial files are left.
@@ -157,50 +160,49 @@ struct StudioServerTests {
     @Test("Editing the description on disk invalidates cached frames and announces a reload")
     func editingTheSpecReloadsAndInvalidates() async throws {
         let studio = try await Running()
-        let server = studio.server
-        defer { Task { await server.stop() } }
+        defer { studio.server.kill() }
         let events = try EventStream(port: studio.port)
-        #expect(events.next()?.name == "hello")
-        let first = try studio.get("/api/frame/32")
+        #expect(await events.next()?.name == "hello")
+        let first = try await studio.get("/api/frame/32")
         #expect(first.headers["x-studio-cache"] == "miss")
         // Frame 5 shows only the title, which the edit below does not touch.
-        let titleBefore = try studio.get("/api/frame/5")
+        let titleBefore = try await studio.get("/api/frame/5")
         #expect(titleBefore.headers["x-studio-cache"] == "miss")
-        #expect(try studio.get("/api/frame/32").headers["x-studio-cache"] == "hit")
+        #expect(try await studio.get("/api/frame/32").headers["x-studio-cache"] == "hit")
         let before = try Self.pixels(ofPNG: first.body, in: studio.folder, name: "before.png")
-        let version = try studio.movie()["version"] as? Int ?? 0
+        let version = try await studio.movie()["version"] as? Int ?? 0
         let started = Date()
         try studio.edit(Self.spec(color: "#e76f51"))
-        let event = try #require(events.next(timeout: 10))
+        let event = try #require(await events.next(timeout: 10))
         #expect(event.name == "reload")
         #expect(Date().timeIntervalSince(started) < 5, "the reload came \(Date().timeIntervalSince(started)) s after the edit")
         _ = try await studio.waitForVersion(after: version)
-        let second = try studio.get("/api/frame/32")
+        let second = try await studio.get("/api/frame/32")
         #expect(second.headers["x-studio-cache"] == "miss")
         let after = try Self.pixels(ofPNG: second.body, in: studio.folder, name: "after.png")
         #expect(Self.maxDifference(before, after) > 50, "the colour changed")
         // Only the frames the edited item is drawn in were invalidated: frame 5 is still cached, and its
         // pixels are those of the edited description drawn afresh.
-        let titleAfter = try studio.get("/api/frame/5")
+        let titleAfter = try await studio.get("/api/frame/5")
         #expect(titleAfter.headers["x-studio-cache"] == "hit")
         let fresh = try Timeline(contentsOf: studio.spec).composition(Timeline.RenderOptions(mediaFolder: studio.folder.url))
         let drawn = try #require(try fresh.picture.renderFrames(5..<6, width: 320, height: 240, rate: fresh.frameRate).first)
         #expect(Self.maxDifference(try Self.pixels(ofPNG: titleAfter.body, in: studio.folder, name: "title.png"), drawn) == 0)
         // Lengthening the title moves the colour: frames of both are drawn again.
         try studio.edit(Self.spec(color: "#e76f51", titleDuration: "1.2s"))
-        #expect(events.next(timeout: 10)?.name == "reload")
-        #expect(try studio.get("/api/frame/5").headers["x-studio-cache"] == "miss")
-        #expect(try studio.get("/api/frame/32").headers["x-studio-cache"] == "miss")
+        #expect(await events.next(timeout: 10)?.name == "reload")
+        #expect(try await studio.get("/api/frame/5").headers["x-studio-cache"] == "miss")
+        #expect(try await studio.get("/api/frame/32").headers["x-studio-cache"] == "miss")
         try studio.edit(Self.spec(color: "#e76f51"))
-        #expect(events.next(timeout: 10)?.name == "reload")
+        #expect(await events.next(timeout: 10)?.name == "reload")
         // Editing something that does not change the picture (a label) keeps the cache.
-        let tree = (try studio.movie()["movie"] as? [String: Any])?["treeKey"] as? String
+        let tree = (try await studio.movie()["movie"] as? [String: Any])?["treeKey"] as? String
         try studio.edit(Self.spec(color: "#e76f51").replacingOccurrences(of: "\"Opening\"", with: "\"Opening!\""))
-        #expect(events.next(timeout: 10)?.name == "reload")
-        let treeAfter = (try studio.movie()["movie"] as? [String: Any])?["treeKey"] as? String
+        #expect(await events.next(timeout: 10)?.name == "reload")
+        let treeAfter = (try await studio.movie()["movie"] as? [String: Any])?["treeKey"] as? String
         #expect(treeAfter == tree)
-        #expect(try studio.get("/api/frame/32").headers["x-studio-cache"] == "hit")
-        #expect(try studio.get("/api/frame/5").headers["x-studio-cache"] == "hit", "a label does not reach the picture")
+        #expect(try await studio.get("/api/frame/32").headers["x-studio-cache"] == "hit")
+        #expect(try await studio.get("/api/frame/5").headers["x-studio-cache"] == "hit", "a label does not reach the picture")
     }
 
     @Test("Filling a slot from the page (POST /api/slots) reloads and draws the frames again")
@@ -208,64 +210,60 @@ struct StudioServerTests {
         let text = Self.spec().replacingOccurrences(of: "\"text\": \"Studio\"", with: "\"text\": \"{{name}}\"")
             .replacingOccurrences(of: "\"version\": 1,", with: "\"version\": 1, \"slots\": {\"name\": {\"kind\": \"text\", \"default\": \"Ana\"}},")
         let studio = try await Running(spec: text)
-        let server = studio.server
-        defer { Task { await server.stop() } }
-        let slots = try #require((try studio.movie()["movie"] as? [String: Any])?["slots"] as? [[String: Any]])
+        defer { studio.server.kill() }
+        let slots = try #require((try await studio.movie()["movie"] as? [String: Any])?["slots"] as? [[String: Any]])
         #expect(slots.first?["name"] as? String == "name" && slots.first?["defaultValue"] as? String == "Ana")
-        let before = try studio.get("/api/frame/5")
+        let before = try await studio.get("/api/frame/5")
         #expect(before.headers["x-studio-cache"] == "miss")
-        let response = try RawHTTP.request("POST", "/api/slots", port: studio.port, body: Data(#"{"name": "Bartholomew"}"#.utf8))
+        let response = try await RawHTTP.send("POST", "/api/slots", port: studio.port, body: Data(#"{"name": "Bartholomew"}"#.utf8))
         #expect(response.status == 200)
-        let after = try studio.get("/api/frame/5")
+        let after = try await studio.get("/api/frame/5")
         #expect(after.headers["x-studio-cache"] == "miss")
         let a = try Self.pixels(ofPNG: before.body, in: studio.folder, name: "a.png"), b = try Self.pixels(ofPNG: after.body, in: studio.folder, name: "b.png")
         #expect(Self.maxDifference(a, b) > 20, "the title's text changed")
-        #expect(try RawHTTP.request("POST", "/api/slots", port: studio.port, body: Data("nope".utf8)).status == 400)
+        #expect(try await RawHTTP.send("POST", "/api/slots", port: studio.port, body: Data("nope".utf8)).status == 400)
     }
 
     @Test("A description that is not valid is reported with its JSON path, and the last good movie is kept")
     func badSpecGivesItsJSONPath() async throws {
         let studio = try await Running()
-        let server = studio.server
-        defer { Task { await server.stop() } }
+        defer { studio.server.kill() }
         let events = try EventStream(port: studio.port)
-        #expect(events.next()?.name == "hello")
+        #expect(await events.next()?.name == "hello")
         try studio.edit(Self.spec(titleDuration: "-1s"))
-        let event = try #require(events.next(timeout: 10))
+        let event = try #require(await events.next(timeout: 10))
         #expect(event.name == "error")
         #expect(event.data.contains("tracks[0].items[0].duration"))
-        let info = try studio.movie()
+        let info = try await studio.movie()
         #expect(info["ok"] as? Bool == false)
         let error = try #require(info["error"] as? [String: Any])
         #expect(error["jsonPath"] as? String == "tracks[0].items[0].duration")
         #expect(info["movie"] != nil, "the last good movie stays on the page")
         // Fixed again: a reload.
         try studio.edit(Self.spec())
-        #expect(events.next(timeout: 10)?.name == "reload")
-        #expect(try studio.movie()["ok"] as? Bool == true)
+        #expect(await events.next(timeout: 10)?.name == "reload")
+        #expect(try await studio.movie()["ok"] as? Bool == true)
         // Broken JSON names its line.
         try studio.edit("{\n  \"output\": {\n")
-        let syntax = try #require(events.next(timeout: 10))
+        let syntax = try #require(await events.next(timeout: 10))
         #expect(syntax.name == "error")
     }
 
     @Test("A description that never loaded answers /api/movie with the error and frames with 409")
     func brokenFromTheStart() async throws {
         let studio = try await Running(spec: #"{"version": 1, "output": {"size": "320x240"}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "nope", "duration": "1s"}]}]}"#)
-        let server = studio.server
-        defer { Task { await server.stop() } }
-        let info = try studio.movie()
+        defer { studio.server.kill() }
+        let info = try await studio.movie()
         #expect(info["ok"] as? Bool == false)
         #expect((info["error"] as? [String: Any])?["jsonPath"] as? String == "tracks[0].items[0].color")
-        #expect(try studio.get("/api/frame/0").status == 409)
+        #expect(try await studio.get("/api/frame/0").status == 409)
     }
 
     @Test("The movie as data: size, exact rate, frames, tracks and items with frame ranges, transitions")
     func movieInfo() async throws {
         let studio = try await Running()
-        let server = studio.server
-        defer { Task { await server.stop() } }
-        let movie = try #require(try studio.movie()["movie"] as? [String: Any])
+        defer { studio.server.kill() }
+        let movie = try #require(try await studio.movie()["movie"] as? [String: Any])
         #expect(movie["width"] as? Int == 320 && movie["height"] as? Int == 240)
         #expect(movie["frameCount"] as? Int == 35)
         let fps = try #require(movie["fps"] as? [String: Any])
@@ -283,8 +281,7 @@ struct StudioServerTests {
     @Test("Paths that leave the project's folder are refused; the page's assets and project files are served")
     func pathTraversalIsRefused() async throws {
         let studio = try await Running()
-        let server = studio.server
-        defer { Task { await server.stop() } }
+        defer { studio.server.kill() }
         try Data("secret".utf8).write(to: studio.folder.url.deletingLastPathComponent().appendingPathComponent("studio-outside-\(getpid()).txt"))
         defer { try? FileManager.default.removeItem(at: studio.folder.url.deletingLastPathComponent().appendingPathComponent("studio-outside-\(getpid()).txt")) }
         try FileManager.default.createSymbolicLink(atPath: studio.folder.file("link.txt").path, withDestinationPath: "/etc/passwd")
@@ -292,30 +289,30 @@ struct StudioServerTests {
                        "/files/%2e%2e/studio-outside-\(getpid()).txt", "/files/..%2fstudio-outside-\(getpid()).txt", "//etc/passwd",
                        "/files//etc/passwd", "/files/%2fetc%2fpasswd", "/etc/passwd", "/files/etc/passwd", "/files/link.txt",
                        "/files/./spec.json", "/files/%00"] {
-            let response = try studio.get(target)
+            let response = try await studio.get(target)
             #expect([403, 404].contains(response.status), "\(target) answered \(response.status)")
             #expect(!response.text.contains("root:") && !response.text.contains("secret"), "\(target) leaked a file")
         }
-        #expect(try studio.get("/files/spec.json").status == 200)
+        #expect(try await studio.get("/files/spec.json").status == 200)
         for asset in ["/", "/index.html", "/studio.css", "/studio.js"] {
-            let response = try studio.get(asset)
+            let response = try await studio.get(asset)
             #expect(response.status == 200, "\(asset)")
         }
-        #expect(try studio.get("/").text.contains("studio.js"))
-        #expect(try studio.get("/studio.js").headers["content-type"]?.hasPrefix("text/javascript") == true)
+        #expect(try await studio.get("/").text.contains("studio.js"))
+        #expect(try await studio.get("/studio.js").headers["content-type"]?.hasPrefix("text/javascript") == true)
     }
 
     @Test("By default the server listens on 127.0.0.1 only and answers only requests naming the loopback")
     func bindsOnlyToTheLoopback() async throws {
         let studio = try await Running()
-        let server = studio.server
-        defer { Task { await server.stop() } }
-        #expect(await studio.server.address?.host == "127.0.0.1")
-        #expect(await studio.server.url?.absoluteString == "http://127.0.0.1:\(studio.port)/")
+        defer { studio.server.kill() }
+        #expect(studio.server.url.absoluteString == "http://127.0.0.1:\(studio.port)/")
         #expect(studio.server.token == nil)
-        #expect(try studio.get("/api/movie", host: "localhost:\(studio.port)").status == 200)
+        // The listening socket, as the kernel lists it: 127.0.0.1 only.
+        #expect(try StudioProcess.listeningAddresses(port: studio.port) == ["127.0.0.1"])
+        #expect(try await studio.get("/api/movie", host: "localhost:\(studio.port)").status == 200)
         // DNS rebinding: a page on another name that resolves to 127.0.0.1.
-        #expect(try studio.get("/api/movie", host: "evil.example:\(studio.port)").status == 403)
+        #expect(try await studio.get("/api/movie", host: "evil.example:\(studio.port)").status == 403)
         // Not reachable on another address of this machine.
         for address in Self.nonLoopbackIPv4Addresses() {
             #expect(throws: (any Error).self, "listening on \(address)") { try RawHTTP.connect(host: address, port: studio.port, timeout: 1) }
@@ -324,92 +321,89 @@ struct StudioServerTests {
 
     @Test("With --host, every request needs the token")
     func hostNeedsAToken() async throws {
-        let studio = try await Running { $0.host = "127.0.0.1"; $0.token = "abc123" }
-        let server = studio.server
-        defer { Task { await server.stop() } }
-        #expect(await studio.server.url?.absoluteString == "http://127.0.0.1:\(studio.port)/?token=abc123")
-        #expect(try studio.get("/api/movie").status == 403)
-        #expect(try studio.get("/").status == 403)
-        #expect(try studio.get("/api/movie?token=wrong").status == 403)
-        #expect(try studio.get("/api/movie?token=abc123").status == 200)
-        #expect(try studio.get("/api/frame/0", headers: ["Cookie": "studio_token=abc123"]).status == 200)
-        let page = try studio.get("/?token=abc123")
-        #expect(page.headers["set-cookie"]?.contains("studio_token=abc123") == true)
-        // A random token is made when none is given.
-        let other = StudioServer(StudioConfiguration(file: studio.spec, host: "127.0.0.1"))
-        #expect(other.token?.count == 32)
+        let studio = try await Running(arguments: ["--host", "127.0.0.1"])
+        defer { studio.server.kill() }
+        let token = try #require(studio.server.token)
+        #expect(token.count == 32 && token.allSatisfy(\.isHexDigit), "a random token: \(token)")
+        #expect(studio.server.url.absoluteString == "http://127.0.0.1:\(studio.port)/?token=\(token)")
+        #expect(try await studio.get("/api/movie").status == 403)
+        #expect(try await studio.get("/").status == 403)
+        #expect(try await studio.get("/api/movie?token=wrong").status == 403)
+        #expect(try await studio.get("/api/movie?token=\(token)").status == 200)
+        #expect(try await studio.get("/api/frame/0", headers: ["Cookie": "studio_token=\(token)"]).status == 200)
+        let page = try await studio.get("/?token=\(token)")
+        #expect(page.headers["set-cookie"]?.contains("studio_token=\(token)") == true)
     }
 
-    @Test("stop() ends the event streams and closes the port")
+    @Test("SIGINT ends the event streams, closes the port and exits 0")
     func stopsCleanly() async throws {
         let studio = try await Running()
         let events = try EventStream(port: studio.port)
-        #expect(events.next()?.name == "hello")
-        await studio.server.stop()
-        #expect(events.next(timeout: 1) == nil)
+        #expect(await events.next()?.name == "hello")
+        #expect(await studio.stop() == 0)
+        #expect(await events.next(timeout: 1) == nil)
         #expect(throws: (any Error).self) { try RawHTTP.connect(port: studio.port, timeout: 1) }
     }
 
-    @Test("stop() cancels a running render, which leaves no file behind")
+    @Test("SIGINT cancels a running render, which leaves no file behind")
     func stopCancelsARender() async throws {
         let studio = try await Running(spec: Self.spec(titleDuration: "20s"))
         let events = try EventStream(port: studio.port)
-        #expect(events.next()?.name == "hello")
-        #expect(try RawHTTP.request("POST", "/api/render", port: studio.port).status == 202)
-        #expect(try RawHTTP.request("POST", "/api/render", port: studio.port).status == 409, "one render at a time")
+        #expect(await events.next()?.name == "hello")
+        #expect(try await RawHTTP.send("POST", "/api/render", port: studio.port).status == 202)
+        #expect(try await RawHTTP.send("POST", "/api/render", port: studio.port).status == 409, "one render at a time")
         // Wait until it is under way.
         var running = false
-        while !running, let event = events.next(timeout: 10) { running = event.name == "render" && event.data.contains("\"frames\":") && !event.data.contains("\"frames\":0,") }
+        while !running, let event = await events.next(timeout: 10) { running = event.name == "render" && event.data.contains("\"frames\":") && !event.data.contains("\"frames\":0,") }
         #expect(running)
-        await studio.server.stop()
+        await studio.stop()
         #expect(studio.folder.contents == ["spec.json"], "\(studio.folder.contents)")
     }
 
     @Test("POST /api/proxies draws low-resolution frames ahead into the cache")
     func proxiesAreDrawnInTheBackground() async throws {
         let studio = try await Running()
-        let server = studio.server
-        defer { Task { await server.stop() } }
-        #expect(try RawHTTP.request("POST", "/api/proxies?scale=0.25&from=5", port: studio.port).status == 202)
+        defer { studio.server.kill() }
+        #expect(try await RawHTTP.send("POST", "/api/proxies?scale=0.25&from=5", port: studio.port).status == 202)
         var frames = 0
         let deadline = Date().addingTimeInterval(30)
         while frames < 30, Date() < deadline {
             try await Task.sleep(for: .milliseconds(100))
-            frames = (try studio.movie()["cache"] as? [String: Any])?["frames"] as? Int ?? 0
+            frames = (try await studio.movie()["cache"] as? [String: Any])?["frames"] as? Int ?? 0
         }
         #expect(frames == 30, "frames 5…34 drawn ahead")
-        let proxy = try studio.get("/api/frame/20?scale=0.25")
+        let proxy = try await studio.get("/api/frame/20?scale=0.25")
         #expect(proxy.headers["x-studio-cache"] == "hit")
         let pixels = try Self.pixels(ofPNG: proxy.body, in: studio.folder)
         #expect(pixels.width == 80 && pixels.height == 60)
-        #expect(try studio.get("/api/frame/4?scale=0.25").headers["x-studio-cache"] == "miss", "nothing before `from`")
-        #expect(try RawHTTP.request("POST", "/api/proxies?scale=3", port: studio.port).status == 400)
+        #expect(try await studio.get("/api/frame/4?scale=0.25").headers["x-studio-cache"] == "miss", "nothing before `from`")
+        #expect(try await RawHTTP.send("POST", "/api/proxies?scale=3", port: studio.port).status == 400)
     }
 
     @Test("GET /api/waveform and /api/audio.wav: the sound track's peaks and a WAV to play along")
     func soundForThePage() async throws {
         let plain = try await Running()
-        #expect(try plain.get("/api/audio.wav").status == 404)
-        #expect(try plain.get("/api/waveform").text.contains(#""peaks":[]"#))
-        await plain.server.stop()
+        #expect(try await plain.get("/api/audio.wav").status == 404)
+        #expect(try await plain.get("/api/waveform").text.contains(#""peaks":[]"#))
+        await plain.stop()
         guard FFTools.available else { return }
         let studio = try await Running(spec: ##"{"version": 1, "output": {"size": "320x240", "fps": 30}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "#336699", "duration": "1s"}]}, {"kind": "audio", "items": [{"type": "music", "source": {"file": "tone.wav"}}]}]}"##)
-        let server = studio.server
-        defer { Task { await server.stop() } }
+        defer { studio.server.kill() }
         try AudioInTesting.makeWAV(studio.folder.file("tone.wav"), seconds: 2)
         // The tone appeared after the first load (it was missing): the file the error named is watched,
         // so writing it reloads (perhaps more than once while ffmpeg writes).
-        var info = try studio.movie()
+        var info = try await studio.movie()
         let deadline = Date().addingTimeInterval(10)
         while info["ok"] as? Bool != true, Date() < deadline {
             try await Task.sleep(for: .milliseconds(100))
-            info = try studio.movie()
+            info = try await studio.movie()
         }
         #expect(info["ok"] as? Bool == true, "\(info)")
-        let wav = try studio.get("/api/audio.wav")
+        let wav = try await studio.get("/api/audio.wav")
         #expect(wav.status == 200 && wav.headers["content-type"] == "audio/wav")
         #expect(wav.body.prefix(4) == Data("RIFF".utf8) && wav.body.count == 44 + 48_000 * 2 * 2, "1 s of 48 kHz stereo 16-bit")
-        let waveform = try #require(try JSONSerialization.jsonObject(with: studio.get("/api/waveform").body) as? [String: Any])
+        let waveformBody = try await studio.get("/api/waveform").body
+        let waveform = try #require(try JSONSerialization.jsonObject(with: waveformBody) as? [String: Any])
         let peaks = try #require(waveform["peaks"] as? [Double])
         #expect(peaks.count == 2_000 && (peaks.max() ?? 0) > 0.05)
     }

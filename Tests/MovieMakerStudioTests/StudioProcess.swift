@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `moviemaker studio FILE` running as a child process: the URL it printed, its port and token.
+///
+/// `@unchecked Sendable`: the fields are set once in init; `Process` may be signalled and waited for
+/// from any thread.
+final class StudioProcess: @unchecked Sendable {
+    /// The built `moviemaker` beside this test binary (`.build/<triple>/debug`), else the checkout's `.build/debug`.
+    static let executable: URL = {
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            let candidate = URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("moviemaker")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/moviemaker").resolvingSymlinksInPath()
+    }()
+
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
+    /// The process.
+    let process = Process()
+    /// The URL it printed on standard output.
+    let url: URL
+    /// Its port.
+    let port: UInt16
+    /// The token in the URL (with `--host`).
+    let token: String?
+
+    /// Starts `moviemaker studio file arguments…` and waits (up to 60 s) for the URL line.
+    init(_ file: URL, arguments: [String] = []) throws {
+        process.executableURL = Self.executable
+        process.arguments = ["studio", file.path] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Read the first line with a deadline, so a studio that never prints does not hang the tests.
+        let fd = out.fileHandleForReading.fileDescriptor
+        var line = [UInt8]()
+        let deadline = Date().addingTimeInterval(60)
+        var byte: UInt8 = 0
+        while Date() < deadline {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 200) > 0 else { if !process.isRunning { break }; continue }
+            guard read(fd, &byte, 1) == 1 else { break }
+            if byte == UInt8(ascii: "\n") { break }
+            line.append(byte)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let url = URL(string: text), let port = url.port, text.hasPrefix("http://") else {
+            if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            throw Failure(description: "moviemaker studio printed no URL (got \"\(text)\", status \(process.terminationStatus))")
+        }
+        self.url = url
+        self.port = UInt16(port)
+        token = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first(where: { $0.name == "token" })?.value
+    }
+
+    /// Sends SIGINT and waits for the exit (SIGKILL after 10 s, recording an issue); returns the exit status.
+    @discardableResult
+    func stop(_ signal: Int32 = SIGINT) -> Int32 {
+        guard process.isRunning else { return process.terminationStatus }
+        Glibc.kill(process.processIdentifier, signal)
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            Issue.record("moviemaker studio did not stop within 10 s of signal \(signal): killed")
+            Glibc.kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Stops the studio if it is still running (the end of a test).
+    func kill() { stop() }
+
+    deinit {
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+    }
+
+    /// The local addresses listening on TCP `port`, from /proc/net/tcp and tcp6 (IPv4 as dotted quads).
+    static func listeningAddresses(port: UInt16) throws -> [String] {
+        var found: [String] = []
+        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: " ")
+                guard fields.count > 3, fields[3] == "0A" else { continue }
+                let local = fields[1].split(separator: ":")
+                guard local.count == 2, UInt16(local[1], radix: 16) == port else { continue }
+                if local[0].count == 8, let value = UInt32(local[0], radix: 16) {
+                    // Little-endian hex of the address in network order.
+                    found.append([value & 0xff, (value >> 8) & 0xff, (value >> 16) & 0xff, value >> 24].map(String.init).joined(separator: "."))
+                } else {
+                    found.append(String(local[0]))
+                }
+            }
+        }
+        return found
+    }
+}
