@@ -165,6 +165,8 @@ extension CLI {
         @discardableResult
         func send(_ signal: Int32) -> ContinuousClock.Instant {
             let now = ContinuousClock.now
+            // kill(0, …) would signal the whole process group: the test runner too.
+            guard pid > 0 else { Issue.record("no process to send signal \(signal) to (pid \(pid))"); return now }
             kill(pid, signal)
             return now
         }
@@ -196,7 +198,7 @@ extension CLI {
             }
             if !finished {
                 Issue.record("moviemaker \(process.arguments ?? []) did not end within \(timeout) s: killed")
-                kill(pid, SIGKILL)
+                if pid > 0 { kill(pid, SIGKILL) }
             }
             // Also when it has already exited: Foundation's Process on Linux keeps itself (and so this
             // Running) alive until someone waits for it (make sanitize found every Running leaked).
