@@ -16,7 +16,8 @@
 # and k49 once more through the ffmpeg CLI's libx264 into an MP4, checked by cross_decode.py.
 # Part B (with MOVIE): every frame of MOVIE where openh264 differs from FFmpeg by > 45 dB noise,
 # with the FFmpeg frame openh264's picture really is (scripts/xdec-movie.py).
-# Needs: ffmpeg, ffprobe, x264, gst-launch-1.0 + openh264dec, python3 + numpy. ~5 min at 720p.
+# Needs: ffmpeg, ffprobe, x264, gst-launch-1.0 + openh264dec, python3 + numpy (optional: g++ and
+# libopenh264-dev, to also call libopenh264 directly). ~3 min at 720p.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 work=${1:-/tmp/cross-decode-experiment}
@@ -58,6 +59,13 @@ encode forced --qpfile forced.qp
 encode k49 --keyint 49
 encode noweight --qpfile forced.qp --weightp 0 --no-weightb
 encode nob --bframes 0
+if command -v g++ > /dev/null && [ -f /usr/include/wels/codec_api.h ]; then
+    echo "-- libopenh264 called directly (no GStreamer; each picture copied out as soon as it is returned), k49"
+    g++ -O2 -o openh264-decode "$here/openh264-decode.cpp" -lopenh264
+    ./openh264-decode k49.264 > k49.lib.yuv
+    $n python3 "$here/yuv-psnr.py" 1280 720 recon=yuv:k49.recon.yuv libopenh264=yuv:k49.lib.yuv gst=gst264:k49.264 \
+        2>&1 > k49.lib.csv | tail -3
+fi
 echo "-- which picture openh264 returned at the bad frames (k49 settings, ffmpeg CLI + libx264 -> MP4)"
 $n ffmpeg -nostdin -v error -y -i src.y4m -c:v libx264 -preset medium -crf 18 -profile:v high -x264-params keyint=49 k49ff.mp4
 $n python3 "$here/xdec-movie.py" k49ff.mp4
