@@ -27,9 +27,8 @@ struct IndependentFramesTests {
             ctx.lineWidth = 2
             ctx.fillAndStroke()
         }
-        // No text here: in a full parallel test run, text drawn on different threads differed in frames 2–4
-        // between two *serial* renders of this closure (Pango's per-thread font maps and process-wide font
-        // registrations by other suites; open bug, see the 2026-11-27 notes), which is not what this test is about.
+        ctx.setFill(.white)
+        try ctx.draw("frame \(frame.index) of \(frame.movieIndex)", at: Point(x: 8, y: h - 8), font: TextFont(size: 14))
     }
 
     static func render(to url: URL, independent: Bool?, threads: Int = 0) throws -> MovieSummary {
