@@ -133,7 +133,7 @@ final class EventStream: @unchecked Sendable {
     deinit { close(fd) }
 
     /// The next event (name and data) within `timeout` seconds, or nil.
-    func next(timeout: TimeInterval = 5) async -> (name: String, data: String)? {
+    func next(timeout: TimeInterval = 30) async -> (name: String, data: String)? {
         let result = try? await offPool { [self] in self.nextBlocking(timeout: timeout).map { Event(name: $0.name, data: $0.data) } }
         return (result ?? nil).map { ($0.name, $0.data) }
     }

@@ -1,5 +1,6 @@
 internal import CFFmpeg
 internal import CMovieMakerShim
+internal import CX264
 import Foundation
 
 /// Video encoder plus muxer for one output file, built from `Muxer` and `Encoder` in the order of
@@ -176,11 +177,31 @@ final class VideoEncoder {
         return reader
     }
 
+    /// x264's own choice of assembly for this CPU without its AVX-512 functions, as the number x264's
+    /// `asm` option takes; nil on a CPU without AVX-512 (nothing to leave out).
+    ///
+    /// Why: with the AVX-512 functions of x264 core 164 (Debian 12's libx264-164), the same frames encode
+    /// to different bytes from one render to the next when the encoder's heap memory was used before
+    /// (another render in the same process, a busy test run): an AVX-512 path reads bytes it never
+    /// wrote. Measured in EncoderDeterminismTests: two renders of the same frames differ in about one
+    /// case in three with AVX-512 and never without it, and MALLOC_PERTURB_ (fresh memory filled with a
+    /// fixed byte) also makes them agree. Valgrind, which has no AVX-512, sees no uninitialised read.
+    /// The AVX2 functions are not slower here: 1080p `medium` took 9.4–9.7 CPU s per 120 frames with
+    /// AVX2 against 9.5–10.8 with AVX-512 (ffmpeg -x264-params asm=…, same run).
+    static let x264AssemblyWithoutAVX512: UInt32? = {
+        var parameters = x264_param_t()
+        x264_param_default(&parameters)   // fills `cpu` with x264_cpu_detect()'s flags
+        let avx512 = UInt32(X264_CPU_AVX512)
+        guard parameters.cpu & avx512 != 0 else { return nil }
+        return parameters.cpu & ~avx512
+    }()
+
     /// The codec's private options for `settings`.
     private static func encoderOptions(_ videoCodec: VideoCodec, settings: EncoderSettings) -> OwnedDictionary {
         switch videoCodec {
         case .h264:
             let options = OwnedDictionary([("preset", settings.preset.rawValue)])
+            if let flags = x264AssemblyWithoutAVX512 { options.set("x264-params", "asm=\(flags)") }
             if let tune = settings.tune { options.set("tune", tune.rawValue) }
             // Lossless is a constant quantiser of 0 (x264's `--qp 0`), which only the High 4:4:4
             // Predictive profile can express; x264 picks that itself when no profile is forced.
