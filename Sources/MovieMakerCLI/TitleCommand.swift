@@ -318,9 +318,9 @@ struct TitleRender: Sendable {
         // What the movie starts each frame with (see MovieMaker): the still is drawn on the same.
         let canvasColor: Color = transparent ? .clear : .black
         if OutputOptions.stillExtensions.contains(url.pathExtension.lowercased()) {
-            // Without --still, the frame half way through: the text is on screen by then.
-            let time = still ?? Time(seconds: (duration.seconds / 2 * Double(fps.numerator) / Double(fps.denominator)).rounded(.down)
-                                     * Double(fps.denominator) / Double(fps.numerator))
+            // Without --still, the frame half way through (the text is on screen by then), at its exact
+            // time on the movie's frame grid: the still is that frame of the movie.
+            let time = still ?? fps.time(ofFrame: fps.frameCount(for: duration) / 2)
             let canvas = try clip.still(at: time, width: size.width, height: size.height, rate: fps,
                                         background: canvasColor)
             try Interruption.shared.writePNG(canvas, to: url)

@@ -78,6 +78,32 @@ struct TitleStillAndBackgroundTests {
         #expect(inkBox(frame, in: (x: 0..<w, y: h / 2..<h)) != nil)
     }
 
+    /// Without `--still`, the PNG is the movie's middle frame, at its exact time: frame 30 of 60 here, whose
+    /// looped background is green, where frame 29's is still magenta.
+    @Test func theDefaultStillIsTheMiddleFrameOfTheMovie() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let video = folder.file("bg.mp4")
+        let maker = try MovieMaker(url: video, width: 160, height: 120, fps: 30)
+        try maker.addFrames(count: 30) { ctx, frame in
+            ctx.clear(frame.index < 15 ? Color(red: 0, green: 0.8, blue: 0) : Color(red: 0.8, green: 0, blue: 0.8))
+        }
+        _ = try maker.finish()
+        let still = folder.file("middle.png"), movie = folder.file("whole.mp4")
+        let common = ["title", "Jane Doe", "--layout", "lower-third", "--duration", "2", "--size", Self.size,
+                      "--background-video", video.path]
+        let r = try CLI.run(common + ["-o", still.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let c = try pixels(still).rgba(x: w / 2, y: 20)
+        #expect(c.green > 150 && c.red < 60, "frame 30's background is green (frame 29's is magenta): \(c)")
+        let m = try CLI.run(common + ["-o", movie.path])
+        #expect(m.status == 0, "\(m.stderr)")
+        let frames = try decodeAll(movie)
+        try #require(frames.count == 60)
+        #expect(psnr(frames[30].pixels, try pixels(still)) > psnr(frames[29].pixels, try pixels(still)) + 10,
+                "the still is frame 30, not its neighbour")
+    }
+
     @Test func lowerThirdSitsOverABackgroundVideo() throws {
         guard CLI.isBuilt else { return }
         let folder = try TemporaryFolder()
