@@ -78,17 +78,24 @@ struct TitleStillAndBackgroundTests {
         #expect(inkBox(frame, in: (x: 0..<w, y: h / 2..<h)) != nil)
     }
 
-    /// Without `--still`, the PNG is the movie's middle frame, at its exact time: frame 30 of 60 here, whose
-    /// looped background is green, where frame 29's is still magenta.
-    @Test func theDefaultStillIsTheMiddleFrameOfTheMovie() throws {
-        guard CLI.isBuilt else { return }
-        let folder = try TemporaryFolder()
+    /// A 1 s video: green for its first half, magenta for its second (looped to a 2 s card: green from
+    /// frame 0, 30; magenta from frame 15, 45).
+    static func halfGreenVideo(in folder: TemporaryFolder) throws -> URL {
         let video = folder.file("bg.mp4")
         let maker = try MovieMaker(url: video, width: 160, height: 120, fps: 30)
         try maker.addFrames(count: 30) { ctx, frame in
             ctx.clear(frame.index < 15 ? Color(red: 0, green: 0.8, blue: 0) : Color(red: 0.8, green: 0, blue: 0.8))
         }
         _ = try maker.finish()
+        return video
+    }
+
+    /// Without `--still`, the PNG is the movie's middle frame, at its exact time: frame 30 of 60 here, whose
+    /// looped background is green, where frame 29's is still magenta.
+    @Test func theDefaultStillIsTheMiddleFrameOfTheMovie() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let video = try Self.halfGreenVideo(in: folder)
         let still = folder.file("middle.png"), movie = folder.file("whole.mp4")
         let common = ["title", "Jane Doe", "--layout", "lower-third", "--duration", "2", "--size", Self.size,
                       "--background-video", video.path]
@@ -107,13 +114,7 @@ struct TitleStillAndBackgroundTests {
     @Test func lowerThirdSitsOverABackgroundVideo() throws {
         guard CLI.isBuilt else { return }
         let folder = try TemporaryFolder()
-        // A 1 s video: green for its first half, magenta for its second (it is looped to the card's 2 s).
-        let video = folder.file("bg.mp4")
-        let maker = try MovieMaker(url: video, width: 160, height: 120, fps: 30)
-        try maker.addFrames(count: 30) { ctx, frame in
-            ctx.clear(frame.index < 15 ? Color(red: 0, green: 0.8, blue: 0) : Color(red: 0.8, green: 0, blue: 0.8))
-        }
-        _ = try maker.finish()
+        let video = try Self.halfGreenVideo(in: folder)
         let movie = folder.file("over.mp4"), still = folder.file("over.png")
         let common = ["title", "Jane Doe", "--layout", "lower-third", "--duration", "2", "--size", Self.size,
                       "--background-video", video.path]
