@@ -6,7 +6,8 @@ WebSocket client (RFC 6455, client side) written on the socket module.
 Checks: the page loads; seeking to frame N shows an image equal to frame N (the frame endpoint, pixel
 for pixel, and close to frame N decoded from the rendered movie); one timeline block per item with
 widths proportional to duration; editing the spec updates the frame within 2 s; a broken spec shows its
-JSON path and highlights the item; a Swift script with a syntax error shows the compiler's line. Prints
+JSON path and highlights the item; a Swift script with a syntax error shows the compiler's line, and once
+fixed on disk shows its frames, each equal to the script's own render's frame, pixel for pixel. Prints
 the scrub-to-frame latency for a 1080p title card, and writes a screenshot to docs/studio.png.
 
 usage: studio_browser_test.py MOVIEMAKER CHROMIUM SCREENSHOT.png
@@ -204,6 +205,21 @@ def spec_small(color="#2a9d8f", title_duration="1s"):
             {"type": "title", "label": "Lower third", "at": "0.5s", "duration": "1s", "text": "Over", "layout": "lowerThird"}]}]}
 
 
+def script_fixed(default_folder):
+    """A script drawing 30 frames at 320x240 into a folder of PNG files (the first argument, else `default_folder`)."""
+    return f"""import Foundation
+import MovieMaker
+
+let folder = CommandLine.arguments.dropFirst().first ?? "{default_folder}"
+let movie = try MovieMaker(pngSequenceIn: URL(fileURLWithPath: folder), width: 320, height: 240, fps: 30)
+try movie.addFrames(count: 30) {{ ctx, frame in
+    ctx.setFill(Color(red: frame.progress, green: 0.4, blue: 0.6)); ctx.fillRect(ctx.bounds)
+    ctx.setFill(.white); ctx.fillEllipse(in: Rect(x: 10 + Double(frame.index) * 9, y: 100, width: 30, height: 30))
+}}
+try movie.finish()
+"""
+
+
 def spec_1080p():
     return {"version": 1, "output": {"size": "1920x1080", "fps": 30}, "tracks": [
         {"kind": "video", "name": "Main", "items": [
@@ -344,6 +360,21 @@ def main():
         tools.navigate(url)
         where = tools.wait("!document.getElementById('error').hidden && document.getElementById('error-path').textContent", 120)
         check(bool(where) and re.search(r"broken\.swift:\d+$", where or ""), f"a script's syntax error shows the compiler's file and line ({where!r})")
+        # Fixed on disk: the page reloads and shows the script's frames, each the frame its own render makes.
+        write(script, script_fixed(os.path.join(work, "script-frames")))
+        check(tools.wait("document.getElementById('error').hidden && !!studio.state.movie && studio.state.movie.frameCount === 30", 120),
+              "fixing the script reloads the page with its 30 frames")
+        check(tools.navigate(url + "?scale=1") and tools.wait("document.body.dataset.shownFrame !== undefined", 60),
+              "the page loads again and shows a frame of the script")
+        tools.js("studio.seek(12)")
+        check(tools.wait("document.body.dataset.shownFrame === '12'", 60), "seeking in a script shows its frame 12")
+        width, height, shown64 = tools.js(pixels_js)
+        reference = os.path.join(work, "script-reference")
+        subprocess.run([MOVIEMAKER, "run", script, "--", reference], check=True, capture_output=True)
+        rw, rh, rendered = decode_png(open(os.path.join(reference, "frame-00013.png"), "rb").read())
+        check((width, height) == (320, 240) and base64.b64decode(shown64) == rendered,
+              "the page's frame 12 of the script is the script's own render's frame 12, pixel for pixel")
+        check(not os.path.exists(os.path.join(work, "script-frames")), "previewing the script wrote nothing at its destination")
         stop(studio)
 
         # -- 1080p: scrub latency, and the screenshot.

@@ -82,10 +82,7 @@ struct ScriptCompiler {
         do { source = try Data(contentsOf: script) } catch {
             throw .scriptUnreadable(path: displayPath, reason: (error as NSError).localizedDescription)
         }
-        let parseAsLibrary = Self.declaresMain(String(decoding: source, as: UTF8.self))
-        let entry = cacheFolder.appendingPathComponent("scripts").appendingPathComponent(cacheKey(script: script, source: source, parseAsLibrary: parseAsLibrary))
-        let name = script.deletingPathExtension().lastPathComponent
-        let binary = entry.appendingPathComponent(name.isEmpty ? "script" : name)
+        let (entry, binary, parseAsLibrary) = cacheEntry(for: script, source: source)
         let fm = FileManager.default
         if !rebuild && fm.isExecutableFile(atPath: binary.path) {
             if verbose { Terminal.writeError("moviemaker: using the cached build \(binary.path)\n") }
@@ -136,6 +133,15 @@ struct ScriptCompiler {
         if verbose { Terminal.writeError(String(format: "moviemaker: compiled in %.1f s into %@\n", Date().timeIntervalSince(started), binary.path)) }
         pruneCache(keeping: entry)
         return binary
+    }
+
+    /// The cache entry for `script` with contents `source`: its folder, the executable in it, and whether
+    /// the script is compiled as a library (it declares `@main`).
+    func cacheEntry(for script: URL, source: Data) -> (folder: URL, binary: URL, parseAsLibrary: Bool) {
+        let parseAsLibrary = Self.declaresMain(String(decoding: source, as: UTF8.self))
+        let entry = cacheFolder.appendingPathComponent("scripts").appendingPathComponent(cacheKey(script: script, source: source, parseAsLibrary: parseAsLibrary))
+        let name = script.deletingPathExtension().lastPathComponent
+        return (entry, entry.appendingPathComponent(name.isEmpty ? "script" : name), parseAsLibrary)
     }
 
     /// The key naming a cache entry: a SHA-256 over every input that changes the executable.

@@ -25,9 +25,12 @@ struct StudioCommand: ParsableCommand {
             the random token printed in the URL. --open launches the default browser (xdg-open). \
             Ctrl-C (or SIGTERM) stops the server, its connections and any render, and exits 0.
 
-            A Swift script (.swift) is compiled as `moviemaker run` compiles it and its compiler \
-            errors (file and line) are shown on the page; previewing a script's frames is not yet \
-            supported.
+            A Swift script (.swift) is compiled as `moviemaker run` compiles it (same cache); its \
+            compiler errors, or the line where it stopped, show on the page. Its frames are drawn by \
+            running it with MOVIEMAKER_STUDIO_DIR and MOVIEMAKER_STUDIO_MODE set: its first MovieMaker \
+            then encodes and writes nothing, draws the frames up to the one asked for and saves that \
+            one, so a frame is exactly the movie's. The page shows the script as one block; its sound \
+            is heard in the render only. The render button runs the script as `moviemaker run` does.
 
             Examples:
               moviemaker studio examples/specs/travel.json
@@ -65,7 +68,7 @@ struct StudioCommand: ParsableCommand {
 
     func run() throws {
         var configuration = StudioConfiguration(file: URL(fileURLWithPath: file), host: host, port: UInt16(port ?? 0))
-        configuration.scriptCheck = { url in await ScriptCheck.check(url) }
+        configuration.scriptBuilder = { url in await ScriptCheck.build(url) }
         let server = StudioServer(configuration)
         let outcome = Mutex<(signal: Int32?, error: (any Error)?)>((nil, nil))
         let done = DispatchSemaphore(value: 0)
@@ -117,55 +120,66 @@ struct StudioCommand: ParsableCommand {
     }
 }
 
-/// Compiles a Swift script for the studio as `moviemaker run` would, capturing the compiler's first error.
+/// Compiles a Swift script for the studio as `moviemaker run` compiles it (optimised, Swift 5 language
+/// mode, into the same cache), capturing the compiler's first error instead of printing it.
 enum ScriptCheck {
-    /// The compiler's first error (file, line, message), or a note that the script compiles but its frames
-    /// cannot be previewed yet.
-    static func check(_ url: URL) async -> StudioProblem? {
+    /// The executable, or the compiler's first error (file, line, message).
+    static func build(_ url: URL) async -> Result<URL, StudioProblem> {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(returning: compile(url)) }
         }
     }
 
-    /// `check`, blocking.
-    static func compile(_ url: URL) -> StudioProblem? {
+    /// `build`, blocking.
+    static func compile(_ url: URL) -> Result<URL, StudioProblem> {
         let library: LibraryLocation
         do { library = try LibraryLocation.locate() } catch {
-            return StudioProblem(message: "cannot compile scripts: \(error)", file: url.path, code: "buildFailed")
+            return .failure(StudioProblem(message: "cannot compile scripts: \(error)", file: url.path, code: "buildFailed"))
         }
         guard let swiftc = ScriptCompiler.findCompiler() else {
-            return StudioProblem(message: "cannot compile scripts: no Swift compiler found (set SWIFTC)", file: url.path, code: "compilerNotFound")
+            return .failure(StudioProblem(message: "cannot compile scripts: no Swift compiler found (set SWIFTC)", file: url.path, code: "compilerNotFound"))
         }
         let compiler = ScriptCompiler(library: library, swiftc: swiftc, cacheFolder: ScriptCompiler.defaultCacheFolder())
-        guard let source = try? String(contentsOf: url, encoding: .utf8) else {
-            return StudioProblem(message: "cannot read the script", file: url.path, code: "scriptUnreadable")
+        guard let source = try? Data(contentsOf: url) else {
+            return .failure(StudioProblem(message: "cannot read the script", file: url.path, code: "scriptUnreadable"))
         }
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("moviemaker-studio-check-\(getpid())")
-        defer { try? FileManager.default.removeItem(at: output) }
+        let entry = compiler.cacheEntry(for: url, source: source)
+        if FileManager.default.isExecutableFile(atPath: entry.binary.path) { return .success(entry.binary) }
+        do {
+            try FileManager.default.createDirectory(at: entry.folder, withIntermediateDirectories: true)
+        } catch {
+            return .failure(StudioProblem(message: "cannot create the cache folder \(entry.folder.path): \(error.localizedDescription)", file: url.path, code: "buildFailed"))
+        }
+        let partial = entry.folder.appendingPathComponent(".\(entry.binary.lastPathComponent).partial-\(getpid())-\(UUID().uuidString.prefix(8))")
         let process = Process()
         process.executableURL = swiftc
-        process.arguments = compiler.compilerArguments(script: url.path, output: output.path, parseAsLibrary: ScriptCompiler.declaresMain(source))
+        process.arguments = compiler.compilerArguments(script: url.path, output: partial.path, parseAsLibrary: entry.parseAsLibrary)
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = errors
         do { try process.run() } catch {
-            return StudioProblem(message: "cannot start \(swiftc.path): \(error.localizedDescription)", file: url.path, code: "buildFailed")
+            return .failure(StudioProblem(message: "cannot start \(swiftc.path): \(error.localizedDescription)", file: url.path, code: "buildFailed"))
         }
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         if process.terminationStatus == 0 {
-            return StudioProblem(message: "the script compiles; previewing a script's frames is not yet supported: run it with `moviemaker run \(url.lastPathComponent)`",
-                                 file: url.path, code: "notYet")
+            guard rename(partial.path, entry.binary.path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                try? FileManager.default.removeItem(at: partial)
+                return .failure(StudioProblem(message: "cannot move the executable into \(entry.binary.path): \(reason)", file: url.path, code: "buildFailed"))
+            }
+            return .success(entry.binary)
         }
+        try? FileManager.default.removeItem(at: partial)
         // `path:line:column: error: message`
         for line in text.split(separator: "\n") where line.contains(": error: ") {
             let parts = line.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false)
             if parts.count == 4, let number = Int(parts[1]) {
                 let message = parts[3].trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "error: ", with: "")
-                return StudioProblem(message: message, file: String(parts[0]), line: number, code: "compileFailed")
+                return .failure(StudioProblem(message: message, file: String(parts[0]), line: number, code: "compileFailed"))
             }
         }
-        return StudioProblem(message: "the script does not compile: " + (text.split(separator: "\n").first.map(String.init) ?? "(no message)"),
-                             file: url.path, code: "compileFailed")
+        return .failure(StudioProblem(message: "the script does not compile: " + (text.split(separator: "\n").first.map(String.init) ?? "(no message)"),
+                                      file: url.path, code: "compileFailed"))
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import MovieMaker
+@_spi(Studio) import MovieMaker
 
 /// What `GET /api/movie` answers: the file's state and, once it has loaded, the movie as the page draws
 /// it (settings, tracks and items with exact frame ranges, slots, warnings).
@@ -137,6 +137,28 @@ extension MovieInfo.Movie {
         warnings = c.warnings
         treeKey = loaded.treeKey
         hasSound = c.audioSettings != nil
+    }
+
+    /// The movie of a Swift script: one video track with one block, the script, over every frame (the
+    /// studio sees a script's frames, not its structure); its settings as the script's first movie has them.
+    init(script: ScriptMovie, file: URL) {
+        let m = script.movie, rate = script.frameRate
+        width = m.width
+        height = m.height
+        fps = MovieInfo.Rate(numerator: m.fpsNumerator, denominator: m.fpsDenominator)
+        frameCount = m.frameCount
+        let seconds = rate.time(ofFrame: m.frameCount).seconds
+        duration = seconds
+        tracks = [MovieInfo.Track(index: 0, kind: "video", name: "Script", items: [
+            MovieInfo.Item(path: "script", type: "script", name: file.lastPathComponent, startFrame: 0, endFrame: m.frameCount,
+                           start: 0, duration: seconds, what: "Swift script",
+                           detail: "\(m.frameCount) frames drawn by \(file.lastPathComponent), written to \(m.path)", transition: nil),
+        ])]
+        slots = []
+        output = MovieInfo.Output(size: "\(m.width)x\(m.height)", crf: m.crf, preset: m.preset, lossless: m.lossless, transparent: m.transparent)
+        warnings = m.hasSound ? ["the script's sound plays in its render only: the studio previews its pictures"] : []
+        treeKey = script.key
+        hasSound = false
     }
 
     /// `(0, 2)` for `tracks[0].items[2]`; nil for any other path.

@@ -1,20 +1,21 @@
 import Dispatch
 import Foundation
-import MovieMaker
+@_spi(Studio) import MovieMaker
 import Synchronization
 
-/// A whole movie rendered from the page (`POST /api/render`), on its own thread, written beside the
-/// description as `TimelineComposition.render(to:)` writes: into a hidden file renamed into place when
-/// complete, so a failed or cancelled render leaves the destination as it was. Progress is published
-/// as `render` events, at most ten a second.
+/// A whole movie rendered from the page (`POST /api/render`), on its own thread: a description's
+/// written beside it as `TimelineComposition.render(to:)` writes, a script's by running the script
+/// (`StudioHook`'s render mode) where the script writes it. Either way into a hidden file renamed into
+/// place when complete, so a failed or cancelled render leaves the destination as it was. Progress is
+/// published as `render` events, at most ten a second.
 final class RenderJob: Sendable {
     /// Where the render is.
     struct Status: Codable, Sendable, Equatable {
         /// `running`, `done`, `failed` or `cancelled`.
         var state: String
-        /// The movie's file name, beside the description.
+        /// The movie's file name (beside the description, or where the script writes it).
         var file: String
-        /// The link to it (`/files/NAME`), once done.
+        /// The link to it (`/files/NAME`), once done, when it is inside the project's folder.
         var link: String?
         /// Frames encoded, and of how many.
         var frames: Int
@@ -25,10 +26,10 @@ final class RenderJob: Sendable {
         var message: String?
     }
 
-    /// What is rendered.
-    private let composition: TimelineComposition
-    /// Where it goes.
-    private let destination: URL
+    /// Renders, calling the progress closure, stopping when the token is cancelled.
+    private let work: @Sendable (CancellationToken, @escaping @Sendable (RenderProgress) -> Void) throws -> Void
+    /// The link the page shows once done, if the movie can be served.
+    private let link: String?
     /// The events to publish, in order (one task publishes them one after another).
     private let events: AsyncStream<StudioEvent>.Continuation
     /// Cancels the render.
@@ -38,15 +39,57 @@ final class RenderJob: Sendable {
     /// Signalled once when the render has ended (done, failed or cancelled, its partial file removed).
     private let ended = DispatchSemaphore(value: 0)
 
-    /// A job rendering `composition` to `destination`; `start()` starts it.
-    init(composition: TimelineComposition, destination: URL, publish: @escaping @Sendable (StudioEvent) async -> Void) {
-        self.composition = composition
-        self.destination = destination
+    /// A job rendering `composition` to `destination` (in the project's folder); `start()` starts it.
+    convenience init(composition: TimelineComposition, destination: URL, publish: @escaping @Sendable (StudioEvent) async -> Void) {
+        self.init(name: destination.lastPathComponent, totalFrames: composition.frameCount,
+                  link: "/files/" + (destination.lastPathComponent.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""),
+                  publish: publish) { token, progress in
+            _ = try composition.render(to: destination, cancellation: token, progress: progress)
+        }
+    }
+
+    /// A job running the compiled `script` (of `file`) in `StudioHook`'s render mode: the script writes its
+    /// movie where it always does; progress comes from the `progress` file its first movie writes.
+    /// Cancelling kills the script and removes its partial file. The link is given when the movie is
+    /// inside the project's `folder` (the studio serves nothing else).
+    convenience init(script: ScriptMovie, file: URL, folder: URL, publish: @escaping @Sendable (StudioEvent) async -> Void) {
+        let destination = URL(fileURLWithPath: script.movie.path).standardizedFileURL
+        let inside = destination.path.hasPrefix(folder.standardizedFileURL.path + "/")
+        let relative = inside ? String(destination.path.dropFirst(folder.standardizedFileURL.path.count + 1)) : nil
+        self.init(name: inside ? relative! : destination.path, totalFrames: script.movie.frameCount,
+                  link: relative.map { "/files/" + ($0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "") },
+                  publish: publish) { token, progress in
+            let started = Date()
+            do {
+                try ScriptRun.run(script.executable, script: file, mode: "render", timeout: 7 * 24 * 3600) { runFolder in
+                    if token.isCancelled { return false }
+                    if let text = try? String(contentsOf: runFolder.appendingPathComponent("progress"), encoding: .utf8) {
+                        let fields = text.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+                        if fields.count == 2 {
+                            progress(RenderProgress(framesEncoded: fields[0], framesAdded: fields[0], totalFrames: fields[1] > 0 ? fields[1] : nil,
+                                                    elapsed: Date().timeIntervalSince(started)))
+                        }
+                    }
+                    return true
+                }.cleanUp()
+            } catch {
+                // A killed script cannot remove its own partial file.
+                StudioHook.removeStalePartialFiles(in: destination.deletingLastPathComponent())
+                throw error
+            }
+        }
+    }
+
+    /// A job named `name` (the movie's file) of `totalFrames` frames, running `work`; `start()` starts it.
+    init(name: String, totalFrames: Int, link: String?, publish: @escaping @Sendable (StudioEvent) async -> Void,
+         work: @escaping @Sendable (CancellationToken, @escaping @Sendable (RenderProgress) -> Void) throws -> Void) {
+        self.work = work
+        self.link = link
         let (stream, continuation) = AsyncStream<StudioEvent>.makeStream()
         events = continuation
         Task { for await event in stream { await publish(event) } }
-        state = Mutex(Status(state: "running", file: destination.lastPathComponent, link: nil, frames: 0,
-                             totalFrames: composition.frameCount, elapsed: 0, message: nil))
+        state = Mutex(Status(state: "running", file: name, link: nil, frames: 0,
+                             totalFrames: totalFrames, elapsed: 0, message: nil))
     }
 
     /// The status now.
@@ -82,7 +125,7 @@ final class RenderJob: Sendable {
         let started = Date()
         let lastSent = Mutex(Date.distantPast)
         do {
-            try composition.render(to: destination, cancellation: token) { [self] progress in
+            try work(token) { [self] progress in
                 let now = Date()
                 let send = lastSent.withLock { last -> Bool in
                     guard now.timeIntervalSince(last) >= 0.1 else { return false }
@@ -98,7 +141,7 @@ final class RenderJob: Sendable {
             }
             let status = state.withLock { s -> Status in
                 s.state = "done"; s.frames = s.totalFrames; s.elapsed = Date().timeIntervalSince(started)
-                s.link = "/files/" + (destination.lastPathComponent.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "")
+                s.link = link
                 return s
             }
             announce(status)

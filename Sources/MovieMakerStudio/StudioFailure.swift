@@ -23,15 +23,21 @@ public struct StudioProblem: Error, Codable, Sendable, Equatable {
 
     /// The problem a `MovieMakerError` (or any other error) describes.
     init(_ error: any Error) {
-        if let error = error as? MovieMakerError {
+        if let problem = error as? StudioProblem {
+            self = problem
+        } else if let error = error as? MovieMakerError {
             self.init(message: error.message, jsonPath: error.location?.jsonPath, file: error.location?.file, code: error.code.rawValue)
         } else {
             self.init(message: String(describing: error), code: "error")
         }
     }
 
-    /// `tracks[0].items[2].duration: message`, as the command line prints it.
-    public var summary: String { jsonPath.map { "\($0): \(message)" } ?? message }
+    /// `tracks[0].items[2].duration: message` (or `script.swift:12: message`), as the command line prints it.
+    public var summary: String {
+        if let jsonPath { return "\(jsonPath): \(message)" }
+        if let file, let line { return "\(URL(fileURLWithPath: file).lastPathComponent):\(line): \(message)" }
+        return message
+    }
 }
 
 /// Why a studio request failed: the HTTP status it answers with and a message.

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import MovieMaker
+@_spi(Studio) import MovieMaker
 
 /// The previewed file and everything made from it: the description as last loaded (and the last one
 /// that loaded without error), its composition, the frame cache, the slot values typed on the page,
@@ -99,8 +99,12 @@ actor StudioProject {
     let folder: URL
     /// Whether the file is a Swift script rather than a description.
     let isScript: Bool
-    /// Checks a Swift script (compiles it), giving the compiler's first error; nil for none.
-    let scriptCheck: (@Sendable (URL) async -> StudioProblem?)?
+    /// Compiles a Swift script (as `moviemaker run` does, cached), giving the executable or the compiler's first error.
+    let scriptBuilder: (@Sendable (URL) async -> Result<URL, StudioProblem>)?
+    /// The script's movie, once it has run (kept while a later edit is broken).
+    private(set) var script: ScriptMovie?
+    /// Stops the script run drawing proxies, if any.
+    private var scriptProxyStop: CancellationToken?
     /// Counts loads: every reload makes a new version, which the page uses to fetch the movie again.
     private(set) var version = 0
     /// The last description that loaded (kept while a later edit is broken, so the page keeps its timeline).
@@ -127,12 +131,12 @@ actor StudioProject {
     private var sound: (version: Int, preview: SoundPreview?)?
 
     /// A project for `file`, caching at most `cacheBytes` bytes of encoded frames. Nothing is read yet: call `reload()`.
-    init(file: URL, cacheBytes: Int, scriptCheck: (@Sendable (URL) async -> StudioProblem?)?) {
+    init(file: URL, cacheBytes: Int, scriptBuilder: (@Sendable (URL) async -> Result<URL, StudioProblem>)?) {
         self.file = file.standardizedFileURL
         folder = self.file.deletingLastPathComponent()
         isScript = file.pathExtension.lowercased() == "swift"
         cache = FrameCache(capacity: cacheBytes)
-        self.scriptCheck = scriptCheck
+        self.scriptBuilder = scriptBuilder
     }
 
     // MARK: Loading
@@ -142,15 +146,31 @@ actor StudioProject {
     @discardableResult
     func reload() async -> StudioEvent {
         let file = self.file, folder = self.folder
-        version += 1
         proxies?.cancel()
         proxies = nil
+        scriptProxyStop?.cancel()
+        scriptProxyStop = nil
         if isScript {
-            let problem = await scriptCheck?(file) ?? StudioProblem(
-                message: "previewing Swift scripts is not yet supported by this build of moviemaker studio: open a description file (.json), or run the script with `moviemaker run \(file.lastPathComponent)`",
-                file: file.path, code: "notYet")
-            self.problem = problem
             watched = Self.stamps(of: [file])
+            guard let scriptBuilder else {
+                problem = StudioProblem(message: "this studio cannot compile Swift scripts: start it with `moviemaker studio \(file.lastPathComponent)`",
+                                        file: file.path, code: "compilerNotFound")
+                version += 1
+                return event()
+            }
+            switch await scriptBuilder(file) {
+            case let .failure(failure):
+                problem = failure
+            case let .success(executable):
+                let result: Result<ScriptMovie, StudioProblem> = await Self.onQueue(DispatchQueue.global(qos: .userInitiated)) {
+                    Self.loadScript(executable, file: file)
+                }
+                switch result {
+                case let .success(movie): script = movie; problem = nil
+                case let .failure(failure): problem = failure
+                }
+            }
+            version += 1
             return event()
         }
         let assignments = slotValues.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
@@ -169,6 +189,7 @@ actor StudioProject {
             let named = failure.file.map { URL(fileURLWithPath: $0, relativeTo: folder).standardizedFileURL }
             watched = Self.stamps(of: [file] + (loaded?.composition.inputFiles ?? []) + (named.map { [$0] } ?? []))
         }
+        version += 1
         return event()
     }
 
@@ -177,7 +198,31 @@ actor StudioProject {
         if let problem {
             return StudioEvent(name: "error", json: StudioJSON.text(ErrorEvent(version: version, error: problem)))
         }
-        return StudioEvent(name: "reload", json: StudioJSON.text(ReloadEvent(version: version, frameCount: loaded?.composition.frameCount ?? 0)))
+        return StudioEvent(name: "reload", json: StudioJSON.text(ReloadEvent(version: version, frameCount: frameCount)))
+    }
+
+    /// The frame count of the last good version (0 before one loaded).
+    var frameCount: Int { loaded?.composition.frameCount ?? script?.movie.frameCount ?? 0 }
+
+    /// How long a script may run to report its movie or draw a frame before the studio stops it.
+    static let scriptTimeout: TimeInterval = 300
+
+    /// Runs the compiled script counting its frames (nothing drawn, nothing encoded, nothing written).
+    private static func loadScript(_ executable: URL, file: URL) -> Result<ScriptMovie, StudioProblem> {
+        do {
+            let outcome = try ScriptRun.run(executable, script: file, mode: "preview - 1", timeout: scriptTimeout)
+            outcome.cleanUp()
+            guard let movie = outcome.movie else {
+                return .failure(StudioProblem(message: "the script made no movie: create a MovieMaker, add frames and call finish()",
+                                              file: file.path, code: "noFrames"))
+            }
+            let stamp = FileStamp(path: executable.path)
+            var hash = SHA256()
+            hash.update(Data("script \(executable.path) \(stamp.size) \(stamp.seconds).\(stamp.nanoseconds)".utf8))
+            return .success(ScriptMovie(executable: executable, movie: movie, key: hash.hexDigest()))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// The payload of a `reload` event.
@@ -242,6 +287,7 @@ actor StudioProject {
     /// (`Clip.renderFrames(_:width:height:rate:background:)`), so its pixels are the movie's frame.
     /// Returns the PNG and whether it came from the cache.
     func frame(_ index: Int, scale: Double) async throws -> (png: Data, cached: Bool) {
+        if isScript { return try await scriptFrame(index, scale: scale) }
         guard let loaded else {
             throw StudioFailure.conflict(problem.map { "nothing to show: \($0.summary)" } ?? "nothing loaded yet")
         }
@@ -273,10 +319,96 @@ actor StudioProject {
         return (png, false)
     }
 
+    /// Frame `index` of the script's movie at `scale`: from the cache, or drawn by running the script
+    /// with `StudioHook`'s preview mode (the frames before it that build on each other are drawn too,
+    /// nothing is encoded), so its pixels are those `moviemaker run` would encode.
+    private func scriptFrame(_ index: Int, scale: Double) async throws -> (png: Data, cached: Bool) {
+        guard let script else {
+            throw StudioFailure.conflict(problem.map { "nothing to show: \($0.summary)" } ?? "nothing loaded yet")
+        }
+        let count = script.movie.frameCount
+        guard (0..<count).contains(index) else {
+            throw StudioFailure.notFound("frame \(index) is outside the movie's \(count) frames (0…\(count - 1))")
+        }
+        guard scale.isFinite, scale > 0, scale <= 1 else { throw StudioFailure.badRequest("scale must be more than 0 and at most 1, got \(scale)") }
+        let key = Self.frameKey(tree: script.key, index: index, width: Self.scaled(script.movie.width, scale), height: Self.scaled(script.movie.height, scale))
+        if let png = cache.get(key) { return (png, true) }
+        if let running = inFlight[key] { return (try await running.value, false) }
+        let file = self.file, queue = frameQueue
+        let task = Task<Data, any Error> {
+            try await Self.onQueue(queue) { () throws -> Data in
+                let outcome = try ScriptRun.run(script.executable, script: file, mode: "preview \(index) \(scale)", timeout: Self.scriptTimeout)
+                defer { outcome.cleanUp() }
+                guard let png = outcome.png(index) else {
+                    throw StudioFailure.notFound("the script did not draw frame \(index) this time (it made \(outcome.movie?.frameCount ?? 0) frames): does it draw the same movie every run?")
+                }
+                return png
+            }
+        }
+        inFlight[key] = task
+        defer { inFlight[key] = nil }
+        let png = try await task.value
+        cache.put(key, png)
+        return (png, false)
+    }
+
+    /// `side` × `scale`, rounded, at least 2 (as frames and proxies are sized).
+    static func scaled(_ side: Int, _ scale: Double) -> Int { max(2, Int((Double(side) * scale).rounded())) }
+
+    /// Draws the script's frames from `first` to the end at `scale` into the cache: one run of the script
+    /// at low priority, whose frames are cached as it writes them. A reload or new proxies stop it.
+    private func startScriptProxies(_ script: ScriptMovie, scale: Double, from first: Int) {
+        scriptProxyStop?.cancel()
+        let stop = CancellationToken()
+        scriptProxyStop = stop
+        let count = script.movie.frameCount
+        guard first < count else { return }
+        let width = Self.scaled(script.movie.width, scale), height = Self.scaled(script.movie.height, scale)
+        let missing = (first..<count).filter { !cache.contains(Self.frameKey(tree: script.key, index: $0, width: width, height: height)) }
+        guard let from = missing.first, let to = missing.last else { return }
+        let (stream, continuation) = AsyncStream<(Int, Data)>.makeStream()
+        let file = self.file, queue = proxyQueue
+        queue.async {
+            var seen = Set<Int>()
+            _ = try? ScriptRun.run(script.executable, script: file, mode: "preview \(from)..<\(to + 1) \(scale)", timeout: 3_600) { folder in
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+                for name in names where name.hasPrefix("frame-") && name.hasSuffix(".png") {
+                    guard let index = Int(name.dropFirst(6).dropLast(4)), !seen.contains(index) else { continue }
+                    let url = folder.appendingPathComponent(name)
+                    guard let data = try? Data(contentsOf: url) else { continue }
+                    seen.insert(index)
+                    try? FileManager.default.removeItem(at: url)
+                    continuation.yield((index, data))
+                }
+                return !stop.isCancelled
+            }.cleanUp()
+            continuation.finish()
+        }
+        proxies = Task { [weak self] in
+            for await (index, png) in stream {
+                guard let self, !Task.isCancelled else { stop.cancel(); return }
+                await self.cacheScriptFrame(png, index: index, width: width, height: height, key: script.key)
+            }
+        }
+    }
+
+    /// Caches a script frame drawn in the background, unless the script changed meanwhile.
+    private func cacheScriptFrame(_ png: Data, index: Int, width: Int, height: Int, key: String) {
+        guard script?.key == key else { return }
+        cache.put(Self.frameKey(tree: key, index: index, width: width, height: height), png)
+    }
+
     /// Starts drawing the frames from `start` to the end at `scale` into the cache, a few at a time on a
     /// queue of lower priority than the frames asked for (so scrubbing is not kept waiting): the
     /// proxies the page plays. Replaces proxies already being drawn; a reload stops them.
     func startProxies(scale: Double, from start: Int) throws {
+        if isScript {
+            guard let script else { throw StudioFailure.conflict("nothing to play: the script has not run") }
+            guard scale.isFinite, scale > 0, scale <= 1 else { throw StudioFailure.badRequest("scale must be more than 0 and at most 1, got \(scale)") }
+            proxies?.cancel()
+            startScriptProxies(script, scale: scale, from: max(0, start))
+            return
+        }
         guard let loaded else { throw StudioFailure.conflict("nothing to play: the description has not loaded") }
         guard scale.isFinite, scale > 0, scale <= 1 else { throw StudioFailure.badRequest("scale must be more than 0 and at most 1, got \(scale)") }
         proxies?.cancel()
@@ -328,6 +460,8 @@ actor StudioProject {
 
     /// The sound of the last description that loaded, made once per load; nil when it has none.
     func soundPreview() async throws -> SoundPreview? {
+        // A script's sound is heard only in its render (its sources are made by its code).
+        if isScript { return nil }
         guard let loaded else { throw StudioFailure.conflict("nothing loaded yet") }
         let version = self.version
         if let sound, sound.version == version { return sound.preview }
@@ -343,7 +477,8 @@ actor StudioProject {
     /// tracks, items, slots and warnings.
     func info() -> MovieInfo {
         MovieInfo(version: version, file: file.lastPathComponent, kind: isScript ? "script" : "description",
-                  ok: problem == nil, error: problem, movie: loaded.map { MovieInfo.Movie($0, slotValues: slotValues) },
+                  ok: problem == nil, error: problem,
+                  movie: loaded.map { MovieInfo.Movie($0, slotValues: slotValues) } ?? script.map { MovieInfo.Movie(script: $0, file: file) },
                   render: render?.status,
                   cache: MovieInfo.Cache(frames: cache.count, bytes: cache.bytes, hits: cache.hits, misses: cache.misses))
     }
@@ -353,6 +488,14 @@ actor StudioProject {
     /// Starts rendering the last good description to a movie beside it (`NAME.mp4`, or `.mov` for a
     /// transparent one), announcing progress with `publish`. Throws `.conflict` while a render runs.
     func startRender(publish: @escaping @Sendable (StudioEvent) async -> Void) throws -> RenderJob.Status {
+        if isScript {
+            guard let script else { throw StudioFailure.conflict("nothing to render: the script has not run") }
+            if let render, render.isRunning { throw StudioFailure.conflict("a render is already running") }
+            let job = RenderJob(script: script, file: file, folder: folder, publish: publish)
+            render = job
+            job.start()
+            return job.status
+        }
         guard let loaded else { throw StudioFailure.conflict("nothing to render: the description has not loaded") }
         if let render, render.isRunning { throw StudioFailure.conflict("a render is already running") }
         let stem = file.deletingPathExtension().lastPathComponent

@@ -1,3 +1,4 @@
+import Dispatch
 import FlyingFox
 import FlyingSocks
 import Foundation
@@ -19,8 +20,9 @@ public struct StudioConfiguration: Sendable {
     public var pollInterval: Duration = .milliseconds(200)
     /// The most bytes of encoded frames kept in memory.
     public var cacheBytes: Int = 256 << 20
-    /// Compiles a Swift script and gives its first error (nil when it compiles); the command line sets it.
-    public var scriptCheck: (@Sendable (URL) async -> StudioProblem?)?
+    /// Compiles a Swift script as `moviemaker run` does, giving the executable or the compiler's first
+    /// error (file and line); the command line sets it. Without it a script cannot be previewed.
+    public var scriptBuilder: (@Sendable (URL) async -> Result<URL, StudioProblem>)?
 
     /// Serves `file` on 127.0.0.1 (a free port unless `port` is given), or on `host` with a token.
     public init(file: URL, host: String? = nil, port: UInt16 = 0) {
@@ -58,7 +60,7 @@ public actor StudioServer {
     public init(_ configuration: StudioConfiguration) {
         self.configuration = configuration
         token = configuration.host == nil ? nil : (configuration.token ?? Self.randomToken())
-        project = StudioProject(file: configuration.file, cacheBytes: configuration.cacheBytes, scriptCheck: configuration.scriptCheck)
+        project = StudioProject(file: configuration.file, cacheBytes: configuration.cacheBytes, scriptBuilder: configuration.scriptBuilder)
     }
 
     /// Loads the file, starts listening and watching, and returns the page's URL (with `?token=` when a
@@ -121,7 +123,7 @@ public actor StudioServer {
     /// One line about the file as loaded: `320x240 at 30 fps, 35 frames, 1 track`, or its error.
     public func startupSummary() async -> String {
         let info = await project.info()
-        if let error = info.error { return "\(error.code == "notYet" ? "note" : "error (shown on the page)"): \(error.summary)" }
+        if let error = info.error { return "error (shown on the page): \(error.summary)" }
         guard let m = info.movie else { return "not loaded" }
         let fps = m.fps.denominator == 1 ? "\(m.fps.numerator)" : "\(m.fps.numerator)/\(m.fps.denominator)"
         return "\(m.width)x\(m.height) at \(fps) fps, \(m.frameCount) frames, \(m.tracks.count) track\(m.tracks.count == 1 ? "" : "s")"
@@ -139,6 +141,8 @@ public actor StudioServer {
         watching = nil
         await events.finishAll()
         await project.cancelRender()
+        // Script runs drawing frames or proxies: none outlives the studio.
+        await StudioProject.onQueue(DispatchQueue.global()) { ScriptRun.stopAll() }
         if let http { await http.stop(timeout: 1) }
         serving?.cancel()
         _ = await serving?.result

@@ -31,10 +31,12 @@ struct StudioServerTests {
         let server: StudioProcess
         let port: UInt16
 
-        init(spec text: String = StudioServerTests.spec(), arguments: [String] = [], name: String = #function) async throws {
+        init(spec text: String = StudioServerTests.spec(), fileName: String = "spec.json", arguments: [String] = [],
+             name: String = #function) async throws {
             folder = try TemporaryFolder(name)
-            spec = folder.file("spec.json")
-            try Data(text.utf8).write(to: spec)
+            spec = folder.file(fileName)
+            // `{{FOLDER}}` in the text is the project folder's path.
+            try Data(text.replacingOccurrences(of: "{{FOLDER}}", with: folder.url.path).utf8).write(to: spec)
             let file = spec
             server = try await offPool { try StudioProcess(file, arguments: arguments) }
             port = server.port
@@ -51,9 +53,10 @@ struct StudioServerTests {
             try await RawHTTP.send("GET", target, port: port, host: host, headers: headers)
         }
 
-        /// Writes a new description, with a modification time surely different from the last.
+        /// Writes a new description (`{{FOLDER}}` standing for the project folder's path), with a
+        /// modification time surely different from the last.
         func edit(_ text: String) throws {
-            try Data(text.utf8).write(to: spec, options: .atomic)
+            try Data(text.replacingOccurrences(of: "{{FOLDER}}", with: folder.url.path).utf8).write(to: spec, options: .atomic)
         }
 
         /// Waits until /api/movie reports a version after `version`, returning its JSON.

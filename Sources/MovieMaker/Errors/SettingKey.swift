@@ -64,6 +64,8 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
     public static let time = SettingKey(rawValue: "time", description: "time")
     /// The frames of a clip to render (`MovieMaker.add(_:frames:)`, `Clip.renderFrames`): within the clip's frames.
     public static let frameRange = SettingKey(rawValue: "frameRange", description: "frame range")
+    /// The environment variables `moviemaker studio` runs a script with (`MOVIEMAKER_STUDIO_DIR`, `MOVIEMAKER_STUDIO_MODE`).
+    public static let studioHook = SettingKey(rawValue: "studioHook", description: "moviemaker studio's environment variables")
     /// A chunk of a distributed render (`ChunkPlan`, `--chunk K/N`): an index within the chunk count.
     public static let chunk = SettingKey(rawValue: "chunk", description: "chunk")
     /// A transition's name (`Transition(xfadeName:)`).
@@ -211,7 +213,7 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
     /// Every setting without a number that MovieMaker names, in declaration order.
     public static let all: [SettingKey] = [
         .crf, .bitrate, .keyframeInterval, .bufferCount, .drawingThreads, .threads, .frameCount, .audioSampleRate,
-        .audioChannelCount, .audioBitRate, .soundStartTime, .audioReaderFormat, .musicVolume, .musicFade, .stillTime, .time, .frameRange, .chunk,
+        .audioChannelCount, .audioBitRate, .soundStartTime, .audioReaderFormat, .musicVolume, .musicFade, .stillTime, .time, .frameRange, .studioHook, .chunk,
         .transition, .transitionDuration, .transitions, .color, .groupOpacity, .shadowBlur, .shadowOffset, .blurRadius,
         .regularPolygonSides, .starPoints, .fontSize, .textWidth, .lineSpacing, .letterSpacing, .outlineWidth,
         .fittingBox, .fittingFontSizes, .easing, .keyframes, .keyframeTime, .duration, .wavLength, .sampleRate,

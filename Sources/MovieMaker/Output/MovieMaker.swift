@@ -53,20 +53,35 @@ public final class MovieMaker {
     /// is deleted and the destination is left as it was (see `CancellationToken`). Checked once per frame
     /// by `addFrame`, the clip scheduler and the encoder pipeline.
     public var cancellation: CancellationToken? {
-        didSet { pipeline.cancellation = cancellation }
+        didSet { output?.pipeline.cancellation = cancellation }
     }
 
     /// The drawing context over the pixel buffer; the same object for every frame.
     private let context: DrawingContext
     private let surface: CairoSurface            // the pixel buffer
-    private let converter: FrameConverter         // bgra → the encoder's format (yuv420p, BT.709 limited range, by default)
     /// What each clip frame (and the first frame) starts as: black, or transparent with `transparency`.
     private let background: Color
-    private let pipeline: FramePipeline
-    /// The encoder and muxer (also used by `pipeline`'s thread; the caller's thread touches it only
-    /// before the first frame is submitted, to add the audio stream and write the header).
-    private let encoder: VideoEncoder
+    /// Where frames go: the encoder; nil in a studio preview (`StudioHook`), which encodes nothing.
+    private let output: EncodingOutput?
+    /// The studio preview this movie is (see `StudioHook`): it counts frames and captures the ones asked
+    /// for instead of encoding; nil for a movie (the usual case).
+    private let preview: PreviewCapture?
+    /// The studio's hook when it runs this script to render it: progress and `movie.json` (see `StudioHook`).
+    private let renderHook: StudioHook?
+    /// When progress was last written for `renderHook`.
+    private var hookProgressWritten = Date.distantPast
     private let temporaryURL: URL
+
+    /// The encoder and what feeds it.
+    private struct EncodingOutput {
+        /// The encoder and muxer (also used by `pipeline`'s thread; the caller's thread touches it only
+        /// before the first frame is submitted, to add the audio stream and write the header).
+        let encoder: VideoEncoder
+        /// The bounded queue of frames to the encoder's thread.
+        let pipeline: FramePipeline
+        /// bgra → the encoder's format (yuv420p, BT.709 limited range, by default), for serial frames.
+        let converter: FrameConverter
+    }
     private var state: State = .open
     /// Canvases for drawing clip frames in parallel, one per drawing thread, created on first use.
     private var clipCanvases: [Canvas] = []
@@ -150,6 +165,29 @@ public final class MovieMaker {
         guard access(folder.path, W_OK) == 0 else {
             throw .destinationNotWritable(path: folder.path, reason: String(cString: strerror(errno)))
         }
+        let hook = try StudioHook.claim()
+        if let hook, case .preview = hook.hook.mode {
+            // A studio preview: nothing is written at the destination or beside it, nothing is encoded.
+            if isPNGSequence { try Self.checkReplaceableSequenceFolder(url) }
+            LibraryLog.ensureConfigured()
+            self.url = url; self.width = width; self.height = height; self.frameRate = fps
+            self.settings = settings; self.container = container; self.videoCodec = videoCodec
+            self.audioSettings = audioSettings ?? AudioSettings()
+            background = settings.transparency ? .clear : .black
+            let encodedWidth = needsEvenSize ? width + width % 2 : width
+            let encodedHeight = needsEvenSize ? height + height % 2 : height
+            surface = try CairoSurface(width: encodedWidth, height: encodedHeight)
+            context = try DrawingContext(surface: surface, width: width, height: height)
+            output = nil
+            preview = PreviewCapture(hook: hook.hook, first: hook.first)
+            preview?.hasSound = audioSettings != nil
+            renderHook = nil
+            temporaryURL = url
+            context.clear(background)
+            return
+        }
+        renderHook = hook.flatMap { $0.first ? $0.hook : nil }
+        preview = nil
         // access() says yes to root on any file system; creating (and removing) a file proves it. In a folder
         // that exists, ENOENT ("No such file or directory") means a file system that takes no files (/proc, /sys).
         let probe = folder.appendingPathComponent(".moviemaker-write-check-\(getpid())-\(UInt32.random(in: 0 ... .max))").path
@@ -194,7 +232,7 @@ public final class MovieMaker {
         }
 
         PartialFiles.register(temporaryURL)
-        let encoder: VideoEncoder
+        let encoder: VideoEncoder, converter: FrameConverter
         do {
             surface = try CairoSurface(width: encodedWidth, height: encodedHeight)
             context = try DrawingContext(surface: surface, width: width, height: height)
@@ -210,9 +248,9 @@ public final class MovieMaker {
             }
             throw error
         }
-        self.encoder = encoder
         do {
-            pipeline = try FramePipeline(encoder: encoder, capacity: settings.bufferCount)
+            output = EncodingOutput(encoder: encoder, pipeline: try FramePipeline(encoder: encoder, capacity: settings.bufferCount),
+                                    converter: converter)
         } catch {
             try? FileManager.default.removeItem(at: temporaryURL)
             PartialFiles.unregister(temporaryURL)
@@ -253,7 +291,7 @@ public final class MovieMaker {
     }
 
     /// Statistics about buffers, for checking that memory stays flat.
-    public var buffersAllocated: Int { pipeline.buffersAllocated }
+    public var buffersAllocated: Int { output?.pipeline.buffersAllocated ?? 0 }
 
     private func checkOpen() throws(MovieMakerError) {
         switch state {
@@ -270,6 +308,12 @@ public final class MovieMaker {
         try checkOpen()
         do {
             if cancellation?.isCancelled == true { throw MovieMakerError.cancelled }
+            if let preview, !preview.wantsAny(after: frameCount - 1) {
+                // A studio preview past its last frame asked for: counted, not drawn.
+                frameCount += 1
+                reportProgress()
+                return
+            }
             try context.withSavedState { try draw(context) }
             try context.checkStatus()
             try encode(surface)
@@ -357,6 +401,9 @@ public final class MovieMaker {
             throw MovieMakerError.invalidSetting(.frameRange, value: "\(frames.lowerBound)..<\(frames.upperBound)",
                                                  expected: "a range within the clip's \(total) frames, 0..<\(total)")
         }
+        if let preview { return try addPreview(clip, frames: frames, withSound: withSound, preview: preview) }
+        guard let output else { preconditionFailure("a MovieMaker without an encoder is a studio preview") }
+        let encoder = output.encoder, pipeline = output.pipeline
         // Like a sound that cannot be opened, media that cannot be opened throws here and changes nothing.
         let session = try RenderSession(opening: clip, width: width, height: height, cancellation: cancellation,
                                         videoDecoderLimit: settings.videoDecoderLimit,
@@ -414,10 +461,60 @@ public final class MovieMaker {
         }
     }
 
+    /// `add(_:frames:withSound:)` in a studio preview: counts the frames, draws only those captured
+    /// (and the clip's last when a later frame is captured, since a serial frame may build on it), each
+    /// exactly as the clip scheduler draws it, on one canvas.
+    private func addPreview(_ clip: Clip, frames: Range<Int>, withSound: Bool, preview: PreviewCapture) throws {
+        let rangeStart = frameRate.time(ofFrame: frames.lowerBound)
+        if withSound, clip.sounds.contains(where: { $0.limited(from: rangeStart, until: nil).isHeard }) { preview.hasSound = true }
+        let count = frames.count
+        guard count > 0 else { return }
+        if expectedFrameCount == nil || expectedFrameCount! < frameCount + count { expectedFrameCount = frameCount + count }
+        let movieBase = frameCount - frames.lowerBound
+        var indices = preview.wanted(in: frameCount..<(frameCount + count)).map { $0 - movieBase }
+        let keepLast = preview.wantsAny(after: frameCount + count - 1)
+        if keepLast, indices.last != frames.upperBound - 1 { indices.append(frames.upperBound - 1) }
+        // The run that only counts opens the media too, so a missing photo shows as a real render would show it.
+        if !indices.isEmpty || preview.wanted.isEmpty {
+            do {
+                if startTime == nil { startTime = Date() }
+                let session = try RenderSession(opening: clip, width: width, height: height, cancellation: cancellation,
+                                                videoDecoderLimit: settings.videoDecoderLimit, drawingThreads: 1)
+                defer {
+                    session.close()
+                    videoDecoderPeak = max(videoDecoderPeak, session.videoPool.peakOpenCount)
+                }
+                let canvas = try Canvas(width: width, height: height, encodedWidth: surface.width, encodedHeight: surface.height)
+                let background = self.background, rate = frameRate
+                for index in indices {
+                    if cancellation?.isCancelled == true { throw MovieMakerError.cancelled }
+                    let frame = Frame(index: index, movieIndex: movieBase + index, rate: rate, exactTime: rate.time(ofFrame: index), duration: clip.duration)
+                    try canvas.draw { ctx in
+                        ctx.clear(background)
+                        try RenderSession.$current.withValue(session) {
+                            try clip.render(in: ctx, at: frame, session: session)
+                        }
+                    }
+                    if preview.wants(movieBase + index) { try preview.capture(canvas.pixels(), index: movieBase + index) }
+                    if keepLast && index == frames.upperBound - 1 {
+                        canvas.surface.flush(); surface.flush()
+                        surface.data.update(from: canvas.surface.data, count: surface.stride * surface.height)
+                        surface.markDirty()
+                    }
+                }
+            } catch {
+                fail(error)
+                throw error
+            }
+        }
+        frameCount += count
+        reportProgress()
+    }
+
     /// The codec the sound track is (or would be) encoded with, from the container; nil for a PNG sequence.
     public var audioCodec: AudioCodec? { try? container.audioCodec() }
     /// Whether the movie has a sound track (given `audioSettings`, or after the first `addAudio`).
-    public var hasAudio: Bool { encoder.audio != nil }
+    public var hasAudio: Bool { output.map { $0.encoder.audio != nil } ?? preview?.hasSound ?? false }
 
     /// Adds `source` to the sound track, playing from `time` (movie time) until its end or the
     /// movie's. Sounds added more than once, or overlapping, are summed (and clamped to ±1).
@@ -435,8 +532,16 @@ public final class MovieMaker {
         guard time >= .zero else {
             throw .invalidSetting(.soundStartTime, value: "\(time)", expected: "0 or later (movie time)")
         }
-        if encoder.audio == nil && frameCount > 0 { throw .audioAfterFirstFrame(framesDrawn: frameCount) }
+        if !hasAudio && frameCount > 0 { throw .audioAfterFirstFrame(framesDrawn: frameCount) }
         let format = audioSettings.format
+        guard let output else {
+            // A studio preview: the reader is opened (a broken file fails as in a render), nothing is encoded.
+            if !hasAudio { try audioSettings.validate(for: audioCodec) }
+            _ = try VideoEncoder.openReader(source, format: format)
+            preview?.hasSound = true
+            return
+        }
+        let encoder = output.encoder
         let start = format.frame(at: time)
         if let audio = encoder.audio, frameCount > 0 {
             // Audio already written reaches at most the submitted video's end minus the lag in force
@@ -459,6 +564,13 @@ public final class MovieMaker {
     /// Converts a drawn surface (the pixel buffer or a clip canvas) into a pooled frame and queues it.
     private func encode(_ surface: CairoSurface) throws(MovieMakerError) {
         if startTime == nil { startTime = Date() }
+        guard let output else {
+            // A studio preview: the frame is counted, and captured if asked for.
+            if let preview, preview.wants(frameCount) { try preview.capture(currentPixels(), index: frameCount) }
+            frameCount += 1
+            return
+        }
+        let encoder = output.encoder, pipeline = output.pipeline, converter = output.converter
         // The header goes out once the streams are known: before the first frame, on this thread
         // (the encoder thread has nothing to do until a frame is submitted).
         if frameCount == 0 { try encoder.writeHeader() }
@@ -478,8 +590,9 @@ public final class MovieMaker {
     }
 
     private func reportProgress() {
+        if let renderHook, Date().timeIntervalSince(hookProgressWritten) >= 0.1 { writeHookProgress(renderHook) }
         guard let handler = progressHandler else { return }
-        handler(RenderProgress(framesEncoded: pipeline.framesEncoded, framesAdded: frameCount,
+        handler(RenderProgress(framesEncoded: output?.pipeline.framesEncoded ?? frameCount, framesAdded: frameCount,
                                totalFrames: expectedFrameCount, elapsed: startTime.map { Date().timeIntervalSince($0) } ?? 0))
     }
 
@@ -497,8 +610,9 @@ public final class MovieMaker {
             fail(MovieMakerError.noFrames)
             throw .noFrames
         }
+        guard let output else { return try finishPreview() }
         do throws(MovieMakerError) {
-            try pipeline.finish()
+            try output.pipeline.finish()
             if container == .pngSequence {
                 try moveSequenceIntoPlace()
             } else if rename(temporaryURL.path, url.path) != 0 {
@@ -513,6 +627,10 @@ public final class MovieMaker {
         }
         PartialFiles.unregister(temporaryURL)
         state = .finished
+        if let renderHook {
+            writeHookProgress(renderHook)
+            try? renderHook.writeMovie(hookMovie(path: url.path, hasSound: hasAudio))
+        }
         if let handler = progressHandler {
             handler(RenderProgress(framesEncoded: frameCount, framesAdded: frameCount, totalFrames: frameCount,
                                    elapsed: startTime.map { Date().timeIntervalSince($0) } ?? 0))
@@ -521,6 +639,41 @@ public final class MovieMaker {
         return MovieSummary(url: url, width: width, height: height, frameCount: frameCount, frameRate: frameRate,
                             duration: frameRate.time(ofFrame: frameCount), fileSize: size,
                             renderSeconds: startTime.map { Date().timeIntervalSince($0) } ?? 0)
+    }
+
+    /// `finish()` in a studio preview: writes `movie.json` for the first movie; nothing else is written.
+    private func finishPreview() throws(MovieMakerError) -> MovieSummary {
+        if let preview, preview.isFirst {
+            do throws(MovieMakerError) {
+                try preview.hook.writeMovie(hookMovie(path: url.path, hasSound: preview.hasSound))
+            } catch {
+                state = .failed(error)
+                throw error
+            }
+        }
+        state = .finished
+        if let handler = progressHandler {
+            handler(RenderProgress(framesEncoded: frameCount, framesAdded: frameCount, totalFrames: frameCount,
+                                   elapsed: startTime.map { Date().timeIntervalSince($0) } ?? 0))
+        }
+        return MovieSummary(url: url, width: width, height: height, frameCount: frameCount, frameRate: frameRate,
+                            duration: frameRate.time(ofFrame: frameCount), fileSize: 0,
+                            renderSeconds: startTime.map { Date().timeIntervalSince($0) } ?? 0)
+    }
+
+    /// What `movie.json` says of this movie.
+    private func hookMovie(path: String, hasSound: Bool) -> StudioHook.MovieFile {
+        StudioHook.MovieFile(width: width, height: height, fpsNumerator: frameRate.numerator, fpsDenominator: frameRate.denominator,
+                             frameCount: frameCount, path: path, hasSound: hasSound, crf: settings.crf, preset: settings.preset.rawValue,
+                             lossless: settings.lossless, transparent: settings.transparency)
+    }
+
+    /// Writes `progress` (`FRAMES TOTAL`) for the studio's render of this script; failures are ignored
+    /// (progress is a courtesy, the movie is what matters).
+    private func writeHookProgress(_ hook: StudioHook) {
+        hookProgressWritten = Date()
+        let encoded = output?.pipeline.framesEncoded ?? frameCount
+        try? hook.write(Data("\(encoded) \(expectedFrameCount ?? 0)\n".utf8), to: "progress")
     }
 
     /// Moves the finished frame folder to `url`. rename(2) replaces an absent or empty folder atomically;
@@ -564,7 +717,8 @@ public final class MovieMaker {
     }
 
     private func discard() {
-        pipeline.cancel()
+        guard let output else { return }    // a studio preview has written nothing
+        output.pipeline.cancel()
         try? FileManager.default.removeItem(at: temporaryURL)
         PartialFiles.unregister(temporaryURL)
     }

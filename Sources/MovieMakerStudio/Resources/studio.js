@@ -55,7 +55,11 @@
         try {
           response = await fetch(api(`/api/frame/${w.index}?scale=${w.scale}&key=${w.key}`));
         } catch (e) { setStatus('server unreachable', true); break; }
-        if (!response.ok) continue;
+        if (!response.ok) {
+          // A frame that could not be drawn (a script that stopped at it): say why instead of keeping silent.
+          try { setStatus(`frame ${w.index}: ${(await response.json()).error}`, true); } catch (e) { setStatus(`frame ${w.index}: HTTP ${response.status}`, true); }
+          continue;
+        }
         const blob = await response.blob();
         const url = URL.createObjectURL(blob);
         const img = $('frame');
