@@ -1,5 +1,5 @@
 import Foundation
-import MovieMaker
+@_spi(Benchmark) import MovieMaker
 
 /// Our side of `make bench-peers` (issue 20): the three workloads of bench/peers/workloads.py written
 /// as a MovieMaker user would write them, one per process so that the script measures each run the
@@ -8,7 +8,8 @@ import MovieMaker
 ///     moviemaker-bench --peer W1|W1-independent|W2|W3 --preset medium --out out.mp4 [--frames N] [--photos DIR]
 ///
 /// W1 draws with `addFrames` (serial: each frame may build on the last) or, as `W1-independent`, with
-/// `addFrames(count:independent: true)` (the parallel lanes); W2 is a `Slideshow` (fill, linear Ken
+/// `addFrames(count:independent: true)` (the parallel lanes), or as `W1-inline` with `addFrames` converting
+/// each frame on the calling thread (as before `SerialConversion`: the A/B of that change); W2 is a `Slideshow` (fill, linear Ken
 /// Burns zoom 1.00 → 1.10, 0.5-s crossfades, 3 s a photo); W3 a clip drawing a title that fades in
 /// while rising 60 px (cubic ease-out, 1 s) and a subtitle fading in from 1.0 to 1.5 s.
 enum PeerWorkload {
@@ -39,6 +40,10 @@ enum PeerWorkload {
                                    settings: EncoderSettings(crf: crf, preset: preset))
         switch workload {
         case "W1":
+            try movie.addFrames(count: frames ?? 300) { ctx, frame in try PeerScene.drawW1(ctx, index: frame.index) }
+        case "W1-inline":
+            // W1 as before serial conversion moved off the calling thread: the A/B of that change.
+            movie.convertsSerialFramesOnCallingThread = true
             try movie.addFrames(count: frames ?? 300) { ctx, frame in try PeerScene.drawW1(ctx, index: frame.index) }
         case "W1-independent":
             try movie.addFrames(count: frames ?? 300, independent: true) { ctx, frame in try PeerScene.drawW1(ctx, index: frame.index) }

@@ -71,6 +71,56 @@ struct IndependentFramesTests {
         #expect(try Data(contentsOf: serial) == Data(contentsOf: explicit))
     }
 
+    @Test("Serial frames converted on the conversion thread make the same bytes as converting them on the calling thread")
+    func serialConversionOffTheCallingThreadKeepsTheBytes() throws {
+        let folder = try TemporaryFolder()
+        func render(_ url: URL, inline: Bool) throws -> MovieSummary {
+            let movie = try MovieMaker(url: url, width: 320, height: 240, fps: 30, settings: EncoderSettings(crf: 20, preset: .veryfast))
+            movie.convertsSerialFramesOnCallingThread = inline
+            // A slow conversion thread: staged frames are still waiting when the clip starts.
+            if !inline { movie.serialConversionDelayForTests = .milliseconds(30) }
+            // Serial frames that build on each other, a clip in between (its frames go to the encoder
+            // directly: the staged serial frames must reach it first), then serial frames over the clip's last.
+            var x = 0.0
+            try movie.addFrames(count: 12) { ctx, frame in
+                if frame.index == 0 { ctx.clear(Color(red: 0.1, green: 0.1, blue: 0.2)) }
+                x += 20
+                ctx.setFill(Color(red: 0.9, green: 0.6, blue: 0.1))
+                ctx.fillEllipse(in: Rect(x: x, y: 100, width: 18, height: 18))
+            }
+            try movie.add(Clip(duration: FrameRate(30).time(ofFrame: 6), draw: Self.draw))
+            try movie.addFrames(count: 12, Self.draw)
+            return try movie.finish()
+        }
+        let inline = folder.file("inline.mp4"), staged = folder.file("staged.mp4")
+        let a = try render(inline, inline: true), b = try render(staged, inline: false)
+        #expect(a.frameCount == 30 && b.frameCount == 30)
+        let x = try decodeAll(inline), y = try decodeAll(staged)
+        #expect(x.count == 30 && y.count == 30)
+        for (p, q) in zip(x, y) where p.pixels != q.pixels { Issue.record("frame \(p.index) differs") }
+        // Frame 11 shows all twelve dots: each serial frame built on the last.
+        #expect(y[11].pixels.rgba(x: 249, y: 109).red > 200 && y[11].pixels.rgba(x: 29, y: 109).red > 200)
+        #expect(try Data(contentsOf: inline) == Data(contentsOf: staged), "the same bytes")
+    }
+
+    @Test("A render stopped while serial frames wait to be converted leaves nothing behind")
+    func cancellingWithStagedFrames() throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("cancelled.mp4")
+        let movie = try MovieMaker(url: url, width: 320, height: 240, fps: 30, settings: EncoderSettings(preset: .medium))
+        let token = CancellationToken()
+        movie.cancellation = token
+        var thrown: (any Error)?
+        do {
+            try movie.addFrames(count: 200) { ctx, frame in
+                if frame.index == 40 { token.cancel() }
+                try Self.draw(ctx, frame)
+            }
+        } catch { thrown = error }
+        #expect((thrown as? MovieMakerError)?.code == .cancelled)
+        #expect(folder.contents.isEmpty, "no partial file: \(folder.contents)")
+    }
+
     @Test("Independent frames start from black, not from the previous frame")
     func independentFramesStartBlank() throws {
         let folder = try TemporaryFolder()

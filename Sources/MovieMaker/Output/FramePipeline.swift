@@ -1,9 +1,10 @@
 internal import CFFmpeg
 import Foundation
 
-/// Overlaps drawing and encoding: the caller's thread converts each drawn frame into a pooled
-/// `AVFrame` in the encoder's pixel format (yuv420p for H.264) and hands it over; one encoder thread
-/// sends it to the codec and writes packets, then returns the frame to the pool.
+/// Overlaps drawing and encoding: a drawing lane (or, for serial frames, the `SerialConversion`
+/// thread) converts each drawn frame into a pooled `AVFrame` in the encoder's pixel format (yuv420p
+/// for H.264) and hands it over; one encoder thread sends it to the codec and writes packets, then
+/// returns the frame to the pool.
 ///
 /// The pool holds `capacity` frames, allocated once. When every frame is in flight the drawing
 /// thread waits (back-pressure), so memory does not depend on the movie's length.
@@ -50,8 +51,10 @@ final class FramePipeline: @unchecked Sendable {
     func acquire() throws(MovieMakerError) -> OwnedFrame {
         condition.lock(); defer { condition.unlock() }
         if token?.isCancelled == true { throw .cancelled }
-        while free.isEmpty && failure == nil { condition.wait() }
+        // `cancel()` wakes a wait here (the serial converter's thread may be waiting when a render stops).
+        while free.isEmpty && failure == nil && !cancelled { condition.wait() }
         if let failure { throw failure }
+        if cancelled { throw .cancelled }
         return free.removeLast()
     }
 

@@ -66,6 +66,13 @@ public final class MovieMaker {
     /// The studio preview this movie is (see `StudioHook`): it counts frames and captures the ones asked
     /// for instead of encoding; nil for a movie (the usual case).
     private let preview: PreviewCapture?
+    /// Converts serial frames on a thread of its own while the next is drawn; made with the first serial frame.
+    private var serialConversion: SerialConversion?
+    /// Converts serial frames on the calling thread, as before `SerialConversion` (for tests and the
+    /// benchmark comparing the two). Set before the first frame.
+    @_spi(Benchmark) public var convertsSerialFramesOnCallingThread = false
+    /// A pause before each serial frame's conversion (tests: frames must stay in order however slow it is).
+    var serialConversionDelayForTests: Duration = .zero
     /// The studio's hook when it runs this script to render it: progress and `movie.json` (see `StudioHook`).
     private let renderHook: StudioHook?
     /// When progress was last written for `renderHook`.
@@ -328,8 +335,10 @@ public final class MovieMaker {
     ///
     /// The frames are drawn one after another on the calling thread, each starting from the previous
     /// frame's pixels (the first from black, or transparent), because `draw` may read or build on them
-    /// (trails, feedback, painting only what changed). That costs parallelism: while one core draws,
-    /// the others only encode, so where drawing is the larger part of the work (a fast x264 preset,
+    /// (trails, feedback, painting only what changed). Each frame's conversion for the encoder runs on a
+    /// thread of its own while the next frame is drawn (the drawn pixels are copied aside first), but
+    /// the drawing itself is serial. That costs parallelism: while one core draws,
+    /// the others only convert and encode, so where drawing is the larger part of the work (a fast x264 preset,
     /// many shapes or gradients) the movie takes longer than it could: measured on a 2-core machine,
     /// the issue-20 W1 workload at `veryfast` took 17.7 s this way against 14.8 s drawn in parallel.
     /// When every frame draws its whole picture from its `Frame` alone, say so with
@@ -426,6 +435,8 @@ public final class MovieMaker {
             if startTime == nil { startTime = Date() }
             // The header goes out once the streams are known, before the first frame is submitted.
             if frameCount == 0 { try encoder.writeHeader() }
+            // Serial frames still being converted reach the encoder first.
+            try serialConversion?.drain()
             while clipCanvases.count < lanes {
                 clipCanvases.append(try Canvas(width: width, height: height, encodedWidth: surface.width, encodedHeight: surface.height))
                 clipConverters.append(try FrameConverter(width: surface.width, height: surface.height, format: encoder.framePixelFormat,
@@ -574,6 +585,16 @@ public final class MovieMaker {
         // The header goes out once the streams are known: before the first frame, on this thread
         // (the encoder thread has nothing to do until a frame is submitted).
         if frameCount == 0 { try encoder.writeHeader() }
+        if !convertsSerialFramesOnCallingThread {
+            // Copied aside and converted on the conversion thread while the next frame is drawn.
+            if serialConversion == nil {
+                serialConversion = try SerialConversion(pipeline: pipeline, converter: converter, width: surface.width, height: surface.height,
+                                                        delayForTests: serialConversionDelayForTests)
+            }
+            try serialConversion!.submit(copying: surface, pts: Int64(frameCount))
+            frameCount += 1
+            return
+        }
         surface.flush()
         let frame = try pipeline.acquire()
         let f = frame.pointer
@@ -612,6 +633,7 @@ public final class MovieMaker {
         }
         guard let output else { return try finishPreview() }
         do throws(MovieMakerError) {
+            try serialConversion?.finish()
             try output.pipeline.finish()
             if container == .pngSequence {
                 try moveSequenceIntoPlace()
@@ -718,7 +740,9 @@ public final class MovieMaker {
 
     private func discard() {
         guard let output else { return }    // a studio preview has written nothing
+        // The pipeline first: the conversion thread may be waiting in it for a free frame.
         output.pipeline.cancel()
+        serialConversion?.cancel()
         try? FileManager.default.removeItem(at: temporaryURL)
         PartialFiles.unregister(temporaryURL)
     }
