@@ -142,7 +142,7 @@ bench-title-batch: build
 
 ## Release build of the benchmark (and of the moviemaker tool, which the chunk line runs), then the standard
 ## workload, the slideshow, slideshow memory, audio, video, reverse, filters and chunk lines. Extra flags:
-## make bench BENCH_ARGS="--json bench.json" (--skip-slideshow, --skip-chunks, … see moviemaker-bench --help)
+## make bench BENCH_ARGS="--json bench.json" (--cores 1, --skip-slideshow, --skip-chunks, … see moviemaker-bench --help)
 bench: deps
 	$(SWIFT) build -c release --product moviemaker-bench
 	$(SWIFT) build -c release --product moviemaker
@@ -153,7 +153,8 @@ bench: deps
 ## line (W2, W3), MoviePy 2.2.1 and x264 alone on our frames; paired runs, a table of fps, wall, CPU, peak RSS,
 ## ours÷peer per pair and the CPU other processes took. Installs what it needs (apt: ffmpeg, libcairo2-dev,
 ## pkg-config, python3-venv; PyPI into .build/peers-venv). A full run takes over an hour on 2 cores;
-## BENCH_PEERS_QUICK=1 runs fewer frames and one pair (21.5 min on the busy 2-core machine). See docs/BENCHMARKS.md.
+## BENCH_PEERS_QUICK=1 runs fewer frames and one pair (21.5 min on the busy 2-core machine); BENCH_PEERS_CORES=1
+## pins every system to one CPU (taskset). See docs/BENCHMARKS.md.
 bench-peers: deps
 	bash scripts/bench-peers.sh
 

@@ -4,7 +4,8 @@
 #   .build/peers-venv: moviepy==2.2.1, pycairo, numpy, Pillow from PyPI (only when missing)
 #   the release moviemaker-bench (our side, `moviemaker-bench --peer …`), W2's ten photos in .build/peers-work/photos
 # Environment: BENCH_PEERS_QUICK=1 (fewer frames, one pair: minutes), BENCH_PEERS_PRESETS=medium,veryfast,
-# BENCH_PEERS_WORKLOADS=W1,W2,W3, BENCH_PEERS_PAIRS=N, SWIFT=swift. The table also goes to
+# BENCH_PEERS_WORKLOADS=W1,W2,W3, BENCH_PEERS_PAIRS=N, BENCH_PEERS_CORES=N (every system under taskset on
+# N CPUs: the scaling from 1 to N cores), SWIFT=swift. The table also goes to
 # .build/peers-work/bench-peers.txt, the figures to .build/peers-work/bench-peers.json, every run as it ends to
 # .build/peers-work/runs.jsonl (kept when a run is interrupted).
 set -euo pipefail
@@ -48,4 +49,5 @@ args=(--bin "$BIN" --work "$WORK" --json "$WORK/bench-peers.json"
       --presets "${BENCH_PEERS_PRESETS:-medium,veryfast}" --workloads "${BENCH_PEERS_WORKLOADS:-W1,W2,W3}")
 [ "${BENCH_PEERS_QUICK:-0}" = "1" ] && args+=(--quick)
 [ -n "${BENCH_PEERS_PAIRS:-}" ] && args+=(--pairs "$BENCH_PEERS_PAIRS")
+[ -n "${BENCH_PEERS_CORES:-}" ] && args+=(--cores "$BENCH_PEERS_CORES")
 "$VENV/bin/python" bench/peers/run.py "${args[@]}" | tee "$WORK/bench-peers.txt"

@@ -1,4 +1,8 @@
+#define _GNU_SOURCE
 #include "CMovieMakerShim.h"
+#include <sched.h>
+#include <dirent.h>
+#include <stdlib.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdarg.h>
@@ -41,4 +45,37 @@ void mm_set_log_sink(mm_log_sink sink, int level) {
         av_log_set_level(level);
         av_log_set_callback(forward_log);
     }
+}
+
+int mm_affinity_cpus(int *cpus, int capacity) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) != 0) return -1;
+    int n = 0;
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+        if (!CPU_ISSET(cpu, &set)) continue;
+        if (cpus && n < capacity) cpus[n] = cpu;
+        n++;
+    }
+    return n;
+}
+
+int mm_set_affinity(const int *cpus, int count) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int i = 0; i < count; i++) {
+        if (cpus[i] < 0 || cpus[i] >= CPU_SETSIZE) return -1;
+        CPU_SET(cpus[i], &set);
+    }
+    if (sched_setaffinity(0, sizeof(set), &set) != 0) return -1;
+    DIR *tasks = opendir("/proc/self/task");
+    if (tasks) {
+        struct dirent *entry;
+        while ((entry = readdir(tasks)) != NULL) {
+            int tid = atoi(entry->d_name);
+            if (tid > 0) sched_setaffinity(tid, sizeof(set), &set);
+        }
+        closedir(tasks);
+    }
+    return 0;
 }

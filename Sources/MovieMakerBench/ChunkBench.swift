@@ -30,7 +30,7 @@ struct ChunkBenchmark {
     /// Chunk processes run at once.
     var workers = 2
     /// Machine cores, for the figures' context.
-    var cores = ProcessInfo.processInfo.activeProcessorCount
+    var cores = UsableCores.count
 
     static let cpuTargetPercent = 5.0
     static let bytesTargetPercent = 2.0

@@ -11,6 +11,8 @@ struct Options {
 
     /// Frames per preset run (the standard workload is 300).
     var frames = 300
+    /// Limit the whole benchmark to this many CPUs (its affinity mask: lanes, x264 threads, children).
+    var cores: Int?
     /// x264 presets to measure, in order.
     var presets: [EncoderPreset] = [.medium, .veryfast]
     /// Skip the memory-flatness runs.
@@ -88,6 +90,8 @@ struct Options {
                                 [--skip-chunks] [--chunk-seconds S] [--only-chunks]
 
           --frames N           frames per preset run (default 300)
+          --cores N            run on N of the CPUs this process may use (its affinity mask, inherited by
+                               the drawing lanes, x264's threads and child processes): how it scales
           --presets LIST       comma-separated x264 presets (default medium,veryfast)
           --skip-memory        skip the memory-flatness line
           --memory-frames A,B  frame counts of the two memory runs (default 2000,20000)
@@ -150,6 +154,8 @@ struct Options {
             switch flag {
             case "--frames":
                 frames = try Self.positiveInt(rest.popFirst(), flag: flag)
+            case "--cores":
+                cores = try Self.positiveInt(rest.popFirst(), flag: flag)
             case "--presets":
                 presets = try Self.presetList(rest.popFirst())
             case "--skip-memory":

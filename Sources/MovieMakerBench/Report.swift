@@ -6,14 +6,15 @@ import MovieMaker
 struct BenchmarkReport: Encodable {
     /// The machine the figures come from.
     struct Machine: Encodable {
-        /// `ProcessInfo.activeProcessorCount`, the `cores` of the efficiency figure.
+        /// `UsableCores.count` (the cores in the process's affinity mask, e.g. after `--cores N`), the
+        /// `cores` of the efficiency figure.
         let cores: Int
         let physicalMemoryGiB: Double
         let operatingSystem: String
 
         static var current: Machine {
             let info = ProcessInfo.processInfo
-            return Machine(cores: info.activeProcessorCount,
+            return Machine(cores: UsableCores.count,
                            physicalMemoryGiB: Double(info.physicalMemory) / 1_073_741_824,
                            operatingSystem: info.operatingSystemVersionString)
         }
@@ -59,7 +60,7 @@ struct BenchmarkReport: Encodable {
 enum TableFormatter {
     static func header(_ machine: BenchmarkReport.Machine, _ w: Workload, presets: [String]) -> String {
         """
-        MovieMaker benchmark — machine: \(machine.cores) cores (activeProcessorCount), \
+        MovieMaker benchmark — machine: \(machine.cores) cores usable (affinity mask; --cores N limits it), \
         \(format(machine.physicalMemoryGiB, 1)) GiB RAM, \(machine.operatingSystem)
         Libraries: \(LibraryVersions.current)
         Workload: \(w.width)×\(w.height) @ \(w.fps) fps, \(w.frames) frames; per frame \(w.pathsPerFrame) animated \

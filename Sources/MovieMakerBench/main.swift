@@ -167,6 +167,15 @@ do {
         exit(0)
     }
     let options = try Options(arguments: arguments)
+    if let cores = options.cores {
+        // Before any thread is made: lanes, x264's threads, swscale and every child process (the
+        // memory and video children, the ffmpeg command line) inherit the mask.
+        guard let kept = UsableCores.limit(to: cores) else { throw OptionError("--cores \(cores): could not set the CPU affinity") }
+        guard kept.count == cores else {
+            throw OptionError("--cores \(cores): this process may use only \(kept.count) CPU\(kept.count == 1 ? "" : "s") (\(kept.map(String.init).joined(separator: ",")))")
+        }
+        standardError("moviemaker-bench: limited to CPU \(kept.map(String.init).joined(separator: ",")) (--cores \(cores))")
+    }
     try runBenchmark(options)
 } catch let error as OptionError {
     if error.isHelp { output(error.message); exit(0) }

@@ -225,7 +225,7 @@ extension TitleCommand {
         let family = try fontFamily()
         let items = try batchItems(batch, family: family)
         let backdrop = try makeBackdrop()
-        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let cores = UsableCores.count
         let jobs = min(batching.jobs ?? cores, items.count)
         var shared = renderSettings
         // Each render gets its share of the cores: rows run side by side instead of each spreading

@@ -8,7 +8,11 @@ pair the CPU the rest of the machine took is /proc/stat's busy time less our run
 which other processes took more than BUSY cores on average is flagged.
 
     python run.py --bin .build/release/moviemaker-bench --work .build/peers-work [--quick]
-                  [--presets medium,veryfast] [--workloads W1,W2,W3] [--pairs 2] [--json out.json]
+                  [--presets medium,veryfast] [--workloads W1,W2,W3] [--pairs 2] [--cores N] [--json out.json]
+
+--cores N runs every system (ours, each peer, x264 alone, and the decode of our frames) under
+`taskset -c` on the first N CPUs this script may use, so each system's scaling from 1 to N cores is
+measured the same way (MovieMaker sizes its drawing lanes by the affinity mask, as x264 does).
 """
 import argparse
 import datetime
@@ -63,8 +67,12 @@ def tree_rss(root):
     return total
 
 
+PINNED = []         # ["taskset", "-c", "0,1"] with --cores
+
+
 def measure(cmd, log):
-    """Runs `cmd`; returns wall, cpu, peak RSS (bytes), exit status."""
+    """Runs `cmd` (under `taskset` with --cores); returns wall, cpu, peak RSS (bytes), exit status."""
+    cmd = PINNED + cmd
     start = time.monotonic()
     with open(log, "w") as out:
         p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=HERE)
@@ -129,19 +137,26 @@ def main():
     ap.add_argument("--presets", default="medium,veryfast")
     ap.add_argument("--workloads", default="W1,W2,W3")
     ap.add_argument("--pairs", type=int)
+    ap.add_argument("--cores", type=int)
     ap.add_argument("--json")
     a = ap.parse_args()
+    if a.cores:
+        allowed = sorted(os.sched_getaffinity(0))
+        if not 1 <= a.cores <= len(allowed):
+            sys.exit("--cores %d: this script may use %d CPUs (%s)" % (a.cores, len(allowed), ",".join(map(str, allowed))))
+        PINNED[:] = ["taskset", "-c", ",".join(str(c) for c in allowed[:a.cores])]
     a.bin = os.path.abspath(a.bin)
     work = os.path.abspath(a.work)
     os.makedirs(os.path.join(work, "runs"), exist_ok=True)
     pairs = a.pairs or (1 if a.quick else 2)
     frames_of = {"W1": 60 if a.quick else W.W1_FRAMES, "W2": 180 if a.quick else W.w2_frames(),
                  "W3": 60 if a.quick else W.W3_FRAMES}
-    cores = os.cpu_count()
+    cores = a.cores or len(os.sched_getaffinity(0))
     results = dict(date=datetime.datetime.now().isoformat(timespec="seconds"), machine=dict(
         cpu=next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.machine()),
         cores=cores, kernel=platform.release()), quick=a.quick, pairs=pairs, runs=[])
-    print("make bench-peers — %s, %d cores (%s), %s%s" % (results["machine"]["cpu"], cores, results["machine"]["kernel"],
+    print("make bench-peers — %s, %d cores%s (%s), %s%s" % (results["machine"]["cpu"], cores,
+                                                       " [--cores: %s]" % " ".join(PINNED) if PINNED else "", results["machine"]["kernel"],
                                                        results["date"], "  [QUICK: fewer frames, one pair]" if a.quick else ""))
     print("1920x1080 30 fps, CRF 20; ratios are ours ÷ peer in speed (peer wall ÷ our wall), one per pair; "
           "'others' = cores other processes took during the pair (! above %.1f: busy machine)." % BUSY)
@@ -169,7 +184,7 @@ def main():
 
             sys.stderr.write("… %s %s: first run of ours, and our frames decoded for x264 alone\n" % (workload, preset))
             first = run(ours[0])
-            subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", first["out"], "-f", "rawvideo", "-pix_fmt", "yuv420p", raw], check=True)
+            subprocess.run(PINNED + ["ffmpeg", "-v", "error", "-y", "-i", first["out"], "-f", "rawvideo", "-pix_fmt", "yuv420p", raw], check=True)
             runs[ours[0]].clear()      # a warm-up: the pairs below are what count
             for peer in peers:
                 for mine in ours:

@@ -26,4 +26,13 @@ typedef void (*mm_log_sink)(int level, const char *line);
 /// Installs `sink` as FFmpeg's log callback at `level` (AV_LOG_*); NULL and AV_LOG_QUIET silence it.
 void mm_set_log_sink(mm_log_sink sink, int level);
 
+/// The CPUs in this process's affinity mask (sched_getaffinity and CPU_COUNT need _GNU_SOURCE and are
+/// macros over cpu_set_t, which Swift's Glibc module does not import): their count, and up to
+/// `capacity` of their numbers in `cpus` (ascending). Returns -1 when the mask cannot be read.
+int mm_affinity_cpus(int *cpus, int capacity);
+/// Sets the affinity mask of every thread of this process (sched_setaffinity acts on one thread; the
+/// threads listed in /proc/self/task, so Dispatch's and Foundation's existing threads are limited too)
+/// to the `count` CPUs in `cpus` (CPU_SET, a macro). Returns 0, or -1 when the calling thread's fails.
+int mm_set_affinity(const int *cpus, int count);
+
 #endif

@@ -147,7 +147,7 @@ struct GaussianBlur: Sendable, Hashable {
     /// Runs `body` over `0..<count` split into chunks on several threads when `work` (samples) is
     /// large enough to pay for it; each chunk runs on one thread.
     private static func inParallel(count: Int, work: Int, _ body: (Range<Int>) -> Void) {
-        let threads = min(ProcessInfo.processInfo.activeProcessorCount, count, max(1, work / 200_000))
+        let threads = min(UsableCores.count, count, max(1, work / 200_000))
         guard threads > 1 else { body(0..<count); return }
         withoutActuallyEscaping(body) { body in
             let task = UncheckedSendable(body)

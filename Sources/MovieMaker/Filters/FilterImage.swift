@@ -29,7 +29,7 @@ struct FilterImage {
     /// Runs `body` over ranges covering `0..<count`, split over the cores when `work` (pixels touched)
     /// is large enough to pay for the threads.
     static func inParallel(count: Int, work: Int, _ body: (Range<Int>) -> Void) {
-        let threads = min(ProcessInfo.processInfo.activeProcessorCount, count, max(1, work / 65_536))
+        let threads = min(UsableCores.count, count, max(1, work / 65_536))
         guard threads > 1 else { if count > 0 { body(0..<count) }; return }
         withoutActuallyEscaping(body) { body in
             let task = UncheckedSendable(body)

@@ -48,9 +48,9 @@ public struct EncoderSettings: Sendable, Equatable {
     /// `drawingThreads` with 0 resolved for this machine.
     var resolvedDrawingThreads: Int { Self.drawingThreads(drawingThreads) }
 
-    /// `requested` drawing threads, or for 0 one per core, up to 4.
+    /// `requested` drawing threads, or for 0 one per core this process may use (`UsableCores`), up to 4.
     static func drawingThreads(_ requested: Int) -> Int {
-        requested > 0 ? requested : min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        requested > 0 ? requested : min(4, UsableCores.count)
     }
 
     /// The defaults: CRF 18, preset `medium`, no tune.
