@@ -494,9 +494,10 @@ struct AudioMuxTests {
         try movie.addFrames(count: 600) { ctx, frame in
             ctx.setFill(.black); ctx.fillRect(ctx.bounds)
             let read = counter.frames.withLock { $0 }
-            // Frames 0..<index were submitted, and all but `bufferCount` of them encoded (back-pressure).
+            // Frames 0..<index were submitted, and all but `bufferCount` of them (and the serial frames
+            // staged for conversion) encoded (back-pressure).
             let upper = AudioFormat.standard.frame(at: rate.time(ofFrame: frame.index)) - lag
-            let lower = AudioFormat.standard.frame(at: rate.time(ofFrame: frame.index - settings.bufferCount - 1)) - lag
+            let lower = AudioFormat.standard.frame(at: rate.time(ofFrame: frame.index - settings.bufferCount - SerialConversion.stagingCount - 1)) - lag
             #expect(read <= max(upper, 0), "frame \(frame.index): sound read up to \(read), beyond \(upper)")
             if frame.index > 10 {
                 #expect(read >= lower, "frame \(frame.index): sound read only up to \(read), behind \(lower)")

@@ -29,7 +29,10 @@ final class SerialConversion: @unchecked Sendable {
 
     /// A converter thread feeding `pipeline` with frames converted by `converter`, staging up to
     /// `stagingCount` frames of `width`×`height` (the pixel buffer's size, padding included).
-    init(pipeline: FramePipeline, converter: FrameConverter, width: Int, height: Int, stagingCount: Int = 2,
+    /// Staging surfaces a movie's serial frames use: frames drawn but not yet handed to the pipeline.
+    static let stagingCount = 2
+
+    init(pipeline: FramePipeline, converter: FrameConverter, width: Int, height: Int, stagingCount: Int = SerialConversion.stagingCount,
          delayForTests: Duration = .zero) throws(MovieMakerError) {
         self.pipeline = pipeline
         self.converter = converter
