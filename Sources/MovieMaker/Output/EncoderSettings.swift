@@ -32,7 +32,8 @@ public struct EncoderSettings: Sendable, Equatable {
     public var bufferCount: Int = 3
     /// Encoder threads; 0 lets x264 choose for the machine.
     public var threads: Int = 0
-    /// How many clip frames `MovieMaker.add(_:)` draws at once; 0 means one per core, up to 4.
+    /// How many clip frames `MovieMaker.add(_:)` draws at once; 0 means one per core the process may
+    /// run on (its CPU affinity: `taskset`, a container's cpuset; see `UsableCores`), up to 4.
     public var drawingThreads: Int = 0
     /// Writes an alpha channel, and frames start fully transparent instead of black. `.mov` is then
     /// ProRes 4444, `.webm`/`.mkv` VP9 with alpha, a PNG sequence RGBA; `.mp4`/`.m4v` throw
