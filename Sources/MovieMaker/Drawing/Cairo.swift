@@ -38,5 +38,12 @@ final class CairoSurface {
     func flush() { cairo_surface_flush(pointer) }
     /// Tells Cairo the pixels were changed directly.
     func markDirty() { cairo_surface_mark_dirty(pointer) }
+    /// Makes this surface's pixels a copy of `other`'s (same size and stride: made alike).
+    func copyPixels(from other: CairoSurface) {
+        precondition(other.stride == stride && other.height == height, "copyPixels between surfaces of different layouts")
+        other.flush(); flush()
+        data.update(from: other.data, count: stride * height)
+        markDirty()
+    }
     deinit { cairo_surface_destroy(pointer) }
 }

@@ -447,13 +447,7 @@ public final class MovieMaker {
             let sink = EncoderSink(pipeline: pipeline, converters: converters, firstPTS: Int64(frameCount) - Int64(frames.lowerBound))
             let background = self.background, rate = frameRate, movieBase = frameCount - frames.lowerBound
             let scheduler = FrameScheduler(frames: frames, sink: sink, cancellation: cancellation) { index, canvas in
-                let frame = Frame(index: index, movieIndex: movieBase + index, rate: rate, exactTime: rate.time(ofFrame: index), duration: clip.duration)
-                try canvas.draw { ctx in
-                    ctx.clear(background)
-                    try RenderSession.$current.withValue(session) {
-                        try clip.render(in: ctx, at: frame, session: session)
-                    }
-                }
+                try Self.drawClipFrame(clip, index: index, movieBase: movieBase, rate: rate, background: background, on: canvas, session: session)
             }
             let base = frameCount
             let last = try scheduler.run(canvases: canvases) { committed in
@@ -461,14 +455,23 @@ public final class MovieMaker {
                 reportProgress()
             }
             // Leave the clip's last frame in the pixel buffer, as `addFrame` does.
-            if let last {
-                last.surface.flush(); surface.flush()
-                surface.data.update(from: last.surface.data, count: surface.stride * surface.height)
-                surface.markDirty()
-            }
+            if let last { surface.copyPixels(from: last.surface) }
         } catch {
             fail(error)
             throw error
+        }
+    }
+
+    /// Draws frame `index` of `clip` (movie frame `movieBase + index`) on `canvas`, cleared to
+    /// `background` first: how every clip frame is drawn, by the scheduler's lanes and by a preview.
+    private static func drawClipFrame(_ clip: Clip, index: Int, movieBase: Int, rate: FrameRate, background: Color,
+                                      on canvas: Canvas, session: RenderSession) throws {
+        let frame = Frame(index: index, movieIndex: movieBase + index, rate: rate, exactTime: rate.time(ofFrame: index), duration: clip.duration)
+        try canvas.draw { ctx in
+            ctx.clear(background)
+            try RenderSession.$current.withValue(session) {
+                try clip.render(in: ctx, at: frame, session: session)
+            }
         }
     }
 
@@ -499,19 +502,9 @@ public final class MovieMaker {
                 let background = self.background, rate = frameRate
                 for index in indices {
                     if cancellation?.isCancelled == true { throw MovieMakerError.cancelled }
-                    let frame = Frame(index: index, movieIndex: movieBase + index, rate: rate, exactTime: rate.time(ofFrame: index), duration: clip.duration)
-                    try canvas.draw { ctx in
-                        ctx.clear(background)
-                        try RenderSession.$current.withValue(session) {
-                            try clip.render(in: ctx, at: frame, session: session)
-                        }
-                    }
+                    try Self.drawClipFrame(clip, index: index, movieBase: movieBase, rate: rate, background: background, on: canvas, session: session)
                     if preview.wants(movieBase + index) { try preview.capture(canvas.pixels(), index: movieBase + index) }
-                    if keepLast && index == frames.upperBound - 1 {
-                        canvas.surface.flush(); surface.flush()
-                        surface.data.update(from: canvas.surface.data, count: surface.stride * surface.height)
-                        surface.markDirty()
-                    }
+                    if keepLast && index == frames.upperBound - 1 { surface.copyPixels(from: canvas.surface) }
                 }
             } catch {
                 fail(error)

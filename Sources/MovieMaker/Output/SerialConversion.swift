@@ -56,10 +56,7 @@ final class SerialConversion: @unchecked Sendable {
         if cancelled { condition.unlock(); throw .cancelled }
         let staging = free.removeLast()
         condition.unlock()
-        surface.flush()
-        staging.flush()
-        staging.data.update(from: surface.data, count: surface.stride * surface.height)
-        staging.markDirty()
+        staging.copyPixels(from: surface)
         condition.withLock {
             pending.append((staging, pts))
             condition.broadcast()
