@@ -378,6 +378,64 @@ import MovieMakerTestSupport
         #expect(pool.idleCount == 3)
     }
 
+    @Test func scratchPoolForgetsItsIdleSetsAndPeakWhenAskedAsARenderEnds() throws {
+        let pool = TransitionScratchPool()
+        _ = try pool.withScratch(width: 8, height: 8) { a in try pool.withScratch(width: 8, height: 8) { _ in 0 } }
+        #expect(pool.idleCount == 2)
+        pool.removeIdleAndPeak()
+        #expect(pool.idleCount == 0)
+        // The peak was forgotten too: one set in use at a time keeps one.
+        for _ in 0..<3 { _ = try pool.withScratch(width: 8, height: 8) { _ in 0 } }
+        #expect(pool.idleCount == 1)
+    }
+
+    // MARK: Crossfades drawn in place
+
+    /// A 200×150 photo with gradients and discs, so resampling and mixing have detail to get wrong.
+    static func texturedPhoto(_ name: String, hue: Double, alpha: Double = 1, in folder: TemporaryFolder) throws -> URL {
+        let c = try Canvas(width: 200, height: 150)
+        try c.draw { ctx in
+            ctx.setFill(.linear(from: Point(x: 0, y: 0), to: Point(x: 200, y: 150),
+                                colors: [Color(hue: hue, saturation: 0.8, brightness: 0.9, alpha: alpha), Color(hue: hue + 140, saturation: 0.6, brightness: 0.3, alpha: alpha)]))
+            ctx.fillRect(ctx.bounds)
+            for k in 0..<12 {
+                ctx.setFill(Color(hue: hue + Double(k) * 25, saturation: 0.9, brightness: 1, alpha: alpha))
+                ctx.fillEllipse(in: Rect(x: Double(k * 37 % 180), y: Double(k * 53 % 130), width: 23, height: 17))
+            }
+        }
+        let url = folder.file(name)
+        try c.writePNG(to: url)
+        return url
+    }
+
+    @Test(arguments: [Slideshow.Fit.fill, .fit])
+    func crossfadeIntoAnOpaquePhotoIsDrawnInPlaceWithinOneLevelOfTheTwoCanvasMix(fit: Slideshow.Fit) throws {
+        // `fill` with opaque pictures: B painted at the fade's alpha in one pass. `fit` on black: B in one layer.
+        let folder = try TemporaryFolder("inPlaceFade\(fit)")
+        let a = try Self.texturedPhoto("a.png", hue: 30, alpha: 0.6, in: folder)   // A may be anything
+        let b = try Self.texturedPhoto("b.png", hue: 210, in: folder)
+        var show = Slideshow(photos: [Slideshow.Photo(url: a), Slideshow.Photo(url: b)])
+        show.fit = fit
+        show.duration = 1
+        show.transition = .crossfade(duration: 0.5)
+        show.kenBurns = Slideshow.KenBurns(zoom: 0.1, pan: 0.05, direction: .zoomIn, easing: .linear)
+        let clip = try show.clip(width: 96, height: 64)
+        let before = TransitionRenderer.fadesInPlace.load(ordering: .relaxed)
+        var worst = 0
+        // The crossfade runs from 1.0 to 1.5 s.
+        for t in [1.05, 1.2, 1.25, 1.4, 1.45] {
+            let inPlace = try clip.still(at: Time(seconds: t), width: 96, height: 64).pixels()
+            let mixed = try TransitionRenderer.$mixesEveryFade.withValue(true) {
+                try clip.still(at: Time(seconds: t), width: 96, height: 64).pixels()
+            }
+            let alone = try clip.still(at: Time(seconds: 1.6), width: 96, height: 64).pixels()
+            #expect(inPlace != alone)                 // a mix, not B on its own
+            for i in inPlace.bytes.indices { worst = max(worst, abs(Int(inPlace.bytes[i]) - Int(mixed.bytes[i]))) }
+        }
+        #expect(worst <= 1, "in place vs the two-canvas mix: \(worst) levels")
+        #expect(TransitionRenderer.fadesInPlace.load(ordering: .relaxed) - before >= 5)
+    }
+
     // MARK: Movies
 
     /// Renders `clip` at 320×240, 30 fps, with `threads` drawing threads, and decodes it.

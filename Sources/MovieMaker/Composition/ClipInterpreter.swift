@@ -140,15 +140,26 @@ extension Clip.Media {
         case let .video(video):
             try video.draw(in: ctx, at: sourceRange.start + frame.exactTime, key: videoKey!, session: session)
         case let .photo(photo):
-            let provider = session.photoProvider(for: group!)
-            let picture = try provider.image(at: index)
-            provider.prefetch(after: index, count: provider.urls.count)
+            let picture = try preparedPhoto(session: session)
             // A clear background leaves what is below (a PNG over other clips); clearing would erase it.
             if photo.background.alpha > 0 { ctx.clear(photo.background) }
-            let amount = frame.duration > .zero ? min(max(frame.time / frame.duration.seconds, 0), 1) : 0
-            let view = photo.kenBurns.map { $0.view(at: amount) }
-            Slideshow.draw(picture, fit: photo.fit, view: view, focus: photo.focus, in: ctx)
+            drawPicture(picture, of: photo, at: frame, opacity: 1, in: ctx)
         }
+    }
+
+    /// The photo leaf's picture from the session's provider, with the photos after it read ahead.
+    func preparedPhoto(session: RenderSession) throws -> PreparedPhoto {
+        let provider = session.photoProvider(for: group!)
+        let picture = try provider.image(at: index)
+        provider.prefetch(after: index, count: provider.urls.count)
+        return picture
+    }
+
+    /// Draws a photo leaf's picture (not its background) at `frame`, moved by its Ken Burns path, at `opacity`.
+    func drawPicture(_ picture: PreparedPhoto, of photo: Clip.PhotoMedia, at frame: Frame, opacity: Double, in ctx: DrawingContext) {
+        let amount = frame.duration > .zero ? min(max(frame.time / frame.duration.seconds, 0), 1) : 0
+        let view = photo.kenBurns.map { $0.view(at: amount) }
+        Slideshow.draw(picture, fit: photo.fit, view: view, focus: photo.focus, opacity: opacity, in: ctx)
     }
 }
 
@@ -159,4 +170,43 @@ struct TransitionSide {
     init(_ clip: Clip, _ session: RenderSession) { self.clip = clip; self.session = session }
     /// Draws the clip at `frame` into `ctx`.
     func draw(in ctx: DrawingContext, at frame: Frame) throws { try clip.render(in: ctx, at: frame, session: session) }
+
+    /// How the clip covers what it is drawn over at one frame, when that is known without drawing it.
+    enum Cover {
+        /// Not known to cover every pixel opaquely.
+        case unknown
+        /// Every pixel opaquely, as a whole drawn in a layer (a photo on an opaque background, an opaque colour).
+        case opaque
+        /// Every pixel opaquely with one paint of a picture, which `drawFaded` paints at any alpha (a
+        /// photo that fills the frame with an opaque picture: the background under it is never seen).
+        case opaqueOnePaint
+    }
+
+    /// How the clip covers the frame at `frame` (photos are decoded to find out: they are drawn next anyway).
+    func cover(at frame: Frame) throws -> Cover { try Self.cover(of: clip, at: frame, session: session) }
+
+    private static func cover(of clip: Clip, at frame: Frame, session: RenderSession) throws -> Cover {
+        switch clip.node {
+        case let .media(media):
+            guard case let .photo(photo) = media.source else { return .unknown }
+            if photo.fit == .fill, try media.preparedPhoto(session: session).isOpaque { return .opaqueOnePaint }
+            return photo.background.alpha >= 1 ? .opaque : .unknown
+        case let .generator(.color(color), _):
+            return color.alpha >= 1 ? .opaque : .unknown
+        case let .stack(clips):
+            // The bottom clip covers, and the rest is drawn over it.
+            guard let bottom = clips.first, frame.exactTime < bottom.duration else { return .unknown }
+            return try cover(of: bottom, at: frame.with(duration: bottom.duration), session: session) == .unknown ? .unknown : .opaque
+        default:
+            return .unknown
+        }
+    }
+
+    /// Paints the clip at `frame` at `opacity` in one pass; only for a clip whose `cover` is `.opaqueOnePaint`.
+    func drawFaded(in ctx: DrawingContext, at frame: Frame, opacity: Double) throws {
+        guard case let .media(media) = clip.node, case let .photo(photo) = media.source else {
+            preconditionFailure("drawFaded(in:at:opacity:) of a clip that is not a filling photo")
+        }
+        media.drawPicture(try media.preparedPhoto(session: session), of: photo, at: frame, opacity: opacity, in: ctx)
+    }
 }

@@ -1,5 +1,6 @@
 internal import CCairo
 import Foundation
+import Synchronization
 
 // How a transition frame is drawn.
 //
@@ -86,6 +87,7 @@ enum TransitionRenderer {
 
         switch transition.kind {
         case .fade:
+            if try fadeInPlace(ctx, a, fa, b, fb, opacity: p) { return }
             try mix(ctx, a, fa, b, fb, weight: .constant(p))
 
         case let .fadeThrough(color):
@@ -248,6 +250,51 @@ enum TransitionRenderer {
             cairo_set_source_rgba(cr, 0, 0, 0, 1)
             cairo_paint(cr)
         }
+    }
+
+    // MARK: Fading in place
+
+    /// A crossfade drawn with no scratch set when B covers `ctx` opaquely: A drawn in place and B
+    /// painted over it at alpha `p` is, pixel for pixel, what `mix` paints — for any A, over any
+    /// destination D (B·p + (A + D·(1−αA))·(1−p) = (A·(1−p) + B·p) + D·(1 − αA·(1−p) − p)), up to
+    /// 8-bit rounding. A photo filling the frame with an opaque picture (a slideshow's `fill`) is
+    /// painted at alpha `p` in one pass, with no canvas at all; another opaque B is drawn in one layer
+    /// instead of the mix's two canvases. Only where the context maps user space to whole pixels (as
+    /// the scratch canvases do); false (nothing drawn) otherwise, or when B is not known to cover.
+    private static func fadeInPlace(_ ctx: DrawingContext, _ a: TransitionSide, _ fa: Frame, _ b: TransitionSide, _ fb: Frame,
+                                    opacity p: Double) throws -> Bool {
+        guard !mixesEveryFade, mapsToWholePixels(ctx) else { return false }
+        let cover = try b.cover(at: fb)
+        if cover != .unknown { fadesInPlace.add(1, ordering: .relaxed) }
+        switch cover {
+        case .unknown:
+            return false
+        case .opaqueOnePaint:
+            try direct(a, fa, ctx)
+            try ctx.withSavedState { try b.drawFaded(in: ctx, at: fb, opacity: p) }
+        case .opaque:
+            try direct(a, fa, ctx)
+            try LayerPool.shared.withLayer(width: max(1, Int(ctx.bounds.width)), height: max(1, Int(ctx.bounds.height))) { layer in
+                try render(b, fb, into: layer)
+                try layer.context.checkStatus()
+                paint(layer, onto: ctx.cr, alpha: p)
+            }
+        }
+        try ctx.checkStatus()
+        return true
+    }
+
+    /// Tests set this (for the drawing they do on their own task) to draw every crossfade through
+    /// the two-canvas mix, the reference the in-place fade is compared with.
+    @TaskLocal static var mixesEveryFade = false
+    /// How many crossfade frames were drawn in place (for tests).
+    static let fadesInPlace = Atomic<Int>(0)
+
+    /// Whether `ctx`'s transform is the identity or a move by whole pixels.
+    private static func mapsToWholePixels(_ ctx: DrawingContext) -> Bool {
+        var m = cairo_matrix_t()
+        cairo_get_matrix(ctx.cr, &m)
+        return m.xx == 1 && m.yy == 1 && m.xy == 0 && m.yx == 0 && m.x0 == m.x0.rounded() && m.y0 == m.y0.rounded()
     }
 
     // MARK: Mixing in scratch canvases

@@ -45,5 +45,19 @@ final class CairoSurface {
         data.update(from: other.data, count: stride * height)
         markDirty()
     }
+    /// Whether every pixel of this ARGB32 surface has alpha 255 (one pass over the pixels).
+    func isOpaque() -> Bool {
+        if cairo_image_surface_get_format(pointer) == CAIRO_FORMAT_RGB24 { return true }
+        guard cairo_image_surface_get_format(pointer) == CAIRO_FORMAT_ARGB32 else { return false }
+        flush()
+        let base = UnsafeRawPointer(data), stride = self.stride
+        for y in 0..<height {
+            let row = (base + y * stride).assumingMemoryBound(to: UInt32.self)
+            var all: UInt32 = 0xFF00_0000
+            for x in 0..<width { all &= row[x] }
+            if all & 0xFF00_0000 != 0xFF00_0000 { return false }
+        }
+        return true
+    }
     deinit { cairo_surface_destroy(pointer) }
 }

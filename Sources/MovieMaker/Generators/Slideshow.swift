@@ -302,7 +302,7 @@ public struct Slideshow: Sendable, Equatable {
     /// Draws `picture` fitted to the context, showing the unit rectangle `view` of the fitted picture
     /// (the whole of it when nil). With `.fill`, the crop keeps `focus` (unit coordinates of the
     /// picture) as near the frame's centre as the picture allows; nil is `defaultFocus`.
-    static func draw(_ picture: PreparedPhoto, fit: Fit, view: Rect?, focus: Point? = nil, in ctx: DrawingContext) {
+    static func draw(_ picture: PreparedPhoto, fit: Fit, view: Rect?, focus: Point? = nil, opacity: Double = 1, in ctx: DrawingContext) {
         let frame = ctx.bounds
         let image = picture.image
         let size = image.size
@@ -336,10 +336,10 @@ public struct Slideshow: Sendable, Equatable {
                           width: placed.width * k, height: placed.height * k)
             ctx.withSavedState {
                 ctx.clip(to: window)
-                ctx.draw(image, in: placed)
+                ctx.draw(image, in: placed, opacity: opacity)
             }
         } else {
-            ctx.draw(image, in: placed)
+            ctx.draw(image, in: placed, opacity: opacity)
         }
     }
 

@@ -89,7 +89,13 @@ public final class MovieMaker {
         /// bgra → the encoder's format (yuv420p, BT.709 limited range, by default), for serial frames.
         let converter: FrameConverter
     }
-    private var state: State = .open
+    private var state: State = .open {
+        didSet {
+            // The render is over: the scratch its frames used goes back to the system.
+            if case .open = oldValue, !isOpenState { ScratchPools.releaseIdle() }
+        }
+    }
+    private var isOpenState: Bool { if case .open = state { return true } else { return false } }
     /// Canvases for drawing clip frames in parallel, one per drawing thread, created on first use.
     private var clipCanvases: [Canvas] = []
     /// One converter per clip canvas (swscale contexts are not shared between threads), created with them.

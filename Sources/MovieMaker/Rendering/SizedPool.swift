@@ -57,4 +57,17 @@ class SizedPool<Item: AnyObject>: @unchecked Sendable {
     var idleCount: Int { lock.withLock { idle.count } }
     /// Drops every idle object (for tests, and for callers wanting the memory back).
     func removeIdle() { lock.withLock { idle.removeAll() } }
+    /// Drops every idle object and forgets the peak, so the next render keeps only what it uses.
+    func removeIdleAndPeak() { lock.withLock { idle.removeAll(); peak = inUse } }
+}
+
+/// The process's scratch pools as one.
+enum ScratchPools {
+    /// Gives back the idle scratch canvases of transitions and layers: called when a movie's render
+    /// ends (finished, failed or cancelled), so a program that renders once and goes on holds none.
+    /// Another render still drawing keeps the ones it has checked out and makes new ones as it needs them.
+    static func releaseIdle() {
+        TransitionScratchPool.shared.removeIdleAndPeak()
+        LayerPool.shared.removeIdleAndPeak()
+    }
 }

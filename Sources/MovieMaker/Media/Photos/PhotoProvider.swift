@@ -8,8 +8,14 @@ final class PreparedPhoto: Sendable {
     let image: Image
     /// For the `blur` fit: a small blurred, darkened copy drawn enlarged behind the picture.
     let blurredBackground: Image?
+    /// Whether every pixel of `image` is opaque (a JPEG, say): drawn with `fill`, it then covers the
+    /// frame, which lets a crossfade into it paint it at the fade's alpha with no scratch canvases.
+    let isOpaque: Bool
     /// A prepared photo of `image` and its background.
-    init(image: Image, blurredBackground: Image?) { self.image = image; self.blurredBackground = blurredBackground }
+    init(image: Image, blurredBackground: Image?) {
+        self.image = image; self.blurredBackground = blurredBackground
+        isOpaque = image.surface.isOpaque()
+    }
 }
 
 /// The per-render frame provider of photo media: decodes a list of photos on demand and keeps only a
