@@ -14,6 +14,43 @@ import MovieMakerTestSupport
         ctx.fillRect(Rect(x: Double(f.index * 3 % 50), y: 10, width: 12, height: 12))
     }
 
+    @Test("the pixel buffer is made with the first serial frame, from the last clip's last frame; a movie of clips alone has none")
+    func pixelBufferIsMadeOnFirstUse() throws {
+        let folder = try TemporaryFolder()
+        let movie = try MovieMaker(url: folder.file("m.mp4"), width: 64, height: 48, fps: 10,
+                                   settings: EncoderSettings(crf: 0, preset: .ultrafast, drawingThreads: 2))
+        // Before any frame: the background, with no buffer made.
+        #expect(movie.currentPixels().rgba(x: 30, y: 20) == (0, 0, 0, 255))
+        #expect(!movie.hasPixelBuffer)
+        try movie.add(.color(.red, duration: 0.3))
+        #expect(!movie.hasPixelBuffer)
+        #expect(movie.currentPixels().rgba(x: 30, y: 20) == (255, 0, 0, 255))
+        // A serial frame draws over the clip's last frame: only its corner changes.
+        try movie.addFrame { ctx in
+            ctx.setFill(.blue)
+            ctx.fillRect(Rect(x: 0, y: 0, width: 16, height: 16))
+        }
+        #expect(movie.hasPixelBuffer)
+        let pixels = movie.currentPixels()
+        #expect(pixels.rgba(x: 30, y: 20) == (255, 0, 0, 255) && pixels.rgba(x: 4, y: 4) == (0, 0, 255, 255))
+        // A second clip's last frame lands in the buffer made by now.
+        try movie.add(.color(.green, duration: 0.2))
+        #expect(movie.currentPixels().rgba(x: 4, y: 4) == (0, 255, 0, 255))
+        try movie.finish()
+        let frames = try decodeAll(folder.file("m.mp4"))
+        #expect(frames.count == 3 + 1 + 2)
+        let serial = frames[3].pixels.rgba(x: 30, y: 20), corner = frames[3].pixels.rgba(x: 4, y: 4)
+        #expect(serial.red > 240 && serial.blue < 15, "the serial frame's middle: \(serial)")
+        #expect(corner.blue > 240 && corner.red < 15, "the serial frame's corner: \(corner)")
+
+        // Clips alone: no buffer, ever.
+        let clips = try MovieMaker(url: folder.file("c.mp4"), width: 64, height: 48, fps: 10, settings: EncoderSettings(preset: .ultrafast))
+        try clips.add(.color(.red, duration: 0.2))
+        try clips.add(Self.moving, frames: 0..<3)
+        try clips.finish()
+        #expect(!clips.hasPixelBuffer)
+    }
+
     @Test("a frame range added to a movie decodes to the whole movie's frames at those indices")
     func frameRangeInAMovie() throws {
         let folder = try TemporaryFolder()

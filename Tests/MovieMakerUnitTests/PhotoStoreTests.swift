@@ -30,7 +30,7 @@ struct PhotoStoreTests {
         expectQuadrants(pixels(photo), tolerance: 24, "3/8")
     }
 
-    @Test("a photo more than 4/3 larger than it is drawn is reduced once to cover (or fit) the box; others are kept")
+    @Test("a photo more than 1/0.95 larger than it is drawn is reduced once to cover (or fit) the box; others are kept")
     func largePhotosAreReduced() throws {
         let image = try Self.quadrants(width: 400, height: 300)
         let covering = try PhotoStore.reduced(image, to: Size(width: 100, height: 100), covering: true)
@@ -38,8 +38,11 @@ struct PhotoStoreTests {
         expectQuadrants(PixelBuffer(surface: covering.surface, width: covering.width, height: covering.height), tolerance: 8, "covering")
         let fitting = try PhotoStore.reduced(image, to: Size(width: 100, height: 100), covering: false)
         #expect(fitting.width == 100 && fitting.height == 75, "fitting \(fitting.width)×\(fitting.height)")
-        // Within 4/3 of the box: drawn as it is (Cairo's bilinear path), not copied.
-        #expect(try PhotoStore.reduced(image, to: Size(width: 320, height: 240), covering: true) === image)
+        // Between 3/4 and 0.95 of it (a 2560×1440 photo for 1080p with a 10 % zoom): reduced too.
+        let slightly = try PhotoStore.reduced(image, to: Size(width: 330, height: 240), covering: true)
+        #expect(slightly.width == 330 && slightly.height == 248, "slightly \(slightly.width)×\(slightly.height)")
+        // Within 1/0.95 of the box: drawn as it is (Cairo's bilinear path), not copied.
+        #expect(try PhotoStore.reduced(image, to: Size(width: 384, height: 288), covering: true) === image)
     }
 
     @Test("a show played in order decodes each photo once and keeps at most `capacity` photos")
@@ -61,6 +64,25 @@ struct PhotoStoreTests {
             for _ in 0..<3 { try frame([i]) }
         }
         #expect(store.decodes == urls.count, "\(store.decodes) decodes for \(urls.count) photos")
+    }
+
+    @Test("a read-ahead drops a photo behind before it decodes: photos kept and being decoded never exceed capacity")
+    func readAheadMakesRoomBeforeDecoding() throws {
+        let folder = try TemporaryFolder()
+        let urls = try (0..<5).map { try TestPhotos.photo(.red, "p\($0).png", in: folder, w: 64, h: 48) }
+        let store = PhotoStore(urls: urls, target: Size(width: 64, height: 48), decodeSize: Size(width: 64, height: 48), fit: .fill)
+        for i in 0..<3 { _ = try store.image(at: i) }
+        #expect(store.cachedIndices == [0, 1, 2])
+        store.prefetch(after: 2, count: urls.count)     // photo 3 read ahead: photo 0 goes first
+        #expect(store.heldCount <= PhotoStore.capacity, "\(store.heldCount) photos held while photo 3 decodes")
+        #expect(!store.cachedIndices.contains(0))
+        store.waitForReadAhead()
+        #expect(store.cachedIndices == [1, 2, 3])
+        // Nothing behind the photo asked for: no room is made, so no read-ahead.
+        _ = try store.image(at: 1)
+        store.prefetch(after: 3, count: urls.count)
+        store.waitForReadAhead()
+        #expect(store.cachedIndices == [1, 2, 3] && store.decodes == 4)
     }
 
     @Test("the photo farthest behind the one asked for is evicted first, not the least recently used")

@@ -35,9 +35,10 @@ final class PhotoProvider: @unchecked Sendable {
     let decodeSize: Size
     /// How photos fill the frame (decides `fill` cropping against `fit`/`blur` containment).
     let fit: Slideshow.Fit
-    /// How many decoded photos are kept at most: the two of a transition and the one read ahead.
-    /// (`make bench`'s slideshow memory line: a fourth 24 MP photo, 13 MB, took the whole render
-    /// past 150 MiB above the encoder alone.)
+    /// How many decoded photos are kept at most, counting the one being read ahead: the two of a
+    /// transition and the next. (`make bench`'s slideshow memory line: a fourth 24 MP photo, 13 MB, took
+    /// the whole render past 150 MiB above the encoder alone; a read-ahead decode that started before
+    /// a photo behind was dropped made a fourth at every transition, `make bench-peers`' W2 +14 MiB.)
     static let capacity = 3
     /// How many photos after the one drawn are decoded ahead.
     static let readAheadCount = 1
@@ -60,6 +61,9 @@ final class PhotoProvider: @unchecked Sendable {
     func waitForReadAhead() { readAhead.sync {} }
     /// The photos kept decoded now.
     var cachedIndices: Set<Int> { condition.withLock { Set(state.cache.keys) } }
+    /// The photos kept decoded now plus those being decoded (for tests: never more than `capacity`
+    /// through read-ahead).
+    var heldCount: Int { condition.withLock { state.cache.count + state.loading.count } }
 
     /// A provider of `urls` prepared for frames of `target`, decoded at `decodeSize`, fitted by `fit`.
     init(urls: [URL], target: Size, decodeSize: Size, fit: Slideshow.Fit) {
@@ -116,6 +120,13 @@ final class PhotoProvider: @unchecked Sendable {
         for next in (index + 1)..<min(count, index + 1 + PhotoProvider.readAheadCount) {
             let claim = condition.withLock { () -> Bool in
                 guard state.cache[next] == nil, !state.loading.contains(next) else { return false }
+                // Room first, counting decodes in flight: a photo behind the one shown goes now, not
+                // after the decode. With none behind, no read-ahead (a frame decodes it when it asks).
+                while state.cache.count + state.loading.count >= PhotoProvider.capacity {
+                    guard let victim = state.order.filter({ $0 < state.lastRequested }).min() else { return false }
+                    state.order.removeAll { $0 == victim }
+                    state.cache[victim] = nil
+                }
                 state.loading.insert(next)
                 return true
             }
@@ -179,16 +190,17 @@ final class PhotoProvider: @unchecked Sendable {
         return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
     }()
 
-    /// `image` reduced once to the size that covers (or fits) `box`, when it is larger than 4/3 of that.
-    /// Decoders scale in steps (a JPEG by 1/8, 2/8, 3/8, 4/8 or not at all), so a photo can arrive at
-    /// up to twice the size it is drawn at (a 12 MP photo shown 2150 pixels wide is decoded whole).
+    /// `image` reduced once to the size that covers (or fits) `box`, when it is larger than 1/0.95 of
+    /// that. Decoders scale in steps (a JPEG by 1/8, 2/8, 3/8, 4/8 or not at all), so a photo can arrive
+    /// at up to twice the size it is drawn at (a 12 MP photo shown 2150 pixels wide is decoded whole).
     /// Cairo draws a picture shrunk below 3/4 through a box filter far slower than its bilinear path,
-    /// on every frame (`make bench`: most of a slideshow frame's drawing), and the larger picture
-    /// takes up to four times the memory.
+    /// on every frame (`make bench`: most of a slideshow frame's drawing), and the larger picture takes
+    /// up to four times the memory. Between 3/4 and 0.95 it is memory alone: a 2560×1440 photo kept
+    /// for 1080p with a 10 % Ken Burns zoom is 14.1 MiB whole and 9.6 MiB reduced, three of them kept.
     static func reduced(_ image: Image, to box: Size, covering: Bool) throws -> Image {
         let sx = box.width / image.size.width, sy = box.height / image.size.height
         let s = covering ? max(sx, sy) : min(sx, sy)
-        guard s < 0.75 else { return image }
+        guard s < 0.95 else { return image }
         let canvas = try Canvas(width: max(1, Int((image.size.width * s).rounded(.up))), height: max(1, Int((image.size.height * s).rounded(.up))))
         try canvas.draw { ctx in ctx.draw(image, in: ctx.bounds) }
         canvas.surface.flush()
