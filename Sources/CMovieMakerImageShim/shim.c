@@ -84,6 +84,96 @@ void mm_box_reduce(const uint8_t *source, int width, int height, size_t source_s
     free(acc.sums);
 }
 
+// Area averaging ("pixel mixing") from in_w × in_h to out_w × out_h (each no larger), fed one input
+// row at a time: each output pixel is the mean of the input area it covers, partial pixels weighted by
+// how much of them it covers. Only two rows of output-width accumulators are kept.
+typedef struct {
+    int in_w, in_h, out_w, out_h;
+    int *col;          // per input column: the first output column it falls in
+    float *col_w;      // per input column: its weight in that output column (the rest goes to the next)
+    float *col_sum;    // per output column: the weight it receives in total
+    float *h;          // one input row, reduced across (out_w × 4)
+    float *acc[2];     // output rows being summed: the current one and the next
+    float row_sum[2];  // the weight each has received
+    int out_y;         // the output row acc[0] is
+} area_reducer;
+
+static void area_free(area_reducer *r) {
+    free(r->col); free(r->col_w); free(r->col_sum); free(r->h); free(r->acc[0]); free(r->acc[1]);
+    memset(r, 0, sizeof *r);
+}
+
+static int area_init(area_reducer *r, int in_w, int in_h, int out_w, int out_h) {
+    memset(r, 0, sizeof *r);
+    r->in_w = in_w; r->in_h = in_h; r->out_w = out_w; r->out_h = out_h;
+    r->col = malloc(sizeof(int) * (size_t)in_w);
+    r->col_w = malloc(sizeof(float) * (size_t)in_w);
+    r->col_sum = calloc((size_t)out_w, sizeof(float));
+    r->h = malloc(sizeof(float) * 4 * (size_t)out_w);
+    r->acc[0] = calloc(4 * (size_t)out_w, sizeof(float));
+    r->acc[1] = calloc(4 * (size_t)out_w, sizeof(float));
+    if (!r->col || !r->col_w || !r->col_sum || !r->h || !r->acc[0] || !r->acc[1]) { area_free(r); return -1; }
+    double sx = (double)in_w / out_w;
+    for (int i = 0; i < in_w; i++) {
+        int j = (int)(i / sx);
+        if (j > out_w - 1) j = out_w - 1;
+        double boundary = (j + 1) * sx;
+        double w = (j == out_w - 1 || i + 1 <= boundary) ? 1 : boundary - i;
+        r->col[i] = j; r->col_w[i] = (float)w;
+        r->col_sum[j] += (float)w;
+        if (w < 1) r->col_sum[j + 1] += (float)(1 - w);
+    }
+    return 0;
+}
+
+static void area_emit(area_reducer *r, uint8_t *dst) {
+    float *a = r->acc[0];
+    for (int j = 0; j < r->out_w; j++) {
+        float k = 1.0f / (r->col_sum[j] * r->row_sum[0]);
+        for (int c = 0; c < 4; c++) {
+            float v = a[4 * j + c] * k + 0.5f;
+            dst[4 * j + c] = v >= 255 ? 255 : (uint8_t)v;
+        }
+    }
+    // The next row becomes the current one.
+    float *t = r->acc[0]; r->acc[0] = r->acc[1]; r->acc[1] = t;
+    memset(r->acc[1], 0, sizeof(float) * 4 * (size_t)r->out_w);
+    r->row_sum[0] = r->row_sum[1]; r->row_sum[1] = 0;
+    r->out_y++;
+}
+
+// Adds input row y (4 bytes a pixel); writes each output row into `out` (rows `stride` apart) once complete.
+static void area_add_row(area_reducer *r, const uint8_t *src, int y, uint8_t *out, size_t stride) {
+    float *h = r->h;
+    memset(h, 0, sizeof(float) * 4 * (size_t)r->out_w);
+    for (int i = 0; i < r->in_w; i++) {
+        int j = r->col[i];
+        float w = r->col_w[i];
+        const uint8_t *p = src + 4 * i;
+        for (int c = 0; c < 4; c++) h[4 * j + c] += w * p[c];
+        if (w < 1) { float u = 1 - w; for (int c = 0; c < 4; c++) h[4 * (j + 1) + c] += u * p[c]; }
+    }
+    double sy = (double)r->in_h / r->out_h;
+    int j = (int)(y / sy);
+    if (j > r->out_h - 1) j = r->out_h - 1;
+    while (r->out_y < j) area_emit(r, out + (size_t)r->out_y * stride);     // rows this one is past
+    double boundary = (j + 1) * sy;
+    float w = (j == r->out_h - 1 || y + 1 <= boundary) ? 1.0f : (float)(boundary - y);
+    for (int k = 0; k < 4 * r->out_w; k++) r->acc[0][k] += w * h[k];
+    r->row_sum[0] += w;
+    if (w < 1) {
+        float u = 1 - w;
+        for (int k = 0; k < 4 * r->out_w; k++) r->acc[1][k] += u * h[k];
+        r->row_sum[1] += u;
+    }
+    if (y == r->in_h - 1) {
+        while (r->out_y < r->out_h) {
+            if (r->row_sum[0] <= 0) r->row_sum[0] = 1;   // (only for a row no input reached: cannot happen when out_h <= in_h)
+            area_emit(r, out + (size_t)r->out_y * stride);
+        }
+    }
+}
+
 // MARK: - JPEG (libjpeg-turbo)
 
 struct mm_jpeg_error {
@@ -97,6 +187,9 @@ struct mm_jpeg {
     struct mm_jpeg_error error;
     uint8_t *icc;
     int decoded;
+    // mm_jpeg_decode_reduced's buffers: fields, so a longjmp out of libjpeg cannot lose them.
+    area_reducer reducer;
+    uint8_t *rows;
 };
 
 // libjpeg's default error_exit prints and calls exit(); this one jumps back to the calling function.
@@ -198,9 +291,45 @@ int mm_jpeg_decode(mm_jpeg *j, uint8_t *pixels, size_t stride, char *message) {
     return 0;
 }
 
+int mm_jpeg_decode_reduced(mm_jpeg *j, uint8_t *pixels, size_t stride, int out_width, int out_height, char *message) {
+    if (j->decoded) { set_message(message, "mm_jpeg_decode called twice"); return -1; }
+    j->decoded = 1;
+    enum { rows_at_once = 16 };
+    if (setjmp(j->error.jump)) {
+        area_free(&j->reducer); free(j->rows); j->rows = NULL;
+        set_message(message, j->error.message);
+        return -1;
+    }
+    jpeg_start_decompress(&j->cinfo);
+    int in_w = (int)j->cinfo.output_width, in_h = (int)j->cinfo.output_height;
+    if (j->cinfo.output_components != 4) { set_message(message, "unexpected number of decoded components"); return -1; }
+    if (out_width < 1 || out_height < 1 || out_width > in_w || out_height > in_h) {
+        set_message(message, "mm_jpeg_decode_reduced: the reduced size must be within the decoded size");
+        return -1;
+    }
+    j->rows = malloc((size_t)in_w * 4 * rows_at_once);
+    if (j->rows == NULL || area_init(&j->reducer, in_w, in_h, out_width, out_height) != 0) {
+        free(j->rows); j->rows = NULL;
+        set_message(message, "out of memory");
+        return -1;
+    }
+    JSAMPROW rows[16];
+    while (j->cinfo.output_scanline < j->cinfo.output_height) {
+        int first = (int)j->cinfo.output_scanline, n = 0;
+        for (; n < rows_at_once && first + n < in_h; n++) rows[n] = j->rows + (size_t)n * in_w * 4;
+        int read = (int)jpeg_read_scanlines(&j->cinfo, rows, (JDIMENSION)n);
+        for (int k = 0; k < read; k++) area_add_row(&j->reducer, rows[k], first + k, pixels, stride);
+    }
+    jpeg_finish_decompress(&j->cinfo);
+    area_free(&j->reducer); free(j->rows); j->rows = NULL;
+    return 0;
+}
+
 void mm_jpeg_close(mm_jpeg *j) {
     if (j == NULL) return;
     jpeg_destroy_decompress(&j->cinfo);
+    area_free(&j->reducer);
+    free(j->rows);
     free(j->icc);
     free(j);
 }

@@ -30,6 +30,34 @@ struct PhotoStoreTests {
         expectQuadrants(pixels(photo), tolerance: 24, "3/8")
     }
 
+    @Test("a JPEG more than 5 % larger than needed after DCT scaling is averaged down while decoding: the size needed, the same picture")
+    func jpegReducedWhileDecoding() throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("gradient.jpg")
+        // Smooth gradients with a few hard edges, 800×600 (decoded at 8/8: 1/4 would be too small).
+        let picture = RGBAPicture(width: 800, height: 600) { x, y in
+            let band: UInt8 = (x / 100 + y / 75) % 2 == 0 ? 40 : 0
+            return (UInt8(x * 255 / 799), UInt8(y * 255 / 599) &- band, UInt8((x + y) * 255 / 1398), 255)
+        }
+        try FixtureJPEG.data(picture).write(to: url)
+        let box = Size(width: 660, height: 480)              // covering it takes 0.825 of the photo
+        let reduced = try PhotoDecoder.decode(url, scaling: .filling(box))
+        #expect(reduced.image.width == 660 && reduced.image.height == 495, "decoded \(reduced.image.width)×\(reduced.image.height)")
+        // The reference: the whole photo decoded, then shrunk by Cairo as before.
+        let whole = try PhotoDecoder.decode(url, scaling: .fullSize)
+        #expect(whole.image.width == 800)
+        let reference = try PhotoStore.reduced(whole.image, to: box, covering: true)
+        #expect(reference.width == 660 && reference.height == 495)
+        let a = pixels(reduced), b = PixelBuffer(surface: reference.surface, width: reference.width, height: reference.height)
+        var total = 0, worst = 0
+        for i in a.bytes.indices { let d = abs(Int(a.bytes[i]) - Int(b.bytes[i])); total += d; worst = max(worst, d) }
+        let mean = Double(total) / Double(a.bytes.count)
+        #expect(mean <= 1.0, "mean difference \(mean) levels (worst \(worst))")
+        #expect(a.rgba(x: 10, y: 10).alpha == 255 && a.rgba(x: 659, y: 494).alpha == 255)
+        // The far corners keep their colours: nothing is lost or shifted at the edges.
+        #expect(abs(Int(a.rgba(x: 659, y: 0).red) - 255) <= 6 && abs(Int(a.rgba(x: 0, y: 494).green) - 255) <= 6)
+    }
+
     @Test("a photo more than 1/0.95 larger than it is drawn is reduced once to cover (or fit) the box; others are kept")
     func largePhotosAreReduced() throws {
         let image = try Self.quadrants(width: 400, height: 300)

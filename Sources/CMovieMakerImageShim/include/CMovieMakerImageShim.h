@@ -44,6 +44,10 @@ int mm_jpeg_output_size(mm_jpeg *jpeg, int scale_num, int *width, int *height, c
 /// 4 bytes a pixel: B, G, R, 255 for grey and colour, C, M, Y, K for CMYK). A file that ends early
 /// is an error, not a grey bottom. Returns 0, or -1 with message. Call at most once.
 int mm_jpeg_decode(mm_jpeg *jpeg, uint8_t *pixels, size_t stride, char *message);
+/// mm_jpeg_decode, reduced while decoding to `out_width` × `out_height` (each at most the decoded
+/// size) by area averaging: only 16 rows of the decoded size are held, never the whole picture.
+/// Not for CMYK. Returns 0, or -1 with message. Call at most once (instead of mm_jpeg_decode).
+int mm_jpeg_decode_reduced(mm_jpeg *jpeg, uint8_t *pixels, size_t stride, int out_width, int out_height, char *message);
 /// Frees the decoder.
 void mm_jpeg_close(mm_jpeg *jpeg);
 

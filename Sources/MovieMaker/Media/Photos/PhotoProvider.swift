@@ -197,10 +197,13 @@ final class PhotoProvider: @unchecked Sendable {
     /// on every frame (`make bench`: most of a slideshow frame's drawing), and the larger picture takes
     /// up to four times the memory. Between 3/4 and 0.95 it is memory alone: a 2560×1440 photo kept
     /// for 1080p with a 10 % Ken Burns zoom is 14.1 MiB whole and 9.6 MiB reduced, three of them kept.
+    /// Photos larger than 1/0.95 of the size they are shown at are reduced to it (JPEGs while decoding).
+    static let reductionThreshold = 0.95
+
     static func reduced(_ image: Image, to box: Size, covering: Bool) throws -> Image {
         let sx = box.width / image.size.width, sy = box.height / image.size.height
         let s = covering ? max(sx, sy) : min(sx, sy)
-        guard s < 0.95 else { return image }
+        guard s < reductionThreshold else { return image }
         let canvas = try Canvas(width: max(1, Int((image.size.width * s).rounded(.up))), height: max(1, Int((image.size.height * s).rounded(.up))))
         try canvas.draw { ctx in ctx.draw(image, in: ctx.bounds) }
         canvas.surface.flush()
