@@ -140,17 +140,17 @@ extension Clip.Media {
         case let .video(video):
             try video.draw(in: ctx, at: sourceRange.start + frame.exactTime, key: videoKey!, session: session)
         case let .photo(photo):
-            let picture = try preparedPhoto(session: session)
+            let picture = try preparedPhoto(session: session, frame: frame)
             // A clear background leaves what is below (a PNG over other clips); clearing would erase it.
             if photo.background.alpha > 0 { ctx.clear(photo.background) }
             drawPicture(picture, of: photo, at: frame, opacity: 1, in: ctx)
         }
     }
 
-    /// The photo leaf's picture from the session's provider, with the photos after it read ahead.
-    func preparedPhoto(session: RenderSession) throws -> PreparedPhoto {
+    /// The photo leaf's picture for `frame` from the session's provider, with the photos after it read ahead.
+    func preparedPhoto(session: RenderSession, frame: Frame) throws -> PreparedPhoto {
         let provider = session.photoProvider(for: group!)
-        let picture = try provider.image(at: index)
+        let picture = try provider.image(at: index, frame: frame.movieIndex)
         provider.prefetch(after: index, count: provider.urls.count)
         return picture
     }
@@ -189,7 +189,7 @@ struct TransitionSide {
         switch clip.node {
         case let .media(media):
             guard case let .photo(photo) = media.source else { return .unknown }
-            if photo.fit == .fill, try media.preparedPhoto(session: session).isOpaque { return .opaqueOnePaint }
+            if photo.fit == .fill, try media.preparedPhoto(session: session, frame: frame).isOpaque { return .opaqueOnePaint }
             return photo.background.alpha >= 1 ? .opaque : .unknown
         case let .generator(.color(color), _):
             return color.alpha >= 1 ? .opaque : .unknown
@@ -207,6 +207,6 @@ struct TransitionSide {
         guard case let .media(media) = clip.node, case let .photo(photo) = media.source else {
             preconditionFailure("drawFaded(in:at:opacity:) of a clip that is not a filling photo")
         }
-        media.drawPicture(try media.preparedPhoto(session: session), of: photo, at: frame, opacity: opacity, in: ctx)
+        media.drawPicture(try media.preparedPhoto(session: session, frame: frame), of: photo, at: frame, opacity: opacity, in: ctx)
     }
 }

@@ -19,6 +19,8 @@ final class RenderSession: @unchecked Sendable {
     let isStandalone: Bool
     /// Checked once per frame by whoever draws through this session (nil: never cancelled).
     let cancellation: CancellationToken?
+    /// How many threads draw the render's frames (photo providers keep a photo that long after its last use).
+    let drawingThreads: Int
     private let lock = NSLock()
     private var photoProviders: [ObjectIdentifier: PhotoProvider] = [:]
     /// The render's video decoders (at most `videoDecoderLimit` open at once).
@@ -40,6 +42,7 @@ final class RenderSession: @unchecked Sendable {
         frameSize = Size(width: Double(width), height: Double(height))
         isStandalone = false
         self.cancellation = cancellation
+        self.drawingThreads = max(1, drawingThreads)
         videoPool = VideoDecoderPool(limit: videoDecoderLimit, drawingThreads: drawingThreads)
         var groups: [ObjectIdentifier: PhotoGroup] = [:]
         var order: [ObjectIdentifier] = []
@@ -53,7 +56,7 @@ final class RenderSession: @unchecked Sendable {
         for key in videos { try key.file.checkShowable() }
         if !videos.isEmpty { try Self.checkVideoDecoderLimit(clip, limit: videoPool.limit) }
         for id in order {
-            let provider = groups[id]!.makeProvider(frame: frameSize)
+            let provider = groups[id]!.makeProvider(frame: frameSize, drawingThreads: drawingThreads)
             try provider.validate()
             photoProviders[id] = provider
         }
@@ -63,6 +66,7 @@ final class RenderSession: @unchecked Sendable {
     private init(standaloneFrame: Size) {
         frameSize = standaloneFrame
         isStandalone = true
+        drawingThreads = 1
         cancellation = nil
         videoPool = VideoDecoderPool(limit: EncoderSettings.defaultVideoDecoderLimit)
     }
@@ -121,7 +125,7 @@ final class RenderSession: @unchecked Sendable {
         let id = ObjectIdentifier(group)
         return lock.withLock {
             if let p = photoProviders[id] { return p }
-            let p = group.makeProvider(frame: frameSize)
+            let p = group.makeProvider(frame: frameSize, drawingThreads: drawingThreads)
             photoProviders[id] = p
             return p
         }

@@ -35,11 +35,17 @@ final class PhotoProvider: @unchecked Sendable {
     let decodeSize: Size
     /// How photos fill the frame (decides `fill` cropping against `fit`/`blur` containment).
     let fit: Slideshow.Fit
-    /// How many decoded photos are kept at most, counting the one being read ahead: the two of a
-    /// transition and the next. (`make bench`'s slideshow memory line: a fourth 24 MP photo, 13 MB, took
-    /// the whole render past 150 MiB above the encoder alone; a read-ahead decode that started before
-    /// a photo behind was dropped made a fourth at every transition, `make bench-peers`' W2 +14 MiB.)
-    static let capacity = 3
+    /// How many decoded photos are kept, counting the one being read ahead: the two of a transition.
+    /// The next photo is read ahead once the one before the current has been idle for `idleFrames`
+    /// frames (the transition out of it is over on every drawing thread), and takes its place.
+    /// (`make bench`'s slideshow memory line: a fourth 24 MP photo, 13 MB, took the whole render past
+    /// 150 MiB above the encoder alone; `make bench-peers`' W2: the third kept photo and the one being
+    /// read ahead at every transition's start cost 24 MiB of peak memory.)
+    static let capacity = 2
+    /// How many movie frames a photo must have gone unused before a read-ahead may drop it: more than
+    /// the frames that can be in flight at once (drawing threads plus the encoder frames they fill), so
+    /// a thread still drawing an earlier frame never finds its photo gone.
+    let idleFrames: Int
     /// How many photos after the one drawn are decoded ahead.
     static let readAheadCount = 1
     private struct State {
@@ -47,6 +53,8 @@ final class PhotoProvider: @unchecked Sendable {
         var order: [Int] = []          // least recently used first
         var loading: Set<Int> = []
         var lastRequested = 0          // the photo a frame asked for last
+        var lastUse: [Int: Int] = [:]  // photo → the latest movie frame that asked for it
+        var newestFrame: Int?          // the latest movie frame that asked for any photo
     }
     private var state = State()
     /// Guards `state`; signalled whenever a decode finishes (or fails), so waiting threads re-check.
@@ -65,9 +73,24 @@ final class PhotoProvider: @unchecked Sendable {
     /// through read-ahead).
     var heldCount: Int { condition.withLock { state.cache.count + state.loading.count } }
 
-    /// A provider of `urls` prepared for frames of `target`, decoded at `decodeSize`, fitted by `fit`.
-    init(urls: [URL], target: Size, decodeSize: Size, fit: Slideshow.Fit) {
+    /// A provider of `urls` prepared for frames of `target`, decoded at `decodeSize`, fitted by `fit`,
+    /// for a render drawing on `drawingThreads` threads.
+    init(urls: [URL], target: Size, decodeSize: Size, fit: Slideshow.Fit, drawingThreads: Int = 1) {
         self.urls = urls; self.target = target; self.decodeSize = decodeSize; self.fit = fit
+        idleFrames = 2 * max(1, drawingThreads) + 4
+    }
+
+    /// The idle cached photo to drop first (the one used longest ago; outside a render, the farthest
+    /// behind), other than `spared`. Call under the lock.
+    private func idleVictim(sparing spared: Int) -> Int? {
+        state.order.filter { $0 != spared && isIdle($0) }.min { (state.lastUse[$0] ?? .min, $0) < (state.lastUse[$1] ?? .min, $1) }
+    }
+
+    /// Whether cached photo `index` may be dropped to make room: unused for `idleFrames` movie frames,
+    /// or, when frames are not known (drawing outside a render), behind the photo asked for last.
+    private func isIdle(_ index: Int) -> Bool {
+        if let used = state.lastUse[index], let newest = state.newestFrame { return used < newest - idleFrames }
+        return index < state.lastRequested
     }
 
     /// Checks, before any frame, that every file is there and starts like an image (a cheap check of
@@ -81,12 +104,17 @@ final class PhotoProvider: @unchecked Sendable {
         }
     }
 
-    /// The decoded photo `index`, decoding it now if no other thread is already doing so.
-    func image(at index: Int) throws -> PreparedPhoto {
+    /// The decoded photo `index` for movie frame `frame` (nil: outside a render), decoding it now if no
+    /// other thread is already doing so.
+    func image(at index: Int, frame: Int? = nil) throws -> PreparedPhoto {
         var blockedSince: UInt64?      // benchmark counter: when this call found the photo not ready
         defer { if let blockedSince { PhotoStoreCounters.recordWait(since: blockedSince) } }
         condition.lock()
         state.lastRequested = index
+        if let frame {
+            state.lastUse[index] = max(state.lastUse[index] ?? frame, frame)
+            state.newestFrame = max(state.newestFrame ?? frame, frame)
+        }
         while true {
             if let p = state.cache[index] {
                 state.order.removeAll { $0 == index }; state.order.append(index)
@@ -120,12 +148,13 @@ final class PhotoProvider: @unchecked Sendable {
         for next in (index + 1)..<min(count, index + 1 + PhotoProvider.readAheadCount) {
             let claim = condition.withLock { () -> Bool in
                 guard state.cache[next] == nil, !state.loading.contains(next) else { return false }
-                // Room first, counting decodes in flight: a photo behind the one shown goes now, not
-                // after the decode. With none behind, no read-ahead (a frame decodes it when it asks).
+                // Room first, counting decodes in flight: an idle photo goes now, not after the decode.
+                // With none idle, no read-ahead yet (a later frame asks again).
                 while state.cache.count + state.loading.count >= PhotoProvider.capacity {
-                    guard let victim = state.order.filter({ $0 < state.lastRequested }).min() else { return false }
+                    guard let victim = idleVictim(sparing: next) else { return false }
                     state.order.removeAll { $0 == victim }
                     state.cache[victim] = nil
+                    state.lastUse[victim] = nil
                 }
                 state.loading.insert(next)
                 return true
@@ -151,12 +180,14 @@ final class PhotoProvider: @unchecked Sendable {
             state.cache[index] = photo
             state.order.removeAll { $0 == index }; state.order.append(index)
             while state.order.count > PhotoProvider.capacity {
-                // Photos behind the one shown go first, oldest first: a photo read ahead has not been
-                // used by any frame yet, so by recency alone it would go before the photo the last
-                // transition showed, and be decoded again (`make bench` counted 16 decodes for 10 photos).
-                let victim = state.order.filter { $0 < state.lastRequested && $0 != index }.min() ?? state.order[0]
+                // Idle photos go first, least recently used first, then by recency: not by recency
+                // alone, since a photo read ahead has not been used by any frame yet and would go before
+                // the photo the last transition showed, and be decoded again (`make bench` counted 16
+                // decodes for 10 photos).
+                let victim = idleVictim(sparing: index) ?? state.order.first { $0 != index }!
                 state.order.removeAll { $0 == victim }
                 state.cache[victim] = nil
+                state.lastUse[victim] = nil
             }
             condition.broadcast()
         }
@@ -260,9 +291,10 @@ final class PhotoGroup: Sendable {
     }
 
     /// A new provider for frames of `frame` (the render's size, used when `frameSize` is nil).
-    func makeProvider(frame: Size) -> PhotoProvider {
+    func makeProvider(frame: Size, drawingThreads: Int = 1) -> PhotoProvider {
         let target = frameSize ?? frame
-        return PhotoProvider(urls: urls, target: target, decodeSize: Size(width: target.width * zoom, height: target.height * zoom), fit: fit)
+        return PhotoProvider(urls: urls, target: target, decodeSize: Size(width: target.width * zoom, height: target.height * zoom), fit: fit,
+                             drawingThreads: drawingThreads)
     }
 
     /// The provider for drawing outside a render (see `standalone`).
