@@ -185,7 +185,7 @@ enum TableFormatter {
                      + "\(format(SlideshowMemoryResult.sameToleranceMiB, 0)) MiB): " + (m.flatPasses ? "PASS" : "FAIL"))
         lines.append("  notes: the encoder-alone process encodes the \(m.shows.first?.photos ?? 0)-photo show's frames, drawn and converted by this"
                      + " process and sent through a pipe; the large show lists the same files repeatedly, each entry decoded afresh"
-                     + " (the photo store keeps 3).")
+                     + " (the photo store keeps 2, counting the one read ahead).")
         return lines.joined(separator: "\n")
     }
 

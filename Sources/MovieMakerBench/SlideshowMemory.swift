@@ -12,7 +12,7 @@ import MovieMaker
 //                   sent raw (yuv420p) through a pipe: it holds only x264, the muxer and one frame.
 //   show of A       the whole render (MovieMaker.add(slideshow clip) + finish) of A distinct photos.
 //   show of B       the same with the A files listed B/A times: every entry is decoded afresh,
-//                   since the photo store keeps only 3 decoded photos.
+//                   since the photo store keeps only 2 decoded photos.
 
 /// What a child process is asked to do (its first arguments are `childFlag` and this as JSON).
 struct MemoryChildTask: Codable {
@@ -108,8 +108,8 @@ struct SlideshowMemoryResult: Encodable, Sendable {
     var encoderAlone: Run?
     var shows: [Run] = []
 
-    /// The most the whole render may exceed the encoder alone by.
-    static let limitMiB = 150.0
+    /// The most the whole render may exceed the encoder alone by (issue 20: x264's level + 64 MiB).
+    static let limitMiB = 64.0
     /// How close the peaks of the small and the large show must be to count as the same.
     static let sameToleranceMiB = 20.0
 
