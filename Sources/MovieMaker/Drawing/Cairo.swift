@@ -25,6 +25,30 @@ final class CairoSurface {
         }
         pointer = s; self.width = width; self.height = height
     }
+    /// A new transparent ARGB32 surface whose pixels are a memory mapping of their own (`MappedMemory`),
+    /// unmapped by Cairo when the surface is destroyed: for large pictures made on one thread and
+    /// dropped on another (decoded photos), whose memory must go back to the system at once.
+    init(mappedWidth width: Int, height: Int) throws(MovieMakerError) {
+        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
+        let byteCount = stride * height
+        guard stride > 0, let memory = MappedMemory.allocate(byteCount: byteCount) else {
+            throw .cairo(operation: "mmap for a \(width)×\(height) surface", message: "out of memory")
+        }
+        let s = cairo_image_surface_create_for_data(memory.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                                                    Int32(width), Int32(height), Int32(stride))!
+        // The mapping's address and size, freed with the surface by `unmapSurfacePixels`.
+        let mapping = UnsafeMutablePointer<Int>.allocate(capacity: 2)
+        mapping[0] = Int(bitPattern: memory); mapping[1] = byteCount
+        let status = cairo_surface_status(s) == CAIRO_STATUS_SUCCESS
+            ? cairo_surface_set_user_data(s, mappedPixelsKey, mapping, unmapSurfacePixels) : cairo_surface_status(s)
+        if status != CAIRO_STATUS_SUCCESS {
+            cairo_surface_destroy(s)
+            mapping.deallocate()
+            MappedMemory.deallocate(memory, byteCount: byteCount)
+            try cairoCheck(status, "cairo_image_surface_create_for_data (\(width)×\(height))")
+        }
+        pointer = s; self.width = width; self.height = height
+    }
     /// Takes ownership of a surface Cairo created (after its status was checked).
     init(adopting s: OpaquePointer) {
         pointer = s
@@ -60,4 +84,15 @@ final class CairoSurface {
         return true
     }
     deinit { cairo_surface_destroy(pointer) }
+}
+
+/// The key under which a mapped surface keeps its mapping (only its address matters to Cairo). A
+/// global Cairo reads and never writes: `nonisolated(unsafe)` because Swift cannot see that.
+nonisolated(unsafe) private let mappedPixelsKey = UnsafeMutablePointer<cairo_user_data_key_t>.allocate(capacity: 1)
+
+/// Cairo's destroy callback for a mapped surface's pixels: unmaps them and frees the record.
+private func unmapSurfacePixels(_ data: UnsafeMutableRawPointer?) {
+    guard let mapping = data?.assumingMemoryBound(to: Int.self) else { return }
+    if let memory = UnsafeMutableRawPointer(bitPattern: mapping[0]) { MappedMemory.deallocate(memory, byteCount: mapping[1]) }
+    mapping.deallocate()
 }

@@ -129,7 +129,8 @@ final class PhotoRaster {
     /// A new Cairo surface for a decoded photo, its size checked first.
     static func makeSurface(width: Int, height: Int, path: String) throws(MovieMakerError) -> CairoSurface {
         try checkSize(width: width, height: height, path: path)
-        let surface = try CairoSurface(width: width, height: height)
+        // Its own mapping: photos are decoded and dropped on different threads (see `MappedMemory`).
+        let surface = try CairoSurface(mappedWidth: width, height: height)
         surface.flush()
         return surface
     }
