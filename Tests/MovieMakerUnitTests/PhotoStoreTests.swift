@@ -124,6 +124,34 @@ struct PhotoStoreTests {
         #expect(store.cachedIndices == [1, 2] && store.decodes == 3)
     }
 
+    @Test("in a scheduled render a photo goes as soon as no frame being drawn can still ask for it")
+    func photoGoesWhenNoFrameInFlightCanAskForIt() throws {
+        let folder = try TemporaryFolder()
+        let urls = try (0..<4).map { try TestPhotos.photo(.red, "p\($0).png", in: folder, w: 64, h: 48) }
+        let inFlight = FramesInFlight()
+        let store = PhotoStore(urls: urls, target: Size(width: 64, height: 48), decodeSize: Size(width: 64, height: 48), fit: .fill,
+                               drawingThreads: 2, inFlight: inFlight)
+        // A transition from photo 0 to photo 1 at frames 10…14; frames 10…13 are drawn.
+        for f in 10...13 { inFlight.begin(f); _ = try store.image(at: 0, frame: f); _ = try store.image(at: 1, frame: f); inFlight.end(f) }
+        // Frame 14 is taken by one thread but has not asked yet; another draws frame 15 (photo 1 alone).
+        inFlight.begin(14)
+        inFlight.begin(15)
+        _ = try store.image(at: 1, frame: 15)
+        store.prefetch(after: 1, count: urls.count)
+        store.waitForReadAhead()
+        #expect(store.cachedIndices == [0, 1], "photo 0 kept for frame 14: \(store.cachedIndices.sorted())")
+        _ = try store.image(at: 0, frame: 14); _ = try store.image(at: 1, frame: 14)
+        inFlight.end(14); inFlight.end(15)
+        #expect(inFlight.oldest == 16)
+        // Frame 16: nothing before it is being drawn, so photo 0 (last asked for by frame 14) goes at once.
+        inFlight.begin(16)
+        _ = try store.image(at: 1, frame: 16)
+        store.prefetch(after: 1, count: urls.count)
+        store.waitForReadAhead()
+        inFlight.end(16)
+        #expect(store.cachedIndices == [1, 2] && store.decodes == 3, "\(store.cachedIndices.sorted()), \(store.decodes) decodes")
+    }
+
     @Test("outside a render (no frames), the photo behind the one asked for goes first, not the least recently used")
     func photosBehindAreEvictedFirst() throws {
         let folder = try TemporaryFolder()

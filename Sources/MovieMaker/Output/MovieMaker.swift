@@ -469,7 +469,8 @@ public final class MovieMaker {
             let converters = Dictionary(uniqueKeysWithValues: zip(canvases.map(ObjectIdentifier.init), clipConverters.prefix(lanes)))
             let sink = EncoderSink(pipeline: pipeline, converters: converters, firstPTS: Int64(frameCount) - Int64(frames.lowerBound))
             let background = self.background, rate = frameRate, movieBase = frameCount - frames.lowerBound
-            let scheduler = FrameScheduler(frames: frames, sink: sink, cancellation: cancellation) { index, canvas in
+            let scheduler = FrameScheduler(frames: frames, sink: sink, cancellation: cancellation,
+                                           inFlight: session.framesInFlight, movieBase: movieBase) { index, canvas in
                 try Self.drawClipFrame(clip, index: index, movieBase: movieBase, rate: rate, background: background, on: canvas, session: session)
             }
             let base = frameCount

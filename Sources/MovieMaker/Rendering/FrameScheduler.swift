@@ -22,6 +22,28 @@ protocol FrameSink: AnyObject, Sendable {
     func release(_ slot: Slot)
 }
 
+/// Which movie frames a render's drawing threads are drawing now, so photo providers know when no
+/// thread can still ask for a photo: every frame before `oldest` has been drawn. The scheduler
+/// registers a frame under its own lock as a thread takes it, and removes it once it is drawn.
+final class FramesInFlight: @unchecked Sendable {
+    // @unchecked: `drawing` and `next` are only touched under `lock`.
+    private let lock = NSLock()
+    private var drawing: [Int: Int] = [:]    // movie frame → threads drawing it (1)
+    private var next: Int?                   // the frame after the latest taken
+    /// A thread took movie frame `frame`.
+    func begin(_ frame: Int) {
+        lock.withLock { drawing[frame, default: 0] += 1; next = max(next ?? frame + 1, frame + 1) }
+    }
+    /// Movie frame `frame` is drawn.
+    func end(_ frame: Int) {
+        lock.withLock {
+            if let n = drawing[frame], n > 1 { drawing[frame] = n - 1 } else { drawing[frame] = nil }
+        }
+    }
+    /// The earliest movie frame not drawn yet (being drawn, or the next to be taken); nil before any.
+    var oldest: Int? { lock.withLock { drawing.keys.min() ?? next } }
+}
+
 /// Renders a range of a clip's frames on several threads into a `FrameSink`, keeping every thread busy.
 ///
 /// Each worker thread pulls the next frame index, draws that frame on its own canvas (cleared to the
@@ -53,11 +75,17 @@ final class FrameScheduler<Sink: FrameSink>: @unchecked Sendable {
     private let sink: Sink
     private let draw: @Sendable (Int, Canvas) throws -> Void
     private let cancellation: CancellationToken?
+    /// Where the frames being drawn are registered (movie frame = `movieBase` + index), if anywhere.
+    private let inFlight: FramesInFlight?
+    private let movieBase: Int
 
     /// A scheduler for the frames `frames` (indices passed to `draw` and the sink), drawing with `draw`
     /// into `sink`, stopping when `cancellation` is cancelled.
-    init(frames: Range<Int>, sink: Sink, cancellation: CancellationToken?, draw: @escaping @Sendable (Int, Canvas) throws -> Void) {
+    /// Frames being drawn are registered in `inFlight` as movie frames `movieBase + index`.
+    init(frames: Range<Int>, sink: Sink, cancellation: CancellationToken?, inFlight: FramesInFlight? = nil, movieBase: Int = 0,
+         draw: @escaping @Sendable (Int, Canvas) throws -> Void) {
         self.frames = frames; self.sink = sink; self.cancellation = cancellation; self.draw = draw
+        self.inFlight = inFlight; self.movieBase = movieBase
         nextToDraw = frames.lowerBound
     }
 
@@ -117,11 +145,13 @@ final class FrameScheduler<Sink: FrameSink>: @unchecked Sendable {
             let index: Int? = condition.withLock {
                 guard failure == nil, nextToDraw < frames.upperBound else { return nil }
                 defer { nextToDraw += 1 }
+                inFlight?.begin(movieBase + nextToDraw)
                 return nextToDraw
             }
             guard let index else { return }
-            if cancellation?.isCancelled == true { fail(MovieMakerError.cancelled); return }
             do {
+                defer { inFlight?.end(movieBase + index) }
+                if cancellation?.isCancelled == true { throw MovieMakerError.cancelled }
                 try draw(index, canvas)
             } catch {
                 fail(error); return

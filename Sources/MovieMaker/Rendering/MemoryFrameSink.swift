@@ -56,7 +56,7 @@ extension Clip {
         let canvases = try (0..<lanes).map { _ in try Canvas(width: width, height: height) }
         let sink = MemoryFrameSink(capacity: lanes + 2)
         let clip = self
-        let scheduler = FrameScheduler(frames: range, sink: sink, cancellation: cancellation) { index, canvas in
+        let scheduler = FrameScheduler(frames: range, sink: sink, cancellation: cancellation, inFlight: session.framesInFlight) { index, canvas in
             let frame = Frame(index: index, movieIndex: index, rate: rate, exactTime: rate.time(ofFrame: index), duration: clip.duration)
             try canvas.draw { ctx in
                 ctx.clear(background)

@@ -21,6 +21,9 @@ final class RenderSession: @unchecked Sendable {
     let cancellation: CancellationToken?
     /// How many threads draw the render's frames (photo providers keep a photo that long after its last use).
     let drawingThreads: Int
+    /// The movie frames the render's threads are drawing (registered by its `FrameScheduler`): photo
+    /// providers drop a photo as soon as no frame being drawn can still ask for it.
+    let framesInFlight = FramesInFlight()
     private let lock = NSLock()
     private var photoProviders: [ObjectIdentifier: PhotoProvider] = [:]
     /// The render's video decoders (at most `videoDecoderLimit` open at once).
@@ -56,7 +59,7 @@ final class RenderSession: @unchecked Sendable {
         for key in videos { try key.file.checkShowable() }
         if !videos.isEmpty { try Self.checkVideoDecoderLimit(clip, limit: videoPool.limit) }
         for id in order {
-            let provider = groups[id]!.makeProvider(frame: frameSize, drawingThreads: drawingThreads)
+            let provider = groups[id]!.makeProvider(frame: frameSize, drawingThreads: drawingThreads, inFlight: framesInFlight)
             try provider.validate()
             photoProviders[id] = provider
         }
@@ -125,7 +128,7 @@ final class RenderSession: @unchecked Sendable {
         let id = ObjectIdentifier(group)
         return lock.withLock {
             if let p = photoProviders[id] { return p }
-            let p = group.makeProvider(frame: frameSize, drawingThreads: drawingThreads)
+            let p = group.makeProvider(frame: frameSize, drawingThreads: drawingThreads, inFlight: framesInFlight)
             photoProviders[id] = p
             return p
         }

@@ -75,10 +75,13 @@ final class PhotoProvider: @unchecked Sendable {
 
     /// A provider of `urls` prepared for frames of `target`, decoded at `decodeSize`, fitted by `fit`,
     /// for a render drawing on `drawingThreads` threads.
-    init(urls: [URL], target: Size, decodeSize: Size, fit: Slideshow.Fit, drawingThreads: Int = 1) {
+    init(urls: [URL], target: Size, decodeSize: Size, fit: Slideshow.Fit, drawingThreads: Int = 1, inFlight: FramesInFlight? = nil) {
         self.urls = urls; self.target = target; self.decodeSize = decodeSize; self.fit = fit
         idleFrames = 2 * max(1, drawingThreads) + 4
+        self.inFlight = inFlight
     }
+    /// The render's frames being drawn, when its scheduler registers them.
+    private let inFlight: FramesInFlight?
 
     /// The idle cached photo to drop first (the one used longest ago; outside a render, the farthest
     /// behind), other than `spared`. Call under the lock.
@@ -86,10 +89,16 @@ final class PhotoProvider: @unchecked Sendable {
         state.order.filter { $0 != spared && isIdle($0) }.min { (state.lastUse[$0] ?? .min, $0) < (state.lastUse[$1] ?? .min, $1) }
     }
 
-    /// Whether cached photo `index` may be dropped to make room: unused for `idleFrames` movie frames,
-    /// or, when frames are not known (drawing outside a render), behind the photo asked for last.
+    /// Whether cached photo `index` may be dropped to make room. In a scheduled render: its last use is
+    /// before the frame just before the earliest frame not drawn yet (E). A photo is shown over a run
+    /// of consecutive frames, so if a frame from E on could still ask for it, frame E − 1 was in that
+    /// run too, and has asked. Otherwise: unused for `idleFrames` movie frames; outside a render
+    /// (frames not known), behind the photo asked for last.
     private func isIdle(_ index: Int) -> Bool {
-        if let used = state.lastUse[index], let newest = state.newestFrame { return used < newest - idleFrames }
+        if let used = state.lastUse[index] {
+            if let oldest = inFlight?.oldest { return used < oldest - 1 }
+            if let newest = state.newestFrame { return used < newest - idleFrames }
+        }
         return index < state.lastRequested
     }
 
@@ -125,8 +134,17 @@ final class PhotoProvider: @unchecked Sendable {
             if blockedSince == nil { blockedSince = DispatchTime.now().uptimeNanoseconds }
             condition.wait()
         }
+        // Room first, as for a read-ahead: idle photos go before the decode, not after it.
+        var dropped = false
+        while state.cache.count + state.loading.count >= PhotoProvider.capacity, let victim = idleVictim(sparing: index) {
+            state.order.removeAll { $0 == victim }
+            state.cache[victim] = nil
+            state.lastUse[victim] = nil
+            dropped = true
+        }
         state.loading.insert(index)
         condition.unlock()
+        if dropped { Self.releaseFreedMemory() }
         if blockedSince == nil { blockedSince = DispatchTime.now().uptimeNanoseconds }
         do {
             let p = try decode(index)
@@ -295,10 +313,10 @@ final class PhotoGroup: Sendable {
     }
 
     /// A new provider for frames of `frame` (the render's size, used when `frameSize` is nil).
-    func makeProvider(frame: Size, drawingThreads: Int = 1) -> PhotoProvider {
+    func makeProvider(frame: Size, drawingThreads: Int = 1, inFlight: FramesInFlight? = nil) -> PhotoProvider {
         let target = frameSize ?? frame
         return PhotoProvider(urls: urls, target: target, decodeSize: Size(width: target.width * zoom, height: target.height * zoom), fit: fit,
-                             drawingThreads: drawingThreads)
+                             drawingThreads: drawingThreads, inFlight: inFlight)
     }
 
     /// The provider for drawing outside a render (see `standalone`).
