@@ -75,6 +75,15 @@ final class FrameConverter {
         straight = alpha ? UnsafeMutableRawPointer.allocate(byteCount: straightStride * height, alignment: 64) : nil
     }
 
+    /// Flushes `surface` and converts all of it into `frame`; throws `.ffmpeg` (sws_scale) when rows are missing.
+    func convertAll(_ surface: CairoSurface, into frame: UnsafeMutablePointer<AVFrame>) throws(MovieMakerError) {
+        surface.flush()
+        let rows = convert(surface, into: frame)
+        guard rows == Int32(surface.height) else {
+            throw .ffmpeg(operation: "sws_scale", code: rows, message: "converted \(rows) of \(surface.height) rows")
+        }
+    }
+
     /// Converts `surface` (already flushed) into `frame`; returns the rows written.
     func convert(_ surface: CairoSurface, into frame: UnsafeMutablePointer<AVFrame>) -> Int32 {
         guard let straight else {

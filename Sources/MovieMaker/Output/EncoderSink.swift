@@ -22,26 +22,14 @@ final class EncoderSink: FrameSink, @unchecked Sendable {
     var capacity: Int { pipeline.capacity }
 
     /// A free pooled frame, made writable (the encoder may still reference its previous buffers).
-    func reserve() throws -> OwnedFrame {
-        let frame = try pipeline.acquire()
-        do { try ffCheck(av_frame_make_writable(frame.pointer), "av_frame_make_writable") } catch {
-            pipeline.giveBack(frame)
-            throw error
-        }
-        return frame
-    }
+    func reserve() throws -> OwnedFrame { try pipeline.acquireWritable() }
 
     /// Converts `canvas` into `slot`.
     func fill(_ slot: OwnedFrame, from canvas: Canvas, index: Int) throws {
         guard let converter = converters[ObjectIdentifier(canvas)] else {
             preconditionFailure("no converter for a drawing canvas")
         }
-        let surface = canvas.surface
-        surface.flush()
-        let rows = converter.convert(surface, into: slot.pointer)
-        guard rows == Int32(surface.height) else {
-            throw MovieMakerError.ffmpeg(operation: "sws_scale", code: rows, message: "converted \(rows) of \(surface.height) rows")
-        }
+        try converter.convertAll(canvas.surface, into: slot.pointer)
     }
 
     /// Stamps the frame and queues it for the encoder.

@@ -58,6 +58,29 @@ final class FramePipeline: @unchecked Sendable {
         return free.removeLast()
     }
 
+    /// A free frame made writable (the encoder may still hold a reference to its buffers:
+    /// `av_frame_make_writable` copies them if so); given back if that fails.
+    func acquireWritable() throws(MovieMakerError) -> OwnedFrame {
+        let frame = try acquire()
+        do { try ffCheck(av_frame_make_writable(frame.pointer), "av_frame_make_writable") } catch {
+            giveBack(frame)
+            throw error
+        }
+        return frame
+    }
+
+    /// Converts `surface` (flushed first) into a free frame with `converter`, stamps it `pts` and queues
+    /// it: how a serial frame reaches the encoder, converted on the calling thread or on `SerialConversion`'s.
+    func submitConverted(_ surface: CairoSurface, with converter: FrameConverter, pts: Int64) throws(MovieMakerError) {
+        let frame = try acquireWritable()
+        do { try converter.convertAll(surface, into: frame.pointer) } catch {
+            giveBack(frame)
+            throw error
+        }
+        frame.pointer.pointee.pts = pts
+        submit(frame)
+    }
+
     /// Queues a filled frame for encoding.
     func submit(_ frame: OwnedFrame) {
         condition.lock()

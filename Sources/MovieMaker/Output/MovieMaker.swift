@@ -621,18 +621,7 @@ public final class MovieMaker {
             frameCount += 1
             return
         }
-        surface.flush()
-        let frame = try pipeline.acquire()
-        let f = frame.pointer
-        // The encoder may still hold a reference to this frame's buffers: make_writable copies them if so.
-        do { try ffCheck(av_frame_make_writable(f), "av_frame_make_writable") } catch { pipeline.giveBack(frame); throw error }
-        let rows = converter.convert(surface, into: f)
-        guard rows == Int32(surface.height) else {
-            pipeline.giveBack(frame)
-            throw .ffmpeg(operation: "sws_scale", code: rows, message: "converted \(rows) of \(surface.height) rows")
-        }
-        f.pointee.pts = Int64(frameCount)
-        pipeline.submit(frame)
+        try pipeline.submitConverted(surface, with: converter, pts: Int64(frameCount))
         frameCount += 1
     }
 

@@ -99,17 +99,7 @@ final class SerialConversion: @unchecked Sendable {
 
     /// Converts `staging` into a pooled frame and submits it, as `MovieMaker` did on the calling thread.
     private func convert(_ staging: CairoSurface, pts: Int64) throws(MovieMakerError) {
-        let frame = try pipeline.acquire()
-        let f = frame.pointer
-        // The encoder may still hold a reference to this frame's buffers: make_writable copies them if so.
-        do { try ffCheck(av_frame_make_writable(f), "av_frame_make_writable") } catch { pipeline.giveBack(frame); throw error }
-        let rows = converter.convert(staging, into: f)
-        guard rows == Int32(staging.height) else {
-            pipeline.giveBack(frame)
-            throw .ffmpeg(operation: "sws_scale", code: rows, message: "converted \(rows) of \(staging.height) rows")
-        }
-        f.pointee.pts = pts
-        pipeline.submit(frame)
+        try pipeline.submitConverted(staging, with: converter, pts: pts)
     }
 
     private func stopWorker(cancel: Bool) {
