@@ -253,7 +253,7 @@ enum ImageDecoders {
         }
         let isCMYK = h.color == Int32(MM_JPEG_CMYK.rawValue)
         // A DCT scale overshoots by up to twice per side (a 2560×1440 photo for 1080p with a 10 % zoom
-        // is decoded whole, where 2112×1188 is needed). More than 5 % over, the rows are averaged down
+        // is decoded whole, where 2112×1188 is needed). More than 3 % over, the rows are averaged down
         // to the size needed as they are decoded, so the larger picture never exists: a slideshow's
         // photo in memory is 9.6 MiB instead of 14.1, and so is the one being read ahead.
         let r = min(1, max(Double(needed.width) / Double(width), Double(needed.height) / Double(height)))

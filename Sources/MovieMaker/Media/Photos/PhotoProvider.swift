@@ -243,15 +243,17 @@ final class PhotoProvider: @unchecked Sendable {
         return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
     }()
 
-    /// `image` reduced once to the size that covers (or fits) `box`, when it is larger than 1/0.95 of
+    /// `image` reduced once to the size that covers (or fits) `box`, when it is larger than 1/0.97 of
     /// that. Decoders scale in steps (a JPEG by 1/8, 2/8, 3/8, 4/8 or not at all), so a photo can arrive
     /// at up to twice the size it is drawn at (a 12 MP photo shown 2150 pixels wide is decoded whole).
     /// Cairo draws a picture shrunk below 3/4 through a box filter far slower than its bilinear path,
     /// on every frame (`make bench`: most of a slideshow frame's drawing), and the larger picture takes
-    /// up to four times the memory. Between 3/4 and 0.95 it is memory alone: a 2560×1440 photo kept
+    /// up to four times the memory. Between 3/4 and 0.97 it is memory alone: a 2560×1440 photo kept
     /// for 1080p with a 10 % Ken Burns zoom is 14.1 MiB whole and 9.6 MiB reduced, three of them kept.
-    /// Photos larger than 1/0.95 of the size they are shown at are reduced to it (JPEGs while decoding).
-    static let reductionThreshold = 0.95
+    /// Photos larger than 1/0.97 of the size they are shown at are reduced to it (JPEGs while decoding):
+    /// a 24 MP photo decoded at 3/8 (2250×1500) for 1080p with the default 12 % Ken Burns zoom is 0.956
+    /// of that, and 1.1 MiB smaller reduced.
+    static let reductionThreshold = 0.97
 
     static func reduced(_ image: Image, to box: Size, covering: Bool) throws -> Image {
         let sx = box.width / image.size.width, sy = box.height / image.size.height
