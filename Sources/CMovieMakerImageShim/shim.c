@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <jpeglib.h>
 #include <jerror.h>
 #include <png.h>
@@ -190,6 +191,7 @@ struct mm_jpeg {
     // mm_jpeg_decode_reduced's buffers: fields, so a longjmp out of libjpeg cannot lose them.
     area_reducer reducer;
     uint8_t *rows;
+    FILE *file;          // mm_jpeg_open_file's stream (owned: closed by mm_jpeg_close), or NULL
 };
 
 // libjpeg's default error_exit prints and calls exit(); this one jumps back to the calling function.
@@ -211,9 +213,11 @@ static void jpeg_emit_message(j_common_ptr cinfo, int level) {
     }
 }
 
-mm_jpeg *mm_jpeg_open(const uint8_t *data, size_t size, mm_jpeg_header *header, char *message) {
+// Opens from memory (`file` NULL) or from `file`, which the handle then owns.
+static mm_jpeg *jpeg_open(const uint8_t *data, size_t size, FILE *file, mm_jpeg_header *header, char *message) {
     mm_jpeg *j = calloc(1, sizeof(mm_jpeg));
-    if (j == NULL) { set_message(message, "out of memory"); return NULL; }
+    if (j == NULL) { if (file) fclose(file); set_message(message, "out of memory"); return NULL; }
+    j->file = file;
     j->cinfo.err = jpeg_std_error(&j->error.pub);
     j->error.pub.error_exit = jpeg_error_exit;
     j->error.pub.emit_message = jpeg_emit_message;
@@ -223,7 +227,7 @@ mm_jpeg *mm_jpeg_open(const uint8_t *data, size_t size, mm_jpeg_header *header, 
         return NULL;
     }
     jpeg_create_decompress(&j->cinfo);
-    jpeg_mem_src(&j->cinfo, data, (unsigned long)size);
+    if (file) jpeg_stdio_src(&j->cinfo, file); else jpeg_mem_src(&j->cinfo, data, (unsigned long)size);
     jpeg_save_markers(&j->cinfo, JPEG_APP0 + 1, 0xFFFF);   // EXIF
     jpeg_save_markers(&j->cinfo, JPEG_APP0 + 2, 0xFFFF);   // ICC profile chunks
     jpeg_read_header(&j->cinfo, TRUE);
@@ -256,6 +260,21 @@ mm_jpeg *mm_jpeg_open(const uint8_t *data, size_t size, mm_jpeg_header *header, 
     }
     j->cinfo.out_color_space = header->color == MM_JPEG_CMYK ? JCS_CMYK : JCS_EXT_BGRA;
     return j;
+}
+
+mm_jpeg *mm_jpeg_open(const uint8_t *data, size_t size, mm_jpeg_header *header, char *message) {
+    return jpeg_open(data, size, NULL, header, message);
+}
+
+mm_jpeg *mm_jpeg_open_file(int fd, mm_jpeg_header *header, char *message) {
+    int copy = dup(fd);
+    FILE *file = copy >= 0 ? fdopen(copy, "rb") : NULL;
+    if (file == NULL) {
+        if (copy >= 0) close(copy);
+        set_message(message, "cannot read the file");
+        return NULL;
+    }
+    return jpeg_open(NULL, 0, file, header, message);
 }
 
 int mm_jpeg_output_size(mm_jpeg *j, int scale_num, int *width, int *height, char *message) {
@@ -331,6 +350,7 @@ void mm_jpeg_close(mm_jpeg *j) {
     area_free(&j->reducer);
     free(j->rows);
     free(j->icc);
+    if (j->file) fclose(j->file);
     free(j);
 }
 

@@ -37,6 +37,9 @@ typedef struct mm_jpeg mm_jpeg;
 
 /// Reads the header. Returns NULL (message filled) when the data is not a readable JPEG.
 mm_jpeg *mm_jpeg_open(const uint8_t *data, size_t size, mm_jpeg_header *header, char *message);
+/// mm_jpeg_open reading from the open file `fd` (a copy of it, closed by mm_jpeg_close) as it decodes,
+/// a few kilobytes at a time: the file's bytes are never all in memory.
+mm_jpeg *mm_jpeg_open_file(int fd, mm_jpeg_header *header, char *message);
 /// The decoded size at scale `scale_num`/8 (1 ... 16; libjpeg-turbo scales in the DCT, so a smaller
 /// scale decodes less data). Returns 0, or -1 with message.
 int mm_jpeg_output_size(mm_jpeg *jpeg, int scale_num, int *width, int *height, char *message);

@@ -201,7 +201,7 @@ enum ImageDecoders {
             try PhotoLimits.check(width: header.storedWidth, height: header.storedHeight, path: path)
         }
         switch format {
-        case .jpeg: return try jpeg(bytes, path: path, scaling: scaling)
+        case .jpeg: return try jpeg(.bytes(bytes), path: path, scaling: scaling)
         case .png: return try png(bytes, path: path, scaling: scaling)
         case .webp: return try webp(bytes, path: path, scaling: scaling)
         case .heif, .avif: return try heif(bytes, format: format, path: path, scaling: scaling)
@@ -220,10 +220,23 @@ enum ImageDecoders {
 
     // MARK: JPEG
 
-    static func jpeg(_ bytes: UnsafeRawBufferPointer, path: String, scaling: PhotoScaling?) throws(MovieMakerError) -> (PhotoHeader, PhotoRaster?) {
+    /// Where a JPEG's bytes come from.
+    enum JPEGSource {
+        /// All of them, in memory.
+        case bytes(UnsafeRawBufferPointer)
+        /// An open file, read as the decoder goes (the caller keeps it open and closes it).
+        case file(Int32)
+    }
+
+    static func jpeg(_ source: JPEGSource, path: String, scaling: PhotoScaling?) throws(MovieMakerError) -> (PhotoHeader, PhotoRaster?) {
         var messageBuffer = [CChar](repeating: 0, count: Int(MM_IMAGE_MESSAGE_SIZE))
         var h = mm_jpeg_header()
-        guard let jpeg = mm_jpeg_open(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count, &h, &messageBuffer) else {
+        let opened: OpaquePointer?
+        switch source {
+        case let .bytes(bytes): opened = mm_jpeg_open(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count, &h, &messageBuffer)
+        case let .file(fd): opened = mm_jpeg_open_file(fd, &h, &messageBuffer)
+        }
+        guard let jpeg = opened else {
             throw .imageUnreadable(path: path, reason: "damaged JPEG: \(message(messageBuffer))")
         }
         defer { mm_jpeg_close(jpeg) }
@@ -232,6 +245,8 @@ enum ImageDecoders {
         if let exif = h.exif { header.exif = EXIFMetadata(tiff: UnsafeRawBufferPointer(start: exif, count: h.exif_size)) }
         if let icc = h.icc { header.icc = Array(UnsafeBufferPointer(start: icc, count: h.icc_size)) }
         guard let scaling else { return (header, nil) }
+        // The declared size is checked before any pixel is decoded (`decode` does it for bytes in memory).
+        if case .file = source { try PhotoLimits.check(width: header.storedWidth, height: header.storedHeight, path: path) }
 
         // The smallest DCT scale of 1/8, 2/8, 3/8, 4/8 and 8/8 whose output covers the need: at most
         // twice the need per side. libjpeg-turbo also offers 5/8, 6/8 and 7/8, but only the powers of

@@ -30,6 +30,14 @@ public enum PhotoDecoder {
         guard let format = PhotoFormat.sniff(head.bytes) else {
             throw .notAnImage(path: url.path, reason: PhotoFormat.describeNonImage(head.bytes))
         }
+        if format == .jpeg, !head.isComplete {
+            // A JPEG is read as it decodes, a few kilobytes at a time: a 24 MP photo's 7 MB file is
+            // never all in memory beside its pixels (`make bench`'s slideshow memory line).
+            let (fd, _) = try FileBytes.openRegularFile(url)
+            defer { close(fd) }
+            let (header, decoded) = try ImageDecoders.jpeg(.file(fd), path: url.path, scaling: scaling)
+            return try finish(header, decoded, url: url)
+        }
         let file = head.isComplete ? head : try FileBytes(url)
         return try decode(file.bytes, format: format, url: url, scaling: scaling)
     }
@@ -39,6 +47,11 @@ public enum PhotoDecoder {
     static func decode(_ bytes: UnsafeRawBufferPointer, format: PhotoFormat, url: URL,
                        scaling: PhotoScaling) throws(MovieMakerError) -> DecodedPhoto {
         let (header, decoded) = try ImageDecoders.decode(bytes, format: format, path: url.path, scaling: scaling)
+        return try finish(header, decoded, url: url)
+    }
+
+    /// The decoded raster made upright and sRGB, as a `DecodedPhoto`.
+    private static func finish(_ header: PhotoHeader, _ decoded: PhotoRaster?, url: URL) throws(MovieMakerError) -> DecodedPhoto {
         guard let raster = decoded else { throw .imageUnreadable(path: url.path, reason: "no pixels decoded") }
         if let icc = header.icc {
             ColorManagement.convertToSRGB(raster, icc: icc)
@@ -148,7 +161,9 @@ final class FileBytes {
     /// Whether `bytes` is the whole file.
     let isComplete: Bool
 
-    init(_ url: URL, limit: Int = Int.max) throws(MovieMakerError) {
+    /// Opens `url` for reading after checking it is a non-empty regular file: its descriptor (the
+    /// caller closes it) and size; every failure a typed error naming the file.
+    static func openRegularFile(_ url: URL) throws(MovieMakerError) -> (fd: Int32, size: Int) {
         let path = url.path
         // O_NONBLOCK: opening a named pipe (a FIFO called b.jpg) would otherwise wait forever for a writer.
         let fd = open(path, O_RDONLY | O_NONBLOCK)
@@ -156,16 +171,28 @@ final class FileBytes {
             let code = errno
             throw .imageUnreadable(path: path, reason: code == ENOENT ? "no such file" : String(cString: strerror(code)))
         }
-        defer { close(fd) }
         var status = stat()
-        guard fstat(fd, &status) == 0 else { throw .imageUnreadable(path: path, reason: String(cString: strerror(errno))) }
-        guard status.st_mode & S_IFMT != S_IFDIR else { throw .imageUnreadable(path: path, reason: "it is a folder, not a file") }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            throw .imageUnreadable(path: path, reason: "it is not a regular file (a named pipe, a device or a socket)")
+        let problem: MovieMakerError?
+        if fstat(fd, &status) != 0 {
+            problem = .imageUnreadable(path: path, reason: String(cString: strerror(errno)))
+        } else if status.st_mode & S_IFMT == S_IFDIR {
+            problem = .imageUnreadable(path: path, reason: "it is a folder, not a file")
+        } else if status.st_mode & S_IFMT != S_IFREG {
+            problem = .imageUnreadable(path: path, reason: "it is not a regular file (a named pipe, a device or a socket)")
+        } else if status.st_size <= 0 {
+            problem = .notAnImage(path: path, reason: "the file is empty")
+        } else {
+            problem = nil
         }
+        if let problem { close(fd); throw problem }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        let size = Int(status.st_size)
-        guard size > 0 else { throw .notAnImage(path: path, reason: "the file is empty") }
+        return (fd, Int(status.st_size))
+    }
+
+    init(_ url: URL, limit: Int = Int.max) throws(MovieMakerError) {
+        let path = url.path
+        let (fd, size) = try Self.openRegularFile(url)
+        defer { close(fd) }
         let wanted = min(size, limit)
         // Its own mapping (see `MappedMemory`): a 24 MP photo's file is several MB, read once and dropped.
         guard let memory = MappedMemory.allocate(byteCount: wanted) else {
