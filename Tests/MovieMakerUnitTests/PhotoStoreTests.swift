@@ -73,12 +73,17 @@ struct PhotoStoreTests {
         #expect(try PhotoStore.reduced(image, to: Size(width: 392, height: 294), covering: true) === image)
     }
 
+    /// A store of `count` small red photos (64×48, for 64×48 frames) in `folder`, for `threads` drawing threads.
+    static func smallStore(_ count: Int, in folder: TemporaryFolder, threads: Int = 1, inFlight: FramesInFlight? = nil) throws -> (PhotoStore, [URL]) {
+        let urls = try (0..<count).map { try TestPhotos.photo(.red, "p\($0).png", in: folder, w: 64, h: 48) }
+        return (PhotoStore(urls: urls, target: Size(width: 64, height: 48), decodeSize: Size(width: 64, height: 48), fit: .fill,
+                           drawingThreads: threads, inFlight: inFlight), urls)
+    }
+
     @Test("a show played in order decodes each photo once, reads the next ahead, and keeps at most `capacity` photos")
     func eachPhotoIsDecodedOnce() throws {
         let folder = try TemporaryFolder()
-        let urls = try (0..<8).map { try TestPhotos.photo(.red, "p\($0).png", in: folder, w: 64, h: 48) }
-        let store = PhotoStore(urls: urls, target: Size(width: 64, height: 48), decodeSize: Size(width: 64, height: 48), fit: .fill,
-                               drawingThreads: 2)
+        let (store, urls) = try Self.smallStore(8, in: folder, threads: 2)
         // The clip's pattern: during a transition both photos are drawn, and each asks for read-ahead.
         var movieFrame = 0
         var most = 0
@@ -106,9 +111,7 @@ struct PhotoStoreTests {
     @Test("a read-ahead drops an idle photo before it decodes, never one a frame still in flight may ask for")
     func readAheadMakesRoomBeforeDecoding() throws {
         let folder = try TemporaryFolder()
-        let urls = try (0..<5).map { try TestPhotos.photo(.red, "p\($0).png", in: folder, w: 64, h: 48) }
-        let store = PhotoStore(urls: urls, target: Size(width: 64, height: 48), decodeSize: Size(width: 64, height: 48), fit: .fill,
-                               drawingThreads: 2)
+        let (store, urls) = try Self.smallStore(5, in: folder, threads: 2)
         // A transition from photo 0 to photo 1 at frames 10…14, then photo 1 alone.
         for f in 10...14 { _ = try store.image(at: 0, frame: f); _ = try store.image(at: 1, frame: f) }
         _ = try store.image(at: 1, frame: 15)
@@ -127,10 +130,8 @@ struct PhotoStoreTests {
     @Test("in a scheduled render a photo goes as soon as no frame being drawn can still ask for it")
     func photoGoesWhenNoFrameInFlightCanAskForIt() throws {
         let folder = try TemporaryFolder()
-        let urls = try (0..<4).map { try TestPhotos.photo(.red, "p\($0).png", in: folder, w: 64, h: 48) }
         let inFlight = FramesInFlight()
-        let store = PhotoStore(urls: urls, target: Size(width: 64, height: 48), decodeSize: Size(width: 64, height: 48), fit: .fill,
-                               drawingThreads: 2, inFlight: inFlight)
+        let (store, urls) = try Self.smallStore(4, in: folder, threads: 2, inFlight: inFlight)
         // A transition from photo 0 to photo 1 at frames 10…14; frames 10…13 are drawn.
         for f in 10...13 { inFlight.begin(f); _ = try store.image(at: 0, frame: f); _ = try store.image(at: 1, frame: f); inFlight.end(f) }
         // Frame 14 is taken by one thread but has not asked yet; another draws frame 15 (photo 1 alone).
@@ -155,8 +156,7 @@ struct PhotoStoreTests {
     @Test("outside a render (no frames), the photo behind the one asked for goes first, not the least recently used")
     func photosBehindAreEvictedFirst() throws {
         let folder = try TemporaryFolder()
-        let urls = try (0..<4).map { try TestPhotos.photo(.red, "p\($0).png", in: folder, w: 64, h: 48) }
-        let store = PhotoStore(urls: urls, target: Size(width: 64, height: 48), decodeSize: Size(width: 64, height: 48), fit: .fill)
+        let (store, _) = try Self.smallStore(4, in: folder)
         _ = try store.image(at: 1)
         _ = try store.image(at: 2)          // then used least recently of the two (as a photo read ahead is):
         _ = try store.image(at: 1)
