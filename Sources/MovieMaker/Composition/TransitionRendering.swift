@@ -265,7 +265,7 @@ enum TransitionRenderer {
                                     opacity p: Double) throws -> Bool {
         guard !mixesEveryFade, mapsToWholePixels(ctx) else { return false }
         let cover = try b.cover(at: fb)
-        if cover != .unknown { fadesInPlace.add(1, ordering: .relaxed) }
+        if cover != .unknown { inPlaceFades?.count.add(1, ordering: .relaxed) }
         switch cover {
         case .unknown:
             return false
@@ -287,8 +287,11 @@ enum TransitionRenderer {
     /// Tests set this (for the drawing they do on their own task) to draw every crossfade through
     /// the two-canvas mix, the reference the in-place fade is compared with.
     @TaskLocal static var mixesEveryFade = false
-    /// How many crossfade frames were drawn in place (for tests).
-    static let fadesInPlace = Atomic<Int>(0)
+    /// A count of crossfade frames drawn in place.
+    final class FadeCounter: Sendable { let count = Atomic<Int>(0) }
+    /// Tests set this (for the drawing they do on their own task) to count the crossfades drawn in
+    /// place there, and only there: tests running in parallel do not add to it.
+    @TaskLocal static var inPlaceFades: FadeCounter?
 
     /// Whether `ctx`'s transform is the identity or a move by whole pixels.
     private static func mapsToWholePixels(_ ctx: DrawingContext) -> Bool {

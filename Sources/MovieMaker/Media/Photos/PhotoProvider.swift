@@ -36,15 +36,15 @@ final class PhotoProvider: @unchecked Sendable {
     /// How photos fill the frame (decides `fill` cropping against `fit`/`blur` containment).
     let fit: Slideshow.Fit
     /// How many decoded photos are kept, counting the one being read ahead: the two of a transition.
-    /// The next photo is read ahead once the one before the current has been idle for `idleFrames`
-    /// frames (the transition out of it is over on every drawing thread), and takes its place.
+    /// The next photo is read ahead once the one before the current is idle (`isIdle`: no frame being
+    /// drawn can ask for it any more), and takes its place.
     /// (`make bench`'s slideshow memory line: a fourth 24 MP photo, 13 MB, took the whole render past
     /// 150 MiB above the encoder alone; `make bench-peers`' W2: the third kept photo and the one being
     /// read ahead at every transition's start cost 24 MiB of peak memory.)
     static let capacity = 2
-    /// How many movie frames a photo must have gone unused before a read-ahead may drop it: more than
-    /// the frames that can be in flight at once (drawing threads plus the encoder frames they fill), so
-    /// a thread still drawing an earlier frame never finds its photo gone.
+    /// Without a `FramesInFlight` (frames drawn by anything but the scheduler): how many movie frames a
+    /// photo must have gone unused before it may be dropped — more than the frames that can be in flight
+    /// at once (drawing threads plus the encoder frames they fill).
     let idleFrames: Int
     /// How many photos after the one drawn are decoded ahead.
     static let readAheadCount = 1
@@ -82,6 +82,13 @@ final class PhotoProvider: @unchecked Sendable {
     }
     /// The render's frames being drawn, when its scheduler registers them.
     private let inFlight: FramesInFlight?
+
+    /// Forgets cached photo `index` (its memory goes when the last frame drawing it lets go). Call under the lock.
+    private func drop(_ index: Int) {
+        state.order.removeAll { $0 == index }
+        state.cache[index] = nil
+        state.lastUse[index] = nil
+    }
 
     /// The idle cached photo to drop first (the one used longest ago; outside a render, the farthest
     /// behind), other than `spared`. Call under the lock.
@@ -137,9 +144,7 @@ final class PhotoProvider: @unchecked Sendable {
         // Room first, as for a read-ahead: idle photos go before the decode, not after it.
         var dropped = false
         while state.cache.count + state.loading.count >= PhotoProvider.capacity, let victim = idleVictim(sparing: index) {
-            state.order.removeAll { $0 == victim }
-            state.cache[victim] = nil
-            state.lastUse[victim] = nil
+            drop(victim)
             dropped = true
         }
         state.loading.insert(index)
@@ -170,18 +175,16 @@ final class PhotoProvider: @unchecked Sendable {
                 // With none idle, no read-ahead yet (a later frame asks again).
                 while state.cache.count + state.loading.count >= PhotoProvider.capacity {
                     guard let victim = idleVictim(sparing: next) else { return false }
-                    state.order.removeAll { $0 == victim }
-                    state.cache[victim] = nil
-                    state.lastUse[victim] = nil
+                    drop(victim)
                 }
                 state.loading.insert(next)
                 return true
             }
             guard claim else { continue }
             readAhead.async {
-                // The dropped photo's memory goes back before the next is decoded (glibc keeps a freed
-                // block in its thread's arena, and the decode allocates in another: without this, both
-                // were resident for the length of the decode, +10 MiB on W2's peak).
+                // Freed memory goes back before the next decode. Photos are mappings of their own now
+                // (unmapped when dropped); this still trims what decoders malloc'd in other threads'
+                // arenas (before photos were mapped, it took 10 MiB off W2's peak).
                 Self.releaseFreedMemory()
                 if let p = try? self.decode(next) {
                     PhotoStoreCounters.decodedAhead.add(1, ordering: .relaxed)
@@ -206,10 +209,7 @@ final class PhotoProvider: @unchecked Sendable {
                 // alone, since a photo read ahead has not been used by any frame yet and would go before
                 // the photo the last transition showed, and be decoded again (`make bench` counted 16
                 // decodes for 10 photos).
-                let victim = idleVictim(sparing: index) ?? state.order.first { $0 != index }!
-                state.order.removeAll { $0 == victim }
-                state.cache[victim] = nil
-                state.lastUse[victim] = nil
+                drop(idleVictim(sparing: index) ?? state.order.first { $0 != index }!)
             }
             condition.broadcast()
         }
