@@ -5,7 +5,10 @@ import Foundation
 /// as a MovieMaker user would write them, one per process so that the script measures each run the
 /// same way it measures the peers (wall, CPU, peak RSS of the process).
 ///
-///     moviemaker-bench --peer W1|W1-independent|W2|W3 --preset medium --out out.mp4 [--frames N] [--photos DIR]
+///     moviemaker-bench --peer W1|W1-independent|W2|W3 --preset medium --out out.mp4 [--frames N] [--photos DIR] [--native-gradients]
+///
+/// `--native-gradients` fills W1's gradients with Cairo's own gradient instead of the rasterized
+/// fills of GradientFill.swift (the A/B of that change).
 ///
 /// W1 draws with `addFrames` (serial: each frame may build on the last) or, as `W1-independent`, with
 /// `addFrames(count:independent: true)` (the parallel lanes), or as `W1-inline` with `addFrames` converting
@@ -22,9 +25,11 @@ enum PeerWorkload {
     static func main(_ arguments: [String]) throws {
         guard let workload = arguments.first else { throw OptionError("--peer needs W1, W1-independent, W2 or W3") }
         var preset = EncoderPreset.medium, out: String?, frames: Int?, photos: String?
+        var nativeGradients = false
         var i = 1
         while i < arguments.count {
             let key = arguments[i], value = i + 1 < arguments.count ? arguments[i + 1] : ""
+            if key == "--native-gradients" { nativeGradients = true; i += 1; continue }
             switch key {
             case "--preset": guard let p = EncoderPreset(rawValue: value) else { throw OptionError("unknown preset \(value)") }; preset = p
             case "--out": out = value
@@ -38,15 +43,20 @@ enum PeerWorkload {
         LibraryLog.silence()
         let movie = try MovieMaker(url: URL(fileURLWithPath: out), width: width, height: height, fps: rate,
                                    settings: EncoderSettings(crf: crf, preset: preset))
+        // Bound on the drawing thread itself: the lanes are threads, not child tasks.
+        let native = nativeGradients
+        let drawW1: @Sendable (DrawingContext, Int) throws -> Void = { ctx, index in
+            try GradientFills.$native.withValue(native) { try PeerScene.drawW1(ctx, index: index) }
+        }
         switch workload {
         case "W1":
-            try movie.addFrames(count: frames ?? 300) { ctx, frame in try PeerScene.drawW1(ctx, index: frame.index) }
+            try movie.addFrames(count: frames ?? 300) { ctx, frame in try drawW1(ctx, frame.index) }
         case "W1-inline":
             // W1 as before serial conversion moved off the calling thread: the A/B of that change.
             movie.convertsSerialFramesOnCallingThread = true
-            try movie.addFrames(count: frames ?? 300) { ctx, frame in try PeerScene.drawW1(ctx, index: frame.index) }
+            try movie.addFrames(count: frames ?? 300) { ctx, frame in try drawW1(ctx, frame.index) }
         case "W1-independent":
-            try movie.addFrames(count: frames ?? 300, independent: true) { ctx, frame in try PeerScene.drawW1(ctx, index: frame.index) }
+            try movie.addFrames(count: frames ?? 300, independent: true) { ctx, frame in try drawW1(ctx, frame.index) }
         case "W2":
             guard let photos else { throw OptionError("W2 needs --photos DIR") }
             let count = frames.map { max(2, ($0 + 89) / 90) } ?? 10

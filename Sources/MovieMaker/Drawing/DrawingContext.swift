@@ -27,6 +27,8 @@ public final class DrawingContext {
     private var deferredError: MovieMakerError?
     private var style = Style()
     private var savedStyles: [Style] = []
+    /// Where linear-gradient fills are rasterized (GradientFill.swift); made by the first such fill.
+    private lazy var gradientScratch = GradientScratch()
 
     /// The drawable area: (0, 0) to the frame's width and height.
     public let bounds: Rect
@@ -180,11 +182,24 @@ public final class DrawingContext {
     // MARK: Drawing
 
     /// Fills the current path with the fill paint and clears the path.
-    public func fill() { apply(style.fill); cairo_fill(cr) }
+    public func fill() { fillPath(preserving: false) }
     /// Strokes the current path with the stroke paint and line style and clears the path.
     public func stroke() { apply(style.stroke); cairo_stroke(cr) }
     /// Fills, then strokes, the current path, and clears it.
-    public func fillAndStroke() { apply(style.fill); cairo_fill_preserve(cr); apply(style.stroke); cairo_stroke(cr) }
+    public func fillAndStroke() { fillPath(preserving: true); apply(style.stroke); cairo_stroke(cr) }
+    /// Fills the current path with the fill paint. A large linear-gradient fill is rasterized into an
+    /// image first (GradientFill.swift: the same pixels within a level, about twice as fast); the
+    /// source is then set to the gradient itself, as Cairo's own fill would leave it.
+    private func fillPath(preserving: Bool) {
+        if case let .linearGradient(start, end, stops) = style.fill,
+           setRasterizedLinearGradientSource(start: start, end: end, stops: stops, scratch: gradientScratch) {
+            if preserving { cairo_fill_preserve(cr) } else { cairo_fill(cr) }
+            apply(style.fill)   // lets go of the scratch image; leaves the source as Cairo's fill would
+            return
+        }
+        apply(style.fill)
+        if preserving { cairo_fill_preserve(cr) } else { cairo_fill(cr) }
+    }
     /// Fills a rectangle with the fill paint (the current path is replaced).
     public func fillRect(_ rect: Rect) { beginPath(); addRect(rect); fill() }
     /// Strokes a rectangle's outline (the current path is replaced).
