@@ -3,6 +3,7 @@
 #   Debian packages: ffmpeg, libcairo2-dev, pkg-config, python3-venv (only those missing; sudo when not root)
 #   .build/peers-venv: moviepy==2.2.1, pycairo, numpy, Pillow from PyPI (only when missing)
 #   the release moviemaker-bench (our side, `moviemaker-bench --peer …`), W2's ten photos in .build/peers-work/photos
+# The table ends with issue 20's targets, met or missed by how much.
 # Environment: BENCH_PEERS_QUICK=1 (fewer frames, one pair: minutes), BENCH_PEERS_PRESETS=medium,veryfast,
 # BENCH_PEERS_WORKLOADS=W1,W2,W3, BENCH_PEERS_PAIRS=N, BENCH_PEERS_CORES=N (every system under taskset on
 # N CPUs: the scaling from 1 to N cores), SWIFT=swift. The table also goes to

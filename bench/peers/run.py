@@ -129,17 +129,48 @@ def commands(a, workload, preset, frames, work):
     return systems, raw
 
 
+# Issue 20's targets, ours ÷ peer in speed from the pairs, per (workload, preset, peer); for W1 the better
+# of our two forms counts (the README shows `independent: true` as the way to write independent frames).
+TARGETS = {("W1", "medium", "pycairo pipe"): 1.10, ("W1", "medium", "MoviePy 2.2.1"): 1.15,
+           ("W1", "veryfast", "pycairo pipe"): 1.3, ("W1", "veryfast", "MoviePy 2.2.1"): 1.6}
+for _preset in ("medium", "veryfast"):
+    TARGETS.update({("W2", _preset, "pycairo pipe"): 1.5, ("W2", _preset, "ffmpeg CLI"): 1.3, ("W2", _preset, "MoviePy 2.2.1"): 4.0,
+                    ("W3", _preset, "pycairo pipe"): 1.5, ("W3", _preset, "ffmpeg CLI"): 1.0})
+
+
+def target_summary(pair_results):
+    """Lines saying, per target, the best median ratio of ours and whether it is met or by how much it is missed."""
+    lines = []
+    for (workload, preset, peer), goal in TARGETS.items():
+        rows = [p for p in pair_results if (p["workload"], p["preset"], p["peer"]) == (workload, preset, peer) and p["ratios"]]
+        if not rows:
+            continue
+        best = max(rows, key=lambda p: statistics.median(p["ratios"]))
+        med = statistics.median(best["ratios"])
+        verdict = "met" if med >= goal else "MISSED by %.0f %%" % (100 * (1 - med / goal))
+        lines.append("  %-3s %-9s ÷ %-14s target ≥ %.2f×  measured %.2f× (%s)  %s" % (workload, preset, peer, goal, med, best["ours"], verdict))
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--work", required=True)
+    ap.add_argument("--bin")
+    ap.add_argument("--work")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--presets", default="medium,veryfast")
     ap.add_argument("--workloads", default="W1,W2,W3")
     ap.add_argument("--pairs", type=int)
     ap.add_argument("--cores", type=int)
     ap.add_argument("--json")
+    ap.add_argument("--summarize", metavar="JSON", help="print the targets of an earlier run's JSON and stop")
     a = ap.parse_args()
+    if a.summarize:
+        with open(a.summarize) as f:
+            print("Issue 20's targets (ours ÷ peer in speed, median of the pairs):")
+            print("\n".join(target_summary(json.load(f).get("pair_results", []))))
+        return
+    if not a.bin or not a.work:
+        ap.error("--bin and --work are needed to run the benchmark")
     if a.cores:
         allowed = sorted(os.sched_getaffinity(0))
         if not 1 <= a.cores <= len(allowed):
@@ -232,6 +263,10 @@ def main():
                                                                ratios=[p["ratio"] for p in rows], others=[p["others"] for p in rows]))
             os.remove(raw)
             sys.stdout.flush()
+    summary = target_summary(results.get("pair_results", []))
+    if summary:
+        print("\nIssue 20's targets (ours ÷ peer in speed, median of the pairs):")
+        print("\n".join(summary))
     if a.json:
         with open(a.json, "w") as f:
             json.dump(results, f, indent=1)
