@@ -147,7 +147,7 @@ def target_summary(pair_results):
             continue
         best = max(rows, key=lambda p: statistics.median(p["ratios"]))
         med = statistics.median(best["ratios"])
-        verdict = "met" if med >= goal else "MISSED by %.0f %%" % (100 * (1 - med / goal))
+        verdict = "met" if med >= goal else "MISSED by %.1f %%" % (100 * (1 - med / goal))
         lines.append("  %-3s %-9s ÷ %-14s target ≥ %.2f×  measured %.2f× (%s)  %s" % (workload, preset, peer, goal, med, best["ours"], verdict))
     return lines
 
