@@ -107,6 +107,23 @@ import Testing
         }
     }
 
+    @Test func aFillLargerThanTheScratchBoundIsLeftToCairo() throws {
+        // 2100 × 2100 px is over 4 Mi px: a full-canvas fill there would need a larger scratch than allowed.
+        let side = 2100
+        #expect(side * side > DrawingContext.largestRasterizedGradientArea)
+        let counter = GradientFills.Counter()
+        let canvas = try Canvas(width: side, height: side)
+        try GradientFills.$rasterized.withValue(counter) {
+            try canvas.draw { ctx in
+                ctx.setFill(.linear(from: Point(x: 0, y: 0), to: Point(x: 2100, y: 900), colors: [.red, .blue]))
+                ctx.fillRect(ctx.bounds)                                                  // the whole canvas: Cairo's
+                ctx.fillRect(Rect(x: 0, y: 0, width: 2049, height: 2048))                 // one column over: Cairo's
+                ctx.fillRect(Rect(x: 0, y: 0, width: 2048, height: 2048))                 // exactly 4 Mi px: rasterized
+            }
+        }
+        #expect(counter.count == 1)
+    }
+
     /// Fifty overlapping translucent shapes on a gradient background, as in the benchmark's W1: each
     /// fill is within a level, so where shapes overlap the differences can add up, but barely.
     @Test func aFrameOfOverlappingTranslucentShapesMatchesCairosClosely() throws {

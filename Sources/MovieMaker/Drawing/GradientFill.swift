@@ -17,7 +17,8 @@ import Synchronization
 // sixteen entries per device pixel of gradient length, so each filled pixel is within one level of
 // Cairo's own (a test checks it against Cairo with `nativeLinearGradientFills`). Where that cannot be
 // promised — a non-OVER operator, a scaled or fractionally offset device, stops sharing a location —
-// or where the fill is too small to pay for the table, the fill is Cairo's own.
+// or where the fill is too small to pay for the table or larger than 4 Mi px (the scratch's bound), the
+// fill is Cairo's own.
 
 /// Switches for comparing the rasterized gradient fills against Cairo's own (tests and benchmarks).
 @_spi(Benchmark) public enum GradientFills {
@@ -91,7 +92,8 @@ struct LinearGradientTable {
 }
 
 /// The memory a drawing context rasterizes gradients into: a pixel buffer that grows to the largest
-/// fill's bounding box and a table, both kept for the next fill and freed with the context.
+/// fill's bounding box (at most `DrawingContext.largestRasterizedGradientArea` pixels, 16 MiB) and a
+/// table, both kept for the next fill and freed with the context.
 final class GradientScratch {
     private(set) var pixels: UnsafeMutableRawPointer?
     private var pixelBytes = 0
@@ -133,6 +135,9 @@ extension DrawingContext {
     static let gradientEntriesPerPixel = 16.0
     /// The most table entries (a gradient longer than 1024 pixels gets fewer than 16 a pixel).
     static let gradientTableLimit = 16_384
+    /// The largest bounding box (in pixels) rasterized: 4 Mi px, a 16 MiB scratch image at most per
+    /// drawing context (a full 1080p frame fits; a full 4K frame's fill is left to Cairo).
+    static let largestRasterizedGradientArea = 4 << 20
 
     /// Sets as the source an image holding the linear gradient over the current path's bounding box,
     /// pixel for pixel what Cairo's gradient would put there (within a level), and returns true; or
@@ -174,7 +179,7 @@ extension DrawingContext {
         guard left.isFinite, top.isFinite, right.isFinite, bottom.isFinite, right > left, bottom > top else { return false }
         let x0 = Int(left.rounded(.down)), y0 = Int(top.rounded(.down))
         let width = Int(right.rounded(.up)) - x0, height = Int(bottom.rounded(.up)) - y0
-        guard width * height >= Self.smallestRasterizedGradientArea else { return false }
+        guard width * height >= Self.smallestRasterizedGradientArea, width * height <= Self.largestRasterizedGradientArea else { return false }
 
         // The gradient parameter is affine in device space: t at the first pixel's centre and its steps.
         func parameter(_ x: Double, _ y: Double) -> Double {
