@@ -96,6 +96,11 @@ import Testing
             ("a blend mode other than normal", { ctx in ctx.blendMode = .multiply; ctx.setFill(.linear(from: Point(x: 0, y: 0), to: Point(x: 320, y: 0), colors: [.red, .blue])); ctx.fillRect(ctx.bounds) }),
             ("one stop", { ctx in ctx.setFill(.linear(from: Point(x: 0, y: 0), to: Point(x: 320, y: 0), stops: [GradientStop(0.3, .green)])); ctx.fillRect(ctx.bounds) }),
             ("a gradient of no length", { ctx in ctx.setFill(.linear(from: Point(x: 5, y: 5), to: Point(x: 5, y: 5), colors: [.red, .blue])); ctx.fillRect(ctx.bounds) }),
+            ("inside a shadow (drawn to a recording surface)", { ctx in
+                ctx.withShadow(Shadow(offset: Point(x: 6, y: 4), blur: 5)) {
+                    ctx.setFill(.linear(from: Point(x: 0, y: 0), to: Point(x: 320, y: 100), colors: [.red, .blue])); ctx.fillRect(Rect(x: 40, y: 40, width: 200, height: 120))
+                }
+            }),
         ]
         for (name, draw) in cases {
             let counter = GradientFills.Counter()
