@@ -420,7 +420,7 @@ import MovieMakerTestSupport
         show.transition = .crossfade(duration: 0.5)
         show.kenBurns = Slideshow.KenBurns(zoom: 0.1, pan: 0.05, direction: .zoomIn, easing: .linear)
         let clip = try show.clip(width: 96, height: 64)
-        let counter = TransitionRenderer.FadeCounter()
+        let counter = EventCounter()
         var worst = 0
         // The crossfade runs from 1.0 to 1.5 s.
         for t in [1.05, 1.2, 1.25, 1.4, 1.45] {
@@ -436,7 +436,7 @@ import MovieMakerTestSupport
         }
         #expect(worst <= 1, "in place vs the two-canvas mix: \(worst) levels")
         // Each of the five frames took the in-place path (the mixed references did not).
-        #expect(counter.count.load(ordering: .relaxed) == 5)
+        #expect(counter.count == 5)
     }
 
     // MARK: Movies

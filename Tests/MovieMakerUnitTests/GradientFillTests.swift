@@ -82,7 +82,7 @@ import Testing
     @Test func theCasesAboveTakeTheRasterizedPath() throws {
         for (name, draw) in Self.cases {
             let canvas = try Canvas(width: 320, height: 240)
-            let counter = GradientFills.Counter()
+            let counter = EventCounter()
             try GradientFills.$rasterized.withValue(counter) { try canvas.draw { ctx in draw(ctx) } }
             #expect(counter.count == 1, "\(name): \(counter.count) rasterized fills")
         }
@@ -103,7 +103,7 @@ import Testing
             }),
         ]
         for (name, draw) in cases {
-            let counter = GradientFills.Counter()
+            let counter = EventCounter()
             let canvas = try Canvas(width: 320, height: 240)
             try GradientFills.$rasterized.withValue(counter) { try canvas.draw { ctx in ctx.clear(.white); draw(ctx) } }
             #expect(counter.count == 0, "\(name) was rasterized")
@@ -116,7 +116,7 @@ import Testing
         // 2100 × 2100 px is over 4 Mi px: a full-canvas fill there would need a larger scratch than allowed.
         let side = 2100
         #expect(side * side > DrawingContext.largestRasterizedGradientArea)
-        let counter = GradientFills.Counter()
+        let counter = EventCounter()
         let canvas = try Canvas(width: side, height: side)
         try GradientFills.$rasterized.withValue(counter) {
             try canvas.draw { ctx in

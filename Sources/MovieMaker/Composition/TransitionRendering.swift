@@ -1,6 +1,5 @@
 internal import CCairo
 import Foundation
-import Synchronization
 
 // How a transition frame is drawn.
 //
@@ -265,7 +264,7 @@ enum TransitionRenderer {
                                     opacity p: Double) throws -> Bool {
         guard !mixesEveryFade, mapsToWholePixels(ctx) else { return false }
         let cover = try b.cover(at: fb)
-        if cover != .unknown { inPlaceFades?.count.add(1, ordering: .relaxed) }
+        if cover != .unknown { inPlaceFades?.add() }
         switch cover {
         case .unknown:
             return false
@@ -287,11 +286,9 @@ enum TransitionRenderer {
     /// Tests set this (for the drawing they do on their own task) to draw every crossfade through
     /// the two-canvas mix, the reference the in-place fade is compared with.
     @TaskLocal static var mixesEveryFade = false
-    /// A count of crossfade frames drawn in place.
-    final class FadeCounter: Sendable { let count = Atomic<Int>(0) }
-    /// Tests set this (for the drawing they do on their own task) to count the crossfades drawn in
-    /// place there, and only there: tests running in parallel do not add to it.
-    @TaskLocal static var inPlaceFades: FadeCounter?
+    /// Tests set this (for the drawing they do on their own task) to count the crossfade frames drawn
+    /// in place there, and only there: tests running in parallel do not add to it.
+    @TaskLocal static var inPlaceFades: EventCounter?
 
     /// Whether `ctx`'s transform is the identity or a move by whole pixels.
     private static func mapsToWholePixels(_ ctx: DrawingContext) -> Bool {

@@ -1,6 +1,5 @@
 internal import CCairo
 import Foundation
-import Synchronization
 
 // Linear-gradient fills, rasterized here and composited by pixman's fast path.
 //
@@ -15,7 +14,7 @@ import Synchronization
 // The table holds what pixman's gradient walker computes (the stops' colours as Cairo passes them,
 // 16 bits a channel, interpolated in single precision, premultiplied, rounded the same way) at
 // sixteen entries per device pixel of gradient length, so each filled pixel is within one level of
-// Cairo's own (a test checks it against Cairo with `nativeLinearGradientFills`). Where that cannot be
+// Cairo's own (tests check it against Cairo, switched on with `GradientFills.native`). Where that cannot be
 // promised — a non-OVER operator, a scaled or fractionally offset device, stops sharing a location —
 // or where the fill is too small to pay for the table or larger than 4 Mi px (the scratch's bound), the
 // fill is Cairo's own.
@@ -24,15 +23,8 @@ import Synchronization
 @_spi(Benchmark) public enum GradientFills {
     /// When true, every gradient is filled by Cairo itself (the reference for tests and A/B runs).
     @TaskLocal public static var native = false
-    /// A count of fills rasterized here.
-    final class Counter: Sendable {
-        private let value = Atomic<Int>(0)
-        /// The fills counted so far.
-        var count: Int { value.load(ordering: .relaxed) }
-        func add() { value.add(1, ordering: .relaxed) }
-    }
     /// Tests set this (for their own task) to count the fills rasterized there.
-    @TaskLocal static var rasterized: Counter?
+    @TaskLocal static var rasterized: EventCounter?
 }
 
 /// The colours of a linear gradient at evenly spaced parameters, premultiplied ARGB32, as pixman's
@@ -95,35 +87,31 @@ struct LinearGradientTable {
 /// fill's bounding box (at most `DrawingContext.largestRasterizedGradientArea` pixels, 16 MiB) and a
 /// table, both kept for the next fill and freed with the context.
 final class GradientScratch {
-    private(set) var pixels: UnsafeMutableRawPointer?
-    private var pixelBytes = 0
-    private(set) var table: UnsafeMutablePointer<UInt32>
-    private var tableCount = 0
+    /// Owned: allocated here, freed when grown and in deinit.
+    private var pixelStorage: (pointer: UnsafeMutableRawPointer, bytes: Int)?
+    private var tableStorage: (pointer: UnsafeMutablePointer<UInt32>, count: Int)?
 
-    init() { table = .allocate(capacity: 1); tableCount = 1 }
     deinit {
-        pixels?.deallocate()
-        table.deallocate()
+        pixelStorage?.pointer.deallocate()
+        tableStorage?.pointer.deallocate()
     }
 
     /// A buffer of at least `bytes`, 64-byte aligned (its contents are not kept).
     func pixels(bytes: Int) -> UnsafeMutableRawPointer {
-        if let pixels, pixelBytes >= bytes { return pixels }
-        pixels?.deallocate()
+        if let pixelStorage, pixelStorage.bytes >= bytes { return pixelStorage.pointer }
+        pixelStorage?.pointer.deallocate()
         let p = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
-        pixels = p
-        pixelBytes = bytes
+        pixelStorage = (p, bytes)
         return p
     }
 
     /// A table of at least `count` entries (its contents are not kept).
     func table(count: Int) -> UnsafeMutablePointer<UInt32> {
-        if tableCount < count {
-            table.deallocate()
-            table = .allocate(capacity: count)
-            tableCount = count
-        }
-        return table
+        if let tableStorage, tableStorage.count >= count { return tableStorage.pointer }
+        tableStorage?.pointer.deallocate()
+        let p = UnsafeMutablePointer<UInt32>.allocate(capacity: count)
+        tableStorage = (p, count)
+        return p
     }
 }
 
