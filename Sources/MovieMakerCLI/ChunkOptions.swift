@@ -14,12 +14,20 @@ struct ChunkOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Render only the frames A..<B (from frame A up to, not including, B) into --chunk-dir.", valueName: "A..<B"))
     var frames: String?
 
+    /// Render only the sound track.
+    @Flag(help: ArgumentHelp("Render only the movie's whole sound track into --chunk-dir: a task of its own beside the chunks, so that assembly copies the sound instead of encoding it. The worker of chunk 0 does this after its frames unless given --no-sound-track."))
+    var soundTrack = false
+
+    /// Leave the sound track out of chunk 0's work.
+    @Flag(help: ArgumentHelp("With --chunk 0/N: leave the sound track to a --sound-track task or to the assembly."))
+    var noSoundTrack = false
+
     /// Where the chunks go.
     @Option(help: ArgumentHelp("The folder chunks are written to and assembled from (created if missing; shared by every worker).", valueName: "folder"))
     var chunkDir: String?
 
-    /// Whether a chunk was asked for.
-    var isChunked: Bool { chunk != nil || frames != nil }
+    /// Whether a chunk (or the sound track task) was asked for.
+    var isChunked: Bool { chunk != nil || frames != nil || soundTrack }
 
     /// `K/N` as numbers; throws a usage error naming the value.
     static func parseChunk(_ text: String) throws -> (index: Int, count: Int) {
@@ -49,9 +57,13 @@ struct ChunkOptions: ParsableArguments {
 
     func validate() throws {
         if chunk != nil && frames != nil { throw ValidationError("give --chunk K/N or --frames A..<B, not both") }
+        if soundTrack && (chunk != nil || frames != nil) {
+            throw ValidationError("--sound-track renders the sound track alone: give it without --chunk or --frames (the worker of chunk 0 renders the sound track anyway)")
+        }
+        if soundTrack && noSoundTrack { throw ValidationError("give --sound-track or --no-sound-track, not both") }
         if let chunk { _ = try Self.parseChunk(chunk) }
         if let frames { _ = try Self.parseFrames(frames) }
-        if isChunked && chunkDir == nil { throw ValidationError("--chunk and --frames write into a folder: add --chunk-dir DIR (the same folder for every worker and for `moviemaker assemble`)") }
+        if isChunked && chunkDir == nil { throw ValidationError("--chunk, --frames and --sound-track write into a folder: add --chunk-dir DIR (the same folder for every worker and for `moviemaker assemble`)") }
         if let chunkDir {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: chunkDir, isDirectory: &isDirectory), !isDirectory.boolValue {
@@ -74,9 +86,14 @@ struct ChunkOptions: ParsableArguments {
         return url
     }
 
-    /// Renders the chunk asked for of `job`, printing one line on standard output about what was done.
+    /// Renders the chunk asked for of `job` — and, for chunk 0 (unless `--no-sound-track`) or with
+    /// `--sound-track`, the whole sound track — printing one line on standard output about each.
     func render(_ job: DistributedRender, progress: ProgressOptions) throws {
         let folder = try folder()
+        if soundTrack {
+            try renderSoundTrack(job, in: folder, progress: progress)
+            return
+        }
         let label: String, outcome: DistributedRender.ChunkOutcome
         let reporter = ProgressReporter(label: "chunk", output: folder.path, options: progress)
         try Interruption.shared.beginWriting()
@@ -96,7 +113,32 @@ struct ChunkOptions: ParsableArguments {
             throw error
         }
         reporter.abandon()
+        if progress.showsSummary {
+            summarize(outcome, label: label, job: job, started: started)
+        }
+        if let chunk, try Self.parseChunk(chunk).index == 0, !noSoundTrack {
+            try renderSoundTrack(job, in: folder, progress: progress)
+        }
+    }
+
+    /// Renders `job`'s sound track into `folder` unless it is there already, printing what was done.
+    private func renderSoundTrack(_ job: DistributedRender, in folder: URL, progress: ProgressOptions) throws {
+        try Interruption.shared.beginWriting()
+        let started = Date()
+        let outcome = try job.renderSoundTrack(in: folder, cancellation: Interruption.shared.token)
         guard progress.showsSummary else { return }
+        switch outcome {
+        case let .rendered(url):
+            Terminal.printLine(String(format: "sound track: rendered into %@ in %.1f s", url.path, Date().timeIntervalSince(started)))
+        case let .alreadyComplete(url):
+            Terminal.printLine("sound track: already complete in \(url.path); skipped")
+        case .silent:
+            if soundTrack { Terminal.printLine("sound track: the movie is silent; nothing to render") }
+        }
+    }
+
+    /// The summary line of a chunk's `outcome`.
+    private func summarize(_ outcome: DistributedRender.ChunkOutcome, label: String, job: DistributedRender, started: Date) {
         switch outcome {
         case let .rendered(url, frames):
             Terminal.printLine(String(format: "%@: frames %d..<%d rendered into %@ in %.1f s", label, frames.lowerBound, frames.upperBound, url.path,
@@ -118,8 +160,10 @@ struct AssembleCommand: ParsableCommand {
             Every chunk must be in --chunk-dir, rendered from the same description, slots and settings \
             (give the same --slot, --media, --crf, --preset, --lossless and --subtitles as the workers); \
             chunks of other descriptions or settings there are ignored. A missing chunk is named, with \
-            the frames it holds. The sound track is rendered once, here, for the whole movie, so the \
-            result has exactly the frames, timestamps and sound of a single render.
+            the frames it holds. The sound track is rendered once for the whole movie: by the worker of \
+            chunk 0 (or a render --sound-track task) into the chunk folder, and copied from there; \
+            when it is missing, here. The result has exactly the frames, timestamps and sound of a \
+            single render.
 
             Examples:
               moviemaker render film.json --chunk 0/4 --chunk-dir chunks   # … 1/4, 2/4, 3/4 on other workers
@@ -185,6 +229,14 @@ struct AssembleCommand: ParsableCommand {
         }
         if let chunk = try? FileManager.default.contentsOfDirectory(atPath: chunkDir).first(where: { FileIdentity.same(output, chunkDir + "/" + $0) }) {
             throw InputError("-o \(output) is the chunk \(chunk): write the movie outside the chunk folder's chunks")
+        }
+        if progress.showsSummary {
+            switch job.render.soundTrackStatus(in: URL(fileURLWithPath: chunkDir)) {
+            case .silent: break
+            case let .complete(url): Terminal.printLine("sound track: copied from \(url.path)")
+            case .missing: Terminal.printLine("sound track: none in the chunk folder (render --sound-track, or chunk 0, writes it); rendering it here")
+            case let .unusable(url, reason): Terminal.printLine("sound track: \(url.path) cannot be used (\(reason)); rendering it here")
+            }
         }
         let reporter = ProgressReporter(label: "assemble", output: output, options: progress)
         try Interruption.shared.beginWriting()

@@ -38,6 +38,9 @@ struct ChunkCommandTests {
             (["--chunk", "0/4", "--frames", "0..<30", "--chunk-dir", "c"], "not both"),
             (["--frames", "30..<10", "--chunk-dir", "c"], "expected 0 ≤ A < B"),
             (["--chunk", "0/4", "--chunk-dir", "c", "-o", "x.mp4"], "moviemaker assemble"),
+            (["--sound-track", "--chunk", "0/4", "--chunk-dir", "c"], "renders the sound track alone"),
+            (["--sound-track"], "add --chunk-dir DIR"),
+            (["--sound-track", "--no-sound-track", "--chunk-dir", "c"], "not both"),
         ]
         for (arguments, message) in cases {
             let r = try CLI.run(["render", spec] + arguments, in: folder.url)
@@ -58,6 +61,7 @@ struct ChunkCommandTests {
         let worker = { (k: Int) in ["render", spec, "--chunk", "\(k)/2", "--chunk-dir", chunks, "--preset", "slower"] }
         let first = try CLI.run(worker(0))
         #expect(first.status == 0 && first.stdout.contains("chunk 0/2: frames 0..<60 rendered into"), "\(first.stdout) \(first.stderr)")
+        #expect(first.stdout.contains("sound track: rendered into \(chunks)/film.sound."), "chunk 0's worker renders the sound track: \(first.stdout)")
 
         let running = try CLI.Running(worker(1))
         guard running.waitForStderr(containing: "50% (") else {
@@ -67,7 +71,7 @@ struct ChunkCommandTests {
         running.send(SIGKILL)
         #expect(running.waitForExit().reason == .uncaughtSignal)
         let names = try FileManager.default.contentsOfDirectory(atPath: chunks)
-        #expect(names.filter { !$0.hasPrefix(".") }.count == 1, "only chunk 0 looks complete: \(names)")
+        #expect(names.filter { !$0.hasPrefix(".") }.count == 2, "only chunk 0 and the sound track look complete: \(names)")
         #expect(names.contains { $0.hasPrefix(".film.60-120.") && $0.contains(".partial-") }, "the killed worker's partial file: \(names)")
 
         let missing = try CLI.run(["assemble", spec, "--chunk-dir", chunks, "--preset", "slower", "-o", folder.file("film.mp4").path])
@@ -86,6 +90,7 @@ struct ChunkCommandTests {
                 "\(otherSettings.stderr)")
         let done = try CLI.run(["assemble", spec, "--chunk-dir", chunks, "--preset", "slower", "-o", folder.file("film.mp4").path])
         #expect(done.status == 0, "\(done.stderr)")
+        #expect(done.stdout.contains("sound track: copied from \(chunks)/film.sound."), "\(done.stdout)")
         let frames = try decodeAll(folder.file("film.mp4"))
         #expect(frames.count == 120 && frames.last?.presentationTime == Time(value: 119, timescale: 30))
         let streams = try FFTools.available ? probeStreams(folder.file("film.mp4")) : [:]
@@ -104,5 +109,30 @@ struct ChunkCommandTests {
         if let chunk { #expect(try decodeAll(folder.file("c").appendingPathComponent(chunk)).count == 30) }
         let beyond = try CLI.run(["render", spec, "--chunk", "24/25", "--chunk-dir", "c"], in: folder.url)
         #expect(beyond.status == 0 && beyond.stdout.contains("nothing to render") && beyond.stdout.contains("only 4 chunks"), "\(beyond.stdout) \(beyond.stderr)")
+    }
+
+    @Test("--sound-track renders the sound track alone; --no-sound-track leaves it out of chunk 0; assembly says where the sound came from, and copying it gives the same file")
+    func soundTrackTask() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try Self.folder()
+        let spec = folder.file("film.json").path, chunks = folder.file("chunks").path
+        let worker = { (k: Int) in ["render", spec, "--chunk", "\(k)/2", "--chunk-dir", chunks, "--preset", "ultrafast"] }
+        let first = try CLI.run(worker(0) + ["--no-sound-track"]), second = try CLI.run(worker(1))
+        #expect(first.status == 0 && second.status == 0, "\(first.stderr) \(second.stderr)")
+        #expect(!first.stdout.contains("sound track") && !second.stdout.contains("sound track"), "\(first.stdout) \(second.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: chunks).filter { $0.contains(".sound.") }.isEmpty)
+        let assemble = { (name: String) in ["assemble", spec, "--chunk-dir", chunks, "--preset", "ultrafast", "-o", folder.file(name).path] }
+        let encoded = try CLI.run(assemble("encoded.mp4"))
+        #expect(encoded.status == 0 && encoded.stdout.contains("sound track: none in the chunk folder") && encoded.stdout.contains("rendering it here"),
+                "\(encoded.stdout) \(encoded.stderr)")
+        let task = try CLI.run(["render", spec, "--sound-track", "--chunk-dir", chunks, "--preset", "ultrafast"])
+        #expect(task.status == 0 && task.stdout.contains("sound track: rendered into \(chunks)/film.sound.") && task.stdout.contains(".m4a in "),
+                "\(task.stdout) \(task.stderr)")
+        let again = try CLI.run(["render", spec, "--sound-track", "--chunk-dir", chunks, "--preset", "ultrafast"])
+        #expect(again.status == 0 && again.stdout.contains("already complete") && again.stdout.contains("skipped"), "\(again.stdout)")
+        let copied = try CLI.run(assemble("copied.mp4"))
+        #expect(copied.status == 0 && copied.stdout.contains("sound track: copied from \(chunks)/film.sound."), "\(copied.stdout) \(copied.stderr)")
+        #expect(try Data(contentsOf: folder.file("copied.mp4")) == Data(contentsOf: folder.file("encoded.mp4")))
+        #expect(try decodeAll(folder.file("copied.mp4")).count == 120)
     }
 }

@@ -48,6 +48,26 @@ struct DistributedRenderTests {
         return try AudioInTesting.read(reader, frames: Int(seconds * 48_000))
     }
 
+    /// Every packet of every stream (stream, timestamps, duration, flags, bytes) and every stream's codec
+    /// parameters that a muxer writes, one line each, read by MovieMaker's own demuxer.
+    static func packetsAndParameters(_ url: URL) throws -> [String] {
+        let demuxer = try Demuxer(path: url.path)
+        try demuxer.findStreamInfo()
+        var lines: [String] = (0..<Int32(demuxer.streamCount)).map { index in
+            let p = demuxer.borrowedStream(index).pointee.codecpar.pointee
+            let extra = p.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(p.extradata_size))) } ?? []
+            return "stream \(index) codec \(p.codec_id.rawValue) \(p.width)x\(p.height) \(p.sample_rate) Hz \(p.ch_layout.nb_channels) ch order \(p.ch_layout.order.rawValue) bit rate \(p.bit_rate) frame \(p.frame_size) padding \(p.initial_padding) extradata \(extra)"
+        }
+        while let packet = try demuxer.readPacket(ofStream: nil) {
+            let p = packet.pointee
+            let bytes = Array(UnsafeBufferPointer(start: p.data, count: Int(p.size)))
+            var hash = SHA256()
+            hash.update(Data(bytes))
+            lines.append("packet \(p.stream_index) pts \(p.pts) dts \(p.dts) duration \(p.duration) flags \(p.flags) \(hash.hexDigest())")
+        }
+        return lines
+    }
+
     @Test("lossless: 1, 3 and 7 chunks assembled decode to the single render's frames, timestamps and sound, every one")
     func losslessChunksAreBitExact() throws {
         let folder = try Self.mediaFolder()
@@ -178,6 +198,87 @@ struct DistributedRenderTests {
         #expect(frames.count == 108 && zip(frames, expected).allSatisfy { $0.pixels.bytes == $1.pixels.bytes })
         // Given explicitly, a chunk count whose chunks are not there is reported as such.
         #expect(throws: MovieMakerError.self) { try job.assemble(from: chunks, to: folder.file("three.mp4"), chunks: 3) }
+    }
+
+    @Test("a sound track rendered beside the chunks is copied at assembly: the movie is byte for byte the one that encodes its sound, for MP4, MOV and MKV")
+    func soundTrackTaskIsCopied() throws {
+        let folder = try Self.mediaFolder()
+        let (job, composition) = try Self.job(Self.spec(lossless: false), in: folder)
+        let single = folder.file("single.mp4")
+        try composition.render(to: single)
+        let chunks = folder.file("chunks")
+        try FileManager.default.createDirectory(at: chunks, withIntermediateDirectories: false)
+        for k in 0..<3 { try job.renderChunk(k, of: 3, in: chunks) }
+        guard let url = job.soundTrackURL(in: chunks) else { Issue.record("the movie has music: it has a sound track"); return }
+        #expect(url.lastPathComponent.hasPrefix("film.sound.") && url.pathExtension == "m4a")
+        #expect(job.soundTrackStatus(in: chunks) == .missing(url))
+        var encoded: [String: Data] = [:]
+        for ext in ["mp4", "mov", "mkv"] {
+            let out = folder.file("encoded.\(ext)")
+            try job.assemble(from: chunks, to: out)
+            encoded[ext] = try Data(contentsOf: out)
+        }
+        #expect(try job.renderSoundTrack(in: chunks) == .rendered(url))
+        #expect(job.soundTrackStatus(in: chunks) == .complete(url))
+        #expect(try job.renderSoundTrack(in: chunks) == .alreadyComplete(url))
+        #expect(job.chunks(in: chunks).ignored == 0, "the sound track file is not taken for another movie's chunk")
+        for ext in ["mp4", "mov", "mkv"] {
+            let out = folder.file("copied.\(ext)")
+            try job.assemble(from: chunks, to: out)
+            let bytes = try Data(contentsOf: out)
+            if ext == "mkv" {
+                // Matroska files carry a random segment UID, so two assemblies never match byte for byte:
+                // every packet and the sound stream's parameters are compared instead.
+                let encodedFile = folder.file("encoded-again.mkv")
+                try encoded[ext]!.write(to: encodedFile)
+                #expect(try Self.packetsAndParameters(out) == Self.packetsAndParameters(encodedFile), "mkv: packets or parameters differ")
+            } else {
+                #expect(bytes == encoded[ext], "\(ext): \(bytes.count) bytes copied, \(encoded[ext]?.count ?? 0) encoded; first difference at \(zip(bytes, encoded[ext] ?? Data()).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? -1)")
+            }
+        }
+        // And both are the single render's sound, sample for sample.
+        #expect(try Self.sound(folder.file("copied.mp4"), seconds: 7.2) == Self.sound(single, seconds: 7.2))
+        #expect(try decodeAll(folder.file("copied.mp4")).count == 108)
+    }
+
+    @Test("a damaged sound track file is not used (assembly encodes the sound and leaves the file); a cancelled one leaves nothing; other sound settings name another file; a silent movie has none")
+    func soundTrackTaskFailures() throws {
+        let folder = try Self.mediaFolder()
+        let (job, composition) = try Self.job(Self.spec(lossless: false), in: folder)
+        let chunks = folder.file("chunks")
+        try FileManager.default.createDirectory(at: chunks, withIntermediateDirectories: false)
+        // Cancelled before it starts: no file, no partial file.
+        let token = CancellationToken()
+        token.cancel()
+        #expect(throws: MovieMakerError.cancelled) { try job.renderSoundTrack(in: chunks, cancellation: token) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: chunks.path).isEmpty)
+        for k in 0..<2 { try job.renderChunk(k, of: 2, in: chunks) }
+        guard case let .rendered(url) = try job.renderSoundTrack(in: chunks) else { Issue.record("not rendered"); return }
+        // Cut short (a copy that stopped): unusable, and assembly renders the sound itself, still exact.
+        let bytes = try Data(contentsOf: url)
+        let cut = bytes.prefix(bytes.count * 2 / 3)
+        try cut.write(to: url)
+        guard case let .unusable(unusable, reason) = job.soundTrackStatus(in: chunks) else {
+            Issue.record("a cut sound track file: \(job.soundTrackStatus(in: chunks))"); return
+        }
+        #expect(unusable == url && !reason.isEmpty)
+        let out = folder.file("out.mp4"), single = folder.file("single.mp4")
+        try job.assemble(from: chunks, to: out)
+        try composition.render(to: single)
+        #expect(try Self.sound(out, seconds: 7.2) == Self.sound(single, seconds: 7.2))
+        #expect(try Data(contentsOf: url) == cut, "the unusable file is left as it was")
+        // Rendering again replaces the damaged file with a complete one.
+        #expect(try job.renderSoundTrack(in: chunks) == .rendered(url))
+        #expect(job.soundTrackStatus(in: chunks) == .complete(url))
+        // Another bit rate, or another movie: another file.
+        let (other, _) = try Self.job(Self.spec(lossless: false).replacingOccurrences(of: "\"fps\": 15,", with: "\"fps\": 15, \"audio\": {\"bitrate\": 96000},"), in: folder)
+        #expect(other.audioSettings?.bitRate == 96_000 && other.soundTrackURL(in: chunks) != url)
+        guard let otherURL = other.soundTrackURL(in: chunks) else { Issue.record("no sound track"); return }
+        #expect(other.soundTrackStatus(in: chunks) == .missing(otherURL))
+        let silent = try DistributedRender(clip: Clip(duration: 1) { ctx, _ in ctx.clear(.black) }, width: 320, height: 240, rate: 15,
+                                           name: "quiet", identity: "v1")
+        #expect(silent.soundTrackURL(in: chunks) == nil && silent.soundTrackStatus(in: chunks) == .silent)
+        #expect(try silent.renderSoundTrack(in: chunks) == .silent)
     }
 
     @Test("a frame's pixels do not depend on the number of drawing threads: 1 and 3 threads give the same lossless chunk")

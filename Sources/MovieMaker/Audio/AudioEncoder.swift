@@ -248,6 +248,21 @@ final class AudioEncoder {
         }
     }
 
+    /// Encodes the sound up to the start of video frame `index` of a movie at `rate`, less what the
+    /// sounds hold back to learn where the movie ends (`PlacedAudio.refresh()`): the step every writer
+    /// of a sound track takes after each video frame. A single render, an assembly and a sound track
+    /// rendered on its own all step alike, so their packets are the same.
+    func encode(throughVideoFrame index: Int, rate: FrameRate) throws(MovieMakerError) {
+        let lag = sources.refresh()
+        try encode(through: settings.format.frame(at: rate.time(ofFrame: index)) - lag)
+    }
+
+    /// `finish(atFrame:)` at the start of video frame `index` of a movie at `rate` (its end when `index`
+    /// is the frame count): exact, rounded to the nearest sample frame.
+    func finish(atVideoFrame index: Int, rate: FrameRate) throws(MovieMakerError) {
+        try finish(atFrame: settings.format.frame(at: rate.time(ofFrame: index)))
+    }
+
     /// Tells the sources where the movie ends (`end` sample frames, the video's exact duration), encodes
     /// up to exactly there (the last frame may be short: AAC and Opus take a small last frame) and
     /// drains the encoder.

@@ -3,22 +3,41 @@ internal import CMovieMakerShim
 import Foundation
 
 /// Writes one movie from the video packets of chunk files, copied without re-encoding, plus a sound
-/// track encoded once for the whole movie. The libav calls follow FFmpeg's doc/examples/remux.c: an
+/// track for the whole movie: encoded here, or copied from a sound track file a worker rendered
+/// beside the chunks (`SoundTrackFile`), packet for packet what encoding it here gives. The libav calls follow FFmpeg's doc/examples/remux.c: an
 /// output context; a video stream whose codec parameters are copied from the first chunk
 /// (avcodec_parameters_copy, codec_tag cleared); the file opened; the sound's stream added
 /// (`AudioEncoder.attach`); the header written with the options of a single render; then each chunk's
 /// packets read in decode order, their timestamps moved to the chunk's place and rescaled to the
 /// stream, and written interleaved with the sound; the trailer last.
 ///
-/// Owns its `Muxer` (which owns the format context and file) and its `AudioEncoder`; the video stream
-/// is borrowed from the muxer. Used by `DistributedRender.assemble`, on one thread.
+/// Owns its `Muxer` (which owns the format context and file), its `AudioEncoder` or the sound track
+/// file's `Demuxer`; the streams are borrowed from the muxer and the demuxer. Used by
+/// `DistributedRender.assemble`, on one thread.
 final class ChunkJoiner {
+    /// Where the movie's sound comes from.
+    enum Sound {
+        /// No sound track.
+        case none
+        /// Encoded here: the sounds, placed in time, encoded with the settings.
+        case encode(AudioSettings, [(source: any AudioSource, at: Time)])
+        /// Copied from a complete sound track file (checked by `SoundTrackFile.open`).
+        case copy(SoundTrackFile)
+    }
+
     /// The output file (owned).
     private let muxer: Muxer
     /// The video stream, borrowed: owned by `muxer`'s format context.
     private let borrowedVideo: UnsafeMutablePointer<AVStream>
-    /// The sound track's encoder, when the movie has sound (owned).
+    /// The sound track's encoder, when the movie's sound is encoded here (owned).
     private let audio: AudioEncoder?
+    /// The sound track file whose packets are copied, when one was rendered beside the chunks (owned).
+    private let soundFile: SoundTrackFile?
+    /// The copied sound stream in the output, borrowed: owned by `muxer`'s format context.
+    private let borrowedCopiedSound: UnsafeMutablePointer<AVStream>?
+    /// A sound packet read but not yet written, because it ends after the video written so far;
+    /// borrowed from the sound file's demuxer, valid until its next read.
+    private var waitingSoundPacket: UnsafeMutablePointer<AVPacket>?
     private let container: Container
     private let rate: FrameRate
     /// One tick per frame: the time base packets are stamped in before the muxer rescales them.
@@ -29,10 +48,10 @@ final class ChunkJoiner {
     /// Video packets written so far.
     private(set) var framesWritten = 0
 
-    /// A movie at `path` (a partial file beside `destination`, which errors name) taking its video stream's description from `first` (a chunk's video stream,
-    /// borrowed for the call), with a sound track of `sounds` when `audioSettings` is given.
+    /// A movie at `path` (a partial file beside `destination`, which errors name) taking its video
+    /// stream's description from `first` (a chunk's video stream, borrowed for the call), with `sound`.
     init(path: String, destination: String, container: Container, rate: FrameRate, first: UnsafeMutablePointer<AVStream>,
-         audioSettings: AudioSettings?, sounds: [(source: any AudioSource, at: Time)]) throws(MovieMakerError) {
+         sound: Sound) throws(MovieMakerError) {
         self.container = container
         self.rate = rate
         frameTimeBase = AVRational(num: Int32(rate.denominator), den: Int32(rate.numerator))
@@ -49,7 +68,10 @@ final class ChunkJoiner {
         borrowedVideo.pointee.r_frame_rate = borrowedVideo.pointee.avg_frame_rate
         borrowedVideo.pointee.sample_aspect_ratio = parameters.pointee.sample_aspect_ratio
         try muxer.openFile()
-        if let audioSettings {
+        switch sound {
+        case .none:
+            audio = nil; soundFile = nil; borrowedCopiedSound = nil
+        case let .encode(audioSettings, sounds):
             let codec = try container.audioCodec()
             try audioSettings.validate(for: codec)
             let encoder = try AudioEncoder(codec: codec, settings: audioSettings, globalHeader: muxer.needsGlobalHeader,
@@ -57,11 +79,31 @@ final class ChunkJoiner {
             // Every sound is opened before the first packet, so a broken file fails here.
             for sound in sounds { try VideoEncoder.place(sound.source, at: sound.at, on: encoder) }
             try encoder.attach(to: muxer)
-            audio = encoder
-        } else {
-            audio = nil
+            audio = encoder; soundFile = nil; borrowedCopiedSound = nil
+        case let .copy(file):
+            // As remux.c: the stream's parameters copied, the input container's codec tag cleared.
+            let stream = try muxer.addStream(label: "audio")
+            let input = file.borrowedStream
+            try ffCheck(avcodec_parameters_copy(stream.pointee.codecpar, input.pointee.codecpar), "avcodec_parameters_copy (audio)")
+            stream.pointee.codecpar.pointee.codec_tag = 0
+            // The MP4 muxer writes the codec's bit rate as the stream's largest (`esds`, `btrt`): the encoder
+            // gives the rate asked, the demuxer the average it found. The rate asked, as a single render has.
+            stream.pointee.codecpar.pointee.bit_rate = Int64(file.bitRate)
+            // The MOV muxer writes a `chan` box when the channel layout is known: the encoder's is; the
+            // demuxer gives a count of channels in no order. The encoder's layout, as a single render has.
+            if let encoder = avcodec_find_encoder_by_name(AudioCodec.aac.encoderName),
+               var layout = AudioSettings.channelLayout(encoder, Int(input.pointee.codecpar.pointee.ch_layout.nb_channels)) {
+                defer { av_channel_layout_uninit(&layout) }
+                try ffCheck(av_channel_layout_copy(&stream.pointee.codecpar.pointee.ch_layout, &layout), "av_channel_layout_copy (audio)")
+            }
+            // And the samples a packet holds (QuickTime's sound description): 1024 for AAC-LC, the profile
+            // `AudioEncoder` uses; the demuxer leaves it unknown.
+            if stream.pointee.codecpar.pointee.frame_size == 0 { stream.pointee.codecpar.pointee.frame_size = 1024 }
+            stream.pointee.time_base = input.pointee.time_base
+            audio = nil; soundFile = file; borrowedCopiedSound = stream
         }
-        try muxer.writeHeader(options: VideoEncoder.headerOptions(container, audio: audio), description: container.rawValue)
+        try muxer.writeHeader(options: VideoEncoder.headerOptions(container, audioSampleRate: audio?.settings.sampleRate ?? soundFile?.sampleRate),
+                              description: container.rawValue)
     }
 
     /// The codec header bytes of `parameters`.
@@ -108,20 +150,42 @@ final class ChunkJoiner {
             try muxer.write(packet, from: frameTimeBase, to: borrowedVideo)
             copied += 1
             framesWritten += 1
-            if let audio {
-                let lag = audio.sources.refresh()
-                try audio.encode(through: audio.settings.format.frame(at: rate.time(ofFrame: framesWritten)) - lag)
-            }
+            try audio?.encode(throughVideoFrame: framesWritten, rate: rate)
+            try copySound(through: rate.time(ofFrame: framesWritten))
         }
         return copied
     }
 
-    /// Ends the sound track exactly at the video's end, drains its encoder, and writes the trailer (with
-    /// the faststart rewrite) and closes the file.
-    func finish() throws(MovieMakerError) {
-        if let audio {
-            try audio.finish(atFrame: audio.settings.format.frame(at: rate.time(ofFrame: framesWritten)))
+    /// Copies the sound track file's packets that end by `time` (all of them when nil), in order, with
+    /// their timestamps, flags and bytes as the encoder gave them.
+    private func copySound(through time: Time?) throws(MovieMakerError) {
+        guard let soundFile, let stream = borrowedCopiedSound else { return }
+        let timeBase = soundFile.borrowedStream.pointee.time_base
+        let limit = time.map { soundFile.timestamp(of: $0) }
+        while true {
+            let packet: UnsafeMutablePointer<AVPacket>
+            if let waiting = waitingSoundPacket {
+                packet = waiting
+            } else {
+                guard let next = try soundFile.readPacket() else { return }
+                packet = next
+            }
+            if let limit, packet.pointee.pts + packet.pointee.duration > limit { waitingSoundPacket = packet; return }
+            // The demuxer marks the encoder's priming packet to be discarded and says so in side data;
+            // the encoder's own packet carried neither, and the muxer records the priming itself.
+            packet.pointee.flags &= ~AV_PKT_FLAG_DISCARD
+            av_packet_free_side_data(packet)
+            packet.pointee.pos = -1
+            try muxer.write(packet, from: timeBase, to: stream)
+            waitingSoundPacket = nil
         }
+    }
+
+    /// Ends the sound track exactly at the video's end (its encoder drained, or the rest of its file
+    /// copied), and writes the trailer (with the faststart rewrite) and closes the file.
+    func finish() throws(MovieMakerError) {
+        try audio?.finish(atVideoFrame: framesWritten, rate: rate)
+        try copySound(through: nil)
         try muxer.finish()
     }
 }

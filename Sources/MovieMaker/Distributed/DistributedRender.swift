@@ -22,9 +22,14 @@ import Foundation
 ///   complete chunk, and a worker that finds its chunk already there skips it: re-running a job renders
 ///   only what is missing. Chunks of other descriptions or settings in the same folder are ignored.
 /// - **Assembly** copies the chunks' packets into one faststart MP4 without re-encoding, with exact
-///   timestamps, and renders the **whole sound track once** (never per chunk: per-chunk AAC priming is
+///   timestamps, and the **whole sound track, rendered once** (never per chunk: per-chunk AAC priming is
 ///   what shifts sound at the joins), so frames, timestamps and sound equal a single render's; in
 ///   lossless mode (`EncoderSettings.lossless`) the decoded frames are identical too.
+/// - **The sound track** is one more task beside the chunks: `renderSoundTrack(in:)` writes it whole
+///   into the chunk folder (`<name>.sound.<hash>.m4a`; the CLI's worker of chunk 0 does it after its
+///   frames), and assembly then copies its packets — the same packets it would encode — instead of
+///   mixing and encoding the sound itself, which is most of an assembly's time. When it is missing or
+///   unusable, assembly renders the sound track itself (`soundTrackStatus(in:)` says which).
 /// - **Determinism**: a clip draws each frame from its time alone, so a frame's pixels depend only on
 ///   the clip and the frame index, never on the chunking or the number of drawing threads. A movie drawn
 ///   with `MovieMaker.addFrame` (each frame over the last) has no such description and cannot be chunked.
@@ -50,6 +55,9 @@ public struct DistributedRender: Sendable {
     public let name: String
     /// The hash of everything the video depends on except the frame range (hex).
     public let identity: String
+    /// What names `soundtrack` in the sound track file's hash: "description" when the description's
+    /// hash (in `identity`) covers it, else its `String(reflecting:)`.
+    private var soundtrackIdentity: String
 
     /// The revision of the chunk format and of what goes into the hash; bumped when either changes.
     public static let formatVersion = 1
@@ -73,6 +81,7 @@ public struct DistributedRender: Sendable {
         self.width = width; self.height = height; frameRate = rate
         self.settings = settings; self.audioSettings = audioSettings; self.soundtrack = soundtrack
         self.name = name
+        soundtrackIdentity = soundtrack.map { String(reflecting: $0) } ?? "none"
         let tree: String
         do {
             tree = try clip.contentHash()
@@ -112,6 +121,7 @@ public struct DistributedRender: Sendable {
                       soundtrack: composition.soundtrack, name: name,
                       identity: "description \(composition.descriptionHash)" + (identity.map { " \($0)" } ?? ""),
                       inputFiles: composition.inputFiles + inputFiles)
+        soundtrackIdentity = "description"
     }
 
     /// The movie's frame count.
@@ -291,10 +301,92 @@ public struct DistributedRender: Sendable {
         return from(0)
     }
 
+    /// The sound track a single render has — the soundtrack from 0 and the picture's own sounds — and
+    /// the settings it is encoded with; nil when the movie is silent.
+    private var soundTrack: (settings: AudioSettings, sounds: [(source: any AudioSource, at: Time)])? {
+        var sounds: [(source: any AudioSource, at: Time)] = soundtrack.map { [($0, .zero)] } ?? []
+        for sound in picture.sounds.map({ $0.limited(from: .zero, until: nil) }) where sound.isHeard {
+            sounds.append((sound.heardSource, sound.firstHeard))
+        }
+        guard let settings = audioSettings ?? (sounds.isEmpty ? nil : AudioSettings()) else { return nil }
+        return (settings, sounds)
+    }
+
+    /// The sample frame where the sound track ends: the video's exact end.
+    private func soundTrackEnd(_ settings: AudioSettings) -> Int64 {
+        settings.format.frame(at: frameRate.time(ofFrame: frameCount))
+    }
+
+    /// The file in `folder` that holds the movie's whole sound track once rendered
+    /// (`<name>.sound.<hash>.m4a`), or nil when the movie is silent. Its hash covers what the video's
+    /// does (`identity`: the picture with its sounds, input files, versions), the frame count, the sound
+    /// settings and the soundtrack: a soundtrack given to `init(clip:…)` is named by its
+    /// `String(reflecting:)`, so one made by a closure must change `identity` when the closure changes.
+    public func soundTrackURL(in folder: URL) -> URL? {
+        guard let track = soundTrack else { return nil }
+        let s = track.settings
+        let lines = [
+            "moviemaker sound track format \(Self.formatVersion)", "movie \(identity)", "frames \(frameCount)",
+            "audio aac \(s.sampleRate) Hz \(s.channelCount) channels \(s.bitRate) b/s", "soundtrack \(soundtrackIdentity)",
+        ]
+        var hash = SHA256()
+        hash.update(Data(lines.joined(separator: "\n").utf8))
+        return folder.appendingPathComponent("\(name).sound.\(hash.hexDigest().prefix(16)).m4a")
+    }
+
+    /// What rendering the sound track did.
+    public enum SoundTrackOutcome: Sendable, Equatable {
+        /// The sound track was rendered into the file.
+        case rendered(URL)
+        /// A complete sound track was already there: nothing was done.
+        case alreadyComplete(URL)
+        /// The movie is silent: there is no sound track to render.
+        case silent
+    }
+
+    /// Renders the movie's whole sound track into `folder` (`soundTrackURL(in:)`), unless a complete one
+    /// is already there, so that `assemble` copies it instead of encoding it: one more task beside the
+    /// chunks, for any worker (the CLI's worker of chunk 0 does it after its frames). It is what a single
+    /// render encodes, packet for packet. A failed or cancelled render leaves nothing under its name.
+    @discardableResult
+    public func renderSoundTrack(in folder: URL, cancellation: CancellationToken? = nil) throws -> SoundTrackOutcome {
+        guard let track = soundTrack, let url = soundTrackURL(in: folder) else { return .silent }
+        if case .complete = soundTrackStatus(in: folder) { return .alreadyComplete(url) }
+        try SoundTrackFile.render(to: url, settings: track.settings, sounds: track.sounds, frameCount: frameCount,
+                                  rate: frameRate, cancellation: cancellation)
+        return .rendered(url)
+    }
+
+    /// Whether the sound track file is in a folder, for assembly.
+    public enum SoundTrackStatus: Sendable, Equatable {
+        /// The movie is silent.
+        case silent
+        /// No sound track file for this movie is there: assembly renders the sound itself.
+        case missing(URL)
+        /// A complete sound track file is there: assembly copies it.
+        case complete(URL)
+        /// The file is there but cannot be used (`reason`: damaged, cut short): assembly renders the
+        /// sound itself and leaves the file alone.
+        case unusable(URL, reason: String)
+    }
+
+    /// Whether `folder` holds a complete sound track file for this movie (its packets read, not decoded).
+    public func soundTrackStatus(in folder: URL) -> SoundTrackStatus {
+        guard let track = soundTrack, let url = soundTrackURL(in: folder) else { return .silent }
+        guard FileManager.default.fileExists(atPath: url.path) else { return .missing(url) }
+        do {
+            _ = try SoundTrackFile.open(url, settings: track.settings, end: soundTrackEnd(track.settings))
+            return .complete(url)
+        } catch {
+            return .unusable(url, reason: error.message)
+        }
+    }
+
     /// Joins the chunks in `folder` into the movie at `url` (`.mp4`, `.mov` or `.mkv`): checks that every
     /// chunk is there and complete (`.chunksMissing` names the missing ones; `.chunkMismatch` one that is
-    /// damaged or encoded differently), copies their packets without re-encoding, renders the whole sound
-    /// track once, and writes the file atomically (a failed assembly leaves `url` as it was). `count`:
+    /// damaged or encoded differently), copies their packets without re-encoding, adds the whole sound
+    /// track (copied from the sound track file in `folder` when there is a complete one, see
+    /// `renderSoundTrack(in:)`; otherwise rendered here, once), and writes the file atomically (a failed assembly leaves `url` as it was). `count`:
     /// the chunk count the workers used, when known (otherwise found from the chunks).
     @discardableResult
     public func assemble(from folder: URL, to url: URL, chunks count: Int? = nil, cancellation: CancellationToken? = nil,
@@ -309,12 +401,17 @@ public struct DistributedRender: Sendable {
             throw MovieMakerError.destinationFolderMissing(path: destinationFolder.path)
         }
         let sequence = try chunkSequence(in: folder, chunks: count)
-        // The sound track a single render has: the soundtrack from 0, and the picture's own sounds.
-        var sounds: [(source: any AudioSource, at: Time)] = soundtrack.map { [($0, .zero)] } ?? []
-        for sound in picture.sounds.map({ $0.limited(from: .zero, until: nil) }) where sound.isHeard {
-            sounds.append((sound.heardSource, sound.firstHeard))
+        let sound: ChunkJoiner.Sound
+        if let track = soundTrack {
+            if let url = soundTrackURL(in: folder),
+               let file = try? SoundTrackFile.open(url, settings: track.settings, end: soundTrackEnd(track.settings)) {
+                sound = .copy(file)
+            } else {
+                sound = .encode(track.settings, track.sounds)
+            }
+        } else {
+            sound = .none
         }
-        let audio = audioSettings ?? (sounds.isEmpty ? nil : AudioSettings())
 
         PartialFiles.removeStale(in: destinationFolder)
         let temporary = PartialFiles.url(beside: url, stem: url.deletingPathExtension().lastPathComponent, extension: url.pathExtension)
@@ -323,7 +420,7 @@ public struct DistributedRender: Sendable {
         do {
             var (demuxer, stream) = try checkChunk(at: sequence[0].url, frames: sequence[0].frames)
             let joiner = try ChunkJoiner(path: temporary.path, destination: url.path, container: container, rate: frameRate,
-                                         first: demuxer.borrowedStream(stream), audioSettings: audio, sounds: sounds)
+                                         first: demuxer.borrowedStream(stream), sound: sound)
             for (index, chunk) in sequence.enumerated() {
                 if index > 0 {
                     (demuxer, stream) = try checkChunk(at: chunk.url, frames: chunk.frames)

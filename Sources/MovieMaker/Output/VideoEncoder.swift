@@ -133,12 +133,12 @@ final class VideoEncoder {
     /// Writes the container header; called once, before the first frame (after any `addAudio`).
     func writeHeader() throws(MovieMakerError) {
         guard !muxer.headerWritten else { return }
-        try muxer.writeHeader(options: Self.headerOptions(container, audio: audio), description: container.rawValue)
+        try muxer.writeHeader(options: Self.headerOptions(container, audioSampleRate: audio?.settings.sampleRate), description: container.rawValue)
     }
 
     /// The muxer options every movie of `container` is written with (also by `ChunkJoiner`, so an
     /// assembled movie is muxed as a single render is).
-    static func headerOptions(_ container: Container, audio: AudioEncoder?) -> OwnedDictionary {
+    static func headerOptions(_ container: Container, audioSampleRate: Int?) -> OwnedDictionary {
         let muxOptions = OwnedDictionary()
         if container == .mp4 || container == .mov {
             // faststart: rewrite the file at the end with `moov` before `mdat`, so browsers can
@@ -146,7 +146,7 @@ final class VideoEncoder {
             muxOptions.set("movflags", "+faststart+write_colr")
             // The edit lists (which hide AAC's priming) count in the movie timescale, by default 1000:
             // the sound track's end would be cut to the millisecond. In samples, it ends exactly.
-            if let audio { muxOptions.set("movie_timescale", "\(audio.settings.sampleRate)") }
+            if let audioSampleRate { muxOptions.set("movie_timescale", "\(audioSampleRate)") }
         }
         return muxOptions
     }
@@ -255,15 +255,7 @@ final class VideoEncoder {
         try video.encode(frame) { (packet) throws(MovieMakerError) in try muxer.write(packet, from: timeBase, to: stream) }
         guard frame != nil else { return }
         framesEncoded += 1
-        if let audio {
-            let lag = audio.sources.refresh()
-            try audio.encode(through: audioFrame(atVideoFrame: framesEncoded, audio) - lag)
-        }
-    }
-
-    /// The audio sample frame at the start of video frame `index`: exact, rounded to the nearest sample.
-    private func audioFrame(atVideoFrame index: Int, _ audio: AudioEncoder) -> Int64 {
-        audio.settings.format.frame(at: rate.time(ofFrame: index))
+        try audio?.encode(throughVideoFrame: framesEncoded, rate: rate)
     }
 
     /// Drains the video encoder; with sound, tells the sounds where the movie ends, encodes them up to
@@ -272,7 +264,7 @@ final class VideoEncoder {
     func finish() throws(MovieMakerError) {
         try encode(nil)
         if let audio {
-            try audio.finish(atFrame: audioFrame(atVideoFrame: framesEncoded, audio))
+            try audio.finish(atVideoFrame: framesEncoded, rate: rate)
         }
         try muxer.finish()
     }
