@@ -171,15 +171,21 @@ run_slurm() {
   [ "$tasks" = "$N" ] || { say "slurm: expected $N render tasks, $tasks completed"; return 1; }
   cat "$WORK"/slurm/moviemaker-render-*.log "$WORK"/slurm/moviemaker-assemble-*.log | grep -v '^render:\|^chunk:\|^assemble:' || true
 }
-if run_slurm; then compare slurm "$WORK/slurm.mp4"; else fail "slurm: the jobs did not all complete (logs in $WORK/slurm, cluster logs in $CLUSTER/log)"; fi
+if run_slurm; then
+  compare slurm "$WORK/slurm.mp4"
+  if grep -q "sound track: copied from" "$WORK"/slurm/moviemaker-assemble-*.log; then pass "slurm: the assembly copied the sound track chunk 0's task rendered"
+  else fail "slurm: the assembly did not copy chunk 0's sound track: $(grep 'sound track' "$WORK"/slurm/moviemaker-assemble-*.log)"; fi
+else fail "slurm: the jobs did not all complete (logs in $WORK/slurm, cluster logs in $CLUSTER/log)"; fi
 if [ $cluster_started = 1 ]; then bash scripts/slurm-cluster.sh stop "$CLUSTER"; fi
 
 # --- GNU parallel ---------------------------------------------------------------------------------
 started=$SECONDS
 if JOBS="$(nproc)" CHUNK_DIR="$WORK/parallel-chunks" MOVIEMAKER="$BIN" \
-     bash "$DIST/parallel/render.sh" "$SPEC" "$WORK/parallel.mp4" "$N" --lossless -q; then
+     bash "$DIST/parallel/render.sh" "$SPEC" "$WORK/parallel.mp4" "$N" --lossless -q >"$WORK/parallel.log" 2>&1; then
   say "parallel: $N chunks and the assembly in $(( SECONDS - started )) s"
   compare parallel "$WORK/parallel.mp4"
+  if grep -q "sound track: copied from" "$WORK/parallel.log"; then pass "parallel: the assembly copied the sound track chunk 0's task rendered"
+  else fail "parallel: the assembly did not copy chunk 0's sound track (log: $WORK/parallel.log)"; fi
 else
-  fail "parallel: render.sh failed"
+  cat "$WORK/parallel.log"; fail "parallel: render.sh failed"
 fi

@@ -17,8 +17,9 @@ import MovieMaker
 ///
 /// Every process runs with the defaults (drawing threads: one per core up to 4; x264 threads: x264's
 /// own choice, read back from the options x264 writes into the stream). CPU is user + system time of
-/// each process from wait4. The one pass also encodes the sound; chunks are video only and the
-/// assembly encodes the sound once, so the fair total for N chunks is the chunks' CPU plus the
+/// each process from wait4. The one pass also encodes the sound; chunks are video only, and the
+/// process of chunk 0 then renders the whole sound track once into the chunk folder (the CLI's
+/// default), which the assembly copies; so the fair total for N chunks is the chunks' CPU plus the
 /// assembly's. Targets (from the issue), at 8 chunks of a 60-second movie: CPU overhead ≤ 5 %, bytes
 /// overhead ≤ 2 %; assembly well under a second per minute of movie.
 struct ChunkBenchmark {
@@ -109,10 +110,14 @@ struct ChunkBenchmark {
         /// composed, no frame drawn — what each chunk process pays before its first frame.
         let startup: ProcessRun
         /// The assembly split: the same description at 64×36 `ultrafast`, one chunk, assembled without
-        /// its music track (the join alone: start, checks, packet copy) and with it (+ the whole sound
-        /// track mixed and AAC-encoded, which a one-pass render does too).
+        /// its music track (the join alone: start, checks, packet copy); with it, the sound track file
+        /// there (its packets copied); and with it but no sound track file (the whole sound track mixed
+        /// and AAC-encoded in the assembly, as before the sound track task, and as a one-pass render does).
         let tinyAssemblySilent: ProcessRun
-        let tinyAssemblyWithMusic: ProcessRun
+        let tinyAssemblyCopyingSound: ProcessRun
+        let tinyAssemblyEncodingSound: ProcessRun
+        /// `render --sound-track` of the same: the sound track task alone (a process's start included).
+        let tinySoundTrackTask: ProcessRun
         let single: Run
         let chunked: [Run]
 
@@ -344,20 +349,34 @@ struct ChunkBenchmark {
             try? FileManager.default.removeItem(atPath: chunkFolder)
             try? FileManager.default.removeItem(atPath: movie)
         }
-        standardError("… chunks: the assembly split: the description at 64x36 ultrafast in one chunk, assembled without and with its music")
-        var tiny: [ProcessRun] = []
+        standardError("… chunks: the assembly split: the description at 64x36 ultrafast in one chunk, assembled without its music, "
+                      + "with it encoded there, and with it copied from a sound track task")
+        var tiny: [String: ProcessRun] = [:]
         for withMusic in [false, true] {
             let name = withMusic ? "tiny-music" : "tiny-silent"
             let tinySpec = folder.appendingPathComponent("\(name).json").path
             try Data(try specText(music: withMusic ? "music.wav" : nil, size: (64, 36), preset: .ultrafast).text.utf8).write(to: URL(fileURLWithPath: tinySpec))
             let chunkFolder = folder.appendingPathComponent("chunks-\(name)").path
-            _ = try Self.runProcess(tool, ["render", tinySpec, "--chunk", "0/1", "--chunk-dir", chunkFolder, "-q"], label: "\(name) chunk")
-            tiny.append(try Self.runProcess(tool, ["assemble", tinySpec, "--chunk-dir", chunkFolder, "--chunks", "1",
-                                                   "-o", folder.appendingPathComponent("\(name).mp4").path, "-q"], label: "assemble \(name)"))
+            _ = try Self.runProcess(tool, ["render", tinySpec, "--chunk", "0/1", "--chunk-dir", chunkFolder, "--no-sound-track", "-q"], label: "\(name) chunk")
+            let assemble = { (label: String) throws -> ProcessRun in
+                try Self.runProcess(tool, ["assemble", tinySpec, "--chunk-dir", chunkFolder, "--chunks", "1",
+                                           "-o", folder.appendingPathComponent("\(label).mp4").path, "-q"], label: "assemble \(label)")
+            }
+            if withMusic {
+                tiny["encoding"] = try assemble("tiny-encoding")
+                tiny["task"] = try Self.runProcess(tool, ["render", tinySpec, "--sound-track", "--chunk-dir", chunkFolder, "-q"], label: "sound track task")
+                tiny["copying"] = try assemble("tiny-copying")
+                guard Self.size(folder.appendingPathComponent("tiny-copying.mp4").path) == Self.size(folder.appendingPathComponent("tiny-encoding.mp4").path) else {
+                    throw BenchError("the assembly copying the sound track file differs in size from the one encoding the sound")
+                }
+            } else {
+                tiny["silent"] = try assemble("tiny-silent")
+            }
         }
         return Result(seconds: seconds, width: width, height: height, fps: fps, preset: preset.rawValue, crf: EncoderSettings().crf, cores: cores,
                       workers: workers, content: content, drawingThreads: min(4, max(1, cores)), x264Threads: x264Threads, x264Version: x264Version,
-                      startup: startup, tinyAssemblySilent: tiny[0], tinyAssemblyWithMusic: tiny[1], single: singleRun, chunked: chunked)
+                      startup: startup, tinyAssemblySilent: tiny["silent"]!, tinyAssemblyCopyingSound: tiny["copying"]!,
+                      tinyAssemblyEncodingSound: tiny["encoding"]!, tinySoundTrackTask: tiny["task"]!, single: singleRun, chunked: chunked)
     }
 
     // MARK: - Report
@@ -397,10 +416,12 @@ struct ChunkBenchmark {
         }
         lines.append("  a process's start + the description loaded and composed (render --check, no frames): \(f(r.startup.cpuSeconds, 2)) CPU s, "
                      + "\(f(r.startup.wallSeconds, 2)) wall s")
-        let join = r.tinyAssemblySilent, withMusic = r.tinyAssemblyWithMusic
-        lines.append("  assembly split (the description at 64x36 ultrafast, one chunk): without sound \(f(join.wallSeconds, 2)) wall s / \(f(join.cpuSeconds, 2)) CPU s "
-                     + "(start, checks, packet copy), with its music \(f(withMusic.wallSeconds, 2)) / \(f(withMusic.cpuSeconds, 2)): the \(r.seconds)-s sound track "
-                     + "(mixed + AAC, which the one pass encodes too) takes ≈ \(f(withMusic.cpuSeconds - join.cpuSeconds, 2)) CPU s of each assembly")
+        let join = r.tinyAssemblySilent, copying = r.tinyAssemblyCopyingSound, encoding = r.tinyAssemblyEncodingSound, task = r.tinySoundTrackTask
+        lines.append("  assembly split (the description at 64x36 ultrafast, one chunk), wall s / CPU s: without sound \(f(join.wallSeconds, 2)) / \(f(join.cpuSeconds, 2)) "
+                     + "(start, checks, packet copy); with its music copied from the sound track file \(f(copying.wallSeconds, 2)) / \(f(copying.cpuSeconds, 2)); "
+                     + "encoding the music there instead (no sound track file) \(f(encoding.wallSeconds, 2)) / \(f(encoding.cpuSeconds, 2))")
+        lines.append("  the sound track task (render --sound-track: the \(r.seconds)-s sound track mixed + AAC, once; chunk 0's process does it after its frames): "
+                     + "\(f(task.wallSeconds, 2)) wall s / \(f(task.cpuSeconds, 2)) CPU s with a process's start")
         if let j = r.judged {
             lines.append("  targets at \(j.chunks) chunks: CPU overhead \(signed(r.cpuOverheadPercent(j), 2)) % ≤ \(f(cpuTargetPercent, 0)) %: \(verdict(r.cpuPasses)); "
                          + "bytes \(signed(r.bytesOverheadPercent(j), 2)) % ≤ \(f(bytesTargetPercent, 0)) %: \(verdict(r.bytesPasses)); "
@@ -408,8 +429,9 @@ struct ChunkBenchmark {
                          + "\(f(r.chunked.map { r.assemblySecondsPerMinute($0) }.max() ?? 0, 2)) s): \(verdict(r.assemblyPasses))")
         }
         if r.seconds != 60 { lines.append("  note: the targets are stated for a 60-s movie; this run's is \(r.seconds) s (--chunk-seconds)") }
-        lines.append("  notes: CPU is user + system time of each moviemaker process (wait4); total = chunks + assembly (the assembly encodes the")
-        lines.append("         sound once; the one pass encodes it too). \"others\": cores' worth of CPU other processes took during the renders/assembly.")
+        lines.append("  notes: CPU is user + system time of each moviemaker process (wait4); total = chunks + assembly (chunk 0 renders the sound")
+        lines.append("         track once, the assembly copies it; the one pass encodes it too). \"others\": cores' worth of CPU other processes took")
+        lines.append("         during the renders/assembly.")
         if r.mostOthersCores >= 0.1 {
             lines.append("  busy: other processes took up to \(f(r.mostOthersCores, 2)) cores during a phase: wall times are stretched, and CPU figures"
                          + " (shared caches, clock) may be off by a few per cent")
