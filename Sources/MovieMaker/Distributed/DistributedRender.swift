@@ -413,11 +413,7 @@ public struct DistributedRender: Sendable {
             sound = .none
         }
 
-        PartialFiles.removeStale(in: destinationFolder)
-        let temporary = PartialFiles.url(beside: url, stem: url.deletingPathExtension().lastPathComponent, extension: url.pathExtension)
-        PartialFiles.register(temporary)
-        defer { PartialFiles.unregister(temporary) }
-        do {
+        try PartialFiles.writeAtomically(to: url, extension: url.pathExtension) { (temporary) throws(MovieMakerError) in
             var (demuxer, stream) = try checkChunk(at: sequence[0].url, frames: sequence[0].frames)
             let joiner = try ChunkJoiner(path: temporary.path, destination: url.path, container: container, rate: frameRate,
                                          first: demuxer.borrowedStream(stream), sound: sound)
@@ -437,12 +433,6 @@ public struct DistributedRender: Sendable {
                                          totalFrames: frameCount, elapsed: Date().timeIntervalSince(started)))
             }
             try joiner.finish()
-            guard rename(temporary.path, url.path) == 0 else {
-                throw MovieMakerError.destinationNotWritable(path: url.path, reason: String(cString: strerror(errno)))
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
         return MovieSummary(url: url, width: width, height: height, frameCount: frameCount, frameRate: frameRate,

@@ -36,12 +36,7 @@ final class SoundTrackFile {
     /// nothing under `url` and an existing file as it was.
     static func render(to url: URL, settings: AudioSettings, sounds: [(source: any AudioSource, at: Time)], frameCount: Int,
                        rate: FrameRate, cancellation: CancellationToken?) throws(MovieMakerError) {
-        let folder = url.deletingLastPathComponent()
-        PartialFiles.removeStale(in: folder)
-        let temporary = PartialFiles.url(beside: url, stem: url.deletingPathExtension().lastPathComponent, extension: url.pathExtension)
-        PartialFiles.register(temporary)
-        defer { PartialFiles.unregister(temporary) }
-        do throws(MovieMakerError) {
+        try PartialFiles.writeAtomically(to: url, extension: url.pathExtension) { (temporary) throws(MovieMakerError) in
             // The order of mux.c: output context, encoder opened, stream added, file, header, packets, trailer.
             let muxer = try Muxer(path: temporary.path, formatName: "mp4", destination: url.path)
             try settings.validate(for: .aac)
@@ -56,12 +51,6 @@ final class SoundTrackFile {
             }
             try encoder.finish(atVideoFrame: frameCount, rate: rate)
             try muxer.finish()
-            guard rename(temporary.path, url.path) == 0 else {
-                throw MovieMakerError.destinationNotWritable(path: url.path, reason: String(cString: strerror(errno)))
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
         }
     }
 

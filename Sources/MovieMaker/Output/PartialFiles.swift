@@ -55,6 +55,29 @@ enum PartialFiles {
         return removed
     }
 
+    /// Writes `destination` atomically: `write` fills a new partial file beside it (registered, so an
+    /// exit removes it), which is renamed over `destination` once `write` returns. When `write` throws or
+    /// the rename fails, the partial file is deleted and `destination` is left as it was. Partial files
+    /// of dead processes in the folder are removed first. `extension` as for `url(beside:stem:extension:)`.
+    static func writeAtomically<T>(to destination: URL, extension ext: String?,
+                                   _ write: (URL) throws(MovieMakerError) -> T) throws(MovieMakerError) -> T {
+        removeStale(in: destination.deletingLastPathComponent())
+        let temporary = url(beside: destination, stem: destination.deletingPathExtension().lastPathComponent, extension: ext)
+        register(temporary)
+        defer { unregister(temporary) }
+        do throws(MovieMakerError) {
+            let result = try write(temporary)
+            // rename(2) replaces the destination atomically: readers see the old file or the new one.
+            guard rename(temporary.path, destination.path) == 0 else {
+                throw MovieMakerError.destinationNotWritable(path: destination.path, reason: String(cString: strerror(errno)))
+            }
+            return result
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+    }
+
     /// Partial files this process is writing now, so that an emergency exit can remove them.
     private static let open = Mutex<Set<String>>([])
 
