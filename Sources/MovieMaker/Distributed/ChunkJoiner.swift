@@ -4,12 +4,14 @@ import Foundation
 
 /// Writes one movie from the video packets of chunk files, copied without re-encoding, plus a sound
 /// track for the whole movie: encoded here, or copied from a sound track file a worker rendered
-/// beside the chunks (`SoundTrackFile`), packet for packet what encoding it here gives. The libav calls follow FFmpeg's doc/examples/remux.c: an
-/// output context; a video stream whose codec parameters are copied from the first chunk
-/// (avcodec_parameters_copy, codec_tag cleared); the file opened; the sound's stream added
-/// (`AudioEncoder.attach`); the header written with the options of a single render; then each chunk's
-/// packets read in decode order, their timestamps moved to the chunk's place and rescaled to the
-/// stream, and written interleaved with the sound; the trailer last.
+/// beside the chunks (`SoundTrackFile`), packet for packet what encoding it here gives.
+///
+/// The libav calls follow FFmpeg's doc/examples/remux.c: an output context; a video stream whose
+/// codec parameters are copied from the first chunk (avcodec_parameters_copy, codec_tag cleared); the
+/// file opened; the sound's stream added (`AudioEncoder.attach`, or copied as the video's is); the
+/// header written with the options of a single render; then each chunk's packets read in decode
+/// order, their timestamps moved to the chunk's place and rescaled to the stream, and written
+/// interleaved with the sound; the trailer last.
 ///
 /// Owns its `Muxer` (which owns the format context and file), its `AudioEncoder` or the sound track
 /// file's `Demuxer`; the streams are borrowed from the muxer and the demuxer. Used by
