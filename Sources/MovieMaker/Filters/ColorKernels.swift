@@ -106,7 +106,34 @@ struct ColorMatrix: Equatable {
         }
     }
 
+    /// The same transform in 16.16 fixed point: whole-number multiplies and adds that the compiler
+    /// turns into vector code (the Float kernel's conversions to integers check their range, one lane
+    /// at a time). A level differs from the Float kernel's only where the exact result lies within
+    /// 3 × 255 / 2¹⁷ (0.006) of a whole level.
+    struct FixedKernel: ColorKernel {
+        let a: Int32, b: Int32, c: Int32, d: Int32, e: Int32, f: Int32, g: Int32, h: Int32, i: Int32, o0: Int32, o1: Int32, o2: Int32
+        /// The fixed-point form of `matrix` (rounding offsets included), or nil when a coefficient is too
+        /// large for 32-bit sums (|m| > 8 or |offset| > 1024: no filter makes those).
+        init?(_ matrix: ColorMatrix) {
+            guard matrix.m.allSatisfy({ abs($0) <= 8 }), matrix.offset.allSatisfy({ abs($0) <= 1024 }) else { return nil }
+            let q = { (v: Float) in Int32((Double(v) * 65536).rounded()) }
+            a = q(matrix.m[0]); b = q(matrix.m[1]); c = q(matrix.m[2]); d = q(matrix.m[3]); e = q(matrix.m[4]); f = q(matrix.m[5])
+            g = q(matrix.m[6]); h = q(matrix.m[7]); i = q(matrix.m[8])
+            o0 = q(matrix.offset[0] + 0.5); o1 = q(matrix.offset[1] + 0.5); o2 = q(matrix.offset[2] + 0.5)
+        }
+        @inline(__always) func callAsFunction(_ r: Int32, _ gg: Int32, _ bb: Int32) -> (Int32, Int32, Int32) {
+            let x = (a &* r &+ b &* gg &+ c &* bb &+ o0) &>> 16
+            let y = (d &* r &+ e &* gg &+ f &* bb &+ o1) &>> 16
+            let z = (g &* r &+ h &* gg &+ i &* bb &+ o2) &>> 16
+            return (min(max(x, 0), 255), min(max(y, 0), 255), min(max(z, 0), 255))
+        }
+    }
+
     func apply(to image: FilterImage) {
+        if let fixed = FixedKernel(self) {
+            ColorPixels.map(image, fixed)
+            return
+        }
         ColorPixels.map(image, Kernel(a: m[0], b: m[1], c: m[2], d: m[3], e: m[4], f: m[5], g: m[6], h: m[7], i: m[8],
                                       o0: offset[0] + 0.5, o1: offset[1] + 0.5, o2: offset[2] + 0.5))
     }
