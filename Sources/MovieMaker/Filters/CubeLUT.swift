@@ -306,15 +306,15 @@ enum TetrahedralLUT: LUTInterpolator {
 /// It gives the Float result rounded, but for values within 0.02 of a level of a half (a level apart then).
 struct PackedTetrahedralKernel: ColorKernel {
     let points: UnsafePointer<UInt64>, index: UnsafePointer<UInt32>
-    /// Offsets in points of the next grid point along green and blue, of the corners two steps away
-    /// (red + green, red + blue, green + blue) and of the far corner.
-    let sG: Int, sB: Int, sRG: Int, sRB: Int, sGB: Int, far: Int
+    /// Offsets in points of the next grid point along green and blue (along red: 1), and of the far
+    /// corner.
+    let sG: Int, sB: Int, far: Int
     /// The amount in 4 096ths (4 096: the LUT's colour alone).
     let mix: Int
 
     init(grid: UnsafePointer<UInt64>, index: UnsafePointer<UInt32>, size n: Int, amount: Float) {
         points = grid; self.index = index
-        sG = n; sB = n * n; sRG = 1 + n; sRB = 1 + n * n; sGB = n + n * n; far = 1 + n + n * n
+        sG = n; sB = n * n; far = 1 + n + n * n
         mix = Int((min(max(amount, 0), 1) * 4096).rounded())
     }
 
@@ -324,17 +324,20 @@ struct PackedTetrahedralKernel: ColorKernel {
         let base = points + Int(er >> 8 &+ eg >> 8 &+ eb >> 8)
         let dr = UInt64(er & 255), dg = UInt64(eg & 255), db = UInt64(eb & 255)
         // FFmpeg's choice of tetrahedron: the corners 000, one step along the largest fraction, then also
-        // along the middle one, and 111, weighted by the differences of the sorted fractions.
-        let c1: Int, c2: Int, w0: UInt64, w1: UInt64, w2: UInt64, w3: UInt64
-        if dr > dg {
-            if dg > db { c1 = 1; c2 = sRG; w0 = 255 &- dr; w1 = dr &- dg; w2 = dg &- db; w3 = db }
-            else if dr > db { c1 = 1; c2 = sRB; w0 = 255 &- dr; w1 = dr &- db; w2 = db &- dg; w3 = dg }
-            else { c1 = sB; c2 = sRB; w0 = 255 &- db; w1 = db &- dr; w2 = dr &- dg; w3 = dg }
-        } else {
-            if db > dg { c1 = sB; c2 = sGB; w0 = 255 &- db; w1 = db &- dg; w2 = dg &- dr; w3 = dr }
-            else if db > dr { c1 = sG; c2 = sGB; w0 = 255 &- dg; w1 = dg &- db; w2 = db &- dr; w3 = dr }
-            else { c1 = sG; c2 = sRG; w0 = 255 &- dg; w1 = dg &- dr; w2 = dr &- db; w3 = db }
-        }
+        // along the middle one, and 111, weighted by the differences of the sorted fractions. Sorted
+        // without branches (selects), since the fractions of a picture's colours change direction from
+        // pixel to pixel and a mispredicted branch costs more than the sums. Where two fractions are
+        // equal, the corner between them gets weight 0, so the sum is FFmpeg's whichever is taken first.
+        let greenOverRed = dg > dr
+        let high = greenOverRed ? dg : dr, highStep = greenOverRed ? sG : 1
+        let low = greenOverRed ? dr : dg, lowStep = greenOverRed ? 1 : sG
+        let blueHighest = db > high, blueOverLow = db > low
+        let largest = blueHighest ? db : high, largestStep = blueHighest ? sB : highStep
+        let middle = blueHighest ? high : (blueOverLow ? db : low)
+        let middleStep = blueHighest ? highStep : (blueOverLow ? sB : lowStep)
+        let smallest = blueOverLow ? low : db
+        let c1 = largestStep, c2 = largestStep &+ middleStep
+        let w0 = 255 &- largest, w1 = largest &- middle, w2 = middle &- smallest, w3 = smallest
         return base[0] &* w0 &+ base[c1] &* w1 &+ base[c2] &* w2 &+ base[far] &* w3
     }
 
