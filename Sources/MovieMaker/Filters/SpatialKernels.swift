@@ -375,6 +375,44 @@ enum SpatialKernels {
         return ((d * d).sum() / (2 * 255 * 255)).squareRoot()
     }
 
+    /// Every pixel's chroma distance from the key, row after row into `distance` (−1 where transparent):
+    /// `chromaDistance` of each pixel, exactly, with the square root and division looked up. U and V are
+    /// whole numbers 0…256 once rounded, so the distance is a table of 257 × 257 entries computed by
+    /// `chromaDistance`'s own last step; an opaque pixel needs no unpremultiplying (its factor is 1).
+    static func chromaDistances(_ image: FilterImage, keyUV: SIMD2<Float>, into distance: UnsafeMutablePointer<Float>) {
+        let w = image.width
+        let side = 257
+        let table = UnsafeMutablePointer<Float>.allocate(capacity: side * side)
+        defer { table.deallocate() }
+        for u in 0..<side {
+            for v in 0..<side {
+                let d = SIMD2(Float(u), Float(v)) - keyUV
+                table[u * side + v] = ((d * d).sum() / (2 * 255 * 255)).squareRoot()
+            }
+        }
+        image.forEachRowRange { rows in
+            for y in rows {
+                let q = UnsafeRawPointer(image.row(y)), d = distance + y * w
+                for x in 0..<w {
+                    // Cairo's ARGB32: one native-endian word, A R G B from the top byte.
+                    let px = q.load(fromByteOffset: 4 &* x, as: UInt32.self)
+                    let a = px >> 24
+                    if a == 0 { d[x] = -1; continue }
+                    var r = Float(px >> 16 & 255), g = Float(px >> 8 & 255), b = Float(px & 255)
+                    if a != 255 {
+                        let unpremultiply = 255 / Float(a)
+                        r *= unpremultiply; g *= unpremultiply; b *= unpremultiply
+                    }
+                    // Rounded by adding and subtracting 1.5 × 2²³, as `chromaDistance` rounds.
+                    let u = (128 + (-0.16874 * r - 0.33126 * g + 0.5 * b)) + 12_582_912 - 12_582_912
+                    let v = (128 + (0.5 * r - 0.41869 * g - 0.08131 * b)) + 12_582_912 - 12_582_912
+                    let ui = min(max(Int(u), 0), side - 1), vi = min(max(Int(v), 0), side - 1)
+                    d[x] = table[ui * side + vi]
+                }
+            }
+        }
+    }
+
     /// Alpha × clamp((mean 3 × 3 chroma distance − similarity) / blend, 0, 1), then spill removed from
     /// the key's strongest channel: `c −= spill × max(0, c − (other two) / 2)`.
     static func chromaKey(_ image: FilterImage, key: Color, similarity: Float, blend: Float, spill: Float) {
@@ -388,15 +426,7 @@ enum SpatialKernels {
         // Pass 1: every pixel's distance (−1 where transparent: not counted in its neighbours' means).
         let distance = UnsafeMutablePointer<Float>.allocate(capacity: w * h)
         defer { distance.deallocate() }
-        image.forEachRowRange { rows in
-            for y in rows {
-                let q = image.row(y), d = distance + y * w
-                for x in 0..<w {
-                    let p = load(q + 4 * x)
-                    d[x] = p[3] == 0 ? -1 : chromaDistance(p, key: keyUV)
-                }
-            }
-        }
+        chromaDistances(image, keyUV: keyUV, into: distance)
         // Pass 2: the 3 × 3 mean (the frame's edge repeated), the new alpha, the spill.
         let hard = blend <= 0.0001
         image.forEachRowRange { rows in
