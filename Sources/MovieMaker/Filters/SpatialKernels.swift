@@ -427,27 +427,54 @@ enum SpatialKernels {
         let distance = UnsafeMutablePointer<Float>.allocate(capacity: w * h)
         defer { distance.deallocate() }
         chromaDistances(image, keyUV: keyUV, into: distance)
-        // Pass 2: the 3 × 3 mean (the frame's edge repeated), the new alpha, the spill.
+        // Pass 2: the 3 × 3 mean (the frame's edge repeated), the new alpha, the spill. Rows whose window
+        // holds no transparent pixel (the usual case: a keyed video is opaque) sum their nine neighbours
+        // without the selects, in the same order, so the sums are the same.
+        let clear = UnsafeMutablePointer<Bool>.allocate(capacity: h)
+        defer { clear.deallocate() }
+        image.forEachRowRange { rows in
+            for y in rows {
+                let d = distance + y * w
+                var lowest: Float = 0
+                for x in 0..<w { lowest = min(lowest, d[x]) }
+                clear[y] = lowest >= 0
+            }
+        }
         let hard = blend <= 0.0001
+        // The spill's channels as lane weights (no per-pixel array or lane indexing): the key's strongest
+        // channel, and half of each of the other two. The products and sums are exact (whole levels).
+        var mainLane = SIMD4<Float>.zero, otherHalf = SIMD4<Float>.zero
+        mainLane[main] = 1
+        for c in others { otherHalf[c] = 0.5 }
         image.forEachRowRange { rows in
             for y in rows {
                 let q = image.row(y)
-                let up = distance + max(y - 1, 0) * w, mid = distance + y * w, down = distance + min(y + 1, h - 1) * w
+                let above = max(y - 1, 0), below = min(y + 1, h - 1)
+                let up = distance + above * w, mid = distance + y * w, down = distance + below * w
+                @inline(__always) func finish(_ x: Int, _ sum: Float) {
+                    let mean = sum / 9
+                    let m: Float = hard ? (mean > similarity ? 1 : 0) : min(max((mean - similarity) / blend, 0), 1)
+                    var p = load(q + 4 * x)
+                    if spill > 0 {
+                        let excess = (p * mainLane).sum() - (p * otherHalf).sum()
+                        if excess > 0 { p = p - mainLane * (spill * excess) }
+                    }
+                    store(p * m, q + 4 * x)
+                }
+                if clear[above] && clear[y] && clear[below] {
+                    for x in 0..<w {
+                        let xl = max(x - 1, 0), xr = min(x + 1, w - 1)
+                        finish(x, up[xl] + up[x] + up[xr] + mid[xl] + mid[x] + mid[xr] + down[xl] + down[x] + down[xr])
+                    }
+                    continue
+                }
                 for x in 0..<w {
                     let centre = mid[x]
                     if centre < 0 { continue }
                     let xl = max(x - 1, 0), xr = min(x + 1, w - 1)
                     @inline(__always) func at(_ v: Float) -> Float { v < 0 ? centre : v }
-                    let sum = at(up[xl]) + at(up[x]) + at(up[xr]) + at(mid[xl]) + centre + at(mid[xr])
-                        + at(down[xl]) + at(down[x]) + at(down[xr])
-                    let mean = sum / 9
-                    let m: Float = hard ? (mean > similarity ? 1 : 0) : min(max((mean - similarity) / blend, 0), 1)
-                    var p = load(q + 4 * x)
-                    if spill > 0 {
-                        let excess = p[main] - (p[others[0]] + p[others[1]]) / 2
-                        if excess > 0 { p[main] -= spill * excess }
-                    }
-                    store(p * m, q + 4 * x)
+                    finish(x, at(up[xl]) + at(up[x]) + at(up[xr]) + at(mid[xl]) + centre + at(mid[xr])
+                        + at(down[xl]) + at(down[x]) + at(down[xr]))
                 }
             }
         }
