@@ -95,6 +95,7 @@ struct ChunkOptions: ParsableArguments {
             return
         }
         let label: String, outcome: DistributedRender.ChunkOutcome
+        var isFirstChunk = false
         let reporter = ProgressReporter(label: "chunk", output: folder.path, options: progress)
         try Interruption.shared.beginWriting()
         let started = Date()
@@ -102,6 +103,7 @@ struct ChunkOptions: ParsableArguments {
             if let chunk {
                 let (k, n) = try Self.parseChunk(chunk)
                 label = "chunk \(k)/\(n)"
+                isFirstChunk = k == 0
                 outcome = try job.renderChunk(k, of: n, in: folder, cancellation: Interruption.shared.token) { reporter.update($0) }
             } else {
                 let range = try Self.parseFrames(frames ?? "")
@@ -116,7 +118,7 @@ struct ChunkOptions: ParsableArguments {
         if progress.showsSummary {
             summarize(outcome, label: label, job: job, started: started)
         }
-        if let chunk, try Self.parseChunk(chunk).index == 0, !noSoundTrack {
+        if isFirstChunk && !noSoundTrack {
             try renderSoundTrack(job, in: folder, progress: progress)
         }
     }

@@ -363,32 +363,39 @@ enum SpatialKernels {
         return (u, v)
     }
 
-    /// A pixel's chroma distance from the key: U and V of its unpremultiplied colour (BT.601 full
-    /// range, rounded to whole 8-bit steps as in a yuv444p frame), √((ΔU² + ΔV²) / (2 × 255²)).
-    @inline(__always) static func chromaDistance(_ p: SIMD4<Float>, key: SIMD2<Float>) -> Float {
-        let unpremultiply = 255 / p[3]
-        let r = p[2] * unpremultiply, g = p[1] * unpremultiply, b = p[0] * unpremultiply
-        // Rounded by adding and subtracting 1.5 × 2²³ (ties to even; no library call).
+    /// U and V of an unpremultiplied colour (levels 0…255): BT.601 full range, rounded to whole 8-bit
+    /// steps as in a yuv444p frame (by adding and subtracting 1.5 × 2²³: ties to even, no library call).
+    @inline(__always) static func chromaUV(_ r: Float, _ g: Float, _ b: Float) -> SIMD2<Float> {
         let u = (128 + (-0.16874 * r - 0.33126 * g + 0.5 * b)) + 12_582_912 - 12_582_912
         let v = (128 + (0.5 * r - 0.41869 * g - 0.08131 * b)) + 12_582_912 - 12_582_912
-        let d = SIMD2(u, v) - key
+        return SIMD2(u, v)
+    }
+
+    /// The chroma distance of (U, V) from the key's: √((ΔU² + ΔV²) / (2 × 255²)).
+    @inline(__always) static func chromaDistance(uv: SIMD2<Float>, key: SIMD2<Float>) -> Float {
+        let d = uv - key
         return ((d * d).sum() / (2 * 255 * 255)).squareRoot()
+    }
+
+    /// A pixel's chroma distance from the key, by definition: `chromaUV` of its unpremultiplied colour,
+    /// then `chromaDistance(uv:key:)`. The key's first pass (`chromaDistances`) gives exactly this through
+    /// a table; the tests hold it to this definition.
+    @inline(__always) static func chromaDistance(_ p: SIMD4<Float>, key: SIMD2<Float>) -> Float {
+        let unpremultiply = 255 / p[3]
+        return chromaDistance(uv: chromaUV(p[2] * unpremultiply, p[1] * unpremultiply, p[0] * unpremultiply), key: key)
     }
 
     /// Every pixel's chroma distance from the key, row after row into `distance` (−1 where transparent):
     /// `chromaDistance` of each pixel, exactly, with the square root and division looked up. U and V are
-    /// whole numbers 0…256 once rounded, so the distance is a table of 257 × 257 entries computed by
-    /// `chromaDistance`'s own last step; an opaque pixel needs no unpremultiplying (its factor is 1).
+    /// whole numbers 0…256 once rounded, so the distance is a table of 257 × 257 entries of
+    /// `chromaDistance(uv:key:)`; an opaque pixel needs no unpremultiplying (its factor is 1).
     static func chromaDistances(_ image: FilterImage, keyUV: SIMD2<Float>, into distance: UnsafeMutablePointer<Float>) {
         let w = image.width
         let side = 257
         let table = UnsafeMutablePointer<Float>.allocate(capacity: side * side)
         defer { table.deallocate() }
         for u in 0..<side {
-            for v in 0..<side {
-                let d = SIMD2(Float(u), Float(v)) - keyUV
-                table[u * side + v] = ((d * d).sum() / (2 * 255 * 255)).squareRoot()
-            }
+            for v in 0..<side { table[u * side + v] = chromaDistance(uv: SIMD2(Float(u), Float(v)), key: keyUV) }
         }
         image.forEachRowRange { rows in
             for y in rows {
@@ -403,10 +410,9 @@ enum SpatialKernels {
                         let unpremultiply = 255 / Float(a)
                         r *= unpremultiply; g *= unpremultiply; b *= unpremultiply
                     }
-                    // Rounded by adding and subtracting 1.5 × 2²³, as `chromaDistance` rounds.
-                    let u = (128 + (-0.16874 * r - 0.33126 * g + 0.5 * b)) + 12_582_912 - 12_582_912
-                    let v = (128 + (0.5 * r - 0.41869 * g - 0.08131 * b)) + 12_582_912 - 12_582_912
-                    let ui = min(max(Int(u), 0), side - 1), vi = min(max(Int(v), 0), side - 1)
+                    let uv = chromaUV(r, g, b)
+                    // 0…256 for a valid premultiplied pixel; clamped for one whose colour exceeds its alpha.
+                    let ui = min(max(Int(uv.x), 0), side - 1), vi = min(max(Int(uv.y), 0), side - 1)
                     d[x] = table[ui * side + vi]
                 }
             }
