@@ -103,10 +103,18 @@ struct HeardSound: AudioSource {
 
     var endFadeDuration: Time { source.endFadeDuration }
 
+    /// How long it is heard: `length`, or less when the source ends sooner (its fade-out then ends where
+    /// the source does, not in silence after it).
+    private var heardLength: Time? {
+        guard let length else { return nil }
+        guard let d = source.duration else { return length }
+        return Time.max(.zero, Time.min(length, d - skip))
+    }
+
     func makeReader(format: AudioFormat) throws -> any AudioReader {
         // Sources that seek (files, stretched and reversed sounds) start at the skip point directly.
         HeardSoundReader(inner: try source.makeReader(format: format, from: format.frame(at: skip)), format: format,
-                         skip: 0, length: length.map { format.frame(at: $0) },
+                         skip: 0, length: heardLength.map { format.frame(at: $0) },
                          fadeIn: format.frame(at: fadeIn), fadeOut: format.frame(at: fadeOut))
     }
 }
@@ -287,9 +295,19 @@ extension Clip.Track {
     /// sounds heard from it: equal-power fades over `audioCrossfade`, as much of it before the cut as
     /// the incoming sounds have material before their in point and after it as the outgoing ones have
     /// after their out point (half each when both have enough: centred on the cut).
+    ///
+    /// Each side fades over the whole `audioCrossfade` whatever the other side has: a whole recorded
+    /// clip has no sound beyond its ends, so its sound fades out before the cut (or in after it)
+    /// instead of stopping or starting at full level, which clicks (seed 000's join of separate
+    /// recordings). An outgoing sound whose file ends a little before the cut (an audio track a few
+    /// milliseconds shorter than its picture) fades out over the same length, ending where it ends.
     private func joinAtCut(_ cut: Time, outgoing: inout [ClipSound], incoming: inout [ClipSound]) {
         let endless = Time(value: Int64.max / 4, timescale: 1)
-        let outs = outgoing.indices.filter { outgoing[$0].lastHeard == cut }
+        let x = audioCrossfade
+        let outs = outgoing.indices.filter { i in
+            guard let last = outgoing[i].lastHeard else { return false }
+            return last == cut || (outgoing[i].heardUntil != nil && last < cut && last > cut - x)
+        }
         let ins = incoming.indices.filter { incoming[$0].firstHeard == cut }
         guard !outs.isEmpty || !ins.isEmpty else { return }
         // Material beyond the cut: after it for outgoing sounds, before it for incoming ones.
@@ -298,19 +316,17 @@ extension Clip.Track {
             return s.source.duration.map { Time.max(.zero, s.start + $0 - cut) } ?? endless
         }.min() ?? endless
         let before = ins.map { Time.max(.zero, cut - incoming[$0].start) }.min() ?? endless
-        let x = audioCrossfade
         let half = Time(value: x.value, timescale: x.timescale * 2)
         var a = Time.min(before, half)
         let b = Time.min(after, x - a)
         a = Time.min(before, x - b)
-        guard a + b > .zero else { return }
         for i in outs {
-            outgoing[i].heardUntil = cut + b
-            outgoing[i].fadeOut = a + b
+            if outgoing[i].lastHeard == cut { outgoing[i].heardUntil = cut + b }
+            outgoing[i].fadeOut = x
         }
         for i in ins {
             incoming[i].heardFrom = cut - a
-            incoming[i].fadeIn = a + b
+            incoming[i].fadeIn = x
         }
     }
 }
