@@ -61,6 +61,33 @@ struct NewcomerTests {
         }
     }
 
+    /// Issue 33, bug 4: the numeric idioms of a first script (`1.0 / 30`, `2.5 * 2`, `Double(i) / 30`,
+    /// `t * 0.5`) compile in a script that imports MovieMaker and stay `Double`; they were "ambiguous use
+    /// of operator" while `Time / Int` and `Time * Int` competed with `Double`'s operators.
+    @Test func literalArithmeticCompilesInAScript() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let script = folder.file("numbers.swift")
+        let source = """
+            import MovieMaker
+
+            let dt = 1.0 / 30
+            let twice = 2.5 * 2
+            var total = 0.0
+            for i in 0..<30 {
+                let t = Double(i) / 30
+                total += t * 0.5
+            }
+            let clip = Clip.color(.black, duration: 2.5 * 2)
+            print("dt \\(dt) \\(type(of: dt)), twice \\(twice) \\(type(of: twice)), total \\((total * 100).rounded()), half \\((clip.duration / 2).seconds)")
+            // \(UUID().uuidString)
+            """
+        try source.write(to: script, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["run", script.path])
+        #expect(r.status == 0, "the idioms did not compile or run: \(r.stderr)")
+        #expect(r.stdout.contains("dt 0.03333333333333333 Double, twice 5.0 Double, total 725.0, half 2.5"), "stdout: \(r.stdout)")
+    }
+
     @Test func swiftVersion6IsAnOptInThatChecksDataRaces() throws {
         guard CLI.isBuilt else { return }
         let folder = try TemporaryFolder()

@@ -120,9 +120,19 @@ public struct Time: Hashable, Comparable, Sendable, CustomStringConvertible,
     public static func + (a: Time, b: Time) -> Time { (Rational(a) + Rational(b)).time }
     /// Difference of two times.
     public static func - (a: Time, b: Time) -> Time { (Rational(a) - Rational(b)).time }
-    /// A time scaled by a whole number.
+    // `Time * Int` and `Time / Int` are disfavoured overloads: `Time` is expressible by float literals, so
+    // without it `1.0 / 30` or `2.5 * 2` in any file importing MovieMaker could be `Time / Int` as well
+    // as `Double / Double`, and Swift calls the expression ambiguous. Disfavoured, they are chosen only
+    // when nothing else fits (`clip.duration / 2`, or a `Time` expected: `trimmed(to: 2.5 * 2)`), so
+    // literal arithmetic stays `Double`.
+
+    /// A time scaled by a whole number (`clip.duration * 3`). Literal arithmetic such as `2.5 * 2` stays
+    /// `Double` unless a `Time` is expected.
+    @_disfavoredOverload
     public static func * (a: Time, n: Int) -> Time { (Rational(a) * Rational(Int64(n), 1)).time }
-    /// A time divided by a whole number, exactly (`n` must not be 0).
+    /// A time divided by a whole number, exactly (`n` must not be 0): `clip.duration / 2`. Literal
+    /// arithmetic such as `1.0 / 30` stays `Double` unless a `Time` is expected.
+    @_disfavoredOverload
     public static func / (a: Time, n: Int) -> Time {
         precondition(n != 0, "a time cannot be divided by 0")
         return (Rational(a) * Rational(1, Int64(n))).time
