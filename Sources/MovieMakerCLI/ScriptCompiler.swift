@@ -40,7 +40,7 @@ struct ScriptCompiler {
     var verbose = false
 
     /// Bumped when the flags change in a way the key does not capture.
-    private static let cacheFormat = "moviemaker-run-2"
+    private static let cacheFormat = "moviemaker-run-3"
     /// Module name for the script (a file name such as `my-wave.swift` is not a valid one).
     private static let moduleName = "MovieMakerScript"
     /// How long an unused cache entry is kept.
@@ -95,8 +95,12 @@ struct ScriptCompiler {
         } catch {
             throw .buildFailed(reason: "cannot create the cache folder \(entry.path) (\((error as NSError).localizedDescription)); set XDG_CACHE_HOME to a writable folder")
         }
+        let support = try supportObject(for: displayPath)
         let partial = entry.appendingPathComponent(".\(binary.lastPathComponent).partial-\(getpid())")
-        let arguments = compilerArguments(script: displayPath, output: partial.path, parseAsLibrary: parseAsLibrary)
+        // The compiler sees the script's absolute path, so `#filePath` in it (a script finding its assets
+        // beside itself) names the script wherever it is run from; the cache key holds the same path.
+        let absolute = script.standardizedFileURL.path
+        let arguments = compilerArguments(script: absolute, output: partial.path, parseAsLibrary: parseAsLibrary) + [support.path, "-Xlinker", "--defsym=swift_errorInMain=moviemaker_script_error_in_main"]
         let transient = !verbose && Terminal.standardErrorIsTerminal
         if verbose {
             Terminal.writeError("moviemaker: compiling \(displayPath): \(swiftc.path) \(arguments.joined(separator: " "))\n")
@@ -104,8 +108,24 @@ struct ScriptCompiler {
             Terminal.writeError("compiling \(displayPath)…")
         }
         let started = Date()
+        let status = try runCompiler(arguments, script: displayPath, transient: transient, removingOnFailure: [partial, entry])
+        guard status == 0 else {
+            try? fm.removeItem(at: partial)
+            try? fm.removeItem(at: entry)
+            throw .compileFailed(script: displayPath)
+        }
+        if rename(partial.path, binary.path) != 0 {
+            throw .buildFailed(reason: "cannot move the executable into \(binary.path) (\(String(cString: strerror(errno))))")
+        }
+        if verbose { Terminal.writeError(String(format: "moviemaker: compiled in %.1f s into %@\n", Date().timeIntervalSince(started), binary.path)) }
+        pruneCache(keeping: entry)
+        return binary
+    }
+
+    /// Runs the compiler with `arguments` and returns its exit status. SIGINT and SIGTERM go on to the
+    /// compiler and stop this run once it has exited, removing `removingOnFailure`.
+    private func runCompiler(_ arguments: [String], script: String, transient: Bool, removingOnFailure: [URL]) throws(ScriptError) -> Int32 {
         let status: Int32
-        // SIGINT and SIGTERM go on to the compiler, and stop this run once it has exited.
         let forwarder = SignalForwarder()
         defer { forwarder.stop() }
         do throws(ChildProcess.LaunchError) {
@@ -118,21 +138,67 @@ struct ScriptCompiler {
         }
         if transient { Terminal.writeError("\r\u{1B}[2K") }
         if let signal = forwarder.received {
+            for url in removingOnFailure { try? FileManager.default.removeItem(at: url) }
+            throw .interrupted(signal: signal, script: script)
+        }
+        return status
+    }
+
+    /// The source of the object linked into every script, compiled once per compiler (`supportObject()`).
+    ///
+    /// An error thrown at a script's top level reaches the Swift runtime's `swift_errorInMain`, which
+    /// stops the process with a trap: exit status 132 (SIGILL) and a crash report of some 45 lines after
+    /// the message. A script is a program the user wrote, and an error it throws is an ordinary failure,
+    /// so the object defines a function with the runtime's signature, and the script is linked with
+    /// `swift_errorInMain` defined as that function (`--defsym`; the executable's definition comes before
+    /// libswiftCore's, and the compiler refuses to name a runtime symbol itself): the error's text on one
+    /// line, as the tool prints its own (`moviemaker: error: …`), and exit status 1, after flushing what
+    /// the script printed.
+    static let supportSource = """
+        #if canImport(Glibc)
+        import Glibc
+        #endif
+
+        /// A script's top-level error: one line on standard error and exit status 1 (see ScriptCompiler).
+        @_silgen_name("moviemaker_script_error_in_main")
+        public func moviemakerScriptErrorInMain(_ error: any Error) {
+            fflush(stdout)
+            fputs("moviemaker: error: \\(String(describing: error))\\n", stderr)
+            exit(1)
+        }
+
+        """
+
+    /// The support object (`supportSource` compiled), from the cache or compiled now (before `script`,
+    /// which an interruption then names: nothing of it was run).
+    func supportObject(for script: String) throws(ScriptError) -> URL {
+        var hash = SHA256()
+        hash.update(field: Self.cacheFormat)
+        hash.update(field: swiftc.path)
+        hash.update(field: Self.fileStamp(swiftc.resolvingSymlinksInPath()))
+        hash.update(field: Self.libraryIsInstrumented ? "asan" : "plain")
+        hash.update(field: Self.supportSource)
+        let folder = cacheFolder.appendingPathComponent("support").appendingPathComponent(String(hash.hexDigest().prefix(32)))
+        let object = folder.appendingPathComponent("ScriptSupport.o")
+        let fm = FileManager.default
+        if fm.fileExists(atPath: object.path) { return object }
+        let source = folder.appendingPathComponent("ScriptSupport.swift")
+        let partial = folder.appendingPathComponent(".ScriptSupport.o.partial-\(getpid())")
+        do {
+            try fm.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(Self.supportSource.utf8).write(to: source, options: .atomic)
+        } catch {
+            throw .buildFailed(reason: "cannot write \(source.path) (\((error as NSError).localizedDescription)); set XDG_CACHE_HOME to a writable folder")
+        }
+        var arguments = ["-module-name", "MovieMakerScriptSupport", "-parse-as-library", "-O", "-c", source.path, "-o", partial.path]
+        if Self.libraryIsInstrumented { arguments.append("-sanitize=address") }
+        if verbose { Terminal.writeError("moviemaker: compiling the scripts' support object: \(swiftc.path) \(arguments.joined(separator: " "))\n") }
+        let status = try runCompiler(arguments, script: script, transient: false, removingOnFailure: [partial])
+        guard status == 0, rename(partial.path, object.path) == 0 else {
             try? fm.removeItem(at: partial)
-            try? fm.removeItem(at: entry)
-            throw .interrupted(signal: signal, script: displayPath)
+            throw .buildFailed(reason: "the support object \(source.path) did not compile with \(swiftc.path)")
         }
-        guard status == 0 else {
-            try? fm.removeItem(at: partial)
-            try? fm.removeItem(at: entry)
-            throw .compileFailed(script: displayPath)
-        }
-        if rename(partial.path, binary.path) != 0 {
-            throw .buildFailed(reason: "cannot move the executable into \(binary.path) (\(String(cString: strerror(errno))))")
-        }
-        if verbose { Terminal.writeError(String(format: "moviemaker: compiled in %.1f s into %@\n", Date().timeIntervalSince(started), binary.path)) }
-        pruneCache(keeping: entry)
-        return binary
+        return object
     }
 
     /// The cache entry for `script` with contents `source`: its folder, the executable in it, and whether
@@ -153,6 +219,7 @@ struct ScriptCompiler {
         hash.update(field: optimize ? "-O" : "-Onone")
         hash.update(field: swiftVersion.compilerFlags.joined(separator: " "))
         hash.update(field: parseAsLibrary ? "library" : "main")
+        hash.update(field: Self.supportSource)
         hash.update(field: Self.libraryIsInstrumented ? "asan" : "plain")
         for file in [library.dynamicLibrary, library.moduleFile] {
             hash.update(field: file.path)

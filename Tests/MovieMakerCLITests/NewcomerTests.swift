@@ -88,6 +88,58 @@ struct NewcomerTests {
         #expect(r.stdout.contains("dt 0.03333333333333333 Double, twice 5.0 Double, total 725.0, half 2.5"), "stdout: \(r.stdout)")
     }
 
+    /// Issue 33, bug 7: an error thrown at a script's top level, a library error or the script's own,
+    /// ends the run with one line (`moviemaker: error: …`) and exit status 1; it was 132 (SIGILL) with
+    /// a 45-line crash report from the runtime's backtracer. What the script printed before still shows.
+    @Test func anErrorThrownAtTopLevelExitsOneWithOneLine() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let scripts = [
+            ("library", """
+                import Foundation
+                import MovieMaker
+                print("before the error")
+                let movie = try MovieMaker(url: URL(fileURLWithPath: "/no-such-folder-\(UUID().uuidString)/x.mp4"), width: 160, height: 120, fps: 30)
+                print("never")
+                """, "does not exist"),
+            ("own", """
+                struct NotEnoughPhotos: Error, CustomStringConvertible { var description: String { "only 2 photos: give at least 3" } }
+                print("before the error")
+                throw NotEnoughPhotos()
+                // \(UUID().uuidString)
+                """, "only 2 photos: give at least 3"),
+        ]
+        for (name, source, message) in scripts {
+            let script = folder.file("\(name).swift")
+            try source.write(to: script, atomically: true, encoding: .utf8)
+            let r = try CLI.run(["run", script.path])
+            #expect(r.status == 1, "\(name): exit status \(r.status), expected 1: \(r.stderr)")
+            #expect(r.stdout == "before the error\n", "\(name): stdout \(r.stdout)")
+            let lines = r.stderr.split(separator: "\n")
+            #expect(lines.count == 1 && lines.first?.hasPrefix("moviemaker: error: ") == true && r.stderr.contains(message),
+                    "\(name): one line wanted, got \(lines.count): \(r.stderr.prefix(400))")
+        }
+    }
+
+    /// Issue 33 (friction): a script run by a relative path is compiled with its absolute path, so
+    /// `#filePath` (how a script finds its assets beside itself) names the script, and the cached build
+    /// run later from another folder still does.
+    @Test func aScriptRunByARelativePathSeesItsAbsolutePathInFilePath() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let sub = folder.file("scripts")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        let script = sub.appendingPathComponent("where.swift")
+        try "print(#filePath)\n// \(UUID().uuidString)\n".write(to: script, atomically: true, encoding: .utf8)
+        let first = try CLI.run(["run", "scripts/where.swift"], in: folder.url)
+        #expect(first.status == 0, "\(first.stderr)")
+        let again = try CLI.run(["run", "where.swift"], in: sub)
+        #expect(again.status == 0, "\(again.stderr)")
+        for r in [first, again] {
+            #expect(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == script.standardizedFileURL.path, "#filePath: \(r.stdout)")
+        }
+    }
+
     @Test func swiftVersion6IsAnOptInThatChecksDataRaces() throws {
         guard CLI.isBuilt else { return }
         let folder = try TemporaryFolder()
