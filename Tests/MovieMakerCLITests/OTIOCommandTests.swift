@@ -133,6 +133,36 @@ struct OTIOCommandTests {
         #expect(back.contains("\"project\": \"X\""), "timeline metadata kept")
     }
 
+    /// Issue 33, bug 5: the README's round trip, into another folder: `otio export examples/specs/travel.json`,
+    /// then `otio import travel.otio -o elsewhere/edit.json`. The template's slot defaults and items name
+    /// files relative to examples/specs; the imported description names them from its own folder, so it
+    /// validates and renders the same frames (it failed validate: "no such file media/clip-8s.mp4").
+    @Test("otio import into another folder rewrites every path for the new description, which validates and renders the same movie")
+    func importIntoAnotherFolderValidatesAndRenders() throws {
+        guard CLI.isBuilt, FFTools.available else { return }
+        let (folder, spec) = try ExampleSpecTests.prepare("travel.json")
+        let elsewhere = folder.file("elsewhere/deeper")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let otio = folder.file("otio/travel.otio")
+        try FileManager.default.createDirectory(at: otio.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let exported = try CLI.run(["otio", "export", spec.path, "-o", otio.path])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let edit = elsewhere.appendingPathComponent("edit.json")
+        let imported = try CLI.run(["otio", "import", otio.path, "-o", edit.path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let validated = try CLI.run(["validate", edit.path])
+        #expect(validated.status == 0, "the imported description does not validate: \(validated.stdout) \(validated.stderr)")
+        for (name, description) in [("original", spec), ("imported", edit)] {
+            let r = try CLI.run(["render", description.path, "--preset", "ultrafast", "-o", folder.file("\(name).mp4").path, "-q"])
+            #expect(r.status == 0, "\(name): \(r.stderr)")
+        }
+        #expect(try Data(contentsOf: folder.file("original.mp4")) == Data(contentsOf: folder.file("imported.mp4")),
+                "the imported description renders another movie")
+        // Inside its folder a file is named relatively; the media beside the original is outside it: absolute.
+        let text = try String(contentsOf: edit, encoding: .utf8)
+        #expect(text.contains(folder.file("media/clip-8s.mp4").standardizedFileURL.path), "slot default not rewritten: \(text.prefix(600))")
+    }
+
     /// An editor's timeline at 23.976 (as the Python package writes it): A, a 24-frame dissolve, B at 2×,
     /// a 1 s gap, C reversed; metadata of another tool at every level and an effect MovieMaker lacks.
     static func editorsFile(_ folder: TemporaryFolder) -> String {

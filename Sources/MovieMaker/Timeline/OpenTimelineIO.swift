@@ -48,6 +48,9 @@ public enum OpenTimelineIO {
     /// Exports `timeline` (resolved with `options`: every file is opened to know its length) as an
     /// OpenTimelineIO document. Media paths become absolute `file://` URLs.
     public static func export(_ timeline: Timeline, options: Timeline.RenderOptions) throws(MovieMakerError) -> Exported {
+        // The description kept in the metadata names its files by absolute path, as the media
+        // references do, so an import into any folder can write them relative to the new description.
+        let timeline = timeline.absolutized(from: options.mediaFolder)
         let composition = try timeline.composition(options)
         let rate = timeline.output.resolvedFrameRate
         var warnings: [String] = []
@@ -279,7 +282,9 @@ extension OpenTimelineIO {
     /// in `warnings`.
     public static func `import`(_ document: JSONValue, otioFolder: URL, specFolder: URL) throws(MovieMakerError) -> Imported {
         var reader = Reader(otioFolder: otioFolder, specFolder: specFolder)
-        let timeline = try reader.timeline(document)
+        // Paths from the metadata (items read back as written, slot defaults, the thumbnail) are absolute
+        // in an export; those inside the new description's folder are written relative to it.
+        let timeline = try reader.timeline(document).relativized(to: specFolder)
         return Imported(timeline: timeline, warnings: reader.warnings)
     }
 

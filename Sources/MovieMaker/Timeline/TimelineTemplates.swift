@@ -118,35 +118,75 @@ extension Timeline {
         return values
     }
 
-    /// This timeline with every relative file path (sources, slot defaults, the thumbnail) rewritten for
-    /// a description in `newFolder` instead of `oldFolder`: relative to `newFolder` when the file is
-    /// inside it, absolute otherwise. Absolute paths are left as they are.
+    /// This timeline with every relative file path (sources, stickers, subtitles, filters' files such
+    /// as LUTs, split cells and masks, slot defaults, the thumbnail) rewritten for a description in
+    /// `newFolder` instead of `oldFolder`: relative to `newFolder` when the file is inside it, absolute
+    /// otherwise. Absolute paths and URLs are left as they are.
     public func rebased(from oldFolder: URL, to newFolder: URL) -> Timeline {
-        func rebase(_ path: String) -> String {
+        mappingFilePaths { path in
             guard !path.hasPrefix("/"), !path.contains("://"), !path.hasPrefix("file:") else { return path }
             let absolute = oldFolder.appendingPathComponent(path).standardizedFileURL.path
             return Self.relativePath(absolute, from: newFolder)
         }
-        func rebase(_ source: Source) -> Source {
-            if case let .file(p) = source { return .file(rebase(p)) }
+    }
+
+    /// This timeline with every relative path made absolute from `folder` (what an OpenTimelineIO
+    /// export keeps in its metadata, like its media references, so an import anywhere can rebase them).
+    func absolutized(from folder: URL) -> Timeline {
+        mappingFilePaths { path in
+            guard !path.hasPrefix("/"), !path.contains("://"), !path.hasPrefix("file:") else { return path }
+            return folder.appendingPathComponent(path).standardizedFileURL.path
+        }
+    }
+
+    /// This timeline with every absolute path inside `folder` written relative to it.
+    func relativized(to folder: URL) -> Timeline {
+        mappingFilePaths { path in path.hasPrefix("/") ? Self.relativePath(URL(fileURLWithPath: path).standardizedFileURL.path, from: folder) : path }
+    }
+
+    /// This timeline with `transform` applied to every file path it names: items' sources (inside split
+    /// cells and masks too), stickers, subtitles, filters' file parameters, slot defaults and the thumbnail.
+    func mappingFilePaths(_ transform: (String) -> String) -> Timeline {
+        func map(_ source: Source) -> Source {
+            if case let .file(p) = source { return .file(transform(p)) }
             return source
+        }
+        func map(_ item: Item) -> Item {
+            var item = item
+            switch item.content {
+            case var .video(v): v.source = map(v.source); item.content = .video(v)
+            case var .photo(p): p.source = map(p.source); item.content = .photo(p)
+            case var .slideshow(s): s.photos = s.photos.map(map); item.content = .slideshow(s)
+            case var .audio(a): a.source = map(a.source); item.content = .audio(a)
+            case var .sticker(st): st.source = st.source.map(map); item.content = .sticker(st)
+            case var .subtitles(sub): sub.file = transform(sub.file); item.content = .subtitles(sub)
+            case var .split(split): split.cells = split.cells.map(map); item.content = .split(split)
+            case .title, .color, .generator, .gap: break
+            }
+            item.filters = item.filters.map { filter in
+                guard let descriptor = Clip.Filter.descriptors.first(where: { $0.name == filter.name }) else { return filter }
+                var filter = filter
+                for parameter in descriptor.parameters {
+                    if case .file = parameter.kind, case let .string(path)? = filter.parameters[parameter.key] {
+                        filter.parameters[parameter.key] = .string(transform(path))
+                    }
+                }
+                return filter
+            }
+            if var mask = item.mask {
+                mask.item = map(mask.item)
+                item.mask = mask
+            }
+            return item
         }
         var copy = self
         for t in copy.tracks.indices {
-            for i in copy.tracks[t].items.indices {
-                switch copy.tracks[t].items[i].content {
-                case var .video(v): v.source = rebase(v.source); copy.tracks[t].items[i].content = .video(v)
-                case var .photo(p): p.source = rebase(p.source); copy.tracks[t].items[i].content = .photo(p)
-                case var .slideshow(s): s.photos = s.photos.map(rebase); copy.tracks[t].items[i].content = .slideshow(s)
-                case var .audio(a): a.source = rebase(a.source); copy.tracks[t].items[i].content = .audio(a)
-                default: break
-                }
-            }
+            copy.tracks[t].items = copy.tracks[t].items.map(map)
         }
         for name in copy.slots.keys {
-            if case let .file(p)? = copy.slots[name]?.default { copy.slots[name]?.default = .file(rebase(p)) }
+            if case let .file(p)? = copy.slots[name]?.default { copy.slots[name]?.default = .file(transform(p)) }
         }
-        if let thumbnail = copy.template?.thumbnail { copy.template?.thumbnail = rebase(thumbnail) }
+        if let thumbnail = copy.template?.thumbnail { copy.template?.thumbnail = transform(thumbnail) }
         return copy
     }
 
