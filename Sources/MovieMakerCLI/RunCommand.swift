@@ -46,6 +46,10 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Compile again even if a cached build matches.")
     var rebuild = false
 
+    /// Compile (into the cache) and stop.
+    @Flag(help: "Compile the script (keeping the build in the cache) without running it: exit status 0 when it compiles, 1 when it does not (e.g. to check scripts in CI).")
+    var compileOnly = false
+
     /// Explain what happens.
     @Flag(name: [.short, .long], help: "Print the compiler command and whether the cache was used, on standard error.")
     var verbose = false
@@ -74,6 +78,10 @@ struct RunCommand: ParsableCommand {
         compiler.swiftVersion = swiftVersion
         compiler.verbose = verbose
         let executable = try compiler.executable(for: URL(fileURLWithPath: script), displayPath: script, rebuild: rebuild)
+        if compileOnly {
+            Terminal.writeError("moviemaker: \(script) compiles (\(executable.path))\n")
+            return
+        }
         let passed = scriptArguments.first == "--" ? Array(scriptArguments.dropFirst()) : scriptArguments
         try Self.replaceProcess(with: executable, arguments: [script] + passed)
     }

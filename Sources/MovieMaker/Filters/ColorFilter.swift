@@ -10,7 +10,7 @@ import Foundation
 public enum ColorFilter: Sendable, Hashable {
     /// Grey by BT.709 luma, mixed with the original by `amount` (0: unchanged, 1: fully grey). FFmpeg:
     /// `colorchannelmixer` with every row `.2126:.7152:.0722` (mixed with the identity by `amount`).
-    case grayscale(amount: FilterAmount)
+    case grayscale(amount: FilterAmount = 1)
     /// FFmpeg `eq=brightness=…` (−1…1): adds `brightness × 256` to luma in FFmpeg's own pipeline, which
     /// converts RGB to BT.601 limited-range Y′CbCr (`yuva444p`), runs eq's integer luma code and converts
     /// back; this does the same per pixel.
@@ -30,7 +30,7 @@ public enum ColorFilter: Sendable, Hashable {
     /// FFmpeg `colortemperature=temperature=…:mix=…` (pl=0): each channel multiplied by the colour of a
     /// black body at `kelvin` (1000…40000; 6500 is nearly neutral, lower is warmer), mixed with the
     /// original by `amount`.
-    case temperature(kelvin: FilterAmount, amount: FilterAmount)
+    case temperature(kelvin: FilterAmount, amount: FilterAmount = 1)
     /// Green–magenta balance, −1…1 (positive: magenta). FFmpeg has no tint filter; this is
     /// `colorchannelmixer=gg=1−0.3×tint`.
     case tint(FilterAmount)
@@ -41,24 +41,24 @@ public enum ColorFilter: Sendable, Hashable {
     case vibrance(FilterAmount)
     /// Sepia tone, mixed with the original by `amount`. FFmpeg: `colorchannelmixer` with the sepia
     /// matrix `.393:.769:.189:0:.349:.686:.168:0:.272:.534:.131` (mixed with the identity).
-    case sepia(amount: FilterAmount)
+    case sepia(amount: FilterAmount = 1)
     /// The negative (255 − level per channel), mixed with the original by `amount`. FFmpeg: `negate`.
-    case invert(amount: FilterAmount)
+    case invert(amount: FilterAmount = 1)
     /// Tint with a colour: the picture's luma with the colour's chroma, mixed with the original by
     /// `amount`. FFmpeg: `colorize` with the colour's hue, saturation and lightness and `mix=1` (its
     /// BT.709-weighted chroma written into BT.601 limited-range planes, as colorize does).
-    case colorize(Color, amount: FilterAmount)
+    case colorize(Color, amount: FilterAmount = 1)
     /// Each output channel a weighted sum of the input channels, mixed with the original by `amount`.
     /// FFmpeg: `colorchannelmixer=rr:rg:rb:0:gr:gg:gb:0:br:bg:bb`.
-    case channelMixer(ChannelMatrix, amount: FilterAmount)
+    case channelMixer(ChannelMatrix, amount: FilterAmount = 1)
     /// Tone curves per channel and for all (master, applied after the channel's), natural cubic splines
     /// through the points, mixed with the original by `amount`. FFmpeg: `curves` (natural interpolation).
-    case curves(CurveSet, amount: FilterAmount)
+    case curves(CurveSet, amount: FilterAmount = 1)
     /// A 3D LUT (`.cube`), mixed with the original by `amount`. FFmpeg: `lut3d=file=…:interp=…`.
-    case lut(CubeLUT, interpolation: LUTInterpolation, amount: FilterAmount)
+    case lut(CubeLUT, interpolation: LUTInterpolation = .tetrahedral, amount: FilterAmount = 1)
     /// A named look (a graded combination of the filters above, baked into a 33-point 3D LUT and read
     /// tetrahedrally), mixed with the original by `amount`.
-    case look(Look, amount: FilterAmount)
+    case look(Look, amount: FilterAmount = 1)
 }
 
 /// A 3×3 channel mixer: each output channel a weighted sum of red, green and blue (FFmpeg

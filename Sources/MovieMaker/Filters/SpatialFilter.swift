@@ -2,11 +2,14 @@ import Foundation
 
 /// Filters that look at a pixel's neighbourhood or position (blur, sharpen, vignette, grain…).
 ///
+/// Every parameter has the default a description file gives it when the key is left out
+/// (`.vignette(amount: 0.5)`, `.grain()`, `.chromaKey()`); `FilterDefaultsTests` checks they agree.
+///
 /// Each works in place on the filtered clip's premultiplied pixels, on the drawing threads, rows split
 /// over the cores. How each relates to the FFmpeg filter of the same purpose is written on its case.
 public enum SpatialFilter: Sendable, Hashable {
     /// A Gaussian blur of CSS radius `radius` pixels (σ = radius / 2), as `DrawingContext.withBlur`.
-    case blur(radius: FilterAmount)
+    case blur(radius: FilterAmount = 10)
 
     /// An unsharp mask: each pixel moves away from its blurred self,
     /// `out = in + amount × (in − blur(in))`, the blur a Gaussian of CSS radius `radius` (σ = radius / 2);
@@ -19,7 +22,7 @@ public enum SpatialFilter: Sendable, Hashable {
     /// but not the same shape, so results differ by a level or two at hard edges. `unsharp` works on
     /// the Y plane (and, with `chroma_amount`, on U and V); this works on R, G, B and alpha alike.
     /// A negative amount blurs.
-    case sharpen(amount: FilterAmount, radius: FilterAmount)
+    case sharpen(amount: FilterAmount = 1, radius: FilterAmount = 2)
 
     /// Darker (or `color`-tinted) edges, FFmpeg's `vignette` formula: a pixel at distance d from the
     /// centre keeps a fraction cos⁴(angle × d / (radius × D)) of its colour, D being half the frame's
@@ -32,7 +35,7 @@ public enum SpatialFilter: Sendable, Hashable {
     /// differs by at most a level or so. Only colour is darkened: alpha is kept (a transparent pixel
     /// stays transparent, so the vignette applies to what the clip drew). With another `color` the
     /// edges fade towards it instead of black.
-    case vignette(amount: FilterAmount, angle: FilterAmount, radius: FilterAmount, color: Color)
+    case vignette(amount: FilterAmount = 1, angle: FilterAmount = .constant(Double.pi / 5), radius: FilterAmount = 1, color: Color = .black)
 
     /// Film grain: seeded noise added to the colour, its standard deviation `amount` × 64 levels of 255
     /// (amount 0.1 ≈ 6 levels), zero-mean so brightness is kept; `monochrome` adds the same noise to
@@ -43,13 +46,13 @@ public enum SpatialFilter: Sendable, Hashable {
     /// every frame differs. Grain is scaled by each pixel's alpha and clamped to it, so premultiplied
     /// pixels stay valid and transparent ones stay transparent. FFmpeg's `noise` filter adds noise too,
     /// but seeded from its own generator, so the two cannot be compared pixel for pixel.
-    case grain(amount: FilterAmount, seed: Int, monochrome: Bool)
+    case grain(amount: FilterAmount = 0.1, seed: Int = 0, monochrome: Bool = true)
 
     /// Blocks of `size` × `size` pixels (rounded to a whole number, at least 1), each filled with the
     /// average of its premultiplied pixels; blocks start at the top-left corner of the frame (the last
     /// ones on the right and at the bottom may be narrower). FFmpeg 6's `pixelize` (mode `avg`) does
     /// the same; FFmpeg 5.1 has no such filter.
-    case pixelate(size: FilterAmount)
+    case pixelate(size: FilterAmount = 16)
 
     /// A chroma key (green screen): pixels whose chroma is near `color` become transparent, with
     /// `similarity` and `blend` as FFmpeg's `chromakey` filter defines them, then green (or blue, or
@@ -64,7 +67,7 @@ public enum SpatialFilter: Sendable, Hashable {
     /// the edge. `colorkey` compares R, G, B instead (it keys on brightness too); FFmpeg's `despill`
     /// (type green, mix 0.5, expand 0) is the spill step with `spill = 1`: green is limited to the
     /// mean of red and blue, `g' = g − spill × max(0, g − (r + b) / 2)`.
-    case chromaKey(color: Color, similarity: FilterAmount, blend: FilterAmount, spill: FilterAmount)
+    case chromaKey(color: Color = Color(red: 0, green: 1, blue: 0), similarity: FilterAmount = 0.15, blend: FilterAmount = 0.1, spill: FilterAmount = 0.5)
 }
 
 extension SpatialFilter {

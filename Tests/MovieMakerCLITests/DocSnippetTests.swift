@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import MovieMakerTestSupport
+
+/// Every Swift snippet in the README and the docs compiles against the library (issue 33, bug 6: the
+/// README's filter snippet did not). Each ```swift block is compiled as a `moviemaker run` script
+/// (`--compile-only`): a block that uses names it does not declare gets them from an HTML comment on
+/// the line before it, `<!-- prelude: let clip = Clip.color(.gray, duration: 2) -->`, invisible on the
+/// page. A block starting `// Package.swift` is a fragment of a manifest: it is put inside `Package(…)`
+/// and evaluated by `swift package dump-package`.
+@Suite("Swift snippets in the documentation compile", .serialized)
+struct DocSnippetTests {
+    /// The checkout: three folders up from this file.
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// One ```swift block: where it is, its prelude and its text.
+    struct Snippet: CustomStringConvertible {
+        var file: String
+        var line: Int
+        var prelude: String
+        var code: String
+        var description: String { "\(file):\(line)" }
+    }
+
+    /// The Markdown files with documentation: README.md, ARCHITECTURE.md, docs/ and examples/ (recursively).
+    static func markdownFiles() -> [URL] {
+        var files = [repository.appendingPathComponent("README.md"), repository.appendingPathComponent("ARCHITECTURE.md")]
+        for folder in ["docs", "examples", "Sources"] {
+            let root = repository.appendingPathComponent(folder)
+            guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { continue }
+            for case let url as URL in walker where url.pathExtension == "md" { files.append(url) }
+        }
+        return files.filter { FileManager.default.fileExists(atPath: $0.path) }.sorted { $0.path < $1.path }
+    }
+
+    /// The ```swift blocks of `url`, each with the prelude from the comment just before it.
+    static func snippets(in url: URL) throws -> [Snippet] {
+        let lines = try String(contentsOf: url, encoding: .utf8).components(separatedBy: "\n")
+        let name = String(url.path.dropFirst(repository.path.count + 1))
+        var result: [Snippet] = []
+        var i = 0
+        while i < lines.count {
+            guard lines[i].trimmingCharacters(in: .whitespaces) == "```swift" else { i += 1; continue }
+            // The prelude: an HTML comment ending on the line before the fence.
+            var prelude = ""
+            if i > 0, lines[i - 1].trimmingCharacters(in: .whitespaces).hasSuffix("-->") {
+                var j = i - 1
+                while j > 0, !lines[j].contains("<!--") { j -= 1 }
+                let comment = lines[j..<i].joined(separator: "\n")
+                if let open = comment.range(of: "<!-- prelude:"), let close = comment.range(of: "-->", options: .backwards) {
+                    prelude = String(comment[open.upperBound..<close.lowerBound])
+                }
+            }
+            var code: [String] = []
+            var k = i + 1
+            while k < lines.count, lines[k].trimmingCharacters(in: .whitespaces) != "```" { code.append(lines[k]); k += 1 }
+            result.append(Snippet(file: name, line: i + 1, prelude: prelude, code: code.joined(separator: "\n")))
+            i = k + 1
+        }
+        return result
+    }
+
+    @Test("the README and the docs have Swift snippets, and the finder sees them")
+    func snippetsAreFound() throws {
+        let all = try Self.markdownFiles().flatMap(Self.snippets(in:))
+        #expect(all.filter { $0.file == "README.md" }.count >= 3, "found \(all)")
+    }
+
+    @Test("every Swift snippet compiles against the library")
+    func everySnippetCompiles() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let all = try Self.markdownFiles().flatMap(Self.snippets(in:))
+        for (n, snippet) in all.enumerated() {
+            if snippet.code.hasPrefix("// Package.swift") {
+                try checkManifest(snippet, in: folder, index: n)
+                continue
+            }
+            var source = ""
+            if !snippet.code.contains("import Foundation") { source += "import Foundation\n" }
+            if !snippet.code.contains("import MovieMaker") { source += "import MovieMaker\n" }
+            source += snippet.prelude + "\n" + snippet.code + "\n"
+            let file = folder.file("snippet\(n).swift")
+            try source.write(to: file, atomically: true, encoding: .utf8)
+            let r = try CLI.run(["run", "--compile-only", "--debug", file.path])
+            #expect(r.status == 0, "\(snippet) does not compile:\n\(r.stderr.prefix(3000))")
+        }
+    }
+
+    /// Evaluates a Package.swift fragment inside `Package(name:…)` with `swift package dump-package`.
+    func checkManifest(_ snippet: Snippet, in folder: TemporaryFolder, index: Int) throws {
+        let package = folder.file("package\(index)/MyFilm")
+        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+        let body = snippet.code.split(separator: "\n").filter { !$0.hasPrefix("// Package.swift") }.joined(separator: "\n")
+        let manifest = "// swift-tools-version:6.0\nimport PackageDescription\n\nlet package = Package(\n    name: \"MyFilm\",\n\(body)\n)\n"
+        try manifest.write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        let r = try run("/usr/bin/env", ["swift", "package", "--package-path", package.path, "dump-package"])
+        #expect(r.status == 0, "\(snippet) is not a valid Package.swift fragment:\n\(r.stderr.prefix(2000))")
+    }
+}
