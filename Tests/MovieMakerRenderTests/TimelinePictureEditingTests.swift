@@ -152,4 +152,32 @@ struct TimelinePictureEditingTests {
         for y in stride(from: 0, to: 240, by: 4) { for x in stride(from: 0, to: 320, by: 4) where Self.pixel(f, x, y).r < 60 { black += 1 } }
         #expect(black == 0, "\(black) sampled pixels are dark: the bars were not filled")
     }
+
+    /// Issue 33, bug 2: a portrait picture fitted on a `"blur"` background under a lower third. The
+    /// backdrop was made from every track, overlays included: one side bar black, the title enlarged and
+    /// blurred across the bottom, and after the picture ended the whole frame the blurred title.
+    @Test func aBlurredBackgroundIsMadeFromTheVideoTracksAlone() throws {
+        let folder = try TemporaryFolder()
+        _ = try TestPhotos.photo(.red, "tall.png", in: folder, w: 80, h: 240)
+        let text = #"""
+            {"version": 1, "output": {"size": "320x240", "fps": 10, "background": "blur"}, "tracks": [
+              {"kind": "video", "items": [{"type": "photo", "source": {"file": "tall.png"}, "fit": "fit", "duration": 1}]},
+              {"kind": "overlay", "items": [{"type": "title", "text": "Jane Doe", "subtitle": "Director", "layout": "lowerThird",
+                                             "color": "white", "background": "#2040ff", "at": 0, "duration": 2, "style": "none"}]}]}
+            """#
+        let timeline = try Timeline(jsonText: text)
+        let composition = try timeline.composition(Timeline.RenderOptions(mediaFolder: folder.url))
+        let frames = try composition.picture.renderFrames(0..<16, width: 320, height: 240, rate: 10)
+        let during = frames[0], after = frames[15]
+        // While the picture shows: both side bars hold the blurred red picture (red, no blue from the title).
+        for x in [8, 40, 280, 312] {
+            let c = Self.pixel(during, x, 40)
+            #expect(c.r > 60 && c.b < 40, "bar at x \(x), y 40: \(c): not the blurred picture")
+        }
+        // After the picture ended: the plain background colour wherever the title is not (the top half).
+        for (x, y) in [(8, 8), (160, 40), (312, 100), (8, 110)] {
+            #expect(Self.near(Self.pixel(after, x, y), 0, 0, 0, 2),
+                    "after the picture: \(Self.pixel(after, x, y)) at \(x), \(y): the title is in the backdrop")
+        }
+    }
 }

@@ -210,6 +210,8 @@ struct TimelineCompiler {
 
     mutating func compile() throws(MovieMakerError) -> TimelineComposition {
         var layers: [Clip] = []
+        /// Which layers are video tracks: a blurred backdrop is made from their pictures alone.
+        var isVideoLayer: [Bool] = []
         var sounds: [(AudioClip, Time, Bool)] = []      // sound, start, ducked
         var pictureTrackDuration = Time.zero
         for (t, track) in timeline.tracks.enumerated() where track.enabled != false {
@@ -219,6 +221,7 @@ struct TimelineCompiler {
                 let clip = try sequence(track, at: path)
                 pictureTrackDuration = Time.max(pictureTrackDuration, clip.duration)
                 layers.append(clip)
+                isVideoLayer.append(true)
             case .overlay:
                 var placed: [Clip] = []
                 for (i, item) in track.items.enumerated() where item.enabled != false {
@@ -231,6 +234,7 @@ struct TimelineCompiler {
                 let clip = Clip.overlay(placed)
                 pictureTrackDuration = Time.max(pictureTrackDuration, clip.duration)
                 layers.append(clip)
+                isVideoLayer.append(false)
             case .audio:
                 for (i, item) in track.items.enumerated() where item.enabled != false {
                     guard case let .audio(audio) = item.content else { continue }
@@ -264,8 +268,23 @@ struct TimelineCompiler {
         case nil:
             film = Clip.overlay([Clip.color(background, duration: duration)] + layers)
         case .blur(let radius)?:
-            film = Clip.overlay(layers).filtered([.backdrop(blurRadius: (radius ?? 0.04 * Double(timeline.output.resolvedSize.height)) * pixelScale)])
-            film = Clip.overlay([Clip.color(background, duration: duration), film])
+            // The backdrop is the video tracks' picture alone, enlarged and blurred: titles, subtitles and
+            // stickers on overlay tracks are never in it, and where no video shows the background is the
+            // plain colour. Video tracks are usually below every overlay track: then they are drawn once,
+            // with the backdrop behind them; otherwise the backdrop goes at the bottom and every layer is
+            // drawn over it in its own order.
+            let blurRadius = (radius ?? 0.04 * Double(timeline.output.resolvedSize.height)) * pixelScale
+            let videoLayers = zip(layers, isVideoLayer).filter(\.1).map(\.0)
+            let videoFirst = isVideoLayer.prefix(videoLayers.count).allSatisfy { $0 }
+            if videoLayers.isEmpty {
+                film = Clip.overlay([Clip.color(background, duration: duration)] + layers)
+            } else if videoFirst {
+                let backdropped = Clip.overlay(videoLayers).filtered([.backdrop(blurRadius: blurRadius)])
+                film = Clip.overlay([Clip.color(background, duration: duration), backdropped] + layers.dropFirst(videoLayers.count))
+            } else {
+                let backdropped = Clip.overlay(videoLayers).filtered([.backdrop(blurRadius: blurRadius)])
+                film = Clip.overlay([Clip.color(background, duration: duration), backdropped] + layers)
+            }
         case let backdrop?:
             film = Clip.overlay([try self.backdrop(backdrop, duration: duration, at: backgroundPath)] + layers)
         }
