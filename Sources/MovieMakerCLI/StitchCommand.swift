@@ -6,7 +6,7 @@ import MovieMaker
 struct StitchCommand: SingleOutputCommand {
     static let configuration = CommandConfiguration(
         commandName: "stitch",
-        abstract: "Join video clips into one movie: hard cuts or transitions, their own sound, optional music.",
+        abstract: "Join video clips and photos into one movie: hard cuts or transitions, the clips' own sound, optional music.",
         discussion: """
             Clips play in the order given, each scaled to the frame by --fit. Their own sound plays \
             with them, crossfaded over --audio-crossfade at every cut so no join clicks. With --music, \
@@ -14,9 +14,17 @@ struct StitchCommand: SingleOutputCommand {
             heard. The movie's size and rate default to the first clip's (for a variable frame rate \
             phone clip, the standard rate nearest its average).
 
-            Every clip is checked before the first frame. A file that is not a video, or is truncated \
-            or undecodable, is skipped with a warning naming it (or stops the run with --strict), and \
-            listed in the summary.
+            Photos (JPEG, PNG, WebP, HEIC, …) among the clips are shown for --photo-duration each (3 s \
+            by default), fitted as --fit says and slowly panned and zoomed as a slideshow does \
+            (--no-ken-burns keeps them still). A folder stands for the pictures and movies in it (not \
+            its subfolders; hidden files left out), in file-name order (img2 before img10) or by date \
+            with --order date: so `moviemaker stitch DIR --music song.mp3 -o film.mp4` makes a film of \
+            a folder of photos and phone clips. Without --size the movie takes the first clip's size \
+            (1920x1080 when there are only photos).
+
+            Every clip is checked before the first frame. A file that is neither a picture nor a movie \
+            is refused, naming it; a movie that is truncated or undecodable is skipped with a warning \
+            naming it (or stops the run with --strict), and listed in the summary.
 
             Transitions use FFmpeg xfade's names: \(Transition.knownNames.joined(separator: ", ")). \
             A transition overlaps the end of one clip with the start of the next, so the movie is \
@@ -28,6 +36,7 @@ struct StitchCommand: SingleOutputCommand {
 
             Examples:
               moviemaker stitch a.mp4 b.mov c.mp4 -o day.mp4
+              moviemaker stitch Holiday --order date --music song.mp3 --normalize -o holiday.mp4
               moviemaker stitch *.mp4 --size 1080x1920 --fit blur -o vertical.mp4
               moviemaker stitch a.mp4 b.mp4 --transition fade --transition-duration 0.5 -o day.mp4
               moviemaker stitch a.mp4 b.mp4 --music song.mp3 --music-volume -6 --normalize -o day.mp4
@@ -35,8 +44,23 @@ struct StitchCommand: SingleOutputCommand {
             """)
 
     /// The clips, in order.
-    @Argument(help: ArgumentHelp("Video files (MP4, MOV, MKV, WebM, AVI, MTS, …), in the order they play.", valueName: "clip"))
+    @Argument(help: ArgumentHelp("Video files (MP4, MOV, MKV, WebM, AVI, MTS, …), photos (JPEG, PNG, WebP, HEIC, …) and folders of them, in the order they play.",
+                                 valueName: "clip"))
     var clips: [String] = []
+
+    /// How long each photo shows.
+    @Option(help: ArgumentHelp("How long each photo among the clips is shown, e.g. 3, 2.5s or 90f. (default: 3 s)", valueName: "duration"),
+            transform: { (text: String) throws -> Time in try DurationArgument.parse(text) })
+    var photoDuration: Time = 3
+
+    /// Pan and zoom on photos.
+    @Flag(inversion: .prefixedNo, help: "Slowly pan and zoom each photo (Ken Burns), as a slideshow does.")
+    var kenBurns = true
+
+    /// The order of a folder's files.
+    @Option(help: ArgumentHelp("The order of the files in a folder: name (natural: img2 before img10) or date (a photo's EXIF capture date, else the file's modification time). (default: name)",
+                               valueName: "order"))
+    var order: PhotoOrder = .fileName
 
     /// Frame size (default: the first clip's).
     @Option(help: ArgumentHelp("Frame size in pixels, WIDTHxHEIGHT (even, 16…8192), or 2160p, 1080p, 720p, 480p, 360p. (default: the first clip's displayed size)",
@@ -51,9 +75,9 @@ struct StitchCommand: SingleOutputCommand {
     var fps: FrameRate?
 
     /// Fit mode.
-    @Option(help: ArgumentHelp("How clips of other proportions fill the frame: fill (crop to cover), fit (whole clip on --background), blur (whole clip over a blurred copy). (default: fill)",
+    @Option(help: ArgumentHelp("How clips and photos of other proportions fill the frame: blur (the whole picture over a blurred copy, as the slideshow does: a portrait phone clip in a landscape movie stays whole), fit (whole on --background), fill (cropped to cover). (default: blur)",
                                valueName: "mode"))
-    var fit: Slideshow.Fit = .fill
+    var fit: Slideshow.Fit = .blur
 
     /// Background colour around fitted clips.
     @Option(help: ArgumentHelp("Colour around clips with --fit fit (CSS). (default: black)", valueName: "color"),
@@ -99,6 +123,9 @@ struct StitchCommand: SingleOutputCommand {
         guard !clips.isEmpty else {
             throw ValidationError("give the video clips to join, in order, e.g. moviemaker stitch a.mp4 b.mp4 -o day.mp4")
         }
+        guard photoDuration > .zero, photoDuration <= Time.longMovieLimit else {
+            throw ValidationError("--photo-duration \(photoDuration.seconds) s is out of range: give a time above 0, e.g. 3 or 2.5s")
+        }
         for clip in clips where !FileManager.default.fileExists(atPath: clip) {
             throw InputError("\(clip): no such file")
         }
@@ -116,26 +143,101 @@ struct StitchCommand: SingleOutputCommand {
         }
     }
 
-    /// A readable clip: its probe, and the clip with and without its sound.
+    /// A readable input: a movie (its probe) or a photo, as a clip with and without its sound.
     struct Readable {
-        /// The probed file.
-        let file: VideoFile
+        /// The probed movie (nil for a photo).
+        let file: VideoFile?
+        /// The photo's file (nil for a movie).
+        let photo: URL?
         /// The clip with its own sound (if it has one).
-        let clip: Clip
+        var clip: Clip
         /// The same picture, silent.
-        let picture: Clip
+        var picture: Clip
     }
 
-    /// Probes every clip, in order; unreadable ones are reported through `skip` (or thrown under `--strict`).
-    func readClips(skip: (MovieMakerError) -> Void) throws -> [Readable] {
-        var readable: [Readable] = []
+    /// What an input file is.
+    enum MediaKind { case photo, movie }
+
+    /// File-name extensions taken as movies (lower case).
+    static let movieExtensions: Set<String> = ["mp4", "m4v", "mov", "qt", "mkv", "webm", "avi", "mts", "m2ts", "ts", "3gp", "3g2",
+                                               "mpg", "mpeg", "wmv", "flv", "ogv", "mxf", "dv", "gif"]
+
+    /// Whether `url` is a photo or a movie: by its extension, else by its first bytes (a photo's header)
+    /// or a probe; nil when it is neither.
+    static func kind(of url: URL) -> MediaKind? {
+        let ext = url.pathExtension.lowercased()
+        if ext != "gif", PhotoDecoder.fileExtensions.contains(ext) { return .photo }
+        if movieExtensions.contains(ext) { return .movie }
+        if (try? PhotoDecoder.info(url)) != nil { return .photo }
+        if (try? VideoFile(url: url)) != nil { return .movie }
+        return nil
+    }
+
+    /// The files the arguments name, in order: files as given, a folder's pictures and movies (not its
+    /// subfolders, hidden files left out) in `--order`. A file given by name that is neither a picture nor
+    /// a movie is refused; one inside a folder is left out with a warning.
+    func inputFiles(warn: (String) -> Void) throws -> [(url: URL, kind: MediaKind)] {
+        var files: [(url: URL, kind: MediaKind)] = []
         for path in clips {
             let url = URL(fileURLWithPath: path)
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+            guard isFolder.boolValue else {
+                guard let kind = Self.kind(of: url) else {
+                    throw InputError("\(path) is neither a picture nor a movie: give video files (MP4, MOV, MKV…), photos (JPEG, PNG, HEIC…) or folders of them")
+                }
+                files.append((url, kind))
+                continue
+            }
+            let names: [String]
+            do { names = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
+                throw InputError("\(path): cannot list the folder (\((error as NSError).localizedDescription))")
+            }
+            var found: [(url: URL, kind: MediaKind)] = []
+            for name in names.sorted(by: Slideshow.naturalOrder) where !name.hasPrefix(".") {
+                let file = url.appendingPathComponent(name)
+                var sub: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: file.path, isDirectory: &sub), !sub.boolValue else { continue }
+                if let kind = Self.kind(of: file) { found.append((file, kind)) } else { warn("\(file.path): neither a picture nor a movie; left out") }
+            }
+            if found.isEmpty { throw InputError("\(path): the folder holds no pictures or movies") }
+            if order == .captureDate {
+                // A stable sort by date (equal dates keep the name order); files without a date last.
+                let dated = found.map { item -> Date? in
+                    if item.kind == .photo, let date = (try? PhotoDecoder.info(item.url))?.captureDate { return date }
+                    return (try? FileManager.default.attributesOfItem(atPath: item.url.path))?[.modificationDate] as? Date
+                }
+                found = found.indices.sorted { a, b in
+                    switch (dated[a], dated[b]) {
+                    case let (x?, y?) where x != y: return x < y
+                    case (.some, nil): return true
+                    case (nil, .some): return false
+                    default: return a < b
+                    }
+                }.map { found[$0] }
+            }
+            files += found
+        }
+        return files
+    }
+
+    /// Probes every input, in order; unreadable ones are reported through `skip` (or thrown under
+    /// `--strict`). Photos become clips once the movie's size is known (`photoClips(in:width:height:)`).
+    func readClips(_ files: [(url: URL, kind: MediaKind)], skip: (MovieMakerError) -> Void) throws -> [Readable] {
+        var readable: [Readable] = []
+        for (url, kind) in files {
             do {
-                let file = try VideoFile(url: url)
-                // Clip.video(url:) also refuses what cannot be shown faithfully (HDR).
-                let clip = try Clip.video(url, fit: fit, background: background, withSound: true)
-                readable.append(Readable(file: file, clip: clip, picture: Clip.video(file, fit: fit, background: background, withSound: false)))
+                switch kind {
+                case .movie:
+                    let file = try VideoFile(url: url)
+                    // Clip.video(url:) also refuses what cannot be shown faithfully (HDR).
+                    let clip = try Clip.video(url, fit: fit, background: background, withSound: true)
+                    readable.append(Readable(file: file, photo: nil, clip: clip, picture: Clip.video(file, fit: fit, background: background, withSound: false)))
+                case .photo:
+                    _ = try PhotoDecoder.info(url)
+                    let placeholder = Clip.color(.black, duration: photoDuration)
+                    readable.append(Readable(file: nil, photo: url, clip: placeholder, picture: placeholder))
+                }
             } catch {
                 if strict { throw error }
                 skip(error)
@@ -144,6 +246,27 @@ struct StitchCommand: SingleOutputCommand {
         return readable
     }
 
+    /// The inputs with each photo made a clip at the movie's size: a one-photo slideshow (the stitch's
+    /// fit and background, the slideshow's Ken Burns, directions alternating from photo to photo).
+    func photoClips(in readable: [Readable], width: Int, height: Int) throws -> [Readable] {
+        var photoIndex = 0
+        return try readable.map { item in
+            guard let url = item.photo else { return item }
+            var show = Slideshow(photos: [Slideshow.Photo(url: url, duration: photoDuration)])
+            show.duration = photoDuration
+            show.fit = fit
+            show.background = background
+            show.transition = nil
+            show.kenBurns = kenBurns ? Slideshow.KenBurns(seed: UInt64(photoIndex) + 1) : .off
+            if kenBurns, photoIndex % 2 == 1 { show.kenBurns.direction = .zoomOut } else if kenBurns { show.kenBurns.direction = .zoomIn }
+            photoIndex += 1
+            let clip = try show.clip(width: width, height: height)
+            var copy = item
+            copy.clip = clip
+            copy.picture = clip
+            return copy
+        }
+    }
 
     /// The sound track of `film` with `bed` ducked under its clips' sounds, lasting as long as the film,
     /// normalised when asked. The clips' sounds are the sidechain: the music dips while they are heard.
@@ -164,18 +287,22 @@ struct StitchCommand: SingleOutputCommand {
             skipped.append(error)
             Terminal.writeError("moviemaker: warning: skipping \(Self.shortReason(error))\n")
         }
-        if progress.showsProgress { Terminal.writeError("stitch: checking \(clips.count) clip\(clips.count == 1 ? "" : "s")…\n") }
-        let readable = try readClips(skip: warn)
-        guard let first = readable.first else {
-            let which = clips.count == 1 ? "the clip \(clips[0]) could not be read" : "none of the \(clips.count) clips could be read"
-            throw MovieMakerError(code: .movieUnreadable, message: "nothing to stitch: \(which) (see the warnings above); give video files such as MP4, MOV or MKV",
+        let files = try inputFiles { Terminal.writeError("moviemaker: warning: \($0)\n") }
+        if progress.showsProgress { Terminal.writeError("stitch: checking \(files.count) file\(files.count == 1 ? "" : "s")…\n") }
+        let probed = try readClips(files, skip: warn)
+        guard !probed.isEmpty else {
+            let which = files.count == 1 ? "the clip \(files[0].url.path) could not be read" : "none of the \(files.count) clips could be read"
+            throw MovieMakerError(code: .movieUnreadable, message: "nothing to stitch: \(which) (see the warnings above); give video files such as MP4, MOV or MKV, or photos",
                                   reason: which)
         }
 
-        // The movie's size and rate: as asked, else the first clip's (even sides, as H.264 needs).
-        let width = size?.width ?? max(16, first.file.width - first.file.width % 2)
-        let height = size?.height ?? max(16, first.file.height - first.file.height % 2)
-        let rate = fps ?? (first.file.isVariableFrameRate ? first.file.standardFrameRate : first.file.frameRate)
+        // The movie's size and rate: as asked, else the first movie's (even sides, as H.264 needs);
+        // 1920x1080 at 30 fps when there are only photos.
+        let firstMovie = probed.lazy.compactMap(\.file).first
+        let width = size?.width ?? firstMovie.map { max(16, $0.width - $0.width % 2) } ?? 1920
+        let height = size?.height ?? firstMovie.map { max(16, $0.height - $0.height % 2) } ?? 1080
+        let rate = fps ?? firstMovie.map { $0.isVariableFrameRate ? $0.standardFrameRate : $0.frameRate } ?? 30
+        let readable = try photoClips(in: probed, width: width, height: height)
 
         let join = transition.lowercased() == "none" ? nil : try Transition(xfadeName: transition, duration: transitionDuration)
         let film = Clip.stitched(readable.map(\.clip), transition: join, audioCrossfade: audioCrossfade)
@@ -206,7 +333,9 @@ struct StitchCommand: SingleOutputCommand {
             }
         }
         if progress.showsProgress {
-            var line = "stitch: \(readable.count) clip\(readable.count == 1 ? "" : "s") used, \(skipped.count) skipped"
+            let photos = readable.filter { $0.photo != nil }.count
+            var line = "stitch: \(readable.count - photos) clip\(readable.count - photos == 1 ? "" : "s")"
+                + (photos > 0 ? " and \(photos) photo\(photos == 1 ? "" : "s")" : "") + " used, \(skipped.count) skipped"
             line += skipped.isEmpty ? "" : ":"
             Terminal.printLine(line)
             for error in skipped { Terminal.printLine("  \(Self.shortReason(error))") }

@@ -155,6 +155,79 @@ struct StitchCommandTests {
                 && VideoFixtures.near(VideoFixtures.middle(frames[45].pixels), Self.colors[1].1))
     }
 
+    // MARK: Photos (issue 33, bug 3: `stitch a.jpg b.jpg` made a 0.08 s movie, a photo among clips one frame)
+
+    /// A photo with a pattern (quarters of two colours and a white corner), so Ken Burns movement shows.
+    static func patterned(_ name: String, _ color: Color, in folder: TemporaryFolder) throws -> URL {
+        let url = folder.file(name)
+        let c = try Canvas(width: 640, height: 480)
+        try c.draw { ctx in
+            ctx.clear(color)
+            ctx.setFill(.white)
+            ctx.fillRect(Rect(x: 0, y: 0, width: 320, height: 240))
+            ctx.setFill(.black)
+            ctx.fillRect(Rect(x: 320, y: 240, width: 40, height: 40))
+        }
+        try c.writePNG(to: url)
+        return url
+    }
+
+    @Test func photosAreShownForThePhotoDurationWithKenBurns() throws {
+        guard CLI.isBuilt, FFTools.available else { return }
+        let folder = try TemporaryFolder()
+        let a = try Self.patterned("a.png", .red, in: folder), b = try Self.patterned("b.png", .blue, in: folder)
+        let movie = folder.file("photos.mp4")
+        let r = try CLI.run(["stitch", a.path, b.path, "--photo-duration", "1.5", "--size", "320x240", "--preset", "ultrafast", "-o", movie.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let frames = try decodeAll(movie)
+        #expect(frames.count == 90, "two photos of 1.5 s at 30 fps: \(frames.count) frames")
+        guard frames.count == 90 else { return }
+        // Each photo in its turn (the bottom-right quarter shows its colour).
+        #expect(VideoFixtures.near(TestPhotos.mean(frames[20].pixels, x: 250..<300, y: 190..<230), (255, 0, 0), 40), "frame 20 shows a.png")
+        #expect(VideoFixtures.near(TestPhotos.mean(frames[70].pixels, x: 250..<300, y: 190..<230), (0, 0, 255), 40), "frame 70 shows b.png")
+        // Ken Burns: the picture moves within a photo's time; with --no-ken-burns it holds still.
+        #expect(psnr(frames[2].pixels, frames[40].pixels) < 30, "the first photo does not move")
+        let still = folder.file("still.mp4")
+        let s = try CLI.run(["stitch", a.path, "--photo-duration", "1", "--no-ken-burns", "--size", "320x240", "--preset", "ultrafast", "-o", still.path])
+        #expect(s.status == 0, "\(s.stderr)")
+        let held = try decodeAll(still)
+        #expect(held.count == 30 && psnr(held[2].pixels, held[25].pixels) > 40, "--no-ken-burns holds the photo still")
+    }
+
+    @Test func aFolderOfPhotosAndClipsPlaysInNameOrder() throws {
+        guard CLI.isBuilt, FFTools.available else { return }
+        let (clipsFolder, urls) = try Self.clips()
+        let folder = try TemporaryFolder()
+        let media = folder.file("Holiday")
+        try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
+        _ = try TestPhotos.photo(.red, "Holiday/10 last.png", in: folder, w: 320, h: 240)
+        _ = try TestPhotos.photo(.blue, "Holiday/1 first.png", in: folder, w: 320, h: 240)
+        try FileManager.default.copyItem(at: urls[1], to: media.appendingPathComponent("2 green clip.mp4"))
+        try "a hidden file".write(to: media.appendingPathComponent(".DS_Store"), atomically: true, encoding: .utf8)
+        let movie = folder.file("holiday.mp4")
+        let r = try CLI.run(["stitch", media.path, "--photo-duration", "1", "--no-ken-burns", "--preset", "ultrafast", "-o", movie.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("1 clip and 2 photos used"), "\(r.stdout)")
+        let frames = try decodeAll(movie)
+        #expect(frames.count == 90, "1 s + 1 s + 1 s: \(frames.count) frames")
+        guard frames.count == 90 else { return }
+        let expected: [(Int, (Double, Double, Double))] = [(15, (0, 0, 255)), (45, (0, 255, 0)), (75, (255, 0, 0))]
+        for (index, color) in expected {
+            #expect(VideoFixtures.near(VideoFixtures.middle(frames[index].pixels), color, 30), "frame \(index): \(VideoFixtures.middle(frames[index].pixels)), expected \(color)")
+        }
+        _ = clipsFolder
+    }
+
+    @Test func aFileThatIsNeitherAPictureNorAMovieIsRefusedNamingIt() throws {
+        guard CLI.isBuilt else { return }
+        let (folder, urls) = try Self.clips()
+        let notes = folder.file("notes.txt")
+        try "shot list".write(to: notes, atomically: true, encoding: .utf8)
+        let movie = folder.file("never.mp4")
+        try VideoFixtures.expectError(["stitch", urls[0].path, notes.path, "-o", movie.path], naming: [notes.path, "neither a picture nor a movie"], status: 64)
+        #expect(!FileManager.default.fileExists(atPath: movie.path))
+    }
+
     @Test func errorsNameTheBadValueAndLeaveNothingBehind() throws {
         guard CLI.isBuilt else { return }
         let (folder, urls) = try Self.clips()
