@@ -71,7 +71,7 @@ import MovieMakerTestSupport
         let onFrame = KeyframeTrack(0.0).then(to: 1, at: rate.seconds(ofFrame: 7)).then(to: 3, at: rate.seconds(ofFrame: 8), easing: .hold)
         #expect(onFrame.value(at: rate.time(ofFrame: 7)) == 1)
         #expect(onFrame.value(at: rate.time(ofFrame: 8)) == 3)
-        #expect(Keyframe(time: rate.time(ofFrame: 3), value: 1.0).time == 3.0 * 1001 / 30000)
+        #expect(Keyframe(time: rate.time(ofFrame: 3), value: 1.0).time == Time(value: 3 * 1001, timescale: 30000))
     }
 
     @Test func emptyOrNonFiniteKeyframesThrow() {
