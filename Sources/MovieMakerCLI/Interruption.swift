@@ -27,19 +27,22 @@ extension SingleOutputCommand {
 
 /// The signals the tool turns into a cancel, their names and the exit statuses they give.
 enum StopSignal {
-    /// SIGINT (Ctrl-C) and SIGTERM (`kill`, service managers).
-    static let all: [Int32] = [SIGINT, SIGTERM]
+    /// SIGINT (Ctrl-C), SIGTERM (`kill`, service managers) and SIGHUP (the terminal or SSH session
+    /// closed): each cancels the render the same way, so none leaves a partial file behind.
+    static let all: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
-    /// `SIGINT`, `SIGTERM`, or `signal N`.
+    /// `SIGINT`, `SIGTERM`, `SIGHUP`, or `signal N`.
     static func name(_ signal: Int32) -> String {
         switch signal {
         case SIGINT: "SIGINT"
         case SIGTERM: "SIGTERM"
+        case SIGHUP: "SIGHUP"
         default: "signal \(signal)"
         }
     }
 
-    /// The shell's convention for a process stopped by `signal`: 128 + its number (130 for SIGINT, 143 for SIGTERM).
+    /// The shell's convention for a process stopped by `signal`: 128 + its number (130 for SIGINT, 143 for
+    /// SIGTERM, 129 for SIGHUP).
     static func exitStatus(_ signal: Int32) -> Int32 { 128 + signal }
 
     /// Watches `signals` with dispatch sources on `queue`, calling `handler` with the signal's number.

@@ -16,8 +16,8 @@ struct MovieMakerCommand: ParsableCommand {
             Exit status: 0 on success; 1 when the work fails (one line on standard error, \
             "moviemaker: error: …", says what went wrong and how to fix it); 64 for a usage error \
             (an unknown option or a bad value, or a description file that is not valid: the \
-            message names its JSON path); 130 after Ctrl-C (SIGINT) and 143 after SIGTERM, \
-            which cancel a render and leave the destination as it was. `run` exits with the \
+            message names its JSON path); 130 after Ctrl-C (SIGINT), 143 after SIGTERM and 129 \
+            after SIGHUP (a closed terminal), which cancel a render and leave the destination as it was. `run` exits with the \
             script's own status.
             """,
         version: MovieMakerVersion.versionText,
@@ -37,6 +37,12 @@ struct MovieMakerCommand: ParsableCommand {
         signal(SIGXFSZ, SIG_IGN)
         do {
             var command = try parseAsRoot(Self.joiningNegativeNumbers(Array(CommandLine.arguments.dropFirst())))
+            // A named pipe, device or socket given as an input (--music, --font-file, a clip, a
+            // description…) would block the first read for good: refused before any work. `run` passes
+            // its arguments to the script, which may well read a pipe.
+            if !(command is RunCommand), let special = FileIdentity.specialFile(in: Array(CommandLine.arguments.dropFirst())) {
+                throw InputError("\(special.path) is \(special.kind), not a regular file: give a file (reading it would wait for a writer, or never end)")
+            }
             if let rendering = command as? any RenderingCommand {
                 // Writing over an input (`slideshow photo.mp4 b.png -o photo.mp4`, `--music song.mp4 -o
                 // song.mp4`, a symbolic link to either) would destroy it: refused before any work.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MovieMaker
 
 /// `moviemaker run script.swift [-- args]`: compile a Swift script against MovieMaker and run it.
 struct RunCommand: ParsableCommand {
@@ -14,8 +15,11 @@ struct RunCommand: ParsableCommand {
             (libMovieMakerDynamic.so and Modules/MovieMaker.swiftmodule, found next to this moviemaker \
             executable: a release moviemaker uses the release library), then run with the \
             arguments that follow it. Its exit status becomes moviemaker's: the script replaces the \
-            moviemaker process, so Ctrl-C and SIGTERM reach it directly. Stopped while compiling, \
-            moviemaker stops the compiler too and exits with 130 (SIGINT) or 143 (SIGTERM).
+            moviemaker process, so Ctrl-C and SIGTERM reach it directly; a script stopped by Ctrl-C, \
+            SIGTERM, SIGHUP or a closed pipe while it writes a movie leaves no partial file behind. An \
+            error thrown at the script's top level prints one line and exits with 1. Stopped while \
+            compiling, moviemaker stops the compiler too and exits with 130 (SIGINT), 143 (SIGTERM) or \
+            129 (SIGHUP).
 
             The executable is cached by a hash of the script, the library and the compiler in \
             $XDG_CACHE_HOME/moviemaker (default ~/.cache/moviemaker), one entry per --debug and \
@@ -102,6 +106,9 @@ struct RunCommand: ParsableCommand {
         var none = sigset_t()
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, nil)
+        // A script stopped by a signal while it writes a movie removes the movie's partial file first
+        // (the library watches the signals only when asked).
+        setenv(PartialFiles.signalCleanupVariable, "1", 1)
         execv(executable.path, argv)
         let reason = String(cString: strerror(errno))
         argv.forEach { free($0) }

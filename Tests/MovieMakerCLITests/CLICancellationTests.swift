@@ -53,7 +53,7 @@ struct CLICancellationTests {
     /// The checks every cancelled render must pass: the status, one line saying so, and the time taken.
     static func expectCancelled(_ outcome: CLI.Running.Outcome, by signal: Int32, in elapsed: Duration,
                                 sourceLocation: SourceLocation = #_sourceLocation) {
-        let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+        let name = signal == SIGINT ? "SIGINT" : signal == SIGHUP ? "SIGHUP" : "SIGTERM"
         #expect(outcome.reason == .exit, "moviemaker should exit, not be killed", sourceLocation: sourceLocation)
         #expect(outcome.status == 128 + signal, "stderr: \(outcome.stderr)", sourceLocation: sourceLocation)
         // Progress lines name the output, whose temporary folder may be named after the test ("…Cancelled…").
@@ -66,7 +66,9 @@ struct CLICancellationTests {
     }
 
     /// SIGINT or SIGTERM half way through a title: 130 or 143, one line, nothing in the folder.
-    @Test(arguments: [SIGINT, SIGTERM])
+    /// SIGHUP (a closed terminal or SSH session) cancels as SIGINT and SIGTERM do: exit 129 and nothing left
+    /// behind (issue 33: it left a hidden partial file in every command).
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
     func aTitleCancelledHalfWayExitsWithTheSignalsStatusAndWritesNothing(signal: Int32) throws {
         guard CLI.isBuilt else { return }
         let folder = try TemporaryFolder()
@@ -110,7 +112,7 @@ struct CLICancellationTests {
     }
 
     /// A file already at the destination keeps its bytes (and inode) when the render replacing it is cancelled.
-    @Test(arguments: [SIGINT, SIGTERM])
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
     func anExistingDestinationIsByteIdenticalAfterACancelledRender(signal: Int32) throws {
         guard CLI.isBuilt else { return }
         let folder = try TemporaryFolder()
@@ -315,5 +317,41 @@ struct CLICancellationTests {
         #expect(outcome.reason == .uncaughtSignal && outcome.status == signal, "status \(outcome.status), \(outcome.reason): \(outcome.stderr)")
         #expect(outcome.stdout == "sleeping\n", "\(outcome.stdout)")
         #expect(outcome.exitedAt - sent < Self.stopLimit)
+    }
+
+    /// A script stopped while it writes a movie (Ctrl-C, SIGTERM, a closed terminal, a closed pipe)
+    /// leaves neither the movie nor its hidden partial file (issue 33: it left the partial file), and still
+    /// dies of the signal as a program does.
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP, SIGPIPE])
+    func aScriptStoppedWhileWritingAMovieLeavesNothing(signal: Int32) throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let output = folder.file("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let script = folder.file("writer.swift")
+        try """
+            import Foundation
+            import MovieMaker
+            let movie = try MovieMaker(url: URL(fileURLWithPath: CommandLine.arguments[1]), width: 160, height: 120, fps: 30)
+            FileHandle.standardOutput.write(Data("writing\\n".utf8))
+            try movie.addFrames(count: 100_000) { ctx, frame in
+                ctx.clear(.black)
+                usleep(2_000)
+            }
+            try movie.finish()
+            """.write(to: script, atomically: true, encoding: .utf8)
+        let running = try CLI.Running(["run", script.path, "--", output.appendingPathComponent("movie.mp4").path], environment: [:])
+        guard running.waitForStdout(containing: "writing", timeout: 120) else {
+            Issue.record("the script did not start: \(running.waitForExit().stderr)")
+            return
+        }
+        let contents = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
+        #expect(contents.contains { $0.contains("partial") }, "the movie's partial file should exist while it is written: \(contents)")
+        let sent = running.send(signal)
+        let outcome = running.waitForExit()
+        #expect(outcome.reason == .uncaughtSignal && outcome.status == signal, "status \(outcome.status), \(outcome.reason): \(outcome.stderr)")
+        #expect(outcome.exitedAt - sent < Self.stopLimit)
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
+        #expect(left.isEmpty, "left behind after \(signal): \(left)")
     }
 }

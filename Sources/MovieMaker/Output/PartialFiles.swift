@@ -8,7 +8,7 @@ import Synchronization
 /// cannot; the next render into the same folder removes partial files whose writing process (on this
 /// host) no longer exists. Files of live processes, of other hosts (a folder shared over the network)
 /// and of older versions (without a process ID) are left alone.
-enum PartialFiles {
+package enum PartialFiles {
     /// This host's name reduced to letters, digits and `_` (so the name splits unambiguously).
     static let hostToken: String = {
         var buffer = [CChar](repeating: 0, count: 256)
@@ -87,6 +87,7 @@ enum PartialFiles {
     /// removes what it left: `removeStale`.)
     static func register(_ url: URL) {
         _ = exitHandlerInstalled
+        _ = signalCleanupInstalled
         _ = open.withLock { $0.insert(url.path) }
     }
 
@@ -95,6 +96,44 @@ enum PartialFiles {
         atexit { _ = PartialFiles.removeAllOpen() }
         return true
     }()
+    /// The environment variable that asks the library to remove its partial files when the process is
+    /// stopped by SIGINT, SIGTERM, SIGHUP or SIGPIPE (`moviemaker run` sets it for the scripts it runs:
+    /// a script is a program of its own, with no code of the tool left to clean up after it). A
+    /// library must not take a process's signals unasked, so without it nothing is installed.
+    package static let signalCleanupVariable = "MOVIEMAKER_REMOVE_PARTIAL_FILES_ON_SIGNALS"
+
+    /// The signals watched when `signalCleanupVariable` is "1".
+    static let cleanupSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGPIPE]
+
+    /// The dispatch sources watching `cleanupSignals`, kept for the life of the process (written once,
+    /// inside `signalCleanupInstalled`'s initialiser, which runs exactly once).
+    nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
+
+    /// When `signalCleanupVariable` is "1", watches `cleanupSignals` (once): the first removes the open
+    /// partial files, then the process dies of that signal with its default action, as it would have.
+    private static let signalCleanupInstalled: Bool = {
+        guard ProcessInfo.processInfo.environment[signalCleanupVariable] == "1" else { return false }
+        let queue = DispatchQueue(label: "moviemaker.partial-files.signals")
+        signalSources = cleanupSignals.map { number in
+            // Ignored, the signal no longer stops the process; the source still sees it.
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                _ = PartialFiles.removeAllOpen()
+                signal(number, SIG_DFL)
+                var set = sigset_t()
+                sigemptyset(&set)
+                sigaddset(&set, number)
+                pthread_sigmask(SIG_UNBLOCK, &set, nil)
+                raise(number)
+                _exit(128 + number)
+            }
+            source.resume()
+            return source
+        }
+        return true
+    }()
+
     /// Records that `url` was renamed into place or deleted.
     static func unregister(_ url: URL) { _ = open.withLock { $0.remove(url.path) } }
     /// Deletes every partial file this process is writing (for a process about to exit without
