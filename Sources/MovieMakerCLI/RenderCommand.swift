@@ -143,6 +143,11 @@ struct RenderCommand: ParsableCommand {
                 throw ValidationError("render makes a movie: use -o movie.mp4 (or .mov, .mkv, .webm)")
             }
             if FileIdentity.same(output, description.spec) { throw InputError("-o \(output) is the description file itself: choose another destination") }
+            // Files named on the command line (--subtitles, --media, --font-file…) are inputs too; those the
+            // description names are checked once it is compiled.
+            if let input = FileIdentity.inputMatching(output, in: Array(CommandLine.arguments.dropFirst())) {
+                throw InputError("-o \(output) is \(input), an input of this command: writing there would destroy it; choose another destination")
+            }
         }
         if let saveSpec {
             guard URL(fileURLWithPath: saveSpec).pathExtension.lowercased() == "json" else {
@@ -300,6 +305,32 @@ enum FileIdentity {
                 // A folder is read for its photos only.
                 let read = names.filter { PhotoDecoder.fileExtensions.contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }
                 if let name = read.first(where: { same(destination, path + "/" + $0) }) { return path + "/" + name }
+            }
+        }
+        return nil
+    }
+
+    /// The first argument among `arguments` (a command line without the program name) that names a file
+    /// that is neither a regular file nor a folder — a named pipe, a device, a socket — with what it is.
+    /// Reading one would wait forever for a writer (a FIFO) or never end (`/dev/zero`), so every
+    /// command refuses it before any work, whatever option it was given to. The destination (`-o`,
+    /// which may be `/dev/null`) is not an input.
+    static func specialFile(in arguments: [String]) -> (path: String, kind: String)? {
+        var skipNext = false
+        for argument in arguments {
+            if skipNext { skipNext = false; continue }
+            if argument == "-o" || argument == "--output" { skipNext = true; continue }
+            if argument.hasPrefix("--output=") || (argument.hasPrefix("-o") && !argument.hasPrefix("--")) { continue }
+            let path = argument.hasPrefix("--") ? String(argument.drop { $0 != "=" }.dropFirst()) : argument
+            guard !path.isEmpty else { continue }
+            var status = stat()
+            guard stat(path, &status) == 0 else { continue }
+            switch status.st_mode & S_IFMT {
+            case S_IFREG, S_IFDIR: continue
+            case S_IFIFO: return (path, "a named pipe")
+            case S_IFCHR, S_IFBLK: return (path, "a device")
+            case S_IFSOCK: return (path, "a socket")
+            default: return (path, "not a regular file")
             }
         }
         return nil

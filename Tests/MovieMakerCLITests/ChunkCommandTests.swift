@@ -135,4 +135,29 @@ struct ChunkCommandTests {
         #expect(try Data(contentsOf: folder.file("copied.mp4")) == Data(contentsOf: folder.file("encoded.mp4")))
         #expect(try decodeAll(folder.file("copied.mp4")).count == 120)
     }
+
+    /// Issue 33, reliability 3: a named pipe in place of a chunk hung `assemble` for good; it is now a
+    /// chunk that cannot be used, named, at once.
+    @Test("a named pipe in place of a chunk is refused at once, naming the chunk")
+    func aNamedPipeChunkIsRefusedAtOnce() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try Self.folder()
+        let spec = folder.file("film.json").path
+        for k in 0..<2 {
+            let r = try CLI.run(["render", spec, "--chunk", "\(k)/2", "--chunk-dir", "c", "--no-sound-track", "-q"], in: folder.url)
+            #expect(r.status == 0, "chunk \(k): \(r.stderr)")
+        }
+        let chunks = try FileManager.default.contentsOfDirectory(atPath: folder.file("c").path).filter { $0.hasSuffix(".mp4") }.sorted()
+        try #require(chunks.count == 2, "\(chunks)")
+        let victim = folder.file("c/\(chunks[1])")
+        try FileManager.default.removeItem(at: victim)
+        #expect(mkfifo(victim.path, 0o644) == 0)
+        let started = Date()
+        let running = try CLI.Running(["assemble", spec, "--chunk-dir", folder.file("c").path, "-o", folder.file("film.mp4").path])
+        let outcome = running.waitForExit(timeout: 60)
+        #expect(outcome.reason == .exit && outcome.status != 0 && outcome.stderr.contains(chunks[1]) && outcome.stderr.contains("named pipe"),
+                "\(outcome.status): \(outcome.stderr)")
+        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(!FileManager.default.fileExists(atPath: folder.file("film.mp4").path))
+    }
 }

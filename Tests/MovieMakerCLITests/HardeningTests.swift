@@ -89,6 +89,65 @@ struct HardeningTests {
         #expect(try [video, song].map { try Data(contentsOf: $0) } == before, "an input was changed")
     }
 
+    /// Issue 33, reliability 4: `render --subtitles s.mp4 -o s.mp4` and a description's LUT given as `-o`
+    /// were replaced by the movie (exit 0). Both are inputs: refused with 64, the file untouched.
+    @Test("render refuses to write over its --subtitles file or a filter's .cube file (64, both untouched)")
+    func renderRefusesItsSubtitlesAndLUTAsOutput() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let subtitles = folder.file("s.mp4")
+        try "1\n00:00:00,000 --> 00:00:01,000\nHello\n".write(to: subtitles, atomically: true, encoding: .utf8)
+        var cube = "LUT_3D_SIZE 2\n"
+        for b in 0..<2 { for g in 0..<2 { for r in 0..<2 { cube += "\(r) \(g) \(b)\n" } } }
+        let lut = folder.file("look.mov")
+        try cube.write(to: lut, atomically: true, encoding: .utf8)
+        let spec = folder.file("spec.json")
+        try #"{"version": 1, "output": {"size": "320x240", "fps": 10}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": 1, "filters": [{"name": "lut", "file": "look.mov"}]}]}]}"#
+            .write(to: spec, atomically: true, encoding: .utf8)
+        let before = try [subtitles, lut].map { try Data(contentsOf: $0) }
+        for arguments in [["render", spec.path, "--subtitles", subtitles.path, "-o", subtitles.path], ["render", spec.path, "-o", lut.path]] {
+            let r = try CLI.run(arguments)
+            #expect(r.status == 64 && r.stderr.contains("-o \(arguments.last!) is"), "\(arguments): \(r.status) \(r.stderr)")
+        }
+        #expect(try [subtitles, lut].map { try Data(contentsOf: $0) } == before, "an input was changed")
+        #expect(folder.contents == ["look.mov", "s.mp4", "spec.json"], "left behind: \(folder.contents)")
+    }
+
+    /// Issue 33, reliability 3: a named pipe given as --music, --font-file or --subtitles, or named by a
+    /// description's music item (render and validate), hung the tool for good (and validate then ignored
+    /// Ctrl-C). Each is now refused at once with 64, naming the pipe (and, in a description, its JSON path).
+    @Test("a named pipe as --music, --font-file, --subtitles or a description's music is refused at once with 64")
+    func namedPipeInputsAreRefusedAtOnce() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let photo = try TestPhotos.photo(.red, "a.png", in: folder)
+        let fifo = folder.file("song.mp3")
+        #expect(mkfifo(fifo.path, 0o644) == 0)
+        let spec = folder.file("spec.json")
+        try #"{"version": 1, "output": {"size": "320x240", "fps": 10}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": 1}]}, {"kind": "audio", "items": [{"type": "music", "source": {"file": "song.mp3"}}]}]}"#
+            .write(to: spec, atomically: true, encoding: .utf8)
+        let plain = folder.file("plain.json")
+        try #"{"version": 1, "output": {"size": "320x240", "fps": 10}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": 1}]}]}"#
+            .write(to: plain, atomically: true, encoding: .utf8)
+        let cases: [([String], [String])] = [
+            (["slideshow", photo.path, "--music", fifo.path, "-o", folder.file("a.mp4").path], [fifo.path, "named pipe"]),
+            (["stitch", photo.path, "--music=\(fifo.path)", "-o", folder.file("b.mp4").path], [fifo.path, "named pipe"]),
+            (["title", "Hello", "--font-file", fifo.path, "-o", folder.file("c.mp4").path], [fifo.path, "named pipe"]),
+            (["render", plain.path, "--subtitles", fifo.path, "-o", folder.file("d.mp4").path], [fifo.path, "named pipe"]),
+            (["render", spec.path, "-o", folder.file("e.mp4").path], ["tracks[1].items[0].source", "named pipe"]),
+            (["validate", spec.path], ["tracks[1].items[0].source", "named pipe"]),
+        ]
+        for (arguments, named) in cases {
+            let started = Date()
+            let running = try CLI.Running(arguments)
+            let outcome = running.waitForExit(timeout: 30)
+            #expect(outcome.reason == .exit && outcome.status == 64, "\(arguments): \(outcome.status) \(outcome.stderr)")
+            for name in named { #expect(outcome.stderr.contains(name), "\(arguments): \(outcome.stderr) does not name \(name)") }
+            #expect(Date().timeIntervalSince(started) < 20, "\(arguments) took \(Date().timeIntervalSince(started)) s")
+        }
+        #expect(folder.contents == ["a.png", "plain.json", "song.mp3", "spec.json"], "left behind: \(folder.contents)")
+    }
+
     /// A small progressive JPEG whose frame header is patched to declare `width`×`height`.
     static func bombJPEG(width: UInt16, height: UInt16) -> Data {
         var bytes = [UInt8](FixtureJPEG.data(RGBAPicture.quadrants(width: 64, height: 64), progressive: true))

@@ -199,6 +199,8 @@ public struct DistributedRender: Sendable {
     /// packet (no decoding: a fraction of a second per minute of video), so a file cut short after its
     /// index was written is caught.
     private func checkChunk(at url: URL, frames: Range<Int>, readingEveryPacket: Bool = false) throws(MovieMakerError) -> (Demuxer, Int32) {
+        // A named pipe called like a chunk would block the open for good.
+        if let problem = RegularFile.problem(url.path) { throw .chunkMismatch(path: url.path, reason: problem) }
         let demuxer: Demuxer
         do {
             // Every read failure names the chunk (a damaged or truncated chunk is rendered again).

@@ -273,6 +273,13 @@ extension TimelineCompiler {
                 let p = path.appending("filters").appending(k)
                 do {
                     filters.append(try Clip.Filter(spec, at: p, baseDirectory: options.mediaFolder, rate: rate).scaled(by: pixelScale))
+                    // A filter's files (a LUT) are inputs too: the tool refuses to write its movie over one.
+                    for parameter in Clip.Filter.descriptor(named: spec.name)?.parameters ?? [] {
+                        if case .file = parameter.kind, case let .string(path)? = spec.parameters[parameter.key] {
+                            let url = resolve(path)
+                            if !inputFiles.contains(url) { inputFiles.append(url) }
+                        }
+                    }
                 } catch where error.code == .invalidDescription {
                     throw error
                 } catch {
