@@ -680,6 +680,9 @@ struct TimelineCompiler {
             throw .invalidDescription(shownPath, "no such file: \(url.path)", file: url.path)
         }
         guard !isDirectory.boolValue else { throw .invalidDescription(shownPath, "\(url.path) is a folder, not a file", file: url.path) }
+        if let problem = RegularFile.problem(url.path) {
+            throw .invalidDescription(shownPath, "\(url.path): \(problem): name a file", file: url.path)
+        }
         if !inputFiles.contains(url) { inputFiles.append(url) }
         return url
     }
@@ -733,13 +736,21 @@ struct TimelineCompiler {
 
     /// `text` with its `{{name}}` placeholders replaced by the text slots' values.
     func interpolate(_ text: String, at path: JSONPath) throws(MovieMakerError) -> String {
-        for name in Timeline.placeholders(in: text) where texts[name] == nil {
+        let pieces = Timeline.pieces(of: text)
+        for name in pieces.names where texts[name] == nil {
             guard let slot = timeline.slots[name], slot.kind == .text else {
                 throw .invalidDescription(path, "{{\(name)}} names no text slot: declare \"\(name)\" under \"slots\" with \"kind\": \"text\"")
             }
             throw .invalidDescription(path, "the text slot \"\(name)\" has no default and was not filled: give --slot \(name)=TEXT")
         }
-        let filled = Timeline.interpolate(text, texts)
+        // The size is known before the text is built: a title of a million characters is refused
+        // without making it first.
+        let estimate = pieces.filledLength(texts)
+        guard estimate <= Timeline.maximumTitleTextLength + pieces.pieces.count else {
+            throw .invalidDescription(path, "a title's text may have at most \(Timeline.maximumTitleTextLength) characters, got \(estimate)"
+                                      + (pieces.names.isEmpty ? "" : " once its {{slots}} are filled") + ": a title card shows a few lines")
+        }
+        let filled = pieces.filled(texts)
         let length = filled.count
         guard length <= Timeline.maximumTitleTextLength else {
             throw .invalidDescription(path, "a title's text may have at most \(Timeline.maximumTitleTextLength) characters, got \(length)"

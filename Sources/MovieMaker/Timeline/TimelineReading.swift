@@ -444,32 +444,95 @@ extension Timeline {
         return name.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
     }
 
-    /// The slot names `{{name}}` placeholders in `text` refer to, in order.
-    static func placeholders(in text: String) -> [String] {
-        var names: [String] = []
-        var rest = Substring(text)
-        while let open = rest.range(of: "{{") {
-            guard let close = rest[open.upperBound...].range(of: "}}") else { break }
-            let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-            if isSlotName(name) { names.append(name) }
-            rest = rest[close.upperBound...]
+    /// A text cut into literal runs and `{{name}}` placeholders (`pieces(of:)`): byte ranges of its UTF-8.
+    struct TextPieces {
+        /// One piece: literal bytes, or a placeholder (its trimmed slot name; `range` covers the braces).
+        enum Piece {
+            case literal(Range<Int>)
+            case placeholder(name: String, range: Range<Int>)
         }
-        return names
+        /// The text's UTF-8.
+        let bytes: [UInt8]
+        /// The pieces, in order.
+        let pieces: [Piece]
+
+        /// The slot names, in order.
+        var names: [String] { pieces.compactMap { if case let .placeholder(name, _) = $0 { return name } else { return nil } } }
+
+        /// The characters in `range`.
+        private func characters(_ range: Range<Int>) -> Int { String(decoding: bytes[range], as: UTF8.self).count }
+
+        /// The text with each placeholder replaced by `values[name]` when there is one.
+        func filled(_ values: [String: String]) -> String {
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count)
+            for piece in pieces {
+                switch piece {
+                case let .literal(range): out += bytes[range]
+                case let .placeholder(name, range): if let value = values[name] { out += value.utf8 } else { out += bytes[range] }
+                }
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+
+        /// How many characters `filled(values)` would have, without building it (at most the number of
+        /// pieces more than the exact count: characters may join across a seam).
+        func filledLength(_ values: [String: String]) -> Int {
+            pieces.reduce(0) { total, piece in
+                switch piece {
+                case let .literal(range): return total + characters(range)
+                case let .placeholder(name, range): return total + (values[name]?.count ?? characters(range))
+                }
+            }
+        }
     }
 
-    /// `text` with every `{{name}}` replaced by `values[name]` (placeholders of other names left as they are).
-    static func interpolate(_ text: String, _ values: [String: String]) -> String {
-        var out = ""
-        var rest = Substring(text)
-        while let open = rest.range(of: "{{") {
-            guard let close = rest[open.upperBound...].range(of: "}}") else { break }
-            let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-            out += rest[..<open.lowerBound]
-            if let value = values[name] { out += value } else { out += rest[open.lowerBound..<close.upperBound] }
-            rest = rest[close.upperBound...]
+    /// `text` cut into literal runs and `{{name}}` placeholders, in one pass over its bytes (a text of
+    /// 200,000 placeholders must not cost 200,000 searches of the rest: that was quadratic). A `{{`
+    /// with no `}}` after it, and what follows, is literal; so is `{{…}}` around something that is not a
+    /// slot name.
+    static func pieces(of text: String) -> TextPieces {
+        let bytes = Array(text.utf8)
+        let n = bytes.count
+        let open = UInt8(ascii: "{"), close = UInt8(ascii: "}")
+        var pieces: [TextPieces.Piece] = []
+        var names: [ArraySlice<UInt8>: String?] = [:]      // a template repeats the same few names
+        var literalStart = 0
+        var i = 0
+        scanning: while i + 1 < n {
+            guard bytes[i] == open, bytes[i + 1] == open else { i += 1; continue }
+            // "{{" at i: find the first "}}" after it.
+            var k = i + 2
+            while k + 1 < n {
+                if bytes[k] == close, bytes[k + 1] == close {
+                    let inside = bytes[i + 2..<k]
+                    let name: String?
+                    if let known = names[inside] { name = known } else {
+                        let trimmed = String(decoding: inside, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                        name = isSlotName(trimmed) ? trimmed : nil
+                        names[inside] = name
+                    }
+                    if let name {
+                        if literalStart < i { pieces.append(.literal(literalStart..<i)) }
+                        pieces.append(.placeholder(name: name, range: i..<k + 2))
+                        literalStart = k + 2
+                    }
+                    i = k + 2
+                    continue scanning
+                }
+                k += 1
+            }
+            break   // no "}}" anywhere after: the rest is literal
         }
-        return out + rest
+        if literalStart < n { pieces.append(.literal(literalStart..<n)) }
+        return TextPieces(bytes: bytes, pieces: pieces)
     }
+
+    /// The slot names `{{name}}` placeholders in `text` refer to, in order.
+    static func placeholders(in text: String) -> [String] { pieces(of: text).names }
+
+    /// `text` with every `{{name}}` replaced by `values[name]` (placeholders of other names left as they are).
+    static func interpolate(_ text: String, _ values: [String: String]) -> String { pieces(of: text).filled(values) }
 }
 
 extension Timeline.ColorText {
