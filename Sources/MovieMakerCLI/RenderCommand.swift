@@ -198,15 +198,22 @@ struct RenderCommand: ParsableCommand {
         }
         let reporter = ProgressReporter(label: "render", output: output, options: progress)
         let movie = try Interruption.shared.makeMovie { try composition.makeMovie(at: URL(fileURLWithPath: output)) }
-        try reporter.render(movie) {
-            if let subtitleTrack {
-                // As composition.render(into:) does, with the subtitles over the whole picture.
-                if movie.expectedFrameCount == nil { movie.expectedFrameCount = movie.frameCount + composition.frameCount }
-                if let soundtrack = composition.soundtrack { try movie.addAudio(soundtrack) }
-                try movie.add(composition.picture.subtitled(subtitleTrack, style: subtitles.style))
-            } else {
-                try composition.render(into: movie)
+        do {
+            try reporter.render(movie) {
+                if let subtitleTrack {
+                    // As composition.render(into:) does, with the subtitles over the whole picture.
+                    if movie.expectedFrameCount == nil { movie.expectedFrameCount = movie.frameCount + composition.frameCount }
+                    if let soundtrack = composition.soundtrack { try movie.addAudio(soundtrack) }
+                    try movie.add(composition.picture.subtitled(subtitleTrack, style: subtitles.style))
+                } else {
+                    try composition.render(into: movie)
+                }
             }
+        } catch let error as MovieMakerError {
+            // A sticker that fails to decode when the render opens is named with its JSON path.
+            let located = composition.locating(error)
+            if located.code == .invalidDescription { throw DescriptionError(file: description.spec, error: located) }
+            throw error
         }
     }
 }
@@ -241,6 +248,9 @@ struct ValidateCommand: ParsableCommand {
             return
         }
         let composition = try description.compose(timeline, options: Timeline.RenderOptions(mediaFolder: description.url.deletingLastPathComponent()))
+        // Stickers are decoded when a render opens: validate opens them too, so a broken one is named here
+        // with its JSON path rather than by the render.
+        do { try composition.checkStickers() } catch { throw DescriptionError(file: description.spec, error: error) }
         for warning in composition.warnings { Terminal.writeError("moviemaker: warning: \(warning)\n") }
         Terminal.printLine("\(description.spec): valid: \(composition.width)x\(composition.height) at \(composition.frameRate) fps, "
                            + String(format: "%.3f s (%d frames), ", composition.duration.seconds, composition.frameCount) + counts)

@@ -148,6 +148,28 @@ struct HardeningTests {
         #expect(folder.contents == ["a.png", "plain.json", "song.mp3", "spec.json"], "left behind: \(folder.contents)")
     }
 
+    /// Issue 33, reliability 7: `validate` did not open stickers, so broken ones passed it and then failed
+    /// `render` with a message lacking the JSON path. Now both name `tracks[1].items[0].source`.
+    @Test("a truncated sticker and a GIF declaring 65535×65535 fail validate (and render) with the item's JSON path")
+    func brokenStickersFailValidateWithTheirJSONPath() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let whole = FixtureAPNG.data(width: 64, height: 64, frames: StickerFixtures.frames())
+        try Data(whole.prefix(whole.count / 2)).write(to: folder.file("cut.png"))
+        var huge = try FixtureGIF.data(width: 8, height: 8, frames: [AnimationFrame.make(width: 8, height: 8, milliseconds: 100) { _, _ in (255, 0, 0, 255) }])
+        huge[6] = 0xFF; huge[7] = 0xFF; huge[8] = 0xFF; huge[9] = 0xFF     // the logical screen: 65535×65535
+        try Data(huge).write(to: folder.file("huge.gif"))
+        for name in ["cut.png", "huge.gif"] {
+            let spec = folder.file("\(name).json")
+            try #"{"version": 1, "output": {"size": "320x240", "fps": 10}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": 1}]}, {"kind": "overlay", "items": [{"type": "sticker", "source": {"file": "\#(name)"}, "duration": 1}]}]}"#
+                .write(to: spec, atomically: true, encoding: .utf8)
+            let validated = try CLI.run(["validate", spec.path])
+            #expect(validated.status == 64 && validated.stderr.contains("tracks[1].items[0].source"), "validate \(name): \(validated.status) \(validated.stderr)")
+            let rendered = try CLI.run(["render", spec.path, "-o", folder.file("\(name).mp4").path])
+            #expect(rendered.status != 0 && rendered.stderr.contains("tracks[1].items[0].source"), "render \(name): \(rendered.status) \(rendered.stderr)")
+        }
+    }
+
     /// A small progressive JPEG whose frame header is patched to declare `width`×`height`.
     static func bombJPEG(width: UInt16, height: UInt16) -> Data {
         var bytes = [UInt8](FixtureJPEG.data(RGBAPicture.quadrants(width: 64, height: 64), progressive: true))

@@ -82,6 +82,39 @@ public struct TimelineComposition: Sendable {
     /// the same description the same way. Names a chunked render's chunks when the picture holds code
     /// (generators), which has no content hash of its own (`DistributedRender`).
     public let descriptionHash: String
+    /// The stickers the description shows from files: each one's JSON path and how it is decoded.
+    var stickers: [StickerItem] = []
+
+    /// A sticker item read from a file, for `checkStickers()`.
+    struct StickerItem: Sendable {
+        /// The item's `source`, e.g. `tracks[1].items[0].source`.
+        var path: JSONPath
+        /// The file.
+        var url: URL
+        /// The size it is shown at (nil: from the other side, or natural).
+        var width: Double?, height: Double?
+    }
+
+    /// Decodes every sticker the description shows, as a render does when it opens (each at the size it is
+    /// shown, within the same memory limit), and throws the first failure as `.invalidDescription` with
+    /// the item's JSON path: what `moviemaker validate` checks, so a broken sticker (truncated, a GIF
+    /// declaring 65535×65535 with 10,000 frames) is found before a render starts. Each decode is freed
+    /// before the next.
+    public func checkStickers() throws(MovieMakerError) {
+        for sticker in stickers {
+            do { _ = try AnimatedImageDecoder.decode(sticker.url, width: sticker.width, height: sticker.height) } catch {
+                throw .invalidDescription(sticker.path, error.message, file: sticker.url.path)
+            }
+        }
+    }
+
+    /// `error` from rendering this composition with the JSON path of the sticker it is about, when it
+    /// names a sticker's file (a render decodes stickers when it opens); otherwise `error` itself.
+    public func locating(_ error: MovieMakerError) -> MovieMakerError {
+        guard error.location?.jsonPath == nil, let file = error.location?.file,
+              let sticker = stickers.first(where: { $0.url.path == file }) else { return error }
+        return .invalidDescription(sticker.path, error.message, file: file)
+    }
 
     /// Which part of a file an item plays, and how.
     struct SourceTiming: Sendable, Hashable {
@@ -187,6 +220,8 @@ struct TimelineCompiler {
     var warnings: [String] = []
     var sources: [String: TimelineComposition.SourceTiming] = [:]
     var inputFiles: [URL] = []
+    /// The stickers read from files, in order (`TimelineComposition.checkStickers()`).
+    var stickerItems: [TimelineComposition.StickerItem] = []
     /// The text slots' values, for `{{name}}`.
     let texts: [String: String]
 
@@ -331,7 +366,7 @@ struct TimelineCompiler {
         return TimelineComposition(width: width, height: height, frameRate: rate, duration: duration, encoderSettings: settings,
                                    audioSettings: audioSettings, picture: film, soundtrack: soundtrack, plan: plan,
                                    videoDecoders: decoders, warnings: warnings, sources: sources, inputFiles: inputFiles,
-                                   descriptionHash: hash.hexDigest())
+                                   descriptionHash: hash.hexDigest(), stickers: stickerItems)
     }
 
     mutating func record(_ item: Timeline.Item, at path: JSONPath, start: Time, duration: Time, what: String, detail: String) {

@@ -349,6 +349,7 @@ extension TimelineCompiler {
         }
         let url = try file(x.source!, at: path.appending("source"), kinds: [.photo, .media])
         sources[path.description] = .init(file: url)
+        stickerItems.append(.init(path: path.appending("source"), url: url, width: x.width.map { $0 * pixelScale }, height: x.height.map { $0 * pixelScale }))
         let clip = Clip.sticker(url, duration: d, width: x.width.map { $0 * pixelScale }, height: x.height.map { $0 * pixelScale },
                                 loop: x.loop ?? true, enter: enter, exit: exit)
         return (clip, url.lastPathComponent, "")
