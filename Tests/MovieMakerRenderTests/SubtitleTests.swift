@@ -171,4 +171,45 @@ extension SubtitleTrack {
     func shifted(by offset: Time) -> SubtitleTrack {
         SubtitleTrack(cues: cues.map { var c = $0; c.start = c.start + offset; c.end = c.end + offset; return c }, name: name)
     }
+
+}
+
+extension SubtitleTests {
+    /// Issue 33, reliability 11: 50,000 cues overlapping within 2 s took 72 s to render a 2-s movie (every
+    /// showing cue laid out on every frame). At most `maximumCuesShown` are drawn: the latest to start.
+    @Test("50,000 overlapping cues within 2 s render in under 5 s, showing the latest cues")
+    func denseOverlappingCuesAreBounded() throws {
+        let cues = (0..<50_000).map { i in
+            SubtitleCue(start: Time(value: Int64(i), timescale: 25_000), end: 2, plainText: "cue \(i)")
+        }
+        let track = SubtitleTrack(cues: cues)
+        let clip = Clip.color(.black, duration: 2).subtitled(track)
+        let started = Date()
+        let frames = try clip.renderFrames(0..<20, width: 320, height: 240, rate: 10)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(elapsed < 5, "20 frames took \(elapsed) s")
+        #expect(frames.count == 20)
+        #expect(track.activeIndices(at: 1, limit: Clip.SubtitleLeaf.maximumCuesShown) == Array(24_993...25_000),
+                "the latest cues to start are drawn")
+        // Text shows on the last frame (the safe area holds light pixels).
+        let last = frames[19]
+        var light = 0
+        for y in stride(from: 120, to: 230, by: 2) { for x in stride(from: 20, to: 300, by: 2) where last.rgba(x: x, y: y).red > 128 { light += 1 } }
+        #expect(light > 20, "no subtitle text drawn: \(light) light pixels")
+    }
+
+    /// Issue 33, reliability 12: a subtitle cue at one hour turned a 1-second description into an
+    /// hour-long movie. Subtitles without a duration no longer lengthen the movie: the cues past its end
+    /// are cut, and the composition says so; subtitles alone still last as long as their cues.
+    @Test("a cue at one hour does not make a 1-s description an hour long; it is cut, with a warning")
+    func aLateCueDoesNotLengthenTheMovie() throws {
+        let folder = try TemporaryFolder()
+        try "1\n00:00:00,000 --> 00:00:00,800\nHello\n\n2\n01:00:00,000 --> 01:00:01,000\nLate\n".write(to: folder.file("s.srt"), atomically: true, encoding: .utf8)
+        let spec = #"{"version": 1, "output": {"size": "320x240", "fps": 10}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "black", "duration": 1}]}, {"kind": "overlay", "items": [{"type": "subtitles", "file": "s.srt"}]}]}"#
+        let composition = try Timeline(jsonText: spec).composition(Timeline.RenderOptions(mediaFolder: folder.url))
+        #expect(composition.duration == 1, "the movie lasts \(composition.duration)")
+        #expect(composition.warnings.contains { $0.contains("tracks[1].items[0]") && $0.contains("past the movie's end") }, "\(composition.warnings)")
+        let alone = #"{"version": 1, "output": {"size": "320x240", "fps": 10}, "tracks": [{"kind": "overlay", "items": [{"type": "subtitles", "file": "s.srt"}]}]}"#
+        #expect(try Timeline(jsonText: alone).composition(Timeline.RenderOptions(mediaFolder: folder.url)).duration == 3601)
+    }
 }

@@ -27,9 +27,13 @@ extension Clip {
         /// Equal when the tracks and styles are.
         public static func == (a: SubtitleLeaf, b: SubtitleLeaf) -> Bool { a.track == b.track && a.style == b.style }
 
-        /// Draws the cues active at `frame.exactTime` into `ctx`.
+        /// The most cues drawn on one frame: the latest to start among those showing. More would not fit
+        /// the safe area anyway (they stack upwards), and each costs a layout.
+        public static let maximumCuesShown = 8
+
+        /// Draws the cues active at `frame.exactTime` into `ctx` (at most `maximumCuesShown`).
         func draw(in ctx: DrawingContext, at frame: Frame) throws {
-            let active = track.activeIndices(at: frame.exactTime)
+            let active = track.activeIndices(at: frame.exactTime, limit: Self.maximumCuesShown)
             guard !active.isEmpty else { return }
             try style.validate()
             let size = ctx.size

@@ -102,14 +102,22 @@ public struct SubtitleTrack: Sendable, Hashable, Codable {
     public var duration: Time { cues.map(\.end).max() ?? .zero }
 
     /// The indices of the cues showing at `time`, in start order.
-    func activeIndices(at time: Time) -> [Int] {
+    /// At most `limit` of them: the latest to start (a frame shows a few cues; 50,000 overlapping ones
+    /// laid out on every frame took a minute for a 2-second movie).
+    func activeIndices(at time: Time, limit: Int = .max) -> [Int] {
         // Cues are sorted by start: those starting at or before `time` are a prefix.
         var lo = 0, hi = cues.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if cues[mid].start <= time { lo = mid + 1 } else { hi = mid }
         }
-        return (0..<lo).filter { cues[$0].end > time }
+        var found: [Int] = []
+        var i = lo - 1
+        while i >= 0, found.count < limit {
+            if cues[i].end > time { found.append(i) }
+            i -= 1
+        }
+        return found.reversed()
     }
 
     private static func sorted(_ cues: [SubtitleCue]) -> [SubtitleCue] {

@@ -249,6 +249,8 @@ struct TimelineCompiler {
         var isVideoLayer: [Bool] = []
         var sounds: [(AudioClip, Time, Bool)] = []      // sound, start, ducked
         var pictureTrackDuration = Time.zero
+        /// Where the subtitles without a duration of their own end, and the item ending last.
+        var subtitlesEnd: (end: Time, path: JSONPath?) = (.zero, nil)
         for (t, track) in timeline.tracks.enumerated() where track.enabled != false {
             let path = JSONPath().appending("tracks").appending(t)
             switch track.kind {
@@ -259,15 +261,23 @@ struct TimelineCompiler {
                 isVideoLayer.append(true)
             case .overlay:
                 var placed: [Clip] = []
+                var extent = Time.zero
                 for (i, item) in track.items.enumerated() where item.enabled != false {
                     let itemPath = path.appending("items").appending(i)
                     let at = item.at?.time(at: rate) ?? .zero
                     let (clip, what, detail) = try picture(item, at: itemPath, onOverlay: true)
                     placed.append(clip.delayed(by: at))
                     record(item, at: itemPath, start: at, duration: clip.duration, what: what, detail: detail)
+                    // Subtitles without a duration of their own last as long as their cues, which may run
+                    // past the movie (a stray cue at one hour): they do not make the movie longer.
+                    if case let .subtitles(sub) = item.content, sub.duration == nil {
+                        if at + clip.duration > subtitlesEnd.end { subtitlesEnd = (at + clip.duration, itemPath) }
+                    } else {
+                        extent = Time.max(extent, at + clip.duration)
+                    }
                 }
                 let clip = Clip.overlay(placed)
-                pictureTrackDuration = Time.max(pictureTrackDuration, clip.duration)
+                pictureTrackDuration = Time.max(pictureTrackDuration, extent)
                 layers.append(clip)
                 isVideoLayer.append(false)
             case .audio:
@@ -282,7 +292,11 @@ struct TimelineCompiler {
                 }
             }
         }
-        let duration = timeline.output.duration?.time(at: rate) ?? pictureTrackDuration
+        let duration = timeline.output.duration?.time(at: rate) ?? (pictureTrackDuration > .zero ? pictureTrackDuration : subtitlesEnd.end)
+        if let path = subtitlesEnd.path, subtitlesEnd.end > duration {
+            warnings.append("\(path): the subtitles run to \(TimelineComposition.seconds(subtitlesEnd.end)) s, past the movie's end at "
+                            + "\(TimelineComposition.seconds(duration)) s: the cues after it are cut (give the item a duration, or output.duration, to say otherwise)")
+        }
         guard duration > .zero else {
             throw .invalidDescription(JSONPath().appending("tracks"),
                                       "the movie would last 0 seconds: add a video or overlay track with at least one item, or give output.duration")
