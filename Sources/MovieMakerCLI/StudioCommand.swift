@@ -64,7 +64,22 @@ struct StudioCommand: ParsableCommand {
         }
         if let port, !(0...65_535).contains(port) { throw ValidationError("--port \(port): give a port from 1 to 65535 (0 picks a free one)") }
         if let host, host.isEmpty { throw ValidationError("--host: give an address, e.g. 0.0.0.0") }
+        if let host, !Self.isNumericAddress(host) {
+            throw ValidationError("--host \(host): not a valid IP address; give one of this machine's addresses (e.g. 127.0.0.1, 0.0.0.0, ::1) or localhost")
+        }
     }
+
+    /// Whether `host` is what the server can listen on: `localhost`, or an IPv4 or IPv6 address in
+    /// numeric form (the server does not look names up).
+    static func isNumericAddress(_ host: String) -> Bool {
+        if host == "localhost" { return true }
+        var v4 = in_addr(), v6 = in6_addr()
+        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
+    }
+
+    /// How long a stop may take before the process exits anyway: the event streams, the render's
+    /// clean-up and the connections normally end within a second.
+    static let stopGrace: DispatchTimeInterval = .seconds(5)
 
     func run() throws {
         var configuration = StudioConfiguration(file: URL(fileURLWithPath: file), host: host, port: UInt16(port ?? 0))
@@ -81,6 +96,12 @@ struct StudioCommand: ParsableCommand {
             }
             // A second signal exits at once.
             guard first else { Foundation.exit(StopSignal.exitStatus(signal)) }
+            // The stop below needs the concurrency pool; should its threads all be held (a bug, or work
+            // that does not look at cancellation), the signal must still end the process.
+            queue.asyncAfter(deadline: .now() + Self.stopGrace) {
+                Terminal.writeError("moviemaker studio: did not stop within 5 s of \(StopSignal.name(signal)); exiting\n")
+                Foundation.exit(StopSignal.exitStatus(signal))
+            }
             Task {
                 await server.stop()
                 done.signal()

@@ -41,10 +41,12 @@ public struct StudioProblem: Error, Codable, Sendable, Equatable {
 }
 
 /// Why a studio request failed: the HTTP status it answers with and a message.
-enum StudioFailure: Error, CustomStringConvertible {
+enum StudioFailure: LocalizedError, CustomStringConvertible {
     /// 400: a malformed request (a frame index that is not a number, a bad scale, bad JSON).
     case badRequest(String)
-    /// 404: no such frame, asset or file.
+    /// 403: a name the studio will not serve (a named pipe, a socket, a device).
+    case forbidden(String)
+    /// 404: no such frame, asset, file or endpoint.
     case notFound(String)
     /// 409: nothing to show yet (the description has never loaded), or a render already running.
     case conflict(String)
@@ -55,15 +57,19 @@ enum StudioFailure: Error, CustomStringConvertible {
     var status: Int {
         switch self {
         case .badRequest: 400
+        case .forbidden: 403
         case .notFound: 404
         case .conflict: 409
         case .internal: 500
         }
     }
 
+    /// What `localizedDescription` says (the message itself, for the command line).
+    var errorDescription: String? { description }
+
     var description: String {
         switch self {
-        case let .badRequest(m), let .notFound(m), let .conflict(m), let .internal(m): m
+        case let .badRequest(m), let .forbidden(m), let .notFound(m), let .conflict(m), let .internal(m): m
         }
     }
 }

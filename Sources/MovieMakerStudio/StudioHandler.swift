@@ -6,8 +6,10 @@ import Foundation
 /// Before routing: with the default binding (127.0.0.1) the `Host` header must name the loopback
 /// (`127.0.0.1`, `localhost` or `[::1]`), so a web page elsewhere cannot reach the studio by DNS
 /// rebinding; with `--host`, every request must carry the token (query `token=`, header
-/// `X-Studio-Token`, or the `studio_token` cookie the page is given). A path with a `..`, `.` or empty
-/// part (after percent-decoding) is refused with 403.
+/// `X-Studio-Token`, or the `studio_token` cookie the page is given). A request that changes something
+/// (any method but GET, HEAD and OPTIONS) from another origin is refused with 403: a web page elsewhere
+/// could otherwise fill slots and start renders with a form or `fetch` (see `crossSiteReason`). A path
+/// with a `..` or `.` part (after percent-decoding) is refused with 403; runs of slashes count as one.
 struct StudioHandler: HTTPHandler {
     /// The previewed file.
     let project: StudioProject
@@ -31,14 +33,11 @@ struct StudioHandler: HTTPHandler {
     /// Checks the request, then dispatches on its path.
     private func route(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard authorized(request) else { return Self.json(["error": "forbidden: this studio needs its token (see the URL it printed)"], status: .forbidden) }
+        if let reason = Self.crossSiteReason(request) {
+            return Self.json(["error": "forbidden: \(reason)"], status: .forbidden)
+        }
         let raw = request.target.path(percentEncoded: true)
-        guard let decoded = raw.removingPercentEncoding else { return Self.json(["error": "bad path"], status: .badRequest) }
-        let segments: [String]
-        if decoded == "/" {
-            segments = []
-        } else if let safe = StudioPaths.safeSegments(decoded) {
-            segments = safe
-        } else {
+        guard let segments = StudioPaths.safeSegments(raw) else {
             return Self.json(["error": "forbidden: the studio serves only its own page and the files of the project's folder"], status: .forbidden)
         }
         let method = request.method
@@ -106,15 +105,41 @@ struct StudioHandler: HTTPHandler {
             return Self.response(StudioJSON.data(await project.info()), type: "application/json; charset=utf-8")
         }
         if method == .GET || method == .HEAD, segments.count >= 2, segments[0] == "files" {
-            guard let url = StudioPaths.file(Array(segments.dropFirst()), in: project.folder) else {
+            let file: OpenFile
+            do {
+                file = try await StudioFiles.open(Array(segments.dropFirst()), in: project.folder)
+            } catch .notFound {
                 throw StudioFailure.notFound("no such file in the project's folder")
+            } catch let .notRegular(kind) {
+                throw StudioFailure.forbidden("\(segments.dropFirst().joined(separator: "/")) is \(kind), not a regular file: only files are served")
             }
             var headers = HTTPHeaders()
-            headers[.contentType] = StudioPaths.contentType(url.lastPathComponent)
+            headers[.contentType] = StudioPaths.contentType(segments.last ?? "")
             headers[HTTPHeader("Cache-Control")] = "no-store"
-            return HTTPResponse(statusCode: .ok, headers: headers, body: try HTTPBodySequence(file: url))
+            return HTTPResponse(statusCode: .ok, headers: headers, body: StudioFiles.body(file))
         }
-        throw StudioFailure.notFound("not found: \(decoded)")
+        throw StudioFailure.notFound("no such endpoint: \(method.rawValue) /\(path)")
+    }
+
+    /// Why `request` is refused as a cross-site request that changes state, or nil when it is not one.
+    ///
+    /// Browsers send `Origin` with every POST and `Sec-Fetch-Site` with every request, and a page cannot
+    /// forge either; a form or a "simple" `fetch` (`text/plain`, no preflight) from another site would
+    /// otherwise reach `/api/slots` and `/api/render`. The studio's own page sends `Origin` equal to
+    /// `http://` and the `Host` it was loaded from, and `Sec-Fetch-Site: same-origin`. `same-site` is
+    /// refused too: it is another origin on the same site (another port of this machine). Clients that
+    /// send neither header (curl, scripts) are not browsers and are let through.
+    static func crossSiteReason(_ request: HTTPRequest) -> String? {
+        guard ![.GET, .HEAD, .OPTIONS].contains(request.method) else { return nil }
+        if let site = request.headers[HTTPHeader("Sec-Fetch-Site")]?.lowercased(), site == "cross-site" || site == "same-site" {
+            return "a \(site) request may not change the studio (Sec-Fetch-Site: \(site))"
+        }
+        if let origin = request.headers[HTTPHeader("Origin")] {
+            guard let host = request.headers[.host], origin.lowercased() == "http://" + host.lowercased() else {
+                return "a request from \(origin) may not change the studio (only its own page may)"
+            }
+        }
+        return nil
     }
 
     /// Whether the request may be answered: the token when one is set, else a loopback `Host`.
@@ -159,6 +184,7 @@ struct StudioHandler: HTTPHandler {
     static func phrase(_ status: Int) -> String {
         switch status {
         case 400: "Bad Request"
+        case 403: "Forbidden"
         case 404: "Not Found"
         case 409: "Conflict"
         default: "Internal Server Error"

@@ -3,7 +3,6 @@ import FlyingFox
 import FlyingSocks
 import Foundation
 import MovieMaker
-import Synchronization
 
 /// How `moviemaker studio` serves a file: which file, on which address, and how often it looks for changes.
 public struct StudioConfiguration: Sendable {
@@ -30,7 +29,7 @@ public struct StudioConfiguration: Sendable {
     }
 }
 
-/// The studio's server: a FlyingFox HTTP server answering the page (`StudioHandler`), a watcher that
+/// The studio's server: an HTTP server (`StudioHTTPServer`) answering the page (`StudioHandler`), a watcher that
 /// reloads the file when it changes and announces it as a server-sent event, and the project
 /// (`StudioProject`: the composition, the frame cache, the render).
 ///
@@ -46,7 +45,7 @@ public actor StudioServer {
     /// The open event streams.
     let events = StudioEventHub()
     /// The HTTP server, once started.
-    private var http: HTTPServer?
+    private var http: StudioHTTPServer?
     /// The task running the HTTP server.
     private var serving: Task<Void, any Error>?
     /// The task watching the file.
@@ -71,45 +70,21 @@ public actor StudioServer {
         await project.reload()
         let handler = StudioHandler(project: project, events: events, assets: try Self.loadAssets(), token: token)
         let host = configuration.host ?? "127.0.0.1"
-        let server: HTTPServer
         let listenHost = host == "localhost" ? "127.0.0.1" : host
-        if listenHost.contains(":") {
-            server = HTTPServer(address: try sockaddr_in6.inet6(ip6: listenHost, port: configuration.port), timeout: 300,
-                                logger: DisabledLogger.disabled, handler: handler)
-        } else {
-            server = HTTPServer(address: try sockaddr_in.inet(ip4: listenHost, port: configuration.port), timeout: 300,
-                                logger: DisabledLogger.disabled, handler: handler)
+        // Binding happens here, so a bad address or a taken port is an error of `start()` at once.
+        let server: StudioHTTPServer
+        do {
+            server = try StudioHTTPServer(host: listenHost, port: configuration.port, handler: handler)
+        } catch {
+            throw StudioFailure.internal(String(describing: error))
         }
         http = server
-        // run() listens, then serves until stopped; when it cannot listen (the port is taken, the address
-        // is not this machine's) it ends at once with the reason, kept here for the loop below.
-        let failure = Mutex<(any Error)?>(nil)
-        serving = Task {
-            do { try await server.run() } catch {
-                failure.withLock { $0 = error }
-                throw error
-            }
-        }
-        // Waits for the listening socket (a loaded machine may take a while to run the server's task).
-        let deadline = ContinuousClock.now + .seconds(60)
-        var listening: Socket.Address?
-        while listening == nil {
-            if let error = failure.withLock({ $0 }) { throw error }
-            listening = await server.listeningAddress
-            if listening != nil { break }
-            guard ContinuousClock.now < deadline else {
-                await server.stop(timeout: 0)
-                serving?.cancel()
-                throw StudioFailure.internal("the server did not start listening within 60 s")
-            }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        guard let listening else { throw StudioFailure.internal("the server is not listening") }
+        serving = Task { try await server.run() }
         let port: UInt16
-        switch listening {
-        case let .ip4(ip, p): address = (ip, p); port = p
-        case let .ip6(ip, p): address = (ip, p); port = p
-        case .unix: throw StudioFailure.internal("unexpected socket")
+        switch server.listeningAddress {
+        case let .ip4(ip, p)?: address = (ip, p); port = p
+        case let .ip6(ip, p)?: address = (ip, p); port = p
+        case .unix?, nil: throw StudioFailure.internal("the server is not listening")
         }
         let shown = listenHost.contains(":") ? "[\(listenHost)]" : listenHost
         var text = "http://\(shown):\(port)/"
@@ -143,7 +118,7 @@ public actor StudioServer {
         await project.cancelRender()
         // Script runs drawing frames or proxies: none outlives the studio.
         await StudioProject.onQueue(DispatchQueue.global()) { ScriptRun.stopAll() }
-        if let http { await http.stop(timeout: 1) }
+        // Cancelling the serving task closes the listening socket and every connection.
         serving?.cancel()
         _ = await serving?.result
         http = nil

@@ -10,7 +10,11 @@ import Glibc
 /// from any thread.
 final class StudioProcess: @unchecked Sendable {
     /// The built `moviemaker` beside this test binary (`.build/<triple>/debug`), else the checkout's `.build/debug`.
+    /// `MOVIEMAKER_STUDIO_EXECUTABLE` names another (an older build, to see a reproducer fail before its fix).
     static let executable: URL = {
+        if let other = ProcessInfo.processInfo.environment["MOVIEMAKER_STUDIO_EXECUTABLE"], !other.isEmpty {
+            return URL(fileURLWithPath: other)
+        }
         if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             let candidate = URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("moviemaker")
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
