@@ -228,6 +228,34 @@ struct StitchCommandTests {
         #expect(!FileManager.default.fileExists(atPath: movie.path))
     }
 
+    /// Issue 33, reliability 9: clips of extreme proportions (8192×16, 16×8192, 4097×3) filling a frame
+    /// failed with Cairo's "invalid value (typically too big)" (the picture was converted at its covering
+    /// size, 491,520 pixels wide). They are fitted: each fill frame shows the clip's colour.
+    @Test func clipsOfExtremeProportionsAreFitted() throws {
+        guard CLI.isBuilt, FFTools.available else { return }
+        let folder = try TemporaryFolder()
+        let sizes = [("wide.mp4", "8192x16", "libx264"), ("tall.mp4", "16x8192", "libx264"), ("odd.mkv", "4097x3", "ffv1")]
+        for (name, size, codec) in sizes {
+            let r = try run(FFTools.ffmpeg, ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=blue:s=\(size):r=30:d=1",
+                                             "-c:v", codec] + (codec == "libx264" ? ["-preset", "ultrafast", "-pix_fmt", "yuv420p"] : []) + [folder.file(name).path])
+            try #require(r.status == 0, "ffmpeg: \(r.stderr)")
+        }
+        for fit in ["fill", "blur", "fit"] {
+            let movie = folder.file("\(fit).mp4")
+            let r = try CLI.run(["stitch"] + sizes.map { folder.file($0.0).path } + ["--fit", fit, "--size", "320x240", "--preset", "ultrafast", "-o", movie.path])
+            #expect(r.status == 0, "--fit \(fit): \(r.stderr)")
+            let frames = try decodeAll(movie)
+            #expect(frames.count == 90, "--fit \(fit): \(frames.count) frames")
+            if fit == "fill", frames.count == 90 {
+                for k in [15, 45, 75] {
+                    #expect(VideoFixtures.near(VideoFixtures.middle(frames[k].pixels), (0, 0, 255), 30), "fill frame \(k): \(VideoFixtures.middle(frames[k].pixels))")
+                }
+            }
+        }
+        let still = try CLI.run(["still", folder.file("wide.mp4").path, "--size", "320x240", "-o", folder.file("wide.png").path])
+        #expect(still.status == 0, "still: \(still.stderr)")
+    }
+
     @Test func errorsNameTheBadValueAndLeaveNothingBehind() throws {
         guard CLI.isBuilt else { return }
         let (folder, urls) = try Self.clips()

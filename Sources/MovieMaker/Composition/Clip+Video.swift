@@ -103,7 +103,13 @@ extension Clip.VideoMedia {
         let w = max(1, Int((shown.width * scale).rounded())), h = max(1, Int((shown.height * scale).rounded()))
         let x = (bounds.midX - Double(w) / 2).rounded(), y = (bounds.midY - Double(h) / 2).rounded()
         let turned = file.rotation % 180 != 0
-        let (codedW, codedH) = turned ? (h, w) : (w, h)
+        // A picture of extreme proportions (8192×16) filling a frame would be converted at its covering
+        // size, hundreds of thousands of pixels wide, beyond what an image may be: it is converted at
+        // most twice the frame's longer side and enlarged when drawn (little of it shows anyway).
+        let longest = 2 * max(bounds.width, bounds.height, 1)
+        let shrink = min(1, longest / Double(max(w, h)))
+        let (convertedW, convertedH) = shrink < 1 ? (max(1, Int(Double(w) * shrink)), max(1, Int(Double(h) * shrink))) : (w, h)
+        let (codedW, codedH) = turned ? (convertedH, convertedW) : (convertedW, convertedH)
         let time = Time.max(.zero, sourceTime)
         let placed = Rect(x: x, y: y, width: Double(w), height: Double(h))
         let coversFrame = placed.minX <= bounds.minX && placed.minY <= bounds.minY && placed.maxX >= bounds.maxX && placed.maxY >= bounds.maxY
@@ -115,7 +121,7 @@ extension Clip.VideoMedia {
             }
             // An upright opaque picture landing on whole pixels of a plain canvas is converted straight
             // into it (no intermediate picture, no copy); the bars around it are drawn first.
-            if file.rotation == 0, !file.isMirrored, blurSource == nil, !source.hasAlpha,
+            if file.rotation == 0, !file.isMirrored, blurSource == nil, !source.hasAlpha, shrink == 1,
                let target = ctx.directPixels(for: placed) {
                 if !coversFrame { ctx.clear(background) }
                 try source.write(at: time, width: w, height: h, into: target.data, stride: target.stride)
