@@ -6,5 +6,6 @@
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libavutil/display.h>
+#include <libavutil/hash.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>

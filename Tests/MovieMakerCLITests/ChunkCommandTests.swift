@@ -71,7 +71,9 @@ struct ChunkCommandTests {
         running.send(SIGKILL)
         #expect(running.waitForExit().reason == .uncaughtSignal)
         let names = try FileManager.default.contentsOfDirectory(atPath: chunks)
-        #expect(names.filter { !$0.hasPrefix(".") }.count == 2, "only chunk 0 and the sound track look complete: \(names)")
+        #expect(names.filter { !$0.hasPrefix(".") && !$0.hasSuffix(".check") }.count == 2, "only chunk 0 and the sound track look complete: \(names)")
+        #expect(names.filter { $0.hasSuffix(".check") } == names.filter { $0.hasPrefix("film.0-60.") && $0.hasSuffix(".mp4") }.map { $0 + ".check" },
+                "chunk 0 alone has its record: \(names)")
         #expect(names.contains { $0.hasPrefix(".film.60-120.") && $0.contains(".partial-") }, "the killed worker's partial file: \(names)")
 
         let missing = try CLI.run(["assemble", spec, "--chunk-dir", chunks, "--preset", "slower", "-o", folder.file("film.mp4").path])
@@ -104,7 +106,7 @@ struct ChunkCommandTests {
         let spec = folder.file("film.json").path
         let range = try CLI.run(["render", spec, "--frames", "0..<30", "--chunk-dir", "c", "--preset", "ultrafast"], in: folder.url)
         #expect(range.status == 0 && range.stdout.contains("frames 0..<30: frames 0..<30 rendered"), "\(range.stdout) \(range.stderr)")
-        let chunk = try FileManager.default.contentsOfDirectory(atPath: folder.file("c").path).first { $0.hasPrefix("film.0-30.") }
+        let chunk = try FileManager.default.contentsOfDirectory(atPath: folder.file("c").path).first { $0.hasPrefix("film.0-30.") && $0.hasSuffix(".mp4") }
         #expect(chunk != nil)
         if let chunk { #expect(try decodeAll(folder.file("c").appendingPathComponent(chunk)).count == 30) }
         let beyond = try CLI.run(["render", spec, "--chunk", "24/25", "--chunk-dir", "c"], in: folder.url)

@@ -169,6 +169,50 @@ struct DistributedRenderTests {
         #expect(try job.renderChunk(8, of: 9, in: chunks) == .nothingToRender(chunk: 8, chunks: 7))
     }
 
+    /// Issue 33, reliability 6: `assemble` joined damaged or swapped chunks without noticing (bytes flipped
+    /// inside a chunk, or one chunk's file copied over another's: exit 0, wrong pictures). Each chunk's
+    /// record (checksum, size, frames, packets and timestamps) is written with it and checked.
+    @Test("a chunk with flipped bytes or another chunk's file in its place is refused at assembly, named, and rendered again when asked")
+    func flippedAndSwappedChunksAreRefused() throws {
+        let folder = try Self.mediaFolder()
+        let (job, _) = try Self.job(Self.spec(lossless: false), in: folder)
+        let chunks = folder.file("chunks")
+        try FileManager.default.createDirectory(at: chunks, withIntermediateDirectories: true)
+        for k in 0..<3 { try job.renderChunk(k, of: 3, in: chunks) }
+        let urls = (0..<3).map { job.chunkURL(frames: [0..<36, 36..<72, 72..<108][$0], in: chunks) }
+        #expect(urls.allSatisfy { FileManager.default.fileExists(atPath: ChunkRecord.url(for: $0).path) }, "\((try? FileManager.default.contentsOfDirectory(atPath: chunks.path)) ?? [])")
+        let movie = folder.file("film.mp4")
+        try job.assemble(from: chunks, to: movie)        // intact: joins
+        let original = try Data(contentsOf: urls[1])
+
+        // A byte flipped in the middle of chunk 1 (inside a frame's data: the file still opens and decodes).
+        var flipped = original
+        flipped[flipped.count / 2] ^= 0x5A
+        try flipped.write(to: urls[1])
+        do {
+            try job.assemble(from: chunks, to: folder.file("flipped.mp4"))
+            Issue.record("a chunk with a flipped byte was joined")
+        } catch let error as MovieMakerError {
+            #expect(error.code == .chunkMismatch && error.message.contains(urls[1].lastPathComponent) && error.message.contains("not what was written"), "\(error.message)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.file("flipped.mp4").path))
+        // Asked again, the worker renders it anew rather than skipping it.
+        #expect(try job.renderChunk(1, of: 3, in: chunks) == .rendered(urls[1], frames: 36..<72))
+
+        // Chunk 0's file copied over chunk 2's name (same frame count: 36 frames each).
+        try FileManager.default.removeItem(at: urls[2])
+        try FileManager.default.copyItem(at: urls[0], to: urls[2])
+        do {
+            try job.assemble(from: chunks, to: folder.file("swapped.mp4"))
+            Issue.record("a chunk swapped for another was joined")
+        } catch let error as MovieMakerError {
+            #expect(error.code == .chunkMismatch && error.message.contains(urls[2].lastPathComponent), "\(error.message)")
+        }
+        // Without its record a chunk is not joined either (it cannot be vouched for).
+        try FileManager.default.removeItem(at: ChunkRecord.url(for: urls[0]))
+        #expect(throws: MovieMakerError.self) { try job.assemble(from: chunks, to: folder.file("unrecorded.mp4")) }
+    }
+
     @Test("assembly names every missing chunk; chunks of other settings or descriptions in the folder are ignored")
     func missingAndForeignChunks() throws {
         let folder = try Self.mediaFolder()

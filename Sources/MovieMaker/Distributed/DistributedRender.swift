@@ -177,8 +177,11 @@ public struct DistributedRender: Sendable {
         }
         let url = chunkURL(frames: frames, in: folder)
         if FileManager.default.fileExists(atPath: url.path) {
-            if (try? checkChunk(at: url, frames: frames, readingEveryPacket: true)) != nil { return .alreadyComplete(url, frames: frames) }
-            // Not what its name says (copied in part, damaged): render it again over it.
+            if (try? checkChunk(at: url, frames: frames, readingEveryPacket: true)) != nil, ChunkRecord.problem(with: url, frames: frames) == nil {
+                return .alreadyComplete(url, frames: frames)
+            }
+            // Not what its name says or what was written (copied in part, damaged, another chunk's file):
+            // render it again over it.
         }
         let movie = try MovieMaker(url: url, width: width, height: height, fps: frameRate, settings: settings, audioSettings: nil)
         movie.cancellation = cancellation
@@ -191,6 +194,11 @@ public struct DistributedRender: Sendable {
             movie.cancel()
             throw error
         }
+        // What was written, beside it: assembly joins the chunk only while the file still matches.
+        do { try ChunkRecord.write(for: url, frames: frames) } catch {
+            try? FileManager.default.removeItem(at: url)
+            throw error
+        }
         return .rendered(url, frames: frames)
     }
 
@@ -198,9 +206,10 @@ public struct DistributedRender: Sendable {
     /// demuxer (positioned at the start) and its video stream. `readingEveryPacket` also reads every
     /// packet (no decoding: a fraction of a second per minute of video), so a file cut short after its
     /// index was written is caught.
-    private func checkChunk(at url: URL, frames: Range<Int>, readingEveryPacket: Bool = false) throws(MovieMakerError) -> (Demuxer, Int32) {
+    private func checkChunk(at url: URL, frames: Range<Int>, readingEveryPacket: Bool = false, checkingRecord: Bool = false) throws(MovieMakerError) -> (Demuxer, Int32) {
         // A named pipe called like a chunk would block the open for good.
         if let problem = RegularFile.problem(url.path) { throw .chunkMismatch(path: url.path, reason: problem) }
+        if checkingRecord, let problem = ChunkRecord.problem(with: url, frames: frames) { throw .chunkMismatch(path: url.path, reason: problem) }
         let demuxer: Demuxer
         do {
             // Every read failure names the chunk (a damaged or truncated chunk is rendered again).
@@ -416,12 +425,12 @@ public struct DistributedRender: Sendable {
         }
 
         try PartialFiles.writeAtomically(to: url, extension: url.pathExtension) { (temporary) throws(MovieMakerError) in
-            var (demuxer, stream) = try checkChunk(at: sequence[0].url, frames: sequence[0].frames)
+            var (demuxer, stream) = try checkChunk(at: sequence[0].url, frames: sequence[0].frames, checkingRecord: true)
             let joiner = try ChunkJoiner(path: temporary.path, destination: url.path, container: container, rate: frameRate,
                                          first: demuxer.borrowedStream(stream), sound: sound)
             for (index, chunk) in sequence.enumerated() {
                 if index > 0 {
-                    (demuxer, stream) = try checkChunk(at: chunk.url, frames: chunk.frames)
+                    (demuxer, stream) = try checkChunk(at: chunk.url, frames: chunk.frames, checkingRecord: true)
                     if let reason = joiner.mismatch(demuxer.borrowedStream(stream)) {
                         throw MovieMakerError.chunkMismatch(path: chunk.url.path, reason: reason)
                     }
