@@ -32,10 +32,36 @@ struct DescriptionOptions: ParsableArguments {
             help: ArgumentHelp("Fill the template's video, photo and media slots in the order the movie uses them (one-click editing).", valueName: "file"))
     var media: [String] = []
 
+    /// The frame size instead of the description's.
+    @Option(help: ArgumentHelp("Frame size instead of the description's output.size: WIDTHxHEIGHT (even) or 2160p, 1080p, 720p… (a vertical or smaller variant of a template without editing it; positions in pixels stay as written).",
+                               valueName: "WxH"),
+            transform: { (text: String) throws -> FrameSize in try FrameSize.parse(text) })
+    var size: FrameSize?
+
+    /// The frame rate instead of the description's.
+    @Option(help: ArgumentHelp("Frames per second instead of the description's output.fps: 24, 25, 30, 60, 29.97 or a fraction (times written in frames, \"90f\", count frames of this rate).",
+                               valueName: "rate"),
+            transform: { (text: String) throws -> FrameRate in try FrameRateArgument.parse(text) })
+    var fps: FrameRate?
+
+    /// Normalise the sound.
+    @Flag(help: "Normalise the sound track to --loudness (EBU R128 integrated loudness, true peak ≤ -1 dBTP), over the description's output.audio.loudness.")
+    var normalize = false
+
+    /// The loudness target for --normalize.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Loudness target for --normalize in LUFS: -16 for the web, -23 for broadcast. (default: the description's output.audio.loudness, else -16)",
+                                                        valueName: "LUFS"))
+    var loudness: Double?
+
+    /// Every slot must be filled.
+    @Flag(help: "Fail (64) naming every slot left at its template default, instead of rendering with the defaults (for CI renders of templates).")
+    var requireSlots = false
+
     /// The spec's URL.
     var url: URL { URL(fileURLWithPath: spec) }
 
     func validate() throws {
+        try validateOverrides()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: spec, isDirectory: &isDirectory), !isDirectory.boolValue else {
             throw InputError("\(spec): no such file (give a description file, e.g. examples/specs/travel.json)")
@@ -44,12 +70,36 @@ struct DescriptionOptions: ParsableArguments {
 
     /// Reads the description and fills its slots; every problem is a `DescriptionError` naming the file.
     func load() throws -> Timeline {
+        var filled: Timeline
         do {
             let timeline = try Timeline(contentsOf: url)
             let values = try timeline.slotValues(assignments: slots, media: media)
-            return try timeline.filled(with: values)
-        } catch {
+            if requireSlots {
+                let open = timeline.slots.keys.filter { values[$0] == nil }.sorted()
+                if !open.isEmpty {
+                    throw InputError("--require-slots: \(spec) has \(open.count) slot\(open.count == 1 ? "" : "s") left at the template's default: "
+                                     + open.joined(separator: ", ") + "; fill \(open.count == 1 ? "it" : "them") with --slot NAME=VALUE (or --media for video and photo slots)")
+                }
+            }
+            filled = try timeline.filled(with: values)
+        } catch let error as MovieMakerError {
             throw DescriptionError(file: spec, error: error)
+        }
+        // The command line's output settings over the description's.
+        if let size { filled.output.size = Timeline.FrameSize(width: size.width, height: size.height) }
+        if let fps { filled.output.fps = fps }
+        if normalize || loudness != nil {
+            var audio = filled.output.audio ?? Timeline.AudioOptions()
+            audio.loudness = loudness ?? audio.loudness ?? -16
+            filled.output.audio = audio
+        }
+        return filled
+    }
+
+    /// Checks the loudness target's range.
+    func validateOverrides() throws {
+        if let loudness, !(-70 ... -5).contains(loudness) {
+            throw ValidationError("--loudness \(loudness) LUFS is out of range: give -70 to -5, e.g. -16 (web) or -23 (broadcast)")
         }
     }
 

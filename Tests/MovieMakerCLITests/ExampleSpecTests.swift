@@ -117,6 +117,53 @@ struct ExampleSpecTests {
         }
     }
 
+    /// Issue 33 (friction): templates were rendered at −31 LUFS when their clips were quiet; each example
+    /// sets a loudness target, as a template's author should.
+    @Test(arguments: names)
+    func setsALoudnessTarget(_ name: String) throws {
+        let json = try Self.json(Self.specFolder.appendingPathComponent(name))
+        let audio = (json["output"] as? [String: Any])?["audio"] as? [String: Any]
+        #expect((audio?["loudness"] as? NSNumber)?.doubleValue == -16, "\(name): output.audio.loudness \(String(describing: audio))")
+    }
+
+    /// Issue 33 (friction): `render` takes `--size`, `--fps` and `--normalize` as `stitch` and `slideshow` do,
+    /// so a vertical variant of a template needs no edit. (A small vertical size keeps the test quick; the
+    /// same options at 1080x1920 and 30 fps were run by hand on every example.)
+    @Test(arguments: names)
+    func renderTakesSizeRateAndNormalize(_ name: String) throws {
+        guard CLI.isBuilt else { return }
+        let (folder, spec) = try Self.prepare(name)
+        defer { withExtendedLifetime(folder) {} }
+        let (frames, _) = try Self.checkedFrameCount(spec, ["--size", "180x320", "--fps", "15"])
+        let movie = folder.file("vertical.mp4")
+        let r = try CLI.run(["render", spec.path, "--normalize", "--loudness", "-18", "--size", "180x320", "--fps", "15", "--preset", "ultrafast", "-q", "-o", movie.path])
+        try #require(r.status == 0, "\(name): \(r.stderr)")
+        let stream = try FFTools.videoStream(movie)
+        #expect(stream["width"] as? Int == 180 && stream["height"] as? Int == 320, "\(name): \(stream)")
+        #expect(stream["r_frame_rate"] as? String == "15/1", "\(name): \(String(describing: stream["r_frame_rate"]))")
+        #expect((stream["nb_read_frames"] as? String).flatMap(Int.init) == frames, "\(name): \(String(describing: stream["nb_read_frames"])) frames, planned \(frames)")
+        // The loudness asked for, measured by FFmpeg's EBU R128 meter.
+        let meter = try run(FFTools.ffmpeg, ["-nostdin", "-hide_banner", "-i", movie.path, "-map", "0:a:0", "-af", "ebur128", "-f", "null", "-"])
+        let summary = meter.stderr.components(separatedBy: "Summary:").last ?? ""
+        let integrated = summary.split(separator: "\n").first { $0.contains("I:") && $0.contains("LUFS") }
+            .flatMap { line in line.split(separator: " ").compactMap { Double($0) }.first }
+        #expect(integrated.map { abs($0 + 18) <= 1 } ?? false, "\(name): integrated loudness \(String(describing: integrated)) LUFS, asked -18")
+    }
+
+    /// Issue 33 (friction): `--require-slots` makes a slot left at its default an error, for CI, naming
+    /// every such slot.
+    @Test func requireSlotsNamesTheUnfilledSlots() throws {
+        guard CLI.isBuilt, Self.names.contains("birthday.json") else { return }
+        let (folder, spec) = try Self.prepare("birthday.json")
+        defer { withExtendedLifetime(folder) {} }
+        let json = try Self.json(spec)
+        let slots = ((json["slots"] as? [String: Any]) ?? [:]).keys.sorted()
+        let bare = try CLI.run(["render", spec.path, "--require-slots", "--check"])
+        #expect(bare.status == 64 && slots.allSatisfy { bare.stderr.contains($0) } && bare.stderr.contains("--require-slots"), "\(bare.status): \(bare.stderr)")
+        let name = try CLI.run(["render", spec.path, "--require-slots", "--slot", "name=Ana", "--check"])
+        #expect(name.status == 64 && !name.stderr.contains("name,") && name.stderr.contains(slots.first { $0 != "name" } ?? "?"), "\(name.stderr)")
+    }
+
     @Test func birthdayTakesTheNameFromTheSlot() throws {
         guard CLI.isBuilt, Self.names.contains("birthday.json") else { return }
         let (folder, spec) = try Self.prepare("birthday.json")
