@@ -56,6 +56,12 @@ struct StudioHardeningTests {
         }
         #expect(try await studio.get("/api/movie").status == 200)
         #expect(try await studio.get("/files/spec.json").status == 200)
+        // SIGINT stops it whatever it is doing: here with a request half sent and an event stream open.
+        let partial = try RawHTTP.connect(port: studio.port, timeout: 5)
+        defer { close(partial) }
+        try RawHTTP.send(partial, Data("GET /api/movie HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8))
+        let events = try EventStream(port: studio.port)
+        #expect(await events.next()?.name == "hello")
         let stopped = ContinuousClock.now
         #expect(await studio.stop() == 0)
         #expect(ContinuousClock.now - stopped < .seconds(5))
