@@ -108,7 +108,7 @@ test-studio: deps
 
 ## Coverage-guided fuzzing (libFuzzer + AddressSanitizer) of every parser and decoder that reads users'
 ## bytes (FuzzTarget.swift: photo, audio, svg-path, css-color, easing, description, subtitles, cube-lut,
-## sticker), FUZZ_SECONDS each (default 60), from the seeds the tests generate and the stored corpus in
+## sticker; studio-http), FUZZ_SECONDS each (default 60), from the seeds the tests generate and the stored corpus in
 ## Tests/FuzzCorpus (which make test replays). Fails naming the input on a crash, leak, hang or memory
 ## blow-up. FUZZ_TARGETS="photo audio" picks targets; FUZZ_MERGE=1 minimises the corpus into Tests/FuzzCorpus.
 FUZZ_SECONDS ?= 60

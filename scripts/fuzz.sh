@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # make fuzz: coverage-guided fuzzing of every FuzzTarget (Sources/MovieMaker/Support/FuzzTarget.swift)
-# with libFuzzer and AddressSanitizer, FUZZ_SECONDS (default 60) per target.
+# and of the studio's HTTP request reader (studio-http: Sources/MovieMakerStudio/HTTPRequestReader.swift,
+# see Sources/MovieMakerFuzz/FuzzMain.swift) with libFuzzer and AddressSanitizer, FUZZ_SECONDS (default
+# 60) per target. The targets are the folders of Tests/FuzzCorpus.
 #
 #   1. builds moviemaker-fuzz with -sanitize=fuzzer,address (its own build folder, .build/fuzz);
 #   2. writes the seeds the test suite generates (FuzzCorpusTests, MOVIEMAKER_FUZZ_SEEDS) into
@@ -50,7 +52,8 @@ export SWIFT_BACKTRACE=enable=no
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/scripts/lsan-suppressions.txt:print_suppressions=0}
 for target in $targets; do
     corpus="$work/corpus/$target"
-    mkdir -p "$corpus" "$work/crashes"
+    # (studio-http has no generated seeds: its stored corpus is its seeds.)
+    mkdir -p "$corpus" "$work/crashes" "$work/seeds/$target"
     echo "== $target: ${FUZZ_SECONDS} s"
     if ! MOVIEMAKER_FUZZ_TARGET="$target" "$fuzzer" "$corpus" "$work/seeds/$target" "Tests/FuzzCorpus/$target" \
         -max_total_time="$FUZZ_SECONDS" -timeout="$FUZZ_TIMEOUT" -rss_limit_mb="$FUZZ_RSS_MB" -max_len=262144 \

@@ -1,0 +1,1 @@
+../MovieMakerStudio/HTTPRequestReader.swift
