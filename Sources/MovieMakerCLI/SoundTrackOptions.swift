@@ -50,6 +50,6 @@ struct SoundTrackOptions: ParsableArguments {
     func musicBed() throws -> AudioClip? {
         guard let music else { return nil }
         return try AudioClip(url: URL(fileURLWithPath: music))
-            .musicBed(volume: musicVolume, fadeIn: Time(value: 1, timescale: 2), fadeOut: musicFadeOut, loop: musicLoop)
+            .musicBed(volume: .decibels(musicVolume), fadeIn: Time(value: 1, timescale: 2), fadeOut: musicFadeOut, loop: musicLoop)
     }
 }

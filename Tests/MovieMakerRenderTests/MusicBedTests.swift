@@ -145,4 +145,48 @@ struct LoudSoundsInMovieTests {
         let decoded = try decodeAudio(url, in: folder)
         #expect((decoded.samples.map(abs).max() ?? 2) < 1, "no sample clips")
     }
+
+}
+
+extension MusicBedTests {
+    /// Issue 33 (friction): `addMusic(url, volume: 0.8)` was +0.8 dB while a description's `volume` is a
+    /// factor. Volume is one type now: `.factor(0.5)` halves the amplitude, `.decibels(-6)` is the same
+    /// within 0.03 dB, and out-of-range values are refused naming them.
+    @Test func musicVolumeIsAFactorOrDecibelsNeverABareNumber() throws {
+        let folder = try TemporaryFolder()
+        let wav = folder.file("bed.wav")
+        try AudioInTesting.makeWAV(wav, seconds: 2)
+        func level(_ volume: Volume) throws -> Double {
+            let url = folder.file("v-\(volume).mp4")
+            let movie = try MovieMaker(url: url, width: 64, height: 64, fps: 30, settings: EncoderSettings(preset: .ultrafast))
+            try movie.addMusic(wav, volume: volume, fadeOut: 0.01, loop: false)
+            try movie.addFrames(count: 45) { ctx, _ in ctx.clear(.black) }
+            _ = try movie.finish()
+            return rms(try decodeAudio(url, in: folder).samples, 0.3, 1.2)
+        }
+        let full = try level(.unchanged), half = try level(.factor(0.5)), minus6 = try level(.decibels(-6))
+        #expect(abs(half / full - 0.5) < 0.01, "factor 0.5 gave \(half / full) of the level")
+        #expect(abs(20 * log10(minus6 / full) + 6) < 0.05, "-6 dB gave \(20 * log10(minus6 / full)) dB")
+        let movie = try MovieMaker(url: folder.file("bad.mp4"), width: 64, height: 64, fps: 30)
+        for bad in [Volume.factor(20), .factor(-1), .decibels(40), .decibels(.nan)] {
+            do { try movie.addMusic(wav, volume: bad); Issue.record("\(bad) was accepted") } catch {
+                #expect(error.code == .invalidSetting && error.message.contains(bad.description.replacingOccurrences(of: "dB", with: "")), "\(error.message)")
+            }
+        }
+        movie.cancel()
+    }
+
+    /// Issue 33 (friction): `Clip.photo` takes the slideshow's `KenBurns` too (it took only a path of
+    /// rectangles), giving the very path a slideshow gives its first photo.
+    @Test func aPhotoClipTakesTheSlideshowsKenBurns() throws {
+        let motion = Slideshow.KenBurns(zoom: 0.2, pan: 0.1, direction: .zoomIn, seed: 7)
+        let path = try #require(motion.path())
+        #expect(path.start.width == 1 && abs(path.end.width - 1 / 1.2) < 1e-12, "zooms in by 20 %: \(path)")
+        let url = URL(fileURLWithPath: "/tmp/p.jpg")
+        #expect(Clip.photo(url, duration: 2, kenBurns: motion) == Clip.photo(url, duration: 2, kenBurns: path))
+        #expect(Slideshow.KenBurns.off.path() == nil)
+        var show = Slideshow(photos: [Slideshow.Photo(url: url)])
+        show.kenBurns = motion
+        #expect(show.kenBurnsRects(for: show.photos[0], index: 0) == (path.start, path.end))
+    }
 }

@@ -391,10 +391,21 @@ extension Clip {
     /// and zooming from `kenBurns.start` to `kenBurns.end`. The photo is decoded when the render opens
     /// its media (a missing or unreadable file fails then, before the first frame), at about the size
     /// it is shown at.
+    ///
+    /// `kenBurns` here is the exact path (two rectangles); for the gentle motion a slideshow gives its
+    /// photos, pass `Slideshow.KenBurns` instead: `Clip.photo(url, duration: 4, kenBurns: Slideshow.KenBurns(zoom: 0.2))`.
     public static func photo(_ url: URL, duration: Time, fit: Slideshow.Fit = .fill, background: Color = .black,
                              kenBurns: KenBurnsPath? = nil) -> Clip {
         precondition(duration >= .zero, "a clip's duration cannot be negative, got \(duration)")
         let photo = PhotoMedia(url: url, fit: fit, background: background, kenBurns: kenBurns)
         return Clip(.media(Media(.photo(photo), sourceRange: TimeRange(start: .zero, duration: duration))))
+    }
+
+    /// A clip showing the photo at `url` for `duration`, panned and zoomed as a slideshow moves its
+    /// photos (`Slideshow.KenBurns`: zoom, pan, direction, seed, easing), the same type `Slideshow`
+    /// takes: `Clip.photo(url, duration: 4, kenBurns: Slideshow.KenBurns(zoom: 0.2, direction: .zoomIn))`.
+    public static func photo(_ url: URL, duration: Time, fit: Slideshow.Fit = .fill, background: Color = .black,
+                             kenBurns: Slideshow.KenBurns) -> Clip {
+        photo(url, duration: duration, fit: fit, background: background, kenBurns: kenBurns.path())
     }
 }

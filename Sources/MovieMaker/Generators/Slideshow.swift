@@ -109,6 +109,36 @@ public struct Slideshow: Sendable, Equatable {
         }
         /// No movement.
         public static let off = KenBurns(isEnabled: false)
+
+        /// The views (in unit coordinates of the fitted picture) at the start and end of the `index`-th
+        /// photo's time: the seed picks the pan's direction and, with `.alternate`, in or out.
+        func rects(index: Int) -> (start: Rect, end: Rect) {
+            var rng = SplitMix64(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
+            let zoomIn: Bool
+            switch direction {
+            case .zoomIn: zoomIn = true
+            case .zoomOut: zoomIn = false
+            case .alternate: zoomIn = rng.next() & 1 == 0
+            }
+            let near = 1 / (1 + zoom)     // the size of the closer view
+            let angle = Double(rng.next() % 10_000) / 10_000 * 2 * .pi
+            let dx = cos(angle) * pan / 2, dy = sin(angle) * pan / 2
+            func view(size: Double, shift: Double) -> Rect {
+                let room = (1 - size) / 2      // how far the view can move and stay inside the picture
+                let cx = 0.5 + max(-room, min(room, dx * shift)), cy = 0.5 + max(-room, min(room, dy * shift))
+                return Rect(x: cx - size / 2, y: cy - size / 2, width: size, height: size)
+            }
+            let close = view(size: near, shift: 1), wide = view(size: 1, shift: -1)
+            return zoomIn ? (wide, close) : (close, wide)
+        }
+
+        /// The exact path this motion gives the `index`-th photo of a show (nil when it is off): what
+        /// `Clip.photo(_:duration:fit:background:kenBurns:)` takes for a single photo.
+        public func path(forPhoto index: Int = 0) -> Clip.KenBurnsPath? {
+            guard isEnabled else { return nil }
+            let (start, end) = rects(index: index)
+            return Clip.KenBurnsPath(start: start, end: end, easing: easing)
+        }
     }
 
     /// The photos, in order.
@@ -278,25 +308,8 @@ public struct Slideshow: Sendable, Equatable {
     /// The start and end views (unit rectangles of the fitted picture) of a photo's pan and zoom,
     /// from its own rectangles or chosen deterministically from the seed and its index.
     func kenBurnsRects(for photo: Photo, index: Int) -> (Rect, Rect) {
-        var rng = SplitMix64(seed: kenBurns.seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
-        let zoomIn: Bool
-        switch kenBurns.direction {
-        case .zoomIn: zoomIn = true
-        case .zoomOut: zoomIn = false
-        case .alternate: zoomIn = rng.next() & 1 == 0
-        }
-        let near = 1 / (1 + kenBurns.zoom)     // the size of the closer view
-        let angle = Double(rng.next() % 10_000) / 10_000 * 2 * .pi
-        let dx = cos(angle) * kenBurns.pan / 2, dy = sin(angle) * kenBurns.pan / 2
-        func view(size: Double, shift: Double) -> Rect {
-            let room = (1 - size) / 2      // how far the view can move and stay inside the picture
-            let cx = 0.5 + max(-room, min(room, dx * shift)), cy = 0.5 + max(-room, min(room, dy * shift))
-            return Rect(x: cx - size / 2, y: cy - size / 2, width: size, height: size)
-        }
-        let close = view(size: near, shift: 1), wide = view(size: 1, shift: -1)
-        let start = photo.kenBurnsStart ?? (zoomIn ? wide : close)
-        let end = photo.kenBurnsEnd ?? (zoomIn ? close : wide)
-        return (start, end)
+        let (start, end) = kenBurns.rects(index: index)
+        return (photo.kenBurnsStart ?? start, photo.kenBurnsEnd ?? end)
     }
 
     /// Draws `picture` fitted to the context, showing the unit rectangle `view` of the fitted picture

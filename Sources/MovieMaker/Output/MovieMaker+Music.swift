@@ -7,7 +7,7 @@ extension MovieMaker {
     /// Adds a music bed under the whole movie from `url` (MP3, AAC/M4A, Ogg Vorbis, Opus, FLAC, WAV,
     /// or a video's sound), starting at time 0.
     ///
-    /// - `volume`: gain in dB (0: as recorded; −12 sits under speech).
+    /// - `volume`: `.decibels(-12)` (sits under speech) or `.factor(0.5)`; as recorded by default.
     /// - `fadeIn`: rise from silence at the start.
     /// - `fadeOut`: fall to silence over the movie's last seconds when the music runs past the end
     ///   (it is cut exactly at the movie's end).
@@ -18,9 +18,9 @@ extension MovieMaker {
     /// codec throws here, before any frame is drawn. Call it before the first frame (see `addAudio`).
     /// Returns the clip used, for reference.
     @discardableResult
-    public func addMusic(_ url: URL, volume: Double = 0, fadeIn: Time = .zero, fadeOut: Time = 2,
+    public func addMusic(_ url: URL, volume: Volume = .unchanged, fadeIn: Time = .zero, fadeOut: Time = 2,
                          loop: Bool = true) throws(MovieMakerError) -> AudioClip {
-        guard volume.isFinite else { throw .invalidSetting(.musicVolume, value: "\(volume) dB", expected: "a finite gain in dB, e.g. -6") }
+        try volume.check(.musicVolume)
         guard fadeIn >= .zero, fadeOut >= .zero else {
             throw .invalidSetting(.musicFade, value: "in \(fadeIn), out \(fadeOut)", expected: "0 seconds or more")
         }
@@ -31,11 +31,12 @@ extension MovieMaker {
 }
 
 extension AudioClip {
-    /// This clip as a music bed: gain `volume` dB, rising over `fadeIn`, looped without end when
-    /// `loop`, and fading out over the movie's last `fadeOut` when it runs past the end.
-    public func musicBed(volume: Double = 0, fadeIn: Time = .zero, fadeOut: Time = 2, loop: Bool = true) -> AudioClip {
+    /// This clip as a music bed at `volume` (`.decibels(-6)` or `.factor(0.5)`), rising over `fadeIn`,
+    /// looped without end when `loop`, and fading out over the movie's last `fadeOut` when it runs past the end.
+    public func musicBed(volume: Volume = .unchanged, fadeIn: Time = .zero, fadeOut: Time = 2, loop: Bool = true) -> AudioClip {
         var clip = self
-        if volume != 0 { clip.amplify(by: volume) }
+        let gain = volume.decibelValue
+        if gain != 0 { clip.amplify(by: gain.isFinite ? gain : -200) }
         if fadeIn > .zero { clip.fadeIn(over: fadeIn) }
         if loop { clip.loop(toFill: MovieMaker.endlessLoop) }
         // Never a hard cut at the movie's end: at least the 10 ms that keeps it from clicking.

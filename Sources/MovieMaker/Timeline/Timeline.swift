@@ -313,30 +313,6 @@ extension Timeline {
         }
     }
 
-    /// How loud an item's sound plays: a factor (`0.5`; 1 as recorded, 0 silent) or decibels (`"-6dB"`).
-    public enum Volume: Sendable, Hashable, CustomStringConvertible {
-        /// The sound's amplitude times this factor (0…16).
-        case factor(Double)
-        /// The sound's gain in decibels (−100…24).
-        case decibels(Double)
-        /// The gain in dB (−∞ for a factor of 0).
-        public var decibelValue: Double {
-            switch self {
-            case let .factor(f): return f > 0 ? 20 * log10(f) : -.infinity
-            case let .decibels(d): return d
-            }
-        }
-        /// Whether the sound is silenced.
-        public var isSilent: Bool { if case let .factor(f) = self { return f == 0 } else { return false } }
-        /// `0.5` or `-6dB`.
-        public var description: String {
-            switch self {
-            case let .factor(f): return JSONValue.double(f).map { if case let .number(t) = $0 { return t } else { return "" } } ?? "\(f)"
-            case let .decibels(d): return (JSONValue.double(d).map { if case let .number(t) = $0 { return t } else { return "" } } ?? "\(d)") + "dB"
-            }
-        }
-    }
-
     /// A transition into the next item of a video track: an FFmpeg xfade name, a duration and an easing.
     public struct TransitionSpec: Sendable, Hashable {
         /// The xfade name (`fade`, `wipeleft`, `circleopen`… see `Transition.knownNames`).
