@@ -127,7 +127,7 @@ import MovieMakerTestSupport
         guard FFTools.available else { return }
         let folder = try TemporaryFolder()
         try Self.media(folder)
-        func amplitude(_ volume: Timeline.Volume?) throws -> Double {
+        func amplitude(_ volume: Volume?) throws -> Double {
             let t = Timeline(output: Timeline.Output(size: .init(width: 160, height: 120), fps: 15, encoder: .init(preset: .ultrafast))) {
                 Timeline.Track.video { Timeline.Item.video(.file("clip.mp4"), volume: volume) }
             }

@@ -82,7 +82,7 @@ extension Timeline.Item {
     /// A video item (see `Timeline.Video`).
     public static func video(_ source: Timeline.Source, in start: Timeline.TimeValue? = nil, duration: Timeline.TimeValue? = nil,
                              speed: Speed? = nil, reverse: Bool? = nil, freeze: Bool? = nil, fit: Slideshow.Fit? = nil,
-                             background: Timeline.ColorText? = nil, volume: Timeline.Volume? = nil) -> Timeline.Item {
+                             background: Timeline.ColorText? = nil, volume: Volume? = nil) -> Timeline.Item {
         Timeline.Item(.video(Timeline.Video(source, in: start, duration: duration, speed: speed, reverse: reverse, freeze: freeze,
                                             fit: fit, background: background, volume: volume)))
     }
@@ -113,14 +113,14 @@ extension Timeline.Item {
     }
     /// A music item (loops to fill the movie, fades, ducks; see `Timeline.Audio`).
     public static func music(_ source: Timeline.Source, in start: Timeline.TimeValue? = nil, duration: Timeline.TimeValue? = nil,
-                             volume: Timeline.Volume? = nil, fadeIn: Timeline.TimeValue? = nil, fadeOut: Timeline.TimeValue? = nil,
+                             volume: Volume? = nil, fadeIn: Timeline.TimeValue? = nil, fadeOut: Timeline.TimeValue? = nil,
                              loop: Bool? = nil, ducking: Bool? = nil) -> Timeline.Item {
         Timeline.Item(.audio(Timeline.Audio(music: true, source, in: start, duration: duration, volume: volume, fadeIn: fadeIn,
                                             fadeOut: fadeOut, loop: loop, ducking: ducking)))
     }
     /// A sound item (plays once, as it is; see `Timeline.Audio`).
     public static func audio(_ source: Timeline.Source, in start: Timeline.TimeValue? = nil, duration: Timeline.TimeValue? = nil,
-                             volume: Timeline.Volume? = nil, fadeIn: Timeline.TimeValue? = nil, fadeOut: Timeline.TimeValue? = nil,
+                             volume: Volume? = nil, fadeIn: Timeline.TimeValue? = nil, fadeOut: Timeline.TimeValue? = nil,
                              loop: Bool? = nil, ducking: Bool? = nil) -> Timeline.Item {
         Timeline.Item(.audio(Timeline.Audio(music: false, source, in: start, duration: duration, volume: volume, fadeIn: fadeIn,
                                             fadeOut: fadeOut, loop: loop, ducking: ducking)))

@@ -299,7 +299,7 @@ struct SpecObject {
         return speed
     }
 
-    func volume(_ key: String) throws(MovieMakerError) -> Timeline.Volume? {
+    func volume(_ key: String) throws(MovieMakerError) -> Volume? {
         guard let v = value(key) else { return nil }
         switch v {
         case let .number(text):

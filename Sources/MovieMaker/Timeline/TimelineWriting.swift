@@ -191,7 +191,7 @@ extension Speed {
     }
 }
 
-extension Timeline.Volume {
+extension Volume {
     var json: JSONValue {
         switch self {
         case let .factor(f): return JSONValue.double(f) ?? .integer(1)
