@@ -118,3 +118,27 @@ struct VideoSeekBackTests {
         }
     }
 }
+
+/// A heap corruption found rendering a template at 1080×1920: swscale's vector code writes whole blocks
+/// of pixels, so converting to a width that is not a multiple of the block ran past the end of each row —
+/// past the end of the buffer after the last row. `travel.json --size 1080x1920` aborted ("corrupted
+/// double-linked list") three times out of three before the fix.
+@Suite("Video frames converted to any width stay inside their buffer")
+struct VideoConversionBoundsTests {
+    @Test("converting to widths that are not multiples of 16, scaled or at the source's own size, writes nothing past the last row",
+          arguments: [(1080, 1080), (1080, 720), (360, 360), (200, 333), (320, 1078)])
+    func conversionStaysInItsRows(source sourceWidth: Int, width: Int) throws {
+        let height = 64
+        let url = try VideoFixtures.require(VideoFixtures.Spec(frameCount: 2, width: sourceWidth, height: height, withSound: false))
+        let source = try VideoFrameSource(file: try VideoFile(url: url), drawingThreads: 1)
+        let stride = width * 4, guardBytes = 512
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: stride * height + guardBytes)
+        defer { buffer.deallocate() }
+        buffer.update(repeating: 0xA5, count: stride * height + guardBytes)
+        try source.write(at: .zero, width: width, height: height, into: buffer, stride: stride)
+        let after = (0..<guardBytes).filter { buffer[stride * height + $0] != 0xA5 }
+        #expect(after.isEmpty, "width \(width): \(after.count) bytes written past the last row (the first at +\(after.first ?? 0))")
+        // The rows themselves were written (opaque pixels: alpha 255).
+        #expect(buffer[3] == 255 && buffer[stride * height - 1] == 255)
+    }
+}

@@ -114,6 +114,13 @@ final class OwnedCodecContext {
 final class OwnedScaler {
     /// The `SwsContext` (owned: freed in `deinit`).
     let pointer: OpaquePointer
+    /// The destination's width in pixels and bytes per pixel of a packed destination format.
+    private let dstWidth: Int, dstHeight: Int, dstBytesPerPixel: Int
+    /// Rows padded for swscale's vector code (owned: freed in `deinit`), made on first need.
+    private var padded: UnsafeMutableRawPointer?
+    /// `padded`'s row length in bytes and row count.
+    private var paddedStride = 0, paddedRows = 0
+
     /// A converter from one size and pixel format to another (sws_getContext).
     init(srcWidth: Int32, srcHeight: Int32, srcFormat: AVPixelFormat,
          dstWidth: Int32, dstHeight: Int32, dstFormat: AVPixelFormat, flags: Int32) throws(MovieMakerError) {
@@ -123,6 +130,9 @@ final class OwnedScaler {
                           code: mm_averror(22), message: "unsupported conversion")
         }
         pointer = s
+        self.dstWidth = Int(dstWidth)
+        self.dstHeight = Int(dstHeight)
+        dstBytesPerPixel = Int(av_get_padded_bits_per_pixel(av_pix_fmt_desc_get(dstFormat))) / 8
     }
     /// Converts one packed picture (e.g. BGRA) into `frame`'s planes; returns the rows written.
     func convert(from source: UnsafePointer<UInt8>, stride: Int, height: Int, into frame: UnsafeMutablePointer<AVFrame>) -> Int32 {
@@ -139,13 +149,37 @@ final class OwnedScaler {
     }
     /// Converts `source`'s planes into one packed picture at `destination`, rows `stride` bytes apart
     /// (e.g. BGRA into a reused buffer); returns the rows written.
+    ///
+    /// swscale's vector code writes whole blocks of pixels: for a width that is not a multiple of the
+    /// block, each row's last block runs past its end — into the next row (rewritten just after), but
+    /// past the end of the buffer after the last row (a 1080-pixel-wide picture filling a canvas
+    /// corrupted the heap). Such widths are converted into rows padded to 64 pixels, then copied.
     func convert(_ source: UnsafePointer<AVFrame>, into destination: UnsafeMutablePointer<UInt8>, stride: Int) -> Int32 {
         let f = source.pointee
         let srcData: [UnsafePointer<UInt8>?] = [f.data.0, f.data.1, f.data.2, f.data.3].map { $0.map { UnsafePointer($0) } }
         let srcStride: [Int32] = [f.linesize.0, f.linesize.1, f.linesize.2, f.linesize.3]
-        let dstData: [UnsafeMutablePointer<UInt8>?] = [destination, nil, nil, nil]
-        let dstStride: [Int32] = [Int32(stride), 0, 0, 0]
-        return sws_scale(pointer, srcData, srcStride, 0, f.height, dstData, dstStride)
+        let rowBytes = dstWidth * dstBytesPerPixel
+        guard dstWidth % 64 != 0 || stride < rowBytes, dstBytesPerPixel > 0 else {
+            let dstData: [UnsafeMutablePointer<UInt8>?] = [destination, nil, nil, nil]
+            let dstStride: [Int32] = [Int32(stride), 0, 0, 0]
+            return sws_scale(pointer, srcData, srcStride, 0, f.height, dstData, dstStride)
+        }
+        let rows = dstHeight
+        let neededStride = (dstWidth + 63) / 64 * 64 * dstBytesPerPixel
+        if padded == nil || paddedStride < neededStride || paddedRows < rows + 1 {
+            padded?.deallocate()
+            paddedStride = neededStride
+            paddedRows = rows + 1
+            padded = UnsafeMutableRawPointer.allocate(byteCount: paddedStride * paddedRows, alignment: 64)
+        }
+        let base = padded!.assumingMemoryBound(to: UInt8.self)
+        let dstData: [UnsafeMutablePointer<UInt8>?] = [base, nil, nil, nil]
+        let dstStride: [Int32] = [Int32(paddedStride), 0, 0, 0]
+        let written = sws_scale(pointer, srcData, srcStride, 0, f.height, dstData, dstStride)
+        for y in 0..<max(0, Int(written)) {
+            (destination + y * stride).update(from: base + y * paddedStride, count: rowBytes)
+        }
+        return written
     }
     /// sws_scale over whole pictures, from `srcData`/`srcStride` into `frame`'s planes.
     private func scale(_ srcData: [UnsafePointer<UInt8>?], _ srcStride: [Int32], height: Int, into frame: UnsafeMutablePointer<AVFrame>) -> Int32 {
@@ -154,8 +188,11 @@ final class OwnedScaler {
         let dstStride: [Int32] = [d.linesize.0, d.linesize.1, d.linesize.2, d.linesize.3]
         return sws_scale(pointer, srcData, srcStride, 0, Int32(height), dstData, dstStride)
     }
-    /// Frees the converter (sws_freeContext).
-    deinit { sws_freeContext(pointer) }
+    /// Frees the converter (sws_freeContext) and the padded rows.
+    deinit {
+        sws_freeContext(pointer)
+        padded?.deallocate()
+    }
 }
 
 /// Owns an `AVDictionary` of options until it is handed to an FFmpeg call that consumes entries.
