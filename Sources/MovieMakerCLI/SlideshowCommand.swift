@@ -124,7 +124,7 @@ struct SlideshowCommand: SingleOutputCommand {
     var transitionDuration: Time?
 
     /// Fit mode.
-    @Option(help: ArgumentHelp("How photos fill the frame: fill (crop to cover), fit (whole photo on --background), blur (whole photo over a blurred copy). (default: blur)",
+    @Option(help: ArgumentHelp("How photos fill the frame: fill (crop to cover), fit (whole photo on --background), blur (whole photo over a blurred copy).",
                                valueName: "mode"))
     var fit: Slideshow.Fit = .blur
 
@@ -137,7 +137,7 @@ struct SlideshowCommand: SingleOutputCommand {
     var kenBurnsZoom: Double = 0.12
 
     /// Ken Burns direction.
-    @Option(help: ArgumentHelp("Zoom in, out, or alternate per photo. (default: alternate)", valueName: "in|out|alternate"))
+    @Option(help: ArgumentHelp("Zoom in, out, or alternate per photo.", valueName: "in|out|alternate"))
     var kenBurnsDirection: Slideshow.KenBurns.Direction = .alternate
 
     /// Ken Burns easing.

@@ -58,7 +58,7 @@ struct StitchCommand: SingleOutputCommand {
     var kenBurns = true
 
     /// The order of a folder's files.
-    @Option(help: ArgumentHelp("The order of the files in a folder: name (natural: img2 before img10) or date (a photo's EXIF capture date, else the file's modification time). (default: name)",
+    @Option(help: ArgumentHelp("The order of the files in a folder: name (natural: img2 before img10) or date (a photo's EXIF capture date, else the file's modification time).",
                                valueName: "order"))
     var order: PhotoOrder = .fileName
 
@@ -75,7 +75,7 @@ struct StitchCommand: SingleOutputCommand {
     var fps: FrameRate?
 
     /// Fit mode.
-    @Option(help: ArgumentHelp("How clips and photos of other proportions fill the frame: blur (the whole picture over a blurred copy, as the slideshow does: a portrait phone clip in a landscape movie stays whole), fit (whole on --background), fill (cropped to cover). (default: blur)",
+    @Option(help: ArgumentHelp("How clips and photos of other proportions fill the frame: blur (the whole picture over a blurred copy, as the slideshow does: a portrait phone clip in a landscape movie stays whole), fit (whole on --background), fill (cropped to cover).",
                                valueName: "mode"))
     var fit: Slideshow.Fit = .blur
 

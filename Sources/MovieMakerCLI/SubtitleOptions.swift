@@ -20,7 +20,7 @@ struct SubtitleOptions: ParsableArguments {
     var subtitles: String?
 
     /// The subtitles' look.
-    @Option(help: ArgumentHelp("How subtitles stand out: outline (white text, black outline) or box (white text on a translucent black box). (default: outline)",
+    @Option(help: ArgumentHelp("How subtitles stand out: outline (white text, black outline) or box (white text on a translucent black box).",
                                valueName: "look"))
     var subtitleStyle: Look = .outline
 

@@ -77,16 +77,16 @@ struct TitleCommand: RenderingCommand {
     var duration: Time = 4
 
     /// Entrance style.
-    @Option(help: ArgumentHelp("How the text comes on: \(TitleStyleArgument.allCases.map(\.rawValue).joined(separator: ", ")). (default: fade)",
+    @Option(help: ArgumentHelp("How the text comes on: \(TitleStyleArgument.allCases.map(\.rawValue).joined(separator: ", ")).",
                                valueName: "style"))
     var style: TitleStyleArgument = .fade
 
     /// Exit style.
-    @Option(help: ArgumentHelp("How the text goes off (the same styles, played backwards). (default: fade)", valueName: "style"))
+    @Option(help: ArgumentHelp("How the text goes off (the same styles, played backwards).", valueName: "style"))
     var exitStyle: TitleStyleArgument = .fade
 
     /// The edge a slide comes from.
-    @Option(help: ArgumentHelp("Where --style slide comes from: top, bottom, left, right. (default: bottom)", valueName: "edge"))
+    @Option(help: ArgumentHelp("Where --style slide comes from: top, bottom, left, right.", valueName: "edge"))
     var from: Edge = .bottom
 
     /// A slide over a distance instead of from beyond the edge.
@@ -136,12 +136,12 @@ struct TitleCommand: RenderingCommand {
     var backgroundVideo: String?
 
     /// How the background picture or video fills the frame.
-    @Option(help: ArgumentHelp("How --background-image or --background-video fills the frame: fill (cover, cropping), fit (whole, on --background) or blur. (default: fill)",
+    @Option(help: ArgumentHelp("How --background-image or --background-video fills the frame: fill (cover, cropping), fit (whole, on --background) or blur.",
                                valueName: "fit"))
     var backgroundFit: Slideshow.Fit = .fill
 
     /// Layout.
-    @Option(help: ArgumentHelp("full (centred) or lower-third (a name band at the bottom left). (default: full)", valueName: "layout"))
+    @Option(help: ArgumentHelp("full (centred) or lower-third (a name band at the bottom left).", valueName: "layout"))
     var layout: TitleLayoutArgument = .full
 
     /// Transparent output.
