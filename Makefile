@@ -100,11 +100,13 @@ test: deps
 ## Browser tests of `moviemaker studio` in headless Chromium (Debian's chromium, installed here when missing,
 ## driven through the DevTools protocol by scripts/studio_browser_test.py, Python standard library only):
 ## the page loads, a seek shows frame N pixel for pixel, timeline widths, an edit shows within 2 s, errors show
-## their JSON path or compiler line; prints the scrub latency of a 1080p title card; writes docs/studio.png.
+## their JSON path or compiler line; prints the scrub latency of a 1080p title card; writes its screenshot to
+## .build/studio.png (make test-studio STUDIO_SCREENSHOT=docs/studio.png updates the one the docs show).
 ## Not part of `make test` (it needs a browser).
+STUDIO_SCREENSHOT ?= .build/studio.png
 test-studio: deps
 	$(SWIFT) build
-	bash scripts/test-studio.sh "$$($(SWIFT) build --show-bin-path)/moviemaker" docs/studio.png
+	bash scripts/test-studio.sh "$$($(SWIFT) build --show-bin-path)/moviemaker" $(STUDIO_SCREENSHOT)
 
 ## Coverage-guided fuzzing (libFuzzer + AddressSanitizer) of every parser and decoder that reads users'
 ## bytes (FuzzTarget.swift: photo, audio, svg-path, css-color, easing, description, subtitles, cube-lut,

@@ -55,14 +55,25 @@ fi
 
 echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-"${SUDO[@]}" apt-get update -qq
-"${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# apt and dpkg write hundreds of progress lines: they go to a log, shown only when a step fails.
+log=$(mktemp "${TMPDIR:-/tmp}/moviemaker-install-deps.XXXXXX")
+quietly() {
+  if ! "$@" >>"$log" 2>&1; then
+    echo "install-deps: failed: $*" >&2
+    tail -n 40 "$log" >&2
+    echo "install-deps: the whole log is $log" >&2
+    exit 1
+  fi
+}
+quietly "${SUDO[@]}" apt-get update -qq
+quietly "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 # Package lists may only now be present (a fresh machine): pick up the plugins then.
 late=()
 for p in "${OPTIONAL[@]}"; do
   if ! installed "$p" && available "$p"; then late+=("$p"); fi
 done
 if [ ${#late[@]} -gt 0 ]; then
-  "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${late[@]}"
+  quietly "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${late[@]}"
 fi
-echo "install-deps: done"
+rm -f "$log"
+echo "install-deps: done (${#missing[@]} packages)"
