@@ -208,7 +208,8 @@ public final class DrawingContext {
     public func fillEllipse(in rect: Rect) { beginPath(); addEllipse(in: rect); fill() }
     /// Strokes the ellipse that fits `rect` (the current path is replaced).
     public func strokeEllipse(in rect: Rect) { beginPath(); addEllipse(in: rect); stroke() }
-    /// Fills the whole frame with `color`, replacing what was there (transparent colours make it see-through).
+    /// Fills the whole frame with `color`, replacing what was there (transparent colours make it see-through):
+    /// other tools' `background(_:)`. To fade what is there towards a colour (trails), `fade(toward:amount:)`.
     public func clear(_ color: Color = .clear) {
         cairo_save(cr)
         cairo_identity_matrix(cr)

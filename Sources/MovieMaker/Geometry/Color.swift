@@ -19,7 +19,7 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
         self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
     }
-    /// Creates a colour from 8-bit components (0…255).
+    /// Creates a colour from 8-bit components (0…255): what other tools call `Color(r:g:b:)` or `rgb(255, 128, 0)`.
     public init(red8: UInt8, green8: UInt8, blue8: UInt8, alpha: Double = 1) {
         self.init(red: Double(red8) / 255, green: Double(green8) / 255, blue: Double(blue8) / 255, alpha: alpha)
     }

@@ -79,7 +79,8 @@ public struct Path: Hashable, Sendable {
 
     // MARK: Shapes
 
-    /// A closed rectangle, clockwise on screen from its top-left corner (as `DrawingContext.addRect`).
+    /// A closed rectangle, clockwise on screen from its top-left corner (as `DrawingContext.addRect`): other
+    /// libraries' `Path.rect`.
     public init(rect: Rect) {
         self.init(elements: [
             .move(to: Point(x: rect.minX, y: rect.minY)), .line(to: Point(x: rect.maxX, y: rect.minY)),
@@ -113,7 +114,8 @@ public struct Path: Hashable, Sendable {
         closeSubpath()
     }
 
-    /// A closed circle around `center` (four cubic quarters, radius error at most 0.027 %).
+    /// A closed circle around `center` (four cubic quarters, radius error at most 0.027 %): other
+    /// libraries' `Path.circle`. To fill or stroke one at once, `DrawingContext.fillCircle(center:radius:)`.
     public init(circleCenter center: Point, radius: Double) {
         self.init(ellipseIn: Rect(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius))
     }
