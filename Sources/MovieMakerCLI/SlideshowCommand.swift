@@ -397,6 +397,13 @@ struct SlideshowCommand: SingleOutputCommand {
             if progress.showsProgress { Terminal.writeError("moviemaker: \(line)\n") }
         }
 
+        // A caption shows as long as its photo (transitions included): under a second is hard to read.
+        let briefly = show.photos.filter { show.captionText(for: $0) != nil && ($0.duration ?? show.duration) < 1 }
+        if let first = briefly.first {
+            Terminal.writeError("moviemaker: warning: \(briefly.count) caption\(briefly.count == 1 ? "" : "s") will be on screen for less than a second "
+                                + "(\(first.url.lastPathComponent): \(Self.seconds(first.duration ?? show.duration)) s): give the photos a longer --duration\n")
+        }
+
         let size = video.size
         let frameSize = Size(width: Double(size.width), height: Double(size.height))
         var soft: [(URL, Size, Double)] = []
@@ -446,17 +453,19 @@ struct SlideshowCommand: SingleOutputCommand {
         let fps = video.fps
         let total = show.totalDuration
         func secs(_ t: Time) -> String { String(format: "%.3f s", t.seconds) }
+        // Start and length columns padded, so they stay aligned past 10 s (and 100 s).
+        func column(_ t: Time) -> String { String(format: "%9.3f s", t.seconds) }
         var lines = ["slideshow plan (dry run: nothing is written): \(show.photos.count) photo\(show.photos.count == 1 ? "" : "s"), "
                      + "\(secs(total)) (\(fps.frameCount(for: total)) frames at \(fps) fps), \(video.size.width)x\(video.size.height), "
                      + "transition \(show.transition.map { "\(transition) \(secs($0.duration))" } ?? "none")"]
         var start = Time.zero
         if let intro = show.intro {
-            lines.append("  \(secs(start))  intro    \(secs(intro.duration))  \"\(intro.title)\"" + (intro.subtitle.map { " / \"\($0)\"" } ?? ""))
+            lines.append("  \(column(start))  intro    \(column(intro.duration))  \"\(intro.title)\"" + (intro.subtitle.map { " / \"\($0)\"" } ?? ""))
             start = start + intro.duration
         }
         for (i, photo) in show.photos.enumerated() {
             let shown = photo.duration ?? show.duration
-            var line = "  \(secs(start))  \(String(format: "%3d.", i + 1))     \(secs(shown))  \(photo.url.path)"
+            var line = "  \(column(start))  \(String(format: "%3d.", i + 1))     \(column(shown))  \(photo.url.path)"
             if let caption = show.captionText(for: photo) { line += "  caption \"\(caption)\"" }
             if let focus = photo.focus { line += "  focus \(focus.x),\(focus.y)" }
             if soft.contains(photo.url) { line += "  (upscaled more than 2×: soft)" }
@@ -464,7 +473,7 @@ struct SlideshowCommand: SingleOutputCommand {
             start = start + shown
         }
         if let outro = show.outro {
-            lines.append("  \(secs(start))  outro    \(secs(outro.duration))  \"\(outro.title)\"")
+            lines.append("  \(column(start))  outro    \(column(outro.duration))  \"\(outro.title)\"")
         }
         if let music = sound.music {
             lines.append("music: \(music)" + (musicLength.map { " (\(secs($0)))" } ?? "") + ", fades out over the last \(secs(sound.musicFadeOut))")

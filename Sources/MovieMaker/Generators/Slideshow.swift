@@ -424,13 +424,17 @@ extension Clip.SlideshowLeaf {
             parts.append((photo.duration ?? show.duration, { length throws(MovieMakerError) in
                 var item = Clip(.media(Clip.Media(.photo(media), sourceRange: TimeRange(start: .zero, duration: length), group: group, index: index)))
                 guard let caption else { return item }
-                // The caption's time: after the transition in, before the transition out.
-                let lead = isFirst ? Time.zero : overlap
-                let window = length - lead - (length > (photo.duration ?? show.duration) ? overlap : .zero)
+                // The caption stays with its photo into the transitions, handing over at their middle: the
+                // incoming photo's caption appears as the outgoing one goes, so two are never drawn over
+                // each other, and a 2-s photo with 1-s transitions shows its caption for 2 s (shown only
+                // while the photo was alone, it got about half a second).
+                let half = Time(value: overlap.value, timescale: overlap.timescale * 2)
+                let lead = isFirst ? Time.zero : half
+                let window = length - lead - (length > (photo.duration ?? show.duration) ? half : .zero)
                 guard window > .zero else { return item }
-                let fade = Time.min(Time(value: 1, timescale: 4), window / 4)
+                let fade = Time.min(Time(value: 1, timescale: 10), window / 4)
                 let text = Clip(.generator(.caption(caption, style: style, position: show.captionPosition), duration: window))
-                item = .overlay([item, try text.fadedIn(over: fade).fadedOut(over: fade).delayed(by: lead)])
+                item = .overlay([item, try text.fadedIn(over: isFirst ? .zero : fade).fadedOut(over: fade).delayed(by: lead)])
                 return item
             }))
         }
