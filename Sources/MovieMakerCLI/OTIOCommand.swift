@@ -42,6 +42,7 @@ struct OTIOCommand: ParsableCommand {
                 throw ValidationError("-o \(output): give a .otio file")
             }
             if FileIdentity.same(output, description.spec) { throw InputError("-o \(output) is the description file itself") }
+            try OutputOptions.checkFolder(of: output)
         }
 
         func run() throws {
@@ -83,6 +84,7 @@ struct OTIOCommand: ParsableCommand {
                 throw ValidationError("-o \(output): give a .json file")
             }
             if FileIdentity.same(output, input) { throw InputError("-o \(output) is the input file itself") }
+            try OutputOptions.checkFolder(of: output)
         }
 
         func run() throws {

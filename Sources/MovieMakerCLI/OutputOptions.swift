@@ -39,6 +39,18 @@ struct OutputOptions: ParsableArguments {
             throw ValidationError(MovieMakerError.unsupportedContainer(
                 extension: url.pathExtension, supported: Self.movieExtensions + Self.stillExtensions).description)
         }
+        try checkFolder(of: path)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw InputError(MovieMakerError.destinationNotWritable(path: url.path, reason: "a folder has that name").description)
+        }
+    }
+
+    /// Checks that the folder `path` goes into exists and takes new files (a file is created and removed
+    /// there), throwing an `InputError` (64) that names the folder and why: for every file the tool
+    /// writes (movies, stills, `--save-spec`, `format -o`, `otio … -o`, `schema -o`), before any work.
+    static func checkFolder(of path: String) throws {
+        let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -55,9 +67,6 @@ struct OutputOptions: ParsableArguments {
         }
         close(fd)
         unlink(probe)
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw InputError(MovieMakerError.destinationNotWritable(path: url.path, reason: "a folder has that name").description)
-        }
     }
 
     /// Why creating a file in an existing folder failed, from `errno`. ENOENT there ("No such file or

@@ -203,6 +203,7 @@ struct RenderCommand: ParsableCommand {
             guard URL(fileURLWithPath: saveSpec).pathExtension.lowercased() == "json" else {
                 throw ValidationError("--save-spec \(saveSpec): give a .json file")
             }
+            try OutputOptions.checkFolder(of: saveSpec)
             if FileIdentity.same(saveSpec, description.spec) {
                 throw InputError("--save-spec \(saveSpec) is the description file itself: write the filled description to a new file")
             }
@@ -324,6 +325,10 @@ struct SchemaCommand: ParsableCommand {
     /// Where to write it.
     @Option(name: [.short, .long], help: ArgumentHelp("Write the schema to this file instead of standard output.", valueName: "path"))
     var output: String?
+
+    func validate() throws {
+        if let output { try OutputOptions.checkFolder(of: output) }
+    }
 
     func run() throws {
         let text = Timeline.jsonSchema.canonicalText
@@ -454,6 +459,7 @@ struct FormatCommand: ParsableCommand {
         if let output, FileIdentity.same(output, spec) || output == spec {
             throw InputError("-o \(output) is the input file: write the canonical form to another file")
         }
+        if let output { try OutputOptions.checkFolder(of: output) }
     }
 
     func run() throws {

@@ -257,6 +257,22 @@ struct NewcomerTests {
         #expect(folderMissing.stderr.contains("no such file or folder"), "\(folderMissing.stderr)")
     }
 
+    /// Issue 33 (reliability, small things): a folder that takes no files gave 64 for movies but 1 for
+    /// `--save-spec`, `format -o` and `otio export -o`, after the work was done. Every file the tool writes
+    /// is checked first, the same way.
+    @Test func everyOutputsFolderIsCheckedFirstWith64() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let spec = folder.file("spec.json")
+        try #"{"version": 1, "output": {"size": "320x240", "fps": 10}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": 1}]}]}"#
+            .write(to: spec, atomically: true, encoding: .utf8)
+        for arguments in [["render", spec.path, "--check", "--save-spec", "/proc/filled.json"], ["format", spec.path, "-o", "/proc/canonical.json"],
+                          ["otio", "export", spec.path, "-o", "/proc/edit.otio"], ["schema", "-o", "/proc/schema.json"]] {
+            let r = try CLI.run(arguments)
+            #expect(r.status == 64 && r.stderr.contains("/proc") && r.stderrLines.count == 1, "\(arguments): \(r.status) \(r.stderr)")
+        }
+    }
+
     @Test func anOutputFolderThatTakesNoFilesSaysSo() throws {
         guard CLI.isBuilt else { return }
         let r = try CLI.run(["color", "--duration", "0.1", "--size", "64x64", "-o", "/proc/a.mp4"])
