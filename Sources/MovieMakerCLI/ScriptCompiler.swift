@@ -100,7 +100,7 @@ struct ScriptCompiler {
         // The compiler sees the script's absolute path, so `#filePath` in it (a script finding its assets
         // beside itself) names the script wherever it is run from; the cache key holds the same path.
         let absolute = script.standardizedFileURL.path
-        let arguments = compilerArguments(script: absolute, output: partial.path, parseAsLibrary: parseAsLibrary) + [support.path, "-Xlinker", "--defsym=swift_errorInMain=moviemaker_script_error_in_main"]
+        let arguments = compilerArguments(script: absolute, output: partial.path, parseAsLibrary: parseAsLibrary) + Self.supportLinkArguments(support)
         let transient = !verbose && Terminal.standardErrorIsTerminal
         if verbose {
             Terminal.writeError("moviemaker: compiling \(displayPath): \(swiftc.path) \(arguments.joined(separator: " "))\n")
@@ -168,6 +168,12 @@ struct ScriptCompiler {
         }
 
         """
+
+    /// The arguments that link the support object `object` into a script: the object, and
+    /// `swift_errorInMain` defined as its handler.
+    static func supportLinkArguments(_ object: URL) -> [String] {
+        [object.path, "-Xlinker", "--defsym=swift_errorInMain=moviemaker_script_error_in_main"]
+    }
 
     /// The support object (`supportSource` compiled), from the cache or compiled now (before `script`,
     /// which an interruption then names: nothing of it was run).

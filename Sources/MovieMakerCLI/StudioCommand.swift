@@ -116,6 +116,13 @@ struct StudioCommand: ParsableCommand {
                 Terminal.writeError("moviemaker studio: \(shownFile): \(info)\n")
                 Terminal.printLine(url.absoluteString)
                 Terminal.writeError("moviemaker studio: serving on \(url.absoluteString) (Ctrl-C to stop)\n")
+                // Listening on every interface: 0.0.0.0 is no address another machine can open.
+                if ["0.0.0.0", "::"].contains(host ?? "") {
+                    for address in Self.externalAddresses() {
+                        let shown = address.contains(":") ? "[\(address)]" : address
+                        Terminal.writeError("moviemaker studio: from other machines: http://\(shown):\(url.port ?? 0)/\(url.query.map { "?\($0)" } ?? "")\n")
+                    }
+                }
                 if openBrowser { Self.openInBrowser(url) }
             } catch {
                 outcome.withLock { $0.error = error }
@@ -128,6 +135,28 @@ struct StudioCommand: ParsableCommand {
             throw InputError("moviemaker studio could not start: \(error.localizedDescription) (is the port taken? try --port 0)")
         }
         if let signal { Terminal.writeError("moviemaker studio: stopped (\(StopSignal.name(signal)))\n") }
+    }
+
+    /// This machine's addresses other than the loopback (IPv4 first), from getifaddrs.
+    static func externalAddresses() -> [String] {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0, let first = list else { return [] }
+        defer { freeifaddrs(list) }
+        var v4: [String] = [], v6: [String] = []
+        var entry: UnsafeMutablePointer<ifaddrs>? = first
+        while let e = entry {
+            defer { entry = e.pointee.ifa_next }
+            guard let sa = e.pointee.ifa_addr, e.pointee.ifa_flags & UInt32(IFF_LOOPBACK) == 0 else { continue }
+            var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+            let family = Int32(sa.pointee.sa_family)
+            guard family == AF_INET || family == AF_INET6 else { continue }
+            let length = socklen_t(family == AF_INET ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size)
+            guard getnameinfo(sa, length, &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
+            let text = String(cString: host)
+            if text.hasPrefix("fe80") { continue }   // link-local: needs an interface name to open
+            if family == AF_INET { v4.append(text) } else { v6.append(text) }
+        }
+        return v4 + v6
     }
 
     /// Opens `url` with xdg-open, saying so when it cannot.
@@ -174,7 +203,13 @@ enum ScriptCheck {
         let partial = entry.folder.appendingPathComponent(".\(entry.binary.lastPathComponent).partial-\(getpid())-\(UUID().uuidString.prefix(8))")
         let process = Process()
         process.executableURL = swiftc
-        process.arguments = compiler.compilerArguments(script: url.path, output: partial.path, parseAsLibrary: entry.parseAsLibrary)
+        // Linked as `moviemaker run` links it (the two share the cache entry): the support object included.
+        let support: URL
+        do { support = try compiler.supportObject(for: url.path) } catch {
+            return .failure(StudioProblem(message: "cannot compile scripts: \(error)", file: url.path, code: "buildFailed"))
+        }
+        process.arguments = compiler.compilerArguments(script: url.standardizedFileURL.path, output: partial.path, parseAsLibrary: entry.parseAsLibrary)
+            + ScriptCompiler.supportLinkArguments(support)
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = errors
