@@ -13,14 +13,16 @@ struct SlotExpansionTests {
         return #"{"version": 1, "output": {"size": "320x240", "fps": 10}, "slots": {"name": \#(slot)}, "tracks": [{"kind": "video", "items": [{"type": "title", "text": "\#(text)", "duration": 1}]}]}"#
     }
 
-    @Test("200,000 placeholders are read and refused (too long once filled) in under 2 s")
+    @Test("200,000 placeholders are read and refused (too long once filled) in seconds, not minutes")
     func manyPlaceholdersAreLinear() throws {
         let text = String(repeating: "{{name}}", count: 200_000)
         let started = Date()
         let timeline = try Timeline(jsonText: description(text: text, value: "x"))
         #expect(throws: MovieMakerError.self) { try timeline.composition() }
         let elapsed = Date().timeIntervalSince(started)
-        #expect(elapsed < 2, "reading and compiling took \(elapsed) s")
+        // About 1 s in a debug build on a quiet machine (it took over a minute); the bound leaves room for
+        // a busy test run.
+        #expect(elapsed < 10, "reading and compiling took \(elapsed) s")
     }
 
     @Test("a title that would be 100 million characters is refused before it is built, naming the limit")
@@ -35,7 +37,7 @@ struct SlotExpansionTests {
         } catch {
             #expect(error.message.contains("at most \(Timeline.maximumTitleTextLength) characters") && error.message.contains("100000000"), "\(error.message)")
         }
-        #expect(Date().timeIntervalSince(started) < 1, "refusing took \(Date().timeIntervalSince(started)) s: the text was built first")
+        #expect(Date().timeIntervalSince(started) < 5, "refusing took \(Date().timeIntervalSince(started)) s: the text was built first")
     }
 
     @Test("placeholders are found as before: names trimmed, other braces and unfinished ones left as text")
