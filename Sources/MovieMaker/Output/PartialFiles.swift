@@ -131,6 +131,18 @@ package enum PartialFiles {
             source.resume()
             return source
         }
+        // libdispatch installs its own handler for each source on its manager thread, a moment later;
+        // until then the signal is ignored and would be lost. Wait (at most a second) until every one is
+        // in place, so a signal that comes once the first movie has started is always seen.
+        let deadline = Date().addingTimeInterval(1)
+        for number in cleanupSignals {
+            var current = sigaction()
+            while Date() < deadline {
+                sigaction(number, nil, &current)
+                if unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) != 1 { break }   // 1: SIG_IGN
+                usleep(1_000)
+            }
+        }
         return true
     }()
 
