@@ -94,13 +94,15 @@ struct StudioCommand: ParsableCommand {
                 state.signal = signal
                 return true
             }
-            // A second signal exits at once.
-            guard first else { Foundation.exit(StopSignal.exitStatus(signal)) }
+            // A second signal exits at once. `_exit`, not `exit`: the main thread may be in `exit` already
+            // (the stop finished as this fired), and two threads in `exit` can hang on its handlers' lock.
+            guard first else { fflush(nil); _exit(StopSignal.exitStatus(signal)) }
             // The stop below needs the concurrency pool; should its threads all be held (a bug, or work
             // that does not look at cancellation), the signal must still end the process.
             queue.asyncAfter(deadline: .now() + Self.stopGrace) {
                 Terminal.writeError("moviemaker studio: did not stop within 5 s of \(StopSignal.name(signal)); exiting\n")
-                Foundation.exit(StopSignal.exitStatus(signal))
+                fflush(nil)
+                _exit(StopSignal.exitStatus(signal))
             }
             Task {
                 await server.stop()
