@@ -112,6 +112,38 @@ struct TimelinePictureEditingTests {
         #expect(background.contains("output.background.gradient"), "\(background)")
     }
 
+    @Test("A split's cells without a duration last as long as the split, or its longest cell; with neither, the cell's JSON path is named")
+    func splitCellsWithoutADurationLastAsLongAsTheSplit() throws {
+        func spec(_ split: String) -> String {
+            #"{"version": 1, "output": {"size": "320x240", "fps": 30}, "tracks": [{"kind": "video", "items": [\#(split)]}]}"#
+        }
+        // The split's own duration: both colour cells fill it, the one starting at 0.5 s too.
+        let given = try Timeline(jsonText: spec(##"{"type": "split", "layout": "2x1", "duration": "2s", "cells": [{"type": "color", "color": "#ff0000"}, {"type": "color", "color": "#0000ff", "at": "0.5s"}]}"##))
+        #expect(try Timeline(jsonText: try given.jsonText()) == given, "a cell without a duration is written without one")
+        let folder = try TemporaryFolder()
+        let url = folder.file("split.mp4")
+        try given.render(to: url, options: Timeline.RenderOptions(mediaFolder: folder.url))
+        let frames = try decodeAll(url)
+        #expect(frames.count == 60)
+        let last = try #require(frames.last).pixels
+        #expect(Self.near(Self.pixel(last, 80, 120), 255, 0, 0) && Self.near(Self.pixel(last, 240, 120), 0, 0, 255),
+                "both cells still show in the split's last frame: \(Self.pixel(last, 80, 120)) \(Self.pixel(last, 240, 120))")
+        #expect(!Self.near(Self.pixel(frames[5].pixels, 240, 120), 0, 0, 255), "the blue cell starts at its at")
+        // No split duration: the other cell's length (a 1.5 s gradient generator) decides.
+        let longest = try Timeline(jsonText: spec(##"{"type": "split", "layout": "2x1", "cells": [{"type": "color", "color": "#ff0000"}, {"type": "generator", "name": "gradient", "duration": "1.5s"}]}"##))
+        #expect(try longest.composition(Timeline.RenderOptions(mediaFolder: folder.url)).frameCount == 45)
+        // Nothing to take a length from: named by the cell's path.
+        let none = try Timeline(jsonText: spec(##"{"type": "split", "layout": "2x1", "cells": [{"type": "color", "color": "#ff0000"}, {"type": "color", "color": "#00ff00"}]}"##))
+        #expect(throws: MovieMakerError.self) { try none.composition(Timeline.RenderOptions(mediaFolder: folder.url)) }
+        do { _ = try none.composition(Timeline.RenderOptions(mediaFolder: folder.url)) } catch {
+            #expect(error.description.contains("tracks[0].items[0].cells[0].duration") && error.description.contains("give the split a"), "\(error)")
+        }
+        // Outside a split, a colour still needs its duration, named by path when read.
+        do { _ = try Timeline(jsonText: spec(##"{"type": "color", "color": "#ff0000"}"##)); Issue.record("a colour item without duration was read") } catch {
+            #expect(error.description.contains("tracks[0].items[0]") && error.description.contains("duration"), "\(error)")
+        }
+    }
+
     @Test func aMalformedSubtitleFileIsNamedWithItsLine() throws {
         let folder = try TemporaryFolder()
         try "1\n00:00:01,000 --> 00:00:0x,000\nHi\n".write(to: folder.file("bad.srt"), atomically: true, encoding: .utf8)

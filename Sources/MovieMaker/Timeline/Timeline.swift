@@ -516,10 +516,10 @@ extension Timeline {
     public struct ColorFill: Sendable, Hashable {
         /// The colour; may be `"{{slot}}"`.
         public var color: ColorText
-        /// How long it lasts.
-        public var duration: TimeValue
-        /// `color` for `duration`.
-        public init(_ color: ColorText, duration: TimeValue) { self.color = color; self.duration = duration }
+        /// How long it lasts; nil only in a split's cell, which then lasts as long as the split.
+        public var duration: TimeValue?
+        /// `color` for `duration` (nil: as long as the split whose cell it is).
+        public init(_ color: ColorText, duration: TimeValue?) { self.color = color; self.duration = duration }
     }
 
     /// A slideshow item (`"type": "slideshow"`): photos one after another, each for `duration`, joined
@@ -589,10 +589,10 @@ extension Timeline {
         public var name: String
         /// The generator's parameters, as JSON.
         public var params: [String: JSONValue]
-        /// How long it lasts.
-        public var duration: TimeValue
-        /// The generator `name` with `params`, for `duration`.
-        public init(_ name: String, params: [String: JSONValue] = [:], duration: TimeValue) {
+        /// How long it lasts; nil only in a split's cell, which then lasts as long as the split.
+        public var duration: TimeValue?
+        /// The generator `name` with `params`, for `duration` (nil: as long as the split whose cell it is).
+        public init(_ name: String, params: [String: JSONValue] = [:], duration: TimeValue?) {
             self.name = name; self.params = params; self.duration = duration
         }
     }

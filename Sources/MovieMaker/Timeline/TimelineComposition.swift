@@ -224,6 +224,8 @@ struct TimelineCompiler {
     var stickerItems: [TimelineComposition.StickerItem] = []
     /// The text slots' values, for `{{name}}`.
     let texts: [String: String]
+    /// While a split's cells are compiled: how long a cell without a duration of its own lasts.
+    var cellDuration: Time?
 
     init(timeline: Timeline, options: Timeline.RenderOptions) {
         self.timeline = timeline
@@ -455,7 +457,7 @@ struct TimelineCompiler {
             return try title(t, at: path, onOverlay: onOverlay)
         case let .color(c):
             let color = try self.color(c.color, at: path.appending("color"))!
-            return (Clip.color(color, duration: c.duration.time(at: rate)), color.hexString, "")
+            return (Clip.color(color, duration: try duration(c.duration, at: path)), color.hexString, "")
         case let .slideshow(s):
             var show = Slideshow(photos: [])
             for (i, source) in s.photos.enumerated() {
@@ -482,7 +484,7 @@ struct TimelineCompiler {
             do { clip = try show.clip(width: width, height: height) } catch { throw error.located(jsonPath: path.description) }
             return (clip, "\(s.photos.count) photo\(s.photos.count == 1 ? "" : "s")", "")
         case let .generator(g):
-            let d = g.duration.time(at: rate)
+            let d = try duration(g.duration, at: path)
             let clip = try options.generators.make(g.name, params: g.params, path: path, duration: d, width: width, height: height, rate: rate)
             return (clip, g.name, g.params.isEmpty ? "" : JSONValue.object(g.params).compactText)
         case let .gap(g):

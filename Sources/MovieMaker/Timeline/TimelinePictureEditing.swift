@@ -84,7 +84,7 @@ extension TimelineShapes {
 
     static let splitFields: [SpecField] = [
         SpecField("layout", Schema.enumeration(Clip.SplitScreen.Layout.allCases.map(\.rawValue)), required: true, "2x1 (side by side), 1x2 (stacked), 3x1, 2x2, 3x3 or pip (picture-in-picture)."),
-        SpecField("cells", Schema.array(Schema.oneOf(splitCellTypes.map { Schema.ref("\($0)ItemOverlay") })),
+        SpecField("cells", Schema.array(Schema.oneOf(splitCellTypes.map { Schema.ref("\($0)Cell") })),
                   required: true, "The cells' items, in reading order (pip: the main picture, then the inset); a cell's at starts it later."),
         SpecField("fit", Schema.enumeration(ImageFit.allCases.map(\.rawValue)), "How each cell's picture fits its cell (default fill)."),
         SpecField("fits", Schema.array(Schema.enumeration(ImageFit.allCases.map(\.rawValue))), "The fit of each cell, in order (overrides fit)."),
@@ -150,6 +150,7 @@ extension SpecObject {
         }
         var maskContext = context
         maskContext.trackKind = .overlay
+        maskContext.splitCell = false
         return Timeline.Mask(try Timeline.Item(reading: itemValue, at: itemPath, maskContext),
                              mode: try m.choice("mode", Clip.MaskMode.self, what: "mask mode"))
     }
@@ -303,16 +304,56 @@ extension TimelineCompiler {
         }
     }
 
-    /// A split item's clip.
-    mutating func split(_ x: Timeline.Split, at path: JSONPath) throws(MovieMakerError) -> (Clip, String, String) {
-        var cells: [Clip.SplitScreen.Cell] = []
-        for (k, item) in x.cells.enumerated() {
-            let p = path.appending("cells").appending(k)
-            var (clip, _, _) = try picture(item, at: p, onOverlay: true)
-            if item.enabled == false { clip = Clip.empty(duration: clip.duration) }
-            if let at = item.at?.time(at: rate), at > .zero { clip = clip.delayed(by: at) }
-            cells.append(Clip.SplitScreen.Cell(clip, fit: x.fits?[k] ?? x.fit ?? .fill))
+    /// An item's own `duration`, or in a split's cell without one, the split's (`cellDuration`).
+    func duration(_ value: Timeline.TimeValue?, at path: JSONPath) throws(MovieMakerError) -> Time {
+        if let value { return value.time(at: rate) }
+        if let cellDuration { return cellDuration }
+        throw .invalidDescription(path.appending("duration"), "needs a duration, as in \"duration\": \"3s\" (a split's cell may leave it out when the split or another cell has one)")
+    }
+
+    /// Whether a split's cell takes its duration from the split.
+    static func lastsAsLongAsTheSplit(_ item: Timeline.Item) -> Bool {
+        switch item.content {
+        case let .color(c): c.duration == nil
+        case let .generator(g): g.duration == nil
+        default: false
         }
+    }
+
+    /// A split item's clip. Cells without a duration of their own last as long as the split: its
+    /// `duration`, or else the longest of the other cells (each with its `at`).
+    mutating func split(_ x: Timeline.Split, at path: JSONPath) throws(MovieMakerError) -> (Clip, String, String) {
+        var compiled: [Clip?] = Array(repeating: nil, count: x.cells.count)
+        func cell(_ k: Int, _ compiler: inout TimelineCompiler) throws(MovieMakerError) -> Clip {
+            let item = x.cells[k]
+            let p = path.appending("cells").appending(k)
+            var (clip, _, _) = try compiler.picture(item, at: p, onOverlay: true)
+            if item.enabled == false { clip = Clip.empty(duration: clip.duration) }
+            if let at = item.at?.time(at: compiler.rate), at > .zero { clip = clip.delayed(by: at) }
+            return clip
+        }
+        let open = x.cells.indices.filter { Self.lastsAsLongAsTheSplit(x.cells[$0]) }
+        for k in x.cells.indices where !open.contains(k) { compiled[k] = try cell(k, &self) }
+        if !open.isEmpty {
+            let longest = compiled.compactMap { $0?.duration }.max()
+            guard let length = x.duration?.time(at: rate) ?? longest else {
+                throw .invalidDescription(path.appending("cells").appending(open[0]).appending("duration"),
+                                          "needs a duration: neither the split nor another cell has one (give the split a \"duration\", as in \"duration\": \"5s\")")
+            }
+            let outer = cellDuration
+            defer { cellDuration = outer }
+            for k in open {
+                // A cell starting later (its `at`) still ends with the split.
+                let start = x.cells[k].at?.time(at: rate) ?? .zero
+                guard length > start else {
+                    throw .invalidDescription(path.appending("cells").appending(k).appending("at"),
+                                              "starts at or after the split's end (\(length.seconds) s), so it would never show: give it a duration or an earlier at")
+                }
+                cellDuration = length - start
+                compiled[k] = try cell(k, &self)
+            }
+        }
+        let cells = x.cells.indices.map { Clip.SplitScreen.Cell(compiled[$0]!, fit: x.fits?[$0] ?? x.fit ?? .fill) }
         let pip = x.layout == .pictureInPicture
         var screen = Clip.SplitScreen(x.layout, cells: cells, gutter: (x.gutter ?? 0) * pixelScale,
                                       background: try color(x.background, at: path.appending("background")) ?? (pip ? .clear : .black),

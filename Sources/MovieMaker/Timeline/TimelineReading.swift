@@ -88,6 +88,8 @@ struct SpecContext {
     var trackKind: Timeline.Track.Kind = .video
     /// The movie's frame rate (keyframe times written in frames).
     var rate: FrameRate = 30
+    /// Whether the item is a split's cell (whose duration may be left to the split).
+    var splitCell = false
 }
 
 /// One JSON object being read against its shape: unknown keys and missing required keys are refused
@@ -689,7 +691,7 @@ extension Timeline.Item {
         if kind != .overlay, TimelineShapes.overlayOnlyTypes.contains(type) {
             throw .invalidDescription(path.appending("type"), "a \(type) item belongs on an overlay track, placed with \"at\": {\"kind\": \"overlay\", \"items\": [{\"type\": \"\(type)\", …}]}")
         }
-        guard let shape = TimelineShapes.itemShape(type, in: kind) else {
+        guard let shape = context.splitCell ? TimelineShapes.cellShape(type) : TimelineShapes.itemShape(type, in: kind) else {
             let advice = kind == .audio ? "an audio track holds music and audio items; put pictures on a video or overlay track"
                                         : "\(type) items belong in an audio track: {\"kind\": \"audio\", \"items\": [{\"type\": \"\(type)\", …}]}"
             throw .invalidDescription(path.appending("type"), "a \(type) item cannot be on a \(kind.rawValue) track: \(advice)")
@@ -734,7 +736,8 @@ extension Timeline.Item {
                                             fontSize: try i.double("fontSize", in: 0...1000, above: 0, hint: " pixels at 1080 lines"),
                                             slideDistance: try i.double("slideDistance", in: 0...10000, hint: " pixels at 1080 lines")))
         case "color":
-            content = .color(Timeline.ColorFill(try i.color("color", context, required: true)!, duration: try i.time("duration", required: true, positive: true)!))
+            content = .color(Timeline.ColorFill(try i.color("color", context, required: true)!,
+                                                 duration: try i.time("duration", required: !context.splitCell, positive: true)))
         case "slideshow":
             let photos = try i.array("photos", required: true)
             guard !photos.isEmpty else { throw i.fail("photos", "must hold at least one photo: [{\"file\": \"a.jpg\"}, …]") }
@@ -751,10 +754,11 @@ extension Timeline.Item {
                                             loop: try i.bool("loop"), ducking: try i.bool("ducking")))
         case "generator":
             content = .generator(Timeline.Generator(try i.string("name", required: true, nonEmpty: true)!, params: try i.metadata("params"),
-                                                    duration: try i.time("duration", required: true, positive: true)!))
+                                                    duration: try i.time("duration", required: !context.splitCell, positive: true)))
         case "split":
             var cellContext = context
             cellContext.trackKind = .overlay
+            cellContext.splitCell = true
             let cells = try i.array("cells", required: true).mapTyped { (v, p) throws(MovieMakerError) -> Timeline.Item in
                 if case let .object(o) = v, case let .string(t)? = o["type"], !TimelineShapes.splitCellTypes.contains(t) {
                     throw .invalidDescription(p.appending("type"), "a split's cell cannot be a \(t) item: cells are \(SpecObject.list(TimelineShapes.splitCellTypes))")

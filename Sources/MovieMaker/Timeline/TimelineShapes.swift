@@ -138,7 +138,7 @@ enum TimelineShapes {
             "cropRect": cropRect.schema,
             "mask": maskShape.schema,
         ]
-        for shape in pictureItems(in: .video) + pictureItems(in: .overlay) + audioItems { defs[shape.name] = shape.schema }
+        for shape in pictureItems(in: .video) + pictureItems(in: .overlay) + audioItems + splitCells { defs[shape.name] = shape.schema }
         return defs
     }()
 
@@ -383,6 +383,23 @@ enum TimelineShapes {
             SpecShape(name: "\(content.type)Item" + (kind == .video ? "" : "Overlay"), doc: content.doc,
                       fields: commonItemFields(content.type, in: kind) + content.fields + pictureItemFields)
         }
+    }
+
+    /// The shapes of a split's cells: overlay items whose duration may be left out (the cell then lasts
+    /// as long as the split).
+    static let splitCells: [SpecShape] = pictureItems(in: .overlay).filter { shape in
+        splitCellTypes.contains { shape.name == "\($0)ItemOverlay" }
+    }.map { shape in
+        SpecShape(name: shape.name.replacingOccurrences(of: "ItemOverlay", with: "Cell"), doc: shape.doc, fields: shape.fields.map { field in
+            field.key == "duration" && field.required
+                ? SpecField("duration", field.schema, "\(field.doc) In a split, it may be left out: the cell then lasts as long as the split.")
+                : field
+        })
+    }
+
+    /// The shape of a split's cell of `type`, nil when a cell cannot be one.
+    static func cellShape(_ type: String) -> SpecShape? {
+        splitCells.first { $0.name == "\(type)Cell" }
     }
 
     /// The item shapes allowed in an audio track.
