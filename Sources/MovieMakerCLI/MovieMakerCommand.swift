@@ -35,19 +35,21 @@ struct MovieMakerCommand: ParsableCommand {
         // the render stops with a line naming the destination and the limit, leaving no partial file,
         // instead of the process being killed half way.
         signal(SIGXFSZ, SIG_IGN)
+        // File names that are not UTF-8 (typed, or globbed by the shell) reach their files through aliases.
+        let arguments = FolderListing.commandLineArguments()
         do {
-            var command = try parseAsRoot(Self.joiningNegativeNumbers(Array(CommandLine.arguments.dropFirst())))
+            var command = try parseAsRoot(Self.joiningNegativeNumbers(arguments))
             // A named pipe, device or socket given as an input (--music, --font-file, a clip, a
             // description…) would block the first read for good: refused before any work. `run` passes
             // its arguments to the script, which may well read a pipe.
-            if !(command is RunCommand), let special = FileIdentity.specialFile(in: Array(CommandLine.arguments.dropFirst())) {
+            if !(command is RunCommand), let special = FileIdentity.specialFile(in: arguments) {
                 throw InputError("\(special.path) is \(special.kind), not a regular file: give a file (reading it would wait for a writer, or never end)")
             }
             if let rendering = command as? any RenderingCommand {
                 // Writing over an input (`slideshow photo.mp4 b.png -o photo.mp4`, `--music song.mp4 -o
                 // song.mp4`, a symbolic link to either) would destroy it: refused before any work.
                 let destination = rendering.destination
-                if let input = FileIdentity.inputMatching(destination, in: Array(CommandLine.arguments.dropFirst())) {
+                if let input = FileIdentity.inputMatching(destination, in: arguments) {
                     throw InputError("-o \(destination) is \(input), an input of this command: writing there would destroy it; choose another destination")
                 }
                 Interruption.shared.install(destination: destination)
@@ -65,7 +67,7 @@ struct MovieMakerCommand: ParsableCommand {
     static func exitReporting(_ error: Error) -> Never {
         // A named file or folder that will not do: bad input (64), but no pointer to --help, which cannot help.
         if let input = underlying(error, as: InputError.self) {
-            Terminal.writeError("moviemaker: error: \(input.description)\n")
+            Terminal.writeError("moviemaker: error: \(FolderListing.shownText(input.description))\n")
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }
         var code = exitCode(for: error)
@@ -94,7 +96,7 @@ struct MovieMakerCommand: ParsableCommand {
         }
         if reason.isEmpty { reason = String(describing: error) }
         if code == .validationFailure && !badDescription { reason += " (see '\(helpCommand())')" }
-        Terminal.writeError("moviemaker: error: \(reason)\n")
+        Terminal.writeError("moviemaker: error: \(FolderListing.shownText(reason))\n")
         Foundation.exit(code.rawValue)
     }
 

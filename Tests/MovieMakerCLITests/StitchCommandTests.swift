@@ -228,6 +228,30 @@ struct StitchCommandTests {
         #expect(!FileManager.default.fileExists(atPath: movie.path))
     }
 
+    /// Issue 33, small things: a clip whose name is not UTF-8 (`cl\xFFip.mp4`, as a Latin-1 camera or an
+    /// old archive names it), typed or globbed, was "no such file": Swift's arguments replace the bad byte
+    /// with U+FFFD. It is stitched, as `--music=` is read; a missing one is still named.
+    @Test func clipsWhoseNamesAreNotUTF8AreStitched() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        try VideoFixtures.solid(folder.file("plain.mp4"), .blue)
+        try VideoFixtures.solid(folder.file("latin.mp4"), .red)
+        // The file gets its name from the shell, since Foundation's paths are Strings.
+        let bash = URL(fileURLWithPath: "/bin/bash")
+        let rename = try CLI.run(["-c", "mv latin.mp4 $'cl\\xffip.mp4'"], in: folder.url, executable: bash)
+        #expect(rename.status == 0, "\(rename.stderr)")
+        let stitched = try CLI.run(["-c", "exec \"$0\" stitch $'cl\\xffip.mp4' plain.mp4 --music=$'cl\\xffip.mp4' -o out.mp4 --quiet", CLI.executable.path],
+                                   in: folder.url, executable: bash)
+        #expect(stitched.status == 0, "\(stitched.stderr)")
+        let frames = try decodeAll(folder.file("out.mp4"))
+        #expect(frames.count == 60)
+        #expect(VideoFixtures.near(VideoFixtures.middle(frames[10].pixels), (255, 0, 0)), "the Latin-1-named clip plays first")
+        let missing = try CLI.run(["-c", "exec \"$0\" stitch $'gone\\xff.mp4' plain.mp4 -o never.mp4", CLI.executable.path],
+                                  in: folder.url, executable: bash)
+        #expect(missing.status == 64 && missing.stderr.contains("gone\u{FFFD}.mp4") && missing.stderr.contains("no such file"), "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("never.mp4").path))
+    }
+
     /// Issue 33, reliability 9: clips of extreme proportions (8192×16, 16×8192, 4097×3) filling a frame
     /// failed with Cairo's "invalid value (typically too big)" (the picture was converted at its covering
     /// size, 491,520 pixels wide). They are fitted: each fill frame shows the clip's colour.

@@ -10,7 +10,7 @@ import Synchronization
 /// symbolic link, in a private folder of this process, whose target is the entry's exact bytes. Every
 /// reader (libjpeg, libavformat, …) opens the alias and gets the real file; messages show the name with
 /// the bad bytes replaced (`displayName`). The aliases' folder is removed when the process exits.
-enum FolderListing {
+package enum FolderListing {
     /// One entry of a folder.
     struct Entry: Sendable {
         /// The name as shown to people: exact when valid UTF-8, else with U+FFFD for each bad byte.
@@ -51,10 +51,56 @@ enum FolderListing {
         return entries
     }
 
+    /// A command-line argument as a `String` that still reaches its file. Valid UTF-8 is returned as it
+    /// is. Bytes that are not UTF-8 (a clip named in Latin-1, typed or globbed by the shell) would become
+    /// U+FFFD in a `String`, naming no file: when the bytes (or the value of `--option=bytes`) name an
+    /// existing file, the argument becomes an alias of it; anything else is decoded with U+FFFD.
+    package static func argument(_ bytes: [UInt8]) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        var prefix: [UInt8] = [], path = bytes
+        if bytes.starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")]), let equals = bytes.firstIndex(of: UInt8(ascii: "=")) {
+            prefix = Array(bytes[...equals]); path = Array(bytes[(equals + 1)...])
+        }
+        var info = stat()
+        let exists = (path + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &info) == 0 }
+        }
+        let name = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).last.map(Array.init) ?? path
+        // The link lives in another folder: a relative path must be made absolute.
+        if path.first != UInt8(ascii: "/") { path = Array(FileManager.default.currentDirectoryPath.utf8) + [UInt8(ascii: "/")] + path }
+        guard exists, let alias = Aliases.shared.alias(target: path, display: String(decoding: name, as: UTF8.self)) else {
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        Aliases.shared.remember(alias.path, shownAs: String(decoding: path, as: UTF8.self))
+        return String(decoding: prefix, as: UTF8.self) + alias.path
+    }
+
+    /// `text` with each command-line alias's path replaced by the path the user gave (U+FFFD for its
+    /// bytes that are not UTF-8), for messages.
+    package static func shownText(_ text: String) -> String {
+        Aliases.shared.shown.withLock { shown in
+            shown.reduce(text) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
+        }
+    }
+
+    /// The process's arguments after the program's name, each through `argument(_:)`.
+    package static func commandLineArguments() -> [String] {
+        (1..<Int(CommandLine.argc)).map { index in
+            guard let pointer = CommandLine.unsafeArgv[index] else { return "" }
+            return argument(Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer))).map { UInt8(bitPattern: $0) })
+        }
+    }
+
     /// The aliases this process made, in one private folder removed at exit.
     final class Aliases: Sendable {
         /// The one instance.
         static let shared = Aliases()
+
+        /// Command-line aliases' paths and the paths they stand for, as shown.
+        let shown = Mutex<[String: String]>([:])
+
+        /// Records that the alias at `path` stands for `original` in messages.
+        func remember(_ path: String, shownAs original: String) { shown.withLock { $0[path] = original } }
 
         /// The folder (created on first use) and how many aliases it holds.
         private let state = Mutex<(folder: String?, count: Int)>((nil, 0))
@@ -62,6 +108,11 @@ enum FolderListing {
         /// A symbolic link to `folder/name` (raw bytes), named by the display name (in a subfolder of its
         /// own), so that it keeps the extension, sorts and reads like the original; nil when none can be made.
         func alias(folder: String, name: [UInt8], display: String) -> URL? {
+            alias(target: Array(folder.utf8) + [UInt8(ascii: "/")] + name, display: display)
+        }
+
+        /// A symbolic link to the path `target` (raw bytes), named `display`; nil when none can be made.
+        func alias(target: [UInt8], display: String) -> URL? {
             state.withLock { state -> URL? in
                 if state.folder == nil {
                     let template = FileManager.default.temporaryDirectory.path + "/moviemaker-names-XXXXXX"
@@ -78,7 +129,7 @@ enum FolderListing {
                 let holder = "\(root)/\(state.count)"
                 guard mkdir(holder, 0o700) == 0 else { return nil }
                 let link = "\(holder)/\(display)"
-                let target = Array(folder.utf8) + [UInt8(ascii: "/")] + name + [0]
+                let target = target + [0]
                 let status = target.withUnsafeBufferPointer { buffer in
                     buffer.withMemoryRebound(to: CChar.self) { symlink($0.baseAddress!, link) }
                 }
