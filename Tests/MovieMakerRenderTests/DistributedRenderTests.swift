@@ -194,6 +194,8 @@ struct DistributedRenderTests {
             Issue.record("a chunk with a flipped byte was joined")
         } catch let error as MovieMakerError {
             #expect(error.code == .chunkMismatch && error.message.contains(urls[1].lastPathComponent) && error.message.contains("not what was written"), "\(error.message)")
+            // The advice is given once (it was "…; render it again; delete it and render that chunk again").
+            #expect(error.message.components(separatedBy: "again").count == 2, "\(error.message)")
         }
         #expect(!FileManager.default.fileExists(atPath: folder.file("flipped.mp4").path))
         // Asked again, the worker renders it anew rather than skipping it.

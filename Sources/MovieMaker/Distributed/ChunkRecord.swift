@@ -84,18 +84,18 @@ struct ChunkRecord: Equatable {
     static func problem(with url: URL, frames: Range<Int>) -> String? {
         let recordURL = Self.url(for: url)
         guard let data = try? Data(contentsOf: recordURL), let value = try? JSONValue(parsing: data), let record = ChunkRecord(json: value) else {
-            return "it has no record of what was written (\(recordURL.lastPathComponent)): render it again, or copy the record with it"
+            return "it has no record of what was written (\(recordURL.lastPathComponent), which goes wherever the chunk goes)"
         }
         guard record.frames == frames else {
             return "its record is of frames \(record.frames.lowerBound)..<\(record.frames.upperBound), its name says \(frames.lowerBound)..<\(frames.upperBound)"
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int
         guard size == record.bytes else {
-            return "it is \(size.map { "\($0)" } ?? "no") bytes, \(record.bytes) were written: it was changed or replaced; render it again"
+            return "it is \(size.map { "\($0)" } ?? "no") bytes, \(record.bytes) were written: it was changed or replaced"
         }
         guard let now = measure(url, frames: frames) else { return "it cannot be read" }
         guard now.sha256 == record.sha256 else {
-            return "its content is not what was written (SHA-256 \(now.sha256.prefix(12))…, written \(record.sha256.prefix(12))…): it was changed or replaced; render it again"
+            return "its content is not what was written (SHA-256 \(now.sha256.prefix(12))…, written \(record.sha256.prefix(12))…): it was changed or replaced"
         }
         guard now == record else {
             return "its packets are not what was written (\(now.packets) from \(now.firstTimestamp) to \(now.lastTimestamp), written \(record.packets) from \(record.firstTimestamp) to \(record.lastTimestamp))"
