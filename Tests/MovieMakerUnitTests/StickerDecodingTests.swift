@@ -116,6 +116,13 @@ struct StickerDecodingTests {
             #expect(try AnimatedImageDecoder.decode(url, width: 32, height: nil, memoryLimit: 40 << 10).frames.count == 3)
         }
         #expect(AnimatedImage.memoryLimit == 256 << 20 && AnimatedImage.maximumSide == 16384)
+
+        // Issue 33: 100,000 1×1 frames are 400 KB of pixels but took 558 MB. Each frame's bookkeeping
+        // counts: 40,000 1×1 frames (160 KB of pixels) are refused under a 256 MiB limit.
+        let tiny = (0..<40_000).map { k in AnimationFrame.make(width: 1, height: 1, milliseconds: 10) { _, _ in (UInt8(k % 200), 0, 0, 255) } }
+        let many = try write(FixtureAPNG.data(width: 1, height: 1, frames: tiny), "many.png", in: folder)
+        let manyError = try #require(throws: MovieMakerError.self) { try AnimatedImageDecoder.decode(many, width: nil, height: nil) }
+        #expect(manyError.code == .imageTooLarge && manyError.message.contains("bookkeeping"), "\(manyError)")
     }
 
     @Test("A missing sticker file fails when the render opens, before any frame is drawn")

@@ -199,7 +199,7 @@ enum AnimatedImageDecoder {
         let declared = (Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH)), Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT)))
         WebPDemuxDelete(demux)
         try AnimatedImage.checkSide(width: declared.0, height: declared.1, path: path)
-        try AnimatedImage.checkMemory(frames: 2, width: declared.0, height: declared.1, path: path, limit: limit)
+        try AnimatedImage.checkMemory(frames: 2, width: declared.0, height: declared.1, path: path, limit: limit, overhead: 0)
         guard let decoder = WebPAnimDecoderNew(&data, &options) else {
             throw .imageUnreadable(path: path, reason: "damaged or truncated animated WebP: its frames do not parse")
         }
