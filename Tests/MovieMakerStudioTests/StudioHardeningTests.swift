@@ -66,7 +66,24 @@ struct StudioHardeningTests {
         #expect(await events.next()?.name == "hello")
         let stopped = ContinuousClock.now
         #expect(await studio.stop() == 0)
-        #expect(ContinuousClock.now - stopped < .seconds(15))   // the studio forces its exit 5 s after a signal; room for a busy run
+        #expect(ContinuousClock.now - stopped < .seconds(30))   // the studio forces its exit 5 s after a signal; room for a busy run
+    }
+
+    @Test("A description replaced by a named pipe is an error on the page, not a studio stopped for good; a file again reloads")
+    func descriptionBecomingANamedPipeIsAnError() async throws {
+        let studio = try await StudioServerTests.Running()
+        defer { studio.server.kill() }
+        let events = try EventStream(port: studio.port)
+        #expect(await events.next()?.name == "hello")
+        // Before: the reload opened the pipe and waited for a writer for good.
+        try FileManager.default.removeItem(at: studio.spec)
+        #expect(mkfifo(studio.spec.path, 0o644) == 0)
+        let event = try #require(await events.next(timeout: 60))
+        #expect(event.name == "error" && event.data.contains("named pipe"), "\(event.name): \(event.data)")
+        #expect(try await studio.get("/api/movie").status == 200)
+        try FileManager.default.removeItem(at: studio.spec)
+        try studio.edit(StudioServerTests.spec())
+        #expect(await events.next(timeout: 60)?.name == "reload")
     }
 
     @Test("A 1 MB URL gets 414 within a second, 20 KB of headers get 431, and the studio keeps answering")

@@ -17,6 +17,11 @@ extension Timeline {
 
     /// Reads the description file at `url`; its errors name the file as well as the JSON path.
     public init(contentsOf url: URL) throws(MovieMakerError) {
+        // A named pipe or device would block the read for good (the studio's reload stopped so).
+        if let problem = RegularFile.problem(url.path) {
+            throw MovieMakerError(code: .invalidDescription, message: "cannot read the description file \(url.path): \(problem)",
+                                  location: .init(file: url.path), reason: problem)
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
