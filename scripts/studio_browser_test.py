@@ -323,6 +323,18 @@ def main():
               "the item at fault is highlighted in the timeline")
         write(spec, spec_small())
         check(tools.wait("document.getElementById('error').hidden", 5), "fixing it clears the error")
+
+        # Overlapping overlay items each get a lane; ?frame=N opens the page at frame N.
+        overlapping = spec_small()
+        overlapping["tracks"][1]["items"].append({"type": "title", "label": "Second", "at": "1s", "duration": "0.8s", "text": "Also", "layout": "lowerThird"})
+        write(spec, overlapping)
+        check(tools.wait("document.querySelectorAll('.block').length === 4", 5), "the added overlay item shows")
+        check(tools.navigate(url + "?scale=1&frame=12"), "the page loads with ?frame=12")
+        check(tools.wait("document.body.dataset.shownFrame === '12'", 20), "?frame=12 opens at frame 12")
+        rects = tools.js("""[...document.querySelectorAll('.track[data-track="1"] .block')].map(b => {
+            const r = b.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; })""")
+        apart = len(rects) == 2 and (rects[0][3] <= rects[1][2] or rects[1][3] <= rects[0][2])
+        check(apart, f"overlapping overlay items sit in rows of their own, not on top of each other ({rects})")
         stop(studio)
 
         # -- Sound: the waveform under the timeline, and play keeps the picture with the sound.

@@ -301,3 +301,30 @@ struct NewcomerTests {
         #expect(readme.contains("named after the checkout's folder"))
     }
 }
+
+/// The README's list of what `make demo` writes (issue 33: it was incomplete).
+@Suite("the README's make demo list")
+struct DemoListTests {
+    @Test("every file make demo writes into output/ is named in the README")
+    func everyDemoOutputIsListed() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let makefile = try String(contentsOf: root.appendingPathComponent("Makefile"), encoding: .utf8)
+        let examples = try String(contentsOf: root.appendingPathComponent("Sources/Examples/main.swift"), encoding: .utf8)
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        // The demo target's recipe: from "demo:" to the next blank line.
+        let start = try #require(makefile.range(of: "\ndemo:"))
+        let recipe = makefile[start.upperBound...].prefix { _ in true }.components(separatedBy: "\n\n").first ?? ""
+        var names = Set<String>()
+        let extensions = "mp4|mov|png|json|otio|wav"
+        for match in recipe.matches(of: try Regex("\\$\\(OUTPUT\\)/([A-Za-z0-9_.-]+\\.(?:\(extensions)))")) {
+            if let name = match.output[1].substring { names.insert(String(name)) }
+        }
+        for name in ["travel", "promo", "birthday", "editing"] where recipe.contains(name) { names.insert("\(name).mp4") }
+        for match in examples.matches(of: try Regex("appendingPathComponent\\(\"([A-Za-z0-9_.-]+\\.(?:\(extensions)))\"\\)")) {
+            if let name = match.output[1].substring { names.insert(String(name)) }
+        }
+        #expect(names.count >= 20, "the demo's outputs were found: \(names.sorted())")
+        let missing = names.filter { !readme.contains("`\($0)`") }.sorted()
+        #expect(missing.isEmpty, "make demo writes these, the README does not name them: \(missing)")
+    }
+}

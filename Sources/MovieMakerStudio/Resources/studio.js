@@ -15,6 +15,9 @@
   };
   const saved = Number(sessionStorage.getItem('studio.frame'));
   if (Number.isInteger(saved) && saved >= 0) state.frame = saved;
+  // ?frame=N opens the page at frame N (a link to a moment; clamped to the movie once it is known).
+  const linked = params.has('frame') ? Number(params.get('frame')) : NaN;
+  if (Number.isInteger(linked) && linked >= 0) state.frame = linked;
 
   // Exact time of frame i at numerator/denominator fps, in thousandths of a second, rounded half up.
   function frameLabel(i) {
@@ -148,7 +151,25 @@
     return m && m.duration > 0 ? $('tracks').clientWidth / m.duration : 0;
   }
 
-  // The composition as a timeline: one row per track, one block per item, width proportional to duration.
+  // Lanes for a track's items: items placed at times (overlay and audio tracks) may overlap, and each
+  // takes the first lane free at its start, so none hides another. A video track's items follow each
+  // other (a transition's overlap shows as its dashed edge): one lane.
+  function lanes(track) {
+    if (track.kind === 'video') return { of: track.items.map(() => 0), count: 1 };
+    const ends = [], of = new Array(track.items.length);
+    const order = track.items.map((item, i) => i).sort((a, b) => track.items[a].start - track.items[b].start);
+    for (const i of order) {
+      const item = track.items[i];
+      let lane = ends.findIndex((end) => end <= item.start + 1e-9);
+      if (lane < 0) { lane = ends.length; ends.push(0); }
+      ends[lane] = item.start + item.duration;
+      of[i] = lane;
+    }
+    return { of, count: Math.max(1, ends.length) };
+  }
+
+  // The composition as a timeline: one row per track (a lane per overlapping item), one block per item,
+  // width proportional to duration.
   function drawTimeline() {
     const m = state.movie, tracks = $('tracks'), ruler = $('ruler');
     tracks.textContent = '';
@@ -166,14 +187,18 @@
       const row = document.createElement('div');
       row.className = 'track';
       row.dataset.track = track.index;
+      const placed = lanes(track);
+      row.style.height = `${30 + (placed.count - 1) * 27}px`;
       const label = document.createElement('span');
       label.className = 'label';
       label.textContent = track.name || track.kind;
       row.appendChild(label);
-      for (const item of track.items) {
+      track.items.forEach((item, i) => {
         const block = document.createElement('div');
         block.className = `block ${item.type}` + (item.transition ? ' transition-out' : '');
         block.style.left = `${item.start * pps}px`;
+        block.style.top = `${3 + placed.of[i] * 27}px`;
+        block.dataset.lane = placed.of[i];
         block.style.width = `${item.duration * pps}px`;
         block.dataset.path = item.path;
         block.dataset.start = item.start;
@@ -183,7 +208,7 @@
         block.textContent = item.name || item.what || item.type;
         block.addEventListener('click', (e) => { e.stopPropagation(); pause(); seek(item.startFrame); });
         row.appendChild(block);
-      }
+      });
       tracks.appendChild(row);
     }
     highlightError();
