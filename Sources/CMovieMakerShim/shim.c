@@ -6,6 +6,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdarg.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 #include <libavutil/avutil.h>
 #include <libavutil/error.h>
 #include <libavutil/log.h>
@@ -78,4 +84,85 @@ int mm_set_affinity(const int *cpus, int count) {
         closedir(tasks);
     }
     return 0;
+}
+
+// MARK: Partial files removed on a signal
+
+// A fixed table, so the handler allocates nothing: each slot is free (0), being written or cleared
+// (1), or holds a path (2). The handler uses only async-signal-safe calls (unlink, rmdir, open, the
+// getdents64 system call, unlinkat, close, sigaction, sigprocmask, raise).
+#define MM_PARTIAL_SLOTS 64
+#define MM_PARTIAL_PATH 4096
+static _Atomic int mm_partial_state[MM_PARTIAL_SLOTS];
+static char mm_partial_paths[MM_PARTIAL_SLOTS][MM_PARTIAL_PATH];
+
+int mm_partial_add(const char *path) {
+    if (strlen(path) >= MM_PARTIAL_PATH) return -1;
+    for (int i = 0; i < MM_PARTIAL_SLOTS; i++) {
+        int expected = 0;
+        if (atomic_compare_exchange_strong(&mm_partial_state[i], &expected, 1)) {
+            strcpy(mm_partial_paths[i], path);
+            atomic_store(&mm_partial_state[i], 2);
+            return i;
+        }
+    }
+    return -1;
+}
+
+void mm_partial_remove(int slot) {
+    if (slot < 0 || slot >= MM_PARTIAL_SLOTS) return;
+    int expected = 2;
+    if (atomic_compare_exchange_strong(&mm_partial_state[slot], &expected, 1)) {
+        mm_partial_paths[slot][0] = 0;
+        atomic_store(&mm_partial_state[slot], 0);
+    }
+}
+
+struct mm_dirent64 { unsigned long long d_ino; long long d_off; unsigned short d_reclen; unsigned char d_type; char d_name[]; };
+
+static void mm_partial_remove_path(const char *path) {
+    if (unlink(path) == 0 || errno != EISDIR) return;
+    // A PNG sequence's partial folder: its files, then the folder.
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        char buffer[4096];
+        long n;
+        while ((n = syscall(SYS_getdents64, fd, buffer, sizeof buffer)) > 0) {
+            for (long offset = 0; offset < n;) {
+                struct mm_dirent64 *entry = (struct mm_dirent64 *)(buffer + offset);
+                if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0) unlinkat(fd, entry->d_name, 0);
+                offset += entry->d_reclen;
+            }
+        }
+        close(fd);
+    }
+    rmdir(path);
+}
+
+static void mm_partial_signal_handler(int signal_number) {
+    int saved = errno;
+    for (int i = 0; i < MM_PARTIAL_SLOTS; i++) {
+        if (atomic_load(&mm_partial_state[i]) == 2) mm_partial_remove_path(mm_partial_paths[i]);
+    }
+    struct sigaction standard;
+    memset(&standard, 0, sizeof standard);
+    standard.sa_handler = SIG_DFL;
+    sigemptyset(&standard.sa_mask);
+    sigaction(signal_number, &standard, NULL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, signal_number);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(signal_number);
+    errno = saved;
+}
+
+void mm_partial_install_signal_cleanup(const int *signals, int count) {
+    for (int i = 0; i < count; i++) {
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        action.sa_handler = mm_partial_signal_handler;
+        sigemptyset(&action.sa_mask);
+        sigaction(signals[i], &action, NULL);
+    }
 }

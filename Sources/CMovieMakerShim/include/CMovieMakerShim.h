@@ -35,4 +35,14 @@ int mm_affinity_cpus(int *cpus, int capacity);
 /// to the `count` CPUs in `cpus` (CPU_SET, a macro). Returns 0, or -1 when the calling thread's fails.
 int mm_set_affinity(const int *cpus, int count);
 
+/// Partial files removed when the process is stopped by a signal, from a plain signal handler (a
+/// Dispatch signal source lost signals that reached a thread before Dispatch's own handler had blocked
+/// them there). `mm_partial_add` records a path (a file, or a folder of files) and returns its slot, or
+/// -1 when all are taken; `mm_partial_remove` forgets the slot. Both are safe to call from any thread.
+int mm_partial_add(const char *path);
+void mm_partial_remove(int slot);
+/// Installs the handler for the `count` signals in `signals`: it removes every recorded path, restores
+/// the default action and raises the signal again, so the process dies of it as it would have.
+void mm_partial_install_signal_cleanup(const int *signals, int count);
+
 #endif

@@ -1,3 +1,4 @@
+internal import CMovieMakerShim
 import Foundation
 import Synchronization
 
@@ -78,8 +79,9 @@ package enum PartialFiles {
         }
     }
 
-    /// Partial files this process is writing now, so that an emergency exit can remove them.
-    private static let open = Mutex<Set<String>>([])
+    /// Partial files this process is writing now, so that an emergency exit can remove them, each with
+    /// its slot in the signal handler's table (-1: none).
+    private static let open = Mutex<[String: Int32]>([:])
 
     /// Records that `url` is being written (until `unregister`). The first call installs an exit
     /// handler: a program that calls `exit()` (or returns from `main`) with a movie not finished leaves
@@ -87,8 +89,9 @@ package enum PartialFiles {
     /// removes what it left: `removeStale`.)
     static func register(_ url: URL) {
         _ = exitHandlerInstalled
-        _ = signalCleanupInstalled
-        _ = open.withLock { $0.insert(url.path) }
+        let slot = signalCleanupInstalled ? mm_partial_add(url.path) : -1
+        let previous = open.withLock { $0.updateValue(slot, forKey: url.path) }
+        if let previous { mm_partial_remove(previous) }
     }
 
     /// Installs the exit handler once (a `static let` is initialised exactly once, thread-safely).
@@ -105,54 +108,27 @@ package enum PartialFiles {
     /// The signals watched when `signalCleanupVariable` is "1".
     static let cleanupSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGPIPE]
 
-    /// The dispatch sources watching `cleanupSignals`, kept for the life of the process (written once,
-    /// inside `signalCleanupInstalled`'s initialiser, which runs exactly once).
-    nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
-
-    /// When `signalCleanupVariable` is "1", watches `cleanupSignals` (once): the first removes the open
-    /// partial files, then the process dies of that signal with its default action, as it would have.
+    /// When `signalCleanupVariable` is "1", installs (once) a signal handler for `cleanupSignals`: the
+    /// first signal removes the open partial files, then the process dies of it with its default
+    /// action, as it would have. A plain handler in C (`mm_partial_install_signal_cleanup`), not a
+    /// Dispatch signal source: Dispatch sees a signal only once every thread has it blocked, and one
+    /// that reached a drawing thread first was lost (the script ran on, its partial file left).
     private static let signalCleanupInstalled: Bool = {
         guard ProcessInfo.processInfo.environment[signalCleanupVariable] == "1" else { return false }
-        let queue = DispatchQueue(label: "moviemaker.partial-files.signals")
-        signalSources = cleanupSignals.map { number in
-            // Ignored, the signal no longer stops the process; the source still sees it.
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
-                _ = PartialFiles.removeAllOpen()
-                signal(number, SIG_DFL)
-                var set = sigset_t()
-                sigemptyset(&set)
-                sigaddset(&set, number)
-                pthread_sigmask(SIG_UNBLOCK, &set, nil)
-                raise(number)
-                _exit(128 + number)
-            }
-            source.resume()
-            return source
-        }
-        // libdispatch installs its own handler for each source on its manager thread, a moment later;
-        // until then the signal is ignored and would be lost. Wait (at most a second) until every one is
-        // in place, so a signal that comes once the first movie has started is always seen.
-        let deadline = Date().addingTimeInterval(1)
-        for number in cleanupSignals {
-            var current = sigaction()
-            while Date() < deadline {
-                sigaction(number, nil, &current)
-                if unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) != 1 { break }   // 1: SIG_IGN
-                usleep(1_000)
-            }
-        }
+        cleanupSignals.withUnsafeBufferPointer { mm_partial_install_signal_cleanup($0.baseAddress, Int32($0.count)) }
         return true
     }()
 
     /// Records that `url` was renamed into place or deleted.
-    static func unregister(_ url: URL) { _ = open.withLock { $0.remove(url.path) } }
+    static func unregister(_ url: URL) {
+        if let slot = open.withLock({ $0.removeValue(forKey: url.path) }) { mm_partial_remove(slot) }
+    }
     /// Deletes every partial file this process is writing (for a process about to exit without
     /// finishing its renders, e.g. on a second interrupt). Returns how many were removed.
     @discardableResult
     static func removeAllOpen() -> Int {
-        let paths = open.withLock { set in defer { set.removeAll() }; return set }
-        return paths.filter { (try? FileManager.default.removeItem(atPath: $0)) != nil }.count
+        let paths = open.withLock { table in defer { table.removeAll() }; return table }
+        for slot in paths.values { mm_partial_remove(slot) }
+        return paths.keys.filter { (try? FileManager.default.removeItem(atPath: $0)) != nil }.count
     }
 }
