@@ -57,6 +57,11 @@ enum AlphaConversion {
 /// limited range for YUV, a plain reordering for RGB. When the output keeps alpha, the surface is
 /// first unpremultiplied into a buffer allocated once, so converting allocates nothing per frame.
 final class FrameConverter {
+    /// swscale flags for BGRA → yuv420p: accurate rounding, full-resolution chroma input and a bicubic
+    /// chroma filter: on vector art, bicubic chroma decimation keeps colours closer than bilinear after a
+    /// round trip, within a level or two of what was drawn.
+    static let scalerFlags = SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP
+
     private let scaler: OwnedScaler
     private let straight: UnsafeMutableRawPointer?   // owned: freed in deinit; nil for opaque output
     private let straightStride: Int
@@ -68,7 +73,7 @@ final class FrameConverter {
         let isRGB = format == AV_PIX_FMT_RGBA || format == AV_PIX_FMT_RGB24
         scaler = try OwnedScaler(srcWidth: Int32(width), srcHeight: Int32(height), srcFormat: AV_PIX_FMT_BGRA,
                                  dstWidth: Int32(width), dstHeight: Int32(height), dstFormat: format,
-                                 flags: isRGB ? SWS_POINT : MovieMaker.scalerFlags)
+                                 flags: isRGB ? SWS_POINT : FrameConverter.scalerFlags)
         if !isRGB { try setBT709(on: scaler, rgbIsSource: true) }
         // Rows 64-byte aligned, so swscale's SIMD paths read them directly.
         straightStride = (width * 4 + 63) & ~63

@@ -5,17 +5,16 @@ import Foundation
 /// converting the drawn canvas on the drawing thread (BGRA → the encoder's format, with that thread's
 /// own converter) and submitted to the encoder thread in frame order.
 final class EncoderSink: FrameSink, @unchecked Sendable {
-    // @unchecked: `converters` is read-only; each converter is used only by the thread drawing on its
-    // canvas; the pipeline is thread-safe.
+    // @unchecked: each lane's converter is used only by the thread drawing on that lane; the pipeline
+    // is thread-safe.
     private let pipeline: FramePipeline
-    private let converters: [ObjectIdentifier: FrameConverter]
     /// The presentation time stamp of frame index 0 (frame `i` gets `firstPTS + i`).
     private let firstPTS: Int64
 
-    /// A sink into `pipeline`, converting each canvas with its converter in `converters` (keyed by the
-    /// canvas's identity); frame `i` is stamped `firstPTS + i`.
-    init(pipeline: FramePipeline, converters: [ObjectIdentifier: FrameConverter], firstPTS: Int64) {
-        self.pipeline = pipeline; self.converters = converters; self.firstPTS = firstPTS
+    /// A sink into `pipeline`, converting each lane's canvas with the lane's converter; frame `i` is
+    /// stamped `firstPTS + i`.
+    init(pipeline: FramePipeline, firstPTS: Int64) {
+        self.pipeline = pipeline; self.firstPTS = firstPTS
     }
 
     /// The pipeline's pool size.
@@ -24,12 +23,9 @@ final class EncoderSink: FrameSink, @unchecked Sendable {
     /// A free pooled frame, made writable (the encoder may still reference its previous buffers).
     func reserve() throws -> OwnedFrame { try pipeline.acquireWritable() }
 
-    /// Converts `canvas` into `slot`.
-    func fill(_ slot: OwnedFrame, from canvas: Canvas, index: Int) throws {
-        guard let converter = converters[ObjectIdentifier(canvas)] else {
-            preconditionFailure("no converter for a drawing canvas")
-        }
-        try converter.convertAll(canvas.surface, into: slot.pointer)
+    /// Converts the lane's canvas into `slot` with the lane's converter.
+    func fill(_ slot: OwnedFrame, from lane: DrawingLane<FrameConverter>, index: Int) throws {
+        try lane.tool.convertAll(lane.canvas.surface, into: slot.pointer)
     }
 
     /// Stamps the frame and queues it for the encoder.

@@ -44,3 +44,25 @@ extension AudioClip {
         return clip
     }
 }
+
+extension MovieMaker {
+    /// Adds `source` to the sound track, playing from `time` (movie time) until its end or the
+    /// movie's. Sounds added more than once, or overlapping, are summed (and clamped to ±1).
+    ///
+    /// The source's reader is opened now, so a broken file fails here, before any frame is drawn;
+    /// then the call throws and changes nothing. The first call creates the sound track (unless
+    /// `audioSettings` was given to init) and must come before the first frame
+    /// (`.audioAfterFirstFrame`). Sound is encoded a little behind the video (by the longest
+    /// `endFadeDuration` of the sounds, at least 0.1 s), so after frames have been drawn a sound may
+    /// start up to that much before the movie's current end, not earlier (`.audioTooLate`). Throws
+    /// `.audioUnsupported` for a PNG sequence, and `.encoderUnavailable` when the codec is missing.
+    public func addAudio(_ source: any AudioSource, at time: Time = .zero) throws(MovieMakerError) {
+        try checkOpen()
+        let audioCodec = try container.audioCodec()
+        guard time >= .zero else {
+            throw .invalidSetting(.soundStartTime, value: "\(time)", expected: "0 or later (movie time)")
+        }
+        if !hasAudio && frameCount > 0 { throw .audioAfterFirstFrame(framesDrawn: frameCount) }
+        try output.addAudio(source, at: time, frameCount: frameCount, codec: audioCodec)
+    }
+}

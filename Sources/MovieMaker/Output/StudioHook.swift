@@ -231,3 +231,32 @@ final class PreviewCapture {
         }
     }
 }
+
+/// What the studio is told while it runs a script to render it: progress (`FRAMES TOTAL`, at most every
+/// 0.1 s) and, at the end, `movie.json`. Failures are ignored: progress is a courtesy, the movie is what
+/// matters.
+final class StudioRenderReport {
+    private let hook: StudioHook
+    /// When progress was last written.
+    private var written = Date.distantPast
+
+    /// A report through `hook`.
+    init(_ hook: StudioHook) { self.hook = hook }
+
+    /// Writes `encoded` of `total` frames, unless progress was written less than 0.1 s ago.
+    func progress(encoded: Int, total: Int) {
+        guard Date().timeIntervalSince(written) >= 0.1 else { return }
+        write(encoded: encoded, total: total)
+    }
+
+    /// Writes the final progress (`encoded` of `total`) and `movie.json`.
+    func finished(_ movie: StudioHook.MovieFile, encoded: Int, total: Int) {
+        write(encoded: encoded, total: total)
+        try? hook.writeMovie(movie)
+    }
+
+    private func write(encoded: Int, total: Int) {
+        written = Date()
+        try? hook.write(Data("\(encoded) \(total)\n".utf8), to: "progress")
+    }
+}

@@ -10,12 +10,15 @@ import Foundation
 protocol FrameSink: AnyObject, Sendable {
     /// Room for one frame (a pooled encoder frame; a pixel buffer).
     associatedtype Slot
+    /// What each drawing thread needs of its own to fill slots (a converter), carried by its lane.
+    associatedtype Tool = Void
     /// How many slots can be reserved at once (the pool's size); at least 1.
     var capacity: Int { get }
     /// Reserves a slot, waiting for one to be free.
     func reserve() throws -> Slot
-    /// Fills `slot` with the picture drawn on `canvas` for frame `index` (converting it: swscale…).
-    func fill(_ slot: Slot, from canvas: Canvas, index: Int) throws
+    /// Fills `slot` with the picture drawn on `lane`'s canvas for frame `index` (converting it with the
+    /// lane's tool: swscale…).
+    func fill(_ slot: Slot, from lane: DrawingLane<Tool>, index: Int) throws
     /// Hands on the filled slot of frame `index`; frames arrive here in order.
     func commit(_ slot: Slot, index: Int) throws
     /// Gives back a slot that will not be committed.
@@ -69,7 +72,7 @@ final class FrameScheduler<Sink: FrameSink>: @unchecked Sendable {
     private var ready: [Int: Sink.Slot] = [:]
     private var failure: (any Error)?
     private var workersRunning = 0
-    private var lastCanvas: Canvas?
+    private var lastLane: DrawingLane<Sink.Tool>?
 
     private let frames: Range<Int>
     private let sink: Sink
@@ -89,19 +92,19 @@ final class FrameScheduler<Sink: FrameSink>: @unchecked Sendable {
         nextToDraw = frames.lowerBound
     }
 
-    /// Draws every frame on `canvases.count` threads (one canvas each), calling `progress` on this
-    /// thread with the number of frames committed so far each time it grows. Returns the canvas holding
-    /// the last frame's picture. Throws the first failure, after every worker has stopped and every
+    /// Draws every frame on `lanes.count` threads (one lane each), calling `progress` on this thread
+    /// with the number of frames committed so far each time it grows. Returns the canvas holding the
+    /// last frame's picture. Throws the first failure, after every worker has stopped and every
     /// uncommitted slot was released.
-    func run(canvases: [Canvas], progress: (Int) -> Void) throws -> Canvas? {
-        precondition(!canvases.isEmpty, "the scheduler needs at least one canvas")
+    func run(lanes: [DrawingLane<Sink.Tool>], progress: (Int) -> Void) throws -> Canvas? {
+        precondition(!lanes.isEmpty, "the scheduler needs at least one lane")
         let count = frames.count
         guard count > 0 else { return nil }
-        let lanes = min(canvases.count, count)
-        condition.withLock { workersRunning = lanes }
-        for k in 0..<lanes {
-            let canvas = UncheckedSendable(canvases[k])
-            let thread = Thread { [self] in self.work(on: canvas.value) }
+        let threads = min(lanes.count, count)
+        condition.withLock { workersRunning = threads }
+        for k in 0..<threads {
+            let lane = lanes[k]
+            let thread = Thread { [self] in self.work(on: lane) }
             thread.name = "MovieMaker drawing \(k + 1)"
             thread.stackSize = 4 << 20
             thread.start()
@@ -122,7 +125,7 @@ final class FrameScheduler<Sink: FrameSink>: @unchecked Sendable {
         ready.removeAll()
         if let failure { throw failure }
         precondition(committed == count, "the scheduler stopped after \(committed) of \(count) frames without an error")
-        return lastCanvas
+        return lastLane?.canvas
     }
 
     /// Records the first failure and wakes everyone, so workers stop.
@@ -133,7 +136,8 @@ final class FrameScheduler<Sink: FrameSink>: @unchecked Sendable {
         }
     }
 
-    private func work(on canvas: Canvas) {
+    private func work(on lane: DrawingLane<Sink.Tool>) {
+        let canvas = lane.canvas
         defer {
             condition.withLock {
                 workersRunning -= 1
@@ -175,7 +179,7 @@ final class FrameScheduler<Sink: FrameSink>: @unchecked Sendable {
                 fail(error); return
             }
             do {
-                try sink.fill(slot, from: canvas, index: index)
+                try sink.fill(slot, from: lane, index: index)
             } catch {
                 sink.release(slot)
                 condition.withLock { _ = reservedAhead.remove(index) }
@@ -183,7 +187,7 @@ final class FrameScheduler<Sink: FrameSink>: @unchecked Sendable {
             }
             // Hand it to the reorder buffer; commit every frame that is now next in order.
             let stop: Bool = condition.withLock {
-                if index == frames.upperBound - 1 { lastCanvas = canvas }
+                if index == frames.upperBound - 1 { lastLane = lane }
                 guard failure == nil else {
                     sink.release(slot)
                     reservedAhead.remove(index)

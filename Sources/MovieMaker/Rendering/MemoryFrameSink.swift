@@ -20,7 +20,7 @@ final class MemoryFrameSink: FrameSink, @unchecked Sendable {
     init(capacity: Int) { self.capacity = max(1, capacity) }
 
     func reserve() throws -> Slot { Slot() }
-    func fill(_ slot: Slot, from canvas: Canvas, index: Int) throws { slot.pixels = canvas.pixels() }
+    func fill(_ slot: Slot, from lane: DrawingLane<Void>, index: Int) throws { slot.pixels = lane.canvas.pixels() }
     func commit(_ slot: Slot, index: Int) throws {
         guard let pixels = slot.pixels else { preconditionFailure("frame \(index) committed before it was filled") }
         frames.append(pixels)
@@ -53,19 +53,13 @@ extension Clip {
         let session = try RenderSession(opening: self, width: width, height: height, cancellation: cancellation,
                                         videoDecoderLimit: videoDecoderLimit, drawingThreads: lanes)
         defer { session.close() }
-        let canvases = try (0..<lanes).map { _ in try Canvas(width: width, height: height) }
+        let drawingLanes = try (0..<lanes).map { _ in DrawingLane(canvas: try Canvas(width: width, height: height)) }
         let sink = MemoryFrameSink(capacity: lanes + 2)
         let clip = self
         let scheduler = FrameScheduler(frames: range, sink: sink, cancellation: cancellation, inFlight: session.framesInFlight) { index, canvas in
-            let frame = Frame(index: index, movieIndex: index, rate: rate, exactTime: rate.time(ofFrame: index), duration: clip.duration)
-            try canvas.draw { ctx in
-                ctx.clear(background)
-                try RenderSession.$current.withValue(session) {
-                    try clip.render(in: ctx, at: frame, session: session)
-                }
-            }
+            try session.drawFrame(of: clip, index: index, rate: rate, background: background, on: canvas)
         }
-        _ = try scheduler.run(canvases: canvases) { _ in }
+        _ = try scheduler.run(lanes: drawingLanes) { _ in }
         return sink.frames
     }
 }

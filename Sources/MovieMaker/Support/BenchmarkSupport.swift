@@ -20,7 +20,7 @@ import Synchronization
         self.width = Int32(width); self.height = Int32(height)
         scaler = try OwnedScaler(srcWidth: self.width, srcHeight: self.height, srcFormat: AV_PIX_FMT_BGRA,
                                  dstWidth: self.width, dstHeight: self.height, dstFormat: VideoEncoder.pixelFormat,
-                                 flags: MovieMaker.scalerFlags)
+                                 flags: FrameConverter.scalerFlags)
         try setBT709(on: scaler, rgbIsSource: true)
     }
     /// A new frame for `convert(_:into:)`, with its pages already touched so that timing a conversion
@@ -102,7 +102,7 @@ extension BenchmarkYUVFrame {
 }
 
 /// How long slideshow drawing waited for photos, summed over every `Slideshow` clip since `reset()`:
-/// evidence that decoding stays off the drawing threads (`PhotoStore` reads ahead on other threads).
+/// evidence that decoding stays off the drawing threads (`PhotoProvider` reads ahead on other threads).
 @_spi(Benchmark) public enum PhotoStoreCounters {
     static let waitNanoseconds = Atomic<Int>(0)
     static let blockedCalls = Atomic<Int>(0)

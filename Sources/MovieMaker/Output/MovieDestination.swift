@@ -1,0 +1,138 @@
+import Foundation
+
+/// Where a movie is written, and everything about the place apart from encoding: the folder exists and
+/// takes new files, nothing at the destination is in the way (a PNG sequence's folder holds only earlier
+/// frames), the partial file or folder beside it, and the final rename into place. `MovieMaker` checks
+/// all of this before the first frame, so a bad destination fails at once and leaves nothing behind.
+struct MovieDestination {
+    /// The movie file, or the folder of a PNG sequence.
+    let url: URL
+    /// Whether `url` is a folder of `frame-N.png` files.
+    let isPNGSequence: Bool
+
+    /// The folder the movie goes into.
+    var folder: URL { url.deletingLastPathComponent() }
+
+    /// The file name pattern of PNG sequence frames (numbered from 1).
+    static let pngFramePattern = "frame-%05d.png"
+
+    /// Throws unless the folder exists and this process may write there (as access(2) says).
+    func checkFolder() throws(MovieMakerError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw .destinationFolderMissing(path: folder.path)
+        }
+        guard access(folder.path, W_OK) == 0 else {
+            throw .destinationNotWritable(path: folder.path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Throws unless a file can really be created in the folder and nothing at `url` is in the way.
+    func checkWritable() throws(MovieMakerError) {
+        // access() says yes to root on any file system; creating (and removing) a file proves it. In a folder
+        // that exists, ENOENT ("No such file or directory") means a file system that takes no files (/proc, /sys).
+        let probe = folder.appendingPathComponent(".moviemaker-write-check-\(getpid())-\(UInt32.random(in: 0 ... .max))").path
+        let probeFD = open(probe, O_CREAT | O_EXCL | O_WRONLY, 0o600)
+        guard probeFD >= 0 else {
+            let code = errno
+            let reason = code == ENOENT || code == EPERM || code == EOPNOTSUPP
+                ? "cannot create a file there: its file system does not take new files"
+                : "cannot create a file there: \(String(cString: strerror(code)))"
+            throw .destinationNotWritable(path: folder.path, reason: reason)
+        }
+        close(probeFD)
+        unlink(probe)
+        var isDirectory: ObjCBool = false
+        if isPNGSequence {
+            try Self.checkReplaceableSequenceFolder(url)
+        } else if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw .destinationNotWritable(path: url.path, reason: "a folder has that name")
+        }
+    }
+
+    /// Makes the partial file's name (a PNG sequence: creates the partial folder) beside the destination,
+    /// registered for removal if the process is stopped, and returns it with the path the encoder writes to.
+    /// Hidden, unique, in the same folder (so the final rename is atomic), with the same extension (so tools
+    /// recognise it).
+    func makePartial() throws(MovieMakerError) -> (url: URL, encoderPath: String) {
+        PartialFiles.removeStale(in: folder)
+        let partial: URL, encoderPath: String
+        if isPNGSequence {
+            partial = PartialFiles.url(beside: url, stem: url.lastPathComponent, extension: nil)
+            do {
+                try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: false)
+            } catch {
+                throw .destinationNotWritable(path: folder.path, reason: "cannot create a folder there: \(error.localizedDescription)")
+            }
+            encoderPath = partial.appendingPathComponent(Self.pngFramePattern).path
+        } else {
+            partial = PartialFiles.url(beside: url, stem: url.deletingPathExtension().lastPathComponent, extension: url.pathExtension)
+            encoderPath = partial.path
+        }
+        PartialFiles.register(partial)
+        return (partial, encoderPath)
+    }
+
+    /// Removes the partial file (or folder) `partial` and forgets it.
+    func removePartial(_ partial: URL) {
+        try? FileManager.default.removeItem(at: partial)
+        PartialFiles.unregister(partial)
+    }
+
+    /// Moves the finished `partial` to `url`, replacing what was there atomically, and forgets it.
+    func moveIntoPlace(from partial: URL) throws(MovieMakerError) {
+        if isPNGSequence {
+            try moveSequenceIntoPlace(from: partial)
+        } else if rename(partial.path, url.path) != 0 {
+            // rename(2) replaces the destination atomically: readers see the old file or the new one.
+            throw .destinationNotWritable(path: url.path, reason: String(cString: strerror(errno)))
+        }
+        PartialFiles.unregister(partial)
+    }
+
+    /// The bytes written: the file's size, or a PNG sequence's files' sizes added up.
+    func writtenSize() -> Int {
+        guard isPNGSequence else { return (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0 }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        return names.reduce(0) { sum, name in
+            sum + ((try? FileManager.default.attributesOfItem(atPath: url.appendingPathComponent(name).path)[.size] as? Int) ?? 0)
+        }
+    }
+
+    /// Throws unless `url` is absent, an empty folder, or a folder holding only `frame-N.png` files:
+    /// MovieMaker replaces earlier frames but never deletes anything else.
+    static func checkReplaceableSequenceFolder(_ url: URL) throws(MovieMakerError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return }
+        guard isDirectory.boolValue else { throw .destinationNotWritable(path: url.path, reason: "a file has that name; PNG frames go into a folder") }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        func isFrame(_ name: String) -> Bool {
+            guard name.hasPrefix("frame-"), name.hasSuffix(".png") else { return false }
+            let digits = name.dropFirst(6).dropLast(4)
+            return !digits.isEmpty && digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber)
+        }
+        if let other = names.sorted().first(where: { !isFrame($0) }) {
+            throw .destinationNotWritable(path: url.path, reason: "the folder holds \(other), not only frame-N.png files; choose a new or empty folder")
+        }
+    }
+
+    /// Moves the finished frame folder to `url`. rename(2) replaces an absent or empty folder atomically;
+    /// a folder of earlier frames is moved aside first and deleted once the new one is in place.
+    private func moveSequenceIntoPlace(from partial: URL) throws(MovieMakerError) {
+        try Self.checkReplaceableSequenceFolder(url)
+        if rename(partial.path, url.path) == 0 { return }
+        guard errno == ENOTEMPTY || errno == EEXIST else {
+            throw .destinationNotWritable(path: url.path, reason: String(cString: strerror(errno)))
+        }
+        let aside = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).old-\(UUID().uuidString.prefix(8))")
+        guard rename(url.path, aside.path) == 0 else {
+            throw .destinationNotWritable(path: url.path, reason: String(cString: strerror(errno)))
+        }
+        guard rename(partial.path, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            _ = rename(aside.path, url.path)
+            throw .destinationNotWritable(path: url.path, reason: reason)
+        }
+        try? FileManager.default.removeItem(at: aside)
+    }
+}
