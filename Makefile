@@ -45,42 +45,7 @@ build: deps
 ## (their default media generated into examples/specs/media), one of them filled with --slot and
 ## --media, and one exported as OpenTimelineIO.
 demo: build
-	@bin=$$($(SWIFT) build -c release --show-bin-path) && \
-	$$bin/moviemaker-examples $(OUTPUT) && \
-	echo "moviemaker run examples/wave.swift -- $(OUTPUT)/wave.mp4" && \
-	$$bin/moviemaker run examples/wave.swift -- $(OUTPUT)/wave.mp4 && \
-	echo "moviemaker title …" && \
-	$$bin/moviemaker title "MovieMaker" --subtitle "made by make demo" --style letters --duration 3 --size 1280x720 -o $(OUTPUT)/title.mp4 && \
-	$$bin/moviemaker title "Jane Doe" --subtitle "Director" --layout lower-third --style slide --from left --duration 3 --size 1280x720 --transparent -o $(OUTPUT)/lower-third.mov && \
-	$$bin/moviemaker title "Release 2.4" --subtitle "What's new" --still 2 --size 1280x720 -o $(OUTPUT)/title-still.png && \
-	bash scripts/make-demo-photos.sh $(OUTPUT)/photos && \
-	echo "moviemaker slideshow $(OUTPUT)/photos …" && \
-	$$bin/moviemaker slideshow $(OUTPUT)/photos --captions filename --duration 2.5 --size 1280x720 --music $(OUTPUT)/music.wav --normalize -o $(OUTPUT)/slideshow.mp4 && \
-	echo "moviemaker stitch $(OUTPUT)/clip1.mp4 $(OUTPUT)/clip2.mp4 $(OUTPUT)/clip3.mp4 …" && \
-	$$bin/moviemaker title "One" --subtitle "three clips" --duration 2 --size 1280x720 --preset veryfast --background '#1d3557' -q -o $(OUTPUT)/clip1.mp4 && \
-	$$bin/moviemaker title "Two" --subtitle "stitched" --style pop --duration 2 --size 1280x720 --preset veryfast --background '#7a2e1f' -q -o $(OUTPUT)/clip2.mp4 && \
-	$$bin/moviemaker title "Three" --subtitle "with music" --style slide --duration 2 --size 1280x720 --preset veryfast --background '#2d6a4f' -q -o $(OUTPUT)/clip3.mp4 && \
-	$$bin/moviemaker stitch $(OUTPUT)/clip1.mp4 $(OUTPUT)/clip2.mp4 $(OUTPUT)/clip3.mp4 --transition fade --transition-duration 0.5 \
-	    --music $(OUTPUT)/music.wav --preset veryfast -o $(OUTPUT)/stitched.mp4 && \
-	$$bin/moviemaker contact-sheet $(OUTPUT)/stitched.mp4 -o $(OUTPUT)/contact-sheet.png && \
-	$$bin/moviemaker still $(OUTPUT)/stitched.mp4 -o $(OUTPUT)/stitched-thumbnail.png && \
-	echo "Stitched clips: $(OUTPUT)/stitched.mp4 (contact sheet $(OUTPUT)/contact-sheet.png, thumbnail $(OUTPUT)/stitched-thumbnail.png)." && \
-	started=$$(date +%s) && \
-	echo "Description files: the templates in examples/specs, their default media made into examples/specs/media …" && \
-	bash scripts/make-demo-media.sh examples/specs/media && \
-	for name in travel promo birthday editing; do \
-	    echo "moviemaker render examples/specs/$$name.json --preset veryfast -o $(OUTPUT)/$$name.mp4" && \
-	    $$bin/moviemaker render examples/specs/$$name.json --preset veryfast -o $(OUTPUT)/$$name.mp4 || exit 1; \
-	done && \
-	echo "moviemaker render examples/specs/birthday.json --slot name=Ana --media <three demo photos> …" && \
-	$$bin/moviemaker render examples/specs/birthday.json --slot name="Ana" \
-	    --media "$(OUTPUT)/photos/01 Mandelbrot.jpg" "$(OUTPUT)/photos/02 Portrait.jpg" "$(OUTPUT)/photos/04 Dusk.webp" \
-	    --preset veryfast --save-spec $(OUTPUT)/birthday-ana.json -o $(OUTPUT)/birthday-ana.mp4 && \
-	$$bin/moviemaker otio export examples/specs/travel.json -o $(OUTPUT)/travel.otio && \
-	echo "Templates rendered as their own previews: $(OUTPUT)/travel.mp4, $(OUTPUT)/promo.mp4, $(OUTPUT)/birthday.mp4, $(OUTPUT)/editing.mp4 (filters, split screens, stickers, subtitles)." && \
-	echo "Filled template: $(OUTPUT)/birthday-ana.mp4 (its description, itself a template: $(OUTPUT)/birthday-ana.json)." && \
-	echo "OpenTimelineIO: $(OUTPUT)/travel.otio. The description-file steps took $$(( $$(date +%s) - started )) s." && \
-	echo "The moviemaker tool (release build) is $$bin/moviemaker (make install links it into $(PREFIX)/bin)."
+	bash scripts/demo.sh "$$($(SWIFT) build -c release --show-bin-path)" "$(OUTPUT)" "$(PREFIX)"
 
 ## Links the release moviemaker into $(PREFIX)/bin (it keeps finding the release library in this checkout).
 install: build

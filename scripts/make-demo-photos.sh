@@ -12,7 +12,7 @@ make_photo() {   # name, lavfi source, extra ffmpeg arguments…
     mv "$folder/$name.tmp.${name##*.}" "$folder/$name"
 }
 make_photo "01 Mandelbrot.jpg" "mandelbrot=size=2400x1600:end_pts=30" -ss 2
-make_photo "02 Portrait.jpg" "gradients=size=1200x1600:speed=0.02:seed=7"
+make_photo "02 Portrait.jpg" "gradients=size=1200x1600:speed=0.02:seed=7:c0=#264653:c1=#e9c46a"
 make_photo "03 Life.png" "life=size=400x300:mold=10:ratio=0.3:death_color=#203040:life_color=#f0c040:seed=3" -ss 3 -vf scale=1600:1200:flags=neighbor
 make_photo "04 Dusk.webp" "gradients=size=1920x1080:speed=0.01:seed=42:c0=#1a2a6c:c1=#b21f1f:c2=#fdbb2d"
 make_photo "10 Test card.jpg" "testsrc2=size=1280x960"

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# make demo's renders: the example movies, the moviemaker tool's commands and the description-file
+# templates, written into OUTPUT. The Makefile runs it with the release build; scripts/demo-framemd5.sh
+# runs it with any build to compare movies before and after a change.
+# usage: scripts/demo.sh BIN_FOLDER OUTPUT [PREFIX]
+set -euo pipefail
+bin=${1:?usage: demo.sh BIN_FOLDER OUTPUT [PREFIX]}
+out=${2:?usage: demo.sh BIN_FOLDER OUTPUT [PREFIX]}
+prefix=${3:-/usr/local}
+mkdir -p "$out"
+$bin/moviemaker-examples $out
+echo "moviemaker run examples/wave.swift -- $out/wave.mp4"
+$bin/moviemaker run examples/wave.swift -- $out/wave.mp4
+echo "moviemaker title …"
+$bin/moviemaker title "MovieMaker" --subtitle "made by make demo" --style letters --duration 3 --size 1280x720 -o $out/title.mp4
+$bin/moviemaker title "Jane Doe" --subtitle "Director" --layout lower-third --style slide --from left --duration 3 --size 1280x720 --transparent -o $out/lower-third.mov
+$bin/moviemaker title "Release 2.4" --subtitle "What's new" --still 2 --size 1280x720 -o $out/title-still.png
+bash scripts/make-demo-photos.sh $out/photos
+echo "moviemaker slideshow $out/photos …"
+$bin/moviemaker slideshow $out/photos --captions filename --duration 2.5 --size 1280x720 --music $out/music.wav --normalize -o $out/slideshow.mp4
+echo "moviemaker stitch $out/clip1.mp4 $out/clip2.mp4 $out/clip3.mp4 …"
+$bin/moviemaker title "One" --subtitle "three clips" --duration 2 --size 1280x720 --preset veryfast --background '#1d3557' -q -o $out/clip1.mp4
+$bin/moviemaker title "Two" --subtitle "stitched" --style pop --duration 2 --size 1280x720 --preset veryfast --background '#7a2e1f' -q -o $out/clip2.mp4
+$bin/moviemaker title "Three" --subtitle "with music" --style slide --duration 2 --size 1280x720 --preset veryfast --background '#2d6a4f' -q -o $out/clip3.mp4
+$bin/moviemaker stitch $out/clip1.mp4 $out/clip2.mp4 $out/clip3.mp4 --transition fade --transition-duration 0.5 \
+    --music $out/music.wav --preset veryfast -o $out/stitched.mp4
+$bin/moviemaker contact-sheet $out/stitched.mp4 -o $out/contact-sheet.png
+$bin/moviemaker still $out/stitched.mp4 -o $out/stitched-thumbnail.png
+echo "Stitched clips: $out/stitched.mp4 (contact sheet $out/contact-sheet.png, thumbnail $out/stitched-thumbnail.png)."
+started=$(date +%s)
+echo "Description files: the templates in examples/specs, their default media made into examples/specs/media …"
+bash scripts/make-demo-media.sh examples/specs/media
+for name in travel promo birthday editing; do
+    echo "moviemaker render examples/specs/$name.json --preset veryfast -o $out/$name.mp4"
+    $bin/moviemaker render examples/specs/$name.json --preset veryfast -o $out/$name.mp4
+done
+echo "moviemaker render examples/specs/birthday.json --slot name=Ana --media <three demo photos> …"
+$bin/moviemaker render examples/specs/birthday.json --slot name="Ana" \
+    --media "$out/photos/01 Mandelbrot.jpg" "$out/photos/02 Portrait.jpg" "$out/photos/04 Dusk.webp" \
+    --preset veryfast --save-spec $out/birthday-ana.json -o $out/birthday-ana.mp4
+$bin/moviemaker otio export examples/specs/travel.json -o $out/travel.otio
+echo "Templates rendered as their own previews: $out/travel.mp4, $out/promo.mp4, $out/birthday.mp4, $out/editing.mp4 (filters, split screens, stickers, subtitles)."
+echo "Filled template: $out/birthday-ana.mp4 (its description, itself a template: $out/birthday-ana.json)."
+echo "OpenTimelineIO: $out/travel.otio. The description-file steps took $(( $(date +%s) - started )) s."
+echo "The moviemaker tool (release build) is $bin/moviemaker (make install links it into $prefix/bin)."
