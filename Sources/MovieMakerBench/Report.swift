@@ -151,7 +151,7 @@ enum TableFormatter {
             "         decoding on the read-ahead threads counts, minus the conversions) and converted (b: thread CPU of each call),",
             "         then encoded (c: process CPU); between the halves the process is left to go quiet. Their RSS figures are",
             "         the whole pass's (one chunk of converted frames held). (d) is MovieMaker.add(clip) + finish, drawing on",
-            "         several threads. Photo waits: time a drawing thread spent in PhotoStore.image(at:) for a photo not yet decoded.",
+            "         several threads. Photo waits: time a drawing thread spent in PhotoProvider.image(at:) for a photo not yet decoded.",
         ]
         return lines.joined(separator: "\n")
     }
@@ -185,7 +185,7 @@ enum TableFormatter {
                      + "\(format(SlideshowMemoryResult.sameToleranceMiB, 0)) MiB): " + (m.flatPasses ? "PASS" : "FAIL"))
         lines.append("  notes: the encoder-alone process encodes the \(m.shows.first?.photos ?? 0)-photo show's frames, drawn and converted by this"
                      + " process and sent through a pipe; the large show lists the same files repeatedly, each entry decoded afresh"
-                     + " (the photo store keeps 2, counting the one read ahead).")
+                     + " (the photo provider keeps 2, counting the one read ahead).")
         return lines.joined(separator: "\n")
     }
 

@@ -12,7 +12,7 @@ import MovieMaker
 //                   sent raw (yuv420p) through a pipe: it holds only x264, the muxer and one frame.
 //   show of A       the whole render (MovieMaker.add(slideshow clip) + finish) of A distinct photos.
 //   show of B       the same with the A files listed B/A times: every entry is decoded afresh,
-//                   since the photo store keeps only 2 decoded photos.
+//                   since the photo provider keeps only 2 decoded photos.
 
 /// What a child process is asked to do (its first arguments are `childFlag` and this as JSON).
 struct MemoryChildTask: Codable {

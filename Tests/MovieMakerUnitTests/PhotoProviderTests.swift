@@ -5,8 +5,8 @@ import MovieMakerTestSupport
 
 // What `make bench`'s slideshow lines led to: photos decoded near the size they are shown at, and
 // each photo of a show decoded once.
-@Suite("PhotoStore")
-struct PhotoStoreTests {
+@Suite("PhotoProvider")
+struct PhotoProviderTests {
     /// A `width`×`height` image of the four quadrants (red, green / blue, white).
     static func quadrants(width: Int, height: Int) throws -> Image {
         let canvas = try Canvas(width: width, height: height)
@@ -46,7 +46,7 @@ struct PhotoStoreTests {
         // The reference: the whole photo decoded, then shrunk by Cairo as before.
         let whole = try PhotoDecoder.decode(url, scaling: .fullSize)
         #expect(whole.image.width == 800)
-        let reference = try PhotoStore.reduced(whole.image, to: box, covering: true)
+        let reference = try PhotoProvider.reduced(whole.image, to: box, covering: true)
         #expect(reference.width == 660 && reference.height == 495)
         let a = pixels(reduced), b = PixelBuffer(surface: reference.surface, width: reference.width, height: reference.height)
         var total = 0, worst = 0
@@ -61,22 +61,22 @@ struct PhotoStoreTests {
     @Test("a photo more than 1/0.97 larger than it is drawn is reduced once to cover (or fit) the box; others are kept")
     func largePhotosAreReduced() throws {
         let image = try Self.quadrants(width: 400, height: 300)
-        let covering = try PhotoStore.reduced(image, to: Size(width: 100, height: 100), covering: true)
+        let covering = try PhotoProvider.reduced(image, to: Size(width: 100, height: 100), covering: true)
         #expect(covering.width == 134 && covering.height == 100, "covering \(covering.width)×\(covering.height)")
         expectQuadrants(PixelBuffer(surface: covering.surface, width: covering.width, height: covering.height), tolerance: 8, "covering")
-        let fitting = try PhotoStore.reduced(image, to: Size(width: 100, height: 100), covering: false)
+        let fitting = try PhotoProvider.reduced(image, to: Size(width: 100, height: 100), covering: false)
         #expect(fitting.width == 100 && fitting.height == 75, "fitting \(fitting.width)×\(fitting.height)")
         // Between 3/4 and 0.97 of it (a 2560×1440 photo for 1080p with a 10 % zoom): reduced too.
-        let slightly = try PhotoStore.reduced(image, to: Size(width: 330, height: 240), covering: true)
+        let slightly = try PhotoProvider.reduced(image, to: Size(width: 330, height: 240), covering: true)
         #expect(slightly.width == 330 && slightly.height == 248, "slightly \(slightly.width)×\(slightly.height)")
         // Within 1/0.97 of the box: drawn as it is (Cairo's bilinear path), not copied.
-        #expect(try PhotoStore.reduced(image, to: Size(width: 392, height: 294), covering: true) === image)
+        #expect(try PhotoProvider.reduced(image, to: Size(width: 392, height: 294), covering: true) === image)
     }
 
     /// A store of `count` small red photos (64×48, for 64×48 frames) in `folder`, for `threads` drawing threads.
-    static func smallStore(_ count: Int, in folder: TemporaryFolder, threads: Int = 1, inFlight: FramesInFlight? = nil) throws -> (PhotoStore, [URL]) {
+    static func smallStore(_ count: Int, in folder: TemporaryFolder, threads: Int = 1, inFlight: FramesInFlight? = nil) throws -> (PhotoProvider, [URL]) {
         let urls = try (0..<count).map { try TestPhotos.photo(.red, "p\($0).png", in: folder, w: 64, h: 48) }
-        return (PhotoStore(urls: urls, target: Size(width: 64, height: 48), decodeSize: Size(width: 64, height: 48), fit: .fill,
+        return (PhotoProvider(urls: urls, target: Size(width: 64, height: 48), decodeSize: Size(width: 64, height: 48), fit: .fill,
                            drawingThreads: threads, inFlight: inFlight), urls)
     }
 
@@ -103,7 +103,7 @@ struct PhotoStoreTests {
             if i > 0 { for _ in 0..<6 { try frame([i - 1, i]) } }
             for _ in 0..<(store.idleFrames + 8) { try frame([i]) }
         }
-        #expect(most <= PhotoStore.capacity, "\(most) photos held at once")
+        #expect(most <= PhotoProvider.capacity, "\(most) photos held at once")
         #expect(store.decodes == urls.count, "\(store.decodes) decodes for \(urls.count) photos")
         #expect(readAhead == urls.count - 1)
     }
@@ -121,7 +121,7 @@ struct PhotoStoreTests {
         let idle = 14 + store.idleFrames + 1
         _ = try store.image(at: 1, frame: idle)
         store.prefetch(after: 1, count: urls.count)     // photo 2 read ahead: photo 0 goes first
-        #expect(store.heldCount <= PhotoStore.capacity, "\(store.heldCount) photos held while photo 2 decodes")
+        #expect(store.heldCount <= PhotoProvider.capacity, "\(store.heldCount) photos held while photo 2 decodes")
         #expect(!store.cachedIndices.contains(0))
         store.waitForReadAhead()
         #expect(store.cachedIndices == [1, 2] && store.decodes == 3)

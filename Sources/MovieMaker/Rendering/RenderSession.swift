@@ -134,11 +134,6 @@ final class RenderSession: @unchecked Sendable {
         }
     }
 
-    /// Throws `.cancelled` once the session's token is cancelled.
-    func checkCancellation() throws(MovieMakerError) {
-        if cancellation?.isCancelled == true { throw .cancelled }
-    }
-
     /// Closes every provider: decoded pictures are freed. Drawing through the session afterwards reopens
     /// what it needs.
     func close() {

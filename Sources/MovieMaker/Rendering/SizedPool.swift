@@ -55,8 +55,6 @@ class SizedPool<Item: AnyObject>: @unchecked Sendable {
 
     /// Idle objects held now (for tests).
     var idleCount: Int { lock.withLock { idle.count } }
-    /// Drops every idle object (for tests, and for callers wanting the memory back).
-    func removeIdle() { lock.withLock { idle.removeAll() } }
     /// Drops every idle object and forgets the peak, so the next render keeps only what it uses.
     func removeIdleAndPeak() { lock.withLock { idle.removeAll(); peak = inUse } }
 }

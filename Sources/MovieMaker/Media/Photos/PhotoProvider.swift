@@ -289,9 +289,6 @@ final class PhotoProvider: @unchecked Sendable {
     }
 }
 
-/// The slideshow's former name for its photo provider (kept for the code and tests that use it).
-typealias PhotoStore = PhotoProvider
-
 /// A list of photos that share one provider per render (a slideshow's photos, or one lone photo), and
 /// what the provider needs to know to prepare them. A reference type so that copies of a clip share
 /// it: a render opens one provider per group.
