@@ -14,12 +14,7 @@ struct FrameSize: Equatable, Sendable, CustomStringConvertible {
     /// The largest side accepted (H.264 level 6.2).
     static let maximumSide = MovieMaker.maximumSide
     /// Sizes that can be given by name.
-    static let named: [(name: String, size: FrameSize)] = [
-        ("2160p", FrameSize(width: 3840, height: 2160)), ("4k", FrameSize(width: 3840, height: 2160)),
-        ("1440p", FrameSize(width: 2560, height: 1440)), ("1080p", FrameSize(width: 1920, height: 1080)),
-        ("720p", FrameSize(width: 1280, height: 720)), ("480p", FrameSize(width: 854, height: 480)),
-        ("360p", FrameSize(width: 640, height: 360)),
-    ]
+    static let named: [(name: String, size: FrameSize)] = Timeline.FrameSize.named.map { ($0.name, FrameSize(width: $0.width, height: $0.height)) }
 
     private init(width: Int, height: Int) { self.width = width; self.height = height }
 

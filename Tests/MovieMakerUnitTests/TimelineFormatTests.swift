@@ -187,6 +187,19 @@ import MovieMakerTestSupport
         }
         """
 
+    @Test("output.size takes a name as the CLI's --size does (1080p, 720p, 4k…), and is written back as given")
+    func frameSizesByName() throws {
+        let named = try Timeline(jsonText: #"{"version": 1, "output": {"size": "720p"}, "tracks": []}"#)
+        #expect(named.output.size?.width == 1280 && named.output.size?.height == 720)
+        #expect(try named.jsonText().contains("\"720p\""), "format keeps the name")
+        #expect(try Timeline(jsonText: try named.jsonText()) == named)
+        #expect(named.output.resolvedSize.width == 1280)
+        #expect(Timeline.FrameSize(text: "4K")?.width == 3840 && Timeline.FrameSize(text: "1920x1080")?.name == nil)
+        do { _ = try Timeline(jsonText: #"{"version": 1, "output": {"size": "1080"}, "tracks": []}"#); Issue.record("\"1080\" was read as a size") } catch {
+            #expect(error.description.contains("output.size") && error.description.contains("1080p"), "\(error)")
+        }
+    }
+
     @Test("a description decodes, and its canonical text decodes to an equal value and encodes to the same bytes")
     func canonicalRoundTrip() throws {
         let timeline = try Timeline(jsonText: Self.everything)

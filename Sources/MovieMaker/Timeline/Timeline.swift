@@ -108,13 +108,28 @@ extension Timeline {
         public var width: Int
         /// Height in pixels.
         public var height: Int
+        /// The name it was given by (`1080p`), kept so the file is written back as it was; nil for `WxH`.
+        public var name: String?
         /// `width`×`height`.
         public init(width: Int, height: Int) { self.width = width; self.height = height }
-        /// `1920x1080`.
-        public var description: String { "\(width)x\(height)" }
-        /// Reads `"1920x1080"` (or `×` between); nil otherwise.
+        /// `1920x1080`, or the name it was given by.
+        public var description: String { name ?? "\(width)x\(height)" }
+
+        /// The sizes that can be given by name, as the `moviemaker` tool's `--size` takes them.
+        public static let named: [(name: String, width: Int, height: Int)] = [
+            ("2160p", 3840, 2160), ("4k", 3840, 2160), ("1440p", 2560, 1440), ("1080p", 1920, 1080),
+            ("720p", 1280, 720), ("480p", 854, 480), ("360p", 640, 360),
+        ]
+
+        /// Reads `"1920x1080"` (or `×` between) or a name such as `"1080p"` (`named`); nil otherwise.
         public init?(text: String) {
-            let parts = text.lowercased().split(omittingEmptySubsequences: false) { $0 == "x" || $0 == "×" }
+            let lowered = text.lowercased()
+            if let known = Self.named.first(where: { $0.name == lowered }) {
+                self.init(width: known.width, height: known.height)
+                name = known.name
+                return
+            }
+            let parts = lowered.split(omittingEmptySubsequences: false) { $0 == "x" || $0 == "×" }
             guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
                   parts.allSatisfy({ $0.allSatisfy(\.isNumber) }) else { return nil }
             self.init(width: w, height: h)

@@ -603,7 +603,7 @@ extension Timeline.Output {
         self.init()
         if let v = o.value("size") {
             guard case let .string(text) = v, let size = Timeline.FrameSize(text: text) else {
-                throw o.fail("size", "must be a frame size WIDTHxHEIGHT such as \"1920x1080\", got \(v.shortDescription)")
+                throw o.fail("size", "must be a frame size WIDTHxHEIGHT such as \"1920x1080\", or \(SpecObject.list(Timeline.FrameSize.named.map(\.name))), got \(v.shortDescription)")
             }
             guard (16...MovieMaker.maximumSide).contains(size.width), (16...MovieMaker.maximumSide).contains(size.height) else {
                 throw o.fail("size", "each side must be from 16 to \(MovieMaker.maximumSide) pixels, got \(v.shortDescription)")

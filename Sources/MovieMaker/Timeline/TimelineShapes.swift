@@ -163,7 +163,9 @@ enum TimelineShapes {
     ])
 
     static let output = SpecShape(name: "output", doc: "The movie's settings; every field may be left out.", fields: [
-        SpecField("size", Schema.string(pattern: #"^[0-9]*[02468][x×][0-9]*[02468]$"#), "Frame size, WIDTHxHEIGHT in pixels, both even, 16…8192 (default 1920x1080)."),
+        SpecField("size", Schema.anyOf([Schema.string(pattern: #"^[0-9]*[02468][x×][0-9]*[02468]$"#),
+                                        Schema.enumeration(Timeline.FrameSize.named.map(\.name))]),
+                  "Frame size, WIDTHxHEIGHT in pixels, both even, 16…8192, or a name: \(Timeline.FrameSize.named.map(\.name).joined(separator: ", ")) (default 1920x1080)."),
         SpecField("fps", Schema.oneOf([Schema.number(minimum: 1, maximum: 240),
                                        Schema.string(pattern: #"^\s*[0-9]+(\.[0-9]+)?\s*(/\s*[0-9]+(\.[0-9]+)?\s*)?$"#)]),
                   "Frames per second, 1…240: a number (30, 25, 12.5) or an exact fraction string (\"30000/1001\"). Default 30."),
