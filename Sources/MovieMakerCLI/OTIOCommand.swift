@@ -115,11 +115,7 @@ struct OTIOCommand: ParsableCommand {
 
     /// Writes `text` to `path` atomically.
     static func write(_ text: String, to path: String) throws {
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw MovieMakerError.destinationNotWritable(path: path, reason: error.localizedDescription)
-        }
+        try PartialFiles.write(Data(text.utf8), to: URL(fileURLWithPath: path))
     }
 
     /// How many tracks and clips an OpenTimelineIO document has.

@@ -333,11 +333,7 @@ struct SchemaCommand: ParsableCommand {
     func run() throws {
         let text = Timeline.jsonSchema.canonicalText
         guard let output else { Terminal.writeOutput(text); return }
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-        } catch {
-            throw MovieMakerError.destinationNotWritable(path: output, reason: error.localizedDescription)
-        }
+        try PartialFiles.write(Data(text.utf8), to: URL(fileURLWithPath: output))
     }
 }
 

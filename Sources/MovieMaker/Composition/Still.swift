@@ -31,16 +31,6 @@ extension Clip {
                            background: Color = .black) throws {
         let canvas = try still(at: time, width: width, height: height, rate: rate, background: background)
         // Written beside the destination and renamed into place: a failure never leaves half a PNG.
-        let temporary = PartialFiles.url(beside: url, stem: url.lastPathComponent, extension: "png")
-        do {
-            try canvas.writePNG(to: temporary)
-            // rename(2) replaces the destination atomically.
-            guard rename(temporary.path, url.path) == 0 else {
-                throw MovieMakerError.destinationNotWritable(path: url.path, reason: String(cString: strerror(errno)))
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
-        }
+        try PartialFiles.writeAtomically(to: url, extension: "png") { (temporary) throws(MovieMakerError) in try canvas.writePNG(to: temporary) }
     }
 }

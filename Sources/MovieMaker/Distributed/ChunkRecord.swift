@@ -73,9 +73,7 @@ struct ChunkRecord: Equatable {
             throw .chunkMismatch(path: url.path, reason: "it cannot be read back to record its checksum")
         }
         let destination = Self.url(for: url)
-        do { try Data(record.json.canonicalText.utf8).write(to: destination, options: .atomic) } catch {
-            throw .destinationNotWritable(path: destination.path, reason: (error as NSError).localizedDescription)
-        }
+        try PartialFiles.write(Data(record.json.canonicalText.utf8), to: destination)
     }
 
     /// Why the chunk at `url` (holding `frames`, by its name) cannot be used, or nil when it matches the

@@ -79,6 +79,17 @@ package enum PartialFiles {
         }
     }
 
+    /// Writes `data` to `destination` atomically (`writeAtomically`): readers see the old file or the
+    /// new one, and a failure leaves neither half a file nor a partial one.
+    package static func write(_ data: Data, to destination: URL) throws(MovieMakerError) {
+        try writeAtomically(to: destination, extension: destination.pathExtension.isEmpty ? nil : destination.pathExtension) {
+            (temporary) throws(MovieMakerError) in
+            do { try data.write(to: temporary) } catch {
+                throw .destinationNotWritable(path: destination.path, reason: (error as NSError).localizedDescription)
+            }
+        }
+    }
+
     /// Partial files this process is writing now, so that an emergency exit can remove them, each with
     /// its slot in the signal handler's table (-1: none).
     private static let open = Mutex<[String: Int32]>([:])

@@ -65,12 +65,7 @@ extension Timeline {
 
     /// Writes `jsonText()` to `url` atomically (a temporary file beside it, renamed into place).
     public func write(to url: URL) throws(MovieMakerError) {
-        let text = try jsonText()
-        do {
-            try Data(text.utf8).write(to: url, options: .atomic)
-        } catch {
-            throw .destinationNotWritable(path: url.path, reason: Timeline.reason(error))
-        }
+        try PartialFiles.write(Data(try jsonText().utf8), to: url)
     }
 }
 
