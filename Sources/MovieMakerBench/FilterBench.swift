@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Benchmark) import MovieMaker
+import MovieMaker
 import MovieMaker
 
 /// The filters line of `make bench` (and `make bench-filters`): what each filter costs per 1080p frame,

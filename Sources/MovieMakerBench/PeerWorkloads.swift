@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Benchmark) import MovieMaker
+import MovieMaker
 
 /// Our side of `make bench-peers` (issue 20): the three workloads of bench/peers/workloads.py written
 /// as a MovieMaker user would write them, one per process so that the script measures each run the

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Benchmark) import MovieMaker
+import MovieMaker
 import MovieMaker
 
 /// What every preset run draws and encodes.

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Benchmark) import MovieMaker
+import MovieMaker
 import MovieMaker
 
 /// Everything one run of the benchmark measured: printed as a table, and written as JSON for scripts.

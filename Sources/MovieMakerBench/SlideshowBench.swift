@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-@_spi(Benchmark) import MovieMaker
+import MovieMaker
 import MovieMaker
 
 // The slideshow line: a photo slideshow (mixed sizes up to 24 MP, crossfade, Ken Burns) timed phase

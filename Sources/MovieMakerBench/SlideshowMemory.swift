@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-@_spi(Benchmark) import MovieMaker
+import MovieMaker
 import MovieMaker
 
 // The slideshow memory line: does a slideshow of many 24-megapixel photos cost more memory than the

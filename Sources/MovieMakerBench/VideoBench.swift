@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-@_spi(Benchmark) import MovieMaker
+import MovieMaker
 import MovieMaker
 
 // The video line: ten recorded clips (1080p30 H.264 with sound, BenchVideos.swift) stitched with

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-@_spi(Benchmark) import MovieMaker
+import MovieMaker
 import MovieMaker
 
 // The video lines' fresh processes. Each phase whose peak memory is reported runs in a process of

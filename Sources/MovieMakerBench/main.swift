@@ -15,7 +15,7 @@
 // See `--help`.
 import Foundation
 import Glibc
-@_spi(Benchmark) import MovieMaker
+import MovieMaker
 import MovieMaker
 
 /// Writes a line to standard error (progress) without buffering.

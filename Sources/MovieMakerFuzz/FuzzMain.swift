@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Fuzzing) import MovieMaker
+import MovieMaker
 
 // `moviemaker-fuzz`: the fuzz targets of `FuzzTarget` in one binary.
 //

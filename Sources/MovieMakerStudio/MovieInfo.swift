@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Studio) import MovieMaker
+import MovieMaker
 
 /// What `GET /api/movie` answers: the file's state and, once it has loaded, the movie as the page draws
 /// it (settings, tracks and items with exact frame ranges, slots, warnings).

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-@_spi(Studio) import MovieMaker
+import MovieMaker
 import Synchronization
 
 /// A whole movie rendered from the page (`POST /api/render`), on its own thread: a description's

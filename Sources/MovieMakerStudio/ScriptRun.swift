@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Studio) import MovieMaker
+import MovieMaker
 import Synchronization
 
 /// A Swift script's movie as the studio sees it: the compiled script and what its first `MovieMaker`

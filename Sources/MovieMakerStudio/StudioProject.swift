@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-@_spi(Studio) import MovieMaker
+import MovieMaker
 
 /// The previewed file and everything made from it: the description as last loaded (and the last one
 /// that loaded without error), its composition, the frame cache, the slot values typed on the page,

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Benchmark) @testable import MovieMaker
+@testable import MovieMaker
 import MovieMakerTestSupport
 
 /// Issue 20, item 6: `addFrames(count:independent: true)` draws in the parallel lanes and makes the

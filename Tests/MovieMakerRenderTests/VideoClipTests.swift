@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable @_spi(Benchmark) import MovieMaker
+@testable import MovieMaker
 import MovieMakerTestSupport
 
 // Video clips as ordinary clips (issue 13): the Done-when tests. Every movie here is decoded and every

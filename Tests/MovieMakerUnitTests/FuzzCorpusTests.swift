@@ -1,7 +1,7 @@
 import CHeif
 import Foundation
 import Testing
-@_spi(Fuzzing) @testable import MovieMaker
+@testable import MovieMaker
 import MovieMakerTestSupport
 
 // Issue 17, item 12: the fuzz targets' corpora. `make fuzz` runs the libFuzzer binary

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Benchmark) @testable import MovieMaker
+@testable import MovieMaker
 
 /// Linear-gradient fills rasterized into an image (GradientFill.swift) against Cairo's own gradient.
 @Suite struct GradientFillTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Studio) @testable import MovieMaker
+@testable import MovieMaker
 import MovieMakerTestSupport
 
 /// The environment `moviemaker studio` runs a script with, as the script's first `MovieMaker` reads it.

@@ -20,9 +20,9 @@ import Foundation
 // fill is Cairo's own.
 
 /// Switches for comparing the rasterized gradient fills against Cairo's own (tests and benchmarks).
-@_spi(Benchmark) public enum GradientFills {
+package enum GradientFills {
     /// When true, every gradient is filled by Cairo itself (the reference for tests and A/B runs).
-    @TaskLocal public static var native = false
+    @TaskLocal package static var native = false
     /// Tests set this (for their own task) to count the fills rasterized there.
     @TaskLocal static var rasterized: EventCounter?
 }

@@ -95,7 +95,7 @@ extension MovieMaker {
 
     /// Converts serial frames on the calling thread, as before `SerialConversion` (for tests and the
     /// benchmark comparing the two). Set before the first frame.
-    @_spi(Benchmark) public var convertsSerialFramesOnCallingThread: Bool {
+    package var convertsSerialFramesOnCallingThread: Bool {
         get { (output as? EncodingOutput)?.convertsSerialFramesOnCallingThread ?? false }
         set { (output as? EncodingOutput)?.convertsSerialFramesOnCallingThread = newValue }
     }

@@ -82,7 +82,7 @@ public final class MovieMaker {
     public private(set) var frameCount = 0
     /// The most video decoders this movie's clips have had open at once (what
     /// `EncoderSettings.videoDecoderLimit` bounds), counted per movie, for tests and the benchmark.
-    @_spi(Benchmark) public var videoDecoderPeak: Int { output.videoDecoderPeak }
+    package var videoDecoderPeak: Int { output.videoDecoderPeak }
 
     private enum State { case open, finished, failed(any Error) }
 

@@ -21,9 +21,9 @@ import Synchronization
 /// Without the variables nothing changes. Other files a script writes itself (stills, logs) are written
 /// as usual in either mode.
 ///
-/// Public only as SPI (`@_spi(Studio) import MovieMaker`) for `moviemaker studio`: the variables, the
+/// `package` access, for `moviemaker studio`: the variables, the
 /// `movie.json` format and the cleanup after a killed render are the studio's side of this protocol.
-@_spi(Studio) public struct StudioHook: Sendable {
+package struct StudioHook: Sendable {
     /// What the run is for.
     enum Mode: Sendable, Equatable {
         /// Count frames and capture `frames` at `scale`; encode nothing.
@@ -38,9 +38,9 @@ import Synchronization
     let mode: Mode
 
     /// The environment variable naming the folder.
-    public static let folderVariable = "MOVIEMAKER_STUDIO_DIR"
+    package static let folderVariable = "MOVIEMAKER_STUDIO_DIR"
     /// The environment variable giving the mode.
-    public static let modeVariable = "MOVIEMAKER_STUDIO_MODE"
+    package static let modeVariable = "MOVIEMAKER_STUDIO_MODE"
 
     /// The hook this process was started with, or the error in its variables; nil without them.
     static let fromEnvironment: Result<StudioHook, MovieMakerError>? = parse(ProcessInfo.processInfo.environment)
@@ -108,38 +108,38 @@ import Synchronization
     }
 
     /// `frames` as `parseFrames` reads them (`-` for none).
-    public static func framesText(_ frames: [Range<Int>]) -> String {
+    package static func framesText(_ frames: [Range<Int>]) -> String {
         frames.isEmpty ? "-" : frames.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)..<\($0.upperBound)" }.joined(separator: ",")
     }
 
     /// What `movie.json` holds: the movie as its first `MovieMaker` made (or counted) it.
-    public struct MovieFile: Codable, Sendable, Equatable {
+    package struct MovieFile: Codable, Sendable, Equatable {
         /// Drawing width in pixels.
-        public var width: Int
+        package var width: Int
         /// Drawing height in pixels.
-        public var height: Int
+        package var height: Int
         /// The frame rate's numerator (frames…).
-        public var fpsNumerator: Int
+        package var fpsNumerator: Int
         /// …per this many seconds.
-        public var fpsDenominator: Int
+        package var fpsDenominator: Int
         /// Frames added.
-        public var frameCount: Int
+        package var frameCount: Int
         /// The movie's destination (not written in `preview` mode).
-        public var path: String
+        package var path: String
         /// Whether sound was added (or the sound track asked for).
-        public var hasSound: Bool
+        package var hasSound: Bool
         /// The encoder settings' quality, preset, losslessness and transparency.
-        public var crf: Int
-        public var preset: String
-        public var lossless: Bool
-        public var transparent: Bool
+        package var crf: Int
+        package var preset: String
+        package var lossless: Bool
+        package var transparent: Bool
     }
 
     /// Removes, from `folder`, the hidden partial files of renders whose process has ended on this host
     /// (a script render the studio killed leaves its partial file; this is what the next render there
     /// would remove anyway). Returns the names removed.
     @discardableResult
-    public static func removeStalePartialFiles(in folder: URL) -> [String] { PartialFiles.removeStale(in: folder) }
+    package static func removeStalePartialFiles(in folder: URL) -> [String] { PartialFiles.removeStale(in: folder) }
 
     /// Writes `data` to `name` in the folder: a hidden file renamed into place, so a reader never sees part of it.
     func write(_ data: Data, to name: String) throws(MovieMakerError) {

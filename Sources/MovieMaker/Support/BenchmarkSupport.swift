@@ -3,20 +3,20 @@ import Foundation
 import Synchronization
 
 // The pieces of the pipeline, one at a time, for `moviemaker-bench` to time separately. Not API:
-// import with `@_spi(Benchmark) import MovieMaker`.
+// import with `import MovieMaker`.
 
 /// A converted yuv420p frame held in memory.
-@_spi(Benchmark) public final class BenchmarkYUVFrame {
+package final class BenchmarkYUVFrame {
     let frame: OwnedFrame
     init(frame: OwnedFrame) { self.frame = frame }
 }
 
 /// BGRA → yuv420p (BT.709, limited range) exactly as `MovieMaker` does it.
-@_spi(Benchmark) public final class BenchmarkConverter {
+package final class BenchmarkConverter {
     private let scaler: OwnedScaler
     private let width: Int32, height: Int32
     /// A converter for canvases of this size.
-    public init(width: Int, height: Int) throws(MovieMakerError) {
+    package init(width: Int, height: Int) throws(MovieMakerError) {
         self.width = Int32(width); self.height = Int32(height)
         scaler = try OwnedScaler(srcWidth: self.width, srcHeight: self.height, srcFormat: AV_PIX_FMT_BGRA,
                                  dstWidth: self.width, dstHeight: self.height, dstFormat: VideoEncoder.pixelFormat,
@@ -25,7 +25,7 @@ import Synchronization
     }
     /// A new frame for `convert(_:into:)`, with its pages already touched so that timing a conversion
     /// into it does not count first-touch page faults (the pipeline's pooled frames have none).
-    public func makeFrame() throws(MovieMakerError) -> BenchmarkYUVFrame {
+    package func makeFrame() throws(MovieMakerError) -> BenchmarkYUVFrame {
         let f = try OwnedFrame(width: width, height: height, format: VideoEncoder.pixelFormat)
         let heights = [Int(height), Int(height + 1) / 2, Int(height + 1) / 2]
         withUnsafePointer(to: f.pointer.pointee.data) { data in
@@ -40,7 +40,7 @@ import Synchronization
         return BenchmarkYUVFrame(frame: f)
     }
     /// Converts the canvas into `frame`, as the pipeline does.
-    public func convert(_ canvas: Canvas, into frame: BenchmarkYUVFrame) throws(MovieMakerError) {
+    package func convert(_ canvas: Canvas, into frame: BenchmarkYUVFrame) throws(MovieMakerError) {
         canvas.surface.flush()
         let rows = scaler.convert(from: UnsafePointer(canvas.surface.data), stride: canvas.surface.stride, height: Int(height), into: frame.frame.pointer)
         if rows != height { throw .ffmpeg(operation: "sws_scale", code: rows, message: "converted \(rows) of \(height) rows") }
@@ -48,27 +48,27 @@ import Synchronization
 }
 
 /// The encoder and muxer alone, fed with already converted frames.
-@_spi(Benchmark) public final class BenchmarkEncoder {
+package final class BenchmarkEncoder {
     private let encoder: VideoEncoder
     /// An encoder writing `url` (no temporary file, no pipeline thread).
-    public init(url: URL, width: Int, height: Int, fps: FrameRate, settings: EncoderSettings) throws(MovieMakerError) {
+    package init(url: URL, width: Int, height: Int, fps: FrameRate, settings: EncoderSettings) throws(MovieMakerError) {
         LibraryLog.ensureConfigured()
         encoder = try VideoEncoder(path: url.path, container: Container(fileExtension: url.pathExtension) ?? .mp4,
                                    width: Int32(width), height: Int32(height), rate: fps, settings: settings)
     }
     /// Encodes one frame with presentation index `index`.
-    public func encode(_ frame: BenchmarkYUVFrame, index: Int) throws(MovieMakerError) {
+    package func encode(_ frame: BenchmarkYUVFrame, index: Int) throws(MovieMakerError) {
         try ffCheck(av_frame_make_writable(frame.frame.pointer), "av_frame_make_writable")
         frame.frame.pointer.pointee.pts = Int64(index)
         try encoder.encode(frame.frame.pointer)
     }
     /// Flushes and closes the file.
-    public func finish() throws(MovieMakerError) { try encoder.finish() }
+    package func finish() throws(MovieMakerError) { try encoder.finish() }
 }
 
 extension BenchmarkYUVFrame {
     /// Bytes of the packed planes of a `width`×`height` yuv420p frame: luma, then the two chroma planes.
-    public static func packedSize(width: Int, height: Int) -> Int {
+    package static func packedSize(width: Int, height: Int) -> Int {
         width * height + 2 * ((width + 1) / 2) * ((height + 1) / 2)
     }
 
@@ -84,7 +84,7 @@ extension BenchmarkYUVFrame {
     }
 
     /// Copies the planes, without row padding, into `destination` (at least `packedSize` bytes).
-    public func pack(into destination: UnsafeMutableRawPointer) {
+    package func pack(into destination: UnsafeMutableRawPointer) {
         var offset = 0
         forEachPlane { plane, stride, rowBytes, rows in
             for y in 0..<rows { (destination + offset).copyMemory(from: plane + y * stride, byteCount: rowBytes); offset += rowBytes }
@@ -92,7 +92,7 @@ extension BenchmarkYUVFrame {
     }
 
     /// Fills the planes from packed bytes as `pack(into:)` writes them.
-    public func unpack(from source: UnsafeRawPointer) throws(MovieMakerError) {
+    package func unpack(from source: UnsafeRawPointer) throws(MovieMakerError) {
         try ffCheck(av_frame_make_writable(frame.pointer), "av_frame_make_writable")
         var offset = 0
         forEachPlane { plane, stride, rowBytes, rows in
@@ -103,32 +103,32 @@ extension BenchmarkYUVFrame {
 
 /// How long slideshow drawing waited for photos, summed over every `Slideshow` clip since `reset()`:
 /// evidence that decoding stays off the drawing threads (`PhotoProvider` reads ahead on other threads).
-@_spi(Benchmark) public enum PhotoStoreCounters {
+package enum PhotoStoreCounters {
     static let waitNanoseconds = Atomic<Int>(0)
     static let blockedCalls = Atomic<Int>(0)
     static let decodedOnDrawingThread = Atomic<Int>(0)
     static let decodedAhead = Atomic<Int>(0)
 
     /// The counters' values at one moment.
-    public struct Snapshot: Sendable, Encodable {
+    package struct Snapshot: Sendable, Encodable {
         /// Wall seconds drawing threads spent in calls that found their photo not yet decoded.
-        public let waitSeconds: Double
+        package let waitSeconds: Double
         /// How many such calls there were.
-        public let blockedCalls: Int
+        package let blockedCalls: Int
         /// Photos a drawing thread decoded itself (no read-ahead had started on them).
-        public let decodedOnDrawingThread: Int
+        package let decodedOnDrawingThread: Int
         /// Photos decoded ahead on other threads.
-        public let decodedAhead: Int
+        package let decodedAhead: Int
     }
 
     /// Sets every counter to zero.
-    public static func reset() {
+    package static func reset() {
         waitNanoseconds.store(0, ordering: .relaxed); blockedCalls.store(0, ordering: .relaxed)
         decodedOnDrawingThread.store(0, ordering: .relaxed); decodedAhead.store(0, ordering: .relaxed)
     }
 
     /// The counters now.
-    public static var snapshot: Snapshot {
+    package static var snapshot: Snapshot {
         Snapshot(waitSeconds: Double(waitNanoseconds.load(ordering: .relaxed)) / 1e9,
                  blockedCalls: blockedCalls.load(ordering: .relaxed),
                  decodedOnDrawingThread: decodedOnDrawingThread.load(ordering: .relaxed),

@@ -5,32 +5,32 @@ import Foundation
 /// quotes written twice (`""`). A byte-order mark at the start is skipped.
 ///
 /// Used by `CaptionSheet` (a slideshow's captions) and `moviemaker title --batch` (one movie per row).
-public enum CSV {
+package enum CSV {
     /// One row of fields, with the line of the file it starts on (1 for the first line).
-    public struct Row: Sendable, Equatable {
+    package struct Row: Sendable, Equatable {
         /// The fields, in order, unquoted.
-        public var fields: [String]
+        package var fields: [String]
         /// The line the row starts on, counting from 1 (a quoted field with line breaks spans more).
-        public var line: Int
+        package var line: Int
 
         /// A row of `fields` starting on `line`.
-        public init(fields: [String], line: Int) {
+        package init(fields: [String], line: Int) {
             self.fields = fields
             self.line = line
         }
     }
 
     /// Text that is not CSV, with the line where reading stopped.
-    public struct SyntaxError: Error, Sendable, Equatable {
+    package struct SyntaxError: Error, Sendable, Equatable {
         /// The line, counting from 1.
-        public var line: Int
+        package var line: Int
         /// The offending text (may be empty).
-        public var text: String
+        package var text: String
         /// What is wrong and how to write it instead.
-        public var reason: String
+        package var reason: String
 
         /// An error at `line` about `text`, saying `reason`.
-        public init(line: Int, text: String, reason: String) {
+        package init(line: Int, text: String, reason: String) {
             self.line = line
             self.text = text
             self.reason = reason
@@ -38,7 +38,7 @@ public enum CSV {
     }
 
     /// The rows of `text`, including a header row if it has one (the caller knows).
-    public static func rows(_ text: String) throws(SyntaxError) -> [Row] {
+    package static func rows(_ text: String) throws(SyntaxError) -> [Row] {
         var rows: [Row] = []
         var fields: [String] = [], field = "", quoted = false, wasQuoted = false
         var line = 1, rowLine = 1

@@ -6,9 +6,8 @@ import Foundation
 ///
 /// Each entry point consumes any bytes and returns: a typed `MovieMakerError` is the expected outcome
 /// for bad input and is swallowed; a trap, a hang, unbounded memory or a sanitizer report is a bug.
-/// Not API for programs: it is `@_spi(Fuzzing)`.
-@_spi(Fuzzing)
-public enum FuzzTarget: String, CaseIterable, Sendable {
+/// Not API for programs: `package` access, for the fuzzer and the tests.
+package enum FuzzTarget: String, CaseIterable, Sendable {
     /// `PhotoDecoder`: format sniffing, the header and EXIF/ICC parsers and every image decoder
     /// (libjpeg-turbo, libpng, libwebp, libheif, libavcodec for TIFF/BMP/GIF), scaled to fit 256×256.
     case photo
@@ -31,7 +30,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 
     /// Feeds `bytes` to this target's parser or decoder. Returns normally for every input that does
     /// not reveal a bug; typed errors are the parsers' answer to bad input and are not reported.
-    public func consume(_ bytes: UnsafeRawBufferPointer) {
+    package func consume(_ bytes: UnsafeRawBufferPointer) {
         switch self {
         case .photo: Self.decodePhoto(bytes)
         case .audio: Self.withTemporaryFile(bytes) { url in Self.decodeAudio(url) }
@@ -60,7 +59,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     }
 
     /// `consume(_:)` for `Data`.
-    public func consume(_ data: Data) {
+    package func consume(_ data: Data) {
         data.withUnsafeBytes { consume($0) }
     }
 

@@ -6,9 +6,9 @@ import Foundation
 /// the cores online whatever the mask says, so a render started with `taskset -c 0` would still make
 /// two drawing lanes on a two-core machine; x264 counts the mask too (`sched_getaffinity`), so the
 /// lanes and the encoder's threads now agree.
-public enum UsableCores {
+package enum UsableCores {
     /// The cores this process may run on now (at least 1).
-    public static var count: Int {
+    package static var count: Int {
         let online = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let inMask = Int(mm_affinity_cpus(nil, 0))
         return inMask > 0 ? min(online, inMask) : online
@@ -27,8 +27,8 @@ public enum UsableCores {
     /// Limits this process (every thread made from now on, and its children) to `n` of the CPUs it
     /// may run on now: the first `n` of its mask. Returns the CPUs kept, or nil when the mask cannot be
     /// read or set. For benchmarks measuring how a render scales with cores.
-    @_spi(Benchmark) @discardableResult
-    public static func limit(to n: Int) -> [Int]? {
+    @discardableResult
+    package static func limit(to n: Int) -> [Int]? {
         guard n >= 1, let allowed = cpus else { return nil }
         let kept = Array(allowed.prefix(n))
         let numbers = kept.map(Int32.init)

@@ -310,17 +310,17 @@ final class RetainedFrame {
 }
 
 /// Counts the video decoders open across renders: what `EncoderSettings.videoDecoderLimit` bounds,
-/// for tests and the benchmark (`@_spi(Benchmark) import MovieMaker`).
-@_spi(Benchmark) public enum VideoDecoderCounters {
+/// for tests and the benchmark (`package` access).
+package enum VideoDecoderCounters {
     private static let openCount = Atomic<Int>(0)
     private static let peakCount = Atomic<Int>(0)
 
     /// Decoders open now.
-    public static var open: Int { openCount.load(ordering: .relaxed) }
+    package static var open: Int { openCount.load(ordering: .relaxed) }
     /// The most open at once since the last `reset()`.
-    public static var peakOpen: Int { peakCount.load(ordering: .relaxed) }
+    package static var peakOpen: Int { peakCount.load(ordering: .relaxed) }
     /// Starts a new peak from the decoders open now.
-    public static func reset() { peakCount.store(openCount.load(ordering: .relaxed), ordering: .relaxed) }
+    package static func reset() { peakCount.store(openCount.load(ordering: .relaxed), ordering: .relaxed) }
 
     static func opened() {
         let now = openCount.add(1, ordering: .relaxed).newValue
