@@ -389,6 +389,22 @@ import MovieMakerTestSupport
         #expect(pool.idleCount == 1)
     }
 
+    /// Issue 34, item 6: scratch belonged to process-wide pools that the first movie to end emptied
+    /// while another was still drawing (`title --batch`). Each render session has its own now.
+    @Test func eachRenderSessionHasItsOwnScratchReleasedWhenItCloses() throws {
+        let clip = Clip.color(.red, duration: 1)
+        let first = try RenderSession(opening: clip, width: 32, height: 24)
+        let second = try RenderSession(opening: clip, width: 32, height: 24)
+        _ = try first.scratch.layers.withLayer(width: 32, height: 24) { _ in 0 }
+        _ = try first.scratch.transitions.withScratch(width: 32, height: 24) { _ in 0 }
+        #expect(first.scratch.layers.idleCount == 1 && first.scratch.transitions.idleCount == 1)
+        #expect(second.scratch.layers.idleCount == 0 && first.scratch !== second.scratch)
+        second.close()
+        #expect(first.scratch.layers.idleCount == 1 && first.scratch.transitions.idleCount == 1, "another render ending keeps this one's scratch")
+        first.close()
+        #expect(first.scratch.layers.idleCount == 0 && first.scratch.transitions.idleCount == 0, "closing a session gives its scratch back")
+    }
+
     // MARK: Crossfades drawn in place
 
     /// A 200×150 photo with gradients and discs, so resampling and mixing have detail to get wrong.

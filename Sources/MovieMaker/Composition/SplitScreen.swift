@@ -219,8 +219,8 @@ extension Clip {
     /// Draws `child` masked by `mask` at `frame`.
     static func drawMasked(_ child: Clip, mask: Clip, mode: MaskMode, in ctx: DrawingContext, at frame: Frame, session: RenderSession) throws {
         let width = max(1, Int(ctx.bounds.width.rounded(.up))), height = max(1, Int(ctx.bounds.height.rounded(.up)))
-        try LayerPool.shared.withLayer(width: width, height: height) { content in
-            try LayerPool.shared.withLayer(width: width, height: height) { maskLayer in
+        try session.scratch.layers.withLayer(width: width, height: height) { content in
+            try session.scratch.layers.withLayer(width: width, height: height) { maskLayer in
                 try content.draw { c in
                     c.clear(.clear)
                     try child.render(in: c, at: frame, session: session)

@@ -49,9 +49,8 @@ final class TransitionScratch {
     }
 }
 
-/// Scratch sets shared by every transition (see `SizedPool`).
+/// Scratch sets for a render's transitions (see `SizedPool`, `RenderScratch`).
 final class TransitionScratchPool: SizedPool<TransitionScratch>, @unchecked Sendable {
-    static let shared = TransitionScratchPool()
     init() {
         super.init(make: { w, h throws(MovieMakerError) in try TransitionScratch(width: w, height: h) }, size: { ($0.width, $0.height) })
     }
@@ -68,7 +67,7 @@ enum TransitionRenderer {
                      from a: TransitionSide, at fa: Frame, to b: TransitionSide, at fb: Frame, in ctx: DrawingContext) throws {
         let eased = transition.easing(linear)
         if case let .custom(_, body) = transition.kind {
-            try withScratch(ctx) { s in
+            try withScratch(a.session, ctx) { s in
                 try render(a, fa, into: s.outgoing)
                 try render(b, fb, into: s.incoming)
                 let frames = TransitionFrames(context: ctx, outgoing: s.outgoing, incoming: s.incoming, linearProgress: linear)
@@ -273,7 +272,7 @@ enum TransitionRenderer {
             try ctx.withSavedState { try b.drawFaded(in: ctx, at: fb, opacity: p) }
         case .opaque:
             try direct(a, fa, ctx)
-            try LayerPool.shared.withLayer(width: max(1, Int(ctx.bounds.width)), height: max(1, Int(ctx.bounds.height))) { layer in
+            try a.session.scratch.layers.withLayer(width: max(1, Int(ctx.bounds.width)), height: max(1, Int(ctx.bounds.height))) { layer in
                 try render(b, fb, into: layer)
                 try layer.context.checkStatus()
                 paint(layer, onto: ctx.cr, alpha: p)
@@ -307,9 +306,9 @@ enum TransitionRenderer {
         case mask((TransitionScratch, UnsafeMutablePointer<UInt8>, Int) -> Void)
     }
 
-    /// Runs `body` with a scratch set of `ctx`'s size from the shared pool.
-    private static func withScratch<R>(_ ctx: DrawingContext, _ body: (TransitionScratch) throws -> R) throws -> R {
-        try TransitionScratchPool.shared.withScratch(width: max(1, Int(ctx.bounds.width)), height: max(1, Int(ctx.bounds.height)), body)
+    /// Runs `body` with a scratch set of `ctx`'s size from `session`'s pool.
+    private static func withScratch<R>(_ session: RenderSession, _ ctx: DrawingContext, _ body: (TransitionScratch) throws -> R) throws -> R {
+        try session.scratch.transitions.withScratch(width: max(1, Int(ctx.bounds.width)), height: max(1, Int(ctx.bounds.height)), body)
     }
 
     /// Draws `clip` at `f` on a transparent `canvas`, after `setup` (a transform, say).
@@ -324,7 +323,7 @@ enum TransitionRenderer {
     /// Draws A and B into scratch canvases, mixes B into A by `weight` and paints the mix over `ctx`.
     private static func mix(_ ctx: DrawingContext, _ a: TransitionSide, _ fa: Frame, _ b: TransitionSide, _ fb: Frame, weight: Weight,
                             setupA: (DrawingContext) -> Void = { _ in }) throws {
-        try withScratch(ctx) { s in
+        try withScratch(a.session, ctx) { s in
             try render(a, fa, into: s.outgoing, setup: setupA)
             try render(b, fb, into: s.incoming)
             let cr = s.outgoing.context.cr

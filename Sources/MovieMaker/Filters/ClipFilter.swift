@@ -125,7 +125,7 @@ enum FilterRendering {
     static func draw(_ child: Clip, filters: [Clip.Filter], in ctx: DrawingContext, at frame: Frame, session: RenderSession) throws {
         guard !filters.isEmpty else { return try child.render(in: ctx, at: frame, session: session) }
         let width = max(1, Int(ctx.bounds.width.rounded(.up))), height = max(1, Int(ctx.bounds.height.rounded(.up)))
-        try LayerPool.shared.withLayer(width: width, height: height) { layer in
+        try session.scratch.layers.withLayer(width: width, height: height) { layer in
             try layer.draw { c in
                 c.clear(.clear)
                 try child.render(in: c, at: frame, session: session)
@@ -146,7 +146,6 @@ enum FilterRendering {
 
 /// Frame-sized transparent canvases for layers (filters, masks), reused across frames (see `SizedPool`).
 final class LayerPool: SizedPool<Canvas>, @unchecked Sendable {
-    static let shared = LayerPool()
     init() {
         super.init(make: { w, h throws(MovieMakerError) in try Canvas(width: w, height: h) }, size: { ($0.width, $0.height) })
     }

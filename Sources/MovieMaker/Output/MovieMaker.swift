@@ -70,13 +70,7 @@ public final class MovieMaker {
     let output: any MovieOutput
     /// What the studio is told when it runs this script to render it (see `StudioHook`).
     private let renderReport: StudioRenderReport?
-    private var state: State = .open {
-        didSet {
-            // The render is over: the scratch its frames used goes back to the system.
-            if case .open = oldValue, !isOpenState { ScratchPools.releaseIdle() }
-        }
-    }
-    private var isOpenState: Bool { if case .open = state { return true } else { return false } }
+    private var state: State = .open
     private var startTime: Date?
     /// Frames added so far.
     public private(set) var frameCount = 0

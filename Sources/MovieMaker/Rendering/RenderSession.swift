@@ -24,6 +24,8 @@ final class RenderSession: @unchecked Sendable {
     /// The movie frames the render's threads are drawing (registered by its `FrameScheduler`): photo
     /// providers drop a photo as soon as no frame being drawn can still ask for it.
     let framesInFlight = FramesInFlight()
+    /// The render's scratch canvases (layers, transition sets), released when it closes.
+    let scratch = RenderScratch()
     private let lock = NSLock()
     private var photoProviders: [ObjectIdentifier: PhotoProvider] = [:]
     /// The render's video decoders (at most `videoDecoderLimit` open at once).
@@ -144,6 +146,7 @@ final class RenderSession: @unchecked Sendable {
         for p in providers { p.close() }
         videoPool.close()
         stickers.close()
+        scratch.release()
     }
 
     /// How many providers are open (for tests).

@@ -6,8 +6,8 @@ import Foundation
 /// Clips draw on several threads at once (`MovieMaker.add` with `drawingThreads`), so each use checks
 /// an object out and gives it back when done. Idle objects are kept up to the largest number ever in
 /// use at once (capped at `maximumIdle`), the oldest dropped first, so memory stays constant over a
-/// render of any length. Transitions (`TransitionScratchPool`) and layers (`LayerPool`: filters,
-/// masks) each have one.
+/// render of any length. Each render session has its own pools (`RenderScratch`): transitions
+/// (`TransitionScratchPool`) and layers (`LayerPool`: filters, masks, opaque fades).
 class SizedPool<Item: AnyObject>: @unchecked Sendable {
     // @unchecked: `idle`, `inUse` and `peak` are only touched under `lock`; a checked-out object
     // belongs to one thread until it is given back; `make` and `size` are immutable.
@@ -60,12 +60,19 @@ class SizedPool<Item: AnyObject>: @unchecked Sendable {
 }
 
 /// The process's scratch pools as one.
-enum ScratchPools {
-    /// Gives back the idle scratch canvases of transitions and layers: called when a movie's render
-    /// ends (finished, failed or cancelled), so a program that renders once and goes on holds none.
-    /// Another render still drawing keeps the ones it has checked out and makes new ones as it needs them.
-    static func releaseIdle() {
-        TransitionScratchPool.shared.removeIdleAndPeak()
-        LayerPool.shared.removeIdleAndPeak()
+/// A render's scratch canvases: layers (filters, masks, opaque fades) and transition scratch sets,
+/// reused from frame to frame and given back when its render session closes. Each render has its own,
+/// so one movie ending never empties the pools of another still drawing (`title --batch` renders
+/// several movies at once in one process).
+final class RenderScratch: Sendable {
+    /// Frame-sized transparent layers.
+    let layers = LayerPool()
+    /// Transitions' scratch sets.
+    let transitions = TransitionScratchPool()
+
+    /// Drops every idle canvas (the render is over).
+    func release() {
+        layers.removeIdleAndPeak()
+        transitions.removeIdleAndPeak()
     }
 }
