@@ -187,14 +187,8 @@ struct AssembleCommand: ParsableCommand {
     @Option(name: [.short, .long], help: ArgumentHelp("Where to write the movie: .mp4, .mov or .mkv. The folder must exist.", valueName: "path"))
     var output: String
 
-    /// Quality override, as the workers were given.
-    @Option(help: ArgumentHelp("The --crf the workers were given.", valueName: "0-51"))
-    var crf: Int?
-
-    /// Preset override, as the workers were given.
-    @Option(help: ArgumentHelp("The --preset the workers were given.", valueName: "name"),
-            transform: { (text: String) throws -> EncoderPreset in try PresetArgument.parse(text) })
-    var preset: EncoderPreset?
+    /// --crf and --preset, as the workers were given them.
+    @OptionGroup var quality: EncoderQualityOptions
 
     /// Lossless, as the workers were given.
     @Flag(help: "The workers rendered lossless chunks (render --lossless).")
@@ -218,14 +212,11 @@ struct AssembleCommand: ParsableCommand {
         if let chunks, !(1...ChunkPlan.maximumCount).contains(chunks) {
             throw ValidationError("--chunks \(chunks): expected 1…\(ChunkPlan.maximumCount)")
         }
-        if let crf, !(0...51).contains(crf) {
-            throw ValidationError("--crf \(crf) is out of range: expected 0…51 (18 is visually lossless, 23 is x264's default)")
-        }
     }
 
     func run() throws {
         Interruption.shared.install(destination: output)
-        let job = try RenderCommand.distributedRender(description: description, subtitles: subtitles, crf: crf, preset: preset, lossless: lossless)
+        let job = try RenderCommand.distributedRender(description: description, subtitles: subtitles, crf: quality.crf, preset: quality.preset, lossless: lossless)
         if let input = job.inputs.first(where: { FileIdentity.same(output, $0.path) }) {
             throw InputError("-o \(output) is \(input.path), which the description reads: choose another destination")
         }

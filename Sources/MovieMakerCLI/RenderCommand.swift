@@ -158,14 +158,8 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Validate, open every source, print the plan (each item's place and duration, the decoders needed) and exit without rendering.")
     var check = false
 
-    /// Quality override.
-    @Option(help: ArgumentHelp("Quality, 0…51, instead of the description's output.encoder.crf.", valueName: "0-51"))
-    var crf: Int?
-
-    /// Preset override.
-    @Option(help: ArgumentHelp("Encoder speed instead of the description's: \(EncoderPreset.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "name"),
-            transform: { (text: String) throws -> EncoderPreset in try PresetArgument.parse(text) })
-    var preset: EncoderPreset?
+    /// --crf and --preset, instead of the description's output.encoder.
+    @OptionGroup var quality: EncoderQualityOptions
 
     /// Lossless H.264.
     @Flag(help: "Lossless H.264 (x264 qp 0): decoded frames equal the drawn ones exactly, at several times the size.")
@@ -211,16 +205,13 @@ struct RenderCommand: ParsableCommand {
                 throw ValidationError("--save-spec and -o name the same file")
             }
         }
-        if let crf, !(0...51).contains(crf) {
-            throw ValidationError("--crf \(crf) is out of range: expected 0…51 (18 is visually lossless, 23 is x264's default)")
-        }
     }
 
     func run() throws {
         if let output { Interruption.shared.install(destination: output) }
         if chunking.isChunked {
             Interruption.shared.install(destination: chunking.chunkDir ?? ".")
-            let job = try Self.distributedRender(description: description, subtitles: subtitles, crf: crf, preset: preset, lossless: lossless,
+            let job = try Self.distributedRender(description: description, subtitles: subtitles, crf: quality.crf, preset: quality.preset, lossless: lossless,
                                                  preview: preview)
             for warning in job.warnings { Terminal.writeError("moviemaker: warning: \(warning)\n") }
             try chunking.render(job.render, progress: progress)
@@ -229,7 +220,7 @@ struct RenderCommand: ParsableCommand {
         let subtitleTrack = try subtitles.load()
         let timeline = try description.load()
         let specFolder = description.url.deletingLastPathComponent()
-        var options = Timeline.RenderOptions(mediaFolder: specFolder, preview: preview, crf: crf, preset: preset)
+        var options = Timeline.RenderOptions(mediaFolder: specFolder, preview: preview, crf: quality.crf, preset: quality.preset)
         options.lossless = lossless
         let composition = try description.compose(timeline, options: options)
         if let saveSpec {

@@ -106,15 +106,8 @@ struct StitchCommand: SingleOutputCommand {
     @Flag(help: "Stop with an error at the first clip that cannot be read, instead of skipping it.")
     var strict = false
 
-    /// x264 constant rate factor.
-    @Option(help: ArgumentHelp("Quality, 0…51: lower is better and larger; 18 is visually lossless.", valueName: "0-51"))
-    var crf: Int = 18
-
-    /// x264 preset.
-    @Option(help: ArgumentHelp("Encoder speed: \(EncoderPreset.allCases.map(\.rawValue).joined(separator: ", ")); slower makes smaller files. (default: medium)",
-                               valueName: "name"),
-            transform: { (text: String) throws -> EncoderPreset in try PresetArgument.parse(text) })
-    var preset: EncoderPreset = .medium
+    /// --crf and --preset.
+    @OptionGroup var quality: EncoderQualityOptions
 
     @OptionGroup(title: "Output") var output: OutputOptions
     @OptionGroup(title: "Progress") var progress: ProgressOptions
@@ -137,9 +130,6 @@ struct StitchCommand: SingleOutputCommand {
         }
         guard audioCrossfade >= Time(value: 1, timescale: 100), audioCrossfade <= 5 else {
             throw ValidationError("--audio-crossfade \(audioCrossfade.seconds) s is out of range: give 10ms to 5 s, e.g. 20ms (shorter ones click)")
-        }
-        guard (0...51).contains(crf) else {
-            throw ValidationError("--crf \(crf) is out of range: expected 0…51 (18 is visually lossless, 23 is x264's default)")
         }
     }
 
@@ -320,7 +310,7 @@ struct StitchCommand: SingleOutputCommand {
 
         let reporter = ProgressReporter(label: "stitch", output: output.output, options: progress)
         let movie = try Interruption.shared.makeMovie {
-            try MovieMaker(url: output.url, width: width, height: height, fps: rate, settings: EncoderSettings(crf: crf, preset: preset))
+            try MovieMaker(url: output.url, width: width, height: height, fps: rate, settings: quality.encoderSettings)
         }
         try reporter.render(movie) {
             if bed != nil || (sound.normalize && hasSound) {

@@ -108,23 +108,9 @@ struct VideoOptions: ParsableArguments {
             transform: { (text: String) throws -> FrameRate in try FrameRateArgument.parse(text) })
     var fps: FrameRate = 30
 
-    /// x264 constant rate factor.
-    @Option(help: ArgumentHelp("Quality, 0…51: lower is better and larger; 18 is visually lossless.", valueName: "0-51"))
-    var crf: Int = 18
-
-    /// x264 preset.
-    @Option(help: ArgumentHelp("Encoder speed: \(EncoderPreset.allCases.map(\.rawValue).joined(separator: ", ")); slower makes smaller files. (default: medium)",
-                               valueName: "name"),
-            transform: { (text: String) throws -> EncoderPreset in try PresetArgument.parse(text) })
-    var preset: EncoderPreset = .medium
-
-    /// Checks the ranges ArgumentParser cannot.
-    func validate() throws {
-        guard (0...51).contains(crf) else {
-            throw ValidationError("--crf \(crf) is out of range: expected 0…51 (18 is visually lossless, 23 is x264's default)")
-        }
-    }
+    /// --crf and --preset.
+    @OptionGroup var quality: EncoderQualityOptions
 
     /// The encoder settings these options ask for.
-    var encoderSettings: EncoderSettings { EncoderSettings(crf: crf, preset: preset) }
+    var encoderSettings: EncoderSettings { quality.encoderSettings }
 }
