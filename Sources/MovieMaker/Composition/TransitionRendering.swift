@@ -66,7 +66,8 @@ enum TransitionRenderer {
     static func draw(_ transition: Transition, linearProgress linear: Double,
                      from a: TransitionSide, at fa: Frame, to b: TransitionSide, at fb: Frame, in ctx: DrawingContext) throws {
         let eased = transition.easing(linear)
-        if case let .custom(_, body) = transition.kind {
+        let effect = transition.kind.effect
+        if case let .custom(body) = effect {
             try withScratch(a.session, ctx) { s in
                 try render(a, fa, into: s.outgoing)
                 try render(b, fb, into: s.incoming)
@@ -83,8 +84,8 @@ enum TransitionRenderer {
         let P = 1 - p
         let w = ctx.bounds.width, h = ctx.bounds.height
 
-        switch transition.kind {
-        case .fade:
+        switch effect {
+        case .mix(.constant):
             if try fadeInPlace(ctx, a, fa, b, fb, opacity: p) { return }
             try mix(ctx, a, fa, b, fb, weight: .constant(p))
 
@@ -99,12 +100,12 @@ enum TransitionRenderer {
                 cairo_paint_with_alpha(cr, k)
             }
 
-        case let .wipe(d), let .slide(d), let .cover(d), let .reveal(d):
+        case let .edge(motion, d):
             // `s`: how many columns (rows) B has, with xfade's integer edges.
             let horizontal = d == .left || d == .right
             let full = horizontal ? w : h
             let s: Double
-            if case .wipe = transition.kind {
+            if motion == .wipe {
                 // xfade's wipes take pixels beyond `Int(size × progress)` from the far side, so the
                 // edge is asymmetric by one pixel between left and right (up and down).
                 switch d {
@@ -132,16 +133,16 @@ enum TransitionRenderer {
             let aMoved = Point(x: unit.x * s, y: unit.y * s)
             let bMoved = Point(x: aMoved.x - unit.x * w, y: aMoved.y - unit.y * h)
             let aOffset: Point, bOffset: Point
-            switch transition.kind {
+            switch motion {
             case .slide: aOffset = aMoved; bOffset = bMoved
             case .cover: aOffset = .zero; bOffset = bMoved
             case .reveal: aOffset = aMoved; bOffset = .zero
-            default: aOffset = .zero; bOffset = .zero
+            case .wipe: aOffset = .zero; bOffset = .zero
             }
             if aRect.width > 0 && aRect.height > 0 { try direct(a, fa, ctx, clip: aRect, offset: aOffset) }
             if bRect.width > 0 && bRect.height > 0 { try direct(b, fb, ctx, clip: bRect, offset: bOffset) }
 
-        case let .wipeCorner(corner):
+        case let .cornerWipe(corner):
             // A keeps the rectangle at `corner`, shrinking into it (xfade's integer edges: the pixels up
             // to and including `Int(size × P)` from that corner).
             let right = corner == .topRight || corner == .bottomRight
@@ -152,12 +153,12 @@ enum TransitionRenderer {
             try direct(b, fb, ctx, outside: aRect)
             if aw > 0 && ah > 0 { try direct(a, fa, ctx, clip: aRect) }
 
-        case .circleCrop, .rectCrop:
+        case let .crop(shape):
             // The picture (A in the first half, B in the second) in a shape that closes and reopens, on black.
             fillBlack(ctx)
             let (clip, f) = P >= 0.5 ? (a, fa) : (b, fb)
             let amount = abs(P - 0.5)
-            if case .circleCrop = transition.kind {
+            if shape == .circle {
                 let r = pow(2 * amount, 3) * hypot(w / 2, h / 2)
                 guard r > 0 else { return }
                 try ctx.withSavedState {
@@ -172,9 +173,9 @@ enum TransitionRenderer {
                 try direct(clip, f, ctx, clip: rect)
             }
 
-        case .squeezeHorizontal, .squeezeVertical:
+        case let .squeeze(intoRows):
             // A squashed about the centre into the rows (columns) within P/2 of the middle, B around it.
-            let vertical = { if case .squeezeHorizontal = transition.kind { return true } else { return false } }()
+            let vertical = intoRows
             let size = vertical ? h : w
             let first = (size / 2 - P * size / 2).rounded(.up), last = (size / 2 + P * size / 2).rounded(.down)
             let n = max(0, last - first + 1)
@@ -188,12 +189,12 @@ enum TransitionRenderer {
                 try a.draw(in: ctx, at: fa)
             }
 
-        case .zoomIn:
+        case .zoom(inward: true):
             try zoom(ctx, zooming: a, fa, into: b, fb, xfadeProgress: P)
-        case .zoomOut:
+        case .zoom(inward: false):
             try zoom(ctx, zooming: b, fb, into: a, fa, xfadeProgress: p)
 
-        case let .dissolve(seed):
+        case let .mix(.dissolve(seed)):
             // A pixel switches to B once progress passes its random threshold.
             let k = UInt32(p * 65536)
             try mix(ctx, a, fa, b, fb, weight: .mask { s, data, stride in
@@ -205,11 +206,9 @@ enum TransitionRenderer {
                 }
             })
 
-        case .smooth, .circleOpen, .circleClose, .verticalOpen, .verticalClose, .horizontalOpen,
-             .horizontalClose, .diagonal, .radial, .slices:
-            let kind = transition.kind
+        case let .mix(.mask(shape)):
             try mix(ctx, a, fa, b, fb, weight: .mask { s, data, stride in
-                fillMask(kind, xfadeProgress: P, data: data, stride: stride, width: s.width, height: s.height)
+                shape.fill(xfadeProgress: P, data: data, stride: stride, width: s.width, height: s.height)
             })
 
         case .custom:
@@ -417,7 +416,7 @@ enum TransitionRenderer {
 
     /// 0…1 as a byte.
     @inline(__always)
-    private static func byte(_ v: Double) -> UInt8 { UInt8(min(max(v, 0), 1) * 255 + 0.5) }
+    static func byte(_ v: Double) -> UInt8 { UInt8(min(max(v, 0), 1) * 255 + 0.5) }
 
     /// atan2(y, x) to within 0.0003 radians (a tenth of a level in a radial mask), by a polynomial;
     /// several times faster than `atan2`.
@@ -440,103 +439,5 @@ enum TransitionRenderer {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
-    }
-
-    /// Writes B's share (0…255) for every pixel of a `width`×`height` A8 buffer, for the mask-based
-    /// effects, with xfade's progress `P` (1 at the start, 0 at the end).
-    static func fillMask(_ kind: Transition.Kind, xfadeProgress P: Double,
-                         data: UnsafeMutablePointer<UInt8>, stride: Int, width: Int, height: Int) {
-        let W = Double(width), H = Double(height)
-        /// The same share down each column.
-        func columns(_ share: (Int) -> Double) {
-            let row = data
-            for x in 0..<width { row[x] = byte(share(x)) }
-            for y in 1..<max(height, 1) { (data + y * stride).update(from: row, count: width) }
-        }
-        /// The same share along each row.
-        func rows(_ share: (Int) -> Double) {
-            for y in 0..<height { (data + y * stride).update(repeating: byte(share(y)), count: width) }
-        }
-        /// xfade's blinds: ten slices whose edges follow a soft front.
-        func slice(_ f: Double) -> Double {
-            let front = smoothstep(-0.5, 0, f - P * 1.5)
-            let fraction = 10 * f - (10 * f).rounded(.down)
-            return front <= fraction ? 0 : 1
-        }
-        switch kind {
-        case let .smooth(d):
-            switch d {
-            case .left: columns { x in smoothstep(0, 1, 1 + Double(x) / W - 2 * P) }
-            case .right: columns { x in smoothstep(0, 1, 1 + (W - 1 - Double(x)) / W - 2 * P) }
-            case .up: rows { y in smoothstep(0, 1, 1 + Double(y) / H - 2 * P) }
-            case .down: rows { y in smoothstep(0, 1, 1 + (H - 1 - Double(y)) / H - 2 * P) }
-            }
-        case .verticalOpen: columns { x in smoothstep(0, 1, 2 - abs((Double(x) - W / 2) / (W / 2)) - 2 * P) }
-        case .verticalClose: columns { x in smoothstep(0, 1, 1 + abs((Double(x) - W / 2) / (W / 2)) - 2 * P) }
-        case .horizontalOpen: rows { y in smoothstep(0, 1, 2 - abs((Double(y) - H / 2) / (H / 2)) - 2 * P) }
-        case .horizontalClose: rows { y in smoothstep(0, 1, 1 + abs((Double(y) - H / 2) / (H / 2)) - 2 * P) }
-        case let .slices(d):
-            switch d {
-            case .left: columns { x in slice(Double(x) / W) }
-            case .right: columns { x in slice((W - 1 - Double(x)) / W) }
-            case .up: rows { y in slice(Double(y) / H) }
-            case .down: rows { y in slice((H - 1 - Double(y)) / H) }
-            }
-        case .circleOpen, .circleClose:
-            // Distance from the centre over the half diagonal, shifted by progress, through smoothstep.
-            let open: Bool = { if case .circleOpen = kind { return true } else { return false } }()
-            let z = hypot(Double(width / 2), Double(height / 2))
-            let shift = open ? (P - 0.5) * 3 : (0.5 - P) * 3
-            // Measured from pixel indices to the integer centre, as xfade does.
-            // The share depends on the distance alone: tabulate it every quarter pixel of distance
-            // (up to the farthest corner), so each pixel costs one square root and one lookup.
-            let cx = Float(width / 2), cy = Float(height / 2)
-            let steps: Float = 4
-            let farthest = hypot(Double(max(cx, Float(width) - cx)), Double(max(cy, Float(height) - cy)))
-            let table = (0...Int(farthest * Double(steps)) + 1).map { i -> UInt8 in
-                let s = smoothstep(0, 1, Double(i) / Double(steps) / z + shift)
-                return byte(open ? 1 - s : s)
-            }
-            let dx2 = (0..<width).map { x -> Float in let d = Float(x) - cx; return d * d }
-            // Symmetric about the centre pixel: rows (columns) 2·c − i equal rows (columns) i.
-            let ci = width / 2, cj = height / 2
-            table.withUnsafeBufferPointer { lut in
-                dx2.withUnsafeBufferPointer { dx2 in
-                    for y in 0..<height {
-                        let row = data + y * stride
-                        if y > cj { row.update(from: data + (2 * cj - y) * stride, count: width); continue }
-                        let dy = Float(y) - cy, dy2 = dy * dy
-                        for x in 0...min(ci, width - 1) {
-                            row[x] = lut[Int((dx2[x] + dy2).squareRoot() * steps + 0.5)]
-                        }
-                        if ci + 1 < width { for x in (ci + 1)..<width { row[x] = row[2 * ci - x] } }
-                    }
-                }
-            }
-        case let .diagonal(corner):
-            let right = corner == .topRight || corner == .bottomRight
-            let bottom = corner == .bottomLeft || corner == .bottomRight
-            for y in 0..<height {
-                let fy = bottom ? (H - 1 - Double(y)) / H : Double(y) / H
-                let row = data + y * stride
-                for x in 0..<width {
-                    let fx = right ? (W - 1 - Double(x)) / W : Double(x) / W
-                    row[x] = byte(smoothstep(0, 1, 1 + fx * fy - 2 * P))
-                }
-            }
-        case .radial:
-            // The angle of each pixel around the centre, measured from straight down, swept by progress.
-            let sweep = Float((P - 0.5) * (.pi * 2.5))
-            for y in 0..<height {
-                let dy = Float(y - height / 2)
-                let row = data + y * stride
-                for x in 0..<width {
-                    let t = min(max(fastAtan2(Float(x - width / 2), dy) - sweep, 0), 1)
-                    row[x] = UInt8(t * t * (3 - 2 * t) * 255 + 0.5)
-                }
-            }
-        default:
-            (0..<height).forEach { y in (data + y * stride).update(repeating: 0, count: width) }
-        }
     }
 }
