@@ -21,8 +21,7 @@ extension MovieMaker {
     /// thread of its own while the next frame is drawn (the drawn pixels are copied aside first), but
     /// the drawing itself is serial. That costs parallelism: while one core draws,
     /// the others only convert and encode, so where drawing is the larger part of the work (a fast x264 preset,
-    /// many shapes or gradients) the movie takes longer than it could: measured on a 2-core machine,
-    /// the issue-20 W1 workload at `veryfast` took 17.7 s this way against 14.8 s drawn in parallel.
+    /// many shapes or gradients) the movie takes longer than it could (docs/BENCHMARKS.md has figures).
     /// When every frame draws its whole picture from its `Frame` alone, say so with
     /// `addFrames(count:independent:_:)` and `independent: true`.
     public func addFrames(count: Int, _ draw: (DrawingContext, Frame) throws -> Void) throws {

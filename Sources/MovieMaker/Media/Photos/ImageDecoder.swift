@@ -250,10 +250,10 @@ enum ImageDecoders {
 
         // The smallest DCT scale of 1/8, 2/8, 3/8, 4/8 and 8/8 whose output covers the need: at most
         // twice the need per side. libjpeg-turbo also offers 5/8, 6/8 and 7/8, but only the powers of
-        // two have SIMD inverse DCTs and, measured on a 24-megapixel photo, 5/8 … 7/8 decode slower
-        // than full size. 3/8 decodes about 8 % slower than 4/8 but gives a 24 MP photo at 2250×1500,
-        // what 1080p with Ken Burns needs, where 4/8 gives 3000×2000: twice the memory, and shrinking
-        // it to the size shown costs Cairo about as much as the decode (`make bench`, slideshow lines).
+        // two have SIMD inverse DCTs, so 5/8 … 7/8 decode slower than full size. 3/8 is a little slower
+        // than 4/8 but gives a 24 MP photo at 2250×1500, what 1080p with Ken Burns needs, where 4/8 gives
+        // 3000×2000: twice the memory, and shrinking it to the size shown costs Cairo about as much as
+        // the decode (`make bench`, slideshow lines).
         let needed = header.neededStoredSize(scaling)
         var width: Int32 = 0, height: Int32 = 0
         var scale = 8

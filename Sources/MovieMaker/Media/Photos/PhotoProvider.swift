@@ -228,8 +228,8 @@ final class PhotoProvider: @unchecked Sendable {
 
     /// Gives the memory of freed photos back to the system: glibc keeps large freed blocks in the
     /// arena of the thread that freed them (its threshold for handing them back grows with the
-    /// blocks), and photos are decoded and dropped on different threads. `make bench`'s slideshow
-    /// memory line measured about 35 MB less peak memory with it. Once per decoded photo.
+    /// blocks), and photos are decoded and dropped on different threads: without it the peak memory
+    /// grows (`make bench`'s slideshow memory line shows it). Once per decoded photo.
     private static func releaseFreedMemory() { _ = mallocTrim?(0) }
 
     /// glibc's `malloc_trim`, looked up at run time: `<malloc.h>` is not part of Swift's Glibc module.

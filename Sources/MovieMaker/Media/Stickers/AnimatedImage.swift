@@ -89,8 +89,8 @@ final class AnimatedImage: Sendable {
     }
 
     /// What each decoded frame costs beyond its pixels (its image surface, pixman image and Swift
-    /// object, the allocator's rounding): an APNG of 100,000 1×1 frames, 400 KB of pixels, took 558 MB
-    /// when only pixels were counted, about 5.6 KB a frame.
+    /// object, the allocator's rounding), rounded up: without it, thousands of tiny frames passed the
+    /// budget while taking hundreds of megabytes.
     static let frameOverhead = 8 << 10
 
     /// Throws `.imageTooLarge` when `frames` frames of `width`×`height` (4 bytes a pixel, plus
