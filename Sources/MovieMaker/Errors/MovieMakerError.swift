@@ -91,51 +91,51 @@ public struct MovieMakerError: Error, Equatable, Sendable, CustomStringConvertib
 
 extension MovieMakerError {
     /// Width or height is zero or negative.
-    public static func invalidSize(width w: Int, height h: Int) -> MovieMakerError {
+    package static func invalidSize(width w: Int, height h: Int) -> MovieMakerError {
         MovieMakerError(code: .invalidSize, message: "invalid frame size \(w)×\(h): width and height must both be at least 2 pixels")
     }
 
     /// Width or height is odd, which 4:2:0 chroma subsampling cannot encode.
-    public static func oddSize(width w: Int, height h: Int) -> MovieMakerError {
+    package static func oddSize(width w: Int, height h: Int) -> MovieMakerError {
         MovieMakerError(code: .oddSize, message: "frame size \(w)×\(h) has an odd side: H.264 in yuv420p stores colour at half resolution (4:2:0), so width and height must be even; use \(w + w % 2)×\(h + h % 2), or pass oddSizePolicy: .pad to pad the frame")
     }
 
     /// The frame is larger than H.264 (level 6.2) can encode.
-    public static func sizeTooLarge(width w: Int, height h: Int, maxSide: Int, maxPixels: Int) -> MovieMakerError {
+    package static func sizeTooLarge(width w: Int, height h: Int, maxSide: Int, maxPixels: Int) -> MovieMakerError {
         MovieMakerError(code: .sizeTooLarge, message: "frame size \(w)×\(h) is too large for H.264: each side must be at most \(maxSide) and the area at most \(maxPixels) pixels (level 6.2)")
     }
 
     /// The frame rate is zero, negative or not a number.
-    public static func invalidFrameRate(_ v: String) -> MovieMakerError {
+    package static func invalidFrameRate(_ v: String) -> MovieMakerError {
         MovieMakerError(code: .invalidFrameRate, message: "invalid frame rate \(v): it must be a positive number of frames per second, e.g. 30 or 30000/1001", value: v)
     }
 
     /// A setting is out of range: which one, the value given, and what it accepts.
-    public static func invalidSetting(_ setting: SettingKey, value: String, expected: String) -> MovieMakerError {
+    package static func invalidSetting(_ setting: SettingKey, value: String, expected: String) -> MovieMakerError {
         MovieMakerError(code: .invalidSetting, message: "invalid \(setting) \(value): expected \(expected)", setting: setting,
                         value: value, expected: expected)
     }
 
     /// The folder the movie should be written into does not exist.
-    public static func destinationFolderMissing(path: String) -> MovieMakerError {
+    package static func destinationFolderMissing(path: String) -> MovieMakerError {
         MovieMakerError(code: .destinationFolderMissing, message: "the folder \(path) does not exist: create it first or choose another destination",
                         location: Location(file: path))
     }
 
     /// The destination folder exists but a file cannot be created there.
-    public static func destinationNotWritable(path: String, reason: String) -> MovieMakerError {
+    package static func destinationNotWritable(path: String, reason: String) -> MovieMakerError {
         MovieMakerError(code: .destinationNotWritable, message: "cannot write into \(path) (\(reason)): choose a folder you can write to",
                         location: Location(file: path), reason: reason)
     }
 
     /// The destination's extension names no container MovieMaker writes.
-    public static func unsupportedContainer(extension ext: String, supported: [String]) -> MovieMakerError {
+    package static func unsupportedContainer(extension ext: String, supported: [String]) -> MovieMakerError {
         let shown = ext.isEmpty ? "no extension" : "unknown extension .\(ext)"
         return MovieMakerError(code: .unsupportedContainer, message: "\(shown): end the file name with one of \(supported.map { "." + $0 }.joined(separator: ", "))", value: ext)
     }
 
     /// The named encoder is not in this FFmpeg build.
-    public static func encoderUnavailable(name: String) -> MovieMakerError {
+    package static func encoderUnavailable(name: String) -> MovieMakerError {
         MovieMakerError(code: .encoderUnavailable, message: "the encoder \(name) is not available in this FFmpeg build: install libavcodec with \(name) (Debian: libavcodec-extra or libavcodec59 built with libx264)", value: name)
     }
 
@@ -149,54 +149,54 @@ extension MovieMakerError {
     public static let noFrames = MovieMakerError(code: .noFrames, message: "finish() was called before any frame was added: a movie needs at least one frame; nothing was written")
 
     /// The movie failed earlier with `first` (its `underlying` error, type intact) and accepts no more work.
-    public static func failedEarlier(_ first: any Error) -> MovieMakerError {
+    package static func failedEarlier(_ first: any Error) -> MovieMakerError {
         MovieMakerError(code: .failedEarlier, message: "the movie failed earlier and was discarded: \(first)", underlying: first)
     }
 
     /// The movie failed earlier (`message` says how) and accepts no more work.
-    public static func failedEarlier(_ message: String) -> MovieMakerError {
+    package static func failedEarlier(_ message: String) -> MovieMakerError {
         MovieMakerError(code: .failedEarlier, message: "the movie failed earlier and was discarded: \(message)")
     }
 
     /// Cairo reported an error.
-    public static func cairo(operation op: String, message: String) -> MovieMakerError {
+    package static func cairo(operation op: String, message: String) -> MovieMakerError {
         MovieMakerError(code: .cairo, message: "Cairo failed in \(op): \(message)", reason: message)
     }
 
     /// An FFmpeg call failed with its own error code and message (the `underlying` `FFmpegError`).
-    public static func ffmpeg(operation op: String, code: Int32, message: String) -> MovieMakerError {
+    package static func ffmpeg(operation op: String, code: Int32, message: String) -> MovieMakerError {
         MovieMakerError(code: .ffmpeg, message: "FFmpeg failed in \(op): \(message) (error \(code))",
                         underlying: FFmpegError(operation: op, code: code, message: message))
     }
 
     /// An image file could not be read.
-    public static func imageUnreadable(path: String, reason: String) -> MovieMakerError {
+    package static func imageUnreadable(path: String, reason: String) -> MovieMakerError {
         MovieMakerError(code: .imageUnreadable, message: "cannot read the image \(path): \(reason)", location: Location(file: path), reason: reason)
     }
 
     /// An image file (a sticker) is too large to decode: its canvas is beyond the side limit, or its
     /// decoded frames would take more memory than allowed. `value` is the limit.
-    public static func imageTooLarge(path: String, reason: String, limit: String) -> MovieMakerError {
+    package static func imageTooLarge(path: String, reason: String, limit: String) -> MovieMakerError {
         MovieMakerError(code: .imageTooLarge, message: "cannot decode the image \(path): \(reason)", location: Location(file: path),
                         reason: reason, value: limit)
     }
 
     /// A 3D LUT file (`.cube`) could not be read or is malformed; `line` is the 1-based line at fault
     /// (nil when the problem is the whole file, e.g. it is missing or has too few entries).
-    public static func lutUnreadable(path: String, line: Int?, reason: String) -> MovieMakerError {
+    package static func lutUnreadable(path: String, line: Int?, reason: String) -> MovieMakerError {
         let at = line.map { " at line \($0)" } ?? ""
         return MovieMakerError(code: .lutUnreadable, message: "cannot read the 3D LUT \(path)\(at): \(reason); a LUT is an Adobe/Resolve .cube file: LUT_3D_SIZE N (2 to 65), optional TITLE, DOMAIN_MIN and DOMAIN_MAX, then N³ lines of three numbers, red changing fastest",
                                location: Location(file: path), reason: reason, value: line.map(String.init))
     }
 
     /// A font file could not be loaded.
-    public static func fontUnreadable(path: String, reason: String) -> MovieMakerError {
+    package static func fontUnreadable(path: String, reason: String) -> MovieMakerError {
         MovieMakerError(code: .fontUnreadable, message: "cannot load the font \(path): \(reason)", location: Location(file: path), reason: reason)
     }
 
     /// A line of a captions sidecar file is malformed (`line` from 1), or the file cannot be read
     /// (`line` nil): what is wrong and the two formats it accepts.
-    public static func invalidCaptions(path: String, line: Int?, text: String = "", reason: String) -> MovieMakerError {
+    package static func invalidCaptions(path: String, line: Int?, text: String = "", reason: String) -> MovieMakerError {
         let shown = text.count > 80 ? String(text.prefix(80)) + "…" : text
         let at = line.map { ", line \($0)" } ?? ""
         let quoted = text.isEmpty ? "" : " (\"\(shown)\")"
@@ -207,54 +207,54 @@ extension MovieMakerError {
     }
 
     /// A movie file could not be opened or decoded.
-    public static func movieUnreadable(path: String, reason: String) -> MovieMakerError {
+    package static func movieUnreadable(path: String, reason: String) -> MovieMakerError {
         MovieMakerError(code: .movieUnreadable, message: "cannot read the movie \(path): \(reason)", location: Location(file: path), reason: reason)
     }
 
     /// A movie file ends before its index says it does.
-    public static func movieTruncated(path: String, reason: String) -> MovieMakerError {
+    package static func movieTruncated(path: String, reason: String) -> MovieMakerError {
         MovieMakerError(code: .movieTruncated, message: "the movie \(path) is truncated: \(reason); copy or download it again",
                         location: Location(file: path), reason: reason)
     }
 
     /// A file used as a video has no video stream.
-    public static func noVideoStream(path: String, found: String) -> MovieMakerError {
+    package static func noVideoStream(path: String, found: String) -> MovieMakerError {
         MovieMakerError(code: .noVideoStream, message: "\(path) has no video stream (\(found)); give a video file (MP4, MOV, MKV, WebM, AVI, MTS, Ogg), or use it as sound",
                         location: Location(file: path), reason: found)
     }
 
     /// A video stream MovieMaker cannot show faithfully.
-    public static func videoUnsupported(path: String, reason: String, fix: String) -> MovieMakerError {
+    package static func videoUnsupported(path: String, reason: String, fix: String) -> MovieMakerError {
         MovieMakerError(code: .videoUnsupported, message: "cannot show the video \(path): \(reason); \(fix)",
                         location: Location(file: path), reason: reason)
     }
 
     /// A composition needs more video decoders open at once than the render allows.
-    public static func videoDecoderLimit(needed: Int, limit: Int, at time: Time, files: [String]) -> MovieMakerError {
+    package static func videoDecoderLimit(needed: Int, limit: Int, at time: Time, files: [String]) -> MovieMakerError {
         MovieMakerError(code: .videoDecoderLimit,
                         message: "the composition shows \(needed) videos at once at \(String(format: "%.3f", time.seconds)) s (\(files.joined(separator: ", "))) but the render opens at most \(limit) video decoders; raise EncoderSettings.videoDecoderLimit (each open 1080p decoder costs about 48 MiB) or show fewer videos at once",
                         setting: .videoDecoderLimit, value: "\(limit)", expected: "at least \(needed)")
     }
 
     /// A text's font family is not installed (no silent fallback to another family).
-    public static func fontNotFound(family: String, closest: [String]) -> MovieMakerError {
+    package static func fontNotFound(family: String, closest: [String]) -> MovieMakerError {
         let suggestion = closest.isEmpty ? "" : "; closest installed: \(closest.joined(separator: ", "))"
         return MovieMakerError(code: .fontNotFound, message: "font \"\(family)\" is not installed\(suggestion) (list all with fc-list : family)", value: family)
     }
 
     /// Text marked as Pango markup could not be parsed.
-    public static func invalidMarkup(markup: String, reason: String) -> MovieMakerError {
+    package static func invalidMarkup(markup: String, reason: String) -> MovieMakerError {
         MovieMakerError(code: .invalidMarkup, message: "invalid Pango markup \"\(markup)\": \(reason); escape & < > as &amp; &lt; &gt;, or set isMarkup to false for plain text",
                         reason: reason, value: markup)
     }
 
     /// A transparent movie was asked for in a container whose codec has no alpha channel (H.264 MP4).
-    public static func transparencyUnsupported(extension ext: String) -> MovieMakerError {
+    package static func transparencyUnsupported(extension ext: String) -> MovieMakerError {
         MovieMakerError(code: .transparencyUnsupported, message: "H.264 MP4 (.\(ext)) has no alpha channel: for a transparent movie use .mov (ProRes 4444) or .webm (VP9 with alpha), or MovieMaker(pngSequenceIn:) for PNG frames; or turn transparency off", value: ext)
     }
 
     /// SVG path data could not be parsed: the data, the 0-based character position of the problem, and what is wrong.
-    public static func invalidPathData(_ data: String, position: Int, reason: String) -> MovieMakerError {
+    package static func invalidPathData(_ data: String, position: Int, reason: String) -> MovieMakerError {
         let chars = Array(data)
         let lo = max(0, position - 20), hi = min(chars.count, position + 20)
         let before = (lo > 0 ? "…" : "") + String(chars[lo..<min(max(position, lo), hi)])
@@ -264,48 +264,48 @@ extension MovieMakerError {
     }
 
     /// A file expected to be a photo holds no image data MovieMaker recognises (e.g. a text file named `.jpg`).
-    public static func notAnImage(path: String, reason: String) -> MovieMakerError {
+    package static func notAnImage(path: String, reason: String) -> MovieMakerError {
         MovieMakerError(code: .notAnImage, message: "\(path) is not an image: \(reason); MovieMaker reads JPEG, PNG, WebP, HEIC/HEIF, AVIF, TIFF, BMP and GIF (recognised by content, not by name): remove the file from the folder or replace it with a photo",
                         location: Location(file: path), reason: reason)
     }
 
     /// An audio file (or a movie's sound) could not be opened or decoded.
-    public static func audioUnreadable(path: String, reason: String) -> MovieMakerError {
+    package static func audioUnreadable(path: String, reason: String) -> MovieMakerError {
         MovieMakerError(code: .audioUnreadable, message: "cannot read the sound in \(path): \(reason); check that the file exists and plays (MovieMaker reads MP3, AAC/M4A, Ogg Vorbis, Opus, FLAC, WAV and the sound of video files)",
                         location: Location(file: path), reason: reason)
     }
 
     /// A file has no audio stream.
-    public static func noAudioStream(path: String) -> MovieMakerError {
+    package static func noAudioStream(path: String) -> MovieMakerError {
         MovieMakerError(code: .noAudioStream, message: "\(path) has no audio stream; give a sound file (MP3, AAC/M4A, Ogg, Opus, FLAC, WAV) or a video that has sound",
                         location: Location(file: path))
     }
 
     /// An audio file's codec has no decoder here.
-    public static func unsupportedAudioCodec(path: String, codec: String) -> MovieMakerError {
+    package static func unsupportedAudioCodec(path: String, codec: String) -> MovieMakerError {
         MovieMakerError(code: .unsupportedAudioCodec, message: "the sound in \(path) is encoded as \(codec), which this FFmpeg cannot decode; convert it to FLAC, WAV, MP3 or AAC",
                         location: Location(file: path), value: codec)
     }
 
     /// A slideshow has nothing to show (an empty folder, no photos, or none readable).
-    public static func noPhotos(source: String, reason: String) -> MovieMakerError {
+    package static func noPhotos(source: String, reason: String) -> MovieMakerError {
         MovieMakerError(code: .noPhotos, message: "no photos to show from \(source): \(reason); give a folder or files with photos (JPEG, PNG, WebP, HEIC/HEIF, AVIF, TIFF, BMP, GIF)",
                         reason: reason)
     }
 
     /// Sound was added to output that has no sound track (a PNG sequence).
-    public static func audioUnsupported(container: String) -> MovieMakerError {
+    package static func audioUnsupported(container: String) -> MovieMakerError {
         MovieMakerError(code: .audioUnsupported, message: "\(container) has no sound track: write a movie file (.mp4, .m4v, .mov, .mkv or .webm) to add sound, or save the sound separately",
                         value: container)
     }
 
     /// The first sound was added after frames were drawn; the sound track is created before the first frame.
-    public static func audioAfterFirstFrame(framesDrawn: Int) -> MovieMakerError {
+    package static func audioAfterFirstFrame(framesDrawn: Int) -> MovieMakerError {
         MovieMakerError(code: .audioAfterFirstFrame, message: "the first sound was added after \(framesDrawn) frames were drawn, but the sound track is created before the first frame: call addAudio before drawing (placing the sound later with at:), or pass audioSettings: to MovieMaker's init to create the track up front")
     }
 
     /// A sound was placed before `earliest`, up to where the sound track may already have been written.
-    public static func audioTooLate(start: Time, earliest: Time) -> MovieMakerError {
+    package static func audioTooLate(start: Time, earliest: Time) -> MovieMakerError {
         MovieMakerError(code: .audioTooLate, message: "a sound placed at \(start.seconds) s starts before \(earliest.seconds) s, up to where the sound track may already be written: add each sound before drawing the frames it plays under")
     }
 
@@ -315,32 +315,32 @@ extension MovieMakerError {
     /// A subtitle file (SRT or WebVTT) is malformed at `line` (1-based): the line's `text`, what is wrong
     /// with it, and the form `expected` there (e.g. `00:00:01,000 --> 00:00:02,500`). The line number is
     /// also the error's `position`.
-    public static func invalidSubtitles(path: String, line: Int, text: String, reason: String, expected: String) -> MovieMakerError {
+    package static func invalidSubtitles(path: String, line: Int, text: String, reason: String, expected: String) -> MovieMakerError {
         let shown = text.count > 80 ? String(text.prefix(80)) + "…" : text
         return MovieMakerError(code: .invalidSubtitles, message: "invalid subtitles in \(path), line \(line): \(reason) (\"\(shown)\"); expected \(expected)",
                                location: Location(file: path), reason: reason, value: text, expected: expected, position: line)
     }
 
     /// A subtitle file is larger than MovieMaker reads (`SubtitleTrack.maximumFileSize`).
-    public static func subtitlesTooLarge(path: String, bytes: Int, limit: Int) -> MovieMakerError {
+    package static func subtitlesTooLarge(path: String, bytes: Int, limit: Int) -> MovieMakerError {
         MovieMakerError(code: .invalidSubtitles, message: "the subtitle file \(path) is \(bytes) bytes, more than the \(limit) MovieMaker reads: is it really an SRT or WebVTT file? Split it into smaller files",
                         location: Location(file: path), reason: "too large", value: "\(bytes)")
     }
 
     /// A subtitle file could not be read (missing, a folder, no permission).
-    public static func subtitlesUnreadable(path: String, reason: String) -> MovieMakerError {
+    package static func subtitlesUnreadable(path: String, reason: String) -> MovieMakerError {
         MovieMakerError(code: .invalidSubtitles, message: "cannot read the subtitle file \(path): \(reason); give an SRT (.srt) or WebVTT (.vtt) file",
                         location: Location(file: path), reason: reason)
     }
 
     /// A value cannot be written as data (`Encodable`): a closure, an in-memory picture, a sound made by code.
-    public static func notEncodable(what: String, reason: String) -> MovieMakerError {
+    package static func notEncodable(what: String, reason: String) -> MovieMakerError {
         MovieMakerError(code: .notEncodable, message: "\(what) cannot be written as data: \(reason)", reason: reason, value: what)
     }
 
     /// Assembling a chunked render in `folder` found no complete chunk for `missing` (each described as
     /// `chunk 2/4 (frames 60..<90)`); `ignored` other files in the folder belong to other movies or settings.
-    public static func chunksMissing(folder: String, missing: [String], ignored: Int) -> MovieMakerError {
+    package static func chunksMissing(folder: String, missing: [String], ignored: Int) -> MovieMakerError {
         let list = missing.count > 8 ? missing.prefix(8).joined(separator: ", ") + " and \(missing.count - 8) more" : missing.joined(separator: ", ")
         let other = ignored > 0 ? " (\(ignored) chunk file\(ignored == 1 ? "" : "s") there belong\(ignored == 1 ? "s" : "") to another description or other settings and \(ignored == 1 ? "was" : "were") ignored)" : ""
         return MovieMakerError(code: .chunksMissing,
@@ -350,7 +350,7 @@ extension MovieMakerError {
 
     /// The chunk file `path` cannot be joined to the movie: `reason` says why (unreadable, a different
     /// frame count than its name says, or encoded differently from the first chunk).
-    public static func chunkMismatch(path: String, reason: String) -> MovieMakerError {
+    package static func chunkMismatch(path: String, reason: String) -> MovieMakerError {
         MovieMakerError(code: .chunkMismatch, message: "cannot join the chunk \(path): \(reason); delete it and render that chunk again",
                         location: Location(file: path), reason: reason, value: path)
     }
