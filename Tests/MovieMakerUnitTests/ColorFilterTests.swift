@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import MovieMaker
+@testable import MovieMaker
 import MovieMakerTestSupport
 
 /// Colour filters: each against the FFmpeg filter that computes the same thing, 3D LUTs (identity exact,
@@ -51,6 +51,25 @@ import MovieMakerTestSupport
     }
 
     /// The FFmpeg CLI's output (rgb24) for `vf` on the test picture.
+    /// Issue 34, item 7: values made in code beyond a parameter's range are clamped to the range its
+    /// descriptor gives (the one a description may say), not to literals repeated in `apply`.
+    @Test("values beyond a parameter's range are clamped to the descriptor's range when applied")
+    func outOfRangeValuesAreClampedToTheDescriptorsRange() throws {
+        let pixels = Self.testPixels()
+        // Each pair: a value beyond the range, and the range's end it is clamped to.
+        let pairs: [(ColorFilter, ColorFilter, ClosedRange<Double>)] = [
+            (.tint(5), .tint(1), ColorFilter.range("tint", "amount")),
+            (.exposure(stops: -10), .exposure(stops: -3), ColorFilter.range("exposure", "stops")),
+            (.vibrance(9), .vibrance(2), ColorFilter.range("vibrance", "amount")),
+            (.temperature(kelvin: 100_000), .temperature(kelvin: 40_000), ColorFilter.range("temperature", "kelvin")),
+            (.sepia(amount: 4), .sepia(amount: 1), ColorFilter.mixRange),
+        ]
+        for (beyond, edge, range) in pairs {
+            #expect(range.lowerBound < range.upperBound)
+            #expect(try Self.filtered(pixels, [beyond]) == Self.filtered(pixels, [edge]), "\(beyond.spec.name) clamps to \(range)")
+        }
+    }
+
     static func ffmpeg(_ vf: String, input: PixelBuffer, folder: TemporaryFolder) throws -> [UInt8] {
         let png = folder.file("in.png"), raw = folder.file("out.rgb")
         let canvas = try Canvas(width: input.width, height: input.height)

@@ -233,10 +233,12 @@ extension ColorFilter {
             .color(make(try a.amount(key, default: def)))
         }
     }
-    private static let amountParameter = FilterParameter("amount", .amount(0...1), "How much: 0 unchanged, 1 fully (default 1).")
+    private static let amountParameter = FilterParameter("amount", .amount(mixRange), "How much: 0 unchanged, 1 fully (default 1).")
+    /// How much of a filter's effect is mixed with the original: 0 unchanged, 1 fully.
+    static let mixRange: ClosedRange<Double> = 0...1
 
     static let descriptors: [FilterDescriptor] = [
-        one("grayscale", "Shades of grey by luma (BT.709 weights); amount mixes with the original.", "amount", 0...1, 1,
+        one("grayscale", "Shades of grey by luma (BT.709 weights); amount mixes with the original.", "amount", mixRange, 1,
             "How grey: 0 unchanged, 1 fully grey (default 1).") { .grayscale(amount: $0) },
         one("brightness", "FFmpeg eq's brightness: added to BT.601 limited-range luma (×256).", "amount", -1...1, 0,
             "The brightness change, −1…1 (0 unchanged).") { .brightness($0) },
@@ -258,9 +260,9 @@ extension ColorFilter {
             "The exposure change in stops.") { .exposure(stops: $0) },
         one("vibrance", "FFmpeg vibrance: dull colours saturated more than vivid ones.", "amount", -2...2, 0,
             "The intensity, −2…2 (0 unchanged).") { .vibrance($0) },
-        one("sepia", "Sepia tone (colorchannelmixer's sepia matrix).", "amount", 0...1, 1,
+        one("sepia", "Sepia tone (colorchannelmixer's sepia matrix).", "amount", mixRange, 1,
             "How much: 0 unchanged, 1 fully sepia (default 1).") { .sepia(amount: $0) },
-        one("invert", "The negative (FFmpeg negate).", "amount", 0...1, 1,
+        one("invert", "The negative (FFmpeg negate).", "amount", mixRange, 1,
             "How much: 0 unchanged, 1 fully inverted (default 1).") { .invert(amount: $0) },
         FilterDescriptor("colorize", "Tint with a colour: the picture's luma with the colour's chroma (FFmpeg colorize).", [
             FilterParameter("color", .color, required: true, "The colour."),
@@ -334,10 +336,37 @@ extension ColorFilter {
         }
     }
 
+    /// The range the descriptor of filter `name` gives its parameter `key`: what a description may
+    /// say, and what a value made in code is clamped to when the filter is applied.
+    static func range(_ name: String, _ key: String) -> ClosedRange<Double> {
+        guard let range = ranges[name]?[key] else { preconditionFailure("no numeric parameter \(key) in the \(name) filter's descriptor") }
+        return range
+    }
+
+    /// Every colour filter's numeric parameter ranges, from the descriptors (read once).
+    private static let ranges: [String: [String: ClosedRange<Double>]] = {
+        var table: [String: [String: ClosedRange<Double>]] = [:]
+        for descriptor in descriptors {
+            for parameter in descriptor.parameters {
+                switch parameter.kind {
+                case let .amount(range), let .number(range): table[descriptor.name, default: [:]][parameter.key] = range
+                default: break
+                }
+            }
+        }
+        return table
+    }()
+
     /// Applies the filter to `image` in place.
     func apply(to image: FilterImage, at time: FilterTime) throws(MovieMakerError) {
         let t = time.seconds
-        func unit(_ a: FilterAmount) -> Double { min(max(a.value(at: t), 0), 1) }
+        /// `a` at this time, within the range the descriptor gives `key` of `filter`.
+        func clamped(_ a: FilterAmount, _ filter: String, _ key: String = "amount") -> Double {
+            let range = Self.range(filter, key)
+            return min(max(a.value(at: t), range.lowerBound), range.upperBound)
+        }
+        /// A mix with the original, within the shared `amount` parameter's range.
+        func unit(_ a: FilterAmount) -> Double { min(max(a.value(at: t), Self.mixRange.lowerBound), Self.mixRange.upperBound) }
         switch self {
         case let .grayscale(a):
             let k = unit(a); guard k > 0 else { return }
@@ -359,17 +388,17 @@ extension ColorFilter {
             YUVOperation.hue(degrees: v).apply(to: image)
         case let .temperature(kelvin, a):
             let k = unit(a); guard k > 0 else { return }
-            let c = Self.kelvinToRGB(Float(min(max(kelvin.value(at: t), 1000), 40000)))
+            let c = Self.kelvinToRGB(Float(clamped(kelvin, "temperature", "kelvin")))
             ColorMatrix(m: [c.0, 0, 0, 0, c.1, 0, 0, 0, c.2], offset: [0, 0, 0]).mixed(Float(k)).apply(to: image)
         case let .tint(a):
-            let v = min(max(a.value(at: t), -1), 1); guard v != 0 else { return }
+            let v = clamped(a, "tint"); guard v != 0 else { return }
             ChannelMatrix(gg: 1 - 0.3 * v).matrix.apply(to: image)
         case let .exposure(s):
-            let v = min(max(s.value(at: t), -3), 3); guard v != 0 else { return }
+            let v = clamped(s, "exposure", "stops"); guard v != 0 else { return }
             let scale = 1 / exp2(-v)
             ChannelTables { $0 * scale }.apply(to: image)
         case let .vibrance(a):
-            let v = Float(min(max(a.value(at: t), -2), 2)); guard v != 0 else { return }
+            let v = Float(clamped(a, "vibrance")); guard v != 0 else { return }
             Self.vibrance(v, image)
         case let .sepia(a):
             let k = unit(a); guard k > 0 else { return }
