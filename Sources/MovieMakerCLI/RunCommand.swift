@@ -94,8 +94,15 @@ struct RunCommand: ParsableCommand {
     /// are the script's own: there is no child left to forward SIGINT or SIGTERM to, and none left
     /// running. Returns only by throwing.
     static func replaceProcess(with executable: URL, arguments: [String]) throws(ScriptError) -> Never {
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
+        // An argument whose bytes are not UTF-8 reached moviemaker as an alias of its file
+        // (`FolderListing.argument`): the script gets the bytes as given, and the aliases go now, since
+        // execv skips the exit handler that would remove them.
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { argument in
+            guard let raw = FolderListing.rawBytes(ofArgument: argument) else { return strdup(argument) }
+            return (raw + [0]).withUnsafeBufferPointer { buffer in buffer.withMemoryRebound(to: CChar.self) { strdup($0.baseAddress!) } }
+        }
         argv.append(nil)
+        FolderListing.removeAliases()
         // Ignored or blocked signals survive execv: the script must start with Ctrl-C's default action,
         // and with no signal blocked. moviemaker itself may have been started with most signals blocked:
         // Foundation's Process on Linux passes on the calling thread's mask, and Dispatch's worker

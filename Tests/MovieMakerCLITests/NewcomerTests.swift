@@ -140,6 +140,32 @@ struct NewcomerTests {
         }
     }
 
+    /// A script's argument whose bytes are not UTF-8 and name a file reaches the script as the bytes
+    /// given (moviemaker reads it through an alias, `FolderListing.argument`), and the alias is gone:
+    /// execv skips the exit handler that removes it elsewhere.
+    @Test func aScriptGetsArgumentsThatAreNotUTF8AsGivenAndNoAliasIsLeft() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let temporary = folder.file("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let script = folder.file("bytes.swift")
+        try """
+            import Foundation
+            let bytes = Array(CommandLine.unsafeArgv[1].map { UnsafeRawPointer($0) }.map { p in
+                UnsafeBufferPointer(start: p.assumingMemoryBound(to: UInt8.self), count: strlen(p.assumingMemoryBound(to: CChar.self)))
+            } ?? UnsafeBufferPointer(start: nil, count: 0))
+            print(bytes.map { String($0, radix: 16) }.joined(separator: " "))
+            """.write(to: script, atomically: true, encoding: .utf8)
+        let bash = URL(fileURLWithPath: "/bin/bash")
+        #expect(try CLI.run(["-c", "touch $'n\\xffo.txt'"], in: folder.url, executable: bash).status == 0)
+        let r = try CLI.run(["-c", "exec \"$0\" run bytes.swift -- $'n\\xffo.txt'", CLI.executable.path],
+                            environment: ["TMPDIR": temporary.path], in: folder.url, executable: bash)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "6e ff 6f 2e 74 78 74", "the script's argument: \(r.stdout)")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+        #expect(!left.contains { $0.hasPrefix("moviemaker-names-") }, "aliases left behind: \(left)")
+    }
+
     @Test func swiftVersion6IsAnOptInThatChecksDataRaces() throws {
         guard CLI.isBuilt else { return }
         let folder = try TemporaryFolder()

@@ -72,8 +72,19 @@ package enum FolderListing {
             return String(decoding: bytes, as: UTF8.self)
         }
         Aliases.shared.remember(alias.path, shownAs: String(decoding: path, as: UTF8.self))
-        return String(decoding: prefix, as: UTF8.self) + alias.path
+        let text = String(decoding: prefix, as: UTF8.self) + alias.path
+        Aliases.shared.rawArguments.withLock { $0[text] = bytes }
+        return text
     }
+
+    /// The bytes the user gave for `argument` when `argument(_:)` replaced them by an alias; nil for an
+    /// argument given as it is. For a program handing its arguments on (`moviemaker run` to a script).
+    package static func rawBytes(ofArgument argument: String) -> [UInt8]? {
+        Aliases.shared.rawArguments.withLock { $0[argument] }
+    }
+
+    /// Removes every alias now, for a process about to `execv` (which skips the exit clean-up).
+    package static func removeAliases() { Aliases.removeAll() }
 
     /// `text` with each command-line alias's path replaced by the path the user gave (U+FFFD for its
     /// bytes that are not UTF-8), for messages.
@@ -98,6 +109,8 @@ package enum FolderListing {
 
         /// Command-line aliases' paths and the paths they stand for, as shown.
         let shown = Mutex<[String: String]>([:])
+        /// Arguments replaced by an alias, and the bytes given for them.
+        let rawArguments = Mutex<[String: [UInt8]]>([:])
 
         /// Records that the alias at `path` stands for `original` in messages.
         func remember(_ path: String, shownAs original: String) { shown.withLock { $0[path] = original } }
@@ -148,10 +161,15 @@ package enum FolderListing {
 
         /// Installs the exit handler once.
         private static let exitHandlerInstalled: Bool = {
-            atexit {
-                for folder in Aliases.folders.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: folder) }
-            }
+            atexit { Aliases.removeAll() }
             return true
         }()
+
+        /// Removes every alias folder made so far.
+        static func removeAll() {
+            for folder in folders.withLock({ list in defer { list.removeAll() }; return list }) {
+                try? FileManager.default.removeItem(atPath: folder)
+            }
+        }
     }
 }
