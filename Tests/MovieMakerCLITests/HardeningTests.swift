@@ -316,7 +316,7 @@ struct HardeningTests {
         #expect(folder.contents == [], "nothing left behind: \(folder.contents)")
     }
 
-    @Test("the README's exit-status table, row by row (signals: CLICancellationTests)")
+    @Test("docs/CLI.md's exit-status table, row by row (signals: CLICancellationTests)")
     func exitStatusTable() throws {
         guard CLI.isBuilt else { return }
         let folder = try TemporaryFolder()

@@ -25,7 +25,7 @@ struct FilterDefaultsTests {
         }
     }
 
-    @Test("The README's vignette: only the amount given, the rest as FFmpeg's defaults")
+    @Test("docs/PICTURE-EDITING.md's vignette: only the amount given, the rest as FFmpeg's defaults")
     func vignetteWithAnAmountOnly() throws {
         let filter = Clip.Filter.spatial(.vignette(amount: 0.5))
         let read = try Clip.Filter.reading(.object(["name": .string("vignette"), "amount": .number("0.5")]), at: JSONPath(), baseDirectory: nil, rate: 30)
