@@ -59,9 +59,14 @@ let package = Package(
         // libjpeg and libpng report errors by longjmp (or exit()), which Swift cannot catch: their
         // calls live in this small C target, which turns every error into a code and a message.
         .target(name: "CMovieMakerImageShim", dependencies: ["CJPEG", "CPNG"]),
+        // The pure-Swift core: exact time and rates, easing and keyframes, geometry, colours, paths,
+        // errors, JSON values and paths, the JSON Schema builder, cancellation. No C module, no Logging,
+        // nothing above it (ARCHITECTURE.md's layer table); `MovieMaker` re-exports it.
+        .target(name: "MovieMakerCore"),
         .target(
             name: "MovieMaker",
             dependencies: [
+                "MovieMakerCore",
                 "CCairo", "CFreeType", "CPango", "CX264", "CFFmpeg", "CAVFilter", "CMovieMakerShim",
                 "CJPEG", "CPNG", "CWebP", "CHeif", "CLCMS", "CMovieMakerImageShim",
                 .product(name: "Logging", package: "swift-log"),

@@ -296,7 +296,7 @@ extension Clip {
             self.sourceRange = sourceRange
             switch source {
             case let .photo(photo):
-                group = PhotoGroup(urls: [photo.url], frameSize: photo.frameSize, zoom: photo.decodeZoom, fit: photo.fit)
+                group = PhotoGroup(urls: [photo.url], frameSize: photo.frameSize, zoom: photo.decodeZoom, framing: photo.fit.framing)
                 videoKey = nil
             case let .video(video):
                 group = nil

@@ -397,7 +397,7 @@ extension Clip.SlideshowLeaf {
         let frame = Size(width: Double(width), height: Double(height))
         // Decoded large enough for the closest Ken Burns view, so zooming in never enlarges pixels.
         let zoom = show.kenBurns.isEnabled ? 1 + show.kenBurns.zoom : 1
-        let group = PhotoGroup(urls: show.photos.map(\.url), frameSize: frame, zoom: zoom, fit: show.fit)
+        let group = PhotoGroup(urls: show.photos.map(\.url), frameSize: frame, zoom: zoom, framing: show.fit.framing)
         let scale = frame.height / 1080
         var style = show.captionStyle
         style.font.size *= scale
@@ -451,5 +451,16 @@ extension Clip.SlideshowLeaf {
         self.height = height
         self.group = group
         photos = show.transition.map { .sequence(items, transition: $0) } ?? .sequence(items)
+    }
+}
+
+extension Slideshow.Fit {
+    /// How the photo layer prepares a photo shown with this fit.
+    var framing: PhotoFraming {
+        switch self {
+        case .fill: .cover
+        case .fit: .contain
+        case .blur: .containOverBlur
+        }
     }
 }

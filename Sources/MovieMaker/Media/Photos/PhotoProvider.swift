@@ -1,6 +1,17 @@
 import Foundation
 import Synchronization
 
+/// How a photo is prepared for the way it fills the frame: the Media layer's view of `Slideshow.Fit`
+/// (which the layers above map to it), so photo decoding depends on nothing above it.
+enum PhotoFraming: Sendable, Hashable {
+    /// The photo covers the frame (cropped when drawn): decoded to cover the decode size.
+    case cover
+    /// The whole photo is shown inside the frame: decoded to fit the decode size.
+    case contain
+    /// As `contain`, over a small blurred, darkened copy of itself drawn enlarged behind it.
+    case containOverBlur
+}
+
 /// A photo decoded for drawing: the picture at about display size and, for the `blur` fit, its
 /// blurred, darkened background.
 final class PreparedPhoto: Sendable {
@@ -33,8 +44,8 @@ final class PhotoProvider: @unchecked Sendable {
     let target: Size
     /// The size photos are decoded at (the frame enlarged by the Ken Burns zoom).
     let decodeSize: Size
-    /// How photos fill the frame (decides `fill` cropping against `fit`/`blur` containment).
-    let fit: Slideshow.Fit
+    /// How photos fill the frame (cover, or contained with or without a blurred backdrop).
+    let framing: PhotoFraming
     /// How many decoded photos are kept, counting the one being read ahead: the two of a transition.
     /// The next photo is read ahead once the one before the current is idle (`isIdle`: no frame being
     /// drawn can ask for it any more), and takes its place.
@@ -73,10 +84,10 @@ final class PhotoProvider: @unchecked Sendable {
     /// through read-ahead).
     var heldCount: Int { condition.withLock { state.cache.count + state.loading.count } }
 
-    /// A provider of `urls` prepared for frames of `target`, decoded at `decodeSize`, fitted by `fit`,
+    /// A provider of `urls` prepared for frames of `target`, decoded at `decodeSize`, prepared for `framing`,
     /// for a render drawing on `drawingThreads` threads.
-    init(urls: [URL], target: Size, decodeSize: Size, fit: Slideshow.Fit, drawingThreads: Int = 1, inFlight: FramesInFlight? = nil) {
-        self.urls = urls; self.target = target; self.decodeSize = decodeSize; self.fit = fit
+    init(urls: [URL], target: Size, decodeSize: Size, framing: PhotoFraming, drawingThreads: Int = 1, inFlight: FramesInFlight? = nil) {
+        self.urls = urls; self.target = target; self.decodeSize = decodeSize; self.framing = framing
         idleFrames = 2 * max(1, drawingThreads) + 4
         self.inFlight = inFlight
     }
@@ -268,10 +279,10 @@ final class PhotoProvider: @unchecked Sendable {
     private func decode(_ index: Int) throws -> PreparedPhoto {
         decodeCount.add(1, ordering: .relaxed)
         // `fill` crops, so it needs the photo to cover the frame; `fit` and `blur` show all of it.
-        let scaling: PhotoScaling = fit == .fill ? .filling(decodeSize) : .fitting(decodeSize)
-        let image = try Self.reduced(PhotoDecoder.decode(urls[index], scaling: scaling).image, to: decodeSize, covering: fit == .fill)
+        let scaling: PhotoScaling = framing == .cover ? .filling(decodeSize) : .fitting(decodeSize)
+        let image = try Self.reduced(PhotoDecoder.decode(urls[index], scaling: scaling).image, to: decodeSize, covering: framing == .cover)
         var background: Image? = nil
-        if fit == .blur {
+        if framing == .containOverBlur {
             // The blurred enlargement is made small (1/8 of the frame) and scaled up when drawn: it looks
             // the same as blurring at full size and costs almost nothing.
             let w = max(8, Int(target.width / 8)), h = max(8, Int(target.height / 8))
@@ -300,21 +311,21 @@ final class PhotoGroup: Sendable {
     /// How much larger than the frame photos are decoded.
     let zoom: Double
     /// How photos fill the frame.
-    let fit: Slideshow.Fit
+    let framing: PhotoFraming
     /// The provider used when a clip of this group is drawn outside any render (`Clip.draw(in:at:)` on a
     /// canvas of your own), created on first use and kept while the clip lives, as before renders had
     /// sessions; keyed by frame size.
     private let standalone = Mutex<[Size: PhotoProvider]>([:])
 
-    /// A group of `urls` prepared for `frameSize` (nil: the render's), decoded `zoom` times larger, fitted by `fit`.
-    init(urls: [URL], frameSize: Size?, zoom: Double, fit: Slideshow.Fit) {
-        self.urls = urls; self.frameSize = frameSize; self.zoom = zoom; self.fit = fit
+    /// A group of `urls` prepared for `frameSize` (nil: the render's), decoded `zoom` times larger, prepared for `framing`.
+    init(urls: [URL], frameSize: Size?, zoom: Double, framing: PhotoFraming) {
+        self.urls = urls; self.frameSize = frameSize; self.zoom = zoom; self.framing = framing
     }
 
     /// A new provider for frames of `frame` (the render's size, used when `frameSize` is nil).
     func makeProvider(frame: Size, drawingThreads: Int = 1, inFlight: FramesInFlight? = nil) -> PhotoProvider {
         let target = frameSize ?? frame
-        return PhotoProvider(urls: urls, target: target, decodeSize: Size(width: target.width * zoom, height: target.height * zoom), fit: fit,
+        return PhotoProvider(urls: urls, target: target, decodeSize: Size(width: target.width * zoom, height: target.height * zoom), framing: framing,
                              drawingThreads: drawingThreads, inFlight: inFlight)
     }
 

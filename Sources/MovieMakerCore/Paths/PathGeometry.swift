@@ -5,32 +5,32 @@ import Foundation
 // explicit start point, grouped into `PathGeometry.Subpath`s the way Cairo reads the elements.
 
 /// A 2-D vector for the path maths (`SIMD2` brings `+`, `-` and scaling without new operators on `Point`).
-typealias PathVector = SIMD2<Double>
+package typealias PathVector = SIMD2<Double>
 
 extension Point {
     /// The point as a vector.
-    var pathVector: PathVector { PathVector(x, y) }
+    package var pathVector: PathVector { PathVector(x, y) }
     /// A point from a vector.
-    init(pathVector v: PathVector) { self.init(x: v.x, y: v.y) }
+    package init(pathVector v: PathVector) { self.init(x: v.x, y: v.y) }
 }
 
 extension SIMD2 where Scalar == Double {
     /// Euclidean length.
-    var pathNorm: Double { (x * x + y * y).squareRoot() }
+    package var pathNorm: Double { (x * x + y * y).squareRoot() }
     /// `self` `t` of the way to `other`.
-    func pathLerp(_ other: PathVector, _ t: Double) -> PathVector { self + (other - self) * t }
+    package func pathLerp(_ other: PathVector, _ t: Double) -> PathVector { self + (other - self) * t }
 }
 
 /// Cubic Bézier approximations of circular arcs.
-enum PathArc {
+package enum PathArc {
     /// One cubic piece of a unit-circle arc (control points and end point; the start is the previous end).
-    struct Piece { var control1: PathVector; var control2: PathVector; var end: PathVector }
+    package struct Piece { var control1: PathVector; var control2: PathVector; var end: PathVector }
 
     /// The unit-circle arc from `startAngle` turning by `sweep` radians, in pieces of at most 90°.
     ///
     /// Each piece uses the standard handle length 4/3·tan(θ/4), which meets the circle at both ends and the
     /// middle and stays outside it by at most 2.7e-4 of the radius for a 90° piece.
-    static func unitCircleCubics(startAngle: Double, sweep: Double) -> [Piece] {
+    package static func unitCircleCubics(startAngle: Double, sweep: Double) -> [Piece] {
         guard sweep != 0, sweep.isFinite, startAngle.isFinite else { return [] }
         let count = max(1, Int((abs(sweep) / (.pi / 2) - 1e-9).rounded(.up)))
         let step = sweep / Double(count)
@@ -52,11 +52,11 @@ enum PathArc {
 }
 
 /// Gauss–Legendre quadrature on [-1, 1], with nodes found by Newton's method on the Legendre polynomial.
-enum PathQuadrature {
+package enum PathQuadrature {
     /// Order of the rule.
-    static let order = 8
+    package static let order = 8
     /// Nodes and weights.
-    static let rule: (nodes: [Double], weights: [Double]) = {
+    package static let rule: (nodes: [Double], weights: [Double]) = {
         let n = order
         var nodes: [Double] = [], weights: [Double] = []
         for i in 0..<n {
@@ -78,42 +78,42 @@ enum PathQuadrature {
 }
 
 /// One drawing element with its start point: a line, a quadratic or a cubic Bézier.
-struct PathSegment: Hashable, Sendable {
+package struct PathSegment: Hashable, Sendable {
     /// The kind of curve.
-    enum Kind: Hashable, Sendable { case line, quad, cubic }
+    package enum Kind: Hashable, Sendable { case line, quad, cubic }
     /// The kind of curve.
-    var kind: Kind
+    package var kind: Kind
     /// Start point.
-    var p0: PathVector
+    package var p0: PathVector
     /// First control point (the only one for a quadratic; unused for a line).
-    var p1: PathVector
+    package var p1: PathVector
     /// Second control point of a cubic (unused otherwise).
-    var p2: PathVector
+    package var p2: PathVector
     /// End point.
-    var p3: PathVector
+    package var p3: PathVector
     /// True for the line a `closeSubpath` adds back to the subpath's start.
-    var isClose = false
+    package var isClose = false
 
     /// A straight line.
-    static func line(_ a: PathVector, _ b: PathVector, isClose: Bool = false) -> PathSegment {
+    package static func line(_ a: PathVector, _ b: PathVector, isClose: Bool = false) -> PathSegment {
         PathSegment(kind: .line, p0: a, p1: a, p2: b, p3: b, isClose: isClose)
     }
     /// A quadratic Bézier.
-    static func quad(_ a: PathVector, _ c: PathVector, _ b: PathVector) -> PathSegment {
+    package static func quad(_ a: PathVector, _ c: PathVector, _ b: PathVector) -> PathSegment {
         PathSegment(kind: .quad, p0: a, p1: c, p2: c, p3: b)
     }
     /// A cubic Bézier.
-    static func cubic(_ a: PathVector, _ c1: PathVector, _ c2: PathVector, _ b: PathVector) -> PathSegment {
+    package static func cubic(_ a: PathVector, _ c1: PathVector, _ c2: PathVector, _ b: PathVector) -> PathSegment {
         PathSegment(kind: .cubic, p0: a, p1: c1, p2: c2, p3: b)
     }
 
     /// The element that draws this segment from its start point (a close segment gives `closeSubpath`).
-    var element: Path.Element {
+    package var element: Path.Element {
         if isClose { return .closeSubpath }
         return drawingElement
     }
     /// The element that draws this segment from its start point (a close segment gives a line).
-    var drawingElement: Path.Element {
+    package var drawingElement: Path.Element {
         switch kind {
         case .line: return .line(to: Point(pathVector: p3))
         case .quad: return .quadCurve(to: Point(pathVector: p3), control: Point(pathVector: p1))
@@ -122,7 +122,7 @@ struct PathSegment: Hashable, Sendable {
     }
 
     /// The same curve as a cubic (exact: lines get handles at thirds, quadratics are degree-raised).
-    var asCubic: PathSegment {
+    package var asCubic: PathSegment {
         switch kind {
         case .cubic: return self
         case .line: return .cubic(p0, p0.pathLerp(p3, 1.0 / 3.0), p0.pathLerp(p3, 2.0 / 3.0), p3)
@@ -131,7 +131,7 @@ struct PathSegment: Hashable, Sendable {
     }
 
     /// The point at parameter `t` (0…1).
-    func point(at t: Double) -> PathVector {
+    package func point(at t: Double) -> PathVector {
         let s = 1 - t
         switch kind {
         case .line: return t == 1 ? p3 : p0 + (p3 - p0) * t
@@ -143,7 +143,7 @@ struct PathSegment: Hashable, Sendable {
         }
     }
     /// The first derivative at `t`.
-    func derivative(at t: Double) -> PathVector {
+    package func derivative(at t: Double) -> PathVector {
         let s = 1 - t
         switch kind {
         case .line: return p3 - p0
@@ -152,7 +152,7 @@ struct PathSegment: Hashable, Sendable {
         }
     }
     /// The second derivative at `t`.
-    func secondDerivative(at t: Double) -> PathVector {
+    package func secondDerivative(at t: Double) -> PathVector {
         switch kind {
         case .line: return .zero
         case .quad: return 2 * (p0 - 2 * p1 + p3)
@@ -164,7 +164,7 @@ struct PathSegment: Hashable, Sendable {
 
     /// The unit direction of travel at `t`, taking the limit where the derivative vanishes
     /// (a control point on an end point); nil for a segment of no extent.
-    func direction(at t: Double) -> PathVector? {
+    package func direction(at t: Double) -> PathVector? {
         let scale = max(controlPolygonLength, .leastNormalMagnitude)
         let d = derivative(at: t)
         if d.pathNorm > 1e-12 * scale { return d / d.pathNorm }
@@ -177,7 +177,7 @@ struct PathSegment: Hashable, Sendable {
     }
 
     /// Splits at parameter `t` into two curves of the same kind (de Casteljau).
-    func split(at t: Double) -> (PathSegment, PathSegment) {
+    package func split(at t: Double) -> (PathSegment, PathSegment) {
         switch kind {
         case .line:
             let m = point(at: t)
@@ -193,7 +193,7 @@ struct PathSegment: Hashable, Sendable {
     }
 
     /// The exact piece between parameters `a` and `b` (0 ≤ a ≤ b ≤ 1), keeping the end points exact.
-    func piece(from a: Double, to b: Double) -> PathSegment {
+    package func piece(from a: Double, to b: Double) -> PathSegment {
         var result = self
         if b < 1 { result = result.split(at: b).0 }
         if a > 0, b > 0 { result = result.split(at: a / b).1 }
@@ -202,20 +202,20 @@ struct PathSegment: Hashable, Sendable {
     }
 
     /// The same curve traversed backwards.
-    var reversed: PathSegment {
+    package var reversed: PathSegment {
         var r = PathSegment(kind: kind, p0: p3, p1: p2, p2: p1, p3: p0)
         if kind == .quad { r.p1 = p1; r.p2 = p1 }
         return r
     }
 
     /// The curve under an affine transform (exact: Béziers are affine-invariant).
-    func applying(_ t: AffineTransform) -> PathSegment {
+    package func applying(_ t: AffineTransform) -> PathSegment {
         func map(_ v: PathVector) -> PathVector { PathVector(t.a * v.x + t.c * v.y + t.tx, t.b * v.x + t.d * v.y + t.ty) }
         return PathSegment(kind: kind, p0: map(p0), p1: map(p1), p2: map(p2), p3: map(p3), isClose: isClose)
     }
 
     /// The length of the control polygon, an upper bound of the arc length.
-    var controlPolygonLength: Double {
+    package var controlPolygonLength: Double {
         switch kind {
         case .line: return (p3 - p0).pathNorm
         case .quad: return (p1 - p0).pathNorm + (p3 - p1).pathNorm
@@ -224,14 +224,14 @@ struct PathSegment: Hashable, Sendable {
     }
 
     /// The arc length.
-    var length: Double { length(to: 1) }
+    package var length: Double { length(to: 1) }
 
     /// The arc length from parameter 0 to `t`: exact for lines, adaptive Gauss–Legendre for curves
     /// (absolute error about 1e-12 of the control polygon's length).
-    func length(to t: Double) -> Double { length(from: 0, to: t) }
+    package func length(to t: Double) -> Double { length(from: 0, to: t) }
 
     /// The arc length between parameters `a` and `b` (negative when `b < a`).
-    func length(from a: Double, to b: Double) -> Double {
+    package func length(from a: Double, to b: Double) -> Double {
         if kind == .line { return (p3 - p0).pathNorm * (b - a) }
         guard a != b else { return 0 }
         let tolerance = 1e-12 * max(controlPolygonLength, .leastNormalMagnitude)
@@ -255,7 +255,7 @@ struct PathSegment: Hashable, Sendable {
 
     /// The parameter where the arc length from the start equals `distance` (clamped to 0…`total`, where
     /// `total` is this segment's length): Newton's method safeguarded by bisection.
-    func parameter(atLength distance: Double, total: Double) -> Double {
+    package func parameter(atLength distance: Double, total: Double) -> Double {
         guard total > 0, distance > 0 else { return 0 }
         guard distance < total else { return 1 }
         if kind == .line { return distance / total }
@@ -276,7 +276,7 @@ struct PathSegment: Hashable, Sendable {
     }
 
     /// Parameters in (0, 1) where x or y has a turning point.
-    var extremaParameters: [Double] {
+    package var extremaParameters: [Double] {
         var result: [Double] = []
         func roots(_ a: Double, _ b: Double, _ c: Double) {   // a·t² + b·t + c = 0
             let scale = abs(a) + abs(b) + abs(c)
@@ -304,7 +304,7 @@ struct PathSegment: Hashable, Sendable {
     }
 
     /// The number of equal parameter steps whose chords stay within `tolerance` of the curve.
-    func flatteningSteps(tolerance: Double) -> Int {
+    package func flatteningSteps(tolerance: Double) -> Int {
         // A chord over a parameter step h deviates at most h²/8·max|B''| from the curve.
         let curvature: Double
         switch kind {
@@ -319,29 +319,29 @@ struct PathSegment: Hashable, Sendable {
 }
 
 /// A path read as Cairo reads it: subpaths of segments with explicit start points.
-struct PathGeometry: Sendable {
+package struct PathGeometry: Sendable {
     /// One subpath that draws something.
-    struct Subpath: Hashable, Sendable {
+    package struct Subpath: Hashable, Sendable {
         /// The start point.
-        var start: PathVector
+        package var start: PathVector
         /// The segments in order; a closed subpath ends with its close segment (possibly of zero length).
-        var segments: [PathSegment]
+        package var segments: [PathSegment]
         /// True when it ends with `closeSubpath`.
-        var isClosed: Bool
+        package var isClosed: Bool
 
         /// The subpath as a stand-alone path.
-        var path: Path {
+        package var path: Path {
             Path(elements: [.move(to: Point(pathVector: start))] + segments.map(\.element))
         }
     }
 
     /// The subpaths in order, leaving out lone moves.
-    var subpaths: [Subpath] = []
+    package var subpaths: [Subpath] = []
 
     /// Reads `path`'s elements. Like Cairo, a line with no current point acts as a move, a curve with no
     /// current point starts at its first control point, and a drawing element after `closeSubpath` starts
     /// a new subpath at the closed subpath's start.
-    init(_ path: Path) {
+    package init(_ path: Path) {
         var subpaths: [Subpath] = []
         var open: Subpath?
         var current: PathVector?
@@ -387,22 +387,22 @@ struct PathGeometry: Sendable {
     }
 
     /// All segments in order.
-    var segments: [PathSegment] { subpaths.flatMap(\.segments) }
+    package var segments: [PathSegment] { subpaths.flatMap(\.segments) }
 }
 
 /// Segment lengths of a path, for walking along it by distance.
-struct PathMeasure: Sendable {
+package struct PathMeasure: Sendable {
     /// The subpaths.
-    let subpaths: [PathGeometry.Subpath]
+    package let subpaths: [PathGeometry.Subpath]
     /// The length of each segment of each subpath.
-    let lengths: [[Double]]
+    package let lengths: [[Double]]
     /// The length of each subpath.
-    let subpathLengths: [Double]
+    package let subpathLengths: [Double]
     /// The total length.
-    let total: Double
+    package let total: Double
 
     /// Measures `path`.
-    init(_ path: Path) {
+    package init(_ path: Path) {
         subpaths = PathGeometry(path).subpaths
         lengths = subpaths.map { $0.segments.map(\.length) }
         subpathLengths = lengths.map { $0.reduce(0, +) }
@@ -411,7 +411,7 @@ struct PathMeasure: Sendable {
 
     /// The place at `distance` along the whole path (clamped): subpath, segment and parameter; a distance on
     /// a boundary goes to the later segment. Nil when the path draws nothing.
-    func locate(_ distance: Double) -> (subpath: Int, segment: Int, t: Double)? {
+    package func locate(_ distance: Double) -> (subpath: Int, segment: Int, t: Double)? {
         guard !subpaths.isEmpty else { return nil }
         var walked = 0.0, chosen = 0, chosenStart = 0.0
         for (i, length) in subpathLengths.enumerated() where length > 0 {
@@ -426,7 +426,7 @@ struct PathMeasure: Sendable {
     /// The place at `distance` along subpath `i` (clamped): segment and parameter. A distance on the boundary
     /// of two segments goes to the later one, or to the earlier one when `preferEarlier`; segments of no
     /// length are skipped unless the subpath has no length.
-    func locate(subpath i: Int, distance: Double, preferEarlier: Bool = false) -> (segment: Int, t: Double) {
+    package func locate(subpath i: Int, distance: Double, preferEarlier: Bool = false) -> (segment: Int, t: Double) {
         var walked = 0.0
         var last: Int?
         for (j, length) in lengths[i].enumerated() where length > 0 {
@@ -595,14 +595,14 @@ extension Path {
 }
 
 /// A growing bounding box.
-struct PathBox {
+package struct PathBox {
     private var lo = PathVector(.infinity, .infinity), hi = PathVector(-.infinity, -.infinity)
     /// Grows the box to hold `p`.
-    mutating func add(_ p: PathVector) {
+    package mutating func add(_ p: PathVector) {
         lo = PathVector(min(lo.x, p.x), min(lo.y, p.y)); hi = PathVector(max(hi.x, p.x), max(hi.y, p.y))
     }
     /// The box, or a zero rectangle at the origin when nothing was added.
-    var rect: Rect {
+    package var rect: Rect {
         guard lo.x <= hi.x, lo.y <= hi.y else { return Rect(x: 0, y: 0, width: 0, height: 0) }
         return Rect(x: lo.x, y: lo.y, width: hi.x - lo.x, height: hi.y - lo.y)
     }
@@ -610,5 +610,5 @@ struct PathBox {
 
 extension Double {
     /// The value clamped to 0…1 (NaN becomes 0).
-    var pathClampedToUnit: Double { self >= 0 ? min(self, 1) : 0 }
+    package var pathClampedToUnit: Double { self >= 0 ? min(self, 1) : 0 }
 }

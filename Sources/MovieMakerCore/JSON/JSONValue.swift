@@ -98,13 +98,13 @@ extension JSONValue {
 
 /// A strict recursive-descent JSON reader that remembers where it is (line, column, JSON path).
 private struct JSONParser {
-    let bytes: [UInt8]
-    var index = 0
-    var path: [JSONPath.Component] = []
+    package let bytes: [UInt8]
+    package var index = 0
+    package var path: [JSONPath.Component] = []
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    package init(bytes: [UInt8]) { self.bytes = bytes }
 
-    mutating func parseDocument() throws(MovieMakerError) -> JSONValue {
+    package mutating func parseDocument() throws(MovieMakerError) -> JSONValue {
         // A UTF-8 byte order mark is allowed before the document (RFC 8259 §8.1 lets readers ignore it).
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         skipWhitespace()
@@ -115,7 +115,7 @@ private struct JSONParser {
         return value
     }
 
-    func position() -> (line: Int, column: Int) {
+    package func position() -> (line: Int, column: Int) {
         var line = 1, column = 1
         for b in bytes[..<min(index, bytes.count)] {
             if b == 0x0A { line += 1; column = 1 } else if b & 0xC0 != 0x80 { column += 1 }
@@ -123,23 +123,23 @@ private struct JSONParser {
         return (line, column)
     }
 
-    func fail(_ what: String) -> MovieMakerError {
+    package func fail(_ what: String) -> MovieMakerError {
         let (line, column) = position()
         return MovieMakerError.invalidDescription(JSONPath(path), "not valid JSON at line \(line), column \(column): \(what)")
     }
 
-    func describeByte() -> String {
+    package func describeByte() -> String {
         guard index < bytes.count else { return "the end of the file" }
         let b = bytes[index]
         if b >= 0x20 && b < 0x7F { return "\"\(Character(Unicode.Scalar(b)))\"" }
         return String(format: "byte 0x%02X", b)
     }
 
-    mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
     }
 
-    mutating func parseValue(depth: Int) throws(MovieMakerError) -> JSONValue {
+    package mutating func parseValue(depth: Int) throws(MovieMakerError) -> JSONValue {
         guard depth < JSONValue.maximumDepth else { throw fail("arrays and objects nested deeper than \(JSONValue.maximumDepth) levels") }
         skipWhitespace()
         guard index < bytes.count else { throw fail("the file ends where a value was expected") }
@@ -158,7 +158,7 @@ private struct JSONParser {
         }
     }
 
-    mutating func literal(_ word: String) throws(MovieMakerError) {
+    package mutating func literal(_ word: String) throws(MovieMakerError) {
         let w = Array(word.utf8)
         guard index + w.count <= bytes.count, Array(bytes[index..<index + w.count]) == w else {
             throw fail("unexpected \(describeByte()): expected a value (did you mean \(word)?)")
@@ -166,7 +166,7 @@ private struct JSONParser {
         index += w.count
     }
 
-    mutating func parseObject(depth: Int) throws(MovieMakerError) -> JSONValue {
+    package mutating func parseObject(depth: Int) throws(MovieMakerError) -> JSONValue {
         index += 1
         var members: [String: JSONValue] = [:]
         skipWhitespace()
@@ -192,7 +192,7 @@ private struct JSONParser {
         }
     }
 
-    mutating func parseArray(depth: Int) throws(MovieMakerError) -> JSONValue {
+    package mutating func parseArray(depth: Int) throws(MovieMakerError) -> JSONValue {
         index += 1
         var elements: [JSONValue] = []
         skipWhitespace()
@@ -209,7 +209,7 @@ private struct JSONParser {
         }
     }
 
-    mutating func parseNumber() throws(MovieMakerError) -> String {
+    package mutating func parseNumber() throws(MovieMakerError) -> String {
         let start = index
         func digits() -> Int {
             let s = index
@@ -239,7 +239,7 @@ private struct JSONParser {
         return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 
-    mutating func parseString() throws(MovieMakerError) -> String {
+    package mutating func parseString() throws(MovieMakerError) -> String {
         index += 1   // the opening quote
         var scalars = String.UnicodeScalarView()
         var runStart = index
@@ -297,7 +297,7 @@ private struct JSONParser {
         }
     }
 
-    mutating func hex4() throws(MovieMakerError) -> UInt32 {
+    package mutating func hex4() throws(MovieMakerError) -> UInt32 {
         guard index + 4 <= bytes.count else { throw fail("expected four hex digits after \\u") }
         var v: UInt32 = 0
         for _ in 0..<4 {
@@ -391,7 +391,7 @@ extension JSONValue {
     }
 
     /// Keys in the order of their UTF-8 bytes (the same on every machine and locale).
-    static func sortedKeys(_ members: [String: JSONValue]) -> [String] {
+    package static func sortedKeys(_ members: [String: JSONValue]) -> [String] {
         members.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
     }
 
@@ -479,7 +479,7 @@ extension MovieMakerError {
 extension Sequence {
     /// `map` for a transform that throws `MovieMakerError`, keeping the error's type (written as a loop:
     /// passing a typed-throws closure to the standard library's generic `map` trips the compiler).
-    func mapTyped<T>(_ transform: (Element) throws(MovieMakerError) -> T) throws(MovieMakerError) -> [T] {
+    package func mapTyped<T>(_ transform: (Element) throws(MovieMakerError) -> T) throws(MovieMakerError) -> [T] {
         var result: [T] = []
         for element in self { result.append(try transform(element)) }
         return result

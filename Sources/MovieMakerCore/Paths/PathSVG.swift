@@ -48,13 +48,13 @@ extension Path {
 }
 
 /// A recursive-descent reader of SVG path data, following the grammar of SVG 1.1 section 8.3.9.
-struct PathSVGParser {
+package struct PathSVGParser {
     private let source: String
     private let chars: [Character]
     private var index = 0
 
     /// A parser over `data`.
-    init(_ data: String) { source = data; chars = Array(data) }
+    package init(_ data: String) { source = data; chars = Array(data) }
 
     private var atEnd: Bool { index >= chars.count }
     private var peek: Character? { atEnd ? nil : chars[index] }
@@ -125,7 +125,7 @@ struct PathSVGParser {
     }
 
     /// Reads the whole data into a path.
-    mutating func parse() throws(MovieMakerError) -> Path {
+    package mutating func parse() throws(MovieMakerError) -> Path {
         var path = Path()
         var command: Character?
         var current = PathVector.zero, subpathStart = PathVector.zero
@@ -225,7 +225,7 @@ struct PathSVGParser {
 
     /// Appends an SVG elliptical arc as cubic Béziers, converting the endpoint form to the centre form as in
     /// SVG 1.1 appendix F.6.5–F.6.6 (out-of-range radii are scaled up; zero radii give a straight line).
-    static func appendArc(to path: inout Path, from p1: PathVector, to p2: PathVector, radii: PathVector,
+    package static func appendArc(to path: inout Path, from p1: PathVector, to p2: PathVector, radii: PathVector,
                           rotationDegrees: Double, largeArc: Bool, sweep: Bool) {
         guard p1 != p2 else { return }   // F.6.2: identical end points draw nothing
         var rx = abs(radii.x), ry = abs(radii.y)

@@ -212,12 +212,12 @@ extension Stagger.Order: Codable {
 }
 
 /// Sebastiano Vigna's SplitMix64: a tiny, fast, well-mixed 64-bit generator for reproducible shuffles.
-struct SplitMix64: RandomNumberGenerator, Sendable {
+package struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
     /// A generator that always produces the same sequence for the same seed.
-    init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
     /// The next 64 random bits.
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

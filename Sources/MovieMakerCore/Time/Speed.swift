@@ -45,7 +45,7 @@ public struct Speed: Sendable, Hashable, CustomStringConvertible, Codable {
     public var isSupported: Bool { !(self < Self.minimum) && !(Self.maximum < self) }
 
     /// `a` is slower than `b`.
-    static func < (a: Speed, b: Speed) -> Bool { Rational(a.numerator, a.denominator) < Rational(b.numerator, b.denominator) }
+    package static func < (a: Speed, b: Speed) -> Bool { Rational(a.numerator, a.denominator) < Rational(b.numerator, b.denominator) }
 
     /// `4/1`, `1/2`, `3/2`, with " (pitch follows)" when the pitch is not kept.
     public var description: String {

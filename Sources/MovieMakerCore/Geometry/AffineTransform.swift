@@ -66,10 +66,10 @@ extension AffineTransform: Interpolatable {
             skew: p.skew.interpolated(to: q.skew, amount: t))
     }
 
-    struct Parts { var translation: Point; var rotation: Double; var scale: Size; var skew: Double }
+    package struct Parts { var translation: Point; var rotation: Double; var scale: Size; var skew: Double }
 
     /// translation · rotation · skew(x) · scale, the decomposition used by CSS transitions.
-    var decomposed: Parts {
+    package var decomposed: Parts {
         let sx = hypot(a, b)
         guard sx > 0 else { return Parts(translation: Point(x: tx, y: ty), rotation: 0, scale: Size(width: 0, height: d), skew: 0) }
         let rotation = atan2(b, a)
@@ -82,7 +82,7 @@ extension AffineTransform: Interpolatable {
                      scale: Size(width: sx, height: sy), skew: sy == 0 ? 0 : shear / sy)
     }
 
-    static func compose(translation: Point, rotation: Double, scale: Size, skew: Double) -> AffineTransform {
+    package static func compose(translation: Point, rotation: Double, scale: Size, skew: Double) -> AffineTransform {
         let local = AffineTransform(a: scale.width, b: 0, c: skew * scale.height, d: scale.height, tx: 0, ty: 0)
         return local.concatenating(.rotation(rotation)).concatenating(.translation(x: translation.x, y: translation.y))
     }

@@ -15,7 +15,7 @@ public enum LibraryWarnings {
     }
 
     /// Reports `message`.
-    static func warn(_ message: String) {
+    package static func warn(_ message: String) {
         if let handler = handler.withLock({ $0 }) {
             handler(message)
         } else {

@@ -27,20 +27,20 @@ public struct PathMorph: Hashable, Sendable {
     private let pairs: [Pair]?   // nil when the structures match
 
     /// The fewest cubic segments per subpath in a common structure.
-    static let minimumSegments = 16
+    package static let minimumSegments = 16
 
     /// A pair of matching subpaths as cubic chains (3·n + 1 points each).
-    struct Pair: Hashable, Sendable {
-        var from: PathMorph.Chain
-        var to: PathMorph.Chain
+    package struct Pair: Hashable, Sendable {
+        package var from: PathMorph.Chain
+        package var to: PathMorph.Chain
     }
 
     /// A subpath as a chain of cubic Béziers: the start point, then two controls and an end per segment.
-    struct Chain: Hashable, Sendable {
-        var points: [PathVector]
-        var isClosed: Bool
-        var segmentCount: Int { (points.count - 1) / 3 }
-        func segment(_ k: Int) -> PathSegment {
+    package struct Chain: Hashable, Sendable {
+        package var points: [PathVector]
+        package var isClosed: Bool
+        package var segmentCount: Int { (points.count - 1) / 3 }
+        package func segment(_ k: Int) -> PathSegment {
             .cubic(points[3 * k], points[3 * k + 1], points[3 * k + 2], points[3 * k + 3])
         }
     }
@@ -63,7 +63,7 @@ public struct PathMorph: Hashable, Sendable {
     }
 
     /// The common-structure path at `amount`, without the exact originals at 0 and 1 (for tests).
-    func commonPath(at amount: Double) -> Path {
+    package func commonPath(at amount: Double) -> Path {
         guard let pairs else {
             return Path(elements: zip(start.elements, end.elements).map { PathMorph.blend($0, $1, amount) })
         }
@@ -119,7 +119,7 @@ public struct PathMorph: Hashable, Sendable {
     }
 
     /// The subpaths of `path` that draw something, as cubic chains; a closed chain ends on its start.
-    static func chains(_ path: Path) -> [Chain] {
+    package static func chains(_ path: Path) -> [Chain] {
         PathGeometry(path).subpaths.map { subpath in
             var segments = subpath.segments
             if subpath.isClosed, segments.count > 1,

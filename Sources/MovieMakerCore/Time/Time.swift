@@ -44,21 +44,21 @@ public struct Time: Hashable, Comparable, Sendable, CustomStringConvertible,
 
     /// `seconds` as a time by `init(roundTripping:)`, 0 when negative or not a number, and at most 10^15
     /// seconds (an endless duration).
-    init(nonNegativeSeconds seconds: Double) {
+    package init(nonNegativeSeconds seconds: Double) {
         self.init(roundTripping: seconds > 0 ? Swift.min(seconds, 1e15) : 0)
     }
 
     /// The simplest fraction whose `seconds` is exactly `seconds` (0.1 is 1/10, `rate.seconds(ofFrame: 7)`
     /// at 30000/1001 is 7007/30000), so a `Double` convenience stores a time that reads back as the same
     /// `Double`; falls back to `init(seconds:)` when no fraction of 53-bit terms does.
-    init(roundTripping seconds: Double) {
+    package init(roundTripping seconds: Double) {
         precondition(seconds.isFinite, "time must be finite, got \(seconds)")
         self = Time.simplestFraction(of: seconds) ?? Time(seconds: seconds)
     }
 
     /// The fraction with the smallest denominator among the continued-fraction approximations of `x`
     /// (convergents and the semiconvergents between them) that converts back to `x` exactly, or nil.
-    static func simplestFraction(of x: Double) -> Time? {
+    package static func simplestFraction(of x: Double) -> Time? {
         let limit: UInt128 = 1 << 53          // numerator and denominator convert to Double exactly below this
         let v = x.magnitude
         if v == v.rounded() {
@@ -181,7 +181,7 @@ extension Time: Codable {
     }
 }
 
-func gcd(_ a: Int, _ b: Int) -> Int {
+package func gcd(_ a: Int, _ b: Int) -> Int {
     var (a, b) = (a.magnitude, b.magnitude)
     while b != 0 { (a, b) = (b, a % b) }
     return Int(a)
@@ -193,10 +193,10 @@ func gcd(_ a: Int, _ b: Int) -> Int {
 /// decimal time does. A result that does not fit (only contrived input gets there: times whose
 /// denominators are large coprime numbers, such as `1/999983s` next to `1/999979s`) is rounded to the
 /// nearest fraction that does, instead of trapping on overflow.
-struct Rational: Comparable {
-    var num: Int64
-    var den: Int64
-    init(_ num: Int64, _ den: Int64) {
+package struct Rational: Comparable {
+    package var num: Int64
+    package var den: Int64
+    package init(_ num: Int64, _ den: Int64) {
         var g = Swift.max(gcd64(num.magnitude, den.magnitude), 1)
         if g > UInt64(Int64.max) { g /= 2 }              // both Int64.min
         var n = num / Int64(g), d = den / Int64(g)
@@ -207,19 +207,19 @@ struct Rational: Comparable {
         }
         self.num = n; self.den = Swift.max(d, 1)
     }
-    init(_ t: Time) { self.init(t.value, t.timescale) }
-    var time: Time { Time(value: num, timescale: den) }
+    package init(_ t: Time) { self.init(t.value, t.timescale) }
+    package var time: Time { Time(value: num, timescale: den) }
     /// The value as a `Double` (for the rare result that does not fit exactly).
-    var double: Double { Double(num) / Double(den) }
+    package var double: Double { Double(num) / Double(den) }
     /// The fraction nearest `x` whose terms fit: the simplest one that reads back as `x`, else nanoseconds.
-    static func approximating(_ x: Double) -> Rational {
+    package static func approximating(_ x: Double) -> Rational {
         guard x.isFinite else { return Rational(x > 0 ? Int64.max / 2 : -(Int64.max / 2), 1) }
         let limit = Double(Int64.max / 2)
         if abs(x) >= limit / 1e9 { return Rational(Int64(Swift.max(-limit, Swift.min(limit, x.rounded()))), 1) }
         if let t = Time.simplestFraction(of: x) { return Rational(t) }
         return Rational(Int64((x * 1e9).rounded()), 1_000_000_000)
     }
-    static func + (a: Rational, b: Rational) -> Rational {
+    package static func + (a: Rational, b: Rational) -> Rational {
         let g = Int64(gcd64(a.den.magnitude, b.den.magnitude))
         let (l, o1) = (a.den / g).multipliedReportingOverflow(by: b.den)
         if !o1 {
@@ -230,11 +230,11 @@ struct Rational: Comparable {
         }
         return approximating(a.double + b.double)
     }
-    static func - (a: Rational, b: Rational) -> Rational {
+    package static func - (a: Rational, b: Rational) -> Rational {
         guard b.num != .min else { return approximating(a.double - b.double) }
         return a + Rational(-b.num, b.den)
     }
-    static func * (a: Rational, b: Rational) -> Rational {
+    package static func * (a: Rational, b: Rational) -> Rational {
         let g1 = Swift.max(Int64(gcd64(a.num.magnitude, b.den.magnitude) & UInt64(Int64.max)), 1)
         let g2 = Swift.max(Int64(gcd64(b.num.magnitude, a.den.magnitude) & UInt64(Int64.max)), 1)
         let (n, o1) = (a.num / g1).multipliedReportingOverflow(by: b.num / g2)
@@ -242,23 +242,23 @@ struct Rational: Comparable {
         if !(o1 || o2) { return Rational(n, d) }
         return approximating(a.double * b.double)
     }
-    static func < (a: Rational, b: Rational) -> Bool {
+    package static func < (a: Rational, b: Rational) -> Bool {
         let l = a.num.multipliedFullWidth(by: b.den)
         let r = b.num.multipliedFullWidth(by: a.den)
         return (l.high, l.low) < (r.high, r.low)
     }
-    var floor: Int64 {
+    package var floor: Int64 {
         let q = num / den
         return num % den != 0 && num < 0 ? q - 1 : q
     }
-    var ceil: Int64 {
+    package var ceil: Int64 {
         let q = num / den
         return num % den != 0 && num > 0 ? q + 1 : q
     }
 }
 
 /// The greatest common divisor of two magnitudes (0 when both are 0).
-func gcd64(_ a: UInt64, _ b: UInt64) -> UInt64 {
+package func gcd64(_ a: UInt64, _ b: UInt64) -> UInt64 {
     var (a, b) = (a, b)
     while b != 0 { (a, b) = (b, a % b) }
     return a

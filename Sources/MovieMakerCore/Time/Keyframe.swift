@@ -12,7 +12,7 @@ public struct Keyframe<Value: Interpolatable & Sendable>: Sendable {
     public var easing: Easing
     /// The seconds given to `init(time:value:easing:)` when they were not a finite number (`time` is then
     /// zero), so that `KeyframeTrack` can refuse the keyframe as it did when times were stored as seconds.
-    var nonFiniteSeconds: Double?
+    package var nonFiniteSeconds: Double?
 
     /// A keyframe at `time` seconds, reached from the previous keyframe with `easing`. The seconds are
     /// kept as the simplest exact time that reads back as the same number (0.1 is 1/10); a time that is
@@ -33,7 +33,7 @@ public struct Keyframe<Value: Interpolatable & Sendable>: Sendable {
     }
 
     /// The time in seconds, or the non-finite number it was made with.
-    var seconds: Double { nonFiniteSeconds ?? time.seconds }
+    package var seconds: Double { nonFiniteSeconds ?? time.seconds }
 }
 
 extension Keyframe: Equatable where Value: Equatable {

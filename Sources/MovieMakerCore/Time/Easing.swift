@@ -17,7 +17,7 @@ public struct Easing: Sendable, Hashable, CustomStringConvertible {
     /// the names of the built-in curves back.
     public let name: String
     /// True for the built-in curves and what the combinators make of them: their name says everything.
-    let isBuiltIn: Bool
+    package let isBuiltIn: Bool
 
     /// An easing from any function of progress 0…1; `function(0)` should be 0 and `function(1)` 1.
     public init(_ function: @escaping @Sendable (Double) -> Double) {
@@ -30,7 +30,7 @@ public struct Easing: Sendable, Hashable, CustomStringConvertible {
         self.isBuiltIn = false
     }
     /// A built-in curve (or one combined from built-ins): `name` must parse back to it.
-    init(builtIn name: String, _ function: @escaping @Sendable (Double) -> Double) {
+    package init(builtIn name: String, _ function: @escaping @Sendable (Double) -> Double) {
         self.name = name
         self.function = function
         self.isBuiltIn = true
@@ -513,22 +513,22 @@ private func number(_ v: Double) -> String {
 
 extension Easing {
     /// WebKit's UnitBezier: a cubic Bézier from (0, 0) to (1, 1), solved for the parameter giving a given x.
-    struct UnitBezier: Sendable {
-        let ax, bx, cx, ay, by, cy: Double
+    package struct UnitBezier: Sendable {
+        package let ax, bx, cx, ay, by, cy: Double
 
-        init(x1: Double, y1: Double, x2: Double, y2: Double) {
+        package init(x1: Double, y1: Double, x2: Double, y2: Double) {
             cx = 3 * x1; bx = 3 * (x2 - x1) - cx; ax = 1 - cx - bx
             cy = 3 * y1; by = 3 * (y2 - y1) - cy; ay = 1 - cy - by
         }
         /// x at parameter t.
-        func sampleX(_ t: Double) -> Double { ((ax * t + bx) * t + cx) * t }
+        package func sampleX(_ t: Double) -> Double { ((ax * t + bx) * t + cx) * t }
         /// y at parameter t.
-        func sampleY(_ t: Double) -> Double { ((ay * t + by) * t + cy) * t }
+        package func sampleY(_ t: Double) -> Double { ((ay * t + by) * t + cy) * t }
         /// dx/dt at parameter t.
-        func sampleDerivativeX(_ t: Double) -> Double { (3 * ax * t + 2 * bx) * t + cx }
+        package func sampleDerivativeX(_ t: Double) -> Double { (3 * ax * t + 2 * bx) * t + cx }
 
         /// The parameter t whose x is `x`, to within `epsilon`: eight Newton steps, then bisection.
-        func solveX(_ x: Double, epsilon: Double) -> Double {
+        package func solveX(_ x: Double, epsilon: Double) -> Double {
             var t = x
             for _ in 0..<8 {
                 let error = sampleX(t) - x
@@ -550,18 +550,18 @@ extension Easing {
             return t
         }
         /// y for the given x.
-        func solve(_ x: Double, epsilon: Double) -> Double { sampleY(solveX(x, epsilon: epsilon)) }
+        package func solve(_ x: Double, epsilon: Double) -> Double { sampleY(solveX(x, epsilon: epsilon)) }
     }
 
     /// A mass on a damped spring, displaced by −1 from its rest position with an initial velocity.
-    struct DampedSpring: Sendable {
-        let mass, stiffness, damping, initialVelocity: Double
+    package struct DampedSpring: Sendable {
+        package let mass, stiffness, damping, initialVelocity: Double
         /// Undamped angular frequency √(k/m).
-        let omega0: Double
+        package let omega0: Double
         /// Damping ratio c / (2√(km)).
-        let zeta: Double
+        package let zeta: Double
 
-        init(mass: Double, stiffness: Double, damping: Double, initialVelocity: Double) {
+        package init(mass: Double, stiffness: Double, damping: Double, initialVelocity: Double) {
             let m = mass.isFinite ? max(mass, 1e-6) : 1
             let k = stiffness.isFinite ? max(stiffness, 1e-6) : 100
             let minimumDamping = 2 * 0.001 * (k * m).squareRoot()
@@ -573,7 +573,7 @@ extension Easing {
         }
 
         /// Position minus rest position at time `t` (seconds): −1 at t = 0, tending to 0.
-        func displacement(at t: Double) -> Double {
+        package func displacement(at t: Double) -> Double {
             let x0 = -1.0, v0 = initialVelocity
             if abs(zeta - 1) < 1e-9 {
                 return exp(-omega0 * t) * (x0 + (v0 + omega0 * x0) * t)
@@ -659,7 +659,7 @@ extension Easing {
         /// spring only shrink. So: take the last maximum still above the tolerance (or t = 0, where |x| = 1),
         /// and bisect for the crossing between it and the next zero (or, with no zero, a point found by
         /// doubling where |x| is within the tolerance).
-        func settleTime(tolerance: Double) -> Double {
+        package func settleTime(tolerance: Double) -> Double {
             var start = 0.0
             for t in extrema() {
                 guard abs(displacement(at: t)) > tolerance else { break }

@@ -16,26 +16,26 @@ import Foundation
 //   `underlyingError` is the `MovieMakerError` saying why.
 
 /// A coding key made from any string: `type` and the payload labels of enum cases.
-struct AnyCodingKey: CodingKey, Hashable {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ string: String) { stringValue = string }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
+package struct AnyCodingKey: CodingKey, Hashable {
+    package var stringValue: String
+    package var intValue: Int? { nil }
+    package init(_ string: String) { stringValue = string }
+    package init?(stringValue: String) { self.stringValue = stringValue }
+    package init?(intValue: Int) { nil }
 
     /// The key naming an enum case in its object form.
-    static let type = AnyCodingKey("type")
+    package static let type = AnyCodingKey("type")
 }
 
 extension MovieMakerError {
     /// This error as a decoding failure at `codingPath`, with the error itself as the underlying error.
-    func decodingError(at codingPath: [any CodingKey]) -> DecodingError {
+    package func decodingError(at codingPath: [any CodingKey]) -> DecodingError {
         .dataCorrupted(DecodingError.Context(codingPath: codingPath, debugDescription: description, underlyingError: self))
     }
 }
 
 /// Runs `body`, turning a `MovieMakerError` it throws into a `DecodingError` at `codingPath`.
-func decodingErrors<T>(at codingPath: [any CodingKey], _ body: () throws -> T) throws -> T {
+package func decodingErrors<T>(at codingPath: [any CodingKey], _ body: () throws -> T) throws -> T {
     do {
         return try body()
     } catch let error as MovieMakerError {
@@ -45,25 +45,25 @@ func decodingErrors<T>(at codingPath: [any CodingKey], _ body: () throws -> T) t
 
 extension KeyedDecodingContainer {
     /// The value at `key`, or `defaultValue` when the key is missing (a `null` is decoded as the type says).
-    func decode<T: Decodable>(_ key: Key, or defaultValue: @autoclosure () -> T) throws -> T {
+    package func decode<T: Decodable>(_ key: Key, or defaultValue: @autoclosure () -> T) throws -> T {
         contains(key) ? try decode(T.self, forKey: key) : defaultValue()
     }
 
     /// For optionals whose default is not nil: `defaultValue` when `key` is missing, nil when it is
     /// `null`, else the value.
-    func decodeOptional<T: Decodable>(_ key: Key, or defaultValue: @autoclosure () -> T?) throws -> T? {
+    package func decodeOptional<T: Decodable>(_ key: Key, or defaultValue: @autoclosure () -> T?) throws -> T? {
         guard contains(key) else { return defaultValue() }
         if try decodeNil(forKey: key) { return nil }
         return try decode(T.self, forKey: key)
     }
 
     /// The `type` of an enum's object form.
-    func decodeType() throws -> String where Key == AnyCodingKey {
+    package func decodeType() throws -> String where Key == AnyCodingKey {
         try decode(String.self, forKey: .type)
     }
 
     /// A `dataCorrupted` error for an unknown `type`, listing the known ones.
-    func unknownType(_ type: String, of what: String, known: [String]) -> DecodingError where Key == AnyCodingKey {
+    package func unknownType(_ type: String, of what: String, known: [String]) -> DecodingError where Key == AnyCodingKey {
         .dataCorruptedError(forKey: .type, in: self,
                             debugDescription: "unknown \(what) type \"\(type)\": expected one of \(known.joined(separator: ", "))")
     }
@@ -71,13 +71,13 @@ extension KeyedDecodingContainer {
 
 extension SingleValueDecodingContainer {
     /// The value as a string when it is one, else nil (any other JSON value).
-    func decodeStringIfPossible() -> String? {
+    package func decodeStringIfPossible() -> String? {
         decodeNil() ? nil : try? decode(String.self)
     }
 
     /// The text of an exact number, for `ExactNumber.parse`: the string itself, or a JSON number read as
     /// a `Decimal` (never through `Double`, so 0.1 stays exactly 1/10); nil for anything else.
-    func decodeExactNumberText() -> String? {
+    package func decodeExactNumberText() -> String? {
         if let string = decodeStringIfPossible() { return string }
         return (try? decode(Decimal.self))?.description
     }
@@ -85,12 +85,12 @@ extension SingleValueDecodingContainer {
 
 /// A file named by its URL, written as a plain path (`/photos/a.jpg`) when it is a file URL, else as the URL
 /// (`https://…`). A path that is not absolute is read relative to the current directory.
-struct FileLocation: Codable, Hashable {
+package struct FileLocation: Codable, Hashable {
     /// The file.
-    var url: URL
-    init(_ url: URL) { self.url = url }
+    package var url: URL
+    package init(_ url: URL) { self.url = url }
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard !text.isEmpty else {
@@ -103,18 +103,18 @@ struct FileLocation: Codable, Hashable {
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(url.isFileURL ? url.path : url.absoluteString)
     }
 }
 
 /// Exact decimal and fraction numbers, for times and frame rates: `2.5`, `-0.25`, `1e-3`, `1001/30000`.
-enum ExactNumber {
+package enum ExactNumber {
     /// `text` as a reduced fraction (denominator > 0): a decimal number (optional sign, digits, a point,
     /// an exponent) or `numerator/denominator` of two such numbers; nil when it is neither or does not
     /// fit 64 bits.
-    static func parse(_ text: String) -> (numerator: Int64, denominator: Int64)? {
+    package static func parse(_ text: String) -> (numerator: Int64, denominator: Int64)? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let slash = trimmed.firstIndex(of: "/") {
             guard let n = decimal(trimmed[..<slash].trimmingCharacters(in: .whitespaces)),
@@ -130,7 +130,7 @@ enum ExactNumber {
     }
 
     /// A decimal number (`-12.500`, `1e-3`, `.5`) as a reduced fraction.
-    static func decimal(_ text: String) -> (numerator: Int64, denominator: Int64)? {
+    package static func decimal(_ text: String) -> (numerator: Int64, denominator: Int64)? {
         var chars = Substring(text)
         var negative = false
         if let first = chars.first, first == "-" || first == "+" { negative = first == "-"; chars = chars.dropFirst() }
@@ -164,7 +164,7 @@ enum ExactNumber {
     }
 
     /// `p / q` reduced, with a positive denominator.
-    static func reduced(_ p: Int64, _ q: Int64) -> (numerator: Int64, denominator: Int64)? {
+    package static func reduced(_ p: Int64, _ q: Int64) -> (numerator: Int64, denominator: Int64)? {
         guard q != 0, p != .min, q != .min else { return nil }
         let g = Int64(max(gcd(Int(p.magnitude), Int(q.magnitude)), 1))
         return q < 0 ? (-p / g, -q / g) : (p / g, q / g)
@@ -172,7 +172,7 @@ enum ExactNumber {
 
     /// The fraction `p / q` (q > 0) written as a finite decimal (`2.5`, `-0.001`), or nil when it has
     /// none (1/3) or its digits do not fit 63 bits.
-    static func decimalString(_ p: Int64, _ q: Int64) -> String? {
+    package static func decimalString(_ p: Int64, _ q: Int64) -> String? {
         guard q > 0, p != .min else { return nil }
         // q must be 2^a·5^b; then p/q = p·(10^k/q) / 10^k with k = max(a, b).
         var rest = q, twos = 0, fives = 0
