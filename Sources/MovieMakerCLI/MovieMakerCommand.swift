@@ -160,8 +160,8 @@ struct MovieMakerCommand: ParsableCommand {
 
 /// The version `--version` prints.
 enum MovieMakerVersion {
-    /// MovieMaker's release number.
-    static let number = "0.3.0"
+    /// MovieMaker's release number: the library's, so the tool and the library cannot disagree.
+    static let number = MovieMaker.version
     /// `moviemaker 0.3.0` and a line with the C libraries' versions.
     static var versionText: String {
         "moviemaker \(number) (MovieMaker \(number))\n\(LibraryVersions.current)"

@@ -36,3 +36,9 @@ public struct LibraryVersions: Sendable, Equatable, CustomStringConvertible {
         "cairo \(cairo), libavcodec \(libavcodec) (libx264 \(hasLibx264 ? "yes" : "missing")), libavformat \(libavformat), libswscale \(libswscale), x264 build \(x264Build), FreeType \(freetype)"
     }
 }
+
+extension MovieMaker {
+    /// MovieMaker's release number (semantic versioning), the one place it is written: `moviemaker
+    /// --version` prints it, and CHANGELOG.md's newest entry names it (a test checks both).
+    public static let version = "0.3.0"
+}
