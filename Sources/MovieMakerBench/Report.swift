@@ -132,9 +132,9 @@ enum TableFormatter {
                               format(m.peakAboveBaselineMiB, 1)]))
         }
         func verdict(_ ok: Bool) -> String { ok ? "PASS" : "FAIL" }
-        func waits(_ s: PhotoStoreCounters.Snapshot, wall: Double) -> String {
-            "\(s.decodedAhead) photos decoded ahead on other threads, \(s.decodedOnDrawingThread) on a drawing thread; "
-                + "drawing waited \(format(s.waitSeconds, 2)) s in \(s.blockedCalls) calls (\(format(100 * s.waitSeconds / max(wall, 1e-9), 1)) % of the phase's wall)"
+        func waits(_ s: RenderStatistics, wall: Double) -> String {
+            "\(s.photosDecodedAhead) photos decoded ahead on other threads, \(s.photosDecodedOnDrawingThreads) on a drawing thread; "
+                + "drawing waited \(format(s.photoWaitSeconds, 2)) s in \(s.photoWaits) calls (\(format(100 * s.photoWaitSeconds / max(wall, 1e-9), 1)) % of the phase's wall)"
         }
         lines += [
             "  efficiency   (CPU a + CPU b + CPU c) ÷ (\(r.cores) × wall d)   = \(format(r.efficiency, 3))   "

@@ -71,9 +71,9 @@ struct SlideshowResult: Encodable, Sendable {
     /// fps d ÷ fps c.
     let pipelineVsEncoderThroughput: Double
     /// Photo waits of the drawing thread during (a).
-    let drawPhotoWaits: PhotoStoreCounters.Snapshot
+    let drawPhotoWaits: RenderStatistics
     /// Photo waits of the drawing threads during (d).
-    let pipelinePhotoWaits: PhotoStoreCounters.Snapshot
+    let pipelinePhotoWaits: RenderStatistics
     let encoderOnlyFileBytes: Int
     let pipelineFileBytes: Int
     /// Seconds spent generating photos before the phases (0 when cached; never part of a figure).
@@ -107,16 +107,12 @@ struct SlideshowBenchmark {
         standardError("… slideshow: (a)–(c), \(workload.frames) frames in chunks of \(workload.chunkFrames)")
         let encodeFile = TemporaryFile(tag: "slideshow-encode")
         defer { encodeFile.remove() }
-        PhotoStoreCounters.reset()
-        let (draw, convert, encode) = try measureParts(show, workload: workload, url: encodeFile.url)
-        let drawWaits = PhotoStoreCounters.snapshot
+        let (draw, convert, encode, drawWaits) = try measureParts(show, workload: workload, url: encodeFile.url)
 
         standardError("… slideshow: (d) whole pipeline")
         let pipelineFile = TemporaryFile(tag: "slideshow-pipeline")
         defer { pipelineFile.remove() }
-        PhotoStoreCounters.reset()
-        let pipeline = try measurePipeline(show, workload: workload, url: pipelineFile.url)
-        let pipelineWaits = PhotoStoreCounters.snapshot
+        let (pipeline, pipelineWaits) = try measurePipeline(show, workload: workload, url: pipelineFile.url)
 
         let parts = draw.cpuSeconds + convert.cpuSeconds + encode.cpuSeconds
         return SlideshowResult(workload: workload, draw: draw, convert: convert, encode: encode, pipeline: pipeline, cores: cores,
@@ -131,7 +127,7 @@ struct SlideshowBenchmark {
     /// (a), (b) and (c) in one pass over chunks. (a) is the process CPU of each chunk's drawing loop
     /// minus its conversions' thread CPU (decoding on the read-ahead threads counts as drawing);
     /// (b) the conversions' thread CPU; (c) the process CPU while the chunk is fed to x264.
-    private func measureParts(_ show: Slideshow, workload w: SlideshowWorkload, url: URL) throws -> (Measurement, Measurement, Measurement) {
+    private func measureParts(_ show: Slideshow, workload w: SlideshowWorkload, url: URL) throws -> (Measurement, Measurement, Measurement, RenderStatistics) {
         ProcessMemory.releaseFreed()
         let reset = ProcessMemory.resetPeak()
         let before = ProcessMemory.currentMiB()
@@ -182,18 +178,21 @@ struct SlideshowBenchmark {
                 measurement("slideshow-convert", "(b) BGRA→yuv420p (swscale)", wall: convert.wall, cpu: convert.cpu, clock: .thread,
                             faults: convert.minorFaults),
                 measurement("slideshow-encode", "(c) x264 + mux alone", wall: encode.wall, cpu: encode.cpu, clock: .process,
-                            faults: encode.minorFaults))
+                            faults: encode.minorFaults),
+                clip.standalonePhotoStatistics())
     }
 
     /// (d) `MovieMaker.add(clip)`: parallel drawing, conversion and encoding, as a user would render the show.
-    private func measurePipeline(_ show: Slideshow, workload w: SlideshowWorkload, url: URL) throws -> Measurement {
-        try Measurement.run(phase: "slideshow-pipeline", label: "(d) whole pipeline, add(clip)", frames: w.frames, clock: .process) { stopwatch in
+    private func measurePipeline(_ show: Slideshow, workload w: SlideshowWorkload, url: URL) throws -> (Measurement, RenderStatistics) {
+        var statistics = RenderStatistics()
+        let measured = try Measurement.run(phase: "slideshow-pipeline", label: "(d) whole pipeline, add(clip)", frames: w.frames, clock: .process) { stopwatch in
             try stopwatch.time {
                 let movie = try MovieMaker(url: url, width: w.width, height: w.height, fps: w.frameRate, settings: w.settings)
                 try movie.add(try show.clip(width: w.width, height: w.height))
-                try movie.finish()
+                statistics = try movie.finish().statistics
             }
         }
+        return (measured, statistics)
     }
 }
 

@@ -96,7 +96,7 @@ struct VideoResult: Encodable, Sendable {
     let ffmpegDuration: Double
     /// Seconds spent generating the clips before the phases (0 when cached; never part of a figure).
     let generationSeconds: Double
-    /// The most video decoders (d) had open at once (`VideoDecoderCounters.peakOpen`).
+    /// The most video decoders (d) had open at once (the movie's `statistics.peakOpenVideoDecoders`).
     var peakOpenDecoders: Int? = nil
 
     static let throughputTarget = 0.95

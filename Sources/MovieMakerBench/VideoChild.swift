@@ -58,7 +58,7 @@ struct VideoChildResult: Codable {
     var frames: Int
     /// VmHWM at the end: the process's peak resident memory over its whole life, in MiB.
     var peakRSSMiB: Double
-    /// The most video decoders open at once during the work (`VideoDecoderCounters.peakOpen`).
+    /// The most video decoders open at once during the work (the movie's `statistics.peakOpenVideoDecoders`).
     var peakOpenDecoders: Int? = nil
     /// Wall and process CPU seconds of the work alone (not the process's start).
     var wallSeconds: Double
@@ -74,6 +74,7 @@ enum VideoChild {
         LibraryLog.silence()
         let task = try JSONDecoder().decode(VideoChildTask.self, from: Data(json.utf8))
         var frames = 0
+        var peakOpenDecoders = 0
         let wall0 = wallSeconds(), cpu0 = CPUClock.process.seconds()
         switch task.mode {
         case .decodeDraw:
@@ -87,7 +88,7 @@ enum VideoChild {
             let movie = try MovieMaker(url: URL(fileURLWithPath: task.output), width: task.width, height: task.height,
                                        fps: task.rate, settings: task.settings)
             try movie.add(clip)
-            _ = try movie.finish()
+            peakOpenDecoders = try movie.finish().statistics.peakOpenVideoDecoders
         case .encoderAlone:
             let converter = try BenchmarkConverter(width: task.width, height: task.height)
             let frame = try converter.makeFrame()
@@ -116,7 +117,7 @@ enum VideoChild {
             return
         }
         let result = VideoChildResult(frames: frames, peakRSSMiB: ProcessMemory.peakMiB() ?? -1,
-                                      peakOpenDecoders: VideoDecoderCounters.peakOpen,
+                                      peakOpenDecoders: peakOpenDecoders,
                                       wallSeconds: wallSeconds() - wall0, cpuSeconds: CPUClock.process.seconds() - cpu0)
         output(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
     }

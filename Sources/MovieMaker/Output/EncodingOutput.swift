@@ -29,7 +29,7 @@ final class EncodingOutput: MovieOutput {
     var serialConversionDelayForTests: Duration = .zero
     /// The drawing lanes for clips, one per drawing thread, made on first use and kept for the movie.
     private var lanes: [DrawingLane<FrameConverter>] = []
-    private(set) var videoDecoderPeak = 0
+    private(set) var statistics = RenderStatistics()
 
     /// Opens the encoder for `destination` (checked already): `audioSettings` given adds the sound
     /// track now; `resolvedAudioSettings` are used when a first sound adds it later.
@@ -125,7 +125,7 @@ final class EncodingOutput: MovieOutput {
     func close(_ render: ClipRender) {
         guard let session = render.session else { return }
         session.close()
-        videoDecoderPeak = max(videoDecoderPeak, session.videoPool.peakOpenCount)
+        statistics = statistics.merged(with: session.statistics)
     }
 
     func addAudio(_ source: any AudioSource, at time: Time, frameCount: Int, codec: AudioCodec) throws(MovieMakerError) {

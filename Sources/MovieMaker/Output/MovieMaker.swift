@@ -76,7 +76,7 @@ public final class MovieMaker {
     public private(set) var frameCount = 0
     /// The most video decoders this movie's clips have had open at once (what
     /// `EncoderSettings.videoDecoderLimit` bounds), counted per movie, for tests and the benchmark.
-    package var videoDecoderPeak: Int { output.videoDecoderPeak }
+    package var videoDecoderPeak: Int { output.statistics.peakOpenVideoDecoders }
 
     private enum State { case open, finished, failed(any Error) }
 
@@ -309,7 +309,7 @@ public final class MovieMaker {
         }
         return MovieSummary(url: url, width: width, height: height, frameCount: frameCount, frameRate: frameRate,
                             duration: frameRate.time(ofFrame: frameCount), fileSize: size,
-                            renderSeconds: startTime.map { Date().timeIntervalSince($0) } ?? 0)
+                            renderSeconds: startTime.map { Date().timeIntervalSince($0) } ?? 0, statistics: output.statistics)
     }
 
     /// What `movie.json` says of this movie.

@@ -11,8 +11,8 @@ protocol MovieOutput: AnyObject {
     func framesEncoded(added: Int) -> Int
     /// The encoder frames allocated (statistics: they stay the same however long the movie).
     var buffersAllocated: Int { get }
-    /// The most video decoders this movie's clips have had open at once.
-    var videoDecoderPeak: Int { get }
+    /// What this movie's clip renders waited for and opened (photo waits, the video decoder peak).
+    var statistics: RenderStatistics { get }
     /// The token that stops the encoding when cancelled.
     func setCancellation(_ token: CancellationToken?)
 

@@ -18,6 +18,17 @@ public struct MovieSummary: Sendable, Equatable, CustomStringConvertible {
     public let fileSize: Int
     /// Wall-clock seconds the render took.
     public let renderSeconds: Double
+    /// What the render waited for and opened (photo waits, where photos were decoded, the most video
+    /// decoders open at once), counted for this movie alone; zero for a movie joined from chunks, where
+    /// nothing is drawn.
+    public let statistics: RenderStatistics
+
+    /// A summary of `frameCount` frames of `width`×`height` at `frameRate` written to `url`.
+    init(url: URL, width: Int, height: Int, frameCount: Int, frameRate: FrameRate, duration: Time, fileSize: Int,
+         renderSeconds: Double, statistics: RenderStatistics = RenderStatistics()) {
+        self.url = url; self.width = width; self.height = height; self.frameCount = frameCount; self.frameRate = frameRate
+        self.duration = duration; self.fileSize = fileSize; self.renderSeconds = renderSeconds; self.statistics = statistics
+    }
 
     /// One line: path, size, frames, duration, fps, file size.
     public var description: String {

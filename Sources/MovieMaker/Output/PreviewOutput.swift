@@ -10,7 +10,7 @@ final class PreviewOutput: MovieOutput {
     private let settings: EncoderSettings
     private let audioSettings: AudioSettings
     private let background: Color
-    private(set) var videoDecoderPeak = 0
+    private(set) var statistics = RenderStatistics()
 
     /// A preview capturing with `capture`; `hasSound` when the movie was given audio settings.
     init(capture: PreviewCapture, hasSound: Bool, width: Int, height: Int, encodedWidth: Int, encodedHeight: Int,
@@ -54,7 +54,7 @@ final class PreviewOutput: MovieOutput {
                                             videoDecoderLimit: settings.videoDecoderLimit, drawingThreads: 1)
             defer {
                 session.close()
-                videoDecoderPeak = max(videoDecoderPeak, session.videoPool.peakOpenCount)
+                statistics = statistics.merged(with: session.statistics)
             }
             let canvas = try Canvas(width: width, height: height, encodedWidth: encodedWidth, encodedHeight: encodedHeight)
             for index in indices {

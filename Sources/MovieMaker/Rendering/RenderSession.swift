@@ -32,6 +32,8 @@ final class RenderSession: @unchecked Sendable {
     let videoPool: VideoDecoderPool
     /// The render's decoded stickers (every one decoded when the session opens).
     let stickers = StickerStore()
+    /// The render's photo counters (for `statistics`).
+    let photoCounters = PhotoCounters()
 
     /// The session of the frame the current thread is drawing, if any.
     @TaskLocal static var current: RenderSession?
@@ -61,7 +63,7 @@ final class RenderSession: @unchecked Sendable {
         for key in videos { try key.file.checkShowable() }
         if !videos.isEmpty { try Self.checkVideoDecoderLimit(clip, limit: videoPool.limit) }
         for id in order {
-            let provider = groups[id]!.makeProvider(frame: frameSize, drawingThreads: drawingThreads, inFlight: framesInFlight)
+            let provider = groups[id]!.makeProvider(frame: frameSize, drawingThreads: drawingThreads, inFlight: framesInFlight, counters: photoCounters)
             try provider.validate()
             photoProviders[id] = provider
         }
@@ -130,7 +132,7 @@ final class RenderSession: @unchecked Sendable {
         let id = ObjectIdentifier(group)
         return lock.withLock {
             if let p = photoProviders[id] { return p }
-            let p = group.makeProvider(frame: frameSize, drawingThreads: drawingThreads, inFlight: framesInFlight)
+            let p = group.makeProvider(frame: frameSize, drawingThreads: drawingThreads, inFlight: framesInFlight, counters: photoCounters)
             photoProviders[id] = p
             return p
         }
@@ -147,6 +149,13 @@ final class RenderSession: @unchecked Sendable {
         videoPool.close()
         stickers.close()
         scratch.release()
+    }
+
+    /// What this render waited for and opened: its photo counters and its decoder pool's peak.
+    var statistics: RenderStatistics {
+        var s = photoCounters.statistics
+        s.peakOpenVideoDecoders = videoPool.peakOpenCount
+        return s
     }
 
     /// How many providers are open (for tests).

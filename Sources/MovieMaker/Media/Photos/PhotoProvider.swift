@@ -46,6 +46,8 @@ final class PhotoProvider: @unchecked Sendable {
     let decodeSize: Size
     /// How photos fill the frame (cover, or contained with or without a blurred backdrop).
     let framing: PhotoFraming
+    /// The render's photo counters (waits, where photos were decoded).
+    let counters: PhotoCounters
     /// How many decoded photos are kept, counting the one being read ahead: the two of a transition.
     /// The next photo is read ahead once the one before the current is idle (`isIdle`: no frame being
     /// drawn can ask for it any more), and takes its place.
@@ -86,7 +88,9 @@ final class PhotoProvider: @unchecked Sendable {
 
     /// A provider of `urls` prepared for frames of `target`, decoded at `decodeSize`, prepared for `framing`,
     /// for a render drawing on `drawingThreads` threads.
-    init(urls: [URL], target: Size, decodeSize: Size, framing: PhotoFraming, drawingThreads: Int = 1, inFlight: FramesInFlight? = nil) {
+    init(urls: [URL], target: Size, decodeSize: Size, framing: PhotoFraming, drawingThreads: Int = 1, inFlight: FramesInFlight? = nil,
+         counters: PhotoCounters = PhotoCounters()) {
+        self.counters = counters
         self.urls = urls; self.target = target; self.decodeSize = decodeSize; self.framing = framing
         idleFrames = 2 * max(1, drawingThreads) + 4
         self.inFlight = inFlight
@@ -134,8 +138,8 @@ final class PhotoProvider: @unchecked Sendable {
     /// The decoded photo `index` for movie frame `frame` (nil: outside a render), decoding it now if no
     /// other thread is already doing so.
     func image(at index: Int, frame: Int? = nil) throws -> PreparedPhoto {
-        var blockedSince: UInt64?      // benchmark counter: when this call found the photo not ready
-        defer { if let blockedSince { PhotoStoreCounters.recordWait(since: blockedSince) } }
+        var blockedSince: UInt64?      // for the render's statistics: when this call found the photo not ready
+        defer { if let blockedSince { counters.recordWait(since: blockedSince) } }
         condition.lock()
         state.lastRequested = index
         if let frame {
@@ -164,7 +168,7 @@ final class PhotoProvider: @unchecked Sendable {
         if blockedSince == nil { blockedSince = DispatchTime.now().uptimeNanoseconds }
         do {
             let p = try decode(index)
-            PhotoStoreCounters.decodedOnDrawingThread.add(1, ordering: .relaxed)
+            counters.recordDecodeOnDrawingThread()
             insert(p, at: index)
             return p
         } catch {
@@ -198,7 +202,7 @@ final class PhotoProvider: @unchecked Sendable {
                 // arenas (before photos were mapped, it took 10 MiB off W2's peak).
                 Self.releaseFreedMemory()
                 if let p = try? self.decode(next) {
-                    PhotoStoreCounters.decodedAhead.add(1, ordering: .relaxed)
+                    self.counters.recordDecodeAhead()
                     self.insert(p, at: next)
                 } else {
                     self.condition.withLock {
@@ -316,6 +320,8 @@ final class PhotoGroup: Sendable {
     /// canvas of your own), created on first use and kept while the clip lives, as before renders had
     /// sessions; keyed by frame size.
     private let standalone = Mutex<[Size: PhotoProvider]>([:])
+    /// The counters of the providers drawn outside any render (a render counts in its own).
+    let standaloneCounters = PhotoCounters()
 
     /// A group of `urls` prepared for `frameSize` (nil: the render's), decoded `zoom` times larger, prepared for `framing`.
     init(urls: [URL], frameSize: Size?, zoom: Double, framing: PhotoFraming) {
@@ -323,17 +329,18 @@ final class PhotoGroup: Sendable {
     }
 
     /// A new provider for frames of `frame` (the render's size, used when `frameSize` is nil).
-    func makeProvider(frame: Size, drawingThreads: Int = 1, inFlight: FramesInFlight? = nil) -> PhotoProvider {
+    func makeProvider(frame: Size, drawingThreads: Int = 1, inFlight: FramesInFlight? = nil,
+                      counters: PhotoCounters = PhotoCounters()) -> PhotoProvider {
         let target = frameSize ?? frame
         return PhotoProvider(urls: urls, target: target, decodeSize: Size(width: target.width * zoom, height: target.height * zoom), framing: framing,
-                             drawingThreads: drawingThreads, inFlight: inFlight)
+                             drawingThreads: drawingThreads, inFlight: inFlight, counters: counters)
     }
 
     /// The provider for drawing outside a render (see `standalone`).
     func standaloneProvider(frame: Size) -> PhotoProvider {
         standalone.withLock { providers in
             if let p = providers[frame] { return p }
-            let p = makeProvider(frame: frame)
+            let p = makeProvider(frame: frame, counters: standaloneCounters)
             providers[frame] = p
             return p
         }

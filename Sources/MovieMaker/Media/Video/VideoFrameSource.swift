@@ -82,10 +82,7 @@ final class VideoFrameSource {
         let first = try RetainedFrame(referencing: video.borrowedFirstFrame)
         firstTimestamp = first.timestamp
         window = [first]
-        VideoDecoderCounters.opened()
     }
-
-    deinit { VideoDecoderCounters.closed() }
 
     /// The picture at `time` of the source (0 is its first frame), converted to `width`×`height`
     /// (the coded orientation: the caller turns it for display).
@@ -307,32 +304,6 @@ final class RetainedFrame {
 
     /// The frame, borrowed from the owner.
     var pointer: UnsafeMutablePointer<AVFrame> { owner.pointer }
-}
-
-/// Counts the video decoders open across renders: what `EncoderSettings.videoDecoderLimit` bounds,
-/// for tests and the benchmark (`package` access).
-package enum VideoDecoderCounters {
-    private static let openCount = Atomic<Int>(0)
-    private static let peakCount = Atomic<Int>(0)
-
-    /// Decoders open now.
-    package static var open: Int { openCount.load(ordering: .relaxed) }
-    /// The most open at once since the last `reset()`.
-    package static var peakOpen: Int { peakCount.load(ordering: .relaxed) }
-    /// Starts a new peak from the decoders open now.
-    package static func reset() { peakCount.store(openCount.load(ordering: .relaxed), ordering: .relaxed) }
-
-    static func opened() {
-        let now = openCount.add(1, ordering: .relaxed).newValue
-        var peak = peakCount.load(ordering: .relaxed)
-        while now > peak {
-            let (exchanged, original) = peakCount.compareExchange(expected: peak, desired: now, ordering: .relaxed)
-            if exchanged { break }
-            peak = original
-        }
-    }
-
-    static func closed() { openCount.subtract(1, ordering: .relaxed) }
 }
 
 /// Converts decoded video frames to drawable pictures at the size they are drawn at, in one swscale
