@@ -9,54 +9,37 @@ import Foundation
 /// The pool holds `capacity` frames, allocated once. When every frame is in flight the drawing
 /// thread waits (back-pressure), so memory does not depend on the movie's length.
 final class FramePipeline: @unchecked Sendable {
-    // @unchecked: every mutable field below is guarded by `condition`; the encoder is used only by the
-    // worker thread until `finish`/`cancel` has joined it, then only by the caller's thread.
-    private let condition = NSCondition()
-    private var free: [OwnedFrame]
-    private var pending: [OwnedFrame] = []    // FIFO, at most `capacity` long
-    private var ended = false
-    private var cancelled = false
-    private var workerDone = false
-    private var failure: MovieMakerError?
-    private var encodedCount = 0
+    // @unchecked: `encoder` is used by the worker thread until `finish`/`cancel` has joined it, then
+    // only by the caller's thread; the worker guards the rest.
+    private let worker: RecyclingWorker<OwnedFrame>
     private let encoder: VideoEncoder
     /// How many picture buffers were ever allocated (constant: the pool's capacity).
     let buffersAllocated: Int
     /// Checked each time a frame is asked for: once cancelled, `acquire` throws `.cancelled`.
     var cancellation: CancellationToken? {
-        get { condition.withLock { token } }
-        set { condition.withLock { token = newValue } }
+        get { worker.cancellation }
+        set { worker.cancellation = newValue }
     }
-    private var token: CancellationToken?
 
     init(encoder: VideoEncoder, capacity: Int) throws(MovieMakerError) {
         self.encoder = encoder
         var frames: [OwnedFrame] = []
         for _ in 0..<capacity { frames.append(try encoder.makeFrame()) }
-        free = frames
         buffersAllocated = capacity
-        let thread = Thread { [self] in self.run() }
-        thread.name = "MovieMaker encoder"
-        thread.stackSize = 1 << 20
-        thread.start()
+        worker = RecyclingWorker(name: "MovieMaker encoder", items: frames) { frame throws(MovieMakerError) in
+            try encoder.encode(frame.pointer)
+        }
     }
 
     /// How many frames the pool holds.
     var capacity: Int { buffersAllocated }
 
     /// Frames the encoder has accepted so far.
-    var framesEncoded: Int { condition.withLock { encodedCount } }
+    var framesEncoded: Int { worker.processedCount }
 
-    /// Waits for a free frame, or throws the encoder's failure.
-    func acquire() throws(MovieMakerError) -> OwnedFrame {
-        condition.lock(); defer { condition.unlock() }
-        if token?.isCancelled == true { throw .cancelled }
-        // `cancel()` wakes a wait here (the serial converter's thread may be waiting when a render stops).
-        while free.isEmpty && failure == nil && !cancelled { condition.wait() }
-        if let failure { throw failure }
-        if cancelled { throw .cancelled }
-        return free.removeLast()
-    }
+    /// Waits for a free frame, or throws the encoder's failure (`cancel()` wakes a wait here: the serial
+    /// converter's thread may be waiting when a render stops).
+    func acquire() throws(MovieMakerError) -> OwnedFrame { try worker.take() }
 
     /// A free frame made writable (the encoder may still hold a reference to its buffers:
     /// `av_frame_make_writable` copies them if so); given back if that fails.
@@ -82,57 +65,17 @@ final class FramePipeline: @unchecked Sendable {
     }
 
     /// Queues a filled frame for encoding.
-    func submit(_ frame: OwnedFrame) {
-        condition.lock()
-        pending.append(frame)
-        condition.broadcast()
-        condition.unlock()
-    }
+    func submit(_ frame: OwnedFrame) { worker.submit(frame) }
 
     /// Gives back a frame that was acquired but not submitted.
-    func giveBack(_ frame: OwnedFrame) {
-        condition.withLock { free.append(frame); condition.broadcast() }
-    }
-
-    private func run() {
-        while true {
-            condition.lock()
-            while pending.isEmpty && !ended && !cancelled { condition.wait() }
-            if cancelled || (pending.isEmpty && ended) {
-                workerDone = true; condition.broadcast(); condition.unlock(); return
-            }
-            let frame = pending.removeFirst()
-            let failed = failure != nil
-            condition.unlock()
-
-            var error: MovieMakerError?
-            if !failed {
-                do { try encoder.encode(frame.pointer) } catch let e { error = e }
-            }
-            condition.lock()
-            if let error, failure == nil { failure = error }
-            if error == nil && !failed { encodedCount += 1 }
-            free.append(frame)
-            condition.broadcast()
-            condition.unlock()
-        }
-    }
-
-    private func stopWorker(cancel: Bool) {
-        condition.lock()
-        if cancel { cancelled = true } else { ended = true }
-        condition.broadcast()
-        while !workerDone { condition.wait() }
-        condition.unlock()
-    }
+    func giveBack(_ frame: OwnedFrame) { worker.giveBack(frame) }
 
     /// Encodes what is queued, flushes the encoder and closes the file.
     func finish() throws(MovieMakerError) {
-        stopWorker(cancel: false)
-        if let failure = condition.withLock({ failure }) { throw failure }
+        try worker.finish()
         try encoder.finish()
     }
 
     /// Stops without encoding what is queued. The caller deletes the partial file.
-    func cancel() { stopWorker(cancel: true) }
+    func cancel() { worker.cancel() }
 }
