@@ -283,15 +283,19 @@ extension Clip {
     /// unhashable, and this throws the `notEncodable` error naming it. (Closures do have an identity —
     /// `Clip` is `Hashable` within a process, comparing closures by identity — but no stable content.)
     /// Files are named, not read: a photo replaced in place keeps its hash.
+    ///
+    /// What is hashed is versioned — `{"schema": "moviemaker.clip", "version": 1, "clip": …}` — so a
+    /// change to how clips are written for hashing changes the version, and hashes made by another
+    /// version never match by accident (chunks of a distributed render are named by this hash).
     public func contentHash() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data: Data
         do {
-            data = try encoder.encode(self)
+            data = try encoder.encode(HashInput(clip: self))
         } catch let EncodingError.invalidValue(_, context) {
             if let underlying = context.underlyingError as? MovieMakerError { throw underlying }
-            throw MovieMakerError.notEncodable(what: "part of the clip at \(context.codingPath.map(\.stringValue).joined(separator: "."))",
+            throw MovieMakerError.notEncodable(what: "part of the clip at \(context.codingPath.dropFirst().map(\.stringValue).joined(separator: "."))",
                                                reason: context.debugDescription)
         }
         var hash = SHA256()
@@ -517,3 +521,16 @@ extension Clip.KenBurnsPath: Codable {
         if easing != .sineInOut { try c.encode(easing, forKey: .easing) }
     }
 }
+
+/// The versioned document `contentHash()` hashes: the clip's JSON under a schema name and version.
+private struct HashInput: Encodable {
+    /// What the document is.
+    let schema = "moviemaker.clip"
+    /// The version of the clip encoding hashed; raise it when that encoding changes.
+    let version = 1
+    /// The clip.
+    let clip: Clip
+
+    private enum CodingKeys: String, CodingKey { case schema, version, clip }
+}
+
