@@ -267,9 +267,10 @@ struct TimelineCompiler {
                 for (i, item) in track.items.enumerated() where item.enabled != false {
                     let itemPath = path.appending("items").appending(i)
                     let at = item.at?.time(at: rate) ?? .zero
-                    let (clip, what, detail) = try picture(item, at: itemPath, onOverlay: true)
+                    let compiled = try picture(item, at: itemPath, onOverlay: true)
+                    let clip = compiled.clip
                     placed.append(clip.delayed(by: at))
-                    record(item, at: itemPath, start: at, duration: clip.duration, what: what, detail: detail)
+                    record(item, at: itemPath, start: at, duration: clip.duration, what: compiled.what, detail: compiled.detail)
                     // Subtitles without a duration of their own last as long as their cues, which may run
                     // past the movie (a stray cue at one hour): they do not make the movie longer.
                     if case let .subtitles(sub) = item.content, sub.duration == nil {
@@ -398,10 +399,10 @@ struct TimelineCompiler {
         var described: [(Timeline.Item, JSONPath, String, String)] = []
         for (i, item) in track.items.enumerated() {
             let itemPath = path.appending("items").appending(i)
-            var (clip, what, detail) = try picture(item, at: itemPath, onOverlay: false)
-            if item.enabled == false { clip = Clip.empty(duration: clip.duration); detail = "disabled: a gap" }
-            clips.append(clip)
-            described.append((item, itemPath, what, detail))
+            var compiled = try picture(item, at: itemPath, onOverlay: false)
+            if item.enabled == false { compiled.clip = Clip.empty(duration: compiled.clip.duration); compiled.detail = "disabled: a gap" }
+            clips.append(compiled.clip)
+            described.append((item, itemPath, compiled.what, compiled.detail))
             if i + 1 < track.items.count {
                 transitions.append(try item.transition.map { t throws(MovieMakerError) in try transition(t, at: itemPath.appending("transition")) })
             }
@@ -431,16 +432,27 @@ struct TimelineCompiler {
 
     // MARK: Pictures
 
+    /// What compiling one picture item gives: its clip, and for the plan what it shows (a file name, a
+    /// quoted title) and how (Ken Burns, a speed, its filters).
+    struct CompiledItem {
+        /// The item's clip.
+        var clip: Clip
+        /// What it shows, for the plan.
+        var what: String
+        /// How it shows it, for the plan ("" when there is nothing to say).
+        var detail: String
+    }
+
     /// The clip an item of a video or overlay track shows (through its filters and transform), with
     /// what it shows and how, for the plan.
-    mutating func picture(_ item: Timeline.Item, at path: JSONPath, onOverlay: Bool) throws(MovieMakerError) -> (Clip, String, String) {
-        var (clip, what, detail) = try pictureContent(item, at: path, onOverlay: onOverlay)
-        try edit(&clip, detail: &detail, item: item, at: path)
-        return (clip, what, detail)
+    mutating func picture(_ item: Timeline.Item, at path: JSONPath, onOverlay: Bool) throws(MovieMakerError) -> CompiledItem {
+        var compiled = try pictureContent(item, at: path, onOverlay: onOverlay)
+        try edit(&compiled.clip, detail: &compiled.detail, item: item, at: path)
+        return compiled
     }
 
     /// The clip an item's content shows, before its filters and transform.
-    mutating func pictureContent(_ item: Timeline.Item, at path: JSONPath, onOverlay: Bool) throws(MovieMakerError) -> (Clip, String, String) {
+    mutating func pictureContent(_ item: Timeline.Item, at path: JSONPath, onOverlay: Bool) throws(MovieMakerError) -> CompiledItem {
         switch item.content {
         case let .video(v):
             return try video(v, at: path)
@@ -452,12 +464,12 @@ struct TimelineCompiler {
             let clip = Clip.photo(url, duration: d, fit: p.fit ?? .fill, background: try color(p.background, at: path.appending("background")) ?? defaultItemBackground,
                                   kenBurns: kenBurns)
             sources[path.description] = .init(file: url)
-            return (clip, url.lastPathComponent, kenBurns == nil ? "" : "Ken Burns")
+            return CompiledItem(clip: clip, what: url.lastPathComponent, detail: kenBurns == nil ? "" : "Ken Burns")
         case let .title(t):
             return try title(t, at: path, onOverlay: onOverlay)
         case let .color(c):
             let color = try self.color(c.color, at: path.appending("color"))!
-            return (Clip.color(color, duration: try duration(c.duration, at: path)), color.hexString, "")
+            return CompiledItem(clip: Clip.color(color, duration: try duration(c.duration, at: path)), what: color.hexString, detail: "")
         case let .slideshow(s):
             var show = Slideshow(photos: [])
             for (i, source) in s.photos.enumerated() {
@@ -482,13 +494,13 @@ struct TimelineCompiler {
             if let captions = s.captions { show.captions = captions }
             let clip: Clip
             do { clip = try show.clip(width: width, height: height) } catch { throw error.located(jsonPath: path.description) }
-            return (clip, "\(s.photos.count) photo\(s.photos.count == 1 ? "" : "s")", "")
+            return CompiledItem(clip: clip, what: "\(s.photos.count) photo\(s.photos.count == 1 ? "" : "s")", detail: "")
         case let .generator(g):
             let d = try duration(g.duration, at: path)
             let clip = try options.generators.make(g.name, params: g.params, path: path, duration: d, width: width, height: height, rate: rate)
-            return (clip, g.name, g.params.isEmpty ? "" : JSONValue.object(g.params).compactText)
+            return CompiledItem(clip: clip, what: g.name, detail: g.params.isEmpty ? "" : JSONValue.object(g.params).compactText)
         case let .gap(g):
-            return (Clip.empty(duration: g.duration.time(at: rate)), "nothing", "")
+            return CompiledItem(clip: Clip.empty(duration: g.duration.time(at: rate)), what: "nothing", detail: "")
         case let .split(x):
             return try split(x, at: path)
         case let .sticker(x):
@@ -501,7 +513,7 @@ struct TimelineCompiler {
         }
     }
 
-    mutating func title(_ t: Timeline.Title, at path: JSONPath, onOverlay: Bool) throws(MovieMakerError) -> (Clip, String, String) {
+    mutating func title(_ t: Timeline.Title, at path: JSONPath, onOverlay: Bool) throws(MovieMakerError) -> CompiledItem {
         let text = try interpolate(t.text, at: path.appending("text"))
         var card = TitleCard(text, subtitle: try t.subtitle.map { s throws(MovieMakerError) in try interpolate(s, at: path.appending("subtitle")) },
                              body: try t.body.map { s throws(MovieMakerError) in try interpolate(s, at: path.appending("body")) },
@@ -522,7 +534,7 @@ struct TimelineCompiler {
             card.exit = animation(exit, from: t.from ?? .bottom, distance: t.slideDistance, duration: nil, easing: nil, exit: true)
         }
         do {
-            return (try card.clip(width: width, height: height), "\"\(text)\"", (t.style ?? .fade).rawValue)
+            return CompiledItem(clip: try card.clip(width: width, height: height), what: "\"\(text)\"", detail: (t.style ?? .fade).rawValue)
         } catch {
             throw error.located(jsonPath: path.description)
         }
@@ -539,7 +551,7 @@ struct TimelineCompiler {
 
     // MARK: Video items
 
-    mutating func video(_ v: Timeline.Video, at path: JSONPath) throws(MovieMakerError) -> (Clip, String, String) {
+    mutating func video(_ v: Timeline.Video, at path: JSONPath) throws(MovieMakerError) -> CompiledItem {
         let sourcePath = path.appending("source")
         let url = try file(v.source, at: sourcePath, kinds: [.video, .media])
         var slot: Timeline.Slot? = nil
@@ -548,8 +560,9 @@ struct TimelineCompiler {
         if slot?.kind == .media, (try? PhotoDecoder.info(url)) != nil {
             let d = v.duration?.time(at: rate) ?? 3
             sources[path.description] = .init(file: url)
-            return (Clip.photo(url, duration: d, fit: v.fit ?? .fill, background: try color(v.background, at: path.appending("background")) ?? defaultItemBackground),
-                    url.lastPathComponent, "a photo in a media slot")
+            return CompiledItem(clip: Clip.photo(url, duration: d, fit: v.fit ?? .fill,
+                                                 background: try color(v.background, at: path.appending("background")) ?? defaultItemBackground),
+                                what: url.lastPathComponent, detail: "a photo in a media slot")
         }
         let probed: VideoFile
         do {
@@ -581,7 +594,7 @@ struct TimelineCompiler {
             let d = v.duration!.time(at: rate)
             timing.isFrozen = true
             sources[path.description] = timing
-            return (whole.frozen(at: start, for: d), name, (details + ["frozen"]).joined(separator: ", "))
+            return CompiledItem(clip: whole.frozen(at: start, for: d), what: name, detail: (details + ["frozen"]).joined(separator: ", "))
         }
         var speed = v.speed ?? .normal
         let asked = v.duration?.time(at: rate)
@@ -648,7 +661,7 @@ struct TimelineCompiler {
         timing.isReversed = v.reverse == true
         sources[path.description] = timing
         if let volume = v.volume, sound != nil || volume.isSilent { details.append("volume \(volume)") }
-        return (clip, name, details.joined(separator: ", "))
+        return CompiledItem(clip: clip, what: name, detail: details.joined(separator: ", "))
     }
 
     /// The speed (within ¼…4) at which `source` of material lasts `target`, as near as it gets.

@@ -292,7 +292,7 @@ extension TimelineCompiler {
         }
         if let mask = item.mask {
             let p = path.appending("mask").appending("item")
-            var (maskClip, _, _) = try picture(mask.item, at: p, onOverlay: true)
+            var maskClip = try picture(mask.item, at: p, onOverlay: true).clip
             if let at = mask.item.at?.time(at: rate), at > .zero { maskClip = maskClip.delayed(by: at) }
             clip = clip.masked(by: maskClip, mode: mask.mode ?? .alpha)
             detail += (detail.isEmpty ? "" : "; ") + "masked (\((mask.mode ?? .alpha).rawValue))"
@@ -322,12 +322,12 @@ extension TimelineCompiler {
 
     /// A split item's clip. Cells without a duration of their own last as long as the split: its
     /// `duration`, or else the longest of the other cells (each with its `at`).
-    mutating func split(_ x: Timeline.Split, at path: JSONPath) throws(MovieMakerError) -> (Clip, String, String) {
+    mutating func split(_ x: Timeline.Split, at path: JSONPath) throws(MovieMakerError) -> CompiledItem {
         var compiled: [Clip?] = Array(repeating: nil, count: x.cells.count)
         func cell(_ k: Int, _ compiler: inout TimelineCompiler) throws(MovieMakerError) -> Clip {
             let item = x.cells[k]
             let p = path.appending("cells").appending(k)
-            var (clip, _, _) = try compiler.picture(item, at: p, onOverlay: true)
+            var clip = try compiler.picture(item, at: p, onOverlay: true).clip
             if item.enabled == false { clip = Clip.empty(duration: clip.duration) }
             if let at = item.at?.time(at: compiler.rate), at > .zero { clip = clip.delayed(by: at) }
             return clip
@@ -368,11 +368,11 @@ extension TimelineCompiler {
             screen.cells = screen.cells.map { Clip.SplitScreen.Cell($0.clip.duration > d ? $0.clip.trimmed(to: d) : $0.clip, fit: $0.fit) }
             clip = Clip.overlay(Clip.empty(duration: d), try Clip.split(screen))
         }
-        return (clip, "\(x.layout.rawValue) split of \(x.cells.count)", "")
+        return CompiledItem(clip: clip, what: "\(x.layout.rawValue) split of \(x.cells.count)", detail: "")
     }
 
     /// A sticker item's clip: a picture or emoji centred on the frame (its transform moves it).
-    mutating func sticker(_ x: Timeline.Sticker, at path: JSONPath) throws(MovieMakerError) -> (Clip, String, String) {
+    mutating func sticker(_ x: Timeline.Sticker, at path: JSONPath) throws(MovieMakerError) -> CompiledItem {
         let d = x.duration?.time(at: rate) ?? 3
         func animation(_ name: String?, exit: Bool) -> StickerAnimation? {
             switch name {
@@ -386,18 +386,18 @@ extension TimelineCompiler {
         let enter = animation(x.enter, exit: false), exit = animation(x.exit, exit: true)
         if let emoji = x.emoji {
             let size = (x.width ?? x.height ?? 120) * pixelScale
-            return (Clip.emoji(emoji, size: size, duration: d, enter: enter, exit: exit), emoji, "emoji")
+            return CompiledItem(clip: Clip.emoji(emoji, size: size, duration: d, enter: enter, exit: exit), what: emoji, detail: "emoji")
         }
         let url = try file(x.source!, at: path.appending("source"), kinds: [.photo, .media])
         sources[path.description] = .init(file: url)
         stickerItems.append(.init(path: path.appending("source"), url: url, width: x.width.map { $0 * pixelScale }, height: x.height.map { $0 * pixelScale }))
         let clip = Clip.sticker(url, duration: d, width: x.width.map { $0 * pixelScale }, height: x.height.map { $0 * pixelScale },
                                 loop: x.loop ?? true, enter: enter, exit: exit)
-        return (clip, url.lastPathComponent, "")
+        return CompiledItem(clip: clip, what: url.lastPathComponent, detail: "")
     }
 
     /// A subtitles item's clip.
-    mutating func subtitles(_ x: Timeline.Subtitles, at path: JSONPath) throws(MovieMakerError) -> (Clip, String, String) {
+    mutating func subtitles(_ x: Timeline.Subtitles, at path: JSONPath) throws(MovieMakerError) -> CompiledItem {
         let url = try file(.file(x.file), at: path.appending("file"), kinds: [.media])
         let track: SubtitleTrack
         do { track = try SubtitleTrack(contentsOf: url) } catch {
@@ -411,7 +411,7 @@ extension TimelineCompiler {
             throw .invalidDescription(path.appending("file"), "\(url.lastPathComponent) has no cues: give the item a \"duration\" or add cues")
         }
         sources[path.description] = .init(file: url)
-        return (Clip.subtitles(track, style: style, duration: d), url.lastPathComponent, "\(track.cues.count) cue\(track.cues.count == 1 ? "" : "s")")
+        return CompiledItem(clip: Clip.subtitles(track, style: style, duration: d), what: url.lastPathComponent, detail: "\(track.cues.count) cue\(track.cues.count == 1 ? "" : "s")")
     }
 
     /// The canvas clip for a gradient or image backdrop.
