@@ -446,154 +446,201 @@ extension OpenTimelineIO {
             metadata["otio"] = .object(otio)
         }
 
-        /// One OpenTimelineIO track's children as items of a track of `kind`.
+        /// What the first pass keeps of one clip or gap: its item, its length on the track, and how its
+        /// range maps to its source (for the second pass, which undoes the cut-centring of transitions).
+        struct Piece {
+            var item: Timeline.Item
+            var duration: Time
+            var sourceStart: Time?
+            var speed: Speed
+            var shifts = true
+            var untouched = false
+            var file: String? = nil
+        }
+
+        /// A transition's offsets around the cut after a piece, and its name and easing.
+        struct CutTransition {
+            var inOffset: Time
+            var outOffset: Time
+            var name: String
+            var easing: Easing?
+        }
+
+        /// One OpenTimelineIO track's children as items of a track of `kind`: each child read by its kind
+        /// (`transition(_:at:)`, `gap(_:at:kind:…)`, `clip(_:at:kind:…)`, anything else as a gap), then
+        /// the items' timing written from the pieces and the transitions between them.
         mutating func items(_ children: [JSONValue], at path: JSONPath, kind: Timeline.Track.Kind) throws(MovieMakerError) -> [Timeline.Item] {
-            // First pass: each clip or gap with its range; transitions between them.
-            struct Piece { var item: Timeline.Item; var duration: Time; var sourceStart: Time?; var speed: Speed; var shifts = true; var untouched = false; var file: String? = nil }
             var pieces: [Piece] = []
-            var transitions: [Int: (inOffset: Time, outOffset: Time, name: String, easing: Easing?)] = [:]   // after piece index
+            var transitions: [Int: CutTransition] = [:]   // after piece index
             var position = Time.zero
-            var pendingTransition: (Time, Time, String, Easing?, JSONPath)? = nil
+            var pending: (transition: CutTransition, path: JSONPath)? = nil
             for (i, child) in children.enumerated() {
                 let p = path.appending(i)
                 let s = schema(child) ?? ""
                 if s.hasPrefix("Transition.") {
-                    let inOffset = try time(child["in_offset"], at: p.appending("in_offset"))
-                    let outOffset = try time(child["out_offset"], at: p.appending("out_offset"))
-                    let info = child["metadata"]?["moviemaker"]
-                    var name = info?["name"]?.stringValue ?? "fade"
-                    if info == nil, child["transition_type"]?.stringValue != "SMPTE_Dissolve" {
-                        warnings.append("\(p): the \(child["transition_type"]?.stringValue ?? "unknown") transition is read as a fade")
-                    }
-                    if !TimelineShapes.transitionNames.contains(name) { warnings.append("\(p): unknown transition \"\(name)\" read as a fade"); name = "fade" }
-                    let easing = info?["easing"]?.stringValue.flatMap { try? Easing(named: $0) }
-                    pendingTransition = (inOffset, outOffset, name, easing, p)
+                    pending = (try transition(child, at: p), p)
                     continue
                 }
-                if let pending = pendingTransition {
+                if let t = pending {
                     if pieces.isEmpty || kind != .video {
-                        warnings.append("\(pending.4): a transition \(pieces.isEmpty ? "before the first item" : "on a \(kind.rawValue) track") is dropped")
+                        warnings.append("\(t.path): a transition \(pieces.isEmpty ? "before the first item" : "on a \(kind.rawValue) track") is dropped")
                     } else {
-                        transitions[pieces.count - 1] = (pending.0, pending.1, pending.2, pending.3)
+                        transitions[pieces.count - 1] = t.transition
                     }
-                    pendingTransition = nil
+                    pending = nil
                 }
-                var metadata = child["metadata"]?.objectValue ?? [:]
-                let info = metadata.removeValue(forKey: "moviemaker")
-                let r = try range(child["source_range"], at: p.appending("source_range"))
                 if s.hasPrefix("Gap.") {
-                    let d = r?.duration ?? .zero
-                    if kind == .video {
-                        if d > .zero { pieces.append(Piece(item: Timeline.Item(.gap(Timeline.Gap(duration: value(d))), metadata: metadata), duration: d, sourceStart: nil, speed: .normal)) }
-                    }
-                    position = position + d
-                    continue
-                }
-                guard s.hasPrefix("Clip.") else {
-                    // A nested stack or track, or something else: a gap of its length where it can be measured.
-                    var kept: [String: JSONValue] = [:]
-                    keep(child, in: &kept, at: p, what: "a \(s.isEmpty ? child.kindName : s)")
-                    let d = r?.duration ?? .zero
-                    if kind == .video, d > .zero {
-                        pieces.append(Piece(item: Timeline.Item(.gap(Timeline.Gap(duration: value(d))), metadata: kept), duration: d, sourceStart: nil, speed: .normal))
-                    }
-                    position = position + d
-                    continue
-                }
-                // The media reference.
-                var reference: JSONValue? = child["media_reference"]
-                if let refs = child["media_references"]?.objectValue {
-                    reference = refs[child["active_media_reference_key"]?.stringValue ?? "DEFAULT_MEDIA"] ?? refs.values.first
-                }
-                let available = try range(reference?["available_range"], at: p.appending("media_reference").appending("available_range"))
-                guard let duration = r?.duration ?? available?.duration, duration > .zero else {
-                    keep(child, in: &metadata, at: p, what: "a clip without a length")
-                    continue
-                }
-                let sourceStart = r?.start ?? available?.start ?? .zero
-                // Effects: speed, reverse, freeze.
-                var speed = Speed.normal, reversed = false, frozen = false
-                for (e, effect) in (child["effects"]?.arrayValue ?? []).enumerated() {
-                    let es = schema(effect) ?? ""
-                    if es.hasPrefix("FreezeFrame.") {
-                        frozen = true
-                    } else if es.hasPrefix("LinearTimeWarp."), let scalar = effect["time_scalar"]?.doubleValue {
-                        if scalar == 0 { frozen = true; continue }
-                        let magnitude = abs(scalar)
-                        let s = Speed(magnitude)
-                        guard s.isSupported else {
-                            keep(effect, in: &metadata, at: p.appending("effects").appending(e), what: "a speed of \(magnitude)× (MovieMaker plays 0.25…4×)")
-                            continue
-                        }
-                        speed = s
-                        reversed = scalar < 0
-                    } else {
-                        keep(effect, in: &metadata, at: p.appending("effects").appending(e), what: "the effect \(effect["effect_name"]?.stringValue ?? es)")
-                    }
-                }
-                // The file an external reference names.
-                let externalFile = schema(reference ?? .null)?.hasPrefix("ExternalReference.") == true
-                    ? reference?["target_url"]?.stringValue.map { filePath(ofURL: $0) } : nil
-                // Our own description of the item, when MovieMaker wrote the file.
-                var item: Timeline.Item
-                let label = child["name"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
-                if let own = info?["item"] {
-                    item = try Timeline.Item(reading: own, at: p.appending("metadata").appending("moviemaker").appending("item"),
-                                             SpecContext(slots: slots, trackKind: kind))
-                } else if let url = reference?["target_url"]?.stringValue, schema(reference ?? .null)?.hasPrefix("ExternalReference.") == true {
-                    let file = filePath(ofURL: url)
-                    let ext = URL(fileURLWithPath: file).pathExtension.lowercased()
-                    if kind == .audio {
-                        item = Timeline.Item(.audio(Timeline.Audio(music: false, .file(file))))
-                    } else if OpenTimelineIO.photoExtensions.contains(ext) {
-                        item = Timeline.Item(.photo(Timeline.Photo(.file(file))))
-                    } else {
-                        item = Timeline.Item(.video(Timeline.Video(.file(file))))
-                    }
-                    item.label = label
-                } else if schema(reference ?? .null)?.hasPrefix("GeneratorReference.") == true,
-                          reference?["generator_kind"]?.stringValue == "SolidColor", kind != .audio {
-                    let color = reference?["parameters"]?["color"]?.stringValue ?? "black"
-                    item = Timeline.Item(.color(Timeline.ColorFill(Timeline.ColorText((try? Color(css: color)) != nil ? color : "black"), duration: value(duration))))
-                    item.label = label
+                    try gap(child, at: p, kind: kind, pieces: &pieces, position: &position)
+                } else if s.hasPrefix("Clip.") {
+                    try clip(child, at: p, kind: kind, pieces: &pieces, position: &position)
                 } else {
-                    keep(reference ?? .null, in: &metadata, at: p, what: "a clip whose media is \(schema(reference ?? .null) ?? "missing")")
-                    item = kind == .audio ? Timeline.Item(.audio(Timeline.Audio(music: false, .file("")))) : Timeline.Item(.gap(Timeline.Gap(duration: value(duration))))
-                    if kind == .audio { position = position + duration; continue }
+                    try other(child, schema: s, at: p, kind: kind, pieces: &pieces, position: &position)
                 }
-                for (key, v) in metadata { item.metadata[key] = v }
-                // Untouched since MovieMaker wrote it: the same range it recorded. Then the item is taken back as it was.
-                let sameEffects = info?["effects"]?.doubleValue == Double(child["effects"]?.arrayValue?.count ?? 0)
-                let sameEnabled = (child["enabled"] == .bool(false)) == (item.enabled == false)
-                if info?["item"] != nil, sameEffects, sameEnabled, let recorded = try? range(info?["range"], at: p), let r,
-                   recorded.start == r.start, recorded.duration == r.duration {
-                    pieces.append(Piece(item: item, duration: duration, sourceStart: nil, speed: .normal, untouched: true))
-                    position = position + duration
-                    continue
-                }
-                if child["enabled"] == .bool(false) { item.enabled = false }
-                item.markers = try markers(child["markers"], at: p.appending("markers"), offset: sourceStart, speed: speed)
-                if kind != .video { item.at = value(position) }
-                // Timing from OpenTimelineIO wins over the copy in metadata (an editor may have trimmed it).
-                switch item.content {
-                case var .video(v):
-                    v.speed = speed == .normal ? (v.speed == nil ? nil : .normal) : speed
-                    if v.speed == .normal && info == nil { v.speed = nil }
-                    v.reverse = reversed ? true : (v.reverse == nil ? nil : false)
-                    v.freeze = frozen ? true : (v.freeze == nil ? nil : false)
-                    if frozen { v.speed = nil; v.reverse = nil }
-                    item.content = .video(v)
-                    // A reversed or frozen clip's range starts where its source span starts, whatever is trimmed off.
-                    pieces.append(Piece(item: item, duration: duration, sourceStart: sourceStart, speed: frozen ? .normal : speed, shifts: !reversed && !frozen, file: externalFile))
-                case .audio:
-                    pieces.append(Piece(item: item, duration: duration, sourceStart: sourceStart, speed: .normal,
-                                        file: externalFile))
-                default:
-                    pieces.append(Piece(item: item, duration: duration, sourceStart: nil, speed: .normal))
-                }
-                position = position + duration
             }
-            // Second pass: undo the cut-centring of transitions, then write each item's timing.
+            return timed(pieces, transitions: &transitions, at: path)
+        }
+
+        /// A `Transition` child: its offsets, and its name from our metadata (other tools' transitions are
+        /// read as fades, with a warning).
+        mutating func transition(_ child: JSONValue, at p: JSONPath) throws(MovieMakerError) -> CutTransition {
+            let inOffset = try time(child["in_offset"], at: p.appending("in_offset"))
+            let outOffset = try time(child["out_offset"], at: p.appending("out_offset"))
+            let info = child["metadata"]?["moviemaker"]
+            var name = info?["name"]?.stringValue ?? "fade"
+            if info == nil, child["transition_type"]?.stringValue != "SMPTE_Dissolve" {
+                warnings.append("\(p): the \(child["transition_type"]?.stringValue ?? "unknown") transition is read as a fade")
+            }
+            if !TimelineShapes.transitionNames.contains(name) { warnings.append("\(p): unknown transition \"\(name)\" read as a fade"); name = "fade" }
+            let easing = info?["easing"]?.stringValue.flatMap { try? Easing(named: $0) }
+            return CutTransition(inOffset: inOffset, outOffset: outOffset, name: name, easing: easing)
+        }
+
+        /// A `Gap` child: a gap item on a video track; on the others, only time passing.
+        mutating func gap(_ child: JSONValue, at p: JSONPath, kind: Timeline.Track.Kind, pieces: inout [Piece], position: inout Time) throws(MovieMakerError) {
+            var metadata = child["metadata"]?.objectValue ?? [:]
+            metadata.removeValue(forKey: "moviemaker")
+            let d = try range(child["source_range"], at: p.appending("source_range"))?.duration ?? .zero
+            if kind == .video, d > .zero {
+                pieces.append(Piece(item: Timeline.Item(.gap(Timeline.Gap(duration: value(d))), metadata: metadata), duration: d, sourceStart: nil, speed: .normal))
+            }
+            position = position + d
+        }
+
+        /// A nested stack or track, or something else: a gap of its length where it can be measured, the
+        /// child kept in the gap's metadata.
+        mutating func other(_ child: JSONValue, schema s: String, at p: JSONPath, kind: Timeline.Track.Kind,
+                            pieces: inout [Piece], position: inout Time) throws(MovieMakerError) {
+            var kept: [String: JSONValue] = [:]
+            keep(child, in: &kept, at: p, what: "a \(s.isEmpty ? child.kindName : s)")
+            let d = try range(child["source_range"], at: p.appending("source_range"))?.duration ?? .zero
+            if kind == .video, d > .zero {
+                pieces.append(Piece(item: Timeline.Item(.gap(Timeline.Gap(duration: value(d))), metadata: kept), duration: d, sourceStart: nil, speed: .normal))
+            }
+            position = position + d
+        }
+
+        /// A `Clip` child: its media reference, effects (speed, reverse, freeze) and range as an item —
+        /// our own item back when MovieMaker wrote it, else a video, photo, audio or colour item.
+        mutating func clip(_ child: JSONValue, at p: JSONPath, kind: Timeline.Track.Kind, pieces: inout [Piece], position: inout Time) throws(MovieMakerError) {
+            var metadata = child["metadata"]?.objectValue ?? [:]
+            let info = metadata.removeValue(forKey: "moviemaker")
+            let r = try range(child["source_range"], at: p.appending("source_range"))
+            // The media reference.
+            var reference: JSONValue? = child["media_reference"]
+            if let refs = child["media_references"]?.objectValue {
+                reference = refs[child["active_media_reference_key"]?.stringValue ?? "DEFAULT_MEDIA"] ?? refs.values.first
+            }
+            let available = try range(reference?["available_range"], at: p.appending("media_reference").appending("available_range"))
+            guard let duration = r?.duration ?? available?.duration, duration > .zero else {
+                keep(child, in: &metadata, at: p, what: "a clip without a length")
+                return
+            }
+            let sourceStart = r?.start ?? available?.start ?? .zero
+            // Effects: speed, reverse, freeze.
+            var speed = Speed.normal, reversed = false, frozen = false
+            for (e, effect) in (child["effects"]?.arrayValue ?? []).enumerated() {
+                let es = schema(effect) ?? ""
+                if es.hasPrefix("FreezeFrame.") {
+                    frozen = true
+                } else if es.hasPrefix("LinearTimeWarp."), let scalar = effect["time_scalar"]?.doubleValue {
+                    if scalar == 0 { frozen = true; continue }
+                    let magnitude = abs(scalar)
+                    let s = Speed(magnitude)
+                    guard s.isSupported else {
+                        keep(effect, in: &metadata, at: p.appending("effects").appending(e), what: "a speed of \(magnitude)× (MovieMaker plays 0.25…4×)")
+                        continue
+                    }
+                    speed = s
+                    reversed = scalar < 0
+                } else {
+                    keep(effect, in: &metadata, at: p.appending("effects").appending(e), what: "the effect \(effect["effect_name"]?.stringValue ?? es)")
+                }
+            }
+            // The file an external reference names.
+            let externalFile = schema(reference ?? .null)?.hasPrefix("ExternalReference.") == true
+                ? reference?["target_url"]?.stringValue.map { filePath(ofURL: $0) } : nil
+            // Our own description of the item, when MovieMaker wrote the file.
+            var item: Timeline.Item
+            let label = child["name"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+            if let own = info?["item"] {
+                item = try Timeline.Item(reading: own, at: p.appending("metadata").appending("moviemaker").appending("item"),
+                                         SpecContext(slots: slots, trackKind: kind))
+            } else if let url = reference?["target_url"]?.stringValue, schema(reference ?? .null)?.hasPrefix("ExternalReference.") == true {
+                let file = filePath(ofURL: url)
+                let ext = URL(fileURLWithPath: file).pathExtension.lowercased()
+                if kind == .audio {
+                    item = Timeline.Item(.audio(Timeline.Audio(music: false, .file(file))))
+                } else if OpenTimelineIO.photoExtensions.contains(ext) {
+                    item = Timeline.Item(.photo(Timeline.Photo(.file(file))))
+                } else {
+                    item = Timeline.Item(.video(Timeline.Video(.file(file))))
+                }
+                item.label = label
+            } else if schema(reference ?? .null)?.hasPrefix("GeneratorReference.") == true,
+                      reference?["generator_kind"]?.stringValue == "SolidColor", kind != .audio {
+                let color = reference?["parameters"]?["color"]?.stringValue ?? "black"
+                item = Timeline.Item(.color(Timeline.ColorFill(Timeline.ColorText((try? Color(css: color)) != nil ? color : "black"), duration: value(duration))))
+                item.label = label
+            } else {
+                keep(reference ?? .null, in: &metadata, at: p, what: "a clip whose media is \(schema(reference ?? .null) ?? "missing")")
+                item = kind == .audio ? Timeline.Item(.audio(Timeline.Audio(music: false, .file("")))) : Timeline.Item(.gap(Timeline.Gap(duration: value(duration))))
+                if kind == .audio { position = position + duration; return }
+            }
+            for (key, v) in metadata { item.metadata[key] = v }
+            // Untouched since MovieMaker wrote it: the same range it recorded. Then the item is taken back as it was.
+            let sameEffects = info?["effects"]?.doubleValue == Double(child["effects"]?.arrayValue?.count ?? 0)
+            let sameEnabled = (child["enabled"] == .bool(false)) == (item.enabled == false)
+            if info?["item"] != nil, sameEffects, sameEnabled, let recorded = try? range(info?["range"], at: p), let r,
+               recorded.start == r.start, recorded.duration == r.duration {
+                pieces.append(Piece(item: item, duration: duration, sourceStart: nil, speed: .normal, untouched: true))
+                position = position + duration
+                return
+            }
+            if child["enabled"] == .bool(false) { item.enabled = false }
+            item.markers = try markers(child["markers"], at: p.appending("markers"), offset: sourceStart, speed: speed)
+            if kind != .video { item.at = value(position) }
+            // Timing from OpenTimelineIO wins over the copy in metadata (an editor may have trimmed it).
+            switch item.content {
+            case var .video(v):
+                v.speed = speed == .normal ? (v.speed == nil ? nil : .normal) : speed
+                if v.speed == .normal && info == nil { v.speed = nil }
+                v.reverse = reversed ? true : (v.reverse == nil ? nil : false)
+                v.freeze = frozen ? true : (v.freeze == nil ? nil : false)
+                if frozen { v.speed = nil; v.reverse = nil }
+                item.content = .video(v)
+                // A reversed or frozen clip's range starts where its source span starts, whatever is trimmed off.
+                pieces.append(Piece(item: item, duration: duration, sourceStart: sourceStart, speed: frozen ? .normal : speed, shifts: !reversed && !frozen, file: externalFile))
+            case .audio:
+                pieces.append(Piece(item: item, duration: duration, sourceStart: sourceStart, speed: .normal,
+                                    file: externalFile))
+            default:
+                pieces.append(Piece(item: item, duration: duration, sourceStart: nil, speed: .normal))
+            }
+            position = position + duration
+        }
+
+        /// The second pass: undoes the cut-centring of transitions, then writes each item's timing.
+        mutating func timed(_ pieces: [Piece], transitions: inout [Int: CutTransition], at path: JSONPath) -> [Timeline.Item] {
             var items: [Timeline.Item] = []
             for (i, piece) in pieces.enumerated() {
                 var item = piece.item
