@@ -22,7 +22,7 @@ export PKG_CONFIG_PATH := $(PKGCONFIG_WRAPPERS)$(if $(PKG_CONFIG_PATH),:$(PKG_CO
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-.PHONY: deps build demo test test-studio fuzz fuzz-descriptions sanitize sanitize-thread bench bench-peers bench-filters bench-chunks bench-title-batch test-distributed clean check-swift install
+.PHONY: deps build demo test test-studio fuzz fuzz-descriptions sanitize sanitize-thread bench bench-peers bench-filters bench-chunks bench-title-batch test-distributed clean check-swift install gallery
 
 check-swift:
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "swift not found: install Swift 6 (https://www.swift.org/install/linux/) and put it on PATH"; exit 1; }
@@ -46,6 +46,11 @@ build: deps
 ## --media, and one exported as OpenTimelineIO.
 demo: build
 	bash scripts/demo.sh "$$($(SWIFT) build -c release --show-bin-path)" "$(OUTPUT)" "$(PREFIX)"
+
+## Renders every script of examples/gallery at full size into output/gallery and writes a poster frame of
+## each into docs/gallery/ (shown by docs/gallery.md). `make test` renders them small instead (GalleryTests).
+gallery: build
+	bash scripts/gallery.sh "$$($(SWIFT) build -c release --show-bin-path)" "$(OUTPUT)/gallery"
 
 ## Links the release moviemaker into $(PREFIX)/bin (it keeps finding the release library in this checkout).
 install: build

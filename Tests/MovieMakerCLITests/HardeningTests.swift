@@ -156,7 +156,7 @@ struct HardeningTests {
         let folder = try TemporaryFolder()
         let whole = FixtureAPNG.data(width: 64, height: 64, frames: StickerFixtures.frames())
         try Data(whole.prefix(whole.count / 2)).write(to: folder.file("cut.png"))
-        var huge = try FixtureGIF.data(width: 8, height: 8, frames: [AnimationFrame.make(width: 8, height: 8, milliseconds: 100) { _, _ in (255, 0, 0, 255) }])
+        var huge = FixtureGIF.data(width: 8, height: 8, frames: [AnimationFrame.make(width: 8, height: 8, milliseconds: 100) { _, _ in (255, 0, 0, 255) }])
         huge[6] = 0xFF; huge[7] = 0xFF; huge[8] = 0xFF; huge[9] = 0xFF     // the logical screen: 65535×65535
         try Data(huge).write(to: folder.file("huge.gif"))
         for name in ["cut.png", "huge.gif"] {
