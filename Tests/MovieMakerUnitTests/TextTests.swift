@@ -290,6 +290,19 @@ func textInkCount(_ p: PixelBuffer) -> Int { stride(from: 3, to: p.bytes.count, 
         #expect(throws: MovieMakerError.self) { try TextLayout.fitting(text, style: style, in: Size(width: 0, height: 10)) }
     }
 
+    @Test("path(at:) outlines every glyph of a long line, wherever it is placed (glyphs far from the origin were dropped)")
+    func pathKeepsGlyphsFarFromTheOrigin() throws {
+        let layout = try TextLayout(String(repeating: "H", count: 20), style: TextStyle(font: TextFont(size: 88, weight: .bold)))
+        for origin in [Point.zero, Point(x: 1000, y: 0), Point(x: 0, y: 2000), Point(x: -3000, y: -500)] {
+            let path = layout.path(at: origin)
+            // An "H" is one closed outline: 20 of them.
+            #expect(path.subpaths.count == 20, "at \(origin): \(path.subpaths.count) glyph outlines of 20")
+            let bounds = path.bounds, ink = layout.inkBounds
+            #expect(abs(bounds.maxX - (origin.x + ink.maxX)) < 1.5 && abs(bounds.minX - (origin.x + ink.minX)) < 1.5,
+                    "at \(origin): path x \(bounds.minX)…\(bounds.maxX), ink \(ink)")
+        }
+    }
+
     @Test func pathMatchesInkAndFillsLikeDrawing() throws {
         let layout = try TextLayout("Path é", style: TextStyle(font: TextFont(size: 40)))
         let origin = Point(x: 5, y: 5)

@@ -281,7 +281,9 @@ public final class TextLayout {
     /// Colour emoji come out as the outline of their pixels.
     public func path(at origin: Point) -> Path { withPango { glyphPath(at: origin) } }
     private func glyphPath(at origin: Point) -> Path {
-        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1)!
+        // An unbounded recording surface: on a bounded one Cairo leaves out the glyphs that fall outside
+        // its extents (a 1×1 image kept only the first ~875 px of a line).
+        let surface = cairo_recording_surface_create(CAIRO_CONTENT_ALPHA, nil)!
         let cr = cairo_create(surface)!
         defer { cairo_destroy(cr); cairo_surface_destroy(surface) }
         cairo_move_to(cr, origin.x, origin.y)
