@@ -211,13 +211,16 @@ extension Stagger.Order: Codable {
     }
 }
 
-/// Sebastiano Vigna's SplitMix64: a tiny, fast, well-mixed 64-bit generator for reproducible shuffles.
-package struct SplitMix64: RandomNumberGenerator, Sendable {
+/// Sebastiano Vigna's SplitMix64: a tiny, fast, well-mixed 64-bit generator for reproducible shuffles —
+/// and for drawing closures, whose frames must depend only on the frame index: seed it from the index
+/// (`var rng = SplitMix64(seed: UInt64(frame.index))`) and pass it to `Double.random(in:using:)`, and
+/// every run, thread and machine draws the same frame. The same seed gives the same numbers everywhere.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
     /// A generator that always produces the same sequence for the same seed.
-    package init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
     /// The next 64 random bits.
-    package mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
