@@ -168,7 +168,7 @@ struct AssembleCommand: ParsableCommand {
             single render.
 
             Examples:
-              moviemaker render film.json --chunk 0/4 --chunk-dir chunks   # … 1/4, 2/4, 3/4 on other workers
+              moviemaker render film.json --chunk 0/4 --chunk-dir chunks  # worker 0 of 4
               moviemaker assemble film.json --chunk-dir chunks -o film.mp4
               moviemaker assemble film.json --chunk-dir chunks --chunks 4 -o film.mp4
             """)

@@ -29,7 +29,12 @@ struct OTIOCommand: ParsableCommand {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "export",
-            abstract: "Write a description file as OpenTimelineIO (every file it names is opened to know its length).")
+            abstract: "Write a description file as OpenTimelineIO (every file it names is opened to know its length).",
+            discussion: """
+                Examples:
+                  moviemaker otio export examples/specs/travel.json -o travel.otio
+                  moviemaker otio export spec.json --size 1080x1920 -o vertical.otio
+                """)
 
         @OptionGroup var description: DescriptionOptions
 
@@ -68,7 +73,11 @@ struct OTIOCommand: ParsableCommand {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Read an OpenTimelineIO file into a description file (paths made relative to it).")
+            abstract: "Read an OpenTimelineIO file into a description file (paths made relative to it).",
+            discussion: """
+                Examples:
+                  moviemaker otio import edit.otio -o edit.json
+                """)
 
         /// The .otio file.
         @Argument(help: ArgumentHelp("The OpenTimelineIO file (.otio, JSON).", valueName: "edit.otio"))

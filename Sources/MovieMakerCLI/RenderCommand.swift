@@ -132,12 +132,15 @@ struct RenderCommand: ParsableCommand {
             tracks[0].items[2].duration: must be greater than 0, got "-1s".
 
             Examples:
-              moviemaker render examples/specs/travel.json -o travel.mp4
-              moviemaker render examples/specs/birthday.json --slot name="Ana" --media a.jpg b.jpg c.mp4 -o ana.mp4
-              moviemaker render spec.json --preview -o look.mp4
+              moviemaker render examples/specs/travel.json --preview -o travel.mp4
+              moviemaker render examples/specs/birthday.json --slot name="Ana Lima" \\
+                --media a.jpg b.jpg c.png --preview -o ana.mp4
+              moviemaker render spec.json -o film.mp4
+              moviemaker render spec.json --size 1080x1920 -o vertical.mp4
               moviemaker render spec.json --check
               moviemaker render spec.json --subtitles talk.vtt -o talk.mp4
-              moviemaker render template.json --slot clip1=mine.mp4 --save-spec mine.json -o mine.mp4
+              moviemaker render template.json --slot clip1=beach.mp4 \\
+                --save-spec mine.json -o mine.mp4
             """)
 
     @OptionGroup var description: DescriptionOptions

@@ -73,14 +73,18 @@ struct SlideshowCommand: SingleOutputCommand {
             or none for cuts.
 
             Examples:
-              moviemaker slideshow ~/Pictures/Holiday -o trip.mp4
-              moviemaker slideshow Holiday --order date --captions date --fit fill -o trip.mp4
-              moviemaker slideshow a.jpg b.heic c.png --duration 4 --transition circleopen -o three.mp4
-              moviemaker slideshow Holiday --music song.mp3 --music-volume -3 --normalize -o trip.mp4
-              moviemaker slideshow Holiday --music song.mp3 --duration auto --title "Summer" --end-title "Thanks" \\
-                --captions captions.csv -o trip.mp4
-              moviemaker slideshow Holiday --duration auto --music song.mp3 --dry-run -o trip.mp4
-              moviemaker slideshow Holiday -o poster.png      (one still: the middle of the first photo)
+              moviemaker slideshow ~/Pictures/Holiday --size 720p -o trip.mp4
+              moviemaker slideshow Holiday --order date --captions date --fit fill \\
+                --size 360p -o trip.mp4
+              moviemaker slideshow a.jpg b.heic c.png --transition circleopen \\
+                --size 360p -o three.mp4
+              moviemaker slideshow Holiday --music song.mp3 --music-volume -3 \\
+                --normalize --size 360p -o trip.mp4
+              moviemaker slideshow Holiday --music song.mp3 --duration auto \\
+                --title "Summer" --end-title "Thanks" --captions captions.csv \\
+                --size 360p -o trip.mp4
+              moviemaker slideshow Holiday --music song.mp3 -d auto --dry-run -o trip.mp4
+              moviemaker slideshow Holiday -o poster.png   # the middle of the first photo
 
             A captions file (--captions captions.csv or captions.txt) gives photos their text by file name. \
             CSV: rows of file,text or file,text,focus, an optional header (file,text,focus), fields with \

@@ -36,11 +36,13 @@ struct StitchCommand: SingleOutputCommand {
 
             Examples:
               moviemaker stitch a.mp4 b.mov c.mp4 -o day.mp4
-              moviemaker stitch Holiday --order date --music song.mp3 --normalize -o holiday.mp4
-              moviemaker stitch *.mp4 --size 1080x1920 --fit blur -o vertical.mp4
-              moviemaker stitch a.mp4 b.mp4 --transition fade --transition-duration 0.5 -o day.mp4
-              moviemaker stitch a.mp4 b.mp4 --music song.mp3 --music-volume -6 --normalize -o day.mp4
-              moviemaker stitch a.mp4 b.mp4 --subtitles talk.srt --subtitle-style box -o day.mp4
+              moviemaker stitch Holiday --order date --music song.mp3 -o holiday.mp4
+              moviemaker stitch *.mp4 --size 720x1280 --fit blur -o vertical.mp4
+              moviemaker stitch a.mp4 b.mp4 c.mp4 --transition wipeleft \\
+                --transition-duration 0.5 -o day.mp4
+              moviemaker stitch a.mp4 b.mp4 --music song.mp3 --music-volume -6 \\
+                --normalize -o day.mp4
+              moviemaker stitch a.mp4 --subtitles talk.srt --subtitle-style box -o day.mp4
             """)
 
     /// The clips, in order.

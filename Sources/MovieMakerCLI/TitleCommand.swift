@@ -39,12 +39,16 @@ struct TitleCommand: RenderingCommand {
             .webm as VP9 with alpha, and a .png keeps its alpha channel.
 
             Examples:
-              moviemaker title "Release 2.4" --subtitle "What's new" --duration 4 --style fade -o title.mp4
-              moviemaker title "Release 2.4" --style typewriter --transparent -o title.mov
-              moviemaker title "Jane Doe" --subtitle Director --layout lower-third --transparent -o name.webm
+              moviemaker title "Release 2.4" --subtitle "What's new" -d 2 -o title.mp4
+              moviemaker title "Release 2.4" --style pop --transparent -d 2 -o title.mov
+              moviemaker title "Jane Doe" --subtitle Director --layout lower-third \\
+                --transparent --size 480p -o name.webm
+              moviemaker title "Jane Doe" --layout lower-third --transparent -o name.png
               moviemaker title "Release 2.4" --still 1.5 -o frame.png
-              moviemaker title "Jane Doe" --layout lower-third --background-video interview.mp4 -o name.mp4
-              moviemaker title --batch people.csv --subtitle "{role}" --layout lower-third --output-pattern 'out/{name}.mp4'
+              moviemaker title "Jane Doe" --layout lower-third --size 720p --duration 2 \\
+                --background-video interview.mp4 -o name.mp4
+              moviemaker title --batch people.csv --subtitle "{role}" \\
+                --layout lower-third --output-pattern '{name}.mp4'
 
             --batch renders one movie per row of a CSV file in one process (fonts and encoders set up \
             once, --jobs rows at a time). The file's first row names the columns; {column} in the title, \
