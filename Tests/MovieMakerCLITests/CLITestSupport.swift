@@ -37,6 +37,16 @@ enum CLI {
         var stderrLines: [Substring] { stderr.split(separator: "\n") }
     }
 
+    /// The environment `moviemaker` runs with in the tests: this process's, `XDG_CACHE_HOME` set to the
+    /// test cache, `CI` removed unless given in `extra`, and `extra` added.
+    static func environment(_ extra: [String: String]) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["CI"] = nil
+        env["XDG_CACHE_HOME"] = cacheHome.path
+        env.merge(extra) { _, new in new }
+        return env
+    }
+
     /// Runs `moviemaker arguments…` with `XDG_CACHE_HOME` set to the test cache, `CI` removed unless
     /// given in `environment`, and `environment` added.
     /// `executable` runs another program instead (e.g. a shell that sets a limit, then execs moviemaker).
@@ -45,11 +55,7 @@ enum CLI {
         let process = Process()
         process.executableURL = program ?? executable
         process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["CI"] = nil
-        env["XDG_CACHE_HOME"] = cacheHome.path
-        env.merge(environment) { _, new in new }
-        process.environment = env
+        process.environment = Self.environment(environment)
         if let folder { process.currentDirectoryURL = folder }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -96,11 +102,7 @@ extension CLI {
         init(_ arguments: [String], environment: [String: String] = ["CI": "1"]) throws {
             process.executableURL = CLI.executable
             process.arguments = arguments
-            var env = ProcessInfo.processInfo.environment
-            env["CI"] = nil
-            env["XDG_CACHE_HOME"] = CLI.cacheHome.path
-            env.merge(environment) { _, new in new }
-            process.environment = env
+            process.environment = CLI.environment(environment)
             let out = Pipe(), err = Pipe()
             process.standardOutput = out
             process.standardError = err

@@ -494,11 +494,7 @@ struct HelpExampleTests {
         let process = Process()
         process.executableURL = CLI.executable
         process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["CI"] = nil
-        env["XDG_CACHE_HOME"] = CLI.cacheHome.path
-        env.merge(environment) { _, new in new }
-        process.environment = env
+        process.environment = CLI.environment(environment)
         process.currentDirectoryURL = folder
         // Files, not pipes: nothing to drain while the server runs.
         let outFile = folder.appendingPathComponent("studio-stdout.txt"), errFile = folder.appendingPathComponent("studio-stderr.txt")

@@ -23,13 +23,10 @@ final class RecyclingWorker<Item>: @unchecked Sendable {
     private var processed = 0
     private var token: CancellationToken?
     private let process: (Item) throws(MovieMakerError) -> Void
-    /// How many items the pool holds (allocated once by the owner).
-    let capacity: Int
 
     /// A worker named `name` (the thread's name, seen in profilers) processing `items`' submissions with `process`.
     init(name: String, items: [Item], process: @escaping (Item) throws(MovieMakerError) -> Void) {
         free = items
-        capacity = items.count
         self.process = process
         let thread = Thread { [self] in self.run() }
         thread.name = name
