@@ -680,15 +680,7 @@ extension OpenTimelineIO {
                     a.in = start.flatMap { $0 > .zero ? value($0) : (a.in == nil ? nil : value(.zero)) }
                     a.duration = value(duration)
                     item.content = .audio(a)
-                case var .photo(p): p.duration = value(duration); item.content = .photo(p)
-                case var .title(t): t.duration = value(duration); item.content = .title(t)
-                case var .color(c): c.duration = value(duration); item.content = .color(c)
-                case var .generator(g): g.duration = value(duration); item.content = .generator(g)
-                case var .gap(g): g.duration = value(duration); item.content = .gap(g)
-                case var .split(x): x.duration = value(duration); item.content = .split(x)
-                case var .sticker(x): x.duration = value(duration); item.content = .sticker(x)
-                case var .subtitles(x): x.duration = value(duration); item.content = .subtitles(x)
-                case .slideshow: break   // its length is its photos'
+                default: item.content = item.content.kind.withLength(value(duration)).content
                 }
                 items.append(item)
             }

@@ -256,61 +256,8 @@ extension Timeline {
             self.filters = filters; self.transform = transform; self.mask = mask
         }
 
-        /// The item's `type` in a description file: `video`, `photo`, `title`, `color`, `slideshow`,
-        /// `music`, `audio`, `generator` or `gap`.
+        /// The item's `type` in a description file (`Content.typeNames` lists them).
         public var typeName: String { content.typeName }
-    }
-
-    /// What an item shows or plays; its `type` in a description file.
-    public enum Content: Sendable, Hashable {
-        /// `"video"`: a video file (or slot), trimmed, sped up or slowed down, reversed or frozen.
-        case video(Video)
-        /// `"photo"`: a still picture for a while, optionally panning and zooming.
-        case photo(Photo)
-        /// `"title"`: an animated title card.
-        case title(Title)
-        /// `"color"`: the frame in one colour.
-        case color(ColorFill)
-        /// `"slideshow"`: photos one after another with a transition.
-        case slideshow(SlideshowItem)
-        /// `"music"` or `"audio"`: a sound file placed on an audio track.
-        case audio(Audio)
-        /// `"generator"`: a picture made by code registered under a name (`GeneratorRegistry`).
-        case generator(Generator)
-        /// `"gap"`: nothing for a while (what is below shows through).
-        case gap(Gap)
-        /// Several pictures at once: side by side, stacked, a grid, picture-in-picture.
-        case split(Split)
-        /// An image, animated image or emoji over the pictures below (overlay tracks).
-        case sticker(Sticker)
-        /// Subtitles from an SRT or WebVTT file, burned in (overlay tracks).
-        case subtitles(Subtitles)
-
-        /// The `type` written in a description file.
-        public var typeName: String {
-            switch self {
-            case .video: return "video"
-            case .photo: return "photo"
-            case .title: return "title"
-            case .color: return "color"
-            case .slideshow: return "slideshow"
-            case let .audio(a): return a.isMusic ? "music" : "audio"
-            case .generator: return "generator"
-            case .gap: return "gap"
-            case .split: return "split"
-            case .sticker: return "sticker"
-            case .subtitles: return "subtitles"
-            }
-        }
-
-        /// Whether the item is a picture (anything but music and audio).
-        public var isPicture: Bool {
-            if case .audio = self { return false }
-            return true
-        }
-
-        /// Every `type` name, in the order the description file's documentation lists them.
-        public static let typeNames = ["video", "photo", "title", "color", "slideshow", "music", "audio", "generator", "gap", "split", "sticker", "subtitles"]
     }
 
     /// Where an item's media comes from: a file, or a template's slot.
@@ -325,6 +272,12 @@ extension Timeline {
             case let .file(path): return "file \(path)"
             case let .slot(name): return "slot \(name)"
             }
+        }
+
+        /// The source with `transform` applied to its path (a slot stays as it is).
+        func mappingFilePath(_ transform: (String) -> String) -> Source {
+            if case let .file(path) = self { return .file(transform(path)) }
+            return self
         }
     }
 
@@ -366,59 +319,6 @@ extension Timeline {
 // MARK: Item contents
 
 extension Timeline {
-    /// A video item (`"type": "video"`).
-    ///
-    /// It shows the file from `in` (source time) for `duration` (time in the movie) at `speed`: the
-    /// source span is `duration × speed`. With `reverse` that span plays backwards; with `freeze` the
-    /// frame at `in` is held for `duration`. The file's own sound plays with it at `volume`.
-    public struct Video: Sendable, Hashable {
-        /// The file or slot.
-        public var source: Source
-        /// Where in the file it starts (default 0).
-        public var `in`: TimeValue?
-        /// How long it lasts in the movie (default: to the end of the file, at `speed`).
-        public var duration: TimeValue?
-        /// Playback speed, ¼…4 (default 1); written as a number or an exact fraction string (`"2/3"`).
-        public var speed: Speed?
-        /// Whether the span plays backwards (default false).
-        public var reverse: Bool?
-        /// Whether the frame at `in` is held still for `duration`, silent (default false).
-        public var freeze: Bool?
-        /// How the picture fills the frame (default `fill`).
-        public var fit: Slideshow.Fit?
-        /// The colour of the bars around a fitted picture (default black).
-        public var background: ColorText?
-        /// How loud its own sound plays (default 1; 0 mutes it).
-        public var volume: Volume?
-
-        /// A video item; nil fields take their defaults.
-        public init(_ source: Source, in start: TimeValue? = nil, duration: TimeValue? = nil, speed: Speed? = nil, reverse: Bool? = nil,
-                    freeze: Bool? = nil, fit: Slideshow.Fit? = nil, background: ColorText? = nil, volume: Volume? = nil) {
-            self.source = source; self.in = start; self.duration = duration; self.speed = speed; self.reverse = reverse
-            self.freeze = freeze; self.fit = fit; self.background = background; self.volume = volume
-        }
-    }
-
-    /// A photo item (`"type": "photo"`).
-    public struct Photo: Sendable, Hashable {
-        /// The file or slot.
-        public var source: Source
-        /// How long it is shown (default 3 s).
-        public var duration: TimeValue?
-        /// How it fills the frame (default `fill`).
-        public var fit: Slideshow.Fit?
-        /// The colour around a fitted photo (default black).
-        public var background: ColorText?
-        /// Pan and zoom (default none).
-        public var kenBurns: KenBurnsSpec?
-
-        /// A photo item; nil fields take their defaults.
-        public init(_ source: Source, duration: TimeValue? = nil, fit: Slideshow.Fit? = nil, background: ColorText? = nil,
-                    kenBurns: KenBurnsSpec? = nil) {
-            self.source = source; self.duration = duration; self.fit = fit; self.background = background; self.kenBurns = kenBurns
-        }
-    }
-
     /// Pan and zoom of a photo: on or off (`true`: a gentle seeded zoom), the settings of a
     /// slideshow's Ken Burns (`{"zoom": 0.2, "direction": "in"}`), or exact start and end views
     /// (`{"from": {…}, "to": {…}}`, unit rectangles of the fitted picture).
@@ -429,86 +329,6 @@ extension Timeline {
         case settings(zoom: Double?, pan: Double?, direction: Slideshow.KenBurns.Direction?, seed: UInt64?)
         /// The view at the start and at the end.
         case path(from: Rect, to: Rect)
-    }
-
-    /// The entrance and exit styles of a title (`TitleAnimation`'s, by name).
-    public enum TitleStyle: String, Sendable, Hashable, CaseIterable {
-        /// The style's animation with its own duration and easing (a `slide` coming from `edge`: from
-        /// beyond the frame's edge, or over `distance` pixels at 1080 lines when given).
-        public func animation(from edge: Edge = .bottom, distance: Double? = nil) -> TitleAnimation {
-            switch self {
-            case .fade: return .fade()
-            case .slide: return .slide(from: edge, distance: distance)
-            case .typewriter: return .typewriter()
-            case .pop: return .pop()
-            case .letters: return .letters()
-            case .words: return .words()
-            case .blur: return .blur()
-            case .none: return .none
-            }
-        }
-
-        /// Fade in.
-        case fade
-        /// Slide in from `from` (default the bottom).
-        case slide
-        /// Letters appear one by one, as typed.
-        case typewriter
-        /// Scale up with a slight overshoot.
-        case pop
-        /// Each letter fades and rises in turn.
-        case letters
-        /// Each word fades and rises in turn.
-        case words
-        /// Come into focus.
-        case blur
-        /// No animation.
-        case none
-    }
-
-    /// A title card item (`"type": "title"`). Text fields may use `{{slot}}` to take a template's text.
-    public struct Title: Sendable, Hashable {
-        /// The main line.
-        public var text: String
-        /// A smaller line under it.
-        public var subtitle: String?
-        /// Paragraph text under the subtitle.
-        public var body: String?
-        /// How long it lasts (default 4 s).
-        public var duration: TimeValue?
-        /// How the text comes on (default `fade`).
-        public var style: TitleStyle?
-        /// Where a `slide` comes from (default the bottom).
-        public var from: Edge?
-        /// The entrance's timing curve (default: the style's own).
-        public var easing: Easing?
-        /// How long the entrance takes (default: the style's own, 0.6–1.5 s).
-        public var entranceDuration: TimeValue?
-        /// How the text goes off (default `fade`).
-        public var exitStyle: TitleStyle?
-        /// `fullScreen` (centred) or `lowerThird` (default `fullScreen`).
-        public var layout: TitleCard.Layout?
-        /// The text's colour (default white); may be `"{{slot}}"` for a colour slot.
-        public var color: ColorText?
-        /// Behind the text: a colour, or `"none"` (default: dark blue-grey on a video track, none on an overlay track).
-        public var background: ColorText?
-        /// The font family (default DejaVu Sans).
-        public var font: String?
-        /// The largest title size in pixels at 1080 lines (default 120; shrunk to fit).
-        public var fontSize: Double?
-        /// How far a `slide` travels, in pixels at 1080 lines (default: from beyond the frame's edge).
-        public var slideDistance: Double?
-
-        /// A title item; nil fields take their defaults.
-        public init(_ text: String, subtitle: String? = nil, body: String? = nil, duration: TimeValue? = nil, style: TitleStyle? = nil,
-                    from: Edge? = nil, easing: Easing? = nil, entranceDuration: TimeValue? = nil, exitStyle: TitleStyle? = nil,
-                    layout: TitleCard.Layout? = nil, color: ColorText? = nil, background: ColorText? = nil, font: String? = nil,
-                    fontSize: Double? = nil, slideDistance: Double? = nil) {
-            self.text = text; self.subtitle = subtitle; self.body = body; self.duration = duration; self.style = style
-            self.from = from; self.easing = easing; self.entranceDuration = entranceDuration; self.exitStyle = exitStyle
-            self.layout = layout; self.color = color; self.background = background; self.font = font; self.fontSize = fontSize
-            self.slideDistance = slideDistance
-        }
     }
 
     /// A colour as written in a description: CSS text (`"#ff8000"`, `"tomato"`, `"rgb(…)"`), `"none"`
@@ -525,99 +345,6 @@ extension Timeline {
         public init(_ color: Color) { text = color.hexString }
         /// The text.
         public var description: String { text }
-    }
-
-    /// A colour item (`"type": "color"`): the frame in one colour.
-    public struct ColorFill: Sendable, Hashable {
-        /// The colour; may be `"{{slot}}"`.
-        public var color: ColorText
-        /// How long it lasts; nil only in a split's cell, which then lasts as long as the split.
-        public var duration: TimeValue?
-        /// `color` for `duration` (nil: as long as the split whose cell it is).
-        public init(_ color: ColorText, duration: TimeValue?) { self.color = color; self.duration = duration }
-    }
-
-    /// A slideshow item (`"type": "slideshow"`): photos one after another, each for `duration`, joined
-    /// by `photoTransition`, fitted and moved as a `Slideshow` does.
-    public struct SlideshowItem: Sendable, Hashable {
-        /// The photos (files or slots), in order.
-        public var photos: [Source]
-        /// How long each photo is shown (default 3 s).
-        public var duration: TimeValue?
-        /// How photos fill the frame (default `blur`).
-        public var fit: Slideshow.Fit?
-        /// The colour around fitted photos (default black).
-        public var background: ColorText?
-        /// The transition between photos (default a 1 s crossfade).
-        public var photoTransition: TransitionSpec?
-        /// Pan and zoom (default on: `Slideshow.KenBurns`'s defaults). The `from`/`to` form is not
-        /// accepted here: each photo gets its own seeded movement.
-        public var kenBurns: KenBurnsSpec?
-        /// Captions (default none).
-        public var captions: Slideshow.Captions?
-
-        /// A slideshow item; nil fields take their defaults.
-        public init(_ photos: [Source], duration: TimeValue? = nil, fit: Slideshow.Fit? = nil, background: ColorText? = nil,
-                    photoTransition: TransitionSpec? = nil, kenBurns: KenBurnsSpec? = nil, captions: Slideshow.Captions? = nil) {
-            self.photos = photos; self.duration = duration; self.fit = fit; self.background = background
-            self.photoTransition = photoTransition; self.kenBurns = kenBurns; self.captions = captions
-        }
-    }
-
-    /// A music or sound item of an audio track (`"type": "music"` or `"audio"`).
-    ///
-    /// Music (the default for `"music"`) loops to fill the movie, fades in over 0.5 s and out over 2 s
-    /// at the movie's end, and ducks under the other sounds (the clips' own and audio items that do not
-    /// duck, such as a voice-over); a sound (`"audio"`) plays once, as it is.
-    public struct Audio: Sendable, Hashable {
-        /// Whether this is `"music"` (true) or `"audio"` (false): only the defaults differ.
-        public var isMusic: Bool
-        /// The file or slot.
-        public var source: Source
-        /// Where in the file it starts (default 0).
-        public var `in`: TimeValue?
-        /// How long it plays (default: music to the movie's end, a sound to the file's end).
-        public var duration: TimeValue?
-        /// How loud (default 1).
-        public var volume: Volume?
-        /// Fade-in length (music: 0.5 s, sound: none).
-        public var fadeIn: TimeValue?
-        /// Fade-out length, at the item's end or the movie's (music: 2 s, sound: 10 ms).
-        public var fadeOut: TimeValue?
-        /// Whether a file shorter than `duration` repeats (music: yes, sound: no).
-        public var loop: Bool?
-        /// Whether it dips while the movie's other sounds play (music: yes, sound: no).
-        public var ducking: Bool?
-
-        /// A `"music"` (`isMusic`) or `"audio"` item; nil fields take their defaults.
-        public init(music isMusic: Bool, _ source: Source, in start: TimeValue? = nil, duration: TimeValue? = nil, volume: Volume? = nil,
-                    fadeIn: TimeValue? = nil, fadeOut: TimeValue? = nil, loop: Bool? = nil, ducking: Bool? = nil) {
-            self.isMusic = isMusic; self.source = source; self.in = start; self.duration = duration; self.volume = volume
-            self.fadeIn = fadeIn; self.fadeOut = fadeOut; self.loop = loop; self.ducking = ducking
-        }
-    }
-
-    /// A picture made by code (`"type": "generator"`): the generator registered under `name`
-    /// (`GeneratorRegistry`), given `params`, for `duration`.
-    public struct Generator: Sendable, Hashable {
-        /// The registered name (`confetti`, `gradient`, or one a program registered).
-        public var name: String
-        /// The generator's parameters, as JSON.
-        public var params: [String: JSONValue]
-        /// How long it lasts; nil only in a split's cell, which then lasts as long as the split.
-        public var duration: TimeValue?
-        /// The generator `name` with `params`, for `duration` (nil: as long as the split whose cell it is).
-        public init(_ name: String, params: [String: JSONValue] = [:], duration: TimeValue?) {
-            self.name = name; self.params = params; self.duration = duration
-        }
-    }
-
-    /// Nothing, for a while (`"type": "gap"`): what is below shows through.
-    public struct Gap: Sendable, Hashable {
-        /// How long.
-        public var duration: TimeValue
-        /// A gap of `duration`.
-        public init(duration: TimeValue) { self.duration = duration }
     }
 
     /// A picture item used as another item's mask: where its alpha (or luma, or their inverse) is high,
@@ -648,98 +375,6 @@ extension Timeline {
         case blur(radius: Double?)
     }
 
-    /// Several pictures at once (`"type": "split"`): cells side by side, stacked, in a grid, or one small
-    /// over another.
-    public struct Split: Sendable, Hashable {
-        /// `"2x1"`, `"1x2"`, `"3x1"`, `"2x2"`, `"3x3"` or `"pip"`.
-        public var layout: Clip.SplitScreen.Layout
-        /// The cells: picture items, in reading order (picture-in-picture: the main picture, then the
-        /// inset). A cell item may have `at` (it starts later within the split).
-        public var cells: [Item]
-        /// How every cell's picture fits its cell (default fill).
-        public var fit: ImageFit?
-        /// How each cell's picture fits, by cell (overrides `fit`).
-        public var fits: [ImageFit]?
-        /// The space between and around cells, in output pixels (default 0).
-        public var gutter: Double?
-        /// The colour of the gutters and empty cells (default black; picture-in-picture: transparent).
-        public var background: ColorText?
-        /// The cells' border width in output pixels (default 0; picture-in-picture 2).
-        public var borderWidth: Double?
-        /// The border colour (default white).
-        public var borderColor: ColorText?
-        /// The cells' corner radius in output pixels (default 0; picture-in-picture 12).
-        public var cornerRadius: Double?
-        /// Picture-in-picture: the corner (default bottomRight).
-        public var corner: Clip.SplitScreen.Corner?
-        /// Picture-in-picture: the inset's width as a fraction of the frame's (default 0.3).
-        public var size: Double?
-        /// Picture-in-picture: the distance to the frame's edges in output pixels (default 24).
-        public var margin: Double?
-        /// How long the split lasts (default: its longest cell).
-        public var duration: TimeValue?
-
-        /// A split of `cells` in `layout`.
-        public init(_ layout: Clip.SplitScreen.Layout, cells: [Item], fit: ImageFit? = nil, fits: [ImageFit]? = nil, gutter: Double? = nil,
-                    background: ColorText? = nil, borderWidth: Double? = nil, borderColor: ColorText? = nil, cornerRadius: Double? = nil,
-                    corner: Clip.SplitScreen.Corner? = nil, size: Double? = nil, margin: Double? = nil, duration: TimeValue? = nil) {
-            self.layout = layout; self.cells = cells; self.fit = fit; self.fits = fits; self.gutter = gutter
-            self.background = background; self.borderWidth = borderWidth; self.borderColor = borderColor
-            self.cornerRadius = cornerRadius; self.corner = corner; self.size = size; self.margin = margin; self.duration = duration
-        }
-    }
-
-    /// An image, animated image (GIF, APNG, animated WebP) or emoji placed over the pictures below
-    /// (`"type": "sticker"`), centred on the frame unless its `transform` moves it.
-    public struct Sticker: Sendable, Hashable {
-        /// The picture (nil for an emoji).
-        public var source: Source?
-        /// An emoji (or short text) drawn in colour, instead of a picture.
-        public var emoji: String?
-        /// How long it shows (default 3s).
-        public var duration: TimeValue?
-        /// Its width in output pixels (default: the picture's own; an emoji: its size).
-        public var width: Double?
-        /// Its height in output pixels (default: from the width and the picture's aspect).
-        public var height: Double?
-        /// Whether an animation loops (default true).
-        public var loop: Bool?
-        /// How it comes on: pop, fade, or slide-left/right/top/bottom (from that edge); default none.
-        public var enter: String?
-        /// How it goes off: the same names; default none.
-        public var exit: String?
-
-        /// A sticker of `source` or `emoji`.
-        public init(source: Source? = nil, emoji: String? = nil, duration: TimeValue? = nil, width: Double? = nil, height: Double? = nil,
-                    loop: Bool? = nil, enter: String? = nil, exit: String? = nil) {
-            self.source = source; self.emoji = emoji; self.duration = duration; self.width = width; self.height = height
-            self.loop = loop; self.enter = enter; self.exit = exit
-        }
-        /// The entrance and exit names a description accepts.
-        public static let animationNames = ["none", "pop", "fade", "slide-left", "slide-right", "slide-top", "slide-bottom"]
-    }
-
-    /// Subtitles burned in from an SRT or WebVTT file (`"type": "subtitles"`), each cue shown over its
-    /// own times (from the item's `at`).
-    public struct Subtitles: Sendable, Hashable {
-        /// The subtitle file, relative to the description.
-        public var file: String
-        /// `outline` (default) or `box`: white text outlined in black, or on a dark box.
-        public var style: String?
-        /// The text size as a fraction of the frame height (default 0.05).
-        public var size: Double?
-        /// The text colour (default white).
-        public var color: ColorText?
-        /// How long the item lasts (default: to the last cue's end).
-        public var duration: TimeValue?
-
-        /// Subtitles from `file`.
-        public init(file: String, style: String? = nil, size: Double? = nil, color: ColorText? = nil, duration: TimeValue? = nil) {
-            self.file = file; self.style = style; self.size = size; self.color = color; self.duration = duration
-        }
-        /// The style names a description accepts.
-        public static let styleNames = ["outline", "box"]
-    }
 }
 
 // MARK: Templates

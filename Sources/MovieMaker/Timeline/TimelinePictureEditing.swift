@@ -71,50 +71,11 @@ extension TimelineShapes {
 
     static var maskShape: SpecShape {
         SpecShape(name: "mask", doc: "A picture item used as a mask, in the masked item's own time.", fields: [
-            SpecField("item", Schema.oneOf(splitCellTypes.map { Schema.ref("\($0)ItemOverlay") }), required: true, "The mask's picture: a picture item (its at delays it)."),
+            SpecField("item", Schema.oneOf(Timeline.Split.cellTypes.map { Schema.ref("\($0)ItemOverlay") }), required: true, "The mask's picture: a picture item (its at delays it)."),
             SpecField("mode", Schema.enumeration(Clip.MaskMode.allCases.map(\.rawValue)), "alpha (default), luma, inverseAlpha or inverseLuma."),
         ])
     }
 
-    /// The item types a split's cell may be (no nested splits, stickers or subtitles).
-    static let splitCellTypes = ["video", "photo", "title", "color", "slideshow", "generator", "gap"]
-
-    /// Item types only overlay tracks take.
-    static let overlayOnlyTypes: Set<String> = ["sticker", "subtitles"]
-
-    static let splitFields: [SpecField] = [
-        SpecField("layout", Schema.enumeration(Clip.SplitScreen.Layout.allCases.map(\.rawValue)), required: true, "2x1 (side by side), 1x2 (stacked), 3x1, 2x2, 3x3 or pip (picture-in-picture)."),
-        SpecField("cells", Schema.array(Schema.oneOf(splitCellTypes.map { Schema.ref("\($0)Cell") })),
-                  required: true, "The cells' items, in reading order (pip: the main picture, then the inset); a cell's at starts it later."),
-        SpecField("fit", Schema.enumeration(ImageFit.allCases.map(\.rawValue)), "How each cell's picture fits its cell (default fill)."),
-        SpecField("fits", Schema.array(Schema.enumeration(ImageFit.allCases.map(\.rawValue))), "The fit of each cell, in order (overrides fit)."),
-        SpecField("gutter", Schema.number(minimum: 0, maximum: 2000), "Space between and around cells, in output pixels (default 0)."),
-        SpecField("background", Schema.ref("color"), "The gutters' colour (default black; pip: transparent)."),
-        SpecField("borderWidth", Schema.number(minimum: 0, maximum: 500), "Cell border width in output pixels (default 0; pip 2)."),
-        SpecField("borderColor", Schema.ref("color"), "Cell border colour (default white)."),
-        SpecField("cornerRadius", Schema.number(minimum: 0, maximum: 5000), "Cell corner radius in output pixels (default 0; pip 12)."),
-        SpecField("corner", Schema.enumeration(Clip.SplitScreen.Corner.allCases.map(\.rawValue)), "pip: the inset's corner (default bottomRight)."),
-        SpecField("size", Schema.number(minimum: 0.05, maximum: 1), "pip: the inset's width as a fraction of the frame's (default 0.3)."),
-        SpecField("margin", Schema.number(minimum: 0, maximum: 5000), "pip: the inset's distance from the edges, output pixels (default 24)."),
-        SpecField("duration", Schema.ref("duration"), "How long it lasts (default: its longest cell)."),
-    ]
-    static let stickerFields: [SpecField] = [
-        SpecField("source", Schema.ref("source"), "The picture: PNG/WebP with alpha, animated GIF, animated WebP or APNG (or a photo)."),
-        SpecField("emoji", Schema.string(minLength: 1), "An emoji drawn in colour, instead of a picture."),
-        SpecField("duration", Schema.ref("duration"), "How long it shows (default 3s)."),
-        SpecField("width", Schema.number(exclusiveMinimum: 0, maximum: 16384), "Width in output pixels (default: the picture's own; an emoji's size, default 120)."),
-        SpecField("height", Schema.number(exclusiveMinimum: 0, maximum: 16384), "Height in output pixels (default: from the width and the aspect)."),
-        SpecField("loop", Schema.boolean, "Whether an animation loops (default true)."),
-        SpecField("enter", Schema.enumeration(Timeline.Sticker.animationNames), "How it comes on (default none)."),
-        SpecField("exit", Schema.enumeration(Timeline.Sticker.animationNames), "How it goes off (default none)."),
-    ]
-    static let subtitlesFields: [SpecField] = [
-        SpecField("file", Schema.string(minLength: 1), required: true, "An SRT or WebVTT file, relative to the description."),
-        SpecField("style", Schema.enumeration(Timeline.Subtitles.styleNames), "outline (default) or box."),
-        SpecField("size", Schema.number(minimum: 0.01, maximum: 0.5), "Text size as a fraction of the frame height (default 0.05)."),
-        SpecField("color", Schema.ref("color"), "Text colour (default white)."),
-        SpecField("duration", Schema.ref("duration"), "How long the item lasts (default: to the last cue's end)."),
-    ]
 }
 
 // MARK: Reading
@@ -145,8 +106,8 @@ extension SpecObject {
         guard let m = try object(key, TimelineShapes.maskShape) else { return nil }
         let itemValue = m.value("item")!
         let itemPath = path.appending(key).appending("item")
-        if case let .object(o) = itemValue, case let .string(t)? = o["type"], !TimelineShapes.splitCellTypes.contains(t) {
-            throw .invalidDescription(itemPath.appending("type"), "a mask cannot be a \(t) item: masks are \(SpecObject.list(TimelineShapes.splitCellTypes))")
+        if case let .object(o) = itemValue, case let .string(t)? = o["type"], !Timeline.Split.cellTypes.contains(t) {
+            throw .invalidDescription(itemPath.appending("type"), "a mask cannot be a \(t) item: masks are \(SpecObject.list(Timeline.Split.cellTypes))")
         }
         var maskContext = context
         maskContext.trackKind = .overlay
@@ -309,109 +270,6 @@ extension TimelineCompiler {
         if let value { return value.time(at: rate) }
         if let cellDuration { return cellDuration }
         throw .invalidDescription(path.appending("duration"), "needs a duration, as in \"duration\": \"3s\" (a split's cell may leave it out when the split or another cell has one)")
-    }
-
-    /// Whether a split's cell takes its duration from the split.
-    static func lastsAsLongAsTheSplit(_ item: Timeline.Item) -> Bool {
-        switch item.content {
-        case let .color(c): c.duration == nil
-        case let .generator(g): g.duration == nil
-        default: false
-        }
-    }
-
-    /// A split item's clip. Cells without a duration of their own last as long as the split: its
-    /// `duration`, or else the longest of the other cells (each with its `at`).
-    mutating func split(_ x: Timeline.Split, at path: JSONPath) throws(MovieMakerError) -> CompiledItem {
-        var compiled: [Clip?] = Array(repeating: nil, count: x.cells.count)
-        func cell(_ k: Int, _ compiler: inout TimelineCompiler) throws(MovieMakerError) -> Clip {
-            let item = x.cells[k]
-            let p = path.appending("cells").appending(k)
-            var clip = try compiler.picture(item, at: p, onOverlay: true).clip
-            if item.enabled == false { clip = Clip.empty(duration: clip.duration) }
-            if let at = item.at?.time(at: compiler.rate), at > .zero { clip = clip.delayed(by: at) }
-            return clip
-        }
-        let open = x.cells.indices.filter { Self.lastsAsLongAsTheSplit(x.cells[$0]) }
-        for k in x.cells.indices where !open.contains(k) { compiled[k] = try cell(k, &self) }
-        if !open.isEmpty {
-            let longest = compiled.compactMap { $0?.duration }.max()
-            guard let length = x.duration?.time(at: rate) ?? longest else {
-                throw .invalidDescription(path.appending("cells").appending(open[0]).appending("duration"),
-                                          "needs a duration: neither the split nor another cell has one (give the split a \"duration\", as in \"duration\": \"5s\")")
-            }
-            let outer = cellDuration
-            defer { cellDuration = outer }
-            for k in open {
-                // A cell starting later (its `at`) still ends with the split.
-                let start = x.cells[k].at?.time(at: rate) ?? .zero
-                guard length > start else {
-                    throw .invalidDescription(path.appending("cells").appending(k).appending("at"),
-                                              "starts at or after the split's end (\(length.seconds) s), so it would never show: give it a duration or an earlier at")
-                }
-                cellDuration = length - start
-                compiled[k] = try cell(k, &self)
-            }
-        }
-        let cells = x.cells.indices.map { Clip.SplitScreen.Cell(compiled[$0]!, fit: x.fits?[$0] ?? x.fit ?? .fill) }
-        let pip = x.layout == .pictureInPicture
-        var screen = Clip.SplitScreen(x.layout, cells: cells, gutter: (x.gutter ?? 0) * pixelScale,
-                                      background: try color(x.background, at: path.appending("background")) ?? (pip ? .clear : .black),
-                                      borderWidth: (x.borderWidth ?? (pip ? 2 : 0)) * pixelScale,
-                                      borderColor: try color(x.borderColor, at: path.appending("borderColor")) ?? .white,
-                                      cornerRadius: (x.cornerRadius ?? (pip ? 12 : 0)) * pixelScale,
-                                      corner: x.corner ?? .bottomRight, insetSize: x.size ?? 0.3, margin: (x.margin ?? 24) * pixelScale)
-        var clip: Clip
-        do { clip = try Clip.split(screen) } catch { throw .invalidDescription(path, error.message) }
-        if let d = x.duration?.time(at: rate) {
-            // Cells shorter than the split end early; the split lasts exactly `duration`.
-            screen.cells = screen.cells.map { Clip.SplitScreen.Cell($0.clip.duration > d ? $0.clip.trimmed(to: d) : $0.clip, fit: $0.fit) }
-            clip = Clip.overlay(Clip.empty(duration: d), try Clip.split(screen))
-        }
-        return CompiledItem(clip: clip, what: "\(x.layout.rawValue) split of \(x.cells.count)", detail: "")
-    }
-
-    /// A sticker item's clip: a picture or emoji centred on the frame (its transform moves it).
-    mutating func sticker(_ x: Timeline.Sticker, at path: JSONPath) throws(MovieMakerError) -> CompiledItem {
-        let d = x.duration?.time(at: rate) ?? 3
-        func animation(_ name: String?, exit: Bool) -> StickerAnimation? {
-            switch name {
-            case "pop"?: return .pop()
-            case "fade"?: return .fade()
-            case let n? where n.hasPrefix("slide-"):
-                return Edge(rawValue: String(n.dropFirst(6))).map { StickerAnimation.slide(from: $0) }
-            default: return nil
-            }
-        }
-        let enter = animation(x.enter, exit: false), exit = animation(x.exit, exit: true)
-        if let emoji = x.emoji {
-            let size = (x.width ?? x.height ?? 120) * pixelScale
-            return CompiledItem(clip: Clip.emoji(emoji, size: size, duration: d, enter: enter, exit: exit), what: emoji, detail: "emoji")
-        }
-        let url = try file(x.source!, at: path.appending("source"), kinds: [.photo, .media])
-        sources[path.description] = .init(file: url)
-        stickerItems.append(.init(path: path.appending("source"), url: url, width: x.width.map { $0 * pixelScale }, height: x.height.map { $0 * pixelScale }))
-        let clip = Clip.sticker(url, duration: d, width: x.width.map { $0 * pixelScale }, height: x.height.map { $0 * pixelScale },
-                                loop: x.loop ?? true, enter: enter, exit: exit)
-        return CompiledItem(clip: clip, what: url.lastPathComponent, detail: "")
-    }
-
-    /// A subtitles item's clip.
-    mutating func subtitles(_ x: Timeline.Subtitles, at path: JSONPath) throws(MovieMakerError) -> CompiledItem {
-        let url = try file(.file(x.file), at: path.appending("file"), kinds: [.media])
-        let track: SubtitleTrack
-        do { track = try SubtitleTrack(contentsOf: url) } catch {
-            throw .invalidDescription(path.appending("file"), error.message, file: url.path)
-        }
-        var style = x.style == "box" ? SubtitleStyle.boxed : SubtitleStyle()
-        if let size = x.size { style.size = size }
-        if let c = try color(x.color, at: path.appending("color")) { style.color = c }
-        let d = x.duration?.time(at: rate) ?? track.duration
-        guard d > .zero else {
-            throw .invalidDescription(path.appending("file"), "\(url.lastPathComponent) has no cues: give the item a \"duration\" or add cues")
-        }
-        sources[path.description] = .init(file: url)
-        return CompiledItem(clip: Clip.subtitles(track, style: style, duration: d), what: url.lastPathComponent, detail: "\(track.cues.count) cue\(track.cues.count == 1 ? "" : "s")")
     }
 
     /// The canvas clip for a gradient or image backdrop.

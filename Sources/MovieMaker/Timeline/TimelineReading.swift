@@ -687,13 +687,13 @@ extension Timeline.Item {
         guard let typeValue = o["type"] else {
             throw .invalidDescription(path, "an item needs \"type\": \(SpecObject.list(Timeline.Content.typeNames))")
         }
-        guard case let .string(type) = typeValue, Timeline.Content.typeNames.contains(type) else {
+        guard case let .string(type) = typeValue, let itemType = Timeline.Content.itemType(named: type) else {
             var message = "unknown item type \(typeValue.shortDescription): expected \(SpecObject.list(Timeline.Content.typeNames))"
             if let s = typeValue.stringValue, let near = SpecObject.nearest(s, in: Timeline.Content.typeNames) { message += " (did you mean \"\(near)\"?)" }
             throw .invalidDescription(path.appending("type"), message)
         }
         let kind = context.trackKind
-        if kind != .overlay, TimelineShapes.overlayOnlyTypes.contains(type) {
+        if kind != .overlay, itemType.type.placement == .overlayTrack {
             throw .invalidDescription(path.appending("type"), "a \(type) item belongs on an overlay track, placed with \"at\": {\"kind\": \"overlay\", \"items\": [{\"type\": \"\(type)\", …}]}")
         }
         guard let shape = context.splitCell ? TimelineShapes.cellShape(type) : TimelineShapes.itemShape(type, in: kind) else {
@@ -709,116 +709,7 @@ extension Timeline.Item {
             throw .invalidDescription(path.appending("transition"), "only items of a video track have a transition into the next one; items of \(kind.rawValue) tracks are placed \"at\" times")
         }
         let i = try SpecObject(value, at: path, shape: shape, what: "a \(type) item")
-        let content: Timeline.Content
-        switch type {
-        case "video":
-            content = .video(Timeline.Video(try i.source("source", context, kinds: [.video, .media], what: "a video item"),
-                                            in: try i.time("in"), duration: try i.time("duration", positive: true),
-                                            speed: try i.speed("speed"), reverse: try i.bool("reverse"), freeze: try i.bool("freeze"),
-                                            fit: try i.choice("fit", Slideshow.Fit.self, what: "fit"), background: try i.color("background", context),
-                                            volume: try i.volume("volume")))
-            if case let .video(v) = content, v.freeze == true, v.duration == nil {
-                throw .invalidDescription(path, "a frozen video item needs \"duration\": how long the frame at \"in\" is held")
-            }
-            if case let .video(v) = content, v.freeze == true, v.reverse == true || v.speed != nil {
-                throw .invalidDescription(path.appending("freeze"), "a frozen frame has no speed or direction: remove \"speed\" and \"reverse\", or \"freeze\"")
-            }
-        case "photo":
-            content = .photo(Timeline.Photo(try i.source("source", context, kinds: [.photo, .media], what: "a photo item"),
-                                            duration: try i.time("duration", positive: true),
-                                            fit: try i.choice("fit", Slideshow.Fit.self, what: "fit"), background: try i.color("background", context),
-                                            kenBurns: try i.kenBurns("kenBurns", allowPath: true)))
-        case "title":
-            content = .title(Timeline.Title(try i.text("text", context, required: true)!, subtitle: try i.text("subtitle", context),
-                                            body: try i.text("body", context), duration: try i.time("duration", positive: true),
-                                            style: try i.choice("style", Timeline.TitleStyle.self, what: "title style"),
-                                            from: try i.choice("from", Edge.self, what: "edge"), easing: try i.easing("easing"),
-                                            entranceDuration: try i.time("entranceDuration", positive: true),
-                                            exitStyle: try i.choice("exitStyle", Timeline.TitleStyle.self, what: "title style"),
-                                            layout: try i.choice("layout", TitleCard.Layout.self, what: "title layout"),
-                                            color: try i.color("color", context), background: try i.color("background", context, allowNone: true),
-                                            font: try i.string("font", nonEmpty: true),
-                                            fontSize: try i.double("fontSize", in: 0...1000, above: 0, hint: " pixels at 1080 lines"),
-                                            slideDistance: try i.double("slideDistance", in: 0...10000, hint: " pixels at 1080 lines")))
-        case "color":
-            content = .color(Timeline.ColorFill(try i.color("color", context, required: true)!,
-                                                 duration: try i.time("duration", required: !context.splitCell, positive: true)))
-        case "slideshow":
-            let photos = try i.array("photos", required: true)
-            guard !photos.isEmpty else { throw i.fail("photos", "must hold at least one photo: [{\"file\": \"a.jpg\"}, …]") }
-            content = .slideshow(Timeline.SlideshowItem(
-                try photos.mapTyped { (v, p) throws(MovieMakerError) in try i.source(v, at: p, context, kinds: [.photo], what: "a slideshow") },
-                duration: try i.time("duration", positive: true), fit: try i.choice("fit", Slideshow.Fit.self, what: "fit"),
-                background: try i.color("background", context), photoTransition: try i.transition("photoTransition"),
-                kenBurns: try i.kenBurns("kenBurns", allowPath: false),
-                captions: try i.choice("captions", Slideshow.Captions.self, what: "captions")))
-        case "music", "audio":
-            content = .audio(Timeline.Audio(music: type == "music", try i.source("source", context, kinds: [.audio], what: "a \(type) item"),
-                                            in: try i.time("in"), duration: try i.time("duration", positive: true),
-                                            volume: try i.volume("volume"), fadeIn: try i.time("fadeIn"), fadeOut: try i.time("fadeOut"),
-                                            loop: try i.bool("loop"), ducking: try i.bool("ducking")))
-        case "generator":
-            content = .generator(Timeline.Generator(try i.string("name", required: true, nonEmpty: true)!, params: try i.metadata("params"),
-                                                    duration: try i.time("duration", required: !context.splitCell, positive: true)))
-        case "split":
-            var cellContext = context
-            cellContext.trackKind = .overlay
-            cellContext.splitCell = true
-            let cells = try i.array("cells", required: true).mapTyped { (v, p) throws(MovieMakerError) -> Timeline.Item in
-                if case let .object(o) = v, case let .string(t)? = o["type"], !TimelineShapes.splitCellTypes.contains(t) {
-                    throw .invalidDescription(p.appending("type"), "a split's cell cannot be a \(t) item: cells are \(SpecObject.list(TimelineShapes.splitCellTypes))")
-                }
-                return try Timeline.Item(reading: v, at: p, cellContext)
-            }
-            let layout = try i.choice("layout", Clip.SplitScreen.Layout.self, what: "split layout")!
-            guard !cells.isEmpty, cells.count <= layout.cellCount else {
-                throw i.fail("cells", "a \(layout.rawValue) split holds 1 to \(layout.cellCount) cells, got \(cells.count)")
-            }
-            let fits = try i.array("fits").mapTyped { (v, p) throws(MovieMakerError) -> ImageFit in
-                guard case let .string(text) = v, let fit = ImageFit(rawValue: text) else {
-                    throw .invalidDescription(p, "must be a fit: \(SpecObject.list(ImageFit.allCases.map(\.rawValue))), got \(v.shortDescription)")
-                }
-                return fit
-            }
-            if !fits.isEmpty, fits.count != cells.count {
-                throw i.fail("fits", "must give one fit per cell: \(cells.count), got \(fits.count)")
-            }
-            content = .split(Timeline.Split(layout, cells: cells, fit: try i.choice("fit", ImageFit.self, what: "fit"), fits: fits.isEmpty ? nil : fits,
-                                            gutter: try i.double("gutter", in: 0...2000), background: try i.color("background", context),
-                                            borderWidth: try i.double("borderWidth", in: 0...500), borderColor: try i.color("borderColor", context),
-                                            cornerRadius: try i.double("cornerRadius", in: 0...5000),
-                                            corner: try i.choice("corner", Clip.SplitScreen.Corner.self, what: "corner"),
-                                            size: try i.double("size", in: 0.05...1), margin: try i.double("margin", in: 0...5000),
-                                            duration: try i.time("duration", positive: true)))
-        case "sticker":
-            let source = i.value("source") == nil ? nil : try i.source("source", context, kinds: [.photo, .media], what: "a sticker")
-            let emoji = try i.string("emoji", nonEmpty: true)
-            guard (source == nil) != (emoji == nil) else {
-                throw .invalidDescription(path, "a sticker needs either \"source\" (a picture: {\"file\": \"star.gif\"}) or \"emoji\" (\"🎉\"), not both and not neither")
-            }
-            func animation(_ key: String) throws(MovieMakerError) -> String? {
-                guard let name = try i.string(key) else { return nil }
-                guard Timeline.Sticker.animationNames.contains(name) else {
-                    var message = "must be one of \(SpecObject.list(Timeline.Sticker.animationNames)), got \"\(name)\""
-                    if let near = SpecObject.nearest(name, in: Timeline.Sticker.animationNames) { message += " (did you mean \"\(near)\"?)" }
-                    throw i.fail(key, message)
-                }
-                return name
-            }
-            content = .sticker(Timeline.Sticker(source: source, emoji: emoji, duration: try i.time("duration", positive: true),
-                                                width: try i.double("width", in: 0...16384, above: 0), height: try i.double("height", in: 0...16384, above: 0),
-                                                loop: try i.bool("loop"), enter: try animation("enter"), exit: try animation("exit")))
-        case "subtitles":
-            let style = try i.string("style")
-            if let style, !Timeline.Subtitles.styleNames.contains(style) {
-                throw i.fail("style", "must be \"outline\" or \"box\", got \"\(style)\"")
-            }
-            content = .subtitles(Timeline.Subtitles(file: try i.string("file", required: true, nonEmpty: true)!, style: style,
-                                                    size: try i.double("size", in: 0.01...0.5), color: try i.color("color", context),
-                                                    duration: try i.time("duration", positive: true)))
-        default:  // "gap"
-            content = .gap(Timeline.Gap(duration: try i.time("duration", required: true, positive: true)!))
-        }
+        let content = try itemType.kind.read(i, type: type, at: path, context).content
         let picture = content.isPicture
         self.init(content, label: try i.string("label"), at: kind == .video ? nil : try i.time("at"),
                   transition: kind == .video ? try i.transition("transition") : nil, enabled: try i.bool("enabled"),

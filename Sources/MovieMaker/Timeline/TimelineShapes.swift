@@ -222,93 +222,18 @@ enum TimelineShapes {
         return fields
     }
 
-    /// The content keys of each picture item type.
-    static let pictureContent: [(type: String, doc: String, fields: [SpecField])] = [
-        ("video", "A video file, trimmed, sped up or slowed down, reversed or frozen.", [
-            SpecField("source", Schema.ref("source"), required: true, "The file or slot."),
-            SpecField("in", Schema.ref("time"), "Where in the file it starts (default 0)."),
-            SpecField("duration", Schema.ref("duration"), "How long it lasts in the movie (default: to the file's end at speed)."),
-            SpecField("speed", Schema.ref("speed"), "Playback speed, 0.25…4 (default 1); the source span is duration × speed."),
-            SpecField("reverse", Schema.boolean, "Play the span backwards (default false)."),
-            SpecField("freeze", Schema.boolean, "Hold the frame at in for duration, silent (default false)."),
-            SpecField("fit", Schema.ref("fit"), "How the picture fills the frame (default fill)."),
-            SpecField("background", Schema.ref("color"), "The colour around a fitted picture (default black)."),
-            SpecField("volume", Schema.ref("volume"), "How loud its own sound plays: a factor (1; 0 mutes) or \"-6dB\"."),
-        ]),
-        ("photo", "A still picture for a while.", [
-            SpecField("source", Schema.ref("source"), required: true, "The file or slot."),
-            SpecField("duration", Schema.ref("duration"), "How long it is shown (default 3s)."),
-            SpecField("fit", Schema.ref("fit"), "How it fills the frame (default fill)."),
-            SpecField("background", Schema.ref("color"), "The colour around a fitted photo (default black)."),
-            SpecField("kenBurns", Schema.ref("kenBurns"), "Pan and zoom: true, false, {zoom, pan, direction, seed} or {from, to}."),
-        ]),
-        ("title", "An animated title card. Text may use {{slot}}.", [
-            SpecField("text", Schema.string(), required: true, "The main line."),
-            SpecField("subtitle", Schema.string(), "A smaller line under it."),
-            SpecField("body", Schema.string(), "Paragraph text under the subtitle."),
-            SpecField("duration", Schema.ref("duration"), "How long it lasts (default 4s)."),
-            SpecField("style", Schema.enumeration(Timeline.TitleStyle.allCases.map(\.rawValue)), "How the text comes on (default fade)."),
-            SpecField("from", Schema.enumeration(Edge.allCases.map(\.rawValue)), "Where a slide comes from (default bottom)."),
-            SpecField("easing", Schema.ref("easing"), "The entrance's timing curve (default: the style's own)."),
-            SpecField("entranceDuration", Schema.ref("duration"), "How long the entrance takes (default: the style's own)."),
-            SpecField("exitStyle", Schema.enumeration(Timeline.TitleStyle.allCases.map(\.rawValue)), "How the text goes off (default fade)."),
-            SpecField("layout", Schema.enumeration(TitleCard.Layout.allCases.map(\.rawValue)), "fullScreen or lowerThird (default fullScreen)."),
-            SpecField("color", Schema.ref("color"), "The text's colour (default white)."),
-            SpecField("background", Schema.ref("titleBackground"), "Behind the text: a colour or none (default: dark on a video track, none on an overlay track)."),
-            SpecField("font", Schema.string(minLength: 1), "The font family (default DejaVu Sans)."),
-            SpecField("fontSize", Schema.number(exclusiveMinimum: 0, maximum: 1000), "The largest title size in pixels at 1080 lines (default 120)."),
-            SpecField("slideDistance", Schema.number(minimum: 0, maximum: 10000),
-                      "How far a slide travels, in pixels at 1080 lines (default: from beyond the frame's edge)."),
-        ]),
-        ("color", "The frame in one colour.", [
-            SpecField("color", Schema.ref("color"), required: true, "The colour."),
-            SpecField("duration", Schema.ref("duration"), required: true, "How long it lasts."),
-        ]),
-        ("slideshow", "Photos one after another, fitted and moved as a slideshow does.", [
-            SpecField("photos", Schema.array(Schema.ref("source"), minItems: 1), required: true, "The photos, in order."),
-            SpecField("duration", Schema.ref("duration"), "How long each photo is shown (default 3s)."),
-            SpecField("fit", Schema.ref("fit"), "How photos fill the frame (default blur)."),
-            SpecField("background", Schema.ref("color"), "The colour around fitted photos (default black)."),
-            SpecField("photoTransition", Schema.ref("transition"), "The transition between photos (default a 1s fade)."),
-            SpecField("kenBurns", Schema.oneOf([Schema.boolean, Schema.ref("kenBurnsSettings")]), "Pan and zoom: true, false or {zoom, pan, direction, seed} (default true)."),
-            SpecField("captions", Schema.enumeration(Slideshow.Captions.allCases.map(\.rawValue)), "What captions show (default none)."),
-        ]),
-        ("generator", "A picture made by code registered under a name.", [
-            SpecField("name", Schema.string(minLength: 1), required: true, "The generator's registered name (confetti, gradient, …)."),
-            SpecField("params", Schema.anyObject, "The generator's parameters."),
-            SpecField("duration", Schema.ref("duration"), required: true, "How long it lasts."),
-        ]),
-        ("gap", "Nothing for a while: what is below shows through.", [
-            SpecField("duration", Schema.ref("duration"), required: true, "How long."),
-        ]),
-        ("split", "Several pictures at once: side by side, stacked, a grid, or picture-in-picture.", splitFields),
-        ("sticker", "An image, animated GIF/WebP/APNG or emoji over the pictures below (overlay tracks), centred unless its transform moves it.", stickerFields),
-        ("subtitles", "Subtitles burned in from an SRT or WebVTT file (overlay tracks), from the item's at.", subtitlesFields),
-    ]
-
-    static let audioContent: [SpecField] = [
-        SpecField("source", Schema.ref("source"), required: true, "The file or slot."),
-        SpecField("in", Schema.ref("time"), "Where in the file it starts (default 0)."),
-        SpecField("duration", Schema.ref("duration"), "How long it plays (default: music to the movie's end, a sound to the file's end)."),
-        SpecField("volume", Schema.ref("volume"), "How loud: a factor (default 1) or \"-6dB\"."),
-        SpecField("fadeIn", Schema.ref("time"), "Fade-in length (music 0.5s, sound 0)."),
-        SpecField("fadeOut", Schema.ref("time"), "Fade-out length (music 2s, sound 10ms)."),
-        SpecField("loop", Schema.boolean, "Repeat when shorter than its duration (music true, sound false)."),
-        SpecField("ducking", Schema.boolean, "Dip while the movie's other sounds play (music true, sound false)."),
-    ]
-
-    /// The item shapes allowed in a picture track of `kind` (video or overlay).
+    /// The item shapes allowed in a picture track of `kind` (video or overlay), from the item kinds.
     static func pictureItems(in kind: Timeline.Track.Kind) -> [SpecShape] {
-        pictureContent.filter { kind != .video || !overlayOnlyTypes.contains($0.type) }.map { content in
-            SpecShape(name: "\(content.type)Item" + (kind == .video ? "" : "Overlay"), doc: content.doc,
-                      fields: commonItemFields(content.type, in: kind) + content.fields + pictureItemFields)
+        Timeline.Content.itemTypes.map(\.type).filter { $0.isPicture && (kind != .video || $0.placement != .overlayTrack) }.map { type in
+            SpecShape(name: "\(type.name)Item" + (kind == .video ? "" : "Overlay"), doc: type.doc,
+                      fields: commonItemFields(type.name, in: kind) + type.fields + pictureItemFields)
         }
     }
 
     /// The shapes of a split's cells: overlay items whose duration may be left out (the cell then lasts
     /// as long as the split).
     static let splitCells: [SpecShape] = pictureItems(in: .overlay).filter { shape in
-        splitCellTypes.contains { shape.name == "\($0)ItemOverlay" }
+        Timeline.Split.cellTypes.contains { shape.name == "\($0)ItemOverlay" }
     }.map { shape in
         SpecShape(name: shape.name.replacingOccurrences(of: "ItemOverlay", with: "Cell"), doc: shape.doc, fields: shape.fields.map { field in
             field.key == "duration" && field.required
@@ -323,11 +248,9 @@ enum TimelineShapes {
     }
 
     /// The item shapes allowed in an audio track.
-    static let audioItems: [SpecShape] = [
-        SpecShape(name: "musicItem", doc: "Music: loops to fill the movie, fades in and out, ducks under other sounds.",
-                  fields: commonItemFields("music", in: .audio) + audioContent),
-        SpecShape(name: "audioItem", doc: "A sound: plays once, as it is.", fields: commonItemFields("audio", in: .audio) + audioContent),
-    ]
+    static let audioItems: [SpecShape] = Timeline.Content.itemTypes.map(\.type).filter { $0.placement == .audioTrack }.map { type in
+        SpecShape(name: "\(type.name)Item", doc: type.doc, fields: commonItemFields(type.name, in: .audio) + type.fields)
+    }
 
     /// The shape of an item of `type` in a track of `kind`, nil when that track takes no such item.
     static func itemShape(_ type: String, in kind: Timeline.Track.Kind) -> SpecShape? {

@@ -15,12 +15,7 @@ extension Timeline {
         }
         for track in tracks {
             for item in track.items {
-                switch item.content {
-                case let .video(v): note(v.source)
-                case let .photo(p): note(p.source)
-                case let .slideshow(s): s.photos.forEach(note)
-                default: break
-                }
+                item.content.kind.mediaSlotSources.forEach(note)
             }
         }
         return order
@@ -147,22 +142,9 @@ extension Timeline {
     /// This timeline with `transform` applied to every file path it names: items' sources (inside split
     /// cells and masks too), stickers, subtitles, filters' file parameters, slot defaults and the thumbnail.
     func mappingFilePaths(_ transform: (String) -> String) -> Timeline {
-        func map(_ source: Source) -> Source {
-            if case let .file(p) = source { return .file(transform(p)) }
-            return source
-        }
         func map(_ item: Item) -> Item {
             var item = item
-            switch item.content {
-            case var .video(v): v.source = map(v.source); item.content = .video(v)
-            case var .photo(p): p.source = map(p.source); item.content = .photo(p)
-            case var .slideshow(s): s.photos = s.photos.map(map); item.content = .slideshow(s)
-            case var .audio(a): a.source = map(a.source); item.content = .audio(a)
-            case var .sticker(st): st.source = st.source.map(map); item.content = .sticker(st)
-            case var .subtitles(sub): sub.file = transform(sub.file); item.content = .subtitles(sub)
-            case var .split(split): split.cells = split.cells.map(map); item.content = .split(split)
-            case .title, .color, .generator, .gap: break
-            }
+            item.content = item.content.kind.mappingFilePaths(transform, items: map).content
             item.filters = item.filters.map { filter in
                 guard let descriptor = Clip.Filter.descriptors.first(where: { $0.name == filter.name }) else { return filter }
                 var filter = filter

@@ -1,0 +1,120 @@
+import Foundation
+
+// The `slideshow` item: photos one after another, fitted and moved as a `Slideshow` does.
+
+// MARK: Model
+
+extension Timeline {
+    /// A slideshow item (`"type": "slideshow"`): photos one after another, each for `duration`, joined
+    /// by `photoTransition`, fitted and moved as a `Slideshow` does.
+    public struct SlideshowItem: Sendable, Hashable {
+        /// The photos (files or slots), in order.
+        public var photos: [Source]
+        /// How long each photo is shown (default 3 s).
+        public var duration: TimeValue?
+        /// How photos fill the frame (default `blur`).
+        public var fit: Slideshow.Fit?
+        /// The colour around fitted photos (default black).
+        public var background: ColorText?
+        /// The transition between photos (default a 1 s crossfade).
+        public var photoTransition: TransitionSpec?
+        /// Pan and zoom (default on: `Slideshow.KenBurns`'s defaults). The `from`/`to` form is not
+        /// accepted here: each photo gets its own seeded movement.
+        public var kenBurns: KenBurnsSpec?
+        /// Captions (default none).
+        public var captions: Slideshow.Captions?
+
+        /// A slideshow item; nil fields take their defaults.
+        public init(_ photos: [Source], duration: TimeValue? = nil, fit: Slideshow.Fit? = nil, background: ColorText? = nil,
+                    photoTransition: TransitionSpec? = nil, kenBurns: KenBurnsSpec? = nil, captions: Slideshow.Captions? = nil) {
+            self.photos = photos; self.duration = duration; self.fit = fit; self.background = background
+            self.photoTransition = photoTransition; self.kenBurns = kenBurns; self.captions = captions
+        }
+    }
+}
+
+// MARK: Description file
+
+extension Timeline.SlideshowItem: TimelineItemKind {
+    static let itemTypes = [
+        TimelineItemType("slideshow", doc: "Photos one after another, fitted and moved as a slideshow does.", splitCell: true, fields: [
+                SpecField("photos", Schema.array(Schema.ref("source"), minItems: 1), required: true, "The photos, in order."),
+                SpecField("duration", Schema.ref("duration"), "How long each photo is shown (default 3s)."),
+                SpecField("fit", Schema.ref("fit"), "How photos fill the frame (default blur)."),
+                SpecField("background", Schema.ref("color"), "The colour around fitted photos (default black)."),
+                SpecField("photoTransition", Schema.ref("transition"), "The transition between photos (default a 1s fade)."),
+                SpecField("kenBurns", Schema.oneOf([Schema.boolean, Schema.ref("kenBurnsSettings")]), "Pan and zoom: true, false or {zoom, pan, direction, seed} (default true)."),
+                SpecField("captions", Schema.enumeration(Slideshow.Captions.allCases.map(\.rawValue)), "What captions show (default none)."),
+        ]),
+    ]
+
+    static func read(_ i: SpecObject, type: String, at path: JSONPath, _ context: SpecContext) throws(MovieMakerError) -> Self {
+        let photos = try i.array("photos", required: true)
+        guard !photos.isEmpty else { throw i.fail("photos", "must hold at least one photo: [{\"file\": \"a.jpg\"}, …]") }
+        return Timeline.SlideshowItem(
+            try photos.mapTyped { (v, p) throws(MovieMakerError) in try i.source(v, at: p, context, kinds: [.photo], what: "a slideshow") },
+            duration: try i.time("duration", positive: true), fit: try i.choice("fit", Slideshow.Fit.self, what: "fit"),
+            background: try i.color("background", context), photoTransition: try i.transition("photoTransition"),
+            kenBurns: try i.kenBurns("kenBurns", allowPath: false),
+            captions: try i.choice("captions", Slideshow.Captions.self, what: "captions"))
+    }
+
+    var content: Timeline.Content { .slideshow(self) }
+
+    func write(to w: inout SpecWriter) throws(MovieMakerError) {
+        w.set("photos", .array(photos.map(\.json)))
+        w.set("duration", duration)
+        w.set("fit", fit)
+        w.set("background", background)
+        if let t = photoTransition { w.set("photoTransition", try t.json()) }
+        w.set("kenBurns", kenBurns?.json)
+        w.set("captions", captions)
+    }
+
+    func compile(_ compiler: inout TimelineCompiler, at path: JSONPath, onOverlay: Bool) throws(MovieMakerError) -> TimelineCompiler.CompiledItem {
+        try compiler.slideshow(self, at: path)
+    }
+
+    var mediaSlotSources: [Timeline.Source] { photos }
+
+    func mappingFilePaths(_ transform: (String) -> String, items: (Timeline.Item) -> Timeline.Item) -> Self {
+        var s = self
+        s.photos = photos.map { $0.mappingFilePath(transform) }
+        return s
+    }
+
+    /// A slideshow's length is its photos'.
+    func withLength(_ length: Timeline.TimeValue) -> Self { self }
+}
+
+// MARK: Compiling
+
+extension TimelineCompiler {
+    /// A slideshow item's clip: a `Slideshow` of its photos, each checked with its JSON path.
+    mutating func slideshow(_ s: Timeline.SlideshowItem, at path: JSONPath) throws(MovieMakerError) -> CompiledItem {
+        var show = Slideshow(photos: [])
+        for (i, source) in s.photos.enumerated() {
+            let p = path.appending("photos").appending(i)
+            let url = try file(source, at: p, kinds: [.photo])
+            try checkPhoto(url, at: p)
+            show.photos.append(Slideshow.Photo(url: url))
+        }
+        if let d = s.duration { show.duration = d.time(at: rate) }
+        if let fit = s.fit { show.fit = fit }
+        if let bg = try color(s.background, at: path.appending("background")) { show.background = bg }
+        if let t = s.photoTransition { show.transition = try transition(t, at: path.appending("photoTransition")) }
+        switch s.kenBurns {
+        case nil, .enabled(true)?: break
+        case .enabled(false)?: show.kenBurns = .off
+        case let .settings(zoom, pan, direction, seed)?:
+            let standard = Slideshow.KenBurns()
+            show.kenBurns = Slideshow.KenBurns(zoom: zoom ?? standard.zoom, pan: pan ?? standard.pan,
+                                               direction: direction ?? standard.direction, seed: seed ?? standard.seed)
+        case .path?: break   // refused when read
+        }
+        if let captions = s.captions { show.captions = captions }
+        let clip: Clip
+        do { clip = try show.clip(width: width, height: height) } catch { throw error.located(jsonPath: path.description) }
+        return CompiledItem(clip: clip, what: "\(s.photos.count) photo\(s.photos.count == 1 ? "" : "s")", detail: "")
+    }
+}
