@@ -357,13 +357,6 @@ struct SlideshowCommand: SingleOutputCommand {
         return base * (kenBurns ? 1 + kenBurnsZoom : 1)
     }
 
-    /// The sound track for a film of `duration`: the bed, or the bed normalised as a mix of that length.
-    static func soundtrack(_ bed: AudioClip, duration: Time, normalize: Bool, loudness: Double) -> any AudioSource {
-        guard normalize else { return bed }
-        // The bed is faded out at the film's end; the mix of exactly that length is measured, then set to the target.
-        return AudioMix([AudioMix.Track(bed)], duration: duration).normalized(to: loudness)
-    }
-
     /// `t` in seconds with at most three decimals: `0.5`, `0.333`, `2`.
     static func seconds(_ t: Time) -> String {
         var text = String(format: "%.3f", t.seconds)
@@ -439,7 +432,8 @@ struct SlideshowCommand: SingleOutputCommand {
         try reporter.render(movie) {
             if let bed {
                 if sound.normalize && progress.showsProgress { Terminal.writeError("slideshow: measuring the music's loudness…\n") }
-                try movie.addAudio(Self.soundtrack(bed, duration: clip.duration, normalize: sound.normalize, loudness: sound.loudness))
+                // Music alone plays as it is; normalised, it is the film's sound track measured at the film's length.
+                try movie.addAudio(sound.normalize ? AudioMix(soundOf: clip, adding: [AudioMix.Track(bed)], normalizedTo: sound.loudness) : bed)
             }
             try movie.add(clip)
         }

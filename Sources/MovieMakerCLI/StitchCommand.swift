@@ -260,17 +260,6 @@ struct StitchCommand: SingleOutputCommand {
         }
     }
 
-    /// The sound track of `film` with `bed` ducked under its clips' sounds, lasting as long as the film,
-    /// normalised when asked. The clips' sounds are the sidechain: the music dips while they are heard.
-    static func soundtrack(of film: Clip, bed: AudioClip?, normalize: Bool, loudness: Double) -> AudioMix {
-        var mix = AudioMix(duration: film.duration)
-        if let bed { mix.add(bed, role: .ducked) }
-        for sound in film.sounds where sound.isHeard {
-            mix.add(sound.heardSound, at: sound.firstHeard, role: bed == nil ? .unaffected : .sidechain)
-        }
-        return normalize ? mix.normalized(to: loudness) : mix
-    }
-
     func run() throws {
         let subtitleTrack = try subtitles.load()
         let bed = try sound.musicBed()
@@ -318,7 +307,8 @@ struct StitchCommand: SingleOutputCommand {
             if bed != nil || (sound.normalize && hasSound) {
                 // One mix: the clips' own sound (the sidechain) over the ducked music, then the picture alone.
                 if sound.normalize && progress.showsProgress { Terminal.writeError("stitch: measuring the sound's loudness…\n") }
-                try movie.addAudio(Self.soundtrack(of: film, bed: bed, normalize: sound.normalize, loudness: sound.loudness))
+                try movie.addAudio(AudioMix(soundOf: film, adding: bed.map { [AudioMix.Track($0, role: .ducked)] } ?? [],
+                                            normalizedTo: sound.normalize ? sound.loudness : nil))
                 try movie.add(withSubtitles(Clip.stitched(readable.map(\.picture), transition: join, audioCrossfade: audioCrossfade)))
             } else {
                 try movie.add(withSubtitles(film))

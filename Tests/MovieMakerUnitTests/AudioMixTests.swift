@@ -38,6 +38,27 @@ private final class ProbeReader: AudioReader {
 struct AudioMixTests {
     let rate = 48_000
 
+    @Test("a film's sound track: its clips' sounds first, as the sidechain under ducked music, for exactly the film's length")
+    func soundOfAFilm() throws {
+        let voice = FunctionSound.sine(seconds: 1)
+        let film = Clip.color(.black, duration: 2).withSound(voice, at: Time(value: 1, timescale: 2))
+        let music = AudioMix.Track(FunctionSound.constant, role: .ducked)
+        let mix = AudioMix(soundOf: film, adding: [music], normalizedTo: -16)
+        #expect(mix.duration == 2)
+        #expect(mix.loudnessTarget == -16)
+        #expect(mix.tracks.map(\.role) == [AudioMix.Track.Role.sidechain, .ducked])
+        #expect(mix.tracks.map(\.start) == [Time(value: 1, timescale: 2), .zero])
+
+        // Without ducked music the clips' sounds play unaffected, and nothing is normalised unless asked.
+        let plain = AudioMix(soundOf: film, adding: [AudioMix.Track(FunctionSound.constant, role: .unaffected)])
+        #expect(plain.tracks.map(\.role) == [AudioMix.Track.Role.unaffected, .unaffected])
+        #expect(plain.loudnessTarget == nil)
+
+        // The picture without its sound, so the mix is not heard twice.
+        #expect(film.withoutSounds().sounds.isEmpty)
+        #expect(film.withoutSounds().duration == film.duration)
+    }
+
     // MARK: Procedural sound
 
     @Test func toneIsExactAndContinuousAcrossChunkSizes() throws {

@@ -330,3 +330,42 @@ extension Clip.Track {
         }
     }
 }
+
+extension Clip {
+    /// The same pictures without any sound: attached sounds dropped and video leaves silenced (their
+    /// decoders' identities kept, so copies still share one). Play it with a mix of its sounds made
+    /// elsewhere, such as `AudioMix(soundOf:adding:ducking:normalizedTo:)`, so they are not heard twice.
+    public func withoutSounds() -> Clip {
+        var copy: Clip
+        switch node {
+        case .generator:
+            copy = self
+        case let .media(media):
+            if case var .video(video) = media.source, video.sound != nil {
+                video.sound = nil
+                copy = Clip(.media(media.replacingSource(.video(video))))
+            } else {
+                copy = self
+            }
+        case let .sequence(track):
+            copy = Clip(.sequence(Track(track.items.map { $0.withoutSounds() }, transitions: track.requestedTransitions,
+                                        audioCrossfade: track.audioCrossfade)))
+        case let .stack(clips):
+            copy = Clip(.stack(clips.map { $0.withoutSounds() }))
+        case let .timeMap(map, child):
+            copy = Clip(.timeMap(map, child.withoutSounds()))
+        case let .filtered(filters, child):
+            copy = Clip(.filtered(filters, child.withoutSounds()))
+        case let .transformed(transform, child):
+            copy = Clip(.transformed(transform, child.withoutSounds()))
+        case let .masked(child, mask, mode):
+            copy = Clip(.masked(child.withoutSounds(), mask: mask, mode))
+        case let .split(split):
+            var quiet = split
+            quiet.cells = split.cells.map { Clip.SplitScreen.Cell($0.clip.withoutSounds(), fit: $0.fit) }
+            copy = Clip(.split(quiet))
+        }
+        copy.attachedSounds = []
+        return copy
+    }
+}

@@ -347,18 +347,17 @@ struct TimelineCompiler {
         let audioOptions = timeline.output.audio
         let clipSounds = film.sounds.filter(\.isHeard)
         if !sounds.isEmpty || audioOptions?.loudness != nil {
-            var mix = AudioMix(duration: duration)
+            var ducking = AudioMix.Ducking()
             if let d = audioOptions?.ducking {
                 let standard = AudioMix.Ducking()
-                mix.ducking = AudioMix.Ducking(depth: d.depth ?? standard.depth, attack: d.attack?.time(at: rate) ?? standard.attack,
-                                               release: d.release?.time(at: rate) ?? standard.release, hold: d.hold?.time(at: rate) ?? standard.hold)
-                do { try mix.ducking.validate() } catch { throw error.located(jsonPath: "output.audio.ducking") }
+                ducking = AudioMix.Ducking(depth: d.depth ?? standard.depth, attack: d.attack?.time(at: rate) ?? standard.attack,
+                                           release: d.release?.time(at: rate) ?? standard.release, hold: d.hold?.time(at: rate) ?? standard.hold)
+                do { try ducking.validate() } catch { throw error.located(jsonPath: "output.audio.ducking") }
             }
-            let ducks = sounds.contains { $0.2 }
-            for s in clipSounds { mix.add(s.heardSound, at: s.firstHeard, role: ducks ? .sidechain : .unaffected) }
             // Ducked music dips under every other sound: the clips' own and the audio items that do not duck.
-            for (clip, start, ducked) in sounds { mix.add(clip, at: start, role: ducked ? .ducked : ducks ? .sidechain : .unaffected) }
-            if let loudness = audioOptions?.loudness { mix = mix.normalized(to: loudness) }
+            let ducks = sounds.contains { $0.2 }
+            let items = sounds.map { (clip, start, ducked) in AudioMix.Track(clip, at: start, role: ducked ? .ducked : ducks ? .sidechain : .unaffected) }
+            let mix = AudioMix(soundOf: film, adding: items, ducking: ducking, normalizedTo: audioOptions?.loudness)
             if !mix.tracks.isEmpty {
                 soundtrack = mix
                 film = film.withoutSounds()
@@ -565,43 +564,5 @@ struct TimelineCompiler {
                                       + (filled == text ? "" : " once its {{slots}} are filled") + ": a title card shows a few lines")
         }
         return filled
-    }
-}
-
-extension Clip {
-    /// The same pictures without any sound: attached sounds dropped and video leaves silenced (their
-    /// decoders' identities kept, so copies still share one).
-    func withoutSounds() -> Clip {
-        var copy: Clip
-        switch node {
-        case .generator:
-            copy = self
-        case let .media(media):
-            if case var .video(video) = media.source, video.sound != nil {
-                video.sound = nil
-                copy = Clip(.media(media.replacingSource(.video(video))))
-            } else {
-                copy = self
-            }
-        case let .sequence(track):
-            copy = Clip(.sequence(Track(track.items.map { $0.withoutSounds() }, transitions: track.requestedTransitions,
-                                        audioCrossfade: track.audioCrossfade)))
-        case let .stack(clips):
-            copy = Clip(.stack(clips.map { $0.withoutSounds() }))
-        case let .timeMap(map, child):
-            copy = Clip(.timeMap(map, child.withoutSounds()))
-        case let .filtered(filters, child):
-            copy = Clip(.filtered(filters, child.withoutSounds()))
-        case let .transformed(transform, child):
-            copy = Clip(.transformed(transform, child.withoutSounds()))
-        case let .masked(child, mask, mode):
-            copy = Clip(.masked(child.withoutSounds(), mask: mask, mode))
-        case let .split(split):
-            var quiet = split
-            quiet.cells = split.cells.map { Clip.SplitScreen.Cell($0.clip.withoutSounds(), fit: $0.fit) }
-            copy = Clip(.split(quiet))
-        }
-        copy.attachedSounds = []
-        return copy
     }
 }
