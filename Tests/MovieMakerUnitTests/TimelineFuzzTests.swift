@@ -1095,7 +1095,8 @@ enum FuzzSeeds {
           {"type": "sticker", "source": {"file": "anim.gif"}, "at": "0.1s", "duration": "0.8s", "width": 16, "enter": "pop", "exit": "slide-left",
            "transform": {"position": [10, 10]}},
           {"type": "sticker", "emoji": "⭐", "at": "0.5s", "duration": "0.5s", "width": 12, "loop": false, "enter": "fade"},
-          {"type": "subtitles", "file": "talk.srt", "style": "box", "size": 0.1, "color": "yellow"}
+          {"type": "subtitles", "file": "talk.srt", "style": "box", "size": 0.1, "color": "yellow"},
+          {"type": "chart", "kind": "counter", "from": 10, "to": 2500, "decimals": 1, "prefix": "$", "locale": "fr_FR", "at": "0.2s", "duration": "0.6s", "fontSize": 40}
         ]}
       ]
     }

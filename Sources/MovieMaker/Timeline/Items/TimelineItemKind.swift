@@ -116,6 +116,8 @@ extension Timeline {
         case sticker(Sticker)
         /// Subtitles from an SRT or WebVTT file, burned in (overlay tracks).
         case subtitles(Subtitles)
+        /// `"chart"`: an animated chart (so far a counter).
+        case chart(Chart)
 
         /// The value of the item's kind.
         var kind: any TimelineItemKind {
@@ -131,13 +133,14 @@ extension Timeline {
             case let .split(x): x
             case let .sticker(x): x
             case let .subtitles(x): x
+            case let .chart(x): x
             }
         }
 
         /// Every kind, in the order the description file's documentation lists them.
         static let kinds: [any TimelineItemKind.Type] = [
             Video.self, Photo.self, Title.self, ColorFill.self, SlideshowItem.self, Audio.self, Generator.self, Gap.self,
-            Split.self, Sticker.self, Subtitles.self,
+            Split.self, Sticker.self, Subtitles.self, Chart.self,
         ]
 
         /// Every item type, in the order of `kinds`.

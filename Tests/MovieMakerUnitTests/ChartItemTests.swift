@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+@testable import MovieMaker
+
+/// The `chart` item (a counter so far): the first kind added as one file plus its registration.
+@Suite("Description files: the chart item")
+struct ChartItemTests {
+    static func timeline(_ chart: String) throws -> Timeline {
+        try Timeline(jsonText: """
+        {"version": 1, "output": {"size": "160x120", "fps": 10},
+         "tracks": [{"kind": "video", "items": [{"type": "color", "color": "#203040", "duration": "2s"}]},
+                    {"kind": "overlay", "items": [\(chart)]}]}
+        """)
+    }
+
+    @Test("numbers are rounded to their decimals and written with the locale's grouping and decimal marks")
+    func formatting() {
+        #expect(Timeline.Chart.format(12500.5, decimals: 1, grouping: ",", decimalMark: ".") == "12,500.5")
+        #expect(Timeline.Chart.format(12500.5, decimals: 0, grouping: ".", decimalMark: ",") == "12.501")
+        #expect(Timeline.Chart.format(1234567.891, decimals: 2, grouping: " ", decimalMark: ",") == "1 234 567,89")
+        #expect(Timeline.Chart.format(0.05, decimals: 2, grouping: ",", decimalMark: ".") == "0.05")
+        #expect(Timeline.Chart.format(-999.4, decimals: 0, grouping: ",", decimalMark: ".") == "-999")
+        #expect(Timeline.Chart.format(-0.004, decimals: 2, grouping: ",", decimalMark: ".") == "0.00")
+        #expect(Timeline.Chart.format(999, decimals: 0, grouping: ",", decimalMark: ".") == "999")
+    }
+
+    @Test("a counter reads, writes back the same, and its mistakes name their JSON path")
+    func reading() throws {
+        let timeline = try Self.timeline(#"{"type": "chart", "kind": "counter", "from": 5, "to": 80, "suffix": "%", "locale": "de_DE", "duration": "2s", "easing": "linear"}"#)
+        guard case let .chart(chart) = timeline.tracks[1].items[0].content else { Issue.record("not a chart"); return }
+        #expect(chart.kind == .counter && chart.from == 5 && chart.to == 80 && chart.suffix == "%" && chart.locale == "de_DE")
+        #expect(try Timeline(jsonText: timeline.jsonText()) == timeline)
+
+        func message(_ chart: String) -> String {
+            do { _ = try Self.timeline(chart); return "no error" } catch { return "\(error)" }
+        }
+        #expect(message(#"{"type": "chart", "kind": "pie", "to": 1, "duration": "1s"}"#).contains("tracks[1].items[0].kind"))
+        #expect(message(#"{"type": "chart", "kind": "counter", "duration": "1s"}"#).contains("to"))
+        #expect(message(#"{"type": "chart", "kind": "counter", "to": 1, "locale": "xx_NOWHERE", "duration": "1s"}"#).contains("tracks[1].items[0].locale"))
+        #expect(message(#"{"type": "chart", "kind": "counter", "to": 1, "decimals": 9, "duration": "1s"}"#).contains("tracks[1].items[0].decimals"))
+    }
+
+    @Test("a counter moves while it counts and holds its last value after countDuration")
+    func counting() throws {
+        let timeline = try Self.timeline(#"{"type": "chart", "kind": "counter", "to": 900, "duration": "2s", "countDuration": "1s"}"#)
+        let composition = try timeline.composition(Timeline.RenderOptions(drawingThreads: 1))
+        #expect(composition.frameCount == 20)
+        let frames = try composition.picture.renderFrames(width: composition.width, height: composition.height, rate: composition.frameRate)
+        // Counting: each of the first frames shows another number.
+        #expect(frames[1] != frames[3] && frames[3] != frames[6])
+        // Holding: from 1 s on, the same picture (900), and it is not the first one (0).
+        #expect(frames[10...].allSatisfy { $0 == frames[10] })
+        #expect(frames[10] != frames[0])
+        // A counter that has not started shows 0, as one counting from 0 to 0 does.
+        let zero = try Self.timeline(#"{"type": "chart", "kind": "counter", "to": 0, "duration": "2s"}"#).composition(Timeline.RenderOptions(drawingThreads: 1))
+        let still = try zero.picture.renderFrames(0..<1, width: zero.width, height: zero.height, rate: zero.frameRate)
+        #expect(still[0] == frames[0])
+    }
+}
