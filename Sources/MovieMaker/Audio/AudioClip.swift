@@ -44,11 +44,11 @@ public struct AudioClip: AudioSource {
     }
 
     /// The shortest crossfade that does not click: 10 ms.
-    public static let minimumCrossfade = Time(value: 1, timescale: 100)
+    package static let minimumCrossfade = Time(value: 1, timescale: 100)
 
     /// How long the trimmed part of the source lasts; nil when the source's length is unknown and no
     /// out point is set.
-    public var trimmedDuration: Time? {
+    package var trimmedDuration: Time? {
         let ends = [sourceEnd, source.duration].compactMap { $0 }
         guard let end = ends.min() else { return nil }
         return Time.max(.zero, end - sourceStart)
@@ -216,7 +216,7 @@ protocol SeekableAudioSource: AudioSource {
 extension AudioSource {
     /// A reader whose first sample is this source's frame `frame`: seeks when the source can, reads
     /// and discards otherwise; a negative `frame` gives that much silence first.
-    public func makeReader(format: AudioFormat, from frame: Int64) throws -> any AudioReader {
+    package func makeReader(format: AudioFormat, from frame: Int64) throws -> any AudioReader {
         if frame < 0 { return SilencePrefixReader(try makeReader(format: format), silence: -frame) }
         if frame == 0 { return try makeReader(format: format) }
         if let seekable = self as? any SeekableAudioSource { return try seekable.makeReader(format: format, startingAtFrame: frame) }

@@ -16,7 +16,7 @@ public enum AudioFadeCurve: String, Sendable, Hashable, CaseIterable {
     case exponential
 
     /// The decibel range an exponential fade covers.
-    public static let exponentialRange = 60.0
+    package static let exponentialRange = 60.0
 
     /// The gain of a fade-in `progress` (clamped to 0…1) of the way through: 0 at 0, 1 at 1. A
     /// fade-out at the same point uses `gain(1 - progress)`.

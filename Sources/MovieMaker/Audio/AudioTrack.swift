@@ -38,19 +38,19 @@ public struct AudioTrack: AudioSource {
     }
 
     /// Where a clip ended up and how it plays (all times on the track).
-    public struct PlacedClip: Sendable, Hashable {
+    package struct PlacedClip: Sendable, Hashable {
         /// When the clip's in point plays.
-        public var start: Time
+        package var start: Time
         /// When the clip's sound starts (earlier than `start` when a crossfade uses sound before its in point).
-        public var playStart: Time
+        package var playStart: Time
         /// When the clip's sound stops; nil when it plays as long as it is read.
-        public var playEnd: Time?
+        package var playEnd: Time?
         /// The crossfade with the previous clip, if any.
-        public var fadeIn: Range<Time>?
+        package var fadeIn: Range<Time>?
         /// The crossfade with the next clip, if any.
-        public var fadeOut: Range<Time>?
+        package var fadeOut: Range<Time>?
         /// The internal lane: 0 (A) for even clips, 1 (B) for odd ones.
-        public var lane: Int
+        package var lane: Int
     }
 
     /// The clips and their placements, in playing order.
@@ -101,7 +101,7 @@ public struct AudioTrack: AudioSource {
     /// Where each clip plays and where the crossfades are. Throws `.invalidSetting` when the
     /// crossfade is shorter than 10 ms, a clip other than the last has no known length, placements go
     /// back in time, or a clip is too short for its crossfades.
-    public func layout() throws(MovieMakerError) -> [PlacedClip] {
+    package func layout() throws(MovieMakerError) -> [PlacedClip] {
         let c = crossfade.duration
         guard c >= AudioClip.minimumCrossfade else {
             throw .invalidSetting(.audioTrackCrossfade, value: "\(c)", expected: "at least 10 ms (0.01 s), so joins do not click")

@@ -5,9 +5,9 @@ import Foundation
 /// and short-term (3 s) loudness, loudness range, sample peak and true peak (4× oversampling).
 ///
 /// Feed it with `add(_:frameCount:)` in chunks of any size; read the results at any time.
-public struct LoudnessMeter: Sendable {
+package struct LoudnessMeter: Sendable {
     /// The rate and channel count of the samples fed in.
-    public let format: AudioFormat
+    package let format: AudioFormat
 
     private let shelf: KWeighting.Biquad
     private let highPass: KWeighting.Biquad
@@ -37,7 +37,7 @@ public struct LoudnessMeter: Sendable {
     static let absoluteGate = -70.0
 
     /// A meter for samples in `format`.
-    public init(format: AudioFormat = .standard) {
+    package init(format: AudioFormat = .standard) {
         self.format = format
         (shelf, highPass) = KWeighting.filters(sampleRate: max(format.sampleRate, 1))
         weights = KWeighting.channelWeights(channelCount: format.channelCount)
@@ -49,7 +49,7 @@ public struct LoudnessMeter: Sendable {
     private func subBlockStart(_ k: Int64) -> Int64 { (k * Int64(format.sampleRate) + 5) / 10 }
 
     /// Adds `frameCount` interleaved frames (`format.channelCount` floats each) that follow the ones added before.
-    public mutating func add(_ samples: UnsafePointer<Float>, frameCount: Int) {
+    package mutating func add(_ samples: UnsafePointer<Float>, frameCount: Int) {
         guard frameCount > 0, format.channelCount > 0 else { return }
         maxTruePeak = max(maxTruePeak, peakDetector.process(samples, frameCount: frameCount, peaks: nil))
         var peak = maxSample
@@ -73,7 +73,7 @@ public struct LoudnessMeter: Sendable {
     }
 
     /// Adds interleaved samples (a whole number of frames) that follow the ones added before.
-    public mutating func add(_ samples: [Float]) {
+    package mutating func add(_ samples: [Float]) {
         precondition(format.channelCount > 0 && samples.count % format.channelCount == 0,
                      "LoudnessMeter.add: \(samples.count) samples is not a whole number of \(format.channelCount)-channel frames")
         samples.withUnsafeBufferPointer { add($0.baseAddress!, frameCount: samples.count / format.channelCount) }
@@ -146,7 +146,7 @@ public struct LoudnessMeter: Sendable {
     }
 
     /// Integrated loudness in LUFS so far (BS.1770-4 gating); −∞ when no block is above −70 LUFS.
-    public var integratedLoudness: Double {
+    package var integratedLoudness: Double {
         Self.gatedMean(energies: blockEnergy, counts: blockCount, relativeGate: -10).loudness
     }
 
@@ -169,7 +169,7 @@ public struct LoudnessMeter: Sendable {
 
     /// Loudness range in LU (EBU Tech 3342): the spread between the 10th and 95th percentiles of the
     /// short-term loudness, gated at −70 LUFS and 20 LU below the mean; 0 before 3 s have been measured.
-    public var loudnessRange: Double {
+    package var loudnessRange: Double {
         let (mean, first) = Self.gatedMean(energies: shortTermEnergy, counts: shortTermCount, relativeGate: -20)
         guard mean.isFinite else { return 0 }
         var values: [(loudness: Double, count: Int)] = []
@@ -188,17 +188,17 @@ public struct LoudnessMeter: Sendable {
     }
 
     /// Momentary loudness (the last 400 ms) in LUFS, or nil before 400 ms have been measured.
-    public var momentaryLoudness: Double? { meanSquare(lastSubBlocks: 4).map(Self.loudness(meanSquare:)) }
+    package var momentaryLoudness: Double? { meanSquare(lastSubBlocks: 4).map(Self.loudness(meanSquare:)) }
     /// Short-term loudness (the last 3 s) in LUFS, or nil before 3 s have been measured.
-    public var shortTermLoudness: Double? { meanSquare(lastSubBlocks: 30).map(Self.loudness(meanSquare:)) }
+    package var shortTermLoudness: Double? { meanSquare(lastSubBlocks: 30).map(Self.loudness(meanSquare:)) }
     /// The largest true peak so far, linear (1 is full scale); never below the sample peak.
-    public var truePeak: Double { Double(max(maxTruePeak, maxSample)) }
+    package var truePeak: Double { Double(max(maxTruePeak, maxSample)) }
     /// The largest true peak so far in dBTP.
-    public var truePeakDecibels: Double { 20 * log10(truePeak) }
+    package var truePeakDecibels: Double { 20 * log10(truePeak) }
     /// The largest sample magnitude so far, linear.
-    public var samplePeak: Double { Double(maxSample) }
+    package var samplePeak: Double { Double(maxSample) }
     /// Everything measured so far.
-    public var measurement: LoudnessMeasurement {
+    package var measurement: LoudnessMeasurement {
         LoudnessMeasurement(integrated: integratedLoudness, range: loudnessRange,
                             truePeak: truePeakDecibels, samplePeak: 20 * log10(samplePeak))
     }

@@ -22,9 +22,9 @@ public struct ReversedSound: AudioSource {
     public let duration: Time?
 
     /// How much of a seekable source is read and reversed at a time: 1 second.
-    public static let windowDuration: Time = 1
+    package static let windowDuration: Time = 1
     /// How much of a source that can only be read from its start is read and reversed at a time: 10 seconds.
-    public static let windowDurationFromStart: Time = 10
+    package static let windowDurationFromStart: Time = 10
 
     /// `source` played backwards. Throws `.invalidSetting(.reversedSound, …)` when the source's length
     /// is unknown (a looping bed, a sound that lasts as long as it is asked to): trim it first.

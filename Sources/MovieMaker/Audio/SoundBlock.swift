@@ -10,7 +10,7 @@ public struct SoundBlock: Sendable, Hashable {
     public let format: AudioFormat
 
     /// A block of `frameCount` frames from `startFrame` in `format`.
-    public init(startFrame: Int64, frameCount: Int, format: AudioFormat) {
+    package init(startFrame: Int64, frameCount: Int, format: AudioFormat) {
         self.startFrame = startFrame; self.frameCount = frameCount; self.format = format
     }
     /// The exact time of the block's first frame.

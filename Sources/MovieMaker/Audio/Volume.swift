@@ -14,14 +14,14 @@ public enum Volume: Sendable, Hashable, CustomStringConvertible {
     public static let unchanged = Volume.factor(1)
 
     /// The gain in dB (−∞ for a factor of 0).
-    public var decibelValue: Double {
+    package var decibelValue: Double {
         switch self {
         case let .factor(f): return f > 0 ? 20 * log10(f) : -.infinity
         case let .decibels(d): return d
         }
     }
     /// Whether the sound is silenced.
-    public var isSilent: Bool { if case let .factor(f) = self { return f == 0 } else { return false } }
+    package var isSilent: Bool { if case let .factor(f) = self { return f == 0 } else { return false } }
 
     /// Throws `.invalidSetting(key, …)` for a factor outside 0…16 or a gain outside −100…24 dB (or not a number).
     func check(_ key: SettingKey) throws(MovieMakerError) {

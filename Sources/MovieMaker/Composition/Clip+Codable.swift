@@ -344,7 +344,7 @@ extension Clip: Hashable {
 
 extension Clip.Generator: Equatable {
     /// Equal generators: the same closure, or equal data.
-    public static func == (a: Clip.Generator, b: Clip.Generator) -> Bool {
+    package static func == (a: Clip.Generator, b: Clip.Generator) -> Bool {
         switch (a, b) {
         case let (.drawing(x), .drawing(y)): return x.identity == y.identity
         case let (.color(x), .color(y)): return x == y
@@ -412,7 +412,7 @@ extension TimeRange: Codable {
 extension Clip.PhotoMedia: Codable {
     private enum CodingKeys: String, CodingKey { case url, fit, background, kenBurns, frameSize, decodeZoom, focus }
     /// Reads `{"url": "/photos/a.jpg"}` and, when given, `fit`, `background`, `kenBurns`, `frameSize`, `decodeZoom`, `focus`.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(url: try c.decode(FileLocation.self, forKey: .url).url, fit: try c.decode(.fit, or: .fill),
                   background: try c.decode(.background, or: .black), kenBurns: try c.decodeIfPresent(Clip.KenBurnsPath.self, forKey: .kenBurns),
@@ -420,7 +420,7 @@ extension Clip.PhotoMedia: Codable {
                   focus: try c.decodeIfPresent(Point.self, forKey: .focus))
     }
     /// Writes the file's path and how it is shown.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(FileLocation(url), forKey: .url)
         try c.encode(fit, forKey: .fit)
@@ -439,7 +439,7 @@ extension BezierAnimation.Motion: Codable, Equatable {
     }
 
     /// Reads a `drawOn`, `morph` or `wiggle` motion (the other two hold closures and are never written).
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let type = try c.decode(String.self, forKey: .type)
         switch Kind(rawValue: type) {
@@ -461,7 +461,7 @@ extension BezierAnimation.Motion: Codable, Equatable {
     }
 
     /// Writes the motion; `follow` and `controlPoints` throw `.notEncodable` (their object and displacement are closures).
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         switch self {
         case let .drawOn(path, stroke, easing, animation):
@@ -488,7 +488,7 @@ extension BezierAnimation.Motion: Codable, Equatable {
     }
 
     /// Equal motions: equal data, or (for `follow` and `controlPoints`) the same closure and equal data.
-    public static func == (a: Self, b: Self) -> Bool {
+    package static func == (a: Self, b: Self) -> Bool {
         switch (a, b) {
         case let (.drawOn(p1, s1, e1, a1), .drawOn(p2, s2, e2, a2)):
             return p1 == p2 && s1 == s2 && e1 == e2 && a1 == a2

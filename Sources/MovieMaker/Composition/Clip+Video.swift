@@ -2,21 +2,21 @@ import Foundation
 
 extension Clip {
     /// A video in a clip: the probed file, how it fills the frame, and whether its own sound plays.
-    public struct VideoMedia: Sendable, Hashable {
+    package struct VideoMedia: Sendable, Hashable {
         /// The probed file.
-        public var file: VideoFile
+        package var file: VideoFile
         /// How the picture fills the frame: `fill` (cover, cropping), `fit` (whole, with bars of
         /// `background`) or `blur` (whole, over a blurred enlargement of itself).
-        public var fit: Slideshow.Fit
+        package var fit: Slideshow.Fit
         /// The colour of the bars around a fitted picture.
-        public var background: Color
+        package var background: Color
         /// The file's own sound, when it plays with the picture (nil: silent, or the file has none).
-        public var sound: AudioFile?
+        package var sound: AudioFile?
         /// The gain of `sound` in dB (0: as recorded).
-        public var soundGain: Double
+        package var soundGain: Double
 
         /// `file` shown by `fit` on `background`, with `sound` playing with it, `soundGain` dB louder.
-        public init(file: VideoFile, fit: Slideshow.Fit = .fill, background: Color = .black, sound: AudioFile? = nil,
+        package init(file: VideoFile, fit: Slideshow.Fit = .fill, background: Color = .black, sound: AudioFile? = nil,
                     soundGain: Double = 0) {
             self.file = file; self.fit = fit; self.background = background; self.sound = sound; self.soundGain = soundGain
         }

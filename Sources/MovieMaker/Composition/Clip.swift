@@ -22,14 +22,14 @@ import Foundation
 /// frame's time — never on which thread draws it or in what order frames are drawn.
 public struct Clip: Sendable {
     /// What the clip is: a leaf that draws, or a node arranging other clips.
-    public let node: Node
+    package let node: Node
     /// How long the clip lasts.
     public let duration: Time
     /// Sounds attached at this level of the tree (`withSound(_:at:)`), in this clip's time.
     var attachedSounds: [ClipSound] = []
 
     /// A clip of `node`, lasting as long as the node does.
-    public init(_ node: Node) {
+    package init(_ node: Node) {
         self.node = node
         duration = node.duration
     }

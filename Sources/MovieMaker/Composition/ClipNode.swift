@@ -8,7 +8,7 @@ extension Clip {
     /// other), `timeMap` (the child's time remapped) and `filtered` (the child's picture processed).
     /// Later versions add kinds inside `Generator`, `Media.Source`, `TimeMap` and `Filter`; a `switch`
     /// over those should have a `default`.
-    public indirect enum Node: Sendable {
+    package indirect enum Node: Sendable {
         /// A leaf that draws from code, lasting `duration`.
         case generator(Generator, duration: Time)
         /// A leaf that shows a file (a photo or a video) over its source range.
@@ -31,7 +31,7 @@ extension Clip {
         case split(SplitScreen)
 
         /// How long the node lasts.
-        public var duration: Time {
+        package var duration: Time {
             switch self {
             case let .generator(_, duration): return duration
             case let .media(media): return media.sourceRange.duration
@@ -45,7 +45,7 @@ extension Clip {
 
         /// The clips directly under this node, in order (none for a leaf; a slideshow generator has none:
         /// its photos are inside it, see `Clip.mediaLeaves(in:)`).
-        public var children: [Clip] {
+        package var children: [Clip] {
             switch self {
             case .generator, .media: return []
             case let .sequence(track): return track.items
@@ -57,7 +57,7 @@ extension Clip {
         }
 
         /// Whether the node is a leaf (a generator or media).
-        public var isLeaf: Bool {
+        package var isLeaf: Bool {
             switch self {
             case .generator, .media: return true
             default: return false
@@ -66,7 +66,7 @@ extension Clip {
     }
 
     /// A picture made by code: the generator leaves of a clip tree.
-    public enum Generator: Sendable {
+    package enum Generator: Sendable {
         /// A drawing closure (`Clip(duration:draw:)`). Not data: it cannot be encoded or content-hashed.
         case drawing(DrawingClosure)
         /// The whole frame in one colour.
@@ -95,47 +95,47 @@ extension Clip {
 
     /// A clip's drawing closure, with an identity: two values are the same closure when they come
     /// from the same `Clip(duration:draw:)` call.
-    public struct DrawingClosure: Sendable {
+    package struct DrawingClosure: Sendable {
         private final class Box: Sendable {
             let body: @Sendable (DrawingContext, Frame) throws -> Void
             init(_ body: @escaping @Sendable (DrawingContext, Frame) throws -> Void) { self.body = body }
         }
         private let box: Box
         /// Wraps `body`.
-        public init(_ body: @escaping @Sendable (DrawingContext, Frame) throws -> Void) { box = Box(body) }
+        package init(_ body: @escaping @Sendable (DrawingContext, Frame) throws -> Void) { box = Box(body) }
         /// Runs the closure.
-        public func callAsFunction(_ context: DrawingContext, _ frame: Frame) throws { try box.body(context, frame) }
+        package func callAsFunction(_ context: DrawingContext, _ frame: Frame) throws { try box.body(context, frame) }
         /// The closure's identity (shared by copies of the clip that holds it).
-        public var identity: ObjectIdentifier { ObjectIdentifier(box) }
+        package var identity: ObjectIdentifier { ObjectIdentifier(box) }
     }
 
     /// Clips one after another with a cut or a transition between each clip and the next, laid out
     /// once: where each clip starts, and each transition's duration as actually used (shortened where
     /// a clip is too short to hold it).
-    public struct Track: Sendable {
+    package struct Track: Sendable {
         /// The clips, in order.
-        public let items: [Clip]
+        package let items: [Clip]
         /// `transitions[i]` joins `items[i]` and `items[i + 1]` (nil: a cut), as asked for.
-        public let requestedTransitions: [Transition?]
+        package let requestedTransitions: [Transition?]
         /// `transitions[i]` joins `items[i]` and `items[i + 1]`, with its duration as used (nil: a cut,
         /// also where no overlap fits).
-        public let transitions: [Transition?]
+        package let transitions: [Transition?]
         /// Where each item starts, in the track's time.
-        public let starts: [Time]
+        package let starts: [Time]
         /// How long the track lasts: the items' durations minus the transitions' overlaps.
-        public let duration: Time
+        package let duration: Time
         /// How long the sounds of two clips joined by a cut crossfade (equal power, centred on the cut,
         /// at least 10 ms; 20 ms by default).
-        public let audioCrossfade: Time
+        package let audioCrossfade: Time
 
         /// The crossfade at cuts unless asked otherwise: 20 ms.
-        public static let defaultAudioCrossfade = Time(value: 1, timescale: 50)
+        package static let defaultAudioCrossfade = Time(value: 1, timescale: 50)
 
         /// Lays out `items` joined by `transitions` (one per pair of neighbours; missing entries are cuts).
         /// A transition overlaps the end of one clip with the start of the next, as FFmpeg's xfade does,
         /// and is shortened to fit in both clips (after the previous transition). At cuts, the clips'
         /// sounds crossfade over `audioCrossfade` (at least 10 ms).
-        public init(_ items: [Clip], transitions requested: [Transition?], audioCrossfade: Time = Track.defaultAudioCrossfade) {
+        package init(_ items: [Clip], transitions requested: [Transition?], audioCrossfade: Time = Track.defaultAudioCrossfade) {
             self.items = items
             self.audioCrossfade = Time.max(ClipSound.minimumCutFade, audioCrossfade)
             let requested = (0..<max(0, items.count - 1)).map { $0 < requested.count ? requested[$0] : nil }
@@ -183,7 +183,7 @@ extension Clip {
     }
 
     /// How a time-map node maps its own time to its child's.
-    public enum TimeMap: Sendable, Hashable {
+    package enum TimeMap: Sendable, Hashable {
         /// The child starts `delay` later; nothing is drawn before it. Lasts `delay` + the child.
         case offset(Time)
         /// The child's time from `from` up to `to`, played from the node's start. Lasts `to − from`.
@@ -201,7 +201,7 @@ extension Clip {
         case loop(duration: Time)
 
         /// The node's duration over a child lasting `child`.
-        public func duration(of child: Time) -> Time {
+        package func duration(of child: Time) -> Time {
             switch self {
             case let .offset(delay): return delay + child
             case let .trim(from, to): return Time.max(.zero, to - from)
@@ -232,18 +232,18 @@ extension Clip {
 
 extension Clip {
     /// A title card as a generator leaf: the card and the frame size it was laid out for.
-    public struct TitleCardLeaf: Sendable {
+    package struct TitleCardLeaf: Sendable {
         /// The card.
-        public let card: TitleCard
+        package let card: TitleCard
         /// The frame width it was laid out for, in pixels.
-        public let width: Int
+        package let width: Int
         /// The frame height it was laid out for, in pixels.
-        public let height: Int
+        package let height: Int
         /// The layout, computed once (fonts checked, text fitted).
         let plan: TitlePlan
 
         /// Lays `card` out for `width`×`height` frames; throws for an unknown font or a bad size.
-        public init(card: TitleCard, width: Int, height: Int) throws(MovieMakerError) {
+        package init(card: TitleCard, width: Int, height: Int) throws(MovieMakerError) {
             guard width > 0, height > 0 else { throw .invalidSize(width: width, height: height) }
             self.card = card; self.width = width; self.height = height
             plan = try TitlePlan(card: card, size: Size(width: Double(width), height: Double(height)))
@@ -252,16 +252,16 @@ extension Clip {
 
     /// A slideshow as a generator leaf: the show, the frame size it was laid out for, and its photos as
     /// a sequence of photo media leaves (drawn from one photo provider per render).
-    public struct SlideshowLeaf: Sendable {
+    package struct SlideshowLeaf: Sendable {
         /// The show.
-        public let show: Slideshow
+        package let show: Slideshow
         /// The frame width it was laid out for, in pixels.
-        public let width: Int
+        package let width: Int
         /// The frame height it was laid out for, in pixels.
-        public let height: Int
+        package let height: Int
         /// The photos as a clip tree: a sequence of photo media (with captions stacked on top) joined
         /// by the show's transition.
-        public let photos: Clip
+        package let photos: Clip
         /// The provider group every photo of the show belongs to.
         let group: PhotoGroup
     }
@@ -270,18 +270,18 @@ extension Clip {
 /// A leaf shown from a file: what file, which part of it, and how it is fitted to the frame.
 extension Clip {
     /// A media leaf: a file shown over a range of its own time.
-    public struct Media: Sendable {
+    package struct Media: Sendable {
         /// Where the pictures come from.
-        public enum Source: Sendable, Hashable {
+        package enum Source: Sendable, Hashable {
             /// A still photo (JPEG, PNG, WebP, HEIC/AVIF, TIFF, BMP, GIF), shown as `PhotoMedia` says.
             case photo(PhotoMedia)
             /// A video file, shown as `VideoMedia` says.
             case video(VideoMedia)
         }
         /// Where the pictures come from.
-        public private(set) var source: Source
+        package private(set) var source: Source
         /// The part of the source shown (a photo's time starts at 0 and lasts as long as it is shown).
-        public let sourceRange: TimeRange
+        package let sourceRange: TimeRange
         /// The provider group of a photo leaf (photos of one slideshow share one; a lone photo has its
         /// own); nil for a video.
         let group: PhotoGroup?
@@ -291,7 +291,7 @@ extension Clip {
         let index: Int
 
         /// A leaf showing `source` over `sourceRange`, with a provider of its own.
-        public init(_ source: Source, sourceRange: TimeRange) {
+        package init(_ source: Source, sourceRange: TimeRange) {
             self.source = source
             self.sourceRange = sourceRange
             switch source {
@@ -320,7 +320,7 @@ extension Clip {
         }
 
         /// The file the leaf shows.
-        public var url: URL {
+        package var url: URL {
             switch source {
             case let .photo(photo): return photo.url
             case let .video(video): return video.file.url
@@ -329,28 +329,28 @@ extension Clip {
     }
 
     /// A photo in a clip: the file, how it fills the frame, and its pan and zoom.
-    public struct PhotoMedia: Sendable, Hashable {
+    package struct PhotoMedia: Sendable, Hashable {
         /// The image file.
-        public var url: URL
+        package var url: URL
         /// How the photo fills the frame.
-        public var fit: Slideshow.Fit
+        package var fit: Slideshow.Fit
         /// The colour around a fitted photo.
-        public var background: Color
+        package var background: Color
         /// Pan and zoom: the part of the fitted picture shown first and last, in unit coordinates (nil: still).
-        public var kenBurns: KenBurnsPath?
+        package var kenBurns: KenBurnsPath?
         /// The frame size the photo is prepared for (nil: the size of the movie it is drawn into).
-        public var frameSize: Size?
+        package var frameSize: Size?
         /// How much larger than the frame the photo is decoded, so zooming in never enlarges pixels
         /// (1 + the Ken Burns zoom; at least 1).
-        public var decodeZoom: Double
+        package var decodeZoom: Double
         /// With `.fill`, the point of the photo (unit coordinates of the upright photo, 0,0 top-left)
         /// the crop keeps as near the frame's centre as it can; nil: the centre, or a third of the way
         /// down for a photo taller than the frame.
-        public var focus: Point?
+        package var focus: Point?
 
         /// A photo from `url`, fitted by `fit` on `background`, moving along `kenBurns`, cropped around
         /// `focus` when it fills the frame.
-        public init(url: URL, fit: Slideshow.Fit = .fill, background: Color = .black, kenBurns: KenBurnsPath? = nil,
+        package init(url: URL, fit: Slideshow.Fit = .fill, background: Color = .black, kenBurns: KenBurnsPath? = nil,
                     frameSize: Size? = nil, decodeZoom: Double? = nil, focus: Point? = nil) {
             self.url = url; self.fit = fit; self.background = background; self.kenBurns = kenBurns
             self.frameSize = frameSize; self.focus = focus

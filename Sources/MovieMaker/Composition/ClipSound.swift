@@ -30,7 +30,7 @@ public struct ClipSound: Sendable {
     }
 
     /// The shortest fade at a cut: short enough not to be heard as a fade, long enough not to click.
-    public static let minimumCutFade = Time(value: 1, timescale: 100)
+    package static let minimumCutFade = Time(value: 1, timescale: 100)
 
     /// This sound with the clip's time moved later by `offset` (the clip now starts at `offset`).
     func shifted(by offset: Time) -> ClipSound {

@@ -4,7 +4,7 @@ extension PixelBuffer {
     /// The picture's luma (Rec. 709 weights on the gamma-encoded R′G′B′, 0 = black, 1 = white): its mean
     /// and its standard deviation over every pixel (alpha ignored). A black frame has a mean near 0; a
     /// frame of one flat colour has a deviation near 0.
-    public var lumaStatistics: (mean: Double, standardDeviation: Double) {
+    package var lumaStatistics: (mean: Double, standardDeviation: Double) {
         let count = width * height
         guard count > 0 else { return (0, 0) }
         var sum = 0.0, squares = 0.0
@@ -25,7 +25,7 @@ extension PixelBuffer {
 extension Time {
     /// The time as a contact sheet labels it: minutes, seconds and tenths, `0:04.2`, `12:30.0`, or with
     /// hours, `1:02:03.4`. Tenths are rounded down, so a label never names a later time than the frame's.
-    public var clockLabel: String {
+    package var clockLabel: String {
         // Exact: whole tenths of value/timescale, rounded down.
         let tenths = Swift.max(0, value) * 10 / timescale
         let h = tenths / 36_000, m = tenths / 600 % 60, s = tenths / 10 % 60, d = tenths % 10
@@ -90,7 +90,7 @@ extension Clip {
     /// The times `contactSheet` shows in `count` tiles: the middle of each of `count` equal parts of
     /// the clip, moved back to the start of the frame (on `rate`'s grid) shown then. Never the very
     /// first or last frame, which are often black; for a clip shorter than `count` frames, times repeat.
-    public func contactSheetTimes(count: Int, rate: FrameRate = 30) -> [Time] {
+    package func contactSheetTimes(count: Int, rate: FrameRate = 30) -> [Time] {
         guard count > 0, duration > .zero else { return [] }
         let last = max(0, rate.frameCount(for: duration) - 1)
         return (0..<count).map { i in
@@ -137,28 +137,28 @@ extension Clip {
 /// Where `Clip.contactSheet` puts its tiles and labels: a `gap` round and between the tiles, each tile
 /// `tileSize` (the sheet's width shared by the columns, in whole pixels, at the clip's proportions),
 /// its label in a strip `labelHeight` high under it. Sizes are whole pixels.
-public struct ContactSheetLayout: Sendable, Hashable {
+package struct ContactSheetLayout: Sendable, Hashable {
     /// Tiles across.
-    public let columns: Int
+    package let columns: Int
     /// Tiles down.
-    public let rows: Int
+    package let rows: Int
     /// The sheet's width in pixels.
-    public let width: Int
+    package let width: Int
     /// The sheet's height in pixels: the rows of tiles and labels with their gaps.
-    public let height: Int
+    package let height: Int
     /// The space round the sheet's edge and between tiles: 1 % of the width, at least 4 pixels.
-    public let gap: Int
+    package let gap: Int
     /// Each tile's size.
-    public let tileSize: Size
+    package let tileSize: Size
     /// The height of the strip under each tile that holds its time.
-    public let labelHeight: Int
+    package let labelHeight: Int
     /// The label's font size in pixels.
-    public let labelFontSize: Double
+    package let labelFontSize: Double
 
     /// The layout of `columns`×`rows` tiles of proportions `aspectRatio` (width ÷ height) on a sheet
     /// `width` pixels wide; throws `.invalidSetting` for a grid outside 1…50 or a width under 32
     /// pixels a tile or over 8192.
-    public init(columns: Int, rows: Int, width: Int, aspectRatio: Double) throws(MovieMakerError) {
+    package init(columns: Int, rows: Int, width: Int, aspectRatio: Double) throws(MovieMakerError) {
         guard (1...50).contains(columns), (1...50).contains(rows) else {
             throw .invalidSetting(.contactSheetGrid, value: "\(columns)x\(rows)", expected: "1 to 50 columns and rows, e.g. 4x4")
         }
@@ -182,7 +182,7 @@ public struct ContactSheetLayout: Sendable, Hashable {
     }
 
     /// Where tile `index` (0 at the top left, left to right then down) is drawn.
-    public func tileRect(_ index: Int) -> Rect {
+    package func tileRect(_ index: Int) -> Rect {
         let column = index % columns, row = index / columns
         // Tiles are centred: the pixels the whole division leaves over go to the two sides.
         let spare = width - gap * (columns + 1) - Int(tileSize.width) * columns
@@ -192,7 +192,7 @@ public struct ContactSheetLayout: Sendable, Hashable {
     }
 
     /// Where tile `index`'s time is written: the strip under it.
-    public func labelRect(_ index: Int) -> Rect {
+    package func labelRect(_ index: Int) -> Rect {
         let tile = tileRect(index)
         return Rect(x: tile.minX, y: tile.maxY, width: tile.width, height: Double(labelHeight))
     }

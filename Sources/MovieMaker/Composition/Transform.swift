@@ -17,7 +17,7 @@ public enum Animated<Value: Interpolatable & Sendable & Hashable>: Sendable, Has
         }
     }
     /// The constant, or nil when the value changes.
-    public var constantValue: Value? { if case let .constant(v) = self { return v } else { return nil } }
+    package var constantValue: Value? { if case let .constant(v) = self { return v } else { return nil } }
 }
 
 extension Animated: Codable where Value: Codable {
@@ -87,7 +87,7 @@ extension Clip {
         }
 
         /// Whether the transform leaves the clip exactly as it is.
-        public var isIdentity: Bool {
+        package var isIdentity: Bool {
             position == nil && scale == .constant(1) && rotation == .constant(0) && !flipHorizontally && !flipVertically
                 && crop == nil && opacity == .constant(1) && blendMode == .normal
         }

@@ -6,23 +6,23 @@
 /// (one per whole second, at least one); `range(ofChunk:)` is then nil for the indices beyond, whose
 /// workers have nothing to do. The plan depends only on the frame count, the rate and the count asked,
 /// so every worker and the assembly compute the same ranges.
-public struct ChunkPlan: Sendable, Hashable, CustomStringConvertible {
+package struct ChunkPlan: Sendable, Hashable, CustomStringConvertible {
     /// The movie's frame count.
-    public let frameCount: Int
+    package let frameCount: Int
     /// The movie's frame rate.
-    public let frameRate: FrameRate
+    package let frameRate: FrameRate
     /// The number of chunks asked for (`N` in `--chunk K/N`).
-    public let requestedCount: Int
+    package let requestedCount: Int
     /// The frame ranges, in order; they cover `0..<frameCount` without gaps or overlaps.
-    public let ranges: [Range<Int>]
+    package let ranges: [Range<Int>]
 
     /// The most chunks a plan may have.
-    public static let maximumCount = 100_000
+    package static let maximumCount = 100_000
 
     /// Splits `frameCount` frames at `frameRate` into `count` balanced ranges of at least one second
     /// each (fewer when the movie is shorter than `count` seconds). Throws `.invalidSetting` for a
     /// count below 1 or above `maximumCount`, or a movie without frames.
-    public init(frameCount: Int, frameRate: FrameRate, count: Int) throws(MovieMakerError) {
+    package init(frameCount: Int, frameRate: FrameRate, count: Int) throws(MovieMakerError) {
         guard (1...Self.maximumCount).contains(count) else {
             throw .invalidSetting(.chunk, value: "\(count) chunks", expected: "1…\(Self.maximumCount) chunks")
         }
@@ -38,12 +38,12 @@ public struct ChunkPlan: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The number of chunks that have frames (at most `requestedCount`).
-    public var count: Int { ranges.count }
+    package var count: Int { ranges.count }
 
     /// The frames of chunk `index` (0-based), or nil when the index is within the count asked but the
     /// movie is too short to give that chunk frames. Throws `.invalidSetting` for an index outside
     /// `0..<requestedCount`.
-    public func range(ofChunk index: Int) throws(MovieMakerError) -> Range<Int>? {
+    package func range(ofChunk index: Int) throws(MovieMakerError) -> Range<Int>? {
         guard (0..<requestedCount).contains(index) else {
             throw .invalidSetting(.chunk, value: "\(index)/\(requestedCount)",
                                   expected: "a chunk index from 0 to \(requestedCount - 1) (chunks count from 0, as Slurm array and Kubernetes completion indices do)")
@@ -52,10 +52,10 @@ public struct ChunkPlan: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The index of the chunk whose range is exactly `range`, if any.
-    public func index(of range: Range<Int>) -> Int? { ranges.firstIndex(of: range) }
+    package func index(of range: Range<Int>) -> Int? { ranges.firstIndex(of: range) }
 
     /// `4 chunks of 90…91 frames (361 frames at 30 fps)`.
-    public var description: String {
+    package var description: String {
         let sizes = ranges.map(\.count)
         let spread = sizes.min() == sizes.max() ? "\(sizes[0])" : "\(sizes.min()!)…\(sizes.max()!)"
         return "\(count) chunk\(count == 1 ? "" : "s") of \(spread) frames (\(frameCount) frames at \(frameRate) fps)"

@@ -60,7 +60,7 @@ public struct DistributedRender: Sendable {
     private var soundtrackIdentity: String
 
     /// The revision of the chunk format and of what goes into the hash; bumped when either changes.
-    public static let formatVersion = 1
+    package static let formatVersion = 1
 
     /// A distributed render of `clip`. `identity` names what the clip draws when it holds drawing
     /// closures (which have no content hash): a string you change whenever the drawing code changes,
@@ -128,12 +128,12 @@ public struct DistributedRender: Sendable {
     public var frameCount: Int { frameRate.frameCount(for: picture.duration) }
 
     /// The plan for `count` chunks of this movie.
-    public func plan(chunks count: Int) throws(MovieMakerError) -> ChunkPlan {
+    package func plan(chunks count: Int) throws(MovieMakerError) -> ChunkPlan {
         try ChunkPlan(frameCount: frameCount, frameRate: frameRate, count: count)
     }
 
     /// The hash in the name of the chunk holding `frames` (hex, 16 digits).
-    public func chunkHash(frames: Range<Int>) -> String {
+    package func chunkHash(frames: Range<Int>) -> String {
         var hash = SHA256()
         hash.update(Data("\(identity)\nframes \(frames.lowerBound)..<\(frames.upperBound)".utf8))
         return String(hash.hexDigest().prefix(16))
@@ -141,7 +141,7 @@ public struct DistributedRender: Sendable {
 
     /// The file in `folder` that holds `frames` once rendered: `<name>.<first>-<end>.<hash>.mp4`
     /// (`end` exclusive).
-    public func chunkURL(frames: Range<Int>, in folder: URL) -> URL {
+    package func chunkURL(frames: Range<Int>, in folder: URL) -> URL {
         folder.appendingPathComponent("\(name).\(frames.lowerBound)-\(frames.upperBound).\(chunkHash(frames: frames)).mp4")
     }
 
@@ -239,7 +239,7 @@ public struct DistributedRender: Sendable {
 
     /// The complete chunks of this movie found in `folder`, by frame range, and how many chunk files of
     /// other movies or settings were there.
-    public func chunks(in folder: URL) -> (found: [Range<Int>: URL], ignored: Int) {
+    package func chunks(in folder: URL) -> (found: [Range<Int>: URL], ignored: Int) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         var found: [Range<Int>: URL] = [:]
         var ignored = 0
@@ -261,7 +261,7 @@ public struct DistributedRender: Sendable {
     /// The chunks `assemble` would join, in order: the ranges of `count` chunks when given, else the
     /// chunk plan most of the chunks found follow (or any chain of them covering the movie). Throws
     /// `.chunksMissing` naming every missing chunk.
-    public func chunkSequence(in folder: URL, chunks count: Int? = nil) throws(MovieMakerError) -> [(frames: Range<Int>, url: URL)] {
+    package func chunkSequence(in folder: URL, chunks count: Int? = nil) throws(MovieMakerError) -> [(frames: Range<Int>, url: URL)] {
         let (found, ignored) = chunks(in: folder)
         var plan: ChunkPlan?
         if let count {
@@ -333,7 +333,7 @@ public struct DistributedRender: Sendable {
     /// does (`identity`: the picture with its sounds, input files, versions), the frame count, the sound
     /// settings and the soundtrack: a soundtrack given to `init(clip:…)` is named by its
     /// `String(reflecting:)`, so one made by a closure must change `identity` when the closure changes.
-    public func soundTrackURL(in folder: URL) -> URL? {
+    package func soundTrackURL(in folder: URL) -> URL? {
         guard let track = soundTrack else { return nil }
         let s = track.settings
         let lines = [
@@ -369,7 +369,7 @@ public struct DistributedRender: Sendable {
     }
 
     /// Whether the sound track file is in a folder, for assembly.
-    public enum SoundTrackStatus: Sendable, Equatable {
+    package enum SoundTrackStatus: Sendable, Equatable {
         /// The movie is silent.
         case silent
         /// No sound track file for this movie is there: assembly renders the sound itself.
@@ -382,7 +382,7 @@ public struct DistributedRender: Sendable {
     }
 
     /// Whether `folder` holds a complete sound track file for this movie (its packets read, not decoded).
-    public func soundTrackStatus(in folder: URL) -> SoundTrackStatus {
+    package func soundTrackStatus(in folder: URL) -> SoundTrackStatus {
         guard let track = soundTrack, let url = soundTrackURL(in: folder) else { return .silent }
         guard FileManager.default.fileExists(atPath: url.path) else { return .missing(url) }
         do {

@@ -13,7 +13,7 @@ extension Clip.Filter {
     static func descriptor(named name: String) -> FilterDescriptor? { descriptors.first { $0.name == name } }
 
     /// The filter's names, sorted.
-    public static var names: [String] { descriptors.map(\.name).sorted() }
+    package static var names: [String] { descriptors.map(\.name).sorted() }
 
     /// The filter as a description file writes it.
     public var spec: FilterSpec {

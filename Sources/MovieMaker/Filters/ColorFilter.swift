@@ -81,10 +81,10 @@ public struct ChannelMatrix: Sendable, Hashable {
     /// The classic sepia matrix.
     public static let sepia = ChannelMatrix(rr: 0.393, rg: 0.769, rb: 0.189, gr: 0.349, gg: 0.686, gb: 0.168, br: 0.272, bg: 0.534, bb: 0.131)
     /// Grey by BT.709 luma in every channel.
-    public static let luma709 = ChannelMatrix(rr: 0.2126, rg: 0.7152, rb: 0.0722, gr: 0.2126, gg: 0.7152, gb: 0.0722, br: 0.2126, bg: 0.7152, bb: 0.0722)
+    package static let luma709 = ChannelMatrix(rr: 0.2126, rg: 0.7152, rb: 0.0722, gr: 0.2126, gg: 0.7152, gb: 0.0722, br: 0.2126, bg: 0.7152, bb: 0.0722)
 
     /// The weights in `colorchannelmixer` order without alpha: rr rg rb gr gg gb br bg bb.
-    public var weights: [Double] { [rr, rg, rb, gr, gg, gb, br, bg, bb] }
+    package var weights: [Double] { [rr, rg, rb, gr, gg, gb, br, bg, bb] }
     /// The JSON keys, in `weights` order.
     static let keys = ["rr", "rg", "rb", "gr", "gg", "gb", "br", "bg", "bb"]
     var matrix: ColorMatrix { ColorMatrix(m: weights.map(Float.init), offset: [0, 0, 0]) }

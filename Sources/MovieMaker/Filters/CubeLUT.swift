@@ -125,7 +125,7 @@ public struct CubeLUT: Sendable, Hashable {
     }
 
     /// The LUT as `.cube` text.
-    public var cubeText: String {
+    package var cubeText: String {
         var s = ""
         if let title { s += "TITLE \"\(title)\"\n" }
         s += "LUT_3D_SIZE \(size)\n"

@@ -35,11 +35,11 @@ public enum FilterAmount: Sendable, Hashable, ExpressibleByFloatLiteral, Express
     }
 
     /// The constant value, or nil when the amount changes over time.
-    public var constantValue: Double? { if case let .constant(v) = self { return v } else { return nil } }
+    package var constantValue: Double? { if case let .constant(v) = self { return v } else { return nil } }
 
     /// Every value the amount takes at a keyframe (the constant alone for a constant). Used to check
     /// ranges: between keyframes an easing that overshoots can leave them, and filters clamp.
-    public var keyValues: [Double] {
+    package var keyValues: [Double] {
         switch self {
         case let .constant(v): return [v]
         case let .keyframes(track): return track.keyframes.map(\.value)

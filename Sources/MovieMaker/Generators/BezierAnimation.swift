@@ -65,7 +65,7 @@ public enum BezierAnimation {
 
     /// A path animation as data: the generator leaf `drawOn`, `morph`, `follow`, `controlPoints` and
     /// `wiggle` make. `follow` and `controlPoints` hold closures, so those two are not data.
-    public enum Motion: Sendable {
+    package enum Motion: Sendable {
         /// The stroke of `path` grows from its start to its end (`drawOn`).
         case drawOn(Path, stroke: StrokeStyle, easing: Easing, animation: Time?)
         /// One path becomes another (`morph`): the morph between them, and how the shape is painted.
@@ -119,33 +119,33 @@ public enum BezierAnimation {
     }
 
     /// The closure `follow` draws its object with, with an identity (the same call's closure is the same).
-    public struct ObjectDrawing: Sendable {
+    package struct ObjectDrawing: Sendable {
         final class Box: Sendable {
             let body: @Sendable (DrawingContext) throws -> Void
             init(_ body: @escaping @Sendable (DrawingContext) throws -> Void) { self.body = body }
         }
         let box: Box
         /// Wraps `body`.
-        public init(_ body: @escaping @Sendable (DrawingContext) throws -> Void) { box = Box(body) }
+        package init(_ body: @escaping @Sendable (DrawingContext) throws -> Void) { box = Box(body) }
         /// The closure.
         var body: @Sendable (DrawingContext) throws -> Void { box.body }
         /// The closure's identity.
-        public var identity: ObjectIdentifier { ObjectIdentifier(box) }
+        package var identity: ObjectIdentifier { ObjectIdentifier(box) }
     }
 
     /// The closure `controlPoints` moves points with, with an identity.
-    public struct PointDisplacement: Sendable {
+    package struct PointDisplacement: Sendable {
         final class Box: Sendable {
             let body: @Sendable (Point, Int, Int, Double) -> Point
             init(_ body: @escaping @Sendable (Point, Int, Int, Double) -> Point) { self.body = body }
         }
         let box: Box
         /// Wraps `body`.
-        public init(_ body: @escaping @Sendable (_ point: Point, _ element: Int, _ slot: Int, _ time: Double) -> Point) { box = Box(body) }
+        package init(_ body: @escaping @Sendable (_ point: Point, _ element: Int, _ slot: Int, _ time: Double) -> Point) { box = Box(body) }
         /// The closure.
         var body: @Sendable (Point, Int, Int, Double) -> Point { box.body }
         /// The closure's identity.
-        public var identity: ObjectIdentifier { ObjectIdentifier(box) }
+        package var identity: ObjectIdentifier { ObjectIdentifier(box) }
     }
 
     /// Draws `path` with each point moved by `displace` at `time` seconds, filled and/or stroked, with

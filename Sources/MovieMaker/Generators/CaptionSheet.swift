@@ -43,7 +43,7 @@ public struct CaptionSheet: Sendable, Equatable {
     public var entries: [Entry]
 
     /// The largest file read: captions for tens of thousands of photos fit in far less.
-    public static let maximumFileSize = 8 << 20
+    package static let maximumFileSize = 8 << 20
 
     /// A sheet of `entries`.
     public init(entries: [Entry]) { self.entries = entries }

@@ -223,10 +223,10 @@ public struct Slideshow: Sendable, Equatable {
     }
 
     /// File extensions taken as photos when listing a folder (lower case).
-    public static var imageExtensions: Set<String> { PhotoDecoder.fileExtensions }
+    package static var imageExtensions: Set<String> { PhotoDecoder.fileExtensions }
 
     /// Natural order: runs of digits compare by value (`img2` < `img10`), the rest case-insensitively.
-    public static func naturalOrder(_ a: String, _ b: String) -> Bool {
+    package static func naturalOrder(_ a: String, _ b: String) -> Bool {
         func chunks(_ s: String) -> [(isNumber: Bool, text: Substring)] {
             var out: [(Bool, Substring)] = []
             var start = s.startIndex
@@ -291,7 +291,7 @@ public struct Slideshow: Sendable, Equatable {
 
     /// The caption a photo gets: its own `caption`, else what `captions` says (its file name without the
     /// extension, or its capture date as "1 June 2025"); nil for none.
-    public func captionText(for photo: Photo) -> String? {
+    package func captionText(for photo: Photo) -> String? {
         if let c = photo.caption { return c }
         switch captions {
         case .none: return nil
@@ -389,7 +389,7 @@ extension Clip.SlideshowLeaf {
     /// transition. A caption is shown only while its photo is on screen alone: it fades in after the
     /// transition into its photo and out before the transition out of it, so two captions are never
     /// drawn at once. Checks the caption font and lays out the cards once.
-    public init(show: Slideshow, width: Int, height: Int) throws(MovieMakerError) {
+    package init(show: Slideshow, width: Int, height: Int) throws(MovieMakerError) {
         guard !show.photos.isEmpty else {
             throw .noPhotos(source: "the slideshow", reason: "its photo list is empty")
         }

@@ -16,7 +16,7 @@ public enum Container: String, Sendable, CaseIterable {
     case pngSequence
 
     /// The extensions MovieMaker writes.
-    public static let supportedExtensions = ["mp4", "m4v", "mov", "mkv", "webm"]
+    package static let supportedExtensions = ["mp4", "m4v", "mov", "mkv", "webm"]
 
     /// The container for a file extension (case-insensitive), or nil when none fits.
     public init?(fileExtension ext: String) {

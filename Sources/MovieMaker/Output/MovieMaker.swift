@@ -45,7 +45,7 @@ public final class MovieMaker {
     /// Called on the drawing thread after each frame is handed to the encoder, and once at the end.
     public var progressHandler: ((RenderProgress) -> Void)?
     /// The number of frames the movie will have, when known in advance: makes progress reports give a total.
-    public var expectedFrameCount: Int?
+    package var expectedFrameCount: Int?
     /// Stops the render when cancelled: the next frame throws `MovieMakerError.cancelled`, the partial file
     /// is deleted and the destination is left as it was (see `CancellationToken`). Checked once per frame
     /// by `addFrame`, the clip scheduler and the encoder pipeline.
@@ -81,9 +81,9 @@ public final class MovieMaker {
     private enum State { case open, finished, failed(any Error) }
 
     /// The largest side H.264 level 6.2 allows, in pixels.
-    public static let maximumSide = 8192
+    package static let maximumSide = 8192
     /// The largest frame area H.264 level 6.2 allows (139,264 macroblocks), in pixels.
-    public static let maximumPixels = 139_264 * 256
+    package static let maximumPixels = 139_264 * 256
 
     /// Creates a movie at `url` of `width`×`height` pixels at `fps` frames per second.
     ///
@@ -180,7 +180,7 @@ public final class MovieMaker {
     }
 
     /// Statistics about buffers, for checking that memory stays flat.
-    public var buffersAllocated: Int { output.buffersAllocated }
+    package var buffersAllocated: Int { output.buffersAllocated }
 
     /// Throws unless frames and sounds may still be added.
     func checkOpen() throws(MovieMakerError) {
@@ -257,7 +257,7 @@ public final class MovieMaker {
     public var hasAudio: Bool { output.hasAudio }
 
     /// A copy of the pixel buffer as it is now (what the next frame starts from).
-    public func currentPixels() -> PixelBuffer {
+    package func currentPixels() -> PixelBuffer {
         if let pixelBuffer { return PixelBuffer(surface: pixelBuffer.surface, width: width, height: height) }
         if let pixelBufferStart { return PixelBuffer(surface: pixelBufferStart.surface, width: width, height: height) }
         // No frame drawn yet: the background (premultiplied BGRA).

@@ -12,7 +12,7 @@ public struct RenderProgress: Sendable, Equatable {
     public let elapsed: Double
 
     /// Creates a progress report.
-    public init(framesEncoded: Int, framesAdded: Int, totalFrames: Int?, elapsed: Double) {
+    package init(framesEncoded: Int, framesAdded: Int, totalFrames: Int?, elapsed: Double) {
         self.framesEncoded = framesEncoded; self.framesAdded = framesAdded; self.totalFrames = totalFrames; self.elapsed = elapsed
     }
     /// Share done, 0…1, when the total is known.

@@ -18,7 +18,7 @@ public struct RenderStatistics: Sendable, Hashable, Codable {
     public var peakOpenVideoDecoders: Int
 
     /// Statistics of a render that did none of these things.
-    public init(photoWaitSeconds: Double = 0, photoWaits: Int = 0, photosDecodedOnDrawingThreads: Int = 0,
+    package init(photoWaitSeconds: Double = 0, photoWaits: Int = 0, photosDecodedOnDrawingThreads: Int = 0,
                 photosDecodedAhead: Int = 0, peakOpenVideoDecoders: Int = 0) {
         self.photoWaitSeconds = photoWaitSeconds; self.photoWaits = photoWaits
         self.photosDecodedOnDrawingThreads = photosDecodedOnDrawingThreads; self.photosDecodedAhead = photosDecodedAhead

@@ -37,7 +37,7 @@ public struct SubtitleCue: Sendable, Hashable, Codable {
     }
 
     /// Whether the cue shows at `time`: `start <= time < end`.
-    public func isActive(at time: Time) -> Bool { start <= time && time < end }
+    package func isActive(at time: Time) -> Bool { start <= time && time < end }
 }
 
 /// Where a cue sits on the frame: the WebVTT cue settings MovieMaker honours. Unset values use the

@@ -10,26 +10,26 @@ extension Clip {
     /// kept in a small cache shared by the drawing threads (guarded by a lock, bounded to the most
     /// recently used 256 plans); each draw shapes its cue's text anew on the drawing thread, since Pango
     /// objects belong to the thread that made them.
-    public struct SubtitleLeaf: Sendable, Equatable {
+    package struct SubtitleLeaf: Sendable, Equatable {
         /// The cues.
-        public let track: SubtitleTrack
+        package let track: SubtitleTrack
         /// How they look.
-        public let style: SubtitleStyle
+        package let style: SubtitleStyle
         /// Planned layouts, shared by copies of the leaf.
         let cache: SubtitleLayoutCache
 
         /// A leaf drawing `track`'s cues in `style`.
-        public init(track: SubtitleTrack, style: SubtitleStyle) {
+        package init(track: SubtitleTrack, style: SubtitleStyle) {
             self.track = track; self.style = style
             cache = SubtitleLayoutCache()
         }
 
         /// Equal when the tracks and styles are.
-        public static func == (a: SubtitleLeaf, b: SubtitleLeaf) -> Bool { a.track == b.track && a.style == b.style }
+        package static func == (a: SubtitleLeaf, b: SubtitleLeaf) -> Bool { a.track == b.track && a.style == b.style }
 
         /// The most cues drawn on one frame: the latest to start among those showing. More would not fit
         /// the safe area anyway (they stack upwards), and each costs a layout.
-        public static let maximumCuesShown = 8
+        package static let maximumCuesShown = 8
 
         /// Draws the cues active at `frame.exactTime` into `ctx` (at most `maximumCuesShown`).
         func draw(in ctx: DrawingContext, at frame: Frame) throws {

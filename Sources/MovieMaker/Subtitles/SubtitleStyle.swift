@@ -63,7 +63,7 @@ public struct SubtitleStyle: Sendable, Hashable, Codable {
     public static var boxed: SubtitleStyle { SubtitleStyle(background: .defaultBox) }
 
     /// The safe area of a frame of `size`: inside the margins.
-    public func safeArea(in size: Size) -> Rect {
+    package func safeArea(in size: Size) -> Rect {
         let mx = size.width * min(max(horizontalMargin, 0), 0.45), my = size.height * min(max(verticalMargin, 0), 0.45)
         return Rect(x: mx, y: my, width: size.width - 2 * mx, height: size.height - 2 * my)
     }

@@ -19,7 +19,7 @@ import Foundation
 /// (`maximumCueLength`) is refused.
 public struct SubtitleTrack: Sendable, Hashable, Codable {
     /// The file formats read.
-    public enum Format: String, Sendable, Hashable, Codable {
+    package enum Format: String, Sendable, Hashable, Codable {
         /// SubRip: numbered cues, `00:00:01,000 --> 00:00:02,500`.
         case srt
         /// WebVTT: a `WEBVTT` header, `00:00:01.000 --> 00:00:02.500 line:0 align:start`.
@@ -32,9 +32,9 @@ public struct SubtitleTrack: Sendable, Hashable, Codable {
     public var cues: [SubtitleCue]
 
     /// The largest file read: 20 MB.
-    public static let maximumFileSize = 20_000_000
+    package static let maximumFileSize = 20_000_000
     /// The longest cue text read, in characters: 10,000.
-    public static let maximumCueLength = 10_000
+    package static let maximumCueLength = 10_000
 
     /// A track of `cues` (sorted by start time), named `name`.
     public init(cues: [SubtitleCue], name: String = "subtitles") {

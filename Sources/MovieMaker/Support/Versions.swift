@@ -4,24 +4,24 @@ internal import CFreeType
 internal import CX264
 
 /// The C libraries MovieMaker runs with, for bug reports and benchmark headers.
-public struct LibraryVersions: Sendable, Equatable, CustomStringConvertible {
+package struct LibraryVersions: Sendable, Equatable, CustomStringConvertible {
     /// Cairo's version at run time, e.g. `1.16.0`.
-    public let cairo: String
+    package let cairo: String
     /// libavcodec's version at run time, e.g. `59.37.100`.
-    public let libavcodec: String
+    package let libavcodec: String
     /// libavformat's version at run time.
-    public let libavformat: String
+    package let libavformat: String
     /// libswscale's version at run time.
-    public let libswscale: String
+    package let libswscale: String
     /// The x264 API build the headers declare (`X264_BUILD`); libavcodec's `libx264` links the same library.
-    public let x264Build: Int
+    package let x264Build: Int
     /// FreeType's version at compile time.
-    public let freetype: String
+    package let freetype: String
     /// Whether this FFmpeg build has the `libx264` encoder.
-    public let hasLibx264: Bool
+    package let hasLibx264: Bool
 
     /// The versions on this machine now.
-    public static var current: LibraryVersions {
+    package static var current: LibraryVersions {
         func dotted(_ v: UInt32) -> String { "\(v >> 16).\((v >> 8) & 0xff).\(v & 0xff)" }
         return LibraryVersions(
             cairo: String(cString: cairo_version_string()),
@@ -32,7 +32,7 @@ public struct LibraryVersions: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// One line, e.g. `cairo 1.16.0, libavcodec 59.37.100 (libx264 yes), libavformat …, x264 build 164, FreeType 2.12.1`.
-    public var description: String {
+    package var description: String {
         "cairo \(cairo), libavcodec \(libavcodec) (libx264 \(hasLibx264 ? "yes" : "missing")), libavformat \(libavformat), libswscale \(libswscale), x264 build \(x264Build), FreeType \(freetype)"
     }
 }

@@ -394,10 +394,10 @@ public final class TextLayout {
     // MARK: Inspection
 
     /// The number of characters drawn as "unknown glyph" boxes because no installed font has them (0 is good).
-    public var unknownGlyphCount: Int { withPango { Int(pango_layout_get_unknown_glyphs_count(layout)) } }
+    package var unknownGlyphCount: Int { withPango { Int(pango_layout_get_unknown_glyphs_count(layout)) } }
 
     /// The families of the fonts Pango chose for the text's runs (fallback fonts included), unique, in visual order.
-    public var resolvedFamilies: [String] { withPango { runFamilies() } }
+    package var resolvedFamilies: [String] { withPango { runFamilies() } }
     private func runFamilies() -> [String] {
         var names: [String] = []
         let iter = pango_layout_get_iter(layout)!

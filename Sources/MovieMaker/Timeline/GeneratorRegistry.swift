@@ -69,7 +69,7 @@ public final class GeneratorRegistry: Sendable {
     public func parameters(of name: String) -> [String]? { entries.withLock { $0[name]?.parameters } }
 
     /// A one-line summary of each generator, `name(params…): summary`, sorted by name.
-    public var summaries: [String] {
+    package var summaries: [String] {
         entries.withLock { table in
             table.keys.sorted().map { name in
                 let e = table[name]!
@@ -116,7 +116,7 @@ public struct GeneratorParameters: Sendable {
     public let path: JSONPath
 
     /// The parameters `values`, found at `path`.
-    public init(values: [String: JSONValue], path: JSONPath = .root) { self.values = values; self.path = path }
+    package init(values: [String: JSONValue], path: JSONPath = .root) { self.values = values; self.path = path }
 
     private func fail(_ key: String, _ message: String) -> MovieMakerError { .invalidDescription(path.appending(key), message) }
 
@@ -182,7 +182,7 @@ extension GeneratorRegistry {
     /// The names of the generators the library registers in `shared`: `confetti` (falling, turning
     /// pieces of paper; `count`, `colors`, `seed`, `speed`, `size`) and `gradient` (a linear gradient
     /// that can turn; `colors`, `angle`, `rotation`).
-    public static let builtIn = ["confetti", "gradient"]
+    package static let builtIn = ["confetti", "gradient"]
 
     func registerBuiltIns() {
         register("confetti", parameters: ["count", "colors", "seed", "speed", "size"],

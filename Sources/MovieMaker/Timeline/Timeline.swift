@@ -33,13 +33,13 @@ import Foundation
 /// again gives the same bytes). `composition(_:)` resolves it for rendering; `render(to:options:)` renders it.
 public struct Timeline: Sendable, Hashable {
     /// The description-file version this library reads and writes.
-    public static let currentVersion = 1
+    package static let currentVersion = 1
 
     /// The most characters a title's text, subtitle or body may have once its `{{slots}}` are filled
     /// (`composition(_:)` refuses longer ones). Typewriter, letters and words titles draw every
     /// character clipped from the whole text, so a frame's cost grows with the square of the length:
     /// 70,000 characters took 28 s a frame.
-    public static let maximumTitleTextLength = 2_000
+    package static let maximumTitleTextLength = 2_000
 
     /// The format version of the file (1).
     public var version: Int
@@ -97,9 +97,9 @@ extension Timeline {
         }
 
         /// The frame size used: `size` or 1920×1080.
-        public var resolvedSize: FrameSize { size ?? FrameSize(width: 1920, height: 1080) }
+        package var resolvedSize: FrameSize { size ?? FrameSize(width: 1920, height: 1080) }
         /// The frame rate used: `fps` or 30.
-        public var resolvedFrameRate: FrameRate { fps ?? 30 }
+        package var resolvedFrameRate: FrameRate { fps ?? 30 }
     }
 
     /// A frame size in pixels, written `"1920x1080"`.
@@ -116,13 +116,13 @@ extension Timeline {
         public var description: String { name ?? "\(width)x\(height)" }
 
         /// The sizes that can be given by name, as the `moviemaker` tool's `--size` takes them.
-        public static let named: [(name: String, width: Int, height: Int)] = [
+        package static let named: [(name: String, width: Int, height: Int)] = [
             ("2160p", 3840, 2160), ("4k", 3840, 2160), ("1440p", 2560, 1440), ("1080p", 1920, 1080),
             ("720p", 1280, 720), ("480p", 854, 480), ("360p", 640, 360),
         ]
 
         /// Reads `"1920x1080"` (or `×` between) or a name such as `"1080p"` (`named`); nil otherwise.
-        public init?(text: String) {
+        package init?(text: String) {
             let lowered = text.lowercased()
             if let known = Self.named.first(where: { $0.name == lowered }) {
                 self.init(width: known.width, height: known.height)
@@ -257,7 +257,7 @@ extension Timeline {
         }
 
         /// The item's `type` in a description file (`Content.typeNames` lists them).
-        public var typeName: String { content.typeName }
+        package var typeName: String { content.typeName }
     }
 
     /// Where an item's media comes from: a file, or a template's slot.

@@ -66,9 +66,9 @@ public struct TimelineComposition: Sendable {
     /// tracks or a loudness target; nil when the picture's own sounds are the sound track.
     public let soundtrack: AudioMix?
     /// Where each item plays, in track order.
-    public let plan: [PlannedItem]
+    package let plan: [PlannedItem]
     /// The most video decoders the render has open at once.
-    public let videoDecoders: Int
+    package let videoDecoders: Int
     /// Things the render does differently from what the description asks (a transition shortened to
     /// fit, a clip fitted to its slot), one sentence each.
     public let warnings: [String]
@@ -76,12 +76,12 @@ public struct TimelineComposition: Sendable {
     let sources: [String: SourceTiming]
     /// Every file the composition reads (videos, photos, sounds), standardized: a render must not write
     /// over one of them.
-    public let inputFiles: [URL]
+    package let inputFiles: [URL]
     /// A hash (hex SHA-256) of the filled description in canonical form, the media folder and the
     /// options that change the picture (preview, encoder overrides): equal on every machine resolving
     /// the same description the same way. Names a chunked render's chunks when the picture holds code
     /// (generators), which has no content hash of its own (`DistributedRender`).
-    public let descriptionHash: String
+    package let descriptionHash: String
     /// The stickers the description shows from files: each one's JSON path and how it is decoded.
     var stickers: [StickerItem] = []
 
@@ -100,7 +100,7 @@ public struct TimelineComposition: Sendable {
     /// the item's JSON path: what `moviemaker validate` checks, so a broken sticker (truncated, a GIF
     /// declaring 65535×65535 with 10,000 frames) is found before a render starts. Each decode is freed
     /// before the next.
-    public func checkStickers() throws(MovieMakerError) {
+    package func checkStickers() throws(MovieMakerError) {
         for sticker in stickers {
             do { _ = try AnimatedImageDecoder.decode(sticker.url, width: sticker.width, height: sticker.height) } catch {
                 throw .invalidDescription(sticker.path, error.message, file: sticker.url.path)
@@ -110,7 +110,7 @@ public struct TimelineComposition: Sendable {
 
     /// `error` from rendering this composition with the JSON path of the sticker it is about, when it
     /// names a sticker's file (a render decodes stickers when it opens); otherwise `error` itself.
-    public func locating(_ error: MovieMakerError) -> MovieMakerError {
+    package func locating(_ error: MovieMakerError) -> MovieMakerError {
         guard error.location?.jsonPath == nil, let file = error.location?.file,
               let sticker = stickers.first(where: { $0.url.path == file }) else { return error }
         return .invalidDescription(sticker.path, error.message, file: file)
@@ -136,26 +136,26 @@ public struct TimelineComposition: Sendable {
     public var frameCount: Int { frameRate.frameCount(for: duration) }
 
     /// Where one item of the description plays.
-    public struct PlannedItem: Sendable, Hashable {
+    package struct PlannedItem: Sendable, Hashable {
         /// The item's JSON path, e.g. `tracks[0].items[2]`.
-        public let path: String
+        package let path: String
         /// The item's `type`.
-        public let type: String
+        package let type: String
         /// The item's label, if it has one.
-        public let name: String?
+        package let name: String?
         /// When it starts in the movie.
-        public let start: Time
+        package let start: Time
         /// How long it plays.
-        public let duration: Time
+        package let duration: Time
         /// What it shows or plays: a file, a text, a colour, a generator's name.
-        public let what: String
+        package let what: String
         /// How it plays: trims, speed, fits, transitions.
-        public let detail: String
+        package let detail: String
     }
 
     /// A `MovieMaker` at `url` with this composition's size, rate and settings (with a sound track when
     /// it has sound).
-    public func makeMovie(at url: URL) throws(MovieMakerError) -> MovieMaker {
+    package func makeMovie(at url: URL) throws(MovieMakerError) -> MovieMaker {
         try MovieMaker(url: url, width: width, height: height, fps: frameRate, settings: encoderSettings, audioSettings: audioSettings)
     }
 
@@ -183,7 +183,7 @@ public struct TimelineComposition: Sendable {
     }
 
     /// The plan as text: the settings, then one line per item (`0.000–3.000 s  tracks[0].items[0]  title "Lisbon"`).
-    public var planDescription: String {
+    package var planDescription: String {
         var lines = ["\(width)x\(height) at \(frameRate) fps, \(Self.seconds(duration)) s (\(frameCount) frames); x264 \(encoderSettings.lossless ? "lossless (qp 0)" : "crf \(encoderSettings.crf)") \(encoderSettings.preset.rawValue); video decoders needed: \(videoDecoders)"]
         if let soundtrack {
             let target = soundtrack.loudnessTarget.map { ", normalised to \(SpecObject.show($0)) LUFS" } ?? ""

@@ -6,7 +6,7 @@ import Foundation
 extension Timeline {
     /// The names of the media slots (video, photo, media) in the order the movie first uses them: tracks
     /// in order, items in order, a slideshow's photos in order. `--media a.mp4 b.jpg` fills them in this order.
-    public var mediaSlotOrder: [String] {
+    package var mediaSlotOrder: [String] {
         var order: [String] = []
         func note(_ source: Source) {
             if case let .slot(name) = source, let slot = slots[name], [.video, .photo, .media].contains(slot.kind), !order.contains(name) {
@@ -22,7 +22,7 @@ extension Timeline {
     }
 
     /// The slots the movie uses that hold nothing yet (no default, not filled), by name.
-    public var emptySlots: [String] { slots.filter { $0.value.default == nil }.keys.sorted() }
+    package var emptySlots: [String] { slots.filter { $0.value.default == nil }.keys.sorted() }
 
     /// This timeline with `values` in its slots: each becomes the slot's `default`, so the result renders
     /// with them and is itself a template (its slots can be filled again).
@@ -74,7 +74,7 @@ extension Timeline {
     /// Throws `.invalidDescription` at `slots.<name>` naming what is wrong: an unknown slot, a file that
     /// does not exist for a media slot (so a text given to a video slot is named as such), more media
     /// files than media slots.
-    public func slotValues(assignments: [String], media: [String] = [],
+    package func slotValues(assignments: [String], media: [String] = [],
                            relativeTo folder: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) throws(MovieMakerError) -> [String: SlotValue] {
         var values: [String: SlotValue] = [:]
         func fileValue(_ text: String, for name: String, kind: Slot.Kind) throws(MovieMakerError) -> SlotValue {
@@ -117,7 +117,7 @@ extension Timeline {
     /// as LUTs, split cells and masks, slot defaults, the thumbnail) rewritten for a description in
     /// `newFolder` instead of `oldFolder`: relative to `newFolder` when the file is inside it, absolute
     /// otherwise. Absolute paths and URLs are left as they are.
-    public func rebased(from oldFolder: URL, to newFolder: URL) -> Timeline {
+    package func rebased(from oldFolder: URL, to newFolder: URL) -> Timeline {
         mappingFilePaths { path in
             guard !path.hasPrefix("/"), !path.contains("://"), !path.hasPrefix("file:") else { return path }
             let absolute = oldFolder.appendingPathComponent(path).standardizedFileURL.path

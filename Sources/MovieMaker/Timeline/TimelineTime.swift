@@ -17,10 +17,10 @@ extension Timeline {
 
         /// The longest time a description may name, 24 hours: longer ones are refused (a typo such as
         /// `"90000s"` for `"90s"` should not start a render of days).
-        public static let maximum = Time(value: 86_400, timescale: 1)
+        package static let maximum = Time(value: 86_400, timescale: 1)
         /// The finest time a description may name: a billionth of a second (a fraction's denominator of
         /// at most 10⁹). Decimals to nine places, NTSC fractions and frames are all coarser.
-        public static let finestTimescale: Int64 = 1_000_000_000
+        package static let finestTimescale: Int64 = 1_000_000_000
 
         /// Whole seconds.
         public init(integerLiteral value: Int) { self = .seconds(Time(value: Int64(value), timescale: 1)) }
@@ -36,7 +36,7 @@ extension Timeline {
         }
 
         /// Whether the time is below zero.
-        public var isNegative: Bool {
+        package var isNegative: Bool {
             switch self {
             case let .seconds(t): return t < .zero
             case let .frames(n): return n < 0
@@ -44,7 +44,7 @@ extension Timeline {
         }
 
         /// Whether the time is exactly zero.
-        public var isZero: Bool {
+        package var isZero: Bool {
             switch self {
             case let .seconds(t): return t == .zero
             case let .frames(n): return n == 0
@@ -63,7 +63,7 @@ extension Timeline {
 
         /// Reads `"1.5s"`, `"20ms"`, `"1001/30000s"`, `"90f"` (white space around the number is allowed);
         /// nil for anything else, or a time beyond `maximum` either way.
-        public init?(text: String) {
+        package init?(text: String) {
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             if trimmed.hasSuffix("ms") {
                 guard let (n, d) = ExactNumber.parse(String(trimmed.dropLast(2))),
@@ -85,7 +85,7 @@ extension Timeline {
 
         /// Reads a plain JSON number of seconds, from its text (`"2.5"`, `"3"`, `"1e-3"`); nil when it is
         /// not one or is beyond `maximum`.
-        public init?(secondsText text: String) {
+        package init?(secondsText text: String) {
             guard let (n, d) = ExactNumber.parse(text), !text.contains("/") else { return nil }
             self = .seconds(Time(value: n, timescale: d))
             guard isWithinLimit else { return nil }

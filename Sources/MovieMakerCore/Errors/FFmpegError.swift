@@ -11,7 +11,7 @@ public struct FFmpegError: Error, Hashable, Sendable, CustomStringConvertible {
     public let message: String
 
     /// An FFmpeg failure of `operation` with FFmpeg's `code` and `message`.
-    public init(operation: String, code: Int32, message: String) {
+    package init(operation: String, code: Int32, message: String) {
         self.operation = operation
         self.code = code
         self.message = message

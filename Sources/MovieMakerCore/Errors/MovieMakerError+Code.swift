@@ -121,7 +121,7 @@ extension MovieMakerError {
         public static let invalidCaptions = Code(rawValue: "invalidCaptions")
 
         /// Every code this release throws, in declaration order.
-        public static let all: [Code] = [
+        package static let all: [Code] = [
             .invalidSize, .oddSize, .sizeTooLarge, .invalidFrameRate, .invalidSetting, .destinationFolderMissing,
             .destinationNotWritable, .unsupportedContainer, .encoderUnavailable, .frameAfterFinish, .alreadyFinished,
             .noFrames, .failedEarlier, .cairo, .ffmpeg, .imageUnreadable, .fontUnreadable, .movieUnreadable,

@@ -70,14 +70,14 @@ public struct MovieMakerError: Error, Equatable, Sendable, CustomStringConvertib
     public var errorDescription: String? { description }
 
     /// This error, about `file`.
-    public func located(file: String) -> MovieMakerError {
+    package func located(file: String) -> MovieMakerError {
         var copy = self
         copy.location = Location(file: file, jsonPath: location?.jsonPath)
         return copy
     }
 
     /// This error, found at `jsonPath` of a description (e.g. `"tracks[1].items[4].duration"`).
-    public func located(jsonPath: String) -> MovieMakerError {
+    package func located(jsonPath: String) -> MovieMakerError {
         var copy = self
         copy.location = Location(file: location?.file, jsonPath: jsonPath)
         return copy
@@ -140,13 +140,13 @@ extension MovieMakerError {
     }
 
     /// A frame was added after `finish()`.
-    public static let frameAfterFinish = MovieMakerError(code: .frameAfterFinish, message: "a frame was added after finish(): the movie is already written; create a new MovieMaker for more frames")
+    package static let frameAfterFinish = MovieMakerError(code: .frameAfterFinish, message: "a frame was added after finish(): the movie is already written; create a new MovieMaker for more frames")
 
     /// `finish()` was called a second time.
-    public static let alreadyFinished = MovieMakerError(code: .alreadyFinished, message: "finish() was called twice: the movie was already written by the first call")
+    package static let alreadyFinished = MovieMakerError(code: .alreadyFinished, message: "finish() was called twice: the movie was already written by the first call")
 
     /// `finish()` was called before any frame was added.
-    public static let noFrames = MovieMakerError(code: .noFrames, message: "finish() was called before any frame was added: a movie needs at least one frame; nothing was written")
+    package static let noFrames = MovieMakerError(code: .noFrames, message: "finish() was called before any frame was added: a movie needs at least one frame; nothing was written")
 
     /// The movie failed earlier with `first` (its `underlying` error, type intact) and accepts no more work.
     package static func failedEarlier(_ first: any Error) -> MovieMakerError {

@@ -10,7 +10,7 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
     public let description: String
 
     /// A setting named `rawValue` in code and `description` in messages.
-    public init(rawValue: String, description: String) {
+    package init(rawValue: String, description: String) {
         self.rawValue = rawValue
         self.description = description
     }
@@ -53,7 +53,7 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
     /// Where a sound added to a movie starts (`addAudio(_:at:)`).
     public static let soundStartTime = SettingKey(rawValue: "soundStartTime", description: "sound start time")
     /// The format of the reader an `AudioSource` made, which must be the one asked for.
-    public static let audioReaderFormat = SettingKey(rawValue: "audioReaderFormat", description: "audio reader format")
+    package static let audioReaderFormat = SettingKey(rawValue: "audioReaderFormat", description: "audio reader format")
     /// The gain of `addMusic(_:volume:)`.
     public static let musicVolume = SettingKey(rawValue: "musicVolume", description: "music volume")
     /// The fade-in and fade-out of `addMusic`.
@@ -65,7 +65,7 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
     /// The frames of a clip to render (`MovieMaker.add(_:frames:)`, `Clip.renderFrames`): within the clip's frames.
     public static let frameRange = SettingKey(rawValue: "frameRange", description: "frame range")
     /// The environment variables `moviemaker studio` runs a script with (`MOVIEMAKER_STUDIO_DIR`, `MOVIEMAKER_STUDIO_MODE`).
-    public static let studioHook = SettingKey(rawValue: "studioHook", description: "moviemaker studio's environment variables")
+    package static let studioHook = SettingKey(rawValue: "studioHook", description: "moviemaker studio's environment variables")
     /// A chunk of a distributed render (`ChunkPlan`, `--chunk K/N`): an index within the chunk count.
     public static let chunk = SettingKey(rawValue: "chunk", description: "chunk")
     /// A transition's name (`Transition(xfadeName:)`).
@@ -211,7 +211,7 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
     }
 
     /// Every setting without a number that MovieMaker names, in declaration order.
-    public static let all: [SettingKey] = [
+    package static let all: [SettingKey] = [
         .crf, .bitrate, .keyframeInterval, .bufferCount, .drawingThreads, .threads, .frameCount, .audioSampleRate,
         .audioChannelCount, .audioBitRate, .soundStartTime, .audioReaderFormat, .musicVolume, .musicFade, .stillTime, .time, .frameRange, .studioHook, .chunk,
         .transition, .transitionDuration, .transitions, .color, .groupOpacity, .shadowBlur, .shadowOffset, .blurRadius,

@@ -103,7 +103,7 @@ extension Color {
     ]
 
     /// The 148 CSS colour names (CSS Color Module Level 4), sorted.
-    public static let cssNames: [String] = cssTable.keys.sorted()
+    package static let cssNames: [String] = cssTable.keys.sorted()
 
     /// The CSS named colour (`rebeccapurple`, `CornflowerBlue`; case and surrounding spaces do not
     /// matter); nil for anything else.

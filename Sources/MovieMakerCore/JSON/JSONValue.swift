@@ -32,7 +32,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// The name of the value's JSON type, for error messages: `"a number"`, `"an object"`….
-    public var kindName: String {
+    package var kindName: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
@@ -45,7 +45,7 @@ public enum JSONValue: Sendable, Hashable {
 
     /// The value as it appears in an error message: a string quoted, a number as written, other
     /// values in short (`an object`, `an array of 3`).
-    public var shortDescription: String {
+    package var shortDescription: String {
         switch self {
         case .null: return "null"
         case let .bool(b): return b ? "true" : "false"
@@ -78,7 +78,7 @@ public enum JSONValue: Sendable, Hashable {
 extension JSONValue {
     /// The deepest nesting of arrays and objects a document may have (deeper ones are refused rather
     /// than risking the stack).
-    public static let maximumDepth = 200
+    package static let maximumDepth = 200
 
     /// Reads a JSON document (RFC 8259, UTF-8): no comments, no trailing commas, no `NaN` or
     /// `Infinity`, no repeated keys in an object, nothing after the value but white space.
@@ -330,10 +330,10 @@ extension JSONValue {
     }
 
     /// `canonicalText` as UTF-8 bytes.
-    public var canonicalData: Data { Data(canonicalText.utf8) }
+    package var canonicalData: Data { Data(canonicalText.utf8) }
 
     /// The value on one line without spaces (`{"a":1,"b":[true,null]}`), keys sorted: for hashing.
-    public var compactText: String {
+    package var compactText: String {
         var out = ""
         writeCompact(to: &out)
         return out
@@ -471,7 +471,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
 extension MovieMakerError {
     /// A description file (or another JSON document) has a bad value: `message` says what was found and
     /// what is expected, and the error's location is `path`.
-    public static func invalidDescription(_ path: JSONPath, _ message: String, file: String? = nil) -> MovieMakerError {
+    package static func invalidDescription(_ path: JSONPath, _ message: String, file: String? = nil) -> MovieMakerError {
         MovieMakerError(code: .invalidDescription, message: message, location: Location(file: file, jsonPath: path.description))
     }
 }

@@ -343,19 +343,19 @@ package struct PathGeometry: Sendable {
     /// a new subpath at the closed subpath's start.
     package init(_ path: Path) {
         var subpaths: [Subpath] = []
-        var open: Subpath?
+        var openSubpath: Subpath?
         var current: PathVector?
         func flush() {
-            if let s = open, !s.segments.isEmpty { subpaths.append(s) }
-            open = nil
+            if let s = openSubpath, !s.segments.isEmpty { subpaths.append(s) }
+            openSubpath = nil
         }
         func begin(_ p: PathVector) {
             flush()
-            open = Subpath(start: p, segments: [], isClosed: false)
+            openSubpath = Subpath(start: p, segments: [], isClosed: false)
             current = p
         }
         func add(_ segment: PathSegment) {
-            open?.segments.append(segment)
+            openSubpath?.segments.append(segment)
             current = segment.p3
         }
         for element in path.elements {
@@ -363,21 +363,21 @@ package struct PathGeometry: Sendable {
             case let .move(p):
                 begin(p.pathVector)
             case let .line(p):
-                if open == nil {
+                if openSubpath == nil {
                     guard let c = current else { begin(p.pathVector); continue }
                     begin(c)
                 }
                 add(.line(current!, p.pathVector))
             case let .quadCurve(p, c):
-                if open == nil { begin(current ?? c.pathVector) }
+                if openSubpath == nil { begin(current ?? c.pathVector) }
                 add(.quad(current!, c.pathVector, p.pathVector))
             case let .curve(p, c1, c2):
-                if open == nil { begin(current ?? c1.pathVector) }
+                if openSubpath == nil { begin(current ?? c1.pathVector) }
                 add(.cubic(current!, c1.pathVector, c2.pathVector, p.pathVector))
             case .closeSubpath:
-                guard let s = open else { continue }
+                guard let s = openSubpath else { continue }
                 add(.line(current!, s.start, isClose: true))
-                open?.isClosed = true
+                openSubpath?.isClosed = true
                 flush()
                 current = s.start
             }

@@ -314,14 +314,14 @@ public struct Easing: Sendable, Hashable, CustomStringConvertible {
     // MARK: Names
 
     /// The most steps `steps(n)` may have when read by name (far more than any animation has frames).
-    public static let maximumSteps = 1_000_000
+    package static let maximumSteps = 1_000_000
 
     /// The Penner family names, combined with `In`, `Out` and `InOut`.
     private static let families = ["sine", "quad", "cubic", "quart", "quint", "expo", "circ", "back", "elastic", "bounce"]
 
     /// Every built-in curve reachable by a plain name (parameterised ones such as `cubic-bezier(…)`,
     /// `steps(n)` and `spring(…)` are parsed too, but not listed).
-    public static let allNames: [String] =
+    package static let allNames: [String] =
         ["linear", "ease", "ease-in", "ease-out", "ease-in-out", "step-start", "step-end", "hold", "spring"]
         + families.flatMap { f in ["In", "Out", "InOut"].map { f + $0 } }
 

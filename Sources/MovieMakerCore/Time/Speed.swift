@@ -42,7 +42,7 @@ public struct Speed: Sendable, Hashable, CustomStringConvertible, Codable {
     public var factor: Double { Double(numerator) / Double(denominator) }
 
     /// Whether the speed is within `minimum`…`maximum` (what clips accept).
-    public var isSupported: Bool { !(self < Self.minimum) && !(Self.maximum < self) }
+    package var isSupported: Bool { !(self < Self.minimum) && !(Self.maximum < self) }
 
     /// `a` is slower than `b`.
     package static func < (a: Speed, b: Speed) -> Bool { Rational(a.numerator, a.denominator) < Rational(b.numerator, b.denominator) }
@@ -53,12 +53,12 @@ public struct Speed: Sendable, Hashable, CustomStringConvertible, Codable {
     }
 
     /// The source time played at output time `time` (time × speed), exactly.
-    public func sourceTime(at time: Time) -> Time {
+    package func sourceTime(at time: Time) -> Time {
         (Rational(time) * Rational(numerator, denominator)).time
     }
 
     /// The output time at which source time `time` plays (time ÷ speed), exactly.
-    public func outputTime(at time: Time) -> Time {
+    package func outputTime(at time: Time) -> Time {
         (Rational(time) * Rational(denominator, numerator)).time
     }
 }

@@ -27,10 +27,10 @@ public struct Time: Hashable, Comparable, Sendable, CustomStringConvertible,
     }
     /// The largest magnitude, in seconds, `init(checkedSeconds:)` accepts: about 292,000 years, the most
     /// whole microseconds an `Int64` holds.
-    public static let maximumSeconds: Double = 9.2e12
+    package static let maximumSeconds: Double = 9.2e12
 
     /// The longest movie the `moviemaker` tool renders unless asked with `--allow-long-movie`: 24 hours.
-    public static let longMovieLimit: Time = 86_400
+    package static let longMovieLimit: Time = 86_400
 
     /// Converts seconds to an exact time as `init(seconds:)` does, for values that come from a user (a
     /// command line, a file, a setting): throws `.invalidSetting` naming the value and the limit for a

@@ -21,7 +21,7 @@ public enum EXIFOrientation: Int, Sendable, CaseIterable, CustomStringConvertibl
     case left = 8
 
     /// Whether showing the photo upright swaps its stored width and height (orientations 5 to 8).
-    public var swapsWidthAndHeight: Bool { rawValue >= 5 }
+    package var swapsWidthAndHeight: Bool { rawValue >= 5 }
 
     /// The EXIF number and its meaning, e.g. `6 (rotate 90° clockwise)`.
     public var description: String {

@@ -44,7 +44,7 @@ public enum PhotoFormat: String, Sendable, CaseIterable {
     case gif
 
     /// File-name extensions (lower case) usually used for the format.
-    public var fileExtensions: [String] {
+    package var fileExtensions: [String] {
         switch self {
         case .jpeg: ["jpg", "jpeg", "jpe", "jfif"]
         case .png: ["png"]

@@ -5,17 +5,17 @@ import Synchronization
 /// A small cache of decoded photos, so a slideshow over hundreds of files holds only the few it is
 /// showing: at most `capacity` photos stay decoded, the least recently used is dropped first.
 /// Safe to use from several threads (two threads asking for the same missing photo may both decode it).
-public final class PhotoCache: Sendable {
+package final class PhotoCache: Sendable {
     private struct Key: Hashable { let url: URL; let scaling: PhotoScaling }
     private let entries = Mutex<[(key: Key, photo: DecodedPhoto)]>([])
     /// How many decoded photos are kept.
-    public let capacity: Int
+    package let capacity: Int
 
     /// A cache keeping at most `capacity` (≥ 1) decoded photos.
-    public init(capacity: Int = 3) { self.capacity = max(1, capacity) }
+    package init(capacity: Int = 3) { self.capacity = max(1, capacity) }
 
     /// The photo at `url` decoded with `scaling`, from the cache or decoded now.
-    public func photo(_ url: URL, scaling: PhotoScaling) throws(MovieMakerError) -> DecodedPhoto {
+    package func photo(_ url: URL, scaling: PhotoScaling) throws(MovieMakerError) -> DecodedPhoto {
         let key = Key(url: url, scaling: scaling)
         let cached = entries.withLock { list -> DecodedPhoto? in
             guard let i = list.firstIndex(where: { $0.key == key }) else { return nil }
@@ -34,8 +34,8 @@ public final class PhotoCache: Sendable {
     }
 
     /// How many decoded photos the cache holds now.
-    public var count: Int { entries.withLock { $0.count } }
+    package var count: Int { entries.withLock { $0.count } }
 
     /// Drops every decoded photo.
-    public func removeAll() { entries.withLock { $0.removeAll() } }
+    package func removeAll() { entries.withLock { $0.removeAll() } }
 }

@@ -10,7 +10,7 @@ import Synchronization
 /// both name the file. Nothing here crashes or exits on bad input.
 public enum PhotoDecoder {
     /// The extensions `photos(in:)` considers (lower case).
-    public static let fileExtensions: Set<String> = Set(PhotoFormat.allCases.flatMap(\.fileExtensions))
+    package static let fileExtensions: Set<String> = Set(PhotoFormat.allCases.flatMap(\.fileExtensions))
 
     /// Reads a photo's header: format, upright size, orientation, capture date, colour profile.
     /// Reads only the start of the file when that holds the header.

@@ -5,7 +5,7 @@ import Synchronization
 /// instead of taking gigabytes and minutes.
 public enum PhotoLimits {
     /// The default `maximumPixels`: 200 megapixels (larger than any camera's photo; a 16000×12500 panorama).
-    public static let defaultMaximumPixels = 200_000_000
+    package static let defaultMaximumPixels = 200_000_000
 
     private static let pixels = Mutex(defaultMaximumPixels)
 

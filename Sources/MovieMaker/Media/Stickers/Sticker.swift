@@ -8,9 +8,9 @@ extension Clip {
     ///
     /// The picture is decoded when a render opens its media (a missing or broken file fails then, before
     /// the first frame) and freed when the render ends; copies of the clip share one decode per render.
-    public struct StickerLeaf: Sendable, Hashable {
+    package struct StickerLeaf: Sendable, Hashable {
         /// What a sticker shows.
-        public enum Content: Sendable, Hashable {
+        package enum Content: Sendable, Hashable {
             /// An image file: an animated GIF, APNG or WebP (played at its own timing), or a still
             /// (PNG, WebP, JPEG, HEIC, TIFF…).
             case file(URL)
@@ -19,25 +19,25 @@ extension Clip {
         }
 
         /// What the sticker shows.
-        public let content: Content
+        package let content: Content
         /// The width it is drawn at in pixels (nil: from `height` keeping the aspect, or natural).
-        public let width: Double?
+        package let width: Double?
         /// The height it is drawn at in pixels (nil: from `width` keeping the aspect, or natural).
-        public let height: Double?
+        package let height: Double?
         /// Whether an animation plays again and again while the clip lasts (false: once, then its last
         /// frame is held). The file's own loop count is not used.
-        public let loop: Bool
+        package let loop: Bool
         /// Where its centre is, in the frame's coordinates (nil: the frame's centre).
-        public let center: Point?
+        package let center: Point?
         /// How it comes on at the clip's start (nil: there at once).
-        public let enter: StickerAnimation?
+        package let enter: StickerAnimation?
         /// How it goes off, ending at the clip's end (nil: there to the last frame).
-        public let exit: StickerAnimation?
+        package let exit: StickerAnimation?
         /// The decode shared by copies of the leaf (one per render).
         let source: StickerSource
 
         /// A sticker showing `content` at `width`×`height` (see the properties), centred on `center`.
-        public init(_ content: Content, width: Double? = nil, height: Double? = nil, loop: Bool = true, center: Point? = nil,
+        package init(_ content: Content, width: Double? = nil, height: Double? = nil, loop: Bool = true, center: Point? = nil,
                     enter: StickerAnimation? = nil, exit: StickerAnimation? = nil) {
             self.content = content; self.width = width; self.height = height; self.loop = loop
             self.center = center; self.enter = enter; self.exit = exit
@@ -45,12 +45,12 @@ extension Clip {
         }
 
         /// Equal leaves show the same content the same way (their decodes may differ).
-        public static func == (a: StickerLeaf, b: StickerLeaf) -> Bool {
+        package static func == (a: StickerLeaf, b: StickerLeaf) -> Bool {
             a.content == b.content && a.width == b.width && a.height == b.height && a.loop == b.loop
                 && a.center == b.center && a.enter == b.enter && a.exit == b.exit
         }
         /// Hashes what `==` compares.
-        public func hash(into hasher: inout Hasher) {
+        package func hash(into hasher: inout Hasher) {
             hasher.combine(content); hasher.combine(width); hasher.combine(height); hasher.combine(loop)
             hasher.combine(center); hasher.combine(enter); hasher.combine(exit)
         }
@@ -237,7 +237,7 @@ extension Clip.StickerLeaf: Codable {
     /// Reads `{"file": "/stickers/star.gif"}` or `{"text": "🎉", "size": 96}` and, when given, `width`,
     /// `height`, `loop` (true), `center`, `enter`, `exit`. The file is not opened until a render opens
     /// the clip's media.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let content: Content
         if let file = try c.decodeIfPresent(FileLocation.self, forKey: .file) {
@@ -259,7 +259,7 @@ extension Clip.StickerLeaf: Codable {
     }
 
     /// Writes the file's path (or the text and its size) and how it is shown.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         switch content {
         case let .file(url): try c.encode(FileLocation(url), forKey: .file)

@@ -129,7 +129,7 @@ public struct VideoFile: Sendable, Hashable {
 
     /// The standard rate nearest to `frameRate` (23.976, 24, 25, 29.97, 30, 48, 50, 59.94, 60): what a
     /// movie made from a variable frame rate clip should use.
-    public var standardFrameRate: FrameRate {
+    package var standardFrameRate: FrameRate {
         let standard: [FrameRate] = [FrameRate(numerator: 24000, denominator: 1001)!, 24, 25, FrameRate(numerator: 30000, denominator: 1001)!, 30,
                                      48, 50, FrameRate(numerator: 60000, denominator: 1001)!, 60]
         let fps = frameRate.framesPerSecond

@@ -32,7 +32,7 @@ extension Timeline {
             self.loop = loop; self.enter = enter; self.exit = exit
         }
         /// The entrance and exit names a description accepts.
-        public static let animationNames = ["none", "pop", "fade", "slide-left", "slide-right", "slide-top", "slide-bottom"]
+        package static let animationNames = ["none", "pop", "fade", "slide-left", "slide-right", "slide-top", "slide-bottom"]
     }
 }
 

@@ -24,7 +24,7 @@ extension Timeline {
             self.file = file; self.style = style; self.size = size; self.color = color; self.duration = duration
         }
         /// The style names a description accepts.
-        public static let styleNames = ["outline", "box"]
+        package static let styleNames = ["outline", "box"]
     }
 }
 

@@ -153,12 +153,12 @@ extension Timeline {
         }
 
         /// The `type` written in a description file.
-        public var typeName: String { kind.typeName }
+        package var typeName: String { kind.typeName }
 
         /// Whether the item is a picture (anything but music and audio).
-        public var isPicture: Bool { Self.itemType(named: typeName)?.type.isPicture ?? true }
+        package var isPicture: Bool { Self.itemType(named: typeName)?.type.isPicture ?? true }
 
         /// Every `type` name, in the order the description file's documentation lists them.
-        public static let typeNames = itemTypes.map(\.type.name)
+        package static let typeNames = itemTypes.map(\.type.name)
     }
 }
