@@ -21,11 +21,15 @@ import Foundation
 //   {"type": "reverse", "clip": { … }}   {"type": "freeze", "at": 1, "duration": 2, "clip": { … }}
 //   {"type": "loop", "duration": 10, "clip": { … }}
 //
+// This JSON is the package's own (the input of `contentHash()`, tests' round trips): `Clip` is not
+// `Codable` in public, so the tree's node types can change without breaking programs. `ClipJSON`
+// carries it where a `Codable` value is needed.
+//
 // Drawing closures (and `follow`'s object, `controlPoints`' displacement) are code, not data: encoding a
 // tree that holds one throws `MovieMakerError.notEncodable` naming it. Layouts (a title card's fitted
 // text, a slideshow's photo sequence) are not written: decoding lays them out again.
 
-extension Clip: Codable {
+extension Clip {
     private enum Kind: String, CaseIterable {
         case sequence, stack, offset, trim, `repeat`, filtered, color, empty, titleCard, slideshow, bezier, caption, photo, drawing
         case video, speed, reverse, freeze, loop, transformed, masked, split
@@ -34,7 +38,7 @@ extension Clip: Codable {
 
     /// Reads a clip written by `encode(to:)`. Title cards and slideshows are laid out again (an unknown
     /// font is an error here); a photo's file is not opened until a render opens the clip's media.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: AnyCodingKey.self)
         let type = try c.decodeType()
         guard let kind = Kind(rawValue: type), kind != .drawing else {
@@ -52,7 +56,7 @@ extension Clip: Codable {
         var clip: Clip
         switch kind {
         case .sequence:
-            let items = try c.decode([Clip].self, forKey: key("items"))
+            let items = try c.decode([ClipJSON].self, forKey: key("items")).map(\.clip)
             let transitions = try c.decode(key("transitions"), or: [Transition?](repeating: nil, count: max(0, items.count - 1)))
             guard transitions.count == max(0, items.count - 1) else {
                 throw MovieMakerError.invalidSetting(.transitions, value: "\(transitions.count) for \(items.count) clips",
@@ -62,22 +66,22 @@ extension Clip: Codable {
             clip = Clip(.sequence(Track(items, transitions: transitions,
                                         audioCrossfade: try c.decode(key("audioCrossfade"), or: Track.defaultAudioCrossfade))))
         case .stack:
-            clip = Clip(.stack(try c.decode([Clip].self, forKey: key("items"))))
+            clip = Clip(.stack(try c.decode([ClipJSON].self, forKey: key("items")).map(\.clip)))
         case .offset:
             let delay = try c.decode(Time.self, forKey: key("offset"))
             guard delay >= .zero else {
                 throw MovieMakerError.invalidSetting(.duration, value: delay.description, expected: "an offset of 0 seconds or more")
                     .decodingError(at: c.codingPath + [key("offset")])
             }
-            clip = Clip(.timeMap(.offset(delay), try c.decode(Clip.self, forKey: key("clip"))))
+            clip = Clip(.timeMap(.offset(delay), try c.decode(ClipJSON.self, forKey: key("clip")).clip))
         case .trim:
-            let child = try c.decode(Clip.self, forKey: key("clip"))
+            let child = try c.decode(ClipJSON.self, forKey: key("clip")).clip
             clip = child.trimmed(from: try c.decode(key("from"), or: .zero), to: try c.decode(key("to"), or: child.duration))
         case .repeat:
             clip = Clip(.timeMap(.repeating(count: max(0, try c.decode(Int.self, forKey: key("count")))),
-                                 try c.decode(Clip.self, forKey: key("clip"))))
+                                 try c.decode(ClipJSON.self, forKey: key("clip")).clip))
         case .filtered:
-            clip = Clip(.filtered(try c.decode(key("filters"), or: []), try c.decode(Clip.self, forKey: key("clip"))))
+            clip = Clip(.filtered(try c.decode(key("filters"), or: []), try c.decode(ClipJSON.self, forKey: key("clip")).clip))
         case .color:
             clip = Clip(.generator(.color(try c.decode(Color.self, forKey: key("color"))), duration: try duration()))
         case .empty:
@@ -126,17 +130,17 @@ extension Clip: Codable {
                 throw MovieMakerError.invalidSetting(.speed, value: speed.description, expected: "a speed from 1/4 to 4")
                     .decodingError(at: c.codingPath + [key("speed")])
             }
-            clip = Clip(.timeMap(.speed(speed), try c.decode(Clip.self, forKey: key("clip"))))
+            clip = Clip(.timeMap(.speed(speed), try c.decode(ClipJSON.self, forKey: key("clip")).clip))
         case .reverse:
-            clip = Clip(.timeMap(.reverse, try c.decode(Clip.self, forKey: key("clip"))))
+            clip = Clip(.timeMap(.reverse, try c.decode(ClipJSON.self, forKey: key("clip")).clip))
         case .freeze:
-            clip = Clip(.timeMap(.freeze(at: try c.decode(key("at"), or: .zero), duration: try duration()), try c.decode(Clip.self, forKey: key("clip"))))
+            clip = Clip(.timeMap(.freeze(at: try c.decode(key("at"), or: .zero), duration: try duration()), try c.decode(ClipJSON.self, forKey: key("clip")).clip))
         case .loop:
-            clip = Clip(.timeMap(.loop(duration: try duration()), try c.decode(Clip.self, forKey: key("clip"))))
+            clip = Clip(.timeMap(.loop(duration: try duration()), try c.decode(ClipJSON.self, forKey: key("clip")).clip))
         case .transformed:
-            clip = Clip(.transformed(try c.decode(Transform.self, forKey: key("transform")), try c.decode(Clip.self, forKey: key("clip"))))
+            clip = Clip(.transformed(try c.decode(Transform.self, forKey: key("transform")), try c.decode(ClipJSON.self, forKey: key("clip")).clip))
         case .masked:
-            clip = Clip(.masked(try c.decode(Clip.self, forKey: key("clip")), mask: try c.decode(Clip.self, forKey: key("mask")),
+            clip = Clip(.masked(try c.decode(ClipJSON.self, forKey: key("clip")).clip, mask: try c.decode(ClipJSON.self, forKey: key("mask")).clip,
                                 try c.decode(key("mode"), or: MaskMode.alpha)))
         case .split:
             let split = try SplitScreen(from: decoder)
@@ -151,18 +155,18 @@ extension Clip: Codable {
     /// Writes the tree. Throws `MovieMakerError.notEncodable` naming the first part that is code, not
     /// data: a drawing closure, a `follow` object, a `controlPoints` displacement, a custom transition or
     /// easing, a sound made by code, an in-memory picture.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: AnyCodingKey.self)
         func key(_ name: String) -> AnyCodingKey { AnyCodingKey(name) }
         switch node {
         case let .sequence(track):
             try c.encode(Kind.sequence.rawValue, forKey: .type)
-            try c.encode(track.items, forKey: key("items"))
+            try c.encode(track.items.map(ClipJSON.init), forKey: key("items"))
             try c.encode(track.requestedTransitions, forKey: key("transitions"))
             if track.audioCrossfade != Track.defaultAudioCrossfade { try c.encode(track.audioCrossfade, forKey: key("audioCrossfade")) }
         case let .stack(clips):
             try c.encode(Kind.stack.rawValue, forKey: .type)
-            try c.encode(clips, forKey: key("items"))
+            try c.encode(clips.map(ClipJSON.init), forKey: key("items"))
         case let .timeMap(map, child):
             switch map {
             case let .offset(delay):
@@ -188,20 +192,20 @@ extension Clip: Codable {
                 try c.encode(Kind.loop.rawValue, forKey: .type)
                 try c.encode(duration, forKey: key("duration"))
             }
-            try c.encode(child, forKey: key("clip"))
+            try c.encode(ClipJSON(child), forKey: key("clip"))
         case let .filtered(filters, child):
             try c.encode(Kind.filtered.rawValue, forKey: .type)
             try c.encode(filters, forKey: key("filters"))
-            try c.encode(child, forKey: key("clip"))
+            try c.encode(ClipJSON(child), forKey: key("clip"))
         case let .transformed(transform, child):
             try c.encode(Kind.transformed.rawValue, forKey: .type)
             try c.encode(transform, forKey: key("transform"))
-            try c.encode(child, forKey: key("clip"))
+            try c.encode(ClipJSON(child), forKey: key("clip"))
         case let .masked(child, mask, mode):
             try c.encode(Kind.masked.rawValue, forKey: .type)
             try c.encode(mode, forKey: key("mode"))
-            try c.encode(child, forKey: key("clip"))
-            try c.encode(mask, forKey: key("mask"))
+            try c.encode(ClipJSON(child), forKey: key("clip"))
+            try c.encode(ClipJSON(mask), forKey: key("mask"))
         case let .split(split):
             try c.encode(Kind.split.rawValue, forKey: .type)
             try split.encode(to: encoder)
@@ -292,7 +296,7 @@ extension Clip {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data: Data
         do {
-            data = try encoder.encode(HashInput(clip: self))
+            data = try encoder.encode(HashInput(clip: ClipJSON(self)))
         } catch let EncodingError.invalidValue(_, context) {
             if let underlying = context.underlyingError as? MovieMakerError { throw underlying }
             throw MovieMakerError.notEncodable(what: "part of the clip at \(context.codingPath.dropFirst().map(\.stringValue).joined(separator: "."))",
@@ -529,8 +533,21 @@ private struct HashInput: Encodable {
     /// The version of the clip encoding hashed; raise it when that encoding changes.
     let version = 1
     /// The clip.
-    let clip: Clip
+    let clip: ClipJSON
 
     private enum CodingKeys: String, CodingKey { case schema, version, clip }
 }
 
+
+/// A clip as the tree's own JSON (see the top of this file): what `contentHash()` hashes and the
+/// package's tests round-trip. Not public: programs persist description files, not clip trees.
+package struct ClipJSON: Codable, Sendable {
+    /// The clip.
+    package var clip: Clip
+    /// `clip`, to encode.
+    package init(_ clip: Clip) { self.clip = clip }
+    /// Reads a clip written by `encode(to:)`.
+    package init(from decoder: any Decoder) throws { clip = try Clip(from: decoder) }
+    /// Writes the clip.
+    package func encode(to encoder: any Encoder) throws { try clip.encode(to: encoder) }
+}

@@ -269,12 +269,12 @@ extension Clip.SplitScreen.Cell: Codable {
     /// Reads `{"clip": …, "fit": "fill"}` (fit may be left out: fill).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(try c.decode(Clip.self, forKey: .clip), fit: try c.decodeIfPresent(ImageFit.self, forKey: .fit) ?? .fill)
+        self.init(try c.decode(ClipJSON.self, forKey: .clip).clip, fit: try c.decodeIfPresent(ImageFit.self, forKey: .fit) ?? .fill)
     }
     /// Writes the clip and the fit.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(clip, forKey: .clip)
+        try c.encode(ClipJSON(clip), forKey: .clip)
         try c.encode(fit, forKey: .fit)
     }
 }
