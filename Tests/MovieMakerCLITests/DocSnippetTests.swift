@@ -87,6 +87,29 @@ struct DocSnippetTests {
         }
     }
 
+    /// The code steps of the DocC tutorials (`MovieMaker.docc/Resources/*.swift`), each a whole script.
+    static func tutorialSteps() throws -> [URL] {
+        let folder = repository.appendingPathComponent("Sources/MovieMaker/MovieMaker.docc/Resources")
+        return try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path }
+    }
+
+    @Test("every code step of the DocC tutorials compiles as a moviemaker run script, and every step file is used")
+    func tutorialStepsCompile() throws {
+        let steps = try Self.tutorialSteps()
+        // Five tutorials, at least two steps each.
+        #expect(steps.count >= 10, "found \(steps.map(\.lastPathComponent))")
+        let tutorials = Self.repository.appendingPathComponent("Sources/MovieMaker/MovieMaker.docc/Tutorials")
+        let text = try FileManager.default.contentsOfDirectory(at: tutorials, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "tutorial" }.map { try String(contentsOf: $0, encoding: .utf8) }.joined()
+        for step in steps { #expect(text.contains("file: \"\(step.lastPathComponent)\""), "\(step.lastPathComponent) is in no tutorial") }
+        guard CLI.isBuilt else { return }
+        for step in steps {
+            let r = try CLI.run(["run", "--compile-only", "--debug", step.path])
+            #expect(r.status == 0, "\(step.lastPathComponent) does not compile:\n\(r.stderr.prefix(3000))")
+        }
+    }
+
     /// Evaluates a Package.swift fragment inside `Package(name:…)` with `swift package dump-package`.
     func checkManifest(_ snippet: Snippet, in folder: TemporaryFolder, index: Int) throws {
         let package = folder.file("package\(index)/MyFilm")
