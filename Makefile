@@ -22,7 +22,7 @@ export PKG_CONFIG_PATH := $(PKGCONFIG_WRAPPERS)$(if $(PKG_CONFIG_PATH),:$(PKG_CO
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-.PHONY: deps build demo test test-studio fuzz fuzz-descriptions sanitize sanitize-thread bench bench-peers bench-filters bench-chunks bench-title-batch test-distributed clean check-swift install gallery
+.PHONY: deps build demo test test-studio fuzz fuzz-descriptions sanitize sanitize-thread bench bench-peers bench-filters bench-chunks bench-title-batch test-distributed clean check-swift install gallery docs
 
 check-swift:
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "swift not found: install Swift 6 (https://www.swift.org/install/linux/) and put it on PATH"; exit 1; }
@@ -66,6 +66,15 @@ test: deps
 	$(SWIFT) build --build-tests
 	@echo "make test: XCTest's runner goes first (VideoLeafSmokeTests only), then swift-testing runs every other suite."
 	$(SWIFT) test --skip-build
+	DOCS_BROWSER=0 bash scripts/docs.sh $(SWIFT)
+
+## The DocC site (Sources/MovieMaker/MovieMaker.docc: landing page, articles, five tutorials) in .build/docs,
+## built with swift-docc-plugin, warnings as errors; then its index page is rendered in headless Chromium
+## (installed when missing) and checked, its screenshot in .build/docs-index.png. `make test` builds the
+## site too (DOCS_BROWSER=0: no browser).
+docs: deps
+	$(SWIFT) build
+	bash scripts/docs.sh $(SWIFT)
 
 ## Browser tests of `moviemaker studio` in headless Chromium (Debian's chromium, installed here when missing,
 ## driven through the DevTools protocol by scripts/studio_browser_test.py, Python standard library only):

@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `moviemaker studio`'s HTTP server (MovieMakerStudio): small, async/await, no SwiftNIO to build.
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        // `make docs`: the DocC site (Sources/MovieMaker/MovieMaker.docc) with `swift package generate-documentation`.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // One system-library target per C library. Each finds its flags with pkg-config and names the
