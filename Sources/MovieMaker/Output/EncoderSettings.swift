@@ -39,6 +39,9 @@ public struct EncoderSettings: Sendable, Equatable {
     /// ProRes 4444, `.webm`/`.mkv` VP9 with alpha, a PNG sequence RGBA; `.mp4`/`.m4v` throw
     /// `.transparencyUnsupported` (H.264 has no alpha).
     public var transparency: Bool = false
+    /// Whether frames the clip tree shows to be the same picture as the frame before are handed to the
+    /// encoder again instead of drawn and converted (the movie is the same either way; tests compare).
+    package var reusesUnchangedFrames = true
     /// How many video decoders a render keeps open at once (2 by default: the clip playing and the
     /// next one, opened ahead of the cut). A composition that shows more videos at once (a 2×2 split
     /// screen) needs this raised; each open 1080p decoder costs about 48 MiB.

@@ -10,11 +10,16 @@ final class EncoderSink: FrameSink, @unchecked Sendable {
     private let pipeline: FramePipeline
     /// The presentation time stamp of frame index 0 (frame `i` gets `firstPTS + i`).
     private let firstPTS: Int64
+    /// A reference to the picture buffers of the last frame committed with `keepForRepeat`, which the
+    /// frames repeating it share (the encoder only reads them; a pooled frame sharing them is copied
+    /// before it is written again, by `acquireWritable`).
+    private let kept: OwnedFrame
 
     /// A sink into `pipeline`, converting each lane's canvas with the lane's converter; frame `i` is
     /// stamped `firstPTS + i`.
-    init(pipeline: FramePipeline, firstPTS: Int64) {
+    init(pipeline: FramePipeline, firstPTS: Int64) throws(MovieMakerError) {
         self.pipeline = pipeline; self.firstPTS = firstPTS
+        kept = try OwnedFrame()
     }
 
     /// The pipeline's pool size.
@@ -28,8 +33,22 @@ final class EncoderSink: FrameSink, @unchecked Sendable {
         try lane.tool.convertAll(lane.canvas.surface, into: slot.pointer)
     }
 
-    /// Stamps the frame and queues it for the encoder.
-    func commit(_ slot: OwnedFrame, index: Int) throws {
+    /// Stamps the frame and queues it for the encoder (keeping a reference to its picture when the next
+    /// frame repeats it).
+    func commit(_ slot: OwnedFrame, index: Int, keepForRepeat: Bool) throws {
+        slot.pointer.pointee.pts = firstPTS + Int64(index)
+        if keepForRepeat {
+            av_frame_unref(kept.pointer)
+            try ffCheck(av_frame_ref(kept.pointer, slot.pointer), "av_frame_ref")
+        }
+        pipeline.submit(slot)
+    }
+
+    /// Queues the kept picture again as frame `index`, in `slot` (its own buffers let go: it shares the
+    /// kept ones), so the encoder gets the same converted picture without drawing or converting it.
+    func commitRepeat(_ slot: OwnedFrame, index: Int) throws {
+        av_frame_unref(slot.pointer)
+        try ffCheck(av_frame_ref(slot.pointer, kept.pointer), "av_frame_ref")
         slot.pointer.pointee.pts = firstPTS + Int64(index)
         pipeline.submit(slot)
     }

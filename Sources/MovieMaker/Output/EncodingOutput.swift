@@ -113,12 +113,14 @@ final class EncodingOutput: MovieOutput {
                                      tool: try FrameConverter(width: encodedWidth, height: encodedHeight, format: encoder.framePixelFormat,
                                                               alpha: settings.transparency)))
         }
-        let sink = EncoderSink(pipeline: pipeline, firstPTS: Int64(job.movieBase))
+        let sink = try EncoderSink(pipeline: pipeline, firstPTS: Int64(job.movieBase))
         let clip = job.clip, background = self.background, rate = frameRate, movieBase = job.movieBase
+        let repeats: (@Sendable (Int) -> Bool)? = settings.reusesUnchangedFrames ? { @Sendable index in clip.repeatsPreviousFrame(index, rate: rate) } : nil
         let scheduler = FrameScheduler(frames: job.frames, sink: sink, cancellation: job.cancellation,
-                                       inFlight: session.framesInFlight, movieBase: movieBase) { index, canvas in
+                                       inFlight: session.framesInFlight, movieBase: movieBase, repeatsPrevious: repeats) { index, canvas in
             try session.drawFrame(of: clip, index: index, movieBase: movieBase, rate: rate, background: background, on: canvas)
         }
+        defer { statistics = statistics.merged(with: RenderStatistics(framesReused: scheduler.repeatedFrames)) }
         return try scheduler.run(lanes: Array(lanes.prefix(count)), progress: progress)
     }
 

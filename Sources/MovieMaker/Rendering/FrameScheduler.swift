@@ -19,8 +19,13 @@ protocol FrameSink: AnyObject, Sendable {
     /// Fills `slot` with the picture drawn on `lane`'s canvas for frame `index` (converting it with the
     /// lane's tool: swscale…).
     func fill(_ slot: Slot, from lane: DrawingLane<Tool>, index: Int) throws
-    /// Hands on the filled slot of frame `index`; frames arrive here in order.
-    func commit(_ slot: Slot, index: Int) throws
+    /// Hands on the filled slot of frame `index`; frames arrive here in order. `keepForRepeat`: the
+    /// next frame repeats this one's picture (`commitRepeat`), so the sink keeps what it needs of it.
+    func commit(_ slot: Slot, index: Int, keepForRepeat: Bool) throws
+    /// Hands on frame `index` as the same picture as the frame committed just before it (the clip tree
+    /// showed it is: see `Clip.repeatsPreviousFrame`). `slot` was reserved but neither drawn nor filled.
+    /// Called in order, like `commit`, after a commit with `keepForRepeat` or another repeat.
+    func commitRepeat(_ slot: Slot, index: Int) throws
     /// Gives back a slot that will not be committed.
     func release(_ slot: Slot)
 }
@@ -69,7 +74,9 @@ final class FrameScheduler<Sink: FrameSink>: @unchecked Sendable {
     private var nextToDraw = 0            // the next frame index a worker takes
     private var committed = 0             // frames committed so far (in order)
     private var reservedAhead: Set<Int> = []   // frames that reserved a slot while not the earliest uncommitted one
-    private var ready: [Int: Sink.Slot] = [:]
+    private var ready: [Int: (slot: Sink.Slot, repeats: Bool)] = [:]
+    /// How many frames were committed as repeats of the frame before (not drawn, not converted).
+    private(set) var repeatedFrames = 0
     private var failure: (any Error)?
     private var workersRunning = 0
     private var lastLane: DrawingLane<Sink.Tool>?
@@ -81,14 +88,19 @@ final class FrameScheduler<Sink: FrameSink>: @unchecked Sendable {
     /// Where the frames being drawn are registered (movie frame = `movieBase` + index), if anywhere.
     private let inFlight: FramesInFlight?
     private let movieBase: Int
+    /// Whether frame `index` shows exactly the picture of frame `index − 1` (from the clip tree), if known.
+    private let repeatsPrevious: (@Sendable (Int) -> Bool)?
 
     /// A scheduler for the frames `frames` (indices passed to `draw` and the sink), drawing with `draw`
     /// into `sink`, stopping when `cancellation` is cancelled.
     /// Frames being drawn are registered in `inFlight` as movie frames `movieBase + index`.
+    /// Frames for which `repeatsPrevious` answers true are neither drawn nor filled: the sink repeats the
+    /// frame before (the first and the last frame of the range are always drawn: the last one's canvas is
+    /// returned).
     init(frames: Range<Int>, sink: Sink, cancellation: CancellationToken?, inFlight: FramesInFlight? = nil, movieBase: Int = 0,
-         draw: @escaping @Sendable (Int, Canvas) throws -> Void) {
+         repeatsPrevious: (@Sendable (Int) -> Bool)? = nil, draw: @escaping @Sendable (Int, Canvas) throws -> Void) {
         self.frames = frames; self.sink = sink; self.cancellation = cancellation; self.draw = draw
-        self.inFlight = inFlight; self.movieBase = movieBase
+        self.inFlight = inFlight; self.movieBase = movieBase; self.repeatsPrevious = repeatsPrevious
         nextToDraw = frames.lowerBound
     }
 
@@ -121,7 +133,7 @@ final class FrameScheduler<Sink: FrameSink>: @unchecked Sendable {
             condition.lock()
         }
         condition.lock(); defer { condition.unlock() }
-        for (_, slot) in ready { sink.release(slot) }
+        for (_, entry) in ready { sink.release(entry.slot) }
         ready.removeAll()
         if let failure { throw failure }
         precondition(committed == count, "the scheduler stopped after \(committed) of \(count) frames without an error")
@@ -134,6 +146,12 @@ final class FrameScheduler<Sink: FrameSink>: @unchecked Sendable {
             if failure == nil { failure = error }
             condition.broadcast()
         }
+    }
+
+    /// Whether frame `index` is committed as a repeat of the one before instead of being drawn.
+    private func repeats(_ index: Int) -> Bool {
+        guard let repeatsPrevious, index > frames.lowerBound, index < frames.upperBound - 1 else { return false }
+        return repeatsPrevious(index)
     }
 
     private func work(on lane: DrawingLane<Sink.Tool>) {
@@ -153,10 +171,11 @@ final class FrameScheduler<Sink: FrameSink>: @unchecked Sendable {
                 return nextToDraw
             }
             guard let index else { return }
+            let repeated = repeats(index)
             do {
                 defer { inFlight?.end(movieBase + index) }
                 if cancellation?.isCancelled == true { throw MovieMakerError.cancelled }
-                try draw(index, canvas)
+                if !repeated { try draw(index, canvas) }
             } catch {
                 fail(error); return
             }
@@ -179,7 +198,7 @@ final class FrameScheduler<Sink: FrameSink>: @unchecked Sendable {
                 fail(error); return
             }
             do {
-                try sink.fill(slot, from: lane, index: index)
+                if !repeated { try sink.fill(slot, from: lane, index: index) }
             } catch {
                 sink.release(slot)
                 condition.withLock { _ = reservedAhead.remove(index) }
@@ -193,14 +212,19 @@ final class FrameScheduler<Sink: FrameSink>: @unchecked Sendable {
                     reservedAhead.remove(index)
                     return true
                 }
-                ready[index] = slot
+                ready[index] = (slot, repeated)
                 while let next = ready.removeValue(forKey: frames.lowerBound + committed) {
                     let nextIndex = frames.lowerBound + committed
                     reservedAhead.remove(nextIndex)
                     do {
-                        try sink.commit(next, index: nextIndex)
+                        if next.repeats {
+                            try sink.commitRepeat(next.slot, index: nextIndex)
+                            repeatedFrames += 1
+                        } else {
+                            try sink.commit(next.slot, index: nextIndex, keepForRepeat: repeats(nextIndex + 1))
+                        }
                     } catch {
-                        sink.release(next)
+                        sink.release(next.slot)
                         if failure == nil { failure = error }
                         condition.broadcast()
                         return true

@@ -21,9 +21,13 @@ final class MemoryFrameSink: FrameSink, @unchecked Sendable {
 
     func reserve() throws -> Slot { Slot() }
     func fill(_ slot: Slot, from lane: DrawingLane<Void>, index: Int) throws { slot.pixels = lane.canvas.pixels() }
-    func commit(_ slot: Slot, index: Int) throws {
+    func commit(_ slot: Slot, index: Int, keepForRepeat: Bool) throws {
         guard let pixels = slot.pixels else { preconditionFailure("frame \(index) committed before it was filled") }
         frames.append(pixels)
+    }
+    func commitRepeat(_ slot: Slot, index: Int) throws {
+        guard let previous = frames.last else { preconditionFailure("frame \(index) repeats a frame that was not committed") }
+        frames.append(previous)
     }
     func release(_ slot: Slot) {}
 }

@@ -16,13 +16,16 @@ public struct RenderStatistics: Sendable, Hashable, Codable {
     public var photosDecodedAhead: Int
     /// The most video decoders open at once (what `EncoderSettings.videoDecoderLimit` bounds).
     public var peakOpenVideoDecoders: Int
+    /// Frames the clip tree showed to be the same picture as the frame before, handed to the encoder
+    /// again instead of being drawn and converted (a title card's hold, a still photo, a freeze).
+    public var framesReused: Int
 
     /// Statistics of a render that did none of these things.
     package init(photoWaitSeconds: Double = 0, photoWaits: Int = 0, photosDecodedOnDrawingThreads: Int = 0,
-                photosDecodedAhead: Int = 0, peakOpenVideoDecoders: Int = 0) {
+                photosDecodedAhead: Int = 0, peakOpenVideoDecoders: Int = 0, framesReused: Int = 0) {
         self.photoWaitSeconds = photoWaitSeconds; self.photoWaits = photoWaits
         self.photosDecodedOnDrawingThreads = photosDecodedOnDrawingThreads; self.photosDecodedAhead = photosDecodedAhead
-        self.peakOpenVideoDecoders = peakOpenVideoDecoders
+        self.peakOpenVideoDecoders = peakOpenVideoDecoders; self.framesReused = framesReused
     }
 
     /// These and `other`'s (a later render of the same movie) together: counts and times added, the
@@ -31,7 +34,8 @@ public struct RenderStatistics: Sendable, Hashable, Codable {
         RenderStatistics(photoWaitSeconds: photoWaitSeconds + other.photoWaitSeconds, photoWaits: photoWaits + other.photoWaits,
                          photosDecodedOnDrawingThreads: photosDecodedOnDrawingThreads + other.photosDecodedOnDrawingThreads,
                          photosDecodedAhead: photosDecodedAhead + other.photosDecodedAhead,
-                         peakOpenVideoDecoders: max(peakOpenVideoDecoders, other.peakOpenVideoDecoders))
+                         peakOpenVideoDecoders: max(peakOpenVideoDecoders, other.peakOpenVideoDecoders),
+                         framesReused: framesReused + other.framesReused)
     }
 }
 
