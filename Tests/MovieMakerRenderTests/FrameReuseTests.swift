@@ -37,7 +37,12 @@ struct FrameReuseTests {
         let moving = Clip.overlay([Clip.color(.blue, duration: 1), Clip(duration: 1) { ctx, frame in
             ctx.setFill(.white); ctx.fillRect(Rect(x: 10 + 100 * frame.time, y: 10, width: 20, height: 20))
         }])
-        return [("title", title, 30), ("slideshow", slideshow, 30), ("paused video", paused, 15), ("moving", moving, 0)]
+        // A photo under constant filters: the same picture on every frame.
+        let filtered = Clip.photo(photos[0], duration: 1).filtered([.color(.sepia()), .spatial(.vignette())])
+        // Grain changes with the frame: nothing is reused.
+        let grainy = Clip.photo(photos[1], duration: 1).filtered([.spatial(.grain(amount: 0.2))])
+        return [("title", title, 30), ("slideshow", slideshow, 30), ("paused video", paused, 15), ("filtered photo", filtered, 25),
+                ("moving", moving, 0), ("grain", grainy, 0)]
     }
 
     @Test("a title's hold, a still slideshow, a freeze frame and a drawing that moves: the same file with the reuse on and off")
@@ -72,5 +77,11 @@ struct FrameReuseTests {
         let delayed = Clip.overlay([Clip.color(.black, duration: 2), Clip.color(.white, duration: 1).delayed(by: 1)])
         #expect(delayed.repeatsPreviousFrame(10, rate: rate))
         #expect(!delayed.repeatsPreviousFrame(30, rate: rate))   // the white one starts
+        let red = Clip.color(.red, duration: 1)
+        #expect(red.filtered([.color(.grayscale())]).repeatsPreviousFrame(10, rate: rate))
+        #expect(!red.filtered([.spatial(.grain())]).repeatsPreviousFrame(10, rate: rate))
+        let rising = FilterAmount.keyframes(try KeyframeTrack([Keyframe(time: 0, value: 0), Keyframe(time: 1, value: 0.5)]))
+        #expect(!red.filtered([.color(.brightness(rising))]).repeatsPreviousFrame(10, rate: rate))
+        #expect(try red.positioned(at: Point(x: 10, y: 10)).repeatsPreviousFrame(10, rate: rate))
     }
 }

@@ -56,10 +56,63 @@ extension Clip {
                   transform.opacity.isConstant else { return false }
             return child.picturesAgree(a, b, rate: rate)
 
-        case .filtered, .masked, .split:
-            // Filters may animate or draw grain per frame; masks and split screens are left for later.
+        case let .filtered(filters, child):
+            // Filters without keyframes (and without grain, which changes with the frame) do the same to
+            // every frame.
+            guard filters.allSatisfy(\.isStill) else { return false }
+            return child.picturesAgree(a, b, rate: rate)
+
+        case .masked, .split:
+            // Left for later: they answer no.
             return false
         }
+    }
+}
+
+extension Clip.Filter {
+    /// Whether the filter does the same to every frame: none of its amounts has keyframes, and it is
+    /// not grain (whose noise follows the frame's time).
+    var isStill: Bool {
+        switch self {
+        case let .color(f): return f.isStill
+        case let .spatial(f): return f.isStill
+        case .backdrop: return true
+        }
+    }
+}
+
+extension ColorFilter {
+    /// Whether no amount of the filter has keyframes.
+    var isStill: Bool {
+        switch self {
+        case let .grayscale(a), let .brightness(a), let .contrast(a), let .saturation(a), let .gamma(a), let .hue(a),
+             let .tint(a), let .exposure(a), let .vibrance(a), let .sepia(a), let .invert(a), let .colorize(_, a),
+             let .channelMixer(_, a), let .curves(_, a), let .lut(_, _, a), let .look(_, a):
+            return a.isConstant
+        case let .temperature(kelvin, amount):
+            return kelvin.isConstant && amount.isConstant
+        }
+    }
+}
+
+extension SpatialFilter {
+    /// Whether no amount of the filter has keyframes, and it is not grain.
+    var isStill: Bool {
+        switch self {
+        case let .blur(a), let .pixelate(a): return a.isConstant
+        case let .sharpen(a, r): return a.isConstant && r.isConstant
+        case let .vignette(a, angle, r, _): return a.isConstant && angle.isConstant && r.isConstant
+        case .grain: return false
+        case let .chromaKey(_, similarity, blend, spill): return similarity.isConstant && blend.isConstant && spill.isConstant
+        }
+    }
+}
+
+extension FilterAmount {
+    /// Whether the amount is the same on every frame.
+    var isConstant: Bool {
+        if case .constant = self { return true }
+        return false
     }
 }
 
