@@ -5,7 +5,7 @@ import MovieMaker
 /// as a MovieMaker user would write them, one per process so that the script measures each run the
 /// same way it measures the peers (wall, CPU, peak RSS of the process).
 ///
-///     moviemaker-bench --peer W1|W1-independent|W2|W3 --preset medium --out out.mp4 [--frames N] [--photos DIR] [--native-gradients]
+///     moviemaker-bench --peer W1|W1-independent|W2|W3|W3-held --preset medium --out out.mp4 [--frames N] [--photos DIR] [--native-gradients]
 ///
 /// `--native-gradients` fills W1's gradients with Cairo's own gradient instead of the rasterized
 /// fills of GradientFill.swift (the A/B of that change).
@@ -23,7 +23,7 @@ enum PeerWorkload {
 
     /// Runs the workload the arguments (after `--peer`) name, printing the frame count.
     static func main(_ arguments: [String]) throws {
-        guard let workload = arguments.first else { throw OptionError("--peer needs W1, W1-independent, W2 or W3") }
+        guard let workload = arguments.first else { throw OptionError("--peer needs W1, W1-independent, W2, W3 or W3-held") }
         var preset = EncoderPreset.medium, out: String?, frames: Int?, photos: String?
         var nativeGradients = false
         var i = 1
@@ -66,11 +66,20 @@ enum PeerWorkload {
             show.transition = .crossfade(duration: 0.5)
             show.kenBurns = Slideshow.KenBurns(zoom: 0.10, pan: 0, direction: .zoomIn, easing: .linear)
             try movie.add(show.clip(width: width, height: height))
-        case "W3":
+        case "W3", "W3-held":
             let count = frames ?? 150
-            try movie.add(Clip(duration: rate.time(ofFrame: count)) { ctx, frame in try PeerScene.drawW3(ctx, time: frame.time) })
+            let scene = Clip(duration: rate.time(ofFrame: count)) { ctx, frame in try PeerScene.drawW3(ctx, time: frame.time) }
+            // W3-held: the same pictures, the end of the animation said as a freeze (the subtitle is in at
+            // 1.5 s and nothing moves after), so the clip tree knows the frames after it repeat and the
+            // render hands x264 the held frame instead of drawing it again. The file is the same as W3's.
+            let hold = Time(value: 3, timescale: 2)
+            if workload == "W3-held", scene.duration > hold {
+                try movie.add(Clip.sequence([scene.trimmed(to: hold), scene.frozen(at: hold, for: scene.duration - hold)], transitions: [nil]))
+            } else {
+                try movie.add(scene)
+            }
         default:
-            throw OptionError("unknown peer workload \(workload): W1, W1-independent, W2 or W3")
+            throw OptionError("unknown peer workload \(workload): W1, W1-independent, W2, W3 or W3-held")
         }
         let summary = try movie.finish()
         output("frames \(summary.frameCount)")

@@ -114,7 +114,7 @@ def commands(a, workload, preset, frames, work):
     f = ["--frames", str(frames)]
     photos = ["--photos", os.path.join(work, "photos")] if workload == "W2" else []
     ours = {"W1": [("ours addFrames", "W1"), ("ours independent", "W1-independent")],
-            "W2": [("ours Slideshow", "W2")], "W3": [("ours clip", "W3")]}[workload]
+            "W2": [("ours Slideshow", "W2")], "W3": [("ours clip", "W3"), ("ours held", "W3-held")]}[workload]
     systems = {}
     for name, peer in ours:
         systems[name] = ("ours", lambda out, peer=peer: [a.bin, "--peer", peer, "--preset", preset, "--out", out] + f + photos)
