@@ -145,17 +145,15 @@ extension Clip.Generator {
 extension TitlePlan {
     /// Whether, at its time `t` (seconds) in a card lasting `duration`, every element is fully in and
     /// not yet leaving (and the lower-third band fully up): the card's still picture, the same at every
-    /// such time. Mirrors `draw(in:frame:)`'s progress computations exactly.
+    /// such time. Asks `draw(in:frame:)`'s own progress functions.
     func isStill(at t: Double, duration end: Double, rate: FrameRate) -> Bool {
-        let frameDuration = rate.frameDuration.seconds
-        for (i, element) in elements.enumerated() {
-            let entering = phase(t - element.delay, card.entrance)
-            let exitDelay = Double(elements.count - 1 - i) * card.exit.cascade.seconds
-            let leaving = phase(end - frameDuration - exitDelay - t, card.exit)
-            guard entering >= 1, leaving >= 1 else { return false }
+        for i in elements.indices {
+            let p = progress(of: i, at: t, duration: end, rate: rate)
+            guard p.entering >= 1, p.leaving >= 1 else { return false }
         }
         if band != nil {
-            guard phase(t, card.entrance) >= 1, phase(end - frameDuration - t, card.exit) >= 1 else { return false }
+            let p = bandProgress(at: t, duration: end, rate: rate)
+            guard p.entering >= 1, p.leaving >= 1 else { return false }
         }
         return true
     }

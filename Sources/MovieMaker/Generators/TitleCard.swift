@@ -194,11 +194,7 @@ struct TitlePlan: Sendable {
         let t = frame.time
         let end = frame.duration.seconds
         for (i, element) in elements.enumerated() {
-            // Entrance progress rises 0→1 after the element's delay; exit falls 1→0 towards the end, the
-            // last element leaving first.
-            let entering = phase(t - element.delay, card.entrance)
-            let exitDelay = Double(elements.count - 1 - i) * card.exit.cascade.seconds
-            let leaving = phase(end - frame.rate.frameDuration.seconds - exitDelay - t, card.exit)
+            let (entering, leaving) = progress(of: i, at: t, duration: end, rate: frame.rate)
             let layout = try TextLayout(element.text, style: element.style, width: element.wrapWidth)
             if leaving < 1 && entering >= 1 {
                 try draw(layout, element, progress: leaving, animation: card.exit, in: ctx)
@@ -206,6 +202,20 @@ struct TitlePlan: Sendable {
                 try draw(layout, element, progress: min(entering, leaving), animation: card.entrance, in: ctx)
             }
         }
+    }
+
+    /// Element `i`'s linear entrance and exit progress at time `t` of a card lasting `end` seconds:
+    /// the entrance rises 0→1 after the element's delay; the exit falls 1→0 towards the end, the last
+    /// element leaving first. (`isStill(at:duration:rate:)` asks the same, so the two cannot disagree.)
+    func progress(of i: Int, at t: Double, duration end: Double, rate: FrameRate) -> (entering: Double, leaving: Double) {
+        let entering = phase(t - elements[i].delay, card.entrance)
+        let exitDelay = Double(elements.count - 1 - i) * card.exit.cascade.seconds
+        return (entering, phase(end - rate.frameDuration.seconds - exitDelay - t, card.exit))
+    }
+
+    /// The lower-third band's linear entrance and exit progress at time `t` of a card lasting `end` seconds.
+    func bandProgress(at t: Double, duration end: Double, rate: FrameRate) -> (entering: Double, leaving: Double) {
+        (phase(t, card.entrance), phase(end - rate.frameDuration.seconds - t, card.exit))
     }
 
     /// Linear progress 0…1 of an animation `elapsed` seconds after it starts (a step when it has no length).
@@ -220,8 +230,8 @@ struct TitlePlan: Sendable {
         var alpha = 1.0
         if band != nil {
             // The band comes on and goes off with the text.
-            alpha = min(phase(frame.time, card.entrance),
-                        phase(frame.duration.seconds - frame.rate.frameDuration.seconds - frame.time, card.exit))
+            let shown = bandProgress(at: frame.time, duration: frame.duration.seconds, rate: frame.rate)
+            alpha = min(shown.entering, shown.leaving)
             alpha = card.entrance.easing(alpha)
             guard alpha > 0 else { return }
         }
