@@ -87,7 +87,9 @@ let package = Package(
             ]),
         .executableTarget(name: "Examples", dependencies: ["MovieMaker"]),
         // CJPEG: the slideshow lines write their photos with libjpeg (BenchPhotos.swift).
-        .executableTarget(name: "MovieMakerBench", dependencies: ["MovieMaker", "CJPEG"]),
+        // The pictures of the benchmark's workloads, shared with the tests that check code on them.
+        .target(name: "MovieMakerWorkloads", dependencies: ["MovieMaker"]),
+        .executableTarget(name: "MovieMakerBench", dependencies: ["MovieMaker", "MovieMakerWorkloads", "CJPEG"]),
         // libFuzzer's driver function, declared for Swift (only the `make fuzz` build calls it).
         .target(name: "CFuzzerDriver"),
         .executableTarget(name: "MovieMakerFuzz", dependencies: ["MovieMaker", "CFuzzerDriver"]),
@@ -97,7 +99,7 @@ let package = Package(
         // Unit tests: values, drawing, composition, decoding; nothing is encoded (frames are checked in memory).
         .testTarget(name: "MovieMakerUnitTests", dependencies: ["MovieMaker", "MovieMakerTestSupport"]),
         // Render tests: movies written with x264/libavformat and read back (frames, timestamps, colour, sound).
-        .testTarget(name: "MovieMakerRenderTests", dependencies: ["MovieMaker", "MovieMakerTestSupport"]),
+        .testTarget(name: "MovieMakerRenderTests", dependencies: ["MovieMaker", "MovieMakerTestSupport", "MovieMakerWorkloads"]),
         // CLI tests: the built `moviemaker` binary run as a process.
         .testTarget(name: "MovieMakerCLITests", dependencies: ["MovieMaker", "MovieMakerTestSupport"]),
         // Studio tests: `moviemaker studio` run as a process and spoken to over HTTP on 127.0.0.1 (its frame

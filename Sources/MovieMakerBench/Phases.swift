@@ -27,6 +27,12 @@ struct PresetResult: Encodable, Sendable {
     let draw: Measurement
     /// (b) BGRA → yuv420p alone.
     let convert: Measurement
+    /// (b′) BGRA → yuv420p with swscale's accurate path, which (b) replaced: the same frames, for the ratio.
+    let convertSwscale: Measurement
+    /// CPU b′ ÷ CPU b: how many times cheaper MovieMaker's conversion is.
+    let conversionSpeedup: Double
+    /// The largest difference between (b)'s and (b′)'s bytes over every frame and plane, in levels.
+    let conversionLargestDifference: Int
     /// (c) x264 + MP4 muxer alone, on frames converted in (b).
     let encode: Measurement
     /// (d) the whole MovieMaker pipeline, frames drawn by one `addFrames` closure (sequential drawing).
@@ -53,10 +59,13 @@ struct PresetResult: Encodable, Sendable {
     /// Size of the file (d) wrote, in bytes.
     let pipelineFileBytes: Int
 
-    init(preset: EncoderPreset, draw: Measurement, convert: Measurement, encode: Measurement, pipeline: Measurement,
-         clipPipeline: Measurement, cores: Int, encoderOnlyFileBytes: Int, pipelineFileBytes: Int) {
+    init(preset: EncoderPreset, draw: Measurement, convert: Measurement, convertSwscale: Measurement, largestDifference: Int,
+         encode: Measurement, pipeline: Measurement, clipPipeline: Measurement, cores: Int, encoderOnlyFileBytes: Int, pipelineFileBytes: Int) {
         self.preset = preset.rawValue
         self.draw = draw; self.convert = convert; self.encode = encode; self.pipeline = pipeline
+        self.convertSwscale = convertSwscale
+        conversionSpeedup = convertSwscale.cpuSeconds / convert.cpuSeconds
+        conversionLargestDifference = largestDifference
         self.clipPipeline = clipPipeline
         self.cores = cores
         let partsCPU = draw.cpuSeconds + convert.cpuSeconds + encode.cpuSeconds
@@ -71,7 +80,7 @@ struct PresetResult: Encodable, Sendable {
     }
 
     /// The phases in table order.
-    var phases: [Measurement] { [draw, convert, encode, pipeline, clipPipeline] }
+    var phases: [Measurement] { [draw, convert, convertSwscale, encode, pipeline, clipPipeline] }
 }
 
 /// Runs the standard workload's four phases for one x264 preset.
@@ -84,6 +93,7 @@ struct PresetBenchmark {
         let draw = try measureDrawing()
         var converted: [BenchmarkYUVFrame] = []
         let convert = try measureConversion(into: &converted)
+        let (convertSwscale, largestDifference) = try measureSwscaleConversion(comparingWith: converted)
         let encodeFile = TemporaryFile(tag: "encode-\(preset.rawValue)")
         defer { encodeFile.remove() }
         let encode = try measureEncoder(frames: converted, url: encodeFile.url)
@@ -94,7 +104,8 @@ struct PresetBenchmark {
         let clipFile = TemporaryFile(tag: "clip-\(preset.rawValue)")
         defer { clipFile.remove() }
         let clipPipeline = try measureClipPipeline(url: clipFile.url)
-        return PresetResult(preset: preset, draw: draw, convert: convert, encode: encode, pipeline: pipeline,
+        return PresetResult(preset: preset, draw: draw, convert: convert, convertSwscale: convertSwscale,
+                            largestDifference: largestDifference, encode: encode, pipeline: pipeline,
                             clipPipeline: clipPipeline, cores: cores, encoderOnlyFileBytes: encodeFile.size, pipelineFileBytes: pipelineFile.size)
     }
 
@@ -115,7 +126,7 @@ struct PresetBenchmark {
         let scene = workload.scene
         var kept: [BenchmarkYUVFrame] = []
         kept.reserveCapacity(workload.frames)
-        let m = try Measurement.run(phase: "convert", label: "(b) BGRA→yuv420p (swscale)", frames: workload.frames, clock: .thread) { stopwatch in
+        let m = try Measurement.run(phase: "convert", label: "(b) BGRA→yuv420p", frames: workload.frames, clock: .thread) { stopwatch in
             let canvas = try Canvas(width: workload.width, height: workload.height)
             let converter = try BenchmarkConverter(width: workload.width, height: workload.height)
             for i in 0..<workload.frames {
@@ -127,6 +138,28 @@ struct PresetBenchmark {
         }
         frames = kept
         return m
+    }
+
+    /// (b′) The same frames converted by swscale's accurate path (what (b) replaced), timed the same
+    /// way; each result is compared with (b)'s byte by byte, untimed, and freed.
+    private func measureSwscaleConversion(comparingWith ours: [BenchmarkYUVFrame]) throws -> (Measurement, Int) {
+        let scene = workload.scene
+        var largest = 0
+        let size = BenchmarkYUVFrame.packedSize(width: workload.width, height: workload.height)
+        var a = [UInt8](repeating: 0, count: size), b = [UInt8](repeating: 0, count: size)
+        let m = try Measurement.run(phase: "convert-swscale", label: "(b′) the same with swscale", frames: workload.frames, clock: .thread) { stopwatch in
+            let canvas = try Canvas(width: workload.width, height: workload.height)
+            let converter = try BenchmarkConverter(width: workload.width, height: workload.height, method: .swscale)
+            let yuv = try converter.makeFrame()
+            for i in 0..<workload.frames {
+                try canvas.draw { try scene.draw(in: $0, frame: i) }
+                try stopwatch.time { try converter.convert(canvas, into: yuv) }
+                a.withUnsafeMutableBytes { ours[i].pack(into: $0.baseAddress!) }
+                b.withUnsafeMutableBytes { yuv.pack(into: $0.baseAddress!) }
+                for k in 0..<size { largest = max(largest, abs(Int(a[k]) - Int(b[k]))) }
+            }
+        }
+        return (m, largest)
     }
 
     /// (c) Encodes and muxes the converted frames; x264's threads count, so process CPU.

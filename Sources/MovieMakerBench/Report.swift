@@ -86,6 +86,8 @@ enum TableFormatter {
             "  overhead     (CPU d − CPU(a+b+c)) ÷ CPU d              = \(format(r.overheadPercent, 1)) %",
             "  throughput   fps d ÷ fps c (pipeline vs x264 alone)      = \(format(r.pipelineVsEncoderThroughput, 3))",
             "  clip path    efficiency (a+b+c) ÷ (\(r.cores) × wall e) = \(format(r.clipEfficiency, 3)), overhead \(format(r.clipOverheadPercent, 1)) %, fps e ÷ fps c = \(format(r.clipVsEncoderThroughput, 3))",
+            "  conversion   CPU b′ ÷ CPU b (swscale's accurate path vs ours) = \(format(r.conversionSpeedup, 2))×, "
+                + "largest difference \(r.conversionLargestDifference) level\(r.conversionLargestDifference == 1 ? "" : "s") over \(r.convert.frames) frames",
             "  files        (c) \(mib(r.encoderOnlyFileBytes)) MiB, (d) \(mib(r.pipelineFileBytes)) MiB; "
                 + "(b) minor page faults \(r.convert.minorPageFaults) (\(r.convert.minorPageFaults / max(r.convert.frames, 1)) per frame)",
         ]

@@ -1,5 +1,6 @@
 import Foundation
 import MovieMaker
+import MovieMakerWorkloads
 
 /// The standard workload's picture: a full-frame gradient background, `pathCount` animated closed
 /// cubic-Bézier blobs, each filled with a linear or radial gradient and stroked, and one line of text
@@ -124,19 +125,5 @@ struct SmallScene {
     }
 }
 
-/// A colour from hue (wrapping, 0…1), saturation and value.
-func hsv(_ hue: Double, _ saturation: Double, _ value: Double) -> Color {
-    let h = (hue - hue.rounded(.down)) * 6
-    let i = Int(h) % 6, f = h - h.rounded(.down)
-    let p = value * (1 - saturation), q = value * (1 - saturation * f), r = value * (1 - saturation * (1 - f))
-    let (red, green, blue): (Double, Double, Double)
-    switch i {
-    case 0: (red, green, blue) = (value, r, p)
-    case 1: (red, green, blue) = (q, value, p)
-    case 2: (red, green, blue) = (p, value, r)
-    case 3: (red, green, blue) = (p, q, value)
-    case 4: (red, green, blue) = (r, p, value)
-    default: (red, green, blue) = (value, p, q)
-    }
-    return Color(red: red, green: green, blue: blue)
-}
+/// A colour from hue (wrapping, 0…1), saturation and value: the workloads' own, from MovieMakerTestSupport.
+func hsv(_ hue: Double, _ saturation: Double, _ value: Double) -> Color { PeerScene.hsv(hue, saturation, value) }

@@ -53,28 +53,41 @@ enum AlphaConversion {
     }
 }
 
-/// Turns a drawn Cairo surface (premultiplied BGRA) into an encoder's frame with swscale: BT.709
-/// limited range for YUV, a plain reordering for RGB. When the output keeps alpha, the surface is
-/// first unpremultiplied into a buffer allocated once, so converting allocates nothing per frame.
+/// Which code converts opaque BGRA into yuv420p: MovieMaker's own (the default) or swscale's accurate
+/// path it was measured against (for the test and the benchmark that compare them).
+package enum YUVConversionMethod: Sendable { case standard, swscale }
+
+/// Turns a drawn Cairo surface (premultiplied BGRA) into an encoder's frame: BT.709 limited range for
+/// YUV, a plain reordering for RGB. Opaque yuv420p (the usual H.264 output) goes through
+/// `YUV420Conversion`, the rest through swscale. When the output keeps alpha, the surface is first
+/// unpremultiplied into a buffer allocated once, so converting allocates nothing per frame.
 final class FrameConverter {
+
     /// swscale flags for BGRA → yuv420p: accurate rounding, full-resolution chroma input and a bicubic
     /// chroma filter: on vector art, bicubic chroma decimation keeps colours closer than bilinear after a
     /// round trip, within a level or two of what was drawn.
     static let scalerFlags = SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP
 
-    private let scaler: OwnedScaler
+    private let scaler: OwnedScaler?
+    private let yuv420: YUV420Conversion?
     private let straight: UnsafeMutableRawPointer?   // owned: freed in deinit; nil for opaque output
     private let straightStride: Int
     private let width: Int, height: Int
 
     /// A converter for `width`×`height` surfaces into frames of `format`; `alpha` keeps the alpha channel.
-    init(width: Int, height: Int, format: AVPixelFormat, alpha: Bool) throws(MovieMakerError) {
+    init(width: Int, height: Int, format: AVPixelFormat, alpha: Bool, method: YUVConversionMethod = .standard) throws(MovieMakerError) {
         self.width = width; self.height = height
         let isRGB = format == AV_PIX_FMT_RGBA || format == AV_PIX_FMT_RGB24
-        scaler = try OwnedScaler(srcWidth: Int32(width), srcHeight: Int32(height), srcFormat: AV_PIX_FMT_BGRA,
-                                 dstWidth: Int32(width), dstHeight: Int32(height), dstFormat: format,
-                                 flags: isRGB ? SWS_POINT : FrameConverter.scalerFlags)
-        if !isRGB { try setBT709(on: scaler, rgbIsSource: true) }
+        yuv420 = method == .standard && format == AV_PIX_FMT_YUV420P && !alpha ? YUV420Conversion(width: width, height: height) : nil
+        if yuv420 != nil {
+            scaler = nil
+        } else {
+            let scaler = try OwnedScaler(srcWidth: Int32(width), srcHeight: Int32(height), srcFormat: AV_PIX_FMT_BGRA,
+                                         dstWidth: Int32(width), dstHeight: Int32(height), dstFormat: format,
+                                         flags: isRGB ? SWS_POINT : FrameConverter.scalerFlags)
+            if !isRGB { try setBT709(on: scaler, rgbIsSource: true) }
+            self.scaler = scaler
+        }
         // Rows 64-byte aligned, so swscale's SIMD paths read them directly.
         straightStride = (width * 4 + 63) & ~63
         straight = alpha ? UnsafeMutableRawPointer.allocate(byteCount: straightStride * height, alignment: 64) : nil
@@ -91,6 +104,10 @@ final class FrameConverter {
 
     /// Converts `surface` (already flushed) into `frame`; returns the rows written.
     func convert(_ surface: CairoSurface, into frame: UnsafeMutablePointer<AVFrame>) -> Int32 {
+        guard let scaler else {
+            yuv420!.convert(from: UnsafePointer(surface.data), stride: surface.stride, into: frame)
+            return Int32(height)
+        }
         guard let straight else {
             return scaler.convert(from: UnsafePointer(surface.data), stride: surface.stride, height: height, into: frame)
         }

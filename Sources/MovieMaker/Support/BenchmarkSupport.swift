@@ -11,17 +11,15 @@ package final class BenchmarkYUVFrame {
     init(frame: OwnedFrame) { self.frame = frame }
 }
 
-/// BGRA → yuv420p (BT.709, limited range) exactly as `MovieMaker` does it.
+/// BGRA → yuv420p (BT.709, limited range) exactly as `MovieMaker` does it, or (`method: .swscale`)
+/// with the swscale path it replaced.
 package final class BenchmarkConverter {
-    private let scaler: OwnedScaler
+    private let converter: FrameConverter
     private let width: Int32, height: Int32
     /// A converter for canvases of this size.
-    package init(width: Int, height: Int) throws(MovieMakerError) {
+    package init(width: Int, height: Int, method: YUVConversionMethod = .standard) throws(MovieMakerError) {
         self.width = Int32(width); self.height = Int32(height)
-        scaler = try OwnedScaler(srcWidth: self.width, srcHeight: self.height, srcFormat: AV_PIX_FMT_BGRA,
-                                 dstWidth: self.width, dstHeight: self.height, dstFormat: VideoEncoder.pixelFormat,
-                                 flags: FrameConverter.scalerFlags)
-        try setBT709(on: scaler, rgbIsSource: true)
+        converter = try FrameConverter(width: width, height: height, format: VideoEncoder.pixelFormat, alpha: false, method: method)
     }
     /// A new frame for `convert(_:into:)`, with its pages already touched so that timing a conversion
     /// into it does not count first-touch page faults (the pipeline's pooled frames have none).
@@ -41,9 +39,7 @@ package final class BenchmarkConverter {
     }
     /// Converts the canvas into `frame`, as the pipeline does.
     package func convert(_ canvas: Canvas, into frame: BenchmarkYUVFrame) throws(MovieMakerError) {
-        canvas.surface.flush()
-        let rows = scaler.convert(from: UnsafePointer(canvas.surface.data), stride: canvas.surface.stride, height: Int(height), into: frame.frame.pointer)
-        if rows != height { throw .ffmpeg(operation: "sws_scale", code: rows, message: "converted \(rows) of \(height) rows") }
+        try converter.convertAll(canvas.surface, into: frame.frame.pointer)
     }
 }
 
