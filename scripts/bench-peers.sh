@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # make bench-peers: installs the peers (idempotent) and runs bench/peers/run.py.
-#   Debian packages: ffmpeg, libcairo2-dev, pkg-config, python3-venv (only those missing; sudo when not root)
-#   .build/peers-venv: moviepy==2.2.1, pycairo, numpy, Pillow from PyPI (only when missing)
+#   Debian packages: ffmpeg, libcairo2-dev, pkg-config, python3-venv; for Manim's ManimPango (built from source:
+#   no wheel for Linux x86-64 here) libpango1.0-dev, build-essential, python3-dev; for movis's Qt and OpenCV
+#   libegl1, libgl1, libxkbcommon0, libfontconfig1 (only those missing; sudo when not root)
+#   .build/peers-venv: moviepy==2.2.1, pycairo, numpy, Pillow, manim==0.22.0 (Manim Community, Cairo renderer),
+#   movis==0.7.1 from PyPI (only when missing)
 #   the release moviemaker-bench (our side, `moviemaker-bench --peer …`), W2's ten photos in .build/peers-work/photos
-# The table ends with issue 20's targets, met or missed by how much.
+# The table ends with the targets (issue 20's, and ours over Manim and movis), met or missed by how much.
 # Environment: BENCH_PEERS_QUICK=1 (fewer frames, one pair: minutes), BENCH_PEERS_PRESETS=medium,veryfast,
 # BENCH_PEERS_WORKLOADS=W1,W2,W3, BENCH_PEERS_PAIRS=N, BENCH_PEERS_CORES=N (every system under taskset on
 # N CPUs: the scaling from 1 to N cores), SWIFT=swift. The table also goes to
@@ -15,7 +18,8 @@ SWIFT=${SWIFT:-swift}
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 missing=()
-for p in ffmpeg libcairo2-dev pkg-config python3-venv; do installed "$p" || missing+=("$p"); done
+for p in ffmpeg libcairo2-dev pkg-config python3-venv libpango1.0-dev build-essential python3-dev \
+         libegl1 libgl1 libxkbcommon0 libfontconfig1; do installed "$p" || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "bench-peers: installing ${missing[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo -n"
@@ -35,6 +39,14 @@ PY
 then
   echo "bench-peers: pip install moviepy==2.2.1 pycairo numpy Pillow into $VENV"
   "$VENV/bin/pip" install -q --disable-pip-version-check moviepy==2.2.1 pycairo numpy Pillow
+fi
+if ! "$VENV/bin/python" - <<'PY' 2>/dev/null
+import importlib.metadata as m
+assert m.version("manim") == "0.22.0" and m.version("movis") == "0.7.1"
+PY
+then
+  echo "bench-peers: pip install manim==0.22.0 movis==0.7.1 into $VENV"
+  "$VENV/bin/pip" install -q --disable-pip-version-check manim==0.22.0 movis==0.7.1
 fi
 
 echo "bench-peers: release build of moviemaker-bench"

@@ -11,8 +11,9 @@ It is arithmetic on measured CPU seconds, not a measurement. For each workload a
   (--e8, --e16: 1080p x264 runs about 1.5 frame threads per core and flattens past ~8-12 threads).
 - Each system's own work is its CPU minus C_x (D): drawing, decoding, converting, piping.
 - How much of D can run at once: ours draws in lanes, one per core up to 4 by default
-  (`drawingThreads`; `addFrames` without `independent:` draws on one thread); the pycairo pipe and
-  MoviePy draw in one Python thread; the ffmpeg CLI's zoompan/drawtext filters run on one thread.
+  (`drawingThreads`; `addFrames` without `independent:` draws on one thread); the pycairo pipe,
+  MoviePy, Manim and movis draw in one Python thread (Manim encodes on a second one); the ffmpeg
+  CLI's zoompan/drawtext filters run on one thread.
 - wall(N) = max((C_x / e(N) + D) / N,  D / lanes(N)): the cores are shared, and the drawing
   cannot go faster than its lanes. At N = 2 this reproduces the measured wall within ~10 %; the
   script prints both so the model can be judged where it can be checked.

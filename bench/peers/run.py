@@ -109,6 +109,9 @@ def psnr(a, b):
     return float(m.group(1)) if m else float("nan")
 
 
+MANIM, MOVIS = "Manim 0.22.0", "movis 0.7.1"     # the versions bench-peers.sh installs
+
+
 def commands(a, workload, preset, frames, work):
     """{system: (kind, function(out) -> command)}: ours first, then the peers this workload has."""
     f = ["--frames", str(frames)]
@@ -122,6 +125,10 @@ def commands(a, workload, preset, frames, work):
     if workload != "W1":
         systems["ffmpeg CLI"] = ("peer", lambda out: [PY, "ffmpeg_cli.py", workload, "--preset", preset, "--out", out] + f + photos)
     systems["MoviePy 2.2.1"] = ("peer", lambda out: [PY, "moviepy_peer.py", workload, "--preset", preset, "--out", out] + f + photos)
+    if workload in ("W1", "W3"):
+        systems[MANIM] = ("peer", lambda out: [PY, "manim_peer.py", workload, "--preset", preset, "--out", out] + f)
+    if workload in ("W2", "W3"):
+        systems[MOVIS] = ("peer", lambda out: [PY, "movis_peer.py", workload, "--preset", preset, "--out", out] + f + photos)
     raw = os.path.join(work, "%s-%s-ours.yuv" % (workload, preset))
     systems["x264 alone"] = ("peer", lambda out: ["ffmpeg", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p",
                                                   "-s", "%dx%d" % (W.WIDTH, W.HEIGHT), "-r", str(W.FPS), "-i", raw,
@@ -136,6 +143,9 @@ TARGETS = {("W1", "medium", "pycairo pipe"): 1.10, ("W1", "medium", "MoviePy 2.2
 for _preset in ("medium", "veryfast"):
     TARGETS.update({("W2", _preset, "pycairo pipe"): 1.5, ("W2", _preset, "ffmpeg CLI"): 1.3, ("W2", _preset, "MoviePy 2.2.1"): 4.0,
                     ("W3", _preset, "pycairo pipe"): 1.5, ("W3", _preset, "ffmpeg CLI"): 1.0})
+    # Manim Community (W1, W3) and movis (W2, W3).
+    TARGETS.update({("W1", _preset, MANIM): 1.2, ("W3", _preset, MANIM): 1.5,
+                    ("W2", _preset, MOVIS): 2.0, ("W3", _preset, MOVIS): 2.0})
 
 
 def target_summary(pair_results):
