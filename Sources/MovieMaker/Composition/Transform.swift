@@ -89,7 +89,7 @@ extension Clip {
         /// Whether the transform leaves the clip exactly as it is.
         package var isIdentity: Bool {
             position == nil && scale == .constant(1) && rotation == .constant(0) && !flipHorizontally && !flipVertically
-                && crop == nil && opacity == .constant(1) && blendMode == .normal
+                && crop == nil && cornerRadius == 0 && opacity == .constant(1) && blendMode == .normal
         }
 
         /// The affine matrix from the picture's pixels to the frame's at `seconds`, for a `size` frame:

@@ -73,10 +73,12 @@ final class FrameConverter {
     private let straight: UnsafeMutableRawPointer?   // owned: freed in deinit; nil for opaque output
     private let straightStride: Int
     private let width: Int, height: Int
+    /// The encoder's pixel format and whether it keeps alpha.
+    private let format: AVPixelFormat, alpha: Bool
 
     /// A converter for `width`×`height` surfaces into frames of `format`; `alpha` keeps the alpha channel.
     init(width: Int, height: Int, format: AVPixelFormat, alpha: Bool, method: YUVConversionMethod = .standard) throws(MovieMakerError) {
-        self.width = width; self.height = height
+        self.width = width; self.height = height; self.format = format; self.alpha = alpha
         let isRGB = format == AV_PIX_FMT_RGBA || format == AV_PIX_FMT_RGB24
         yuv420 = method == .standard && format == AV_PIX_FMT_YUV420P && !alpha ? YUV420Conversion(width: width, height: height) : nil
         if yuv420 != nil {
@@ -115,6 +117,26 @@ final class FrameConverter {
         AlphaConversion.unpremultiply(UnsafePointer(surface.data), sourceStride: surface.stride,
                                       into: buffer, destinationStride: straightStride, width: width, height: height)
         return scaler.convert(from: UnsafePointer(buffer), stride: straightStride, height: height, into: frame)
+    }
+
+    /// Puts a decoded video frame that is a whole movie frame (`Clip.videoPassThrough`) into the
+    /// encoder's `frame` without going through BGRA: a copy, when it is 8-bit 4:2:0, limited range,
+    /// BT.709 (what phones record), at the movie's size. Returns false, touching nothing, for anything
+    /// else, and the frame is then drawn: another matrix (swscale does not convert matrices between YUV
+    /// formats), full range, more bits (swscale dithers when it drops bits, while the drawn path of such
+    /// frames sits 0.3 level lower: they would not agree within rounding), alpha, an output other than
+    /// opaque yuv420p.
+    func passThrough(_ decoded: UnsafeMutablePointer<AVFrame>, file: VideoFile, into frame: UnsafeMutablePointer<AVFrame>) throws(MovieMakerError) -> Bool {
+        let f = decoded.pointee
+        guard format == AV_PIX_FMT_YUV420P, !alpha, f.format == AV_PIX_FMT_YUV420P.rawValue,
+              Int(f.width) == width, Int(f.height) == height,
+              f.color_range != AVCOL_RANGE_JPEG, !file.isFullRange else { return false }
+        // The matrix the drawn path would use (VideoPictureConverter's choice for untagged frames).
+        let space = f.colorspace != AVCOL_SPC_UNSPECIFIED ? f.colorspace
+            : file.colorMatrix == "unknown" ? (f.height >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M) : f.colorspace
+        guard space == AVCOL_SPC_BT709 else { return false }
+        try ffCheck(av_frame_copy(frame, decoded), "av_frame_copy (video frame)")
+        return true
     }
 
     deinit { straight?.deallocate() }

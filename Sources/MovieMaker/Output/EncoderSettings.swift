@@ -42,6 +42,9 @@ public struct EncoderSettings: Sendable, Equatable {
     /// Whether frames the clip tree shows to be the same picture as the frame before are handed to the
     /// encoder again instead of drawn and converted (the movie is the same either way; tests compare).
     package var reusesUnchangedFrames = true
+    /// Whether frames whose whole picture is one video's decoded frame go from the decoder to the
+    /// encoder in YUV instead of being drawn (colours agree with drawing within rounding; tests compare).
+    package var passesVideoThrough = true
     /// How many video decoders a render keeps open at once (2 by default: the clip playing and the
     /// next one, opened ahead of the cut). A composition that shows more videos at once (a 2×2 split
     /// screen) needs this raised; each open 1080p decoder costs about 48 MiB.

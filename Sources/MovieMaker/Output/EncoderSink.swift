@@ -14,11 +14,13 @@ final class EncoderSink: FrameSink, @unchecked Sendable {
     /// frames repeating it share (the encoder only reads them; a pooled frame sharing them is copied
     /// before it is written again, by `acquireWritable`).
     private let kept: OwnedFrame
+    /// The render session whose video decoders frames passed through come from (nil: none are).
+    private let session: RenderSession?
 
     /// A sink into `pipeline`, converting each lane's canvas with the lane's converter; frame `i` is
-    /// stamped `firstPTS + i`.
-    init(pipeline: FramePipeline, firstPTS: Int64) throws(MovieMakerError) {
-        self.pipeline = pipeline; self.firstPTS = firstPTS
+    /// stamped `firstPTS + i`. Frames passed through take their pictures from `session`'s decoders.
+    init(pipeline: FramePipeline, firstPTS: Int64, session: RenderSession? = nil) throws(MovieMakerError) {
+        self.pipeline = pipeline; self.firstPTS = firstPTS; self.session = session
         kept = try OwnedFrame()
     }
 
@@ -31,6 +33,14 @@ final class EncoderSink: FrameSink, @unchecked Sendable {
     /// Converts the lane's canvas into `slot` with the lane's converter.
     func fill(_ slot: OwnedFrame, from lane: DrawingLane<FrameConverter>, index: Int) throws {
         try lane.tool.convertAll(lane.canvas.surface, into: slot.pointer)
+    }
+
+    /// Copies (or converts, YUV to YUV) the decoded video frame into `slot`, with the lane's converter.
+    func fill(_ slot: OwnedFrame, from lane: DrawingLane<FrameConverter>, passingThrough video: VideoPassThrough) throws -> Bool {
+        guard let session else { return false }
+        return try session.withVideoSource(for: video.key) { source in
+            try lane.tool.passThrough(try source.decodedFrame(at: video.sourceTime), file: video.file, into: slot.pointer)
+        }
     }
 
     /// Stamps the frame and queues it for the encoder (keeping a reference to its picture when the next

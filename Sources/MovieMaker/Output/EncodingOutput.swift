@@ -113,14 +113,22 @@ final class EncodingOutput: MovieOutput {
                                      tool: try FrameConverter(width: encodedWidth, height: encodedHeight, format: encoder.framePixelFormat,
                                                               alpha: settings.transparency)))
         }
-        let sink = try EncoderSink(pipeline: pipeline, firstPTS: Int64(job.movieBase))
+        let sink = try EncoderSink(pipeline: pipeline, firstPTS: Int64(job.movieBase), session: session)
         let clip = job.clip, background = self.background, rate = frameRate, movieBase = job.movieBase
         let repeats: (@Sendable (Int) -> Bool)? = settings.reusesUnchangedFrames ? { @Sendable index in clip.repeatsPreviousFrame(index, rate: rate) } : nil
+        // Only when the canvas is the encoded size (an odd size padded for the encoder draws every frame).
+        let (w, h) = (width, height)
+        let passThrough: (@Sendable (Int) -> VideoPassThrough?)? = settings.passesVideoThrough && (width, height) == (encodedWidth, encodedHeight)
+            ? { @Sendable index in clip.videoPassThrough(at: rate.time(ofFrame: index), width: w, height: h, rate: rate, session: session) } : nil
         let scheduler = FrameScheduler(frames: job.frames, sink: sink, cancellation: job.cancellation,
-                                       inFlight: session.framesInFlight, movieBase: movieBase, repeatsPrevious: repeats) { index, canvas in
+                                       inFlight: session.framesInFlight, movieBase: movieBase, repeatsPrevious: repeats,
+                                       passThrough: passThrough) { index, canvas in
             try session.drawFrame(of: clip, index: index, movieBase: movieBase, rate: rate, background: background, on: canvas)
         }
-        defer { statistics = statistics.merged(with: RenderStatistics(framesReused: scheduler.repeatedFrames)) }
+        defer {
+            statistics = statistics.merged(with: RenderStatistics(framesReused: scheduler.repeatedFrames,
+                                                                  framesPassedThrough: scheduler.passedThroughFrames))
+        }
         return try scheduler.run(lanes: Array(lanes.prefix(count)), progress: progress)
     }
 

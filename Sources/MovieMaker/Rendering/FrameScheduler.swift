@@ -26,8 +26,17 @@ protocol FrameSink: AnyObject, Sendable {
     /// showed it is: see `Clip.repeatsPreviousFrame`). `slot` was reserved but neither drawn nor filled.
     /// Called in order, like `commit`, after a commit with `keepForRepeat` or another repeat.
     func commitRepeat(_ slot: Slot, index: Int) throws
+    /// Fills `slot` for a frame whose whole picture is a decoded video frame (`video`, from
+    /// `Clip.videoPassThrough`) straight from the decoder, without drawing it; false when the sink
+    /// cannot, touching nothing (the frame is then drawn and filled as any other).
+    func fill(_ slot: Slot, from lane: DrawingLane<Tool>, passingThrough video: VideoPassThrough) throws -> Bool
     /// Gives back a slot that will not be committed.
     func release(_ slot: Slot)
+}
+
+extension FrameSink {
+    /// Sinks that keep drawn pixels draw every frame.
+    func fill(_ slot: Slot, from lane: DrawingLane<Tool>, passingThrough video: VideoPassThrough) throws -> Bool { false }
 }
 
 /// Which movie frames a render's drawing threads are drawing now, so photo providers know when no
@@ -77,6 +86,8 @@ final class FrameScheduler<Sink: FrameSink>: @unchecked Sendable {
     private var ready: [Int: (slot: Sink.Slot, repeats: Bool)] = [:]
     /// How many frames were committed as repeats of the frame before (not drawn, not converted).
     private(set) var repeatedFrames = 0
+    /// How many frames went from the video decoder to the sink without being drawn.
+    private(set) var passedThroughFrames = 0
     private var failure: (any Error)?
     private var workersRunning = 0
     private var lastLane: DrawingLane<Sink.Tool>?
@@ -90,17 +101,22 @@ final class FrameScheduler<Sink: FrameSink>: @unchecked Sendable {
     private let movieBase: Int
     /// Whether frame `index` shows exactly the picture of frame `index − 1` (from the clip tree), if known.
     private let repeatsPrevious: (@Sendable (Int) -> Bool)?
+    /// The decoded video frame that is frame `index`'s whole picture (from the clip tree), if any.
+    private let passThrough: (@Sendable (Int) -> VideoPassThrough?)?
 
     /// A scheduler for the frames `frames` (indices passed to `draw` and the sink), drawing with `draw`
     /// into `sink`, stopping when `cancellation` is cancelled.
     /// Frames being drawn are registered in `inFlight` as movie frames `movieBase + index`.
     /// Frames for which `repeatsPrevious` answers true are neither drawn nor filled: the sink repeats the
     /// frame before (the first and the last frame of the range are always drawn: the last one's canvas is
-    /// returned).
+    /// returned). Frames for which `passThrough` names a video frame go to the sink without drawing,
+    /// when the sink takes them (the last one is drawn on its canvas as well, for the returned canvas).
     init(frames: Range<Int>, sink: Sink, cancellation: CancellationToken?, inFlight: FramesInFlight? = nil, movieBase: Int = 0,
-         repeatsPrevious: (@Sendable (Int) -> Bool)? = nil, draw: @escaping @Sendable (Int, Canvas) throws -> Void) {
+         repeatsPrevious: (@Sendable (Int) -> Bool)? = nil, passThrough: (@Sendable (Int) -> VideoPassThrough?)? = nil,
+         draw: @escaping @Sendable (Int, Canvas) throws -> Void) {
         self.frames = frames; self.sink = sink; self.cancellation = cancellation; self.draw = draw
         self.inFlight = inFlight; self.movieBase = movieBase; self.repeatsPrevious = repeatsPrevious
+        self.passThrough = passThrough
         nextToDraw = frames.lowerBound
     }
 
@@ -154,6 +170,14 @@ final class FrameScheduler<Sink: FrameSink>: @unchecked Sendable {
         return repeatsPrevious(index)
     }
 
+    /// The video frame that is frame `index`'s whole picture, when it may go to the sink undrawn. Any
+    /// frame may, the first and last of the range too: which frames pass through must not depend on how
+    /// a movie is cut into ranges (chunks), or their bytes would.
+    private func passedThrough(_ index: Int) -> VideoPassThrough? {
+        guard let passThrough else { return nil }
+        return passThrough(index)
+    }
+
     private func work(on lane: DrawingLane<Sink.Tool>) {
         let canvas = lane.canvas
         defer {
@@ -172,10 +196,14 @@ final class FrameScheduler<Sink: FrameSink>: @unchecked Sendable {
             }
             guard let index else { return }
             let repeated = repeats(index)
+            let video = repeated ? nil : passedThrough(index)
+            var drawn = false
             do {
+                // A frame that is one video's picture draws no photo, so it is done with here even when
+                // the sink turns it down and it is drawn below.
                 defer { inFlight?.end(movieBase + index) }
                 if cancellation?.isCancelled == true { throw MovieMakerError.cancelled }
-                if !repeated { try draw(index, canvas) }
+                if !repeated && video == nil { try draw(index, canvas); drawn = true }
             } catch {
                 fail(error); return
             }
@@ -198,7 +226,18 @@ final class FrameScheduler<Sink: FrameSink>: @unchecked Sendable {
                 fail(error); return
             }
             do {
-                if !repeated { try sink.fill(slot, from: lane, index: index) }
+                if let video {
+                    // Straight from the decoder; drawn after all when the sink cannot take it.
+                    if try sink.fill(slot, from: lane, passingThrough: video) {
+                        condition.withLock { passedThroughFrames += 1 }
+                        // The last frame's canvas is returned holding its picture (a serial frame added
+                        // next may draw over it): drawn there too, though not converted.
+                        if index == frames.upperBound - 1 { try draw(index, canvas) }
+                    } else {
+                        try draw(index, canvas); drawn = true
+                    }
+                }
+                if drawn { try sink.fill(slot, from: lane, index: index) }
             } catch {
                 sink.release(slot)
                 condition.withLock { _ = reservedAhead.remove(index) }

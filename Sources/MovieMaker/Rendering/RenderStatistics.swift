@@ -19,13 +19,18 @@ public struct RenderStatistics: Sendable, Hashable, Codable {
     /// Frames the clip tree showed to be the same picture as the frame before, handed to the encoder
     /// again instead of being drawn and converted (a title card's hold, a still photo, a freeze).
     public var framesReused: Int
+    /// Frames whose whole picture was one video's decoded frame, handed from the decoder to the encoder
+    /// in YUV without being drawn (the body of each clip in a stitch).
+    public var framesPassedThrough: Int
 
     /// Statistics of a render that did none of these things.
     package init(photoWaitSeconds: Double = 0, photoWaits: Int = 0, photosDecodedOnDrawingThreads: Int = 0,
-                photosDecodedAhead: Int = 0, peakOpenVideoDecoders: Int = 0, framesReused: Int = 0) {
+                photosDecodedAhead: Int = 0, peakOpenVideoDecoders: Int = 0, framesReused: Int = 0,
+                 framesPassedThrough: Int = 0) {
         self.photoWaitSeconds = photoWaitSeconds; self.photoWaits = photoWaits
         self.photosDecodedOnDrawingThreads = photosDecodedOnDrawingThreads; self.photosDecodedAhead = photosDecodedAhead
         self.peakOpenVideoDecoders = peakOpenVideoDecoders; self.framesReused = framesReused
+        self.framesPassedThrough = framesPassedThrough
     }
 
     /// These and `other`'s (a later render of the same movie) together: counts and times added, the
@@ -35,7 +40,8 @@ public struct RenderStatistics: Sendable, Hashable, Codable {
                          photosDecodedOnDrawingThreads: photosDecodedOnDrawingThreads + other.photosDecodedOnDrawingThreads,
                          photosDecodedAhead: photosDecodedAhead + other.photosDecodedAhead,
                          peakOpenVideoDecoders: max(peakOpenVideoDecoders, other.peakOpenVideoDecoders),
-                         framesReused: framesReused + other.framesReused)
+                         framesReused: framesReused + other.framesReused,
+                         framesPassedThrough: framesPassedThrough + other.framesPassedThrough)
     }
 }
 

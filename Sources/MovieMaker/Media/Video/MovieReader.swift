@@ -142,6 +142,30 @@ public final class MovieReader {
         return n
     }
 
+    /// Every frame's three planes packed without row padding (Y, then U, then V), as decoded, for a
+    /// yuv420p stream: what the tests compare when the question is the encoder's input, not its
+    /// conversion to BGRA (a lossless movie decodes to exactly the frames the encoder was given).
+    package func decodedYUV420Frames() throws -> [[UInt8]] {
+        var frames: [[UInt8]] = []
+        try forEachDecodedFrame(from: nil) { frame, _, _ in
+            let f = frame.pointee
+            guard f.format == AV_PIX_FMT_YUV420P.rawValue else {
+                throw MovieMakerError.movieUnreadable(path: url.path, reason: "frames are \(String(cString: av_get_pix_fmt_name(AVPixelFormat(rawValue: f.format)))), not yuv420p")
+            }
+            let w = Int(f.width), h = Int(f.height)
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(w * h * 3 / 2)
+            for (plane, stride, rowBytes, rows) in [(f.data.0, f.linesize.0, w, h), (f.data.1, f.linesize.1, (w + 1) / 2, (h + 1) / 2),
+                                                   (f.data.2, f.linesize.2, (w + 1) / 2, (h + 1) / 2)] {
+                guard let plane else { continue }
+                for y in 0..<rows { bytes.append(contentsOf: UnsafeBufferPointer(start: plane + y * Int(stride), count: rowBytes)) }
+            }
+            frames.append(bytes)
+            return true
+        }
+        return frames
+    }
+
     /// Decodes frames in presentation order, from the start or from the first frame at or after
     /// `start`, converts each into the reused BGRA buffer and lends it to `body` (return false to stop).
     /// The view is valid only during the call: copy what must outlive it (`decodedFrame()`).

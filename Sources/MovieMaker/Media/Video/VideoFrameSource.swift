@@ -109,6 +109,12 @@ final class VideoFrameSource {
         try converter.convert(frame.pointer, width: width, height: height, file: file, into: destination, stride: stride)
     }
 
+    /// The decoded frame shown at `time` of the source, in the stream's own format (borrowed: valid
+    /// until the next call on this source), for a frame that passes it to the encoder as it is.
+    func decodedFrame(at time: Time) throws(MovieMakerError) -> UnsafeMutablePointer<AVFrame> {
+        try frame(at: time).pointer
+    }
+
     /// Whether decoded pictures carry alpha (then they are drawn, never written over the canvas).
     var hasAlpha: Bool { window.first.map { pixelFormatHasAlpha(AVPixelFormat(rawValue: $0.pointer.pointee.format)) } ?? true }
 

@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+@testable import MovieMaker
+import MovieMakerTestSupport
+
+/// Frames whose whole picture is one video go from the decoder to the encoder in YUV (`Clip.videoPassThrough`):
+/// the frames handed to the encoder must be what drawing them gives, within rounding (≥ 50 dB, no
+/// shift of the mean), and the frames beside a transition (drawn) must not jump. Movies are lossless so
+/// that decoding them gives back exactly the frames the encoder was handed.
+@Suite("Video pass-through")
+struct VideoPassThroughTests {
+    /// Three recorded clips (two seconds each, with sound) stitched with half-second crossfades: 150 frames.
+    static func stitched(_ variant: VideoFixtures.Variant = .plain) throws -> Clip {
+        let urls = try [440.0, 550, 660].map { try VideoFixtures.movie(VideoFixtures.Spec(toneFrequency: $0), variant) }
+        return Clip.stitched(try urls.map { try Clip.video($0) }, transition: .crossfade(duration: 0.5))
+    }
+
+    /// Renders `clip` at 320×240 losslessly, passing video through or drawing every frame; returns the
+    /// frames as decoded (packed yuv420p planes) and the render's statistics.
+    static func render(_ clip: Clip, passingThrough: Bool, in folder: TemporaryFolder) throws -> (frames: [[UInt8]], statistics: RenderStatistics) {
+        var settings = EncoderSettings(preset: .ultrafast)
+        settings.lossless = true
+        settings.passesVideoThrough = passingThrough
+        let url = folder.file(passingThrough ? "through.mp4" : "drawn.mp4")
+        let movie = try MovieMaker(url: url, width: 320, height: 240, fps: 30, settings: settings)
+        try movie.add(clip)
+        let summary = try movie.finish()
+        return (try MovieReader(url: url).decodedYUV420Frames(), summary.statistics)
+    }
+
+    /// PSNR over all planes of two packed frames, in dB (infinity when equal).
+    static func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
+        var sum = 0.0
+        for i in a.indices { let d = Double(a[i]) - Double(b[i]); sum += d * d }
+        return sum == 0 ? .infinity : 10 * log10(255 * 255 / (sum / Double(a.count)))
+    }
+
+    /// The mean of a − b over one plane of packed 320×240 frames (0: Y, 1: U, 2: V).
+    static func meanDifference(_ a: [UInt8], _ b: [UInt8], plane: Int) -> Double {
+        let ranges = [0..<76_800, 76_800..<96_000, 96_000..<115_200]
+        var sum = 0
+        for i in ranges[plane] { sum += Int(a[i]) - Int(b[i]) }
+        return Double(sum) / Double(ranges[plane].count)
+    }
+
+    @Test("The bodies of stitched clips pass through: ≥ 50 dB against drawing them, no colour shift, transitions unchanged")
+    func stitchedBodiesPassThrough() throws {
+        let folder = try TemporaryFolder()
+        let clip = try Self.stitched()
+        let through = try Self.render(clip, passingThrough: true, in: folder)
+        let drawn = try Self.render(clip, passingThrough: false, in: folder)
+        #expect(through.frames.count == 150 && drawn.frames.count == 150)
+        // 150 frames, 2 × 15 of them in crossfades (drawn).
+        #expect(through.statistics.framesPassedThrough == 120, "\(through.statistics.framesPassedThrough) frames passed through")
+        #expect(drawn.statistics.framesPassedThrough == 0)
+        let transitions = Set(45..<60).union(90..<105)
+        for i in 0..<min(through.frames.count, drawn.frames.count) {
+            let a = through.frames[i], b = drawn.frames[i]
+            if transitions.contains(i) {
+                #expect(a == b, "frame \(i) is drawn in both renders, so it must be the same")
+                continue
+            }
+            let db = Self.psnr(a, b)
+            #expect(db >= 50, "frame \(i): \(String(format: "%.1f", db)) dB between passing through and drawing")
+            for plane in 0..<3 {
+                let shift = Self.meanDifference(a, b, plane: plane)
+                #expect(abs(shift) <= 0.5, "frame \(i) plane \(plane): mean shifted by \(shift) levels")
+            }
+        }
+        // The seams: the frames just before and after each crossfade are passed through, the crossfade's
+        // own frames drawn. What the crossfade's first and last frames show differs from their neighbours
+        // by the same amount whichever way the neighbours were made (within a level).
+        for (body, edge) in [(44, 45), (60, 59), (89, 90), (105, 104)] {
+            for plane in 0..<3 {
+                let jumpThrough = Self.meanDifference(through.frames[edge], through.frames[body], plane: plane)
+                let jumpDrawn = Self.meanDifference(drawn.frames[edge], drawn.frames[body], plane: plane)
+                #expect(abs(jumpThrough - jumpDrawn) <= 1, "seam \(body)|\(edge) plane \(plane): \(jumpThrough) against \(jumpDrawn) levels")
+            }
+        }
+    }
+
+    @Test("Which frames pass through does not depend on chunks: a stitch rendered in 1 and in 4 lossless chunks decodes to the same frames")
+    func chunksAgree() throws {
+        let folder = try TemporaryFolder()
+        for (k, tone) in [440.0, 550, 660].enumerated() {
+            try FileManager.default.copyItem(at: try VideoFixtures.movie(VideoFixtures.Spec(toneFrequency: tone)), to: folder.file("clip\(k).mp4"))
+        }
+        let json = """
+        {"version": 1, "output": {"size": "320x240", "fps": 30, "encoder": {"preset": "ultrafast", "lossless": true}},
+         "tracks": [{"kind": "video", "items": [{"type": "video", "source": {"file": "clip0.mp4"}},
+                                               {"type": "video", "source": {"file": "clip1.mp4"}, "transition": {"name": "fade", "duration": "0.5s"}},
+                                               {"type": "video", "source": {"file": "clip2.mp4"}}]}]}
+        """
+        let (job, composition) = try DistributedRenderTests.job(json, in: folder)
+        let single = folder.file("single.mp4")
+        let summary = try composition.render(to: single)
+        #expect(summary.statistics.framesPassedThrough > 100, "\(summary.statistics.framesPassedThrough) frames passed through")
+        let chunks = folder.file("chunks")
+        try FileManager.default.createDirectory(at: chunks, withIntermediateDirectories: false)
+        for k in 0..<4 {
+            let outcome = try job.renderChunk(k, of: 4, in: chunks)
+            guard case .rendered = outcome else { Issue.record("chunk \(k): \(outcome)"); continue }
+        }
+        let joined = folder.file("joined.mp4")
+        _ = try job.assemble(from: chunks, to: joined)
+        let a = try MovieReader(url: single).decodedYUV420Frames(), b = try MovieReader(url: joined).decodedYUV420Frames()
+        let different = zip(a, b).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+        #expect(a.count == b.count && a.count > 100 && different.isEmpty, "frames \(different.prefix(10)) differ")
+    }
+
+    @Test("10-bit HEVC clips are drawn, not passed through (dropping bits would not match the drawn colours within rounding)")
+    func tenBitClipsAreDrawn() throws {
+        let clip: Clip
+        do { clip = try Self.stitched(.encoded(.hevc10MP4)) } catch let error as VideoFixtures.Unavailable {
+            print("skipped: \(error)"); return
+        }
+        let folder = try TemporaryFolder()
+        let through = try Self.render(clip, passingThrough: true, in: folder)
+        let drawn = try Self.render(clip, passingThrough: false, in: folder)
+        #expect(through.statistics.framesPassedThrough == 0)
+        #expect(through.frames == drawn.frames)
+    }
+
+    @Test("What passes through: only a whole-frame, upright, untouched video; a transform, a filter, an overlay or another size is drawn")
+    func whatPassesThrough() throws {
+        let url = try VideoFixtures.movie(VideoFixtures.Spec())
+        let video = try Clip.video(url)
+        let t = Time(value: 1, timescale: 2)
+        #expect(video.videoPassThrough(at: t, width: 320, height: 240, rate: 30) != nil)
+        #expect(video.trimmed(from: Time(value: 1, timescale: 10), to: 2).speed(Speed(2)).videoPassThrough(at: t, width: 320, height: 240, rate: 30)?.sourceTime
+                == Time(value: 11, timescale: 10))
+        #expect(video.videoPassThrough(at: t, width: 640, height: 480, rate: 30) == nil, "another size is scaled by drawing")
+        #expect((try video.transformed(Clip.Transform(scale: .constant(0.5)))).videoPassThrough(at: t, width: 320, height: 240, rate: 30) == nil)
+        #expect((try video.transformed(Clip.Transform(cornerRadius: 12))).videoPassThrough(at: t, width: 320, height: 240, rate: 30) == nil)
+        #expect(video.filtered([.color(.grayscale(amount: 1))]).videoPassThrough(at: t, width: 320, height: 240, rate: 30) == nil)
+        let overlay = Clip.overlay([video, Clip.color(.red, duration: 1)])
+        #expect(overlay.videoPassThrough(at: t, width: 320, height: 240, rate: 30) == nil, "a layer over it")
+        #expect(overlay.videoPassThrough(at: Time(value: 3, timescale: 2), width: 320, height: 240, rate: 30) != nil, "the layer has ended")
+        #expect(Clip.overlay([Clip.color(.red, duration: 2), video]).videoPassThrough(at: t, width: 320, height: 240, rate: 30) != nil,
+                "a layer under it is hidden")
+        let later = Clip.color(.red, duration: 1).delayed(by: 1)
+        #expect(Clip.overlay([video, later]).videoPassThrough(at: t, width: 320, height: 240, rate: 30) != nil, "a layer over it not started yet")
+        let rotated = try Clip.video(try VideoFixtures.movie(VideoFixtures.Spec(), .rotated(180)))
+        #expect(rotated.videoPassThrough(at: t, width: 320, height: 240, rate: 30) == nil, "turned for display")
+    }
+}
