@@ -212,12 +212,23 @@ enum TableFormatter {
         var lines = ["", "video: \(w.clips) clips of \(w.secondsPerClip) s (\(w.sourceDescription); \(mib(w.sourceBytes)) MiB) stitched with "
                      + "\(format(w.crossfadeSeconds, 1)) s crossfades and their sound, \(w.width)×\(w.height) @ \(w.fps) fps, "
                      + "\(w.frames) frames; x264 \(w.preset) CRF \(w.crf)"]
-        lines += videoRows([r.decodeDraw, r.convert, r.encode, r.encoderAlonePeak, r.render, r.renderProcess, r.ffmpeg])
+        lines += videoRows([r.decodeDraw, r.convert, r.encode, r.encoderAlonePeak, r.render, r.renderProcess, r.ffmpeg]
+                           + [r.hardCuts, r.ffmpegConcat, r.moviePy].compactMap { $0 })
+        func target(_ value: Double?, _ goal: Double) -> String {
+            guard let value else { return "not measured" }
+            return value >= goal ? "met" : "MISSED by \(format(100 * (goal - value) / goal, 0)) %"
+        }
         lines += [
             "  throughput   fps d ÷ fps c (whole render vs x264 alone)       = \(format(r.throughputVsEncoder, 3))   "
                 + "target ≥ \(format(VideoResult.throughputTarget, 2)): \(verdict(r.throughputPasses))",
             "  vs ffmpeg    wall e ÷ wall d (process to process)             = \(format(r.speedVsFFmpeg, 3))   "
                 + "target > 1 (MovieMaker faster): \(verdict(r.fasterThanFFmpeg)); CPU d ÷ CPU e = \(format(r.renderProcess.cpuSeconds / r.ffmpeg.cpuSeconds, 3))",
+            "  issue 36     wall e ÷ wall d = \(format(r.speedVsFFmpeg, 3)) (target ≥ \(format(VideoResult.ffmpegTarget, 2)): \(target(r.speedVsFFmpeg, VideoResult.ffmpegTarget))); "
+                + "fps d ÷ fps c = \(format(r.throughputVsEncoder, 3)) (target ≥ 0.92: \(target(r.throughputVsEncoder, 0.92))); "
+                + "wall h ÷ wall d (MoviePy) = \(r.speedVsMoviePy.map { format($0, 2) } ?? "–") (target ≥ 4: \(target(r.speedVsMoviePy, VideoResult.moviePyTarget))); "
+                + "hard cuts wall g ÷ wall f (ffmpeg concat) = \(r.hardCutsVsConcat.map { format($0, 3) } ?? "–") "
+                + "(target ≥ \(format(VideoResult.concatTarget, 2)): \(target(r.hardCutsVsConcat, VideoResult.concatTarget)))"
+                + (r.moviePyNote.map { "; \($0)" } ?? ""),
             "  efficiency   (CPU a + CPU b + CPU c) ÷ (\(r.cores) × wall d)         = \(format(r.efficiency, 3)), "
                 + "overhead (CPU d − CPU(a+b+c)) ÷ CPU d = \(format(r.overheadPercent, 1)) %",
             "  memory       peak d \(format(peak, 1)) MiB ≤ x264 alone \(format(alone, 1)) + \(format(VideoResult.baseAllowanceMiB, 0)) + "

@@ -98,6 +98,20 @@ struct VideoResult: Encodable, Sendable {
     let generationSeconds: Double
     /// The most video decoders (d) had open at once (the movie's `statistics.peakOpenVideoDecoders`).
     var peakOpenDecoders: Int? = nil
+    /// (f) the same clips joined with hard cuts by MovieMaker, whole process, and (g) by ffmpeg's
+    /// `concat` filter (nil when skipped).
+    var hardCuts: VideoPhase? = nil
+    var ffmpegConcat: VideoPhase? = nil
+    /// (h) MoviePy 2.2.1 doing (e)'s job (bench/peers/moviepy_video.py), nil when its venv is missing.
+    var moviePy: VideoPhase? = nil
+    /// Why (h) did not run, when it did not.
+    var moviePyNote: String? = nil
+
+    static let ffmpegTarget = 1.15, moviePyTarget = 4.0, concatTarget = 1.05
+    /// wall g ÷ wall f.
+    var hardCutsVsConcat: Double? { hardCuts.flatMap { f in ffmpegConcat.map { $0.wallSeconds / f.wallSeconds } } }
+    /// wall h ÷ wall d.
+    var speedVsMoviePy: Double? { moviePy.map { $0.wallSeconds / renderProcess.wallSeconds } }
 
     static let throughputTarget = 0.95
     /// The memory budget over x264 alone: 64 MiB plus 48 MiB per open 1080p decoder.
@@ -122,6 +136,7 @@ struct VideoResult: Encodable, Sendable {
         case decoderLimit, encoderOnlyFileBytes, renderFileBytes, ffmpegFileBytes, renderDuration, ffmpegDuration, peakOpenDecoders
         case generationSeconds, throughputVsEncoder, speedVsFFmpeg, efficiency, overheadPercent, memoryLimitMiB
         case throughputPasses, fasterThanFFmpeg, memoryPasses
+        case hardCuts, ffmpegConcat, moviePy, moviePyNote, hardCutsVsConcat, speedVsMoviePy
     }
     func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -137,6 +152,9 @@ struct VideoResult: Encodable, Sendable {
         try c.encode(efficiency, forKey: .efficiency); try c.encode(overheadPercent, forKey: .overheadPercent)
         try c.encode(memoryLimitMiB, forKey: .memoryLimitMiB); try c.encode(throughputPasses, forKey: .throughputPasses)
         try c.encode(fasterThanFFmpeg, forKey: .fasterThanFFmpeg); try c.encode(memoryPasses, forKey: .memoryPasses)
+        try c.encodeIfPresent(hardCuts, forKey: .hardCuts); try c.encodeIfPresent(ffmpegConcat, forKey: .ffmpegConcat)
+        try c.encodeIfPresent(moviePy, forKey: .moviePy); try c.encodeIfPresent(moviePyNote, forKey: .moviePyNote)
+        try c.encodeIfPresent(hardCutsVsConcat, forKey: .hardCutsVsConcat); try c.encodeIfPresent(speedVsMoviePy, forKey: .speedVsMoviePy)
     }
 }
 
@@ -208,7 +226,50 @@ struct VideoBenchmark {
                            renderDuration: renderProbe.duration.seconds, ffmpegDuration: ffmpegProbe.duration.seconds,
                            generationSeconds: generation)
         result.peakOpenDecoders = renderResult.peakOpenDecoders
+
+        standardError("… video: (f) the same clips with hard cuts (fresh process), (g) ffmpeg's concat filter")
+        var cutTask = renderTask
+        cutTask.crossfadeSeconds = 0
+        let ((cutResult, cutExit), cutOthers) = try withOthers { try VideoChild.run(cutTask) }
+        result.hardCuts = VideoPhase(phase: "video-hard-cuts", label: "(f) hard cuts, whole process", frames: cutResult.frames,
+                                     wallSeconds: cutExit.wallSeconds, cpuSeconds: cutExit.cpuSeconds, cpuClock: "child",
+                                     peakRSSMiB: cutResult.peakRSSMiB, otherProcessesCores: cutOthers)
+        let concatCommand = try Self.ffmpegConcatCommand(urls, workload: w, output: ffmpegFile.url)
+        let ((concatRun, _), concatOthers) = try withOthers { try VideoChild.run(VideoChildTask(mode: .measureCommand, command: concatCommand)) }
+        let concatProbe = try VideoFile(url: ffmpegFile.url)
+        result.ffmpegConcat = VideoPhase(phase: "video-ffmpeg-concat", label: "(g) ffmpeg concat filter", frames: concatProbe.frameCount ?? 0,
+                                         wallSeconds: concatRun.wallSeconds, cpuSeconds: concatRun.cpuSeconds, cpuClock: "child",
+                                         peakRSSMiB: concatRun.peakRSSMiB, otherProcessesCores: concatOthers)
+
+        let python = URL(fileURLWithPath: ".build/peers-venv/bin/python"), script = URL(fileURLWithPath: "bench/peers/moviepy_video.py")
+        if FileManager.default.isExecutableFile(atPath: python.path), FileManager.default.fileExists(atPath: script.path) {
+            standardError("… video: (h) MoviePy 2.2.1, the same job as (e)")
+            let moviePyFile = TemporaryFile(tag: "video-moviepy")
+            defer { moviePyFile.remove() }
+            let command = [python.path, script.path] + urls.map(\.path)
+                + ["--out", moviePyFile.url.path, "--preset", w.preset, "--crf", "\(w.crf)", "--crossfade", "\(w.crossfadeSeconds)"]
+            let ((run, _), others) = try withOthers { try VideoChild.run(VideoChildTask(mode: .measureCommand, command: command)) }
+            let probe = try VideoFile(url: moviePyFile.url)
+            result.moviePy = VideoPhase(phase: "video-moviepy", label: "(h) MoviePy 2.2.1, whole process", frames: probe.frameCount ?? 0,
+                                        wallSeconds: run.wallSeconds, cpuSeconds: run.cpuSeconds, cpuClock: "child",
+                                        peakRSSMiB: run.peakRSSMiB, otherProcessesCores: others)
+        } else {
+            result.moviePyNote = "MoviePy not run: \(python.path) is missing (make bench-peers installs it)"
+        }
         return result
+    }
+
+    /// The ffmpeg command line joining the clips with hard cuts: the `concat` filter over pictures and
+    /// sounds (re-encoded, as a join of phone clips into one movie must be), the same encoder settings as (e).
+    static func ffmpegConcatCommand(_ urls: [URL], workload w: VideoWorkload, output: URL) throws -> [String] {
+        var args = Array(try ffmpegCommand(urls, workload: w, output: output).prefix(6))
+        for url in urls { args += ["-i", url.path] }
+        let inputs = urls.indices.map { "[\($0):v][\($0):a]" }.joined()
+        args += ["-filter_complex", "\(inputs)concat=n=\(urls.count):v=1:a=1[v][a]", "-map", "[v]", "-map", "[a]",
+                 "-c:v", "libx264", "-preset", w.preset, "-crf", "\(w.crf)", "-profile:v", "high", "-pix_fmt", "yuv420p",
+                 "-s", "\(w.width)x\(w.height)", "-r", "\(w.fps)",
+                 "-c:a", "aac", "-b:a", "192k", "-ar", "48000", "-ac", "2", "-movflags", "+faststart", output.path]
+        return args
     }
 
     /// (b) and (c) in one pass over chunks, and x264 alone's peak. Each chunk's frames are decoded,

@@ -48,6 +48,8 @@ struct VideoChildTask: Codable {
             let video = try Clip.video(urls[0])
             return reversed ? video.reversed() : video
         }
+        // No crossfade: hard cuts, the sounds joined by the stitch's default 20-ms crossfade.
+        if crossfadeSeconds == 0 { return Clip.stitched(try urls.map { try Clip.video($0) }) }
         let crossfade = Time(seconds: crossfadeSeconds)
         return Clip.stitched(try urls.map { try Clip.video($0) }, transition: .crossfade(duration: crossfade), audioCrossfade: crossfade)
     }
