@@ -7,10 +7,12 @@
 // without contraction into FMAs, so a frame's bytes do not depend on the CPU it was converted on.
 #include "CMovieMakerShim.h"
 #include <stdlib.h>
-#include <string.h>
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "BGRA pixels are read as little-endian 32-bit words"
+#endif
+#if defined(__FAST_MATH__)
+#error "fast-math would contract and reorder the float expressions below, making bytes depend on the build"
 #endif
 #pragma clang fp contract(off)
 
@@ -149,6 +151,14 @@ BODY(convert_avx2, __attribute__((target("avx2"))))
 void mm_bgra_to_yuv420p_generic(mm_yuv420_scratch *s, const uint8_t *src, ptrdiff_t src_stride,
                                 uint8_t *y, ptrdiff_t y_stride, uint8_t *u, ptrdiff_t u_stride, uint8_t *v, ptrdiff_t v_stride) {
     convert_generic(s, src, src_stride, y, y_stride, u, u_stride, v, v_stride);
+}
+
+int mm_has_avx2(void) {
+#if defined(__x86_64__) && defined(__clang__)
+    return __builtin_cpu_supports("avx2") ? 1 : 0;
+#else
+    return 0;
+#endif
 }
 
 void mm_bgra_to_yuv420p(mm_yuv420_scratch *s, const uint8_t *src, ptrdiff_t src_stride,

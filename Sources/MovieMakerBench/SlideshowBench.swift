@@ -175,7 +175,7 @@ struct SlideshowBenchmark {
                         peakWasReset: reset)
         }
         return (measurement("slideshow-draw", "(a) draw incl. photo decoding", wall: drawWall, cpu: drawCPU, clock: .process, faults: drawFaults),
-                measurement("slideshow-convert", "(b) BGRA→yuv420p (swscale)", wall: convert.wall, cpu: convert.cpu, clock: .thread,
+                measurement("slideshow-convert", "(b) BGRA→yuv420p", wall: convert.wall, cpu: convert.cpu, clock: .thread,
                             faults: convert.minorFaults),
                 measurement("slideshow-encode", "(c) x264 + mux alone", wall: encode.wall, cpu: encode.cpu, clock: .process,
                             faults: encode.minorFaults),

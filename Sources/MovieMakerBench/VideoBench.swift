@@ -326,7 +326,7 @@ struct VideoBenchmark {
         aloneStarted = true
         let (aloneResult, aloneExit) = try alone.finishReporting(aloneTask)
         let others = MachineUsage.now().othersCores(since: usage0)
-        let convert = VideoPhase(phase: "video-convert", label: "(b) BGRA→yuv420p (swscale)", frames: w.frames,
+        let convert = VideoPhase(phase: "video-convert", label: "(b) BGRA→yuv420p", frames: w.frames,
                                  wallSeconds: convertTime.wall, cpuSeconds: convertTime.cpu, cpuClock: "thread",
                                  peakRSSMiB: nil, otherProcessesCores: others)
         let encodePhase = VideoPhase(phase: "video-encode", label: "(c) x264 + mux alone", frames: w.frames,

@@ -42,4 +42,14 @@ struct RenderStatisticsTests {
         #expect(a.merged(with: b) == RenderStatistics(photoWaitSeconds: 0.75, photoWaits: 3, photosDecodedOnDrawingThreads: 1,
                                                       photosDecodedAhead: 7, peakOpenVideoDecoders: 2))
     }
+
+    @Test("statistics written before the frame counts existed still decode, with the counts 0; new ones round-trip")
+    func decodesOlderJSON() throws {
+        let old = #"{"photoWaitSeconds": 0.5, "photoWaits": 2, "photosDecodedOnDrawingThreads": 1, "photosDecodedAhead": 3, "peakOpenVideoDecoders": 2}"#
+        let decoded = try JSONDecoder().decode(RenderStatistics.self, from: Data(old.utf8))
+        #expect(decoded == RenderStatistics(photoWaitSeconds: 0.5, photoWaits: 2, photosDecodedOnDrawingThreads: 1, photosDecodedAhead: 3,
+                                            peakOpenVideoDecoders: 2))
+        let now = RenderStatistics(photoWaits: 1, framesReused: 4, framesPassedThrough: 9)
+        #expect(try JSONDecoder().decode(RenderStatistics.self, from: JSONEncoder().encode(now)) == now)
+    }
 }

@@ -56,6 +56,8 @@ void mm_yuv420_scratch_free(mm_yuv420_scratch *scratch);
 /// into three planes; uses AVX2 when the CPU has it, with the same bytes as without.
 void mm_bgra_to_yuv420p(mm_yuv420_scratch *scratch, const uint8_t *src, ptrdiff_t src_stride,
                         uint8_t *y, ptrdiff_t y_stride, uint8_t *u, ptrdiff_t u_stride, uint8_t *v, ptrdiff_t v_stride);
+/// Whether `mm_bgra_to_yuv420p` takes its AVX2 path on this CPU (1) or not (0).
+int mm_has_avx2(void);
 /// The same without AVX2, for the test that both give the same bytes.
 void mm_bgra_to_yuv420p_generic(mm_yuv420_scratch *scratch, const uint8_t *src, ptrdiff_t src_stride,
                                 uint8_t *y, ptrdiff_t y_stride, uint8_t *u, ptrdiff_t u_stride, uint8_t *v, ptrdiff_t v_stride);

@@ -1,9 +1,8 @@
 import Foundation
 
 // Which frames are one video's decoded picture and nothing else, decided from the tree alone: a
-// render hands such a frame from the decoder to the encoder in YUV (converted only when the format
-// differs) instead of converting it to BGRA, drawing it and converting it back — the body of every
-// clip in a `stitch`. It mirrors `render(in:at:session:)` node by node, the same time maps and the
+// render copies such a frame from the decoder to the encoder in YUV instead of converting it to BGRA,
+// drawing it and converting it back — the body of every clip in a `stitch`. It mirrors `render(in:at:session:)` node by node, the same time maps and the
 // same tests of which child is drawn, and answers nil wherever drawing does anything else: a
 // transition, a filter, a transform that moves or fades, a mask, a split, another layer.
 
@@ -19,14 +18,15 @@ struct VideoPassThrough: Sendable {
 
 extension Clip {
     /// The video leaf that is the whole picture at `time` (this clip's own time) of a `width`×`height`
-    /// frame, when one is: opaque, upright, not mirrored, exactly the frame's size, with nothing drawn
-    /// over or under it. `session`, when given, opens ahead the decoders drawing would open ahead.
+    /// frame, when one is: opaque, upright, not mirrored, exactly the frame's size, 8-bit 4:2:0 limited
+    /// range BT.709 as probed (`VideoFile.passesThrough`), with nothing drawn over it. `session`, when
+    /// given, opens ahead the decoders drawing would open ahead.
     func videoPassThrough(at time: Time, width: Int, height: Int, rate: FrameRate, session: RenderSession? = nil) -> VideoPassThrough? {
         switch node {
         case let .media(media):
             guard case let .video(video) = media.source, let key = media.videoKey else { return nil }
             let file = video.file
-            guard file.rotation == 0, !file.isMirrored, file.width == width, file.height == height,
+            guard file.passesThrough, file.rotation == 0, !file.isMirrored, file.width == width, file.height == height,
                   file.codedWidth == width, file.codedHeight == height else { return nil }
             // The picture covers the frame whatever the fit (no bars, no blurred backdrop).
             return VideoPassThrough(key: key, file: file, sourceTime: Time.max(.zero, media.sourceRange.start + time))
@@ -42,7 +42,7 @@ extension Clip {
         case let .stack(clips):
             // The topmost layer drawing anything at this time, when it is such a video, hides the layers
             // below (a description's background colour, a track that ended).
-            guard let top = clips.last(where: { time < $0.duration && !$0.drawsNothing(at: time, rate: rate) }) else { return nil }
+            guard let top = clips.last(where: { !$0.drawsNothing(at: time, rate: rate) }) else { return nil }
             return top.videoPassThrough(at: time, width: width, height: height, rate: rate, session: session)
 
         case let .timeMap(map, child):
@@ -58,22 +58,29 @@ extension Clip {
         }
     }
 
-    /// Whether the clip draws nothing at `time` (its own time): an empty generator, a delayed clip not
-    /// started yet, a sequence's gap, a stack of such. Conservative: false unless shown.
+    /// Whether the clip draws nothing at `time` (its own time), as a stack's layer: past its end (a
+    /// stack draws a layer only before its end), an empty generator, a delayed clip not started yet, a
+    /// sequence's gap, a stack of such. Conservative: false unless shown. Only a stack's and a
+    /// sequence's rules end a clip; a time map or a leaf given a later time still draws (a freeze at
+    /// a video's end shows its last frame), so they are asked with the time the interpreter gives them.
     func drawsNothing(at time: Time, rate: FrameRate) -> Bool {
-        guard time < duration else { return true }
+        time >= duration || drawsNothingWithin(at: time, rate: rate)
+    }
+
+    /// `drawsNothing(at:rate:)` without the end: what the node draws when the interpreter calls it at `time`.
+    private func drawsNothingWithin(at time: Time, rate: FrameRate) -> Bool {
         switch node {
         case .generator(.empty, _):
             return true
         case let .timeMap(map, child):
             guard let local = map.childTime(time, childDuration: child.duration, rate: rate) else { return true }
-            return child.drawsNothing(at: local, rate: rate)
+            return child.drawsNothingWithin(at: local, rate: rate)
         case let .stack(clips):
             return clips.allSatisfy { $0.drawsNothing(at: time, rate: rate) }
         case let .sequence(track):
             guard let i = track.index(at: time) else { return true }
             if i > 0, track.transitions[i - 1] != nil, time < track.starts[i] + track.transitions[i - 1]!.duration { return false }
-            return track.items[i].drawsNothing(at: time - track.starts[i], rate: rate)
+            return track.items[i].drawsNothingWithin(at: time - track.starts[i], rate: rate)
         default:
             return false
         }

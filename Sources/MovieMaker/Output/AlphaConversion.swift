@@ -75,6 +75,9 @@ final class FrameConverter {
     private let width: Int, height: Int
     /// The encoder's pixel format and whether it keeps alpha.
     private let format: AVPixelFormat, alpha: Bool
+    /// A reference to the decoded video frame a passed-through frame is copied from, between
+    /// `holdVideoFrame` (before an encoder frame is reserved) and `copyHeldVideoFrame` (owned).
+    private var held: OwnedFrame?
 
     /// A converter for `width`×`height` surfaces into frames of `format`; `alpha` keeps the alpha channel.
     init(width: Int, height: Int, format: AVPixelFormat, alpha: Bool, method: YUVConversionMethod = .standard) throws(MovieMakerError) {
@@ -119,24 +122,32 @@ final class FrameConverter {
         return scaler.convert(from: UnsafePointer(buffer), stride: straightStride, height: height, into: frame)
     }
 
-    /// Puts a decoded video frame that is a whole movie frame (`Clip.videoPassThrough`) into the
-    /// encoder's `frame` without going through BGRA: a copy, when it is 8-bit 4:2:0, limited range,
-    /// BT.709 (what phones record), at the movie's size. Returns false, touching nothing, for anything
-    /// else, and the frame is then drawn: another matrix (swscale does not convert matrices between YUV
-    /// formats), full range, more bits (swscale dithers when it drops bits, while the drawn path of such
-    /// frames sits 0.3 level lower: they would not agree within rounding), alpha, an output other than
-    /// opaque yuv420p.
-    func passThrough(_ decoded: UnsafeMutablePointer<AVFrame>, file: VideoFile, into frame: UnsafeMutablePointer<AVFrame>) throws(MovieMakerError) -> Bool {
+    /// Whether the encoder's frames can take a passed-through video frame at all: opaque yuv420p.
+    var takesVideoFrames: Bool { format == AV_PIX_FMT_YUV420P && !alpha }
+
+    /// Takes a reference to a decoded video frame that is a whole movie frame (`Clip.videoPassThrough`),
+    /// for `copyHeldVideoFrame(into:)`, when it can go to the encoder as it is: 8-bit 4:2:0, limited
+    /// range, BT.709 (what phones record), at the movie's size. Returns false, holding nothing, for any
+    /// other frame (the file's probe said so, but a stream may change mid-way), which is then drawn:
+    /// swscale does not convert matrices between YUV formats, and when it drops bits it dithers, while
+    /// the drawn path of a 10-bit frame sits 0.3 level lower, so the two would not agree within rounding.
+    func holdVideoFrame(_ decoded: UnsafeMutablePointer<AVFrame>, file: VideoFile) throws(MovieMakerError) -> Bool {
         let f = decoded.pointee
-        guard format == AV_PIX_FMT_YUV420P, !alpha, f.format == AV_PIX_FMT_YUV420P.rawValue,
-              Int(f.width) == width, Int(f.height) == height,
-              f.color_range != AVCOL_RANGE_JPEG, !file.isFullRange else { return false }
-        // The matrix the drawn path would use (VideoPictureConverter's choice for untagged frames).
-        let space = f.colorspace != AVCOL_SPC_UNSPECIFIED ? f.colorspace
-            : file.colorMatrix == "unknown" ? (f.height >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M) : f.colorspace
-        guard space == AVCOL_SPC_BT709 else { return false }
-        try ffCheck(av_frame_copy(frame, decoded), "av_frame_copy (video frame)")
+        guard takesVideoFrames, f.format == AV_PIX_FMT_YUV420P.rawValue, Int(f.width) == width, Int(f.height) == height,
+              f.color_range != AVCOL_RANGE_JPEG, !file.isFullRange,
+              VideoPictureConverter.matrix(of: decoded, file: file) == AVCOL_SPC_BT709 else { return false }
+        if held == nil { held = try OwnedFrame() }
+        av_frame_unref(held!.pointer)
+        try ffCheck(av_frame_ref(held!.pointer, decoded), "av_frame_ref (video frame)")
         return true
+    }
+
+    /// Copies the frame `holdVideoFrame` kept into the encoder's `frame` (pixels only: no timestamps,
+    /// picture types or side data reach the encoder) and lets it go.
+    func copyHeldVideoFrame(into frame: UnsafeMutablePointer<AVFrame>) throws(MovieMakerError) {
+        guard let held else { preconditionFailure("copyHeldVideoFrame without a held frame") }
+        defer { av_frame_unref(held.pointer) }
+        try ffCheck(av_frame_copy(frame, held.pointer), "av_frame_copy (video frame)")
     }
 
     deinit { straight?.deallocate() }

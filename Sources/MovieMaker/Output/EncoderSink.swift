@@ -35,12 +35,18 @@ final class EncoderSink: FrameSink, @unchecked Sendable {
         try lane.tool.convertAll(lane.canvas.surface, into: slot.pointer)
     }
 
-    /// Copies (or converts, YUV to YUV) the decoded video frame into `slot`, with the lane's converter.
-    func fill(_ slot: OwnedFrame, from lane: DrawingLane<FrameConverter>, passingThrough video: VideoPassThrough) throws -> Bool {
-        guard let session else { return false }
+    /// Holds a reference to the decoded video frame in the lane's converter, if it can go to the
+    /// encoder as it is (decoded now, before a slot is reserved).
+    func prepare(passingThrough video: VideoPassThrough, on lane: DrawingLane<FrameConverter>) throws -> Bool {
+        guard let session, lane.tool.takesVideoFrames else { return false }
         return try session.withVideoSource(for: video.key) { source in
-            try lane.tool.passThrough(try source.decodedFrame(at: video.sourceTime), file: video.file, into: slot.pointer)
+            try lane.tool.holdVideoFrame(try source.decodedFrame(at: video.sourceTime), file: video.file)
         }
+    }
+
+    /// Copies the frame the lane's converter holds into `slot`.
+    func fillPassedThrough(_ slot: OwnedFrame, from lane: DrawingLane<FrameConverter>) throws {
+        try lane.tool.copyHeldVideoFrame(into: slot.pointer)
     }
 
     /// Stamps the frame and queues it for the encoder (keeping a reference to its picture when the next

@@ -118,7 +118,10 @@ final class EncodingOutput: MovieOutput {
         let repeats: (@Sendable (Int) -> Bool)? = settings.reusesUnchangedFrames ? { @Sendable index in clip.repeatsPreviousFrame(index, rate: rate) } : nil
         // Only when the canvas is the encoded size (an odd size padded for the encoder draws every frame).
         let (w, h) = (width, height)
-        let passThrough: (@Sendable (Int) -> VideoPassThrough?)? = settings.passesVideoThrough && (width, height) == (encodedWidth, encodedHeight)
+        var showsVideo = false
+        clip.forEachMediaLeaf { media in if media.videoKey != nil { showsVideo = true } }
+        let passThrough: (@Sendable (Int) -> VideoPassThrough?)? = settings.passesVideoThrough && showsVideo && converter.takesVideoFrames
+            && (width, height) == (encodedWidth, encodedHeight)
             ? { @Sendable index in clip.videoPassThrough(at: rate.time(ofFrame: index), width: w, height: h, rate: rate, session: session) } : nil
         let scheduler = FrameScheduler(frames: job.frames, sink: sink, cancellation: job.cancellation,
                                        inFlight: session.framesInFlight, movieBase: movieBase, repeatsPrevious: repeats,

@@ -28,5 +28,8 @@ final class YUV420Conversion {
         convert(scratch, source, stride, f.data.0, Int(f.linesize.0), f.data.1, Int(f.linesize.1), f.data.2, Int(f.linesize.2))
     }
 
+    /// Whether this CPU takes the AVX2 path.
+    static var hasAVX2: Bool { mm_has_avx2() != 0 }
+
     deinit { mm_yuv420_scratch_free(scratch) }
 }

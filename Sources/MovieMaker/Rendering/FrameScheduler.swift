@@ -26,17 +26,24 @@ protocol FrameSink: AnyObject, Sendable {
     /// showed it is: see `Clip.repeatsPreviousFrame`). `slot` was reserved but neither drawn nor filled.
     /// Called in order, like `commit`, after a commit with `keepForRepeat` or another repeat.
     func commitRepeat(_ slot: Slot, index: Int) throws
-    /// Fills `slot` for a frame whose whole picture is a decoded video frame (`video`, from
-    /// `Clip.videoPassThrough`) straight from the decoder, without drawing it; false when the sink
-    /// cannot, touching nothing (the frame is then drawn and filled as any other).
-    func fill(_ slot: Slot, from lane: DrawingLane<Tool>, passingThrough video: VideoPassThrough) throws -> Bool
+    /// Readies a frame whose whole picture is a decoded video frame (`video`, from
+    /// `Clip.videoPassThrough`) to go to the sink without drawing, with what `lane` holds: called before
+    /// a slot is reserved, so decoding never holds one. False when the sink cannot take it (the frame is
+    /// then drawn and filled as any other).
+    func prepare(passingThrough video: VideoPassThrough, on lane: DrawingLane<Tool>) throws -> Bool
+    /// Fills `slot` with the frame `prepare(passingThrough:on:)` readied on `lane`.
+    func fillPassedThrough(_ slot: Slot, from lane: DrawingLane<Tool>) throws
     /// Gives back a slot that will not be committed.
     func release(_ slot: Slot)
 }
 
 extension FrameSink {
     /// Sinks that keep drawn pixels draw every frame.
-    func fill(_ slot: Slot, from lane: DrawingLane<Tool>, passingThrough video: VideoPassThrough) throws -> Bool { false }
+    func prepare(passingThrough video: VideoPassThrough, on lane: DrawingLane<Tool>) throws -> Bool { false }
+    /// Never called when `prepare` always answers false.
+    func fillPassedThrough(_ slot: Slot, from lane: DrawingLane<Tool>) throws {
+        preconditionFailure("fillPassedThrough on a sink that prepares no frame")
+    }
 }
 
 /// Which movie frames a render's drawing threads are drawing now, so photo providers know when no
@@ -196,14 +203,19 @@ final class FrameScheduler<Sink: FrameSink>: @unchecked Sendable {
             }
             guard let index else { return }
             let repeated = repeats(index)
-            let video = repeated ? nil : passedThrough(index)
-            var drawn = false
+            var passed = false
             do {
-                // A frame that is one video's picture draws no photo, so it is done with here even when
-                // the sink turns it down and it is drawn below.
                 defer { inFlight?.end(movieBase + index) }
                 if cancellation?.isCancelled == true { throw MovieMakerError.cancelled }
-                if !repeated && video == nil { try draw(index, canvas); drawn = true }
+                if !repeated, let video = passedThrough(index) {
+                    // Straight from the decoder when the sink takes it; drawn otherwise.
+                    passed = try sink.prepare(passingThrough: video, on: lane)
+                    // The last frame's canvas is returned holding its picture (a serial frame added next
+                    // may draw over it): drawn there too, though not converted.
+                    if !passed || index == frames.upperBound - 1 { try draw(index, canvas) }
+                } else if !repeated {
+                    try draw(index, canvas)
+                }
             } catch {
                 fail(error); return
             }
@@ -226,18 +238,11 @@ final class FrameScheduler<Sink: FrameSink>: @unchecked Sendable {
                 fail(error); return
             }
             do {
-                if let video {
-                    // Straight from the decoder; drawn after all when the sink cannot take it.
-                    if try sink.fill(slot, from: lane, passingThrough: video) {
-                        condition.withLock { passedThroughFrames += 1 }
-                        // The last frame's canvas is returned holding its picture (a serial frame added
-                        // next may draw over it): drawn there too, though not converted.
-                        if index == frames.upperBound - 1 { try draw(index, canvas) }
-                    } else {
-                        try draw(index, canvas); drawn = true
-                    }
+                if passed {
+                    try sink.fillPassedThrough(slot, from: lane)
+                } else if !repeated {
+                    try sink.fill(slot, from: lane, index: index)
                 }
-                if drawn { try sink.fill(slot, from: lane, index: index) }
             } catch {
                 sink.release(slot)
                 condition.withLock { _ = reservedAhead.remove(index) }
@@ -252,6 +257,7 @@ final class FrameScheduler<Sink: FrameSink>: @unchecked Sendable {
                     return true
                 }
                 ready[index] = (slot, repeated)
+                if passed { passedThroughFrames += 1 }
                 while let next = ready.removeValue(forKey: frames.lowerBound + committed) {
                     let nextIndex = frames.lowerBound + committed
                     reservedAhead.remove(nextIndex)

@@ -33,6 +33,22 @@ public struct RenderStatistics: Sendable, Hashable, Codable {
         self.framesPassedThrough = framesPassedThrough
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case photoWaitSeconds, photoWaits, photosDecodedOnDrawingThreads, photosDecodedAhead, peakOpenVideoDecoders
+        case framesReused, framesPassedThrough
+    }
+
+    /// Decodes statistics written by this or an earlier version (whose JSON lacks the newer counts: 0).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(photoWaitSeconds: try c.decode(Double.self, forKey: .photoWaitSeconds), photoWaits: try c.decode(Int.self, forKey: .photoWaits),
+                  photosDecodedOnDrawingThreads: try c.decode(Int.self, forKey: .photosDecodedOnDrawingThreads),
+                  photosDecodedAhead: try c.decode(Int.self, forKey: .photosDecodedAhead),
+                  peakOpenVideoDecoders: try c.decode(Int.self, forKey: .peakOpenVideoDecoders),
+                  framesReused: try c.decodeIfPresent(Int.self, forKey: .framesReused) ?? 0,
+                  framesPassedThrough: try c.decodeIfPresent(Int.self, forKey: .framesPassedThrough) ?? 0)
+    }
+
     /// These and `other`'s (a later render of the same movie) together: counts and times added, the
     /// larger peak kept.
     func merged(with other: RenderStatistics) -> RenderStatistics {

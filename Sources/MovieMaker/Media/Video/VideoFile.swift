@@ -151,6 +151,13 @@ public struct VideoFile: Sendable, Hashable {
         return pts == mm_av_nopts_value() ? nil : demuxer.time(ofTimestamp: pts, inStream: index)
     }
 
+    /// Whether the stream's pictures can go to an H.264 movie as they are decoded (see
+    /// `Clip.videoPassThrough`): 8-bit 4:2:0, limited range, in the BT.709 matrix the drawn path would
+    /// give them (tagged so, or untagged at 720 lines or more, as `VideoPictureConverter` reads them).
+    var passesThrough: Bool {
+        pixelFormat == "yuv420p" && !isFullRange && (colorMatrix == "bt709" || (colorMatrix == "unknown" && codedHeight >= 720))
+    }
+
     /// Refuses what the clip cannot show faithfully: HDR (PQ/HLG) would look washed out converted as SDR.
     func checkShowable() throws(MovieMakerError) {
         if isHDR {

@@ -330,6 +330,14 @@ final class VideoPictureConverter {
     /// Keeps `surface` (whose picture nothing holds any more) for the next conversion.
     func recycle(_ surface: CairoSurface) { spare = surface }
 
+    /// The matrix `frame`'s colours are read with: its own tag; untagged, the file's, and for an
+    /// untagged file BT.709 from 720 lines up, else BT.601. (Video pass-through asks the same.)
+    static func matrix(of frame: UnsafeMutablePointer<AVFrame>, file: VideoFile) -> AVColorSpace {
+        let f = frame.pointee
+        return f.colorspace != AVCOL_SPC_UNSPECIFIED ? f.colorspace
+            : file.colorMatrix == "unknown" ? (f.height >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M) : f.colorspace
+    }
+
     /// `frame` as a `width`×`height` picture (premultiplied BGRA; opaque unless the stream has alpha).
     func convert(_ frame: UnsafeMutablePointer<AVFrame>, width: Int, height: Int, file: VideoFile) throws(MovieMakerError) -> Image {
         let surface: CairoSurface
@@ -358,8 +366,7 @@ final class VideoPictureConverter {
             let s = try OwnedScaler(srcWidth: f.width, srcHeight: f.height, srcFormat: AVPixelFormat(rawValue: f.format),
                                     dstWidth: Int32(width), dstHeight: Int32(height), dstFormat: AV_PIX_FMT_BGRA,
                                     flags: SWS_BILINEAR)
-            let space = f.colorspace != AVCOL_SPC_UNSPECIFIED ? f.colorspace
-                : file.colorMatrix == "unknown" ? (f.height >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M) : f.colorspace
+            let space = Self.matrix(of: frame, file: file)
             let matrix: Int32 = space == AVCOL_SPC_BT709 ? SWS_CS_ITU709
                 : (space == AVCOL_SPC_BT2020_NCL || space == AVCOL_SPC_BT2020_CL) ? SWS_CS_BT2020 : SWS_CS_ITU601
             let fullRange = f.color_range == AVCOL_RANGE_JPEG || file.isFullRange
