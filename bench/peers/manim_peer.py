@@ -112,25 +112,11 @@ class W1Scene(Scene):
             n = W.SEGMENTS
             for k, shape in enumerate(shapes):
                 p = W.PARAMS[k]
-                cx = w * (0.5 + 0.42 * math.sin(t * p["speed_x"] + p["phase"]))
-                cy = h * (0.5 + 0.40 * math.cos(t * p["speed_y"] + 2 * p["phase"]))
-                radius = p["radius"] * (1 + 0.3 * math.sin(t * 2.1 + p["phase"]))
-                spin = t * p["spin"]
-
-                def anchor(j):
-                    a = spin + j * 2 * math.pi / n
-                    r = radius * (1 + 0.25 * math.sin(t * 3 + j + p["phase"]))
-                    return point(cx + r * math.cos(a), cy + r * math.sin(a))
-
-                def control(j, side):
-                    a = spin + (j + side) * 2 * math.pi / n
-                    r = radius * (1.25 + 0.45 * math.sin(t * 1.7 + j * 1.3 + p["phase"] * side))
-                    return point(cx + r * math.cos(a), cy + r * math.sin(a))
-
-                anchors = [anchor(j) for j in range(n + 1)]
+                cx, cy, radius, corners, handles = W.w1_shape(k, t, w, h)
+                anchors = [point(*c) for c in corners]
                 points = []
                 for j in range(n):
-                    points += [anchors[j], control(j, 0.33), control(j, 0.67), anchors[j + 1]]
+                    points += [anchors[j], point(*handles[j][0]), point(*handles[j][1]), anchors[j + 1]]
                 first, last = anchors[0], anchors[n]            # close_path: a straight cubic back to the start
                 points += [last, last + (first - last) / 3, last + 2 * (first - last) / 3, first]
                 shape.set_points(np.array(points))

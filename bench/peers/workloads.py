@@ -41,6 +41,29 @@ def blob_parameters(k):
 PARAMS = [blob_parameters(k) for k in range(W1_SHAPES)]
 
 
+def w1_shape(k, t, w, h):
+    """W1's shape k at time t in a w×h frame, for every peer that draws W1: its centre, radius, the
+    SEGMENTS + 1 anchors and each segment's two control points, as (x, y) tuples."""
+    p = PARAMS[k]
+    n = SEGMENTS
+    cx = w * (0.5 + 0.42 * math.sin(t * p["speed_x"] + p["phase"]))
+    cy = h * (0.5 + 0.40 * math.cos(t * p["speed_y"] + 2 * p["phase"]))
+    radius = p["radius"] * (1 + 0.3 * math.sin(t * 2.1 + p["phase"]))
+    spin = t * p["spin"]
+
+    def anchor(j):
+        a = spin + j * 2 * math.pi / n
+        r = radius * (1 + 0.25 * math.sin(t * 3 + j + p["phase"]))
+        return cx + r * math.cos(a), cy + r * math.sin(a)
+
+    def control(j, side):
+        a = spin + (j + side) * 2 * math.pi / n
+        r = radius * (1.25 + 0.45 * math.sin(t * 1.7 + j * 1.3 + p["phase"] * side))
+        return cx + r * math.cos(a), cy + r * math.sin(a)
+
+    return cx, cy, radius, [anchor(j) for j in range(n + 1)], [(control(j, 0.33), control(j, 0.67)) for j in range(n)]
+
+
 def draw_w1(cr, index, cairo):
     """Frame `index` of W1 into the pycairo context `cr` (module `cairo` passed in)."""
     t = index / FPS
@@ -57,25 +80,11 @@ def draw_w1(cr, index, cairo):
     n = SEGMENTS
     for k in range(W1_SHAPES):
         p = PARAMS[k]
-        cx = w * (0.5 + 0.42 * math.sin(t * p["speed_x"] + p["phase"]))
-        cy = h * (0.5 + 0.40 * math.cos(t * p["speed_y"] + 2 * p["phase"]))
-        radius = p["radius"] * (1 + 0.3 * math.sin(t * 2.1 + p["phase"]))
-        spin = t * p["spin"]
-
-        def anchor(j):
-            a = spin + j * 2 * math.pi / n
-            r = radius * (1 + 0.25 * math.sin(t * 3 + j + p["phase"]))
-            return cx + r * math.cos(a), cy + r * math.sin(a)
-
-        def control(j, side):
-            a = spin + (j + side) * 2 * math.pi / n
-            r = radius * (1.25 + 0.45 * math.sin(t * 1.7 + j * 1.3 + p["phase"] * side))
-            return cx + r * math.cos(a), cy + r * math.sin(a)
-
+        cx, cy, radius, anchors, controls = w1_shape(k, t, w, h)
         cr.new_path()
-        cr.move_to(*anchor(0))
+        cr.move_to(*anchors[0])
         for j in range(n):
-            cr.curve_to(*control(j, 0.33), *control(j, 0.67), *anchor(j + 1))
+            cr.curve_to(*controls[j][0], *controls[j][1], *anchors[j + 1])
         cr.close_path()
         hue = math.fmod(p["hue"] + 0.03 * t, 1)
         light, dark = hsv(hue, 0.55, 1.0), hsv(hue + 0.08, 0.9, 0.55)
