@@ -210,7 +210,8 @@ struct HardeningTests {
         } catch let error as MovieMakerError {
             #expect(error.code == .audioUnreadable && error.message.contains(wav.path) && error.message.contains("8000…384000"), "\(error.message)")
         }
-        #expect(ContinuousClock.now - start < .milliseconds(100))
+        // Before: the whole 1 Hz file resampled (minutes). A bound only a return to that breaks.
+        #expect(ContinuousClock.now - start < .seconds(10))
 
         // Through the tool, measured by /usr/bin/time: refused within 100 ms of work and 50 MB more than a bare start.
         for (arguments, what) in [(["slideshow", jpeg.path, "--size", "320x240", "-o", folder.file("a.mp4").path], "200 megapixels"),

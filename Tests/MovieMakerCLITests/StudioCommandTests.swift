@@ -37,10 +37,12 @@ struct StudioCommandTests {
         #expect(String(decoding: movie.body, as: UTF8.self).contains("\"frameCount\":30"))
         #expect(running.waitForStderr(containing: "320x240 at 30 fps, 30 frames", timeout: 30), "\(running.stderr)")
         let sent = running.send(signal)
-        let outcome = running.waitForExit(timeout: 10)
+        let outcome = running.waitForExit(timeout: 60)
         #expect(outcome.reason == .exit && outcome.status == 0, "exit \(outcome.status): \(outcome.stderr)")
         #expect(outcome.stderr.contains("stopped (\(signal == SIGINT ? "SIGINT" : "SIGTERM"))"))
-        #expect(sent.duration(to: outcome.exitedAt) < .seconds(5))
+        // Stopped by itself, not by the 5 s fallback (which says so on stderr); time only catches a hang.
+        #expect(!outcome.stderr.contains("did not stop within"), "\(outcome.stderr)")
+        #expect(sent.duration(to: outcome.exitedAt) < .seconds(60))
         // Nothing listens any more.
         #expect(Self.get(url.appendingPathComponent("api/movie")) == nil)
     }

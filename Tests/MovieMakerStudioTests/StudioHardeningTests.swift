@@ -40,21 +40,20 @@ struct StudioHardeningTests {
         Data((lines.joined(separator: "\r\n") + "\r\n\r\n" + body).utf8)
     }
 
-    @Test("A named pipe in the folder is refused at once, the studio still answers after, and SIGINT stops it")
+    @Test("A named pipe in the folder is refused, not waited on; the studio still answers after, and SIGINT stops it")
     func namedPipeIsRefused() async throws {
         let studio = try await StudioServerTests.Running()
         let fifo = studio.folder.file("fifo.txt")
         #expect(mkfifo(fifo.path, 0o644) == 0)
         try FileManager.default.createDirectory(at: studio.folder.file("folder"), withIntermediateDirectories: true)
         // Before: the first two requests each held one of the two threads forever, opening the pipe.
+        // An answer at all is what tells the fix from the bug (a held request never answers), so the
+        // deadline is only there to end the test: a few milliseconds on a quiet machine, but 43 s was seen
+        // in CI with every other suite rendering on the same 2 cores. Speed belongs in `make bench`.
         for target in ["/files/fifo.txt", "/files/fifo.txt", "/files/fifo.txt", "/files/folder"] {
-            let start = ContinuousClock.now
             let response = try await Self.exchange(Self.request(["GET \(target) HTTP/1.1", "Host: 127.0.0.1:\(studio.port)", "Connection: close"]),
-                                                   port: studio.port, timeout: 30)
+                                                   port: studio.port, timeout: 180)
             #expect([403, 404].contains(response.status), "\(target): \(response.status)")
-            // Answered, not held: a few milliseconds on a quiet machine; the bound leaves room for a busy
-            // test run (every other suite renders meanwhile), where the studio process waits for a core.
-            #expect(ContinuousClock.now - start < .seconds(30))
         }
         #expect(try await studio.get("/api/movie").status == 200)
         #expect(try await studio.get("/files/spec.json").status == 200)
@@ -66,7 +65,8 @@ struct StudioHardeningTests {
         #expect(await events.next()?.name == "hello")
         let stopped = ContinuousClock.now
         #expect(await studio.stop() == 0)
-        #expect(ContinuousClock.now - stopped < .seconds(30))   // the studio forces its exit 5 s after a signal; room for a busy run
+        // The studio forces its exit 5 s after a signal; the bound only catches a studio that never stops.
+        #expect(ContinuousClock.now - stopped < .seconds(120))
     }
 
     @Test("A description replaced by a named pipe is an error on the page, not a studio stopped for good; a file again reloads")
@@ -215,7 +215,8 @@ struct HTTPRequestReaderTests {
         let bytes = Array("GET /".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 1 << 20)
         let start = ContinuousClock.now
         #expect(HTTPRequestReader.readAll(bytes, pieceSize: 1_000).refusal?.status == 414)
-        #expect(ContinuousClock.now - start < .milliseconds(500))
+        // Milliseconds when linear; the quadratic reader took hours. Generous for a loaded test run.
+        #expect(ContinuousClock.now - start < .seconds(10))
         // Exactly at the limit is read; one byte over is refused.
         let atLimit = "GET /" + String(repeating: "a", count: 8_192 - 14) + " HTTP/1.1"
         #expect(atLimit.utf8.count == 8_192)
@@ -232,7 +233,7 @@ struct HTTPRequestReaderTests {
         let start = ContinuousClock.now
         let huge = Array("GET / HTTP/1.1\r\nX: ".utf8) + [UInt8](repeating: UInt8(ascii: "c"), count: 1 << 20)
         #expect(HTTPRequestReader.readAll(huge, pieceSize: 1_000).refusal?.status == 431)
-        #expect(ContinuousClock.now - start < .milliseconds(500))
+        #expect(ContinuousClock.now - start < .seconds(10))
     }
 
     @Test("Bodies: Content-Length, chunked (with extensions and trailers), pipelining; malformed framing is 400")
