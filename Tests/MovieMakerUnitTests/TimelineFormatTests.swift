@@ -354,4 +354,39 @@ import MovieMakerTestSupport
         #expect(try decoded.jsonText() == text)
         #expect(text.contains("\"duration\": \"1/3s\"") && text.contains("\"duration\": \"25f\""))
     }
+
+    @Test("a transform is typed when read (keyframes keep their times as written) and one built in Swift writes the object that reads back")
+    func typedTransform() throws {
+        let text = #"""
+        {"version": 1, "output": {"size": "320x240", "fps": 25}, "tracks": [{"kind": "overlay", "items": [{"type": "color", "color": "red", "duration": "2s",
+         "transform": {"position": [{"at": "0s", "value": [0, 120]}, {"at": "10f", "value": [160.5, 120], "easing": "ease-out"}],
+                       "scale": 0.5, "rotation": [{"at": "1/3s", "value": 90}], "flip": "both", "crop": {"x": 0.25, "y": 0, "width": 0.5, "height": 1},
+                       "cornerRadius": 12, "blend": "multiply", "anchor": [0, 0]}}]}]}
+        """#
+        let transform = try #require(try Timeline(jsonText: text).tracks[0].items[0].transform)
+        let expected = Timeline.Transform(
+            position: .keyframes([.init(at: .seconds(.zero), value: Point(x: 0, y: 120)),
+                                  .init(at: .frames(10), value: Point(x: 160.5, y: 120), easing: .easeOut)]),
+            anchor: Point(x: 0, y: 0), scale: .constant(0.5),
+            rotation: .keyframes([.init(at: .seconds(Time(value: 1, timescale: 3)), value: 90)]),
+            flip: .both, crop: Rect(x: 0.25, y: 0, width: 0.5, height: 1), cornerRadius: 12, blend: .multiply)
+        #expect(transform == expected)
+        // Built in Swift: written, read back equal, and compiled to the clip transform the file gives.
+        let built = Timeline(output: Timeline.Output(size: .init(width: 320, height: 240), fps: 25)) {
+            Timeline.Track.overlay { Timeline.Item.color("red", duration: 2).transformed(expected) }
+        }
+        let written = try built.jsonText()
+        #expect(try Timeline(jsonText: written) == built)
+        #expect(written.contains(#""at": "10f""#) && written.contains(#""easing": "ease-out""#), "\(written)")
+        let clip = try expected.clipTransform(at: FrameRate(25), path: JSONPath())
+        #expect(clip.flipHorizontally && clip.flipVertically && clip.blendMode == .multiply && clip.cornerRadius == 12)
+        #expect(clip.position?.value(at: 0.4) == Point(x: 160.5, y: 120))
+        // Checked as a whole when read: a keyframed opacity outside 0…1 names its path.
+        do {
+            _ = try Timeline(jsonText: text.replacingOccurrences(of: #""scale": 0.5"#, with: #""opacity": [{"at": "0s", "value": 2}]"#))
+            Issue.record("an opacity of 2 was read")
+        } catch {
+            #expect(error.location?.jsonPath == "tracks[0].items[0].transform.opacity[0].value", "\(error)")
+        }
+    }
 }

@@ -241,8 +241,8 @@ extension Timeline {
         /// How the item is placed: `{"position": [x, y], "scale": 1.2, "rotation": 90, "opacity": 0.8,
         /// "anchor": [0.5, 0.5], "flip": "horizontal", "crop": {x, y, width, height}, "cornerRadius": 12,
         /// "blend": "multiply"}`; position, scale, rotation and opacity may be keyframes
-        /// `[{"at": "0s", "value": …, "easing": …}, …]`. Kept as written; checked when read. Picture items only.
-        public var transform: JSONValue?
+        /// `[{"at": "0s", "value": …, "easing": …}, …]`. Picture items only.
+        public var transform: Transform?
         /// Another picture item whose alpha or luma decides where this item shows
         /// (`"mask": {"item": {…}, "mode": "luma"}`). Picture items only.
         public var mask: Mask?
@@ -250,7 +250,7 @@ extension Timeline {
         /// An item showing or playing `content`.
         public init(_ content: Content, label: String? = nil, at: TimeValue? = nil, transition: TransitionSpec? = nil,
                     enabled: Bool? = nil, markers: [Marker] = [], metadata: [String: JSONValue] = [:],
-                    filters: [FilterSpec] = [], transform: JSONValue? = nil, mask: Mask? = nil) {
+                    filters: [FilterSpec] = [], transform: Transform? = nil, mask: Mask? = nil) {
             self.content = content; self.label = label; self.at = at; self.transition = transition
             self.enabled = enabled; self.markers = markers; self.metadata = metadata
             self.filters = filters; self.transform = transform; self.mask = mask

@@ -152,4 +152,10 @@ extension Timeline.Item {
         copy.label = label
         return copy
     }
+    /// This picture item placed by `transform` (moved, scaled, rotated, cropped, faded).
+    public func transformed(_ transform: Timeline.Transform) -> Timeline.Item {
+        var copy = self
+        copy.transform = transform
+        return copy
+    }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 // Picture editing in description files: any picture item's `filters` and `transform`, the `split`,
-// `sticker` and `subtitles` items, and `output.background` beyond a plain colour. Shapes, reading,
+// `sticker` and `subtitles` items, and `output.background` beyond a plain colour (the transform's
+// model, reading and writing are in TimelineTransform.swift). Shapes, reading,
 // writing and compiling live together here; the filters' own parameters come from
 // `Clip.Filter.descriptors`.
 
@@ -116,13 +117,6 @@ extension SpecObject {
                              mode: try m.choice("mode", Clip.MaskMode.self, what: "mask mode"))
     }
 
-    /// `transform`, checked, kept as written.
-    func transform(_ key: String, _ context: SpecContext) throws(MovieMakerError) -> JSONValue? {
-        guard let v = value(key) else { return nil }
-        _ = try TimelinePictureEditing.transform(v, at: path.appending(key), rate: context.rate)
-        return v
-    }
-
     /// `output.background`: a colour, or a backdrop (`"blur"`, a gradient, an image, `{"blur": r}`).
     func background(_ key: String, _ context: SpecContext) throws(MovieMakerError) -> (Timeline.ColorText?, Timeline.Backdrop?) {
         guard let v = value(key) else { return (nil, nil) }
@@ -149,72 +143,6 @@ extension SpecObject {
         default:
             throw .invalidDescription(p, "must be a colour (\"#101018\"), \"blur\", {\"gradient\": [colours], \"angle\": 90}, {\"image\": \"file.jpg\"} or {\"blur\": 40}, got \(v.shortDescription)")
         }
-    }
-}
-
-/// Reading transforms and compiling picture-editing items.
-enum TimelinePictureEditing {
-    /// Reads a transform object at `path` (keyframe times in frames at `rate`).
-    static func transform(_ v: JSONValue, at path: JSONPath, rate: FrameRate) throws(MovieMakerError) -> Clip.Transform {
-        let o = try SpecObject(v, at: path, shape: TimelineShapes.transformShape, what: "a transform")
-        func point(_ v: JSONValue, _ p: JSONPath) throws(MovieMakerError) -> Point {
-            guard case let .array(pair) = v, pair.count == 2, let x = pair[0].doubleValue, let y = pair[1].doubleValue,
-                  abs(x) <= 1e6, abs(y) <= 1e6 else {
-                throw .invalidDescription(p, "must be a point [x, y] of two numbers (within ±1000000), got \(v.shortDescription)")
-            }
-            return Point(x: x, y: y)
-        }
-        func number(_ key: String, _ range: ClosedRange<Double>) throws(MovieMakerError) -> Animated<Double>? {
-            guard let v = o.value(key) else { return nil }
-            let p = path.appending(key)
-            if case .array(let elements) = v {
-                return .keyframes(try FilterArguments.keyframes(elements, at: p, rate: rate) { (e, ep) throws(MovieMakerError) in
-                    try FilterArguments.checkedNumber(e, at: ep, in: range)
-                })
-            }
-            return .constant(try FilterArguments.checkedNumber(v, at: p, in: range))
-        }
-        var t = Clip.Transform()
-        if let v = o.value("position") {
-            let p = path.appending("position")
-            if case let .array(elements) = v, elements.first.map({ if case .object = $0 { return true } else { return false } }) == true {
-                t.position = .keyframes(try FilterArguments.keyframes(elements, at: p, rate: rate) { (e, ep) throws(MovieMakerError) in try point(e, ep) })
-            } else {
-                t.position = .constant(try point(v, p))
-            }
-        }
-        if let v = o.value("anchor") { t.anchor = try point(v, path.appending("anchor")) }
-        if let s = try number("scale", 0...100) { t.scale = s }
-        if let r = try number("rotation", -100_000...100_000) { t.rotation = r }
-        if let a = try number("opacity", 0...1) { t.opacity = a }
-        switch try o.string("flip") {
-        case nil: break
-        case "horizontal"?: t.flipHorizontally = true
-        case "vertical"?: t.flipVertically = true
-        case "both"?: t.flipHorizontally = true; t.flipVertically = true
-        case let other?: throw o.fail("flip", "must be \"horizontal\", \"vertical\" or \"both\", got \"\(other)\"")
-        }
-        if let v = o.value("crop") {
-            let r = try SpecObject(v, at: path.appending("crop"), shape: TimelineShapes.cropRect, what: "a crop rectangle {x, y, width, height}")
-            let rect = Rect(x: try r.double("x", in: 0...1)!, y: try r.double("y", in: 0...1)!,
-                            width: try r.double("width", in: 0...1, above: 0)!, height: try r.double("height", in: 0...1, above: 0)!)
-            guard rect.maxX <= 1 + 1e-12, rect.maxY <= 1 + 1e-12 else {
-                throw .invalidDescription(path.appending("crop"), "must lie inside the picture: x + width and y + height at most 1, got \(SpecObject.show(rect.maxX)) and \(SpecObject.show(rect.maxY))")
-            }
-            t.crop = rect
-        }
-        if let c = try o.double("cornerRadius", in: 0...5000) { t.cornerRadius = c }
-        if let v = o.value("blend") {
-            guard case let .string(name) = v, let mode = BlendMode(name: name) else {
-                let names = BlendMode.allCases.map(\.name)
-                var message = "must be a blend mode: \(names.joined(separator: ", ")), got \(v.shortDescription)"
-                if let s = v.stringValue, let near = SpecObject.nearest(s, in: names) { message += " (did you mean \"\(near)\"?)" }
-                throw o.fail("blend", message)
-            }
-            t.blendMode = mode
-        }
-        do { try t.validate() } catch { throw .invalidDescription(path, error.message) }
-        return t
     }
 }
 
@@ -259,7 +187,7 @@ extension TimelineCompiler {
             detail += (detail.isEmpty ? "" : "; ") + "masked (\((mask.mode ?? .alpha).rawValue))"
         }
         if let t = item.transform {
-            let transform = try TimelinePictureEditing.transform(t, at: path.appending("transform"), rate: rate).scaled(by: pixelScale)
+            let transform = try t.clipTransform(at: rate, path: path.appending("transform")).scaled(by: pixelScale)
             do { clip = try clip.transformed(transform) } catch { throw .invalidDescription(path.appending("transform"), error.message) }
             detail += (detail.isEmpty ? "" : "; ") + "transformed"
         }

@@ -258,7 +258,7 @@ extension Timeline.Item {
         try content.kind.write(to: &w)
         if content.isPicture {
             if !filters.isEmpty { w.set("filters", .array(filters.map(\.json))) }
-            w.set("transform", transform)
+            w.set("transform", try transform?.json())
             if let mask {
                 var o: [String: JSONValue] = ["item": try mask.item.json(in: .overlay)]
                 if let mode = mask.mode { o["mode"] = .string(mode.rawValue) }
