@@ -22,7 +22,7 @@ public struct ClipSound: Sendable {
     public var fadeOut: Time
 
     /// `source` starting at `start` of the clip's time, heard whole.
-    public init(_ source: any AudioSource, start: Time = .zero) {
+    package init(_ source: any AudioSource, start: Time = .zero) {
         self.source = source
         self.start = start
         heardFrom = nil; heardUntil = nil

@@ -94,7 +94,7 @@ extension Clip {
 
         /// The affine matrix from the picture's pixels to the frame's at `seconds`, for a `size` frame:
         /// (a, b, c, d, tx, ty) mapping (x, y) to (a x + c y + tx, b x + d y + ty).
-        public func matrix(at seconds: Double, frameSize size: Size) -> (a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
+        func matrix(at seconds: Double, frameSize size: Size) -> (a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
             let ax = anchor.x * size.width, ay = anchor.y * size.height
             let p = position?.value(at: seconds) ?? Point(x: ax, y: ay)
             let s = scale.value(at: seconds)

@@ -144,7 +144,7 @@ public struct CaptionSheet: Sendable, Equatable {
 
     /// The entry for the photo at `url`: the last row naming its file name (ignoring case), or else its
     /// name without the extension; nil when no row names it.
-    public func entry(for url: URL) -> Entry? { index(for: url).map { entries[$0] } }
+    func entry(for url: URL) -> Entry? { index(for: url).map { entries[$0] } }
 
     /// The index in `entries` of `entry(for:)`'s row.
     func index(for url: URL) -> Int? {

@@ -180,7 +180,7 @@ public struct Slideshow: Sendable, Equatable {
 
     /// Puts the photos in `order`: natural file-name order, or by capture date (stable; photos
     /// without a date last).
-    public mutating func sortPhotos(by order: PhotoOrder) {
+    package mutating func sortPhotos(by order: PhotoOrder) {
         switch order {
         case .fileName: photos.sort { Slideshow.naturalOrder($0.url.lastPathComponent, $1.url.lastPathComponent) }
         case .captureDate: photos = PhotoOrder.sortedByDate(photos, date: \.captureDate)

@@ -95,7 +95,7 @@ public struct TitleCard: Sendable, Equatable {
     }
 
     /// Sets the font family of all three texts.
-    public mutating func setFontFamily(_ family: String) {
+    package mutating func setFontFamily(_ family: String) {
         titleStyle.font.family = family
         subtitleStyle.font.family = family
         bodyStyle.font.family = family

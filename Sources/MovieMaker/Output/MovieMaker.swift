@@ -254,7 +254,7 @@ public final class MovieMaker {
     /// The codec the sound track is (or would be) encoded with, from the container; nil for a PNG sequence.
     public var audioCodec: AudioCodec? { try? container.audioCodec() }
     /// Whether the movie has a sound track (given `audioSettings`, or after the first `addAudio`).
-    public var hasAudio: Bool { output.hasAudio }
+    package var hasAudio: Bool { output.hasAudio }
 
     /// A copy of the pixel buffer as it is now (what the next frame starts from).
     package func currentPixels() -> PixelBuffer {

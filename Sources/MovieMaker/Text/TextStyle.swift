@@ -30,7 +30,7 @@ public struct TextStyle: Sendable, Hashable {
     }
 
     /// The same style with another font size.
-    public func withFontSize(_ size: Double) -> TextStyle { var s = self; s.font.size = size; return s }
+    package func withFontSize(_ size: Double) -> TextStyle { var s = self; s.font.size = size; return s }
 }
 
 extension TextStyle: Codable {

@@ -66,7 +66,7 @@ public final class GeneratorRegistry: Sendable {
     public var names: [String] { entries.withLock { $0.keys.sorted() } }
 
     /// The parameters the generator `name` takes, or nil when none is registered under it.
-    public func parameters(of name: String) -> [String]? { entries.withLock { $0[name]?.parameters } }
+    func parameters(of name: String) -> [String]? { entries.withLock { $0[name]?.parameters } }
 
     /// A one-line summary of each generator, `name(params…): summary`, sorted by name.
     package var summaries: [String] {

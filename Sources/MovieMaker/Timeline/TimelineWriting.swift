@@ -273,5 +273,5 @@ extension Timeline {
     /// The JSON Schema (draft 2020-12) of description files, version 1, generated from the same field
     /// lists the reader and writer use: closed objects (`additionalProperties: false`), enums from the
     /// Swift cases (transition names, fits, easings, styles, slot kinds and fits, presets).
-    public static var jsonSchema: JSONValue { TimelineShapes.jsonSchema }
+    package static var jsonSchema: JSONValue { TimelineShapes.jsonSchema }
 }

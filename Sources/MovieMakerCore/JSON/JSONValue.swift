@@ -424,7 +424,7 @@ extension JSONValue {
 /// `tracks[0].items[2].duration` (an empty path is the document itself, shown as `$`).
 public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// One step: an object's member or an array's element.
-    public enum Component: Sendable, Hashable {
+    package enum Component: Sendable, Hashable {
         /// The member named by the key.
         case key(String)
         /// The element at the index (from 0).
@@ -432,18 +432,18 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The steps from the document's root.
-    public var components: [Component]
+    package var components: [Component]
 
     /// The path through `components`.
-    public init(_ components: [Component] = []) { self.components = components }
+    package init(_ components: [Component] = []) { self.components = components }
 
     /// The root of the document.
     public static let root = JSONPath()
 
     /// This path, one member further.
-    public func appending(_ key: String) -> JSONPath { JSONPath(components + [.key(key)]) }
+    package func appending(_ key: String) -> JSONPath { JSONPath(components + [.key(key)]) }
     /// This path, one element further.
-    public func appending(_ index: Int) -> JSONPath { JSONPath(components + [.index(index)]) }
+    package func appending(_ index: Int) -> JSONPath { JSONPath(components + [.index(index)]) }
 
     /// `tracks[0].items[2].duration`; keys that are not plain names are quoted (`slots["my clip"]`);
     /// the root is `$`.

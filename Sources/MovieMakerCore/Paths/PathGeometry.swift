@@ -474,7 +474,7 @@ extension Path {
     }
 
     /// The smallest rectangle holding every point of every element, control points and moves included.
-    public var controlPointBounds: Rect {
+    package var controlPointBounds: Rect {
         var box = PathBox()
         for element in elements {
             switch element {

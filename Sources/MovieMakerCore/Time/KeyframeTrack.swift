@@ -115,6 +115,6 @@ extension KeyframeTrack: Codable where Value: Codable {
 }
 
 /// The value `progress` (0…1, clamped) of the way from `from` to `to`, shaped by `easing`.
-public func animate<Value: Interpolatable>(_ from: Value, _ to: Value, progress: Double, easing: Easing = .linear) -> Value {
+package func animate<Value: Interpolatable>(_ from: Value, _ to: Value, progress: Double, easing: Easing = .linear) -> Value {
     from.interpolated(to: to, amount: easing(progress))
 }

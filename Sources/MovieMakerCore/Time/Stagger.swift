@@ -120,7 +120,7 @@ public struct Stagger: Sendable, Hashable {
     }
 
     /// The start rank of item `index` (0 starts first; items may share a rank).
-    public func rank(ofItem index: Int) -> Int {
+    package func rank(ofItem index: Int) -> Int {
         precondition(ranks.indices.contains(index), "item \(index) is outside the stagger's 0..<\(count)")
         return ranks[index]
     }

@@ -109,7 +109,7 @@ public final class MovieReader {
     }
 
     /// The stream's time base (seconds per timestamp unit).
-    public var timeBase: Time { Time(value: Int64(borrowedStream.pointee.time_base.num), timescale: Int64(borrowedStream.pointee.time_base.den)) }
+    package var timeBase: Time { Time(value: Int64(borrowedStream.pointee.time_base.num), timescale: Int64(borrowedStream.pointee.time_base.den)) }
 
     /// Presentation timestamps of every video packet, in stream order, exactly (time base × pts).
     /// Reads the file without decoding; rewinds first.
