@@ -33,7 +33,7 @@ extension Clip {
     private enum Kind: String, CaseIterable {
         case sequence, stack, offset, trim, `repeat`, filtered, color, empty, titleCard, slideshow, bezier, caption, photo, drawing
         case video, speed, reverse, freeze, loop, transformed, masked, split
-        case sticker, subtitles, text
+        case sticker, subtitles, captions, text
     }
 
     /// Reads a clip written by `encode(to:)`. Title cards and slideshows are laid out again (an unknown
@@ -107,6 +107,9 @@ extension Clip {
         case .subtitles:
             clip = Clip(.generator(.subtitles(SubtitleLeaf(track: try c.decode(SubtitleTrack.self, forKey: key("track")),
                                                            style: try c.decode(key("style"), or: SubtitleStyle()))), duration: try duration()))
+        case .captions:
+            clip = Clip(.generator(.captions(CaptionsLeaf(transcript: try c.decode(Transcript.self, forKey: key("transcript")),
+                                                          style: try c.decode(key("style"), or: CaptionStyle()))), duration: try duration()))
         case .text:
             let text = try c.decode(String.self, forKey: key("text")), style = try c.decode(TextStyle.self, forKey: key("style"))
             _ = try decodingErrors(at: c.codingPath + [key("style")]) { try TextLayout(text, style: style) }   // checks the font
@@ -251,6 +254,11 @@ extension Clip {
                 try c.encode(text, forKey: key("text"))
                 try c.encode(style, forKey: key("style"))
                 try c.encode(duration, forKey: key("duration"))
+            case let .captions(leaf):
+                try c.encode(Kind.captions.rawValue, forKey: .type)
+                try c.encode(leaf.transcript, forKey: key("transcript"))
+                try c.encode(leaf.style, forKey: key("style"))
+                try c.encode(duration, forKey: key("duration"))
             case let .subtitles(leaf):
                 try c.encode(Kind.subtitles.rawValue, forKey: .type)
                 try c.encode(leaf.track, forKey: key("track"))
@@ -359,6 +367,7 @@ extension Clip.Generator: Equatable {
         case let (.caption(tx, sx, px), .caption(ty, sy, py)): return tx == ty && sx == sy && px == py
         case let (.sticker(x), .sticker(y)): return x == y
         case let (.subtitles(x), .subtitles(y)): return x == y
+        case let (.captions(x), .captions(y)): return x == y
         case let (.text(tx, sx), .text(ty, sy)): return tx == ty && sx == sy
         default: return false
         }

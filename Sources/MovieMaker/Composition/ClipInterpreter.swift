@@ -128,6 +128,7 @@ extension Clip.Generator {
         case let .caption(text, style, position): try Slideshow.drawCaption(text, style: style, position: position, in: ctx)
         case let .sticker(leaf): try leaf.draw(in: ctx, at: frame, session: session)
         case let .subtitles(leaf): try leaf.draw(in: ctx, at: frame)
+        case let .captions(leaf): try leaf.draw(in: ctx, at: frame)
         case let .text(string, style): try Clip.drawText(string, style: style, in: ctx)
         }
     }

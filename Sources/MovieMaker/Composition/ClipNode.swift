@@ -88,6 +88,8 @@ extension Clip {
         case sticker(StickerLeaf)
         /// Burned-in subtitles: the cues active at each frame's time (`Clip.subtitles(_:style:duration:)`).
         case subtitles(SubtitleLeaf)
+        /// Word-by-word captions: a transcript paged and animated (`Clip.captions(_:style:duration:)`).
+        case captions(CaptionsLeaf)
         /// Text in a style, wrapped to the frame's title-safe width and centred in the frame
         /// (`Clip.text(_:style:duration:)`).
         case text(String, style: TextStyle)

@@ -135,6 +135,8 @@ extension Clip.Generator {
                 && leaf.plan.isStill(at: b.seconds, duration: duration.seconds, rate: rate)
         case let .slideshow(leaf):
             return leaf.photos.picturesAgree(a, b, rate: rate)
+        case let .captions(leaf):
+            return leaf.isStill(between: a, and: b)
         case .drawing, .bezier, .sticker, .subtitles:
             // Code, motion along a path, animated images and cues: not known to hold still.
             return false

@@ -339,6 +339,34 @@ public final class TextLayout {
         return rects
     }
 
+    /// The logical rectangle of each byte range of the laid-out text (UTF-8 offsets into `text`; plain
+    /// text, not markup), in layout coordinates: the union over the lines the range spans. Word-by-word
+    /// captions use it to find each word's place, whatever the script's direction.
+    package func rects(ofByteRanges ranges: [Range<Int>]) -> [Rect] {
+        withPango {
+            let lines = layoutLines()
+            return ranges.map { range in
+                var union: Rect? = nil
+                for line in lines where range.lowerBound < line.end && range.upperBound > line.start {
+                    let a = max(range.lowerBound, line.start), b = min(range.upperBound, line.end)
+                    var xs: UnsafeMutablePointer<Int32>? = nil
+                    var n: Int32 = 0
+                    pango_layout_line_get_x_ranges(line.pointer, Int32(a), Int32(b), &xs, &n)
+                    guard let xs, n > 0 else { g_free(xs); continue }
+                    var minX = Int32.max, maxX = Int32.min
+                    for k in 0..<Int(n) { minX = min(minX, xs[2 * k]); maxX = max(maxX, xs[2 * k + 1]) }
+                    g_free(xs)
+                    let r = Rect(x: px(minX), y: line.logical.minY, width: px(maxX - minX), height: line.logical.height)
+                    union = union.map { u in
+                        let x0 = min(u.minX, r.minX), y0 = min(u.minY, r.minY)
+                        return Rect(x: x0, y: y0, width: max(u.maxX, r.maxX) - x0, height: max(u.maxY, r.maxY) - y0)
+                    } ?? r
+                }
+                return union ?? Rect(x: 0, y: 0, width: 0, height: 0)
+            }
+        }
+    }
+
     private struct LineInfo {
         let pointer: UnsafeMutablePointer<PangoLayoutLine>
         let start: Int, end: Int   // byte range in the layout's text

@@ -98,6 +98,16 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
     public static let letterSpacing = SettingKey(rawValue: "letterSpacing", description: "letter spacing")
     /// The width of a text outline.
     public static let outlineWidth = SettingKey(rawValue: "outlineWidth", description: "outline width")
+    /// `CaptionStyle.maximumWidth`.
+    public static let captionWidth = SettingKey(rawValue: "captionWidth", description: "caption width")
+    /// `CaptionStyle.maximumLines`.
+    public static let captionLines = SettingKey(rawValue: "captionLines", description: "caption lines")
+    /// `CaptionStyle.wordsPerPage`.
+    public static let captionWordsPerPage = SettingKey(rawValue: "captionWordsPerPage", description: "caption words per page")
+    /// `CaptionStyle.pauseBreak` and `hold`.
+    public static let captionTiming = SettingKey(rawValue: "captionTiming", description: "caption timing")
+    /// `CaptionStyle.position`.
+    public static let captionPosition = SettingKey(rawValue: "captionPosition", description: "caption position")
     /// The box text is fitted into.
     public static let fittingBox = SettingKey(rawValue: "fittingBox", description: "fitting box")
     /// The range of font sizes tried when fitting text.
@@ -216,7 +226,7 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
         .audioChannelCount, .audioBitRate, .soundStartTime, .audioReaderFormat, .musicVolume, .musicFade, .stillTime, .time, .frameRange, .studioHook, .chunk,
         .transition, .transitionDuration, .transitions, .color, .groupOpacity, .shadowBlur, .shadowOffset, .blurRadius,
         .regularPolygonSides, .starPoints, .fontSize, .textWidth, .lineSpacing, .letterSpacing, .outlineWidth,
-        .fittingBox, .fittingFontSizes, .easing, .keyframes, .keyframeTime, .duration, .wavLength, .sampleRate,
+        .captionWidth, .captionLines, .captionWordsPerPage, .captionTiming, .captionPosition, .fittingBox, .fittingFontSizes, .easing, .keyframes, .keyframeTime, .duration, .wavLength, .sampleRate,
         .channelCount, .soundDuration, .burstLength, .burstTime, .burstInterval, .beepRamp, .frequency, .amplitude,
         .audioClipInPoint, .audioClipOutPoint, .audioClipGain, .audioClipFadeIn, .audioClipFadeOut,
         .audioClipMovieEndFade, .audioLoop, .audioLoopDuration, .audioLoopCrossfade, .audioTrackCrossfade,

@@ -1,0 +1,240 @@
+import Foundation
+import Testing
+@testable import MovieMaker
+import MovieMakerTestSupport
+
+/// Word-by-word captions rendered into real movies and decoded: the spoken word marked on exactly the
+/// frames inside its time, on the right word, and pages made as documented.
+@Suite("Word-by-word captions")
+struct CaptionTests {
+    static let width = 320, height = 240
+    static let size = Size(width: 320, height: 240)
+
+    /// Eight words, one every 300 ms: odd words start 17 ms after a frame boundary (every 100 ms is 3
+    /// frames at 30 fps); they last 120, 200 or 250 ms, leaving silences with no word spoken.
+    static let texts = ["One", "two", "three", "four.", "Five", "six", "seven", "eight"]
+    static func startMilliseconds(_ i: Int) -> Int { 300 * i + (i % 2 == 0 ? 0 : 17) }
+    static func endMilliseconds(_ i: Int) -> Int { startMilliseconds(i) + [120, 200, 250][i % 3] }
+    static func ms(_ n: Int) -> Time { Time(value: Int64(n), timescale: 1000) }
+    static var transcript: Transcript {
+        Transcript(words: texts.indices.map { TranscriptWord(texts[$0], start: ms(startMilliseconds($0)), end: ms(endMilliseconds($0))) })
+    }
+    /// The word spoken on frame `k` at 30 fps (start ≤ k/30 < end, in exact integers), if any.
+    static func spoken(onFrame k: Int) -> Int? {
+        texts.indices.first { startMilliseconds($0) * 30 <= k * 1000 && k * 1000 < endMilliseconds($0) * 30 }
+    }
+
+    /// White words, pure red for the mark, no outline: red pixels are the mark and nothing else.
+    static func style(_ animation: CaptionStyle.Animation) -> CaptionStyle {
+        CaptionStyle(animation, fontSize: 0.1, color: .white, highlightColor: Color(red: 1, green: 0, blue: 0), outlineColor: nil)
+    }
+
+    static func render(_ clip: Clip, name: String = #function) throws -> [DecodedFrame] {
+        let dir = try TemporaryFolder(name)
+        let url = dir.file("captions.mp4")
+        let movie = try MovieMaker(url: url, width: width, height: height, fps: 30,
+                                   settings: EncoderSettings(crf: 12, preset: .ultrafast, drawingThreads: 3))
+        try movie.add(clip)
+        try movie.finish()
+        return try decodeAll(url)
+    }
+
+    /// The box of the red pixels (the mark).
+    static func redBox(_ px: PixelBuffer) -> (minX: Int, minY: Int, maxX: Int, maxY: Int, count: Int)? {
+        var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1, count = 0
+        for y in 0..<px.height {
+            for x in 0..<px.width {
+                let p = px.rgba(x: x, y: y)
+                if p.red > 150 && p.green < 80 && p.blue < 80 {
+                    minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y); count += 1
+                }
+            }
+        }
+        return count == 0 ? nil : (minX, minY, maxX, maxY, count)
+    }
+
+    /// The laid-out rectangle of word `i` (page and plan from the leaf's own paging).
+    static func wordRect(_ i: Int, style: CaptionStyle) throws -> Rect {
+        let words = transcript.words
+        let pages = try CaptionPaging.pages(of: words, style: style, frameSize: size)
+        let page = try #require(pages.first { $0.words.contains(i) })
+        let plan = try CaptionPaging.plan(page, words: words, style: style, frameSize: size)
+        return plan.wordRects[i - page.words.lowerBound]
+    }
+
+    @Test("highlight: the mark is on exactly the frames inside a word's time, on that word, and nowhere in the silences")
+    func highlightFollowsTheWords() throws {
+        let style = Self.style(.highlight)
+        let frames = try Self.render(Clip.color(.black, duration: 3).captioned(Self.transcript, style: style))
+        #expect(frames.count == 90)
+        var marked = 0
+        for frame in frames {
+            let red = Self.redBox(frame.pixels)
+            guard let i = Self.spoken(onFrame: frame.index) else {
+                #expect(red == nil, "frame \(frame.index): no word is spoken but \(red?.count ?? 0) pixels are marked")
+                continue
+            }
+            marked += 1
+            guard let red else { Issue.record("frame \(frame.index): \"\(Self.texts[i])\" is spoken but nothing is marked"); continue }
+            let r = try Self.wordRect(i, style: style)
+            #expect(Double(red.minX) >= r.minX - 2 && Double(red.maxX) <= r.maxX + 2, "frame \(frame.index): the mark \(red) is not on \"\(Self.texts[i])\" at \(r)")
+            #expect(red.count > 40, "frame \(frame.index): only \(red.count) marked pixels")
+        }
+        #expect(marked > 25 && marked < 70, "the timings leave silences: \(marked) of 90 frames have a word spoken")
+    }
+
+    @Test("karaoke: the colour sweeps through each word over its time and stays when it ends")
+    func karaokeSweeps() throws {
+        let style = Self.style(.karaoke)
+        let frames = try Self.render(Clip.color(.black, duration: 3).captioned(Self.transcript, style: style))
+        // Word 2 ("three", 600–850 ms: frames 18…25): the marked part of its rectangle grows frame by frame.
+        let r = try Self.wordRect(2, style: style)
+        func markedColumns(_ k: Int) -> Int {
+            let px = frames[k].pixels
+            var columns = 0
+            for x in max(0, Int(r.minX))..<min(Self.width, Int(r.maxX) + 1) {
+                if (max(0, Int(r.minY))..<min(Self.height, Int(r.maxY) + 1)).contains(where: { y in
+                    let p = px.rgba(x: x, y: y); return p.red > 150 && p.green < 80 && p.blue < 80 }) { columns += 1 }
+            }
+            return columns
+        }
+        let sweep = (17...27).map(markedColumns)
+        #expect(sweep[0] == 0, "before its start: \(sweep)")
+        for k in 1..<sweep.count { #expect(sweep[k] >= sweep[k - 1], "the sweep never goes back: \(sweep)") }
+        #expect(sweep[3] > 0 && sweep[3] < sweep[9], "part way, then more: \(sweep)")
+        #expect(sweep[9] == sweep[10] && sweep[10] > 5, "whole after its end: \(sweep)")
+    }
+
+    @Test("reveal: a word has no ink before it is spoken, and every spoken word stays")
+    func revealShowsSpokenWords() throws {
+        let style = Self.style(.reveal)
+        let frames = try Self.render(Clip.color(.black, duration: 3).captioned(Self.transcript, style: style))
+        for k in [0, 5, 10, 14] {   // frames on the first page (words 0–3)
+            let started = Self.texts.indices.filter { Self.startMilliseconds($0) * 30 <= k * 1000 && $0 < 4 }
+            for i in 0..<4 {
+                let r = try Self.wordRect(i, style: style)
+                let ink = inkBox(frames[k].pixels, in: (x: Int(r.minX + 1)..<Int(r.maxX - 1), y: Int(r.minY)..<Int(r.maxY)))
+                if started.contains(i) {
+                    #expect(ink != nil, "frame \(k): \"\(Self.texts[i])\" was spoken but is not shown")
+                } else {
+                    #expect(ink == nil, "frame \(k): \"\(Self.texts[i])\" is not spoken yet but shows")
+                }
+            }
+        }
+    }
+
+    @Test("pages: at most wordsPerPage words, a new page after a sentence and after a pause, lines that fit, exact page times")
+    func paging() throws {
+        var style = CaptionStyle(wordsPerPage: 3, pauseBreak: Time(value: 1, timescale: 2), hold: Time(value: 1, timescale: 4))
+        let words = Self.transcript.words
+        let pages = try CaptionPaging.pages(of: words, style: style, frameSize: Size(width: 1920, height: 1080))
+        // "One two three" | "four." (sentence) | "Five six seven" | "eight".
+        #expect(pages.map(\.words) == [0..<3, 3..<4, 4..<7, 7..<8])
+        // A page ends when the next starts, or its last word's end plus the hold if that is sooner.
+        #expect(pages[0].end == words[3].start)
+        #expect(pages[3].end == words[7].end + Time(value: 1, timescale: 4))
+        // A pause longer than pauseBreak starts a page.
+        var paused = words
+        paused[1].start = paused[0].end + Time(value: 600, timescale: 1000)
+        paused[1].end = paused[1].start + Time(value: 100, timescale: 1000)
+        let pausedPages = try CaptionPaging.pages(of: paused, style: style, frameSize: Size(width: 1920, height: 1080))
+        #expect(pausedPages.first?.words == 0..<1)
+        // Lines: long words at a large size page by width (one line of at most 0.5 of the frame).
+        style = CaptionStyle(fontSize: 0.2, maximumLines: 1, wordsPerPage: 20, maximumWidth: 0.5)
+        let long = Transcript(words: (0..<6).map { TranscriptWord("wonderful", start: Self.ms(300 * $0), end: Self.ms(300 * $0 + 200)) })
+        let widthPages = try CaptionPaging.pages(of: long.words, style: style, frameSize: Size(width: 1920, height: 1080))
+        #expect(widthPages.count == 6, "\(widthPages.map(\.words))")
+        for page in widthPages {
+            let plan = try CaptionPaging.plan(page, words: long.words, style: style, frameSize: Size(width: 1920, height: 1080))
+            #expect(plan.logical.width <= 0.5 * 1920 + 0.5)
+        }
+        // A word wider than the line is drawn smaller, not cut.
+        let huge = Transcript(words: [TranscriptWord("Incomprehensibilities", start: .zero, end: Self.ms(500))])
+        let hugePage = try #require(try CaptionPaging.pages(of: huge.words, style: style, frameSize: Size(width: 1920, height: 1080)).first)
+        let hugePlan = try CaptionPaging.plan(hugePage, words: huge.words, style: style, frameSize: Size(width: 1920, height: 1080))
+        #expect(hugePlan.fontSize < 0.2 * 1080 && hugePlan.logical.width <= 0.5 * 1920 + 0.5, "\(hugePlan.fontSize), \(hugePlan.logical)")
+    }
+
+    @Test("every style stays inside the title-safe area, and concurrent drawing gives the serial frames")
+    func everyStyleIsSafeAndDeterministic() throws {
+        let rate = FrameRate(30)
+        for animation in CaptionStyle.Animation.allCases {
+            var style = CaptionStyle(animation, fontSize: 0.12, highlightBackground: Color(red: 0.4, green: 0.1, blue: 0.8))
+            style.background = Color(red: 0, green: 0, blue: 0, alpha: 0.5)
+            let clip = Clip.color(.black, duration: 3).captioned(Self.transcript, style: style)
+            @Sendable func still(_ k: Int) throws -> PixelBuffer { try clip.still(at: rate.time(ofFrame: k), width: 320, height: 240, rate: rate).pixels() }
+            let ks = [1, 10, 19, 20, 31, 50, 62, 70]
+            let serial = try ks.map(still)
+            nonisolated(unsafe) var concurrent = [[UInt8]](repeating: [], count: ks.count)
+            let lock = NSLock()
+            DispatchQueue.concurrentPerform(iterations: ks.count) { j in
+                let bytes = (try? still(ks[j]))?.bytes ?? []
+                lock.withLock { concurrent[j] = bytes }
+            }
+            #expect(serial.map(\.bytes) == concurrent, "\(animation)")
+            for (k, px) in zip(ks, serial) {
+                // Anything not black (text, outline, boxes) lies in the safe area (5 % margins).
+                guard let ink = inkBox(px, threshold: 20) else { continue }
+                #expect(ink.minX >= 15 && ink.maxX <= 305 && ink.minY >= 11 && ink.maxY <= 229, "\(animation), frame \(k): \(ink)")
+            }
+        }
+    }
+
+    /// `Tests/Fixtures/captions/`: one talk as whisper, whisper.cpp, karaoke WebVTT and SRT files.
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/captions")
+    /// The talk's words (ms) in every one of the files (the SRT's by the documented spreading rule).
+    static let talk: [(String, Int, Int)] = [("Hello,", 500, 900), ("and", 900, 1100), ("welcome", 1100, 1700), ("back.", 1700, 1900),
+                                              ("This", 2400, 2600), ("is", 2600, 2800), ("MovieMaker.", 2800, 3600)]
+
+    @Test("whisper, whisper.cpp, karaoke WebVTT and SRT files give the talk's words at their times, told apart by content",
+          arguments: [("talk.whisper.json", Transcript.Format.whisperJSON), ("talk.whispercpp.json", .whisperCppJSON),
+                      ("talk.karaoke.vtt", .karaokeVTT), ("talk.srt", .subtitles)])
+    func readsEveryFormat(_ file: String, format: Transcript.Format) throws {
+        let url = Self.fixtures.appendingPathComponent(file)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        #expect(Transcript.format(of: text) == format)
+        let words = try Transcript(contentsOf: url).words
+        #expect(words.map(\.text) == Self.talk.map(\.0))
+        #expect(words.map(\.start) == Self.talk.map { Self.ms($0.1) }, "\(words)")
+        #expect(words.map(\.end) == Self.talk.map { Self.ms($0.2) }, "\(words)")
+    }
+
+    @Test("SRT cue times are shared by the words' vowel groups, exactly")
+    func srtSpreading() throws {
+        #expect(Transcript.spreadWeight(of: "a") == 1 && Transcript.spreadWeight(of: "extraordinary") == 5)
+        let t = try Transcript(parsing: "1\n00:00:01,000 --> 00:00:02,000\na extraordinary\n", name: "x.srt")
+        // Weights 1 and 5 of 6: the second word starts 1/6 s into the cue, exactly.
+        #expect(t.words.map(\.start) == [Time(value: 1, timescale: 1), Time(value: 7, timescale: 6)])
+        #expect(t.words.map(\.end) == [Time(value: 7, timescale: 6), Time(value: 2, timescale: 1)])
+    }
+
+    @Test("malformed transcripts are errors naming the file and the JSON path or line")
+    func malformedTranscripts() throws {
+        func failure(_ text: String, _ name: String) -> MovieMakerError? {
+            do { _ = try Transcript(parsing: text, name: name); return nil } catch { return error }
+        }
+        let noWords = failure(#"{"segments": [{"text": "Hi", "start": 0, "end": 1}]}"#, "a.json")
+        #expect(noWords?.code == .invalidSubtitles && noWords?.location?.jsonPath == "segments[0]" && noWords?.message.contains("word_timestamps") == true, "\(String(describing: noWords))")
+        let backwards = failure(#"{"segments": [{"words": [{"word": "Hi", "start": 1.5, "end": 1.2}]}]}"#, "b.json")
+        #expect(backwards?.location?.jsonPath == "segments[0].words[0].end" && backwards?.message.contains("b.json") == true, "\(String(describing: backwards))")
+        let wrongType = failure(#"{"segments": [{"words": [{"word": 3, "start": 1, "end": 2}]}]}"#, "c.json")
+        #expect(wrongType?.location?.jsonPath == "segments[0].words[0].word", "\(String(describing: wrongType))")
+        let karaoke = failure("WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nHi <00:00:03.000>there\n", "d.vtt")
+        #expect(karaoke?.position == 4 && karaoke?.message.contains("d.vtt") == true, "\(String(describing: karaoke))")
+        let srt = failure("1\n00:00:01,000 --> 00:00:02,000\nHi\n\n2\n00:00:03,000 --> 00:00:02,000\nThere\n", "e.srt")
+        #expect(srt?.code == .invalidSubtitles && srt?.position == 6 && srt?.message.contains("e.srt") == true, "\(String(describing: srt))")
+        let unknown = failure("hello\n", "f.txt")
+        #expect(unknown?.code == .invalidSubtitles && unknown?.position == 1, "\(String(describing: unknown))")
+    }
+
+    @Test("captions read from a whisper file mark each word on exactly the frames of its time")
+    func whisperFileRendersAtItsTimes() throws {
+        let transcript = try Transcript(contentsOf: Self.fixtures.appendingPathComponent("talk.whisper.json"))
+        let frames = try Self.render(Clip.color(.black, duration: 4).captioned(transcript, style: Self.style(.highlight)))
+        for frame in frames {
+            let spoken = Self.talk.contains { $0.1 * 30 <= frame.index * 1000 && frame.index * 1000 < $0.2 * 30 }
+            #expect((Self.redBox(frame.pixels) != nil) == spoken, "frame \(frame.index)")
+        }
+    }
+}
