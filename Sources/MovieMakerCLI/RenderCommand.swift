@@ -139,6 +139,8 @@ struct RenderCommand: ParsableCommand {
               moviemaker render spec.json --size 1080x1920 -o vertical.mp4
               moviemaker render spec.json --check
               moviemaker render spec.json --subtitles talk.vtt -o talk.mp4
+              moviemaker render spec.json --captions talk.json --caption-style karaoke \\
+                -o talk.mp4
               moviemaker render template.json --slot clip1=beach.mp4 \\
                 --save-spec mine.json -o mine.mp4
             """)
@@ -220,7 +222,7 @@ struct RenderCommand: ParsableCommand {
             try chunking.render(job.render, progress: progress)
             return
         }
-        let subtitleTrack = try subtitles.load()
+        let burnIn = try subtitles.load()
         let timeline = try description.load()
         let specFolder = description.url.deletingLastPathComponent()
         var options = Timeline.RenderOptions(mediaFolder: specFolder, preview: preview, crf: quality.crf, preset: quality.preset)
@@ -245,11 +247,11 @@ struct RenderCommand: ParsableCommand {
         let movie = try Interruption.shared.makeMovie { try composition.makeMovie(at: URL(fileURLWithPath: output)) }
         do {
             try reporter.render(movie) {
-                if let subtitleTrack {
-                    // As composition.render(into:) does, with the subtitles over the whole picture.
+                if !burnIn.isEmpty {
+                    // As composition.render(into:) does, with the subtitles and captions over the whole picture.
                     if movie.expectedFrameCount == nil { movie.expectedFrameCount = movie.frameCount + composition.frameCount }
                     if let soundtrack = composition.soundtrack { try movie.addAudio(soundtrack) }
-                    try movie.add(composition.picture.subtitled(subtitleTrack, style: subtitles.style))
+                    try movie.add(burnIn.apply(to: composition.picture))
                 } else {
                     try composition.render(into: movie)
                 }
@@ -407,16 +409,16 @@ extension RenderCommand {
     /// `DistributedRender` whose chunks are named after the description file.
     static func distributedRender(description: DescriptionOptions, subtitles: SubtitleOptions, crf: Int?, preset: EncoderPreset?,
                                   lossless: Bool, preview: Bool = false) throws -> DistributedJob {
-        let subtitleTrack = try subtitles.load()
+        let burnIn = try subtitles.load()
         let timeline = try description.load()
         var options = Timeline.RenderOptions(mediaFolder: description.url.deletingLastPathComponent(), preview: preview, crf: crf, preset: preset)
         options.lossless = lossless
         let composition = try description.compose(timeline, options: options)
-        let picture = subtitleTrack.map { composition.picture.subtitled($0, style: subtitles.style) }
+        let picture = burnIn.isEmpty ? nil : burnIn.apply(to: composition.picture)
         let name = description.url.deletingPathExtension().lastPathComponent
-        let extra = subtitles.subtitles.map { [URL(fileURLWithPath: $0)] } ?? []
+        let extra = subtitles.files
         let render = try DistributedRender(composition: composition, picture: picture, name: name.isEmpty || name.hasPrefix(".") ? "movie" : name,
-                                           identity: subtitles.subtitles.map { _ in "subtitles \(subtitles.subtitleStyle.rawValue)" }, inputFiles: extra)
+                                           identity: subtitles.identity, inputFiles: extra)
         return DistributedJob(render: render, inputs: composition.inputFiles + extra, warnings: composition.warnings)
     }
 }

@@ -32,7 +32,9 @@ struct StitchCommand: SingleOutputCommand {
 
             With --subtitles, the cues of an SRT or WebVTT file (timed from the movie's start) are \
             burned in over the whole movie; the file is read first, and a malformed one stops the run \
-            with its line number.
+            with its line number. With --captions, the words of a transcript (whisper JSON with word \
+            timestamps, whisper.cpp JSON, karaoke WebVTT, or SRT) are burned in a few at a time, the \
+            spoken word marked as --caption-style says (highlight, karaoke, pop, reveal, bounce).
 
             Examples:
               moviemaker stitch a.mp4 b.mov c.mp4 -o day.mp4
@@ -43,6 +45,8 @@ struct StitchCommand: SingleOutputCommand {
               moviemaker stitch a.mp4 b.mp4 --music song.mp3 --music-volume -6 \\
                 --normalize -o day.mp4
               moviemaker stitch a.mp4 --subtitles talk.srt --subtitle-style box -o day.mp4
+              moviemaker stitch talk.mp4 --captions talk.json --caption-style pop \\
+                -o captioned.mp4
             """)
 
     /// The clips, in order.
@@ -261,7 +265,7 @@ struct StitchCommand: SingleOutputCommand {
     }
 
     func run() throws {
-        let subtitleTrack = try subtitles.load()
+        let burnIn = try subtitles.load()
         let bed = try sound.musicBed()
         var skipped: [MovieMakerError] = []
         let warn: (MovieMakerError) -> Void = { error in
@@ -287,8 +291,8 @@ struct StitchCommand: SingleOutputCommand {
 
         let join = transition.lowercased() == "none" ? nil : try Transition(xfadeName: transition, duration: transitionDuration)
         let film = Clip.stitched(readable.map(\.clip), transition: join, audioCrossfade: audioCrossfade)
-        /// The picture with the subtitles burned in, when asked for.
-        func withSubtitles(_ clip: Clip) -> Clip { subtitleTrack.map { clip.subtitled($0, style: subtitles.style) } ?? clip }
+        /// The picture with the subtitles and captions burned in, when asked for.
+        func withSubtitles(_ clip: Clip) -> Clip { burnIn.apply(to: clip) }
         if case let .sequence(track) = film.node, let join {
             for (i, used) in track.transitions.enumerated() where (used?.duration ?? .zero) != join.duration {
                 Terminal.writeError("moviemaker: warning: the transition between clip \(i + 1) and clip \(i + 2) is \(String(format: "%.2f", (used?.duration ?? .zero).seconds)) s, not \(join.duration.seconds) s: it has to fit in both clips\n")

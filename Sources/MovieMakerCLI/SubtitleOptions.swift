@@ -2,9 +2,12 @@ import ArgumentParser
 import Foundation
 import MovieMaker
 
-/// `--subtitles FILE` and `--subtitle-style outline|box`: subtitles burned into the whole movie, shared
-/// by `stitch` and `render`. The file is read before any other work; a malformed one is a usage error
-/// (exit 64) whose line names the file and the line number.
+extension CaptionStyle.Animation: ExpressibleByArgument {}
+
+/// `--subtitles FILE` and `--subtitle-style outline|box`, `--captions FILE` and `--caption-style NAME`:
+/// subtitles and word-by-word captions burned into the whole movie, shared by `stitch` and `render`.
+/// The files are read before any other work; a malformed one is a usage error (exit 64) whose line
+/// names the file and the line number or JSON path.
 struct SubtitleOptions: ParsableArguments {
     /// The look of the subtitles.
     enum Look: String, ExpressibleByArgument, CaseIterable {
@@ -24,19 +27,61 @@ struct SubtitleOptions: ParsableArguments {
                                valueName: "look"))
     var subtitleStyle: Look = .outline
 
-    /// Checks the file exists.
+    /// The transcript for word-by-word captions.
+    @Option(help: ArgumentHelp("Burn in word-by-word captions from a transcript: whisper or faster-whisper JSON with word timestamps, whisper.cpp full JSON (-ojf), WebVTT with karaoke timestamps, or a plain SRT/WebVTT (words spread over each cue), timed from the movie's start.",
+                               valueName: "file"))
+    var captions: String?
+
+    /// How the spoken word is shown.
+    @Option(help: ArgumentHelp("How captions mark the spoken word: highlight, karaoke, pop, reveal or bounce.", valueName: "name"))
+    var captionStyle: CaptionStyle.Animation = .highlight
+
+    /// Checks the files exist.
     func validate() throws {
-        guard let subtitles else { return }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: subtitles, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw InputError("--subtitles \(subtitles): no such file (give an .srt or .vtt file)")
+        for (flag, file, hint) in [("--subtitles", subtitles, "an .srt or .vtt file"), ("--captions", captions, "a whisper .json, an .srt or a .vtt file")] {
+            guard let file else { continue }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                throw InputError("\(flag) \(file): no such file (give \(hint))")
+            }
         }
     }
 
-    /// The subtitle track, read now (nil without `--subtitles`); a malformed file throws `.invalidSubtitles`.
-    func load() throws -> SubtitleTrack? {
-        guard let subtitles else { return nil }
-        return try SubtitleTrack(contentsOf: URL(fileURLWithPath: subtitles))
+    /// What is burned in: read now, so a malformed file stops the run before any other work.
+    struct BurnIn {
+        /// The subtitles, if asked for.
+        let subtitles: SubtitleTrack?
+        /// The captions' words, if asked for.
+        let captions: Transcript?
+        /// How each looks.
+        let subtitleStyle: SubtitleStyle, captionStyle: CaptionStyle
+
+        /// Whether nothing is burned in.
+        var isEmpty: Bool { subtitles == nil && captions == nil }
+
+        /// `clip` with the subtitles and captions over it.
+        func apply(to clip: Clip) -> Clip {
+            var c = clip
+            if let subtitles { c = c.subtitled(subtitles, style: subtitleStyle) }
+            if let captions { c = c.captioned(captions, style: captionStyle) }
+            return c
+        }
+    }
+
+    /// The subtitles and captions, read now; a malformed file throws `.invalidSubtitles`.
+    func load() throws -> BurnIn {
+        BurnIn(subtitles: try subtitles.map { try SubtitleTrack(contentsOf: URL(fileURLWithPath: $0)) },
+               captions: try captions.map { try Transcript(contentsOf: URL(fileURLWithPath: $0)) },
+               subtitleStyle: style, captionStyle: CaptionStyle(captionStyle))
+    }
+
+    /// The files burned in (inputs a render must not overwrite).
+    var files: [URL] { [subtitles, captions].compactMap { $0.map { URL(fileURLWithPath: $0) } } }
+
+    /// What the options add to a render's identity (chunk hashes), nil when nothing.
+    var identity: String? {
+        let parts = [subtitles.map { _ in "subtitles \(subtitleStyle.rawValue)" }, captions.map { _ in "captions \(captionStyle.rawValue)" }].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 
     /// The style `--subtitle-style` names.

@@ -423,6 +423,10 @@ struct HelpExampleTests {
         case "csv":
             let rows = people.map { "\($0["name"]!),\($0["role"]!)" }
             try (["name,role"] + rows).joined(separator: "\n").appending("\n").write(to: url, atomically: true, encoding: .utf8)
+        case "json" where url.lastPathComponent.hasPrefix("talk"):
+            // A whisper transcript with word timestamps (--captions talk.json).
+            try #"{"segments": [{"words": [{"word": " Hello", "start": 0.2, "end": 0.6}, {"word": " there.", "start": 0.6, "end": 1.1}]}]}"#
+                .write(to: url, atomically: true, encoding: .utf8)
         case "json" where url.lastPathComponent.contains("template"):
             try template.write(to: url, atomically: true, encoding: .utf8)
             try fm.copyItem(at: fixtures.clip, to: url.deletingLastPathComponent().appendingPathComponent("default.mp4"))

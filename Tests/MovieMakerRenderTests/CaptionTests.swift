@@ -237,4 +237,41 @@ struct CaptionTests {
             #expect((Self.redBox(frame.pixels) != nil) == spoken, "frame \(frame.index)")
         }
     }
+
+    @Test("a description's captions item marks the transcript's words from the item's at; a bad transcript names the item's path and its own")
+    func descriptionItem() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("talk.whisper.json"), to: folder.file("talk.json"))
+        let spec = #"""
+            {"version": 1, "output": {"size": "320x240", "fps": 30},
+             "tracks": [{"kind": "video", "items": [{"type": "color", "color": "black", "duration": "5s"}]},
+                        {"kind": "overlay", "items": [{"type": "captions", "source": {"file": "talk.json"}, "at": "1s",
+                                                       "highlightColor": "#ff0000", "outlineColor": "none", "fontSize": 0.1}]}]}
+            """#
+        let timeline = try Timeline(jsonText: spec)
+        #expect(try Timeline(jsonText: try timeline.jsonText()) == timeline)
+        let composition = try timeline.composition(Timeline.RenderOptions(mediaFolder: folder.url))
+        let url = folder.file("out.mp4")
+        let movie = try MovieMaker(url: url, width: Self.width, height: Self.height, fps: 30, settings: EncoderSettings(crf: 12, preset: .ultrafast))
+        try composition.render(into: movie)
+        try movie.finish()
+        let frames = try decodeAll(url)
+        // The item lasts to its last word's end plus the hold (1 + 3.6 + 0.5 s): the movie with it.
+        #expect(frames.count == 153)
+        for frame in frames {
+            // Shifted by the item's at (1 s = 30 frames).
+            let k = frame.index - 30
+            let spoken = Self.talk.contains { $0.1 * 30 <= k * 1000 && k * 1000 < $0.2 * 30 }
+            #expect((Self.redBox(frame.pixels) != nil) == spoken, "frame \(frame.index)")
+        }
+        // A transcript that is not one: the item's path, then the file's own.
+        try #"{"segments": [{"words": [{"word": "Hi", "start": "one", "end": 2}]}]}"#.write(to: folder.file("bad.json"), atomically: true, encoding: .utf8)
+        let badTimeline = try Timeline(jsonText: spec.replacingOccurrences(of: "talk.json", with: "bad.json"))
+        do {
+            _ = try badTimeline.composition(Timeline.RenderOptions(mediaFolder: folder.url))
+            Issue.record("a bad transcript was read")
+        } catch {
+            #expect(error.location?.jsonPath == "tracks[1].items[0].source" && error.message.contains("bad.json at segments[0].words[0].start"), "\(error)")
+        }
+    }
 }

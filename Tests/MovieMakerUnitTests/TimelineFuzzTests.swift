@@ -1096,7 +1096,9 @@ enum FuzzSeeds {
            "transform": {"position": [10, 10]}},
           {"type": "sticker", "emoji": "⭐", "at": "0.5s", "duration": "0.5s", "width": 12, "loop": false, "enter": "fade"},
           {"type": "subtitles", "file": "talk.srt", "style": "box", "size": 0.1, "color": "yellow"},
-          {"type": "chart", "kind": "counter", "from": 10, "to": 2500, "decimals": 1, "prefix": "$", "locale": "fr_FR", "at": "0.2s", "duration": "0.6s", "fontSize": 40}
+          {"type": "chart", "kind": "counter", "from": 10, "to": 2500, "decimals": 1, "prefix": "$", "locale": "fr_FR", "at": "0.2s", "duration": "0.6s", "fontSize": 40},
+          {"type": "captions", "source": {"file": "talk.srt"}, "style": "karaoke", "at": "0.1s", "fontSize": 0.12, "highlightBackground": "purple",
+           "outlineColor": "none", "position": [0.5, 0.3], "wordsPerPage": 3, "pauseBreak": "0.2s", "hold": "3f", "uppercase": true, "weight": "heavy"}
         ]}
       ]
     }

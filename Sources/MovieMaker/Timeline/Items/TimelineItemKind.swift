@@ -118,6 +118,8 @@ extension Timeline {
         case subtitles(Subtitles)
         /// `"chart"`: an animated chart (so far a counter).
         case chart(Chart)
+        /// `"captions"`: word-by-word captions from a transcript (overlay tracks).
+        case captions(Captions)
 
         /// The value of the item's kind.
         var kind: any TimelineItemKind {
@@ -134,13 +136,14 @@ extension Timeline {
             case let .sticker(x): x
             case let .subtitles(x): x
             case let .chart(x): x
+            case let .captions(x): x
             }
         }
 
         /// Every kind, in the order the description file's documentation lists them.
         static let kinds: [any TimelineItemKind.Type] = [
             Video.self, Photo.self, Title.self, ColorFill.self, SlideshowItem.self, Audio.self, Generator.self, Gap.self,
-            Split.self, Sticker.self, Subtitles.self, Chart.self,
+            Split.self, Sticker.self, Subtitles.self, Chart.self, Captions.self,
         ]
 
         /// Every item type, in the order of `kinds`.
