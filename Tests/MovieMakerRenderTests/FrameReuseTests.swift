@@ -41,8 +41,14 @@ struct FrameReuseTests {
         let filtered = Clip.photo(photos[0], duration: 1).filtered([.color(.sepia()), .spatial(.vignette())])
         // Grain changes with the frame: nothing is reused.
         let grainy = Clip.photo(photos[1], duration: 1).filtered([.spatial(.grain(amount: 0.2))])
+        // Captions: the picture holds between a word's start and end (highlight), and once a word has
+        // popped in (pop); karaoke sweeps while a word is spoken.
+        let highlighted = Clip.color(.black, duration: 3).captioned(CaptionTests.transcript, style: CaptionStyle(.highlight))
+        let popped = Clip.color(.black, duration: 3).captioned(CaptionTests.transcript, style: CaptionStyle(.pop))
+        let karaoke = Clip.color(.black, duration: 3).captioned(CaptionTests.transcript, style: CaptionStyle(.karaoke, shadowColor: .gray))
         return [("title", title, 30), ("slideshow", slideshow, 30), ("paused video", paused, 15), ("filtered photo", filtered, 25),
-                ("moving", moving, 0), ("grain", grainy, 0)]
+                ("moving", moving, 0), ("grain", grainy, 0), ("highlighted captions", highlighted, 40), ("popping captions", popped, 30),
+                ("karaoke captions", karaoke, 20)]
     }
 
     @Test("a title's hold, a still slideshow, a freeze frame and a drawing that moves: the same file with the reuse on and off")
@@ -83,5 +89,13 @@ struct FrameReuseTests {
         let rising = FilterAmount.keyframes(try KeyframeTrack([Keyframe(time: 0, value: 0), Keyframe(time: 1, value: 0.5)]))
         #expect(!red.filtered([.color(.brightness(rising))]).repeatsPreviousFrame(10, rate: rate))
         #expect(try red.positioned(at: Point(x: 10, y: 10)).repeatsPreviousFrame(10, rate: rate))
+        // Captions: "three" is spoken over 600–850 ms (frames 18–25): marked from frame 18, held, unmarked at 26.
+        let captions = Clip.captions(CaptionTests.transcript, style: CaptionStyle(.highlight), duration: 3)
+        #expect(!captions.repeatsPreviousFrame(18, rate: rate))
+        #expect(captions.repeatsPreviousFrame(20, rate: rate))
+        #expect(!captions.repeatsPreviousFrame(26, rate: rate))
+        let sweeping = Clip.captions(CaptionTests.transcript, style: CaptionStyle(.karaoke), duration: 3)
+        #expect(!sweeping.repeatsPreviousFrame(20, rate: rate))   // mid-sweep
+        #expect(sweeping.repeatsPreviousFrame(27, rate: rate))    // "three" done, "four." not yet
     }
 }

@@ -62,11 +62,14 @@ extension Clip {
         package let style: CaptionStyle
         /// Pages and plans, shared by copies of the leaf.
         let cache: CaptionLayoutCache
+        /// When the picture can change.
+        let timing: CaptionTiming
 
         /// A leaf drawing `transcript` in `style`.
         package init(transcript: Transcript, style: CaptionStyle) {
             self.transcript = transcript; self.style = style
             cache = CaptionLayoutCache()
+            timing = CaptionTiming(words: transcript.words, style: style)
         }
 
         /// Equal when the transcripts and styles are.
@@ -109,39 +112,56 @@ extension Clip {
             try CaptionDrawing(plan: plan, style: style, words: Array(transcript.words[page.words])).draw(in: ctx, at: t)
         }
 
-        /// Whether the picture is the same at the leaf's times `a` and `b`: the same page (or none), and
-        /// the same words in the same state, with no animation running at either time.
+        /// Whether the picture is the same at the leaf's times `a` and `b`: no page or word changes
+        /// between them and no animation runs at either. Pages start at a word's start and end at one
+        /// or `hold` after a word's end, whatever the frame size, so the answer needs no layout.
         func isStill(between a: Time, and b: Time) -> Bool {
-            // Pages are per frame size but their times do not depend on it unless lines overflow; the
-            // safe answer for a size not yet paged is "changes".
-            guard let pages = cache.anyPages() else { return false }
-            let pa = page(at: a, in: pages), pb = page(at: b, in: pages)
-            guard pa == pb else { return false }
-            guard let p = pa else { return true }
-            let words = transcript.words[pages[p].words]
-            func state(_ t: Time) -> [Int]? {
-                var s: [Int] = []
-                for w in words {
-                    if t < w.start { s.append(0); continue }
-                    if t >= w.end {
-                        // A pop or bounce still moving after its word ended is not still.
-                        if style.animation == .pop, t < w.start + Self.popDuration { return nil }
-                        if style.animation == .bounce, t < w.start + Self.bounceDuration { return nil }
-                        s.append(2); continue
-                    }
-                    switch style.animation {
-                    case .karaoke: return nil
-                    case .pop: if t < w.start + Self.popDuration { return nil }
-                    case .bounce: return nil
-                    case .highlight, .reveal: break
-                    }
-                    s.append(1)
-                }
-                return s
-            }
-            guard let sa = state(a), let sb = state(b) else { return false }
-            return sa == sb
+            let (lo, hi) = a < b ? (a, b) : (b, a)
+            // The first event after lo.
+            var l = 0, h = timing.events.count
+            while l < h { let m = (l + h) / 2; if timing.events[m] <= lo { l = m + 1 } else { h = m } }
+            if l < timing.events.count, timing.events[l] <= hi { return false }
+            // Inside an animation (a sweep, a pop, a bounce)? Windows start at events, so checking hi is enough.
+            l = 0; h = timing.windows.count
+            while l < h { let m = (l + h) / 2; if timing.windows[m].start <= hi { l = m + 1 } else { h = m } }
+            return l == 0 || hi >= timing.windows[l - 1].end
         }
+    }
+}
+
+/// The times at which a captions leaf's picture can change, for `isStill`.
+struct CaptionTiming: Sendable {
+    /// Every word's start, end, end plus the hold, and animation end, sorted.
+    let events: [Time]
+    /// The spans during which the picture moves (a karaoke sweep, a pop, a bounce), merged and sorted.
+    let windows: [(start: Time, end: Time)]
+
+    init(words: [TranscriptWord], style: CaptionStyle) {
+        var events: [Time] = [], windows: [(start: Time, end: Time)] = []
+        for w in words {
+            events += [w.start, w.end, w.end + style.hold]
+            let animationEnd: Time?
+            switch style.animation {
+            case .highlight, .reveal: animationEnd = nil
+            case .karaoke: animationEnd = w.end
+            case .pop: animationEnd = w.start + Clip.CaptionsLeaf.popDuration
+            case .bounce: animationEnd = w.start + min(w.end - w.start, Clip.CaptionsLeaf.bounceDuration)
+            }
+            if let animationEnd, animationEnd > w.start {
+                events.append(animationEnd)
+                windows.append((w.start, animationEnd))
+            }
+        }
+        self.events = events.sorted()
+        var merged: [(start: Time, end: Time)] = []
+        for window in windows.sorted(by: { $0.start < $1.start }) {
+            if let last = merged.last, window.start <= last.end {
+                merged[merged.count - 1].end = max(last.end, window.end)
+            } else {
+                merged.append(window)
+            }
+        }
+        self.windows = merged
     }
 }
 
@@ -169,10 +189,6 @@ final class CaptionLayoutCache: Sendable {
         }
         return made
     }
-
-    /// The pages of some size already paged (their times agree across sizes unless lines overflow
-    /// differently), or nil.
-    func anyPages() -> [CaptionPage]? { state.withLock { $0.pages.values.first } }
 
     /// The plan of page `page` for `frameSize`, made by `make` when not cached (outside the lock).
     func plan(page: Int, frameSize: Size, make: () throws(MovieMakerError) -> CaptionPagePlan) throws(MovieMakerError) -> CaptionPagePlan {
