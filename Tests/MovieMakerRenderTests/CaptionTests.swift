@@ -274,4 +274,37 @@ struct CaptionTests {
             #expect(error.location?.jsonPath == "tracks[1].items[0].source" && error.message.contains("bad.json at segments[0].words[0].start"), "\(error)")
         }
     }
+
+    @Test("Arabic marks the spoken word where it is read, right to left; Japanese pages without spaces; both inside the safe area")
+    func rightToLeftAndCJK() throws {
+        // Two Arabic words: the first is read first, so it sits on the right.
+        let arabic = Transcript(words: [TranscriptWord("مرحبا", start: .zero, end: Self.ms(500)),
+                                        TranscriptWord("بالعالم", start: Self.ms(500), end: Self.ms(1000))])
+        let style = Self.style(.highlight)
+        let frames = try Self.render(Clip.color(.black, duration: 1).captioned(arabic, style: style))
+        let first = try #require(Self.redBox(frames[5].pixels)), second = try #require(Self.redBox(frames[20].pixels))
+        #expect(first.minX > second.maxX, "the first word read is on the right: first \(first), second \(second)")
+        // While the first is marked, the second shows white on its left.
+        let rest = try #require(inkBox(frames[5].pixels, threshold: 100))
+        #expect(rest.maxX < first.minX, "\(rest)")
+        // karaoke sweeps an Arabic word from its right edge.
+        let sweep = try Self.render(Clip.color(.black, duration: 1).captioned(arabic, style: Self.style(.karaoke)))
+        let partial = try #require(Self.redBox(sweep[6].pixels))
+        #expect(partial.maxX >= first.maxX - 2 && partial.minX > first.minX + 3, "the sweep starts at the right: \(partial) in \(first)")
+
+        // Japanese words (whisper gives characters or short tokens) join without spaces and page by width.
+        let japanese = Transcript(words: ["東京", "は", "日本", "の", "首都", "です", "。"].enumerated().map { k, w in
+            TranscriptWord(w, start: Self.ms(200 * k), end: Self.ms(200 * k + 180)) })
+        let pages = try CaptionPaging.pages(of: japanese.words, style: CaptionStyle(wordsPerPage: 20), frameSize: Self.size)
+        let plan = try CaptionPaging.plan(try #require(pages.first), words: japanese.words, style: CaptionStyle(wordsPerPage: 20), frameSize: Self.size)
+        #expect(plan.text.hasPrefix("東京は日本の首都です"), "\(plan.text)")
+        let jframes = try Self.render(Clip.color(.black, duration: 2).captioned(japanese, style: style))
+        for k in [1, 10, 25] {
+            let ink = try #require(inkBox(jframes[k].pixels, threshold: 100))
+            #expect(ink.minX >= 15 && ink.maxX <= 305 && ink.minY >= 11 && ink.maxY <= 229, "frame \(k): \(ink)")
+        }
+        // Frame 7 (233 ms) is in "は" (200–380 ms): the mark is one character, right of "東京".
+        let marked = try #require(Self.redBox(jframes[7].pixels)), before = try #require(Self.redBox(jframes[2].pixels))
+        #expect(marked.minX > before.maxX && marked.maxX - marked.minX < before.maxX - before.minX, "\(marked) after \(before)")
+    }
 }

@@ -339,11 +339,20 @@ struct CaptionDrawing {
         try TextLayout(plan.text, style: CaptionPaging.textStyle(style, size: plan.fontSize, color: color, outline: outline), width: plan.wrapWidth)
     }
 
-    /// A word's rectangle grown to hold its outline and the glyphs' overhang.
+    /// A word's rectangle grown to hold its outline and the glyphs' overhang, but sideways never past
+    /// half the gap to the next word on its line (none between Japanese or Chinese words), so marking
+    /// one word never colours a piece of its neighbour.
     func inkRect(_ k: Int) -> Rect {
         let r = plan.wordRects[k]
-        let grow = plan.fontSize * (style.outlineWidth / 2 + 0.06)
-        return Rect(x: r.minX - grow, y: r.minY - grow, width: r.width + 2 * grow, height: r.height + 2 * grow)
+        let grow = plan.fontSize * ((style.outlineColor == nil ? 0 : style.outlineWidth / 2) + 0.06)
+        var left = grow, right = grow
+        for j in [k - 1, k + 1] where plan.wordRects.indices.contains(j) {
+            let o = plan.wordRects[j]
+            guard o.maxY > r.minY + 0.5, o.minY < r.maxY - 0.5 else { continue }   // another line
+            if o.maxX <= r.minX + 0.5 { left = min(left, max(0, (r.minX - o.maxX) / 2)) }
+            if o.minX >= r.maxX - 0.5 { right = min(right, max(0, (o.minX - r.maxX) / 2)) }
+        }
+        return Rect(x: r.minX - left, y: r.minY - grow, width: r.width + left + right, height: r.height + 2 * grow)
     }
 
     /// Draws the page as it is at `t`.
