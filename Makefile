@@ -22,7 +22,7 @@ export PKG_CONFIG_PATH := $(PKGCONFIG_WRAPPERS)$(if $(PKG_CONFIG_PATH),:$(PKG_CO
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-.PHONY: deps build demo test test-studio fuzz fuzz-descriptions sanitize sanitize-thread bench bench-peers bench-filters bench-chunks bench-title-batch test-distributed clean check-swift install gallery docs
+.PHONY: deps build demo test test-studio fuzz fuzz-descriptions sanitize sanitize-thread bench bench-peers bench-filters bench-chunks bench-captions bench-title-batch test-distributed clean check-swift install gallery docs
 
 check-swift:
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "swift not found: install Swift 6 (https://www.swift.org/install/linux/) and put it on PATH"; exit 1; }
@@ -149,6 +149,11 @@ bench-filters: deps
 ## moviemaker tool in one pass and as 2, 4 and 8 chunks run two processes at a time, each then assembled:
 ## CPU, bytes and assembly time against the one pass (about 4 one-pass renders: 15–25 minutes on 2 cores).
 ## Shorter: make bench-chunks BENCH_ARGS="--chunk-seconds 10"
+## The captions line alone: word-by-word captions' cost per 1080p frame (target < 3 ms).
+bench-captions: deps
+	$(SWIFT) build -c release --product moviemaker-bench
+	$$($(SWIFT) build -c release --show-bin-path)/moviemaker-bench --only-captions $(BENCH_ARGS)
+
 bench-chunks: deps
 	$(SWIFT) build -c release --product moviemaker-bench
 	$(SWIFT) build -c release --product moviemaker

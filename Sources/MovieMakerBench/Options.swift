@@ -69,6 +69,10 @@ struct Options {
     var filterSeconds = 3
     /// Run only the filters line (every other line skipped).
     var onlyFilters = false
+    /// Skip the captions line (word-by-word captions' cost per 1080p frame).
+    var skipCaptions = false
+    /// Run only the captions line (every other line skipped).
+    var onlyCaptions = false
     /// Skip the chunk line (one pass against 2, 4 and 8 chunks run two at a time).
     var skipChunks = false
     /// Length of the chunk line's movie in seconds (the targets are for 60).
@@ -87,7 +91,7 @@ struct Options {
                                 [--skip-video] [--video-clips N] [--video-seconds S]
                                 [--video-preset P] [--skip-reverse] [--video-folder PATH]
                                 [--skip-filters] [--filter-runs N] [--filter-seconds S] [--only-filters]
-                                [--skip-chunks] [--chunk-seconds S] [--only-chunks]
+                                [--skip-chunks] [--chunk-seconds S] [--only-chunks] [--skip-captions] [--only-captions]
 
           --frames N           frames per preset run (default 300)
           --cores N            run on N of the CPUs this process may use (its affinity mask, inherited by
@@ -140,6 +144,10 @@ struct Options {
           --skip-chunks                 skip it
           --chunk-seconds S             length of the movie (default 60, at least 8; the targets are for 60)
           --only-chunks                 run the chunk line alone (make bench-chunks)
+
+          captions line (word-by-word captions, pop style, drawn at 1920×1080 against an empty clip):
+          --skip-captions               skip it
+          --only-captions               run only the captions line
 
           --video-folder PATH  where the generated clips are kept (default .build/bench-videos when run
                                from the package, else the temporary folder); generated once
@@ -224,16 +232,22 @@ struct Options {
             case "--only-filters":
                 onlyFilters = true
                 skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
-                skipAudio = true; skipVideo = true; skipReverse = true; skipChunks = true
+                skipAudio = true; skipVideo = true; skipReverse = true; skipChunks = true; skipCaptions = true
             case "--skip-chunks":
                 skipChunks = true
+            case "--skip-captions":
+                skipCaptions = true
+            case "--only-captions":
+                onlyCaptions = true
+                skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
+                skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true; skipChunks = true
             case "--chunk-seconds":
                 chunkSeconds = try Self.positiveInt(rest.popFirst(), flag: flag)
                 guard chunkSeconds >= 8 else { throw OptionError("--chunk-seconds needs at least 8 (8 chunks of at least one second)") }
             case "--only-chunks":
                 onlyChunks = true
                 skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
-                skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true
+                skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true; skipCaptions = true
             case "--video-folder":
                 guard let path = rest.popFirst(), !path.isEmpty else { throw OptionError("--video-folder needs a path") }
                 videoFolder = path

@@ -40,6 +40,7 @@ struct BenchmarkReport: Encodable {
     var filters: FilterBenchmark.Result?
     /// The chunk line: one pass against 2, 4 and 8 chunks run two at a time, then assembled.
     var chunks: ChunkBenchmark.Result?
+    var captions: CaptionBenchmark.Result?
 
     init(machine: Machine, workload: Workload) {
         self.date = ISO8601DateFormatter().string(from: Date())

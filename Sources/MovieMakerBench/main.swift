@@ -130,6 +130,14 @@ func runBenchmark(_ options: Options) throws {
         reportOthers("filters")
     }
 
+    if !options.skipCaptions {
+        standardError("… captions: word-by-word captions drawn at 1920x1080, against an empty clip")
+        let result = try CaptionBenchmark().run()
+        report.captions = result
+        output(CaptionBenchmark.line(result))
+        reportOthers("captions")
+    }
+
     if !options.skipChunks {
         standardError("… chunks: a \(options.chunkSeconds)-s 1080p30 medium description in one pass, then as 2, 4 and 8 chunks two at a time")
         var bench = ChunkBenchmark()

@@ -1,3 +1,4 @@
+internal import CCairo
 import Foundation
 import Synchronization
 
@@ -98,8 +99,8 @@ extension Clip {
             return lo - 1
         }
 
-        /// Draws the page showing at `frame.exactTime`, if any.
-        func draw(in ctx: DrawingContext, at frame: Frame) throws {
+        /// Draws the page showing at `frame.exactTime`, if any (package: the benchmark times it alone).
+        package func draw(in ctx: DrawingContext, at frame: Frame) throws {
             try style.validate()
             let size = ctx.size
             let pages = try pages(for: size)
@@ -109,7 +110,8 @@ extension Clip {
             let plan = try cache.plan(page: index, frameSize: size) { () throws(MovieMakerError) -> CaptionPagePlan in
                 try CaptionPaging.plan(page, words: transcript.words, style: style, frameSize: size)
             }
-            try CaptionDrawing(plan: plan, style: style, words: Array(transcript.words[page.words])).draw(in: ctx, at: t)
+            let key = CaptionPageRaster.Key(leaf: ObjectIdentifier(cache), page: index, width: size.width, height: size.height)
+            try CaptionDrawing(plan: plan, style: style, words: Array(transcript.words[page.words]), key: key).draw(in: ctx, at: t)
         }
 
         /// Whether the picture is the same at the leaf's times `a` and `b`: no page or word changes
@@ -327,12 +329,86 @@ enum CaptionPaging {
     }
 }
 
+/// A page's words drawn once, outline and fill, into a picture that the same thread's next frames
+/// paint (clipped to the words they show) instead of stroking the outline again: the stroke is most
+/// of a frame's cost, and a page shows for many frames. Always drawn through it, so a frame's pixels
+/// do not depend on what was cached. Kept per thread (Cairo surfaces are not shared between threads),
+/// the last few pages each.
+final class CaptionPageRaster {
+    struct Key: Hashable { let leaf: ObjectIdentifier; let page: Int; let width: Double; let height: Double }
+    /// The page's words, outlined.
+    let canvas: Canvas
+    /// The glyphs alone in the highlight colour (painted over the marked words).
+    let marked: Canvas
+    /// The glyphs alone in the shadow's colour, offset, when the style has a shadow.
+    let shadow: Canvas?
+    /// Where their top-left corner goes in the frame (whole pixels, so painting does not resample).
+    let left: Int, top: Int
+
+    init(layout: TextLayout, plan: CaptionPagePlan, style: CaptionStyle) throws(MovieMakerError) {
+        let pad = plan.fontSize * (style.outlineWidth + 0.2) + 2
+        let ink = layout.inkBounds
+        let l = Int((plan.origin.x + min(ink.minX, plan.logical.minX) - pad).rounded(.down))
+        let t = Int((plan.origin.y + min(ink.minY, plan.logical.minY) - pad).rounded(.down))
+        let r = Int((plan.origin.x + max(ink.maxX, plan.logical.maxX) + pad).rounded(.up))
+        let b = Int((plan.origin.y + max(ink.maxY, plan.logical.maxY) + pad).rounded(.up))
+        left = l; top = t
+        let at = Point(x: plan.origin.x - Double(l), y: plan.origin.y - Double(t))
+        func glyphs(_ color: Color, offset: Point) throws(MovieMakerError) -> Canvas {
+            let c = try Canvas(width: max(1, r - l), height: max(1, b - t))
+            cairo_set_source_rgba(c.context.cr, color.red, color.green, color.blue, color.alpha)
+            layout.drawGlyphs(in: c.context, at: Point(x: at.x + offset.x, y: at.y + offset.y))
+            return c
+        }
+        canvas = try Canvas(width: max(1, r - l), height: max(1, b - t))
+        layout.draw(in: canvas.context, at: at)
+        marked = try glyphs(style.highlightColor, offset: Point(x: 0, y: 0))
+        shadow = try style.shadowColor.map { color throws(MovieMakerError) in
+            try glyphs(color, offset: Point(x: plan.fontSize * 0.05, y: plan.fontSize * 0.07))
+        }
+    }
+
+    /// Paints the outlined words in `ctx` (under its clip and transform).
+    func paint(in ctx: DrawingContext) { paint(canvas, in: ctx) }
+    /// Paints the highlight-coloured glyphs.
+    func paintMarked(in ctx: DrawingContext) { paint(marked, in: ctx) }
+    /// Paints the shadow, if any.
+    func paintShadow(in ctx: DrawingContext) { if let shadow { paint(shadow, in: ctx) } }
+    private func paint(_ c: Canvas, in ctx: DrawingContext) {
+        cairo_set_source_surface(ctx.cr, c.surface.pointer, Double(left), Double(top))
+        cairo_paint(ctx.cr)
+    }
+
+    /// The calling thread's rasters.
+    private final class Slots { var entries: [(key: Key, raster: CaptionPageRaster)] = [] }
+    private static let threadKey = "MovieMaker.CaptionPageRaster"
+    /// How many pages a thread keeps (two captions items drawn on one frame, and the page before).
+    static let perThread = 4
+
+    /// The calling thread's raster for `key`, made by `make` when it has none.
+    static func current(_ key: Key, make: () throws(MovieMakerError) -> CaptionPageRaster) throws(MovieMakerError) -> CaptionPageRaster {
+        let dictionary = Thread.current.threadDictionary
+        let slots = (dictionary[threadKey] as? Slots) ?? { let s = Slots(); dictionary[threadKey] = s; return s }()
+        if let i = slots.entries.firstIndex(where: { $0.key == key }) {
+            let entry = slots.entries.remove(at: i)
+            slots.entries.append(entry)
+            return entry.raster
+        }
+        let raster = try make()
+        slots.entries.append((key, raster))
+        if slots.entries.count > perThread { slots.entries.removeFirst() }
+        return raster
+    }
+}
+
 /// Drawing one planned page at one time.
 struct CaptionDrawing {
     let plan: CaptionPagePlan
     let style: CaptionStyle
     /// The page's words, in order.
     let words: [TranscriptWord]
+    /// Which page of which leaf at which size: the key of its raster.
+    let key: CaptionPageRaster.Key
 
     /// The layout of the page in `color` (with the outline when `outline`).
     func layout(_ color: Color, outline: Bool) throws(MovieMakerError) -> TextLayout {
@@ -359,7 +435,9 @@ struct CaptionDrawing {
     func draw(in ctx: DrawingContext, at t: Time) throws {
         let spoken = words.indices.filter { words[$0].start <= t && t < words[$0].end }
         let started = words.indices.filter { words[$0].start <= t }
-        let base = try layout(style.color, outline: true)
+        let raster = try CaptionPageRaster.current(key) { () throws(MovieMakerError) -> CaptionPageRaster in
+            try CaptionPageRaster(layout: try layout(style.color, outline: true), plan: plan, style: style)
+        }
         // What shows: every word, except in `reveal` and `pop`, where only words already started do.
         let visible: [Int] = (style.animation == .reveal || style.animation == .pop) ? started : Array(words.indices)
         guard !visible.isEmpty else { return }
@@ -374,23 +452,18 @@ struct CaptionDrawing {
                 ctx.fill()
             }
         }
-        if let shadow = style.shadowColor {
-            let shadowLayout = try layout(shadow, outline: false)
-            clipped(to: visible, in: ctx) {
-                shadowLayout.draw(in: ctx, at: Point(x: plan.origin.x + plan.fontSize * 0.05, y: plan.origin.y + plan.fontSize * 0.07))
-            }
+        if style.shadowColor != nil {
+            clipped(to: visible, in: ctx) { raster.paintShadow(in: ctx) }
         }
         switch style.animation {
         case .highlight, .reveal:
             if style.animation == .highlight { drawHighlightBoxes(spoken, in: ctx) }
-            clipped(to: visible, in: ctx) { base.draw(in: ctx, at: plan.origin) }
+            clipped(to: visible, in: ctx) { raster.paint(in: ctx) }
             if style.animation == .highlight, !spoken.isEmpty {
-                let marked = try layout(style.highlightColor, outline: false)
-                clipped(to: spoken, in: ctx) { marked.draw(in: ctx, at: plan.origin) }
+                clipped(to: spoken, in: ctx) { raster.paintMarked(in: ctx) }
             }
         case .karaoke:
-            base.draw(in: ctx, at: plan.origin)
-            let marked = try layout(style.highlightColor, outline: false)
+            raster.paint(in: ctx)
             ctx.withSavedState {
                 ctx.beginPath()
                 for k in words.indices where words[k].start <= t {
@@ -402,11 +475,18 @@ struct CaptionDrawing {
                                                     : Rect(x: r.minX, y: r.minY, width: w, height: r.height))
                 }
                 ctx.clip()
-                marked.draw(in: ctx, at: plan.origin)
+                raster.paintMarked(in: ctx)
             }
         case .pop:
-            let marked = spoken.isEmpty ? nil : try layout(style.highlightColor, outline: false)
-            for k in visible {
+            // Words that have finished popping are drawn together; each one still scaling, on its own.
+            let settled = visible.filter { t >= words[$0].start + Clip.CaptionsLeaf.popDuration }
+            let scaling = visible.filter { t < words[$0].start + Clip.CaptionsLeaf.popDuration }
+            if !settled.isEmpty {
+                clipped(to: settled, in: ctx) { raster.paint(in: ctx) }
+                let marked = settled.filter { spoken.contains($0) }
+                if !marked.isEmpty { clipped(to: marked, in: ctx) { raster.paintMarked(in: ctx) } }
+            }
+            for k in scaling {
                 let p = min(1, max(0, (t - words[k].start).seconds / Clip.CaptionsLeaf.popDuration.seconds))
                 let scale = Self.backOut(p) * 0.5 + 0.5
                 let r = inkRect(k)
@@ -415,8 +495,8 @@ struct CaptionDrawing {
                     ctx.scale(x: scale, y: scale)
                     ctx.translate(x: -r.midX, y: -r.midY)
                     ctx.clip(to: r)
-                    base.draw(in: ctx, at: plan.origin)
-                    if let marked, spoken.contains(k) { marked.draw(in: ctx, at: plan.origin) }
+                    raster.paint(in: ctx)
+                    if spoken.contains(k) { raster.paintMarked(in: ctx) }
                 }
             }
         case .bounce:
@@ -428,16 +508,15 @@ struct CaptionDrawing {
                 for k in spoken { ctx.addRect(inkRect(k)) }
                 ctx.fillRule = .evenOdd
                 ctx.clip()
-                base.draw(in: ctx, at: plan.origin)
+                raster.paint(in: ctx)
             }
-            let marked = spoken.isEmpty ? nil : try layout(style.highlightColor, outline: false)
             for k in spoken {
                 let lift = self.lift(k, at: t)
                 ctx.withSavedState {
                     ctx.translate(x: 0, y: -lift)
                     ctx.clip(to: inkRect(k))
-                    base.draw(in: ctx, at: plan.origin)
-                    marked?.draw(in: ctx, at: plan.origin)
+                    raster.paint(in: ctx)
+                    raster.paintMarked(in: ctx)
                 }
             }
         }
