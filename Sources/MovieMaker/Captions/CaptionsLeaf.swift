@@ -107,7 +107,7 @@ extension Clip {
             let t = frame.exactTime
             guard let index = page(at: t, in: pages) else { return }
             let page = pages[index]
-            let plan = try cache.plan(page: index, frameSize: size) { () throws(MovieMakerError) -> CaptionPagePlan in
+            let plan = try cache.plans.plan(index, frameSize: size) { () throws(MovieMakerError) -> CaptionPagePlan in
                 try CaptionPaging.plan(page, words: transcript.words, style: style, frameSize: size)
             }
             let key = CaptionPageRaster.Key(leaf: ObjectIdentifier(cache), page: index, width: size.width, height: size.height)
@@ -169,48 +169,21 @@ struct CaptionTiming: Sendable {
 
 /// Pages and plans of one captions leaf.
 final class CaptionLayoutCache: Sendable {
-    private struct Key: Hashable { let page: Int; let width: Double; let height: Double }
     private struct SizeKey: Hashable { let width: Double; let height: Double }
-    private struct State {
-        var pages: [SizeKey: [CaptionPage]] = [:]
-        var plans: [Key: (plan: CaptionPagePlan, used: UInt64)] = [:]
-        var clock: UInt64 = 0
-    }
-    private let state = Mutex(State())
-    /// How many plans are kept.
-    static let capacity = 256
+    private let pages = Mutex([SizeKey: [CaptionPage]]())
+    /// Each page's plan for a frame size.
+    let plans = LayoutPlanCache<CaptionPagePlan>()
 
     /// The pages for `size`, made by `make` once.
     func pages(for size: Size, make: () throws(MovieMakerError) -> [CaptionPage]) throws(MovieMakerError) -> [CaptionPage] {
         let key = SizeKey(width: size.width, height: size.height)
-        if let cached = state.withLock({ $0.pages[key] }) { return cached }
+        if let cached = pages.withLock({ $0[key] }) { return cached }
         let made = try make()
-        state.withLock { s in
-            if s.pages.count >= 4 { s.pages.removeAll() }   // a render uses one size (two with previews)
-            s.pages[key] = made
+        pages.withLock { p in
+            if p.count >= 4 { p.removeAll() }   // a render uses one size (two with previews)
+            p[key] = made
         }
         return made
-    }
-
-    /// The plan of page `page` for `frameSize`, made by `make` when not cached (outside the lock).
-    func plan(page: Int, frameSize: Size, make: () throws(MovieMakerError) -> CaptionPagePlan) throws(MovieMakerError) -> CaptionPagePlan {
-        let key = Key(page: page, width: frameSize.width, height: frameSize.height)
-        let cached: CaptionPagePlan? = state.withLock { s in
-            s.clock += 1
-            guard let entry = s.plans[key] else { return nil }
-            s.plans[key] = (entry.plan, s.clock)
-            return entry.plan
-        }
-        if let cached { return cached }
-        let plan = try make()
-        state.withLock { s in
-            s.clock += 1
-            s.plans[key] = (plan, s.clock)
-            if s.plans.count > Self.capacity, let oldest = s.plans.min(by: { $0.value.used < $1.value.used })?.key {
-                s.plans[oldest] = nil
-            }
-        }
-        return plan
     }
 }
 

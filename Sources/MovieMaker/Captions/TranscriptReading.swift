@@ -26,24 +26,7 @@ extension Transcript {
     /// missing file, a folder, a file over `SubtitleTrack.maximumFileSize`, UTF-8/UTF-16/Windows-1252
     /// text), so a transcript and a subtitle file fail the same way.
     public init(contentsOf url: URL) throws(MovieMakerError) {
-        let path = url.path
-        let data: Data
-        do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            if let size = attributes[.size] as? Int, size > SubtitleTrack.maximumFileSize {
-                throw MovieMakerError.subtitlesTooLarge(path: path, bytes: size, limit: SubtitleTrack.maximumFileSize)
-            }
-            data = try Data(contentsOf: url)
-        } catch let error as MovieMakerError {
-            throw error
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be read (\(error.localizedDescription))" : "no such file"
-            throw .subtitlesUnreadable(path: path, reason: reason)
-        }
-        guard data.count <= SubtitleTrack.maximumFileSize else {
-            throw .subtitlesTooLarge(path: path, bytes: data.count, limit: SubtitleTrack.maximumFileSize)
-        }
-        try self.init(parsing: SubtitleTrack.decodeText(data), name: path)
+        try self.init(parsing: SubtitleTrack.readText(url), name: url.path)
     }
 
     /// Reads `text` (the contents of a file named `name`, used in errors) in `format`, or by content when nil.

@@ -41,7 +41,7 @@ extension Clip {
             guard safe.width >= 1, safe.height >= 1 else { return }
             var plans: [(Int, SubtitleCuePlan)] = []
             for index in active {
-                plans.append((index, try cache.plan(cue: index, frameSize: size) { () throws(MovieMakerError) -> SubtitleCuePlan in
+                plans.append((index, try cache.plan(index, frameSize: size) { () throws(MovieMakerError) -> SubtitleCuePlan in
                     try SubtitleCuePlan(cue: track.cues[index], style: style, frameSize: size)
                 }))
             }
@@ -206,22 +206,26 @@ struct SubtitleCuePlan: Sendable {
     }
 }
 
-/// The plans of one subtitle leaf, keyed by cue and frame size; the most recently used 256 are kept.
-final class SubtitleLayoutCache: Sendable {
-    private struct Key: Hashable { let cue: Int; let width: Double; let height: Double }
+/// The plans of one subtitle leaf, keyed by cue and frame size.
+typealias SubtitleLayoutCache = LayoutPlanCache<SubtitleCuePlan>
+
+/// Layouts planned for one frame size, keyed by an index (a subtitle's cue, a captions page) and the
+/// size, shared by the drawing threads; the most recently used 256 are kept.
+final class LayoutPlanCache<Plan: Sendable>: Sendable {
+    private struct Key: Hashable { let index: Int; let width: Double; let height: Double }
     private struct State {
-        var plans: [Key: (plan: SubtitleCuePlan, used: UInt64)] = [:]
+        var plans: [Key: (plan: Plan, used: UInt64)] = [:]
         var clock: UInt64 = 0
     }
     private let state = Mutex(State())
     /// How many plans are kept.
-    static let capacity = 256
+    static var capacity: Int { 256 }
 
-    /// The plan of cue `cue` for `frameSize`, made by `make` when not cached (outside the lock, so
-    /// threads planning different cues do not wait for each other).
-    func plan(cue: Int, frameSize: Size, make: () throws(MovieMakerError) -> SubtitleCuePlan) throws(MovieMakerError) -> SubtitleCuePlan {
-        let key = Key(cue: cue, width: frameSize.width, height: frameSize.height)
-        let cached: SubtitleCuePlan? = state.withLock { s in
+    /// The plan of `index` for `frameSize`, made by `make` when not cached (outside the lock, so
+    /// threads planning different items do not wait for each other).
+    func plan(_ index: Int, frameSize: Size, make: () throws(MovieMakerError) -> Plan) throws(MovieMakerError) -> Plan {
+        let key = Key(index: index, width: frameSize.width, height: frameSize.height)
+        let cached: Plan? = state.withLock { s in
             s.clock += 1
             guard let entry = s.plans[key] else { return nil }
             s.plans[key] = (entry.plan, s.clock)

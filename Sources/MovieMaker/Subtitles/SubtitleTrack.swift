@@ -47,23 +47,7 @@ public struct SubtitleTrack: Sendable, Hashable, Codable {
     /// is malformed (naming the line).
     public init(contentsOf url: URL) throws(MovieMakerError) {
         let path = url.path
-        let data: Data
-        do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            if let size = attributes[.size] as? Int, size > Self.maximumFileSize {
-                throw MovieMakerError.subtitlesTooLarge(path: path, bytes: size, limit: Self.maximumFileSize)
-            }
-            data = try Data(contentsOf: url)
-        } catch let error as MovieMakerError {
-            throw error
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be read (\(error.localizedDescription))" : "no such file"
-            throw .subtitlesUnreadable(path: path, reason: reason)
-        }
-        guard data.count <= Self.maximumFileSize else {
-            throw .subtitlesTooLarge(path: path, bytes: data.count, limit: Self.maximumFileSize)
-        }
-        let text = Self.decodeText(data)
+        let text = try Self.readText(url)
         let isVTT = SubtitleParser.startsWithWebVTTHeader(text) || url.pathExtension.lowercased() == "vtt"
         self = try SubtitleParser(text: text, name: path, format: isVTT ? .webVTT : .srt).parse()
     }
@@ -126,6 +110,29 @@ public struct SubtitleTrack: Sendable, Hashable, Codable {
 
     private static func checkLength(_ text: String, name: String) throws(MovieMakerError) {
         if text.utf8.count > maximumFileSize { throw .subtitlesTooLarge(path: name, bytes: text.utf8.count, limit: maximumFileSize) }
+    }
+
+    /// The text of the subtitle or transcript file at `url`: refused when missing, a folder or over
+    /// `maximumFileSize`, decoded by `decodeText` (transcripts are read the same way, so both fail alike).
+    static func readText(_ url: URL) throws(MovieMakerError) -> String {
+        let path = url.path
+        let data: Data
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            if let size = attributes[.size] as? Int, size > maximumFileSize {
+                throw MovieMakerError.subtitlesTooLarge(path: path, bytes: size, limit: maximumFileSize)
+            }
+            data = try Data(contentsOf: url)
+        } catch let error as MovieMakerError {
+            throw error
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be read (\(error.localizedDescription))" : "no such file"
+            throw .subtitlesUnreadable(path: path, reason: reason)
+        }
+        guard data.count <= maximumFileSize else {
+            throw .subtitlesTooLarge(path: path, bytes: data.count, limit: maximumFileSize)
+        }
+        return decodeText(data)
     }
 
     /// The file's text: UTF-8 (a byte order mark dropped), UTF-16 with a byte order mark, or else

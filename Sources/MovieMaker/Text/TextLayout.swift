@@ -324,19 +324,23 @@ public final class TextLayout {
         if granularity == .line { return lines.map(\.logical) }
         var rects: [Rect] = []
         for range in unitByteRanges(granularity) {
-            for line in lines where range.lowerBound < line.end && range.upperBound > line.start {
-                let a = max(range.lowerBound, line.start), b = min(range.upperBound, line.end)
-                var ranges: UnsafeMutablePointer<Int32>? = nil
-                var n: Int32 = 0
-                pango_layout_line_get_x_ranges(line.pointer, Int32(a), Int32(b), &ranges, &n)
-                guard let ranges, n > 0 else { g_free(ranges); continue }
-                var minX = Int32.max, maxX = Int32.min
-                for k in 0..<Int(n) { minX = min(minX, ranges[2 * k]); maxX = max(maxX, ranges[2 * k + 1]) }
-                g_free(ranges)
-                rects.append(Rect(x: px(minX), y: line.logical.minY, width: px(maxX - minX), height: line.logical.height))
-            }
+            for line in lines { if let r = Self.logicalRect(of: range, on: line) { rects.append(r) } }
         }
         return rects
+    }
+
+    /// The logical rectangle of the part of `range` (bytes of the text) on `line`, or nil when none is.
+    private static func logicalRect(of range: Range<Int>, on line: LineInfo) -> Rect? {
+        guard range.lowerBound < line.end && range.upperBound > line.start else { return nil }
+        let a = max(range.lowerBound, line.start), b = min(range.upperBound, line.end)
+        var xs: UnsafeMutablePointer<Int32>? = nil
+        var n: Int32 = 0
+        pango_layout_line_get_x_ranges(line.pointer, Int32(a), Int32(b), &xs, &n)
+        guard let xs, n > 0 else { g_free(xs); return nil }
+        var minX = Int32.max, maxX = Int32.min
+        for k in 0..<Int(n) { minX = min(minX, xs[2 * k]); maxX = max(maxX, xs[2 * k + 1]) }
+        g_free(xs)
+        return Rect(x: px(minX), y: line.logical.minY, width: px(maxX - minX), height: line.logical.height)
     }
 
     /// The logical rectangle of each byte range of the laid-out text (UTF-8 offsets into `text`; plain
@@ -347,16 +351,8 @@ public final class TextLayout {
             let lines = layoutLines()
             return ranges.map { range in
                 var union: Rect? = nil
-                for line in lines where range.lowerBound < line.end && range.upperBound > line.start {
-                    let a = max(range.lowerBound, line.start), b = min(range.upperBound, line.end)
-                    var xs: UnsafeMutablePointer<Int32>? = nil
-                    var n: Int32 = 0
-                    pango_layout_line_get_x_ranges(line.pointer, Int32(a), Int32(b), &xs, &n)
-                    guard let xs, n > 0 else { g_free(xs); continue }
-                    var minX = Int32.max, maxX = Int32.min
-                    for k in 0..<Int(n) { minX = min(minX, xs[2 * k]); maxX = max(maxX, xs[2 * k + 1]) }
-                    g_free(xs)
-                    let r = Rect(x: px(minX), y: line.logical.minY, width: px(maxX - minX), height: line.logical.height)
+                for line in lines {
+                    guard let r = Self.logicalRect(of: range, on: line) else { continue }
                     union = union.map { u in
                         let x0 = min(u.minX, r.minX), y0 = min(u.minY, r.minY)
                         return Rect(x: x0, y: y0, width: max(u.maxX, r.maxX) - x0, height: max(u.maxY, r.maxY) - y0)
