@@ -128,7 +128,7 @@ music "music-upbeat.wav" 16 "$chord;st(1,$n1);st(2,$n2);st(3,$n3);st(4,$bass);st
 +0.3*(1-exp(-300*ld(6)))*exp(-7*ld(6))*sin(2*PI*ld(4)*t)\
 +0.13*(1-exp(-300*ld(7)))*exp(-12*ld(7))*(sin(2*PI*ld(1)*t)+sin(2*PI*ld(2)*t)+sin(2*PI*ld(3)*t))" "aecho=0.8:0.5:250:0.2,lowpass=f=6000"
 
-# --- Picture editing (editing.json): an animated sticker with transparency, a 3D LUT, subtitles. ------
+# --- Picture editing (editing.json): an animated sticker with transparency, a 3D LUT, subtitles, captions. ------
 if [ ! -s "$folder/sticker-spin.gif" ]; then
     side=$(even $(( width / 8 ))); r=$(( side * 45 / 100 ))
     ffmpeg -loglevel error -nostdin -y -f lavfi -i "testsrc2=s=${side}x${side}:r=10:d=1.2" \
@@ -165,6 +165,25 @@ Two clips, <i>side by side</i>
 مرحبا — こんにちは — hello
 SRT
     mv "$folder/.talk.tmp.srt" "$folder/talk.srt"
+    made=$((made + 1))
+fi
+
+if [ ! -s "$folder/talk.words.json" ]; then
+    # Word times as whisper writes them (--word_timestamps True): the captions item of editing.json.
+    cat > "$folder/.talk.words.tmp.json" <<'JSON'
+{"text": " Filters, split screens, stickers and captions, word by word.", "language": "en",
+ "segments": [{"id": 0, "start": 0.4, "end": 4.2, "text": " Filters, split screens, stickers and captions, word by word.",
+   "words": [{"word": " Filters,", "start": 0.4, "end": 0.9, "probability": 0.98},
+             {"word": " split", "start": 1.0, "end": 1.3, "probability": 0.97},
+             {"word": " screens,", "start": 1.3, "end": 1.8, "probability": 0.99},
+             {"word": " stickers", "start": 1.9, "end": 2.4, "probability": 0.96},
+             {"word": " and", "start": 2.5, "end": 2.7, "probability": 0.99},
+             {"word": " captions,", "start": 2.7, "end": 3.2, "probability": 0.95},
+             {"word": " word", "start": 3.3, "end": 3.6, "probability": 0.99},
+             {"word": " by", "start": 3.6, "end": 3.8, "probability": 0.99},
+             {"word": " word.", "start": 3.8, "end": 4.2, "probability": 0.98}]}]}
+JSON
+    mv "$folder/.talk.words.tmp.json" "$folder/talk.words.json"
     made=$((made + 1))
 fi
 
