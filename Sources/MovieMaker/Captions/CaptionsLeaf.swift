@@ -110,7 +110,7 @@ extension Clip {
             let plan = try cache.plans.plan(index, frameSize: size) { () throws(MovieMakerError) -> CaptionPagePlan in
                 try CaptionPaging.plan(page, words: transcript.words, style: style, frameSize: size)
             }
-            let key = CaptionPageRaster.Key(leaf: ObjectIdentifier(cache), page: index, width: size.width, height: size.height)
+            let key = CaptionPageRaster.Key(leaf: cache, page: index, width: size.width, height: size.height)
             try CaptionDrawing(plan: plan, style: style, words: Array(transcript.words[page.words]), key: key).draw(in: ctx, at: t)
         }
 
@@ -308,7 +308,14 @@ enum CaptionPaging {
 /// do not depend on what was cached. Kept per thread (Cairo surfaces are not shared between threads),
 /// the last few pages each.
 final class CaptionPageRaster {
-    struct Key: Hashable { let leaf: ObjectIdentifier; let page: Int; let width: Double; let height: Double }
+    /// Which page of which leaf at which size. The key holds the leaf's cache itself, not its address:
+    /// a freed leaf's address can be a new leaf's, and its stale picture must not be found.
+    struct Key: Equatable {
+        let leaf: CaptionLayoutCache
+        let page: Int
+        let width: Double, height: Double
+        static func == (a: Key, b: Key) -> Bool { a.leaf === b.leaf && a.page == b.page && a.width == b.width && a.height == b.height }
+    }
     /// The page's words, outlined.
     let canvas: Canvas
     /// The glyphs alone in the highlight colour (painted over the marked words).
