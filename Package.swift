@@ -58,6 +58,9 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        // eSpeak NG (SpeechSynthesizer.swift): narration spoken in-process in any of its languages, with
+        // the synthesiser's own word and bookmark events for exact word times.
+        .systemLibrary(name: "CESpeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
         // libjpeg and libpng report errors by longjmp (or exit()), which Swift cannot catch: their
         // calls live in this small C target, which turns every error into a code and a message.
         .target(name: "CMovieMakerImageShim", dependencies: ["CJPEG", "CPNG"]),
@@ -70,7 +73,7 @@ let package = Package(
             dependencies: [
                 "MovieMakerCore",
                 "CCairo", "CFreeType", "CPango", "CX264", "CFFmpeg", "CAVFilter", "CMovieMakerShim",
-                "CJPEG", "CPNG", "CWebP", "CHeif", "CLCMS", "CMovieMakerImageShim",
+                "CJPEG", "CPNG", "CWebP", "CHeif", "CLCMS", "CMovieMakerImageShim", "CESpeakNG",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // `moviemaker studio`: the preview server (FlyingFox), its frame cache and its page (Resources/: plain

@@ -11,6 +11,7 @@ PACKAGES=(
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
   libavfilter-dev   # FilterGraph: atempo (time-stretched sound), bwdif (deinterlacing)
   libfontconfig-dev
+  libespeak-ng-dev  # Narration: text to speech in-process, with the synthesiser's word times
   # Photo decoding: JPEG, PNG, WebP, HEIC/HEIF (libheif with its libde265 decoder and x265 encoder),
   # ICC colour management.
   libjpeg-dev libpng-dev libwebp-dev libheif-dev liblcms2-dev

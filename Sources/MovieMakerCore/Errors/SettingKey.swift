@@ -108,6 +108,14 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
     public static let captionTiming = SettingKey(rawValue: "captionTiming", description: "caption timing")
     /// `CaptionStyle.position`.
     public static let captionPosition = SettingKey(rawValue: "captionPosition", description: "caption position")
+    /// The text a narration speaks.
+    public static let narrationText = SettingKey(rawValue: "narrationText", description: "narration text")
+    /// The eSpeak NG voice a narration speaks with.
+    public static let narrationVoice = SettingKey(rawValue: "narrationVoice", description: "narration voice")
+    /// How fast a narration speaks, in words per minute.
+    public static let narrationRate = SettingKey(rawValue: "narrationRate", description: "narration rate")
+    /// A narration voice's base pitch.
+    public static let narrationPitch = SettingKey(rawValue: "narrationPitch", description: "narration pitch")
     /// The box text is fitted into.
     public static let fittingBox = SettingKey(rawValue: "fittingBox", description: "fitting box")
     /// The range of font sizes tried when fitting text.
@@ -226,7 +234,7 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
         .audioChannelCount, .audioBitRate, .soundStartTime, .audioReaderFormat, .musicVolume, .musicFade, .stillTime, .time, .frameRange, .studioHook, .chunk,
         .transition, .transitionDuration, .transitions, .color, .groupOpacity, .shadowBlur, .shadowOffset, .blurRadius,
         .regularPolygonSides, .starPoints, .fontSize, .textWidth, .lineSpacing, .letterSpacing, .outlineWidth,
-        .captionWidth, .captionLines, .captionWordsPerPage, .captionTiming, .captionPosition, .fittingBox, .fittingFontSizes, .easing, .keyframes, .keyframeTime, .duration, .wavLength, .sampleRate,
+        .captionWidth, .captionLines, .captionWordsPerPage, .captionTiming, .captionPosition, .narrationText, .narrationVoice, .narrationRate, .narrationPitch, .fittingBox, .fittingFontSizes, .easing, .keyframes, .keyframeTime, .duration, .wavLength, .sampleRate,
         .channelCount, .soundDuration, .burstLength, .burstTime, .burstInterval, .beepRamp, .frequency, .amplitude,
         .audioClipInPoint, .audioClipOutPoint, .audioClipGain, .audioClipFadeIn, .audioClipFadeOut,
         .audioClipMovieEndFade, .audioLoop, .audioLoopDuration, .audioLoopCrossfade, .audioTrackCrossfade,

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+@testable import MovieMaker
+import MovieMakerTestSupport
+
+@Suite("Narration (eSpeak NG in-process, word times from the synthesiser)")
+struct NarrationTests {
+    let format = AudioFormat.standard
+
+    /// The narration's sound in `format`, to its last frame.
+    func sound(_ n: Narration) throws -> [Float] {
+        try AudioInTesting.render(n, frames: Int(format.frame(at: n.length)), format: format)
+    }
+
+    /// The loudest sample of `samples` (interleaved stereo) between two times.
+    func peak(_ samples: [Float], from a: Time, to b: Time) -> Float {
+        let lo = Int(format.frame(at: a)), hi = min(Int(format.frame(at: b)), samples.count / 2)
+        guard hi > lo else { return 0 }
+        return (lo..<hi).reduce(0) { max($0, abs(samples[$1 * 2])) }
+    }
+
+    @Test("English: one word per written word, punctuation kept, in order, each sounding within its time and silent in the pauses between",
+          arguments: [("en-us", 175), ("en-gb", 140), ("en-us", 300)])
+    func englishWords(voice: String, rate: Int) throws {
+        let text = "Hello world, this is a narration. It speaks every word; then it pauses!"
+        let n = try Narration(text, voice: voice, rate: rate)
+        #expect(n.transcript.words.map(\.text) == text.split(separator: " ").map(String.init))
+        let samples = try sound(n)
+        #expect(samples.count == 2 * Int(format.frame(at: n.length)))
+        var previousEnd = Time.zero
+        for w in n.transcript.words {
+            #expect(w.start >= previousEnd && w.end > w.start && w.end <= n.length, "\(w)")
+            // Times are eSpeak NG's samples, exactly.
+            #expect(22_050 % w.start.timescale == 0 || w.start == .zero, "\(w.start)")
+            #expect(peak(samples, from: w.start, to: w.end) > 0.05, "\"\(w.text)\" is silent within its time")
+            previousEnd = w.end
+        }
+        // The pauses after "world," and "narration." are silent: the words end where the voice stops.
+        for (a, b) in zip(n.transcript.words, n.transcript.words.dropFirst()) where b.start - a.end > Time(value: 1, timescale: 20) {
+            #expect(peak(samples, from: a.end + Time(value: 1, timescale: 200), to: b.start - Time(value: 1, timescale: 200)) < 0.02, "after \"\(a.text)\"")
+        }
+        let pauses = zip(n.transcript.words, n.transcript.words.dropFirst()).filter { $1.start - $0.end > Time(value: 1, timescale: 20) }.map(\.0.text)
+        #expect(pauses.contains("narration."), "\(pauses)")
+    }
+
+    @Test("Arabic and Japanese (words separated by spaces) give their written words, in order, with increasing times",
+          arguments: [("ar", "مرحبا بالعالم، هذا اختبار للكلام."), ("ja", "きょう は いい てんき です。 あした も はれ です。")])
+    func otherScripts(voice: String, text: String) throws {
+        let n = try Narration(text, voice: voice)
+        #expect(n.transcript.words.map(\.text) == text.split(separator: " ").map(String.init))
+        let starts = n.transcript.words.map(\.start)
+        #expect(starts == starts.sorted() && Set(starts).count == starts.count)
+        let samples = try sound(n)
+        for w in n.transcript.words { #expect(peak(samples, from: w.start, to: w.end) > 0.05, "\(w.text)") }
+    }
+
+    @Test("bookmarks are reached when the next word starts, even after a sentence's last punctuation; the end mark at the narration's end")
+    func bookmarks() throws {
+        let n = try Narration("First part, <mark name=\"mid\"/> still first. <mark name=\"cut\"/>Second part. <mark name='end'/>")
+        #expect(n.marks.map(\.name) == ["mid", "cut", "end"])
+        let words = n.transcript.words
+        #expect(words.map(\.text) == ["First", "part,", "still", "first.", "Second", "part."])
+        #expect(n.time(ofMark: "mid") == words[2].start)
+        #expect(n.time(ofMark: "cut") == words[4].start)
+        #expect(n.time(ofMark: "end") == n.length)
+        #expect(n.time(ofMark: "nowhere") == nil)
+    }
+
+    @Test("markup: a break makes the pause it asks for, entities are read, tags never show in the words")
+    func markup() throws {
+        let plain = try Narration("Fish and chips. Tea.")
+        let marked = try Narration("Fish &amp; chips. <break time=\"1s\"/> Tea.")
+        #expect(marked.transcript.words.map(\.text) == ["Fish", "&", "chips.", "Tea."])
+        let gap = { (n: Narration) in n.transcript.words.last!.start - n.transcript.words[n.transcript.words.count - 2].end }
+        // eSpeak NG's break replaces the sentence's own pause.
+        #expect(gap(plain) < Time(value: 1, timescale: 2) && gap(marked) > Time(value: 9, timescale: 10), "\(gap(plain)) \(gap(marked))")
+    }
+
+    @Test("the same text and settings give the same words and samples; the rate changes the length")
+    func deterministic() throws {
+        let text = "The quick brown fox jumps over the lazy dog."
+        let a = try Narration(text), b = try Narration(text)
+        #expect(a == b && a.transcript == b.transcript && a.length == b.length)
+        #expect(try sound(a) == sound(b))
+        let slow = try Narration(text, rate: 100)
+        #expect(slow.length > a.length + Time(value: 1, timescale: 1))
+        #expect(slow.transcript.words.map(\.text) == a.transcript.words.map(\.text))
+    }
+
+    @Test("bad settings are typed errors naming the value and what is accepted")
+    func errors() throws {
+        func failure(_ make: () throws -> Narration) -> MovieMakerError? {
+            do { _ = try make(); return nil } catch { return error as? MovieMakerError }
+        }
+        let voice = try #require(failure { try Narration("Hello", voice: "en-usa") })
+        #expect(voice.setting == .narrationVoice && voice.message.contains("en-usa") && voice.message.contains("did you mean \"en-us\""), "\(voice.message)")
+        let rate = try #require(failure { try Narration("Hello", rate: 30) })
+        #expect(rate.setting == .narrationRate && rate.message.contains("80 to 450"))
+        let pitch = try #require(failure { try Narration("Hello", pitch: 101) })
+        #expect(pitch.setting == .narrationPitch)
+        for text in ["", "   ", "<break time=\"1s\"/>"] {
+            #expect(failure { try Narration(text) }?.setting == .narrationText, "\(text)")
+        }
+        let twice = try #require(failure { try Narration("a <mark name=\"x\"/> b <mark name=\"x\"/> c") })
+        #expect(twice.message.contains("used twice"))
+        #expect(failure { try Narration("a <mark/> b") }?.message.contains("with a name") == true)
+    }
+}
