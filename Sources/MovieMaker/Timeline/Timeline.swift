@@ -246,6 +246,9 @@ extension Timeline {
         /// Another picture item whose alpha or luma decides where this item shows
         /// (`"mask": {"item": {…}, "mode": "luma"}`). Picture items only.
         public var mask: Mask?
+        /// When set, the item lasts until this point of a narration (`"duration": {"until": "n1"}` or
+        /// `{"mark": "n1#cut"}`), whatever its content's own duration says (the reader leaves 1 s there).
+        public var endsAt: NarrationPoint?
 
         /// An item showing or playing `content`.
         public init(_ content: Content, label: String? = nil, at: TimeValue? = nil, transition: TransitionSpec? = nil,

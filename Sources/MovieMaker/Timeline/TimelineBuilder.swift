@@ -129,6 +129,11 @@ extension Timeline.Item {
     public static func generator(_ name: String, params: [String: JSONValue] = [:], duration: Timeline.TimeValue) -> Timeline.Item {
         Timeline.Item(.generator(Timeline.Generator(name, params: params, duration: duration)))
     }
+    /// A narration item: `text` spoken by eSpeak NG, named `id` (see `Timeline.NarrationItem`).
+    public static func narration(_ id: String, _ text: String, voice: String? = nil, rate: Int? = nil, pitch: Int? = nil,
+                                 volume: Volume? = nil) -> Timeline.Item {
+        Timeline.Item(.narration(Timeline.NarrationItem(id: id, text: text, voice: voice, rate: rate, pitch: pitch, volume: volume)))
+    }
     /// A gap: nothing for `duration`.
     public static func gap(_ duration: Timeline.TimeValue) -> Timeline.Item {
         Timeline.Item(.gap(Timeline.Gap(duration: duration)))
@@ -144,6 +149,12 @@ extension Timeline.Item {
     public func placed(at time: Timeline.TimeValue) -> Timeline.Item {
         var copy = self
         copy.at = time
+        return copy
+    }
+    /// This item lasting until `point` of a narration (`"duration": {"until": "n1"}` or `{"mark": "n1#cut"}`).
+    public func lasting(until point: Timeline.NarrationPoint) -> Timeline.Item {
+        var copy = self
+        copy.endsAt = point
         return copy
     }
     /// This item with a label (shown in plans and editors).

@@ -226,6 +226,11 @@ struct TimelineCompiler {
     let texts: [String: String]
     /// While a split's cells are compiled: how long a cell without a duration of its own lasts.
     var cellDuration: Time?
+    /// The narrations of the audio tracks by id, spoken before anything else is compiled.
+    var narrations: [String: PlacedNarration] = [:]
+    /// While an overlay item is compiled: where it starts in the movie (captions of a narration follow
+    /// the narration wherever the item starts).
+    var overlayItemStart = Time.zero
 
     init(timeline: Timeline, options: Timeline.RenderOptions) {
         self.timeline = timeline
@@ -253,6 +258,7 @@ struct TimelineCompiler {
         var pictureTrackDuration = Time.zero
         /// Where the subtitles without a duration of their own end, and the item ending last.
         var subtitlesEnd: (end: Time, path: JSONPath?) = (.zero, nil)
+        try speakNarrations()
         for (t, track) in timeline.tracks.enumerated() where track.enabled != false {
             let path = JSONPath().appending("tracks").appending(t)
             switch track.kind {
@@ -267,7 +273,8 @@ struct TimelineCompiler {
                 for (i, item) in track.items.enumerated() where item.enabled != false {
                     let itemPath = path.appending("items").appending(i)
                     let at = item.at?.time(at: rate) ?? .zero
-                    let compiled = try picture(item, at: itemPath, onOverlay: true)
+                    overlayItemStart = at
+                    let compiled = try picture(try timedByNarration(item, start: at, at: itemPath), at: itemPath, onOverlay: true)
                     let clip = compiled.clip
                     placed.append(clip.delayed(by: at))
                     record(item, at: itemPath, start: at, duration: clip.duration, what: compiled.what, detail: compiled.detail)
@@ -285,13 +292,22 @@ struct TimelineCompiler {
                 isVideoLayer.append(false)
             case .audio:
                 for (i, item) in track.items.enumerated() where item.enabled != false {
-                    guard case let .audio(audio) = item.content else { continue }
                     let itemPath = path.appending("items").appending(i)
                     let at = item.at?.time(at: rate) ?? .zero
-                    let (clip, detail) = try sound(audio, at: itemPath)
-                    sounds.append((clip, at, audio.ducking ?? audio.isMusic))
-                    record(item, at: itemPath, start: at, duration: clip.duration ?? .zero, what: sources[itemPath.description]?.file.lastPathComponent ?? "",
-                           detail: detail)
+                    switch try timedByNarration(item, start: at, at: itemPath).content {
+                    case let .audio(audio):
+                        let (clip, detail) = try sound(audio, at: itemPath)
+                        sounds.append((clip, at, audio.ducking ?? audio.isMusic))
+                        record(item, at: itemPath, start: at, duration: clip.duration ?? .zero, what: sources[itemPath.description]?.file.lastPathComponent ?? "",
+                               detail: detail)
+                    case let .narration(n):
+                        // A voice: the music ducks under it, it never ducks.
+                        let (clip, detail) = try sound(n, at: itemPath)
+                        sounds.append((clip, at, false))
+                        record(item, at: itemPath, start: at, duration: clip.duration ?? .zero, what: "\"\(n.id)\"", detail: detail)
+                    default:
+                        continue
+                    }
                 }
             }
         }
@@ -398,6 +414,12 @@ struct TimelineCompiler {
         var described: [(Timeline.Item, JSONPath, String, String)] = []
         for (i, item) in track.items.enumerated() {
             let itemPath = path.appending("items").appending(i)
+            var item = item
+            if item.endsAt != nil {
+                // Where the item starts: after the items before it, less the transition into it.
+                let start = Clip.Track(clips + [Clip.empty(duration: Timeline.TimeValue.maximum)], transitions: transitions).starts[i]
+                item = try timedByNarration(item, start: start, at: itemPath)
+            }
             var compiled = try picture(item, at: itemPath, onOverlay: false)
             if item.enabled == false { compiled.clip = Clip.empty(duration: compiled.clip.duration); compiled.detail = "disabled: a gap" }
             clips.append(compiled.clip)

@@ -708,6 +708,22 @@ extension Timeline.Item {
         if kind != .video, o["transition"] != nil {
             throw .invalidDescription(path.appending("transition"), "only items of a video track have a transition into the next one; items of \(kind.rawValue) tracks are placed \"at\" times")
         }
+        // A narration point as the duration: the item's own reader sees a placeholder time (its
+        // duration may be required), the item keeps the point.
+        var value = value
+        var endsAt: Timeline.NarrationPoint? = nil
+        if let d = o["duration"], case .object = d {
+            guard !context.splitCell else {
+                throw .invalidDescription(path.appending("duration"), "a split's cell lasts as long as the split or its own duration: time the split itself by the narration")
+            }
+            guard shape.has("duration") else {
+                throw .invalidDescription(path.appending("duration"), "a \(type) item has no duration to time by a narration")
+            }
+            endsAt = try Timeline.NarrationPoint(reading: d, at: path.appending("duration"))
+            var placeholder = o
+            placeholder["duration"] = .string("1s")
+            value = .object(placeholder)
+        }
         let i = try SpecObject(value, at: path, shape: shape, what: "a \(type) item")
         let content = try itemType.kind.read(i, type: type, at: path, context).content
         let picture = content.isPicture
@@ -716,5 +732,6 @@ extension Timeline.Item {
                   markers: try i.markers("markers"), metadata: try i.metadata("metadata"),
                   filters: picture ? try i.filters("filters", context) : [], transform: picture ? try i.transform("transform", context) : nil,
                   mask: picture ? try i.mask("mask", context) : nil)
+        self.endsAt = endsAt
     }
 }

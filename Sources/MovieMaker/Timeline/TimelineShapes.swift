@@ -14,10 +14,20 @@ enum TimelineShapes {
     /// The time pattern with zero refused: a lookahead rejects numbers whose digits are all 0.
     static let positiveTimePattern = #"^(?!\s*(0*\.?0*([eE][+-]?[0-9]+)?(/[^sm]*)?\s*(s|ms)|0+\s*f)\s*$)"# + String(timePattern.dropFirst())
 
+    /// `{"until": "n1"}` or `{"mark": "n1#cut"}`: one key, a string.
+    static func narrationPoint(_ key: String, _ value: JSONValue) -> JSONValue {
+        .object(["type": .string("object"), "properties": .object([key: value]), "required": .array([.string(key)]),
+                 "additionalProperties": .bool(false)])
+    }
+
     static let definitions: [String: JSONValue] = {
         var defs: [String: JSONValue] = [
             "time": Schema.oneOf([Schema.string(pattern: timePattern), Schema.number(minimum: 0)]),
             "duration": Schema.oneOf([Schema.string(pattern: positiveTimePattern), Schema.number(exclusiveMinimum: 0)]),
+            // An item's duration may be a point of a narration instead (Timeline.NarrationPoint).
+            "itemDuration": Schema.oneOf([Schema.ref("duration"),
+                                          narrationPoint("until", Schema.string(pattern: #"^[^#]+$"#)),
+                                          narrationPoint("mark", Schema.string(pattern: #"^[^#]+#.+$"#))]),
             // Colours: CSS hex, functions or names (lower case, as Color.cssNames lists them; MovieMaker
             // also reads other cases), or "{{slot}}" naming a colour slot.
             "cssColor": Schema.anyOf([Schema.string(pattern: #"^\s*#?([0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})\s*$"#),
@@ -226,7 +236,16 @@ enum TimelineShapes {
     static func pictureItems(in kind: Timeline.Track.Kind) -> [SpecShape] {
         Timeline.Content.itemTypes.map(\.type).filter { $0.isPicture && (kind != .video || $0.placement != .overlayTrack) }.map { type in
             SpecShape(name: "\(type.name)Item" + (kind == .video ? "" : "Overlay"), doc: type.doc,
-                      fields: commonItemFields(type.name, in: kind) + type.fields + pictureItemFields)
+                      fields: commonItemFields(type.name, in: kind) + timedByNarration(type.fields) + pictureItemFields)
+        }
+    }
+
+    /// `fields` with an item's `duration` that may also be a narration point (`{"until": "n1"}`).
+    static func timedByNarration(_ fields: [SpecField]) -> [SpecField] {
+        fields.map { field in
+            guard field.key == "duration", field.schema == Schema.ref("duration") else { return field }
+            return SpecField("duration", Schema.ref("itemDuration"), required: field.required,
+                             "\(field.doc) Or until a narration ends or reaches a bookmark: {\"until\": \"n1\"}, {\"mark\": \"n1#cut\"}.")
         }
     }
 
@@ -236,10 +255,15 @@ enum TimelineShapes {
         Timeline.Split.cellTypes.contains { shape.name == "\($0)ItemOverlay" }
     }.map { shape in
         SpecShape(name: shape.name.replacingOccurrences(of: "ItemOverlay", with: "Cell"), doc: shape.doc, fields: shape.fields.map { field in
-            field.key == "duration" && field.required
-                ? SpecField("duration", field.schema, "\(field.doc) In a split, it may be left out: the cell then lasts as long as the split.")
-                : field
+            field.key != "duration" ? field
+                : field.required ? SpecField("duration", Schema.ref("duration"), "\(cellDoc(field.doc)) In a split, it may be left out: the cell then lasts as long as the split.")
+                : SpecField("duration", Schema.ref("duration"), cellDoc(field.doc))
         })
+    }
+
+    /// An item's duration documentation without the narration point, which cells cannot take.
+    static func cellDoc(_ doc: String) -> String {
+        doc.components(separatedBy: " Or until a narration").first ?? doc
     }
 
     /// The shape of a split's cell of `type`, nil when a cell cannot be one.
@@ -249,7 +273,7 @@ enum TimelineShapes {
 
     /// The item shapes allowed in an audio track.
     static let audioItems: [SpecShape] = Timeline.Content.itemTypes.map(\.type).filter { $0.placement == .audioTrack }.map { type in
-        SpecShape(name: "\(type.name)Item", doc: type.doc, fields: commonItemFields(type.name, in: .audio) + type.fields)
+        SpecShape(name: "\(type.name)Item", doc: type.doc, fields: commonItemFields(type.name, in: .audio) + timedByNarration(type.fields))
     }
 
     /// The shape of an item of `type` in a track of `kind`, nil when that track takes no such item.

@@ -256,6 +256,7 @@ extension Timeline.Item {
         w.set("markers", markers: markers)
         w.set("metadata", metadata: metadata)
         try content.kind.write(to: &w)
+        if let endsAt, shape.has("duration") { w.set("duration", endsAt.json) }
         if content.isPicture {
             if !filters.isEmpty { w.set("filters", .array(filters.map(\.json))) }
             w.set("transform", try transform?.json())

@@ -25,8 +25,12 @@ extension Timeline {
             case point(Point)
         }
 
-        /// The transcript file (or a slot holding one), relative to the description.
-        public var source: Source
+        /// The transcript file (or a slot holding one), relative to the description; nil when
+        /// `narration` gives the words.
+        public var source: Source?
+        /// The id of a narration item whose words to show (instead of `source`): its exact word times,
+        /// wherever it plays in the movie.
+        public var narration: String?
         /// The animation (`"style"`; default `highlight`).
         public var style: CaptionStyle.Animation?
         /// The font family.
@@ -65,17 +69,18 @@ extension Timeline {
         public var hold: TimeValue?
         /// The text's language, a BCP 47 tag (default: from the text).
         public var language: String?
-        /// How long the item lasts (default: the last word's end plus the hold).
+        /// How long the item lasts (default: the last word's end plus the hold; a narration's captions
+        /// last until it ends).
         public var duration: TimeValue?
 
-        /// Captions from `source`; nil fields take their defaults.
-        public init(source: Source, style: CaptionStyle.Animation? = nil, font: String? = nil, fontSize: Double? = nil,
+        /// Captions from `source`, or of the narration `narration`; nil fields take their defaults.
+        public init(source: Source? = nil, narration: String? = nil, style: CaptionStyle.Animation? = nil, font: String? = nil, fontSize: Double? = nil,
                     weight: FontWeight? = nil, color: ColorText? = nil, highlightColor: ColorText? = nil,
                     highlightBackground: ColorText? = nil, outlineColor: ColorText? = nil, outlineWidth: Double? = nil,
                     shadowColor: ColorText? = nil, background: ColorText? = nil, uppercase: Bool? = nil, position: Position? = nil,
                     maxLines: Int? = nil, wordsPerPage: Int? = nil, maxWidth: Double? = nil, pauseBreak: TimeValue? = nil,
                     hold: TimeValue? = nil, language: String? = nil, duration: TimeValue? = nil) {
-            self.source = source; self.style = style; self.font = font; self.fontSize = fontSize; self.weight = weight
+            self.source = source; self.narration = narration; self.style = style; self.font = font; self.fontSize = fontSize; self.weight = weight
             self.color = color; self.highlightColor = highlightColor; self.highlightBackground = highlightBackground
             self.outlineColor = outlineColor; self.outlineWidth = outlineWidth; self.shadowColor = shadowColor
             self.background = background; self.uppercase = uppercase; self.position = position; self.maxLines = maxLines
@@ -93,7 +98,8 @@ extension Timeline.Captions: TimelineItemKind {
     static let itemTypes = [
         TimelineItemType("captions", doc: "Word-by-word captions from a transcript (whisper or whisper.cpp JSON, karaoke WebVTT, SRT), on overlay tracks from the item's at.",
                          placement: .overlayTrack, fields: [
-            SpecField("source", Schema.ref("source"), required: true, "The transcript file or slot."),
+            SpecField("source", Schema.ref("source"), "The transcript file or slot (or give narration)."),
+            SpecField("narration", Schema.string(pattern: #"^[^#]+$"#), "The id of a narration item whose words to show, where it speaks (instead of source)."),
             SpecField("style", Schema.enumeration(CaptionStyle.Animation.allCases.map(\.rawValue)), "How the spoken word is shown (default highlight)."),
             SpecField("font", Schema.string(minLength: 1), "The font family (default DejaVu Sans)."),
             SpecField("fontSize", Schema.number(exclusiveMinimum: 0, maximum: 0.5), "Text size as a fraction of the frame height (default 0.065)."),
@@ -113,7 +119,7 @@ extension Timeline.Captions: TimelineItemKind {
             SpecField("pauseBreak", Schema.ref("time"), "A silence longer than this starts a new page (default 0.6s)."),
             SpecField("hold", Schema.ref("time"), "How long a page stays after its last word (default 0.5s)."),
             SpecField("language", Schema.string(minLength: 1), "The text's language, a BCP 47 tag such as ja (default: from the text)."),
-            SpecField("duration", Schema.ref("duration"), "How long the item lasts (default: the last word's end plus the hold)."),
+            SpecField("duration", Schema.ref("duration"), "How long the item lasts (default: the last word's end plus the hold; a narration's captions, to its end)."),
         ]),
     ]
 
@@ -133,8 +139,15 @@ extension Timeline.Captions: TimelineItemKind {
                 throw i.fail("position", "must be \"bottom\", \"center\", \"top\" or [x, y] in fractions of the frame, got \(v.shortDescription)")
             }
         }
+        let narration = try i.string("narration", nonEmpty: true)
+        guard (i.value("source") == nil) != (narration == nil) else {
+            throw .invalidDescription(narration == nil ? i.path : i.path.appending("narration"),
+                                      narration == nil ? "needs \"source\" (a transcript file) or \"narration\" (a narration item's id)"
+                                                       : "give \"source\" or \"narration\", not both")
+        }
         return Timeline.Captions(
-            source: try i.source("source", context, kinds: [.media], what: "a captions item"),
+            source: i.value("source") == nil ? nil : try i.source("source", context, kinds: [.media], what: "a captions item"),
+            narration: narration,
             style: try i.choice("style", CaptionStyle.Animation.self, what: "caption style"),
             font: try i.string("font", nonEmpty: true), fontSize: try i.double("fontSize", in: 0...0.5, above: 0),
             weight: try i.choice("weight", FontWeight.self, what: "font weight"),
@@ -150,7 +163,8 @@ extension Timeline.Captions: TimelineItemKind {
     var content: Timeline.Content { .captions(self) }
 
     func write(to w: inout SpecWriter) {
-        w.set("source", source.json)
+        w.set("source", source?.json)
+        w.set("narration", narration)
         w.set("style", style)
         w.set("font", font)
         w.set("fontSize", fontSize)
@@ -185,7 +199,7 @@ extension Timeline.Captions: TimelineItemKind {
 
     func mappingFilePaths(_ transform: (String) -> String, items: (Timeline.Item) -> Timeline.Item) -> Self {
         var c = self
-        c.source = source.mappingFilePath(transform)
+        c.source = source?.mappingFilePath(transform)
         return c
     }
 
@@ -198,11 +212,26 @@ extension TimelineCompiler {
     /// A captions item's clip: the transcript read (errors name the file and its line or JSON path),
     /// the style from the item's fields.
     mutating func captions(_ x: Timeline.Captions, at path: JSONPath) throws(MovieMakerError) -> CompiledItem {
-        let url = try file(x.source, at: path.appending("source"), kinds: [.media])
         let transcript: Transcript
-        do { transcript = try Transcript(contentsOf: url) } catch {
-            let where_ = error.location?.jsonPath.map { " at \($0)" } ?? (error.position.map { " line \($0)" } ?? "")
-            throw .invalidDescription(path.appending("source"), "\(url.lastPathComponent)\(where_): \(error.message)", file: url.path)
+        let what: String
+        if let id = x.narration {
+            // The narration's words where it speaks in the movie, in the item's time.
+            let placed = try narration(id, at: path.appending("narration"))
+            let offset = placed.start - overlayItemStart
+            transcript = Transcript(words: placed.narration.transcript.words.compactMap { w in
+                let start = w.start + offset, end = w.end + offset
+                return end > .zero ? TranscriptWord(w.text, start: Time.max(.zero, start), end: end) : nil
+            })
+            what = "narration \"\(id)\""
+        } else {
+            guard let source = x.source else { throw .invalidDescription(path, "needs \"source\" (a transcript file) or \"narration\" (a narration item's id)") }
+            let url = try file(source, at: path.appending("source"), kinds: [.media])
+            do { transcript = try Transcript(contentsOf: url) } catch {
+                let where_ = error.location?.jsonPath.map { " at \($0)" } ?? (error.position.map { " line \($0)" } ?? "")
+                throw .invalidDescription(path.appending("source"), "\(url.lastPathComponent)\(where_): \(error.message)", file: url.path)
+            }
+            sources[path.description] = .init(file: url)
+            what = url.lastPathComponent
         }
         var style = CaptionStyle(x.style ?? .highlight)
         if let font = x.font { style.fontFamily = font }
@@ -231,12 +260,17 @@ extension TimelineCompiler {
         if let t = x.hold { style.hold = t.time(at: rate) }
         style.language = x.language
         do { try style.validate() } catch { throw .invalidDescription(path, error.message) }
-        let d = x.duration?.time(at: rate) ?? (transcript.duration + style.hold)
+        // Captions of a narration last as long as it plays; others to their last word's end and the hold.
+        let natural = try x.narration.map { id throws(MovieMakerError) in
+            let placed = try narration(id, at: path.appending("narration"))
+            return Time.max(.zero, placed.start + placed.narration.length - overlayItemStart)
+        } ?? (transcript.duration + style.hold)
+        let d = x.duration?.time(at: rate) ?? natural
         guard !transcript.words.isEmpty || x.duration != nil else {
-            throw .invalidDescription(path.appending("source"), "\(url.lastPathComponent) has no words: give the item a \"duration\" or a transcript with words")
+            throw .invalidDescription(path.appending(x.narration == nil ? "source" : "narration"),
+                                      "\(what) has no words\(x.narration == nil ? "" : " after the item's start"): give the item a \"duration\" or a transcript with words")
         }
-        sources[path.description] = .init(file: url)
-        return CompiledItem(clip: Clip.captions(transcript, style: style, duration: d), what: url.lastPathComponent,
+        return CompiledItem(clip: Clip.captions(transcript, style: style, duration: d), what: what,
                             detail: "\(transcript.words.count) word\(transcript.words.count == 1 ? "" : "s"), \(style.animation.rawValue)")
     }
 }

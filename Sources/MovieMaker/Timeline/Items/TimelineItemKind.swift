@@ -120,6 +120,8 @@ extension Timeline {
         case chart(Chart)
         /// `"captions"`: word-by-word captions from a transcript (overlay tracks).
         case captions(Captions)
+        /// `"narration"`: text spoken by eSpeak NG (audio tracks).
+        case narration(NarrationItem)
 
         /// The value of the item's kind.
         var kind: any TimelineItemKind {
@@ -137,13 +139,14 @@ extension Timeline {
             case let .subtitles(x): x
             case let .chart(x): x
             case let .captions(x): x
+            case let .narration(x): x
             }
         }
 
         /// Every kind, in the order the description file's documentation lists them.
         static let kinds: [any TimelineItemKind.Type] = [
             Video.self, Photo.self, Title.self, ColorFill.self, SlideshowItem.self, Audio.self, Generator.self, Gap.self,
-            Split.self, Sticker.self, Subtitles.self, Chart.self, Captions.self,
+            Split.self, Sticker.self, Subtitles.self, Chart.self, Captions.self, NarrationItem.self,
         ]
 
         /// Every item type, in the order of `kinds`.
