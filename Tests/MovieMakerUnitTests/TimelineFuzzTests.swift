@@ -1067,7 +1067,29 @@ enum ByteMutations {
 /// kind and fit, and output setting; small (64×48, about a second or a few) so their mutants render quickly.
 enum FuzzSeeds {
     /// The seed descriptions' text.
-    static let all = [videoEdits, photosAndTitles, slideshowGeneratorsAndSound, template, colorsAndTitles, minimal, pictureEditing]
+    static let all = [videoEdits, photosAndTitles, slideshowGeneratorsAndSound, template, colorsAndTitles, minimal, pictureEditing, narration]
+
+    /// A narration: scenes timed by its bookmark and end, its captions, music ducking under it.
+    static let narration = #"""
+    {
+      "version": 1,
+      "output": {"size": "64x48", "fps": 15, "audio": {"loudness": -16}},
+      "tracks": [
+        {"kind": "video", "items": [
+          {"type": "color", "color": "navy", "duration": {"mark": "n1#next"}, "transition": {"name": "fade", "duration": "2f"}},
+          {"type": "title", "text": "Next", "duration": {"until": "n1"}}
+        ]},
+        {"kind": "overlay", "items": [
+          {"type": "captions", "narration": "n1", "style": "pop", "wordsPerPage": 2},
+          {"type": "color", "color": "red", "at": "0.2s", "duration": {"mark": "n1#next"}, "transform": {"scale": 0.2}}
+        ]},
+        {"kind": "audio", "items": [
+          {"type": "music", "source": {"file": "tone.wav"}, "duration": {"until": "n1"}},
+          {"type": "narration", "id": "n1", "text": "Hi there. <mark name=\"next\"/> Bye.", "voice": "en-gb", "rate": 300, "pitch": 60, "volume": 0.9, "at": "0.1s"}
+        ]}
+      ]
+    }
+    """#
 
     /// Filters, transforms, masks, split screens, stickers, subtitles and a blurred background.
     static let pictureEditing = #"""
