@@ -30,7 +30,7 @@ echo "Stitched clips: $out/stitched.mp4 (contact sheet $out/contact-sheet.png, t
 started=$(date +%s)
 echo "Description files: the templates in examples/specs, their default media made into examples/specs/media …"
 bash scripts/make-demo-media.sh examples/specs/media
-for name in travel promo birthday editing; do
+for name in travel promo birthday editing explainer; do
     echo "moviemaker render examples/specs/$name.json --preset veryfast -o $out/$name.mp4"
     $bin/moviemaker render examples/specs/$name.json --preset veryfast -o $out/$name.mp4
 done
@@ -39,7 +39,8 @@ $bin/moviemaker render examples/specs/birthday.json --slot name="Ana" \
     --media "$out/photos/01 Mandelbrot.jpg" "$out/photos/02 Portrait.jpg" "$out/photos/04 Dusk.webp" \
     --preset veryfast --save-spec $out/birthday-ana.json -o $out/birthday-ana.mp4
 $bin/moviemaker otio export examples/specs/travel.json -o $out/travel.otio
-echo "Templates rendered as their own previews: $out/travel.mp4, $out/promo.mp4, $out/birthday.mp4, $out/editing.mp4 (filters, split screens, stickers, subtitles)."
+echo "Templates rendered as their own previews: $out/travel.mp4, $out/promo.mp4, $out/birthday.mp4, $out/editing.mp4 (filters, split screens, stickers, subtitles),"
+echo "  $out/explainer.mp4 (a voice-over spoken by eSpeak NG: pictures cut on its bookmarks, captions at its word times)."
 echo "Filled template: $out/birthday-ana.mp4 (its description, itself a template: $out/birthday-ana.json)."
 echo "OpenTimelineIO: $out/travel.otio. The description-file steps took $(( $(date +%s) - started )) s."
 echo "The moviemaker tool (release build) is $bin/moviemaker (make install links it into $prefix/bin)."

@@ -54,6 +54,16 @@ struct NarrationTests {
         for w in n.transcript.words { #expect(peak(samples, from: w.start, to: w.end) > 0.05, "\(w.text)") }
     }
 
+    @Test("words eSpeak NG speaks as one (\"in the\", \"with the\") are still words, sharing its time by their vowel groups")
+    func mergedWords() throws {
+        let n = try Narration("In the morning, boats come in with the catch.", voice: "en-gb")
+        let words = n.transcript.words
+        #expect(words.map(\.text) == ["In", "the", "morning,", "boats", "come", "in", "with", "the", "catch."])
+        // "In the": one vowel group each, so the second starts halfway through their shared time.
+        #expect(words[1].start == words[0].start + (words[1].end - words[0].start) / 2, "\(words[0]) \(words[1])")
+        #expect(words[0].end == words[1].start)
+    }
+
     @Test("bookmarks are reached when the next word starts, even after a sentence's last punctuation; the end mark at the narration's end")
     func bookmarks() throws {
         let n = try Narration("First part, <mark name=\"mid\"/> still first. <mark name=\"cut\"/>Second part. <mark name='end'/>")

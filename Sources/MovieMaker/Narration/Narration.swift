@@ -33,9 +33,11 @@ public struct NarrationMark: Sendable, Hashable {
 /// - **Words and their times.** eSpeak NG reports where each word starts, to the sample; a word ends
 ///   where the next starts, less the silence before it (quieter than 1 % of full scale), so a
 ///   highlighted word goes out in the pause after it. The words are the text's runs between spaces,
-///   tags left out, so punctuation stays on the word it follows (`"Lisbon,"`). eSpeak NG times the words
-///   it separates by spaces: write Japanese and Chinese with a space between words (captions join such
-///   words without one).
+///   tags left out, so punctuation stays on the word it follows (`"Lisbon,"`). eSpeak NG speaks some
+///   short words with the word before as one (`"in the"`) and reports one start for both: they share
+///   that word's time by their vowel groups, as `Transcript`'s subtitle cues do. eSpeak NG times the
+///   words it separates by spaces: write Japanese and Chinese with a space between words (captions join
+///   such words without one).
 /// - **Markup.** Text holding `<` is read as SSML, as eSpeak NG reads it (`<break time="500ms"/>`,
 ///   `<emphasis>`, `<prosody rate="slow">`, `&amp;`). A bookmark `<mark name="cut"/>` is reached when
 ///   the first word after it starts: the reliable rule, since eSpeak NG 1.51 drops a bookmark that
@@ -190,9 +192,20 @@ public struct Narration: AudioSource, Hashable {
         for (k, s) in started.enumerated() {
             let next = k + 1 < started.count ? started[k + 1] : nil
             let first = k == 0 ? 0 : s.run      // runs before the first spoken one join it
-            let shown = runs[first..<(next?.run ?? runs.count)].map(\.text).joined(separator: " ")
+            // Punctuation alone ("—") joins the word before it.
+            var texts: [String] = []
+            for run in runs[first..<(next?.run ?? runs.count)] {
+                if let last = texts.last, !run.text.contains(where: { $0.isLetter || $0.isNumber }) {
+                    texts[texts.count - 1] = last + " " + run.text
+                } else {
+                    texts.append(run.text)
+                }
+            }
             let end = audibleEnd(speech.samples, from: s.sample, before: max(s.sample, next?.sample ?? total))
-            words.append(TranscriptWord(shown, start: Time(value: Int64(s.sample), timescale: rate), end: Time(value: Int64(end), timescale: rate)))
+            let start = Time(value: Int64(s.sample), timescale: rate), stop = Time(value: Int64(end), timescale: rate)
+            // eSpeak NG speaks some short words with the one before as one ("in the", "with the") and
+            // reports one start: the words share its time by their vowel groups, as a subtitle cue's do.
+            words += texts.count == 1 ? [TranscriptWord(texts[0], start: start, end: stop)] : Transcript.spread(texts, from: start, to: stop)
         }
         let marks = bookmarks.map { mark in
             let sample = started.first { runs[$0.run].character > mark.character }?.sample ?? total
