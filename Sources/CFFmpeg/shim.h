@@ -7,5 +7,6 @@
 #include <libavutil/pixdesc.h>
 #include <libavutil/display.h>
 #include <libavutil/hash.h>
+#include <libavutil/tx.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>

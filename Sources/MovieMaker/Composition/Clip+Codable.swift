@@ -254,6 +254,10 @@ extension Clip {
                 try c.encode(text, forKey: key("text"))
                 try c.encode(style, forKey: key("style"))
                 try c.encode(duration, forKey: key("duration"))
+            case .audiogram:
+                throw MovieMakerError.notEncodable(
+                    what: "the audiogram lasting \(duration.seconds) s",
+                    reason: "its sound is a value in memory, not data; describe the movie with a description file (an audiogram item) to write it")
             case let .captions(leaf):
                 try c.encode(Kind.captions.rawValue, forKey: .type)
                 try c.encode(leaf.transcript, forKey: key("transcript"))
@@ -368,6 +372,7 @@ extension Clip.Generator: Equatable {
         case let (.sticker(x), .sticker(y)): return x == y
         case let (.subtitles(x), .subtitles(y)): return x == y
         case let (.captions(x), .captions(y)): return x == y
+        case let (.audiogram(x), .audiogram(y)): return x == y
         case let (.text(tx, sx), .text(ty, sy)): return tx == ty && sx == sy
         default: return false
         }

@@ -90,6 +90,9 @@ extension Clip {
         case subtitles(SubtitleLeaf)
         /// Word-by-word captions: a transcript paged and animated (`Clip.captions(_:style:duration:)`).
         case captions(CaptionsLeaf)
+        /// A sound drawn as a picture: spectrum, waveform, level or radial bars
+        /// (`Clip.audiogram(of:from:visualizer:duration:)`), read once per render.
+        case audiogram(AudiogramLeaf)
         /// Text in a style, wrapped to the frame's title-safe width and centred in the frame
         /// (`Clip.text(_:style:duration:)`).
         case text(String, style: TextStyle)

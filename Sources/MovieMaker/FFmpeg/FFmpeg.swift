@@ -444,3 +444,37 @@ func setBT709(on scaler: OwnedScaler, rgbIsSource: Bool, yuvFullRange: Bool = fa
     let r = sws_setColorspaceDetails(scaler.pointer, coefficients, srcRange, coefficients, dstRange, 0, 1 << 16, 1 << 16)
     if r < 0 { throw .ffmpeg(operation: "sws_setColorspaceDetails (BT.709)", code: r, message: "not supported for this conversion") }
 }
+
+/// Owns one `AVTXContext` (libavutil's FFT): a forward real-to-complex transform of a fixed length.
+/// Not for use from two threads at once.
+final class OwnedRealFFT {
+    /// The context (owned: freed in `deinit`).
+    private var context: OpaquePointer?
+    /// The transform function `av_tx_init` chose for it.
+    private let transform: av_tx_fn
+    /// How many real samples it transforms.
+    let length: Int
+
+    /// A transform of `length` real samples (a power of two) to `length / 2 + 1` complex values
+    /// (`AV_TX_FLOAT_RDFT`, unscaled).
+    init(length: Int) throws(MovieMakerError) {
+        var ctx: OpaquePointer? = nil
+        var fn: av_tx_fn? = nil
+        var scale: Float = 1
+        // Unaligned: the buffers are Swift arrays (16-byte aligned; av_tx's AVX code wants 32).
+        let r = av_tx_init(&ctx, &fn, AV_TX_FLOAT_RDFT, 0, Int32(length), &scale, UInt64(AV_TX_UNALIGNED.rawValue))
+        guard r >= 0, let ctx, let fn else {
+            throw .ffmpeg(operation: "av_tx_init (real FFT of \(length))", code: r < 0 ? r : averrorENOMEM, message: ffmpegMessage(r < 0 ? r : averrorENOMEM))
+        }
+        context = ctx; transform = fn; self.length = length
+    }
+
+    /// Transforms `input` (`length` floats; av_tx may use it as scratch) into `output` (`length + 2`
+    /// floats: `length / 2 + 1` interleaved complex values).
+    func forward(_ input: UnsafeMutablePointer<Float>, into output: UnsafeMutablePointer<Float>) {
+        transform(context, output, input, MemoryLayout<Float>.stride)
+    }
+
+    /// Frees the context (av_tx_uninit).
+    deinit { av_tx_uninit(&context) }
+}

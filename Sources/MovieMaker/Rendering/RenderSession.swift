@@ -32,6 +32,8 @@ final class RenderSession: @unchecked Sendable {
     let videoPool: VideoDecoderPool
     /// The render's decoded stickers (every one decoded when the session opens).
     let stickers = StickerStore()
+    /// The render's audiogram sounds (every one opened when the session opens).
+    let audiograms = AudiogramStore()
     /// The render's photo counters (for `statistics`).
     let photoCounters = PhotoCounters()
 
@@ -68,6 +70,7 @@ final class RenderSession: @unchecked Sendable {
             photoProviders[id] = provider
         }
         try stickers.open(clip)
+        try audiograms.open(clip)
     }
 
     private init(standaloneFrame: Size) {
@@ -148,6 +151,7 @@ final class RenderSession: @unchecked Sendable {
         for p in providers { p.close() }
         videoPool.close()
         stickers.close()
+        audiograms.close()
         scratch.release()
     }
 

@@ -108,6 +108,20 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
     public static let captionTiming = SettingKey(rawValue: "captionTiming", description: "caption timing")
     /// `CaptionStyle.position`.
     public static let captionPosition = SettingKey(rawValue: "captionPosition", description: "caption position")
+    /// How many bars an audiogram draws.
+    public static let audiogramBars = SettingKey(rawValue: "audiogramBars", description: "audiogram bar count")
+    /// The empty part of an audiogram bar's slot.
+    public static let audiogramGap = SettingKey(rawValue: "audiogramGap", description: "audiogram gap")
+    /// The frequencies an audiogram's spectrum covers.
+    public static let audiogramFrequencies = SettingKey(rawValue: "audiogramFrequencies", description: "audiogram frequency range")
+    /// The level an audiogram draws with no height.
+    public static let audiogramFloor = SettingKey(rawValue: "audiogramFloor", description: "audiogram floor")
+    /// An audiogram's attack or release.
+    public static let audiogramSmoothing = SettingKey(rawValue: "audiogramSmoothing", description: "audiogram smoothing")
+    /// Where an audiogram is drawn.
+    public static let audiogramArea = SettingKey(rawValue: "audiogramArea", description: "audiogram area")
+    /// Where in its sound an audiogram starts.
+    public static let audiogramStart = SettingKey(rawValue: "audiogramStart", description: "audiogram start")
     /// The text a narration speaks.
     public static let narrationText = SettingKey(rawValue: "narrationText", description: "narration text")
     /// The eSpeak NG voice a narration speaks with.
@@ -234,7 +248,7 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
         .audioChannelCount, .audioBitRate, .soundStartTime, .audioReaderFormat, .musicVolume, .musicFade, .stillTime, .time, .frameRange, .studioHook, .chunk,
         .transition, .transitionDuration, .transitions, .color, .groupOpacity, .shadowBlur, .shadowOffset, .blurRadius,
         .regularPolygonSides, .starPoints, .fontSize, .textWidth, .lineSpacing, .letterSpacing, .outlineWidth,
-        .captionWidth, .captionLines, .captionWordsPerPage, .captionTiming, .captionPosition, .narrationText, .narrationVoice, .narrationRate, .narrationPitch, .fittingBox, .fittingFontSizes, .easing, .keyframes, .keyframeTime, .duration, .wavLength, .sampleRate,
+        .captionWidth, .captionLines, .captionWordsPerPage, .captionTiming, .captionPosition, .narrationText, .narrationVoice, .narrationRate, .narrationPitch, .audiogramBars, .audiogramGap, .audiogramFrequencies, .audiogramFloor, .audiogramSmoothing, .audiogramArea, .audiogramStart, .fittingBox, .fittingFontSizes, .easing, .keyframes, .keyframeTime, .duration, .wavLength, .sampleRate,
         .channelCount, .soundDuration, .burstLength, .burstTime, .burstInterval, .beepRamp, .frequency, .amplitude,
         .audioClipInPoint, .audioClipOutPoint, .audioClipGain, .audioClipFadeIn, .audioClipFadeOut,
         .audioClipMovieEndFade, .audioLoop, .audioLoopDuration, .audioLoopCrossfade, .audioTrackCrossfade,
