@@ -95,6 +95,49 @@ struct AudiogramTests {
         }
     }
 
+    @Test("a description's audiogram draws a file from its in, and a narration where it plays; bad ones name their JSON path")
+    func descriptionItems() throws {
+        let folder = try TemporaryFolder()
+        // Silence, then a tone from 1 s.
+        try AudioInTesting.makeWAV(folder.file("late.wav"), expression: "if(gt(t,1),0.5*sin(2*PI*440*t),0)|if(gt(t,1),0.5*sin(2*PI*440*t),0)", seconds: 2)
+        let spec = """
+            {"version": 1, "output": {"size": "320x240", "fps": 30},
+             "tracks": [{"kind": "video", "items": [{"type": "color", "color": "black", "duration": "3s"}]},
+                        {"kind": "overlay", "items": [
+                          {"type": "audiogram", "source": {"file": "late.wav"}, "in": "0.5s", "style": "level", "color": "#00ff00", "trackColor": "black",
+                           "area": {"x": 0, "y": 0, "width": 1, "height": 0.2}},
+                          {"type": "audiogram", "narration": "n1", "style": "level", "color": "#00ff00", "trackColor": "black",
+                           "area": {"x": 0, "y": 0.8, "width": 1, "height": 0.2}}]},
+                        {"kind": "audio", "items": [{"type": "narration", "id": "n1", "at": "1s", "text": "Hello there."}]}]}
+            """
+        let timeline = try Timeline(jsonText: spec)
+        #expect(try Timeline(jsonText: try timeline.jsonText()) == timeline)
+        let url = folder.file("out.mp4")
+        try timeline.render(to: url, options: Timeline.RenderOptions(mediaFolder: folder.url, preset: .ultrafast))
+        let frames = try decodeAll(url)
+        func lit(_ frame: DecodedFrame, y: Int) -> Bool { frame.pixels.rgba(x: 5, y: y).green > 128 }
+        // The file's tone starts 1 s in, the item plays from 0.5 s: lit from 0.5 s (frame 15) on.
+        #expect(frames.firstIndex { lit($0, y: 24) } == 15, "\(frames.map { lit($0, y: 24) })")
+        #expect(frames[15..<45].allSatisfy { lit($0, y: 24) })
+        // The narration speaks from 1 s (frame 30): dark before it.
+        let voice = frames.firstIndex { lit($0, y: 216) }
+        #expect(voice != nil && (30...33).contains(voice!), "the narration's meter lights at frame \(String(describing: voice))")
+
+        for (bad, path, message) in [
+            (#""narration": "n2""#, "tracks[1].items[1].narration", "no narration has the id \"n2\""),
+            (#""source": {"file": "late.wav"}, "narration": "n1""#, "tracks[1].items[1].narration", "not both"),
+            (#""source": {"file": "nothing.wav"}"#, "tracks[1].items[1].source.file", "no such file"),
+        ] {
+            let broken = spec.replacingOccurrences(of: #""narration": "n1", "style": "level""#, with: bad + #", "style": "level""#)
+            do {
+                _ = try Timeline(jsonText: broken).composition(Timeline.RenderOptions(mediaFolder: folder.url))
+                Issue.record("\(bad) was accepted")
+            } catch {
+                #expect(error.location?.jsonPath == path && error.message.contains(message), "\(bad): \(error)")
+            }
+        }
+    }
+
     @Test("bad settings are typed errors naming the setting and its range; a missing file fails when the render opens")
     func errors() throws {
         let tone = ProceduralSound.tone(frequency: 440, duration: 1)

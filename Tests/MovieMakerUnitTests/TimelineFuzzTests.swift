@@ -1069,7 +1069,7 @@ enum FuzzSeeds {
     /// The seed descriptions' text.
     static let all = [videoEdits, photosAndTitles, slideshowGeneratorsAndSound, template, colorsAndTitles, minimal, pictureEditing, narration]
 
-    /// A narration: scenes timed by its bookmark and end, its captions, music ducking under it.
+    /// A narration: scenes timed by its bookmark and end, its captions and audiogram, music ducking under it.
     static let narration = #"""
     {
       "version": 1,
@@ -1081,7 +1081,11 @@ enum FuzzSeeds {
         ]},
         {"kind": "overlay", "items": [
           {"type": "captions", "narration": "n1", "style": "pop", "wordsPerPage": 2},
-          {"type": "color", "color": "red", "at": "0.2s", "duration": {"mark": "n1#next"}, "transform": {"scale": 0.2}}
+          {"type": "color", "color": "red", "at": "0.2s", "duration": {"mark": "n1#next"}, "transform": {"scale": 0.2}},
+          {"type": "audiogram", "narration": "n1", "style": "circle", "bars": 12, "at": "0.3s", "release": "0.1s"},
+          {"type": "audiogram", "source": {"file": "tone.wav"}, "in": "0.1s", "style": "waveform", "shape": "line", "duration": "0.5s",
+           "color": "yellow", "trackColor": "navy", "gap": 0, "frequencies": [100, 5000], "floor": -50, "attack": "2f",
+           "area": {"x": 0.1, "y": 0.5, "width": 0.8, "height": 0.3}}
         ]},
         {"kind": "audio", "items": [
           {"type": "music", "source": {"file": "tone.wav"}, "duration": {"until": "n1"}},

@@ -122,6 +122,8 @@ extension Timeline {
         case captions(Captions)
         /// `"narration"`: text spoken by eSpeak NG (audio tracks).
         case narration(NarrationItem)
+        /// `"audiogram"`: a sound drawn as a picture.
+        case audiogram(Audiogram)
 
         /// The value of the item's kind.
         var kind: any TimelineItemKind {
@@ -140,13 +142,14 @@ extension Timeline {
             case let .chart(x): x
             case let .captions(x): x
             case let .narration(x): x
+            case let .audiogram(x): x
             }
         }
 
         /// Every kind, in the order the description file's documentation lists them.
         static let kinds: [any TimelineItemKind.Type] = [
             Video.self, Photo.self, Title.self, ColorFill.self, SlideshowItem.self, Audio.self, Generator.self, Gap.self,
-            Split.self, Sticker.self, Subtitles.self, Chart.self, Captions.self, NarrationItem.self,
+            Split.self, Sticker.self, Subtitles.self, Chart.self, Captions.self, NarrationItem.self, Audiogram.self,
         ]
 
         /// Every item type, in the order of `kinds`.
