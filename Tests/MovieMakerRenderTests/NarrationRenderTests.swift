@@ -56,8 +56,9 @@ struct NarrationRenderTests {
         #expect(abs(firstBlue - rate.frameCount(for: cut2)) <= 1, "cut at frame \(firstBlue), the bookmark at \(cut2.seconds) s")
         #expect(frames.prefix(firstGreen).allSatisfy { Self.scene($0.pixels) == 0 })
 
+        // Loudness of both channels, decoded by ffmpeg.
         var meter = LoudnessMeter()
-        meter.add(try decodeAudio(url, in: folder).samples)
+        meter.add(try AudioInTesting.ffmpegSamples(url, channels: 2))
         #expect(abs(meter.integratedLoudness + 16) <= 1, "\(meter.integratedLoudness) LUFS")
     }
 
