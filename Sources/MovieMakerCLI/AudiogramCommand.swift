@@ -18,10 +18,12 @@ struct AudiogramCommand: SingleOutputCommand {
             −16 LUFS unless --no-normalize.
 
             Examples:
-              moviemaker audiogram episode12.mp3 --title "Episode 12" -o clip.mp4
-              moviemaker audiogram episode12.mp3 --title "Episode 12" --image cover.jpg --captions words.json \\
-                --size 1080x1920 --from 12:30 --to 13:15 -o clip.mp4
-              moviemaker audiogram memo.m4a --style waveform --shape mirrored --color "#00e5ff" -o memo.mp4
+              moviemaker audiogram episode12.mp3 --title "Episode 12" --size 360x360 \\
+                -o clip.mp4
+              moviemaker audiogram episode12.mp3 --title "Episode 12" --image cover.jpg \\
+                --captions talk.json --size 360x640 --from 0:02 --to 0:06 -o vertical.mp4
+              moviemaker audiogram memo.m4a --style circle --color "#00e5ff" \\
+                --size 360x360 -o memo.mp4
             """)
 
     /// The sound.
