@@ -73,6 +73,10 @@ struct Options {
     var skipCaptions = false
     /// Run only the captions line (every other line skipped).
     var onlyCaptions = false
+    /// Skip the audiogram line (an audiogram's cost per 1080p frame).
+    var skipAudiogram = false
+    /// Run only the audiogram line (every other line skipped).
+    var onlyAudiogram = false
     /// Skip the chunk line (one pass against 2, 4 and 8 chunks run two at a time).
     var skipChunks = false
     /// Length of the chunk line's movie in seconds (the targets are for 60).
@@ -91,7 +95,7 @@ struct Options {
                                 [--skip-video] [--video-clips N] [--video-seconds S]
                                 [--video-preset P] [--skip-reverse] [--video-folder PATH]
                                 [--skip-filters] [--filter-runs N] [--filter-seconds S] [--only-filters]
-                                [--skip-chunks] [--chunk-seconds S] [--only-chunks] [--skip-captions] [--only-captions]
+                                [--skip-chunks] [--chunk-seconds S] [--only-chunks] [--skip-captions] [--only-captions] [--skip-audiogram] [--only-audiogram]
 
           --frames N           frames per preset run (default 300)
           --cores N            run on N of the CPUs this process may use (its affinity mask, inherited by
@@ -148,6 +152,9 @@ struct Options {
           captions line (word-by-word captions, pop style, drawn at 1920×1080 against an empty clip):
           --skip-captions               skip it
           --only-captions               run only the captions line
+          audiogram line (a 64-bar spectrum of a voice-like sound, drawn at 1920×1080 against an empty clip):
+          --skip-audiogram              skip it
+          --only-audiogram              run only the audiogram line
 
           --video-folder PATH  where the generated clips are kept (default .build/bench-videos when run
                                from the package, else the temporary folder); generated once
@@ -232,22 +239,28 @@ struct Options {
             case "--only-filters":
                 onlyFilters = true
                 skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
-                skipAudio = true; skipVideo = true; skipReverse = true; skipChunks = true; skipCaptions = true
+                skipAudio = true; skipVideo = true; skipReverse = true; skipChunks = true; skipCaptions = true; skipAudiogram = true
             case "--skip-chunks":
                 skipChunks = true
             case "--skip-captions":
                 skipCaptions = true
+            case "--skip-audiogram":
+                skipAudiogram = true
+            case "--only-audiogram":
+                onlyAudiogram = true
+                skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
+                skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true; skipChunks = true; skipCaptions = true
             case "--only-captions":
                 onlyCaptions = true
                 skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
-                skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true; skipChunks = true
+                skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true; skipChunks = true; skipAudiogram = true
             case "--chunk-seconds":
                 chunkSeconds = try Self.positiveInt(rest.popFirst(), flag: flag)
                 guard chunkSeconds >= 8 else { throw OptionError("--chunk-seconds needs at least 8 (8 chunks of at least one second)") }
             case "--only-chunks":
                 onlyChunks = true
                 skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
-                skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true; skipCaptions = true
+                skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true; skipCaptions = true; skipAudiogram = true
             case "--video-folder":
                 guard let path = rest.popFirst(), !path.isEmpty else { throw OptionError("--video-folder needs a path") }
                 videoFolder = path

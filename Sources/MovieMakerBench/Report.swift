@@ -41,6 +41,7 @@ struct BenchmarkReport: Encodable {
     /// The chunk line: one pass against 2, 4 and 8 chunks run two at a time, then assembled.
     var chunks: ChunkBenchmark.Result?
     var captions: CaptionBenchmark.Result?
+    var audiogram: AudiogramBenchmark.Result?
 
     init(machine: Machine, workload: Workload) {
         self.date = ISO8601DateFormatter().string(from: Date())

@@ -138,6 +138,14 @@ func runBenchmark(_ options: Options) throws {
         reportOthers("captions")
     }
 
+    if !options.skipAudiogram {
+        standardError("… audiogram: a 64-bar spectrum drawn at 1920x1080, against an empty clip")
+        let result = try AudiogramBenchmark().run()
+        report.audiogram = result
+        output(AudiogramBenchmark.line(result))
+        reportOthers("audiogram")
+    }
+
     if !options.skipChunks {
         standardError("… chunks: a \(options.chunkSeconds)-s 1080p30 medium description in one pass, then as 2, 4 and 8 chunks two at a time")
         var bench = ChunkBenchmark()

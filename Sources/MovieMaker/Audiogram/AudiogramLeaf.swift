@@ -14,6 +14,12 @@ extension Clip {
             a.signal === b.signal && a.visualizer == b.visualizer
         }
 
+        /// Draws the sound at `frame` outside any render (the leaf's own reading of its sound): for the
+        /// benchmark's audiogram line.
+        package func draw(in ctx: DrawingContext, at frame: Frame) throws {
+            try draw(in: ctx, at: frame, session: .standalone(for: ctx))
+        }
+
         /// Draws the sound at `frame` (its exact time in the clip).
         func draw(in ctx: DrawingContext, at frame: Frame, session: RenderSession) throws {
             let analysis = try session.soundAnalysis(for: signal)
