@@ -34,13 +34,17 @@ for name in travel promo birthday editing explainer; do
     echo "moviemaker render examples/specs/$name.json --preset veryfast -o $out/$name.mp4"
     $bin/moviemaker render examples/specs/$name.json --preset veryfast -o $out/$name.mp4
 done
+echo "moviemaker audiogram $out/explainer.mp4 --title … --image … --size 1080x1920 --to 8 …"
+$bin/moviemaker audiogram $out/explainer.mp4 --title "A day at the harbour" --image examples/specs/media/photo-harbour.jpg \
+    --size 1080x1920 --to 8 --preset veryfast -o $out/audiogram.mp4
 echo "moviemaker render examples/specs/birthday.json --slot name=Ana --media <three demo photos> …"
 $bin/moviemaker render examples/specs/birthday.json --slot name="Ana" \
     --media "$out/photos/01 Mandelbrot.jpg" "$out/photos/02 Portrait.jpg" "$out/photos/04 Dusk.webp" \
     --preset veryfast --save-spec $out/birthday-ana.json -o $out/birthday-ana.mp4
 $bin/moviemaker otio export examples/specs/travel.json -o $out/travel.otio
 echo "Templates rendered as their own previews: $out/travel.mp4, $out/promo.mp4, $out/birthday.mp4, $out/editing.mp4 (filters, split screens, stickers, subtitles),"
-echo "  $out/explainer.mp4 (a voice-over spoken by eSpeak NG: pictures cut on its bookmarks, captions at its word times)."
+echo "  $out/explainer.mp4 (a voice-over spoken by eSpeak NG: pictures cut on its bookmarks, its waveform, captions at its word times);"
+echo "  $out/audiogram.mp4 (moviemaker audiogram of the explainer's sound: a vertical podcast clip)."
 echo "Filled template: $out/birthday-ana.mp4 (its description, itself a template: $out/birthday-ana.json)."
 echo "OpenTimelineIO: $out/travel.otio. The description-file steps took $(( $(date +%s) - started )) s."
 echo "The moviemaker tool (release build) is $bin/moviemaker (make install links it into $prefix/bin)."
