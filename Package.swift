@@ -61,6 +61,9 @@ let package = Package(
         // eSpeak NG (SpeechSynthesizer.swift): narration spoken in-process in any of its languages, with
         // the synthesiser's own word and bookmark events for exact word times.
         .systemLibrary(name: "CESpeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
+        // PocketSphinx (SpeechRecognizer.swift): a known text's words placed on speech (a grammar of the text),
+        // and English recognised, in-process, with Debian's en-us model.
+        .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx", providers: [.apt(["libpocketsphinx-dev", "pocketsphinx-en-us"])]),
         // libjpeg and libpng report errors by longjmp (or exit()), which Swift cannot catch: their
         // calls live in this small C target, which turns every error into a code and a message.
         .target(name: "CMovieMakerImageShim", dependencies: ["CJPEG", "CPNG"]),
@@ -73,7 +76,7 @@ let package = Package(
             dependencies: [
                 "MovieMakerCore",
                 "CCairo", "CFreeType", "CPango", "CX264", "CFFmpeg", "CAVFilter", "CMovieMakerShim",
-                "CJPEG", "CPNG", "CWebP", "CHeif", "CLCMS", "CMovieMakerImageShim", "CESpeakNG",
+                "CJPEG", "CPNG", "CWebP", "CHeif", "CLCMS", "CMovieMakerImageShim", "CESpeakNG", "CPocketSphinx",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // `moviemaker studio`: the preview server (FlyingFox), its frame cache and its page (Resources/: plain

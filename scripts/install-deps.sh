@@ -12,6 +12,7 @@ PACKAGES=(
   libavfilter-dev   # FilterGraph: atempo (time-stretched sound), bwdif (deinterlacing)
   libfontconfig-dev
   libespeak-ng-dev  # Narration: text to speech in-process, with the synthesiser's word times
+  libpocketsphinx-dev pocketsphinx-en-us  # Transcription: a script's words placed on speech, English recognised
   # Photo decoding: JPEG, PNG, WebP, HEIC/HEIF (libheif with its libde265 decoder and x265 encoder),
   # ICC colour management.
   libjpeg-dev libpng-dev libwebp-dev libheif-dev liblcms2-dev

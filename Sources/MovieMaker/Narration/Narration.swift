@@ -54,6 +54,10 @@ public struct Narration: AudioSource, Hashable {
     public let pitch: Int
     /// Every spoken word with its exact time from the narration's start.
     public let transcript: Transcript
+    /// For each word of `transcript`, whether its start is the synthesiser's own (false for the words
+    /// it spoke with the one before, which share that word's time): the reference the alignment tests
+    /// and benchmark measure against.
+    package let startsFromSynthesizer: [Bool]
     /// The bookmarks, in the order written.
     public let marks: [NarrationMark]
     /// How long the speech lasts, to its last sample.
@@ -109,6 +113,7 @@ public struct Narration: AudioSource, Hashable {
         }
         self.text = text; self.voice = voice; self.rate = rate; self.pitch = pitch
         transcript = spoken.transcript
+        startsFromSynthesizer = spoken.startsFromSynthesizer
         marks = spoken.marks
         length = spoken.length
         speech = spoken.samples
@@ -144,6 +149,7 @@ public struct Narration: AudioSource, Hashable {
     private struct Spoken: Sendable {
         var samples: SpeechSamples
         var transcript: Transcript
+        var startsFromSynthesizer: [Bool]
         var marks: [NarrationMark]
         var length: Time
     }
@@ -189,6 +195,7 @@ public struct Narration: AudioSource, Hashable {
             }
         }
         var words: [TranscriptWord] = []
+        var fromSynthesizer: [Bool] = []
         for (k, s) in started.enumerated() {
             let next = k + 1 < started.count ? started[k + 1] : nil
             let first = k == 0 ? 0 : s.run      // runs before the first spoken one join it
@@ -206,12 +213,14 @@ public struct Narration: AudioSource, Hashable {
             // eSpeak NG speaks some short words with the one before as one ("in the", "with the") and
             // reports one start: the words share its time by their vowel groups, as a subtitle cue's do.
             words += texts.count == 1 ? [TranscriptWord(texts[0], start: start, end: stop)] : Transcript.spread(texts, from: start, to: stop)
+            fromSynthesizer += texts.indices.map { $0 == 0 }
         }
         let marks = bookmarks.map { mark in
             let sample = started.first { runs[$0.run].character > mark.character }?.sample ?? total
             return NarrationMark(name: mark.name, time: Time(value: Int64(sample), timescale: rate))
         }
-        return Spoken(samples: SpeechSamples(speech.samples, rate: speech.sampleRate), transcript: Transcript(words: words), marks: marks,
+        return Spoken(samples: SpeechSamples(speech.samples, rate: speech.sampleRate), transcript: Transcript(words: words),
+                      startsFromSynthesizer: fromSynthesizer, marks: marks,
                       length: Time(value: Int64(total), timescale: rate))
     }
 

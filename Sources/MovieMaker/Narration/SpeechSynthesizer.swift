@@ -60,15 +60,7 @@ enum SpeechSynthesizer {
     /// Throws `.invalidSetting` for a voice eSpeak NG does not have (naming the nearest it has).
     static func speak(_ text: String, voice: String, rate: Int, pitch: Int, markup: Bool) throws(MovieMakerError) -> Speech {
         try engine.withLock { (sampleRate: inout Int?) throws(MovieMakerError) -> Speech in
-            if sampleRate == nil {
-                let r = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 200, nil, 0)
-                guard r > 0 else {
-                    throw .invalidSetting(.narrationVoice, value: voice,
-                                          expected: "a working eSpeak NG: its voice data (espeak-ng-data) could not be loaded; install libespeak-ng-dev (scripts/install-deps.sh)")
-                }
-                espeak_SetSynthCallback(callback)
-                sampleRate = Int(r)
-            }
+            try initialise(&sampleRate, voice: voice)
             guard select(voice) else {
                 let known = voiceNames()
                 var expected = "one of eSpeak NG's \(known.count) voices, such as \"en-us\", \"en-gb\", \"fr\", \"de\", \"ar\" or \"ja\""
@@ -91,6 +83,32 @@ enum SpeechSynthesizer {
             // Word events carry the sample they start at; they never point past the speech.
             let words = gathered.words.map { w in Speech.WordEvent(character: w.character, length: w.length, sample: min(w.sample, total)) }
             return Speech(samples: gathered.samples, sampleRate: sampleRate ?? 22_050, words: words)
+        }
+    }
+
+    /// Initialises eSpeak NG once (`sampleRate` nil until then). Only with `engine` locked.
+    private static func initialise(_ sampleRate: inout Int?, voice: String) throws(MovieMakerError) {
+        guard sampleRate == nil else { return }
+        let r = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 200, nil, 0)
+        guard r > 0 else {
+            throw .invalidSetting(.narrationVoice, value: voice,
+                                  expected: "a working eSpeak NG: its voice data (espeak-ng-data) could not be loaded; install libespeak-ng-dev (scripts/install-deps.sh)")
+        }
+        espeak_SetSynthCallback(callback)
+        sampleRate = Int(r)
+    }
+
+    /// eSpeak NG's phonemes for `word` in `voice` (ASCII phoneme names, e.g. `S'IprEks`), nil when it
+    /// has none: how the aligner pronounces a word its dictionary lacks.
+    static func phonemes(of word: String, voice: String = "en-us") throws(MovieMakerError) -> String? {
+        try engine.withLock { (sampleRate: inout Int?) throws(MovieMakerError) -> String? in
+            try initialise(&sampleRate, voice: voice)
+            guard select(voice) else { return nil }
+            return word.withCString { text -> String? in
+                var pointer: UnsafeRawPointer? = UnsafeRawPointer(text)
+                guard let phonemes = espeak_TextToPhonemes(&pointer, espeakCHARS_UTF8, 0) else { return nil }
+                return String(cString: phonemes)
+            }
         }
     }
 

@@ -119,6 +119,8 @@ extension MovieMakerError {
         /// A captions sidecar file (`captions.csv`, `captions.txt`) cannot be read or has a malformed line
         /// (`position` is the line number, `value` the line).
         public static let invalidCaptions = Code(rawValue: "invalidCaptions")
+        /// The speech recogniser's model (PocketSphinx's en-us, from pocketsphinx-en-us) is missing.
+        public static let speechModelMissing = Code(rawValue: "speechModelMissing")
 
         /// Every code this release throws, in declaration order.
         package static let all: [Code] = [
@@ -129,7 +131,7 @@ extension MovieMakerError {
             .noAudioStream, .unsupportedAudioCodec, .noPhotos, .audioUnsupported, .audioAfterFirstFrame, .audioTooLate,
             .cancelled, .notEncodable, .movieTruncated, .noVideoStream, .videoUnsupported, .videoDecoderLimit,
             .invalidDescription, .imageTooLarge, .invalidSubtitles, .lutUnreadable, .chunksMissing, .chunkMismatch,
-            .invalidCaptions,
+            .invalidCaptions, .speechModelMissing,
         ]
     }
 }

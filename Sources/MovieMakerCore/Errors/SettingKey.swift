@@ -122,6 +122,10 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
     public static let audiogramArea = SettingKey(rawValue: "audiogramArea", description: "audiogram area")
     /// Where in its sound an audiogram starts.
     public static let audiogramStart = SettingKey(rawValue: "audiogramStart", description: "audiogram start")
+    /// The text a transcript is aligned from.
+    public static let transcriptText = SettingKey(rawValue: "transcriptText", description: "transcript text")
+    /// The sound a transcript is made from.
+    public static let transcriptSound = SettingKey(rawValue: "transcriptSound", description: "transcript sound")
     /// The text a narration speaks.
     public static let narrationText = SettingKey(rawValue: "narrationText", description: "narration text")
     /// The eSpeak NG voice a narration speaks with.
@@ -248,7 +252,7 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
         .audioChannelCount, .audioBitRate, .soundStartTime, .audioReaderFormat, .musicVolume, .musicFade, .stillTime, .time, .frameRange, .studioHook, .chunk,
         .transition, .transitionDuration, .transitions, .color, .groupOpacity, .shadowBlur, .shadowOffset, .blurRadius,
         .regularPolygonSides, .starPoints, .fontSize, .textWidth, .lineSpacing, .letterSpacing, .outlineWidth,
-        .captionWidth, .captionLines, .captionWordsPerPage, .captionTiming, .captionPosition, .narrationText, .narrationVoice, .narrationRate, .narrationPitch, .audiogramBars, .audiogramGap, .audiogramFrequencies, .audiogramFloor, .audiogramSmoothing, .audiogramArea, .audiogramStart, .fittingBox, .fittingFontSizes, .easing, .keyframes, .keyframeTime, .duration, .wavLength, .sampleRate,
+        .captionWidth, .captionLines, .captionWordsPerPage, .captionTiming, .captionPosition, .narrationText, .narrationVoice, .narrationRate, .narrationPitch, .audiogramBars, .audiogramGap, .audiogramFrequencies, .audiogramFloor, .audiogramSmoothing, .audiogramArea, .audiogramStart, .transcriptText, .transcriptSound, .fittingBox, .fittingFontSizes, .easing, .keyframes, .keyframeTime, .duration, .wavLength, .sampleRate,
         .channelCount, .soundDuration, .burstLength, .burstTime, .burstInterval, .beepRamp, .frequency, .amplitude,
         .audioClipInPoint, .audioClipOutPoint, .audioClipGain, .audioClipFadeIn, .audioClipFadeOut,
         .audioClipMovieEndFade, .audioLoop, .audioLoopDuration, .audioLoopCrossfade, .audioTrackCrossfade,
