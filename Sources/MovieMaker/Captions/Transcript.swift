@@ -45,3 +45,34 @@ public struct Transcript: Sendable, Hashable, Codable {
     /// When the last word ends (zero when there are none).
     public var duration: Time { words.map(\.end).max() ?? .zero }
 }
+
+extension Transcript {
+    /// The transcript as the word-timestamp JSON openai-whisper writes, which `init(contentsOf:)` reads
+    /// back: `{"segments": [{"start", "end", "text", "words": [{"word": " Hello,", "start": 0.5, "end": 0.9}, …]}, …]}`,
+    /// one segment a sentence. Times are written exactly when they have at most six decimals (the
+    /// recogniser's 10 ms frames do), otherwise to the microsecond.
+    public func whisperJSON() -> String {
+        func seconds(_ t: Time) -> JSONValue {
+            if let exact = ExactNumber.decimalString(t.value, t.timescale), (exact.split(separator: ".").last?.count ?? 0) <= 6 || !exact.contains(".") {
+                return .number(exact)
+            }
+            return .number(String(format: "%.6f", t.seconds))
+        }
+        var segments: [JSONValue] = []
+        var current: [TranscriptWord] = []
+        func close() {
+            guard let first = current.first, let last = current.last else { return }
+            let words = current.map { w in JSONValue.object(["word": .string(" " + w.text), "start": seconds(w.start), "end": seconds(w.end)]) }
+            segments.append(.object(["start": seconds(first.start), "end": seconds(last.end),
+                                     "text": .string(current.map { " " + $0.text }.joined()), "words": .array(words)]))
+            current = []
+        }
+        for w in words {
+            current.append(w)
+            let trimmed = w.text.trimmingCharacters(in: CharacterSet(charactersIn: "\"'”’)]»"))
+            if let end = trimmed.last, ".!?…。！？".contains(end) { close() }
+        }
+        close()
+        return JSONValue.object(["segments": .array(segments)]).canonicalText + "\n"
+    }
+}
