@@ -103,6 +103,61 @@ struct NarrationRenderTests {
         }
     }
 
+    @Test("a video item's captions: a script aligned to its own sound, or a transcript file, shown from its in; bad ones name their path")
+    func videoItemCaptions() throws {
+        let folder = try TemporaryFolder()
+        let script = "The keeper climbed the narrow stairs. He lit the great lamp for the sailors at sea."
+        let voice = try Narration(script, voice: "en-us")
+        // A clip whose sound is the voice, a second in.
+        let movie = try MovieMaker(url: folder.file("talk.mp4"), width: 160, height: 120, fps: 30, settings: EncoderSettings(preset: .ultrafast))
+        var sound = AudioMix()
+        sound.add(voice, at: 1, role: .unaffected)
+        try movie.addAudio(sound)
+        try movie.add(Clip.color(.gray, duration: voice.length + 1))
+        try movie.finish()
+        try script.write(to: folder.file("talk.txt"), atomically: true, encoding: .utf8)
+        // A transcript of the file: the voice's words, a second in.
+        try Transcript(words: voice.transcript.words.map { TranscriptWord($0.text, start: $0.start + 1, end: $0.end + 1) }).whisperJSON()
+            .write(to: folder.file("voice.json"), atomically: true, encoding: .utf8)
+
+        for words in [#"{"align": {"file": "talk.txt"}}"#, #"{"transcript": {"file": "voice.json"}, "style": "pop"}"#] {
+            let spec = """
+                {"version": 1, "output": {"size": "160x120", "fps": 30},
+                 "tracks": [{"kind": "video", "items": [{"type": "video", "source": {"file": "talk.mp4"}, "in": "0.5s", "captions": \(words)}]}]}
+                """
+            let timeline = try Timeline(jsonText: spec)
+            #expect(try Timeline(jsonText: try timeline.jsonText()) == timeline)
+            let composition = try timeline.composition(Timeline.RenderOptions(mediaFolder: folder.url))
+            let shown = composition.picture.leafPlacements.compactMap { p -> Transcript? in
+                guard case let .generator(.captions(leaf), _) = p.clip.node else { return nil }
+                return leaf.transcript
+            }
+            let words = try #require(shown.first, "\(words): no captions").words
+            #expect(words.map(\.text) == voice.transcript.words.map(\.text), "\(words)")
+            // The voice starts 1 s into the file and the item plays from 0.5 s: each word shows 0.5 s after
+            // the voice's own start (aligned: within 0.1 s; from the transcript file: to its microseconds).
+            let tolerance = words.count > 0 && spec.contains("align") ? 0.1 : 0.000_01
+            for (k, (w, v)) in zip(words, voice.transcript.words).enumerated() where voice.startsFromSynthesizer[k] {
+                #expect(abs((w.start - v.start).seconds - 0.5) <= tolerance, "\(w.text): \(w.start.seconds) s, the voice's \(v.start.seconds) s")
+            }
+        }
+        // Mistakes name the captions' path.
+        for (captions, path, message) in [
+            (#"{"align": {"file": "talk.txt"}, "transcript": {"file": "voice.json"}}"#, "tracks[0].items[0].captions", "not both"),
+            (#"{"style": "pop"}"#, "tracks[0].items[0].captions", "needs \"transcript\""),
+            (#"{"align": {"file": "nothing.txt"}}"#, "tracks[0].items[0].captions.align.file", "no such file"),
+        ] {
+            do {
+                _ = try Timeline(jsonText: """
+                    {"version": 1, "tracks": [{"kind": "video", "items": [{"type": "video", "source": {"file": "talk.mp4"}, "captions": \(captions)}]}]}
+                    """).composition(Timeline.RenderOptions(mediaFolder: folder.url))
+                Issue.record("\(captions) was accepted")
+            } catch {
+                #expect(error.location?.jsonPath == path && error.message.contains(message), "\(captions): \(error)")
+            }
+        }
+    }
+
     /// White words, pure red for the spoken word, no outline.
     static let highlight = CaptionStyle(.highlight, fontSize: 0.09, color: .white, highlightColor: Color(red: 1, green: 0, blue: 0), outlineColor: nil)
 

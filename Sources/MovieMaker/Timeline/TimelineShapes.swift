@@ -47,6 +47,7 @@ enum TimelineShapes {
             "transition": transition.schema,
             "transitionName": Schema.enumeration(TimelineShapes.transitionNames),
             "marker": marker.schema,
+            "videoCaptions": Timeline.VideoCaptions.shape.schema,
             "rect": rect.schema,
             "kenBurns": Schema.oneOf([Schema.boolean, Schema.ref("kenBurnsSettings"), Schema.ref("kenBurnsPath")]),
             "kenBurnsSettings": kenBurnsSettings.schema,

@@ -29,12 +29,15 @@ extension Timeline {
         public var background: ColorText?
         /// How loud its own sound plays (default 1; 0 mutes it).
         public var volume: Volume?
+        /// Word-by-word captions of its own speech (default none).
+        public var captions: VideoCaptions?
 
         /// A video item; nil fields take their defaults.
         public init(_ source: Source, in start: TimeValue? = nil, duration: TimeValue? = nil, speed: Speed? = nil, reverse: Bool? = nil,
-                    freeze: Bool? = nil, fit: Slideshow.Fit? = nil, background: ColorText? = nil, volume: Volume? = nil) {
+                    freeze: Bool? = nil, fit: Slideshow.Fit? = nil, background: ColorText? = nil, volume: Volume? = nil,
+                    captions: VideoCaptions? = nil) {
             self.source = source; self.in = start; self.duration = duration; self.speed = speed; self.reverse = reverse
-            self.freeze = freeze; self.fit = fit; self.background = background; self.volume = volume
+            self.freeze = freeze; self.fit = fit; self.background = background; self.volume = volume; self.captions = captions
         }
     }
 }
@@ -53,6 +56,7 @@ extension Timeline.Video: TimelineItemKind {
                 SpecField("fit", Schema.ref("fit"), "How the picture fills the frame (default fill)."),
                 SpecField("background", Schema.ref("color"), "The colour around a fitted picture (default black)."),
                 SpecField("volume", Schema.ref("volume"), "How loud its own sound plays: a factor (1; 0 mutes) or \"-6dB\"."),
+                SpecField("captions", Schema.ref("videoCaptions"), "Word-by-word captions of its own speech: {\"transcript\": {\"file\": …}} or {\"align\": {\"file\": \"talk.txt\"}}."),
         ]),
     ]
 
@@ -61,7 +65,7 @@ extension Timeline.Video: TimelineItemKind {
                                in: try i.time("in"), duration: try i.time("duration", positive: true),
                                speed: try i.speed("speed"), reverse: try i.bool("reverse"), freeze: try i.bool("freeze"),
                                fit: try i.choice("fit", Slideshow.Fit.self, what: "fit"), background: try i.color("background", context),
-                               volume: try i.volume("volume"))
+                               volume: try i.volume("volume"), captions: try Timeline.VideoCaptions.read(i, context))
         if v.freeze == true, v.duration == nil {
             throw .invalidDescription(path, "a frozen video item needs \"duration\": how long the frame at \"in\" is held")
         }
@@ -83,10 +87,16 @@ extension Timeline.Video: TimelineItemKind {
         w.set("fit", fit)
         w.set("background", background)
         w.set("volume", volume?.json)
+        w.set("captions", captions?.json)
     }
 
     func compile(_ compiler: inout TimelineCompiler, at path: JSONPath, onOverlay: Bool) throws(MovieMakerError) -> TimelineCompiler.CompiledItem {
-        try compiler.video(self, at: path)
+        var compiled = try compiler.video(self, at: path)
+        if let captions {
+            compiled.clip = try compiler.captioned(compiled.clip, video: self, captions: captions, at: path)
+            compiled.detail += (compiled.detail.isEmpty ? "" : ", ") + "captioned"
+        }
+        return compiled
     }
 
     var mediaSlotSources: [Timeline.Source] { [source] }
@@ -94,6 +104,7 @@ extension Timeline.Video: TimelineItemKind {
     func mappingFilePaths(_ transform: (String) -> String, items: (Timeline.Item) -> Timeline.Item) -> Self {
         var v = self
         v.source = source.mappingFilePath(transform)
+        v.captions = captions?.mappingFilePath(transform)
         return v
     }
 
