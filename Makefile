@@ -22,7 +22,7 @@ export PKG_CONFIG_PATH := $(PKGCONFIG_WRAPPERS)$(if $(PKG_CONFIG_PATH),:$(PKG_CO
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-.PHONY: deps build demo test test-studio fuzz fuzz-descriptions sanitize sanitize-thread bench bench-peers bench-filters bench-chunks bench-captions bench-audiogram bench-title-batch test-distributed clean check-swift install gallery docs
+.PHONY: deps build demo test test-studio fuzz fuzz-descriptions sanitize sanitize-thread bench bench-peers bench-filters bench-chunks bench-captions bench-audiogram bench-transcribe bench-title-batch test-distributed clean check-swift install gallery docs
 
 check-swift:
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "swift not found: install Swift 6 (https://www.swift.org/install/linux/) and put it on PATH"; exit 1; }
@@ -157,6 +157,10 @@ bench-captions: deps
 bench-audiogram: deps
 	$(SWIFT) build -c release --product moviemaker-bench
 	$$($(SWIFT) build -c release --show-bin-path)/moviemaker-bench --only-audiogram $(BENCH_ARGS)
+
+bench-transcribe: deps
+	$(SWIFT) build -c release --product moviemaker-bench
+	$$($(SWIFT) build -c release --show-bin-path)/moviemaker-bench --only-transcription $(BENCH_ARGS)
 
 bench-chunks: deps
 	$(SWIFT) build -c release --product moviemaker-bench

@@ -75,6 +75,8 @@ struct Options {
     var onlyCaptions = false
     /// Skip the audiogram line (an audiogram's cost per 1080p frame).
     var skipAudiogram = false
+    /// Skip the transcription line (alignment accuracy and free recognition's word error rate).
+    var skipTranscription = false
     /// Run only the audiogram line (every other line skipped).
     var onlyAudiogram = false
     /// Skip the chunk line (one pass against 2, 4 and 8 chunks run two at a time).
@@ -95,7 +97,7 @@ struct Options {
                                 [--skip-video] [--video-clips N] [--video-seconds S]
                                 [--video-preset P] [--skip-reverse] [--video-folder PATH]
                                 [--skip-filters] [--filter-runs N] [--filter-seconds S] [--only-filters]
-                                [--skip-chunks] [--chunk-seconds S] [--only-chunks] [--skip-captions] [--only-captions] [--skip-audiogram] [--only-audiogram]
+                                [--skip-chunks] [--chunk-seconds S] [--only-chunks] [--skip-captions] [--only-captions] [--skip-audiogram] [--only-audiogram] [--skip-transcription] [--only-transcription]
 
           --frames N           frames per preset run (default 300)
           --cores N            run on N of the CPUs this process may use (its affinity mask, inherited by
@@ -155,6 +157,9 @@ struct Options {
           audiogram line (a 64-bar spectrum of a voice-like sound, drawn at 1920×1080 against an empty clip):
           --skip-audiogram              skip it
           --only-audiogram              run only the audiogram line
+          transcription line (a 314-word text spoken by eSpeak NG: alignment error, free recognition's word error rate):
+          --skip-transcription          skip it
+          --only-transcription          run only the transcription line
 
           --video-folder PATH  where the generated clips are kept (default .build/bench-videos when run
                                from the package, else the temporary folder); generated once
@@ -239,7 +244,7 @@ struct Options {
             case "--only-filters":
                 onlyFilters = true
                 skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
-                skipAudio = true; skipVideo = true; skipReverse = true; skipChunks = true; skipCaptions = true; skipAudiogram = true
+                skipAudio = true; skipVideo = true; skipReverse = true; skipChunks = true; skipCaptions = true; skipAudiogram = true; skipTranscription = true
             case "--skip-chunks":
                 skipChunks = true
             case "--skip-captions":
@@ -250,17 +255,24 @@ struct Options {
                 onlyAudiogram = true
                 skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
                 skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true; skipChunks = true; skipCaptions = true
+                skipTranscription = true
+            case "--skip-transcription":
+                skipTranscription = true
+            case "--only-transcription":
+                skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
+                skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true; skipChunks = true; skipCaptions = true
+                skipAudiogram = true
             case "--only-captions":
                 onlyCaptions = true
                 skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
-                skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true; skipChunks = true; skipAudiogram = true
+                skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true; skipChunks = true; skipAudiogram = true; skipTranscription = true
             case "--chunk-seconds":
                 chunkSeconds = try Self.positiveInt(rest.popFirst(), flag: flag)
                 guard chunkSeconds >= 8 else { throw OptionError("--chunk-seconds needs at least 8 (8 chunks of at least one second)") }
             case "--only-chunks":
                 onlyChunks = true
                 skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
-                skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true; skipCaptions = true; skipAudiogram = true
+                skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true; skipCaptions = true; skipAudiogram = true; skipTranscription = true
             case "--video-folder":
                 guard let path = rest.popFirst(), !path.isEmpty else { throw OptionError("--video-folder needs a path") }
                 videoFolder = path

@@ -42,6 +42,7 @@ struct BenchmarkReport: Encodable {
     var chunks: ChunkBenchmark.Result?
     var captions: CaptionBenchmark.Result?
     var audiogram: AudiogramBenchmark.Result?
+    var transcription: TranscriptionBenchmark.Result?
 
     init(machine: Machine, workload: Workload) {
         self.date = ISO8601DateFormatter().string(from: Date())

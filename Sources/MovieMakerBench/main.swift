@@ -146,6 +146,14 @@ func runBenchmark(_ options: Options) throws {
         reportOthers("audiogram")
     }
 
+    if !options.skipTranscription {
+        standardError("… transcription: a 314-word text spoken by eSpeak NG, aligned and recognised (PocketSphinx)")
+        let result = try TranscriptionBenchmark().run()
+        report.transcription = result
+        output(TranscriptionBenchmark.line(result))
+        reportOthers("transcription")
+    }
+
     if !options.skipChunks {
         standardError("… chunks: a \(options.chunkSeconds)-s 1080p30 medium description in one pass, then as 2, 4 and 8 chunks two at a time")
         var bench = ChunkBenchmark()
