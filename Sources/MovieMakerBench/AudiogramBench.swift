@@ -27,13 +27,9 @@ struct AudiogramBenchmark {
         let audiogramCPUSeconds: [Double]
         /// The audiogram's own CPU per frame, in ms (medians of the passes).
         var perFrameMilliseconds: Double {
-            (median(audiogramCPUSeconds) - median(emptyCPUSeconds)) * 1000 / Double(max(1, frames))
+            (FilterBenchmark.median(audiogramCPUSeconds) - FilterBenchmark.median(emptyCPUSeconds)) * 1000 / Double(max(1, frames))
         }
         var passes: Bool { perFrameMilliseconds < 2 }
-        private func median(_ xs: [Double]) -> Double {
-            let s = xs.sorted()
-            return s.isEmpty ? 0 : (s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2)
-        }
     }
 
     /// Noise through a band sweeping 300–3000 Hz, fading in and out three times a second (a voice's rhythm).

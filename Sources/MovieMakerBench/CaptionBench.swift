@@ -28,13 +28,9 @@ struct CaptionBenchmark {
         let captionsCPUSeconds: [Double]
         /// The captions' own CPU per frame, in ms (medians of the passes).
         var perFrameMilliseconds: Double {
-            (median(captionsCPUSeconds) - median(emptyCPUSeconds)) * 1000 / Double(max(1, frames))
+            (FilterBenchmark.median(captionsCPUSeconds) - FilterBenchmark.median(emptyCPUSeconds)) * 1000 / Double(max(1, frames))
         }
         var passes: Bool { perFrameMilliseconds < 3 }
-        private func median(_ xs: [Double]) -> Double {
-            let s = xs.sorted()
-            return s.isEmpty ? 0 : (s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2)
-        }
     }
 
     /// The transcript: `seconds × 2.5` words, each spoken for 0.3 s of its 0.4 s slot.

@@ -56,9 +56,7 @@ struct AudiogramCommandTests {
         guard CLI.isBuilt else { return }
         let folder = try TemporaryFolder()
         let silent = folder.file("silent.mp4")
-        let movie = try MovieMaker(url: silent, width: 64, height: 48, fps: 30)
-        try movie.add(Clip.color(.black, duration: 1))
-        try movie.finish()
+        try VideoFixtures.solid(silent, .black, tone: nil, width: 64, height: 48)
         let sound = folder.file("two.wav")
         try AudioInTesting.makeWAV(sound, seconds: 2)
         let out = folder.file("clip.mp4")

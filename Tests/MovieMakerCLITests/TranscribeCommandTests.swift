@@ -48,9 +48,7 @@ struct TranscribeCommandTests {
         guard CLI.isBuilt else { return }
         let folder = try TemporaryFolder()
         let silent = folder.file("silent.mp4")
-        let movie = try MovieMaker(url: silent, width: 64, height: 48, fps: 30)
-        try movie.add(Clip.color(.black, duration: 1))
-        try movie.finish()
+        try VideoFixtures.solid(silent, .black, tone: nil, width: 64, height: 48)
         let talk = folder.file("talk.mp4")
         _ = try Self.speechMovie(talk)
         try "— ...".write(to: folder.file("empty.txt"), atomically: true, encoding: .utf8)
