@@ -97,6 +97,61 @@ struct NarrationTests {
         #expect(slow.transcript.words.map(\.text) == a.transcript.words.map(\.text))
     }
 
+    @Test("a text gives the same samples and word times whatever eSpeak NG spoke before: other voices, SSML left open, phonemes",
+          arguments: ["en-us", "en-gb", "fr", "en-us+f3"])
+    func independentOfHistory(voice: String) throws {
+        // Straight to the synthesiser: `Narration` keeps recent speech, which would hide the synthesiser's state.
+        func say() throws -> Speech { try SpeechSynthesizer.speak("Words follow the voice, softly.", voice: voice, rate: 175, pitch: 50, markup: false) }
+        let first = try say()
+        let detours: [() throws -> Void] = [
+            { _ = try SpeechSynthesizer.speak("Bonjour le monde, ceci est un test.", voice: "fr", rate: 300, pitch: 80, markup: false) },
+            { _ = try SpeechSynthesizer.speak("a <prosody rate=\"slow\" pitch=\"high\" volume=\"loud\">b c d", voice: "en-us", rate: 175, pitch: 50, markup: true) },
+            { _ = try SpeechSynthesizer.phonemes(of: "shipwrecks") },
+            { _ = try SpeechSynthesizer.speak("Hello there.", voice: "en-us", rate: 175, pitch: 50, markup: false) },
+        ]
+        for (i, detour) in detours.enumerated() {
+            try detour()
+            let again = try say()
+            #expect(again.words == first.words, "after detour \(i): \(again.words.map(\.sample)) vs \(first.words.map(\.sample))")
+            #expect(again.samples == first.samples, "after detour \(i): the samples differ")
+        }
+    }
+
+    @Test("the steady voices: a copy of eSpeak NG's voice files with flutter and roughness off, links for the rest, made once and atomically")
+    func steadyVoices() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("steady-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let system = root.appendingPathComponent("system/espeak-ng-data")
+        for (path, text) in [("phontab", "P"), ("en_dict", "D"), ("voices/!v/f3", "name f3\nflutter 10"), ("lang/gmw/en-US", "name English\nlanguage en-us")] {
+            let url = system.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        let unwritable = URL(fileURLWithPath: "/proc/no-such-folder")
+        let cache = root.appendingPathComponent("cache")
+        let folder = try SteadyVoices.folder(copying: system, voice: "en-us", in: [unwritable, cache])
+        #expect(folder.deletingLastPathComponent().standardizedFileURL.path == cache.path)
+        let data = folder.appendingPathComponent("espeak-ng-data")
+        for voice in ["voices/!v/f3", "lang/gmw/en-US"] {
+            let text = try String(contentsOf: data.appendingPathComponent(voice), encoding: .utf8)
+            #expect(text.hasSuffix("\nflutter 0\nroughness 8\n") && text.hasPrefix("name "), "\(voice): \(text)")
+        }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: data.appendingPathComponent("en_dict").path) == system.appendingPathComponent("en_dict").path)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.path) == [folder.lastPathComponent], "a building folder was left behind")
+        // Made once: a second call finds it.
+        let marker = data.appendingPathComponent("voices/!v/f3")
+        try Data("kept".utf8).write(to: marker)
+        #expect(try SteadyVoices.folder(copying: system, voice: "en-us", in: [cache]).path == folder.path)
+        #expect(try String(contentsOf: marker, encoding: .utf8) == "kept")
+        // Nowhere to write: a typed error that says what to set.
+        do {
+            _ = try SteadyVoices.folder(copying: system, voice: "en-us", in: [unwritable])
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.setting == .narrationVoice && error.message.contains("XDG_CACHE_HOME"), "\(error.message)")
+        }
+    }
+
     @Test("bad settings are typed errors naming the value and what is accepted")
     func errors() throws {
         func failure(_ make: () throws -> Narration) -> MovieMakerError? {

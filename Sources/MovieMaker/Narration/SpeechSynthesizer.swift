@@ -25,10 +25,29 @@ struct Speech: Sendable {
 /// The one door to eSpeak NG. Its state is global to the process (one voice, one callback, one
 /// synthesis at a time), so every call goes through `speak` under one lock; nothing of it escapes but
 /// Swift values.
+///
+/// **Determinism.** The same text and settings give the same samples in every process, whatever it
+/// spoke before, because each synthesis starts from the same state:
+/// - eSpeak NG is initialised again before each synthesis, so nothing an earlier text set (an SSML
+///   `<prosody volume>` left open, a voice, a parameter) carries over;
+/// - eSpeak NG 1.51 wobbles each voice's pitch ("flutter") by a counter that runs on from one synthesis
+///   to the next, and roughens it every other glottal cycle by another; no call resets either. The
+///   first moves word starts by up to a millisecond, both change samples. MovieMaker therefore speaks
+///   from a copy of eSpeak NG's voice files with `flutter 0` and `roughness 8` (none) added
+///   (`SteadyVoices`), made once in the user's cache folder: the voices sound as they do in eSpeak NG
+///   but for that slight wobble and roughness;
+/// - the noise of its breath and fricatives comes from the C library's `rand()`, seeded the same way
+///   before each synthesis (other code in the process that calls `rand()` sees its sequence restart).
 enum SpeechSynthesizer {
-    /// eSpeak NG's sample rate once it is initialised (it is initialised once, on first use, and never
-    /// terminated: the library keeps its voice data loaded for the process).
-    private static let engine = Mutex<Int?>(nil)
+    /// eSpeak NG's state as far as this type knows it. Only touched with `engine` locked.
+    private struct Engine {
+        /// eSpeak NG's sample rate once it has been initialised.
+        var sampleRate: Int?
+        /// The folder holding the steady `espeak-ng-data` eSpeak NG is initialised from, once made.
+        var steadyData: String?
+    }
+
+    private static let engine = Mutex(Engine())
 
     /// What the callback gathers for the synthesis under way. Touched only while `engine` is locked:
     /// by `speak` before and after `espeak_Synth`, and by the callback, which eSpeak NG calls from
@@ -59,8 +78,10 @@ enum SpeechSynthesizer {
     /// Speaks `text` (UTF-8; SSML when `markup`) with `voice` at `rate` words per minute and base `pitch`.
     /// Throws `.invalidSetting` for a voice eSpeak NG does not have (naming the nearest it has).
     static func speak(_ text: String, voice: String, rate: Int, pitch: Int, markup: Bool) throws(MovieMakerError) -> Speech {
-        try engine.withLock { (sampleRate: inout Int?) throws(MovieMakerError) -> Speech in
-            try initialise(&sampleRate, voice: voice)
+        try engine.withLock { (engine: inout Engine) throws(MovieMakerError) -> Speech in
+            // Afresh for every text: see the type's comment on determinism.
+            let sampleRate = try initialise(&engine, voice: voice, again: true)
+            srand(0x4D4D)
             guard select(voice) else {
                 let known = voiceNames()
                 var expected = "one of eSpeak NG's \(known.count) voices, such as \"en-us\", \"en-gb\", \"fr\", \"de\", \"ar\" or \"ja\""
@@ -69,6 +90,7 @@ enum SpeechSynthesizer {
             }
             espeak_SetParameter(espeakRATE, Int32(rate), 0)
             espeak_SetParameter(espeakPITCH, Int32(pitch), 0)
+            espeak_SetParameter(espeakVOLUME, 100, 0)
             gathered = Gathered()
             defer { gathered = Gathered() }
             let flags = UInt32(espeakCHARS_UTF8) | (markup ? UInt32(espeakSSML) : 0)
@@ -82,27 +104,42 @@ enum SpeechSynthesizer {
             let total = gathered.samples.count
             // Word events carry the sample they start at; they never point past the speech.
             let words = gathered.words.map { w in Speech.WordEvent(character: w.character, length: w.length, sample: min(w.sample, total)) }
-            return Speech(samples: gathered.samples, sampleRate: sampleRate ?? 22_050, words: words)
+            return Speech(samples: gathered.samples, sampleRate: sampleRate, words: words)
         }
     }
 
-    /// Initialises eSpeak NG once (`sampleRate` nil until then). Only with `engine` locked.
-    private static func initialise(_ sampleRate: inout Int?, voice: String) throws(MovieMakerError) {
-        guard sampleRate == nil else { return }
-        let r = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 200, nil, 0)
-        guard r > 0 else {
-            throw .invalidSetting(.narrationVoice, value: voice,
-                                  expected: "a working eSpeak NG: its voice data (espeak-ng-data) could not be loaded; install libespeak-ng-dev (scripts/install-deps.sh)")
+    /// Initialises eSpeak NG from the steady voices (see the type's comment), the first time or when
+    /// `again`, and returns its sample rate. Only with `engine` locked.
+    private static func initialise(_ engine: inout Engine, voice: String, again: Bool = false) throws(MovieMakerError) -> Int {
+        if let rate = engine.sampleRate, !again { return rate }
+        func start(_ path: String?) throws(MovieMakerError) -> Int {
+            // DONT_EXIT: without it, eSpeak NG ends the process when its data is missing.
+            let r = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 200, path, Int32(espeakINITIALIZE_DONT_EXIT))
+            guard r > 0 else {
+                throw .invalidSetting(.narrationVoice, value: voice,
+                                      expected: "a working eSpeak NG: its voice data (espeak-ng-data) could not be loaded; install libespeak-ng-dev (scripts/install-deps.sh)")
+            }
+            espeak_SetSynthCallback(callback)
+            return Int(r)
         }
-        espeak_SetSynthCallback(callback)
-        sampleRate = Int(r)
+        if engine.steadyData == nil {
+            // Where eSpeak NG's own data is, from eSpeak NG itself, then a steady copy of its voices.
+            _ = try start(nil)
+            var home: UnsafePointer<CChar>?
+            _ = espeak_Info(&home)
+            guard let home else { throw .invalidSetting(.narrationVoice, value: voice, expected: "a working eSpeak NG: it names no data folder") }
+            engine.steadyData = try SteadyVoices.folder(copying: URL(fileURLWithPath: String(cString: home)), voice: voice).path
+        }
+        let rate = try start(engine.steadyData)
+        engine.sampleRate = rate
+        return rate
     }
 
     /// eSpeak NG's phonemes for `word` in `voice` (ASCII phoneme names, e.g. `S'IprEks`), nil when it
     /// has none: how the aligner pronounces a word its dictionary lacks.
     static func phonemes(of word: String, voice: String = "en-us") throws(MovieMakerError) -> String? {
-        try engine.withLock { (sampleRate: inout Int?) throws(MovieMakerError) -> String? in
-            try initialise(&sampleRate, voice: voice)
+        try engine.withLock { (engine: inout Engine) throws(MovieMakerError) -> String? in
+            _ = try initialise(&engine, voice: voice)
             guard select(voice) else { return nil }
             return word.withCString { text -> String? in
                 var pointer: UnsafeRawPointer? = UnsafeRawPointer(text)
