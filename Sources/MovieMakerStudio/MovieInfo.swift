@@ -48,6 +48,8 @@ struct MovieInfo: Codable, Sendable {
         /// The duration in seconds (for display; frames are exact).
         var duration: Double
         var tracks: [Track]
+        /// The captions' words where the movie shows them (the first 2,000), for the timeline's words row.
+        var words: [Word] = []
         var slots: [Slot]
         var output: Output
         var warnings: [String]
@@ -81,6 +83,13 @@ struct MovieInfo: Codable, Sendable {
         var detail: String
         /// The transition out of it into the next item (the two overlap), if any.
         var transition: String?
+    }
+
+    /// A word of the captions, in movie time (seconds).
+    struct Word: Codable, Sendable {
+        var text: String
+        var start: Double
+        var end: Double
     }
 
     /// A template slot and what fills it.
@@ -127,6 +136,7 @@ extension MovieInfo.Movie {
                 what: item.what, detail: item.detail, transition: spec?.transition?.name))
         }
         self.tracks = tracks
+        words = Self.captionWords(of: c.picture)
         slots = loaded.template.slots.keys.sorted().map { name in
             let slot = loaded.template.slots[name]!
             return MovieInfo.Slot(name: name, kind: slot.kind.rawValue, description: slot.description,
@@ -159,6 +169,23 @@ extension MovieInfo.Movie {
         warnings = m.hasSound ? ["the script's sound plays in its render only: the studio previews its pictures"] : []
         treeKey = script.key
         hasSound = false
+    }
+
+    /// The words every captions leaf of `picture` shows, where the movie shows them (a word cut by its
+    /// leaf's range keeps the part shown), sorted by start, at most 2,000.
+    static func captionWords(of picture: Clip) -> [MovieInfo.Word] {
+        var words: [MovieInfo.Word] = []
+        for placement in picture.leafPlacements {
+            guard case let .generator(.captions(leaf), _) = placement.clip.node else { continue }
+            let shown = placement.range
+            for w in leaf.transcript.words {
+                let start = shown.start + (w.start - placement.localStart), end = shown.start + (w.end - placement.localStart)
+                let a = Time.max(start, shown.start), b = Time.min(end, shown.start + shown.duration)
+                guard b > a else { continue }
+                words.append(MovieInfo.Word(text: w.text, start: a.seconds, end: b.seconds))
+            }
+        }
+        return Array(words.sorted { $0.start < $1.start }.prefix(2_000))
     }
 
     /// `(0, 2)` for `tracks[0].items[2]`; nil for any other path.

@@ -281,6 +281,27 @@ struct StudioServerTests {
         #expect(items[0]["transition"] as? String == "fade")
     }
 
+    @Test("A narration's captions: /api/movie lists each word where the movie shows it, for the timeline's words row; the page draws that row")
+    func captionWordsOnTheTimeline() async throws {
+        let text = "Words follow the voice."
+        let studio = try await Running(spec: """
+            {"version": 1, "output": {"size": "320x240", "fps": 30},
+             "tracks": [{"kind": "video", "items": [{"type": "color", "color": "black", "duration": {"until": "n1"}}]},
+                        {"kind": "overlay", "items": [{"type": "captions", "narration": "n1"}]},
+                        {"kind": "audio", "items": [{"type": "narration", "id": "n1", "at": "0.5s", "text": "\(text)"}]}]}
+            """)
+        defer { studio.server.kill() }
+        let movie = try #require(try await studio.movie()["movie"] as? [String: Any])
+        let words = try #require(movie["words"] as? [[String: Any]])
+        let voice = try Narration(text)
+        #expect(words.compactMap { $0["text"] as? String } == voice.transcript.words.map(\.text))
+        for (w, v) in zip(words, voice.transcript.words) {
+            #expect(abs((w["start"] as? Double ?? -1) - (v.start.seconds + 0.5)) < 1e-6 && abs((w["end"] as? Double ?? -1) - (v.end.seconds + 0.5)) < 1e-6)
+        }
+        let script = try await studio.get("/studio.js").text
+        #expect(script.contains("m.words") && script.contains("'track words'"))
+    }
+
     @Test("Paths that leave the project's folder are refused; the page's assets and project files are served")
     func pathTraversalIsRefused() async throws {
         let studio = try await Running()

@@ -211,6 +211,28 @@
       });
       tracks.appendChild(row);
     }
+    // The captions' words, each where it is spoken (its text shown when there is room).
+    if (m.words && m.words.length) {
+      const row = document.createElement('div');
+      row.className = 'track words';
+      row.style.height = '30px';
+      const label = document.createElement('span');
+      label.className = 'label';
+      label.textContent = 'words';
+      row.appendChild(label);
+      for (const word of m.words) {
+        const span = document.createElement('div');
+        span.className = 'word';
+        span.style.left = `${word.start * pps}px`;
+        const width = Math.max(2, (word.end - word.start) * pps);
+        span.style.width = `${width}px`;
+        span.title = `${word.text}  ${word.start.toFixed(2)}–${word.end.toFixed(2)} s`;
+        if (width > 6 * word.text.length) span.textContent = word.text;
+        span.addEventListener('click', (e) => { e.stopPropagation(); pause(); seek(Math.floor(word.start * m.fps.numerator / m.fps.denominator + 1e-9)); });
+        row.appendChild(span);
+      }
+      tracks.appendChild(row);
+    }
     highlightError();
     placePlayhead();
     drawWaveform();
