@@ -300,6 +300,19 @@ struct StudioServerTests {
         }
         let script = try await studio.get("/studio.js").text
         #expect(script.contains("m.words") && script.contains("'track words'"))
+        // The preview's sound is the narration, from 0.5 s: silent before, the voice within each word.
+        let wav = try await studio.get("/api/audio.wav")
+        #expect(wav.status == 200 && wav.body.prefix(4) == Data("RIFF".utf8))
+        let pcm = wav.body.dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        func peak(_ a: Double, _ b: Double) -> Int {
+            let lo = Int(a * 48_000) * 2, hi = min(Int(b * 48_000) * 2, pcm.count)
+            return hi > lo ? pcm[lo..<hi].map { abs(Int($0)) }.max() ?? 0 : 0
+        }
+        #expect(pcm.count / 2 >= Int((0.5 + voice.length.seconds) * 48_000) - 1)
+        #expect(peak(0, 0.45) == 0, "sound before the narration starts")
+        for v in voice.transcript.words {
+            #expect(peak(v.start.seconds + 0.5, v.end.seconds + 0.5) > 1_600, "\"\(v.text)\" is silent in the preview's sound")
+        }
     }
 
     @Test("Paths that leave the project's folder are refused; the page's assets and project files are served")
