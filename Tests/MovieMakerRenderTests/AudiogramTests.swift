@@ -162,6 +162,7 @@ struct AudiogramTests {
             Issue.record("a missing sound was drawn")
         } catch {
             movie.cancel()
+            #expect("\(error)".contains("gone.wav"), "the error does not name the missing file: \(error)")
             #expect(!FileManager.default.fileExists(atPath: folder.file("out.mp4").path))
         }
     }

@@ -23,7 +23,7 @@ public struct NarrationMark: Sendable, Hashable {
 /// ```swift
 /// let voice = try Narration("Lisbon, <mark name=\"tram\"/> city of trams.", voice: "en-us", rate: 160)
 /// let tram = voice.time(ofMark: "tram")!        // when "city" starts
-/// movie.addAudio(voice)                          // the voice, from the movie's start
+/// try movie.addAudio(voice)                      // the voice, from the movie's start
 /// let film = pictures.captioned(voice.transcript, style: CaptionStyle(animation: .pop))
 /// ```
 ///
@@ -42,6 +42,11 @@ public struct NarrationMark: Sendable, Hashable {
 ///   `<emphasis>`, `<prosody rate="slow">`, `&amp;`). A bookmark `<mark name="cut"/>` is reached when
 ///   the first word after it starts: the reliable rule, since eSpeak NG 1.51 drops a bookmark that
 ///   follows a sentence's last punctuation.
+/// - **The same in every process.** A text and its settings give the same samples and word times
+///   whatever the process spoke before, so a studio, a batch and a render farm's chunks agree. For
+///   that, MovieMaker speaks with eSpeak NG's pitch flutter and roughness off (eSpeak NG 1.51 runs both
+///   on counters that no call resets), from a copy of its voice files kept in the user's cache folder
+///   (`$XDG_CACHE_HOME/moviemaker`, else `~/.cache/moviemaker`, else the temporary folder).
 public struct Narration: AudioSource, Hashable {
     /// What is spoken, as given (markup included).
     public let text: String
