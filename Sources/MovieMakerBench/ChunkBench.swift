@@ -373,7 +373,7 @@ struct ChunkBenchmark {
                 tiny["silent"] = try assemble("tiny-silent")
             }
         }
-        return Result(seconds: seconds, width: width, height: height, fps: fps, preset: preset.rawValue, crf: EncoderSettings().crf, cores: cores,
+        return Result(seconds: seconds, width: width, height: height, fps: fps, preset: preset.rawValue, crf: EncoderSettings().crf(for: .h264), cores: cores,
                       workers: workers, content: content, drawingThreads: min(4, max(1, cores)), x264Threads: x264Threads, x264Version: x264Version,
                       startup: startup, tinyAssemblySilent: tiny["silent"]!, tinyAssemblyCopyingSound: tiny["copying"]!,
                       tinyAssemblyEncodingSound: tiny["encoding"]!, tinySoundTrackTask: tiny["task"]!, single: singleRun, chunked: chunked)

@@ -1,13 +1,24 @@
 import ArgumentParser
 import MovieMaker
 
-/// `--crf` and `--preset`, x264's quality and speed: one option group for every command that encodes
-/// video. A value left out is nil, and each command says what applies then (18 and `medium`; for
-/// `render` and `assemble`, the description's `output.encoder`).
+/// `--codec`, `--bit-depth`, `--crf` and `--preset`: one option group for every command that encodes
+/// video. A value left out is nil, and each command says what applies then (the file's codec at its
+/// default CRF and `medium`; for `render` and `assemble`, the description's `output.encoder`).
 struct EncoderQualityOptions: ParsableArguments {
-    /// x264 constant rate factor.
-    @Option(help: ArgumentHelp("Quality, 0…51: lower is better and larger; 18 is visually lossless. (default: 18, or a description's output.encoder.crf)",
-                               valueName: "0-51"))
+    /// The video codec.
+    @Option(help: ArgumentHelp("Video codec: h264, hevc, av1, vp9 or prores. (default: the file's: h264 for .mp4/.mov/.mkv, vp9 for .webm, or a description's output.encoder.codec)",
+                               valueName: "name"),
+            transform: { (text: String) throws -> VideoCodec in try CodecArgument.parse(text) })
+    var codec: VideoCodec?
+
+    /// Bits per colour sample.
+    @Option(name: .customLong("bit-depth"),
+            help: ArgumentHelp("Bits per colour sample: 8, or 10 for hevc and av1. (default: 8)", valueName: "8|10"))
+    var bitDepth: Int?
+
+    /// Constant rate factor on the codec's scale.
+    @Option(help: ArgumentHelp("Quality on the codec's scale (h264/hevc 0…51, vp9/av1 0…63): lower is better and larger. (default: the codec's, about h264's 18, which is visually lossless; or a description's output.encoder.crf)",
+                               valueName: "n"))
     var crf: Int?
 
     /// x264 preset.
@@ -16,13 +27,36 @@ struct EncoderQualityOptions: ParsableArguments {
             transform: { (text: String) throws -> EncoderPreset in try PresetArgument.parse(text) })
     var preset: EncoderPreset?
 
-    /// Checks the range ArgumentParser cannot.
+    /// Checks the ranges ArgumentParser cannot.
     func validate() throws {
-        if let crf, !(0...51).contains(crf) {
-            throw ValidationError("--crf \(crf) is out of range: expected 0…51 (18 is visually lossless, 23 is x264's default)")
+        let range = codec.map { $0 == .vp9 || $0 == .av1 ? 0...63 : 0...51 } ?? 0...63
+        if let crf, !range.contains(crf) {
+            throw ValidationError("--crf \(crf) is out of range: expected \(range.lowerBound)…\(range.upperBound)\(codec.map { " for \($0.rawValue)" } ?? "") (18 is visually lossless in h264)")
+        }
+        if let bitDepth, bitDepth != 8 && bitDepth != 10 {
+            throw ValidationError("--bit-depth \(bitDepth) is not a bit depth MovieMaker writes: expected 8, or 10 with --codec hevc or av1")
+        }
+        if bitDepth == 10, codec != .hevc && codec != .av1 {
+            throw ValidationError("--bit-depth 10 needs --codec hevc or --codec av1 (H.264 and VP9 are written in 8 bits)")
         }
     }
 
-    /// The encoder settings asked for, 18 and `medium` where nothing was given.
-    var encoderSettings: EncoderSettings { EncoderSettings(crf: crf ?? 18, preset: preset ?? .medium) }
+    /// The encoder settings asked for, each codec's defaults and `medium` where nothing was given.
+    var encoderSettings: EncoderSettings {
+        var settings = EncoderSettings(crf: crf, preset: preset ?? .medium)
+        settings.codec = codec
+        settings.bitDepth = bitDepth ?? 8
+        return settings
+    }
+}
+
+/// Reads a codec name: the `VideoCodec` names, any case, and `h265`, `x265`, `prores`.
+enum CodecArgument {
+    static func parse(_ text: String) throws(ArgumentValueError) -> VideoCodec {
+        let lowered = text.lowercased()
+        let aliases: [String: VideoCodec] = ["h265": .hevc, "x265": .hevc, "x264": .h264, "avc": .h264, "prores": .proRes4444,
+                                             "prores4444": .proRes4444, "svt-av1": .av1]
+        if let codec = aliases[lowered] ?? VideoCodec.allCases.first(where: { $0.rawValue.lowercased() == lowered }), codec != .png { return codec }
+        throw ArgumentValueError("expected h264, hevc, av1, vp9 or prores")
+    }
 }

@@ -226,6 +226,8 @@ struct RenderCommand: ParsableCommand {
         let timeline = try description.load()
         let specFolder = description.url.deletingLastPathComponent()
         var options = Timeline.RenderOptions(mediaFolder: specFolder, preview: preview, crf: quality.crf, preset: quality.preset)
+        options.codec = quality.codec
+        options.bitDepth = quality.bitDepth
         options.lossless = lossless
         let composition = try description.compose(timeline, options: options)
         if let saveSpec {

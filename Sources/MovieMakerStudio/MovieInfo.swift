@@ -142,7 +142,7 @@ extension MovieInfo.Movie {
             return MovieInfo.Slot(name: name, kind: slot.kind.rawValue, description: slot.description,
                                   defaultValue: slot.default.map(Self.text), value: slotValues[name])
         }
-        output = MovieInfo.Output(size: "\(c.width)x\(c.height)", crf: c.encoderSettings.crf, preset: c.encoderSettings.preset.rawValue,
+        output = MovieInfo.Output(size: "\(c.width)x\(c.height)", crf: c.encoderSettings.crf(for: c.encoderSettings.codec ?? .h264), preset: c.encoderSettings.preset.rawValue,
                                   lossless: c.encoderSettings.lossless, transparent: c.encoderSettings.transparency)
         warnings = c.warnings
         treeKey = loaded.treeKey

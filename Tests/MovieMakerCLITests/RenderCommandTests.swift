@@ -482,3 +482,32 @@ final class LockedBox<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+/// `--codec` and `--bit-depth` on the command line.
+@Suite("render --codec/--bit-depth")
+struct CodecOptionTests {
+    static let spec = #"{"version": 1, "output": {"size": "128x96", "fps": 10}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "teal", "duration": "1s"}]}]}"#
+
+    @Test("--codec hevc --bit-depth 10 writes 10-bit HEVC tagged hvc1; --codec av1 overrides a description's h264; bad values name the option")
+    func codecOption() throws {
+        guard CLI.isBuilt, FFTools.available else { return }
+        let folder = try TemporaryFolder()
+        let spec = folder.file("teal.json")
+        try Self.spec.write(to: spec, atomically: true, encoding: .utf8)
+        let hevc = try CLI.run(["render", spec.path, "-o", folder.file("teal.mp4").path, "--codec", "hevc", "--bit-depth", "10", "-q"])
+        #expect(hevc.status == 0, "\(hevc.stderr)")
+        let s = try FFTools.videoStream(folder.file("teal.mp4"))
+        #expect(s["codec_name"] as? String == "hevc" && s["pix_fmt"] as? String == "yuv420p10le" && s["codec_tag_string"] as? String == "hvc1"
+                && s["nb_read_frames"] as? String == "10", "\(s)")
+        let av1 = try CLI.run(["render", spec.path, "-o", folder.file("teal.webm").path, "--codec", "AV1", "-q"])
+        #expect(av1.status == 0, "\(av1.stderr)")
+        #expect(try FFTools.videoStream(folder.file("teal.webm"))["codec_name"] as? String == "av1")
+        let unknown = try CLI.run(["render", spec.path, "-o", folder.file("x.mp4").path, "--codec", "h266"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("--codec") && unknown.stderr.contains("hevc"), "\(unknown.stderr)")
+        let tenBitH264 = try CLI.run(["render", spec.path, "-o", folder.file("x.mp4").path, "--bit-depth", "10"])
+        #expect(tenBitH264.status == 64 && tenBitH264.stderr.contains("--codec hevc"), "\(tenBitH264.stderr)")
+        let wrongBox = try CLI.run(["render", spec.path, "-o", folder.file("x.webm").path, "--codec", "hevc"])
+        #expect(wrongBox.status != 0 && wrongBox.stderr.contains("hevc") && wrongBox.stderr.contains("vp9, av1"), "\(wrongBox.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("x.mp4").path) && !FileManager.default.fileExists(atPath: folder.file("x.webm").path))
+    }
+}

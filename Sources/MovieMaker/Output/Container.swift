@@ -36,15 +36,39 @@ public enum Container: String, Sendable, CaseIterable {
         default: rawValue
         }
     }
-    /// The codec this container gets, with or without an alpha channel; throws when it cannot hold alpha.
-    func videoCodec(transparency: Bool, fileExtension ext: String) throws(MovieMakerError) -> VideoCodec {
-        switch (self, transparency) {
-        case (.webm, _): return .vp9
-        case (.pngSequence, _): return .png
-        case (_, false): return .h264
-        case (.mov, true): return .proRes4444
-        case (.mkv, true): return .vp9
-        case (.mp4, true): throw .transparencyUnsupported(extension: ext)
+    /// The codecs it holds, the one chosen by default first.
+    var videoCodecs: [VideoCodec] {
+        switch self {
+        case .mp4: [.h264, .hevc, .av1, .vp9]
+        case .mov: [.h264, .hevc, .proRes4444]
+        case .mkv: [.h264, .hevc, .av1, .vp9, .proRes4444]
+        case .webm: [.vp9, .av1]
+        case .pngSequence: [.png]
         }
+    }
+
+    /// The codec this container gets: `requested`, or with none asked for, the container's choice with
+    /// or without an alpha channel. Throws when it cannot hold the codec or the alpha channel.
+    func videoCodec(_ requested: VideoCodec? = nil, transparency: Bool, fileExtension ext: String) throws(MovieMakerError) -> VideoCodec {
+        guard let requested else {
+            switch (self, transparency) {
+            case (.webm, _): return .vp9
+            case (.pngSequence, _): return .png
+            case (_, false): return .h264
+            case (.mov, true): return .proRes4444
+            case (.mkv, true): return .vp9
+            case (.mp4, true): throw .transparencyUnsupported(extension: ext)
+            }
+        }
+        guard videoCodecs.contains(requested) else {
+            let holders = [Container.mp4, .mov, .mkv, .webm].filter { $0.videoCodecs.contains(requested) }.map { ".\($0.rawValue)" }
+            throw .invalidSetting(.videoCodec, value: "\(requested.rawValue) in .\(ext)",
+                                  expected: "a codec .\(ext) holds (\(videoCodecs.map(\.rawValue).joined(separator: ", ")))" + (holders.isEmpty ? "" : ", or a \(holders.joined(separator: "/")) file for \(requested.rawValue)"))
+        }
+        if transparency && !requested.holdsAlpha {
+            throw .invalidSetting(.videoCodec, value: requested.rawValue,
+                                  expected: "a codec with an alpha channel for transparency: proRes4444 (.mov), vp9 (.webm, .mkv) or a PNG sequence")
+        }
+        return requested
     }
 }

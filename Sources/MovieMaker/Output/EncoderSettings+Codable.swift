@@ -27,25 +27,30 @@ extension OddSizePolicy: Codable {
 
 extension EncoderSettings: Codable {
     private enum CodingKeys: String, CodingKey {
-        case crf, preset, bitrate, keyframeInterval, tune, oddSizePolicy, bufferCount, threads, drawingThreads, transparency, lossless
+        case codec, bitDepth, crf, preset, bitrate, keyframeInterval, tune, oddSizePolicy, bufferCount, threads, drawingThreads, transparency, lossless
     }
 
-    /// Reads the settings given; the rest keep their defaults (CRF 18, `medium`, no tune…). Values are
+    /// Reads the settings given; the rest keep their defaults (the codec's CRF, `medium`, no tune…). Values are
     /// checked when a movie is made with them, as for settings made in code.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(crf: try c.decode(.crf, or: 18), preset: try c.decode(.preset, or: .medium),
+        self.init(crf: try c.decodeIfPresent(Int.self, forKey: .crf), preset: try c.decode(.preset, or: .medium),
                   bitrate: try c.decodeIfPresent(Int.self, forKey: .bitrate), keyframeInterval: try c.decodeIfPresent(Int.self, forKey: .keyframeInterval),
                   tune: try c.decodeIfPresent(EncoderTune.self, forKey: .tune), oddSizePolicy: try c.decode(.oddSizePolicy, or: .reject),
                   bufferCount: try c.decode(.bufferCount, or: 3), threads: try c.decode(.threads, or: 0),
                   drawingThreads: try c.decode(.drawingThreads, or: 0), transparency: try c.decode(.transparency, or: false))
         lossless = try c.decode(.lossless, or: false)
+        codec = try c.decodeIfPresent(VideoCodec.self, forKey: .codec)
+        bitDepth = try c.decode(.bitDepth, or: 8)
     }
 
-    /// Writes every setting (`bitrate`, `keyframeInterval`, `tune` and `lossless` only when set).
+    /// Writes every setting (`codec`, `crf`, `bitrate`, `keyframeInterval`, `tune` and `lossless` only
+    /// when set, `bitDepth` when not 8).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(crf, forKey: .crf)
+        try c.encodeIfPresent(codec, forKey: .codec)
+        if bitDepth != 8 { try c.encode(bitDepth, forKey: .bitDepth) }
+        try c.encodeIfPresent(crf, forKey: .crf)
         try c.encode(preset, forKey: .preset)
         try c.encodeIfPresent(bitrate, forKey: .bitrate)
         try c.encodeIfPresent(keyframeInterval, forKey: .keyframeInterval)

@@ -4,15 +4,26 @@ import Foundation
 
 /// How the video is encoded. The defaults give a visually lossless H.264 High profile movie.
 ///
-/// The settings are x264's; the other codecs use what fits them. VP9 takes `crf` as its own constant
-/// quality (0…63 scale, lower is better), `bitrate`, `keyframeInterval`, `threads`, and `preset` as
-/// libvpx's speed (`ultrafast` → realtime cpu-used 8, `medium` → good cpu-used 3, `veryslow` → cpu-used 0).
+/// The settings are x264's; the other codecs use what fits them. HEVC (x265) takes them as x264 does
+/// (x265 has the same presets), `crf` on its own scale. AV1 (SVT-AV1) takes `crf` on its 0…63 scale,
+/// `bitrate`, `keyframeInterval`, and `preset` as SVT-AV1's preset (`ultrafast` 13, `superfast` 12,
+/// `veryfast` 11, `faster` 10, `fast` 9, `medium` 8, `slow` 6, `slower` 4, `veryslow` 2, `placebo` 0).
+/// VP9 takes `crf` as its own constant quality (0…63 scale, lower is better), `bitrate`,
+/// `keyframeInterval`, `threads`, and `preset` as libvpx's speed (`ultrafast` → realtime cpu-used 8,
+/// `medium` → good cpu-used 3, `veryslow` → cpu-used 0).
 /// ProRes 4444 takes `threads` and `preset`: up to `medium` a fixed fine quantiser (visually lossless,
 /// about 60 dB PSNR, ~10× faster), from `slow` on prores_ks's per-slice search for the profile's
 /// nominal bitrate. PNG is lossless and uses none of them.
 public struct EncoderSettings: Sendable, Equatable {
-    /// Constant rate factor, 0…51: lower is better quality and larger. Ignored when `bitrate` is set.
-    public var crf: Int = 18
+    /// The video codec; nil lets the container choose (H.264, or with `transparency` ProRes 4444 in
+    /// `.mov` and VP9 in `.webm`/`.mkv`). A codec the container cannot hold throws `.invalidSetting`.
+    public var codec: VideoCodec? = nil
+    /// Bits per colour sample: 8, or 10 for HEVC and AV1 (smoother gradients, for HDR-ready masters).
+    public var bitDepth: Int = 8
+    /// Constant rate factor, on the codec's scale (H.264 and HEVC 0…51, VP9 and AV1 0…63): lower is
+    /// better quality and larger. Nil takes the codec's default, which gives about the quality of
+    /// H.264's 18 (`VideoCodec`). Ignored when `bitrate` is set.
+    public var crf: Int? = nil
     /// x264 preset.
     public var preset: EncoderPreset = .medium
     /// Target average bitrate in bits per second; nil uses `crf` (recommended).
@@ -60,10 +71,10 @@ public struct EncoderSettings: Sendable, Equatable {
         requested > 0 ? requested : min(4, UsableCores.count)
     }
 
-    /// The defaults: CRF 18, preset `medium`, no tune.
+    /// The defaults: the container's codec at its default CRF (18 for H.264), preset `medium`, no tune.
     public init() {}
     /// Settings with the given values; anything not named keeps its default.
-    public init(crf: Int = 18, preset: EncoderPreset = .medium, bitrate: Int? = nil, keyframeInterval: Int? = nil,
+    public init(crf: Int? = nil, preset: EncoderPreset = .medium, bitrate: Int? = nil, keyframeInterval: Int? = nil,
                 tune: EncoderTune? = nil, oddSizePolicy: OddSizePolicy = .reject, bufferCount: Int = 3, threads: Int = 0,
                 drawingThreads: Int = 0, transparency: Bool = false) {
         self.crf = crf; self.preset = preset; self.bitrate = bitrate; self.keyframeInterval = keyframeInterval
@@ -75,7 +86,9 @@ public struct EncoderSettings: Sendable, Equatable {
     /// the same text exactly when two renders encode alike, whatever their thread counts or buffers.
     /// Part of a chunk's identity (`DistributedRender`).
     var bitstreamDescription: String {
-        var parts = [lossless ? "qp=0" : bitrate.map { "bitrate=\($0)" } ?? "crf=\(crf)", "preset=\(preset.rawValue)"]
+        var parts = [lossless ? "qp=0" : bitrate.map { "bitrate=\($0)" } ?? "crf=\(crf.map(String.init) ?? "default")", "preset=\(preset.rawValue)"]
+        if let codec { parts.append("codec=\(codec.rawValue)") }
+        if bitDepth != 8 { parts.append("bits=\(bitDepth)") }
         if let keyframeInterval { parts.append("keyint=\(keyframeInterval)") }
         if let tune { parts.append("tune=\(tune.rawValue)") }
         parts.append("odd=\(oddSizePolicy == .reject ? "reject" : "pad")")
@@ -83,14 +96,44 @@ public struct EncoderSettings: Sendable, Equatable {
         return parts.joined(separator: " ")
     }
 
+    /// The CRF `codec` is encoded with: `crf`, or the codec's default.
+    package func crf(for codec: VideoCodec) -> Int { crf ?? codec.defaultCRF }
+
     func validate() throws(MovieMakerError) {
-        guard (0...51).contains(crf) else { throw .invalidSetting(.crf, value: "\(crf)", expected: "0…51 (18 is visually lossless, 23 is x264's default)") }
+        if let crf, !(0...63).contains(crf) { throw .invalidSetting(.crf, value: "\(crf)", expected: "0…51 for H.264 and HEVC, 0…63 for VP9 and AV1 (18 is visually lossless in H.264, 23 is x264's default)") }
         if let b = bitrate, b <= 0 { throw .invalidSetting(.bitrate, value: "\(b)", expected: "a positive number of bits per second, e.g. 8_000_000") }
         if let k = keyframeInterval, k < 1 { throw .invalidSetting(.keyframeInterval, value: "\(k)", expected: "at least 1 frame") }
         guard bufferCount >= 2 else { throw .invalidSetting(.bufferCount, value: "\(bufferCount)", expected: "at least 2 (one drawing, one encoding)") }
         guard videoDecoderLimit >= 1 else { throw .invalidSetting(.videoDecoderLimit, value: "\(videoDecoderLimit)", expected: "at least 1 video decoder") }
         guard drawingThreads >= 0 else { throw .invalidSetting(.drawingThreads, value: "\(drawingThreads)", expected: "0 (one per core) or more") }
         guard threads >= 0 else { throw .invalidSetting(.threads, value: "\(threads)", expected: "0 (automatic) or more") }
+    }
+
+    /// Checks what depends on the codec the movie is written with: the CRF's scale and the bit depth.
+    func validate(for codec: VideoCodec) throws(MovieMakerError) {
+        try validate()
+        if let crf, let range = codec.crfRange, !range.contains(crf) {
+            throw .invalidSetting(.crf, value: "\(crf)", expected: "\(range.lowerBound)…\(range.upperBound) for \(codec.rawValue) (its default is \(codec.defaultCRF))")
+        }
+        guard codec.bitDepths.contains(bitDepth) || (bitDepth == 8 && codec == .proRes4444) else {
+            throw .invalidSetting(.bitDepth, value: "\(bitDepth)", expected: "8" + (codec.bitDepths.contains(10) ? " or 10" : "") + " for \(codec.rawValue)" + (codec.bitDepths.contains(10) ? "" : "; 10-bit needs hevc or av1"))
+        }
+    }
+
+    /// SVT-AV1's preset for `preset`: as x264's, faster presets trade quality for speed.
+    var av1Preset: Int {
+        switch preset {
+        case .ultrafast: 13
+        case .superfast: 12
+        case .veryfast: 11
+        case .faster: 10
+        case .fast: 9
+        case .medium: 8
+        case .slow: 6
+        case .slower: 4
+        case .veryslow: 2
+        case .placebo: 0
+        }
     }
 
     /// Whether ProRes uses one fixed quantiser (presets up to `medium`) rather than searching per slice.

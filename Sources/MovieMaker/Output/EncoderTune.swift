@@ -16,4 +16,7 @@ public enum EncoderTune: String, Sendable, CaseIterable {
     case fastdecode
     /// No frame delay (streaming).
     case zerolatency
+
+    /// The tunes x265 also has (HEVC ignores the others).
+    static let x265Tunes: Set<EncoderTune> = [.animation, .grain, .fastdecode, .zerolatency]
 }

@@ -122,7 +122,7 @@ public final class MovieMaker {
         }
         // 4:2:0 codecs (H.264, VP9) store colour at half resolution; PNG and ProRes 4444 take any size.
         let container = isPNGSequence ? .pngSequence : Container(fileExtension: url.pathExtension)
-        let needsEvenSize = (container.flatMap { try? $0.videoCodec(transparency: settings.transparency, fileExtension: url.pathExtension) })?.needsEvenSize ?? true
+        let needsEvenSize = (container.flatMap { try? $0.videoCodec(settings.codec, transparency: settings.transparency, fileExtension: url.pathExtension) })?.needsEvenSize ?? true
         if (width % 2 != 0 || height % 2 != 0) && needsEvenSize && settings.oddSizePolicy == .reject {
             throw .oddSize(width: width, height: height)
         }
@@ -131,7 +131,11 @@ public final class MovieMaker {
         guard let container else {
             throw .unsupportedContainer(extension: url.pathExtension, supported: Container.supportedExtensions)
         }
-        let videoCodec = try container.videoCodec(transparency: settings.transparency, fileExtension: url.pathExtension)
+        let videoCodec = try container.videoCodec(settings.codec, transparency: settings.transparency, fileExtension: url.pathExtension)
+        try settings.validate(for: videoCodec)
+        if videoCodec == .av1 && (width < 64 || height < 64) {
+            throw .invalidSetting(.videoCodec, value: "av1 at \(width)×\(height)", expected: "a picture at least 64×64 pixels (SVT-AV1's smallest), or another codec")
+        }
         if let audioSettings { try audioSettings.validate(for: container.audioCodec()) }
         let destination = MovieDestination(url: url, isPNGSequence: isPNGSequence)
         try destination.checkFolder()
@@ -315,7 +319,7 @@ public final class MovieMaker {
     /// What `movie.json` says of this movie.
     private func hookMovie(path: String, hasSound: Bool) -> StudioHook.MovieFile {
         StudioHook.MovieFile(width: width, height: height, fpsNumerator: frameRate.numerator, fpsDenominator: frameRate.denominator,
-                             frameCount: frameCount, path: path, hasSound: hasSound, crf: settings.crf, preset: settings.preset.rawValue,
+                             frameCount: frameCount, path: path, hasSound: hasSound, crf: settings.crf(for: videoCodec), preset: settings.preset.rawValue,
                              lossless: settings.lossless, transparent: settings.transparency)
     }
 

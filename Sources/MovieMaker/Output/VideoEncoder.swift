@@ -51,12 +51,12 @@ final class VideoEncoder {
     /// write errors when `path` is a partial file beside it.
     init(path: String, container: Container, width: Int32, height: Int32, rate: FrameRate, settings: EncoderSettings,
          encoderName: String? = nil, destination: String? = nil) throws(MovieMakerError) {
-        let videoCodec = try container.videoCodec(transparency: settings.transparency, fileExtension: (path as NSString).pathExtension)
+        let videoCodec = try container.videoCodec(settings.codec, transparency: settings.transparency, fileExtension: (path as NSString).pathExtension)
         let alpha = settings.transparency
         self.videoCodec = videoCodec
         self.width = width; self.height = height
         self.container = container; self.rate = rate
-        framePixelFormat = videoCodec.pixelFormat(alpha: alpha)
+        framePixelFormat = videoCodec.pixelFormat(alpha: alpha, bitDepth: settings.bitDepth)
         let encoderName = encoderName ?? videoCodec.encoderName
         // mux.c's add_stream: find the encoder, create the stream, allocate the codec context.
         muxer = try Muxer(path: path, formatName: container.muxerName, destination: destination)
@@ -71,7 +71,7 @@ final class VideoEncoder {
         c.pointee.framerate = AVRational(num: Int32(rate.numerator), den: Int32(rate.denominator))
         c.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
         c.pointee.thread_count = Int32(settings.threads)
-        if videoCodec == .h264 || videoCodec == .vp9 {
+        if [.h264, .hevc, .av1, .vp9].contains(videoCodec) {
             if let k = settings.keyframeInterval { c.pointee.gop_size = Int32(k) }
             if let b = settings.bitrate, !(videoCodec == .h264 && settings.lossless) { c.pointee.bit_rate = Int64(b) }
         }
@@ -102,6 +102,11 @@ final class VideoEncoder {
         try video.open(options: Self.encoderOptions(videoCodec, settings: settings),
                        operation: "avcodec_open2 (\(encoderName) \(width)×\(height) @ \(rate) fps)")
         try video.describe(borrowedStream)
+        if videoCodec == .hevc && (container == .mp4 || container == .mov) {
+            // `hvc1` (parameter sets only in the sample entry) rather than libavformat's `hev1`:
+            // QuickTime and Safari play only `hvc1`.
+            borrowedStream.pointee.codecpar.pointee.codec_tag = Self.hvc1
+        }
         borrowedStream.pointee.avg_frame_rate = c.pointee.framerate
         borrowedStream.pointee.r_frame_rate = c.pointee.framerate
         borrowedStream.pointee.sample_aspect_ratio = c.pointee.sample_aspect_ratio
@@ -198,6 +203,13 @@ final class VideoEncoder {
         return parameters.cpu & ~avx512
     }()
 
+    /// The `hvc1` sample entry tag (MKTAG('h','v','c','1')).
+    static let hvc1 = UInt32(UInt8(ascii: "h")) | UInt32(UInt8(ascii: "v")) << 8 | UInt32(UInt8(ascii: "c")) << 16 | UInt32(UInt8(ascii: "1")) << 24
+
+    /// SVT-AV1 writes its banner and settings to standard error unless `SVT_LOG` says otherwise (it
+    /// does not log through av_log): errors only, unless the user set a level.
+    private static let quietSVT: Void = { setenv("SVT_LOG", "1", 0) }()
+
     /// The codec's private options for `settings`.
     private static func encoderOptions(_ videoCodec: VideoCodec, settings: EncoderSettings) -> OwnedDictionary {
         switch videoCodec {
@@ -213,8 +225,20 @@ final class VideoEncoder {
             }
             // High profile plays everywhere. CRF 0 is lossless, which only x264's High 4:4:4 Predictive
             // profile can express; x264 picks that itself when no profile is forced.
-            if settings.bitrate != nil || settings.crf > 0 { options.set("profile", "high") }
-            if settings.bitrate == nil { options.set("crf", "\(settings.crf)") }
+            let crf = settings.crf(for: .h264)
+            if settings.bitrate != nil || crf > 0 { options.set("profile", "high") }
+            if settings.bitrate == nil { options.set("crf", "\(crf)") }
+            return options
+        case .hevc:
+            // x265 logs through its own printf, not av_log: errors only.
+            let options = OwnedDictionary([("preset", settings.preset.rawValue), ("x265-params", "log-level=error")])
+            if let tune = settings.tune, EncoderTune.x265Tunes.contains(tune) { options.set("tune", tune.rawValue) }
+            if settings.bitrate == nil { options.set("crf", "\(settings.crf(for: .hevc))") }
+            return options
+        case .av1:
+            _ = quietSVT
+            let options = OwnedDictionary([("preset", "\(settings.av1Preset)")])
+            if settings.bitrate == nil { options.set("crf", "\(settings.crf(for: .av1))") }
             return options
         case .proRes4444:
             // Profile 4444 with a 16-bit alpha plane; vendor `apl0` as Apple's encoder writes, which
@@ -225,7 +249,7 @@ final class VideoEncoder {
             // Constant quality (crf with no target bitrate) unless a bitrate is given; row-based
             // multithreading so `threads` helps at every size.
             let options = OwnedDictionary([("deadline", speed.deadline), ("cpu-used", "\(speed.cpuUsed)"), ("row-mt", "1")])
-            if settings.bitrate == nil { options.set("crf", "\(settings.crf)") }
+            if settings.bitrate == nil { options.set("crf", "\(settings.crf(for: .vp9))") }
             return options
         case .png:
             return OwnedDictionary()
@@ -237,7 +261,7 @@ final class VideoEncoder {
         let frame = try OwnedFrame(width: width, height: height, format: framePixelFormat)
         if videoCodec != .h264 {
             // The PNG and ProRes encoders read the colour tags from each frame, not from the codec
-            // context (libx264 and libvpx take the context's).
+            // context (libx264 and libvpx take the context's); tagging every frame costs nothing.
             let c = video.context.pointee, f = frame.pointer
             f.pointee.color_primaries = c.color_primaries
             f.pointee.color_trc = c.color_trc

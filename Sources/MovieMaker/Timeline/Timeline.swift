@@ -138,7 +138,11 @@ extension Timeline {
 
     /// The encoder settings a description may give (`output.encoder`).
     public struct EncoderOptions: Sendable, Hashable {
-        /// x264 constant rate factor, 0…51 (default 18).
+        /// The video codec (default: the container's, H.264 for `.mp4`; see `EncoderSettings.codec`).
+        public var codec: VideoCodec?
+        /// Bits per colour sample, 8 or 10 (HEVC and AV1); default 8.
+        public var bitDepth: Int?
+        /// Constant rate factor on the codec's scale (default: the codec's, 18 for H.264).
         public var crf: Int?
         /// x264 preset (default `medium`).
         public var preset: EncoderPreset?
@@ -147,7 +151,9 @@ extension Timeline {
         /// Lossless H.264 (x264's `qp 0`; see `EncoderSettings.lossless`); nil or false: lossy.
         public var lossless: Bool?
         /// Encoder settings; nil fields keep their defaults.
-        public init(crf: Int? = nil, preset: EncoderPreset? = nil, keyframeInterval: Int? = nil, lossless: Bool? = nil) {
+        public init(codec: VideoCodec? = nil, bitDepth: Int? = nil, crf: Int? = nil, preset: EncoderPreset? = nil,
+                    keyframeInterval: Int? = nil, lossless: Bool? = nil) {
+            self.codec = codec; self.bitDepth = bitDepth
             self.crf = crf; self.preset = preset; self.keyframeInterval = keyframeInterval; self.lossless = lossless
         }
     }

@@ -8,6 +8,10 @@ extension Timeline {
         public var mediaFolder: URL
         /// A quick look: a quarter of the width and height (even, at least 16 pixels) and x264 `veryfast`.
         public var preview: Bool
+        /// Overrides `output.encoder.codec` (`--codec`).
+        public var codec: VideoCodec?
+        /// Overrides `output.encoder.bitDepth` (`--bit-depth`).
+        public var bitDepth: Int?
         /// Overrides `output.encoder.crf`.
         public var crf: Int?
         /// Overrides `output.encoder.preset` (and the preview's `veryfast`).
@@ -184,7 +188,7 @@ public struct TimelineComposition: Sendable {
 
     /// The plan as text: the settings, then one line per item (`0.000–3.000 s  tracks[0].items[0]  title "Lisbon"`).
     package var planDescription: String {
-        var lines = ["\(width)x\(height) at \(frameRate) fps, \(Self.seconds(duration)) s (\(frameCount) frames); x264 \(encoderSettings.lossless ? "lossless (qp 0)" : "crf \(encoderSettings.crf)") \(encoderSettings.preset.rawValue); video decoders needed: \(videoDecoders)"]
+        var lines = ["\(width)x\(height) at \(frameRate) fps, \(Self.seconds(duration)) s (\(frameCount) frames); \(encoderSettings.codec?.rawValue ?? "x264") \(encoderSettings.lossless ? "lossless (qp 0)" : "crf \(encoderSettings.crf(for: encoderSettings.codec ?? .h264))") \(encoderSettings.preset.rawValue); video decoders needed: \(videoDecoders)"]
         if let soundtrack {
             let target = soundtrack.loudnessTarget.map { ", normalised to \(SpecObject.show($0)) LUFS" } ?? ""
             lines.append("sound: \(soundtrack.tracks.count) sound\(soundtrack.tracks.count == 1 ? "" : "s") mixed\(target)")
@@ -383,7 +387,9 @@ struct TimelineCompiler {
 
         var settings = EncoderSettings()
         let encoder = timeline.output.encoder
-        settings.crf = options.crf ?? encoder?.crf ?? settings.crf
+        settings.codec = options.codec ?? encoder?.codec
+        settings.bitDepth = options.bitDepth ?? encoder?.bitDepth ?? 8
+        settings.crf = options.crf ?? encoder?.crf
         settings.preset = options.preset ?? (options.preview ? .veryfast : encoder?.preset ?? settings.preset)
         settings.keyframeInterval = encoder?.keyframeInterval
         settings.lossless = options.lossless || encoder?.lossless == true

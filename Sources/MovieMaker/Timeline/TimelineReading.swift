@@ -635,7 +635,12 @@ extension Timeline.Output {
         (background, backdrop) = try o.background("background", context)
         duration = try o.time("duration", positive: true)
         if let e = try o.object("encoder", TimelineShapes.encoder) {
-            encoder = Timeline.EncoderOptions(crf: try e.int("crf", in: 0...51, hint: " (18 is visually lossless)"),
+            let codec = try e.choice("codec", VideoCodec.self, what: "video codec")
+            let crfs = codec?.crfRange ?? 0...51
+            let bitDepth = try e.int("bitDepth", in: 8...10, hint: " (8, or 10 for hevc and av1)")
+            if let bitDepth, bitDepth == 9 { throw e.fail("bitDepth", "must be 8 or 10 (10 for hevc and av1), got 9") }
+            encoder = Timeline.EncoderOptions(codec: codec, bitDepth: bitDepth,
+                                              crf: try e.int("crf", in: crfs, hint: " (\(codec.map { "\($0.rawValue)'s default is \($0.defaultCRF)" } ?? "18 is visually lossless"))"),
                                               preset: try e.choice("preset", EncoderPreset.self, what: "x264 preset"),
                                               keyframeInterval: try e.int("keyframeInterval", in: 1...10_000),
                                               lossless: try e.bool("lossless"))

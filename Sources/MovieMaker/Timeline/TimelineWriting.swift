@@ -91,6 +91,8 @@ extension Timeline.Output {
         w.set("duration", duration)
         if let encoder {
             var e = SpecWriter(TimelineShapes.encoder)
+            e.set("codec", encoder.codec)
+            e.set("bitDepth", encoder.bitDepth)
             e.set("crf", encoder.crf)
             e.set("preset", encoder.preset)
             e.set("keyframeInterval", encoder.keyframeInterval)

@@ -32,6 +32,10 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
 
     /// `EncoderSettings.crf`: x264's constant rate factor.
     public static let crf = SettingKey(rawValue: "crf", description: "crf")
+    /// `EncoderSettings.codec`: the video codec asked for.
+    public static let videoCodec = SettingKey(rawValue: "videoCodec", description: "video codec")
+    /// `EncoderSettings.bitDepth`: bits per colour sample.
+    public static let bitDepth = SettingKey(rawValue: "bitDepth", description: "bit depth")
     /// `EncoderSettings.bitrate`: the video bit rate.
     public static let bitrate = SettingKey(rawValue: "bitrate", description: "bitrate")
     /// `EncoderSettings.keyframeInterval`: frames between keyframes.
@@ -248,7 +252,7 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
 
     /// Every setting without a number that MovieMaker names, in declaration order.
     package static let all: [SettingKey] = [
-        .crf, .bitrate, .keyframeInterval, .bufferCount, .drawingThreads, .threads, .frameCount, .audioSampleRate,
+        .crf, .videoCodec, .bitDepth, .bitrate, .keyframeInterval, .bufferCount, .drawingThreads, .threads, .frameCount, .audioSampleRate,
         .audioChannelCount, .audioBitRate, .soundStartTime, .audioReaderFormat, .musicVolume, .musicFade, .stillTime, .time, .frameRange, .studioHook, .chunk,
         .transition, .transitionDuration, .transitions, .color, .groupOpacity, .shadowBlur, .shadowOffset, .blurRadius,
         .regularPolygonSides, .starPoints, .fontSize, .textWidth, .lineSpacing, .letterSpacing, .outlineWidth,
