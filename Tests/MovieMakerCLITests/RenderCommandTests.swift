@@ -316,7 +316,7 @@ struct RenderCommandTests {
             e("speed zero", item1 + ["speed"], .integer(0), at: "tracks[0].items[1].speed", "must be a speed from 0.25 to 4"),
             e("odd frame size", ["output", "size"], .string("321x240"), at: "output.size", "must be even"),
             e("zero fps", ["output", "fps"], .integer(0), at: "output.fps", "frames per second from 1 to 240"),
-            e("crf out of range", ["output", "encoder", "crf"], .integer(60), at: "output.encoder.crf", "must be from 0 to 51"),
+            e("crf out of range", ["output", "encoder", "crf"], .integer(70), at: "output.encoder.crf", "must be from 0 to 51"),
             e("music on a video track", item2, .object(["type": .string("music"), "source": .object(["file": .string("song.wav")])]),
               at: "tracks[0].items[2].type", "cannot be on a video track"),
             e("at on a video-track item", item1 + ["at"], .string("1s"), at: "tracks[0].items[1].at", "have no \"at\""),

@@ -116,18 +116,24 @@ struct NarrationTests {
                 #expect(again.words == first.words, "after detour \(i): \(again.words.map(\.sample)) vs \(first.words.map(\.sample))")
                 #expect(again.samples == first.samples, "after detour \(i): the samples differ")
             }
-            if Self.unsettledVoices.contains(voice) {
-                withKnownIssue("a fresh-clone run of the whole suite once gave this text's last word two starts 40–50 ms apart in fr and en-us+f3 (never alone; cause not found yet)",
-                               isIntermittent: true) { compare() }
-            } else {
-                compare()
-            }
+            // Alone, or after any of these detours in one thread, the speech is the same (the suite
+            // passes so run alone). While other suites render in the same process, a word's start has
+            // been seen to move by 40–50 ms: cause not found yet (closing note of 2026-11-28, issue 37).
+            withKnownIssue("speech changes while other suites run in the process (issue 37)", isIntermittent: true) { compare() }
         }
     }
 
-    /// Voices whose speech a busy test process has once seen change with what ran before (see the
-    /// closing note of 2026-11-28): still checked, as a known intermittent issue.
-    static let unsettledVoices: Set<String> = ["fr", "en-us+f3"]
+    @Test("many narrations start no threads: eSpeak NG is initialised once (1.51 starts a thread that never ends per initialisation)")
+    func noThreadPerNarration() throws {
+        func threads() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0 }
+        _ = try SpeechSynthesizer.speak("Warm up.", voice: "en-us", rate: 175, pitch: 50, markup: false)
+        let before = threads()
+        for i in 0..<40 {
+            _ = try SpeechSynthesizer.speak("Text number \(i).", voice: i % 2 == 0 ? "en-us" : "fr", rate: 175, pitch: 50, markup: false)
+        }
+        // Other tests start and end threads meanwhile: 40 leaked threads would stand far above that noise.
+        #expect(threads() - before < 20, "\(before) threads before 40 narrations, \(threads()) after")
+    }
 
     @Test("the steady voices: a copy of eSpeak NG's voice files with flutter and roughness off, links for the rest, made once and atomically")
     func steadyVoices() throws {

@@ -28,8 +28,10 @@ struct Speech: Sendable {
 ///
 /// **Determinism.** The same text and settings give the same samples in every process, whatever it
 /// spoke before, because each synthesis starts from the same state:
-/// - eSpeak NG is initialised again before each synthesis, so nothing an earlier text set (an SSML
-///   `<prosody volume>` left open, a voice, a parameter) carries over;
+/// - the voice and every speech parameter are set before each synthesis, so nothing an earlier text set
+///   (an SSML `<prosody volume>` left open, a voice, a rate) carries over. eSpeak NG is initialised
+///   only once: in 1.51 each `espeak_Initialize` starts a thread that is never ended, and
+///   `espeak_Terminate` waits on it forever;
 /// - eSpeak NG 1.51 wobbles each voice's pitch ("flutter") by a counter that runs on from one synthesis
 ///   to the next, and roughens it every other glottal cycle by another; no call resets either. The
 ///   first moves word starts by up to a millisecond, both change samples. MovieMaker therefore speaks
@@ -79,8 +81,7 @@ enum SpeechSynthesizer {
     /// Throws `.invalidSetting` for a voice eSpeak NG does not have (naming the nearest it has).
     static func speak(_ text: String, voice: String, rate: Int, pitch: Int, markup: Bool) throws(MovieMakerError) -> Speech {
         try engine.withLock { (engine: inout Engine) throws(MovieMakerError) -> Speech in
-            // Afresh for every text: see the type's comment on determinism.
-            let sampleRate = try initialise(&engine, voice: voice, again: true)
+            let sampleRate = try initialise(&engine, voice: voice)
             srand(0x4D4D)
             guard select(voice) else {
                 let known = voiceNames()
@@ -88,9 +89,12 @@ enum SpeechSynthesizer {
                 if let near = SpecObject.nearest(voice, in: known) { expected += " (did you mean \"\(near)\"?)" }
                 throw .invalidSetting(.narrationVoice, value: "\"\(voice)\"", expected: expected)
             }
-            espeak_SetParameter(espeakRATE, Int32(rate), 0)
-            espeak_SetParameter(espeakPITCH, Int32(pitch), 0)
-            espeak_SetParameter(espeakVOLUME, 100, 0)
+            // Every parameter, afresh for every text: see the type's comment on determinism.
+            for (parameter, value) in [(espeakRATE, Int32(rate)), (espeakPITCH, Int32(pitch)), (espeakVOLUME, 100), (espeakRANGE, 50),
+                                       (espeakPUNCTUATION, Int32(espeakPUNCT_NONE.rawValue)), (espeakCAPITALS, 0), (espeakWORDGAP, 0),
+                                       (espeakINTONATION, 0)] {
+                espeak_SetParameter(parameter, value, 0)
+            }
             gathered = Gathered()
             defer { gathered = Gathered() }
             let flags = UInt32(espeakCHARS_UTF8) | (markup ? UInt32(espeakSSML) : 0)
@@ -108,10 +112,10 @@ enum SpeechSynthesizer {
         }
     }
 
-    /// Initialises eSpeak NG from the steady voices (see the type's comment), the first time or when
-    /// `again`, and returns its sample rate. Only with `engine` locked.
-    private static func initialise(_ engine: inout Engine, voice: String, again: Bool = false) throws(MovieMakerError) -> Int {
-        if let rate = engine.sampleRate, !again { return rate }
+    /// Initialises eSpeak NG from the steady voices (see the type's comment) the first time, and returns
+    /// its sample rate. Only with `engine` locked.
+    private static func initialise(_ engine: inout Engine, voice: String) throws(MovieMakerError) -> Int {
+        if let rate = engine.sampleRate { return rate }
         func start(_ path: String?) throws(MovieMakerError) -> Int {
             // DONT_EXIT: without it, eSpeak NG ends the process when its data is missing.
             let r = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 200, path, Int32(espeakINITIALIZE_DONT_EXIT))
@@ -123,8 +127,9 @@ enum SpeechSynthesizer {
             return Int(r)
         }
         if engine.steadyData == nil {
-            // Where eSpeak NG's own data is, from eSpeak NG itself, then a steady copy of its voices.
-            _ = try start(nil)
+            // Where eSpeak NG's own data is, from eSpeak NG itself (ESPEAK_DATA_PATH or its built-in
+            // folder), then a steady copy of its voices.
+            espeak_ng_InitializePath(nil)
             var home: UnsafePointer<CChar>?
             _ = espeak_Info(&home)
             guard let home else { throw .invalidSetting(.narrationVoice, value: voice, expected: "a working eSpeak NG: it names no data folder") }
