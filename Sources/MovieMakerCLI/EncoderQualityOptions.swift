@@ -29,7 +29,9 @@ struct EncoderQualityOptions: ParsableArguments {
 
     /// Checks the ranges ArgumentParser cannot.
     func validate() throws {
-        let range = codec.map { $0 == .vp9 || $0 == .av1 ? 0...63 : 0...51 } ?? 0...63
+        // With no codec named, the file's or the description's decides: the widest scale here, the
+        // codec's own when the movie is made.
+        let range = codec.flatMap(\.crfRange) ?? 0...63
         if let crf, !range.contains(crf) {
             throw ValidationError("--crf \(crf) is out of range: expected \(range.lowerBound)…\(range.upperBound)\(codec.map { " for \($0.rawValue)" } ?? "") (18 is visually lossless in h264)")
         }

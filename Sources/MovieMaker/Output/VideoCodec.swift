@@ -60,7 +60,7 @@ public enum VideoCodec: String, Sendable, CaseIterable {
     }
 
     /// Its constant-quality scale, when it has one.
-    var crfRange: ClosedRange<Int>? {
+    package var crfRange: ClosedRange<Int>? {
         switch self {
         case .h264, .hevc: 0...51
         case .vp9, .av1: 0...63
