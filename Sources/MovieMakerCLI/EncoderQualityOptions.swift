@@ -1,7 +1,7 @@
 import ArgumentParser
 import MovieMaker
 
-/// `--codec`, `--bit-depth`, `--crf` and `--preset`: one option group for every command that encodes
+/// `--codec`, `--bit-depth`, `--crf` and `--preset` (and the animated-image options): one option group for every command that encodes
 /// video. A value left out is nil, and each command says what applies then (the file's codec at its
 /// default CRF and `medium`; for `render` and `assemble`, the description's `output.encoder`).
 struct EncoderQualityOptions: ParsableArguments {
@@ -27,6 +27,10 @@ struct EncoderQualityOptions: ParsableArguments {
             transform: { (text: String) throws -> EncoderPreset in try PresetArgument.parse(text) })
     var preset: EncoderPreset?
 
+    /// How a `.gif`, `.apng` or `.webp` is made.
+    @OptionGroup(title: "Animated images (.gif, .apng, .webp)")
+    var image: AnimatedImageOptions
+
     /// Checks the ranges ArgumentParser cannot.
     func validate() throws {
         // With no codec named, the file's or the description's decides: the widest scale here, the
@@ -48,6 +52,7 @@ struct EncoderQualityOptions: ParsableArguments {
         var settings = EncoderSettings(crf: crf, preset: preset ?? .medium)
         settings.codec = codec
         settings.bitDepth = bitDepth ?? 8
+        settings.animatedImage = image.applied(to: settings.animatedImage)
         return settings
     }
 }

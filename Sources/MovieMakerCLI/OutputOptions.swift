@@ -5,7 +5,7 @@ import MovieMaker
 /// `-o/--output`: where a render goes, checked before any work starts.
 struct OutputOptions: ParsableArguments {
     /// Extensions written as movies.
-    static let movieExtensions = ["mp4", "m4v", "mov", "mkv", "webm"]
+    static let movieExtensions = ["mp4", "m4v", "mov", "mkv", "webm", "gif", "apng", "webp"]
     /// Extensions written as one still image.
     static let stillExtensions = ["png"]
 

@@ -228,6 +228,7 @@ struct RenderCommand: ParsableCommand {
         var options = Timeline.RenderOptions(mediaFolder: specFolder, preview: preview, crf: quality.crf, preset: quality.preset)
         options.codec = quality.codec
         options.bitDepth = quality.bitDepth
+        options.imageOverrides = quality.image.overrides
         options.lossless = lossless
         let composition = try description.compose(timeline, options: options)
         if let saveSpec {

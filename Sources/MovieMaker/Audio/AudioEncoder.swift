@@ -9,6 +9,7 @@ extension Container {
         case .mp4, .mov, .mkv: return .aac
         case .webm: return .opus
         case .pngSequence: throw .audioUnsupported(container: "a PNG sequence")
+        case .gif, .apng, .webp: throw .audioUnsupported(container: "an animated image (.\(rawValue))")
         }
     }
 }

@@ -20,18 +20,30 @@ final class OwnedFilterInOut {
 
     /// One open end named `name`, at pad `pad` of `filter` (avfilter_inout_alloc; the name is copied
     /// with av_strdup, freed by avfilter_inout_free).
-    init(name: String, filter: UnsafeMutablePointer<AVFilterContext>, pad: Int32 = 0) throws(MovieMakerError) {
-        guard let p = avfilter_inout_alloc() else {
-            throw .ffmpeg(operation: "avfilter_inout_alloc", code: averrorENOMEM, message: "out of memory")
+    convenience init(name: String, filter: UnsafeMutablePointer<AVFilterContext>, pad: Int32 = 0) throws(MovieMakerError) {
+        try self.init(ends: [(name, filter)])
+    }
+
+    /// A list of open ends, each `name` at pad 0 of its filter, in order (each allocated with
+    /// avfilter_inout_alloc and linked by `next`; avfilter_inout_free frees the whole list).
+    init(ends: [(name: String, filter: UnsafeMutablePointer<AVFilterContext>)]) throws(MovieMakerError) {
+        pointer = nil
+        var last: UnsafeMutablePointer<AVFilterInOut>?
+        for end in ends {
+            guard let p = avfilter_inout_alloc() else {
+                throw .ffmpeg(operation: "avfilter_inout_alloc", code: averrorENOMEM, message: "out of memory")
+            }
+            // Linked before anything can fail, so `deinit` frees it with the rest.
+            if let last { last.pointee.next = p } else { pointer = p }
+            last = p
+            p.pointee.next = nil
+            p.pointee.filter_ctx = end.filter
+            p.pointee.pad_idx = 0
+            guard let copied = av_strdup(end.name) else {
+                throw .ffmpeg(operation: "av_strdup", code: averrorENOMEM, message: "out of memory")
+            }
+            p.pointee.name = copied
         }
-        pointer = p
-        guard let copied = av_strdup(name) else {
-            throw .ffmpeg(operation: "av_strdup", code: averrorENOMEM, message: "out of memory")
-        }
-        p.pointee.name = copied
-        p.pointee.filter_ctx = filter
-        p.pointee.pad_idx = pad
-        p.pointee.next = nil
     }
 
     /// Frees the list and the names in it (avfilter_inout_free).
@@ -79,6 +91,8 @@ final class FilterGraph {
     private let graph: UnsafeMutablePointer<AVFilterGraph>
     /// The buffer source frames are sent to (borrowed: it belongs to `graph`); nil only while `init` fails.
     private var borrowedSource: UnsafeMutablePointer<AVFilterContext>?
+    /// A second buffer source (`secondInput`), e.g. the palette `paletteuse` reads (borrowed: it belongs to `graph`).
+    private var borrowedSecondSource: UnsafeMutablePointer<AVFilterContext>?
     /// The buffer sink frames are received from (borrowed: it belongs to `graph`); nil only while `init` fails.
     private var borrowedSink: UnsafeMutablePointer<AVFilterContext>?
     /// The filter description between source and sink, as given (for errors).
@@ -94,7 +108,12 @@ final class FilterGraph {
     ///
     /// A description libavfilter cannot parse (an unknown filter, a bad option) throws `.ffmpeg`
     /// whose message quotes the description and names the filter at fault.
-    init(input: Input, filters: String, output: Output, threads: Int32 = 0) throws(MovieMakerError) {
+    ///
+    /// `secondInput` adds a second buffer source whose pad `filters` names by its label, e.g.
+    /// `[in][palette]paletteuse` with the label `palette` (the first input is then `[in]`); frames go to
+    /// it with `sendToSecondInput(_:)`.
+    init(input: Input, filters: String, output: Output, threads: Int32 = 0,
+         secondInput: (label: String, input: Input)? = nil) throws(MovieMakerError) {
         guard let g = avfilter_graph_alloc() else {
             throw .ffmpeg(operation: "avfilter_graph_alloc", code: averrorENOMEM, message: "out of memory")
         }
@@ -121,6 +140,15 @@ final class FilterGraph {
         }
 
         borrowedSource = source
+        if let (label, second) = secondInput {
+            guard case let .video(width, height, format, timeBase, _) = second else {
+                preconditionFailure("FilterGraph: a second input carries pictures")
+            }
+            let arguments = "video_size=\(width)x\(height):pix_fmt=\(format.rawValue):time_base=\(timeBase.num)/\(timeBase.den):pixel_aspect=1/1"
+            borrowedSecondSource = try Self.makeFilter(named: "buffer", label: label, in: g) { context throws(MovieMakerError) in
+                try ffCheck(avfilter_init_str(context, arguments), "avfilter_init_str (buffer \(arguments))")
+            }
+        }
 
         // The buffer sink, constrained to the format the caller reads (filtering_*.c: "out").
         let sink: UnsafeMutablePointer<AVFilterContext>
@@ -143,7 +171,9 @@ final class FilterGraph {
         // The description's open input is fed by the source, its open output feeds the sink. In
         // avfilter_graph_parse_ptr's terms the source is an output ("in") and the sink an input ("out").
         borrowedSink = sink
-        let outputs = try OwnedFilterInOut(name: "in", filter: source)
+        var ends = [(name: "in", filter: source)]
+        if let second = borrowedSecondSource, let label = secondInput?.label { ends.append((label, second)) }
+        let outputs = try OwnedFilterInOut(ends: ends)
         let inputs = try OwnedFilterInOut(name: "out", filter: sink)
         let parsed = avfilter_graph_parse_ptr(g, filters, &inputs.pointer, &outputs.pointer, nil)
         if parsed < 0 {
@@ -169,6 +199,12 @@ final class FilterGraph {
         if borrowedFrame == nil { inputEnded = true }
         let r = av_buffersrc_add_frame_flags(borrowedSource!, borrowedFrame, Int32(AV_BUFFERSRC_FLAG_KEEP_REF))
         try ffCheck(r, "av_buffersrc_add_frame_flags (\(borrowedFrame == nil ? "end of input" : "frame") into \"\(filters)\")")
+    }
+
+    /// Sends `borrowedFrame` (nil: the end) to the second input, as `send(_:)` does to the first.
+    func sendToSecondInput(_ borrowedFrame: UnsafeMutablePointer<AVFrame>?) throws(MovieMakerError) {
+        let r = av_buffersrc_add_frame_flags(borrowedSecondSource!, borrowedFrame, Int32(AV_BUFFERSRC_FLAG_KEEP_REF))
+        try ffCheck(r, "av_buffersrc_add_frame_flags (\(borrowedFrame == nil ? "end of input" : "frame") into the second input of \"\(filters)\")")
     }
 
     /// Takes the next filtered frame into `frame` (av_buffersink_get_frame; whatever `frame` held is

@@ -12,11 +12,17 @@ public enum Container: String, Sendable, CaseIterable {
     case mkv
     /// WebM (`.webm`): always VP9, with an alpha channel when `EncoderSettings.transparency` is set.
     case webm
+    /// An animated GIF (`.gif`): see `AnimatedImageSettings`.
+    case gif
+    /// An animated PNG (`.apng`).
+    case apng
+    /// An animated WebP (`.webp`).
+    case webp
     /// A folder of numbered PNG files (`frame-00001.png`, …), one per frame: see `MovieMaker(pngSequenceIn:…)`.
     case pngSequence
 
     /// The extensions MovieMaker writes.
-    package static let supportedExtensions = ["mp4", "m4v", "mov", "mkv", "webm"]
+    package static let supportedExtensions = ["mp4", "m4v", "mov", "mkv", "webm", "gif", "apng", "webp"]
 
     /// The container for a file extension (case-insensitive), or nil when none fits.
     public init?(fileExtension ext: String) {
@@ -25,6 +31,9 @@ public enum Container: String, Sendable, CaseIterable {
         case "mov", "qt": self = .mov
         case "mkv": self = .mkv
         case "webm": self = .webm
+        case "gif": self = .gif
+        case "apng": self = .apng
+        case "webp": self = .webp
         default: return nil
         }
     }
@@ -44,6 +53,9 @@ public enum Container: String, Sendable, CaseIterable {
         case .mkv: [.h264, .hevc, .av1, .vp9, .proRes4444]
         case .webm: [.vp9, .av1]
         case .pngSequence: [.png]
+        case .gif: [.gif]
+        case .apng: [.apng]
+        case .webp: [.webp]
         }
     }
 
@@ -54,6 +66,10 @@ public enum Container: String, Sendable, CaseIterable {
             switch (self, transparency) {
             case (.webm, _): return .vp9
             case (.pngSequence, _): return .png
+            case (.gif, true): throw .invalidSetting(.videoCodec, value: "gif with transparency", expected: "an opaque GIF, or .apng or .webp for an animated image with an alpha channel")
+            case (.gif, false): return .gif
+            case (.apng, _): return .apng
+            case (.webp, _): return .webp
             case (_, false): return .h264
             case (.mov, true): return .proRes4444
             case (.mkv, true): return .vp9

@@ -37,6 +37,9 @@ public struct EncoderSettings: Sendable, Equatable {
     /// `bitrate`. Chunked renders use it to prove that chunking changes nothing (`DistributedRender`).
     /// H.264 only: other codecs ignore it.
     public var lossless: Bool = false
+    /// How an animated image (`.gif`, `.apng`, `.webp`) is made: palette, dithering, plays, WebP
+    /// quality, the largest file wanted. Movies ignore it.
+    public var animatedImage = AnimatedImageSettings()
     /// What to do with odd frame sizes.
     public var oddSizePolicy: OddSizePolicy = .reject
     /// Frames in flight between drawing and encoding (≥ 2). More smooths uneven frames at the cost of memory.
@@ -93,6 +96,7 @@ public struct EncoderSettings: Sendable, Equatable {
         if let tune { parts.append("tune=\(tune.rawValue)") }
         parts.append("odd=\(oddSizePolicy == .reject ? "reject" : "pad")")
         if transparency { parts.append("alpha") }
+        if animatedImage != AnimatedImageSettings() { parts.append(animatedImage.bitstreamDescription) }
         return parts.joined(separator: " ")
     }
 
@@ -107,6 +111,7 @@ public struct EncoderSettings: Sendable, Equatable {
         guard videoDecoderLimit >= 1 else { throw .invalidSetting(.videoDecoderLimit, value: "\(videoDecoderLimit)", expected: "at least 1 video decoder") }
         guard drawingThreads >= 0 else { throw .invalidSetting(.drawingThreads, value: "\(drawingThreads)", expected: "0 (one per core) or more") }
         guard threads >= 0 else { throw .invalidSetting(.threads, value: "\(threads)", expected: "0 (automatic) or more") }
+        try animatedImage.validate()
     }
 
     /// Checks what depends on the codec the movie is written with: the CRF's scale and the bit depth.

@@ -11,7 +11,7 @@ final class EncodingOutput: MovieOutput {
     private let partial: URL
     /// The encoder and muxer (also used by `pipeline`'s thread; this thread touches it only before the
     /// first frame is submitted, to add the audio stream and write the header).
-    private let encoder: VideoEncoder
+    private let encoder: any FrameEncoder
     /// The bounded queue of frames to the encoder's thread.
     private let pipeline: FramePipeline
     /// BGRA → the encoder's format (yuv420p, BT.709 limited range, by default), for serial frames.
@@ -41,10 +41,16 @@ final class EncodingOutput: MovieOutput {
         frameRate = fps; self.settings = settings; self.audioSettings = resolvedAudioSettings; self.background = background
         let (partial, encoderPath) = try destination.makePartial()
         self.partial = partial
-        let encoder: VideoEncoder, converter: FrameConverter
+        let encoder: any FrameEncoder, converter: FrameConverter
         do {
-            encoder = try VideoEncoder(path: encoderPath, container: container, width: Int32(encodedWidth), height: Int32(encodedHeight), rate: fps,
-                                       settings: settings, destination: destination.url.path)
+            let codec = try container.videoCodec(settings.codec, transparency: settings.transparency, fileExtension: destination.url.pathExtension)
+            if codec.isAnimatedImage {
+                encoder = try AnimatedImageEncoder(path: encoderPath, codec: codec, width: Int32(encodedWidth), height: Int32(encodedHeight),
+                                                   rate: fps, settings: settings, destination: destination.url.path)
+            } else {
+                encoder = try VideoEncoder(path: encoderPath, container: container, width: Int32(encodedWidth), height: Int32(encodedHeight), rate: fps,
+                                           settings: settings, destination: destination.url.path)
+            }
             converter = try FrameConverter(width: encodedWidth, height: encodedHeight, format: encoder.framePixelFormat, alpha: settings.transparency)
             if let audioSettings { _ = try encoder.addAudio(codec: container.audioCodec(), settings: audioSettings) }
         } catch {
@@ -65,6 +71,8 @@ final class EncodingOutput: MovieOutput {
     }
 
     var hasAudio: Bool { encoder.audio != nil }
+    /// What an animated image's `maxFileSize` made it at, once finished (nil when it fitted as asked).
+    var animatedImageFit: AnimatedImageFit? { (encoder as? AnimatedImageEncoder)?.fit }
     func framesEncoded(added: Int) -> Int { pipeline.framesEncoded }
     var buffersAllocated: Int { pipeline.buffersAllocated }
     func setCancellation(_ token: CancellationToken?) { pipeline.cancellation = token }

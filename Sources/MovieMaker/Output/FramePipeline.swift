@@ -12,7 +12,7 @@ final class FramePipeline: @unchecked Sendable {
     // @unchecked: `encoder` is used by the worker thread until `finish`/`cancel` has joined it, then
     // only by the caller's thread; the worker guards the rest.
     private let worker: RecyclingWorker<OwnedFrame>
-    private let encoder: VideoEncoder
+    private let encoder: any FrameEncoder
     /// How many picture buffers were ever allocated (constant: the pool's capacity).
     let buffersAllocated: Int
     /// Checked each time a frame is asked for: once cancelled, `acquire` throws `.cancelled`.
@@ -21,7 +21,7 @@ final class FramePipeline: @unchecked Sendable {
         set { worker.cancellation = newValue }
     }
 
-    init(encoder: VideoEncoder, capacity: Int) throws(MovieMakerError) {
+    init(encoder: any FrameEncoder, capacity: Int) throws(MovieMakerError) {
         self.encoder = encoder
         var frames: [OwnedFrame] = []
         for _ in 0..<capacity { frames.append(try encoder.makeFrame()) }

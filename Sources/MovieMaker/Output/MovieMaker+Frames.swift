@@ -83,8 +83,10 @@ extension MovieMaker {
     }
 
     /// Places the sounds of `clip` that play during `frames` (when `withSound`) at the movie's current
-    /// end, in movie time: nothing before the range's start is heard.
+    /// end, in movie time: nothing before the range's start is heard. A PNG sequence or an animated
+    /// image, which have no sound track, show clips without their sound.
     func placeSounds(of clip: Clip, frames: Range<Int>, withSound: Bool) throws {
+        guard audioCodec != nil else { return }
         let rangeStart = frameRate.time(ofFrame: frames.lowerBound)
         let placedAt = frameRate.time(ofFrame: frameCount)
         for sound in clip.sounds.map({ $0.limited(from: rangeStart, until: nil) }) where withSound && sound.isHeard {

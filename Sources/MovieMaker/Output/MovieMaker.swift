@@ -311,9 +311,15 @@ public final class MovieMaker {
             handler(RenderProgress(framesEncoded: frameCount, framesAdded: frameCount, totalFrames: frameCount,
                                    elapsed: startTime.map { Date().timeIntervalSince($0) } ?? 0))
         }
+        let seconds = startTime.map { Date().timeIntervalSince($0) } ?? 0
+        if let fit = output.animatedImageFit {
+            let step = frameRate.numerator * fit.frameRate.denominator / (frameRate.denominator * fit.frameRate.numerator)
+            return MovieSummary(url: url, width: fit.width, height: fit.height, frameCount: (frameCount + step - 1) / step, frameRate: fit.frameRate,
+                                duration: frameRate.time(ofFrame: frameCount), fileSize: size, renderSeconds: seconds, statistics: output.statistics, fit: fit)
+        }
         return MovieSummary(url: url, width: width, height: height, frameCount: frameCount, frameRate: frameRate,
                             duration: frameRate.time(ofFrame: frameCount), fileSize: size,
-                            renderSeconds: startTime.map { Date().timeIntervalSince($0) } ?? 0, statistics: output.statistics)
+                            renderSeconds: seconds, statistics: output.statistics)
     }
 
     /// What `movie.json` says of this movie.

@@ -36,6 +36,12 @@ protocol MovieOutput: AnyObject {
     func finish(movieFile: () -> StudioHook.MovieFile) throws(MovieMakerError) -> Int
     /// Abandons the movie, leaving nothing behind.
     func discard()
+    /// What an animated image's `maxFileSize` made it at, once finished (nil when it fitted as asked).
+    var animatedImageFit: AnimatedImageFit? { get }
+}
+
+extension MovieOutput {
+    var animatedImageFit: AnimatedImageFit? { nil }
 }
 
 /// Frames of a clip to add to a movie: `frames` (on the clip's own frame grid) becoming the movie's

@@ -24,6 +24,14 @@ public enum VideoCodec: String, Sendable, CaseIterable {
     case vp9
     /// PNG images (a numbered sequence): RGBA with straight alpha with transparency, RGB without.
     case png
+    /// An animated GIF (`.gif`): at most 256 colours per frame from a palette chosen by libavfilter's
+    /// `palettegen` (`AnimatedImageSettings`), no alpha.
+    case gif
+    /// An animated PNG (`.apng`): lossless RGB, or RGBA with transparency.
+    case apng
+    /// An animated WebP (`.webp`, libwebp): lossy at `AnimatedImageSettings.webpQuality`, or lossless
+    /// with `EncoderSettings.lossless`; with an alpha channel when `transparency` is set.
+    case webp
 
     /// libavcodec's encoder name.
     var encoderName: String {
@@ -34,6 +42,9 @@ public enum VideoCodec: String, Sendable, CaseIterable {
         case .proRes4444: "prores_ks"
         case .vp9: "libvpx-vp9"
         case .png: "png"
+        case .gif: "gif"
+        case .apng: "apng"
+        case .webp: "libwebp_anim"
         }
     }
     /// The pixel format frames are encoded in.
@@ -43,13 +54,16 @@ public enum VideoCodec: String, Sendable, CaseIterable {
         case .hevc, .av1: bitDepth == 10 ? AV_PIX_FMT_YUV420P10LE : AV_PIX_FMT_YUV420P
         case .proRes4444: AV_PIX_FMT_YUVA444P10LE
         case .vp9: alpha ? AV_PIX_FMT_YUVA420P : AV_PIX_FMT_YUV420P
-        case .png: alpha ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24
+        case .png, .gif, .apng, .webp: alpha ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24
         }
     }
     /// Whether the stored picture has chroma at half resolution, so width and height must be even.
     var needsEvenSize: Bool { [.h264, .hevc, .av1, .vp9].contains(self) }
     /// Whether it can keep an alpha channel.
-    var holdsAlpha: Bool { [.proRes4444, .vp9, .png].contains(self) }
+    var holdsAlpha: Bool { [.proRes4444, .vp9, .png, .apng, .webp].contains(self) }
+    /// Whether it makes an animated image, encoded from frames kept on disk once the movie ends
+    /// (`AnimatedImageEncoder`).
+    var isAnimatedImage: Bool { [.gif, .apng, .webp].contains(self) }
     /// The bit depths it is written in.
     var bitDepths: [Int] {
         switch self {
@@ -64,7 +78,7 @@ public enum VideoCodec: String, Sendable, CaseIterable {
         switch self {
         case .h264, .hevc: 0...51
         case .vp9, .av1: 0...63
-        case .proRes4444, .png: nil
+        case .proRes4444, .png, .gif, .apng, .webp: nil
         }
     }
     /// The CRF used when `EncoderSettings.crf` is nil: about H.264's CRF 18 in quality (PSNR against
@@ -75,7 +89,7 @@ public enum VideoCodec: String, Sendable, CaseIterable {
         case .hevc: 19
         case .vp9: 26
         case .av1: 30
-        case .proRes4444, .png: 0
+        case .proRes4444, .png, .gif, .apng, .webp: 0
         }
     }
 }

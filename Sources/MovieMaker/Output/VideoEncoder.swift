@@ -251,7 +251,7 @@ final class VideoEncoder {
             let options = OwnedDictionary([("deadline", speed.deadline), ("cpu-used", "\(speed.cpuUsed)"), ("row-mt", "1")])
             if settings.bitrate == nil { options.set("crf", "\(settings.crf(for: .vp9))") }
             return options
-        case .png:
+        case .png, .gif, .apng, .webp:
             return OwnedDictionary()
         }
     }

@@ -150,6 +150,18 @@ extension Timeline {
         public var keyframeInterval: Int?
         /// Lossless H.264 (x264's `qp 0`; see `EncoderSettings.lossless`); nil or false: lossy.
         public var lossless: Bool?
+        /// How a GIF's palette is chosen (`.gif` output; default `movie`).
+        public var palette: GIFPalette?
+        /// How a GIF dithers (default `sierraLite`).
+        public var dither: GIFDither?
+        /// The colours in a GIF's palette, 2…256 (default 256).
+        public var colors: Int?
+        /// How many times an animated image plays: 0 forever (the default).
+        public var plays: Int?
+        /// A lossy WebP's quality, 0…100 (default 80).
+        public var quality: Int?
+        /// The largest GIF or WebP wanted, in bytes (`"maxSize": "5MB"`); nil: no limit.
+        public var maxSize: Int?
         /// Encoder settings; nil fields keep their defaults.
         public init(codec: VideoCodec? = nil, bitDepth: Int? = nil, crf: Int? = nil, preset: EncoderPreset? = nil,
                     keyframeInterval: Int? = nil, lossless: Bool? = nil) {

@@ -18,6 +18,10 @@ extension Timeline {
         public var preset: EncoderPreset?
         /// Lossless H.264 whatever `output.encoder` says (`--lossless`); false keeps the description's choice.
         public var lossless: Bool = false
+        /// Animated-image settings that override `output.encoder`'s where set: `palette`, `dither`,
+        /// `colors`, `plays`, `quality` and `maxSize` (`--gif-palette`, `--dither`, `--colors`,
+        /// `--plays`, `--webp-quality`, `--max-size`).
+        public var imageOverrides = Timeline.EncoderOptions()
         /// How many frames are drawn at once (0: one per core, up to 4).
         public var drawingThreads: Int
         /// Where `generator` items are looked up.
@@ -160,13 +164,16 @@ public struct TimelineComposition: Sendable {
     /// A `MovieMaker` at `url` with this composition's size, rate and settings (with a sound track when
     /// it has sound).
     package func makeMovie(at url: URL) throws(MovieMakerError) -> MovieMaker {
-        try MovieMaker(url: url, width: width, height: height, fps: frameRate, settings: encoderSettings, audioSettings: audioSettings)
+        // An animated image has no sound track: the description's sound is left out.
+        let holdsSound = Container(fileExtension: url.pathExtension).map { (try? $0.audioCodec()) != nil } ?? true
+        return try MovieMaker(url: url, width: width, height: height, fps: frameRate, settings: encoderSettings,
+                              audioSettings: holdsSound ? audioSettings : nil)
     }
 
     /// Adds the composition to `movie`: the sound track first, then every frame of the picture.
     public func render(into movie: MovieMaker) throws {
         if movie.expectedFrameCount == nil { movie.expectedFrameCount = movie.frameCount + frameCount }
-        if let soundtrack { try movie.addAudio(soundtrack) }
+        if let soundtrack, movie.audioCodec != nil { try movie.addAudio(soundtrack) }
         try movie.add(picture)
     }
 
@@ -393,6 +400,11 @@ struct TimelineCompiler {
         settings.preset = options.preset ?? (options.preview ? .veryfast : encoder?.preset ?? settings.preset)
         settings.keyframeInterval = encoder?.keyframeInterval
         settings.lossless = options.lossless || encoder?.lossless == true
+        let overrides = options.imageOverrides, defaults = AnimatedImageSettings()
+        settings.animatedImage = AnimatedImageSettings(
+            palette: overrides.palette ?? encoder?.palette ?? defaults.palette, dither: overrides.dither ?? encoder?.dither ?? defaults.dither,
+            colors: overrides.colors ?? encoder?.colors ?? defaults.colors, plays: overrides.plays ?? encoder?.plays ?? defaults.plays,
+            webpQuality: overrides.quality ?? encoder?.quality ?? defaults.webpQuality, maxFileSize: overrides.maxSize ?? encoder?.maxSize)
         settings.drawingThreads = options.drawingThreads
         let decoders = RenderSession.busiestVideoTime(in: film)?.files.count ?? 0
         settings.videoDecoderLimit = max(EncoderSettings.defaultVideoDecoderLimit, decoders)

@@ -644,6 +644,23 @@ extension Timeline.Output {
                                               preset: try e.choice("preset", EncoderPreset.self, what: "x264 preset"),
                                               keyframeInterval: try e.int("keyframeInterval", in: 1...10_000),
                                               lossless: try e.bool("lossless"))
+            encoder?.palette = try e.choice("palette", GIFPalette.self, what: "GIF palette")
+            encoder?.dither = try e.choice("dither", GIFDither.self, what: "GIF dithering")
+            encoder?.colors = try e.int("colors", in: 2...256, hint: " colours in a GIF's palette")
+            encoder?.plays = try e.int("plays", in: 0...65535, hint: " (0 loops forever)")
+            encoder?.quality = try e.int("quality", in: 0...100, hint: " (a lossy WebP's quality; 80 by default)")
+            if let v = e.value("maxSize") {
+                let bytes: Int?
+                switch v {
+                case let .string(text): bytes = ByteSize.parse(text)
+                case let .number(text): bytes = Int(text)
+                default: bytes = nil
+                }
+                guard let bytes, bytes >= 1024 else {
+                    throw e.fail("maxSize", "must be a file size of at least 1 KB, such as \"5MB\", \"800KB\" or a number of bytes, got \(v.shortDescription)")
+                }
+                encoder?.maxSize = bytes
+            }
         }
         if let a = try o.object("audio", TimelineShapes.audioSettings) {
             var audio = Timeline.AudioOptions(loudness: try a.double("loudness", in: -70 ... -5, hint: " LUFS (-16 for the web, -23 for broadcast)"),

@@ -97,6 +97,12 @@ extension Timeline.Output {
             e.set("preset", encoder.preset)
             e.set("keyframeInterval", encoder.keyframeInterval)
             e.set("lossless", encoder.lossless)
+            e.set("palette", encoder.palette)
+            e.set("dither", encoder.dither)
+            e.set("colors", encoder.colors)
+            e.set("plays", encoder.plays)
+            e.set("quality", encoder.quality)
+            e.set("maxSize", encoder.maxSize)
             w.set("encoder", e.value)
         }
         if let audio {

@@ -36,6 +36,14 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
     public static let videoCodec = SettingKey(rawValue: "videoCodec", description: "video codec")
     /// `EncoderSettings.bitDepth`: bits per colour sample.
     public static let bitDepth = SettingKey(rawValue: "bitDepth", description: "bit depth")
+    /// `AnimatedImageSettings.colors`: the colours in a GIF's palette.
+    public static let gifColors = SettingKey(rawValue: "gifColors", description: "GIF colours")
+    /// `AnimatedImageSettings.plays`: how many times an animated image plays.
+    public static let plays = SettingKey(rawValue: "plays", description: "plays")
+    /// `AnimatedImageSettings.webpQuality`: the quality of a lossy animated WebP.
+    public static let webpQuality = SettingKey(rawValue: "webpQuality", description: "WebP quality")
+    /// `AnimatedImageSettings.maxFileSize`: the largest animated image wanted.
+    public static let maxFileSize = SettingKey(rawValue: "maxFileSize", description: "maximum file size")
     /// `EncoderSettings.bitrate`: the video bit rate.
     public static let bitrate = SettingKey(rawValue: "bitrate", description: "bitrate")
     /// `EncoderSettings.keyframeInterval`: frames between keyframes.
@@ -252,7 +260,7 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
 
     /// Every setting without a number that MovieMaker names, in declaration order.
     package static let all: [SettingKey] = [
-        .crf, .videoCodec, .bitDepth, .bitrate, .keyframeInterval, .bufferCount, .drawingThreads, .threads, .frameCount, .audioSampleRate,
+        .crf, .videoCodec, .bitDepth, .gifColors, .plays, .webpQuality, .maxFileSize, .bitrate, .keyframeInterval, .bufferCount, .drawingThreads, .threads, .frameCount, .audioSampleRate,
         .audioChannelCount, .audioBitRate, .soundStartTime, .audioReaderFormat, .musicVolume, .musicFade, .stillTime, .time, .frameRange, .studioHook, .chunk,
         .transition, .transitionDuration, .transitions, .color, .groupOpacity, .shadowBlur, .shadowOffset, .blurRadius,
         .regularPolygonSides, .starPoints, .fontSize, .textWidth, .lineSpacing, .letterSpacing, .outlineWidth,

@@ -1,0 +1,24 @@
+internal import CFFmpeg
+import Foundation
+
+/// What `FramePipeline` and `EncodingOutput` hand frames to: a movie's encoder and muxer
+/// (`VideoEncoder`), or an animated image made from the frames once the movie ends
+/// (`AnimatedImageEncoder`). Used by one thread at a time.
+protocol FrameEncoder: AnyObject {
+    /// The pixel format frames must be in (`makeFrame()` allocates it).
+    var framePixelFormat: AVPixelFormat { get }
+    /// The audio encoder, once a sound track was added.
+    var audio: AudioEncoder? { get }
+    /// A frame of the size and pixel format this encoder takes, for the pipeline's pool.
+    func makeFrame() throws(MovieMakerError) -> OwnedFrame
+    /// Opens an audio encoder and adds its stream; only before `writeHeader`.
+    func addAudio(codec: AudioCodec, settings: AudioSettings) throws(MovieMakerError) -> AudioEncoder
+    /// Writes the container header, once, before the first frame.
+    func writeHeader() throws(MovieMakerError)
+    /// Takes one frame (nil drains the encoder).
+    func encode(_ frame: UnsafeMutablePointer<AVFrame>?) throws(MovieMakerError)
+    /// Finishes the file: drains, writes the trailer, closes it.
+    func finish() throws(MovieMakerError)
+}
+
+extension VideoEncoder: FrameEncoder {}

@@ -1,0 +1,81 @@
+import ArgumentParser
+import MovieMaker
+import MovieMakerCore
+
+/// `--max-size`, `--gif-palette`, `--dither`, `--colors`, `--plays` and `--webp-quality`: how a
+/// `.gif`, `.apng` or `.webp` is made. Part of every command that encodes video; movies ignore them.
+struct AnimatedImageOptions: ParsableArguments {
+    /// The largest GIF or WebP wanted.
+    @Option(name: .customLong("max-size"),
+            help: ArgumentHelp("The largest .gif or .webp wanted, e.g. 5MB, 800KB, 2MiB: a lower frame rate (down to 10 fps), then a smaller size (down to a quarter), then fewer colours are tried until it fits, and the render says what it chose.",
+                               valueName: "size"),
+            transform: { (text: String) throws -> Int in
+                guard let bytes = ByteSize.parse(text), bytes >= 1024 else {
+                    throw ValidationError("--max-size \(text) is not a file size of at least 1 KB: write e.g. 5MB, 800KB or 2MiB")
+                }
+                return bytes
+            })
+    var maxSize: Int?
+
+    /// How a GIF's palette is chosen.
+    @Option(name: .customLong("gif-palette"),
+            help: ArgumentHelp("How a .gif's palette is chosen: movie (one for all frames), moving-parts (from the pixels that change), per-scene or per-frame. (default: movie)",
+                               valueName: "kind"),
+            transform: { (text: String) throws -> GIFPalette in
+                let key = text.lowercased().replacingOccurrences(of: "-", with: "")
+                guard let palette = GIFPalette.allCases.first(where: { $0.rawValue.lowercased() == key }) else {
+                    throw ValidationError("--gif-palette \(text): expected movie, moving-parts, per-scene or per-frame")
+                }
+                return palette
+            })
+    var gifPalette: GIFPalette?
+
+    /// How a GIF dithers.
+    @Option(help: ArgumentHelp("How a .gif shows colours between its palette's: sierra-lite, floyd-steinberg, sierra2, heckbert, bayer or none. (default: sierra-lite)",
+                               valueName: "kind"),
+            transform: { (text: String) throws -> GIFDither in
+                let key = text.lowercased().replacingOccurrences(of: "-", with: "").replacingOccurrences(of: "_", with: "")
+                guard let dither = GIFDither.allCases.first(where: { $0.rawValue.lowercased() == key }) else {
+                    throw ValidationError("--dither \(text): expected sierra-lite, floyd-steinberg, sierra2, heckbert, bayer or none")
+                }
+                return dither
+            })
+    var dither: GIFDither?
+
+    /// Colours in a GIF's palette.
+    @Option(help: ArgumentHelp("Colours in a .gif's palette, 2…256. (default: 256)", valueName: "n"))
+    var colors: Int?
+
+    /// How many times it plays.
+    @Option(help: ArgumentHelp("How many times a .gif, .apng or .webp plays: 0 loops forever. (default: 0)", valueName: "n"))
+    var plays: Int?
+
+    /// A lossy WebP's quality.
+    @Option(name: .customLong("webp-quality"), help: ArgumentHelp("A lossy .webp's quality, 0…100. (default: 80)", valueName: "n"))
+    var webpQuality: Int?
+
+    func validate() throws {
+        if let colors, !(2...256).contains(colors) { throw ValidationError("--colors \(colors) is out of range: a GIF's palette holds 2…256 colours") }
+        if let plays, !(0...65535).contains(plays) { throw ValidationError("--plays \(plays) is out of range: 0 (forever) to 65535") }
+        if let webpQuality, !(0...100).contains(webpQuality) { throw ValidationError("--webp-quality \(webpQuality) is out of range: 0…100") }
+    }
+
+    /// `settings` with what was given.
+    func applied(to settings: AnimatedImageSettings) -> AnimatedImageSettings {
+        var s = settings
+        if let gifPalette { s.palette = gifPalette }
+        if let dither { s.dither = dither }
+        if let colors { s.colors = colors }
+        if let plays { s.plays = plays }
+        if let webpQuality { s.webpQuality = webpQuality }
+        if let maxSize { s.maxFileSize = maxSize }
+        return s
+    }
+
+    /// The overrides of a description's `output.encoder`.
+    var overrides: Timeline.EncoderOptions {
+        var o = Timeline.EncoderOptions()
+        o.palette = gifPalette; o.dither = dither; o.colors = colors; o.plays = plays; o.quality = webpQuality; o.maxSize = maxSize
+        return o
+    }
+}
