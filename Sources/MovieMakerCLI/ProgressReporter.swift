@@ -127,7 +127,11 @@ final class ProgressReporter {
     func finish(_ summary: MovieSummary) {
         finish(path: summary.url.path, detail: String(format: "%d frames, %.2f s at %@ fps, %dx%d, %@",
                                                       summary.frameCount, summary.duration.seconds, summary.frameRate.description,
-                                                      summary.width, summary.height, Format.bytes(summary.fileSize)))
+                                                      summary.width, summary.height, Format.bytes(summary.fileSize))
+               + (summary.fit.map { fit in
+                   ", made smaller to fit \(Format.bytes(fit.maxFileSize)): \(fit.frameRate) fps, \(fit.width)x\(fit.height), "
+                       + (fit.isWebPQuality ? "quality \(fit.colors)" : "\(fit.colors) colours")
+               } ?? ""))
     }
 
     /// Ends a still-image render: prints the summary line (unless silent).

@@ -511,3 +511,53 @@ struct CodecOptionTests {
         #expect(!FileManager.default.fileExists(atPath: folder.file("x.mp4").path) && !FileManager.default.fileExists(atPath: folder.file("x.webm").path))
     }
 }
+
+/// `render -o x.gif/.apng/.webp` with the animated-image options and the description's keys.
+@Suite("render: animated images (.gif, .apng, .webp), --max-size, output.encoder's palette keys")
+struct AnimatedImageOptionTests {
+    /// A photo-like moving gradient with a music-free sound item, 2 s at 15 fps.
+    static let spec = #"""
+    {"version": 1, "output": {"size": "160x120", "fps": 15, "encoder": {"palette": "perScene", "dither": "bayer", "colors": 64, "plays": 2}},
+     "tracks": [{"kind": "video", "items": [
+        {"type": "color", "color": "#204080", "duration": "1s"},
+        {"type": "color", "color": "#c04020", "duration": "1s"}]},
+      {"kind": "overlay", "items": [{"type": "title", "text": "Hello GIF", "at": "0s", "duration": "2s"}]}]}
+    """#
+
+    @Test("a .gif from a description takes output.encoder's keys; --plays overrides; --max-size fits and says what it chose")
+    func gifFromDescription() throws {
+        guard CLI.isBuilt, FFTools.available else { return }
+        let folder = try TemporaryFolder()
+        let spec = folder.file("card.json")
+        try Self.spec.write(to: spec, atomically: true, encoding: .utf8)
+        let gif = try CLI.run(["render", spec.path, "-o", folder.file("card.gif").path, "-q"])
+        #expect(gif.status == 0, "\(gif.stderr)")
+        let parsed = try AnimatedImageFiles.gif(folder.file("card.gif"))
+        #expect(parsed.delays.count == 30 && parsed.delays.reduce(0, +) == 200 && parsed.loopCount == 1, "plays 2 → 1 repeat: \(parsed.loopCount as Any)")
+        let forever = try CLI.run(["render", spec.path, "-o", folder.file("forever.gif").path, "--plays", "0", "-q"])
+        #expect(forever.status == 0, "\(forever.stderr)")
+        #expect(try AnimatedImageFiles.gif(folder.file("forever.gif")).loopCount == 0)
+
+        let size = try FileManager.default.attributesOfItem(atPath: folder.file("card.gif").path)[.size] as! Int
+        let budget = size * 2 / 3
+        let fitted = try CLI.run(["render", spec.path, "-o", folder.file("small.gif").path, "--max-size", "\(budget)"])
+        #expect(fitted.status == 0, "\(fitted.stderr)")
+        #expect(fitted.stdout.contains("made smaller to fit") && fitted.stdout.contains("fps"), "\(fitted.stdout)")
+        let small = try FileManager.default.attributesOfItem(atPath: folder.file("small.gif").path)[.size] as! Int
+        #expect(small <= budget, "\(small) > \(budget)")
+
+        let webp = try CLI.run(["render", spec.path, "-o", folder.file("card.webp").path, "--webp-quality", "60", "-q"])
+        #expect(webp.status == 0, "\(webp.stderr)")
+        let decoded = try AnimatedImageFiles.webp(folder.file("card.webp"))
+        #expect(decoded.endTimes.last == 2000 && decoded.loopCount == 2)
+
+        for (arguments, fragment) in [(["--max-size", "lots"], "--max-size lots"), (["--colors", "999"], "--colors 999"),
+                                      (["--gif-palette", "rainbow"], "--gif-palette rainbow"), (["--dither", "wobbly"], "--dither wobbly")] {
+            let bad = try CLI.run(["render", spec.path, "-o", folder.file("bad.gif").path] + arguments)
+            #expect(bad.status == 64 && bad.stderr.contains(fragment), "\(arguments): \(bad.stderr)")
+        }
+        let apng = try CLI.run(["render", spec.path, "-o", folder.file("bad.apng").path, "--max-size", "10KB"])
+        #expect(apng.status != 0 && apng.stderr.contains(".gif or .webp"), "\(apng.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("bad.gif").path) && !FileManager.default.fileExists(atPath: folder.file("bad.apng").path))
+    }
+}

@@ -47,8 +47,10 @@ final class AnimatedImageEncoder: FrameEncoder {
             throw .invalidSetting(.maxFileSize, value: "for .apng", expected: "a .gif or .webp (an APNG is lossless: write a GIF or WebP to fit a size)")
         }
         // A missing encoder or muxer fails now, before the first frame.
-        _ = try CodecEncoder.find(name: codec.encoderName)
-        _ = try Muxer(path: path, formatName: Self.muxerName(codec))
+        if codec != .webp {
+            _ = try CodecEncoder.find(name: codec.encoderName)
+            _ = try Muxer(path: path, formatName: Self.muxerName(codec))
+        }
         framePixelFormat = codec.pixelFormat(alpha: settings.transparency)
         spool = try FrameSpool(width: width, height: height, format: framePixelFormat)
         if codec == .gif && settings.animatedImage.palette == .perScene {
@@ -61,6 +63,7 @@ final class AnimatedImageEncoder: FrameEncoder {
     /// scdet's score (0…100, the mean absolute difference from the frame before) from which a frame starts a scene.
     static let sceneThreshold = 10
 
+    /// The muxer that writes `codec` (WebP is written by libwebp itself: its name is for errors).
     private static func muxerName(_ codec: VideoCodec) -> String {
         switch codec {
         case .gif: "gif"
@@ -162,23 +165,26 @@ final class AnimatedImageEncoder: FrameEncoder {
         let timeBase = Self.timeBase(rate)
         let frameCount = spool.count
         let picked = Array(stride(from: 0, to: frameCount, by: attempt.step))
+        if codec == .webp {
+            let writer = try WebPAnimationWriter(width: attempt.width, height: attempt.height, lossless: settings.lossless,
+                                                 quality: attempt.colors, plays: image.plays)
+            let milliseconds = { (index: Int64) in Int(av_rescale_q(index, timeBase, AVRational(num: 1, den: 1000))) }
+            try encodeFrames(picked, attempt: attempt, outputFormat: AV_PIX_FMT_BGRA, total: frameCount) { (frame) throws(MovieMakerError) in
+                try writer.add(frame, at: milliseconds(frame.pointee.pts))
+            }
+            try writer.finish(endingAt: milliseconds(Int64(frameCount)), writingTo: path, destination: destination)
+            return (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        }
         // mux.c's order: the output context, the encoder and its stream, open the encoder, the file, the header.
         let muxer = try Muxer(path: path, formatName: Self.muxerName(codec), destination: destination)
         let encoder = try CodecEncoder(codec: try CodecEncoder.find(name: codec.encoderName))
         let stream = try muxer.addStream()
-        let outputFormat: AVPixelFormat = switch codec {
-        case .gif: AV_PIX_FMT_PAL8
-        case .webp: AV_PIX_FMT_BGRA
-        default: framePixelFormat
-        }
+        let outputFormat = codec == .gif ? AV_PIX_FMT_PAL8 : framePixelFormat
         let c = encoder.context
         c.pointee.width = attempt.width
         c.pointee.height = attempt.height
         c.pointee.pix_fmt = outputFormat
-        // libwebp_anim turns timestamps into WebP's milliseconds by truncating: stamped in milliseconds
-        // (rounded here), every frame ends at its movie time to the millisecond.
-        let encoderTimeBase = codec == .webp ? AVRational(num: 1, den: 1000) : timeBase
-        c.pointee.time_base = encoderTimeBase
+        c.pointee.time_base = timeBase
         c.pointee.framerate = AVRational(num: Int32(rate.numerator), den: Int32(rate.denominator * attempt.step))
         c.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
         // Drawn RGB is sRGB: APNG writes the `sRGB` chunk from these; GIF and WebP have no tags (sRGB
@@ -186,11 +192,7 @@ final class AnimatedImageEncoder: FrameEncoder {
         c.pointee.color_primaries = AVCOL_PRI_BT709
         c.pointee.color_trc = AVCOL_TRC_IEC61966_2_1
         if muxer.needsGlobalHeader { c.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
-        var options: [(String, String)] = []
-        if codec == .webp {
-            options = settings.lossless ? [("lossless", "1"), ("quality", "75")] : [("quality", "\(attempt.colors)")]
-        }
-        try encoder.open(options: OwnedDictionary(options),
+        try encoder.open(options: nil,
                          operation: "avcodec_open2 (\(codec.encoderName) \(attempt.width)×\(attempt.height))")
         try encoder.describe(stream)
         try muxer.openFile()
@@ -208,20 +210,14 @@ final class AnimatedImageEncoder: FrameEncoder {
             let last = (Int64(frameCount) - lastPTS) * Int64(rate.denominator)
             header.set("final_delay", "\(last)/\(rate.numerator)")
         default:
-            // WebP's loop count is the number of plays (0: forever); the muxer writes it into `ANIM`.
-            header.set("loop", "\(image.plays)")
+            break
         }
         try muxer.writeHeader(options: header, description: Self.muxerName(codec))
 
         let write = { (packet: UnsafeMutablePointer<AVPacket>) throws(MovieMakerError) in
-            try muxer.write(packet, from: encoderTimeBase, to: stream)
+            try muxer.write(packet, from: timeBase, to: stream)
         }
         try encodeFrames(picked, attempt: attempt, outputFormat: outputFormat, total: frameCount) { (frame) throws(MovieMakerError) in
-            // Each frame lasts until the next picked one (the last, to the movie's end).
-            let index = frame.pointee.pts
-            let end = min(index + Int64(attempt.step), Int64(frameCount))
-            frame.pointee.pts = av_rescale_q(index, timeBase, encoderTimeBase)
-            frame.pointee.pkt_duration = av_rescale_q(end, timeBase, encoderTimeBase) - frame.pointee.pts
             try encoder.encode(frame, write: write)
         }
         try encoder.drain(write: write)
