@@ -13,6 +13,8 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <libavutil/avutil.h>
+#include <libavformat/avformat.h>
+#include <libavutil/mem.h>
 #include <libavutil/error.h>
 #include <libavutil/log.h>
 
@@ -165,4 +167,20 @@ void mm_partial_install_signal_cleanup(const int *signals, int count) {
         sigemptyset(&action.sa_mask);
         sigaction(signals[i], &action, NULL);
     }
+}
+
+int mm_add_chapter(AVFormatContext *s, int64_t id, int time_base_num, int time_base_den, int64_t start, int64_t end, const char *title) {
+    AVChapter *chapter = av_mallocz(sizeof(AVChapter));
+    if (!chapter) return AVERROR(ENOMEM);
+    chapter->id = id;
+    chapter->time_base = (AVRational){ time_base_num, time_base_den };
+    chapter->start = start;
+    chapter->end = end;
+    if (av_dict_set(&chapter->metadata, "title", title, 0) < 0 ||
+        av_dynarray_add_nofree(&s->chapters, (int *)&s->nb_chapters, chapter) < 0) {
+        av_dict_free(&chapter->metadata);
+        av_free(chapter);
+        return AVERROR(ENOMEM);
+    }
+    return 0;
 }

@@ -148,7 +148,7 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var description: DescriptionOptions
 
     /// Where the movie goes.
-    @Option(name: [.short, .long], help: ArgumentHelp("Where to write the movie: .mp4, .mov, .mkv or .webm. The folder must exist.", valueName: "path"))
+    @Option(name: [.short, .long], help: ArgumentHelp("Where to write the movie: .mp4, .mov, .mkv or .webm, or an animated .gif, .apng or .webp. The folder must exist.", valueName: "path"))
     var output: String?
 
     /// The filled description's destination.
@@ -165,6 +165,16 @@ struct RenderCommand: ParsableCommand {
 
     /// --crf and --preset, instead of the description's output.encoder.
     @OptionGroup var quality: EncoderQualityOptions
+
+    /// The chapters as YouTube description lines.
+    @Flag(name: .customLong("print-chapters"),
+          help: "Print the description's markers as chapter lines for a YouTube description (0:00 Intro), with a warning when YouTube would not show them; renders too when -o is given.")
+    var printChapters = false
+
+    /// The chapters as a WebVTT file.
+    @Option(name: .customLong("chapters-vtt"),
+            help: ArgumentHelp("Write the description's markers as a WebVTT chapters file (for <track kind=\"chapters\"> or an HLS player).", valueName: "file.vtt"))
+    var chaptersVTT: String?
 
     /// Lossless H.264.
     @Flag(help: "Lossless H.264 (x264 qp 0): decoded frames equal the drawn ones exactly, at several times the size.")
@@ -183,7 +193,16 @@ struct RenderCommand: ParsableCommand {
             }
             guard !check else { throw ValidationError("--check only checks: leave out --chunk/--frames") }
         }
-        guard output != nil || check || saveSpec != nil || chunking.isChunked else {
+        if let chaptersVTT {
+            guard URL(fileURLWithPath: chaptersVTT).pathExtension.lowercased() == "vtt" else {
+                throw ValidationError("--chapters-vtt \(chaptersVTT): give a .vtt file")
+            }
+            try OutputOptions.checkFolder(of: chaptersVTT)
+            if FileIdentity.same(chaptersVTT, description.spec) || chaptersVTT == output {
+                throw ValidationError("--chapters-vtt \(chaptersVTT) names the description or the movie: give a new .vtt file")
+            }
+        }
+        guard output != nil || check || saveSpec != nil || chunking.isChunked || printChapters || chaptersVTT != nil else {
             throw ValidationError("give -o movie.mp4 to render, --check to only check, --save-spec file.json to save the filled description, or --chunk K/N --chunk-dir DIR to render one chunk")
         }
         if let output {
@@ -237,6 +256,22 @@ struct RenderCommand: ParsableCommand {
             if progress.showsSummary { Terminal.printLine("\(saveSpec): the filled description (a template: its slots hold what was given)") }
         }
         for warning in composition.warnings { Terminal.writeError("moviemaker: warning: \(warning)\n") }
+        let end = composition.frameRate.time(ofFrame: composition.frameCount)
+        if printChapters {
+            if composition.chapters.isEmpty {
+                Terminal.writeError("moviemaker: warning: \(description.spec) has no markers: no chapters to print (add \"markers\": [{\"name\": \"Intro\", \"at\": \"0s\"}, …])\n")
+            } else if let problem = Chapter.youTubeProblem(composition.chapters, end: end) {
+                Terminal.writeError("moviemaker: warning: \(problem): it will not show these as chapters\n")
+            }
+            for line in Chapter.youTubeLines(composition.chapters) { Terminal.printLine(line) }
+        }
+        if let chaptersVTT {
+            do {
+                try Data(Chapter.webVTT(composition.chapters, end: end).utf8).write(to: URL(fileURLWithPath: chaptersVTT), options: .atomic)
+            } catch {
+                throw InputError("--chapters-vtt \(chaptersVTT): cannot write it: \(error.localizedDescription)")
+            }
+        }
         if check {
             Terminal.printLine("\(description.spec): valid")
             Terminal.printLine(composition.planDescription)

@@ -561,3 +561,33 @@ struct AnimatedImageOptionTests {
         #expect(!FileManager.default.fileExists(atPath: folder.file("bad.gif").path) && !FileManager.default.fileExists(atPath: folder.file("bad.apng").path))
     }
 }
+
+/// `render --print-chapters` and `--chapters-vtt` from a description's markers.
+@Suite("render: --print-chapters and --chapters-vtt")
+struct ChapterOptionTests {
+    static let spec = #"""
+    {"version": 1, "output": {"size": "128x96", "fps": 10},
+     "markers": [{"name": "Intro", "at": "0s"}, {"name": "Part two", "at": "1m20s"}, {"name": "Credits", "at": "2m"}],
+     "tracks": [{"kind": "video", "items": [{"type": "color", "color": "teal", "duration": "2m10s"}]}]}
+    """#
+
+    @Test("--print-chapters prints YouTube's lines; --chapters-vtt writes a WebVTT file ffmpeg reads; neither renders without -o")
+    func chapterOptions() throws {
+        guard CLI.isBuilt, FFTools.available else { return }
+        let folder = try TemporaryFolder()
+        let spec = folder.file("talk.json")
+        try Self.spec.write(to: spec, atomically: true, encoding: .utf8)
+        let vtt = folder.file("talk.vtt")
+        let r = try CLI.run(["render", spec.path, "--print-chapters", "--chapters-vtt", vtt.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.split(separator: "\n") == ["0:00 Intro", "1:20 Part two", "2:00 Credits"], "\(r.stdout)")
+        #expect(r.stderr.isEmpty, "YouTube's rules hold: \(r.stderr)")
+        // The webvtt demuxer reads every cue with its times.
+        let packets = try run(FFTools.ffprobe, ["-v", "error", "-show_entries", "packet=pts_time,duration_time", "-of", "csv=p=0", vtt.path])
+        #expect(packets.status == 0 && packets.stdout.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.map { $0.split(separator: ",").prefix(2).joined(separator: ",") }
+                == ["0.000000,80.000000", "80.000000,40.000000", "120.000000,10.000000"], "\(packets.stdout) \(packets.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["talk.json", "talk.vtt"], "nothing rendered")
+        let bad = try CLI.run(["render", spec.path, "--chapters-vtt", folder.file("talk.txt").path])
+        #expect(bad.status == 64 && bad.stderr.contains(".vtt"), "\(bad.stderr)")
+    }
+}

@@ -116,7 +116,7 @@ struct SlideshowCommandTests {
         let target = geteuid() == 0 ? "/proc" : locked.path
         try expectError([folder.url.path, "-o", target + "/trip.mp4"], naming: [target, "cannot write"], status: 64)
         try expectError([folder.url.path, "-o", folder.url.appendingPathComponent("nowhere/trip.mp4").path], naming: ["nowhere"], status: 64)
-        try expectError([folder.url.path, "-o", folder.file("trip.gif").path], naming: ["gif"], status: 64)
+        try expectError([folder.url.path, "-o", folder.file("trip.avi").path], naming: ["avi"], status: 64)
     }
 
     /// Bright pixels (every channel ≥ `floor`) in a region: white text on the dark test photos and cards.

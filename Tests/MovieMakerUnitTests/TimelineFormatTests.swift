@@ -87,6 +87,9 @@ import MovieMakerTestSupport
             (.number("2"), .seconds(Time(value: 2, timescale: 1)), "2s"),
             (.number("1e-3"), .seconds(Time(value: 1, timescale: 1000)), "0.001s"),
             (.string(" 2.50 s "), .seconds(Time(value: 5, timescale: 2)), "2.5s"),
+            (.string("1m20s"), .seconds(Time(value: 80, timescale: 1)), "80s"),
+            (.string("2m"), .seconds(Time(value: 120, timescale: 1)), "120s"),
+            (.string("1h2m3.5s"), .seconds(Time(value: 7447, timescale: 2)), "3723.5s"),
         ]
         for (json, expected, canonical) in cases {
             let t = try SpecObject.time(json, at: .root, positive: false)
@@ -106,6 +109,9 @@ import MovieMakerTestSupport
             (.string("-1s"), false, "must be 0 or more, got \"-1s\""),
             (.string("1.5"), false, "must be a time such as"),
             (.string("90.5f"), false, "must be a time such as"),
+            (.string("1m20"), false, "must be a time such as"),
+            (.string("1.5m"), false, "must be a time such as"),
+            (.string("0m"), true, "must be greater than 0"),
             (.string("1/0s"), false, "must be a time such as"),
             (.string("90000s"), false, "must be at most 24 hours"),
             (.number("1e30"), false, "must be at most 24 hours"),

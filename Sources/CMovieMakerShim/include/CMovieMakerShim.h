@@ -62,4 +62,11 @@ int mm_has_avx2(void);
 void mm_bgra_to_yuv420p_generic(mm_yuv420_scratch *scratch, const uint8_t *src, ptrdiff_t src_stride,
                                 uint8_t *y, ptrdiff_t y_stride, uint8_t *u, ptrdiff_t u_stride, uint8_t *v, ptrdiff_t v_stride);
 
+/// Appends a chapter to an output format context, as the ffmpeg command line's copy_chapters does
+/// (libavformat's own avpriv_new_chapter is not public): an AVChapter allocated with av_mallocz and added
+/// to `s->chapters`, which avformat_free_context frees with its `title` metadata. Only before the header.
+/// Returns 0 or a negative AVERROR.
+struct AVFormatContext;
+int mm_add_chapter(struct AVFormatContext *s, int64_t id, int time_base_num, int time_base_den, int64_t start, int64_t end, const char *title);
+
 #endif

@@ -53,7 +53,7 @@ final class ChunkJoiner {
     /// A movie at `path` (a partial file beside `destination`, which errors name) taking its video
     /// stream's description from `first` (a chunk's video stream, borrowed for the call), with `sound`.
     init(path: String, destination: String, container: Container, rate: FrameRate, first: UnsafeMutablePointer<AVStream>,
-         sound: Sound) throws(MovieMakerError) {
+         sound: Sound, chapters: [Chapter] = [], end: Time = .zero) throws(MovieMakerError) {
         self.container = container
         self.rate = rate
         frameTimeBase = AVRational(num: Int32(rate.denominator), den: Int32(rate.numerator))
@@ -104,6 +104,8 @@ final class ChunkJoiner {
             stream.pointee.time_base = input.pointee.time_base
             audio = nil; soundFile = file; borrowedCopiedSound = stream
         }
+        // The chapters a single render writes, before the header as it does.
+        try muxer.addChapters(chapters, end: end)
         try muxer.writeHeader(options: VideoEncoder.headerOptions(container, audioSampleRate: audio?.settings.sampleRate ?? soundFile?.sampleRate),
                               description: container.rawValue)
     }

@@ -122,7 +122,11 @@ public struct DistributedRender: Sendable {
                       identity: "description \(composition.descriptionHash)" + (identity.map { " \($0)" } ?? ""),
                       inputFiles: composition.inputFiles + inputFiles)
         soundtrackIdentity = "description"
+        chapters = composition.chapters
     }
+
+    /// The chapters the assembled movie gets (a description's markers); the chunks have none.
+    public var chapters: [Chapter] = []
 
     /// The movie's frame count.
     public var frameCount: Int { frameRate.frameCount(for: picture.duration) }
@@ -427,7 +431,8 @@ public struct DistributedRender: Sendable {
         try PartialFiles.writeAtomically(to: url, extension: url.pathExtension) { (temporary) throws(MovieMakerError) in
             var (demuxer, stream) = try checkChunk(at: sequence[0].url, frames: sequence[0].frames, checkingRecord: true)
             let joiner = try ChunkJoiner(path: temporary.path, destination: url.path, container: container, rate: frameRate,
-                                         first: demuxer.borrowedStream(stream), sound: sound)
+                                         first: demuxer.borrowedStream(stream), sound: sound,
+                                         chapters: chapters, end: frameRate.time(ofFrame: sequence.last!.frames.upperBound))
             for (index, chunk) in sequence.enumerated() {
                 if index > 0 {
                     (demuxer, stream) = try checkChunk(at: chunk.url, frames: chunk.frames, checkingRecord: true)

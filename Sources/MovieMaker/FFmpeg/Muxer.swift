@@ -65,6 +65,28 @@ final class Muxer {
         return stream
     }
 
+    /// Adds a chapter `title` from `start` to `end` (movie time), numbered `id`, to the output context
+    /// (`mm_add_chapter`, as the ffmpeg command line copies chapters); only before `writeHeader`, which
+    /// is when MP4/MOV build their chapter track and Matroska writes its `Chapters`. Its time base is
+    /// exact when the two times' timescales allow (their least common multiple fits 32 bits),
+    /// microseconds otherwise.
+    func addChapter(id: Int, title: String, start: Time, end: Time) throws(MovieMakerError) {
+        precondition(!headerWritten, "chapters are added before the header")
+        func gcd(_ a: Int64, _ b: Int64) -> Int64 { b == 0 ? a : gcd(b, a % b) }
+        let lcm = start.timescale / gcd(start.timescale, end.timescale) * end.timescale
+        let scale: Int64 = lcm <= Int64(Int32.max) ? lcm : 1_000_000
+        let convert = { (t: Time) -> Int64 in (t.value * scale * 2 + t.timescale) / (2 * t.timescale) }
+        try ffCheck(mm_add_chapter(output.pointer, Int64(id), 1, Int32(scale), convert(start), convert(end), title), "mm_add_chapter (\(title))")
+    }
+
+    /// Adds `chapters` (checked), each lasting to the next one's start and the last to `end`.
+    func addChapters(_ chapters: [Chapter], end: Time) throws(MovieMakerError) {
+        try Chapter.validate(chapters, end: end)
+        for (i, chapter) in chapters.enumerated() {
+            try addChapter(id: i + 1, title: chapter.title, start: chapter.start, end: i + 1 < chapters.count ? chapters[i + 1].start : end)
+        }
+    }
+
     /// Opens the file for writing (avio_open), unless the muxer opens its own files.
     func openFile() throws(MovieMakerError) {
         if !opensOwnFiles { try checkWrite(output.openFile(path), "avio_open") }

@@ -87,6 +87,10 @@ final class AnimatedImageEncoder: FrameEncoder {
 
     func writeHeader() throws(MovieMakerError) {}
 
+    func setChapters(_ chapters: [Chapter], end: Time) throws(MovieMakerError) {
+        throw .invalidSetting(.chapters, value: "\(chapters.count) chapters in a .\(Self.muxerName(codec))", expected: "a .mp4, .mov, .mkv or .webm movie (animated images have no chapters)")
+    }
+
     func encode(_ frame: UnsafeMutablePointer<AVFrame>?) throws(MovieMakerError) {
         guard let frame else { return }
         try spool.append(frame)

@@ -73,6 +73,7 @@ final class EncodingOutput: MovieOutput {
     var hasAudio: Bool { encoder.audio != nil }
     /// What an animated image's `maxFileSize` made it at, once finished (nil when it fitted as asked).
     var animatedImageFit: AnimatedImageFit? { (encoder as? AnimatedImageEncoder)?.fit }
+    func setChapters(_ chapters: [Chapter], end: Time) throws(MovieMakerError) { try encoder.setChapters(chapters, end: end) }
     func framesEncoded(added: Int) -> Int { pipeline.framesEncoded }
     var buffersAllocated: Int { pipeline.buffersAllocated }
     func setCancellation(_ token: CancellationToken?) { pipeline.cancellation = token }

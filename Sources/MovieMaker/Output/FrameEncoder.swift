@@ -13,6 +13,8 @@ protocol FrameEncoder: AnyObject {
     func makeFrame() throws(MovieMakerError) -> OwnedFrame
     /// Opens an audio encoder and adds its stream; only before `writeHeader`.
     func addAudio(codec: AudioCodec, settings: AudioSettings) throws(MovieMakerError) -> AudioEncoder
+    /// Adds chapters, each lasting to the next one's start and the last to `end`; before `writeHeader`.
+    func setChapters(_ chapters: [Chapter], end: Time) throws(MovieMakerError)
     /// Writes the container header, once, before the first frame.
     func writeHeader() throws(MovieMakerError)
     /// Takes one frame (nil drains the encoder).

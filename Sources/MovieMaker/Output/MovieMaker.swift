@@ -74,6 +74,8 @@ public final class MovieMaker {
     private var startTime: Date?
     /// Frames added so far.
     public private(set) var frameCount = 0
+    /// The last chapter's start once `setChapters` was called: the movie must reach past it.
+    private var chaptersEnd: Time?
     /// The most video decoders this movie's clips have had open at once (what
     /// `EncoderSettings.videoDecoderLimit` bounds), counted per movie, for tests and the benchmark.
     package var videoDecoderPeak: Int { output.statistics.peakOpenVideoDecoders }
@@ -297,6 +299,12 @@ public final class MovieMaker {
             fail(MovieMakerError.noFrames)
             throw .noFrames
         }
+        if let chaptersEnd, !(chaptersEnd < frameRate.time(ofFrame: frameCount)) {
+            let error = MovieMakerError.invalidSetting(.chapters, value: "a chapter at \(chaptersEnd.seconds) s",
+                                                       expected: "chapters that start before the movie's end (\(frameRate.time(ofFrame: frameCount).seconds) s)")
+            fail(error)
+            throw error
+        }
         let size: Int
         do throws(MovieMakerError) {
             size = try output.finish { hookMovie(path: url.path, hasSound: output.hasAudio) }
@@ -327,6 +335,29 @@ public final class MovieMaker {
         StudioHook.MovieFile(width: width, height: height, fpsNumerator: frameRate.numerator, fpsDenominator: frameRate.denominator,
                              frameCount: frameCount, path: path, hasSound: hasSound, crf: settings.crf(for: videoCodec), preset: settings.preset.rawValue,
                              lossless: settings.lossless, transparent: settings.transparency)
+    }
+
+    /// Gives the movie chapters that players list and jump to: in `.mp4` and `.mov` a QuickTime chapter
+    /// track (and Nero `chpl` in MP4), in `.mkv` and `.webm` Matroska `Chapters`. Each chapter lasts
+    /// until the next one starts, the last until `movieDuration`, the movie's length (chapter lengths are
+    /// written before the first frame). Call it once, before the first frame.
+    ///
+    /// Throws `.invalidSetting(.chapters, …)` after the first frame, for a container without chapters
+    /// (animated images, PNG sequences), or for chapters out of order, at the same time, before 0, at or
+    /// after `movieDuration`, or without a title.
+    public func setChapters(_ chapters: [Chapter], movieDuration: Time) throws(MovieMakerError) {
+        try checkOpen()
+        guard frameCount == 0, chaptersEnd == nil else {
+            throw .invalidSetting(.chapters, value: frameCount > 0 ? "after frame \(frameCount)" : "a second time",
+                                  expected: "setChapters called once, before the first frame")
+        }
+        guard [.mp4, .mov, .mkv, .webm].contains(container) else {
+            throw .invalidSetting(.chapters, value: "\(chapters.count) chapters in a \(container == .pngSequence ? "PNG sequence" : "." + container.rawValue)",
+                                  expected: "a .mp4, .mov, .mkv or .webm movie")
+        }
+        try Chapter.validate(chapters, end: movieDuration)
+        try output.setChapters(chapters, end: movieDuration)
+        chaptersEnd = chapters.last?.start
     }
 
     /// Abandons the movie: stops encoding and deletes the partial file. `url` is left as it was.

@@ -38,10 +38,13 @@ protocol MovieOutput: AnyObject {
     func discard()
     /// What an animated image's `maxFileSize` made it at, once finished (nil when it fitted as asked).
     var animatedImageFit: AnimatedImageFit? { get }
+    /// Adds chapters (checked), the last ending at `end`; before the first frame.
+    func setChapters(_ chapters: [Chapter], end: Time) throws(MovieMakerError)
 }
 
 extension MovieOutput {
     var animatedImageFit: AnimatedImageFit? { nil }
+    func setChapters(_ chapters: [Chapter], end: Time) throws(MovieMakerError) {}
 }
 
 /// Frames of a clip to add to a movie: `frames` (on the clip's own frame grid) becoming the movie's

@@ -135,6 +135,10 @@ final class VideoEncoder {
         return encoder
     }
 
+    /// Adds `chapters` to the container (MP4, MOV, Matroska, WebM), each to the next one's start and the
+    /// last to `end`. Before `writeHeader`.
+    func setChapters(_ chapters: [Chapter], end: Time) throws(MovieMakerError) { try muxer.addChapters(chapters, end: end) }
+
     /// Writes the container header; called once, before the first frame (after any `addAudio`).
     func writeHeader() throws(MovieMakerError) {
         guard !muxer.headerWritten else { return }

@@ -80,6 +80,9 @@ public struct TimelineComposition: Sendable {
     /// Things the render does differently from what the description asks (a transition shortened to
     /// fit, a clip fitted to its slot), one sentence each.
     public let warnings: [String]
+    /// The movie's chapters: the description's `markers` (the timeline's own, in movie time), in order of
+    /// time, those at or after the movie's end left out (with a warning).
+    public let chapters: [Chapter]
     /// Which part of which file each media item plays, by the item's JSON path (for OpenTimelineIO).
     let sources: [String: SourceTiming]
     /// Every file the composition reads (videos, photos, sounds), standardized: a render must not write
@@ -166,8 +169,16 @@ public struct TimelineComposition: Sendable {
     package func makeMovie(at url: URL) throws(MovieMakerError) -> MovieMaker {
         // An animated image has no sound track: the description's sound is left out.
         let holdsSound = Container(fileExtension: url.pathExtension).map { (try? $0.audioCodec()) != nil } ?? true
-        return try MovieMaker(url: url, width: width, height: height, fps: frameRate, settings: encoderSettings,
-                              audioSettings: holdsSound ? audioSettings : nil)
+        let movie = try MovieMaker(url: url, width: width, height: height, fps: frameRate, settings: encoderSettings,
+                                   audioSettings: holdsSound ? audioSettings : nil)
+        // Animated images have no chapters: the markers are left out there.
+        if !chapters.isEmpty, [.mp4, .mov, .mkv, .webm].contains(movie.container) {
+            do { try movie.setChapters(chapters, movieDuration: frameRate.time(ofFrame: frameCount)) } catch {
+                movie.cancel()
+                throw error
+            }
+        }
+        return movie
     }
 
     /// Adds the composition to `movie`: the sound track first, then every frame of the picture.
@@ -413,9 +424,20 @@ struct TimelineCompiler {
         var hash = SHA256()
         hash.update(Data(((try? timeline.jsonText()) ?? "unwritable \(UUID())").utf8))
         hash.update(Data("\nmedia \(options.mediaFolder.standardizedFileURL.path)\npreview \(options.preview) \(width)x\(height)\ngenerators \(options.generators.names.sorted())".utf8))
+        var chapters: [Chapter] = []
+        for marker in timeline.markers.sorted(by: { $0.at.time(at: rate) < $1.at.time(at: rate) }) {
+            let start = marker.at.time(at: rate)
+            if !(start < duration) {
+                warnings.append("the marker \"\(marker.name)\" at \(start.seconds) s is at or after the movie's end (\(duration.seconds) s): it is not a chapter")
+            } else if let last = chapters.last, last.start == start {
+                warnings.append("the markers \"\(last.title)\" and \"\(marker.name)\" are at the same time (\(start.seconds) s): only the first is a chapter")
+            } else {
+                chapters.append(Chapter(marker.name.isEmpty ? "Chapter \(chapters.count + 1)" : marker.name, at: start))
+            }
+        }
         return TimelineComposition(width: width, height: height, frameRate: rate, duration: duration, encoderSettings: settings,
                                    audioSettings: audioSettings, picture: film, soundtrack: soundtrack, plan: plan,
-                                   videoDecoders: decoders, warnings: warnings, sources: sources, inputFiles: inputFiles,
+                                   videoDecoders: decoders, warnings: warnings, chapters: chapters, sources: sources, inputFiles: inputFiles,
                                    descriptionHash: hash.hexDigest(), stickers: stickerItems)
     }
 

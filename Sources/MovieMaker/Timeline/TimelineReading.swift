@@ -206,7 +206,7 @@ struct SpecObject {
 
     // MARK: Times
 
-    static let timeForms = "a time such as \"1.5s\", \"90f\", \"1001/30000s\", \"20ms\" or a number of seconds"
+    static let timeForms = "a time such as \"1.5s\", \"90f\", \"1001/30000s\", \"20ms\", \"1m20s\" or a number of seconds"
 
     /// A time: `"1.5s"`, `"90f"`, `"1001/30000s"`, `"20ms"` or a number of seconds; `positive` refuses 0.
     func time(_ key: String, required: Bool = false, positive: Bool = false) throws(MovieMakerError) -> Timeline.TimeValue? {

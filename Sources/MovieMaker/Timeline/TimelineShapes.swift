@@ -10,9 +10,9 @@ import Foundation
 enum TimelineShapes {
     // Times: a number of seconds or a string with a unit. The patterns refuse what the reader refuses
     // (a sign, a missing unit); the reader also refuses times over 24 hours, which a pattern cannot say.
-    static let timePattern = #"^\s*(([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?(/([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)?\s*(s|ms)|[0-9]+\s*f)\s*$"#
+    static let timePattern = #"^\s*(([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?(/([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)?\s*(s|ms)|[0-9]+\s*f|[0-9]+h([0-9]+m)?(([0-9]+(\.[0-9]*)?|\.[0-9]+)s)?|[0-9]+m(([0-9]+(\.[0-9]*)?|\.[0-9]+)s)?)\s*$"#
     /// The time pattern with zero refused: a lookahead rejects numbers whose digits are all 0.
-    static let positiveTimePattern = #"^(?!\s*(0*\.?0*([eE][+-]?[0-9]+)?(/[^sm]*)?\s*(s|ms)|0+\s*f)\s*$)"# + String(timePattern.dropFirst())
+    static let positiveTimePattern = #"^(?!\s*(0*\.?0*([eE][+-]?[0-9]+)?(/[^sm]*)?\s*(s|ms)|0+\s*f|(0+h)?(0+m)?(0*\.?0*s)?)\s*$)"# + String(timePattern.dropFirst())
 
     /// `{"until": "n1"}` or `{"mark": "n1#cut"}`: one key, a string.
     static func narrationPoint(_ key: String, _ value: JSONValue) -> JSONValue {

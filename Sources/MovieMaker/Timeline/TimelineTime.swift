@@ -65,7 +65,9 @@ extension Timeline {
         /// nil for anything else, or a time beyond `maximum` either way.
         package init?(text: String) {
             let trimmed = text.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasSuffix("ms") {
+            if let clock = Self.hoursAndMinutes(trimmed) {
+                self = .seconds(clock)
+            } else if trimmed.hasSuffix("ms") {
                 guard let (n, d) = ExactNumber.parse(String(trimmed.dropLast(2))),
                       let (dd, o) = Optional(d.multipliedReportingOverflow(by: 1000)), !o else { return nil }
                 guard let r = ExactNumber.reduced(n, dd) else { return nil }
@@ -81,6 +83,25 @@ extension Timeline {
                 return nil
             }
             guard isWithinLimit else { return nil }
+        }
+
+        /// `"1h"`, `"2m"`, `"1m20s"`, `"1h2m3.5s"`: whole hours and minutes, then exact seconds; nil for
+        /// any other text (a plain `"20s"` or `"20ms"` has neither an `h` nor a minutes' `m`).
+        static func hoursAndMinutes(_ text: String) -> Time? {
+            guard !text.hasSuffix("ms"), text.contains("h") || text.contains("m") else { return nil }
+            var rest = Substring(text), total = Time.zero
+            for (unit, seconds) in [("h", Int64(3600)), ("m", Int64(60))] {
+                guard let i = rest.firstIndex(of: Character(unit)) else { continue }
+                guard let n = Int64(rest[..<i]), n >= 0, rest[..<i].allSatisfy(\.isNumber), n <= 86_400 else { return nil }
+                total = total + Time(value: n * seconds, timescale: 1)
+                rest = rest[rest.index(after: i)...]
+            }
+            if !rest.isEmpty {
+                guard rest.hasSuffix("s"), rest.first?.isNumber == true || rest.first == ".",
+                      let (n, d) = ExactNumber.parse(String(rest.dropLast())), n >= 0 else { return nil }
+                total = total + Time(value: n, timescale: d)
+            }
+            return total
         }
 
         /// Reads a plain JSON number of seconds, from its text (`"2.5"`, `"3"`, `"1e-3"`); nil when it is
