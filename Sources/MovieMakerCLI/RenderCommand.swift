@@ -166,6 +166,11 @@ struct RenderCommand: ParsableCommand {
     /// --crf and --preset, instead of the description's output.encoder.
     @OptionGroup var quality: EncoderQualityOptions
 
+    /// The sound alone.
+    @Flag(name: .customLong("audio-only"),
+          help: "Write only the sound, mixed and levelled as the movie's: -o sound.m4a, .mp3, .opus, .flac or .wav (those extensions imply it).")
+    var audioOnly = false
+
     /// The chapters as YouTube description lines.
     @Flag(name: .customLong("print-chapters"),
           help: "Print the description's markers as chapter lines for a YouTube description (0:00 Intro), with a warning when YouTube would not show them; renders too when -o is given.")
@@ -205,7 +210,18 @@ struct RenderCommand: ParsableCommand {
         guard output != nil || check || saveSpec != nil || chunking.isChunked || printChapters || chaptersVTT != nil else {
             throw ValidationError("give -o movie.mp4 to render, --check to only check, --save-spec file.json to save the filled description, or --chunk K/N --chunk-dir DIR to render one chunk")
         }
-        if let output {
+        let soundFile = output.flatMap { SoundFileFormat(fileExtension: URL(fileURLWithPath: $0).pathExtension) }
+        if audioOnly && soundFile == nil {
+            throw ValidationError("--audio-only writes a sound file: give -o sound.m4a (or .mp3, .opus, .flac, .wav)")
+        }
+        if let output, soundFile != nil {
+            guard !chunking.isChunked else { throw ValidationError("a sound file is written in one go: leave out --chunk") }
+            try OutputOptions.checkFolder(of: output)
+            if FileIdentity.same(output, description.spec) { throw InputError("-o \(output) is the description file itself: choose another destination") }
+            if let input = FileIdentity.inputMatching(output, in: Array(CommandLine.arguments.dropFirst())) {
+                throw InputError("-o \(output) is \(input), an input of this command: writing there would destroy it; choose another destination")
+            }
+        } else if let output {
             try OutputOptions.check(output)
             guard !OutputOptions.stillExtensions.contains(URL(fileURLWithPath: output).pathExtension.lowercased()) else {
                 throw ValidationError("render makes a movie: use -o movie.mp4 (or .mov, .mkv, .webm)")
@@ -280,6 +296,18 @@ struct RenderCommand: ParsableCommand {
         guard let output else { return }
         if let input = composition.inputFiles.first(where: { FileIdentity.same(output, $0.path) }) {
             throw InputError("-o \(output) is \(input.path), which the description reads: choose another destination")
+        }
+        if SoundFileFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) != nil {
+            let summary: SoundFileSummary
+            do {
+                summary = try composition.renderSound(to: URL(fileURLWithPath: output), cancellation: Interruption.shared.token)
+            } catch {
+                // (A `catch where` on this typed error crashes Swift 6.3's SIL verifier.)
+                if error.code == .invalidDescription { throw DescriptionError(file: description.spec, error: error) }
+                throw error
+            }
+            if progress.showsSummary { Terminal.printLine(summary.description) }
+            return
         }
         let reporter = ProgressReporter(label: "render", output: output, options: progress)
         let movie = try Interruption.shared.makeMovie { try composition.makeMovie(at: URL(fileURLWithPath: output)) }

@@ -591,3 +591,33 @@ struct ChapterOptionTests {
         #expect(bad.status == 64 && bad.stderr.contains(".vtt"), "\(bad.stderr)")
     }
 }
+
+/// `render -o sound.m4a` / `--audio-only`: the sound alone.
+@Suite("render: the sound alone (.m4a, .mp3, .opus, .flac, .wav, --audio-only)")
+struct AudioOnlyOptionTests {
+    @Test("-o x.flac writes only the sound, as long as the movie; --audio-only with a movie extension and a silent description are refused")
+    func audioOnly() throws {
+        guard CLI.isBuilt, FFTools.available else { return }
+        let folder = try TemporaryFolder()
+        try ProceduralSound(duration: 2) { t in 0.3 * sin(2 * .pi * 440 * t) }.writeWAV(to: folder.file("tone.wav"))
+        let spec = folder.file("talk.json")
+        try #"""
+        {"version": 1, "output": {"size": "64x48", "fps": 10},
+         "tracks": [{"kind": "video", "items": [{"type": "color", "color": "teal", "duration": "1.5s"}]},
+                    {"kind": "audio", "items": [{"type": "music", "source": {"file": "tone.wav"}}]}]}
+        """#.write(to: spec, atomically: true, encoding: .utf8)
+        let flac = try CLI.run(["render", spec.path, "--audio-only", "-o", folder.file("talk.flac").path])
+        #expect(flac.status == 0 && flac.stdout.contains("flac, 1.500 s"), "\(flac.stdout) \(flac.stderr)")
+        let s = try probeStreams(folder.file("talk.flac"))
+        #expect(s["audio"]?["codec_name"] as? String == "flac" && s["video"] == nil)
+        #expect(double(s["audio"], "duration") == 1.5)
+        let movie = try CLI.run(["render", spec.path, "--audio-only", "-o", folder.file("talk.mp4").path])
+        #expect(movie.status == 64 && movie.stderr.contains("--audio-only"), "\(movie.stderr)")
+        let silentSpec = folder.file("silent.json")
+        try #"{"version": 1, "output": {"size": "64x48"}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": "1s"}]}]}"#
+            .write(to: silentSpec, atomically: true, encoding: .utf8)
+        let silent = try CLI.run(["render", silentSpec.path, "-o", folder.file("silent.wav").path])
+        #expect(silent.status == 64 && silent.stderr.contains("no sound"), "\(silent.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("talk.mp4").path) && !FileManager.default.fileExists(atPath: folder.file("silent.wav").path))
+    }
+}

@@ -137,6 +137,8 @@ final class AudioEncoder {
     let frameSize: Int
     /// Whether the codec takes planar samples (AAC: one plane per channel) rather than interleaved (Opus).
     private let planar: Bool
+    /// Whether it takes interleaved 16-bit integers (FLAC, PCM) rather than floats.
+    private let integer16: Bool
     /// The sample frames of the next encoder frame, interleaved as sources give them; owned, freed in deinit.
     private let staging: UnsafeMutablePointer<Float>
     private var filled = 0
@@ -174,21 +176,25 @@ final class AudioEncoder {
         if var p = encoder.pointee.sample_fmts {
             while p.pointee != AV_SAMPLE_FMT_NONE { formats.append(p.pointee); p += 1 }
         }
+        // FLAC and PCM take integers: 16-bit interleaved, rounded from the float mix in `send()`.
         if formats.isEmpty || formats.contains(AV_SAMPLE_FMT_FLTP) {
             c.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
         } else if formats.contains(AV_SAMPLE_FMT_FLT) {
             c.pointee.sample_fmt = AV_SAMPLE_FMT_FLT
+        } else if formats.contains(AV_SAMPLE_FMT_S16) {
+            c.pointee.sample_fmt = AV_SAMPLE_FMT_S16
         } else {
-            throw .encoderUnavailable(name: "\(name) with float samples")
+            throw .encoderUnavailable(name: "\(name) with float or 16-bit samples")
         }
         planar = c.pointee.sample_fmt == AV_SAMPLE_FMT_FLTP
+        integer16 = c.pointee.sample_fmt == AV_SAMPLE_FMT_S16
         c.pointee.sample_rate = Int32(settings.sampleRate)
         guard var layout = AudioSettings.channelLayout(encoder, settings.channelCount) else {
             throw .invalidSetting(.audioChannelCount, value: "\(settings.channelCount)", expected: "a count \(name) takes, e.g. 2")
         }
         defer { av_channel_layout_uninit(&layout) }
         try ffCheck(av_channel_layout_copy(&c.pointee.ch_layout, &layout), "av_channel_layout_copy")
-        c.pointee.bit_rate = Int64(settings.bitRate)
+        if !audioCodec.isLossless { c.pointee.bit_rate = Int64(settings.bitRate) }
         c.pointee.time_base = AVRational(num: 1, den: Int32(settings.sampleRate))
         if audioCodec == .aac { c.pointee.profile = FF_PROFILE_AAC_LOW }
         if globalHeader { c.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
@@ -297,6 +303,9 @@ final class AudioEncoder {
                 let plane = UnsafeMutableRawPointer(f.pointee.extended_data[ch]!).assumingMemoryBound(to: Float.self)
                 for i in 0..<count { plane[i] = staging[i * channels + ch] }
             }
+        } else if integer16 {
+            let samples = UnsafeMutableRawPointer(f.pointee.extended_data[0]!).assumingMemoryBound(to: Int16.self)
+            for i in 0..<(count * channels) { samples[i] = Int16((staging[i] * 32767).rounded()) }
         } else {
             UnsafeMutableRawPointer(f.pointee.extended_data[0]!).assumingMemoryBound(to: Float.self).update(from: staging, count: count * channels)
         }
