@@ -6,7 +6,7 @@ extension Container {
     /// The audio codec this container gets; throws for a PNG sequence, which has no sound.
     func audioCodec() throws(MovieMakerError) -> AudioCodec {
         switch self {
-        case .mp4, .mov, .mkv: return .aac
+        case .mp4, .mov, .mkv, .hls: return .aac
         case .webm: return .opus
         case .pngSequence: throw .audioUnsupported(container: "a PNG sequence")
         case .gif, .apng, .webp: throw .audioUnsupported(container: "an animated image (.\(rawValue))")

@@ -18,6 +18,9 @@ public enum Container: String, Sendable, CaseIterable {
     case apng
     /// An animated WebP (`.webp`).
     case webp
+    /// An HLS stream: a folder holding `playlist.m3u8` (VOD), the fMP4 initialisation segment `init.mp4`
+    /// and media segments `segment-00000.m4s`, … each starting with a keyframe: see `MovieMaker(hlsIn:…)`.
+    case hls
     /// A folder of numbered PNG files (`frame-00001.png`, …), one per frame: see `MovieMaker(pngSequenceIn:…)`.
     case pngSequence
 
@@ -53,6 +56,7 @@ public enum Container: String, Sendable, CaseIterable {
         case .mkv: [.h264, .hevc, .av1, .vp9, .proRes4444]
         case .webm: [.vp9, .av1]
         case .pngSequence: [.png]
+        case .hls: [.h264, .hevc]
         case .gif: [.gif]
         case .apng: [.apng]
         case .webp: [.webp]
@@ -66,6 +70,8 @@ public enum Container: String, Sendable, CaseIterable {
             switch (self, transparency) {
             case (.webm, _): return .vp9
             case (.pngSequence, _): return .png
+            case (.hls, true): throw .invalidSetting(.videoCodec, value: "an HLS stream with transparency", expected: "an opaque stream (HLS carries H.264 or HEVC, neither with alpha)")
+            case (.hls, false): return .h264
             case (.gif, true): throw .invalidSetting(.videoCodec, value: "gif with transparency", expected: "an opaque GIF, or .apng or .webp for an animated image with an alpha channel")
             case (.gif, false): return .gif
             case (.apng, _): return .apng

@@ -40,6 +40,9 @@ public struct EncoderSettings: Sendable, Equatable {
     /// How an animated image (`.gif`, `.apng`, `.webp`) is made: palette, dithering, plays, WebP
     /// quality, the largest file wanted. Movies ignore it.
     public var animatedImage = AnimatedImageSettings()
+    /// An HLS stream's segment length in frames: every segment starts with an IDR frame and no other
+    /// frame is one (`MovieMaker(hlsIn:…)` sets it).
+    var hlsSegmentFrames: Int? = nil
     /// What to do with odd frame sizes.
     public var oddSizePolicy: OddSizePolicy = .reject
     /// Frames in flight between drawing and encoding (≥ 2). More smooths uneven frames at the cost of memory.

@@ -73,7 +73,16 @@ final class EncodingOutput: MovieOutput {
     var hasAudio: Bool { encoder.audio != nil }
     /// What an animated image's `maxFileSize` made it at, once finished (nil when it fitted as asked).
     var animatedImageFit: AnimatedImageFit? { (encoder as? AnimatedImageEncoder)?.fit }
-    func setChapters(_ chapters: [Chapter], end: Time) throws(MovieMakerError) { try encoder.setChapters(chapters, end: end) }
+    func setChapters(_ chapters: [Chapter], end: Time) throws(MovieMakerError) {
+        guard destination.isHLS else { return try encoder.setChapters(chapters, end: end) }
+        // HLS: the chapters as a WebVTT file beside the playlist, moved into place with it.
+        let file = partial.appendingPathComponent(MovieDestination.hlsChapters)
+        do {
+            try Data(Chapter.webVTT(chapters, end: end).utf8).write(to: file)
+        } catch {
+            throw .destinationNotWritable(path: destination.url.path, reason: "cannot write \(MovieDestination.hlsChapters): \(error.localizedDescription)")
+        }
+    }
     func framesEncoded(added: Int) -> Int { pipeline.framesEncoded }
     var buffersAllocated: Int { pipeline.buffersAllocated }
     func setCancellation(_ token: CancellationToken?) { pipeline.cancellation = token }

@@ -5,10 +5,24 @@ import Foundation
 /// frames), the partial file or folder beside it, and the final rename into place. `MovieMaker` checks
 /// all of this before the first frame, so a bad destination fails at once and leaves nothing behind.
 struct MovieDestination {
-    /// The movie file, or the folder of a PNG sequence.
+    /// The movie file, or the folder of a PNG sequence or an HLS stream.
     let url: URL
     /// Whether `url` is a folder of `frame-N.png` files.
     let isPNGSequence: Bool
+    /// Whether `url` is a folder holding an HLS stream (`playlist.m3u8`, `init.mp4`, `segment-N.m4s`).
+    var isHLS = false
+
+    /// Whether `url` is a folder (of PNG frames or an HLS stream) rather than a file.
+    var isFolder: Bool { isPNGSequence || isHLS }
+
+    /// The HLS playlist's name in its folder.
+    static let hlsPlaylist = "playlist.m3u8"
+    /// The HLS fMP4 initialisation segment's name.
+    static let hlsInitSegment = "init.mp4"
+    /// The pattern of HLS media segments' names (numbered from 0).
+    static let hlsSegmentPattern = "segment-%05d.m4s"
+    /// The WebVTT chapters file written beside an HLS stream that has chapters.
+    static let hlsChapters = "chapters.vtt"
 
     /// The folder the movie goes into.
     var folder: URL { url.deletingLastPathComponent() }
@@ -43,8 +57,8 @@ struct MovieDestination {
         close(probeFD)
         unlink(probe)
         var isDirectory: ObjCBool = false
-        if isPNGSequence {
-            try Self.checkReplaceableSequenceFolder(url)
+        if isFolder {
+            try Self.checkReplaceableSequenceFolder(url, hls: isHLS)
         } else if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw .destinationNotWritable(path: url.path, reason: "a folder has that name")
         }
@@ -57,14 +71,14 @@ struct MovieDestination {
     func makePartial() throws(MovieMakerError) -> (url: URL, encoderPath: String) {
         PartialFiles.removeStale(in: folder)
         let partial: URL, encoderPath: String
-        if isPNGSequence {
+        if isFolder {
             partial = PartialFiles.url(beside: url, stem: url.lastPathComponent, extension: nil)
             do {
                 try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: false)
             } catch {
                 throw .destinationNotWritable(path: folder.path, reason: "cannot create a folder there: \(error.localizedDescription)")
             }
-            encoderPath = partial.appendingPathComponent(Self.pngFramePattern).path
+            encoderPath = partial.appendingPathComponent(isHLS ? Self.hlsPlaylist : Self.pngFramePattern).path
         } else {
             partial = PartialFiles.url(beside: url, stem: url.deletingPathExtension().lastPathComponent, extension: url.pathExtension)
             encoderPath = partial.path
@@ -81,7 +95,7 @@ struct MovieDestination {
 
     /// Moves the finished `partial` to `url`, replacing what was there atomically, and forgets it.
     func moveIntoPlace(from partial: URL) throws(MovieMakerError) {
-        if isPNGSequence {
+        if isFolder {
             try moveSequenceIntoPlace(from: partial)
         } else if rename(partial.path, url.path) != 0 {
             // rename(2) replaces the destination atomically: readers see the old file or the new one.
@@ -92,34 +106,38 @@ struct MovieDestination {
 
     /// The bytes written: the file's size, or a PNG sequence's files' sizes added up.
     func writtenSize() -> Int {
-        guard isPNGSequence else { return (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0 }
+        guard isFolder else { return (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0 }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
         return names.reduce(0) { sum, name in
             sum + ((try? FileManager.default.attributesOfItem(atPath: url.appendingPathComponent(name).path)[.size] as? Int) ?? 0)
         }
     }
 
-    /// Throws unless `url` is absent, an empty folder, or a folder holding only `frame-N.png` files:
-    /// MovieMaker replaces earlier frames but never deletes anything else.
-    static func checkReplaceableSequenceFolder(_ url: URL) throws(MovieMakerError) {
+    /// Throws unless `url` is absent, an empty folder, or a folder holding only `frame-N.png` files (with
+    /// `hls`: only an earlier HLS stream's files): MovieMaker replaces earlier output but never deletes
+    /// anything else.
+    static func checkReplaceableSequenceFolder(_ url: URL, hls: Bool = false) throws(MovieMakerError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return }
-        guard isDirectory.boolValue else { throw .destinationNotWritable(path: url.path, reason: "a file has that name; PNG frames go into a folder") }
+        guard isDirectory.boolValue else { throw .destinationNotWritable(path: url.path, reason: "a file has that name; \(hls ? "an HLS stream goes" : "PNG frames go") into a folder") }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
-        func isFrame(_ name: String) -> Bool {
-            guard name.hasPrefix("frame-"), name.hasSuffix(".png") else { return false }
-            let digits = name.dropFirst(6).dropLast(4)
+        func numbered(_ name: String, _ prefix: String, _ suffix: String) -> Bool {
+            guard name.hasPrefix(prefix), name.hasSuffix(suffix) else { return false }
+            let digits = name.dropFirst(prefix.count).dropLast(suffix.count)
             return !digits.isEmpty && digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber)
         }
-        if let other = names.sorted().first(where: { !isFrame($0) }) {
-            throw .destinationNotWritable(path: url.path, reason: "the folder holds \(other), not only frame-N.png files; choose a new or empty folder")
+        func ours(_ name: String) -> Bool {
+            hls ? [hlsPlaylist, hlsInitSegment, hlsChapters].contains(name) || numbered(name, "segment-", ".m4s") : numbered(name, "frame-", ".png")
+        }
+        if let other = names.sorted().first(where: { !ours($0) }) {
+            throw .destinationNotWritable(path: url.path, reason: "the folder holds \(other), not only \(hls ? "an HLS stream's files (playlist.m3u8, init.mp4, segment-N.m4s)" : "frame-N.png files"); choose a new or empty folder")
         }
     }
 
     /// Moves the finished frame folder to `url`. rename(2) replaces an absent or empty folder atomically;
     /// a folder of earlier frames is moved aside first and deleted once the new one is in place.
     private func moveSequenceIntoPlace(from partial: URL) throws(MovieMakerError) {
-        try Self.checkReplaceableSequenceFolder(url)
+        try Self.checkReplaceableSequenceFolder(url, hls: isHLS)
         if rename(partial.path, url.path) == 0 { return }
         guard errno == ENOTEMPTY || errno == EEXIST else {
             throw .destinationNotWritable(path: url.path, reason: String(cString: strerror(errno)))

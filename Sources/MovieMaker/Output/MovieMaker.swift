@@ -116,14 +116,36 @@ public final class MovieMaker {
         try self.init(destination: folder, isPNGSequence: true, width: width, height: height, fps: fps, settings: settings, audioSettings: nil)
     }
 
+    /// Writes an HLS stream (VOD) into the folder `folder`: `playlist.m3u8`, the fMP4 (CMAF)
+    /// initialisation segment `init.mp4`, and media segments `segment-00000.m4s`, … of `segmentDuration`
+    /// each (rounded to whole frames; the last may be shorter), video and sound together. Every segment
+    /// starts with an IDR frame, and no other frame is one, so players can start and switch at any
+    /// segment. H.264 (or HEVC with `settings.codec`), AAC sound with `audioSettings` or a first sound.
+    ///
+    /// Like a PNG sequence, the stream is written into a hidden folder beside `folder` and renamed into
+    /// place by `finish()`; an existing `folder` must be empty or hold only an earlier stream's files.
+    /// With chapters (`setChapters`), a WebVTT chapters file `chapters.vtt` is written beside the playlist.
+    public convenience init(hlsIn folder: URL, width: Int, height: Int, fps: FrameRate = 30, segmentDuration: Time = 4,
+                            settings: EncoderSettings = EncoderSettings(), audioSettings: AudioSettings? = nil) throws(MovieMakerError) {
+        let frames = (Double(segmentDuration.value) * Double(fps.numerator) / (Double(segmentDuration.timescale) * Double(fps.denominator))).rounded()
+        guard segmentDuration > .zero, frames >= 1, frames <= 100_000 else {
+            throw .invalidSetting(.segmentDuration, value: "\(segmentDuration.seconds) s",
+                                  expected: "at least one frame and at most 100000 frames, e.g. 4 s (Apple's recommended 6 s, or 2 s for low latency)")
+        }
+        var settings = settings
+        settings.hlsSegmentFrames = Int(frames)
+        try self.init(destination: folder, isPNGSequence: false, width: width, height: height, fps: fps, settings: settings,
+                      audioSettings: audioSettings, hls: true)
+    }
+
     private init(destination url: URL, isPNGSequence: Bool, width: Int, height: Int, fps: FrameRate,
-                 settings: EncoderSettings, audioSettings: AudioSettings?) throws(MovieMakerError) {
+                 settings: EncoderSettings, audioSettings: AudioSettings?, hls: Bool = false) throws(MovieMakerError) {
         guard width >= 2, height >= 2 else { throw .invalidSize(width: width, height: height) }
         guard width <= Self.maximumSide, height <= Self.maximumSide, width * height <= Self.maximumPixels else {
             throw .sizeTooLarge(width: width, height: height, maxSide: Self.maximumSide, maxPixels: Self.maximumPixels)
         }
         // 4:2:0 codecs (H.264, VP9) store colour at half resolution; PNG and ProRes 4444 take any size.
-        let container = isPNGSequence ? .pngSequence : Container(fileExtension: url.pathExtension)
+        let container = hls ? .hls : isPNGSequence ? .pngSequence : Container(fileExtension: url.pathExtension)
         let needsEvenSize = (container.flatMap { try? $0.videoCodec(settings.codec, transparency: settings.transparency, fileExtension: url.pathExtension) })?.needsEvenSize ?? true
         if (width % 2 != 0 || height % 2 != 0) && needsEvenSize && settings.oddSizePolicy == .reject {
             throw .oddSize(width: width, height: height)
@@ -139,7 +161,8 @@ public final class MovieMaker {
             throw .invalidSetting(.videoCodec, value: "av1 at \(width)×\(height)", expected: "a picture at least 64×64 pixels (SVT-AV1's smallest), or another codec")
         }
         if let audioSettings { try audioSettings.validate(for: container.audioCodec()) }
-        let destination = MovieDestination(url: url, isPNGSequence: isPNGSequence)
+        var destination = MovieDestination(url: url, isPNGSequence: isPNGSequence)
+        destination.isHLS = hls
         try destination.checkFolder()
         self.url = url; self.width = width; self.height = height; self.frameRate = fps
         self.settings = settings; self.container = container; self.videoCodec = videoCodec
@@ -150,7 +173,7 @@ public final class MovieMaker {
         let hook = try StudioHook.claim()
         if let hook, case .preview = hook.hook.mode {
             // A studio preview: nothing is written at the destination or beside it, nothing is encoded.
-            if isPNGSequence { try MovieDestination.checkReplaceableSequenceFolder(url) }
+            if destination.isFolder { try MovieDestination.checkReplaceableSequenceFolder(url, hls: hls) }
             LibraryLog.ensureConfigured()
             renderReport = nil
             output = PreviewOutput(capture: PreviewCapture(hook: hook.hook, first: hook.first), hasSound: audioSettings != nil,
@@ -351,7 +374,7 @@ public final class MovieMaker {
             throw .invalidSetting(.chapters, value: frameCount > 0 ? "after frame \(frameCount)" : "a second time",
                                   expected: "setChapters called once, before the first frame")
         }
-        guard [.mp4, .mov, .mkv, .webm].contains(container) else {
+        guard [.mp4, .mov, .mkv, .webm, .hls].contains(container) else {
             throw .invalidSetting(.chapters, value: "\(chapters.count) chapters in a \(container == .pngSequence ? "PNG sequence" : "." + container.rawValue)",
                                   expected: "a .mp4, .mov, .mkv or .webm movie")
         }

@@ -41,6 +41,8 @@ final class VideoEncoder {
     let framePixelFormat: AVPixelFormat
     /// The encoded picture size.
     private let width: Int32, height: Int32
+    /// An HLS stream's segment length in frames (each segment starts with an IDR frame).
+    private let hlsSegmentFrames: Int?
 
     /// H.264's pixel format, the default output's.
     static let pixelFormat = AV_PIX_FMT_YUV420P
@@ -71,8 +73,9 @@ final class VideoEncoder {
         c.pointee.framerate = AVRational(num: Int32(rate.numerator), den: Int32(rate.denominator))
         c.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
         c.pointee.thread_count = Int32(settings.threads)
+        hlsSegmentFrames = container == .hls ? settings.hlsSegmentFrames : nil
         if [.h264, .hevc, .av1, .vp9].contains(videoCodec) {
-            if let k = settings.keyframeInterval { c.pointee.gop_size = Int32(k) }
+            if let k = settings.hlsSegmentFrames ?? settings.keyframeInterval { c.pointee.gop_size = Int32(k) }
             if let b = settings.bitrate, !(videoCodec == .h264 && settings.lossless) { c.pointee.bit_rate = Int64(b) }
         }
         if videoCodec == .proRes4444 && settings.usesFixedProResQuantiser {
@@ -98,7 +101,8 @@ final class VideoEncoder {
         }
         // Containers that keep SPS/PPS out of band (MP4, MOV, MKV) need them as extradata: set this
         // before avcodec_open2, as mux.c does.
-        if muxer.needsGlobalHeader { c.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
+        // HLS's fMP4 segments keep the parameter sets in `init.mp4`, as MP4 does.
+        if muxer.needsGlobalHeader || container == .hls { c.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
         try video.open(options: Self.encoderOptions(videoCodec, settings: settings),
                        operation: "avcodec_open2 (\(encoderName) \(width)×\(height) @ \(rate) fps)")
         try video.describe(borrowedStream)
@@ -128,7 +132,7 @@ final class VideoEncoder {
         // priming as an edit list over packets stamped from −1024 instead (and Matroska has no delay
         // field for AAC: its timestamps shift, video's too, keeping them in sync).
         let delayInTimestamps = audioCodec == .opus && (container == .webm || container == .mkv)
-        let encoder = try AudioEncoder(codec: audioCodec, settings: settings, globalHeader: muxer.needsGlobalHeader,
+        let encoder = try AudioEncoder(codec: audioCodec, settings: settings, globalHeader: muxer.needsGlobalHeader || container == .hls,
                                        delayInTimestamps: delayInTimestamps)
         try encoder.attach(to: muxer)
         audio = encoder
@@ -142,13 +146,28 @@ final class VideoEncoder {
     /// Writes the container header; called once, before the first frame (after any `addAudio`).
     func writeHeader() throws(MovieMakerError) {
         guard !muxer.headerWritten else { return }
-        try muxer.writeHeader(options: Self.headerOptions(container, audioSampleRate: audio?.settings.sampleRate), description: container.rawValue)
+        let hls = hlsSegmentFrames.map { (segmentFrames: $0, rate: rate, folder: (muxer.path as NSString).deletingLastPathComponent) }
+        try muxer.writeHeader(options: Self.headerOptions(container, audioSampleRate: audio?.settings.sampleRate, hls: hls), description: container.rawValue)
     }
 
     /// The muxer options every movie of `container` is written with (also by `ChunkJoiner`, so an
     /// assembled movie is muxed as a single render is).
-    static func headerOptions(_ container: Container, audioSampleRate: Int?) -> OwnedDictionary {
+    static func headerOptions(_ container: Container, audioSampleRate: Int?,
+                              hls: (segmentFrames: Int, rate: FrameRate, folder: String)? = nil) -> OwnedDictionary {
         let muxOptions = OwnedDictionary()
+        if let hls {
+            // libavformat's hls muxer: a VOD playlist of fMP4 (CMAF) segments. It cuts at a keyframe once
+            // `hls_time` has passed since the segment began; IDR frames come exactly every `segmentFrames`
+            // frames and nowhere else, so half a frame short of that cuts at each one.
+            let seconds = (Double(hls.segmentFrames) - 0.5) * Double(hls.rate.denominator) / Double(hls.rate.numerator)
+            muxOptions.set("hls_time", String(format: "%.6f", seconds))
+            muxOptions.set("hls_playlist_type", "vod")
+            muxOptions.set("hls_segment_type", "fmp4")
+            muxOptions.set("hls_fmp4_init_filename", MovieDestination.hlsInitSegment)
+            muxOptions.set("hls_segment_filename", (hls.folder as NSString).appendingPathComponent(MovieDestination.hlsSegmentPattern))
+            muxOptions.set("hls_flags", "independent_segments")
+            return muxOptions
+        }
         if container == .mp4 || container == .mov {
             // faststart: rewrite the file at the end with `moov` before `mdat`, so browsers can
             // start playing before the whole file has arrived. write_colr: always write the `colr` box.
@@ -219,7 +238,11 @@ final class VideoEncoder {
         switch videoCodec {
         case .h264:
             let options = OwnedDictionary([("preset", settings.preset.rawValue)])
-            if let flags = x264AssemblyWithoutAVX512 { options.set("x264-params", "asm=\(flags)") }
+            var parameters: [String] = []
+            if let flags = x264AssemblyWithoutAVX512 { parameters.append("asm=\(flags)") }
+            // HLS: an IDR frame at every segment start and nowhere else (no scene-cut keyframes).
+            if let n = settings.hlsSegmentFrames { parameters.append("keyint=\(n):min-keyint=\(n):scenecut=0") }
+            if !parameters.isEmpty { options.set("x264-params", parameters.joined(separator: ":")) }
             if let tune = settings.tune { options.set("tune", tune.rawValue) }
             // Lossless is a constant quantiser of 0 (x264's `--qp 0`), which only the High 4:4:4
             // Predictive profile can express; x264 picks that itself when no profile is forced.
@@ -235,7 +258,8 @@ final class VideoEncoder {
             return options
         case .hevc:
             // x265 logs through its own printf, not av_log: errors only.
-            let options = OwnedDictionary([("preset", settings.preset.rawValue), ("x265-params", "log-level=error")])
+            let keyframes = settings.hlsSegmentFrames.map { ":keyint=\($0):min-keyint=\($0):scenecut=0" } ?? ""
+            let options = OwnedDictionary([("preset", settings.preset.rawValue), ("x265-params", "log-level=error" + keyframes)])
             if let tune = settings.tune, EncoderTune.x265Tunes.contains(tune) { options.set("tune", tune.rawValue) }
             if settings.bitrate == nil { options.set("crf", "\(settings.crf(for: .hevc))") }
             return options

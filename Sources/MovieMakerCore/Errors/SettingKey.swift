@@ -44,6 +44,8 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
     public static let webpQuality = SettingKey(rawValue: "webpQuality", description: "WebP quality")
     /// `AnimatedImageSettings.maxFileSize`: the largest animated image wanted.
     public static let maxFileSize = SettingKey(rawValue: "maxFileSize", description: "maximum file size")
+    /// `MovieMaker(hlsIn:…)`'s segment duration.
+    public static let segmentDuration = SettingKey(rawValue: "segmentDuration", description: "segment duration")
     /// `MovieMaker.setChapters(_:)`: the movie's chapters.
     public static let chapters = SettingKey(rawValue: "chapters", description: "chapters")
     /// `EncoderSettings.bitrate`: the video bit rate.
@@ -262,7 +264,7 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
 
     /// Every setting without a number that MovieMaker names, in declaration order.
     package static let all: [SettingKey] = [
-        .crf, .videoCodec, .bitDepth, .gifColors, .plays, .webpQuality, .maxFileSize, .chapters, .bitrate, .keyframeInterval, .bufferCount, .drawingThreads, .threads, .frameCount, .audioSampleRate,
+        .crf, .videoCodec, .bitDepth, .gifColors, .plays, .webpQuality, .maxFileSize, .chapters, .segmentDuration, .bitrate, .keyframeInterval, .bufferCount, .drawingThreads, .threads, .frameCount, .audioSampleRate,
         .audioChannelCount, .audioBitRate, .soundStartTime, .audioReaderFormat, .musicVolume, .musicFade, .stillTime, .time, .frameRange, .studioHook, .chunk,
         .transition, .transitionDuration, .transitions, .color, .groupOpacity, .shadowBlur, .shadowOffset, .blurRadius,
         .regularPolygonSides, .starPoints, .fontSize, .textWidth, .lineSpacing, .letterSpacing, .outlineWidth,

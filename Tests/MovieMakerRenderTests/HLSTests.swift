@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+@testable import MovieMaker
+import MovieMakerTestSupport
+
+/// HLS straight from the render: the playlist read back by FFmpeg gives the frames of the same movie
+/// rendered to MP4 (framemd5, lossless), every segment starts with an IDR frame and lasts the cadence,
+/// the sound is segmented with the video, and the folder is written atomically.
+@Suite("HLS: playlist and fMP4 segments from the render — frames, IDR cadence, sound, atomic folder")
+struct HLSTests {
+    /// 3.2 s at 15 fps with a tone: three 1-second segments and a short one.
+    static let frames = 48
+    static func draw(_ ctx: DrawingContext, _ frame: Frame) {
+        ctx.clear(Color(red: 0.1, green: 0.2, blue: 0.3 + 0.5 * frame.time / 3.2))
+        ctx.setFill(.white)
+        ctx.fillRect(Rect(x: 10 + frame.time * 60, y: 40, width: 40, height: 30))
+    }
+
+    static func render(_ maker: MovieMaker) throws {
+        try maker.addAudio(FunctionSound.sine(seconds: 4))
+        try maker.addFrames(count: frames) { ctx, frame in draw(ctx, frame) }
+        try maker.finish()
+    }
+
+    /// The MD5 of each decoded video frame, as `ffmpeg -f framemd5` gives them.
+    static func frameHashes(_ url: URL) throws -> [String] {
+        let r = try run(FFTools.ffmpeg, ["-v", "error", "-i", url.path, "-map", "0:v", "-f", "framemd5", "-"])
+        #expect(r.status == 0, "\(r.stderr)")
+        return r.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
+    }
+
+    @Test("a lossless HLS render decodes to the MP4 render's frames; segments of 1 s each start with an IDR frame; sound in every segment")
+    func stream() throws {
+        let folder = try TemporaryFolder()
+        var settings = EncoderSettings()
+        settings.lossless = true
+        let mp4 = folder.file("movie.mp4"), hls = folder.url.appendingPathComponent("stream")
+        try Self.render(MovieMaker(url: mp4, width: 160, height: 120, fps: 15, settings: settings))
+        let maker = try MovieMaker(hlsIn: hls, width: 160, height: 120, fps: 15, segmentDuration: 1, settings: settings)
+        try maker.setChapters([Chapter("Start", at: 0), Chapter("Middle", at: Time(value: 8, timescale: 5))], movieDuration: Time(value: 16, timescale: 5))
+        try Self.render(maker)
+
+        let names = try FileManager.default.contentsOfDirectory(atPath: hls.path).sorted()
+        #expect(names == ["chapters.vtt", "init.mp4", "playlist.m3u8", "segment-00000.m4s", "segment-00001.m4s", "segment-00002.m4s", "segment-00003.m4s"], "\(names)")
+        let playlist = try String(contentsOf: hls.appendingPathComponent("playlist.m3u8"), encoding: .utf8)
+        #expect(playlist.contains("#EXT-X-PLAYLIST-TYPE:VOD") && playlist.contains("#EXT-X-ENDLIST") && playlist.contains("#EXT-X-MAP:URI=\"init.mp4\""))
+        let durations = playlist.split(separator: "\n").filter { $0.hasPrefix("#EXTINF:") }.map { Double($0.dropFirst(8).split(separator: ",")[0])! }
+        #expect(durations.count == 4 && durations.prefix(3).allSatisfy { abs($0 - 1) < 1e-6 } && abs(durations[3] - 0.2) < 1e-6, "\(durations)")
+
+        // The same frames as the MP4 render, bit for bit.
+        let reference = try Self.frameHashes(mp4)
+        #expect(reference.count == Self.frames)
+        #expect(try Self.frameHashes(hls.appendingPathComponent("playlist.m3u8")) == reference)
+
+        // Each segment, with the init segment before it, starts with an IDR frame and holds 15 frames (the last 3) and sound.
+        let initSegment = try Data(contentsOf: hls.appendingPathComponent("init.mp4"))
+        for n in 0..<4 {
+            let joined = folder.file("segment-\(n).mp4")
+            try (initSegment + Data(contentsOf: hls.appendingPathComponent(String(format: "segment-%05d.m4s", n)))).write(to: joined)
+            let r = try run(FFTools.ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=key_frame,pict_type", "-of", "csv=p=0", joined.path])
+            let frames = r.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            #expect(frames.count == (n < 3 ? 15 : 3), "segment \(n): \(frames.count) frames")
+            #expect(frames.first?.hasPrefix("1,I") == true && frames.dropFirst().allSatisfy { $0.hasPrefix("0,") }, "segment \(n): \(frames.prefix(3))")
+            #expect(try probeStreams(joined)["audio"]?["codec_name"] as? String == "aac", "segment \(n) carries sound")
+        }
+        let sound = try decodeAudio(hls.appendingPathComponent("playlist.m3u8"), in: folder)
+        #expect(abs(Double(sound.samples.count) / 48_000 - 3.2) < 0.025, "the sound lasts the stream: \(Double(sound.samples.count) / 48_000) s")
+        let vtt = try String(contentsOf: hls.appendingPathComponent("chapters.vtt"), encoding: .utf8)
+        #expect(vtt.hasPrefix("WEBVTT") && vtt.contains("00:00:01.600 --> 00:00:03.200\nMiddle"))
+    }
+
+    @Test("an HLS folder replaces an earlier stream atomically, refuses a folder of other files, and leaves nothing when cancelled")
+    func folder() throws {
+        let folder = try TemporaryFolder()
+        let hls = folder.url.appendingPathComponent("stream")
+        try Self.render(MovieMaker(hlsIn: hls, width: 64, height: 48, fps: 15, segmentDuration: 2))
+        try Self.render(MovieMaker(hlsIn: hls, width: 64, height: 48, fps: 15, segmentDuration: 1))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: hls.path).filter { $0.hasSuffix(".m4s") }.count == 4, "the second stream replaced the first")
+        let other = folder.url.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: other.appendingPathComponent("holiday.jpg"))
+        #expect(throws: MovieMakerError.self) { try MovieMaker(hlsIn: other, width: 64, height: 48) }
+        #expect(throws: MovieMakerError.self) { try MovieMaker(hlsIn: folder.url.appendingPathComponent("x"), width: 64, height: 48, segmentDuration: 0) }
+        let cancelled = try MovieMaker(hlsIn: folder.url.appendingPathComponent("never"), width: 64, height: 48)
+        try cancelled.addFrames(count: 5) { ctx, _ in ctx.clear(.black) }
+        cancelled.cancel()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["photos", "stream"])
+    }
+}
