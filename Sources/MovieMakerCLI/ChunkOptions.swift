@@ -165,12 +165,14 @@ struct AssembleCommand: ParsableCommand {
             the frames it holds. The sound track is rendered once for the whole movie: by the worker of \
             chunk 0 (or a render --sound-track task) into the chunk folder, and copied from there; \
             when it is missing, here. The result has exactly the frames, timestamps and sound of a \
-            single render.
+            single render. With --hls, the chunks become an HLS stream's segments: the workers must \
+            have been given the same --segment (render --chunk K/N --segment 4s).
 
             Examples:
               moviemaker render film.json --chunk 0/4 --chunk-dir chunks  # worker 0 of 4
               moviemaker assemble film.json --chunk-dir chunks -o film.mp4
               moviemaker assemble film.json --chunk-dir chunks --chunks 4 -o film.mp4
+              moviemaker assemble film.json --chunk-dir chunks --hls stream --segment 4s
             """)
 
     @OptionGroup var description: DescriptionOptions
@@ -185,7 +187,16 @@ struct AssembleCommand: ParsableCommand {
 
     /// Where the movie goes.
     @Option(name: [.short, .long], help: ArgumentHelp("Where to write the movie: .mp4, .mov or .mkv. The folder must exist.", valueName: "path"))
-    var output: String
+    var output: String?
+
+    /// An HLS stream's folder instead of a movie.
+    @Option(help: ArgumentHelp("Write an HLS stream into this folder instead of -o: the chunks' packets become its segments, not re-encoded. The workers must have been given --segment.", valueName: "folder"))
+    var hls: String?
+
+    /// The segment length the workers were given.
+    @Option(help: ArgumentHelp("The --segment the workers were given (render --chunk … --segment). (default: 4s with --hls)", valueName: "seconds"),
+            transform: { (text: String) throws -> Time in try DurationArgument.parse(text) })
+    var segment: Time?
 
     /// --crf and --preset, as the workers were given them.
     @OptionGroup var quality: EncoderQualityOptions
@@ -198,12 +209,24 @@ struct AssembleCommand: ParsableCommand {
 
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
+    /// Where it writes: the movie file or the HLS folder.
+    private var destination: String { output ?? hls ?? "" }
+
     func validate() throws {
-        let extensions = ["mp4", "m4v", "mov", "mkv"]
-        guard extensions.contains(URL(fileURLWithPath: output).pathExtension.lowercased()) else {
-            throw ValidationError(MovieMakerError.unsupportedContainer(extension: URL(fileURLWithPath: output).pathExtension, supported: extensions).description)
+        switch (output, hls) {
+        case (nil, nil): throw ValidationError("give -o movie.mp4, or --hls FOLDER for an HLS stream")
+        case (_?, _?): throw ValidationError("give -o or --hls, not both")
+        case (let output?, nil):
+            guard segment == nil else { throw ValidationError("--segment is for --hls: leave it out with -o") }
+            let extensions = ["mp4", "m4v", "mov", "mkv"]
+            guard extensions.contains(URL(fileURLWithPath: output).pathExtension.lowercased()) else {
+                throw ValidationError(MovieMakerError.unsupportedContainer(extension: URL(fileURLWithPath: output).pathExtension, supported: extensions).description)
+            }
+            try OutputOptions.check(output)
+        case (nil, let hls?):
+            try OutputOptions.checkFolder(of: hls)
         }
-        try OutputOptions.check(output)
+        let output = destination
         if FileIdentity.same(output, description.spec) { throw InputError("-o \(output) is the description file itself: choose another destination") }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: chunkDir, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -215,8 +238,10 @@ struct AssembleCommand: ParsableCommand {
     }
 
     func run() throws {
+        let output = destination
         Interruption.shared.install(destination: output)
-        let job = try RenderCommand.distributedRender(description: description, subtitles: subtitles, crf: quality.crf, preset: quality.preset, lossless: lossless)
+        let job = try RenderCommand.distributedRender(description: description, subtitles: subtitles, crf: quality.crf, preset: quality.preset, lossless: lossless,
+                                                      hlsSegment: hls == nil ? nil : segment ?? 4)
         if let input = job.inputs.first(where: { FileIdentity.same(output, $0.path) }) {
             throw InputError("-o \(output) is \(input.path), which the description reads: choose another destination")
         }
@@ -234,8 +259,11 @@ struct AssembleCommand: ParsableCommand {
         let reporter = ProgressReporter(label: "assemble", output: output, options: progress)
         try Interruption.shared.beginWriting()
         do {
-            let summary = try job.render.assemble(from: URL(fileURLWithPath: chunkDir), to: URL(fileURLWithPath: output), chunks: chunks,
-                                                  cancellation: Interruption.shared.token) { reporter.update($0) }
+            let summary = hls != nil
+                ? try job.render.assemble(from: URL(fileURLWithPath: chunkDir), toHLS: URL(fileURLWithPath: output), chunks: chunks,
+                                          cancellation: Interruption.shared.token) { reporter.update($0) }
+                : try job.render.assemble(from: URL(fileURLWithPath: chunkDir), to: URL(fileURLWithPath: output), chunks: chunks,
+                                          cancellation: Interruption.shared.token) { reporter.update($0) }
             reporter.finish(summary)
         } catch {
             reporter.abandon()

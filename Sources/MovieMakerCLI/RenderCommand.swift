@@ -166,6 +166,15 @@ struct RenderCommand: ParsableCommand {
     /// --crf and --preset, instead of the description's output.encoder.
     @OptionGroup var quality: EncoderQualityOptions
 
+    /// An HLS stream's folder.
+    @Option(help: ArgumentHelp("Write an HLS stream into this folder instead of a movie file: playlist.m3u8 (VOD), init.mp4 and fMP4 segments, each starting with a keyframe (and chapters.vtt when the description has markers).", valueName: "folder"))
+    var hls: String?
+
+    /// The HLS segment length.
+    @Option(help: ArgumentHelp("The length of each HLS segment, rounded to whole frames (the last may be shorter). With --chunk: chunks for `assemble --hls` (give assemble the same). (default: 4s)", valueName: "seconds"),
+            transform: { (text: String) throws -> Time in try DurationArgument.parse(text) })
+    var segment: Time?
+
     /// The sound alone.
     @Flag(name: .customLong("audio-only"),
           help: "Write only the sound, mixed and levelled as the movie's: -o sound.m4a, .mp3, .opus, .flac or .wav (those extensions imply it).")
@@ -207,7 +216,14 @@ struct RenderCommand: ParsableCommand {
                 throw ValidationError("--chapters-vtt \(chaptersVTT) names the description or the movie: give a new .vtt file")
             }
         }
-        guard output != nil || check || saveSpec != nil || chunking.isChunked || printChapters || chaptersVTT != nil else {
+        if let hls {
+            guard output == nil else { throw ValidationError("--hls \(hls) writes a stream instead of -o: give one of them") }
+            guard !chunking.isChunked else { throw ValidationError("--hls renders on one machine; for chunks, render them and run `moviemaker assemble … --hls \(hls)`") }
+            try OutputOptions.checkFolder(of: hls)
+        } else if segment != nil && !chunking.isChunked {
+            throw ValidationError("--segment is the length of an HLS stream's segments: give --hls FOLDER too (or, with --chunk, to assemble the chunks with --hls)")
+        }
+        guard output != nil || hls != nil || check || saveSpec != nil || chunking.isChunked || printChapters || chaptersVTT != nil else {
             throw ValidationError("give -o movie.mp4 to render, --check to only check, --save-spec file.json to save the filled description, or --chunk K/N --chunk-dir DIR to render one chunk")
         }
         let soundFile = output.flatMap { SoundFileFormat(fileExtension: URL(fileURLWithPath: $0).pathExtension) }
@@ -249,10 +265,11 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         if let output { Interruption.shared.install(destination: output) }
+        if let hls { Interruption.shared.install(destination: hls) }
         if chunking.isChunked {
             Interruption.shared.install(destination: chunking.chunkDir ?? ".")
             let job = try Self.distributedRender(description: description, subtitles: subtitles, crf: quality.crf, preset: quality.preset, lossless: lossless,
-                                                 preview: preview)
+                                                 preview: preview, hlsSegment: segment)
             for warning in job.warnings { Terminal.writeError("moviemaker: warning: \(warning)\n") }
             try chunking.render(job.render, progress: progress)
             return
@@ -291,6 +308,21 @@ struct RenderCommand: ParsableCommand {
         if check {
             Terminal.printLine("\(description.spec): valid")
             Terminal.printLine(composition.planDescription)
+            return
+        }
+        if let hls {
+            let folder = URL(fileURLWithPath: hls)
+            let reporter = ProgressReporter(label: "render", output: hls, options: progress)
+            let movie = try Interruption.shared.makeMovie { try composition.makeMovie(hlsIn: folder, segmentDuration: segment ?? 4) }
+            try reporter.render(movie) {
+                if !burnIn.isEmpty {
+                    if movie.expectedFrameCount == nil { movie.expectedFrameCount = movie.frameCount + composition.frameCount }
+                    if let soundtrack = composition.soundtrack { try movie.addAudio(soundtrack) }
+                    try movie.add(burnIn.apply(to: composition.picture))
+                } else {
+                    try composition.render(into: movie)
+                }
+            }
             return
         }
         guard let output else { return }
@@ -474,7 +506,7 @@ extension RenderCommand {
     /// The description (slots filled, subtitles burned in, encoder overrides applied) as a
     /// `DistributedRender` whose chunks are named after the description file.
     static func distributedRender(description: DescriptionOptions, subtitles: SubtitleOptions, crf: Int?, preset: EncoderPreset?,
-                                  lossless: Bool, preview: Bool = false) throws -> DistributedJob {
+                                  lossless: Bool, preview: Bool = false, hlsSegment: Time? = nil) throws -> DistributedJob {
         let burnIn = try subtitles.load()
         let timeline = try description.load()
         var options = Timeline.RenderOptions(mediaFolder: description.url.deletingLastPathComponent(), preview: preview, crf: crf, preset: preset)
@@ -484,7 +516,7 @@ extension RenderCommand {
         let name = description.url.deletingPathExtension().lastPathComponent
         let extra = subtitles.files
         let render = try DistributedRender(composition: composition, picture: picture, name: name.isEmpty || name.hasPrefix(".") ? "movie" : name,
-                                           identity: subtitles.identity, inputFiles: extra)
+                                           identity: subtitles.identity, inputFiles: extra, hlsSegmentDuration: hlsSegment)
         return DistributedJob(render: render, inputs: composition.inputFiles + extra, warnings: composition.warnings)
     }
 }

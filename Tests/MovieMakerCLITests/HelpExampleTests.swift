@@ -592,8 +592,10 @@ struct HelpExampleTests {
         // (--chunk 0/4; the workers render 1/4, 2/4 and 3/4).
         if words.count > 2, words[1].text == "assemble", let chunks = plan.chunkFolder {
             let spec = words[2].text
+            // Chunks for an HLS stream are rendered with the segment the example gives assemble.
+            let segment = words.firstIndex { $0.text == "--segment" }.map { ["--segment", words[$0 + 1].text] } ?? []
             for k in 0..<4 {
-                let r = try CLI.run(["render", spec, "--chunk", "\(k)/4", "--chunk-dir", chunks, "--quiet"], in: folder.url)
+                let r = try CLI.run(["render", spec, "--chunk", "\(k)/4", "--chunk-dir", chunks, "--quiet"] + segment, in: folder.url)
                 try #require(r.status == 0, "rendering chunk \(k)/4 of \(spec): \(r.stderr)")
             }
         }

@@ -86,4 +86,53 @@ struct HLSTests {
         cancelled.cancel()
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["photos", "stream"])
     }
+
+    /// The MD5 of each video packet as stored (no decoding): `ffmpeg -c copy -f framemd5`.
+    static func packetHashes(_ url: URL) throws -> [String] {
+        let r = try run(FFTools.ffmpeg, ["-v", "error", "-i", url.path, "-map", "0:v", "-c", "copy", "-f", "framemd5", "-"])
+        #expect(r.status == 0, "\(r.stderr)")
+        return r.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
+    }
+
+    @Test("assemble --hls: 3 chunks become the segments without re-encoding (packet hashes), with a one-machine HLS render's frames and segments")
+    func assembled() throws {
+        let folder = try TemporaryFolder()
+        try ProceduralSound(duration: 4) { t in 0.3 * sin(2 * .pi * 330 * t) }.writeWAV(to: folder.file("tone.wav"))
+        let json = """
+            {"version": 1, "output": {"size": "160x120", "fps": 15, "encoder": {"preset": "ultrafast", "lossless": true}},
+             "markers": [{"name": "Intro", "at": "0s"}, {"name": "Later", "at": "2s"}],
+             "tracks": [{"kind": "video", "items": [{"type": "generator", "name": "gradient", "duration": "3.2s", "params": {"rotation": 90}}]},
+                        {"kind": "overlay", "items": [{"type": "title", "text": "Segments", "duration": "2s", "at": "0.5s"}]},
+                        {"kind": "audio", "items": [{"type": "music", "source": {"file": "tone.wav"}}]}]}
+            """
+        let composition = try Timeline(jsonText: json).composition(Timeline.RenderOptions(mediaFolder: folder.url))
+        let job = try DistributedRender(composition: composition, name: "film", hlsSegmentDuration: 1)
+        let chunks = folder.url.appendingPathComponent("chunks")
+        try FileManager.default.createDirectory(at: chunks, withIntermediateDirectories: true)
+        var chunkPackets: [String] = []
+        for k in 0..<3 {
+            guard case let .rendered(url, frames) = try job.renderChunk(k, of: 3, in: chunks) else { Issue.record("chunk \(k) not rendered"); return }
+            #expect(frames.lowerBound % 15 == 0, "chunk \(k) starts on a segment: \(frames)")
+            chunkPackets += try Self.packetHashes(url)
+        }
+        let assembled = folder.url.appendingPathComponent("assembled")
+        try job.assemble(from: chunks, toHLS: assembled)
+        let single = folder.url.appendingPathComponent("single")
+        let movie = try composition.makeMovie(hlsIn: single, segmentDuration: 1)
+        try composition.render(into: movie)
+        try movie.finish()
+
+        let assembledPlaylist = assembled.appendingPathComponent("playlist.m3u8"), singlePlaylist = single.appendingPathComponent("playlist.m3u8")
+        #expect(try Self.packetHashes(assembledPlaylist) == chunkPackets, "the chunks' packets, as they are")
+        #expect(try Self.frameHashes(assembledPlaylist) == Self.frameHashes(singlePlaylist), "the one-machine render's frames")
+        let extinf = { (url: URL) throws -> [String] in try String(contentsOf: url, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("#EXTINF") }.map(String.init) }
+        #expect(try extinf(assembledPlaylist) == extinf(singlePlaylist) && extinf(singlePlaylist).count == 4)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: assembled.path).sorted() == FileManager.default.contentsOfDirectory(atPath: single.path).sorted())
+        #expect(try String(contentsOf: assembled.appendingPathComponent("chapters.vtt"), encoding: .utf8).contains("Later"))
+        #expect(try probeStreams(assembledPlaylist)["audio"]?["codec_name"] as? String == "aac")
+
+        // Chunks rendered without a segment cannot become HLS.
+        let plain = try DistributedRender(composition: composition, name: "film")
+        #expect(throws: MovieMakerError.self) { try plain.assemble(from: chunks, toHLS: folder.url.appendingPathComponent("nope")) }
+    }
 }

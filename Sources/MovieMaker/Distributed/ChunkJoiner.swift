@@ -53,7 +53,8 @@ final class ChunkJoiner {
     /// A movie at `path` (a partial file beside `destination`, which errors name) taking its video
     /// stream's description from `first` (a chunk's video stream, borrowed for the call), with `sound`.
     init(path: String, destination: String, container: Container, rate: FrameRate, first: UnsafeMutablePointer<AVStream>,
-         sound: Sound, chapters: [Chapter] = [], end: Time = .zero) throws(MovieMakerError) {
+         sound: Sound, chapters: [Chapter] = [], end: Time = .zero,
+         hls: (segmentFrames: Int, rate: FrameRate, folder: String)? = nil) throws(MovieMakerError) {
         self.container = container
         self.rate = rate
         frameTimeBase = AVRational(num: Int32(rate.denominator), den: Int32(rate.numerator))
@@ -76,7 +77,7 @@ final class ChunkJoiner {
         case let .encode(audioSettings, sounds):
             let codec = try container.audioCodec()
             try audioSettings.validate(for: codec)
-            let encoder = try AudioEncoder(codec: codec, settings: audioSettings, globalHeader: muxer.needsGlobalHeader,
+            let encoder = try AudioEncoder(codec: codec, settings: audioSettings, globalHeader: muxer.needsGlobalHeader || container == .hls,
                                            delayInTimestamps: codec == .opus && (container == .webm || container == .mkv))
             // Every sound is opened before the first packet, so a broken file fails here.
             for sound in sounds { try VideoEncoder.place(sound.source, at: sound.at, on: encoder) }
@@ -106,7 +107,7 @@ final class ChunkJoiner {
         }
         // The chapters a single render writes, before the header as it does.
         try muxer.addChapters(chapters, end: end)
-        try muxer.writeHeader(options: VideoEncoder.headerOptions(container, audioSampleRate: audio?.settings.sampleRate ?? soundFile?.sampleRate),
+        try muxer.writeHeader(options: VideoEncoder.headerOptions(container, audioSampleRate: audio?.settings.sampleRate ?? soundFile?.sampleRate, hls: hls),
                               description: container.rawValue)
     }
 

@@ -22,7 +22,10 @@ package struct ChunkPlan: Sendable, Hashable, CustomStringConvertible {
     /// Splits `frameCount` frames at `frameRate` into `count` balanced ranges of at least one second
     /// each (fewer when the movie is shorter than `count` seconds). Throws `.invalidSetting` for a
     /// count below 1 or above `maximumCount`, or a movie without frames.
-    package init(frameCount: Int, frameRate: FrameRate, count: Int) throws(MovieMakerError) {
+    ///
+    /// With `alignment`, every chunk but the last starts and ends on a multiple of `alignment` frames
+    /// (an HLS stream's segment), so there may be fewer chunks.
+    package init(frameCount: Int, frameRate: FrameRate, count: Int, alignment: Int = 1) throws(MovieMakerError) {
         guard (1...Self.maximumCount).contains(count) else {
             throw .invalidSetting(.chunk, value: "\(count) chunks", expected: "1…\(Self.maximumCount) chunks")
         }
@@ -34,7 +37,11 @@ package struct ChunkPlan: Sendable, Hashable, CustomStringConvertible {
         requestedCount = count
         let second = max(1, frameRate.frameCount(for: Time(integerLiteral: 1)))
         let n = max(1, min(count, frameCount / second))
-        ranges = (0..<n).map { k in (k * frameCount / n) ..< ((k + 1) * frameCount / n) }
+        let step = max(1, alignment)
+        // Boundaries rounded to the nearest multiple of `step` (the movie's end stays where it is).
+        var bounds = (0...n).map { k in k == n ? frameCount : min(frameCount, (k * frameCount / n + step / 2) / step * step) }
+        bounds = bounds.enumerated().filter { $0.offset == 0 || $0.element > bounds[$0.offset - 1] }.map(\.element)
+        ranges = zip(bounds, bounds.dropFirst()).map { $0 ..< $1 }
     }
 
     /// The number of chunks that have frames (at most `requestedCount`).

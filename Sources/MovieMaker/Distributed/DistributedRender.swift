@@ -71,12 +71,18 @@ public struct DistributedRender: Sendable {
     /// Throws `.notEncodable` when the clip holds a closure and no `identity` is given, and
     /// `.invalidSetting` for a bad name; size, rate and settings are checked as `MovieMaker` checks them
     /// when a chunk is rendered.
+    ///
+    /// `hlsSegmentDuration`, for a render assembled into an HLS stream (`assemble(from:toHLS:)`): chunks
+    /// start on segment boundaries and have an IDR frame at each one (and no other), so their packets
+    /// become the segments as they are.
     public init(clip: Clip, width: Int, height: Int, rate: FrameRate, settings: EncoderSettings = EncoderSettings(),
                 audioSettings: AudioSettings? = nil, soundtrack: (any AudioSource)? = nil, name: String,
-                identity: String? = nil, inputFiles: [URL] = []) throws(MovieMakerError) {
+                identity: String? = nil, inputFiles: [URL] = [], hlsSegmentDuration: Time? = nil) throws(MovieMakerError) {
         guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
             throw .invalidSetting(.chunk, value: "name \"\(name)\"", expected: "a file name stem without \"/\" that does not start with \".\", e.g. \"film\"")
         }
+        var settings = settings
+        if let segment = hlsSegmentDuration { settings.hlsSegmentFrames = try MovieMaker.segmentFrames(segment, rate: rate) }
         picture = clip
         self.width = width; self.height = height; frameRate = rate
         self.settings = settings; self.audioSettings = audioSettings; self.soundtrack = soundtrack
@@ -115,12 +121,12 @@ public struct DistributedRender: Sendable {
     /// The description's hash (`TimelineComposition.descriptionHash`) names what its generators draw;
     /// `identity` adds whatever else changes `picture` (e.g. a subtitle style).
     public init(composition: TimelineComposition, picture: Clip? = nil, name: String, identity: String? = nil,
-                inputFiles: [URL] = []) throws(MovieMakerError) {
+                inputFiles: [URL] = [], hlsSegmentDuration: Time? = nil) throws(MovieMakerError) {
         try self.init(clip: picture ?? composition.picture, width: composition.width, height: composition.height,
                       rate: composition.frameRate, settings: composition.encoderSettings, audioSettings: composition.audioSettings,
                       soundtrack: composition.soundtrack, name: name,
                       identity: "description \(composition.descriptionHash)" + (identity.map { " \($0)" } ?? ""),
-                      inputFiles: composition.inputFiles + inputFiles)
+                      inputFiles: composition.inputFiles + inputFiles, hlsSegmentDuration: hlsSegmentDuration)
         soundtrackIdentity = "description"
         chapters = composition.chapters
     }
@@ -133,7 +139,7 @@ public struct DistributedRender: Sendable {
 
     /// The plan for `count` chunks of this movie.
     package func plan(chunks count: Int) throws(MovieMakerError) -> ChunkPlan {
-        try ChunkPlan(frameCount: frameCount, frameRate: frameRate, count: count)
+        try ChunkPlan(frameCount: frameCount, frameRate: frameRate, count: count, alignment: settings.hlsSegmentFrames ?? 1)
     }
 
     /// The hash in the name of the chunk holding `frames` (hex, 16 digits).
@@ -416,6 +422,58 @@ public struct DistributedRender: Sendable {
             throw MovieMakerError.destinationFolderMissing(path: destinationFolder.path)
         }
         let sequence = try chunkSequence(in: folder, chunks: count)
+        try PartialFiles.writeAtomically(to: url, extension: url.pathExtension) { (temporary) throws(MovieMakerError) in
+            try join(sequence, soundFrom: folder, into: temporary.path, destination: url.path, container: container,
+                     cancellation: cancellation, started: started, progress: progress)
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        return MovieSummary(url: url, width: width, height: height, frameCount: frameCount, frameRate: frameRate,
+                            duration: frameRate.time(ofFrame: frameCount), fileSize: size, renderSeconds: Date().timeIntervalSince(started))
+    }
+
+    /// Joins the chunks in `folder` into an HLS stream in the folder `hlsFolder` (`playlist.m3u8`,
+    /// `init.mp4`, `segment-N.m4s`, and `chapters.vtt` with chapters), as `MovieMaker(hlsIn:…)` writes
+    /// one: the chunks' packets become the segments without re-encoding. The render must have been made
+    /// with `hlsSegmentDuration` (its chunks then start on segment boundaries with an IDR frame at each
+    /// one); otherwise `.invalidSetting(.segmentDuration)`. The folder is written atomically, as a
+    /// single render's is, with the same checks as `assemble(from:to:)`.
+    @discardableResult
+    public func assemble(from folder: URL, toHLS hlsFolder: URL, chunks count: Int? = nil, cancellation: CancellationToken? = nil,
+                         progress: ((RenderProgress) -> Void)? = nil) throws -> MovieSummary {
+        let started = Date()
+        guard let segmentFrames = settings.hlsSegmentFrames else {
+            throw MovieMakerError.invalidSetting(.segmentDuration, value: "none",
+                                                 expected: "chunks rendered for HLS: give the render an HLS segment duration (render --chunk … --segment 4s, DistributedRender(…, hlsSegmentDuration:))")
+        }
+        var destination = MovieDestination(url: hlsFolder, isPNGSequence: false)
+        destination.isHLS = true
+        try destination.checkFolder()
+        try destination.checkWritable()
+        let sequence = try chunkSequence(in: folder, chunks: count)
+        let (partial, playlist) = try destination.makePartial()
+        do {
+            try join(sequence, soundFrom: folder, into: playlist, destination: hlsFolder.path, container: .hls,
+                     hls: (segmentFrames, frameRate, partial.path), cancellation: cancellation, started: started, progress: progress)
+            if !chapters.isEmpty {
+                try Data(Chapter.webVTT(chapters, end: frameRate.time(ofFrame: frameCount)).utf8)
+                    .write(to: partial.appendingPathComponent(MovieDestination.hlsChapters))
+            }
+            try destination.moveIntoPlace(from: partial)
+        } catch {
+            destination.removePartial(partial)
+            throw error
+        }
+        return MovieSummary(url: hlsFolder, width: width, height: height, frameCount: frameCount, frameRate: frameRate,
+                            duration: frameRate.time(ofFrame: frameCount), fileSize: destination.writtenSize(),
+                            renderSeconds: Date().timeIntervalSince(started))
+    }
+
+    /// Copies the chunks' packets in order into a new file at `path` of `container` (an HLS playlist
+    /// with `hls`), with the sound track (copied from `folder`'s sound track file when complete,
+    /// otherwise encoded here) and the chapters.
+    private func join(_ sequence: [(frames: Range<Int>, url: URL)], soundFrom folder: URL, into path: String, destination: String,
+                      container: Container, hls: (segmentFrames: Int, rate: FrameRate, folder: String)? = nil,
+                      cancellation: CancellationToken?, started: Date, progress: ((RenderProgress) -> Void)?) throws(MovieMakerError) {
         let sound: ChunkJoiner.Sound
         if let track = soundTrack {
             if let url = soundTrackURL(in: folder),
@@ -427,32 +485,26 @@ public struct DistributedRender: Sendable {
         } else {
             sound = .none
         }
-
-        try PartialFiles.writeAtomically(to: url, extension: url.pathExtension) { (temporary) throws(MovieMakerError) in
-            var (demuxer, stream) = try checkChunk(at: sequence[0].url, frames: sequence[0].frames, checkingRecord: true)
-            let joiner = try ChunkJoiner(path: temporary.path, destination: url.path, container: container, rate: frameRate,
-                                         first: demuxer.borrowedStream(stream), sound: sound,
-                                         chapters: chapters, end: frameRate.time(ofFrame: sequence.last!.frames.upperBound))
-            for (index, chunk) in sequence.enumerated() {
-                if index > 0 {
-                    (demuxer, stream) = try checkChunk(at: chunk.url, frames: chunk.frames, checkingRecord: true)
-                    if let reason = joiner.mismatch(demuxer.borrowedStream(stream)) {
-                        throw MovieMakerError.chunkMismatch(path: chunk.url.path, reason: reason)
-                    }
+        var (demuxer, stream) = try checkChunk(at: sequence[0].url, frames: sequence[0].frames, checkingRecord: true)
+        let joiner = try ChunkJoiner(path: path, destination: destination, container: container, rate: frameRate,
+                                     first: demuxer.borrowedStream(stream), sound: sound,
+                                     chapters: hls == nil ? chapters : [], end: frameRate.time(ofFrame: sequence.last!.frames.upperBound), hls: hls)
+        for (index, chunk) in sequence.enumerated() {
+            if index > 0 {
+                (demuxer, stream) = try checkChunk(at: chunk.url, frames: chunk.frames, checkingRecord: true)
+                if let reason = joiner.mismatch(demuxer.borrowedStream(stream)) {
+                    throw MovieMakerError.chunkMismatch(path: chunk.url.path, reason: reason)
                 }
-                let copied = try joiner.append(demuxer, stream: stream, start: chunk.frames.lowerBound, path: chunk.url.path,
-                                               cancellation: cancellation)
-                guard copied == chunk.frames.count else {
-                    throw MovieMakerError.chunkMismatch(path: chunk.url.path, reason: "it gave \(copied) frames, its name says \(chunk.frames.count)")
-                }
-                progress?(RenderProgress(framesEncoded: joiner.framesWritten, framesAdded: joiner.framesWritten,
-                                         totalFrames: frameCount, elapsed: Date().timeIntervalSince(started)))
             }
-            try joiner.finish()
+            let copied = try joiner.append(demuxer, stream: stream, start: chunk.frames.lowerBound, path: chunk.url.path,
+                                           cancellation: cancellation)
+            guard copied == chunk.frames.count else {
+                throw MovieMakerError.chunkMismatch(path: chunk.url.path, reason: "it gave \(copied) frames, its name says \(chunk.frames.count)")
+            }
+            progress?(RenderProgress(framesEncoded: joiner.framesWritten, framesAdded: joiner.framesWritten,
+                                     totalFrames: frameCount, elapsed: Date().timeIntervalSince(started)))
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-        return MovieSummary(url: url, width: width, height: height, frameCount: frameCount, frameRate: frameRate,
-                            duration: frameRate.time(ofFrame: frameCount), fileSize: size, renderSeconds: Date().timeIntervalSince(started))
+        try joiner.finish()
     }
 
     /// A cheap fingerprint of a file's content: its size and a hash of its first and last MiB ("missing"

@@ -99,6 +99,7 @@ public struct EncoderSettings: Sendable, Equatable {
         if let tune { parts.append("tune=\(tune.rawValue)") }
         parts.append("odd=\(oddSizePolicy == .reject ? "reject" : "pad")")
         if transparency { parts.append("alpha") }
+        if let hlsSegmentFrames { parts.append("hls=\(hlsSegmentFrames)") }
         if animatedImage != AnimatedImageSettings() { parts.append(animatedImage.bitstreamDescription) }
         return parts.joined(separator: " ")
     }

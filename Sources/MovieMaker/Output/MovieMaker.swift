@@ -127,15 +127,21 @@ public final class MovieMaker {
     /// With chapters (`setChapters`), a WebVTT chapters file `chapters.vtt` is written beside the playlist.
     public convenience init(hlsIn folder: URL, width: Int, height: Int, fps: FrameRate = 30, segmentDuration: Time = 4,
                             settings: EncoderSettings = EncoderSettings(), audioSettings: AudioSettings? = nil) throws(MovieMakerError) {
-        let frames = (Double(segmentDuration.value) * Double(fps.numerator) / (Double(segmentDuration.timescale) * Double(fps.denominator))).rounded()
-        guard segmentDuration > .zero, frames >= 1, frames <= 100_000 else {
-            throw .invalidSetting(.segmentDuration, value: "\(segmentDuration.seconds) s",
-                                  expected: "at least one frame and at most 100000 frames, e.g. 4 s (Apple's recommended 6 s, or 2 s for low latency)")
-        }
         var settings = settings
-        settings.hlsSegmentFrames = Int(frames)
+        settings.hlsSegmentFrames = try Self.segmentFrames(segmentDuration, rate: fps)
         try self.init(destination: folder, isPNGSequence: false, width: width, height: height, fps: fps, settings: settings,
                       audioSettings: audioSettings, hls: true)
+    }
+
+    /// An HLS segment of `duration` in whole frames at `rate`; throws for less than one frame or more
+    /// than 100000.
+    static func segmentFrames(_ duration: Time, rate: FrameRate) throws(MovieMakerError) -> Int {
+        let frames = (Double(duration.value) * Double(rate.numerator) / (Double(duration.timescale) * Double(rate.denominator))).rounded()
+        guard duration > .zero, frames >= 1, frames <= 100_000 else {
+            throw .invalidSetting(.segmentDuration, value: "\(duration.seconds) s",
+                                  expected: "at least one frame and at most 100000 frames, e.g. 4 s (Apple's recommended 6 s, or 2 s for low latency)")
+        }
+        return Int(frames)
     }
 
     private init(destination url: URL, isPNGSequence: Bool, width: Int, height: Int, fps: FrameRate,

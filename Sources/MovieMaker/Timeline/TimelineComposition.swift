@@ -171,8 +171,20 @@ public struct TimelineComposition: Sendable {
         let holdsSound = Container(fileExtension: url.pathExtension).map { (try? $0.audioCodec()) != nil } ?? true
         let movie = try MovieMaker(url: url, width: width, height: height, fps: frameRate, settings: encoderSettings,
                                    audioSettings: holdsSound ? audioSettings : nil)
-        // Animated images have no chapters: the markers are left out there.
-        if !chapters.isEmpty, [.mp4, .mov, .mkv, .webm].contains(movie.container) {
+        return try withChapters(movie)
+    }
+
+    /// A `MovieMaker` writing this composition as an HLS stream into `folder`, in segments of
+    /// `segmentDuration` (`MovieMaker(hlsIn:…)`), its chapters in `chapters.vtt` beside the playlist.
+    package func makeMovie(hlsIn folder: URL, segmentDuration: Time) throws(MovieMakerError) -> MovieMaker {
+        try withChapters(MovieMaker(hlsIn: folder, width: width, height: height, fps: frameRate, segmentDuration: segmentDuration,
+                                    settings: encoderSettings, audioSettings: audioSettings))
+    }
+
+    /// `movie` with this composition's chapters, where its container holds them (animated images do not:
+    /// the markers are left out there).
+    private func withChapters(_ movie: MovieMaker) throws(MovieMakerError) -> MovieMaker {
+        if !chapters.isEmpty, [.mp4, .mov, .mkv, .webm, .hls].contains(movie.container) {
             do { try movie.setChapters(chapters, movieDuration: frameRate.time(ofFrame: frameCount)) } catch {
                 movie.cancel()
                 throw error
