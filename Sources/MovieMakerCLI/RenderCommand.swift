@@ -38,6 +38,18 @@ struct DescriptionOptions: ParsableArguments {
             transform: { (text: String) throws -> FrameSize in try FrameSize.parse(text) })
     var size: FrameSize?
 
+    /// The platform the movie is for.
+    @Option(name: .customLong("for"),
+            help: ArgumentHelp("Make the movie for a platform: youtube, youtube-shorts, tiktok, instagram-reel, instagram-feed, linkedin or x (its size, frame rate, bit-rate ceiling, keyframes, loudness, longest length and safe area; over the description's output.preset and size).",
+                               valueName: "platform"),
+            transform: { (text: String) throws -> Platform in
+                guard let platform = Platform(rawValue: text.lowercased()) else {
+                    throw ValidationError("--for \(text): expected one of \(Platform.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                return platform
+            })
+    var platform: Platform?
+
     /// The frame rate instead of the description's.
     @Option(help: ArgumentHelp("Frames per second instead of the description's output.fps: 24, 25, 30, 60, 29.97 or a fraction (times written in frames, \"90f\", count frames of this rate).",
                                valueName: "rate"),
@@ -86,6 +98,7 @@ struct DescriptionOptions: ParsableArguments {
             throw DescriptionError(file: spec, error: error)
         }
         // The command line's output settings over the description's.
+        if let platform { filled.output.preset = platform }
         if let size { filled.output.size = Timeline.FrameSize(width: size.width, height: size.height) }
         if let fps { filled.output.fps = fps }
         if normalize || loudness != nil {
@@ -98,6 +111,9 @@ struct DescriptionOptions: ParsableArguments {
 
     /// Checks the loudness target's range.
     func validateOverrides() throws {
+        if let platform, size != nil {
+            throw ValidationError("--for \(platform.rawValue) sets the frame size (\(platform.size.width)x\(platform.size.height)): leave out --size")
+        }
         if let loudness, !(-70 ... -5).contains(loudness) {
             throw ValidationError("--loudness \(loudness) LUFS is out of range: give -70 to -5, e.g. -16 (web) or -23 (broadcast)")
         }

@@ -621,3 +621,25 @@ struct AudioOnlyOptionTests {
         #expect(!FileManager.default.fileExists(atPath: folder.file("talk.mp4").path) && !FileManager.default.fileExists(atPath: folder.file("silent.wav").path))
     }
 }
+
+/// `render --for PLATFORM`.
+@Suite("render --for: platform presets")
+struct PlatformOptionTests {
+    @Test("--for sets the preset over the description (a 1080x1920 plan for tiktok); too long for x exits 64 naming the limit; --for with --size is refused")
+    func forOption() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let spec = folder.file("long.json")
+        try #"{"version": 1, "output": {"size": "1280x720"}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "teal", "duration": "150s"}]}]}"#
+            .write(to: spec, atomically: true, encoding: .utf8)
+        let tiktok = try CLI.run(["render", spec.path, "--for", "tiktok", "--check"])
+        #expect(tiktok.status == 0 && tiktok.stdout.contains("1080x1920"), "\(tiktok.stdout) \(tiktok.stderr)")
+        #expect(tiktok.stderr.contains("replaced by tiktok"), "\(tiktok.stderr)")
+        let x = try CLI.run(["render", spec.path, "--for", "x", "--check"])
+        #expect(x.status == 64 && x.stderr.contains("output.preset") && x.stderr.contains("at most 140"), "\(x.stderr)")
+        let both = try CLI.run(["render", spec.path, "--for", "youtube", "--size", "720p", "--check"])
+        #expect(both.status == 64 && both.stderr.contains("--size"), "\(both.stderr)")
+        let unknown = try CLI.run(["render", spec.path, "--for", "myspace", "--check"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("youtube-shorts"), "\(unknown.stderr)")
+    }
+}

@@ -28,6 +28,11 @@ public struct EncoderSettings: Sendable, Equatable {
     public var preset: EncoderPreset = .medium
     /// Target average bitrate in bits per second; nil uses `crf` (recommended).
     public var bitrate: Int? = nil
+    /// A ceiling on the video bit rate, in bits per second (x264's and x265's VBV `maxrate`) over the
+    /// constant quality: what a platform's upload limits ask for (`Platform`). Nil: none.
+    public var maxBitrate: Int? = nil
+    /// The VBV buffer in bits that `maxBitrate` is measured over (nil: twice `maxBitrate`, two seconds' worth).
+    public var bufferSize: Int? = nil
     /// The largest distance between keyframes, in frames; nil uses x264's default (250).
     public var keyframeInterval: Int? = nil
     /// x264 tuning; nil for none.
@@ -100,6 +105,7 @@ public struct EncoderSettings: Sendable, Equatable {
         parts.append("odd=\(oddSizePolicy == .reject ? "reject" : "pad")")
         if transparency { parts.append("alpha") }
         if let hlsSegmentFrames { parts.append("hls=\(hlsSegmentFrames)") }
+        if let maxBitrate { parts.append("maxrate=\(maxBitrate) bufsize=\(bufferSize ?? 2 * maxBitrate)") }
         if animatedImage != AnimatedImageSettings() { parts.append(animatedImage.bitstreamDescription) }
         return parts.joined(separator: " ")
     }
@@ -110,6 +116,8 @@ public struct EncoderSettings: Sendable, Equatable {
     func validate() throws(MovieMakerError) {
         if let crf, !(0...63).contains(crf) { throw .invalidSetting(.crf, value: "\(crf)", expected: "0…51 for H.264 and HEVC, 0…63 for VP9 and AV1 (18 is visually lossless in H.264, 23 is x264's default)") }
         if let b = bitrate, b <= 0 { throw .invalidSetting(.bitrate, value: "\(b)", expected: "a positive number of bits per second, e.g. 8_000_000") }
+        if let m = maxBitrate, m < 10_000 { throw .invalidSetting(.bitrate, value: "maxBitrate \(m)", expected: "a ceiling of at least 10000 bits per second, e.g. 8_000_000") }
+        if let b = bufferSize, b < 10_000 { throw .invalidSetting(.bitrate, value: "bufferSize \(b)", expected: "a buffer of at least 10000 bits, e.g. twice maxBitrate") }
         if let k = keyframeInterval, k < 1 { throw .invalidSetting(.keyframeInterval, value: "\(k)", expected: "at least 1 frame") }
         guard bufferCount >= 2 else { throw .invalidSetting(.bufferCount, value: "\(bufferCount)", expected: "at least 2 (one drawing, one encoding)") }
         guard videoDecoderLimit >= 1 else { throw .invalidSetting(.videoDecoderLimit, value: "\(videoDecoderLimit)", expected: "at least 1 video decoder") }

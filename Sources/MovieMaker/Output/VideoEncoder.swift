@@ -77,6 +77,11 @@ final class VideoEncoder {
         if [.h264, .hevc, .av1, .vp9].contains(videoCodec) {
             if let k = settings.hlsSegmentFrames ?? settings.keyframeInterval { c.pointee.gop_size = Int32(k) }
             if let b = settings.bitrate, !(videoCodec == .h264 && settings.lossless) { c.pointee.bit_rate = Int64(b) }
+            // VBV: a ceiling over CRF (x264 and x265 take it from the context; libvpx and SVT-AV1 too).
+            if let m = settings.maxBitrate, !(videoCodec == .h264 && settings.lossless) {
+                c.pointee.rc_max_rate = Int64(m)
+                c.pointee.rc_buffer_size = Int32(clamping: settings.bufferSize ?? 2 * m)
+            }
         }
         if videoCodec == .proRes4444 && settings.usesFixedProResQuantiser {
             // A fixed quantiser skips prores_ks's search for each slice's quantiser (most of its time).

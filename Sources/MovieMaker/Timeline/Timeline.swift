@@ -88,6 +88,9 @@ extension Timeline {
         /// A canvas other than a plain colour under the tracks: a gradient, an image, or the movie itself
         /// blurred behind (written in `output.background` in place of the colour).
         public var backdrop: Backdrop?
+        /// The platform the movie is made for (`"preset": "youtube-shorts"`): its size, frame rate,
+        /// bit-rate ceiling, keyframes, loudness, longest length and safe area (`Platform`), over `size`.
+        public var preset: Platform?
 
         /// Output settings; anything left nil takes its default.
         public init(size: FrameSize? = nil, fps: FrameRate? = nil, background: ColorText? = nil, duration: TimeValue? = nil,
@@ -97,9 +100,15 @@ extension Timeline {
         }
 
         /// The frame size used: `size` or 1920×1080.
-        package var resolvedSize: FrameSize { size ?? FrameSize(width: 1920, height: 1080) }
+        package var resolvedSize: FrameSize {
+            if let preset { return FrameSize(width: preset.size.width, height: preset.size.height) }
+            return size ?? FrameSize(width: 1920, height: 1080)
+        }
         /// The frame rate used: `fps` or 30.
-        package var resolvedFrameRate: FrameRate { fps ?? 30 }
+        package var resolvedFrameRate: FrameRate {
+            if let preset { return fps.flatMap { preset.acceptsFrameRate($0) ? $0 : nil } ?? Platform.defaultFrameRate }
+            return fps ?? 30
+        }
     }
 
     /// A frame size in pixels, written `"1920x1080"`.

@@ -284,7 +284,27 @@ struct TimelineCompiler {
         self.texts = texts
     }
 
+    /// The platform preset's safe area in this frame, when there is a preset.
+    var safeArea: Rect? { timeline.output.preset?.safeArea(width: width, height: height) }
+
+    /// `clip` (a frame-sized picture: captions, subtitles) shrunk into the preset's safe area, centred
+    /// there; `clip` itself without a preset.
+    func insideSafeArea(_ clip: Clip) throws(MovieMakerError) -> Clip {
+        guard let area = safeArea else { return clip }
+        let scale = min(area.width / Double(width), area.height / Double(height))
+        return try clip.positioned(at: Point(x: area.minX + area.width / 2, y: area.minY + area.height / 2)).scaled(by: scale)
+    }
+
     mutating func compile() throws(MovieMakerError) -> TimelineComposition {
+        if let preset = timeline.output.preset {
+            let size = timeline.output.size, fps = timeline.output.fps
+            if let size, size.width != width || size.height != height, !options.preview {
+                warnings.append("output.size \(size) is replaced by \(preset.rawValue)'s \(width)x\(height)")
+            }
+            if let fps, fps != rate {
+                warnings.append("output.fps \(fps) is not a rate \(preset.title) takes: \(rate) fps is used")
+            }
+        }
         var layers: [Clip] = []
         /// Which layers are video tracks: a blurred backdrop is made from their pictures alone.
         var isVideoLayer: [Bool] = []
@@ -357,6 +377,10 @@ struct TimelineCompiler {
         guard duration <= Timeline.TimeValue.maximum else {
             throw .invalidDescription(JSONPath().appending("tracks"), "the movie would last \(TimelineComposition.seconds(duration)) s, more than 24 hours: shorten it")
         }
+        if let preset = timeline.output.preset, preset.maximumDuration < duration {
+            throw .invalidDescription(JSONPath().appending("output").appending("preset"),
+                                      "the movie lasts \(TimelineComposition.seconds(duration)) s, and \(preset.title) takes at most \(TimelineComposition.seconds(preset.maximumDuration)) s (\(preset.rawValue)): shorten it (output.duration) or choose another preset")
+        }
         // Sounds play at most to the movie's end (a looped music bed has no end of its own).
         plan = plan.map { item in
             guard item.start + item.duration > duration else { return item }
@@ -394,7 +418,13 @@ struct TimelineCompiler {
 
         // The sound: the clips' own, or one mix with the audio tracks (music ducked under the clips).
         var soundtrack: AudioMix? = nil
-        let audioOptions = timeline.output.audio
+        var audioOptions = timeline.output.audio
+        if let preset = timeline.output.preset {
+            // The platform's loudness, which its player normalises to.
+            var audio = audioOptions ?? Timeline.AudioOptions()
+            audio.loudness = preset.loudness
+            audioOptions = audio
+        }
         let clipSounds = film.sounds.filter(\.isHeard)
         if !sounds.isEmpty || audioOptions?.loudness != nil {
             var ducking = AudioMix.Ducking()
@@ -422,6 +452,12 @@ struct TimelineCompiler {
         settings.crf = options.crf ?? encoder?.crf
         settings.preset = options.preset ?? (options.preview ? .veryfast : encoder?.preset ?? settings.preset)
         settings.keyframeInterval = encoder?.keyframeInterval
+        if let preset = timeline.output.preset {
+            // Capped so that no second of video exceeds the platform's ceiling, a keyframe every 2 seconds.
+            settings.maxBitrate = preset.encoderMaxBitrate
+            settings.bufferSize = preset.encoderBufferSize
+            settings.keyframeInterval = encoder?.keyframeInterval ?? max(1, rate.frameCount(for: Time(value: Int64(preset.keyframeSeconds), timescale: 1)))
+        }
         settings.lossless = options.lossless || encoder?.lossless == true
         let overrides = options.imageOverrides, defaults = AnimatedImageSettings()
         settings.animatedImage = AnimatedImageSettings(

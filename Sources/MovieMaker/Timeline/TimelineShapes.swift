@@ -100,6 +100,7 @@ enum TimelineShapes {
                   "Frames per second, 1…240: a number (30, 25, 12.5) or an exact fraction string (\"30000/1001\"). Default 30."),
         SpecField("background", backgroundSchema, "The canvas under every track: a colour (CSS: #rrggbb, a name, rgb(), hsl()), \"blur\" (the movie itself blurred behind), {\"gradient\": [colours], \"angle\": 90}, {\"image\": \"file.jpg\", \"fit\": \"fill\"} or {\"blur\": radius}. Default black."),
         SpecField("duration", Schema.ref("duration"), "How long the movie lasts (default: as long as its longest video or overlay track)."),
+        SpecField("preset", Schema.enumeration(Platform.allCases.map(\.rawValue)), "The platform the movie is for: youtube, youtube-shorts, tiktok, instagram-reel, instagram-feed, linkedin or x. Sets the size (over size), the frame rate (30 unless fps is one it takes), H.264 with a bit-rate ceiling, a keyframe every 2 s, loudness -14 LUFS, its longest length, and keeps titles and captions in its safe area."),
         SpecField("encoder", Schema.ref("encoder"), "How the video is encoded."),
         SpecField("audio", Schema.ref("audioSettings"), "How the sound is mixed and encoded."),
     ])

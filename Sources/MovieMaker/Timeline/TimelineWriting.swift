@@ -89,6 +89,7 @@ extension Timeline.Output {
             w.set("background", radius.flatMap { JSONValue.double($0).map { .object(["blur": $0]) } } ?? .string("blur"))
         }
         w.set("duration", duration)
+        w.set("preset", preset)
         if let encoder {
             var e = SpecWriter(TimelineShapes.encoder)
             e.set("codec", encoder.codec)

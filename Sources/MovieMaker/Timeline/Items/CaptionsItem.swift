@@ -270,7 +270,7 @@ extension TimelineCompiler {
             throw .invalidDescription(path.appending(x.narration == nil ? "source" : "narration"),
                                       "\(what) has no words\(x.narration == nil ? "" : " after the item's start"): give the item a \"duration\" or a transcript with words")
         }
-        return CompiledItem(clip: Clip.captions(transcript, style: style, duration: d), what: what,
+        return CompiledItem(clip: try insideSafeArea(Clip.captions(transcript, style: style, duration: d)), what: what,
                             detail: "\(transcript.words.count) word\(transcript.words.count == 1 ? "" : "s"), \(style.animation.rawValue)")
     }
 }

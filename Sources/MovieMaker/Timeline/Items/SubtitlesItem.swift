@@ -92,6 +92,6 @@ extension TimelineCompiler {
             throw .invalidDescription(path.appending("file"), "\(url.lastPathComponent) has no cues: give the item a \"duration\" or add cues")
         }
         sources[path.description] = .init(file: url)
-        return CompiledItem(clip: Clip.subtitles(track, style: style, duration: d), what: url.lastPathComponent, detail: "\(track.cues.count) cue\(track.cues.count == 1 ? "" : "s")")
+        return CompiledItem(clip: try insideSafeArea(Clip.subtitles(track, style: style, duration: d)), what: url.lastPathComponent, detail: "\(track.cues.count) cue\(track.cues.count == 1 ? "" : "s")")
     }
 }

@@ -175,7 +175,15 @@ extension TimelineCompiler {
             card.exit = animation(exit, from: t.from ?? .bottom, distance: t.slideDistance, duration: nil, easing: nil, exit: true)
         }
         do {
-            return CompiledItem(clip: try card.clip(width: width, height: height), what: "\"\(text)\"", detail: (t.style ?? .fade).rawValue)
+            // With a platform preset, the card is laid out in the platform's safe area and placed there.
+            let clip: Clip
+            if let area = safeArea {
+                clip = try card.clip(width: Int(area.width.rounded()), height: Int(area.height.rounded()))
+                    .positioned(at: Point(x: area.minX, y: area.minY), anchor: Point(x: 0, y: 0))
+            } else {
+                clip = try card.clip(width: width, height: height)
+            }
+            return CompiledItem(clip: clip, what: "\"\(text)\"", detail: (t.style ?? .fade).rawValue)
         } catch {
             throw error.located(jsonPath: path.description)
         }
