@@ -326,39 +326,31 @@ struct RenderCommand: ParsableCommand {
             Terminal.printLine(composition.planDescription)
             return
         }
+        let movie: MovieMaker, destination: String
         if let hls {
-            let folder = URL(fileURLWithPath: hls)
-            let reporter = ProgressReporter(label: "render", output: hls, options: progress)
-            let movie = try Interruption.shared.makeMovie { try composition.makeMovie(hlsIn: folder, segmentDuration: segment ?? 4) }
-            try reporter.render(movie) {
-                if !burnIn.isEmpty {
-                    if movie.expectedFrameCount == nil { movie.expectedFrameCount = movie.frameCount + composition.frameCount }
-                    if let soundtrack = composition.soundtrack { try movie.addAudio(soundtrack) }
-                    try movie.add(burnIn.apply(to: composition.picture))
-                } else {
-                    try composition.render(into: movie)
+            destination = hls
+            movie = try Interruption.shared.makeMovie { try composition.makeMovie(hlsIn: URL(fileURLWithPath: hls), segmentDuration: segment ?? 4) }
+        } else {
+            guard let output else { return }
+            if let input = composition.inputFiles.first(where: { FileIdentity.same(output, $0.path) }) {
+                throw InputError("-o \(output) is \(input.path), which the description reads: choose another destination")
+            }
+            if SoundFileFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) != nil {
+                let summary: SoundFileSummary
+                do {
+                    summary = try composition.renderSound(to: URL(fileURLWithPath: output), cancellation: Interruption.shared.token)
+                } catch {
+                    // (A `catch where` on this typed error crashes Swift 6.3's SIL verifier.)
+                    if error.code == .invalidDescription { throw DescriptionError(file: description.spec, error: error) }
+                    throw error
                 }
+                if progress.showsSummary { Terminal.printLine(summary.description) }
+                return
             }
-            return
+            destination = output
+            movie = try Interruption.shared.makeMovie { try composition.makeMovie(at: URL(fileURLWithPath: output)) }
         }
-        guard let output else { return }
-        if let input = composition.inputFiles.first(where: { FileIdentity.same(output, $0.path) }) {
-            throw InputError("-o \(output) is \(input.path), which the description reads: choose another destination")
-        }
-        if SoundFileFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) != nil {
-            let summary: SoundFileSummary
-            do {
-                summary = try composition.renderSound(to: URL(fileURLWithPath: output), cancellation: Interruption.shared.token)
-            } catch {
-                // (A `catch where` on this typed error crashes Swift 6.3's SIL verifier.)
-                if error.code == .invalidDescription { throw DescriptionError(file: description.spec, error: error) }
-                throw error
-            }
-            if progress.showsSummary { Terminal.printLine(summary.description) }
-            return
-        }
-        let reporter = ProgressReporter(label: "render", output: output, options: progress)
-        let movie = try Interruption.shared.makeMovie { try composition.makeMovie(at: URL(fileURLWithPath: output)) }
+        let reporter = ProgressReporter(label: "render", output: destination, options: progress)
         do {
             try reporter.render(movie) {
                 if !burnIn.isEmpty {

@@ -117,11 +117,11 @@ import MovieMakerTestSupport
         }
     }
 
-    @Test(arguments: ["avi", "gif", "", "MP5"])
+    @Test(arguments: ["avi", "tiff", "", "MP5"])
     func rejectsUnknownExtensions(ext: String) throws {
         let dir = try TemporaryFolder()
         let name = ext.isEmpty ? "movie" : "movie.\(ext)"
-        expectError(.unsupportedContainer(extension: ext, supported: ["mp4", "m4v", "mov", "mkv", "webm"])) {
+        expectError(.unsupportedContainer(extension: ext, supported: ["mp4", "m4v", "mov", "mkv", "webm", "gif", "apng", "webp"])) {
             _ = try MovieMaker(url: dir.file(name), width: 320, height: 240)
         }
         #expect(MovieMakerError.unsupportedContainer(extension: ext, supported: Container.supportedExtensions).description.contains(".mp4"))

@@ -71,6 +71,24 @@ struct PlatformTests {
         #expect(abs(loudness + 14) <= 1, "loudness \(loudness) LUFS")
     }
 
+    @Test("each preset's render has its size, 30 fps, a keyframe every 60 frames, -14 LUFS and no second over its ceiling", arguments: Platform.allCases)
+    func eachPreset(_ platform: Platform) throws {
+        let folder = try TemporaryFolder()
+        try ProceduralSound(duration: 3) { t in 0.03 * sin(2 * .pi * 440 * t) }.writeWAV(to: folder.file("tone.wav"))
+        let json = Self.description(platform.rawValue, duration: "2.5s", extra: #", {"kind": "audio", "items": [{"type": "music", "source": {"file": "tone.wav"}}]}"#)
+        let url = folder.file("\(platform.rawValue).mp4")
+        try Timeline(jsonText: json).composition(Timeline.RenderOptions(mediaFolder: folder.url)).render(to: url)
+        let video = try FFTools.videoStream(url)
+        #expect(video["width"] as? Int == platform.size.width && video["height"] as? Int == platform.size.height && video["r_frame_rate"] as? String == "30/1", "\(video)")
+        let keys = try run(FFTools.ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=key_frame", "-of", "csv=p=0", url.path])
+        #expect(keys.stdout.split(separator: "\n").enumerated().filter { $0.element.hasPrefix("1") }.map(\.offset) == [0, 60])
+        #expect(try Self.peakSecond(url) <= Double(platform.maxBitrate) * 1.1)
+        let r = try run(FFTools.ffmpeg, ["-hide_banner", "-nostats", "-i", url.path, "-map", "0:a", "-af", "ebur128", "-f", "null", "-"])
+        let line = r.stderr.components(separatedBy: "\n").last { $0.trimmingCharacters(in: .whitespaces).hasPrefix("I:") } ?? ""
+        let loudness = Double(line.split(separator: " ").dropFirst().first.map(String.init) ?? "") ?? .nan
+        #expect(abs(loudness + 14) <= 1, "\(platform): \(loudness) LUFS")
+    }
+
     /// The most video bits in any one-second window (packets by presentation time).
     static func peakSecond(_ url: URL) throws -> Double {
         let r = try run(FFTools.ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,size", "-of", "csv=p=0", url.path])
