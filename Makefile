@@ -22,7 +22,7 @@ export PKG_CONFIG_PATH := $(PKGCONFIG_WRAPPERS)$(if $(PKG_CONFIG_PATH),:$(PKG_CO
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-.PHONY: deps build demo test test-studio fuzz fuzz-descriptions sanitize sanitize-thread bench bench-peers bench-filters bench-chunks bench-captions bench-audiogram bench-transcribe bench-title-batch test-distributed clean check-swift install gallery docs
+.PHONY: deps build demo test test-studio test-playback fuzz fuzz-descriptions sanitize sanitize-thread bench bench-peers bench-filters bench-chunks bench-captions bench-audiogram bench-transcribe bench-title-batch test-distributed clean check-swift install gallery docs
 
 check-swift:
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "swift not found: install Swift 6 (https://www.swift.org/install/linux/) and put it on PATH"; exit 1; }
@@ -86,6 +86,13 @@ STUDIO_SCREENSHOT ?= .build/studio.png
 test-studio: deps
 	$(SWIFT) build
 	bash scripts/test-studio.sh "$$($(SWIFT) build --show-bin-path)/moviemaker" $(STUDIO_SCREENSHOT)
+
+## Headless Chromium plays what MovieMaker writes for the web (scripts/playback_browser_test.py): VP9 and AV1
+## WebM, AV1 and H.264 MP4 (HEVC where that Chromium decodes it) to their end at their size, the animated GIF
+## and WebP, and an HLS stream (natively). Not part of `make test` (it needs a browser; installed when missing).
+test-playback: deps
+	$(SWIFT) build
+	bash scripts/test-studio.sh --playback "$$($(SWIFT) build --show-bin-path)/moviemaker"
 
 ## Coverage-guided fuzzing (libFuzzer + AddressSanitizer) of every parser and decoder that reads users'
 ## bytes (FuzzTarget.swift: photo, audio, svg-path, css-color, easing, description, subtitles, cube-lut,

@@ -14,8 +14,13 @@ usage: studio_browser_test.py MOVIEMAKER CHROMIUM SCREENSHOT.png
 """
 import base64, hashlib, json, os, re, shutil, signal, socket, struct, subprocess, sys, tempfile, time, urllib.request, zlib
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from devtools import DevTools, start_chromium  # noqa: E402
+
 MOVIEMAKER, CHROMIUM, SCREENSHOT = sys.argv[1], sys.argv[2], sys.argv[3]
 passed, failed = 0, 0
+# The studio page is ready once its script has set window.studio.
+STUDIO_READY = "document.readyState === 'complete' && !!window.studio"
 
 
 def check(condition, what):
@@ -26,111 +31,6 @@ def check(condition, what):
     else:
         failed += 1
         print(f"  FAIL {what}")
-
-
-# ---- A minimal WebSocket client (text frames, client masking) ----
-class WebSocket:
-    def __init__(self, url):
-        m = re.match(r"ws://([^:/]+):(\d+)(/.*)", url)
-        host, port, path = m.group(1), int(m.group(2)), m.group(3)
-        self.sock = socket.create_connection((host, port), timeout=60)
-        key = base64.b64encode(os.urandom(16)).decode()
-        self.sock.sendall((f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                           f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-        head = b""
-        while b"\r\n\r\n" not in head:
-            chunk = self.sock.recv(4096)
-            if not chunk:
-                raise RuntimeError("websocket handshake: connection closed")
-            head += chunk
-        head, self.buffer = head.split(b"\r\n\r\n", 1)
-        if b" 101 " not in head.split(b"\r\n")[0]:
-            raise RuntimeError(f"websocket handshake refused: {head[:200]!r}")
-        accept = base64.b64encode(hashlib.sha1((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").encode()).digest()).decode()
-        if accept.encode() not in head:
-            raise RuntimeError("websocket handshake: bad Sec-WebSocket-Accept")
-
-    def send(self, text):
-        payload = text.encode()
-        header = bytes([0x81])
-        n = len(payload)
-        if n < 126:
-            header += bytes([0x80 | n])
-        elif n < 65536:
-            header += bytes([0x80 | 126]) + struct.pack(">H", n)
-        else:
-            header += bytes([0x80 | 127]) + struct.pack(">Q", n)
-        mask = os.urandom(4)
-        self.sock.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
-
-    def _read(self, n):
-        while len(self.buffer) < n:
-            chunk = self.sock.recv(1 << 20)
-            if not chunk:
-                raise RuntimeError("websocket closed")
-            self.buffer += chunk
-        out, self.buffer = self.buffer[:n], self.buffer[n:]
-        return out
-
-    def receive(self):
-        message = b""
-        while True:
-            b0, b1 = self._read(2)
-            n = b1 & 0x7F
-            if n == 126:
-                n = struct.unpack(">H", self._read(2))[0]
-            elif n == 127:
-                n = struct.unpack(">Q", self._read(8))[0]
-            mask = self._read(4) if b1 & 0x80 else None
-            data = self._read(n)
-            if mask:
-                data = bytes(b ^ mask[i % 4] for i, b in enumerate(data))
-            opcode = b0 & 0x0F
-            if opcode == 0x8:
-                raise RuntimeError("websocket closed by the browser")
-            if opcode in (0x9, 0xA):
-                continue
-            message += data
-            if b0 & 0x80:
-                return message.decode()
-
-
-class DevTools:
-    """One page target, spoken to with Runtime/Page commands."""
-
-    def __init__(self, ws_url):
-        self.ws = WebSocket(ws_url)
-        self.next_id = 0
-
-    def call(self, method, **params):
-        self.next_id += 1
-        ident = self.next_id
-        self.ws.send(json.dumps({"id": ident, "method": method, "params": params}))
-        while True:
-            reply = json.loads(self.ws.receive())
-            if reply.get("id") == ident:
-                if "error" in reply:
-                    raise RuntimeError(f"{method}: {reply['error']}")
-                return reply.get("result", {})
-
-    def js(self, expression):
-        result = self.call("Runtime.evaluate", expression=expression, awaitPromise=True, returnByValue=True)
-        if "exceptionDetails" in result:
-            raise RuntimeError(f"JavaScript failed: {expression[:120]}: {result['exceptionDetails']}")
-        return result["result"].get("value")
-
-    def wait(self, expression, timeout=10.0, interval=0.02):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            value = self.js(expression)
-            if value:
-                return value
-            time.sleep(interval)
-        return None
-
-    def navigate(self, url):
-        self.call("Page.navigate", url=url)
-        return self.wait("document.readyState === 'complete' && !!window.studio", timeout=20)
 
 
 # ---- PNG decoding (8-bit RGB/RGBA, not interlaced: what Cairo writes) ----
@@ -241,28 +141,9 @@ def write(path, value):
 def main():
     work = tempfile.mkdtemp(prefix="moviemaker-studio-browser-")
     profile = os.path.join(work, "profile")
-    chrome = subprocess.Popen([CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
-                               "--force-device-scale-factor=1", "--hide-scrollbars",
-                               "--autoplay-policy=no-user-gesture-required", "--window-size=1280,900",
-                               "--remote-debugging-port=0", f"--user-data-dir={profile}", "about:blank"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    chrome, tools = start_chromium(CHROMIUM, profile)
     studios = []
     try:
-        port = None
-        deadline = time.monotonic() + 60
-        while port is None and time.monotonic() < deadline:
-            line = chrome.stderr.readline()
-            m = re.search(r"DevTools listening on ws://127\.0\.0\.1:(\d+)/", line)
-            if m:
-                port = int(m.group(1))
-            elif not line and chrome.poll() is not None:
-                raise RuntimeError("chromium exited before DevTools started")
-        targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json"))
-        page = next(t for t in targets if t.get("type") == "page")
-        tools = DevTools(page["webSocketDebuggerUrl"])
-        tools.call("Page.enable")
-        tools.call("Runtime.enable")
-        tools.call("Emulation.setDeviceMetricsOverride", width=1280, height=900, deviceScaleFactor=1, mobile=False)
 
         # -- The small spec: load, seek, pixels, timeline, edits, errors.
         print("moviemaker studio (320x240 spec):")
@@ -271,7 +152,7 @@ def main():
         studio, url = start_studio(spec)
         studios.append(studio)
         check(url.startswith("http://127.0.0.1:"), f"serves on 127.0.0.1 ({url})")
-        check(tools.navigate(url + "?scale=1"), "the page loads")
+        check(tools.navigate(url + "?scale=1", STUDIO_READY), "the page loads")
         check(tools.wait("document.body.dataset.shownFrame !== undefined", 20), "a frame is shown")
         n = 24
         tools.js(f"studio.seek({n})")
@@ -329,7 +210,7 @@ def main():
         overlapping["tracks"][1]["items"].append({"type": "title", "label": "Second", "at": "1s", "duration": "0.8s", "text": "Also", "layout": "lowerThird"})
         write(spec, overlapping)
         check(tools.wait("document.querySelectorAll('.block').length === 4", 5), "the added overlay item shows")
-        check(tools.navigate(url + "?scale=1&frame=12"), "the page loads with ?frame=12")
+        check(tools.navigate(url + "?scale=1&frame=12", STUDIO_READY), "the page loads with ?frame=12")
         check(tools.wait("document.body.dataset.shownFrame === '12'", 20), "?frame=12 opens at frame 12")
         rects = tools.js("""[...document.querySelectorAll('.track[data-track="1"] .block')].map(b => {
             const r = b.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; })""")
@@ -346,7 +227,7 @@ def main():
             {"kind": "audio", "name": "Music", "items": [{"type": "music", "label": "Tone", "source": {"file": "tone.wav"}}]}]})
         studio, url = start_studio(loud)
         studios.append(studio)
-        tools.navigate(url)
+        tools.navigate(url, STUDIO_READY)
         tools.wait("document.body.dataset.shownFrame !== undefined", 20)
         drawn = tools.wait("""(() => { const c = document.getElementById('waveform'); if (c.hidden || !c.width) return false;
             const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0;
@@ -369,14 +250,14 @@ def main():
         write(script, "import MovieMaker\n\nlet x = (1 +\nprint(x)\n")
         studio, url = start_studio(script)
         studios.append(studio)
-        tools.navigate(url)
+        tools.navigate(url, STUDIO_READY)
         where = tools.wait("!document.getElementById('error').hidden && document.getElementById('error-path').textContent", 120)
         check(bool(where) and re.search(r"broken\.swift:\d+$", where or ""), f"a script's syntax error shows the compiler's file and line ({where!r})")
         # Fixed on disk: the page reloads and shows the script's frames, each the frame its own render makes.
         write(script, script_fixed(os.path.join(work, "script-frames")))
         check(tools.wait("document.getElementById('error').hidden && !!studio.state.movie && studio.state.movie.frameCount === 30", 120),
               "fixing the script reloads the page with its 30 frames")
-        check(tools.navigate(url + "?scale=1") and tools.wait("document.body.dataset.shownFrame !== undefined", 60),
+        check(tools.navigate(url + "?scale=1", STUDIO_READY) and tools.wait("document.body.dataset.shownFrame !== undefined", 60),
               "the page loads again and shows a frame of the script")
         tools.js("studio.seek(12)")
         check(tools.wait("document.body.dataset.shownFrame === '12'", 60), "seeking in a script shows its frame 12")
@@ -395,7 +276,7 @@ def main():
         write(big, spec_1080p())
         studio, url = start_studio(big)
         studios.append(studio)
-        tools.navigate(url)
+        tools.navigate(url, STUDIO_READY)
         tools.wait("document.body.dataset.shownFrame !== undefined", 30)
         scale = tools.js("document.body.dataset.shownScale")
         latencies = []
@@ -409,7 +290,7 @@ def main():
               f"median {latencies[len(latencies) // 2]:.0f} ms, worst {latencies[-1]:.0f} ms, best {latencies[0]:.0f} ms")
         full = []
         for frame in [21, 45]:
-            tools.navigate(url + "?scale=1")
+            tools.navigate(url + "?scale=1", STUDIO_READY)
             tools.wait("document.body.dataset.shownFrame !== undefined", 30)
             started = time.monotonic()
             tools.js(f"studio.seek({frame})")
@@ -417,7 +298,7 @@ def main():
             full.append((time.monotonic() - started) * 1000)
         print(f"  at full 1920x1080 (scale=1): {', '.join(f'{t:.0f} ms' for t in full)}")
         check(all(t < 10000 for t in latencies), "every scrub showed its frame")
-        tools.navigate(url)
+        tools.navigate(url, STUDIO_READY)
         tools.wait("document.body.dataset.shownFrame !== undefined", 30)
         tools.js("studio.seek(36)")
         tools.wait("document.body.dataset.shownFrame === '36'", 10)
