@@ -85,6 +85,10 @@ struct Options {
     var chunkSeconds = 60
     /// Run only the chunk line (every other line skipped).
     var onlyChunks = false
+    /// Skip the encoders line (each codec against the ffmpeg command line).
+    var skipEncoders = false
+    /// The encoders line's frame count.
+    var encoderFrames = 60
 
     static let usage = """
         usage: moviemaker-bench [--frames N] [--presets medium,veryfast] [--skip-memory]
@@ -98,6 +102,7 @@ struct Options {
                                 [--video-preset P] [--skip-reverse] [--video-folder PATH]
                                 [--skip-filters] [--filter-runs N] [--filter-seconds S] [--only-filters]
                                 [--skip-chunks] [--chunk-seconds S] [--only-chunks] [--skip-captions] [--only-captions] [--skip-audiogram] [--only-audiogram] [--skip-transcription] [--only-transcription]
+                                [--skip-encoders] [--only-encoders] [--encoder-frames N]
 
           --frames N           frames per preset run (default 300)
           --cores N            run on N of the CPUs this process may use (its affinity mask, inherited by
@@ -160,6 +165,9 @@ struct Options {
           transcription line (a 314-word text spoken by eSpeak NG: alignment error, free recognition's word error rate):
           --skip-transcription          skip it
           --only-transcription          run only the transcription line
+          --skip-encoders               skip the encoders line (h264, hevc, av1, vp9 at 1080p against ffmpeg)
+          --only-encoders               run only the encoders line
+          --encoder-frames N            its frames (default 60)
 
           --video-folder PATH  where the generated clips are kept (default .build/bench-videos when run
                                from the package, else the temporary folder); generated once
@@ -242,9 +250,18 @@ struct Options {
             case "--filter-seconds":
                 filterSeconds = try Self.positiveInt(rest.popFirst(), flag: flag)
             case "--only-filters":
+                skipEncoders = true
                 onlyFilters = true
                 skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
                 skipAudio = true; skipVideo = true; skipReverse = true; skipChunks = true; skipCaptions = true; skipAudiogram = true; skipTranscription = true
+            case "--skip-encoders":
+                skipEncoders = true
+            case "--only-encoders":
+                skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
+                skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true; skipChunks = true; skipCaptions = true
+                skipAudiogram = true; skipTranscription = true
+            case "--encoder-frames":
+                encoderFrames = try Self.positiveInt(rest.popFirst(), flag: flag)
             case "--skip-chunks":
                 skipChunks = true
             case "--skip-captions":
@@ -252,6 +269,7 @@ struct Options {
             case "--skip-audiogram":
                 skipAudiogram = true
             case "--only-audiogram":
+                skipEncoders = true
                 onlyAudiogram = true
                 skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
                 skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true; skipChunks = true; skipCaptions = true
@@ -259,10 +277,12 @@ struct Options {
             case "--skip-transcription":
                 skipTranscription = true
             case "--only-transcription":
+                skipEncoders = true
                 skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
                 skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true; skipChunks = true; skipCaptions = true
                 skipAudiogram = true
             case "--only-captions":
+                skipEncoders = true
                 onlyCaptions = true
                 skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
                 skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true; skipChunks = true; skipAudiogram = true; skipTranscription = true
@@ -270,6 +290,7 @@ struct Options {
                 chunkSeconds = try Self.positiveInt(rest.popFirst(), flag: flag)
                 guard chunkSeconds >= 8 else { throw OptionError("--chunk-seconds needs at least 8 (8 chunks of at least one second)") }
             case "--only-chunks":
+                skipEncoders = true
                 onlyChunks = true
                 skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
                 skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true; skipCaptions = true; skipAudiogram = true; skipTranscription = true

@@ -43,6 +43,7 @@ struct BenchmarkReport: Encodable {
     var captions: CaptionBenchmark.Result?
     var audiogram: AudiogramBenchmark.Result?
     var transcription: TranscriptionBenchmark.Result?
+    var encoders: [EncoderBenchmark.Line]?
 
     init(machine: Machine, workload: Workload) {
         self.date = ISO8601DateFormatter().string(from: Date())

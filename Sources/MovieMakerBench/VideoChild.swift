@@ -38,7 +38,14 @@ struct VideoChildTask: Codable {
     /// `.measureCommand`: the program and its arguments.
     var command: [String] = []
 
-    var settings: EncoderSettings { EncoderSettings(crf: crf, preset: EncoderPreset(rawValue: preset) ?? .medium) }
+    /// `.encoderAlone`: the video codec (`VideoCodec`'s raw value; nil: H.264).
+    var codec: String? = nil
+
+    var settings: EncoderSettings {
+        var s = EncoderSettings(crf: crf, preset: EncoderPreset(rawValue: preset) ?? .medium)
+        s.codec = codec.flatMap(VideoCodec.init(rawValue:))
+        return s
+    }
     var rate: FrameRate { FrameRate(fps) }
 
     /// The clip the task shows.

@@ -164,6 +164,16 @@ func runBenchmark(_ options: Options) throws {
         reportOthers("chunks")
     }
 
+    if !options.skipEncoders {
+        standardError("… encoders: h264, hevc, av1, vp9 at 1080p, MovieMaker's encoder against the ffmpeg command line")
+        var bench = EncoderBenchmark()
+        bench.frames = options.encoderFrames
+        let lines = try bench.run()
+        report.encoders = lines
+        output(EncoderBenchmark.line(lines))
+        reportOthers("encoders")
+    }
+
     switch options.json {
     case nil:
         break

@@ -60,6 +60,12 @@ package final class BenchmarkEncoder {
     }
     /// Flushes and closes the file.
     package func finish() throws(MovieMakerError) { try encoder.finish() }
+
+    /// The `asm` value MovieMaker gives x264 (its CPU flags without AVX-512; nil: x264's own), so the
+    /// ffmpeg command line compared with it can be given the same.
+    package static var x264AssemblyFlags: UInt32? { VideoEncoder.x264AssemblyWithoutAVX512 }
+    /// The CRF MovieMaker encodes `codec` with by default.
+    package static func defaultCRF(_ codec: VideoCodec) -> Int { codec.defaultCRF }
 }
 
 extension BenchmarkYUVFrame {

@@ -1,0 +1,131 @@
+import Foundation
+import MovieMaker
+
+/// The encoders line: each codec MovieMaker writes, at 1080p on the same frames (the standard scene,
+/// drawn and converted to yuv420p once), encoded by MovieMaker's encoder in a fresh process fed through
+/// a pipe, and by the ffmpeg command line reading the same raw frames from a file with the same
+/// settings (preset, CRF, x264's CPU flags, hvc1, BT.709 tags). fps, CPU and peak RSS of each, and the
+/// ratio of MovieMaker's fps to ffmpeg's (target ≥ 0.95).
+struct EncoderBenchmark {
+    var frames = 60
+    var width = 1920
+    var height = 1080
+    var fps = 30
+    var codecs: [VideoCodec] = [.h264, .hevc, .av1, .vp9]
+    /// The ratio each codec should reach.
+    static let target = 0.95
+
+    struct Line: Encodable, Sendable {
+        let codec: String
+        let settings: String
+        let movieMaker: VideoPhase
+        let ffmpeg: VideoPhase
+        /// fps MovieMaker ÷ fps ffmpeg.
+        var ratio: Double { movieMaker.framesPerSecond / ffmpeg.framesPerSecond }
+        let movieMakerBytes: Int
+        let ffmpegBytes: Int
+        enum CodingKeys: String, CodingKey { case codec, settings, movieMaker, ffmpeg, ratio, movieMakerBytes, ffmpegBytes }
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(codec, forKey: .codec); try c.encode(settings, forKey: .settings)
+            try c.encode(movieMaker, forKey: .movieMaker); try c.encode(ffmpeg, forKey: .ffmpeg); try c.encode(ratio, forKey: .ratio)
+            try c.encode(movieMakerBytes, forKey: .movieMakerBytes); try c.encode(ffmpegBytes, forKey: .ffmpegBytes)
+        }
+    }
+
+    func run() throws -> [Line] {
+        guard let ffmpeg = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw BenchError("the encoders line compares with the ffmpeg command line, which is not installed (skip it with --skip-encoders)")
+        }
+        // The frames, once: drawn, converted, packed into a raw yuv420p file.
+        let raw = FileManager.default.temporaryDirectory.appendingPathComponent("moviemaker-bench-frames-\(UUID().uuidString.prefix(8)).yuv")
+        defer { try? FileManager.default.removeItem(at: raw) }
+        let size = BenchmarkYUVFrame.packedSize(width: width, height: height)
+        do {
+            FileManager.default.createFile(atPath: raw.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: raw)
+            defer { try? handle.close() }
+            let scene = BenchmarkScene(width: Double(width), height: Double(height), rate: FrameRate(fps), pathCount: 50)
+            let canvas = try Canvas(width: width, height: height)
+            let converter = try BenchmarkConverter(width: width, height: height)
+            let frame = try converter.makeFrame()
+            var bytes = [UInt8](repeating: 0, count: size)
+            for i in 0..<frames {
+                try canvas.draw { try scene.draw(in: $0, frame: i) }
+                try converter.convert(canvas, into: frame)
+                bytes.withUnsafeMutableBytes { frame.pack(into: $0.baseAddress!) }
+                try handle.write(contentsOf: bytes)
+            }
+        }
+        var lines: [Line] = []
+        for codec in codecs {
+            let crf = BenchmarkEncoder.defaultCRF(codec)
+            let ext = codec == .vp9 || codec == .av1 ? "webm" : "mp4"
+            let ours = FileManager.default.temporaryDirectory.appendingPathComponent("moviemaker-bench-enc-\(codec.rawValue)-\(UUID().uuidString.prefix(8)).\(ext)")
+            let theirs = ours.deletingPathExtension().appendingPathExtension("ffmpeg.\(ext)")
+            defer { try? FileManager.default.removeItem(at: ours); try? FileManager.default.removeItem(at: theirs) }
+
+            standardError("… encoders: \(codec.rawValue), MovieMaker's encoder (fresh process, frames through a pipe)")
+            let task = VideoChildTask(mode: .encoderAlone, width: width, height: height, fps: fps, crf: crf, preset: EncoderPreset.medium.rawValue,
+                                      output: ours.path, frames: frames, codec: codec.rawValue)
+            let usage0 = MachineUsage.now()
+            let child = try VideoChild.start(task, feedsInput: true)
+            let input = try FileHandle(forReadingFrom: raw)
+            defer { try? input.close() }
+            while let chunk = try input.read(upToCount: size), !chunk.isEmpty {
+                try chunk.withUnsafeBytes { try child.write($0.baseAddress!, chunk.count) }
+            }
+            let (result, _) = try child.finishReporting(task)
+            let mm = VideoPhase(phase: "encoder-\(codec.rawValue)", label: "MovieMaker \(codec.rawValue)", frames: result.frames,
+                                wallSeconds: result.wallSeconds, cpuSeconds: result.cpuSeconds, cpuClock: "process",
+                                peakRSSMiB: result.peakRSSMiB, otherProcessesCores: MachineUsage.now().othersCores(since: usage0))
+
+            let (arguments, description) = Self.ffmpegArguments(codec, crf: crf, width: width, height: height, fps: fps)
+            standardError("… encoders: \(codec.rawValue), ffmpeg \(description)")
+            let measure = VideoChildTask(mode: .measureCommand, command: [ffmpeg, "-nostdin", "-hide_banner", "-v", "error", "-y",
+                                                                           "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)",
+                                                                           "-r", "\(fps)", "-i", raw.path] + arguments + [theirs.path])
+            let usage1 = MachineUsage.now()
+            let (exit, _) = try VideoChild.run(measure)
+            let cli = VideoPhase(phase: "encoder-\(codec.rawValue)-ffmpeg", label: "ffmpeg \(codec.rawValue)", frames: frames,
+                                 wallSeconds: exit.wallSeconds, cpuSeconds: exit.cpuSeconds, cpuClock: "child",
+                                 peakRSSMiB: exit.peakRSSMiB, otherProcessesCores: MachineUsage.now().othersCores(since: usage1))
+            func bytes(_ url: URL) -> Int { (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0 }
+            lines.append(Line(codec: codec.rawValue, settings: description, movieMaker: mm, ffmpeg: cli,
+                              movieMakerBytes: bytes(ours), ffmpegBytes: bytes(theirs)))
+        }
+        return lines
+    }
+
+    /// The ffmpeg command line's options for what MovieMaker's encoder does with `codec` at `medium`.
+    static func ffmpegArguments(_ codec: VideoCodec, crf: Int, width: Int, height: Int, fps: Int) -> ([String], String) {
+        let tags = ["-color_primaries", "bt709", "-color_trc", "bt709", "-colorspace", "bt709", "-color_range", "tv"]
+        switch codec {
+        case .hevc:
+            return (["-c:v", "libx265", "-preset", "medium", "-crf", "\(crf)", "-x265-params", "log-level=error", "-tag:v", "hvc1"] + tags,
+                    "libx265 medium crf \(crf)")
+        case .av1:
+            return (["-c:v", "libsvtav1", "-preset", "8", "-crf", "\(crf)"] + tags, "libsvtav1 preset 8 crf \(crf)")
+        case .vp9:
+            return (["-c:v", "libvpx-vp9", "-deadline", "good", "-cpu-used", "3", "-row-mt", "1", "-crf", "\(crf)", "-b:v", "0"] + tags,
+                    "libvpx-vp9 good cpu-used 3 crf \(crf)")
+        default:
+            let asm = BenchmarkEncoder.x264AssemblyFlags.map { ["-x264-params", "asm=\($0)"] } ?? []
+            return (["-c:v", "libx264", "-preset", "medium", "-crf", "\(crf)", "-profile:v", "high"] + asm + tags + ["-movflags", "+faststart"],
+                    "libx264 medium crf \(crf)")
+        }
+    }
+
+    /// The line for the table.
+    static func line(_ lines: [Line]) -> String {
+        var out = ["Encoders: 1080p, the standard scene's frames once converted, \(lines.first?.movieMaker.frames ?? 0) frames; MovieMaker's encoder (fresh process) against the ffmpeg command line, same settings:"]
+        for l in lines {
+            let mark = l.ratio >= target ? "PASS" : "MISS"
+            out.append(String(format: "  %-5@ %6.2f fps, CPU %6.1f s, peak %6.1f MiB | ffmpeg %6.2f fps, CPU %6.1f s, peak %6.1f MiB | ratio %.3f (target ≥ %.2f: %@)  [%@; %.1f vs %.1f MiB files]",
+                              l.codec, l.movieMaker.framesPerSecond, l.movieMaker.cpuSeconds, l.movieMaker.peakRSSMiB ?? .nan,
+                              l.ffmpeg.framesPerSecond, l.ffmpeg.cpuSeconds, l.ffmpeg.peakRSSMiB ?? .nan, l.ratio, target, mark, l.settings,
+                              Double(l.movieMakerBytes) / 1_048_576, Double(l.ffmpegBytes) / 1_048_576))
+        }
+        return out.joined(separator: "\n")
+    }
+}
