@@ -22,7 +22,7 @@ export PKG_CONFIG_PATH := $(PKGCONFIG_WRAPPERS)$(if $(PKG_CONFIG_PATH),:$(PKG_CO
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-.PHONY: deps build demo test test-studio test-playback fuzz fuzz-descriptions sanitize sanitize-thread bench bench-peers bench-filters bench-chunks bench-captions bench-audiogram bench-transcribe bench-title-batch test-distributed clean check-swift install gallery docs
+.PHONY: deps build demo test test-studio test-playback fuzz fuzz-descriptions sanitize sanitize-thread bench bench-peers bench-filters bench-chunks bench-captions bench-audiogram bench-transcribe bench-encoders bench-title-batch test-distributed clean check-swift install gallery docs
 
 check-swift:
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "swift not found: install Swift 6 (https://www.swift.org/install/linux/) and put it on PATH"; exit 1; }
@@ -164,6 +164,12 @@ bench-captions: deps
 bench-audiogram: deps
 	$(SWIFT) build -c release --product moviemaker-bench
 	$$($(SWIFT) build -c release --show-bin-path)/moviemaker-bench --only-audiogram $(BENCH_ARGS)
+
+## The encoders line alone: h264, hevc, av1 and vp9 at 1080p on the same frames, MovieMaker's encoder against
+## the ffmpeg command line with the same settings (fps, CPU, peak RSS, ratio; target ≥ 0.95).
+bench-encoders: deps
+	$(SWIFT) build -c release --product moviemaker-bench
+	$$($(SWIFT) build -c release --show-bin-path)/moviemaker-bench --only-encoders $(BENCH_ARGS)
 
 bench-transcribe: deps
 	$(SWIFT) build -c release --product moviemaker-bench

@@ -2,8 +2,8 @@ import Foundation
 import MovieMaker
 
 /// The encoders line: each codec MovieMaker writes, at 1080p on the same frames (the standard scene,
-/// drawn and converted to yuv420p once), encoded by MovieMaker's encoder in a fresh process fed through
-/// a pipe, and by the ffmpeg command line reading the same raw frames from a file with the same
+/// drawn and converted to yuv420p once), encoded by MovieMaker's encoder in a fresh process and by the
+/// ffmpeg command line, each reading the same file of raw frames, with the same
 /// settings (preset, CRF, x264's CPU flags, hvc1, BT.709 tags). fps, CPU and peak RSS of each, and the
 /// ratio of MovieMaker's fps to ffmpeg's (target ≥ 0.95).
 struct EncoderBenchmark {
@@ -34,6 +34,8 @@ struct EncoderBenchmark {
     }
 
     func run() throws -> [Line] {
+        // SVT-AV1 prints its banner to standard error unless told otherwise: errors only, for both.
+        setenv("SVT_LOG", "1", 0)
         guard let ffmpeg = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw BenchError("the encoders line compares with the ffmpeg command line, which is not installed (skip it with --skip-encoders)")
         }
@@ -65,17 +67,11 @@ struct EncoderBenchmark {
             let theirs = ours.deletingPathExtension().appendingPathExtension("ffmpeg.\(ext)")
             defer { try? FileManager.default.removeItem(at: ours); try? FileManager.default.removeItem(at: theirs) }
 
-            standardError("… encoders: \(codec.rawValue), MovieMaker's encoder (fresh process, frames through a pipe)")
+            standardError("… encoders: \(codec.rawValue), MovieMaker's encoder (fresh process reading the frames' file)")
             let task = VideoChildTask(mode: .encoderAlone, width: width, height: height, fps: fps, crf: crf, preset: EncoderPreset.medium.rawValue,
-                                      output: ours.path, frames: frames, codec: codec.rawValue)
+                                      output: ours.path, frames: frames, codec: codec.rawValue, inputFile: raw.path)
             let usage0 = MachineUsage.now()
-            let child = try VideoChild.start(task, feedsInput: true)
-            let input = try FileHandle(forReadingFrom: raw)
-            defer { try? input.close() }
-            while let chunk = try input.read(upToCount: size), !chunk.isEmpty {
-                try chunk.withUnsafeBytes { try child.write($0.baseAddress!, chunk.count) }
-            }
-            let (result, _) = try child.finishReporting(task)
+            let (result, _) = try VideoChild.run(task)
             let mm = VideoPhase(phase: "encoder-\(codec.rawValue)", label: "MovieMaker \(codec.rawValue)", frames: result.frames,
                                 wallSeconds: result.wallSeconds, cpuSeconds: result.cpuSeconds, cpuClock: "process",
                                 peakRSSMiB: result.peakRSSMiB, otherProcessesCores: MachineUsage.now().othersCores(since: usage0))

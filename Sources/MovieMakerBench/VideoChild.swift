@@ -40,6 +40,8 @@ struct VideoChildTask: Codable {
 
     /// `.encoderAlone`: the video codec (`VideoCodec`'s raw value; nil: H.264).
     var codec: String? = nil
+    /// `.encoderAlone`: a file of packed yuv420p frames to read instead of standard input.
+    var inputFile: String? = nil
 
     var settings: EncoderSettings {
         var s = EncoderSettings(crf: crf, preset: EncoderPreset(rawValue: preset) ?? .medium)
@@ -106,7 +108,11 @@ enum VideoChild {
             let size = BenchmarkYUVFrame.packedSize(width: task.width, height: task.height)
             let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 64)
             defer { buffer.deallocate() }
-            while frames < task.frames, try readFully(STDIN_FILENO, buffer, size) {
+            // From `inputFile` when given (as the ffmpeg command line reads its file), else standard input.
+            let input = task.inputFile.map { open($0, O_RDONLY) } ?? STDIN_FILENO
+            guard input >= 0 else { throw BenchError("cannot open \(task.inputFile ?? "")") }
+            defer { if task.inputFile != nil { close(input) } }
+            while frames < task.frames, try readFully(input, buffer, size) {
                 try frame.unpack(from: buffer)
                 try encoder.encode(frame, index: frames)
                 frames += 1
