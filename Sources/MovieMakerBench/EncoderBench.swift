@@ -44,7 +44,7 @@ struct EncoderBenchmark {
         defer { try? FileManager.default.removeItem(at: raw) }
         let size = BenchmarkYUVFrame.packedSize(width: width, height: height)
         do {
-            FileManager.default.createFile(atPath: raw.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: raw.path, contents: nil)
             let handle = try FileHandle(forWritingTo: raw)
             defer { try? handle.close() }
             let scene = BenchmarkScene(width: Double(width), height: Double(height), rate: FrameRate(fps), pathCount: 50)
