@@ -9,10 +9,11 @@ import Foundation
 /// libavfilter's `palettegen` makes a palette per scene (one scene for the whole movie unless
 /// `GIFPalette.perScene`, whose cuts `scdet` finds as the frames come in), then `paletteuse` maps each
 /// frame onto its scene's palette with the chosen dithering; `.perFrame` lets one graph make a palette
-/// for each frame. APNG and WebP frames go to their encoders as they are.
+/// for each frame. APNG frames go to libavcodec's `apng` encoder and muxer as they are; WebP frames to
+/// libwebp's own animation encoder (`WebPAnimationWriter`).
 ///
 /// Timing: every output frame is stamped in the movie's frame units and lasts until the next (the
-/// last, to the movie's end), so each muxer's rounding (GIF centiseconds, WebP milliseconds) spreads
+/// last, to the movie's end), so each format's rounding (GIF centiseconds, WebP milliseconds) spreads
 /// over the frames and the total stays exact to its unit.
 ///
 /// With `maxFileSize`, a GIF or WebP larger than asked is made again from the spool, lowering the frame
