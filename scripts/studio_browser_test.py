@@ -244,6 +244,26 @@ def main():
               f"the sound plays with the picture (sound at {sync['audio']:.3f} s, frame {sync['frame']} at {sync['frameTime']:.3f} s)")
         stop(studio)
 
+        # -- A platform preset: its safe area drawn over the frame, and switched off.
+        print("moviemaker studio (tiktok's safe area):")
+        vertical = os.path.join(work, "tiktok.json")
+        write(vertical, {"version": 1, "output": {"preset": "tiktok", "encoder": {"preset": "ultrafast"}},
+                         "tracks": [{"kind": "video", "items": [{"type": "color", "color": "#2a9d8f", "duration": "1s"}]}]})
+        studio, url = start_studio(vertical)
+        studios.append(studio)
+        tools.navigate(url, STUDIO_READY)
+        tools.wait("document.body.dataset.shownFrame !== undefined", 30)
+        area = tools.wait("""(() => { const f = document.getElementById('frame').getBoundingClientRect(),
+            b = document.getElementById('safe-area'), s = b.getBoundingClientRect();
+            if (b.hidden || !f.width) return null;
+            return [(s.left - f.left) / f.width, (s.top - f.top) / f.height, s.width / f.width, s.height / f.height]; })()""", 10)
+        check(area is not None and abs(area[0] - 0.06) < 0.01 and abs(area[1] - 0.12) < 0.01
+              and abs(area[2] - 0.79) < 0.01 and abs(area[3] - 0.62) < 0.01,
+              f"the safe area is drawn over the frame at TikTok's insets: {area}")
+        tools.js("document.getElementById('show-safe').click()")
+        check(tools.js("document.getElementById('safe-area').hidden"), "its switch hides it")
+        stop(studio)
+
         # -- A Swift script with a syntax error shows the compiler's line.
         print("moviemaker studio (Swift script):")
         script = os.path.join(work, "broken.swift")

@@ -110,6 +110,17 @@ struct MovieInfo: Codable, Sendable {
         var preset: String
         var lossless: Bool
         var transparent: Bool
+        /// The platform preset's safe area (`output.preset`), which the page can draw over the frame.
+        var safeArea: SafeArea? = nil
+    }
+
+    /// A platform's safe area as fractions of the frame (`Platform.safeInsets`), named after it.
+    struct SafeArea: Codable, Sendable {
+        var platform: String
+        var left: Double
+        var top: Double
+        var width: Double
+        var height: Double
     }
 }
 
@@ -144,6 +155,11 @@ extension MovieInfo.Movie {
         }
         output = MovieInfo.Output(size: "\(c.width)x\(c.height)", crf: c.encoderSettings.crf(for: c.encoderSettings.codec ?? .h264), preset: c.encoderSettings.preset.rawValue,
                                   lossless: c.encoderSettings.lossless, transparent: c.encoderSettings.transparency)
+        if let platform = loaded.timeline.output.preset {
+            let i = platform.safeInsets
+            output.safeArea = MovieInfo.SafeArea(platform: platform.rawValue, left: i.left, top: i.top,
+                                                 width: 1 - i.left - i.right, height: 1 - i.top - i.bottom)
+        }
         warnings = c.warnings
         treeKey = loaded.treeKey
         hasSound = c.audioSettings != nil

@@ -487,3 +487,28 @@ struct StudioServerTests {
         return out
     }
 }
+
+/// The studio draws a platform preset's safe area over the preview.
+@Suite("Studio: a platform preset's safe area")
+struct StudioSafeAreaTests {
+    @Test("/api/movie gives tiktok's safe area as fractions of the frame, none without a preset; the page has the overlay and its switch")
+    func safeArea() async throws {
+        let spec = #"{"version": 1, "output": {"preset": "tiktok", "encoder": {"preset": "ultrafast"}}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "teal", "duration": "1s"}]}]}"#
+        let studio = try await StudioServerTests.Running(spec: spec)
+        defer { studio.server.kill() }
+        let movie = try #require(try await studio.movie()["movie"] as? [String: Any])
+        let output = try #require(movie["output"] as? [String: Any])
+        let safe = try #require(output["safeArea"] as? [String: Any])
+        let insets = Platform.tiktok.safeInsets
+        #expect(safe["platform"] as? String == "tiktok")
+        #expect(abs((safe["left"] as? Double ?? -1) - insets.left) < 1e-9 && abs((safe["top"] as? Double ?? -1) - insets.top) < 1e-9)
+        #expect(abs((safe["width"] as? Double ?? -1) - (1 - insets.left - insets.right)) < 1e-9)
+        #expect(abs((safe["height"] as? Double ?? -1) - (1 - insets.top - insets.bottom)) < 1e-9)
+        let page = String(decoding: try await studio.get("/").body, as: UTF8.self)
+        #expect(page.contains("id=\"safe-area\"") && page.contains("id=\"show-safe\""))
+
+        try studio.edit(StudioServerTests.spec())
+        let plain = try await studio.waitForVersion(after: 1)
+        #expect(((plain["movie"] as? [String: Any])?["output"] as? [String: Any])?["safeArea"] == nil)
+    }
+}

@@ -304,6 +304,16 @@
         dl.append(dt, dd);
       }
     }
+    // A platform preset's safe area: where titles and captions stay clear of the app's buttons.
+    const safe = m && m.output.safeArea;
+    $('safe-toggle').hidden = !safe;
+    const box = $('safe-area');
+    if (safe) {
+      $('safe-label').textContent = `show ${safe.platform}'s safe area`;
+      Object.assign(box.style, { left: `${100 * safe.left}%`, top: `${100 * safe.top}%`,
+                                 width: `${100 * safe.width}%`, height: `${100 * safe.height}%` });
+    }
+    box.hidden = !safe || !$('show-safe').checked;
     const form = $('slots');
     if (!form.contains(document.activeElement)) {
       form.textContent = '';
@@ -373,6 +383,7 @@
 
   // Wiring.
   $('scrubber').addEventListener('input', (e) => { if (state.playing) pause(); seek(Number(e.target.value)); });
+  $('show-safe').addEventListener('change', () => { $('safe-area').hidden = !$('show-safe').checked || $('safe-toggle').hidden; });
   $('play').addEventListener('click', () => (state.playing ? pause() : play()));
   $('timeline').addEventListener('click', (e) => {
     const m = state.movie;
