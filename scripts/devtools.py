@@ -2,7 +2,7 @@
 minimal WebSocket client (RFC 6455, client side) on the socket module, one page spoken to with
 Runtime/Page commands, and a launcher. Shared by the browser tests (studio_browser_test.py,
 playback_browser_test.py)."""
-import base64, hashlib, json, os, re, socket, struct, subprocess, time, urllib.request
+import base64, functools, hashlib, http.server, json, os, re, socket, struct, subprocess, threading, time, urllib.request
 
 
 # ---- A minimal WebSocket client (text frames, client masking) ----
@@ -139,4 +139,12 @@ def start_chromium(chromium, profile, width=1280, height=900):
         raise
 
 
-
+def serve(directory):
+    """Serves `directory` over HTTP on a free loopback port, quietly, on a daemon thread; returns the
+    server (its `server_address[1]` is the port; `shutdown()` stops it)."""
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=directory))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server

@@ -7,16 +7,13 @@ file:// does not work), asks Chromium for the rendered DOM and a screenshot of
 that the screenshot is not one flat colour. A test oracle: Python's standard library only.
 usage: docs_browser_check.py SITE_FOLDER CHROMIUM SCREENSHOT.png
 """
-import functools, http.server, os, subprocess, sys, tempfile, threading, zlib, struct
+import os, subprocess, sys, tempfile, zlib, struct
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from devtools import serve  # noqa: E402
 
 site, chromium, screenshot = sys.argv[1], sys.argv[2], sys.argv[3]
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-handler = functools.partial(QuietHandler, directory=site)
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-threading.Thread(target=server.serve_forever, daemon=True).start()
+server = serve(site)
 url = f"http://127.0.0.1:{server.server_address[1]}/documentation/moviemaker/"
 profile = tempfile.mkdtemp(prefix="docs-chromium-")
 flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", f"--user-data-dir={profile}",

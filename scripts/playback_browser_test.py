@@ -8,10 +8,10 @@ current time reaches the duration, and the picture has the movie's size. Media i
 
 usage: playback_browser_test.py MOVIEMAKER CHROMIUM
 """
-import functools, http.server, os, shutil, subprocess, sys, tempfile, threading
+import os, shutil, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from devtools import start_chromium  # noqa: E402
+from devtools import serve, start_chromium  # noqa: E402
 
 MOVIEMAKER, CHROMIUM = sys.argv[1], sys.argv[2]
 SPEC = """{"version": 1, "output": {"size": "320x240", "fps": 30, "encoder": {"preset": "veryfast"}},
@@ -49,12 +49,7 @@ def main():
               "anim.webp": render(work, "anim.webp", "-o", os.path.join(work, "anim.webp"))}
     render(work, "hls", "--hls", os.path.join(work, "hls"), "--segment", "0.5s")
 
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-    handler = functools.partial(Quiet, directory=work)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = serve(work)
     base = f"http://127.0.0.1:{server.server_address[1]}"
     chrome, tools = start_chromium(CHROMIUM, os.path.join(work, "profile"), 800, 600)
     try:

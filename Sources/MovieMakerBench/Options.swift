@@ -89,6 +89,8 @@ struct Options {
     var skipEncoders = false
     /// The encoders line's frame count.
     var encoderFrames = 60
+    /// The encoders line's codecs, in order.
+    var encoderCodecs: [VideoCodec] = [.h264, .hevc, .av1, .vp9]
 
     static let usage = """
         usage: moviemaker-bench [--frames N] [--presets medium,veryfast] [--skip-memory]
@@ -102,7 +104,7 @@ struct Options {
                                 [--video-preset P] [--skip-reverse] [--video-folder PATH]
                                 [--skip-filters] [--filter-runs N] [--filter-seconds S] [--only-filters]
                                 [--skip-chunks] [--chunk-seconds S] [--only-chunks] [--skip-captions] [--only-captions] [--skip-audiogram] [--only-audiogram] [--skip-transcription] [--only-transcription]
-                                [--skip-encoders] [--only-encoders] [--encoder-frames N]
+                                [--skip-encoders] [--only-encoders] [--encoder-frames N] [--encoder-codecs h264,hevc,av1,vp9]
 
           --frames N           frames per preset run (default 300)
           --cores N            run on N of the CPUs this process may use (its affinity mask, inherited by
@@ -168,6 +170,7 @@ struct Options {
           --skip-encoders               skip the encoders line (h264, hevc, av1, vp9 at 1080p against ffmpeg)
           --only-encoders               run only the encoders line
           --encoder-frames N            its frames (default 60)
+          --encoder-codecs LIST         its codecs, in order (default h264,hevc,av1,vp9; a codec may repeat)
 
           --video-folder PATH  where the generated clips are kept (default .build/bench-videos when run
                                from the package, else the temporary folder); generated once
@@ -262,6 +265,11 @@ struct Options {
                 skipAudiogram = true; skipTranscription = true
             case "--encoder-frames":
                 encoderFrames = try Self.positiveInt(rest.popFirst(), flag: flag)
+            case "--encoder-codecs":
+                let names = (rest.popFirst() ?? "").split(separator: ",").map(String.init)
+                let codecs = names.compactMap { VideoCodec(rawValue: $0) }.filter { [.h264, .hevc, .av1, .vp9].contains($0) }
+                guard !codecs.isEmpty, codecs.count == names.count else { throw OptionError("--encoder-codecs needs a list of h264, hevc, av1, vp9") }
+                encoderCodecs = codecs
             case "--skip-chunks":
                 skipChunks = true
             case "--skip-captions":

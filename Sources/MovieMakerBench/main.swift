@@ -168,6 +168,7 @@ func runBenchmark(_ options: Options) throws {
         standardError("… encoders: h264, hevc, av1, vp9 at 1080p, MovieMaker's encoder against the ffmpeg command line")
         var bench = EncoderBenchmark()
         bench.frames = options.encoderFrames
+        bench.codecs = options.encoderCodecs
         let lines = try bench.run()
         report.encoders = lines
         output(EncoderBenchmark.line(lines))

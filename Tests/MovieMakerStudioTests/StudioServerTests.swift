@@ -390,7 +390,14 @@ struct StudioServerTests {
 
     @Test("SIGINT cancels a running render, which leaves no file behind")
     func stopCancelsARender() async throws {
-        let studio = try await Running(spec: Self.spec(titleDuration: "20s"))
+        // Frames that change every time (a turning gradient under confetti), so that nothing is reused
+        // and the render cannot be over before the signal comes (a held title card once was).
+        let busy = """
+            {"version": 1, "output": {"size": "320x240", "fps": 30},
+             "tracks": [{"kind": "video", "items": [{"type": "generator", "name": "gradient", "duration": "20s", "params": {"rotation": 90}}]},
+                        {"kind": "overlay", "items": [{"type": "generator", "name": "confetti", "duration": "20s", "params": {"count": 2000, "seed": 3}}]}]}
+            """
+        let studio = try await Running(spec: busy)
         let events = try EventStream(port: studio.port)
         #expect(await events.next()?.name == "hello")
         #expect(try await RawHTTP.send("POST", "/api/render", port: studio.port).status == 202)
