@@ -119,61 +119,43 @@ func runBenchmark(_ options: Options) throws {
         reportOthers("reverse")
     }
 
-    if !options.skipFilters {
-        standardError("… filters: each filter on a 1920x1080 frame, then \(options.filterSeconds)-s renders without and with a LUT + vignette + grain")
-        var bench = FilterBenchmark()
-        bench.runs = options.filterRuns
-        bench.seconds = options.filterSeconds
-        let result = try bench.run()
-        report.filters = result
-        output(FilterBenchmark.line(result))
-        reportOthers("filters")
+    /// One optional line: says what runs, runs it, keeps its result in the report, prints its line and
+    /// what other processes took meanwhile.
+    func line<R>(_ skip: Bool, _ name: String, _ what: String, run: () throws -> R, keep: (R) -> Void,
+                 print: (R) -> String) throws {
+        guard !skip else { return }
+        standardError("… \(name): \(what)")
+        let result = try run()
+        keep(result)
+        output(print(result))
+        reportOthers(name)
     }
-
-    if !options.skipCaptions {
-        standardError("… captions: word-by-word captions drawn at 1920x1080, against an empty clip")
-        let result = try CaptionBenchmark().run()
-        report.captions = result
-        output(CaptionBenchmark.line(result))
-        reportOthers("captions")
-    }
-
-    if !options.skipAudiogram {
-        standardError("… audiogram: a 64-bar spectrum drawn at 1920x1080, against an empty clip")
-        let result = try AudiogramBenchmark().run()
-        report.audiogram = result
-        output(AudiogramBenchmark.line(result))
-        reportOthers("audiogram")
-    }
-
-    if !options.skipTranscription {
-        standardError("… transcription: a 314-word text spoken by eSpeak NG, aligned and recognised (PocketSphinx)")
-        let result = try TranscriptionBenchmark().run()
-        report.transcription = result
-        output(TranscriptionBenchmark.line(result))
-        reportOthers("transcription")
-    }
-
-    if !options.skipChunks {
-        standardError("… chunks: a \(options.chunkSeconds)-s 1080p30 medium description in one pass, then as 2, 4 and 8 chunks two at a time")
-        var bench = ChunkBenchmark()
-        bench.seconds = options.chunkSeconds
-        let result = try bench.run()
-        report.chunks = result
-        output(ChunkBenchmark.line(result))
-        reportOthers("chunks")
-    }
-
-    if !options.skipEncoders {
-        standardError("… encoders: h264, hevc, av1, vp9 at 1080p, MovieMaker's encoder against the ffmpeg command line")
-        var bench = EncoderBenchmark()
-        bench.frames = options.encoderFrames
-        bench.codecs = options.encoderCodecs
-        let lines = try bench.run()
-        report.encoders = lines
-        output(EncoderBenchmark.line(lines))
-        reportOthers("encoders")
-    }
+    try line(options.skipFilters, "filters", "each filter on a 1920x1080 frame, then \(options.filterSeconds)-s renders without and with a LUT + vignette + grain",
+             run: {
+                 var bench = FilterBenchmark()
+                 bench.runs = options.filterRuns
+                 bench.seconds = options.filterSeconds
+                 return try bench.run()
+             }, keep: { report.filters = $0 }, print: FilterBenchmark.line)
+    try line(options.skipCaptions, "captions", "word-by-word captions drawn at 1920x1080, against an empty clip",
+             run: { try CaptionBenchmark().run() }, keep: { report.captions = $0 }, print: CaptionBenchmark.line)
+    try line(options.skipAudiogram, "audiogram", "a 64-bar spectrum drawn at 1920x1080, against an empty clip",
+             run: { try AudiogramBenchmark().run() }, keep: { report.audiogram = $0 }, print: AudiogramBenchmark.line)
+    try line(options.skipTranscription, "transcription", "a 314-word text spoken by eSpeak NG, aligned and recognised (PocketSphinx)",
+             run: { try TranscriptionBenchmark().run() }, keep: { report.transcription = $0 }, print: TranscriptionBenchmark.line)
+    try line(options.skipChunks, "chunks", "a \(options.chunkSeconds)-s 1080p30 medium description in one pass, then as 2, 4 and 8 chunks two at a time",
+             run: {
+                 var bench = ChunkBenchmark()
+                 bench.seconds = options.chunkSeconds
+                 return try bench.run()
+             }, keep: { report.chunks = $0 }, print: ChunkBenchmark.line)
+    try line(options.skipEncoders, "encoders", "h264, hevc, av1, vp9 at 1080p, MovieMaker's encoder against the ffmpeg command line",
+             run: {
+                 var bench = EncoderBenchmark()
+                 bench.frames = options.encoderFrames
+                 bench.codecs = options.encoderCodecs
+                 return try bench.run()
+             }, keep: { report.encoders = $0 }, print: EncoderBenchmark.line)
 
     switch options.json {
     case nil:

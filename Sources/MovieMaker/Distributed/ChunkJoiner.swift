@@ -77,7 +77,7 @@ final class ChunkJoiner {
         case let .encode(audioSettings, sounds):
             let codec = try container.audioCodec()
             try audioSettings.validate(for: codec)
-            let encoder = try AudioEncoder(codec: codec, settings: audioSettings, globalHeader: muxer.needsGlobalHeader || container == .hls,
+            let encoder = try AudioEncoder(codec: codec, settings: audioSettings, globalHeader: muxer.needsGlobalHeader,
                                            delayInTimestamps: codec == .opus && (container == .webm || container == .mkv))
             // Every sound is opened before the first packet, so a broken file fails here.
             for sound in sounds { try VideoEncoder.place(sound.source, at: sound.at, on: encoder) }

@@ -454,10 +454,7 @@ public struct DistributedRender: Sendable {
         do {
             try join(sequence, soundFrom: folder, into: playlist, destination: hlsFolder.path, container: .hls,
                      hls: (segmentFrames, frameRate, partial.path), cancellation: cancellation, started: started, progress: progress)
-            if !chapters.isEmpty {
-                try Data(Chapter.webVTT(chapters, end: frameRate.time(ofFrame: frameCount)).utf8)
-                    .write(to: partial.appendingPathComponent(MovieDestination.hlsChapters))
-            }
+            if !chapters.isEmpty { try destination.writeHLSChapters(chapters, end: frameRate.time(ofFrame: frameCount), into: partial) }
             try destination.moveIntoPlace(from: partial)
         } catch {
             destination.removePartial(partial)

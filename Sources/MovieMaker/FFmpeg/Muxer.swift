@@ -47,9 +47,10 @@ final class Muxer {
         throw .ffmpeg(operation: "\(operation) (writing \(destination))", code: code, message: ffmpegMessage(code))
     }
 
-    /// Whether the container keeps codec headers out of band (MP4, MOV, MKV): encoders must then be
+    /// Whether the container keeps codec headers out of band (MP4, MOV, MKV, and HLS, whose fMP4
+    /// segments keep them in `init.mp4` though the hls muxer does not say so): encoders must then be
     /// opened with AV_CODEC_FLAG_GLOBAL_HEADER.
-    var needsGlobalHeader: Bool { output.pointer.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }
+    var needsGlobalHeader: Bool { output.pointer.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 || formatName == "hls" }
 
     /// Whether the muxer opens its files itself (image2 writes one file per packet) rather than one
     /// file opened by `openFile`.

@@ -32,6 +32,8 @@ final class AnimatedImageEncoder: FrameEncoder {
     private let spool: FrameSpool
     /// Finds scene cuts for `.perScene` palettes as the frames come in.
     private var sceneDetector: FilterGraph?
+    /// The frame the scene detector's output is received into (made once).
+    private let detected: OwnedFrame
     /// The first frame of each scene (only `[0]` unless `.perScene`).
     private(set) var sceneStarts: [Int] = [0]
     /// What `maxFileSize` made it at, when the first attempt did not fit.
@@ -54,6 +56,7 @@ final class AnimatedImageEncoder: FrameEncoder {
         }
         framePixelFormat = codec.pixelFormat(alpha: settings.transparency)
         spool = try FrameSpool(width: width, height: height, format: framePixelFormat)
+        detected = try OwnedFrame()
         if codec == .gif && settings.animatedImage.palette == .perScene {
             sceneDetector = try FilterGraph(input: .video(width: width, height: height, pixelFormat: framePixelFormat,
                                                           timeBase: Self.timeBase(rate), sampleAspectRatio: AVRational(num: 1, den: 1)),
@@ -98,10 +101,9 @@ final class AnimatedImageEncoder: FrameEncoder {
         if let sceneDetector {
             frame.pointee.pts = Int64(spool.count - 1)
             try sceneDetector.send(frame)
-            let out = try OwnedFrame()
-            while try sceneDetector.receive(into: out) == .frame {
-                if av_dict_get(out.pointer.pointee.metadata, "lavfi.scd.time", nil, 0) != nil, out.pointer.pointee.pts > 0 {
-                    sceneStarts.append(Int(out.pointer.pointee.pts))
+            while try sceneDetector.receive(into: detected) == .frame {
+                if av_dict_get(detected.pointer.pointee.metadata, "lavfi.scd.time", nil, 0) != nil, detected.pointer.pointee.pts > 0 {
+                    sceneStarts.append(Int(detected.pointer.pointee.pts))
                 }
             }
         }

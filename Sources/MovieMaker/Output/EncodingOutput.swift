@@ -76,12 +76,7 @@ final class EncodingOutput: MovieOutput {
     func setChapters(_ chapters: [Chapter], end: Time) throws(MovieMakerError) {
         guard destination.isHLS else { return try encoder.setChapters(chapters, end: end) }
         // HLS: the chapters as a WebVTT file beside the playlist, moved into place with it.
-        let file = partial.appendingPathComponent(MovieDestination.hlsChapters)
-        do {
-            try Data(Chapter.webVTT(chapters, end: end).utf8).write(to: file)
-        } catch {
-            throw .destinationNotWritable(path: destination.url.path, reason: "cannot write \(MovieDestination.hlsChapters): \(error.localizedDescription)")
-        }
+        try destination.writeHLSChapters(chapters, end: end, into: partial)
     }
     func framesEncoded(added: Int) -> Int { pipeline.framesEncoded }
     var buffersAllocated: Int { pipeline.buffersAllocated }

@@ -87,6 +87,16 @@ struct MovieDestination {
         return (partial, encoderPath)
     }
 
+    /// Writes `chapters` (the last ending at `end`) as the WebVTT chapters file of the HLS stream being
+    /// written in the partial folder `partial`.
+    func writeHLSChapters(_ chapters: [Chapter], end: Time, into partial: URL) throws(MovieMakerError) {
+        do {
+            try Data(Chapter.webVTT(chapters, end: end).utf8).write(to: partial.appendingPathComponent(Self.hlsChapters))
+        } catch {
+            throw .destinationNotWritable(path: url.path, reason: "cannot write \(Self.hlsChapters): \(error.localizedDescription)")
+        }
+    }
+
     /// Removes the partial file (or folder) `partial` and forgets it.
     func removePartial(_ partial: URL) {
         try? FileManager.default.removeItem(at: partial)

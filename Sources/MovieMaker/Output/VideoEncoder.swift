@@ -106,8 +106,7 @@ final class VideoEncoder {
         }
         // Containers that keep SPS/PPS out of band (MP4, MOV, MKV) need them as extradata: set this
         // before avcodec_open2, as mux.c does.
-        // HLS's fMP4 segments keep the parameter sets in `init.mp4`, as MP4 does.
-        if muxer.needsGlobalHeader || container == .hls { c.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
+        if muxer.needsGlobalHeader { c.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
         try video.open(options: Self.encoderOptions(videoCodec, settings: settings),
                        operation: "avcodec_open2 (\(encoderName) \(width)×\(height) @ \(rate) fps)")
         try video.describe(borrowedStream)
@@ -137,7 +136,7 @@ final class VideoEncoder {
         // priming as an edit list over packets stamped from −1024 instead (and Matroska has no delay
         // field for AAC: its timestamps shift, video's too, keeping them in sync).
         let delayInTimestamps = audioCodec == .opus && (container == .webm || container == .mkv)
-        let encoder = try AudioEncoder(codec: audioCodec, settings: settings, globalHeader: muxer.needsGlobalHeader || container == .hls,
+        let encoder = try AudioEncoder(codec: audioCodec, settings: settings, globalHeader: muxer.needsGlobalHeader,
                                        delayInTimestamps: delayInTimestamps)
         try encoder.attach(to: muxer)
         audio = encoder
