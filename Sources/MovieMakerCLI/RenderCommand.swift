@@ -80,13 +80,14 @@ struct DescriptionOptions: ParsableArguments {
         }
     }
 
-    /// Reads the description and fills its slots; every problem is a `DescriptionError` naming the file.
-    func load() throws -> Timeline {
+    /// Reads the description and fills its slots (checking that every slot is filled when
+    /// `--require-slots` is given and `requiringSlots`); every problem is a `DescriptionError` naming the file.
+    func load(requiringSlots: Bool = true) throws -> Timeline {
         var filled: Timeline
         do {
             let timeline = try Timeline(contentsOf: url)
             let values = try timeline.slotValues(assignments: slots, media: media)
-            if requireSlots {
+            if requireSlots && requiringSlots {
                 let open = timeline.slots.keys.filter { values[$0] == nil }.sorted()
                 if !open.isEmpty {
                     throw InputError("--require-slots: \(spec) has \(open.count) slot\(open.count == 1 ? "" : "s") left at the template's default: "
@@ -214,9 +215,16 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup(title: "Distributed rendering (then: moviemaker assemble)") var chunking: ChunkOptions
 
+    @OptionGroup(title: "Batch (one movie per row)") var batching: RenderBatchOptions
+
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
     func validate() throws {
+        try batching.validate(output: output, others: [(hls != nil, "--hls"), (check, "--check"), (saveSpec != nil, "--save-spec"),
+                                                        (chunking.isChunked, "--chunk"), (printChapters, "--print-chapters"),
+                                                        (chaptersVTT != nil, "--chapters-vtt"), (audioOnly, "--audio-only"),
+                                                        (subtitles.subtitles != nil || subtitles.captions != nil, "--subtitles and --captions")])
+        if batching.isBatch { return }
         if chunking.isChunked {
             guard output == nil else {
                 throw ValidationError("--chunk and --frames write a chunk into --chunk-dir, not a movie: leave out -o and join the chunks with `moviemaker assemble \(description.spec) --chunk-dir \(chunking.chunkDir ?? "DIR") -o movie.mp4`")
@@ -240,7 +248,7 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("--segment is the length of an HLS stream's segments: give --hls FOLDER too (or, with --chunk, to assemble the chunks with --hls)")
         }
         guard output != nil || hls != nil || check || saveSpec != nil || chunking.isChunked || printChapters || chaptersVTT != nil else {
-            throw ValidationError("give -o movie.mp4 to render, --check to only check, --save-spec file.json to save the filled description, or --chunk K/N --chunk-dir DIR to render one chunk")
+            throw ValidationError("give -o movie.mp4 to render, --batch rows.csv --output-pattern 'out/{row}.mp4' to render one movie per row, --check to only check, --save-spec file.json to save the filled description, or --chunk K/N --chunk-dir DIR to render one chunk")
         }
         let soundFile = output.flatMap { SoundFileFormat(fileExtension: URL(fileURLWithPath: $0).pathExtension) }
         if audioOnly && soundFile == nil {
@@ -290,14 +298,15 @@ struct RenderCommand: ParsableCommand {
             try chunking.render(job.render, progress: progress)
             return
         }
-        let burnIn = try subtitles.load()
-        let timeline = try description.load()
         let specFolder = description.url.deletingLastPathComponent()
         var options = Timeline.RenderOptions(mediaFolder: specFolder, preview: preview, crf: quality.crf, preset: quality.preset)
         options.codec = quality.codec
         options.bitDepth = quality.bitDepth
         options.imageOverrides = quality.image.overrides
         options.lossless = lossless
+        if batching.isBatch { return try runBatch(options) }
+        let burnIn = try subtitles.load()
+        let timeline = try description.load()
         let composition = try description.compose(timeline, options: options)
         if let saveSpec {
             let destination = URL(fileURLWithPath: saveSpec)
@@ -349,6 +358,11 @@ struct RenderCommand: ParsableCommand {
             }
             destination = output
             movie = try Interruption.shared.makeMovie { try composition.makeMovie(at: URL(fileURLWithPath: output)) }
+            // What the movie was made from, so a `--batch` over the same values skips it.
+            do { try composition.recordIdentity(in: movie) } catch {
+                movie.cancel()
+                throw error
+            }
         }
         let reporter = ProgressReporter(label: "render", output: destination, options: progress)
         do {

@@ -37,9 +37,6 @@ struct TitleBatch: Sendable {
         let values: [String: String]
     }
 
-    /// The largest file read (a CSV of names is kilobytes).
-    static let maximumFileSize = 16 << 20
-
     /// The file, as given.
     let path: String
     /// The column names, in the header's order.
@@ -51,51 +48,12 @@ struct TitleBatch: Sendable {
     /// row, each with as many fields as the header has columns.
     init(contentsOf path: String) throws(InputError) {
         self.path = path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else {
-            throw InputError("--batch \(path): no such file; give a CSV file whose first row names the columns, e.g. name,role")
+        let table: (columns: [String], rows: [TemplateBatch.Row])
+        do { table = try TemplateBatch.table(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw InputError("--batch \(error.message)")
         }
-        let size = ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int) ?? 0
-        guard size <= Self.maximumFileSize else {
-            throw InputError("--batch \(path) is \(size) bytes, more than the \(Self.maximumFileSize) read: split it into several files")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError("--batch \(path): cannot read the file (check its permissions)")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw InputError("--batch \(path) is not UTF-8 text: save it as CSV UTF-8")
-        }
-        let all: [CSV.Row]
-        do { all = try CSV.rows(text) } catch {
-            throw InputError("--batch \(path), line \(error.line): \(error.reason)")
-        }
-        let nonBlank = all.filter { !($0.fields.count == 1 && $0.fields[0].trimmingCharacters(in: .whitespaces).isEmpty) }
-        guard let header = nonBlank.first else {
-            throw InputError("--batch \(path) is empty: its first row names the columns (e.g. name,role), each further row is one movie")
-        }
-        let columns = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
-        for (index, name) in columns.enumerated() {
-            guard !name.isEmpty else {
-                throw InputError("--batch \(path), line \(header.line): column \(index + 1) of the header has no name; the first row names every column")
-            }
-            guard !name.contains("{") && !name.contains("}") else {
-                throw InputError("--batch \(path), line \(header.line): the column name \"\(name)\" has a brace; name it with letters, digits, - or _")
-            }
-            if let earlier = columns[..<index].firstIndex(of: name) {
-                throw InputError("--batch \(path), line \(header.line): columns \(earlier + 1) and \(index + 1) are both called \"\(name)\"; give each column its own name")
-            }
-        }
-        var rows: [Row] = []
-        for (number, row) in nonBlank.dropFirst().enumerated() {
-            guard row.fields.count == columns.count else {
-                throw InputError("--batch \(path), line \(row.line): \(row.fields.count) field\(row.fields.count == 1 ? "" : "s") where the header has \(columns.count) (\(columns.joined(separator: ", "))); quote a value that holds a comma: \"Doe, Jane\"")
-            }
-            rows.append(Row(line: row.line, number: number + 1,
-                            values: Dictionary(uniqueKeysWithValues: zip(columns, row.fields))))
-        }
-        guard !rows.isEmpty else {
-            throw InputError("--batch \(path) has a header (\(columns.joined(separator: ", "))) but no rows: add one row per movie")
-        }
+        let columns = table.columns
+        let rows = table.rows.map { Row(line: $0.line ?? $0.number, number: $0.number, values: $0.values) }
         self.columns = columns
         self.rows = rows
     }
@@ -106,23 +64,7 @@ struct TitleBatch: Sendable {
 
     /// The placeholder names in `template`, in order (without `{row}` resolution).
     static func placeholders(in template: String) throws(InputError) -> [String] {
-        var names: [String] = []
-        var chars = template[...]
-        while let c = chars.first {
-            chars = chars.dropFirst()
-            if c == "{" {
-                if chars.first == "{" { chars = chars.dropFirst(); continue }
-                guard let close = chars.firstIndex(of: "}") else {
-                    throw InputError("\"\(template)\": a { is never closed; write {column}, or {{ for a brace")
-                }
-                names.append(String(chars[..<close]))
-                chars = chars[chars.index(after: close)...]
-            } else if c == "}" {
-                guard chars.first == "}" else { throw InputError("\"\(template)\": a } without its {; write }} for a brace") }
-                chars = chars.dropFirst()
-            }
-        }
-        return names
+        do { return try FilePattern.placeholders(in: template) } catch { throw InputError(error.reason) }
     }
 
     /// Checks that every placeholder in `template` (given as `option`) is a column or `{row}`.
@@ -135,28 +77,7 @@ struct TitleBatch: Sendable {
     /// `template` with `row`'s values in place of its placeholders. With `forFileName`, a value's `/`
     /// becomes `-` and a NUL is dropped, so a value cannot move the file into another folder.
     static func fill(_ template: String, with row: Row, forFileName: Bool = false) -> String {
-        var out = ""
-        var chars = template[...]
-        while let c = chars.first {
-            chars = chars.dropFirst()
-            if c == "{" {
-                if chars.first == "{" { out.append("{"); chars = chars.dropFirst(); continue }
-                guard let close = chars.firstIndex(of: "}") else { out.append(c); continue }
-                let name = String(chars[..<close])
-                var value = row.values[name] ?? (name == "row" ? String(row.number) : "")
-                if forFileName {
-                    value = value.replacingOccurrences(of: "/", with: "-").replacingOccurrences(of: "\0", with: "")
-                }
-                out += value
-                chars = chars[chars.index(after: close)...]
-            } else if c == "}" {
-                if chars.first == "}" { chars = chars.dropFirst() }
-                out.append("}")
-            } else {
-                out.append(c)
-            }
-        }
-        return out
+        FilePattern.fill(template, values: row.values, number: row.number, forFileName: forFileName)
     }
 }
 

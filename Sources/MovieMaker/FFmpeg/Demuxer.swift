@@ -65,6 +65,11 @@ final class Demuxer {
     /// libavformat's name for the demuxer that opened the file, e.g. `mov,mp4,m4a,3gp,3g2,mj2`.
     var formatName: String { input.pointer.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "" }
 
+    /// The container's metadata entry `key` (av_dict_get, case-insensitive), e.g. `comment`.
+    func metadata(_ key: String) -> String? {
+        av_dict_get(input.pointer.pointee.metadata, key, nil, 0).map { String(cString: $0.pointee.value) }
+    }
+
     /// Reads the start of every stream to fill in codec parameters the header does not give
     /// (avformat_find_stream_info).
     func findStreamInfo() throws(MovieMakerError) {

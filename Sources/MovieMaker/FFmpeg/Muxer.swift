@@ -88,6 +88,13 @@ final class Muxer {
         }
     }
 
+    /// Sets the container's metadata entry `key` (MP4/MOV write the iTunes-style keys they know, such as
+    /// `comment`; Matroska writes any key as a tag); before `writeHeader`.
+    func setMetadata(_ key: String, _ value: String) {
+        precondition(!headerWritten, "metadata is set before the header")
+        av_dict_set(&output.pointer.pointee.metadata, key, value, 0)
+    }
+
     /// Opens the file for writing (avio_open), unless the muxer opens its own files.
     func openFile() throws(MovieMakerError) {
         if !opensOwnFiles { try checkWrite(output.openFile(path), "avio_open") }

@@ -95,6 +95,8 @@ final class AnimatedImageEncoder: FrameEncoder {
         throw .invalidSetting(.chapters, value: "\(chapters.count) chapters in a .\(Self.muxerName(codec))", expected: "a .mp4, .mov, .mkv or .webm movie (animated images have no chapters)")
     }
 
+    func setMetadata(_ key: String, _ value: String) {}
+
     func encode(_ frame: UnsafeMutablePointer<AVFrame>?) throws(MovieMakerError) {
         guard let frame else { return }
         try spool.append(frame)

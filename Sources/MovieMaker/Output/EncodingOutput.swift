@@ -78,6 +78,7 @@ final class EncodingOutput: MovieOutput {
         // HLS: the chapters as a WebVTT file beside the playlist, moved into place with it.
         try destination.writeHLSChapters(chapters, end: end, into: partial)
     }
+    func setMetadata(_ key: String, _ value: String) { encoder.setMetadata(key, value) }
     func framesEncoded(added: Int) -> Int { pipeline.framesEncoded }
     var buffersAllocated: Int { pipeline.buffersAllocated }
     func setCancellation(_ token: CancellationToken?) { pipeline.cancellation = token }

@@ -15,6 +15,9 @@ protocol FrameEncoder: AnyObject {
     func addAudio(codec: AudioCodec, settings: AudioSettings) throws(MovieMakerError) -> AudioEncoder
     /// Adds chapters, each lasting to the next one's start and the last to `end`; before `writeHeader`.
     func setChapters(_ chapters: [Chapter], end: Time) throws(MovieMakerError)
+    /// Sets a container metadata entry (MP4/MOV/Matroska tags); before `writeHeader`. Animated images
+    /// keep none and ignore it.
+    func setMetadata(_ key: String, _ value: String)
     /// Writes the container header, once, before the first frame.
     func writeHeader() throws(MovieMakerError)
     /// Takes one frame (nil drains the encoder).

@@ -389,6 +389,14 @@ public final class MovieMaker {
         chaptersEnd = chapters.last?.start
     }
 
+    /// Records `value` under the container metadata key `key` (`comment` in MP4 and MOV, any key in
+    /// Matroska), before the first frame; animated images, PNG sequences and previews keep none.
+    package func setMetadata(_ key: String, _ value: String) throws(MovieMakerError) {
+        try checkOpen()
+        precondition(frameCount == 0, "metadata is set before the first frame (the header is written with it)")
+        output.setMetadata(key, value)
+    }
+
     /// Abandons the movie: stops encoding and deletes the partial file. `url` is left as it was.
     public func cancel() {
         if case .open = state { discard(); state = .failed(MovieMakerError(code: .cancelled, message: "the movie was cancelled")) }

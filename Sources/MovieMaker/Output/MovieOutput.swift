@@ -40,11 +40,14 @@ protocol MovieOutput: AnyObject {
     var animatedImageFit: AnimatedImageFit? { get }
     /// Adds chapters (checked), the last ending at `end`; before the first frame.
     func setChapters(_ chapters: [Chapter], end: Time) throws(MovieMakerError)
+    /// Sets a container metadata entry; before the first frame. Outputs that keep no metadata ignore it.
+    func setMetadata(_ key: String, _ value: String)
 }
 
 extension MovieOutput {
     var animatedImageFit: AnimatedImageFit? { nil }
     func setChapters(_ chapters: [Chapter], end: Time) throws(MovieMakerError) {}
+    func setMetadata(_ key: String, _ value: String) {}
 }
 
 /// Frames of a clip to add to a movie: `frames` (on the clip's own frame grid) becoming the movie's

@@ -147,6 +147,9 @@ final class VideoEncoder {
     /// last to `end`. Before `writeHeader`.
     func setChapters(_ chapters: [Chapter], end: Time) throws(MovieMakerError) { try muxer.addChapters(chapters, end: end) }
 
+    /// Sets a container metadata entry; before `writeHeader`.
+    func setMetadata(_ key: String, _ value: String) { muxer.setMetadata(key, value) }
+
     /// Writes the container header; called once, before the first frame (after any `addAudio`).
     func writeHeader() throws(MovieMakerError) {
         guard !muxer.headerWritten else { return }

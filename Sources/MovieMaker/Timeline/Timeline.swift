@@ -467,10 +467,13 @@ extension Timeline {
         public var `default`: SlotValue?
         /// For video and media slots: how a clip of another length fits the item (default `cutTail`).
         public var fit: Fit?
+        /// For text slots: the most characters (grapheme clusters) a value may have; a longer one is
+        /// refused by `Timeline.filled(with:)` rather than overflowing the layout.
+        public var maxLength: Int?
 
         /// A slot of `kind`.
-        public init(_ kind: Kind, description: String? = nil, default value: SlotValue? = nil, fit: Fit? = nil) {
-            self.kind = kind; self.description = description; self.default = value; self.fit = fit
+        public init(_ kind: Kind, description: String? = nil, default value: SlotValue? = nil, fit: Fit? = nil, maxLength: Int? = nil) {
+            self.kind = kind; self.description = description; self.default = value; self.fit = fit; self.maxLength = maxLength
         }
     }
 

@@ -428,12 +428,16 @@ struct SpecObject {
             guard Timeline.isSlotName(name) else {
                 throw .invalidDescription(p, "slot names start with a letter or _ and hold letters, digits, _ and -: \"\(name)\" does not")
             }
-            let s = try SpecObject(o[name]!, at: p, shape: TimelineShapes.slot, what: "a slot {kind, description, default, fit}")
+            let s = try SpecObject(o[name]!, at: p, shape: TimelineShapes.slot, what: "a slot {kind, description, default, fit, maxLength}")
             let kind = try s.choice("kind", Timeline.Slot.Kind.self, what: "slot kind")!
             var slot = Timeline.Slot(kind, description: try s.string("description"))
             if let fit = try s.choice("fit", Timeline.Slot.Fit.self, what: "slot fit") {
                 guard kind == .video || kind == .media else { throw s.fail("fit", "only video and media slots have a fit, and this is a \(kind.rawValue) slot") }
                 slot.fit = fit
+            }
+            if let maxLength = try s.int("maxLength", in: 1 ... 10_000, hint: "characters") {
+                guard kind == .text else { throw s.fail("maxLength", "only text slots have a maxLength, and this is a \(kind.rawValue) slot") }
+                slot.maxLength = maxLength
             }
             if let d = s.value("default") {
                 slot.default = try Timeline.SlotValue(reading: d, at: p.appending("default"), kind: kind)

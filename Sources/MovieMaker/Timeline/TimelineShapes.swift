@@ -147,6 +147,8 @@ enum TimelineShapes {
                   "What the slot holds until filled: {\"file\": …} for media and audio, a string for text and colour."),
         SpecField("fit", Schema.enumeration(Timeline.Slot.Fit.allCases.map(\.rawValue)),
                   "For video and media slots: how a clip longer or shorter than the item fits it (default cutTail)."),
+        SpecField("maxLength", Schema.integer(minimum: 1, maximum: 10_000),
+                  "For text slots: the most characters a value may have (a longer one is refused, naming the slot, rather than overflowing the layout)."),
     ]
     static let slot = SpecShape(name: "slot", doc: "A place the user fills.", fields: slotFields)
     /// The slot's schema, with the default's form tied to the kind.
@@ -163,6 +165,9 @@ enum TimelineShapes {
             // Only video and media slots have a fit.
             .object(["if": .object(["properties": .object(["kind": .object(["enum": .array(["photo", "text", "color", "audio"].map(JSONValue.string))])])]),
                      "then": .object(["not": .object(["required": .array([.string("fit")])])])]),
+            // Only text slots have a maxLength.
+            .object(["if": .object(["properties": .object(["kind": .object(["enum": .array(["video", "photo", "media", "color", "audio"].map(JSONValue.string))])])]),
+                     "then": .object(["not": .object(["required": .array([.string("maxLength")])])])]),
         ])
         return .object(o)
     }

@@ -28,8 +28,8 @@ extension Timeline {
     /// with them and is itself a template (its slots can be filled again).
     ///
     /// Throws `.invalidDescription` at `slots.<name>` for a name no slot has, or a value of the wrong
-    /// kind: a text for a media slot, a file for a text slot, a colour that does not parse. Files are not
-    /// opened here (the composition opens them).
+    /// kind: a text for a media slot, a file for a text slot, a colour that does not parse, a text longer
+    /// than its slot's `maxLength`. Files are not opened here (the composition opens them).
     public func filled(with values: [String: SlotValue]) throws(MovieMakerError) -> Timeline {
         var copy = self
         for name in values.keys.sorted() {
@@ -40,8 +40,13 @@ extension Timeline {
                 throw .invalidDescription(path, "the description has no slot \"\(name)\": " + (known.isEmpty ? "it is not a template (it has no slots)" : "its slots are \(SpecObject.list(known, conjunction: "and"))"))
             }
             switch (slot.kind, value) {
-            case (.video, .file), (.photo, .file), (.media, .file), (.audio, .file), (.text, .text):
+            case (.video, .file), (.photo, .file), (.media, .file), (.audio, .file):
                 break
+            case let (.text, .text(text)):
+                if let maxLength = slot.maxLength, text.count > maxLength {
+                    let shown = text.count > 60 ? String(text.prefix(60)) + "…" : text
+                    throw .invalidDescription(path, "\"\(shown)\" is \(text.count) characters, more than the slot's maxLength of \(maxLength): shorten it (or raise slots.\(name).maxLength in the template)")
+                }
             case let (.color, .color(c)):
                 guard c.slotName == nil, !c.isNone, (try? Color(css: c.text)) != nil else {
                     throw .invalidDescription(path, "a color slot takes a colour such as \"#ff8000\" or \"tomato\", got \"\(c.text)\"")

@@ -143,6 +143,7 @@ extension Timeline.Slot {
         w.set("description", description)
         w.set("default", self.default?.json)
         w.set("fit", fit)
+        w.set("maxLength", maxLength.map { JSONValue.integer($0) })
         return w.value
     }
 }

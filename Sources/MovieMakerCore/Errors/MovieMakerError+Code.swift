@@ -121,6 +121,9 @@ extension MovieMakerError {
         public static let invalidCaptions = Code(rawValue: "invalidCaptions")
         /// The speech recogniser's model (PocketSphinx's en-us, from pocketsphinx-en-us) is missing.
         public static let speechModelMissing = Code(rawValue: "speechModelMissing")
+        /// A template batch's rows file (CSV or JSON Lines) cannot be read, or a row or column is malformed
+        /// (`position` is the line number).
+        public static let invalidBatch = Code(rawValue: "invalidBatch")
 
         /// Every code this release throws, in declaration order.
         package static let all: [Code] = [
@@ -131,7 +134,7 @@ extension MovieMakerError {
             .noAudioStream, .unsupportedAudioCodec, .noPhotos, .audioUnsupported, .audioAfterFirstFrame, .audioTooLate,
             .cancelled, .notEncodable, .movieTruncated, .noVideoStream, .videoUnsupported, .videoDecoderLimit,
             .invalidDescription, .imageTooLarge, .invalidSubtitles, .lutUnreadable, .chunksMissing, .chunkMismatch,
-            .invalidCaptions, .speechModelMissing,
+            .invalidCaptions, .speechModelMissing, .invalidBatch,
         ]
     }
 }

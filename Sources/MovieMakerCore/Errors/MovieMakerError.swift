@@ -206,6 +206,13 @@ extension MovieMakerError {
                                location: Location(file: path), reason: reason, value: text.isEmpty ? nil : text, expected: expected, position: line)
     }
 
+    /// A template batch's rows file cannot be read (`line` nil) or has a malformed line: what is wrong
+    /// and how to write it.
+    package static func invalidBatch(path: String, line: Int?, reason: String) -> MovieMakerError {
+        let at = line.map { ", line \($0)" } ?? ""
+        return MovieMakerError(code: .invalidBatch, message: "\(path)\(at): \(reason)", location: Location(file: path), reason: reason, position: line)
+    }
+
     /// A movie file could not be opened or decoded.
     package static func movieUnreadable(path: String, reason: String) -> MovieMakerError {
         MovieMakerError(code: .movieUnreadable, message: "cannot read the movie \(path): \(reason)", location: Location(file: path), reason: reason)

@@ -1,0 +1,323 @@
+import Foundation
+import Synchronization
+
+/// One template rendered once per row of slot values, in one process: a personalised video for each
+/// customer, a lower third for every speaker (`moviemaker render template.json --batch rows.csv`).
+///
+/// Each row's columns fill the template's slots by name (a blank cell leaves the slot at its default);
+/// columns that name no slot may be used in `outputPattern` only. Rows render several at once
+/// (`concurrency`), each exactly as a separate `render --slot …` of the same values would: the same
+/// settings, the same bytes. A row that fails (a missing photo, a text longer than its slot's
+/// `maxLength`) is reported in its `Result` and the others go on.
+///
+/// Runs are resumable: every movie records a content hash of what it was made from (`RenderIdentity`:
+/// the filled description, the settings, the files' sizes and times), and a row whose output already
+/// holds the same hash is skipped unless `force` is set.
+///
+/// ```swift
+/// let template = try Timeline(contentsOf: URL(fileURLWithPath: "card.json"))
+/// let rows = try TemplateBatch.rows(contentsOf: URL(fileURLWithPath: "people.csv"))
+/// let batch = TemplateBatch(template: template, rows: rows, outputPattern: "out/{row}-{name}.mp4",
+///                           options: Timeline.RenderOptions(), filesFolder: URL(fileURLWithPath: "."))
+/// for result in try batch.run() { print(result.row.number, result.outcome) }
+/// ```
+public struct TemplateBatch: Sendable {
+    /// One movie's values: column name → text (a path for media slots, relative to `filesFolder`).
+    public struct Row: Sendable, Hashable {
+        /// The row's number among the rows, from 1 (`{row}` in the pattern).
+        public var number: Int
+        /// Column name → value.
+        public var values: [String: String]
+        /// The line of the rows file the row starts on, when it was read from one.
+        public var line: Int?
+
+        /// A row numbered `number` (from 1) holding `values`.
+        public init(number: Int, values: [String: String], line: Int? = nil) {
+            self.number = number; self.values = values; self.line = line
+        }
+
+        /// "row 3 (line 4)", or "row 3".
+        package var label: String { "row \(number)" + (line.map { " (line \($0))" } ?? "") }
+    }
+
+    /// What became of a row.
+    public enum Outcome: Sendable {
+        /// Rendered now.
+        case rendered(MovieSummary)
+        /// Its output already held a movie made from the same description, settings and files.
+        case skipped
+        /// It failed for this reason; nothing was written for it.
+        case failed(MovieMakerError)
+    }
+
+    /// A row's result.
+    public struct Result: Sendable {
+        /// The row.
+        public let row: Row
+        /// Its movie.
+        public let output: URL
+        /// What became of it.
+        public let outcome: Outcome
+        /// How long it took, in seconds.
+        public let seconds: Double
+    }
+
+    /// The template whose slots the rows fill.
+    public var template: Timeline
+    /// The rows, in order.
+    public var rows: [Row]
+    /// Each row's destination: `{column}` is the row's value (a `/` in it becomes `-`), `{row}` its
+    /// number. Relative paths start at the current folder; missing folders are made.
+    public var outputPattern: String
+    /// How the template is resolved and encoded (the same for every row).
+    public var options: Timeline.RenderOptions
+    /// The folder that relative paths in the rows start from (the rows file's folder).
+    public var filesFolder: URL
+    /// Rows rendered at once (0: one per usable core, at most 4). Each row's own frames are still drawn
+    /// and encoded in parallel; the movies do not depend on it.
+    public var concurrency = 0
+    /// Renders every row again, even one whose output is already what it would make.
+    public var force = false
+
+    /// A batch of `rows` filling `template`, written to `outputPattern`.
+    public init(template: Timeline, rows: [Row], outputPattern: String, options: Timeline.RenderOptions, filesFolder: URL) {
+        self.template = template; self.rows = rows; self.outputPattern = outputPattern
+        self.options = options; self.filesFolder = filesFolder
+    }
+
+    /// The rows of a CSV file (a header row of column names, then one row per movie) or, for `.jsonl`
+    /// and `.ndjson`, JSON Lines (one object of column → value per line). Blank lines are skipped.
+    ///
+    /// Throws `.invalidBatch` naming the file and line: not UTF-8, a malformed line, a header with a
+    /// blank or repeated name, a row with more or fewer fields than the header, no rows.
+    public static func rows(contentsOf url: URL) throws(MovieMakerError) -> [Row] { try table(contentsOf: url).rows }
+
+    /// This batch with only every `count`-th row, starting at row index `index` (0-based): what one of
+    /// `count` machines renders (`--batch-index K/N`, a Slurm array task, a Kubernetes Indexed Job).
+    /// Together the `count` parts render every row exactly once.
+    public func selected(index: Int, of count: Int) -> TemplateBatch {
+        precondition(count >= 1 && (0..<count).contains(index), "index \(index) of \(count)")
+        var copy = self
+        copy.rows = rows.enumerated().filter { $0.offset % count == index }.map(\.element)
+        return copy
+    }
+
+    /// Each row's destination, checked before any movie starts: every placeholder of the pattern is a
+    /// column (or `row`), every column names a slot or is used in the pattern, destinations are distinct,
+    /// have a movie extension and are not the template's inputs.
+    ///
+    /// Throws `.invalidBatch` naming the pattern, column or rows.
+    public func destinations() throws(MovieMakerError) -> [URL] {
+        let columns = Set(rows.flatMap(\.values.keys))
+        let used: [String]
+        do { used = try FilePattern.placeholders(in: outputPattern) } catch {
+            throw .invalidBatch(path: "the output pattern", line: nil, reason: error.reason)
+        }
+        for name in used where !columns.contains(name) && name != "row" {
+            throw .invalidBatch(path: "the output pattern \"\(outputPattern)\"", line: nil,
+                                reason: "{\(name)} is not a column of the rows (their columns: \(columns.sorted().joined(separator: ", ")); {row} is the row's number)")
+        }
+        for column in columns.sorted() where template.slots[column] == nil && !used.contains(column) {
+            let slots = template.slots.keys.sorted()
+            throw .invalidBatch(path: "the rows", line: nil,
+                                reason: "the column \"\(column)\" names no slot of the template (its slots: \(slots.isEmpty ? "none" : slots.joined(separator: ", "))) and is not used in the output pattern; rename it or remove it")
+        }
+        let ext = URL(fileURLWithPath: outputPattern).pathExtension.lowercased()
+        guard let container = Container(fileExtension: ext), container != .hls, container != .pngSequence else {
+            throw .invalidBatch(path: "the output pattern \"\(outputPattern)\"", line: nil,
+                                reason: "give a movie extension: .mp4, .mov, .mkv, .webm, .gif, .apng or .webp")
+        }
+        var seen: [String: Row] = [:]
+        var urls: [URL] = []
+        for row in rows {
+            let path = FilePattern.fill(outputPattern, values: row.values, number: row.number, forFileName: true)
+            let url = URL(fileURLWithPath: path).standardizedFileURL
+            guard !url.deletingPathExtension().lastPathComponent.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw .invalidBatch(path: "the output pattern \"\(outputPattern)\"", line: row.line,
+                                    reason: "\(row.label) gives the file name \"\(url.lastPathComponent)\" (a blank value); fill in the row or add {row} to the pattern")
+            }
+            if let earlier = seen[url.path] {
+                throw .invalidBatch(path: "the output pattern \"\(outputPattern)\"", line: nil,
+                                    reason: "\(earlier.label) and \(row.label) both write \(url.path): add {row} or another column to the pattern")
+            }
+            seen[url.path] = row
+            urls.append(url)
+        }
+        return urls
+    }
+
+    /// Renders every row, `concurrency` at a time, calling `onResult` (from a worker thread) as each
+    /// finishes; returns the results in row order. A row that fails does not stop the others;
+    /// cancelling `cancellation` stops the batch (finished movies are kept, the rows in progress leave
+    /// nothing, the rest are not started and have no result).
+    ///
+    /// Throws `.invalidBatch` (from `destinations()`) before any row starts.
+    @discardableResult
+    public func run(cancellation: CancellationToken? = nil,
+                    onResult: @escaping @Sendable (Result) -> Void = { _ in }) throws(MovieMakerError) -> [Result] {
+        let destinations = try destinations()
+        let jobs = max(1, min(concurrency > 0 ? concurrency : min(UsableCores.count, 4), rows.count))
+        let next = Mutex(0)
+        let results = Mutex<[Int: Result]>([:])
+        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+            while cancellation?.isCancelled != true {
+                let index: Int? = next.withLock { n in
+                    guard n < rows.count else { return nil }
+                    defer { n += 1 }
+                    return n
+                }
+                guard let index else { return }
+                let started = ContinuousClock.now
+                let outcome = render(rows[index], to: destinations[index], cancellation: cancellation)
+                if case let .failed(error) = outcome, error.code == .cancelled { return }
+                let elapsed = ContinuousClock.now - started
+                let result = Result(row: rows[index], output: destinations[index], outcome: outcome,
+                                    seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                results.withLock { $0[index] = result }
+                onResult(result)
+            }
+        }
+        return results.withLock { done in done.keys.sorted().map { done[$0]! } }
+    }
+
+    /// The template filled with `row`'s values (blank cells leave a slot at its default).
+    ///
+    /// Throws `.invalidDescription` at `slots.<name>`: a file that does not exist for a media slot, a
+    /// text longer than its slot's `maxLength`, a colour that does not parse.
+    public func filled(for row: Row) throws(MovieMakerError) -> Timeline {
+        let assignments = row.values.keys.sorted().compactMap { column -> String? in
+            guard template.slots[column] != nil, let value = row.values[column], !value.isEmpty else { return nil }
+            return "\(column)=\(value)"
+        }
+        return try template.filled(with: template.slotValues(assignments: assignments, relativeTo: filesFolder))
+    }
+
+    /// Renders one row to `url`, or skips it when `url` already holds what it would make.
+    private func render(_ row: Row, to url: URL, cancellation: CancellationToken?) -> Outcome {
+        do {
+            let composition = try filled(for: row).composition(options)
+            if composition.inputFiles.contains(where: { $0.standardizedFileURL.path == url.path }) {
+                throw MovieMakerError.invalidBatch(path: url.path, line: row.line, reason: "\(row.label) would write over a file its movie reads: change the output pattern")
+            }
+            if !force, FileManager.default.fileExists(atPath: url.path), RenderIdentity.recorded(in: url) == composition.renderIdentity {
+                return .skipped
+            }
+            do {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            } catch {
+                throw MovieMakerError.destinationNotWritable(path: url.path, reason: "its folder cannot be made (\(error.localizedDescription)): check the output pattern and the permissions")
+            }
+            let movie = try composition.makeMovie(at: url)
+            movie.cancellation = cancellation
+            do {
+                try composition.recordIdentity(in: movie)
+                try composition.render(into: movie)
+                return .rendered(try movie.finish())
+            } catch {
+                movie.cancel()
+                throw error
+            }
+        } catch let error as MovieMakerError {
+            return .failed(error)
+        } catch {
+            return .failed(.failedEarlier(error))
+        }
+    }
+
+    /// The column names (a CSV's header order; for JSON Lines, in order of first appearance) and rows of
+    /// the file at `url` (see `rows(contentsOf:)`).
+    package static func table(contentsOf url: URL) throws(MovieMakerError) -> (columns: [String], rows: [Row]) {
+        let path = url.path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else {
+            throw .invalidBatch(path: path, line: nil, reason: "no such file; give a CSV file whose first row names the columns (e.g. name,photo) or a .jsonl file")
+        }
+        let size = ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int) ?? 0
+        guard size <= maximumFileSize else {
+            throw .invalidBatch(path: path, line: nil, reason: "the file is \(size) bytes, more than the \(maximumFileSize) read: split it into several files")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .invalidBatch(path: path, line: nil, reason: "cannot read the file (check its permissions)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .invalidBatch(path: path, line: nil, reason: "the file is not UTF-8 text: save it as CSV UTF-8")
+        }
+        let table = ["jsonl", "ndjson"].contains(url.pathExtension.lowercased()) ? try jsonLines(text, path: path) : try csv(text, path: path)
+        guard !table.rows.isEmpty else {
+            throw .invalidBatch(path: path, line: nil, reason: "the file has a header (\(table.columns.joined(separator: ", "))) but no rows: add one row per movie")
+        }
+        return table
+    }
+
+    /// The largest rows file read (a CSV of names and files is kilobytes to megabytes).
+    static let maximumFileSize = 16 << 20
+
+    /// A CSV file's columns and rows.
+    private static func csv(_ text: String, path: String) throws(MovieMakerError) -> (columns: [String], rows: [Row]) {
+        let all: [CSV.Row]
+        do { all = try CSV.rows(text) } catch { throw .invalidBatch(path: path, line: error.line, reason: error.reason) }
+        let nonBlank = all.filter { !($0.fields.count == 1 && $0.fields[0].trimmingCharacters(in: .whitespaces).isEmpty) }
+        guard let header = nonBlank.first else {
+            throw .invalidBatch(path: path, line: nil, reason: "the file is empty: its first row names the columns (e.g. name,photo), each further row is one movie")
+        }
+        let columns = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
+        try checkColumns(columns, path: path, line: header.line)
+        var rows: [Row] = []
+        for (number, row) in nonBlank.dropFirst().enumerated() {
+            guard row.fields.count == columns.count else {
+                throw .invalidBatch(path: path, line: row.line,
+                                    reason: "\(row.fields.count) field\(row.fields.count == 1 ? "" : "s") where the header has \(columns.count) (\(columns.joined(separator: ", "))); quote a value that holds a comma: \"Doe, Jane\"")
+            }
+            rows.append(Row(number: number + 1, values: Dictionary(uniqueKeysWithValues: zip(columns, row.fields)), line: row.line))
+        }
+        return (columns, rows)
+    }
+
+    /// A JSON Lines file's columns and rows: each non-blank line an object whose values are strings,
+    /// numbers (as written) or booleans.
+    private static func jsonLines(_ text: String, path: String) throws(MovieMakerError) -> (columns: [String], rows: [Row]) {
+        var columns: [String] = []
+        var rows: [Row] = []
+        for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty else { continue }
+            let json: JSONValue
+            do { json = try JSONValue(parsing: trimmed) } catch {
+                throw .invalidBatch(path: path, line: offset + 1, reason: "not JSON (\(error.message)); each line is one object, e.g. {\"name\": \"Ana\", \"photo\": \"ana.jpg\"}")
+            }
+            guard case let .object(object) = json else {
+                throw .invalidBatch(path: path, line: offset + 1, reason: "each line is one object of column → value, e.g. {\"name\": \"Ana\"}; got \(json.shortDescription)")
+            }
+            var values: [String: String] = [:]
+            for key in JSONValue.sortedKeys(object) {
+                switch object[key]! {
+                case let .string(s): values[key] = s
+                case let .number(n): values[key] = n
+                case let .bool(b): values[key] = b ? "true" : "false"
+                case .null: values[key] = ""
+                case let other:
+                    throw .invalidBatch(path: path, line: offset + 1, reason: "\"\(key)\" holds \(other.shortDescription): a value is a string, number or boolean")
+                }
+                if !columns.contains(key) { columns.append(key) }
+            }
+            rows.append(Row(number: rows.count + 1, values: values, line: offset + 1))
+        }
+        try checkColumns(columns, path: path, line: nil)
+        return (columns, rows)
+    }
+
+    /// Column names must be non-empty, distinct and brace-free (they are placeholders in the pattern).
+    private static func checkColumns(_ columns: [String], path: String, line: Int?) throws(MovieMakerError) {
+        for (index, name) in columns.enumerated() {
+            guard !name.isEmpty else {
+                throw .invalidBatch(path: path, line: line, reason: "column \(index + 1) of the header has no name; the first row names every column")
+            }
+            guard !name.contains("{") && !name.contains("}") else {
+                throw .invalidBatch(path: path, line: line, reason: "the column name \"\(name)\" has a brace; name it with letters, digits, - or _")
+            }
+            if let earlier = columns[..<index].firstIndex(of: name) {
+                throw .invalidBatch(path: path, line: line, reason: "columns \(earlier + 1) and \(index + 1) are both called \"\(name)\"; give each column its own name")
+            }
+        }
+    }
+}

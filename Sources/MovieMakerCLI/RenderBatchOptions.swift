@@ -1,0 +1,169 @@
+import ArgumentParser
+import Foundation
+import MovieMaker
+import Synchronization
+
+/// `render --batch`'s options: the rows, each row's destination, which share of the rows this machine
+/// renders, whether finished rows are rendered again, how many at once.
+struct RenderBatchOptions: ParsableArguments {
+    /// The rows.
+    @Option(help: ArgumentHelp("Render the template once per row of this file: a CSV whose header names the slots (or JSON Lines, .jsonl). Paths in it are read from its folder; a blank cell keeps the slot's default.",
+                               valueName: "rows.csv"))
+    var batch: String?
+
+    /// Where each row's movie goes.
+    @Option(help: ArgumentHelp("With --batch: each row's movie, e.g. 'out/{row}-{name}.mp4' ({row} is the row's number from 1, {column} a value; a / in a value becomes -). Missing folders are made.",
+                               valueName: "pattern"))
+    var outputPattern: String?
+
+    /// This machine's share of the rows.
+    @Option(name: .customLong("batch-index"),
+            help: ArgumentHelp("With --batch: render only every N-th row, starting at row index K (from 0), for N machines, a Slurm array or a Kubernetes Indexed Job (K/N, e.g. 0/3).",
+                               valueName: "K/N"),
+            transform: { (text: String) throws -> BatchIndex in try BatchIndex(parsing: text) })
+    var batchIndex: BatchIndex?
+
+    /// Render finished rows again.
+    @Flag(help: "With --batch: render every row again, also those whose movie was already made from the same description, settings and files.")
+    var force = false
+
+    /// Rows rendered at once.
+    @Option(help: ArgumentHelp("With --batch: rows rendered at once (default: one per core, at most 4); each still draws and encodes in parallel, and the movies do not depend on it.",
+                               valueName: "n"))
+    var jobs: Int?
+
+    /// `--batch-index K/N`.
+    struct BatchIndex: Sendable {
+        /// K: the first row index this machine renders.
+        let index: Int
+        /// N: how many machines share the rows.
+        let count: Int
+
+        /// Reads `K/N`; a usage error names the value.
+        init(parsing text: String) throws {
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]) else {
+                throw ValidationError("--batch-index \(text): expected K/N, e.g. --batch-index 0/3 (the first of 3 machines; K counts from 0)")
+            }
+            guard n >= 1, n <= 100_000 else { throw ValidationError("--batch-index \(text): N must be from 1 to 100000, got \(n)") }
+            guard k >= 0, k < n else {
+                throw ValidationError("--batch-index \(text): K must be from 0 to \(n - 1) (indices count from 0, as Slurm array and Kubernetes completion indices do), got \(k)")
+            }
+            index = k
+            count = n
+        }
+    }
+
+    /// Whether any batch option is given.
+    var isBatch: Bool { batch != nil }
+
+    /// Checks the options against each other and against the rest of `render`'s.
+    func validate(output: String?, others: [(given: Bool, option: String)]) throws {
+        guard let batch else {
+            if outputPattern != nil || batchIndex != nil || force || jobs != nil {
+                let option = outputPattern != nil ? "--output-pattern" : batchIndex != nil ? "--batch-index" : force ? "--force" : "--jobs"
+                throw ValidationError("\(option) is for --batch: give --batch rows.csv --output-pattern 'out/{row}.mp4', or -o for one movie")
+            }
+            return
+        }
+        if let output {
+            throw ValidationError("--batch writes one movie per row: give --output-pattern 'out/{row}-{name}.mp4' instead of -o \(output)")
+        }
+        guard outputPattern != nil else {
+            throw ValidationError("--batch needs --output-pattern, the movie each row goes to, e.g. --output-pattern 'out/{row}-{name}.mp4'")
+        }
+        if let jobs, jobs < 1 || jobs > 64 { throw ValidationError("--jobs \(jobs): give 1 to 64 rows at once") }
+        if let clash = others.first(where: \.given) {
+            throw ValidationError("\(clash.option) renders one movie: leave it out with --batch \(batch)")
+        }
+    }
+}
+
+extension RenderCommand {
+    /// Renders the template once per row of `--batch`, reporting each row as it finishes and a summary
+    /// table at the end. Rows that fail are named with their row and line; the others are written.
+    /// Throws `BatchFailure` (exit 1) when any row failed.
+    func runBatch(_ options: Timeline.RenderOptions) throws {
+        guard let rowsFile = batching.batch, let pattern = batching.outputPattern else { return }
+        let started = ContinuousClock.now
+        let template = try description.load(requiringSlots: false)
+        let table: (columns: [String], rows: [TemplateBatch.Row])
+        do { table = try TemplateBatch.table(contentsOf: URL(fileURLWithPath: rowsFile)) } catch {
+            throw InputError("--batch \(error.message)")
+        }
+        if description.requireSlots {
+            let given = Set(table.columns).union(description.slots.compactMap { $0.split(separator: "=").first.map(String.init) })
+            let open = template.slots.keys.filter { !given.contains($0) }.sorted()
+            if !open.isEmpty {
+                throw InputError("--require-slots: no column of \(rowsFile) (nor --slot) fills \(open.joined(separator: ", ")); add \(open.count == 1 ? "a column" : "columns") named so")
+            }
+        }
+        var batch = TemplateBatch(template: template, rows: table.rows, outputPattern: pattern, options: options,
+                                  filesFolder: URL(fileURLWithPath: rowsFile).deletingLastPathComponent())
+        batch.force = batching.force
+        batch.concurrency = batching.jobs ?? 0
+        if let part = batching.batchIndex { batch = batch.selected(index: part.index, of: part.count) }
+        let destinations: [URL]
+        do { destinations = try batch.destinations() } catch { throw InputError("--batch \(rowsFile): \(error.message)") }
+        for (row, url) in zip(batch.rows, destinations) {
+            for input in [description.spec, rowsFile] where FileIdentity.same(url.path, input) {
+                throw InputError("--output-pattern \(pattern): \(row.label) writes \(url.path), which is \(input), an input of this command; choose another pattern")
+            }
+        }
+        let total = batch.rows.count
+        let done = Mutex(0)
+        Interruption.shared.install(destination: destinations.first?.path ?? pattern)
+        Interruption.shared.describeOutcome {
+            "\(done.withLock { $0 }) of \(total) movies were finished; nothing was written for the rows in progress"
+        }
+        try Interruption.shared.beginWriting()
+        let showsProgress = progress.showsProgress
+        if showsProgress {
+            let share = batching.batchIndex.map { " (every \($0.count)th from row index \($0.index))" } ?? ""
+            Terminal.writeError("render: \(total) row\(total == 1 ? "" : "s") of \(rowsFile)\(share)\n")
+        }
+        let results = try batch.run(cancellation: Interruption.shared.token) { result in
+            let count = done.withLock { $0 += 1; return $0 }
+            switch result.outcome {
+            case let .failed(error):
+                Terminal.writeError("moviemaker: error: \(rowsFile), \(result.row.label) (\(result.output.path)): \(MovieMakerCommand.message(for: error))\n")
+            case .skipped where showsProgress:
+                Terminal.writeError("render: \(count)/\(total) \(result.output.path): skipped (already made from the same description, settings and files; --force renders it again)\n")
+            case .rendered where showsProgress:
+                Terminal.writeError("render: \(count)/\(total) \(result.output.path) in \(Format.seconds(result.seconds))\n")
+            default: break
+            }
+        }
+        if Interruption.shared.signal != nil { return }
+        let failed = results.filter { if case .failed = $0.outcome { return true } else { return false } }
+        let skipped = results.filter { if case .skipped = $0.outcome { return true } else { return false } }.count
+        if progress.showsSummary {
+            Terminal.printLine(Self.summaryTable(results))
+            let elapsed = ContinuousClock.now - started
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            Terminal.printLine("\(total - failed.count) of \(total) rows written (\(total - failed.count - skipped) rendered, \(skipped) skipped as already made, \(failed.count) failed) in \(Format.seconds(seconds))")
+        }
+        if !failed.isEmpty {
+            throw BatchFailure(failed: failed.count, total: total, lines: failed.map { $0.row.line ?? $0.row.number }.sorted(), file: rowsFile)
+        }
+    }
+
+    /// One line per row: its number, output, the movie's duration, the time it took and what happened.
+    static func summaryTable(_ results: [TemplateBatch.Result]) -> String {
+        let rows = results.map { r -> [String] in
+            let (duration, outcome): (String, String)
+            switch r.outcome {
+            case let .rendered(summary): (duration, outcome) = (String(format: "%.2f s", summary.duration.seconds), "rendered")
+            case .skipped: (duration, outcome) = ("", "skipped")
+            case let .failed(error): (duration, outcome) = ("", "failed: \(error.code.rawValue)")
+            }
+            return [String(r.row.number), r.output.path, duration, r.seconds > 0 ? Format.seconds(r.seconds) : "", outcome]
+        }
+        let header = ["row", "output", "duration", "time", "result"]
+        let widths = header.indices.map { c in ([header] + rows).map { $0[c].count }.max() ?? 0 }
+        return ([header] + rows).map { cells in
+            cells.enumerated().map { c, text in text.padding(toLength: widths[c], withPad: " ", startingAt: 0) }
+                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }.joined(separator: "\n")
+    }
+}
