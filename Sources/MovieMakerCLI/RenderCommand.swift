@@ -144,6 +144,12 @@ struct RenderCommand: ParsableCommand {
             video and photo slots in order. --save-spec writes the filled description, itself a \
             template you can edit and share.
 
+            --batch renders the template once per row of a CSV file (a header of slot names) or JSON \
+            Lines file, in one process, several rows at once. A row that fails is named with its line \
+            and the others finish (exit 1 if any failed). Each movie records what it was made from: \
+            running the batch again skips the rows already made (--force renders them again), and \
+            --batch-index K/N shares the rows among N machines.
+
             Every file is opened and checked before the first frame. A description that is not \
             valid exits with status 64 and one line naming its JSON path, e.g. \
             tracks[0].items[2].duration: must be greater than 0, got "-1s".
@@ -160,6 +166,8 @@ struct RenderCommand: ParsableCommand {
                 -o talk.mp4
               moviemaker render template.json --slot clip1=beach.mp4 \\
                 --save-spec mine.json -o mine.mp4
+              moviemaker render template.json --batch people.csv \\
+                --output-pattern 'out/{role}-{name}.mp4'
             """)
 
     @OptionGroup var description: DescriptionOptions

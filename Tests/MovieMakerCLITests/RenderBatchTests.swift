@@ -1,0 +1,210 @@
+import Foundation
+import Testing
+import MovieMaker
+import MovieMakerTestSupport
+
+/// `moviemaker render template.json --batch rows.csv --output-pattern …`: a template filled and rendered
+/// once per row, in one process.
+@Suite("moviemaker render --batch")
+struct RenderBatchTests {
+    /// A 3-slot template (name, photo, clip): the clip, a crossfade, the photo; the name in a lower third.
+    /// Small and short (160x120, 15 fps, 1.4 s: 21 frames) so forty rows stay cheap.
+    static let template = """
+        {
+          "version": 1,
+          "output": {"size": "160x120", "fps": 15, "encoder": {"preset": "ultrafast"}},
+          "slots": {
+            "name": {"kind": "text", "default": "Sam", "maxLength": 20},
+            "photo": {"kind": "photo", "default": {"file": "photo-0.png"}},
+            "clip": {"kind": "video", "default": {"file": "clip-0.mp4"}, "fit": "loop"}
+          },
+          "tracks": [
+            {"kind": "video", "items": [
+              {"type": "video", "source": {"slot": "clip"}, "duration": "0.8s", "transition": {"name": "fade", "duration": "0.2s"}},
+              {"type": "photo", "source": {"slot": "photo"}, "duration": "0.8s"}
+            ]},
+            {"kind": "overlay", "items": [
+              {"type": "title", "at": "0s", "duration": "1.4s", "layout": "lowerThird", "style": "none", "text": "{{name}}",
+               "background": "#ffb703", "color": "#10141f"}
+            ]}
+          ]
+        }
+        """
+
+    /// A folder with the template, two clips (one shorter than its item: it loops) and three photos.
+    static func project() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        try template.write(to: folder.file("card.json"), atomically: true, encoding: .utf8)
+        // clip-0: 1 s of five colours; clip-1: 0.4 s of two others (shorter than its item: it loops).
+        for (index, count) in [5, 2].enumerated() {
+            let colors = (0..<count).map { k in Color(red: Double(k) / 5, green: index == 0 ? 0.2 : 0.9, blue: index == 0 ? 0.8 : 0.1) }
+            try Clip.sequence(colors.map { Clip.color($0, duration: 0.2) }).render(to: folder.file("clip-\(index).mp4"), width: 160, height: 120, fps: 15)
+        }
+        for index in 0..<3 { try writePhoto(folder.file("photo-\(index).png"), shade: index) }
+        return folder
+    }
+
+    /// A 64x48 PNG of a colour picked by `shade`.
+    static func writePhoto(_ url: URL, shade: Int) throws {
+        let canvas = try Canvas(width: 64, height: 48)
+        try canvas.draw { ctx in ctx.clear(Color(red: Double(shade % 4) / 3, green: 0.4, blue: 1 - Double(shade % 4) / 3)) }
+        try canvas.writePNG(to: url)
+    }
+
+    /// `count` rows: names, a photo and a clip each (relative paths: read from the rows file's folder).
+    static func rows(_ count: Int, missingPhoto: Int? = nil, longName: Int? = nil) -> String {
+        var csv = "name,photo,clip\n"
+        for n in 1...count {
+            let name = n == longName ? "A name far too long for the slot" : "Person \(n)"
+            let photo = n == missingPhoto ? "missing.png" : "photo-\(n % 3).png"
+            csv += "\(name),\(photo),clip-\(n % 2).mp4\n"
+        }
+        return csv
+    }
+
+    /// The rows listed in a summary table (its first column), with what became of each.
+    static func summary(_ stdout: String) -> [Int: String] {
+        var rows: [Int: String] = [:]
+        for line in stdout.split(separator: "\n") {
+            let cells = line.split(separator: " ", omittingEmptySubsequences: true)
+            // A table row: its number, then the output's path (the tally line after the table starts with a count too).
+            if cells.count > 2, cells[1].hasPrefix("/"), let n = Int(cells[0]), let last = cells.last {
+                rows[n] = line.contains("failed") ? "failed" : String(last)
+            }
+        }
+        return rows
+    }
+
+    @Test func eachRowIsByteForByteTheMovieASeparateRenderOfItsSlotsMakes() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try Self.project()
+        try Self.rows(4).write(to: folder.file("rows.csv"), atomically: true, encoding: .utf8)
+        let r = try CLI.run(["render", folder.file("card.json").path, "--batch", folder.file("rows.csv").path,
+                             "--output-pattern", folder.url.path + "/out/{row}-{name}.mp4", "--jobs", "2"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("4 of 4 rows written (4 rendered, 0 skipped"), "\(r.stdout)")
+        var frames: [[DecodedFrame]] = []
+        for n in 1...4 {
+            let batchMovie = folder.file("out/\(n)-Person \(n).mp4")
+            let single = folder.file("single-\(n).mp4")
+            let s = try CLI.run(["render", folder.file("card.json").path, "--slot", "name=Person \(n)",
+                                 "--slot", "photo=\(folder.file("photo-\(n % 3).png").path)",
+                                 "--slot", "clip=\(folder.file("clip-\(n % 2).mp4").path)", "-o", single.path, "-q"])
+            #expect(s.status == 0, "\(s.stderr)")
+            #expect(try Data(contentsOf: batchMovie) == Data(contentsOf: single), "row \(n) equals its separate render byte for byte")
+            frames.append(try decodeAll(batchMovie))
+        }
+        #expect(frames.allSatisfy { $0.count == 21 }, "\(frames.map(\.count))")
+        // The rows differ where their slots do: the clip (frame 2) and the photo (frame 18).
+        #expect(psnr(frames[0][2].pixels, frames[1][2].pixels) < 30, "rows 1 and 2 show different clips")
+        #expect(psnr(frames[0][18].pixels, frames[1][18].pixels) < 30, "rows 1 and 2 show different photos")
+    }
+
+    @Test func failingRowsAreNamedTheOthersFinishAndARerunRendersOnlyWhatChanged() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try Self.project()
+        try Self.rows(40, missingPhoto: 7, longName: 23).write(to: folder.file("rows.csv"), atomically: true, encoding: .utf8)
+        let arguments = ["render", folder.file("card.json").path, "--batch", folder.file("rows.csv").path,
+                         "--output-pattern", folder.url.path + "/out/{row}.mp4"]
+        let r = try CLI.run(arguments)
+        #expect(r.status == 1, "some rows failed: \(r.stderr)")
+        #expect(r.stderr.contains("row 7 (line 8)") && r.stderr.contains("slots.photo") && r.stderr.contains("missing.png"), "\(r.stderr)")
+        #expect(r.stderr.contains("row 23 (line 24)") && r.stderr.contains("maxLength of 20"), "\(r.stderr)")
+        #expect(r.stdout.contains("38 of 40 rows written"), "\(r.stdout)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: folder.file("out").path)
+        #expect(Set(written) == Set((1...40).filter { $0 != 7 && $0 != 23 }.map { "\($0).mp4" }), "38 movies and nothing else: \(written.sorted())")
+        #expect(try decodeAll(folder.file("out/40.mp4")).count == 21)
+
+        // Fixed: the photo exists, the name is shorter. Only those two rows render.
+        try Self.writePhoto(folder.file("missing.png"), shade: 3)
+        try Self.rows(40, missingPhoto: 7).write(to: folder.file("rows.csv"), atomically: true, encoding: .utf8)
+        let before = try Data(contentsOf: folder.file("out/1.mp4"))
+        let again = try CLI.run(arguments)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("40 of 40 rows written (2 rendered, 38 skipped"), "\(again.stdout)")
+        let outcomes = Self.summary(again.stdout)
+        #expect(outcomes[7] == "rendered" && outcomes[23] == "rendered" && outcomes[1] == "skipped", "\(again.stdout)")
+        #expect(try Data(contentsOf: folder.file("out/1.mp4")) == before)
+
+        // Changing nothing renders nothing; a new photo under the same name renders the rows that show it;
+        // other settings render every row again.
+        let unchanged = try CLI.run(arguments)
+        #expect(unchanged.stdout.contains("(0 rendered, 40 skipped"), "\(unchanged.stdout)")
+        try Self.writePhoto(folder.file("photo-0.png"), shade: 2)
+        let newPhoto = try CLI.run(arguments)
+        let rerendered = Self.summary(newPhoto.stdout).filter { $0.value == "rendered" }.keys.sorted()
+        #expect(rerendered == (1...40).filter { $0 % 3 == 0 }, "the rows showing photo-0.png: \(newPhoto.stdout)")
+        let crf = try CLI.run(arguments + ["--crf", "30"])
+        #expect(crf.stdout.contains("(40 rendered, 0 skipped"), "\(crf.stdout)")
+    }
+
+    @Test func batchIndexSplitsTheRowsSoEveryRowIsRenderedExactlyOnce() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try Self.project()
+        try Self.rows(7).write(to: folder.file("rows.csv"), atomically: true, encoding: .utf8)
+        var seen: [Int] = []
+        for k in 0..<3 {
+            let r = try CLI.run(["render", folder.file("card.json").path, "--batch", folder.file("rows.csv").path,
+                                 "--output-pattern", folder.url.path + "/out/{row}.mp4", "--batch-index", "\(k)/3"])
+            #expect(r.status == 0, "\(r.stderr)")
+            let rows = Self.summary(r.stdout)
+            #expect(rows.values.allSatisfy { $0 == "rendered" }, "\(r.stdout)")
+            seen += rows.keys
+        }
+        #expect(seen.sorted() == Array(1...7), "each row once: \(seen.sorted())")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("out").path).count == 7)
+        let forced = try CLI.run(["render", folder.file("card.json").path, "--batch", folder.file("rows.csv").path,
+                                  "--output-pattern", folder.url.path + "/out/{row}.mp4", "--batch-index", "1/3", "--force"])
+        #expect(Self.summary(forced.stdout) == [2: "rendered", 5: "rendered"], "--force renders rows 2 and 5 again: \(forced.stdout)")
+    }
+
+    @Test func mistakesInTheRowsOrThePatternStopTheBatchBeforeAnyMovie() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try Self.project()
+        let cases: [(rows: String, file: String, pattern: String, expected: String)] = [
+            ("name,photo\nAna,photo-0.png\n", "rows.csv", "{nme}.mp4", "{nme} is not a column"),
+            ("name,phot\nAna,photo-0.png\n", "rows.csv", "{row}.mp4", "the column \"phot\" names no slot"),
+            ("name\nAna\nAna\n", "rows.csv", "{name}.mp4", "row 1 (line 2) and row 2 (line 3) both write"),
+            ("name,photo\nAna\n", "rows.csv", "{row}.mp4", "line 2: 1 field where the header has 2"),
+            ("name\n", "rows.csv", "{row}.mp4", "but no rows"),
+            ("{\"name\": \"Ana\"}\n{\"name\": [1]}\n", "rows.jsonl", "{row}.mp4", "line 2: \"name\" holds"),
+            ("name\nAna\n", "rows.csv", "{row}.txt", "give a movie extension"),
+        ]
+        for (index, c) in cases.enumerated() {
+            let sub = folder.file("case\(index)")
+            try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+            try c.rows.write(to: sub.appendingPathComponent(c.file), atomically: true, encoding: .utf8)
+            let r = try CLI.run(["render", folder.file("card.json").path, "--batch", sub.appendingPathComponent(c.file).path,
+                                 "--output-pattern", sub.path + "/" + c.pattern])
+            #expect(r.status == 64 && r.stderr.contains(c.expected), "\(c.rows.debugDescription): \(r.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: sub.path) == [c.file], "nothing written for \(c.rows.debugDescription)")
+        }
+        let noPattern = try CLI.run(["render", folder.file("card.json").path, "--batch", folder.file("case0/rows.csv").path])
+        #expect(noPattern.status == 64 && noPattern.stderr.contains("--batch needs --output-pattern"), "\(noPattern.stderr)")
+        let withOutput = try CLI.run(["render", folder.file("card.json").path, "--batch", folder.file("case0/rows.csv").path,
+                                      "--output-pattern", "{row}.mp4", "-o", "x.mp4"])
+        #expect(withOutput.status == 64 && withOutput.stderr.contains("instead of -o"), "\(withOutput.stderr)")
+        let indexAlone = try CLI.run(["render", folder.file("card.json").path, "--batch-index", "0/2", "-o", folder.file("x.mp4").path])
+        #expect(indexAlone.status == 64 && indexAlone.stderr.contains("--batch-index is for --batch"), "\(indexAlone.stderr)")
+        let badIndex = try CLI.run(["render", folder.file("card.json").path, "--batch", folder.file("case0/rows.csv").path,
+                                    "--output-pattern", "{row}.mp4", "--batch-index", "3/3"])
+        #expect(badIndex.status == 64 && badIndex.stderr.contains("K must be from 0 to 2"), "\(badIndex.stderr)")
+    }
+
+    @Test func jsonLinesRowsRenderAsCSVRowsDo() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try Self.project()
+        try "{\"name\": \"Ana\", \"photo\": \"photo-1.png\", \"id\": 17}\n\n{\"name\": \"Bo\", \"clip\": \"clip-1.mp4\", \"id\": 18}\n"
+            .write(to: folder.file("rows.jsonl"), atomically: true, encoding: .utf8)
+        let r = try CLI.run(["render", folder.file("card.json").path, "--batch", folder.file("rows.jsonl").path,
+                             "--output-pattern", folder.url.path + "/{id}-{name}.mp4", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        // A missing key keeps the slot's default: Bo's photo is photo-0.png.
+        let bo = try decodeAll(folder.file("18-Bo.mp4")), ana = try decodeAll(folder.file("17-Ana.mp4"))
+        #expect(bo.count == 21 && ana.count == 21)
+        let single = folder.file("bo.mp4")
+        #expect(try CLI.run(["render", folder.file("card.json").path, "--slot", "name=Bo", "--slot", "clip=\(folder.file("clip-1.mp4").path)",
+                             "-o", single.path, "-q"]).status == 0)
+        #expect(try Data(contentsOf: single) == Data(contentsOf: folder.file("18-Bo.mp4")))
+    }
+}
