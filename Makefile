@@ -22,7 +22,7 @@ export PKG_CONFIG_PATH := $(PKGCONFIG_WRAPPERS)$(if $(PKG_CONFIG_PATH),:$(PKG_CO
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-.PHONY: deps build demo test test-studio test-playback fuzz fuzz-descriptions sanitize sanitize-thread bench bench-peers bench-filters bench-chunks bench-captions bench-audiogram bench-transcribe bench-encoders bench-title-batch test-distributed clean check-swift install gallery docs
+.PHONY: deps build demo test test-studio test-playback fuzz fuzz-descriptions sanitize sanitize-thread bench bench-peers bench-filters bench-chunks bench-captions bench-audiogram bench-transcribe bench-encoders bench-batch bench-title-batch test-distributed clean check-swift install gallery docs
 
 check-swift:
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "swift not found: install Swift 6 (https://www.swift.org/install/linux/) and put it on PATH"; exit 1; }
@@ -135,6 +135,14 @@ bench: deps
 	$(SWIFT) build -c release --product moviemaker-bench
 	$(SWIFT) build -c release --product moviemaker
 	$$($(SWIFT) build -c release --show-bin-path)/moviemaker-bench $(BENCH_ARGS)
+
+## The batch line of the benchmark alone: a 3-slot template's 40 rows rendered by one `moviemaker render
+## --batch` process against 40 separate `render --slot` processes one after another (wall, CPU, the CPU
+## other processes took; every movie compared byte for byte). A few minutes on 2 cores.
+bench-batch: deps
+	$(SWIFT) build -c release --product moviemaker-bench
+	$(SWIFT) build -c release --product moviemaker
+	$$($(SWIFT) build -c release --show-bin-path)/moviemaker-bench --only-batch $(BENCH_ARGS)
 
 ## MovieMaker side by side with its peers (issue 20): W1 (Bézier shapes), W2 (a Ken Burns slideshow), W3 (an
 ## animated title) at medium and veryfast, 1080p30 CRF 20, against pycairo piped into ffmpeg, the ffmpeg command

@@ -42,6 +42,9 @@ $bin/moviemaker render examples/specs/birthday.json --slot name="Ana" \
     --media "$out/photos/01 Mandelbrot.jpg" "$out/photos/02 Portrait.jpg" "$out/photos/04 Dusk.webp" \
     --preset veryfast --save-spec $out/birthday-ana.json -o $out/birthday-ana.mp4
 $bin/moviemaker otio export examples/specs/travel.json -o $out/travel.otio
+echo "moviemaker render examples/specs/speaker.json --batch examples/specs/speakers.csv --output-pattern '$out/speakers/{row}-{name}.mp4'"
+$bin/moviemaker render examples/specs/speaker.json --batch examples/specs/speakers.csv --preset veryfast \
+    --output-pattern "$out/speakers/{row}-{name}.mp4"
 echo "Other destinations: moviemaker render examples/specs/promo.json --preview --max-size 2MB -o $out/promo.gif; --codec av1 -o $out/promo-av1.webm; --hls $out/promo-hls"
 $bin/moviemaker render examples/specs/promo.json --preview --max-size 2MB -o $out/promo.gif
 $bin/moviemaker render examples/specs/promo.json --codec av1 --preset veryfast -o $out/promo-av1.webm
@@ -50,6 +53,7 @@ echo "Templates rendered as their own previews: $out/travel.mp4, $out/promo.mp4,
 echo "  $out/explainer.mp4 (a voice-over spoken by eSpeak NG: pictures cut on its bookmarks, its waveform, captions at its word times);"
 echo "  $out/audiogram.mp4 (moviemaker audiogram of the explainer's sound: a vertical podcast clip)."
 echo "Filled template: $out/birthday-ana.mp4 (its description, itself a template: $out/birthday-ana.json)."
+echo "A template batch: $out/speakers/ (five speaker cards, one per row of examples/specs/speakers.csv, in one process; run again, it skips them)."
 echo "Other destinations: $out/promo.gif (an animated GIF fitted into 2 MB), $out/promo-av1.webm (AV1),"
 echo "  $out/promo-hls/playlist.m3u8 (an HLS stream of 4-second fMP4 segments)."
 echo "OpenTimelineIO: $out/travel.otio. The description-file steps took $(( $(date +%s) - started )) s."

@@ -87,6 +87,10 @@ struct Options {
     var onlyChunks = false
     /// Skip the encoders line (each codec against the ffmpeg command line).
     var skipEncoders = false
+    /// Skip the batch line (`render --batch` against separate renders).
+    var skipBatch = false
+    /// The batch line's rows.
+    var batchRows = 40
     /// The encoders line's frame count.
     var encoderFrames = 60
     /// The encoders line's codecs, in order.
@@ -105,6 +109,7 @@ struct Options {
                                 [--skip-filters] [--filter-runs N] [--filter-seconds S] [--only-filters]
                                 [--skip-chunks] [--chunk-seconds S] [--only-chunks] [--skip-captions] [--only-captions] [--skip-audiogram] [--only-audiogram] [--skip-transcription] [--only-transcription]
                                 [--skip-encoders] [--only-encoders] [--encoder-frames N] [--encoder-codecs h264,hevc,av1,vp9]
+                                [--skip-batch] [--only-batch] [--batch-rows N]
 
           --frames N           frames per preset run (default 300)
           --cores N            run on N of the CPUs this process may use (its affinity mask, inherited by
@@ -171,6 +176,10 @@ struct Options {
           --only-encoders               run only the encoders line
           --encoder-frames N            its frames (default 60)
           --encoder-codecs LIST         its codecs, in order (default h264,hevc,av1,vp9; a codec may repeat)
+          --skip-batch                  skip the batch line (a 3-slot template's rows by one render --batch process
+                                        against separate render --slot processes, by the moviemaker tool beside this program)
+          --only-batch                  run only the batch line (make bench-batch)
+          --batch-rows N                its rows (default 40)
 
           --video-folder PATH  where the generated clips are kept (default .build/bench-videos when run
                                from the package, else the temporary folder); generated once
@@ -253,6 +262,7 @@ struct Options {
             case "--filter-seconds":
                 filterSeconds = try Self.positiveInt(rest.popFirst(), flag: flag)
             case "--only-filters":
+                skipBatch = true
                 skipEncoders = true
                 onlyFilters = true
                 skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
@@ -260,6 +270,7 @@ struct Options {
             case "--skip-encoders":
                 skipEncoders = true
             case "--only-encoders":
+                skipBatch = true
                 skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
                 skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true; skipChunks = true; skipCaptions = true
                 skipAudiogram = true; skipTranscription = true
@@ -272,11 +283,20 @@ struct Options {
                 encoderCodecs = codecs
             case "--skip-chunks":
                 skipChunks = true
+            case "--skip-batch":
+                skipBatch = true
+            case "--only-batch":
+                skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
+                skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true; skipChunks = true; skipCaptions = true
+                skipAudiogram = true; skipTranscription = true; skipEncoders = true
+            case "--batch-rows":
+                batchRows = try Self.positiveInt(rest.popFirst(), flag: flag)
             case "--skip-captions":
                 skipCaptions = true
             case "--skip-audiogram":
                 skipAudiogram = true
             case "--only-audiogram":
+                skipBatch = true
                 skipEncoders = true
                 onlyAudiogram = true
                 skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
@@ -285,11 +305,13 @@ struct Options {
             case "--skip-transcription":
                 skipTranscription = true
             case "--only-transcription":
+                skipBatch = true
                 skipEncoders = true
                 skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
                 skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true; skipChunks = true; skipCaptions = true
                 skipAudiogram = true
             case "--only-captions":
+                skipBatch = true
                 skipEncoders = true
                 onlyCaptions = true
                 skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
@@ -298,6 +320,7 @@ struct Options {
                 chunkSeconds = try Self.positiveInt(rest.popFirst(), flag: flag)
                 guard chunkSeconds >= 8 else { throw OptionError("--chunk-seconds needs at least 8 (8 chunks of at least one second)") }
             case "--only-chunks":
+                skipBatch = true
                 skipEncoders = true
                 onlyChunks = true
                 skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true

@@ -44,6 +44,7 @@ struct BenchmarkReport: Encodable {
     var audiogram: AudiogramBenchmark.Result?
     var transcription: TranscriptionBenchmark.Result?
     var encoders: [EncoderBenchmark.Line]?
+    var batch: BatchBenchmark.Result?
 
     init(machine: Machine, workload: Workload) {
         self.date = ISO8601DateFormatter().string(from: Date())

@@ -156,6 +156,12 @@ func runBenchmark(_ options: Options) throws {
                  bench.codecs = options.encoderCodecs
                  return try bench.run()
              }, keep: { report.encoders = $0 }, print: EncoderBenchmark.line)
+    try line(options.skipBatch, "batch", "a 3-slot template's \(options.batchRows) rows by one render --batch process, then by separate render --slot processes",
+             run: {
+                 var bench = BatchBenchmark()
+                 bench.rows = options.batchRows
+                 return try bench.run()
+             }, keep: { report.batch = $0 }, print: BatchBenchmark.line)
 
     switch options.json {
     case nil:
