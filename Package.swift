@@ -25,6 +25,9 @@ let package = Package(
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         // `make docs`: the DocC site (Sources/MovieMaker/MovieMaker.docc) with `swift package generate-documentation`.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // `moviemaker mcp`: the Model Context Protocol server for coding agents (its MCP target needs only
+        // swift-system and swift-log; SwiftNIO is resolved for the package's own examples, not built).
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
         // One system-library target per C library. Each finds its flags with pkg-config and names the
@@ -90,6 +93,7 @@ let package = Package(
             dependencies: [
                 "MovieMaker", "MovieMakerStudio",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "MCP", package: "swift-sdk"),
             ]),
         .executableTarget(name: "Examples", dependencies: ["MovieMaker"]),
         // CJPEG: the slideshow lines write their photos with libjpeg (BenchPhotos.swift).

@@ -22,7 +22,7 @@ struct MovieMakerCommand: ParsableCommand {
             """,
         version: MovieMakerVersion.versionText,
         subcommands: [TitleCommand.self, SlideshowCommand.self, StitchCommand.self, AudiogramCommand.self, TranscribeCommand.self, RenderCommand.self, AssembleCommand.self, ValidateCommand.self, FormatCommand.self,
-                      SchemaCommand.self, OTIOCommand.self, StillCommand.self, ContactSheetCommand.self, RunCommand.self, ColorCommand.self, StudioCommand.self])
+                      SchemaCommand.self, OTIOCommand.self, StillCommand.self, ContactSheetCommand.self, RunCommand.self, ColorCommand.self, StudioCommand.self, MCPCommand.self])
 
     /// Parses the command line and runs the subcommand; every failure ends as one line on standard error.
     /// A rendering command is cancelled by SIGINT or SIGTERM (see `Interruption`): one line says so and

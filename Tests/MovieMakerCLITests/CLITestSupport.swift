@@ -60,6 +60,8 @@ enum CLI {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        // Nothing to read: a command that reads standard input (`mcp`) sees its end at once.
+        process.standardInput = FileHandle.nullDevice
         try process.run()
         // Read both pipes fully before waiting, so a large output cannot block the child.
         nonisolated(unsafe) var errData = Data()

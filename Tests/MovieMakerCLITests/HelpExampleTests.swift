@@ -260,6 +260,7 @@ struct HelpExampleTests {
             case "--output-pattern": plan.outputPattern = name; continue
             case "--chunk-dir": plan.chunkFolder = name; continue
             case "--batch": plan.batch = name
+            case "--allow": plan.inputs.append(name); continue   // mcp: a folder the agent may use
             default: break
             }
             if subcommand == "run" && word.text == "--" { scriptArguments = true; continue }
@@ -630,7 +631,8 @@ struct HelpExampleTests {
         if plan.writesNothing {
             for url in urls { #expect(!FileManager.default.fileExists(atPath: url.path), "\(example.text) wrote \(url.lastPathComponent)") }
             #expect(!r.stdout.isEmpty, "\(example.text) printed no plan")
-        } else if urls.isEmpty && plan.chunkFolder == nil {
+        } else if urls.isEmpty && plan.chunkFolder == nil && words[1].text != "mcp" {
+            // (`mcp` serves a client on standard input: with none, it ends at once, printing nothing.)
             #expect(!r.stdout.isEmpty, "\(example.text) names no output and printed nothing")
         }
         if !plan.writesNothing {

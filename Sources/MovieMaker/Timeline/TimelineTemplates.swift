@@ -144,6 +144,17 @@ extension Timeline {
         mappingFilePaths { path in path.hasPrefix("/") ? Self.relativePath(URL(fileURLWithPath: path).standardizedFileURL.path, from: folder) : path }
     }
 
+    /// Every file path the timeline names, as written (sources, stickers, subtitles, filters' files, slot
+    /// defaults, the thumbnail): what an agent's sandbox checks before anything is opened.
+    package var namedFiles: [String] {
+        var paths: [String] = []
+        _ = mappingFilePaths { path in
+            paths.append(path)
+            return path
+        }
+        return paths
+    }
+
     /// This timeline with `transform` applied to every file path it names: items' sources (inside split
     /// cells and masks too), stickers, subtitles, filters' file parameters, slot defaults and the thumbnail.
     func mappingFilePaths(_ transform: (String) -> String) -> Timeline {

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import MovieMaker
+import MovieMakerTestSupport
+
+/// `moviemaker mcp` driven by an independent client: the `mcp` Python SDK from PyPI, installed into
+/// `.build/mcp-venv` when the package index is reachable (the test is skipped with a message otherwise).
+/// The client (`scripts/mcp_client_test.py`) checks the protocol side; this test checks that the
+/// still it received is the frame a render of the same description shows.
+@Suite("moviemaker mcp", .serialized)
+struct MCPServerTests {
+    /// The checkout: three folders up from this file.
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The Python SDK's version the client is written for.
+    static let sdkVersion = "2.3.0"
+
+    /// The virtual environment's python with `mcp` installed, made on first use; nil (with the reason)
+    /// when it cannot be made here.
+    static func python() throws -> Result<URL, Failure> {
+        let venv = repository.appendingPathComponent(".build/mcp-venv")
+        let python = venv.appendingPathComponent("bin/python")
+        let probe = { try run(python.path, ["-c", "import mcp, importlib.metadata as m; assert m.version('mcp') == '\(sdkVersion)'"]) }
+        if FileManager.default.isExecutableFile(atPath: python.path), try probe().status == 0 { return .success(python) }
+        let made = try run("/usr/bin/env", ["python3", "-m", "venv", "--clear", venv.path])
+        guard made.status == 0 else { return .failure(Failure(description: "python3 -m venv failed: \(made.stderr)")) }
+        let pip = try run(venv.appendingPathComponent("bin/pip").path, ["install", "--quiet", "--disable-pip-version-check", "mcp==\(sdkVersion)"])
+        guard pip.status == 0 else {
+            return .failure(Failure(description: "pip could not install mcp==\(sdkVersion) (is the package index reachable?): \(pip.stderr.suffix(400))"))
+        }
+        return try probe().status == 0 ? .success(python) : .failure(Failure(description: "mcp \(sdkVersion) does not import after installing it"))
+    }
+
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
+    @Test func anIndependentClientListsValidatesLooksRendersAndCancelsInsideTheAllowedFolder() throws {
+        guard CLI.isBuilt else { return }
+        let python: URL
+        switch try Self.python() {
+        case let .success(url): python = url
+        case let .failure(reason): try Test.cancel("skipped: no MCP client here: \(reason)")
+        }
+        let allowed = try TemporaryFolder(), outside = try TemporaryFolder()
+        let canvas = try Canvas(width: 32, height: 32)
+        try canvas.writePNG(to: outside.file("secret.png"))
+        let r = try run(python.path, [Self.repository.appendingPathComponent("scripts/mcp_client_test.py").path,
+                                      CLI.executable.path, allowed.url.path, outside.url.path])
+        #expect(r.status == 0, "the client's checks:\n\(r.stdout)\n\(r.stderr.suffix(2000))")
+        #expect(r.stdout.contains("ok   cancelling leaves no file"), "\(r.stdout)")
+
+        // The still is frame 15 (0.5 s at 30 fps) of a render of the same description, pixel for pixel.
+        let still = try Image(contentsOf: allowed.file("still.png")).pixels()
+        let description = """
+            {"version": 1, "output": {"size": "320x240", "fps": 30, "background": "#203040"},
+             "tracks": [{"kind": "video", "items": [{"type": "color", "color": "#e4572e", "duration": "2s"}]},
+                        {"kind": "overlay", "items": [{"type": "title", "text": "Agent", "at": "0s", "duration": "2s", "style": "none"}]}]}
+            """
+        let composition = try Timeline(jsonText: description).composition(Timeline.RenderOptions(mediaFolder: allowed.url))
+        let frames = try TemporaryFolder()
+        let movie = try MovieMaker(pngSequenceIn: frames.file("frames"), width: 320, height: 240, fps: 30)
+        try composition.render(into: movie)
+        try movie.finish()
+        let rendered = try Image(contentsOf: frames.file("frames/frame-00016.png")).pixels()
+        #expect(still.width == 320 && still.height == 240)
+        #expect(still.bytes == rendered.bytes, "the still equals frame 15 of the render")
+        // And it shows the title: white text over the orange colour.
+        var white = 0
+        for y in 0..<still.height { for x in 0..<still.width where still.rgba(x: x, y: y).blue > 230 && still.rgba(x: x, y: y).green > 230 { white += 1 } }
+        #expect(white > 100, "the title's letters are in the still (\(white) white pixels)")
+    }
+}
