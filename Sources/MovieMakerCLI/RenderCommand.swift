@@ -144,6 +144,10 @@ struct RenderCommand: ParsableCommand {
             video and photo slots in order. --save-spec writes the filled description, itself a \
             template you can edit and share.
 
+            --cache DIR renders the movie as segments kept in DIR, each named by what it shows: \
+            after an edit, a render with the same --cache re-renders only the segments the edit \
+            changed and joins the movie without re-encoding.
+
             --batch renders the template once per row of a CSV file (a header of slot names) or JSON \
             Lines file, in one process, several rows at once. A row that fails is named with its line \
             and the others finish (exit 1 if any failed). Each movie records what it was made from: \
@@ -166,6 +170,7 @@ struct RenderCommand: ParsableCommand {
                 -o talk.mp4
               moviemaker render template.json --slot clip1=beach.mp4 \\
                 --save-spec mine.json -o mine.mp4
+              moviemaker render spec.json -o film.mp4 --cache film-cache
               moviemaker render template.json --batch people.csv \\
                 --output-pattern 'out/{role}-{name}.mp4'
             """)
@@ -195,8 +200,13 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write an HLS stream into this folder instead of a movie file: playlist.m3u8 (VOD), init.mp4 and fMP4 segments, each starting with a keyframe (and chapters.vtt when the description has markers).", valueName: "folder"))
     var hls: String?
 
+    /// Where an incremental render keeps its segments.
+    @Option(help: ArgumentHelp("Render incrementally: keep the movie's segments (closed-GOP H.264, --segment long, default 2s) in this folder, each named by a hash of what it shows; a later render re-renders only the segments an edit changed and joins the movie without re-encoding.",
+                               valueName: "folder"))
+    var cache: String?
+
     /// The HLS segment length.
-    @Option(help: ArgumentHelp("The length of each HLS segment, rounded to whole frames (the last may be shorter). With --chunk: chunks for `assemble --hls` (give assemble the same). (default: 4s)", valueName: "seconds"),
+    @Option(help: ArgumentHelp("The length of each HLS segment, rounded to whole frames (the last may be shorter). With --chunk: chunks for `assemble --hls` (give assemble the same). With --cache: the cached segments' length (default 2s). (default: 4s)", valueName: "seconds"),
             transform: { (text: String) throws -> Time in try DurationArgument.parse(text) })
     var segment: Time?
 
@@ -252,8 +262,18 @@ struct RenderCommand: ParsableCommand {
             guard output == nil else { throw ValidationError("--hls \(hls) writes a stream instead of -o: give one of them") }
             guard !chunking.isChunked else { throw ValidationError("--hls renders on one machine; for chunks, render them and run `moviemaker assemble … --hls \(hls)`") }
             try OutputOptions.checkFolder(of: hls)
-        } else if segment != nil && !chunking.isChunked {
-            throw ValidationError("--segment is the length of an HLS stream's segments: give --hls FOLDER too (or, with --chunk, to assemble the chunks with --hls)")
+        } else if segment != nil && !chunking.isChunked && cache == nil {
+            throw ValidationError("--segment is the length of an HLS stream's segments: give --hls FOLDER too (or, with --chunk, to assemble the chunks with --hls; or --cache DIR for an incremental render's segments)")
+        }
+        if let cache {
+            guard let output, ["mp4", "m4v", "mov", "mkv"].contains(URL(fileURLWithPath: output).pathExtension.lowercased()) else {
+                throw ValidationError("--cache \(cache) renders a movie incrementally: give -o movie.mp4 (or .mov, .mkv)")
+            }
+            guard !chunking.isChunked, hls == nil, !audioOnly else { throw ValidationError("--cache renders one movie on this machine: leave out --chunk, --hls and --audio-only") }
+            guard subtitles.subtitles == nil && subtitles.captions == nil else {
+                throw ValidationError("--cache does not burn in --subtitles or --captions: put them in the description (a subtitles or captions item)")
+            }
+            if let quality = quality.codec, quality != .h264 { throw ValidationError("--cache joins H.264 segments: leave out --codec \(quality.rawValue)") }
         }
         guard output != nil || hls != nil || check || saveSpec != nil || chunking.isChunked || printChapters || chaptersVTT != nil else {
             throw ValidationError("give -o movie.mp4 to render, --batch rows.csv --output-pattern 'out/{row}.mp4' to render one movie per row, --check to only check, --save-spec file.json to save the filled description, or --chunk K/N --chunk-dir DIR to render one chunk")
@@ -341,6 +361,25 @@ struct RenderCommand: ParsableCommand {
         if check {
             Terminal.printLine("\(description.spec): valid")
             Terminal.printLine(composition.planDescription)
+            return
+        }
+        if let cache, let output {
+            if let input = composition.inputFiles.first(where: { FileIdentity.same(output, $0.path) }) {
+                throw InputError("-o \(output) is \(input.path), which the description reads: choose another destination")
+            }
+            try Interruption.shared.beginWriting()
+            let reporter = ProgressReporter(label: "render", output: output, options: progress)
+            let summary: IncrementalRenderSummary
+            do {
+                summary = try composition.renderIncrementally(to: URL(fileURLWithPath: output), cache: URL(fileURLWithPath: cache),
+                                                              segmentDuration: segment ?? TimelineComposition.defaultSegmentDuration,
+                                                              cancellation: Interruption.shared.token) { reporter.update($0) }
+            } catch {
+                reporter.abandon()
+                throw error
+            }
+            reporter.finish(summary.movie)
+            if progress.showsSummary { Terminal.printLine("\(cache): \(summary.description)") }
             return
         }
         let movie: MovieMaker, destination: String

@@ -55,6 +55,14 @@ public struct DistributedRender: Sendable {
     public let name: String
     /// The hash of everything the video depends on except the frame range (hex).
     public let identity: String
+    /// The hash of everything the video depends on except the clip tree and the files (size, rate,
+    /// encoder settings, versions): with `hashesSegments`, what each chunk's own hash is mixed with.
+    private var settingsIdentity = ""
+    /// Whether each chunk is named by what its own frames show (`Clip.segmentHash(in:)` and the files
+    /// its leaves read) instead of by the whole movie: a chunk whose frames an edit did not change keeps
+    /// its name, so an incremental render reuses it. Falls back to the whole movie's `identity` when the
+    /// frames hold something that cannot be hashed (a drawing closure).
+    package var hashesSegments = false
     /// What names `soundtrack` in the sound track file's hash: "description" when the description's
     /// hash (in `identity`) covers it, else its `String(reflecting:)`.
     private var soundtrackIdentity: String
@@ -103,13 +111,18 @@ public struct DistributedRender: Sendable {
         for placement in clip.mediaLeaves(in: .zero..<clip.duration) {
             if case let .media(media) = placement.clip.node { files.insert(media.url.standardizedFileURL) }
         }
-        var lines = [
-            "moviemaker chunk format \(Self.formatVersion)",
-            "tree \(tree)", identity.map { "identity \($0)" } ?? "",
+        let settingsLines = [
             "size \(width)x\(height) rate \(rate.numerator)/\(rate.denominator)",
             "encoder \(settings.bitstreamDescription)",
             "libraries \(LibraryVersions.current.description)",
         ]
+        var settingsHash = SHA256()
+        settingsHash.update(Data((["moviemaker chunk format \(Self.formatVersion)"] + settingsLines).joined(separator: "\n").utf8))
+        settingsIdentity = settingsHash.hexDigest()
+        var lines = [
+            "moviemaker chunk format \(Self.formatVersion)",
+            "tree \(tree)", identity.map { "identity \($0)" } ?? "",
+        ] + settingsLines
         lines += files.sorted { $0.path < $1.path }.map { "file \($0.path) \(Self.fingerprint(of: $0))" }
         var hash = SHA256()
         hash.update(Data(lines.joined(separator: "\n").utf8))
@@ -145,8 +158,26 @@ public struct DistributedRender: Sendable {
     /// The hash in the name of the chunk holding `frames` (hex, 16 digits).
     package func chunkHash(frames: Range<Int>) -> String {
         var hash = SHA256()
-        hash.update(Data("\(identity)\nframes \(frames.lowerBound)..<\(frames.upperBound)".utf8))
+        hash.update(Data("\(segmentIdentity(frames: frames) ?? identity)\nframes \(frames.lowerBound)..<\(frames.upperBound)".utf8))
         return String(hash.hexDigest().prefix(16))
+    }
+
+    /// With `hashesSegments`, what the chunk holding `frames` depends on: its frames' segment hash, the
+    /// fingerprints of the files its leaves read, and the settings; nil without it, or when the frames
+    /// cannot be hashed on their own.
+    private func segmentIdentity(frames: Range<Int>) -> String? {
+        guard hashesSegments else { return nil }
+        let window = frameRate.time(ofFrame: frames.lowerBound)..<frameRate.time(ofFrame: frames.upperBound)
+        guard let shown = try? picture.segmentHash(in: window) else { return nil }
+        var files = Set<URL>()
+        for placement in picture.mediaLeaves(in: window) {
+            if case let .media(media) = placement.clip.node { files.insert(media.url.standardizedFileURL) }
+        }
+        var lines = ["segment \(shown)", "settings \(settingsIdentity)", "start \(window.lowerBound)"]
+        lines += files.sorted { $0.path < $1.path }.map { "file \($0.path) \(Self.fingerprint(of: $0))" }
+        var hash = SHA256()
+        hash.update(Data(lines.joined(separator: "\n").utf8))
+        return hash.hexDigest()
     }
 
     /// The file in `folder` that holds `frames` once rendered: `<name>.<first>-<end>.<hash>.mp4`
