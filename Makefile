@@ -22,7 +22,7 @@ export PKG_CONFIG_PATH := $(PKGCONFIG_WRAPPERS)$(if $(PKG_CONFIG_PATH),:$(PKG_CO
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-.PHONY: deps build demo test test-studio test-playback fuzz fuzz-descriptions sanitize sanitize-thread bench bench-peers bench-filters bench-chunks bench-captions bench-audiogram bench-transcribe bench-encoders bench-batch bench-title-batch test-distributed clean check-swift install gallery docs
+.PHONY: deps build demo test test-studio test-playback fuzz fuzz-descriptions sanitize sanitize-thread bench bench-peers bench-filters bench-chunks bench-captions bench-audiogram bench-transcribe bench-encoders bench-batch bench-incremental bench-title-batch test-distributed clean check-swift install gallery docs
 
 check-swift:
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "swift not found: install Swift 6 (https://www.swift.org/install/linux/) and put it on PATH"; exit 1; }
@@ -143,6 +143,13 @@ bench-batch: deps
 	$(SWIFT) build -c release --product moviemaker-bench
 	$(SWIFT) build -c release --product moviemaker
 	$$($(SWIFT) build -c release --show-bin-path)/moviemaker-bench --only-batch $(BENCH_ARGS)
+
+## The incremental line of the benchmark alone: a 3-minute description rendered in full, then with --cache
+## (cold), after one title's text changed, and unchanged; the edited render's wall time against the full one.
+bench-incremental: deps
+	$(SWIFT) build -c release --product moviemaker-bench
+	$(SWIFT) build -c release --product moviemaker
+	$$($(SWIFT) build -c release --show-bin-path)/moviemaker-bench --only-incremental $(BENCH_ARGS)
 
 ## MovieMaker side by side with its peers (issue 20): W1 (Bézier shapes), W2 (a Ken Burns slideshow), W3 (an
 ## animated title) at medium and veryfast, 1080p30 CRF 20, against pycairo piped into ffmpeg, the ffmpeg command

@@ -91,6 +91,8 @@ struct Options {
     var skipBatch = false
     /// The batch line's rows.
     var batchRows = 40
+    /// Skip the incremental line (`render --cache` after an edit against a full render).
+    var skipIncremental = false
     /// The encoders line's frame count.
     var encoderFrames = 60
     /// The encoders line's codecs, in order.
@@ -109,7 +111,7 @@ struct Options {
                                 [--skip-filters] [--filter-runs N] [--filter-seconds S] [--only-filters]
                                 [--skip-chunks] [--chunk-seconds S] [--only-chunks] [--skip-captions] [--only-captions] [--skip-audiogram] [--only-audiogram] [--skip-transcription] [--only-transcription]
                                 [--skip-encoders] [--only-encoders] [--encoder-frames N] [--encoder-codecs h264,hevc,av1,vp9]
-                                [--skip-batch] [--only-batch] [--batch-rows N]
+                                [--skip-batch] [--only-batch] [--batch-rows N] [--skip-incremental] [--only-incremental]
 
           --frames N           frames per preset run (default 300)
           --cores N            run on N of the CPUs this process may use (its affinity mask, inherited by
@@ -180,6 +182,9 @@ struct Options {
                                         against separate render --slot processes, by the moviemaker tool beside this program)
           --only-batch                  run only the batch line (make bench-batch)
           --batch-rows N                its rows (default 40)
+          --skip-incremental            skip the incremental line (a 3-minute description rendered in full, then
+                                        with --cache before and after one title's edit, by the moviemaker tool)
+          --only-incremental            run only the incremental line (make bench-incremental)
 
           --video-folder PATH  where the generated clips are kept (default .build/bench-videos when run
                                from the package, else the temporary folder); generated once
@@ -262,6 +267,7 @@ struct Options {
             case "--filter-seconds":
                 filterSeconds = try Self.positiveInt(rest.popFirst(), flag: flag)
             case "--only-filters":
+                skipIncremental = true
                 skipBatch = true
                 skipEncoders = true
                 onlyFilters = true
@@ -270,6 +276,7 @@ struct Options {
             case "--skip-encoders":
                 skipEncoders = true
             case "--only-encoders":
+                skipIncremental = true
                 skipBatch = true
                 skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
                 skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true; skipChunks = true; skipCaptions = true
@@ -286,9 +293,16 @@ struct Options {
             case "--skip-batch":
                 skipBatch = true
             case "--only-batch":
+                skipIncremental = true
                 skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
                 skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true; skipChunks = true; skipCaptions = true
                 skipAudiogram = true; skipTranscription = true; skipEncoders = true
+            case "--skip-incremental":
+                skipIncremental = true
+            case "--only-incremental":
+                skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
+                skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true; skipChunks = true; skipCaptions = true
+                skipAudiogram = true; skipTranscription = true; skipEncoders = true; skipBatch = true
             case "--batch-rows":
                 batchRows = try Self.positiveInt(rest.popFirst(), flag: flag)
             case "--skip-captions":
@@ -296,6 +310,7 @@ struct Options {
             case "--skip-audiogram":
                 skipAudiogram = true
             case "--only-audiogram":
+                skipIncremental = true
                 skipBatch = true
                 skipEncoders = true
                 onlyAudiogram = true
@@ -305,12 +320,14 @@ struct Options {
             case "--skip-transcription":
                 skipTranscription = true
             case "--only-transcription":
+                skipIncremental = true
                 skipBatch = true
                 skipEncoders = true
                 skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
                 skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true; skipChunks = true; skipCaptions = true
                 skipAudiogram = true
             case "--only-captions":
+                skipIncremental = true
                 skipBatch = true
                 skipEncoders = true
                 onlyCaptions = true
@@ -320,6 +337,7 @@ struct Options {
                 chunkSeconds = try Self.positiveInt(rest.popFirst(), flag: flag)
                 guard chunkSeconds >= 8 else { throw OptionError("--chunk-seconds needs at least 8 (8 chunks of at least one second)") }
             case "--only-chunks":
+                skipIncremental = true
                 skipBatch = true
                 skipEncoders = true
                 onlyChunks = true

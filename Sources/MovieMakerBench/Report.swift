@@ -45,6 +45,7 @@ struct BenchmarkReport: Encodable {
     var transcription: TranscriptionBenchmark.Result?
     var encoders: [EncoderBenchmark.Line]?
     var batch: BatchBenchmark.Result?
+    var incremental: IncrementalBenchmark.Result?
 
     init(machine: Machine, workload: Workload) {
         self.date = ISO8601DateFormatter().string(from: Date())

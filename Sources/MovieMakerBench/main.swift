@@ -162,6 +162,8 @@ func runBenchmark(_ options: Options) throws {
                  bench.rows = options.batchRows
                  return try bench.run()
              }, keep: { report.batch = $0 }, print: BatchBenchmark.line)
+    try line(options.skipIncremental, "incremental", "a 3-minute description in full, then with --cache before and after one title's edit",
+             run: { try IncrementalBenchmark().run() }, keep: { report.incremental = $0 }, print: IncrementalBenchmark.line)
 
     switch options.json {
     case nil:

@@ -40,12 +40,35 @@ final class RenderJob: Sendable {
     private let ended = DispatchSemaphore(value: 0)
 
     /// A job rendering `composition` to `destination` (in the project's folder); `start()` starts it.
-    convenience init(composition: TimelineComposition, destination: URL, publish: @escaping @Sendable (StudioEvent) async -> Void) {
+    /// With `segmentCache`, an H.264 movie is rendered incrementally: only the segments the last edit
+    /// changed are rendered again (`TimelineComposition.renderIncrementally`).
+    convenience init(composition: TimelineComposition, destination: URL, segmentCache: URL? = nil,
+                     publish: @escaping @Sendable (StudioEvent) async -> Void) {
+        let incremental = segmentCache != nil && (composition.encoderSettings.codec ?? .h264) == .h264
+            && ["mp4", "mov", "mkv"].contains(destination.pathExtension.lowercased())
         self.init(name: destination.lastPathComponent, totalFrames: composition.frameCount,
                   link: "/files/" + (destination.lastPathComponent.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""),
                   publish: publish) { token, progress in
-            _ = try composition.render(to: destination, cancellation: token, progress: progress)
+            if incremental, let segmentCache {
+                _ = try composition.renderIncrementally(to: destination, cache: segmentCache, cancellation: token, progress: progress)
+            } else {
+                _ = try composition.render(to: destination, cancellation: token, progress: progress)
+            }
         }
+    }
+
+    /// Where the studio keeps the segments of `file`'s renders: `$XDG_CACHE_HOME/moviemaker/segments/<hash>`
+    /// (default `~/.cache/moviemaker`), one folder per description file.
+    static func segmentCache(for file: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let root: URL
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            root = URL(fileURLWithPath: xdg).appendingPathComponent("moviemaker")
+        } else {
+            root = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/moviemaker")
+        }
+        var hash = SHA256()
+        hash.update(Data(file.standardizedFileURL.path.utf8))
+        return root.appendingPathComponent("segments").appendingPathComponent(String(hash.hexDigest().prefix(16)))
     }
 
     /// A job running the compiled `script` (of `file`) in `StudioHook`'s render mode: the script writes its

@@ -501,7 +501,7 @@ actor StudioProject {
         let stem = file.deletingPathExtension().lastPathComponent
         let ext = loaded.composition.encoderSettings.transparency ? "mov" : "mp4"
         let destination = folder.appendingPathComponent("\(stem.isEmpty ? "movie" : stem).\(ext)")
-        let job = RenderJob(composition: loaded.composition, destination: destination, publish: publish)
+        let job = RenderJob(composition: loaded.composition, destination: destination, segmentCache: RenderJob.segmentCache(for: file), publish: publish)
         render = job
         job.start()
         return job.status
