@@ -102,7 +102,8 @@ struct IncrementalBenchmark {
     static func line(_ r: Result) -> String {
         var lines = ["incremental: a 3-minute description (a video, photos, six titles) at \(r.width)x\(r.height) veryfast, rendered by the moviemaker tool: in full, with --cache (cold), after one title's text changed, unchanged"]
         for run in r.runs {
-            lines.append(String(format: "    %-10@ %6.1f s wall, %6.1f s CPU  %@", run.label as NSString, run.wallSeconds, run.cpuSeconds, run.report))
+            let label = run.label.padding(toLength: 10, withPad: " ", startingAt: 0)
+            lines.append("    \(label)" + String(format: "%6.1f s wall, %6.1f s CPU  ", run.wallSeconds, run.cpuSeconds) + run.report)
         }
         lines.append(String(format: "    edited ÷ full wall %.3f (target ≤ %.2f): %@", r.ratio, targetRatio, r.passes ? "met" : "MISSED"))
         return lines.joined(separator: "\n")

@@ -276,7 +276,7 @@ struct RenderCommand: ParsableCommand {
             if let quality = quality.codec, quality != .h264 { throw ValidationError("--cache joins H.264 segments: leave out --codec \(quality.rawValue)") }
         }
         guard output != nil || hls != nil || check || saveSpec != nil || chunking.isChunked || printChapters || chaptersVTT != nil else {
-            throw ValidationError("give -o movie.mp4 to render, --batch rows.csv --output-pattern 'out/{row}.mp4' to render one movie per row, --check to only check, --save-spec file.json to save the filled description, or --chunk K/N --chunk-dir DIR to render one chunk")
+            throw ValidationError("give -o movie.mp4 to render, --check to only check, --save-spec file.json to save the filled description, --batch rows.csv --output-pattern 'out/{row}.mp4' to render one movie per row, or --chunk K/N --chunk-dir DIR to render one chunk")
         }
         let soundFile = output.flatMap { SoundFileFormat(fileExtension: URL(fileURLWithPath: $0).pathExtension) }
         if audioOnly && soundFile == nil {

@@ -91,6 +91,13 @@ struct IncrementalRenderTests {
         #expect(incremental.count == 1800)
         let different = zip(incremental, full).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
         #expect(incremental.count == full.count && different.isEmpty, "frames \(different.prefix(10)) differ from a full render")
+        if FFTools.available {
+            // A second decoder's opinion: ffmpeg's per-frame MD5 of the decoded YUV.
+            let a = try run(FFTools.ffmpeg, ["-v", "error", "-i", folder.file("b.mp4").path, "-map", "0:v", "-f", "framemd5", "-"])
+            let b = try run(FFTools.ffmpeg, ["-v", "error", "-i", folder.file("full.mp4").path, "-map", "0:v", "-f", "framemd5", "-"])
+            let hashes = { (s: String) in s.split(separator: "\n").filter { !$0.hasPrefix("#") } }
+            #expect(hashes(a.stdout).count == 1800 && hashes(a.stdout) == hashes(b.stdout), "ffmpeg framemd5 differs")
+        }
         let changed = try Self.frameHashes(folder.file("a.mp4")).enumerated().filter { $0.element != full[$0.offset] }.map(\.offset)
         // (The title's first frame of fading in shows nothing of it.)
         #expect(changed.count >= 25 && changed.allSatisfy { (1000..<1030).contains($0) },

@@ -69,7 +69,7 @@ extension AudioFile: Codable {
 /// Any `AudioSource` that is data, with a `type` naming what it is.
 enum AudioSourceCoding {
     /// The `type` of each source that can be written.
-    static let types = ["file", "clip", "track", "mix"]
+    static let types = ["file", "clip", "track", "mix", "heard", "tempo", "reversed", "narration"]
 
     /// Writes `source`'s own fields and its `type` in one object. Throws `MovieMakerError.notEncodable`,
     /// naming the source's type, for anything but a file, clip, track or mix.
@@ -80,6 +80,10 @@ enum AudioSourceCoding {
         case is AudioClip: type = "clip"
         case is AudioTrack: type = "track"
         case is AudioMix: type = "mix"
+        case is HeardSound: type = "heard"
+        case is TempoSound: type = "tempo"
+        case is ReversedSound: type = "reversed"
+        case is Narration: type = "narration"
         default:
             throw MovieMakerError.notEncodable(
                 what: "a sound of type \(Swift.type(of: source))",
@@ -102,6 +106,10 @@ enum AudioSourceCoding {
         case "clip": return try AudioClip(from: decoder)
         case "track": return try AudioTrack(from: decoder)
         case "mix": return try AudioMix(from: decoder)
+        case "heard": return try HeardSound(from: decoder)
+        case "tempo": return try TempoSound(from: decoder)
+        case "reversed": return try ReversedSound(from: decoder)
+        case "narration": return try Narration(from: decoder)
         default: throw c.unknownType(type, of: "sound", known: types)
         }
     }
@@ -377,5 +385,84 @@ extension AudioMix: Codable {
         try c.encode(ducking, forKey: .ducking)
         try c.encodeIfPresent(loudnessTarget, forKey: .loudnessTarget)
         try c.encodeIfPresent(fixedDuration, forKey: .fixedDuration)
+    }
+}
+
+/// A clip's sound as heard (a description's clip sounds, mixed under its music): its source and the
+/// part of it heard, so a mix holding them is data too.
+extension HeardSound: Codable {
+    private enum CodingKeys: String, CodingKey { case source, skip, length, fadeIn, fadeOut }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(source: try c.decode(CodedSource.self, forKey: .source).source, skip: try c.decode(Time.self, forKey: .skip),
+                  length: try c.decodeIfPresent(Time.self, forKey: .length), fadeIn: try c.decode(Time.self, forKey: .fadeIn),
+                  fadeOut: try c.decode(Time.self, forKey: .fadeOut))
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(CodedSource(source), forKey: .source)
+        try c.encode(skip, forKey: .skip)
+        try c.encodeIfPresent(length, forKey: .length)
+        try c.encode(fadeIn, forKey: .fadeIn)
+        try c.encode(fadeOut, forKey: .fadeOut)
+    }
+}
+
+/// A sound played faster or slower (a clip's sound at its speed): its source and speed.
+extension TempoSound: Codable {
+    private enum CodingKeys: String, CodingKey { case source, speed }
+
+    /// Reads `{"source": …, "speed": …}`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(try c.decode(CodedSource.self, forKey: .source).source, speed: try c.decode(Speed.self, forKey: .speed))
+    }
+
+    /// Writes `{"source": …, "speed": …}`.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(CodedSource(source), forKey: .source)
+        try c.encode(speed, forKey: .speed)
+    }
+}
+
+/// A sound played backwards: its source.
+extension ReversedSound: Codable {
+    private enum CodingKeys: String, CodingKey { case source }
+
+    /// Reads `{"source": …}` (the source is read whole again, as `init(_:)` does).
+    public init(from decoder: any Decoder) throws {
+        let source = try decoder.container(keyedBy: CodingKeys.self).decode(CodedSource.self, forKey: .source).source
+        self = try decodingErrors(at: decoder.codingPath) { try ReversedSound(source) }
+    }
+
+    /// Writes `{"source": …}`.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(CodedSource(source), forKey: .source)
+    }
+}
+
+/// Text spoken by eSpeak NG: what is spoken and how (the speech is synthesised again when read).
+extension Narration: Codable {
+    private enum CodingKeys: String, CodingKey { case text, voice, rate, pitch }
+
+    /// Reads `{"text": …, "voice": …, "rate": …, "pitch": …}` and speaks it again.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let text = try c.decode(String.self, forKey: .text), voice = try c.decode(String.self, forKey: .voice)
+        let rate = try c.decode(Int.self, forKey: .rate), pitch = try c.decode(Int.self, forKey: .pitch)
+        self = try decodingErrors(at: decoder.codingPath) { try Narration(text, voice: voice, rate: rate, pitch: pitch) }
+    }
+
+    /// Writes `{"text": …, "voice": …, "rate": …, "pitch": …}`.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(text, forKey: .text)
+        try c.encode(voice, forKey: .voice)
+        try c.encode(rate, forKey: .rate)
+        try c.encode(pitch, forKey: .pitch)
     }
 }

@@ -4,9 +4,10 @@ import Foundation
 /// What a movie was made from, recorded in its metadata so that a later render of the same thing can
 /// be skipped (`TemplateBatch`'s resumable rows, `moviemaker render --batch` without `--force`).
 ///
-/// The identity is a SHA-256 over the filled description in canonical form (`descriptionHash`: slot
-/// values, media folder, preview, size), the encoder and sound settings, and the size and modification
-/// time of every file the composition reads, so replacing a photo under the same name renders again.
+/// The identity is a SHA-256 over what the movie shows and plays (the picture's `Clip.contentHash()` and
+/// the mixed sound track as data; for pictures drawn by code, the filled description's hash), its size,
+/// rate and chapters, the encoder and sound settings, and the size and modification time of every file
+/// the composition reads, so replacing a photo under the same name renders again.
 /// It is written as the container's `comment` (`©cmt` in MP4 and MOV, a `COMMENT` tag in Matroska),
 /// `MovieMaker render <hex>`. Animated images and HLS streams keep no metadata: they have no identity
 /// and are always rendered again.
@@ -34,9 +35,22 @@ extension TimelineComposition {
     /// they make the same movie from the same files with the same settings.
     package var renderIdentity: String {
         var hash = SHA256()
-        hash.update(Data("moviemaker render identity \(RenderIdentity.version)\ndescription \(descriptionHash)\n".utf8))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
+        // What the movie shows and plays, as data: the picture's clip tree and the mixed sound track, so
+        // two descriptions that make the same movie (a template and its saved, filled copy elsewhere; an
+        // OpenTimelineIO round trip) have the same identity. A picture or sound made by code has no
+        // content of its own: the description's hash stands in for it.
+        let content: String
+        if let tree = try? picture.contentHash(), let sound = soundtrack.map({ try? encoder.encode($0) }) ?? Data("none".utf8) {
+            var soundHash = SHA256()
+            soundHash.update(sound)
+            content = "picture \(tree)\nsound \(soundHash.hexDigest())"
+        } else {
+            content = "description \(descriptionHash)"
+        }
+        hash.update(Data("moviemaker render identity \(RenderIdentity.version)\n\(content)\nsize \(width)x\(height) rate \(frameRate)\n".utf8))
+        for chapter in chapters { hash.update(Data("chapter \(chapter.start) \(chapter.title)\n".utf8)) }
         hash.update((try? encoder.encode(encoderSettings)) ?? Data("settings \(UUID())".utf8))
         if let audioSettings {
             hash.update(Data("\naudio \(audioSettings.sampleRate) \(audioSettings.channelCount) \(audioSettings.bitRate)".utf8))

@@ -129,7 +129,7 @@ extension TimelineCompiler {
         }
         let probed: VideoFile
         do {
-            probed = try VideoFile(url: url)
+            probed = try VideoFile.probed(url)
             try probed.checkShowable()
         } catch {
             throw .invalidDescription(sourcePath, "\(url.path) cannot be shown: \(error.message)", file: url.path)
