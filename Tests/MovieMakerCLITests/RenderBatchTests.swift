@@ -134,8 +134,9 @@ struct RenderBatchTests {
         let newPhoto = try CLI.run(arguments)
         let rerendered = Self.summary(newPhoto.stdout).filter { $0.value == "rendered" }.keys.sorted()
         #expect(rerendered == (1...40).filter { $0 % 3 == 0 }, "the rows showing photo-0.png: \(newPhoto.stdout)")
-        let crf = try CLI.run(arguments + ["--crf", "30"])
-        #expect(crf.stdout.contains("(40 rendered, 0 skipped"), "\(crf.stdout)")
+        // (A tenth of the rows is enough to see it.)
+        let crf = try CLI.run(arguments + ["--crf", "30", "--batch-index", "0/10"])
+        #expect(crf.stdout.contains("4 of 4 rows written (4 rendered, 0 skipped"), "\(crf.stdout)")
     }
 
     @Test func batchIndexSplitsTheRowsSoEveryRowIsRenderedExactlyOnce() throws {
