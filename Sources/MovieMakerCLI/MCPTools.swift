@@ -21,29 +21,25 @@ struct MCPTools: Sendable {
 
     /// The tools, with their input schemas.
     static let tools: [Tool] = {
-        let description: Value = .object([
-            "description": .string("The description: a JSON object (or its text), as `schema` describes. Relative paths are read from `folder`."),
-        ])
-        func schema(_ properties: [String: Value], required: [String] = []) -> Value {
+        /// An input schema of `properties`; with `description`, also the keys every description tool takes.
+        func schema(_ properties: [String: Value], required: [String] = [], description: Bool = true) -> Value {
             var merged = properties
-            if properties["description"] == nil && properties["file"] == nil {
-                return .object(["type": "object", "properties": .object(merged), "required": .array(required.map { .string($0) })])
+            if description {
+                merged["description"] = .object(["description": .string("The description: a JSON object, or its text, as `schema` describes. Give this or `file`.")])
+                merged["file"] = .object(["type": "string", "description": "A description file inside an allowed folder, instead of `description`."])
+                merged["folder"] = .object(["type": "string", "description": "Where the description's relative paths start (default: the file's folder, else the first allowed folder)."])
+                merged["slots"] = .object(["type": "object", "description": "Template slot values by name: a path for media and audio slots, text, or a CSS colour.",
+                                           "additionalProperties": .object(["type": "string"])])
             }
-            merged["description"] = .object(["description": .string("The description: a JSON object, or its text. Give this or `file`.")])
-            merged["file"] = .object(["type": "string", "description": "A description file inside an allowed folder, instead of `description`."])
-            merged["folder"] = .object(["type": "string", "description": "Where the description's relative paths start (default: the file's folder, else the first allowed folder)."])
-            merged["slots"] = .object(["type": "object", "description": "Template slot values by name: a path for media and audio slots, text, or a CSS colour.",
-                                       "additionalProperties": .object(["type": "string"])])
             return .object(["type": "object", "properties": .object(merged), "required": .array(required.map { .string($0) })])
         }
-        _ = description
         return [
             Tool(name: "schema", description: "The JSON Schema (draft 2020-12) of MovieMaker description files: every key, its type and meaning.",
-                 inputSchema: schema([:])),
-            Tool(name: "validate", description: "Check a description: its structure and values, and every file it names. Returns \"valid\" with the size, rate and duration, or the errors, each with its JSON path (e.g. tracks[0].items[2].duration).",
+                 inputSchema: schema([:], description: false)),
+            Tool(name: "validate", description: "Check a description: its structure and values, and every file it names. Returns \"valid\" with the size, rate and duration, or the error with its JSON path (e.g. tracks[0].items[2].duration).",
                  inputSchema: schema(["structureOnly": .object(["type": "boolean", "description": "Check only the JSON: open no file."])])),
             Tool(name: "check", description: "The resolved plan of a description: size, rate, frames, and each item's place, duration, source and fit; warnings.",
-                 inputSchema: schema(["description": .object([:])])),
+                 inputSchema: schema([:])),
             Tool(name: "still", description: "The frame a render of the description shows at a time, as a PNG image (to look at your work).",
                  inputSchema: schema(["time": .object(["type": "string", "description": "When: seconds (\"2.5s\", 2.5) or frames (\"75f\")."]),
                                       "width": .object(["type": "integer", "description": "Width of the image (default: the movie's, at most 1920); the height keeps the movie's shape."])],
@@ -51,13 +47,13 @@ struct MCPTools: Sendable {
             Tool(name: "contact_sheet", description: "A grid of frames across the whole description, each labelled with its time, as one PNG image.",
                  inputSchema: schema(["columns": .object(["type": "integer"]), "rows": .object(["type": "integer"])])),
             Tool(name: "probe", description: "A media file's facts: video (size, rate, duration, codec, colour), photo (size, format) or sound (duration, rate, channels).",
-                 inputSchema: schema(["file": .object(["type": "string", "description": "A file inside an allowed folder."])], required: ["file"])),
+                 inputSchema: schema(["file": .object(["type": "string", "description": "A file inside an allowed folder."])], required: ["file"], description: false)),
             Tool(name: "render", description: "Render the description to a movie (.mp4, .mov, .mkv, .webm, .gif, .apng, .webp) inside an allowed folder, with progress notifications; cancelling stops it and leaves no file.",
                  inputSchema: schema(["output": .object(["type": "string", "description": "The movie's path, inside an allowed folder."]),
                                       "preview": .object(["type": "boolean", "description": "A quarter of the size, x264 veryfast: a quick look."])],
                                      required: ["output"])),
             Tool(name: "templates", description: "The templates in the allowed folders and MovieMaker's example templates: their titles, files and slots (name, kind, description, default).",
-                 inputSchema: schema([:])),
+                 inputSchema: schema([:], description: false)),
         ]
     }()
 
