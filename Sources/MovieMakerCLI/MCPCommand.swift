@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MCP
 import MovieMaker
+import Synchronization
 
 /// `moviemaker mcp`: a Model Context Protocol server over standard input and output, for coding agents.
 struct MCPCommand: ParsableCommand {
@@ -98,10 +99,8 @@ struct MCPCommand: ParsableCommand {
 }
 
 /// An error handed from the server's task to the command's thread.
-final class ErrorBox: @unchecked Sendable {
-    // @unchecked: `error` is touched under `lock` only.
-    private let lock = NSLock()
-    private var error: Error?
-    func set(_ e: Error) { lock.withLock { error = e } }
-    func get() -> Error? { lock.withLock { error } }
+final class ErrorBox: Sendable {
+    private let error = Mutex<(any Error)?>(nil)
+    func set(_ e: any Error) { error.withLock { $0 = e } }
+    func get() -> (any Error)? { error.withLock { $0 } }
 }
