@@ -67,6 +67,10 @@ let package = Package(
         // PocketSphinx (SpeechRecognizer.swift): a known text's words placed on speech (a grammar of the text),
         // and English recognised, in-process, with Debian's en-us model.
         .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx", providers: [.apt(["libpocketsphinx-dev", "pocketsphinx-en-us"])]),
+        // rlottie (LottieAnimation.swift): Lottie animations drawn in-process into the frame's pixels.
+        .systemLibrary(name: "CRLottie", pkgConfig: "rlottie", providers: [.apt(["librlottie-dev"])]),
+        // aubio (Beats.swift): a music file's beats and tempo, for cuts on the beat.
+        .systemLibrary(name: "CAubio", pkgConfig: "aubio", providers: [.apt(["libaubio-dev"])]),
         // libjpeg and libpng report errors by longjmp (or exit()), which Swift cannot catch: their
         // calls live in this small C target, which turns every error into a code and a message.
         .target(name: "CMovieMakerImageShim", dependencies: ["CJPEG", "CPNG"]),
@@ -80,6 +84,7 @@ let package = Package(
                 "MovieMakerCore",
                 "CCairo", "CFreeType", "CPango", "CX264", "CFFmpeg", "CAVFilter", "CMovieMakerShim",
                 "CJPEG", "CPNG", "CWebP", "CHeif", "CLCMS", "CMovieMakerImageShim", "CESpeakNG", "CPocketSphinx",
+                "CRLottie", "CAubio",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // `moviemaker studio`: the preview server (FlyingFox), its frame cache and its page (Resources/: plain

@@ -13,6 +13,8 @@ PACKAGES=(
   libfontconfig-dev
   libespeak-ng-dev  # Narration: text to speech in-process, with the synthesiser's word times
   libpocketsphinx-dev pocketsphinx-en-us  # Transcription: a script's words placed on speech, English recognised
+  librlottie-dev    # Lottie animations drawn in-process
+  libaubio-dev      # Beats: a music file's beats and tempo (cuts on the beat)
   # Photo decoding: JPEG, PNG, WebP, HEIC/HEIF (libheif with its libde265 decoder and x265 encoder),
   # ICC colour management.
   libjpeg-dev libpng-dev libwebp-dev libheif-dev liblcms2-dev

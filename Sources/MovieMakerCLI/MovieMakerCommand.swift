@@ -21,7 +21,7 @@ struct MovieMakerCommand: ParsableCommand {
             script's own status.
             """,
         version: MovieMakerVersion.versionText,
-        subcommands: [TitleCommand.self, SlideshowCommand.self, StitchCommand.self, AudiogramCommand.self, TranscribeCommand.self, RenderCommand.self, AssembleCommand.self, ValidateCommand.self, FormatCommand.self,
+        subcommands: [TitleCommand.self, SlideshowCommand.self, StitchCommand.self, AudiogramCommand.self, TranscribeCommand.self, BeatsCommand.self, SilencesCommand.self, RenderCommand.self, AssembleCommand.self, ValidateCommand.self, FormatCommand.self,
                       SchemaCommand.self, OTIOCommand.self, StillCommand.self, ContactSheetCommand.self, RunCommand.self, ColorCommand.self, StudioCommand.self, MCPCommand.self])
 
     /// Parses the command line and runs the subcommand; every failure ends as one line on standard error.

@@ -206,6 +206,20 @@ struct SlideshowCommand: SingleOutputCommand {
 
     @OptionGroup(title: "Sound track") var sound: SoundTrackOptions
 
+    /// What cuts snap to.
+    @Option(name: .customLong("cut-on"), help: ArgumentHelp("beats: each photo after the first starts on the frame holding a beat of --music (aubio's beat tracker; see moviemaker beats).",
+                                                            valueName: "beats"))
+    var cutOn: String?
+
+    /// Cut on every n-th beat.
+    @Option(help: ArgumentHelp("With --cut-on beats: cut on every n-th beat (2: every second beat). (default: 1)", valueName: "n"))
+    var every: Int = 1
+
+    /// The shortest shot.
+    @Option(name: .customLong("min-shot"), help: ArgumentHelp("With --cut-on beats: the shortest a photo is shown, in seconds; closer beats are skipped. (default: 1)", valueName: "seconds"),
+            transform: { (text: String) throws -> Time in try DurationArgument.parse(text) })
+    var minShot: Time = 1
+
     /// Fail on the first unreadable photo instead of skipping it.
     @Flag(help: "Stop with an error at the first photo that cannot be read, instead of skipping it.")
     var strict = false
@@ -251,6 +265,12 @@ struct SlideshowCommand: SingleOutputCommand {
             throw ValidationError("--caption-font is empty: give a font family, e.g. \"DejaVu Serif\"")
         }
         if sound.normalize && sound.music == nil { throw ValidationError("--normalize works on the sound track: give --music FILE") }
+        if let cutOn {
+            guard cutOn == "beats" else { throw ValidationError("--cut-on \(cutOn): the cuts snap to beats: give --cut-on beats") }
+            guard sound.music != nil else { throw ValidationError("--cut-on beats cuts on the music's beats: give --music FILE") }
+            if isAuto || fitMusic { throw ValidationError("--cut-on beats sets each photo's time from the beats: leave out --duration auto and --fit-music") }
+        }
+        guard every >= 1 && every <= 64 else { throw ValidationError("--every \(every): give a whole number of beats from 1 to 64, e.g. --every 2") }
         guard kenBurnsZoom >= 0, kenBurnsZoom <= 1 else {
             throw ValidationError("--ken-burns-zoom \(kenBurnsZoom) must be from 0 to 1 (0.12 is a gentle 12 % zoom)")
         }
@@ -337,6 +357,12 @@ struct SlideshowCommand: SingleOutputCommand {
             try show.shareDuration(musicLength, fps: video.fps)
         } else {
             show.transition = cuts ? nil : try Transition(xfadeName: transition, duration: transitionLength(photoTime: duration))
+        }
+        if cutOn == "beats", let music = sound.music {
+            let beats: Beats
+            do { beats = try Beats(analysing: URL(fileURLWithPath: music)) } catch { throw InputError("--music \(music): \(error.message)") }
+            // The music starts with the film: the intro's time is music time too.
+            try show.cutOnBeats(beats, fps: video.fps, every: every, minimumShot: minShot)
         }
         if let t = show.transition, let card = show.intro ?? show.outro, t.duration >= card.duration {
             throw ValidationError("the \(t.duration.seconds) s transition must be shorter than --title-duration \(card.duration.seconds): shorten --transition-duration or lengthen the cards")

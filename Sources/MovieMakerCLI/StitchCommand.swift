@@ -105,6 +105,14 @@ struct StitchCommand: SingleOutputCommand {
             transform: { (text: String) throws -> Time in try DurationArgument.parse(text) })
     var audioCrossfade: Time = Time(value: 1, timescale: 50)
 
+    /// Cut the silent stretches out of each clip.
+    @Flag(name: .customLong("remove-silence"), help: "Cut the silent stretches (below --silence-threshold for 0.4 s or more) out of each clip, picture and sound together, keeping 0.1 s of each (see moviemaker silences).")
+    var removeSilence = false
+
+    /// The level below which sound is silence.
+    @Option(name: .customLong("silence-threshold"), help: ArgumentHelp("With --remove-silence: the level below which sound is silence, in dB. (default: -40)", valueName: "dB"))
+    var silenceThreshold: Double = -40
+
     @OptionGroup(title: "Sound track") var sound: SoundTrackOptions
     @OptionGroup(title: "Subtitles") var subtitles: SubtitleOptions
 
@@ -287,7 +295,21 @@ struct StitchCommand: SingleOutputCommand {
         let width = size?.width ?? firstMovie.map { max(16, $0.width - $0.width % 2) } ?? 1920
         let height = size?.height ?? firstMovie.map { max(16, $0.height - $0.height % 2) } ?? 1080
         let rate = fps ?? firstMovie.map { $0.isVariableFrameRate ? $0.standardFrameRate : $0.frameRate } ?? 30
-        let readable = try photoClips(in: probed, width: width, height: height)
+        var readable = try photoClips(in: probed, width: width, height: height)
+        if removeSilence {
+            let detection = SilenceDetection(threshold: silenceThreshold)
+            for i in readable.indices {
+                guard let file = readable[i].file, file.hasAudio else { continue }
+                let found: [TimeRange]
+                do { found = try detection.silences(in: file.url) } catch { throw InputError("\(file.url.path): \(error.message)") }
+                readable[i].clip = readable[i].clip.removingSilences(found, rate: rate)
+                readable[i].picture = readable[i].picture.removingSilences(found, rate: rate)
+                if progress.showsProgress, !found.isEmpty {
+                    let cut = found.reduce(0.0) { $0 + max(0, $1.duration.seconds - 0.1) }
+                    Terminal.writeError("stitch: \(file.url.lastPathComponent): \(found.count) silence\(found.count == 1 ? "" : "s") removed (about \(String(format: "%.1f", cut)) s)\n")
+                }
+            }
+        }
 
         let join = transition.lowercased() == "none" ? nil : try Transition(xfadeName: transition, duration: transitionDuration)
         let film = Clip.stitched(readable.map(\.clip), transition: join, audioCrossfade: audioCrossfade)

@@ -44,6 +44,8 @@ import MovieMakerTestSupport
         (.ffmpeg(operation: "avio_open", code: -2, message: "No such file or directory"), .ffmpeg,
          "FFmpeg failed in avio_open: No such file or directory (error -2)"),
         (.imageUnreadable(path: "/a.png", reason: "no such file"), .imageUnreadable, "cannot read the image /a.png: no such file"),
+        (.animationUnreadable(path: "/a.json", reason: "it is not JSON"), .animationUnreadable, "cannot play the Lottie animation /a.json: it is not JSON"),
+        (.invalidData(path: "/s.csv", line: 3, column: 2, reason: "\"x\" is not a number"), .invalidData, "/s.csv, line 3, column 2: \"x\" is not a number"),
         (.fontNotFound(family: "Nope Sans", closest: ["Noto Sans", "DejaVu Sans"]), .fontNotFound,
          "font \"Nope Sans\" is not installed; closest installed: Noto Sans, DejaVu Sans (list all with fc-list : family)"),
         (.noAudioStream(path: "/m.mp4"), .noAudioStream,
@@ -77,7 +79,7 @@ import MovieMakerTestSupport
         #expect(MovieMakerError.Code(rawValue: "notEncodable") == .notEncodable)
         #expect("\(MovieMakerError.Code.cancelled)" == "cancelled")
         #expect(Set(MovieMakerError.Code.all).count == MovieMakerError.Code.all.count)
-        #expect(MovieMakerError.Code.all.count == 45)
+        #expect(MovieMakerError.Code.all.count == 47)
 
         // What a caller writes: a switch over codes with a default, which a new code cannot break.
         func advice(_ error: MovieMakerError) -> String {

@@ -34,7 +34,7 @@ struct ChartItemTests {
         func message(_ chart: String) -> String {
             do { _ = try Self.timeline(chart); return "no error" } catch { return "\(error)" }
         }
-        #expect(message(#"{"type": "chart", "kind": "pie", "to": 1, "duration": "1s"}"#).contains("tracks[1].items[0].kind"))
+        #expect(message(#"{"type": "chart", "kind": "donut", "to": 1, "duration": "1s"}"#).contains("tracks[1].items[0].kind"))
         #expect(message(#"{"type": "chart", "kind": "counter", "duration": "1s"}"#).contains("to"))
         #expect(message(#"{"type": "chart", "kind": "counter", "to": 1, "locale": "xx_NOWHERE", "duration": "1s"}"#).contains("tracks[1].items[0].locale"))
         #expect(message(#"{"type": "chart", "kind": "counter", "to": 1, "decimals": 9, "duration": "1s"}"#).contains("tracks[1].items[0].decimals"))

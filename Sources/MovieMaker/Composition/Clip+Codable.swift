@@ -33,7 +33,7 @@ extension Clip {
     private enum Kind: String, CaseIterable {
         case sequence, stack, offset, trim, `repeat`, filtered, color, empty, titleCard, slideshow, bezier, caption, photo, drawing
         case video, speed, reverse, freeze, loop, transformed, masked, split
-        case sticker, subtitles, captions, text
+        case sticker, subtitles, captions, text, lottie
     }
 
     /// Reads a clip written by `encode(to:)`. Title cards and slideshows are laid out again (an unknown
@@ -104,6 +104,8 @@ extension Clip {
                                    duration: try duration()))
         case .sticker:
             clip = Clip(.generator(.sticker(try StickerLeaf(from: decoder)), duration: try duration()))
+        case .lottie:
+            clip = Clip(.generator(.lottie(try LottieLeaf(from: decoder)), duration: try duration()))
         case .subtitles:
             clip = Clip(.generator(.subtitles(SubtitleLeaf(track: try c.decode(SubtitleTrack.self, forKey: key("track")),
                                                            style: try c.decode(key("style"), or: SubtitleStyle()))), duration: try duration()))
@@ -249,6 +251,10 @@ extension Clip {
                 try leaf.encode(to: encoder)
                 try c.encode(Kind.sticker.rawValue, forKey: .type)
                 try c.encode(duration, forKey: key("duration"))
+            case let .lottie(leaf):
+                try leaf.encode(to: encoder)
+                try c.encode(Kind.lottie.rawValue, forKey: .type)
+                try c.encode(duration, forKey: key("duration"))
             case let .text(text, style):
                 try c.encode(Kind.text.rawValue, forKey: .type)
                 try c.encode(text, forKey: key("text"))
@@ -373,6 +379,7 @@ extension Clip.Generator: Equatable {
         case let (.subtitles(x), .subtitles(y)): return x == y
         case let (.captions(x), .captions(y)): return x == y
         case let (.audiogram(x), .audiogram(y)): return x == y
+        case let (.lottie(x), .lottie(y)): return x == y
         case let (.text(tx, sx), .text(ty, sy)): return tx == ty && sx == sy
         default: return false
         }

@@ -130,6 +130,7 @@ extension Clip.Generator {
         case let .subtitles(leaf): try leaf.draw(in: ctx, at: frame)
         case let .captions(leaf): try leaf.draw(in: ctx, at: frame)
         case let .audiogram(leaf): try leaf.draw(in: ctx, at: frame, session: session)
+        case let .lottie(leaf): try leaf.draw(in: ctx, at: frame, session: session)
         case let .text(string, style): try Clip.drawText(string, style: style, in: ctx)
         }
     }

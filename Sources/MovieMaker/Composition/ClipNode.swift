@@ -93,6 +93,9 @@ extension Clip {
         /// A sound drawn as a picture: spectrum, waveform, level or radial bars
         /// (`Clip.audiogram(of:from:visualizer:duration:)`), read once per render.
         case audiogram(AudiogramLeaf)
+        /// A Lottie animation drawn by rlottie at the file's own frame rate (`Clip.lottie`), opened once
+        /// per render.
+        case lottie(LottieLeaf)
         /// Text in a style, wrapped to the frame's title-safe width and centred in the frame
         /// (`Clip.text(_:style:duration:)`).
         case text(String, style: TextStyle)

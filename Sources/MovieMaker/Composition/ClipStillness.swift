@@ -137,8 +137,8 @@ extension Clip.Generator {
             return leaf.photos.picturesAgree(a, b, rate: rate)
         case let .captions(leaf):
             return leaf.isStill(between: a, and: b)
-        case .drawing, .bezier, .sticker, .subtitles, .audiogram:
-            // Code, motion along a path, animated images, cues and sound: not known to hold still.
+        case .drawing, .bezier, .sticker, .subtitles, .audiogram, .lottie:
+            // Code, motion along a path, animated images, cues, sound and Lottie: not known to hold still.
             return false
         }
     }

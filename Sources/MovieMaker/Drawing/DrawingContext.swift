@@ -377,6 +377,15 @@ extension DrawingContext {
     /// a whole-pixel translation, no clip smaller than `rect`, no layer or group pushed, and `rect`
     /// (whole pixels) inside the surface. Nil otherwise: then the picture must be drawn.
     ///
+    /// How many device pixels one unit of the current user space spans (the square root of the
+    /// transform's area scale): pictures rendered for the canvas (Lottie) are rendered that much larger.
+    var deviceScale: Double {
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cr, &m)
+        let area = abs(m.xx * m.yy - m.xy * m.yx)
+        return area > 0 && area.isFinite ? area.squareRoot() : 1
+    }
+
     /// For pictures that cover `rect` opaquely (decoded video), writing there is the same as painting
     /// them with `draw(_:in:)`, without an intermediate picture and its copy.
     func directPixels(for rect: Rect) -> (data: UnsafeMutablePointer<UInt8>, stride: Int, surface: OpaquePointer)? {

@@ -222,6 +222,47 @@ public struct Slideshow: Sendable, Equatable {
         for i in photos.indices { photos[i].duration = fps.time(ofFrame: each + (i < extra ? 1 : 0)) }
     }
 
+    /// Sets every photo's `duration` so each photo after the first starts on the frame (at `fps`) that
+    /// holds a beat: every `every`-th beat of `beats`, skipping beats closer than `minimumShot` to the
+    /// previous cut (a photo must also last longer than the transition, which starts on the beat).
+    /// `offset` is where the show starts in the music's time (the beats' time 0 is the music's start).
+    /// Photos after the music's last usable beat keep a beat period's worth of time each (`every`
+    /// periods). Throws `.invalidSetting(.duration, …)` when the beats have no tempo to go on.
+    public mutating func cutOnBeats(_ beats: Beats, fps: FrameRate, every: Int = 1, minimumShot: Time = .zero,
+                                    offset: Time = .zero) throws(MovieMakerError) {
+        guard !photos.isEmpty else { throw .noPhotos(source: "the slideshow", reason: "its photo list is empty") }
+        guard every >= 1 else { throw .invalidSetting(.duration, value: "every \(every) beats", expected: "cuts on every beat (1) or every few (2, 4)") }
+        guard beats.tempo > 0 else {
+            throw .invalidSetting(.duration, value: "\(beats.times.count) beat\(beats.times.count == 1 ? "" : "s")",
+                                  expected: "music with a steady beat to cut on (aubio found no tempo in it)")
+        }
+        let introFrames = intro.map { fps.frameCount(for: $0.duration) } ?? 0
+        if var card = intro { card.duration = fps.time(ofFrame: introFrames); intro = card }
+        let start = fps.time(ofFrame: introFrames)
+        // The shortest a photo may be: longer than the transition by a frame, and the minimum shot.
+        let transitionFrames = transition.map { fps.frameCount(for: $0.duration) } ?? 0
+        let shortest = max(fps.frameCount(for: minimumShot), transitionFrames + 1, 1)
+        let period = 60 / beats.tempo * Double(every)
+        let periodFrames = max(shortest, Int((period * fps.framesPerSecond).rounded()))
+        // Beats in the show's time, from the first photo's start.
+        let shifted = Beats(times: beats.times.compactMap { t in t >= offset ? t - offset : nil }, tempo: beats.tempo)
+        var cutFrames: [Int] = []
+        var previous = introFrames
+        for t in shifted.cuts(from: start, to: shifted.times.last.map { $0 + 1 } ?? start, every: every) where cutFrames.count < photos.count - 1 {
+            let frame = fps.frameIndex(at: t)
+            guard frame - previous >= shortest else { continue }
+            cutFrames.append(frame)
+            previous = frame
+        }
+        while cutFrames.count < photos.count - 1 {
+            previous += periodFrames
+            cutFrames.append(previous)
+        }
+        var boundaries = [introFrames] + cutFrames
+        boundaries.append(boundaries.last! + periodFrames)
+        for i in photos.indices { photos[i].duration = fps.time(ofFrame: boundaries[i + 1] - boundaries[i]) }
+    }
+
     /// File extensions taken as photos when listing a folder (lower case).
     package static var imageExtensions: Set<String> { PhotoDecoder.fileExtensions }
 

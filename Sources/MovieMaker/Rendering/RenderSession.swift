@@ -34,6 +34,8 @@ final class RenderSession: @unchecked Sendable {
     let stickers = StickerStore()
     /// The render's audiogram sounds (every one opened when the session opens).
     let audiograms = AudiogramStore()
+    /// The render's Lottie animations (every one opened when the session opens).
+    let lotties = LottieStore()
     /// The render's photo counters (for `statistics`).
     let photoCounters = PhotoCounters()
 
@@ -71,6 +73,7 @@ final class RenderSession: @unchecked Sendable {
         }
         try stickers.open(clip)
         try audiograms.open(clip)
+        try lotties.open(clip)
     }
 
     private init(standaloneFrame: Size) {
@@ -152,6 +155,7 @@ final class RenderSession: @unchecked Sendable {
         videoPool.close()
         stickers.close()
         audiograms.close()
+        lotties.close()
         scratch.release()
     }
 

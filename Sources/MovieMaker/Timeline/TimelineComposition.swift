@@ -265,6 +265,9 @@ struct TimelineCompiler {
     /// While an overlay item is compiled: where it starts in the movie (captions of a narration follow
     /// the narration wherever the item starts).
     var overlayItemStart = Time.zero
+    /// While an item is compiled: where it starts in the movie, when an item needs it (a slideshow cut
+    /// on the music's beats); zero otherwise.
+    var videoItemStart = Time.zero
 
     init(timeline: Timeline, options: Timeline.RenderOptions) {
         self.timeline = timeline
@@ -328,6 +331,7 @@ struct TimelineCompiler {
                     let itemPath = path.appending("items").appending(i)
                     let at = item.at?.time(at: rate) ?? .zero
                     overlayItemStart = at
+                    videoItemStart = at
                     let compiled = try picture(try timedByNarration(item, start: at, at: itemPath), at: itemPath, onOverlay: true)
                     let clip = compiled.clip
                     placed.append(clip.delayed(by: at))
@@ -507,6 +511,10 @@ struct TimelineCompiler {
                 // Where the item starts: after the items before it, less the transition into it.
                 let start = Clip.Track(clips + [Clip.empty(duration: Timeline.TimeValue.maximum)], transitions: transitions).starts[i]
                 item = try timedByNarration(item, start: start, at: itemPath)
+            }
+            videoItemStart = .zero
+            if case let .slideshow(show) = item.content, show.cutOn != nil {
+                videoItemStart = Clip.Track(clips + [Clip.empty(duration: Timeline.TimeValue.maximum)], transitions: transitions).starts[i]
             }
             var compiled = try picture(item, at: itemPath, onOverlay: false)
             if item.enabled == false { compiled.clip = Clip.empty(duration: compiled.clip.duration); compiled.detail = "disabled: a gap" }

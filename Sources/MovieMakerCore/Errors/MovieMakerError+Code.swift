@@ -124,6 +124,12 @@ extension MovieMakerError {
         /// A template batch's rows file (CSV or JSON Lines) cannot be read, or a row or column is malformed
         /// (`position` is the line number).
         public static let invalidBatch = Code(rawValue: "invalidBatch")
+        /// A Lottie animation cannot be read or drawn: missing, not Lottie JSON, a feature rlottie does
+        /// not draw (text layers), or a `colors` entry naming a layer it does not have.
+        public static let animationUnreadable = Code(rawValue: "animationUnreadable")
+        /// A chart's data (a CSV table) cannot be read or has a malformed cell (`position` is the line;
+        /// the message names the column).
+        public static let invalidData = Code(rawValue: "invalidData")
 
         /// Every code this release throws, in declaration order.
         package static let all: [Code] = [
@@ -134,7 +140,7 @@ extension MovieMakerError {
             .noAudioStream, .unsupportedAudioCodec, .noPhotos, .audioUnsupported, .audioAfterFirstFrame, .audioTooLate,
             .cancelled, .notEncodable, .movieTruncated, .noVideoStream, .videoUnsupported, .videoDecoderLimit,
             .invalidDescription, .imageTooLarge, .invalidSubtitles, .lutUnreadable, .chunksMissing, .chunkMismatch,
-            .invalidCaptions, .speechModelMissing, .invalidBatch,
+            .invalidCaptions, .speechModelMissing, .invalidBatch, .animationUnreadable, .invalidData,
         ]
     }
 }

@@ -213,6 +213,17 @@ extension MovieMakerError {
         return MovieMakerError(code: .invalidBatch, message: "\(path)\(at): \(reason)", location: Location(file: path), reason: reason, position: line)
     }
 
+    /// A Lottie animation could not be read or cannot be drawn.
+    package static func animationUnreadable(path: String, reason: String) -> MovieMakerError {
+        MovieMakerError(code: .animationUnreadable, message: "cannot play the Lottie animation \(path): \(reason)", location: Location(file: path), reason: reason)
+    }
+
+    /// A chart's data table cannot be read (`line` nil) or has a malformed line or cell.
+    package static func invalidData(path: String, line: Int?, column: Int?, reason: String) -> MovieMakerError {
+        let at = line.map { ", line \($0)" + (column.map { ", column \($0)" } ?? "") } ?? ""
+        return MovieMakerError(code: .invalidData, message: "\(path)\(at): \(reason)", location: Location(file: path), reason: reason, position: line)
+    }
+
     /// A movie file could not be opened or decoded.
     package static func movieUnreadable(path: String, reason: String) -> MovieMakerError {
         MovieMakerError(code: .movieUnreadable, message: "cannot read the movie \(path): \(reason)", location: Location(file: path), reason: reason)

@@ -1,33 +1,62 @@
 import Foundation
 
-// The `chart` item: a picture of numbers that moves. This file is the first kind added after the
+// The `chart` item: a picture of numbers that moves. This file was the first kind added after the
 // description file was split by kind, the proof that a kind is its file plus its registration in
-// TimelineItemKind.swift. Of the chart kinds, `counter` is drawn so far (a number rolling from one
-// value to another); bar races, bars, lines and pies come with their own keys.
+// TimelineItemKind.swift. A `counter` is drawn here; the other kinds by `Chart` from a table (`data`).
+
+/// The library's chart, which `Timeline.Chart` hides inside `Timeline`.
+private typealias TableChart = Chart
 
 // MARK: Model
 
 extension Timeline {
-    /// An animated chart (`"type": "chart"`). So far one kind: a `counter`, a number rolling from `from`
-    /// to `to` over `countDuration` along `easing`, then holding, written with the grouping and decimal
-    /// marks of `locale`, centred on the frame (its `transform` moves it).
+    /// An animated chart (`"type": "chart"`): a `counter` rolling from `from` to `to`, or a `barRace`,
+    /// `bar`, `line` or `pie` chart of a table (`data`: a CSV file or rows written in the file), drawn
+    /// by `Chart`.
     ///
     /// ```json
     /// {"type": "chart", "kind": "counter", "from": 0, "to": 12500, "prefix": "$", "duration": "3s"}
+    /// {"type": "chart", "kind": "barRace", "data": {"file": "cities.csv"}, "duration": "12s"}
     /// ```
     public struct Chart: Sendable, Hashable {
         /// The kinds of chart.
         public enum Kind: String, Sendable, Hashable, CaseIterable {
             /// A number rolling from `from` to `to`.
             case counter
+            /// A bar-chart race through the table's columns (`MovieMaker.Chart.Kind.barRace`).
+            case barRace
+            /// Grouped bars growing in.
+            case bar
+            /// Lines drawing themselves.
+            case line
+            /// A pie or donut sweeping in.
+            case pie
+        }
+
+        /// Where a chart's table comes from.
+        public enum DataSource: Sendable, Hashable {
+            /// A CSV file (a header, then a row per series).
+            case file(String)
+            /// Rows written in the description: the header, then a row per series (its name, its values).
+            case rows(columns: [String], series: [ChartData.Series])
         }
 
         /// What is drawn.
         public var kind: Kind
-        /// The first value (default 0).
+        /// A counter's first value (default 0).
         public var from: Double?
-        /// The last value.
-        public var to: Double
+        /// A counter's last value (required for a counter).
+        public var to: Double?
+        /// The table of a bar race, bars, lines or pie.
+        public var data: DataSource?
+        /// A title above the chart.
+        public var title: String?
+        /// The series' colours (default: Tableau 10).
+        public var colors: [ColorText]?
+        /// A bar race's time from one period to the next (default: the duration shared by the periods).
+        public var periodDuration: TimeValue?
+        /// A pie's hole as a fraction of its radius (0 a pie, the default; 0.55 a donut).
+        public var hole: Double?
         /// Digits after the decimal mark (default 0).
         public var decimals: Int?
         /// Text before the number (`"$"`).
@@ -41,20 +70,22 @@ extension Timeline {
         /// How long the number takes to get from `from` to `to` (default: the duration less 1 s, or
         /// all of it when it is under 2 s); it holds `to` after that.
         public var countDuration: TimeValue?
-        /// The timing curve of the count (default `easeOut`: fast, then settling).
+        /// The timing curve of the count (default `easeOut`) or of the charts' motion (default `easeInOut`).
         public var easing: Easing?
         /// The text colour (default white).
         public var color: ColorText?
         /// The font family (default DejaVu Sans).
         public var font: String?
-        /// The text size in pixels at 1080 lines (default 160).
+        /// The counter's text size in pixels at 1080 lines (default 160).
         public var fontSize: Double?
 
-        /// A chart of `kind` ending at `to`; nil fields take their defaults.
-        public init(_ kind: Kind, from: Double? = nil, to: Double, decimals: Int? = nil, prefix: String? = nil, suffix: String? = nil,
+        /// A chart of `kind`; nil fields take their defaults.
+        public init(_ kind: Kind, from: Double? = nil, to: Double? = nil, data: DataSource? = nil, title: String? = nil, colors: [ColorText]? = nil,
+                    periodDuration: TimeValue? = nil, hole: Double? = nil, decimals: Int? = nil, prefix: String? = nil, suffix: String? = nil,
                     locale: String? = nil, duration: TimeValue?, countDuration: TimeValue? = nil, easing: Easing? = nil,
                     color: ColorText? = nil, font: String? = nil, fontSize: Double? = nil) {
-            self.kind = kind; self.from = from; self.to = to; self.decimals = decimals; self.prefix = prefix; self.suffix = suffix
+            self.kind = kind; self.from = from; self.to = to; self.data = data; self.title = title; self.colors = colors
+            self.periodDuration = periodDuration; self.hole = hole; self.decimals = decimals; self.prefix = prefix; self.suffix = suffix
             self.locale = locale; self.duration = duration; self.countDuration = countDuration; self.easing = easing
             self.color = color; self.font = font; self.fontSize = fontSize
         }
@@ -65,26 +96,43 @@ extension Timeline {
 
 extension Timeline.Chart: TimelineItemKind {
     static let itemTypes = [
-        TimelineItemType("chart", doc: "An animated chart: so far a counter, a number rolling from one value to another.", splitCell: true, fields: [
-            SpecField("kind", Schema.enumeration(Kind.allCases.map(\.rawValue)), required: true, "What is drawn: counter."),
-            SpecField("from", Schema.number(minimum: -1e15, maximum: 1e15), "The first value (default 0)."),
-            SpecField("to", Schema.number(minimum: -1e15, maximum: 1e15), required: true, "The last value."),
+        TimelineItemType("chart", doc: "An animated chart: a counter, or a bar race, bars, lines or a pie of a table.", splitCell: true, fields: [
+            SpecField("kind", Schema.enumeration(Kind.allCases.map(\.rawValue)), required: true, "What is drawn: counter, barRace, bar, line or pie."),
+            SpecField("from", Schema.number(minimum: -1e15, maximum: 1e15), "A counter's first value (default 0)."),
+            SpecField("to", Schema.number(minimum: -1e15, maximum: 1e15), "A counter's last value (required for a counter)."),
+            SpecField("data", Schema.oneOf([Schema.ref("fileSource"), Schema.array(Schema.array(Schema.anyOf([Schema.string(), Schema.number()])), minItems: 2)]),
+                      "The table of a bar race, bars, lines or pie: {\"file\": \"sales.csv\"} or rows [[\"name\", \"2019\", …], [\"Lisbon\", 12, …]]."),
+            SpecField("title", Schema.string(), "A title above the chart."),
+            SpecField("colors", Schema.array(Schema.ref("color"), minItems: 1), "The series' colours (default: Tableau 10)."),
+            SpecField("periodDuration", Schema.ref("duration"), "A bar race's time from one period to the next (default: the duration shared by the periods)."),
+            SpecField("hole", Schema.number(minimum: 0, maximum: 0.95), "A pie's hole, a fraction of its radius (0: a pie; 0.55: a donut)."),
             SpecField("decimals", Schema.integer(minimum: 0, maximum: 6), "Digits after the decimal mark (default 0)."),
             SpecField("prefix", Schema.string(), "Text before the number."),
             SpecField("suffix", Schema.string(), "Text after the number."),
             SpecField("locale", Schema.string(pattern: #"^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})*$"#), "Whose grouping and decimal marks: en_US (default), de_DE, fr_FR…"),
             SpecField("duration", Schema.ref("duration"), required: true, "How long it lasts."),
             SpecField("countDuration", Schema.ref("duration"), "How long the count takes (default: the duration less 1s, or all of it under 2s)."),
-            SpecField("easing", Schema.ref("easing"), "The count's timing curve (default easeOut)."),
+            SpecField("easing", Schema.ref("easing"), "The timing curve of the count (default easeOut) or the charts' motion (default easeInOut)."),
             SpecField("color", Schema.ref("color"), "The text colour (default white)."),
             SpecField("font", Schema.string(minLength: 1), "The font family (default DejaVu Sans)."),
-            SpecField("fontSize", Schema.number(exclusiveMinimum: 0, maximum: 1000), "The text size in pixels at 1080 lines (default 160)."),
+            SpecField("fontSize", Schema.number(exclusiveMinimum: 0, maximum: 1000), "A counter's text size in pixels at 1080 lines (default 160)."),
         ]),
     ]
 
     static func read(_ i: SpecObject, type: String, at path: JSONPath, _ context: SpecContext) throws(MovieMakerError) -> Self {
-        let chart = Timeline.Chart(try i.choice("kind", Kind.self, what: "chart kind")!,
-                                   from: try i.double("from", in: -1e15...1e15), to: try i.double("to", in: -1e15...1e15)!,
+        let kind = try i.choice("kind", Kind.self, what: "chart kind")!
+        var colors: [Timeline.ColorText]? = nil
+        if i.value("colors") != nil {
+            colors = try i.array("colors").mapTyped { (v, p) throws(MovieMakerError) in
+                guard case let .string(text) = v else { throw .invalidDescription(p, "must be a colour such as \"#ff8000\", got \(v.shortDescription)") }
+                let c = Timeline.ColorText(text)
+                try c.check(at: p, context, allowNone: false)
+                return c
+            }
+        }
+        let chart = Timeline.Chart(kind, from: try i.double("from", in: -1e15...1e15), to: try i.double("to", in: -1e15...1e15),
+                                   data: try Self.data(i, at: path.appending("data")), title: try i.text("title", context), colors: colors,
+                                   periodDuration: try i.time("periodDuration", positive: true), hole: try i.double("hole", in: 0...0.95),
                                    decimals: try i.int("decimals", in: 0...6), prefix: try i.string("prefix"), suffix: try i.string("suffix"),
                                    locale: try i.string("locale", nonEmpty: true),
                                    duration: try i.time("duration", required: !context.splitCell, positive: true),
@@ -94,7 +142,50 @@ extension Timeline.Chart: TimelineItemKind {
         if let locale = chart.locale, !Locale.availableIdentifiers.contains(locale.replacingOccurrences(of: "-", with: "_")) {
             throw i.fail("locale", "is not a locale this system knows, got \"\(locale)\": use an identifier such as en_US, de_DE or fr_FR")
         }
+        if kind == .counter {
+            guard chart.to != nil else { throw .invalidDescription(path, "a counter needs \"to\": the number it ends on") }
+            if chart.data != nil { throw i.fail("data", "a counter counts from \"from\" to \"to\"; a table is for barRace, bar, line and pie") }
+        } else {
+            guard chart.data != nil else {
+                throw .invalidDescription(path, "a \(kind.rawValue) chart needs \"data\": {\"file\": \"sales.csv\"} or rows [[\"name\", \"2019\", \"2020\"], [\"Lisbon\", 12, 15]]")
+            }
+            for key in ["from", "to", "countDuration", "fontSize"] where i.value(key) != nil {
+                throw i.fail(key, "is a counter's; a \(kind.rawValue) chart draws its table (\"data\")")
+            }
+        }
         return chart
+    }
+
+    /// `data`: `{"file": …}` or rows, the first the header.
+    static func data(_ i: SpecObject, at path: JSONPath) throws(MovieMakerError) -> DataSource? {
+        guard let v = i.value("data") else { return nil }
+        if case .object = v {
+            let f = try SpecObject(v, at: path, shape: TimelineShapes.fileSource, what: "a file source {\"file\": path}")
+            return .file(try f.string("file", required: true, nonEmpty: true)!)
+        }
+        guard case let .array(rows) = v, rows.count >= 2 else {
+            throw .invalidDescription(path, "must be {\"file\": \"sales.csv\"} or at least two rows: a header and a row per series, got \(v.shortDescription)")
+        }
+        guard case let .array(header) = rows[0], header.count >= 2, header.allSatisfy({ $0.stringValue != nil }) else {
+            throw .invalidDescription(path.appending(0), "the header must be strings: the name column, then a name per column, such as [\"name\", \"2019\", \"2020\"]")
+        }
+        var series: [ChartData.Series] = []
+        for (r, row) in rows.enumerated().dropFirst() {
+            let p = path.appending(r)
+            guard case let .array(cells) = row, cells.count == header.count else {
+                throw .invalidDescription(p, "must be a name and \(header.count - 1) value\(header.count == 2 ? "" : "s") (as many cells as the header), got \(row.shortDescription)")
+            }
+            guard let name = cells[0].stringValue else { throw .invalidDescription(p.appending(0), "must be the series' name, a string, got \(cells[0].shortDescription)") }
+            var values: [Double] = []
+            for (k, cell) in cells.enumerated().dropFirst() {
+                guard let d = cell.doubleValue, d.isFinite, abs(d) <= 1e15 else {
+                    throw .invalidDescription(p.appending(k), "must be a number (\(header[k].stringValue ?? "")), got \(cell.shortDescription)")
+                }
+                values.append(d)
+            }
+            series.append(.init(name, values: values))
+        }
+        return .rows(columns: header.dropFirst().map { $0.stringValue ?? "" }, series: series)
     }
 
     var content: Timeline.Content { .chart(self) }
@@ -103,6 +194,17 @@ extension Timeline.Chart: TimelineItemKind {
         w.set("kind", kind)
         w.set("from", from)
         w.set("to", to)
+        switch data {
+        case let .file(path)?: w.set("data", JSONValue.object(["file": .string(path)]))
+        case let .rows(columns, series)?:
+            let header = JSONValue.array([.string("name")] + columns.map(JSONValue.string))
+            w.set("data", JSONValue.array([header] + series.map { s in .array([.string(s.name)] + s.values.map { JSONValue.double($0) ?? .integer(0) }) }))
+        case nil: break
+        }
+        w.set("title", title)
+        if let colors { w.set("colors", JSONValue.array(colors.map { .string($0.text) })) }
+        w.set("periodDuration", periodDuration)
+        w.set("hole", hole)
         w.set("decimals", decimals)
         w.set("prefix", prefix)
         w.set("suffix", suffix)
@@ -120,6 +222,12 @@ extension Timeline.Chart: TimelineItemKind {
     }
 
     var lastsAsLongAsItsSplit: Bool { duration == nil }
+
+    func mappingFilePaths(_ transform: (String) -> String, items: (Timeline.Item) -> Timeline.Item) -> Self {
+        var c = self
+        if case let .file(path)? = data { c.data = .file(transform(path)) }
+        return c
+    }
 
     func withLength(_ length: Timeline.TimeValue) -> Self { var c = self; c.duration = length; return c }
 
@@ -151,11 +259,12 @@ extension TimelineCompiler {
     /// A chart item's clip: the counter's text laid out by Pango each frame, centred on the frame.
     mutating func chart(_ c: Timeline.Chart, at path: JSONPath) throws(MovieMakerError) -> CompiledItem {
         let length = try duration(c.duration, at: path)
+        if c.kind != .counter { return try tableChart(c, length: length, at: path) }
         let count = c.countDuration?.time(at: rate) ?? (length >= 2 ? length - 1 : length)
         let color = try self.color(c.color, at: path.appending("color")) ?? .white
         let locale = Locale(identifier: (c.locale ?? "en_US").replacingOccurrences(of: "-", with: "_"))
         let grouping = locale.groupingSeparator ?? ",", decimalMark = locale.decimalSeparator ?? "."
-        let from = c.from ?? 0, to = c.to, decimals = c.decimals ?? 0
+        let from = c.from ?? 0, to = c.to ?? 0, decimals = c.decimals ?? 0
         let easing = c.easing ?? .easeOut
         let prefix = c.prefix ?? "", suffix = c.suffix ?? ""
         let style = TextStyle(font: TextFont(family: c.font ?? "DejaVu Sans", size: (c.fontSize ?? 160) * Double(height) / 1080),
@@ -173,5 +282,45 @@ extension TimelineCompiler {
         }
         let what = prefix + Timeline.Chart.format(to, decimals: decimals, grouping: grouping, decimalMark: decimalMark) + suffix
         return CompiledItem(clip: clip, what: "\(c.kind.rawValue) to \(what)", detail: "")
+    }
+}
+
+extension TimelineCompiler {
+    /// A bar race, bars, lines or pie: the table read (a CSV file's errors name it, its line and column,
+    /// and the item), drawn by `Chart`.
+    mutating func tableChart(_ c: Timeline.Chart, length: Time, at path: JSONPath) throws(MovieMakerError) -> CompiledItem {
+        let table: ChartData
+        var what = "\(c.kind.rawValue)"
+        switch c.data! {
+        case let .file(p):
+            let url = try file(.file(p), at: path.appending("data"), kinds: [.media])
+            do { table = try ChartData(contentsOf: url) } catch {
+                throw .invalidDescription(path.appending("data"), error.message, file: url.path)
+            }
+            what += " of \(url.lastPathComponent)"
+        case let .rows(columns, series):
+            table = ChartData(columns: columns, series: series)
+        }
+        var palette = TableChart.tableau10
+        if let colors = c.colors {
+            palette = []
+            for (k, text) in colors.enumerated() { palette.append(try color(text, at: path.appending("colors").appending(k)) ?? .white) }
+        }
+        let kind: TableChart.Kind
+        switch c.kind {
+        case .barRace: kind = .barRace
+        case .bar: kind = .bar
+        case .line: kind = .line
+        case .pie, .counter: kind = .pie
+        }
+        let chart = TableChart(kind, data: table, palette: palette, textColor: try color(c.color, at: path.appending("color")) ?? .white,
+                                     font: c.font ?? "DejaVu Sans", title: try c.title.map { t throws(MovieMakerError) in try interpolate(t, at: path.appending("title")) },
+                                     decimals: c.decimals ?? 0, prefix: c.prefix ?? "", suffix: c.suffix ?? "", locale: c.locale ?? "en_US",
+                                     easing: c.easing ?? .easeInOut, periodDuration: c.periodDuration?.time(at: rate), hole: c.hole ?? 0)
+        let clip: Clip
+        do { clip = try chart.clip(duration: length, width: width, height: height) } catch {
+            throw .invalidDescription(path.appending("data"), error.message)
+        }
+        return CompiledItem(clip: clip, what: what, detail: "\(table.series.count) series × \(table.columns.count) columns")
     }
 }

@@ -23,6 +23,13 @@ extension Timeline {
         public var kenBurns: KenBurnsSpec?
         /// Captions (default none).
         public var captions: Slideshow.Captions?
+        /// What the cuts snap to: `"beats"`, the beats of the movie's music (the first music item of an
+        /// audio track, which must start that track); nil: each photo lasts `duration`.
+        public var cutOn: String?
+        /// With `cutOn`: cut on every n-th beat (default 1).
+        public var every: Int?
+        /// With `cutOn`: the shortest a photo is shown (default 1 s); closer beats are skipped.
+        public var minimumShot: TimeValue?
 
         /// A slideshow item; nil fields take their defaults.
         public init(_ photos: [Source], duration: TimeValue? = nil, fit: Slideshow.Fit? = nil, background: ColorText? = nil,
@@ -45,18 +52,31 @@ extension Timeline.SlideshowItem: TimelineItemKind {
                 SpecField("photoTransition", Schema.ref("transition"), "The transition between photos (default a 1s fade)."),
                 SpecField("kenBurns", Schema.oneOf([Schema.boolean, Schema.ref("kenBurnsSettings")]), "Pan and zoom: true, false or {zoom, pan, direction, seed} (default true)."),
                 SpecField("captions", Schema.enumeration(Slideshow.Captions.allCases.map(\.rawValue)), "What captions show (default none)."),
+                SpecField("cutOn", Schema.enumeration(["beats"]), "beats: each photo after the first starts on the frame holding a beat of the movie's music (the first music item of an audio track)."),
+                SpecField("every", Schema.integer(minimum: 1, maximum: 64), "With cutOn: cut on every n-th beat (default 1)."),
+                SpecField("minimumShot", Schema.ref("duration"), "With cutOn: the shortest a photo is shown (default 1s); closer beats are skipped."),
         ]),
     ]
 
     static func read(_ i: SpecObject, type: String, at path: JSONPath, _ context: SpecContext) throws(MovieMakerError) -> Self {
         let photos = try i.array("photos", required: true)
         guard !photos.isEmpty else { throw i.fail("photos", "must hold at least one photo: [{\"file\": \"a.jpg\"}, …]") }
-        return Timeline.SlideshowItem(
+        var item = Timeline.SlideshowItem(
             try photos.mapTyped { (v, p) throws(MovieMakerError) in try i.source(v, at: p, context, kinds: [.photo], what: "a slideshow") },
             duration: try i.time("duration", positive: true), fit: try i.choice("fit", Slideshow.Fit.self, what: "fit"),
             background: try i.color("background", context), photoTransition: try i.transition("photoTransition"),
             kenBurns: try i.kenBurns("kenBurns", allowPath: false),
             captions: try i.choice("captions", Slideshow.Captions.self, what: "captions"))
+        if let cutOn = try i.string("cutOn") {
+            guard cutOn == "beats" else { throw i.fail("cutOn", "the cuts snap to beats: write \"cutOn\": \"beats\", got \"\(cutOn)\"") }
+            item.cutOn = cutOn
+        }
+        item.every = try i.int("every", in: 1...64)
+        item.minimumShot = try i.time("minimumShot", positive: true)
+        if item.cutOn == nil, item.every != nil || item.minimumShot != nil {
+            throw i.fail(item.every != nil ? "every" : "minimumShot", "goes with \"cutOn\": \"beats\"")
+        }
+        return item
     }
 
     var content: Timeline.Content { .slideshow(self) }
@@ -69,6 +89,9 @@ extension Timeline.SlideshowItem: TimelineItemKind {
         if let t = photoTransition { w.set("photoTransition", try t.json()) }
         w.set("kenBurns", kenBurns?.json)
         w.set("captions", captions)
+        w.set("cutOn", cutOn)
+        w.set("every", every)
+        w.set("minimumShot", minimumShot)
     }
 
     func compile(_ compiler: inout TimelineCompiler, at path: JSONPath, onOverlay: Bool) throws(MovieMakerError) -> TimelineCompiler.CompiledItem {
@@ -113,8 +136,33 @@ extension TimelineCompiler {
         case .path?: break   // refused when read
         }
         if let captions = s.captions { show.captions = captions }
+        if s.cutOn == "beats" {
+            let (music, offset) = try musicForBeats(at: path.appending("cutOn"))
+            let beats: Beats
+            do { beats = try Beats(analysing: music) } catch {
+                throw .invalidDescription(path.appending("cutOn"), "cannot find the beats of \(music.path): \(error.message)", file: music.path)
+            }
+            do {
+                try show.cutOnBeats(beats, fps: rate, every: s.every ?? 1, minimumShot: s.minimumShot?.time(at: rate) ?? 1, offset: offset + videoItemStart)
+            } catch {
+                throw .invalidDescription(path.appending("cutOn"), error.message)
+            }
+        }
         let clip: Clip
         do { clip = try show.clip(width: width, height: height) } catch { throw error.located(jsonPath: path.description) }
         return CompiledItem(clip: clip, what: "\(s.photos.count) photo\(s.photos.count == 1 ? "" : "s")", detail: "")
+    }
+}
+
+extension TimelineCompiler {
+    /// The music cuts on the beat follow: the first music item that starts an audio track, and where
+    /// in its file the movie's time 0 is (its `in`).
+    mutating func musicForBeats(at path: JSONPath) throws(MovieMakerError) -> (URL, Time) {
+        for track in timeline.tracks where track.kind == .audio {
+            guard let first = track.items.first, case let .audio(audio) = first.content, audio.isMusic else { continue }
+            let url = try file(audio.source, at: path, kinds: [.audio])
+            return (url, audio.in?.time(at: rate) ?? .zero)
+        }
+        throw .invalidDescription(path, "cuts on the beat need music: start an audio track with a music item ({\"type\": \"music\", \"source\": {\"file\": \"song.mp3\"}})")
     }
 }

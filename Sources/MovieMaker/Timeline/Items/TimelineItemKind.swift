@@ -124,6 +124,8 @@ extension Timeline {
         case narration(NarrationItem)
         /// `"audiogram"`: a sound drawn as a picture.
         case audiogram(Audiogram)
+        /// `"lottie"`: a Lottie animation drawn by rlottie.
+        case lottie(Lottie)
 
         /// The value of the item's kind.
         var kind: any TimelineItemKind {
@@ -143,13 +145,14 @@ extension Timeline {
             case let .captions(x): x
             case let .narration(x): x
             case let .audiogram(x): x
+            case let .lottie(x): x
             }
         }
 
         /// Every kind, in the order the description file's documentation lists them.
         static let kinds: [any TimelineItemKind.Type] = [
             Video.self, Photo.self, Title.self, ColorFill.self, SlideshowItem.self, Audio.self, Generator.self, Gap.self,
-            Split.self, Sticker.self, Subtitles.self, Chart.self, Captions.self, NarrationItem.self, Audiogram.self,
+            Split.self, Sticker.self, Subtitles.self, Chart.self, Captions.self, NarrationItem.self, Audiogram.self, Lottie.self,
         ]
 
         /// Every item type, in the order of `kinds`.

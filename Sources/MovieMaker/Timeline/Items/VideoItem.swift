@@ -31,13 +31,16 @@ extension Timeline {
         public var volume: Volume?
         /// Word-by-word captions of its own speech (default none).
         public var captions: VideoCaptions?
+        /// The silent stretches of its sound cut out, picture and sound together (at speed 1, forwards).
+        public var removeSilence: SilenceRemoval?
 
         /// A video item; nil fields take their defaults.
         public init(_ source: Source, in start: TimeValue? = nil, duration: TimeValue? = nil, speed: Speed? = nil, reverse: Bool? = nil,
                     freeze: Bool? = nil, fit: Slideshow.Fit? = nil, background: ColorText? = nil, volume: Volume? = nil,
-                    captions: VideoCaptions? = nil) {
+                    captions: VideoCaptions? = nil, removeSilence: SilenceRemoval? = nil) {
             self.source = source; self.in = start; self.duration = duration; self.speed = speed; self.reverse = reverse
             self.freeze = freeze; self.fit = fit; self.background = background; self.volume = volume; self.captions = captions
+            self.removeSilence = removeSilence
         }
     }
 }
@@ -57,6 +60,7 @@ extension Timeline.Video: TimelineItemKind {
                 SpecField("background", Schema.ref("color"), "The colour around a fitted picture (default black)."),
                 SpecField("volume", Schema.ref("volume"), "How loud its own sound plays: a factor (1; 0 mutes) or \"-6dB\"."),
                 SpecField("captions", Schema.ref("videoCaptions"), "Word-by-word captions of its own speech: {\"transcript\": {\"file\": …}} or {\"align\": {\"file\": \"talk.txt\"}}."),
+                SpecField("removeSilence", Timeline.SilenceRemoval.schema, "Cut its silent stretches out, picture and sound together: true or {\"threshold\": \"-40dB\", \"min\": \"0.4s\", \"keep\": \"0.1s\"}."),
         ]),
     ]
 
@@ -65,7 +69,11 @@ extension Timeline.Video: TimelineItemKind {
                                in: try i.time("in"), duration: try i.time("duration", positive: true),
                                speed: try i.speed("speed"), reverse: try i.bool("reverse"), freeze: try i.bool("freeze"),
                                fit: try i.choice("fit", Slideshow.Fit.self, what: "fit"), background: try i.color("background", context),
-                               volume: try i.volume("volume"), captions: try Timeline.VideoCaptions.read(i, context))
+                               volume: try i.volume("volume"), captions: try Timeline.VideoCaptions.read(i, context),
+                               removeSilence: try Timeline.SilenceRemoval.read(i))
+        if v.removeSilence != nil, v.freeze == true || v.reverse == true || (v.speed != nil && v.speed != .normal) || v.captions != nil {
+            throw .invalidDescription(path.appending("removeSilence"), "cuts silences out of a clip played forwards at speed 1 without captions: remove \"freeze\", \"reverse\", \"speed\" or \"captions\", or \"removeSilence\"")
+        }
         if v.freeze == true, v.duration == nil {
             throw .invalidDescription(path, "a frozen video item needs \"duration\": how long the frame at \"in\" is held")
         }
@@ -88,6 +96,7 @@ extension Timeline.Video: TimelineItemKind {
         w.set("background", background)
         w.set("volume", volume?.json)
         w.set("captions", captions?.json)
+        w.set("removeSilence", removeSilence?.json)
     }
 
     func compile(_ compiler: inout TimelineCompiler, at path: JSONPath, onOverlay: Bool) throws(MovieMakerError) -> TimelineCompiler.CompiledItem {
@@ -220,6 +229,22 @@ extension TimelineCompiler {
         }
         if speed != .normal, !details.contains(where: { $0.hasPrefix("speedToFit") }) { details.append("speed \(speed)") }
         if v.reverse == true { clip = clip.reversed(); details.append("reversed") }
+        if let removal = v.removeSilence {
+            let detection = SilenceDetection(threshold: removal.threshold ?? -40, minimum: removal.min?.time(at: rate) ?? Time(value: 2, timescale: 5))
+            let found: [TimeRange]
+            do { found = try detection.silences(in: url) } catch {
+                throw .invalidDescription(path.appending("removeSilence"), "cannot find the silences of \(url.path): \(error.message)", file: url.path)
+            }
+            // The stretches inside the part played, in the item's time.
+            let from = timing.start, to = timing.start + clip.duration
+            let inItem = found.compactMap { s -> TimeRange? in
+                let a = Time.max(s.start, from), b = Time.min(s.end, to)
+                return b > a ? TimeRange(start: a - from, duration: b - a) : nil
+            }
+            let before = clip.duration
+            clip = clip.removingSilences(inItem, keep: removal.keep?.time(at: rate) ?? Time(value: 1, timescale: 10), rate: rate)
+            details.append("\(inItem.count) silence\(inItem.count == 1 ? "" : "s") removed (\(TimelineComposition.seconds(before - clip.duration)) s)")
+        }
         timing.speed = speed
         timing.isReversed = v.reverse == true
         sources[path.description] = timing

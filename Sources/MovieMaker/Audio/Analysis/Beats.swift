@@ -1,0 +1,212 @@
+internal import CAubio
+import Foundation
+
+/// A piece of music's beats and tempo, found by aubio: what cuts on the beat snap to.
+///
+/// aubio's beat tracker follows the tempo on 11.6 ms hops; each beat is then placed on the onset aubio's
+/// onset detector finds within 50 ms of it (2.9 ms hops), which is where the drum hit or click that
+/// makes the beat starts. Beats before the tracker has settled (its first second or two) are filled in
+/// backwards at the tempo where onsets are there to hold them.
+public struct Beats: Sendable, Hashable, Codable {
+    /// The beats' times from the sound's start, in order, exact to the analysis sample (1/44100 s).
+    public let times: [Time]
+    /// The tempo in beats per minute, from the beats' spacing (a least-squares fit over all of them);
+    /// 0 when fewer than two beats were found.
+    public let tempo: Double
+
+    /// Beats at `times` (sorted here) with `tempo`.
+    public init(times: [Time], tempo: Double) {
+        self.times = times.sorted(); self.tempo = tempo
+    }
+
+    /// The sample rate the sound is analysed at.
+    static let sampleRate = 44_100
+    /// The tempo tracker's window and hop (aubio's defaults for music).
+    static let window = 1024, hop = 512
+    /// The onset detector's window and hop: four onset hops per tracker hop.
+    static let onsetWindow = 512, onsetHop = 128
+    /// How far from the tracker's beat an onset may be and still be the beat.
+    static let snap = 0.05
+
+    /// Finds the beats of the sound file at `url` (any file FFmpeg reads: MP3, AAC, WAV, FLAC, a video's
+    /// sound). Reads the whole sound once, in blocks (memory does not grow with its length beyond the
+    /// beat and onset lists). Throws `.audioUnreadable` or `.noAudioStream` for a file without usable
+    /// sound, `.cancelled` when `cancellation` is cancelled.
+    public init(analysing url: URL, cancellation: CancellationToken? = nil) throws(MovieMakerError) {
+        let file = try AudioFile(url: url)
+        guard let duration = file.duration else {
+            throw .audioUnreadable(path: url.path, reason: "its length is unknown (no duration in the file and none in its packets)")
+        }
+        let reader: any AudioReader
+        do { reader = try file.makeReader(format: AudioFormat(sampleRate: Self.sampleRate, channelCount: 1)) } catch let error as MovieMakerError {
+            throw error
+        } catch {
+            throw .audioUnreadable(path: url.path, reason: "\(error)")
+        }
+        let total = Int64((duration.seconds * Double(Self.sampleRate)).rounded(.up))
+        let analysis = try Analysis()
+        var block = [Float](repeating: 0, count: Self.hop)
+        var position: Int64 = 0
+        var blocks = 0
+        while position < total {
+            blocks += 1
+            if blocks % 256 == 0, cancellation?.isCancelled == true { throw .cancelled }
+            do {
+                try block.withUnsafeMutableBufferPointer { try reader.read(into: $0.baseAddress!, frameCount: Self.hop) }
+            } catch let error as MovieMakerError {
+                throw error
+            } catch {
+                throw .audioUnreadable(path: url.path, reason: "\(error)")
+            }
+            analysis.feed(block)
+            position += Int64(Self.hop)
+        }
+        self = Self.placed(beats: analysis.beats, onsets: analysis.onsets)
+    }
+
+    /// The tracker's beats (samples) placed on the onsets near them, the early beats filled in, and the
+    /// tempo fitted.
+    static func placed(beats tracked: [Int64], onsets: [Int64]) -> Beats {
+        let rate = Double(sampleRate)
+        let reach = Int64(snap * rate)
+        /// The onset nearest `t` within `reach`, if any.
+        func onset(near t: Int64) -> Int64? {
+            var lo = 0, hi = onsets.count
+            while lo < hi { let mid = (lo + hi) / 2; if onsets[mid] < t { lo = mid + 1 } else { hi = mid } }
+            let candidates = [lo - 1, lo].filter { onsets.indices.contains($0) }.map { onsets[$0] }
+            return candidates.filter { abs($0 - t) <= reach }.min { abs($0 - t) < abs($1 - t) }
+        }
+        var beats: [Int64] = []
+        var snapped = 0
+        let placements = tracked.map { b in (b, onset(near: b)) }
+        // Music with clear onsets (most beats on one): a beat with no onset near it is the tracker
+        // drifting between hits, not a beat anyone hears; it is left out.
+        let onsetRich = placements.filter { $0.1 != nil }.count * 2 >= max(1, placements.count)
+        for (b, near) in placements {
+            if near == nil && onsetRich { continue }
+            let placed = near ?? b
+            if near != nil { snapped += 1 }
+            if let last = beats.last, placed <= last { continue }
+            beats.append(placed)
+        }
+        _ = snapped
+        guard beats.count >= 2 else { return Beats(times: beats.map { Time(value: $0, timescale: Int64(sampleRate)) }, tempo: 0) }
+        let intervals = zip(beats.dropFirst(), beats).map { $0 - $1 }.sorted()
+        let period = intervals[intervals.count / 2]
+        // Fill in before the first beat, a period at a time, while an onset is there.
+        var t = beats[0] - period
+        while t > -reach, let o = onset(near: t), o < beats[0] - period / 2 {
+            beats.insert(max(0, o), at: 0)
+            t = o - period
+        }
+        // The tempo: a least-squares line through (beat number, time), numbering by the median period
+        // so a beat the tracker skipped does not halve the estimate.
+        let first = Double(beats[0]), p = Double(period)
+        let k = beats.map { ((Double($0) - first) / p).rounded() }
+        let y = beats.map(Double.init)
+        let n = Double(beats.count)
+        let sk = k.reduce(0, +), sy = y.reduce(0, +)
+        let skk = k.map { $0 * $0 }.reduce(0, +), sky = zip(k, y).map { $0 * $1 }.reduce(0, +)
+        let slope = (n * sky - sk * sy) / (n * skk - sk * sk)
+        let tempo = slope > 0 && slope.isFinite ? 60 * rate / slope : 0
+        return Beats(times: beats.map { Time(value: $0, timescale: Int64(sampleRate)) }, tempo: tempo)
+    }
+
+    /// The times to cut at between `start` and `end` (exclusive): every `every`-th beat (the first one
+    /// counted from the first beat at or after `start`), skipping beats closer than `minimumShot` to
+    /// the previous cut (or to `start`).
+    public func cuts(from start: Time = .zero, to end: Time, every: Int = 1, minimumShot: Time = .zero) -> [Time] {
+        precondition(every >= 1, "every must be 1 or more, got \(every)")
+        var cuts: [Time] = []
+        var previous = start
+        var counted = 0
+        for t in times where t > start && t < end {
+            defer { counted += 1 }
+            guard counted % every == 0 else { continue }
+            guard t - previous >= minimumShot else { continue }
+            cuts.append(t)
+            previous = t
+        }
+        return cuts
+    }
+}
+
+/// aubio's tempo tracker and onset detector, fed a mono 44.1 kHz sound a hop at a time. Owns its aubio
+/// objects and frees them.
+private final class Analysis {
+    private let tempo: OpaquePointer        // owned aubio_tempo_t
+    private let onset: OpaquePointer        // owned aubio_onset_t
+    private let input: UnsafeMutablePointer<fvec_t>         // owned, Beats.hop samples
+    private let onsetInput: UnsafeMutablePointer<fvec_t>    // owned, Beats.onsetHop samples
+    private let output: UnsafeMutablePointer<fvec_t>        // owned, 2 values
+    private let onsetOutput: UnsafeMutablePointer<fvec_t>   // owned, 1 value
+    private var lastBeat: uint_t = 0
+    private var lastOnset: uint_t = 0
+    /// The most recent samples (a ring of `historyLength`), for placing onsets on the sample.
+    private var history = [Float](repeating: 0, count: Analysis.historyLength)
+    /// How many samples have been fed.
+    private var fed: Int64 = 0
+    static let historyLength = 8192
+    /// How far around aubio's onset its attack is looked for: ±8.7 ms.
+    static let attackReach: Int64 = 384
+    /// The beats and onsets found so far, in samples from the start.
+    private(set) var beats: [Int64] = []
+    private(set) var onsets: [Int64] = []
+
+    init() throws(MovieMakerError) {
+        let rate = uint_t(Beats.sampleRate)
+        guard let tempo = new_aubio_tempo("default", uint_t(Beats.window), uint_t(Beats.hop), rate) else {
+            throw .audioUnreadable(path: "aubio", reason: "aubio could not make its tempo tracker")
+        }
+        guard let onset = new_aubio_onset("hfc", uint_t(Beats.onsetWindow), uint_t(Beats.onsetHop), rate) else {
+            del_aubio_tempo(tempo)
+            throw .audioUnreadable(path: "aubio", reason: "aubio could not make its onset detector")
+        }
+        self.tempo = tempo; self.onset = onset
+        input = new_fvec(uint_t(Beats.hop)); onsetInput = new_fvec(uint_t(Beats.onsetHop))
+        output = new_fvec(2); onsetOutput = new_fvec(1)
+    }
+
+    deinit {
+        del_aubio_tempo(tempo); del_aubio_onset(onset)
+        del_fvec(input); del_fvec(onsetInput); del_fvec(output); del_fvec(onsetOutput)
+    }
+
+    /// Analyses the next `Beats.hop` samples.
+    func feed(_ samples: [Float]) {
+        for i in 0..<Beats.hop {
+            input.pointee.data[i] = samples[i]
+            history[Int((fed + Int64(i)) % Int64(Self.historyLength))] = samples[i]
+        }
+        fed += Int64(Beats.hop)
+        aubio_tempo_do(tempo, input, output)
+        // A beat moves `last`; the output value is only the beat's fraction of a hop, which can be 0.
+        let beat = aubio_tempo_get_last(tempo)
+        if beat != lastBeat { lastBeat = beat; beats.append(Int64(beat)) }
+        for part in 0..<(Beats.hop / Beats.onsetHop) {
+            for i in 0..<Beats.onsetHop { onsetInput.pointee.data[i] = samples[part * Beats.onsetHop + i] }
+            aubio_onset_do(onset, onsetInput, onsetOutput)
+            let found = aubio_onset_get_last(onset)
+            if found != lastOnset {
+                lastOnset = found
+                if let start = attack(near: Int64(found)) { onsets.append(start) }
+            }
+        }
+    }
+
+    /// Where the attack aubio reported at `onset` starts, to the sample: the first sample within
+    /// `attackReach` of it at 30 % of the loudest there (aubio's onset times are whole onset hops,
+    /// 2.9 ms, and may fall just before the sound starts). Nil when all there is below −50 dBFS: an
+    /// onset in silence (aubio reports one as it starts) is no beat.
+    private func attack(near onset: Int64) -> Int64? {
+        let from = max(onset - Self.attackReach, fed - Int64(Self.historyLength), 0)
+        let to = min(onset + Self.attackReach, fed)
+        guard to > from else { return onset }
+        func sample(_ i: Int64) -> Float { abs(history[Int(i % Int64(Self.historyLength))]) }
+        var peak: Float = 0
+        for i in from..<to { peak = max(peak, sample(i)) }
+        guard peak >= 0.003 else { return nil }
+        for i in from..<to where sample(i) >= 0.3 * peak { return i }
+        return onset
+    }
+}

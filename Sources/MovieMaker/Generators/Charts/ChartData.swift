@@ -1,0 +1,127 @@
+import Foundation
+
+/// The numbers a chart shows: series (a bar race's contenders, a line chart's lines, a pie's slices)
+/// each with one value per column (a period, a category).
+///
+/// As CSV: a header naming the columns after a first cell, then one row per series, its name and
+/// its values:
+///
+/// ```
+/// name,2019,2020,2021
+/// Lisbon,12,15,19
+/// Porto,9,14,22
+/// ```
+public struct ChartData: Sendable, Hashable, Codable {
+    /// One row: a name and a value per column.
+    public struct Series: Sendable, Hashable, Codable {
+        /// The name shown beside its bar, on its line or slice.
+        public var name: String
+        /// A value per column.
+        public var values: [Double]
+        /// A series `name` with `values`.
+        public init(_ name: String, values: [Double]) { self.name = name; self.values = values }
+    }
+
+    /// The columns' names (periods, categories), in order.
+    public var columns: [String]
+    /// The series, in order.
+    public var series: [Series]
+
+    /// A table of `series` over `columns`; every series has one value per column (checked when a chart
+    /// is made of it).
+    public init(columns: [String], series: [Series]) { self.columns = columns; self.series = series }
+
+    /// The largest number of rows or columns a table may have (a chart shows far fewer).
+    static let maximumCells = 1_000_000
+
+    /// Reads CSV text (see the type's documentation); `source` names it in errors. Quoted fields may
+    /// hold commas; values may have spaces around them and `_` between digits. Throws `.invalidData`
+    /// naming the line and column of a value that is not a number, a row with too few or too many
+    /// cells, or a table without series or columns.
+    public init(csv text: String, source: String) throws(MovieMakerError) {
+        var rows: [(line: Int, cells: [String])] = []
+        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+            rows.append((index + 1, try Self.cells(of: String(line), line: index + 1, source: source)))
+        }
+        guard let header = rows.first else { throw .invalidData(path: source, line: nil, column: nil, reason: "it is empty: give a header (name,2019,2020…) and a row per series") }
+        let columns = header.cells.dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !columns.isEmpty else {
+            throw .invalidData(path: source, line: header.line, column: nil, reason: "the header names no columns: write the series' name column, then a column per period or category (name,2019,2020)")
+        }
+        guard rows.count > 1 else { throw .invalidData(path: source, line: nil, column: nil, reason: "it has a header but no rows: give a row per series (Lisbon,12,15)") }
+        guard rows.count * header.cells.count <= Self.maximumCells else {
+            throw .invalidData(path: source, line: nil, column: nil, reason: "it has more than \(Self.maximumCells) cells")
+        }
+        var series: [Series] = []
+        for row in rows.dropFirst() {
+            guard row.cells.count == header.cells.count else {
+                throw .invalidData(path: source, line: row.line, column: nil,
+                                   reason: "it has \(row.cells.count) cells, the header \(header.cells.count): give a name and \(columns.count) value\(columns.count == 1 ? "" : "s")")
+            }
+            var values: [Double] = []
+            for (k, cell) in row.cells.dropFirst().enumerated() {
+                let text = cell.trimmingCharacters(in: .whitespaces)
+                guard let value = Double(text.replacingOccurrences(of: "_", with: "")), value.isFinite, abs(value) <= 1e15 else {
+                    throw .invalidData(path: source, line: row.line, column: k + 2,
+                                       reason: "\"\(text)\" (\(columns[k])) is not a number: write digits with a point for decimals, such as 1234.5")
+                }
+                values.append(value)
+            }
+            series.append(Series(row.cells[0].trimmingCharacters(in: .whitespaces), values: values))
+        }
+        self.init(columns: columns, series: series)
+    }
+
+    /// Reads the CSV file at `url` (see `init(csv:source:)`).
+    public init(contentsOf url: URL) throws(MovieMakerError) {
+        guard FileManager.default.fileExists(atPath: url.path) else { throw .invalidData(path: url.path, line: nil, column: nil, reason: "no such file") }
+        let text: String
+        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
+            throw .invalidData(path: url.path, line: nil, column: nil, reason: "it is not UTF-8 text (\((error as NSError).localizedDescription))")
+        }
+        try self.init(csv: text, source: url.path)
+    }
+
+    /// The cells of one CSV line: commas separate, double quotes enclose (a doubled quote is a quote).
+    static func cells(of line: String, line number: Int, source: String) throws(MovieMakerError) -> [String] {
+        var cells: [String] = []
+        var cell = ""
+        var quoted = false
+        var chars = Array(line)
+        if chars.last == "\r" { chars.removeLast() }
+        var i = 0
+        while i < chars.count {
+            let c = chars[i]
+            if quoted {
+                if c == "\"" {
+                    if i + 1 < chars.count, chars[i + 1] == "\"" { cell.append("\""); i += 1 } else { quoted = false }
+                } else {
+                    cell.append(c)
+                }
+            } else if c == "\"" && cell.trimmingCharacters(in: .whitespaces).isEmpty {
+                quoted = true
+                cell = ""
+            } else if c == "," {
+                cells.append(cell); cell = ""
+            } else {
+                cell.append(c)
+            }
+            i += 1
+        }
+        guard !quoted else { throw .invalidData(path: source, line: number, column: cells.count + 1, reason: "a quoted cell is not closed: end it with \"") }
+        cells.append(cell)
+        return cells
+    }
+
+    /// Checks the table can be charted: at least one series and column, each series a value per column.
+    func check(source: String) throws(MovieMakerError) {
+        guard !series.isEmpty, !columns.isEmpty else {
+            throw .invalidData(path: source, line: nil, column: nil, reason: "a chart needs at least one series and one column")
+        }
+        for s in series where s.values.count != columns.count {
+            throw .invalidData(path: source, line: nil, column: nil,
+                               reason: "the series \"\(s.name)\" has \(s.values.count) values for \(columns.count) columns")
+        }
+    }
+}

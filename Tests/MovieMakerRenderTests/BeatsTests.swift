@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import MovieMaker
+import MovieMakerTestSupport
+
+/// Beats found by aubio in click tracks the test makes: where each click is and the tempo are known.
+@Suite("Beats")
+struct BeatsTests {
+    /// A click track at `bpm`: a 3 ms-decaying noise burst and a 2 kHz ping on every beat from `first`,
+    /// `seconds` long.
+    static func clickTrack(bpm: Double, first: Double = 0.5, seconds: Double = 16) -> (sound: ProceduralSound, clicks: [Double]) {
+        let period = 60 / bpm
+        let clicks = Array(stride(from: first, to: seconds, by: period))
+        let sound = ProceduralSound(duration: Time(seconds: seconds)) { t in
+            // The click sounding at t, if any (the last one at or before t).
+            let k = ((t - first) / period).rounded(.down)
+            guard k >= 0 else { return 0 }
+            let age = t - (first + k * period)
+            guard age < 0.03 else { return 0 }
+            // Deterministic noise: a hash of the sample time.
+            let n = sin(t * 12_345_678.9) * 43_758.545
+            let noise = (n - n.rounded(.down)) * 2 - 1
+            return 0.7 * exp(-age / 0.003) * (0.6 * noise + 0.4 * sin(2 * .pi * 2000 * age))
+        }
+        return (sound, clicks)
+    }
+
+    @Test("on click tracks at 90, 120 and 128 BPM every beat found is within 20 ms of a click, nearly every click has one, and the tempo is within 1 BPM",
+          arguments: [90.0, 120.0, 128.0])
+    func clickTracks(bpm: Double) throws {
+        let folder = try TemporaryFolder()
+        let (sound, clicks) = Self.clickTrack(bpm: bpm)
+        let url = folder.file("clicks.wav")
+        try sound.writeWAV(to: url, sampleFormat: .int16)
+        let beats = try Beats(analysing: url)
+        #expect(abs(beats.tempo - bpm) <= 1, "tempo \(beats.tempo) for \(bpm) BPM")
+        let times = beats.times.map(\.seconds)
+        for t in times {
+            let nearest = clicks.min { abs($0 - t) < abs($1 - t) }!
+            #expect(abs(nearest - t) <= 0.02, "a beat at \(t) s is \(Int((t - nearest) * 1000)) ms from the click at \(nearest) s")
+        }
+        let matched = clicks.filter { c in times.contains { abs($0 - c) <= 0.02 } }
+        #expect(matched.count >= clicks.count - 2, "\(matched.count) of \(clicks.count) clicks have a beat: \(times.map { (($0 * 1000).rounded()) / 1000 })")
+    }
+
+    @Test("cuts: every second beat, none closer than the minimum shot, only inside the range")
+    func cutsOnBeats() {
+        let beats = Beats(times: (0..<20).map { Time(value: Int64($0), timescale: 2) }, tempo: 120)   // every 0.5 s
+        #expect(beats.cuts(to: 3) == [0.5, 1, 1.5, 2, 2.5].map { Time(seconds: $0) })
+        #expect(beats.cuts(to: 5, every: 2) == [0.5, 1.5, 2.5, 3.5, 4.5].map { Time(seconds: $0) })
+        #expect(beats.cuts(from: 1, to: 5, minimumShot: Time(seconds: 1.2)) == [2.5, 4].map { Time(seconds: $0) })
+    }
+
+    @Test("a slideshow cut on the beats of a 120 BPM click track has every cut on the frame holding a beat (and a click)")
+    func slideshowCutsOnBeats() throws {
+        let folder = try TemporaryFolder()
+        let (sound, clicks) = Self.clickTrack(bpm: 120, seconds: 6)
+        let music = folder.file("clicks.wav")
+        try sound.writeWAV(to: music, sampleFormat: .int16)
+        let beats = try Beats(analysing: music)
+        let colors: [Color] = [.red, .green, .blue, .white, Color(red: 1, green: 1, blue: 0)]
+        var show = Slideshow(photos: try colors.enumerated().map { Slideshow.Photo(url: try TestPhotos.photo($0.element, "p\($0.offset)", in: folder)) })
+        show.transition = nil
+        show.kenBurns = .off
+        show.fit = .fill
+        try show.cutOnBeats(beats, fps: 30, minimumShot: Time(value: 2, timescale: 5))
+        let frames = try show.clip(width: 160, height: 120).renderFrames(width: 160, height: 120, rate: 30, drawingThreads: 2)
+        // The cuts: frames whose middle pixel differs from the frame before's.
+        let cuts = (1..<frames.count).filter { frames[$0].rgba(x: 80, y: 60) != frames[$0 - 1].rgba(x: 80, y: 60) }
+        #expect(cuts.count == colors.count - 1, "cuts at frames \(cuts)")
+        let beatFrames = Set(beats.times.map { FrameRate(30).frameIndex(at: $0) })
+        let clickFrames = Set(clicks.map { FrameRate(30).frameIndex(at: Time(seconds: $0)) })
+        for cut in cuts {
+            #expect(beatFrames.contains(cut), "the cut at frame \(cut) holds no beat (beats at frames \(beatFrames.sorted()))")
+            #expect(clickFrames.contains(cut), "the cut at frame \(cut) holds no click (clicks at frames \(clickFrames.sorted()))")
+        }
+    }
+}

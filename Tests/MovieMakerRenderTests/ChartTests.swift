@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+@testable import MovieMaker
+import MovieMakerTestSupport
+
+/// Animated charts drawn from tables and checked in their pixels: a bar race's order and lengths at each
+/// period and between, a counter's last value, CSV mistakes named by line and column.
+@Suite("Charts")
+struct ChartTests {
+    // 4 cities over 6 years; the order changes every year.
+    static let csv = """
+    name,2019,2020,2021,2022,2023,2024
+    Lisbon,40,55,60,62,90,120
+    Porto,60,50,70,95,85,80
+    Braga,20,70,45,50,100,60
+    Faro,80,30,50,70,40,100
+    """
+
+    /// Each series' bar in row `y` ranges: the run of pixels of its colour along the middle of its bar.
+    static func barLengths(_ px: PixelBuffer, chart: Chart, layout: ChartLayout, at t: Double) -> [Double] {
+        let (_, positions, _) = layout.raceState(at: t)
+        let g = layout.raceGeometry
+        return chart.data.series.indices.map { i in
+            let y = Int(layout.area.minY + g.slot * (positions[i] + 0.5))
+            let c = chart.color(i)
+            let target = (Int(c.red * 255), Int(c.green * 255), Int(c.blue * 255))
+            // Each pixel's coverage by the bar (its colour projected on the bar's, over black), summed from
+            // the bar's start to where it ends: the length to a fraction of a pixel.
+            let norm = Double(target.0 * target.0 + target.1 * target.1 + target.2 * target.2)
+            var length = 0.0
+            var started = false
+            for x in max(0, Int(g.left) - 1)..<px.width {
+                let p = px.rgba(x: x, y: y)
+                let coverage = min(1, max(0, Double(Int(p.red) * target.0 + Int(p.green) * target.1 + Int(p.blue) * target.2) / norm))
+                if coverage > 0.5 { started = true }
+                if started && coverage < 0.02 { break }
+                length += coverage
+            }
+            return length
+        }
+    }
+
+    @Test("a bar race from a 4-row × 6-period CSV: at each period the bars are in that period's order with lengths proportional to its values (±2 px), and interpolated between")
+    func barRace() throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("cities.csv")
+        try Data(Self.csv.utf8).write(to: url)
+        let data = try ChartData(contentsOf: url)
+        #expect(data.columns == ["2019", "2020", "2021", "2022", "2023", "2024"] && data.series.map(\.name) == ["Lisbon", "Porto", "Braga", "Faro"])
+        let chart = Chart(.barRace, data: data, easing: .linear)
+        let width = 640, height = 360
+        let clip = try chart.clip(duration: 6, width: width, height: height)
+        let layout = try ChartLayout(chart: chart, frame: Size(width: Double(width), height: Double(height)), duration: 6)
+        let longest = layout.raceGeometry.longest
+        // Period k is reached at k s (6 periods over 6 s); frame 30k at 30 fps.
+        func frame(_ i: Int) throws -> PixelBuffer { try clip.renderFrames(i..<(i + 1), width: width, height: height, rate: 30, drawingThreads: 1)[0] }
+        for k in 0..<6 {
+            let px = try frame(30 * k)
+            let values = data.series.map { $0.values[k] }
+            let lengths = Self.barLengths(px, chart: chart, layout: layout, at: Double(k))
+            let largest = values.max()!
+            for i in values.indices {
+                #expect(abs(lengths[i] - values[i] / largest * longest) <= 2,
+                        "period \(data.columns[k]), \(data.series[i].name): bar \(lengths[i]) px, expected \(values[i] / largest * longest)")
+            }
+            // The order on screen: the bar rows from the top are the values from the largest.
+            let shown = layout.raceState(at: Double(k)).positions
+            let order = values.indices.sorted { values[$0] != values[$1] ? values[$0] > values[$1] : $0 < $1 }
+            for (row, i) in order.enumerated() { #expect(shown[i] == Double(row), "period \(k): \(data.series[i].name) in row \(shown[i]), not \(row)") }
+        }
+        // 0.3 of the way from 2019 to 2020 (linear easing, frame 9): each value 0.3 of the way, each bar
+        // between its two rows (none covering another's middle).
+        let between = try frame(9)
+        let values = data.series.map { $0.values[0] + ($0.values[1] - $0.values[0]) * 0.3 }
+        let lengths = Self.barLengths(between, chart: chart, layout: layout, at: 0.3)
+        for i in values.indices {
+            #expect(abs(lengths[i] - values[i] / values.max()! * longest) <= 2, "0.3 of the way, \(data.series[i].name): \(lengths[i]) px, expected \(values[i] / values.max()! * longest)")
+        }
+    }
+
+    @Test("a CSV with a bad number names its line and column; a short row names its line; inline rows name their JSON path")
+    func badTables() throws {
+        do {
+            _ = try ChartData(csv: "name,a,b\nx,1,2\ny,3,4o\n", source: "t.csv")
+            Issue.record("4o is not a number")
+        } catch {
+            #expect(error.code == .invalidData && error.message.contains("t.csv, line 3, column 3") && error.message.contains("\"4o\""), "\(error.message)")
+        }
+        do {
+            _ = try ChartData(csv: "name,a,b\nx,1\n", source: "t.csv")
+            Issue.record("a short row")
+        } catch {
+            #expect(error.code == .invalidData && error.message.contains("line 2"), "\(error.message)")
+        }
+        let quoted = try ChartData(csv: "name,a\n\"Lisbon, PT\", 1_200\n", source: "q.csv")
+        #expect(quoted.series == [ChartData.Series("Lisbon, PT", values: [1200])])
+        do {
+            _ = try Timeline(jsonText: """
+            {"version": 1, "output": {"size": "160x120", "fps": 10},
+             "tracks": [{"kind": "video", "items": [{"type": "chart", "kind": "bar", "data": [["name", "a"], ["x", "ten"]], "duration": "1s"}]}]}
+            """)
+            Issue.record("\"ten\" is not a number")
+        } catch {
+            #expect("\(error)".contains("tracks[0].items[0].data[1][1]"), "\(error)")
+        }
+    }
+
+    @Test("bars, lines and a pie render from a description file; each changes as it grows in and holds at the end")
+    func kindsRender() throws {
+        for kind in ["bar", "line", "pie"] {
+            let timeline = try Timeline(jsonText: """
+            {"version": 1, "output": {"size": "320x240", "fps": 10},
+             "tracks": [{"kind": "video", "items": [{"type": "chart", "kind": "\(kind)", "title": "Sales", "hole": \(kind == "pie" ? 0.5 : 0),
+               "data": [["name", "Q1", "Q2", "Q3"], ["North", 10, 30, 20], ["South", 25, 5, 15]], "duration": "3s"}]}]}
+            """)
+            let composition = try timeline.composition(Timeline.RenderOptions(drawingThreads: 2))
+            let frames = try composition.picture.renderFrames(width: 320, height: 240, rate: composition.frameRate)
+            #expect(frames.count == 30)
+            #expect(frames[2] != frames[10], "\(kind): the chart does not move while it grows in")
+            #expect(frames[28] == frames[29], "\(kind): the chart does not hold at its end")
+            // The series' colours are on screen at the end.
+            let end = frames[29]
+            for color in Chart.tableau10.prefix(2) {
+                let found = stride(from: 0, to: end.height, by: 2).contains { y in
+                    stride(from: 0, to: end.width, by: 2).contains { x in
+                        let p = end.rgba(x: x, y: y)
+                        return abs(Int(p.red) - Int(color.red * 255)) < 8 && abs(Int(p.green) - Int(color.green * 255)) < 8 && abs(Int(p.blue) - Int(color.blue * 255)) < 8
+                    }
+                }
+                #expect(found, "\(kind): no pixel of \(color)")
+            }
+        }
+    }
+
+    @Test("a counter's end frame shows exactly its formatted last value, as Pango draws that text")
+    func counterEndsOnItsValue() throws {
+        let timeline = try Timeline(jsonText: """
+        {"version": 1, "output": {"size": "320x240", "fps": 10},
+         "tracks": [{"kind": "video", "items": [{"type": "chart", "kind": "counter", "from": 0, "to": 12500.5, "decimals": 1, "prefix": "$",
+           "locale": "de_DE", "fontSize": 200, "duration": "2s"}]}]}
+        """)
+        let composition = try timeline.composition(Timeline.RenderOptions(drawingThreads: 1))
+        let last = try composition.picture.renderFrames(19..<20, width: 320, height: 240, rate: composition.frameRate)[0]
+        // The same text drawn the counter's way on black: "$12.500,5".
+        let canvas = try Canvas(width: 320, height: 240)
+        let style = TextStyle(font: TextFont(family: "DejaVu Sans", size: 200 * 240 / 1080), color: .white, alignment: .center)
+        let layout = try TextLayout("$12.500,5", style: style, width: 320)
+        try canvas.draw { ctx in
+            ctx.clear(.black)
+            ctx.draw(layout, at: Point(x: 0, y: 120 - layout.logicalBounds.midY))
+        }
+        #expect(last == canvas.pixels(), "the counter's last frame is not \"$12.500,5\"")
+        let wrong = try TextLayout("$12.500,4", style: style, width: 320)
+        try canvas.draw { ctx in
+            ctx.clear(.black)
+            ctx.draw(wrong, at: Point(x: 0, y: 120 - wrong.logicalBounds.midY))
+        }
+        #expect(last != canvas.pixels(), "the comparison cannot tell 12.500,5 from 12.500,4")
+    }
+}
