@@ -21,10 +21,10 @@ struct SilencesCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("A video with sound, or a sound file.", valueName: "clip"))
     var clip: String
 
-    @Option(help: ArgumentHelp("The level below which sound is silence, in dB (default -40).", valueName: "dB"))
+    @Option(help: ArgumentHelp("The level below which sound is silence, in dB.", valueName: "dB"))
     var threshold: Double = -40
 
-    @Option(help: ArgumentHelp("The shortest silence that counts, in seconds (default 0.4).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("The shortest silence that counts, in seconds.", valueName: "seconds"))
     var min: Double = 0.4
 
     @Flag(help: "Print one JSON array instead of lines.")

@@ -212,7 +212,7 @@ struct SlideshowCommand: SingleOutputCommand {
     var cutOn: String?
 
     /// Cut on every n-th beat.
-    @Option(help: ArgumentHelp("With --cut-on beats: cut on every n-th beat (2: every second beat). (default: 1)", valueName: "n"))
+    @Option(help: ArgumentHelp("With --cut-on beats: cut on every n-th beat (2: every second beat).", valueName: "n"))
     var every: Int = 1
 
     /// The shortest shot.

@@ -110,7 +110,7 @@ struct StitchCommand: SingleOutputCommand {
     var removeSilence = false
 
     /// The level below which sound is silence.
-    @Option(name: .customLong("silence-threshold"), help: ArgumentHelp("With --remove-silence: the level below which sound is silence, in dB. (default: -40)", valueName: "dB"))
+    @Option(name: .customLong("silence-threshold"), help: ArgumentHelp("With --remove-silence: the level below which sound is silence, in dB.", valueName: "dB"))
     var silenceThreshold: Double = -40
 
     @OptionGroup(title: "Sound track") var sound: SoundTrackOptions
