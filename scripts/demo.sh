@@ -49,9 +49,20 @@ echo "Other destinations: moviemaker render examples/specs/promo.json --preview 
 $bin/moviemaker render examples/specs/promo.json --preview --max-size 2MB -o $out/promo.gif
 $bin/moviemaker render examples/specs/promo.json --codec av1 --preset veryfast -o $out/promo-av1.webm
 $bin/moviemaker render examples/specs/promo.json --preset veryfast --hls $out/promo-hls --segment 4s
+echo "Motion graphics: moviemaker render examples/motion/lottie-title.json, examples/motion/bar-race.json; a slideshow cut on the beat"
+$bin/moviemaker render examples/motion/lottie-title.json --preset veryfast -o $out/lottie-title.mp4
+$bin/moviemaker render examples/motion/bar-race.json --preset veryfast -o $out/bar-race.mp4
+# 16 s at 120 BPM: a kick on every beat, a hat between, a soft chord under them.
+ffmpeg -nostdin -v error -y -f lavfi -i "aevalsrc='0.8*exp(-mod(t,0.5)*25)*sin(2*PI*55*t*(1+exp(-mod(t,0.5)*40)))+0.12*exp(-mod(t+0.25,0.5)*120)*sin(2*PI*7000*t)+0.05*sin(2*PI*220*t)+0.04*sin(2*PI*277*t):s=48000:d=16'" \
+    -ac 2 $out/beat.wav
+$bin/moviemaker beats $out/beat.wav | head -1
+$bin/moviemaker slideshow $out/photos --music $out/beat.wav --cut-on beats --every 2 --transition none --size 1280x720 --preset veryfast \
+    -o $out/slideshow-on-the-beat.mp4
 echo "Templates rendered as their own previews: $out/travel.mp4, $out/promo.mp4, $out/birthday.mp4, $out/editing.mp4 (filters, split screens, stickers, subtitles),"
 echo "  $out/explainer.mp4 (a voice-over spoken by eSpeak NG: pictures cut on its bookmarks, its waveform, captions at its word times);"
 echo "  $out/audiogram.mp4 (moviemaker audiogram of the explainer's sound: a vertical podcast clip)."
+echo "Motion graphics: $out/lottie-title.mp4 (a Lottie over a title), $out/bar-race.mp4 (a bar race from examples/motion/cities.csv),"
+echo "  $out/slideshow-on-the-beat.mp4 (the photos cut on every second beat of $out/beat.wav)."
 echo "Filled template: $out/birthday-ana.mp4 (its description, itself a template: $out/birthday-ana.json)."
 echo "A template batch: $out/speakers/ (five speaker cards, one per row of examples/specs/speakers.csv, in one process; run again, it skips them)."
 echo "Other destinations: $out/promo.gif (an animated GIF fitted into 2 MB), $out/promo-av1.webm (AV1),"
