@@ -268,7 +268,7 @@ struct SlideshowCommand: SingleOutputCommand {
         if let cutOn {
             guard cutOn == "beats" else { throw ValidationError("--cut-on \(cutOn): the cuts snap to beats: give --cut-on beats") }
             guard sound.music != nil else { throw ValidationError("--cut-on beats cuts on the music's beats: give --music FILE") }
-            if isAuto || fitMusic { throw ValidationError("--cut-on beats sets each photo's time from the beats: leave out --duration auto and --fit-music") }
+            if durationSetting != nil || fitMusic { throw ValidationError("--cut-on beats sets each photo's time from the beats: leave out --duration and --fit-music") }
         }
         guard every >= 1 && every <= 64 else { throw ValidationError("--every \(every): give a whole number of beats from 1 to 64, e.g. --every 2") }
         guard kenBurnsZoom >= 0, kenBurnsZoom <= 1 else {
@@ -360,7 +360,7 @@ struct SlideshowCommand: SingleOutputCommand {
         }
         if cutOn == "beats", let music = sound.music {
             let beats: Beats
-            do { beats = try Beats(analysing: URL(fileURLWithPath: music)) } catch { throw InputError("--music \(music): \(error.message)") }
+            do { beats = try Beats.analysed(URL(fileURLWithPath: music)) } catch { throw InputError("--music \(music): \(error.message)") }
             // The music starts with the film: the intro's time is music time too.
             try show.cutOnBeats(beats, fps: video.fps, every: every, minimumShot: minShot)
         }

@@ -127,6 +127,12 @@ struct StitchCommand: SingleOutputCommand {
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
     func validate() throws {
+        guard (-120...0).contains(silenceThreshold) else {
+            throw ValidationError("--silence-threshold \(silenceThreshold): give a level from -120 to 0 dB, e.g. --silence-threshold -40")
+        }
+        if silenceThreshold != -40 && !removeSilence {
+            throw ValidationError("--silence-threshold goes with --remove-silence: add --remove-silence, or leave it out")
+        }
         guard !clips.isEmpty else {
             throw ValidationError("give the video clips to join, in order, e.g. moviemaker stitch a.mp4 b.mp4 -o day.mp4")
         }

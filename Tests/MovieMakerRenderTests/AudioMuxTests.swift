@@ -272,7 +272,9 @@ struct AudioMuxTests {
         return worst
     }
 
-    @Test("Sync: beeps start within 5 ms of their flash frames across a 10-minute movie", arguments: [FrameRate(30), FrameRate.ntsc])
+    // At 30000/1001 fps only: the drift a non-integer rate accumulates is what ten minutes can show (30 fps
+    // is checked over shorter movies in the other sync tests).
+    @Test("Sync: beeps start within 5 ms of their flash frames across a 10-minute movie", arguments: [FrameRate.ntsc])
     func syncOverTenMinutes(rate: FrameRate) throws {
         guard FFTools.available else { return }
         let folder = try TemporaryFolder()

@@ -420,6 +420,8 @@ struct FuzzMedia {
         try Data("1\n00:00:00,000 --> 00:00:00,400\nHello <i>there</i>\n\n2\n00:00:00,500 --> 00:00:00,900\nمرحبا\n".utf8)
             .write(to: folder.file("talk.srt"))
         try Data("LUT_3D_SIZE 2\n0 0 0\n1 0 0\n0 1 0\n1 1 0\n0 0 1\n1 0 1\n0 1 1\n1 1 1\n".utf8).write(to: folder.file("identity.cube"))
+        try LottieFixture.movingSquare(width: 64, height: 48, frames: 10, side: 6, path: [.init(frame: 0, x: 8, y: 8), .init(frame: 10, x: 56, y: 40)])
+            .write(to: folder.file("square.json"))
         try Data("not a picture, a film or a sound\n".utf8).write(to: folder.file("notes.txt"))
         try Data().write(to: folder.file("empty.mp4"))
         try FileManager.default.createDirectory(at: folder.file("folder.mp4"), withIntermediateDirectories: true)
@@ -1109,7 +1111,8 @@ enum FuzzSeeds {
                          "opacity": 0.9, "flip": "horizontal", "crop": {"x": 0.1, "y": 0, "width": 0.8, "height": 1}, "cornerRadius": 4, "blend": "screen"},
            "transition": {"name": "fade", "duration": "0.1s"}},
           {"type": "split", "layout": "2x2", "gutter": 2, "borderWidth": 1, "borderColor": "white", "cornerRadius": 3, "fits": ["fill", "fit", "stretch", "center"],
-           "cells": [{"type": "video", "source": {"file": "clip.mp4"}, "duration": "0.5s", "filters": [{"name": "look", "look": "noir"}]},
+           "cells": [{"type": "video", "source": {"file": "clip.mp4"}, "duration": "0.5s", "filters": [{"name": "look", "look": "noir"}],
+                      "removeSilence": {"threshold": "-30dB", "min": "0.2s", "keep": "0.05s"}},
                      {"type": "color", "color": "teal", "duration": "0.4s", "at": "0.1s"},
                      {"type": "photo", "source": {"file": "photo.jpg"}, "duration": "0.5s"},
                      {"type": "title", "text": "Cell", "duration": "0.5s"}]},
@@ -1123,6 +1126,8 @@ enum FuzzSeeds {
           {"type": "sticker", "emoji": "⭐", "at": "0.5s", "duration": "0.5s", "width": 12, "loop": false, "enter": "fade"},
           {"type": "subtitles", "file": "talk.srt", "style": "box", "size": 0.1, "color": "yellow"},
           {"type": "chart", "kind": "counter", "from": 10, "to": 2500, "decimals": 1, "prefix": "$", "locale": "fr_FR", "at": "0.2s", "duration": "0.6s", "fontSize": 40},
+          {"type": "chart", "kind": "barRace", "data": [["name", "a", "b", "c"], ["x", 1, 5, 2], ["y", 3, 2, 4.5]], "title": "Race", "colors": ["red", "#00ff00"], "at": "0.1s", "duration": "0.6s"},
+          {"type": "lottie", "source": {"file": "square.json"}, "colors": {"bg": "navy"}, "speed": 2, "loop": false, "fit": "fill", "at": "0.3s", "duration": "0.5s"},
           {"type": "captions", "source": {"file": "talk.srt"}, "style": "karaoke", "at": "0.1s", "fontSize": 0.12, "highlightBackground": "purple",
            "outlineColor": "none", "position": [0.5, 0.3], "wordsPerPage": 3, "pauseBreak": "0.2s", "hold": "3f", "uppercase": true, "weight": "heavy"}
         ]}

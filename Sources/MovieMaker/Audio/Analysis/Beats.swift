@@ -1,5 +1,6 @@
 internal import CAubio
 import Foundation
+import Synchronization
 
 /// A piece of music's beats and tempo, found by aubio: what cuts on the beat snap to.
 ///
@@ -129,6 +130,26 @@ public struct Beats: Sendable, Hashable, Codable {
         }
         return cuts
     }
+}
+
+extension Beats {
+    /// The beats of `url`, analysed once per process while the file keeps its size and modification
+    /// time (a template batch cutting forty movies on one song analyses it once).
+    package static func analysed(_ url: URL) throws(MovieMakerError) -> Beats {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        let key = "\(url.standardizedFileURL.path)|\((attributes?[.size] as? NSNumber)?.int64Value ?? -1)|\((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
+        if let known = cache.withLock({ $0.first { $0.key == key }?.beats }) { return known }
+        let beats = try Beats(analysing: url)
+        cache.withLock { cache in
+            cache.removeAll { $0.key == key }
+            cache.insert((key, beats), at: 0)
+            if cache.count > 8 { cache.removeLast(cache.count - 8) }
+        }
+        return beats
+    }
+
+    /// The last few analyses, most recent first.
+    private static let cache = Mutex<[(key: String, beats: Beats)]>([])
 }
 
 /// aubio's tempo tracker and onset detector, fed a mono 44.1 kHz sound a hop at a time. Owns its aubio

@@ -23,8 +23,9 @@ extension Timeline {
         public var kenBurns: KenBurnsSpec?
         /// Captions (default none).
         public var captions: Slideshow.Captions?
-        /// What the cuts snap to: `"beats"`, the beats of the movie's music (the first music item of an
-        /// audio track, which must start that track); nil: each photo lasts `duration`.
+        /// What the cuts snap to: `"beats"`, the beats of the movie's music (the first music item of the
+        /// audio tracks, where its `at` and `in` put it); nil: each photo lasts `duration`, which
+        /// `cutOn` replaces.
         public var cutOn: String?
         /// With `cutOn`: cut on every n-th beat (default 1).
         public var every: Int?
@@ -52,7 +53,7 @@ extension Timeline.SlideshowItem: TimelineItemKind {
                 SpecField("photoTransition", Schema.ref("transition"), "The transition between photos (default a 1s fade)."),
                 SpecField("kenBurns", Schema.oneOf([Schema.boolean, Schema.ref("kenBurnsSettings")]), "Pan and zoom: true, false or {zoom, pan, direction, seed} (default true)."),
                 SpecField("captions", Schema.enumeration(Slideshow.Captions.allCases.map(\.rawValue)), "What captions show (default none)."),
-                SpecField("cutOn", Schema.enumeration(["beats"]), "beats: each photo after the first starts on the frame holding a beat of the movie's music (the first music item of an audio track)."),
+                SpecField("cutOn", Schema.enumeration(["beats"]), "beats: each photo after the first starts on the frame holding a beat of the movie's music (the first music item; duration is then unused)."),
                 SpecField("every", Schema.integer(minimum: 1, maximum: 64), "With cutOn: cut on every n-th beat (default 1)."),
                 SpecField("minimumShot", Schema.ref("duration"), "With cutOn: the shortest a photo is shown (default 1s); closer beats are skipped."),
         ]),
@@ -139,7 +140,7 @@ extension TimelineCompiler {
         if s.cutOn == "beats" {
             let (music, offset) = try musicForBeats(at: path.appending("cutOn"))
             let beats: Beats
-            do { beats = try Beats(analysing: music) } catch {
+            do { beats = try Beats.analysed(music) } catch {
                 throw .invalidDescription(path.appending("cutOn"), "cannot find the beats of \(music.path): \(error.message)", file: music.path)
             }
             do {
@@ -155,14 +156,16 @@ extension TimelineCompiler {
 }
 
 extension TimelineCompiler {
-    /// The music cuts on the beat follow: the first music item that starts an audio track, and where
-    /// in its file the movie's time 0 is (its `in`).
+    /// The music cuts on the beat follow: the first music item of the audio tracks, and where in its
+    /// file the movie's time 0 is (its `in`, less its `at`).
     mutating func musicForBeats(at path: JSONPath) throws(MovieMakerError) -> (URL, Time) {
         for track in timeline.tracks where track.kind == .audio {
-            guard let first = track.items.first, case let .audio(audio) = first.content, audio.isMusic else { continue }
-            let url = try file(audio.source, at: path, kinds: [.audio])
-            return (url, audio.in?.time(at: rate) ?? .zero)
+            for item in track.items where item.enabled != false {
+                guard case let .audio(audio) = item.content, audio.isMusic else { continue }
+                let url = try file(audio.source, at: path, kinds: [.audio])
+                return (url, (audio.in?.time(at: rate) ?? .zero) - (item.at?.time(at: rate) ?? .zero))
+            }
         }
-        throw .invalidDescription(path, "cuts on the beat need music: start an audio track with a music item ({\"type\": \"music\", \"source\": {\"file\": \"song.mp3\"}})")
+        throw .invalidDescription(path, "cuts on the beat need music: add a music item to an audio track ({\"type\": \"music\", \"source\": {\"file\": \"song.mp3\"}})")
     }
 }

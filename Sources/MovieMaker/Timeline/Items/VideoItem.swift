@@ -230,6 +230,10 @@ extension TimelineCompiler {
         if speed != .normal, !details.contains(where: { $0.hasPrefix("speedToFit") }) { details.append("speed \(speed)") }
         if v.reverse == true { clip = clip.reversed(); details.append("reversed") }
         if let removal = v.removeSilence {
+            // Silences are found in the file's time: the clip must play it as it is, forwards at speed 1.
+            guard speed == .normal, !details.contains(where: { $0 == "looped" || $0.hasPrefix("last frame held") }) else {
+                throw .invalidDescription(path.appending("removeSilence"), "cuts silences out of a clip played as it is; the slot's fit makes it \(details.joined(separator: ", ")): give the slot a fit of cutTail, cutHead or center, or leave out \"removeSilence\"")
+            }
             let detection = SilenceDetection(threshold: removal.threshold ?? -40, minimum: removal.min?.time(at: rate) ?? Time(value: 2, timescale: 5))
             let found: [TimeRange]
             do { found = try detection.silences(in: url) } catch {
