@@ -22,7 +22,7 @@ import Glibc
 /// Shared inputs are made once into the build folder (`help-example-fixtures-1`, removed by `make
 /// clean`). Examples that render are kept small in the help texts themselves (`--size 360p`, `-d 2`,
 /// `--preview`): the ~50 examples take about 80 s on two cores.
-@Suite("Help examples run verbatim", .serialized)
+@Suite("Help examples run verbatim")
 struct HelpExampleTests {
     /// The checkout: three folders up from this file.
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -112,6 +112,11 @@ struct HelpExampleTests {
         var seen = Set<String>()
         return helps.flatMap { examples(in: $0.text, command: $0.command) }.filter { seen.insert($0.text).inserted }
     }()
+
+    /// The examples that serve (`studio`): they run one at a time, since two may name the same port.
+    /// The others, each in a folder of its own, run side by side.
+    static let servingExamples = allExamples.filter { $0.command.first == "studio" }
+    static let otherExamples = allExamples.filter { $0.command.first != "studio" }
 
     // MARK: - Splitting a line as a shell does
 
@@ -568,8 +573,18 @@ struct HelpExampleTests {
         }
     }
 
-    @Test("the help's example runs verbatim and writes what it names", arguments: allExamples)
+    @Test("the help's example runs verbatim and writes what it names", arguments: otherExamples)
     func runs(_ example: Example) throws {
+        try check(example)
+    }
+
+    @Test("the help's studio example runs verbatim, serves and stops on SIGINT", .serialized, arguments: servingExamples)
+    func serves(_ example: Example) throws {
+        try check(example)
+    }
+
+    /// Runs `example` in a folder of its own with the inputs it names, and checks what it writes.
+    func check(_ example: Example) throws {
         guard CLI.isBuilt else { return }
         if !FFTools.available { try Test.cancel("skipped: the inputs are made with the ffmpeg CLI, not installed at \(FFTools.ffmpeg)") }
         let fixtures = try Self.fixtures.get()
