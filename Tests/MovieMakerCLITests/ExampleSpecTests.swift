@@ -24,17 +24,33 @@ struct ExampleSpecTests {
         try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any], "\(url.path) is not a JSON object")
     }
 
-    /// A temporary folder holding the spec as `spec.json` and its default media, made by the media
-    /// script at 320x240 into `media/` (the test is skipped when ffmpeg is missing).
-    static func prepare(_ name: String, function: String = #function) throws -> (TemporaryFolder, URL) {
+    /// A temporary folder holding the spec as `spec.json` and its default media (made by the media
+    /// script at 320x240, `sharedMedia`) as `media/`: a link to the shared folder, or a copy when the
+    /// test needs the files inside its folder (the test is skipped when ffmpeg is missing).
+    static func prepare(_ name: String, copyingMedia: Bool = false, function: String = #function) throws -> (TemporaryFolder, URL) {
         if !FFTools.available { try Test.cancel("skipped: scripts/make-demo-media.sh needs the ffmpeg CLI, not installed at \(FFTools.ffmpeg)") }
         let folder = try TemporaryFolder(function)
         let spec = folder.file("spec.json")
         try FileManager.default.copyItem(at: specFolder.appendingPathComponent(name), to: spec)
-        let r = try run("/bin/bash", [mediaScript.path, folder.file("media").path, "320x240"])
-        try #require(r.status == 0, "make-demo-media.sh failed (\(r.status)): \(r.stderr)")
+        if copyingMedia {
+            try FileManager.default.copyItem(at: try sharedMedia.get(), to: folder.file("media"))
+        } else {
+            try FileManager.default.createSymbolicLink(at: folder.file("media"), withDestinationURL: try sharedMedia.get())
+        }
         return (folder, spec)
     }
+
+    /// The templates' media at 320x240, made once into the build folder (the script keeps the files
+    /// already there and writes each through a temporary name) and linked into each test's folder as
+    /// `media`: the renders only read it.
+    static let sharedMedia: Result<URL, any Error> = Result {
+        let folder = CLI.binFolder.appendingPathComponent("example-spec-media-320x240")
+        let r = try run("/bin/bash", [mediaScript.path, folder.path, "320x240"])
+        guard r.status == 0 else { throw MediaFailure(description: "make-demo-media.sh failed (\(r.status)): \(r.stderr)") }
+        return folder
+    }
+
+    struct MediaFailure: Error, CustomStringConvertible { let description: String }
 
     /// The frame count `moviemaker render SPEC --check` plans: `… s (N frames); …` on its plan's first line.
     static func checkedFrameCount(_ spec: URL, _ extra: [String] = []) throws -> (Int, CLI.Result) {

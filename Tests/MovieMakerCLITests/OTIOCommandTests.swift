@@ -140,7 +140,7 @@ struct OTIOCommandTests {
     @Test("otio import into another folder rewrites every path for the new description, which validates and renders the same movie")
     func importIntoAnotherFolderValidatesAndRenders() throws {
         guard CLI.isBuilt, FFTools.available else { return }
-        let (folder, spec) = try ExampleSpecTests.prepare("travel.json")
+        let (folder, spec) = try ExampleSpecTests.prepare("travel.json", copyingMedia: true)
         let elsewhere = folder.file("elsewhere/deeper")
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
         let otio = folder.file("otio/travel.otio")

@@ -2,7 +2,7 @@ import Foundation
 
 extension Clip {
     /// An audiogram as a generator leaf: a sound drawn as `visualizer` says, each frame from the samples
-    /// around its time (read once per render: `AudiogramStore`).
+    /// around its time (read once per render: `RenderSession.audiograms`).
     package struct AudiogramLeaf: Sendable, Equatable {
         /// How the sound is drawn.
         package let visualizer: AudioVisualizer

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// The sound an audiogram leaf draws, from its time `start`. A reference type so copies of a clip share
-/// it: a render reads each signal once (`AudiogramStore`).
+/// it: a render reads each signal once (`RenderSession.audiograms`).
 final class SoundSignal: Sendable {
     /// The sound.
     let sound: any AudioSource
@@ -253,48 +253,10 @@ final class SoundAnalysis: @unchecked Sendable {
     }
 }
 
-/// A render's sound analyses, one per audiogram signal, opened when the render opens.
-final class AudiogramStore: Sendable {
-    private let analyses = Mutex<[ObjectIdentifier: SoundAnalysis]>([:])
-
-    init() {}
-
-    /// Opens the sound of every audiogram in `clip`; throws the first that cannot be read.
-    func open(_ clip: Clip) throws(MovieMakerError) {
-        var signals: [SoundSignal] = []
-        clip.forEachSoundSignal { signal in
-            if !signals.contains(where: { $0 === signal }) { signals.append(signal) }
-        }
-        for signal in signals where analyses.withLock({ $0[ObjectIdentifier(signal)] == nil }) {
-            let analysis = try SoundAnalysis(signal)
-            analyses.withLock { $0[ObjectIdentifier(signal)] = analysis }
-        }
-    }
-
-    /// The analysis of `signal`, opening it now if the store has none.
-    func analysis(for signal: SoundSignal) throws(MovieMakerError) -> SoundAnalysis {
-        let id = ObjectIdentifier(signal)
-        if let a = analyses.withLock({ $0[id] }) { return a }
-        let a = try SoundAnalysis(signal)
-        return analyses.withLock { stored in
-            if let existing = stored[id] { return existing }
-            stored[id] = a
-            return a
-        }
-    }
-
-    /// Closes every analysis (their readers and samples are freed).
-    func close() { analyses.withLock { $0.removeAll() } }
-}
-
 extension Clip {
-    /// Calls `body` with the signal of every audiogram leaf in the tree.
-    func forEachSoundSignal(_ body: (SoundSignal) throws -> Void) rethrows {
-        switch node {
-        case let .generator(.audiogram(leaf), _): try body(leaf.signal)
-        case .generator, .media: break
-        default: for child in node.children { try child.forEachSoundSignal(body) }
-        }
+    /// The signal of every audiogram leaf in the tree.
+    var soundSignals: [SoundSignal] {
+        generatorSources { if case let .audiogram(leaf) = $0 { leaf.signal } else { nil } }
     }
 }
 
@@ -303,6 +265,6 @@ extension RenderSession {
     /// render, the clip's own.
     func soundAnalysis(for signal: SoundSignal) throws(MovieMakerError) -> SoundAnalysis {
         if isStandalone { return try signal.standaloneAnalysis() }
-        return try audiograms.analysis(for: signal)
+        return try audiograms.value(for: signal)
     }
 }

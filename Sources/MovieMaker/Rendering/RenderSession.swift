@@ -31,11 +31,11 @@ final class RenderSession: @unchecked Sendable {
     /// The render's video decoders (at most `videoDecoderLimit` open at once).
     let videoPool: VideoDecoderPool
     /// The render's decoded stickers (every one decoded when the session opens).
-    let stickers = StickerStore()
+    let stickers = SessionStore<StickerSource, AnimatedImage> { source throws(MovieMakerError) in try source.decode() }
     /// The render's audiogram sounds (every one opened when the session opens).
-    let audiograms = AudiogramStore()
+    let audiograms = SessionStore<SoundSignal, SoundAnalysis> { signal throws(MovieMakerError) in try SoundAnalysis(signal) }
     /// The render's Lottie animations (every one opened when the session opens).
-    let lotties = LottieStore()
+    let lotties = SessionStore<LottieSource, LottiePlayer> { source throws(MovieMakerError) in try source.open() }
     /// The render's photo counters (for `statistics`).
     let photoCounters = PhotoCounters()
 
@@ -71,9 +71,9 @@ final class RenderSession: @unchecked Sendable {
             try provider.validate()
             photoProviders[id] = provider
         }
-        try stickers.open(clip)
-        try audiograms.open(clip)
-        try lotties.open(clip)
+        try stickers.open(clip.stickerSources)
+        try audiograms.open(clip.soundSignals)
+        try lotties.open(clip.lottieSources)
     }
 
     private init(standaloneFrame: Size) {

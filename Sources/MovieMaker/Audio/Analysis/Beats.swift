@@ -34,31 +34,15 @@ public struct Beats: Sendable, Hashable, Codable {
     /// beat and onset lists). Throws `.audioUnreadable` or `.noAudioStream` for a file without usable
     /// sound, `.cancelled` when `cancellation` is cancelled.
     public init(analysing url: URL, cancellation: CancellationToken? = nil) throws(MovieMakerError) {
-        let file = try AudioFile(url: url)
-        guard let duration = file.duration else {
-            throw .audioUnreadable(path: url.path, reason: "its length is unknown (no duration in the file and none in its packets)")
-        }
-        let reader: any AudioReader
-        do { reader = try file.makeReader(format: AudioFormat(sampleRate: Self.sampleRate, channelCount: 1)) } catch let error as MovieMakerError {
-            throw error
-        } catch {
-            throw .audioUnreadable(path: url.path, reason: "\(error)")
-        }
-        let total = Int64((duration.seconds * Double(Self.sampleRate)).rounded(.up))
+        let sound = try AnalysedSound(url, format: AudioFormat(sampleRate: Self.sampleRate, channelCount: 1))
         let analysis = try Analysis()
         var block = [Float](repeating: 0, count: Self.hop)
         var position: Int64 = 0
         var blocks = 0
-        while position < total {
+        while position < sound.frames {
             blocks += 1
             if blocks % 256 == 0, cancellation?.isCancelled == true { throw .cancelled }
-            do {
-                try block.withUnsafeMutableBufferPointer { try reader.read(into: $0.baseAddress!, frameCount: Self.hop) }
-            } catch let error as MovieMakerError {
-                throw error
-            } catch {
-                throw .audioUnreadable(path: url.path, reason: "\(error)")
-            }
+            try sound.read(into: &block)
             analysis.feed(block)
             position += Int64(Self.hop)
         }

@@ -26,30 +26,14 @@ public struct SilenceDetection: Sendable, Hashable, Codable {
     /// once in 10 ms blocks (memory does not grow with its length beyond the list). Throws
     /// `.audioUnreadable`/`.noAudioStream` for a file without usable sound, `.cancelled` when cancelled.
     public func silences(in url: URL, cancellation: CancellationToken? = nil) throws(MovieMakerError) -> [TimeRange] {
-        let file = try AudioFile(url: url)
-        guard let duration = file.duration else {
-            throw .audioUnreadable(path: url.path, reason: "its length is unknown (no duration in the file and none in its packets)")
-        }
-        let reader: any AudioReader
-        do { reader = try file.makeReader(format: Self.format) } catch let error as MovieMakerError {
-            throw error
-        } catch {
-            throw .audioUnreadable(path: url.path, reason: "\(error)")
-        }
-        let total = Self.format.frame(at: duration)
-        var scanner = Scanner(detection: self, total: total)
+        let sound = try AnalysedSound(url, format: Self.format)
+        var scanner = Scanner(detection: self, total: sound.frames)
         var block = [Float](repeating: 0, count: Self.window)
         var position: Int64 = 0
-        while position < total {
+        while position < sound.frames {
             if (position / Int64(Self.window)) % 1000 == 0, cancellation?.isCancelled == true { throw .cancelled }
-            do {
-                try block.withUnsafeMutableBufferPointer { try reader.read(into: $0.baseAddress!, frameCount: Self.window) }
-            } catch let error as MovieMakerError {
-                throw error
-            } catch {
-                throw .audioUnreadable(path: url.path, reason: "\(error)")
-            }
-            let count = Int(min(Int64(Self.window), total - position))
+            try sound.read(into: &block)
+            let count = Int(min(Int64(Self.window), sound.frames - position))
             scanner.feed(block, count: count, at: position)
             position += Int64(count)
         }
@@ -140,5 +124,40 @@ extension Clip {
         if cursor < duration { pieces.append((cursor, duration)) }
         guard pieces.count != 1 || pieces[0].from != .zero || pieces[0].to != duration else { return self }
         return .sequence(pieces.map { trimmed(from: $0.from, to: $0.to) })
+    }
+}
+
+/// A sound file read once from its start for an analysis (beats, silences), in mono blocks.
+struct AnalysedSound {
+    let url: URL
+    /// How many sample frames the sound has at the format's rate.
+    let frames: Int64
+    private let reader: any AudioReader
+
+    /// Opens `url` (any file FFmpeg reads a sound from) in `format`. Throws `.audioUnreadable` or
+    /// `.noAudioStream` for a file without usable sound, or whose length is unknown.
+    init(_ url: URL, format: AudioFormat) throws(MovieMakerError) {
+        self.url = url
+        let file = try AudioFile(url: url)
+        guard let duration = file.duration else {
+            throw .audioUnreadable(path: url.path, reason: "its length is unknown (no duration in the file and none in its packets)")
+        }
+        do { reader = try file.makeReader(format: format) } catch let error as MovieMakerError {
+            throw error
+        } catch {
+            throw .audioUnreadable(path: url.path, reason: "\(error)")
+        }
+        frames = format.frame(at: duration)
+    }
+
+    /// Reads the next `block.count` frames into `block` (silence past the end).
+    func read(into block: inout [Float]) throws(MovieMakerError) {
+        do {
+            try block.withUnsafeMutableBufferPointer { try reader.read(into: $0.baseAddress!, frameCount: $0.count) }
+        } catch let error as MovieMakerError {
+            throw error
+        } catch {
+            throw .audioUnreadable(path: url.path, reason: "\(error)")
+        }
     }
 }

@@ -34,16 +34,19 @@ public struct ChartData: Sendable, Hashable, Codable {
     /// The largest number of rows or columns a table may have (a chart shows far fewer).
     static let maximumCells = 1_000_000
 
-    /// Reads CSV text (see the type's documentation); `source` names it in errors. Quoted fields may
-    /// hold commas; values may have spaces around them and `_` between digits. Throws `.invalidData`
+    /// Reads CSV text (see the type's documentation; RFC 4180, as spreadsheets export it); `source`
+    /// names it in errors. Quoted fields may hold commas; values may have spaces around them and `_`
+    /// between digits; blank lines are skipped. Throws `.invalidData`
     /// naming the line and column of a value that is not a number, a row with too few or too many
     /// cells, or a table without series or columns.
     public init(csv text: String, source: String) throws(MovieMakerError) {
-        var rows: [(line: Int, cells: [String])] = []
-        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
-            rows.append((index + 1, try Self.cells(of: String(line), line: index + 1, source: source)))
+        let parsed: [CSV.Row]
+        do { parsed = try CSV.rows(text) } catch {
+            throw .invalidData(path: source, line: error.line, column: nil, reason: error.reason)
         }
+        // Blank lines are skipped.
+        let rows = parsed.filter { !$0.fields.allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty } }
+            .map { (line: $0.line, cells: $0.fields) }
         guard let header = rows.first else { throw .invalidData(path: source, line: nil, column: nil, reason: "it is empty: give a header (name,2019,2020…) and a row per series") }
         let columns = header.cells.dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }
         guard !columns.isEmpty else {
@@ -81,37 +84,6 @@ public struct ChartData: Sendable, Hashable, Codable {
             throw .invalidData(path: url.path, line: nil, column: nil, reason: "it is not UTF-8 text (\((error as NSError).localizedDescription))")
         }
         try self.init(csv: text, source: url.path)
-    }
-
-    /// The cells of one CSV line: commas separate, double quotes enclose (a doubled quote is a quote).
-    static func cells(of line: String, line number: Int, source: String) throws(MovieMakerError) -> [String] {
-        var cells: [String] = []
-        var cell = ""
-        var quoted = false
-        var chars = Array(line)
-        if chars.last == "\r" { chars.removeLast() }
-        var i = 0
-        while i < chars.count {
-            let c = chars[i]
-            if quoted {
-                if c == "\"" {
-                    if i + 1 < chars.count, chars[i + 1] == "\"" { cell.append("\""); i += 1 } else { quoted = false }
-                } else {
-                    cell.append(c)
-                }
-            } else if c == "\"" && cell.trimmingCharacters(in: .whitespaces).isEmpty {
-                quoted = true
-                cell = ""
-            } else if c == "," {
-                cells.append(cell); cell = ""
-            } else {
-                cell.append(c)
-            }
-            i += 1
-        }
-        guard !quoted else { throw .invalidData(path: source, line: number, column: cells.count + 1, reason: "a quoted cell is not closed: end it with \"") }
-        cells.append(cell)
-        return cells
     }
 
     /// Checks the table can be charted: at least one series and column, each series a value per column.

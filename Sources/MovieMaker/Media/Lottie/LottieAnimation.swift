@@ -92,7 +92,7 @@ package struct LottieFile: Sendable, Hashable {
 }
 
 /// One rlottie animation of a file, with its colour overrides applied and the surface it renders into.
-/// Its one owner frees it; it draws one frame at a time (the store hands each lane its own).
+/// Its one owner frees it; it draws one frame at a time (its player hands each lane its own).
 final class LottieRenderer {
     private let animation: OpaquePointer   // owned Lottie_Animation
     /// The surface the last frame was rendered into (reused while the size stays).
@@ -206,46 +206,11 @@ final class LottiePlayer: Sendable {
     var rendererCount: Int { idle.withLock { $0.count } }
 }
 
-/// A render's opened Lottie files, opened when the session opens and freed when it closes.
-final class LottieStore: Sendable {
-    private let players = Mutex<[ObjectIdentifier: LottiePlayer]>([:])
-
-    init() {}
-
-    /// Opens every Lottie source of `clip` not opened yet; throws the first that fails.
-    func open(_ clip: Clip) throws(MovieMakerError) {
-        var seen: [ObjectIdentifier: LottieSource] = [:]
-        var order: [ObjectIdentifier] = []
-        clip.forEachLottieSource { source in
-            let id = ObjectIdentifier(source)
-            if seen[id] == nil { seen[id] = source; order.append(id) }
-        }
-        for id in order where players.withLock({ $0[id] == nil }) {
-            let player = try seen[id]!.open()
-            players.withLock { $0[id] = player }
-        }
-    }
-
-    /// The opened file of `source`, opening it now if the store has none.
-    func player(for source: LottieSource) throws(MovieMakerError) -> LottiePlayer {
-        let id = ObjectIdentifier(source)
-        if let player = players.withLock({ $0[id] }) { return player }
-        let player = try source.open()
-        return players.withLock { stored in
-            if let existing = stored[id] { return existing }
-            stored[id] = player
-            return player
-        }
-    }
-
-    func close() { players.withLock { $0.removeAll() } }
-}
-
 extension RenderSession {
     /// The opened Lottie file of `source`: the session's, or outside any render the clip's own.
     func lottiePlayer(for source: LottieSource) throws(MovieMakerError) -> LottiePlayer {
         if isStandalone { return try source.standalonePlayer() }
-        return try lotties.player(for: source)
+        return try lotties.value(for: source)
     }
 }
 
@@ -329,13 +294,9 @@ extension Clip {
         return Clip(.generator(.lottie(leaf), duration: length))
     }
 
-    /// Calls `body` with the source of every Lottie leaf in the tree.
-    func forEachLottieSource(_ body: (LottieSource) throws -> Void) rethrows {
-        switch node {
-        case let .generator(.lottie(leaf), _): try body(leaf.source)
-        case .generator, .media: break
-        default: for child in node.children { try child.forEachLottieSource(body) }
-        }
+    /// The source of every Lottie leaf in the tree.
+    var lottieSources: [LottieSource] {
+        generatorSources { if case let .lottie(leaf) = $0 { leaf.source } else { nil } }
     }
 }
 

@@ -110,18 +110,14 @@ extension Clip {
         return Clip(.generator(.sticker(leaf), duration: duration))
     }
 
-    /// Calls `body` with the decode source of every sticker leaf in the tree, once per place it has.
-    func forEachStickerSource(_ body: (StickerSource) throws -> Void) rethrows {
-        switch node {
-        case let .generator(.sticker(leaf), _): try body(leaf.source)
-        case .generator, .media: break
-        default: for child in node.children { try child.forEachStickerSource(body) }
-        }
+    /// The decode source of every sticker leaf in the tree, once per place it has.
+    var stickerSources: [StickerSource] {
+        generatorSources { if case let .sticker(leaf) = $0 { leaf.source } else { nil } }
     }
 }
 
 /// What a sticker leaf decodes: its content at the size it is shown at. A reference type so copies of a
-/// clip share it: a render decodes each source once (`StickerStore`).
+/// clip share it: a render decodes each source once (`RenderSession.stickers`).
 final class StickerSource: Sendable {
     /// The file or text.
     let content: Clip.StickerLeaf.Content
@@ -178,56 +174,12 @@ final class StickerSource: Sendable {
     }
 }
 
-/// A render's decoded stickers: one `AnimatedImage` per sticker source, decoded when the render opens
-/// (so a missing or broken file fails before the first frame) and freed when it closes. Drawing threads
-/// read it concurrently; a source the session did not see when it opened (a clip drawn from inside
-/// another clip's closure) is decoded on first use.
-final class StickerStore: Sendable {
-    private let images = Mutex<[ObjectIdentifier: AnimatedImage]>([:])
-
-    /// An empty store.
-    init() {}
-
-    /// Decodes every sticker of `clip` not decoded yet; throws the first that fails.
-    func open(_ clip: Clip) throws(MovieMakerError) {
-        var sources: [ObjectIdentifier: StickerSource] = [:]
-        var order: [ObjectIdentifier] = []
-        clip.forEachStickerSource { source in
-            let id = ObjectIdentifier(source)
-            if sources[id] == nil { sources[id] = source; order.append(id) }
-        }
-        for id in order where images.withLock({ $0[id] == nil }) {
-            let image = try sources[id]!.decode()
-            images.withLock { $0[id] = image }
-        }
-    }
-
-    /// The decode of `source`, decoding it now if the store has none.
-    func image(for source: StickerSource) throws(MovieMakerError) -> AnimatedImage {
-        let id = ObjectIdentifier(source)
-        if let image = images.withLock({ $0[id] }) { return image }
-        // Decoded outside the lock; a second thread racing here decodes too and the first result is kept.
-        let image = try source.decode()
-        return images.withLock { stored in
-            if let existing = stored[id] { return existing }
-            stored[id] = image
-            return image
-        }
-    }
-
-    /// Frees every decode.
-    func close() { images.withLock { $0.removeAll() } }
-
-    /// How many stickers are decoded (for tests).
-    var count: Int { images.withLock { $0.count } }
-}
-
 extension RenderSession {
     /// The decoded picture of a sticker: the session's (decoded when it opened), or, outside any
     /// render, the clip's own.
     func stickerImage(for source: StickerSource) throws(MovieMakerError) -> AnimatedImage {
         if isStandalone { return try source.standaloneImage() }
-        return try stickers.image(for: source)
+        return try stickers.value(for: source)
     }
 }
 
