@@ -40,7 +40,7 @@ enum SpecFixtures {
 /// `moviemaker render`, `validate`, `format` and `schema`, run as subprocesses: templates filled and
 /// fitted, saved specs re-rendered, previews, plans, and every kind of invalid description refused with
 /// status 64 and its JSON path — and refused by the published schema through an independent validator.
-@Suite("moviemaker render", .serialized)
+@Suite("moviemaker render")
 struct RenderCommandTests {
     /// A template of three video slots with `fit`, each item 4 s, joined by cuts.
     static func fitTemplate(_ fit: Timeline.Slot.Fit) -> String {
