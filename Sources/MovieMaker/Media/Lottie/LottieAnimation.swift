@@ -25,6 +25,8 @@ package struct LottieFile: Sendable, Hashable {
     package let frameCount: Int
     /// The names of its layers (`nm`), top level and in precompositions: what `colors` may name.
     package let layerNames: Set<String>
+    /// The file's bytes, as read (rlottie parses them; its parser has the last word on what it draws).
+    let json: Data
 
     /// How long it plays at its own speed: `frameCount / frameRate` seconds.
     package var duration: Time { Time(seconds: Double(frameCount) / frameRate) }
@@ -76,8 +78,7 @@ package struct LottieFile: Sendable, Hashable {
         frameRate = fr
         frameCount = Int((op - ip).rounded())
         layerNames = names
-        // rlottie's own parser has the last word (it refuses what it cannot draw).
-        _ = try LottieRenderer(file: self, json: data, colors: [:])
+        json = data
     }
 
     /// The frame (0 to `frameCount − 1`) shown at `time` into the animation played at `speed`: the one
@@ -98,9 +99,9 @@ final class LottieRenderer {
     /// The surface the last frame was rendered into (reused while the size stays).
     private var surface: CairoSurface?
 
-    /// Parses `json` with rlottie and applies `colors` (layer name or rlottie key path → colour).
-    init(file: LottieFile, json: Data, colors: [String: Color]) throws(MovieMakerError) {
-        let text = String(decoding: json, as: UTF8.self)
+    /// Parses the file's JSON with rlottie and applies `colors` (layer name or rlottie key path → colour).
+    init(file: LottieFile, colors: [String: Color]) throws(MovieMakerError) {
+        let text = String(decoding: file.json, as: UTF8.self)
         // An empty cache key: rlottie keeps no model of its own between animations.
         guard let animation = lottie_animation_from_data(text, "", file.url.deletingLastPathComponent().path) else {
             throw .animationUnreadable(path: file.url.path, reason: "rlottie cannot parse it (a Lottie feature it does not support, or a damaged file)")
@@ -159,15 +160,13 @@ final class LottieSource: Sendable {
     /// Reads and checks the file, and makes the first renderer.
     func open() throws(MovieMakerError) -> LottiePlayer {
         let file = try LottieFile(url: url)
-        let json: Data
-        do { json = try Data(contentsOf: url) } catch { throw .animationUnreadable(path: url.path, reason: "cannot read it (\(error.localizedDescription))") }
         for name in colors.keys where !name.contains(".") && !file.layerNames.contains(name) {
             var reason = "\"colors\" names the layer \"\(name)\", which it does not have"
             let known = file.layerNames.sorted()
             reason += known.isEmpty ? " (its layers have no names)" : "; its layers are \(known.prefix(12).map { "\"\($0)\"" }.joined(separator: ", "))"
             throw .animationUnreadable(path: url.path, reason: reason)
         }
-        return try LottiePlayer(file: file, json: json, colors: colors)
+        return try LottiePlayer(file: file, colors: colors)
     }
 
     func standalonePlayer() throws(MovieMakerError) -> LottiePlayer {
@@ -181,7 +180,6 @@ final class LottieSource: Sendable {
 /// An opened Lottie file: its JSON and a pool of renderers, one per lane drawing it at once.
 final class LottiePlayer: Sendable {
     let file: LottieFile
-    private let json: Data
     private let colors: [String: Color]
     // Renderers not in use. A renderer is only ever used by the thread that took it from here.
     private let idle: Mutex<[UncheckedRenderer]>
@@ -189,15 +187,16 @@ final class LottiePlayer: Sendable {
     /// Wraps a renderer for the pool; only the thread that took one out touches it.
     private struct UncheckedRenderer: @unchecked Sendable { let renderer: LottieRenderer }
 
-    init(file: LottieFile, json: Data, colors: [String: Color]) throws(MovieMakerError) {
-        self.file = file; self.json = json; self.colors = colors
-        idle = Mutex([UncheckedRenderer(renderer: try LottieRenderer(file: file, json: json, colors: colors))])
+    /// Opens `file` with rlottie (its first renderer: a file rlottie cannot parse throws here).
+    init(file: LottieFile, colors: [String: Color]) throws(MovieMakerError) {
+        self.file = file; self.colors = colors
+        idle = Mutex([UncheckedRenderer(renderer: try LottieRenderer(file: file, colors: colors))])
     }
 
     /// Runs `body` with a renderer no other thread is using (one is made when all are busy).
     func withRenderer<R>(_ body: (LottieRenderer) throws -> R) throws -> R {
         let taken = idle.withLock { $0.popLast() }
-        let renderer = try taken?.renderer ?? LottieRenderer(file: file, json: json, colors: colors)
+        let renderer = try taken?.renderer ?? LottieRenderer(file: file, colors: colors)
         defer { idle.withLock { $0.append(UncheckedRenderer(renderer: renderer)) } }
         return try body(renderer)
     }
