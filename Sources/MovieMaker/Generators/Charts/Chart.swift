@@ -78,10 +78,10 @@ public struct Chart: Sendable, Hashable {
         return Clip(duration: duration) { ctx, frame in try layout.draw(in: ctx, at: frame.exactTime) }
     }
 
-    /// `value` written with the chart's decimals, marks, prefix and suffix.
-    func text(_ value: Double) -> String {
+    /// The grouping and decimal marks of `locale`.
+    var marks: (grouping: String, decimal: String) {
         let l = Locale(identifier: locale.replacingOccurrences(of: "-", with: "_"))
-        return prefix + Timeline.Chart.format(value, decimals: decimals, grouping: l.groupingSeparator ?? ",", decimalMark: l.decimalSeparator ?? ".") + suffix
+        return (l.groupingSeparator ?? ",", l.decimalSeparator ?? ".")
     }
 
     /// The colour of series `i`.
@@ -97,14 +97,22 @@ struct ChartLayout: Sendable {
     let scale: Double
     /// The area the chart draws in (below the title).
     let area: Rect
+    /// The locale's marks, looked up once rather than for every value of every frame.
+    let marks: (grouping: String, decimal: String)
 
     init(chart: Chart, frame: Size, duration: Time) throws(MovieMakerError) {
         self.chart = chart; self.frame = frame; self.duration = duration
         scale = frame.height / 1080
+        marks = chart.marks
         let top = frame.height * (chart.title == nil ? 0.08 : 0.16)
         area = Rect(x: frame.width * 0.05, y: top, width: frame.width * 0.9, height: frame.height * 0.86 - top)
         // Checked once, so a font Pango refuses fails before the first frame.
         _ = try TextLayout("Ag 0123", style: style(size: 36))
+    }
+
+    /// `value` written with the chart's decimals, marks, prefix and suffix.
+    func text(_ value: Double) -> String {
+        chart.prefix + Timeline.Chart.format(value, decimals: chart.decimals, grouping: marks.grouping, decimalMark: marks.decimal) + chart.suffix
     }
 
     func style(size: Double, weight: FontWeight = .regular, alignment: TextAlignment = .left, color: Color? = nil) -> TextStyle {
@@ -194,7 +202,7 @@ struct ChartLayout: Sendable {
             ctx.fillRect(Rect(x: g.left, y: y, width: length, height: thickness))
             let size = min(40, g.slot / scale * 0.5)
             try label(series.name, x: g.left - 14 * scale, y: y + thickness / 2, size: size, weight: .medium, align: .right, in: ctx)
-            try label(chart.text(values[i]), x: g.left + length + 12 * scale, y: y + thickness / 2, size: size, in: ctx)
+            try label(text(values[i]), x: g.left + length + 12 * scale, y: y + thickness / 2, size: size, in: ctx)
         }
         let (a, b, f) = racePosition(at: t)
         let period = chart.data.columns[f < 0.5 ? a : b]
@@ -244,7 +252,7 @@ struct ChartLayout: Sendable {
             ctx.strokeLine(from: Point(x: rect.minX, y: rect.maxY), to: Point(x: rect.maxX, y: rect.maxY))
         }
         for v in ticks {
-            try label(chart.text(v), x: rect.minX - 12 * scale, y: y(v, in: rect, ticks: ticks), size: 30, align: .right, in: ctx)
+            try label(text(v), x: rect.minX - 12 * scale, y: y(v, in: rect, ticks: ticks), size: 30, align: .right, in: ctx)
         }
     }
 
