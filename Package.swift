@@ -71,6 +71,11 @@ let package = Package(
         .systemLibrary(name: "CRLottie", pkgConfig: "rlottie", providers: [.apt(["librlottie-dev"])]),
         // aubio (Beats.swift): a music file's beats and tempo, for cuts on the beat.
         .systemLibrary(name: "CAubio", pkgConfig: "aubio", providers: [.apt(["libaubio-dev"])]),
+        // OpenCV (FaceDetector.swift, through CMovieMakerVision): faces found for reframing to another aspect
+        // ratio, with the Haar cascade Debian's opencv-data ships. Its API is C++: COpenCV only carries
+        // the flags, CMovieMakerVision is the C++ file Swift calls through a C header.
+        .systemLibrary(name: "COpenCV", pkgConfig: "opencv4", providers: [.apt(["libopencv-dev", "opencv-data"])]),
+        .target(name: "CMovieMakerVision", dependencies: ["COpenCV"]),
         // libjpeg and libpng report errors by longjmp (or exit()), which Swift cannot catch: their
         // calls live in this small C target, which turns every error into a code and a message.
         .target(name: "CMovieMakerImageShim", dependencies: ["CJPEG", "CPNG"]),
@@ -84,7 +89,7 @@ let package = Package(
                 "MovieMakerCore",
                 "CCairo", "CFreeType", "CPango", "CX264", "CFFmpeg", "CAVFilter", "CMovieMakerShim",
                 "CJPEG", "CPNG", "CWebP", "CHeif", "CLCMS", "CMovieMakerImageShim", "CESpeakNG", "CPocketSphinx",
-                "CRLottie", "CAubio",
+                "CRLottie", "CAubio", "CMovieMakerVision",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // `moviemaker studio`: the preview server (FlyingFox), its frame cache and its page (Resources/: plain

@@ -15,6 +15,7 @@ PACKAGES=(
   libpocketsphinx-dev pocketsphinx-en-us  # Transcription: a script's words placed on speech, English recognised
   librlottie-dev    # Lottie animations drawn in-process
   libaubio-dev      # Beats: a music file's beats and tempo (cuts on the beat)
+  libopencv-dev opencv-data  # Reframing: faces found with OpenCV's Haar cascade (opencv-data ships the model)
   # Photo decoding: JPEG, PNG, WebP, HEIC/HEIF (libheif with its libde265 decoder and x265 encoder),
   # ICC colour management.
   libjpeg-dev libpng-dev libwebp-dev libheif-dev liblcms2-dev

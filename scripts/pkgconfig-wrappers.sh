@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Writes into FOLDER (default .build/pkgconfig) a wrapper .pc file for each pkg-config name in Package.swift
-# whose compiler flags include more than header folders (-I), keeping only those, so SwiftPM does not print
+# whose compiler flags include more than header folders (-I), keeping only those (and OpenCV's, see below), so SwiftPM does not print
 # "warning: prohibited flag(s): -pthread" on every build (pangocairo's gio-2.0 → gmodule-no-export-2.0 asks
 # for -pthread). SwiftPM keeps only -I from a .pc file's Cflags and drops the rest with that warning, so
 # the wrapper changes nothing in the build but the warning. The Makefile puts FOLDER first on
 # PKG_CONFIG_PATH; a plain `swift build` reads the system's files and still warns (harmlessly).
-# Libs are copied as pkg-config gives them (no -pthread there: that is in Libs.private, for static links).
+# Libs are copied as pkg-config gives them (no -pthread there: that is in Libs.private, for static links),
+# except OpenCV's: opencv4.pc lists every OpenCV module (about 60, which pull in Qt, VTK, GDAL… — several
+# hundred libraries loaded at every start of every binary, 0.6 s each); its wrapper links only the two
+# modules CMovieMakerVision uses. A plain `swift build` links them all and works, only slower to start.
 # Idempotent; a wrapper whose flags are unchanged is not rewritten.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -18,6 +21,10 @@ for name in $names; do
   cflags=$(pkg-config --cflags "$name" 2>/dev/null) || { rm -f "$folder/$name.pc"; continue; }  # missing: SwiftPM names the package to install
   kept=""
   extra=0
+  libs=$(pkg-config --libs "$name")
+  case "$name" in
+    opencv4) libs="-lopencv_objdetect -lopencv_core"; extra=1 ;;
+  esac
   for flag in $cflags; do
     case "$flag" in
       -I*) kept="$kept $flag" ;;
@@ -30,7 +37,7 @@ Name: $name
 Description: $name (header folders only, for SwiftPM)
 Version: $(pkg-config --modversion "$name")
 Cflags:$kept
-Libs: $(pkg-config --libs "$name")"
+Libs: $libs"
   if [ ! -f "$folder/$name.pc" ] || [ "$(cat "$folder/$name.pc")" != "$text" ]; then
     printf '%s\n' "$text" > "$folder/$name.pc"
   fi

@@ -125,8 +125,9 @@ extension Clip {
             let file = try decodingErrors(at: c.codingPath + [key("url")]) { try VideoFile(url: location.url) }
             let withSound = try c.decode(key("withSound"), or: true)
             let sound = withSound && file.hasAudio ? try decodingErrors(at: c.codingPath + [key("url")]) { try AudioFile(url: file.url) } : nil
-            let media = VideoMedia(file: file, fit: try c.decode(key("fit"), or: .fill), background: try c.decode(key("background"), or: .black), sound: sound,
+            var media = VideoMedia(file: file, fit: try c.decode(key("fit"), or: .fill), background: try c.decode(key("background"), or: .black), sound: sound,
                                    soundGain: try c.decode(key("soundGain"), or: 0))
+            media.reframe = try c.decodeIfPresent(Reframe.self, forKey: key("reframe"))
             let range = try c.decode(key("sourceRange"), or: TimeRange(start: .zero, duration: file.duration))
             clip = Clip(.media(Media(.video(media), sourceRange: range)))
         case .speed:
@@ -288,6 +289,7 @@ extension Clip {
                 try c.encode(video.background, forKey: key("background"))
                 try c.encode(video.sound != nil, forKey: key("withSound"))
                 if video.soundGain != 0 { try c.encode(video.soundGain, forKey: key("soundGain")) }
+                if let reframe = video.reframe { try c.encode(reframe, forKey: key("reframe")) }
                 try c.encode(media.sourceRange, forKey: key("sourceRange"))
             }
         }

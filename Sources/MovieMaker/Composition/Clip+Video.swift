@@ -14,6 +14,8 @@ extension Clip {
         package var sound: AudioFile?
         /// The gain of `sound` in dB (0: as recorded).
         package var soundGain: Double
+        /// The moving window shown instead of the whole picture (`Clip.reframed(_:)`), nil for the whole picture.
+        package var reframe: Reframe? = nil
 
         /// `file` shown by `fit` on `background`, with `sound` playing with it, `soundGain` dB louder.
         package init(file: VideoFile, fit: Slideshow.Fit = .fill, background: Color = .black, sound: AudioFile? = nil,
@@ -93,6 +95,7 @@ extension Clip.VideoMedia {
     /// Draws the frame shown at `sourceTime` (clamped to the file), turned upright, fitted to the frame,
     /// from the session's decoder for `key`.
     func draw(in ctx: DrawingContext, at sourceTime: Time, key: VideoLeafKey, session: RenderSession) throws {
+        if let reframe { return try drawReframed(reframe, in: ctx, at: sourceTime, key: key, session: session) }
         let bounds = ctx.bounds
         // The displayed picture's size, and where it goes.
         let shown = Size(width: Double(file.width), height: Double(file.height))
@@ -145,6 +148,50 @@ extension Clip.VideoMedia {
             ctx.draw(try small.makeImage(), in: bounds)
         }
         Self.drawTurned(picture, orientation: file, in: Rect(x: x, y: y, width: Double(w), height: Double(h)), ctx: ctx, covering: false)
+    }
+
+    /// Draws the reframing window at `sourceTime` (from the session's analysis of the file) shown by
+    /// the fit: an upright file's window is cut from the decoded picture before it is converted (only
+    /// the window's pixels are scaled, straight into the canvas when it lands on whole pixels of it); a
+    /// turned or mirrored one is converted whole at the window's scale and drawn clipped to the window.
+    private func drawReframed(_ reframe: Reframe, in ctx: DrawingContext, at sourceTime: Time, key: VideoLeafKey, session: RenderSession) throws {
+        let bounds = ctx.bounds
+        let time = Time.max(.zero, sourceTime)
+        let window = try session.reframes.job(for: file).window(at: time, reframe: reframe)
+        let (ww, wh) = (Double(window.width), Double(window.height))
+        let scale = fit == .fill ? max(bounds.width / ww, bounds.height / wh) : min(bounds.width / ww, bounds.height / wh)
+        let w = max(1, Int((ww * scale).rounded())), h = max(1, Int((wh * scale).rounded()))
+        let placed = Rect(x: (bounds.midX - Double(w) / 2).rounded(), y: (bounds.midY - Double(h) / 2).rounded(), width: Double(w), height: Double(h))
+        let coversFrame = placed.minX <= bounds.minX && placed.minY <= bounds.minY && placed.maxX >= bounds.maxX && placed.maxY >= bounds.maxY
+        if !coversFrame { ctx.clear(background) }
+        if file.rotation == 0, !file.isMirrored {
+            // Displayed pixels to coded ones (they differ for anamorphic video), on whole chroma samples.
+            let sx = Double(file.codedWidth) / Double(file.width), sy = Double(file.codedHeight) / Double(file.height)
+            func even(_ v: Double) -> Int { let i = Int(v.rounded()); return i - (i & 1) }
+            let crop = PixelWindow(x: even(Double(window.x) * sx), y: even(Double(window.y) * sy),
+                                   width: Int((ww * sx).rounded()), height: Int((wh * sy).rounded()))
+            let picture: Image? = try session.withVideoSource(for: key) { source in
+                if !source.hasAlpha, let target = ctx.directPixels(for: placed) {
+                    try source.write(at: time, crop: crop, width: w, height: h, into: target.data, stride: target.stride)
+                    ctx.markWritten(target.surface)
+                    return nil
+                }
+                return try source.picture(at: time, crop: crop, width: w, height: h)
+            }
+            if let picture { ctx.withSavedState { ctx.clip(to: placed); ctx.draw(picture, in: placed) } }
+            return
+        }
+        let whole = Rect(x: placed.minX - Double(window.x) * scale, y: placed.minY - Double(window.y) * scale,
+                         width: Double(file.width) * scale, height: Double(file.height) * scale)
+        let turned = file.rotation % 180 != 0
+        let (cw, ch) = turned ? (whole.height, whole.width) : (whole.width, whole.height)
+        let picture = try session.withVideoSource(for: key) { source in
+            try source.picture(at: time, width: max(1, Int(cw.rounded())), height: max(1, Int(ch.rounded())))
+        }
+        ctx.withSavedState {
+            ctx.clip(to: placed)
+            Self.drawTurned(picture, orientation: file, in: whole, ctx: ctx, covering: false)
+        }
     }
 
     /// Draws `image` (in the coded orientation) turned and mirrored as `orientation` says, into `rect`

@@ -26,7 +26,7 @@ extension Clip {
         case let .media(media):
             guard case let .video(video) = media.source, let key = media.videoKey else { return nil }
             let file = video.file
-            guard file.passesThrough, file.rotation == 0, !file.isMirrored, file.width == width, file.height == height,
+            guard video.reframe == nil, file.passesThrough, file.rotation == 0, !file.isMirrored, file.width == width, file.height == height,
                   file.codedWidth == width, file.codedHeight == height else { return nil }
             // The picture covers the frame whatever the fit (no bars, no blurred backdrop).
             return VideoPassThrough(key: key, file: file, sourceTime: Time.max(.zero, media.sourceRange.start + time))

@@ -36,6 +36,8 @@ final class RenderSession: @unchecked Sendable {
     let audiograms = SessionStore<SoundSignal, SoundAnalysis> { signal throws(MovieMakerError) in try SoundAnalysis(signal) }
     /// The render's Lottie animations (every one opened when the session opens).
     let lotties = SessionStore<LottieSource, LottiePlayer> { source throws(MovieMakerError) in try source.open() }
+    /// The render's reframing analyses (every reframed file's started when the session opens).
+    let reframes: ReframeJobs
     /// The render's photo counters (for `statistics`).
     let photoCounters = PhotoCounters()
 
@@ -55,6 +57,7 @@ final class RenderSession: @unchecked Sendable {
         self.cancellation = cancellation
         self.drawingThreads = max(1, drawingThreads)
         videoPool = VideoDecoderPool(limit: videoDecoderLimit, drawingThreads: drawingThreads)
+        reframes = ReframeJobs(cancellation: cancellation)
         var groups: [ObjectIdentifier: PhotoGroup] = [:]
         var order: [ObjectIdentifier] = []
         var videos: [VideoLeafKey] = []
@@ -74,6 +77,7 @@ final class RenderSession: @unchecked Sendable {
         try stickers.open(clip.stickerSources)
         try audiograms.open(clip.soundSignals)
         try lotties.open(clip.lottieSources)
+        do { try reframes.open(clip.reframedVideoFiles) } catch { reframes.close(); throw error }
     }
 
     private init(standaloneFrame: Size) {
@@ -82,6 +86,7 @@ final class RenderSession: @unchecked Sendable {
         drawingThreads = 1
         cancellation = nil
         videoPool = VideoDecoderPool(limit: EncoderSettings.defaultVideoDecoderLimit)
+        reframes = ReframeJobs(cancellation: nil)
     }
 
     /// Throws `.videoDecoderLimit` when `clip` shows more distinct videos at one time than `limit`
@@ -156,6 +161,7 @@ final class RenderSession: @unchecked Sendable {
         stickers.close()
         audiograms.close()
         lotties.close()
+        reframes.close()
         scratch.release()
     }
 

@@ -91,6 +91,10 @@ extension Timeline {
         /// The platform the movie is made for (`"preset": "youtube-shorts"`): its size, frame rate,
         /// bit-rate ceiling, keyframes, loudness, longest length and safe area (`Platform`), over `size`.
         public var preset: Platform?
+        /// The whole movie reframed to another aspect ratio (`"reframe": {"aspect": "9:16"}`): the frame
+        /// gets that aspect ratio (the default size's longer side kept) and every video item without a
+        /// `reframe` of its own follows its subject in a window of it.
+        public var reframe: ReframeSpec?
 
         /// Output settings; anything left nil takes its default.
         public init(size: FrameSize? = nil, fps: FrameRate? = nil, background: ColorText? = nil, duration: TimeValue? = nil,
@@ -102,6 +106,10 @@ extension Timeline {
         /// The frame size used: `size` or 1920×1080.
         package var resolvedSize: FrameSize {
             if let preset { return FrameSize(width: preset.size.width, height: preset.size.height) }
+            if size == nil, let reframe {
+                let (w, h) = reframe.aspect.frameSize(from: 1920, height: 1080)
+                return FrameSize(width: w, height: h)
+            }
             return size ?? FrameSize(width: 1920, height: 1080)
         }
         /// The frame rate used: `fps` or 30.

@@ -639,6 +639,7 @@ extension Timeline.Output {
         (background, backdrop) = try o.background("background", context)
         duration = try o.time("duration", positive: true)
         preset = try o.choice("preset", Platform.self, what: "platform preset")
+        reframe = try Timeline.ReframeSpec.read(o)
         if let e = try o.object("encoder", TimelineShapes.encoder) {
             let codec = try e.choice("codec", VideoCodec.self, what: "video codec")
             let crfs = codec?.crfRange ?? 0...51

@@ -103,6 +103,7 @@ enum TimelineShapes {
         SpecField("preset", Schema.enumeration(Platform.allCases.map(\.rawValue)), "The platform the movie is for: youtube, youtube-shorts, tiktok, instagram-reel, instagram-feed, linkedin or x. Sets the size (over size), the frame rate (30 unless fps is one it takes), H.264 with a bit-rate ceiling, a keyframe every 2 s, loudness -14 LUFS, its longest length, and keeps titles and captions in its safe area."),
         SpecField("encoder", Schema.ref("encoder"), "How the video is encoded."),
         SpecField("audio", Schema.ref("audioSettings"), "How the sound is mixed and encoded."),
+        SpecField("reframe", Timeline.ReframeSpec.schema, "The whole movie reframed: {\"aspect\": \"9:16\"} makes the frame that aspect ratio (the default size's longer side kept: 1080x1920) and reframes every video item without a reframe of its own, following the subject."),
     ])
 
     static let encoder = SpecShape(name: "encoder", doc: "How the video is encoded: the codec and its quality and speed.", fields: [

@@ -90,6 +90,7 @@ extension Timeline.Output {
         }
         w.set("duration", duration)
         w.set("preset", preset)
+        w.set("reframe", reframe?.json)
         if let encoder {
             var e = SpecWriter(TimelineShapes.encoder)
             e.set("codec", encoder.codec)

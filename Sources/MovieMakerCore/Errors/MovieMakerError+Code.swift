@@ -130,6 +130,9 @@ extension MovieMakerError {
         /// A chart's data (a CSV table) cannot be read or has a malformed cell (`position` is the line;
         /// the message names the column).
         public static let invalidData = Code(rawValue: "invalidData")
+        /// A video analysis cannot run: reframing's face model (OpenCV's cascade, from opencv-data) is
+        /// missing or cannot be loaded, or OpenCV failed; the message says how to fix it.
+        public static let analysisUnavailable = Code(rawValue: "analysisUnavailable")
 
         /// Every code this release throws, in declaration order.
         package static let all: [Code] = [
@@ -141,6 +144,7 @@ extension MovieMakerError {
             .cancelled, .notEncodable, .movieTruncated, .noVideoStream, .videoUnsupported, .videoDecoderLimit,
             .invalidDescription, .imageTooLarge, .invalidSubtitles, .lutUnreadable, .chunksMissing, .chunkMismatch,
             .invalidCaptions, .speechModelMissing, .invalidBatch, .animationUnreadable, .invalidData,
+            .analysisUnavailable,
         ]
     }
 }

@@ -242,6 +242,8 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
     public static let reversedSound = SettingKey(rawValue: "reversedSound", description: "reversed sound")
     /// `Clip.Transform`: a clip's position, scale, rotation, crop or opacity.
     public static let transform = SettingKey(rawValue: "transform", description: "transform")
+    /// `Reframe`: the aspect ratio a video is reframed to.
+    public static let reframe = SettingKey(rawValue: "reframe", description: "reframe")
     /// `Clip.SplitScreen`: a split screen's layout, cells, gutter or border.
     public static let splitScreen = SettingKey(rawValue: "splitScreen", description: "split screen")
 
@@ -275,7 +277,7 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
         .duckingDepth, .duckingThreshold, .duckingAttack, .duckingRelease, .duckingHold, .loudnessNormalization,
         .mixGain, .loudnessTarget, .mixDuration, .limiterCeiling, .limiterLookahead, .limiterRelease,
         .videoDecoderLimit, .speed, .audioSpeed, .reversedSound, .visibleFrameSearch, .contactSheetGrid, .contactSheetWidth,
-        .transform, .splitScreen
+        .transform, .reframe, .splitScreen
     ]
 
     /// The numbered settings by the name before their brackets.

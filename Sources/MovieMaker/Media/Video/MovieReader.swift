@@ -181,7 +181,7 @@ public final class MovieReader {
     /// the video stream's packets and hands `body` each frame with its index and presentation time,
     /// skipping frames before `start` (decoded only to reach it). After a seek the index is the frame's
     /// position computed from its time and the stream's average frame rate.
-    private func forEachDecodedFrame(from start: Time?,
+    func forEachDecodedFrame(from start: Time?,
                                      _ body: (UnsafeMutablePointer<AVFrame>, Int, Time) throws -> Bool) throws {
         let decoder = try CodecDecoder(stream: borrowedStream, decoder: borrowedDecoder, strict: true, cancellation: cancellation,
                                   describe: Self.describe(path: url.path, codec: info.codec))

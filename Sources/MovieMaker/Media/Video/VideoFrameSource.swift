@@ -109,6 +109,35 @@ final class VideoFrameSource {
         try converter.convert(frame.pointer, width: width, height: height, file: file, into: destination, stride: stride)
     }
 
+    /// The part `crop` (in coded pixels: x, y, width, height) of the picture at `time`, converted to
+    /// `width`×`height` (a reframing window). Not kept among the converted pictures: the window moves.
+    func picture(at time: Time, crop: PixelWindow, width: Int, height: Int) throws(MovieMakerError) -> Image {
+        let part = try cropped(try frame(at: time), to: crop)
+        return try converter.convert(part.pointer, width: width, height: height, file: file)
+    }
+
+    /// Writes the part `crop` of the picture at `time`, converted to `width`×`height`, straight into
+    /// `destination` (as `write(at:width:height:into:stride:)` does the whole picture).
+    func write(at time: Time, crop: PixelWindow, width: Int, height: Int, into destination: UnsafeMutablePointer<UInt8>, stride: Int) throws(MovieMakerError) {
+        let part = try cropped(try frame(at: time), to: crop)
+        try converter.convert(part.pointer, width: width, height: height, file: file, into: destination, stride: stride)
+    }
+
+    /// A new reference to `frame` whose planes start at `crop` (av_frame_apply_cropping: no pixel is copied).
+    private func cropped(_ frame: RetainedFrame, to crop: PixelWindow) throws(MovieMakerError) -> RetainedFrame {
+        let part = try RetainedFrame(referencing: frame.pointer)
+        let f = part.pointer
+        let w = Int(f.pointee.width), h = Int(f.pointee.height)
+        let x = min(max(0, crop.x), w - 1), y = min(max(0, crop.y), h - 1)
+        let cw = min(max(1, crop.width), w - x), ch = min(max(1, crop.height), h - y)
+        f.pointee.crop_left = x
+        f.pointee.crop_top = y
+        f.pointee.crop_right = w - x - cw
+        f.pointee.crop_bottom = h - y - ch
+        try ffCheck(av_frame_apply_cropping(f, Int32(AV_FRAME_CROP_UNALIGNED)), "av_frame_apply_cropping")
+        return part
+    }
+
     /// The decoded frame shown at `time` of the source, in the stream's own format (borrowed: valid
     /// until the next call on this source), for a frame that passes it to the encoder as it is.
     func decodedFrame(at time: Time) throws(MovieMakerError) -> UnsafeMutablePointer<AVFrame> {
@@ -291,6 +320,11 @@ extension VideoFrameSource {
                                filters: "bwdif=mode=send_frame:parity=auto:deint=interlaced",
                                output: .video(pixelFormats: [AVPixelFormat(rawValue: f.format)]), threads: 1)
     }
+}
+
+/// A rectangle of a picture in whole pixels.
+struct PixelWindow: Hashable, Sendable {
+    var x: Int, y: Int, width: Int, height: Int
 }
 
 /// A decoded frame kept in a `VideoFrameSource`'s window: a reference to libavcodec's picture (owned).

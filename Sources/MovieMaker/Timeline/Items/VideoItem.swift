@@ -33,14 +33,16 @@ extension Timeline {
         public var captions: VideoCaptions?
         /// The silent stretches of its sound cut out, picture and sound together (at speed 1, forwards).
         public var removeSilence: SilenceRemoval?
+        /// Its picture reframed to another aspect ratio, following the subject (default: `output.reframe`, else none).
+        public var reframe: ReframeSpec?
 
         /// A video item; nil fields take their defaults.
         public init(_ source: Source, in start: TimeValue? = nil, duration: TimeValue? = nil, speed: Speed? = nil, reverse: Bool? = nil,
                     freeze: Bool? = nil, fit: Slideshow.Fit? = nil, background: ColorText? = nil, volume: Volume? = nil,
-                    captions: VideoCaptions? = nil, removeSilence: SilenceRemoval? = nil) {
+                    captions: VideoCaptions? = nil, removeSilence: SilenceRemoval? = nil, reframe: ReframeSpec? = nil) {
             self.source = source; self.in = start; self.duration = duration; self.speed = speed; self.reverse = reverse
             self.freeze = freeze; self.fit = fit; self.background = background; self.volume = volume; self.captions = captions
-            self.removeSilence = removeSilence
+            self.removeSilence = removeSilence; self.reframe = reframe
         }
     }
 }
@@ -60,6 +62,7 @@ extension Timeline.Video: TimelineItemKind {
                 SpecField("background", Schema.ref("color"), "The colour around a fitted picture (default black)."),
                 SpecField("volume", Schema.ref("volume"), "How loud its own sound plays: a factor (1; 0 mutes) or \"-6dB\"."),
                 SpecField("captions", Schema.ref("videoCaptions"), "Word-by-word captions of its own speech: {\"transcript\": {\"file\": …}} or {\"align\": {\"file\": \"talk.txt\"}}."),
+                SpecField("reframe", Timeline.ReframeSpec.schema, "Its picture reframed to another aspect ratio by a window following the subject (faces, else motion): {\"aspect\": \"9:16\"} (default: output.reframe)."),
                 SpecField("removeSilence", Timeline.SilenceRemoval.schema, "Cut its silent stretches out, picture and sound together: true or {\"threshold\": \"-40dB\", \"min\": \"0.4s\", \"keep\": \"0.1s\"}."),
         ]),
     ]
@@ -70,7 +73,7 @@ extension Timeline.Video: TimelineItemKind {
                                speed: try i.speed("speed"), reverse: try i.bool("reverse"), freeze: try i.bool("freeze"),
                                fit: try i.choice("fit", Slideshow.Fit.self, what: "fit"), background: try i.color("background", context),
                                volume: try i.volume("volume"), captions: try Timeline.VideoCaptions.read(i, context),
-                               removeSilence: try Timeline.SilenceRemoval.read(i))
+                               removeSilence: try Timeline.SilenceRemoval.read(i), reframe: try Timeline.ReframeSpec.read(i))
         if v.removeSilence != nil, v.freeze == true || v.reverse == true || (v.speed != nil && v.speed != .normal) || v.captions != nil {
             throw .invalidDescription(path.appending("removeSilence"), "cuts silences out of a clip played forwards at speed 1 without captions: remove \"freeze\", \"reverse\", \"speed\" or \"captions\", or \"removeSilence\"")
         }
@@ -97,6 +100,7 @@ extension Timeline.Video: TimelineItemKind {
         w.set("volume", volume?.json)
         w.set("captions", captions?.json)
         w.set("removeSilence", removeSilence?.json)
+        w.set("reframe", reframe?.json)
     }
 
     func compile(_ compiler: inout TimelineCompiler, at path: JSONPath, onOverlay: Bool) throws(MovieMakerError) -> TimelineCompiler.CompiledItem {
@@ -248,6 +252,10 @@ extension TimelineCompiler {
             let before = clip.duration
             clip = clip.removingSilences(inItem, keep: removal.keep?.time(at: rate) ?? Time(value: 1, timescale: 10), rate: rate)
             details.append("\(inItem.count) silence\(inItem.count == 1 ? "" : "s") removed (\(TimelineComposition.seconds(before - clip.duration)) s)")
+        }
+        if let reframe = v.reframe ?? timeline.output.reframe {
+            clip = clip.reframed(reframe.aspect)
+            details.append("reframed to \(reframe.aspect)")
         }
         timing.speed = speed
         timing.isReversed = v.reverse == true

@@ -1,0 +1,243 @@
+import Foundation
+import Synchronization
+
+/// Turns a shot's samples into the path of a reframing window along one axis: the subject's centres
+/// (gaps held, the first found used from the shot's start), a median over five samples (a face missed
+/// or mistaken once does not move the window), a dead zone of `deadZone` of the window (the window
+/// holds while the subject stays near its centre: a still subject gives a still window), a Gaussian
+/// over `smoothing` samples (pans ease in and out), a speed limit of `maximumSpeed` of the picture's
+/// side per second, and the window kept inside the picture.
+enum ReframePath {
+    /// How far the subject may stray from the window's centre before the window follows (a fraction of the window).
+    static let deadZone = 0.1
+    /// The Gaussian's standard deviation, in samples.
+    static let smoothing = 2.0
+    /// The fastest the window moves, in fractions of the picture's side per second: 0.75 % per frame at
+    /// 24 fps, 0.6 % at 30.
+    static let maximumSpeed = 0.18
+
+    /// The window's centre along one axis at each of `samples` (their `value`s: subject centres, nil
+    /// where none was found), for a window `window` pixels long in a picture `side` pixels long.
+    static func centers(times: [Time], values: [Double?], side: Int, window: Int) -> [Double] {
+        let n = times.count
+        let low = Double(window) / 2, high = Double(side) - Double(window) / 2
+        guard n > 0 else { return [] }
+        guard window < side else { return [Double](repeating: Double(side) / 2, count: n) }
+        // Gaps held; before the first subject, the first subject; no subject at all: the middle.
+        var raw = [Double](repeating: Double(side) / 2, count: n)
+        if let first = values.firstIndex(where: { $0 != nil }) {
+            var last = values[first]!
+            for i in 0..<n {
+                if let v = values[i] { last = v }
+                raw[i] = i < first ? values[first]! : last
+            }
+        }
+        // A median over five samples, then kept where the window can be.
+        var wanted = raw
+        for i in 0..<n {
+            let lo = max(0, i - 2), hi = min(n - 1, i + 2)
+            let sorted = raw[lo...hi].sorted()
+            wanted[i] = min(max(sorted[sorted.count / 2], low), high)
+        }
+        // The dead zone: the window moves only as far as keeps the subject within it.
+        let zone = deadZone * Double(window)
+        var held = wanted
+        for i in 1..<max(1, n) {
+            let previous = held[i - 1], d = wanted[i] - previous
+            held[i] = abs(d) <= zone ? previous : wanted[i] - (d > 0 ? zone : -zone)
+        }
+        // A Gaussian (weights renormalised at the shot's ends); a constant stretch stays exactly constant.
+        let radius = Int((3 * smoothing).rounded(.up))
+        var smooth = held
+        for i in 0..<n {
+            let lo = max(0, i - radius), hi = min(n - 1, i + radius)
+            let part = held[lo...hi]
+            if part.min() == part.max() { smooth[i] = held[i]; continue }
+            var sum = 0.0, weights = 0.0
+            for j in lo...hi {
+                let w = exp(-Double((j - i) * (j - i)) / (2 * smoothing * smoothing))
+                sum += w * held[j]; weights += w
+            }
+            smooth[i] = sum / weights
+        }
+        // The speed limit, forwards then backwards (after the backward pass every step is within it).
+        let perSecond = maximumSpeed * Double(side)
+        func limit(_ step: Int) -> Double { max(0, (times[step] - times[step - 1]).seconds) * perSecond }
+        for i in Swift.stride(from: 1, to: n, by: 1) {
+            let m = limit(i)
+            smooth[i] = min(max(smooth[i], smooth[i - 1] - m), smooth[i - 1] + m)
+        }
+        for i in Swift.stride(from: n - 2, through: 0, by: -1) {
+            let m = limit(i + 1)
+            smooth[i] = min(max(smooth[i], smooth[i + 1] - m), smooth[i + 1] + m)
+        }
+        return smooth.map { min(max($0, low), high) }
+    }
+
+    /// The centre at `time` from centres at `times`: linear between samples, held after the last.
+    static func center(at time: Time, times: [Time], centers: [Double]) -> Double {
+        guard let first = times.first, time > first else { return centers.first ?? 0 }
+        // The last sample at or before `time`.
+        var lo = 0, hi = times.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if times[mid] <= time { lo = mid } else { hi = mid - 1 }
+        }
+        guard lo + 1 < times.count else { return centers[lo] }
+        let span = (times[lo + 1] - times[lo]).seconds
+        let f = span > 0 ? (time - times[lo]).seconds / span : 0
+        return centers[lo] + (centers[lo + 1] - centers[lo]) * f
+    }
+}
+
+/// One file's analysis in a render: started on its own thread when the session opens (or taken from
+/// `SubjectCache`), it publishes each shot as it finishes, and a drawing thread asking for a window
+/// waits only until the shot it shows is analysed. Windows' paths are computed once per shot and size.
+final class SubjectAnalysisJob: @unchecked Sendable {
+    // @unchecked: every mutable property is touched only under `condition`.
+    let file: VideoFile
+    private let condition = NSCondition()
+    /// Finished shots, in order.
+    private var shots: [SubjectTrack.Shot] = []
+    private var isFinished = false
+    /// Where the shot being analysed begins: every time before it is in a finished shot.
+    private var settledUntil: Time? = nil
+    private var failure: MovieMakerError? = nil
+    /// Paths per shot and window size: (shot index, window width, height) → centres x and y per sample.
+    private var paths: [PathKey: (x: [Double], y: [Double])] = [:]
+    private let stop = CancellationToken()
+    private let renderCancellation: CancellationToken?
+
+    private struct PathKey: Hashable { var shot: Int, width: Int, height: Int }
+
+    /// The analysis of `file`: from the cache when it has it, else started now on its own thread.
+    /// Throws (before any frame) when the face model is missing.
+    init(file: VideoFile, cancellation: CancellationToken?) throws(MovieMakerError) {
+        self.file = file
+        renderCancellation = cancellation
+        let key = SubjectCache.key(for: file.url)
+        if let key, let cached = SubjectCache.track(for: key) {
+            shots = cached.shots
+            isFinished = true
+            return
+        }
+        let detector = try FaceDetector(model: try FaceDetector.modelURL())
+        let analyser = SendableBox(SubjectAnalyser(file: file, detector: detector))
+        let stop = stop
+        let thread = Thread { [self] in
+            do {
+                let track = try analyser.value.run(cancellation: stop) { shot, next in
+                    self.condition.withLock {
+                        self.shots.append(shot)
+                        self.settledUntil = next
+                    }
+                    self.condition.broadcast()
+                }
+                if let key { SubjectCache.store(track, for: key) }
+                condition.withLock { isFinished = true }
+            } catch {
+                condition.withLock { failure = (error as? MovieMakerError) ?? .failedEarlier(error) }
+            }
+            condition.broadcast()
+        }
+        thread.name = "MovieMaker reframe analysis"
+        thread.start()
+    }
+
+    /// The shot `sourceTime` falls in and its window path for a `width`×`height` window, once the
+    /// analysis has passed that shot.
+    private func settledPath(at sourceTime: Time, width: Int, height: Int) throws(MovieMakerError) -> (SubjectTrack.Shot, (x: [Double], y: [Double])) {
+        condition.lock()
+        defer { condition.unlock() }
+        // Settled: the analysis is done, or the shot being analysed began after `sourceTime`.
+        while !(isFinished || settledUntil.map { sourceTime < $0 } ?? false) {
+            if let failure { throw failure }
+            if stop.isCancelled || (renderCancellation?.isCancelled ?? false) { throw .cancelled }
+            _ = condition.wait(until: Date(timeIntervalSinceNow: 0.1))
+        }
+        guard !shots.isEmpty else { throw .movieUnreadable(path: file.url.path, reason: "no frame decodes") }
+        var index = 0
+        for (i, s) in shots.enumerated() where s.start <= sourceTime { index = i }
+        let key = PathKey(shot: index, width: width, height: height)
+        if let known = paths[key] { return (shots[index], known) }
+        let s = shots[index]
+        let times = s.samples.map(\.time)
+        let computed = (x: ReframePath.centers(times: times, values: s.samples.map(\.x), side: file.width, window: width),
+                        y: ReframePath.centers(times: times, values: s.samples.map(\.y), side: file.height, window: height))
+        paths[key] = computed
+        return (s, computed)
+    }
+
+    /// Stops the analysis (the render is over); a drawing thread still waiting gets `.cancelled`.
+    func cancel() {
+        stop.cancel()
+        condition.broadcast()
+    }
+
+    /// The window (in displayed pixels of the file) `reframe` shows at `sourceTime`, waiting until the
+    /// shot it falls in is analysed.
+    func window(at sourceTime: Time, reframe: Reframe) throws(MovieMakerError) -> (x: Int, y: Int, width: Int, height: Int) {
+        let (ww, wh) = reframe.window(inWidth: file.width, height: file.height)
+        let (shot, path) = try settledPath(at: sourceTime, width: ww, height: wh)
+        let times = shot.samples.map(\.time)
+        let cx = ReframePath.center(at: sourceTime, times: times, centers: path.x)
+        let cy = ReframePath.center(at: sourceTime, times: times, centers: path.y)
+        // Whole even pixels (4:2:0 chroma), inside the picture.
+        func origin(_ c: Double, _ size: Int, _ side: Int) -> Int {
+            let o = Int((c - Double(size) / 2).rounded())
+            return min(max(0, o - (o & 1)), side - size - ((side - size) & 1))
+        }
+        return (origin(cx, ww, file.width), origin(cy, wh, file.height), ww, wh)
+    }
+}
+
+/// Hands a non-Sendable value to one other thread, which alone uses it from then on.
+struct SendableBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// A render's reframing analyses, one per file (leaves showing the same file share it): started when
+/// the session opens, stopped when it closes.
+final class ReframeJobs: Sendable {
+    private let jobs = Mutex<[String: SubjectAnalysisJob]>([:])
+    private let cancellation: CancellationToken?
+
+    init(cancellation: CancellationToken?) { self.cancellation = cancellation }
+
+    /// Starts the analysis of each of `files` not started yet; throws the first that cannot start.
+    func open(_ files: [VideoFile]) throws(MovieMakerError) {
+        for file in files { _ = try job(for: file) }
+    }
+
+    /// The analysis of `file`, started now if the session has none.
+    func job(for file: VideoFile) throws(MovieMakerError) -> SubjectAnalysisJob {
+        let path = file.url.standardizedFileURL.path
+        if let job = jobs.withLock({ $0[path] }) { return job }
+        let job = try SubjectAnalysisJob(file: file, cancellation: cancellation)
+        return jobs.withLock { stored in
+            if let existing = stored[path] { job.cancel(); return existing }
+            stored[path] = job
+            return job
+        }
+    }
+
+    /// Stops every analysis still running.
+    func close() {
+        let all = jobs.withLock { j in defer { j.removeAll() }; return Array(j.values) }
+        for job in all { job.cancel() }
+    }
+}
+
+extension Clip {
+    /// The files of the video leaves that are reframed, in the tree's order, once each.
+    var reframedVideoFiles: [VideoFile] {
+        var files: [VideoFile] = []
+        var seen = Set<String>()
+        forEachMediaLeaf { media in
+            guard case let .video(video) = media.source, video.reframe != nil else { return }
+            if seen.insert(video.file.url.standardizedFileURL.path).inserted { files.append(video.file) }
+        }
+        return files
+    }
+}
