@@ -38,6 +38,15 @@ struct DescriptionOptions: ParsableArguments {
             transform: { (text: String) throws -> FrameSize in try FrameSize.parse(text) })
     var size: FrameSize?
 
+    /// The aspect ratio the whole movie is reframed to.
+    @Option(help: ArgumentHelp("Reframe the whole movie to this aspect ratio, e.g. 9:16: every video item without a reframe of its own follows its subject in a window of that shape (as output.reframe), and the frame takes that shape (the longer side of output.size kept) unless --size is given.",
+                               valueName: "W:H"),
+            transform: { (text: String) throws -> Reframe in
+                guard let r = try? Reframe(aspect: text) else { throw ValidationError("--reframe \(text): give an aspect ratio W:H with whole numbers from 1 to 100, such as 9:16, 1:1 or 4:5") }
+                return r
+            })
+    var reframe: Reframe?
+
     /// The platform the movie is for.
     @Option(name: .customLong("for"),
             help: ArgumentHelp("Make the movie for a platform: youtube, youtube-shorts, tiktok, instagram-reel, instagram-feed, linkedin or x (its size, frame rate, bit-rate ceiling, keyframes, loudness, longest length and safe area; over the description's output.preset and size).",
@@ -100,6 +109,13 @@ struct DescriptionOptions: ParsableArguments {
         }
         // The command line's output settings over the description's.
         if let platform { filled.output.preset = platform }
+        if let reframe {
+            filled.output.reframe = Timeline.ReframeSpec(aspect: reframe)
+            if size == nil, let old = filled.output.size {
+                let (w, h) = reframe.frameSize(from: old.width, height: old.height)
+                filled.output.size = Timeline.FrameSize(width: w, height: h)
+            }
+        }
         if let size { filled.output.size = Timeline.FrameSize(width: size.width, height: size.height) }
         if let fps { filled.output.fps = fps }
         if normalize || loudness != nil {

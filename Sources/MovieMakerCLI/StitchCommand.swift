@@ -36,10 +36,16 @@ struct StitchCommand: SingleOutputCommand {
             timestamps, whisper.cpp JSON, karaoke WebVTT, or SRT) are burned in a few at a time, the \
             spoken word marked as --caption-style says (highlight, karaoke, pop, reveal, bounce).
 
+            With --reframe 9:16, landscape clips become a vertical movie whose window follows the \
+            person in each (OpenCV's face detector, else where things move), starting afresh at each \
+            cut. Each file is analysed once on its own thread while the movie renders, and the \
+            analysis is kept (by the file's content) so a re-render does not repeat it.
+
             Examples:
               moviemaker stitch a.mp4 b.mov c.mp4 -o day.mp4
               moviemaker stitch Holiday --order date --music song.mp3 -o holiday.mp4
               moviemaker stitch *.mp4 --size 720x1280 --fit blur -o vertical.mp4
+              moviemaker stitch a.mp4 b.mp4 --reframe 9:16 -o vertical.mp4
               moviemaker stitch a.mp4 b.mp4 c.mp4 --transition wipeleft \\
                 --transition-duration 0.5 -o day.mp4
               moviemaker stitch a.mp4 b.mp4 --music song.mp3 --music-volume -6 \\
@@ -112,6 +118,15 @@ struct StitchCommand: SingleOutputCommand {
     /// The level below which sound is silence.
     @Option(name: .customLong("silence-threshold"), help: ArgumentHelp("With --remove-silence: the level below which sound is silence, in dB.", valueName: "dB"))
     var silenceThreshold: Double = -40
+
+    /// The aspect ratio the clips are reframed to.
+    @Option(help: ArgumentHelp("Reframe every clip to this aspect ratio, e.g. 9:16 (vertical), 1:1 or 4:5: a window that follows the subject (faces, else motion), eased, cut-aware, never outside the picture. Without --size the movie takes that shape with the first clip's longer side (1920x1080 clips give 1080x1920).",
+                               valueName: "W:H"),
+            transform: { (text: String) throws -> Reframe in
+                guard let r = try? Reframe(aspect: text) else { throw ValidationError("--reframe \(text): give an aspect ratio W:H with whole numbers from 1 to 100, such as 9:16, 1:1 or 4:5") }
+                return r
+            })
+    var reframe: Reframe?
 
     @OptionGroup(title: "Sound track") var sound: SoundTrackOptions
     @OptionGroup(title: "Subtitles") var subtitles: SubtitleOptions
@@ -298,8 +313,9 @@ struct StitchCommand: SingleOutputCommand {
         // The movie's size and rate: as asked, else the first movie's (even sides, as H.264 needs);
         // 1920x1080 at 30 fps when there are only photos.
         let firstMovie = probed.lazy.compactMap(\.file).first
-        let width = size?.width ?? firstMovie.map { max(16, $0.width - $0.width % 2) } ?? 1920
-        let height = size?.height ?? firstMovie.map { max(16, $0.height - $0.height % 2) } ?? 1080
+        var width = size?.width ?? firstMovie.map { max(16, $0.width - $0.width % 2) } ?? 1920
+        var height = size?.height ?? firstMovie.map { max(16, $0.height - $0.height % 2) } ?? 1080
+        if let reframe, size == nil { (width, height) = reframe.frameSize(from: width, height: height) }
         let rate = fps ?? firstMovie.map { $0.isVariableFrameRate ? $0.standardFrameRate : $0.frameRate } ?? 30
         var readable = try photoClips(in: probed, width: width, height: height)
         if removeSilence {
@@ -318,6 +334,12 @@ struct StitchCommand: SingleOutputCommand {
         }
 
         let join = transition.lowercased() == "none" ? nil : try Transition(xfadeName: transition, duration: transitionDuration)
+        if let reframe {
+            for i in readable.indices {
+                readable[i].clip = readable[i].clip.reframed(reframe)
+                readable[i].picture = readable[i].picture.reframed(reframe)
+            }
+        }
         let film = Clip.stitched(readable.map(\.clip), transition: join, audioCrossfade: audioCrossfade)
         /// The picture with the subtitles and captions burned in, when asked for.
         func withSubtitles(_ clip: Clip) -> Clip { burnIn.apply(to: clip) }

@@ -79,7 +79,7 @@ import MovieMakerTestSupport
         #expect(MovieMakerError.Code(rawValue: "notEncodable") == .notEncodable)
         #expect("\(MovieMakerError.Code.cancelled)" == "cancelled")
         #expect(Set(MovieMakerError.Code.all).count == MovieMakerError.Code.all.count)
-        #expect(MovieMakerError.Code.all.count == 47)
+        #expect(MovieMakerError.Code.all.count == 48)
 
         // What a caller writes: a switch over codes with a default, which a new code cannot break.
         func advice(_ error: MovieMakerError) -> String {

@@ -32,12 +32,13 @@ enum ReframePath {
                 raw[i] = i < first ? values[first]! : last
             }
         }
-        // A median over five samples, then kept where the window can be.
+        // A median over five samples. Kept inside the picture only at the end: a subject near the edge
+        // takes the window to the edge, not a dead zone short of it.
         var wanted = raw
         for i in 0..<n {
             let lo = max(0, i - 2), hi = min(n - 1, i + 2)
             let sorted = raw[lo...hi].sorted()
-            wanted[i] = min(max(sorted[sorted.count / 2], low), high)
+            wanted[i] = sorted[sorted.count / 2]
         }
         // The dead zone: the window moves only as far as keeps the subject within it.
         let zone = deadZone * Double(window)
