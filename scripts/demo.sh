@@ -58,11 +58,19 @@ ffmpeg -nostdin -v error -y -f lavfi -i "aevalsrc='0.8*exp(-mod(t,0.5)*25)*sin(2
 $bin/moviemaker beats $out/beat.wav | head -1
 $bin/moviemaker slideshow $out/photos --music $out/beat.wav --cut-on beats --every 2 --transition none --size 1280x720 --preset veryfast \
     -o $out/slideshow-on-the-beat.mp4
+echo "moviemaker stitch walk1.mp4 walk2.mp4 --reframe 9:16: two landscape shots made vertical, the window following what moves"
+# Two 1280x720 shots (ffmpeg's lavfi): a square crossing the frame, then another drifting back.
+ffmpeg -nostdin -v error -y -f lavfi -i "color=c=0x2b4162:s=1280x720:r=30:d=5[bg];color=c=0xf4a259:s=180x180:r=30:d=5[box];[bg][box]overlay=x='120+150*t':y=270:shortest=1" \
+    -c:v libx264 -preset veryfast -pix_fmt yuv420p $out/walk1.mp4
+ffmpeg -nostdin -v error -y -f lavfi -i "color=c=0x5b8e7d:s=1280x720:r=30:d=3[bg];color=c=0xf2f3ae:s=140x140:r=30:d=3[box];[bg][box]overlay=x='1000-120*t':y='200+40*t':shortest=1" \
+    -c:v libx264 -preset veryfast -pix_fmt yuv420p $out/walk2.mp4
+$bin/moviemaker stitch $out/walk1.mp4 $out/walk2.mp4 --reframe 9:16 --preset veryfast -o $out/reframed-vertical.mp4
 echo "Templates rendered as their own previews: $out/travel.mp4, $out/promo.mp4, $out/birthday.mp4, $out/editing.mp4 (filters, split screens, stickers, subtitles),"
 echo "  $out/explainer.mp4 (a voice-over spoken by eSpeak NG: pictures cut on its bookmarks, its waveform, captions at its word times);"
 echo "  $out/audiogram.mp4 (moviemaker audiogram of the explainer's sound: a vertical podcast clip)."
 echo "Motion graphics: $out/lottie-title.mp4 (a Lottie over a title), $out/bar-race.mp4 (a bar race from examples/motion/cities.csv),"
-echo "  $out/slideshow-on-the-beat.mp4 (the photos cut on every second beat of $out/beat.wav)."
+echo "  $out/slideshow-on-the-beat.mp4 (the photos cut on every second beat of $out/beat.wav),"
+echo "  $out/reframed-vertical.mp4 (two landscape shots reframed to 9:16: the window follows faces, here what moves, and starts afresh at the cut)."
 echo "Filled template: $out/birthday-ana.mp4 (its description, itself a template: $out/birthday-ana.json)."
 echo "A template batch: $out/speakers/ (five speaker cards, one per row of examples/specs/speakers.csv, in one process; run again, it skips them)."
 echo "Other destinations: $out/promo.gif (an animated GIF fitted into 2 MB), $out/promo-av1.webm (AV1),"

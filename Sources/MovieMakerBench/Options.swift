@@ -77,6 +77,8 @@ struct Options {
     var skipAudiogram = false
     /// Skip the transcription line (alignment accuracy and free recognition's word error rate).
     var skipTranscription = false
+    /// Skip the reframe line (the reframing analysis at 1080p, and its share of a stitch's CPU).
+    var skipReframe = false
     /// Run only the audiogram line (every other line skipped).
     var onlyAudiogram = false
     /// Skip the chunk line (one pass against 2, 4 and 8 chunks run two at a time).
@@ -109,7 +111,7 @@ struct Options {
                                 [--skip-video] [--video-clips N] [--video-seconds S]
                                 [--video-preset P] [--skip-reverse] [--video-folder PATH]
                                 [--skip-filters] [--filter-runs N] [--filter-seconds S] [--only-filters]
-                                [--skip-chunks] [--chunk-seconds S] [--only-chunks] [--skip-captions] [--only-captions] [--skip-audiogram] [--only-audiogram] [--skip-transcription] [--only-transcription]
+                                [--skip-chunks] [--chunk-seconds S] [--only-chunks] [--skip-captions] [--only-captions] [--skip-audiogram] [--only-audiogram] [--skip-reframe] [--only-reframe] [--skip-transcription] [--only-transcription]
                                 [--skip-encoders] [--only-encoders] [--encoder-frames N] [--encoder-codecs h264,hevc,av1,vp9]
                                 [--skip-batch] [--only-batch] [--batch-rows N] [--skip-incremental] [--only-incremental]
 
@@ -168,6 +170,9 @@ struct Options {
           captions line (word-by-word captions, pop style, drawn at 1920×1080 against an empty clip):
           --skip-captions               skip it
           --only-captions               run only the captions line
+          reframe line (a 1080p clip's reframing analysis: frames a second, and its share of a 9:16 stitch's CPU):
+          --skip-reframe                skip it
+          --only-reframe                run only the reframe line
           audiogram line (a 64-bar spectrum of a voice-like sound, drawn at 1920×1080 against an empty clip):
           --skip-audiogram              skip it
           --only-audiogram              run only the audiogram line
@@ -195,8 +200,18 @@ struct Options {
     /// Parses `arguments` (without the program name); throws a message for people on bad input.
     init(arguments: [String]) throws(OptionError) {
         var rest = arguments[...]
+        var onlyOther = false, onlyReframe = false
         while let flag = rest.popFirst() {
+            if flag.hasPrefix("--only-") && flag != "--only-reframe" { onlyOther = true }
             switch flag {
+            case "--skip-reframe":
+                skipReframe = true
+            case "--only-reframe":
+                onlyReframe = true
+                skipIncremental = true; skipBatch = true; skipEncoders = true
+                skipPresets = true; skipMemory = true; skipSlideshow = true; skipSlideshowMemory = true
+                skipAudio = true; skipVideo = true; skipReverse = true; skipFilters = true; skipChunks = true; skipCaptions = true
+                skipAudiogram = true; skipTranscription = true
             case "--frames":
                 frames = try Self.positiveInt(rest.popFirst(), flag: flag)
             case "--cores":
@@ -352,6 +367,8 @@ struct Options {
                 throw OptionError("unknown option \(flag)\n\n\(Self.usage)")
             }
         }
+        // Another line's --only-… skips this one too.
+        if onlyOther && !onlyReframe { skipReframe = true }
     }
 
     private static func positiveInt(_ text: String?, flag: String) throws(OptionError) -> Int {

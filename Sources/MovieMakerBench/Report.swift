@@ -42,6 +42,7 @@ struct BenchmarkReport: Encodable {
     var chunks: ChunkBenchmark.Result?
     var captions: CaptionBenchmark.Result?
     var audiogram: AudiogramBenchmark.Result?
+    var reframe: ReframeBenchmark.Result?
     var transcription: TranscriptionBenchmark.Result?
     var encoders: [EncoderBenchmark.Line]?
     var batch: BatchBenchmark.Result?

@@ -141,6 +141,8 @@ func runBenchmark(_ options: Options) throws {
              run: { try CaptionBenchmark().run() }, keep: { report.captions = $0 }, print: CaptionBenchmark.line)
     try line(options.skipAudiogram, "audiogram", "a 64-bar spectrum drawn at 1920x1080, against an empty clip",
              run: { try AudiogramBenchmark().run() }, keep: { report.audiogram = $0 }, print: AudiogramBenchmark.line)
+    try line(options.skipReframe, "reframe", "a 1080p clip's reframing analysis, then the same clip stitched to 9:16 with the analysis cached",
+             run: { try ReframeBenchmark(folder: videoFolder).run() }, keep: { report.reframe = $0 }, print: ReframeBenchmark.line)
     try line(options.skipTranscription, "transcription", "a 314-word text spoken by eSpeak NG, aligned and recognised (PocketSphinx)",
              run: { try TranscriptionBenchmark().run() }, keep: { report.transcription = $0 }, print: TranscriptionBenchmark.line)
     try line(options.skipChunks, "chunks", "a \(options.chunkSeconds)-s 1080p30 medium description in one pass, then as 2, 4 and 8 chunks two at a time",

@@ -37,7 +37,7 @@ struct SubjectTrack: Codable, Sendable, Hashable {
 /// calling thread: a grey picture whose longer side is `analysisSide` pixels for each frame (cuts are
 /// found between consecutive frames by their histograms and block means), faces and motion in
 /// `samplesPerSecond` of them. Memory: three grey pictures and the samples (a few bytes each).
-final class SubjectAnalyser {
+package final class SubjectAnalyser {
     /// The analysed pictures' longer side: faces of 1/12 of the picture's height and more are found.
     static let analysisSide = 480
     /// How many frames a second are searched for faces and motion.
@@ -246,7 +246,7 @@ final class SubjectAnalyser {
 /// `$XDG_CACHE_HOME/moviemaker/subjects` (else `~/.cache/moviemaker/subjects`), one small JSON file per
 /// video content (its SHA-256) and analysis version, so a re-render, in this process or the next, does
 /// not analyse again.
-enum SubjectCache {
+package enum SubjectCache {
     static let memoryCapacity = 32
     private static let memory = Mutex<[(key: String, track: SubjectTrack)]>([])
     /// File hashes by path, size and modification time (hashing a 1 GB clip takes a second).
@@ -312,5 +312,17 @@ enum SubjectCache {
         guard let key = key(for: file) else { return }
         memory.withLock { $0.removeAll { $0.key == key } }
         if let folder = folder() { try? FileManager.default.removeItem(at: folder.appendingPathComponent(key + ".json")) }
+    }
+}
+
+extension SubjectAnalyser {
+    /// Analyses the video at `url` on this thread, as a render's analysis thread does, and keeps the
+    /// result in the cache (for the benchmark, which times it apart from the render): the samples taken.
+    package static func analyseForBenchmark(_ url: URL) throws(MovieMakerError) -> Int {
+        let file = try VideoFile(url: url)
+        let analyser = SubjectAnalyser(file: file, detector: try FaceDetector(model: try FaceDetector.modelURL()))
+        let track = try analyser.run(cancellation: CancellationToken()) { _, _ in }
+        if let key = SubjectCache.key(for: url) { SubjectCache.store(track, for: key) }
+        return track.shots.reduce(0) { $0 + $1.samples.count }
     }
 }
