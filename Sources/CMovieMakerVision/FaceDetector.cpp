@@ -53,7 +53,7 @@ extern "C" int32_t mm_face_detector_detect(mm_face_detector *detector, const uin
         cv::Mat picture(height, width, CV_8UC1, const_cast<uint8_t *>(gray), static_cast<size_t>(stride));
         std::vector<cv::Rect> found;
         int smallest = std::max(1, static_cast<int>(min_size));
-        detector->cascade.detectMultiScale(picture, found, 1.1, 3, 0, cv::Size(smallest, smallest));
+        detector->cascade.detectMultiScale(picture, found, 1.2, 3, 0, cv::Size(smallest, smallest));
         // Largest first; ties in a fixed order (equal boxes are interchangeable).
         std::sort(found.begin(), found.end(), [](const cv::Rect &a, const cv::Rect &b) {
             if (a.area() != b.area()) return a.area() > b.area();

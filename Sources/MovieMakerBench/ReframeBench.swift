@@ -3,7 +3,7 @@ import MovieMaker
 
 /// The reframe line of `make bench` (issue 40): what following the subject costs. A 1080p30 clip of the
 /// video lines (`BenchVideoFolder`) is analysed once on this thread (faces, motion, cuts: every frame
-/// decoded, 8 a second searched), timed by the thread's CPU and the wall clock; then the same clip is
+/// decoded, 6 a second searched), timed by the thread's CPU and the wall clock; then the same clip is
 /// stitched reframed to 9:16 (1080x1920, x264 `medium`, every core), the analysis now cached, timed by
 /// the process's CPU. The analysis's share of a reframed stitch is A / (A + R). Target: under 15 %.
 struct ReframeBenchmark {

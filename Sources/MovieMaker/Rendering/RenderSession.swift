@@ -86,8 +86,12 @@ final class RenderSession: @unchecked Sendable {
         drawingThreads = 1
         cancellation = nil
         videoPool = VideoDecoderPool(limit: EncoderSettings.defaultVideoDecoderLimit)
-        reframes = ReframeJobs(cancellation: nil)
+        reframes = Self.standaloneReframes
     }
+
+    /// The reframing analyses of drawing outside any render: shared by every stand-in session (one is
+    /// made per drawing), so a file is analysed once, never closed (each finishes into the cache).
+    private static let standaloneReframes = ReframeJobs(cancellation: nil)
 
     /// Throws `.videoDecoderLimit` when `clip` shows more distinct videos at one time than `limit`
     /// (a 2×2 split screen of four videos needs four decoders), naming the first such time and the files.
@@ -161,7 +165,7 @@ final class RenderSession: @unchecked Sendable {
         stickers.close()
         audiograms.close()
         lotties.close()
-        reframes.close()
+        if !isStandalone { reframes.close() }
         scratch.release()
     }
 
