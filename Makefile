@@ -22,7 +22,7 @@ export PKG_CONFIG_PATH := $(PKGCONFIG_WRAPPERS)$(if $(PKG_CONFIG_PATH),:$(PKG_CO
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-.PHONY: deps build demo test test-studio test-playback fuzz fuzz-descriptions sanitize sanitize-thread bench bench-peers bench-filters bench-chunks bench-captions bench-audiogram bench-transcribe bench-encoders bench-batch bench-incremental bench-title-batch test-distributed clean check-swift install gallery docs
+.PHONY: deps build demo test test-studio test-playback fuzz fuzz-descriptions sanitize sanitize-thread bench bench-peers bench-filters bench-chunks bench-captions bench-audiogram bench-reframe bench-transcribe bench-encoders bench-batch bench-incremental bench-title-batch test-distributed clean check-swift install gallery docs
 
 check-swift:
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "swift not found: install Swift 6 (https://www.swift.org/install/linux/) and put it on PATH"; exit 1; }
@@ -175,6 +175,11 @@ bench-filters: deps
 bench-captions: deps
 	$(SWIFT) build -c release --product moviemaker-bench
 	$$($(SWIFT) build -c release --show-bin-path)/moviemaker-bench --only-captions $(BENCH_ARGS)
+
+## The reframe line alone: a 1080p clip's reframing analysis and its share of a 9:16 stitch's CPU (target < 15 %).
+bench-reframe: deps
+	$(SWIFT) build -c release --product moviemaker-bench
+	$$($(SWIFT) build -c release --show-bin-path)/moviemaker-bench --only-reframe $(BENCH_ARGS)
 
 bench-audiogram: deps
 	$(SWIFT) build -c release --product moviemaker-bench

@@ -51,7 +51,7 @@ struct ReframeBenchmark {
 
     static func line(_ r: Result) -> String {
         [
-            "reframe: the analysis of a \(r.width)x\(r.height) clip of \(r.frames) frames (faces in \(r.samples) of them), then the clip stitched to 9:16 (1080x1920, medium) with the analysis cached",
+            "reframe: the analysis of a \(r.width)x\(r.height) clip of \(r.frames) frames (\(r.samples) of them searched for faces), then the clip stitched to 9:16 (1080x1920, medium) with the analysis cached",
             String(format: "    analysis     %.2f s wall, %.2f s CPU on one thread: %.0f frames a second", r.analysisWallSeconds, r.analysisCPUSeconds, r.analysisFPS),
             String(format: "    9:16 stitch  %.2f s wall, %.2f s CPU (every core)", r.stitchWallSeconds, r.stitchCPUSeconds),
             String(format: "    analysis share of a reframed stitch's CPU %.1f %% (target < 15 %%): %@", 100 * r.share,
