@@ -41,10 +41,7 @@ struct DescriptionOptions: ParsableArguments {
     /// The aspect ratio the whole movie is reframed to.
     @Option(help: ArgumentHelp("Reframe the whole movie to this aspect ratio, e.g. 9:16: every video item without a reframe of its own follows its subject in a window of that shape (as output.reframe), and the frame takes that shape (the longer side of output.size kept) unless --size is given.",
                                valueName: "W:H"),
-            transform: { (text: String) throws -> Reframe in
-                guard let r = try? Reframe(aspect: text) else { throw ValidationError("--reframe \(text): give an aspect ratio W:H with whole numbers from 1 to 100, such as 9:16, 1:1 or 4:5") }
-                return r
-            })
+            transform: { (text: String) throws -> Reframe in try ReframeArgument.parse(text) })
     var reframe: Reframe?
 
     /// The platform the movie is for.

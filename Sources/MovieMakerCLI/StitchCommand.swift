@@ -122,10 +122,7 @@ struct StitchCommand: SingleOutputCommand {
     /// The aspect ratio the clips are reframed to.
     @Option(help: ArgumentHelp("Reframe every clip to this aspect ratio, e.g. 9:16 (vertical), 1:1 or 4:5: a window that follows the subject (faces, else motion), eased, cut-aware, never outside the picture. Without --size the movie takes that shape with the first clip's longer side (1920x1080 clips give 1080x1920).",
                                valueName: "W:H"),
-            transform: { (text: String) throws -> Reframe in
-                guard let r = try? Reframe(aspect: text) else { throw ValidationError("--reframe \(text): give an aspect ratio W:H with whole numbers from 1 to 100, such as 9:16, 1:1 or 4:5") }
-                return r
-            })
+            transform: { (text: String) throws -> Reframe in try ReframeArgument.parse(text) })
     var reframe: Reframe?
 
     @OptionGroup(title: "Sound track") var sound: SoundTrackOptions

@@ -124,4 +124,44 @@ struct ReframeTests {
         #expect(again.count == frames.count)
         #expect(zip(frames, again).allSatisfy { $0.pixels == $1.pixels }, "the renders on 2 threads and on 1 differ")
     }
+
+    @Test("an analysis cut short by a render of the first shot keeps that shot; the next render resumes at the cut and draws what one whole analysis gives")
+    func resumesAfterACut() throws {
+        let folder = try TemporaryFolder()
+        let url = try Self.clip(in: folder)
+        let reframe = try Reframe(aspect: "9:16")
+        func render(_ clip: Clip, _ name: String) throws -> [DecodedFrame] {
+            let out = folder.file(name)
+            let movie = try MovieMaker(url: out, width: 202, height: 360, fps: Self.rate, settings: EncoderSettings(crf: 16, preset: .ultrafast, drawingThreads: 2))
+            try movie.add(clip)
+            try movie.finish()
+            return try decodeAll(out)
+        }
+        // One whole analysis.
+        SubjectCache.forget(url)
+        let whole = try render(try Clip.video(url).reframed(reframe), "whole.mp4")
+        // Again from nothing: a render of the first 2 s stops the analysis after the first shot…
+        SubjectCache.forget(url)
+        let runs = SubjectAnalyser.runs(of: url)
+        let start = try render(try Clip.video(url).trimmed(from: 0, to: 2).reframed(reframe), "start.mp4")
+        #expect(start.count == 60)
+        // The render's end stopped the analysis in the second shot (kept: the first shot, and the cut
+        // where it stopped) — unless the analysis was quicker and finished: then it is made partial
+        // here, so the next render resumes all the same.
+        let key = try #require(SubjectCache.key(for: url))
+        var kept = try #require(SubjectCache.track(for: key))
+        #expect(kept.shots.first?.start == .zero)
+        if kept.end == nil {
+            kept.shots = Array(kept.shots.prefix(1))
+            kept.end = Self.rate.time(ofFrame: Self.cutFrame)
+            SubjectCache.store(kept, for: key)
+        }
+        #expect(kept.shots.count == 1 && kept.end == Self.rate.time(ofFrame: Self.cutFrame), "\(kept.shots.map(\.start)), \(String(describing: kept.end))")
+        // …which the next render takes from the cache, analysing only from the cut on.
+        let resumed = try render(try Clip.video(url).reframed(reframe), "resumed.mp4")
+        #expect(SubjectAnalyser.runs(of: url) == runs + 2)
+        #expect(resumed.count == whole.count)
+        #expect(zip(resumed, whole).allSatisfy { $0.pixels == $1.pixels }, "the resumed analysis gave other windows than one whole analysis")
+        #expect(zip(start, whole).allSatisfy { $0.pixels == $1.pixels })
+    }
 }

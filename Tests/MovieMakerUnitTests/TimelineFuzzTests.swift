@@ -1118,7 +1118,7 @@ enum FuzzSeeds {
                      {"type": "title", "text": "Cell", "duration": "0.5s"}]},
           {"type": "split", "layout": "pip", "corner": "topLeft", "size": 0.3, "margin": 3, "duration": "0.5s",
            "cells": [{"type": "color", "color": "navy", "duration": "0.5s", "mask": {"mode": "luma", "item": {"type": "photo", "source": {"file": "photo.png"}, "duration": "0.5s"}}},
-                     {"type": "video", "source": {"file": "clip.mp4"}, "duration": "0.5s"}]}
+                     {"type": "video", "source": {"file": "clip.mp4"}, "duration": "0.5s", "reframe": {"aspect": "1:1"}}]}
         ]},
         {"kind": "overlay", "items": [
           {"type": "sticker", "source": {"file": "anim.gif"}, "at": "0.1s", "duration": "0.8s", "width": 16, "enter": "pop", "exit": "slide-left",

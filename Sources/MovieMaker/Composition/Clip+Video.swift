@@ -151,7 +151,7 @@ extension Clip.VideoMedia {
     }
 
     /// Draws the reframing window at `sourceTime` (from the session's analysis of the file) shown by
-    /// the fit: an upright file's window is cut from the decoded picture before it is converted (only
+    /// the fit (`blur` shows it as `fit` does, on the background): an upright file's window is cut from the decoded picture before it is converted (only
     /// the window's pixels are scaled, straight into the canvas when it lands on whole pixels of it); a
     /// turned or mirrored one is converted whole at the window's scale and drawn clipped to the window.
     private func drawReframed(_ reframe: Reframe, in ctx: DrawingContext, at sourceTime: Time, key: VideoLeafKey, session: RenderSession) throws {
@@ -178,7 +178,10 @@ extension Clip.VideoMedia {
                 }
                 return try source.picture(at: time, crop: crop, width: w, height: h)
             }
-            if let picture { ctx.withSavedState { ctx.clip(to: placed); ctx.draw(picture, in: placed) } }
+            guard let picture else { return }
+            // As the whole picture is drawn: on the background (a picture with alpha shows it through).
+            if coversFrame { ctx.clear(background) }
+            ctx.withSavedState { ctx.clip(to: placed); ctx.draw(picture, in: placed) }
             return
         }
         let whole = Rect(x: placed.minX - Double(window.x) * scale, y: placed.minY - Double(window.y) * scale,
@@ -188,6 +191,7 @@ extension Clip.VideoMedia {
         let picture = try session.withVideoSource(for: key) { source in
             try source.picture(at: time, width: max(1, Int(cw.rounded())), height: max(1, Int(ch.rounded())))
         }
+        if coversFrame { ctx.clear(background) }
         ctx.withSavedState {
             ctx.clip(to: placed)
             Self.drawTurned(picture, orientation: file, in: whole, ctx: ctx, covering: false)

@@ -6,9 +6,10 @@ import Foundation
 /// The window is as large as the picture allows (the full height when narrowing, the full width when
 /// widening) and moves over the picture: onto the faces OpenCV's face detector finds, else onto where
 /// things move, and it holds still when the subject does. Its path is smoothed (eased pans, no jitter),
-/// at most 0.8 % of the picture's width or height per frame, starts afresh at each cut of the file (a
-/// new shot gets its own framing), and never leaves the picture. The analysis runs once per file
-/// content (cached by its SHA-256, in memory and on disk): see ARCHITECTURE.md, "Reframing".
+/// at most 18 % of the picture's width or height per second of the file (0.6 % a frame at 30 fps),
+/// starts afresh at each cut of the file (a new shot gets its own framing), and never leaves the
+/// picture. The analysis runs once per file content (cached by its SHA-256, in memory and on disk):
+/// see ARCHITECTURE.md, "Reframing".
 public struct Reframe: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The window's width in units of `aspectHeight` (9 in 9:16).
     public let aspectWidth: Int
@@ -58,8 +59,8 @@ public struct Reframe: Hashable, Sendable, Codable, CustomStringConvertible {
 
     private enum CodingKeys: String, CodingKey { case aspectWidth, aspectHeight }
 
-    /// The largest window of this aspect ratio inside a `width`×`height` picture, in whole even pixels
-    /// (4:2:0 pictures are cut on whole chroma samples).
+    /// The largest window of this aspect ratio inside a `width`×`height` picture, in whole pixels, the
+    /// side it narrows even (4:2:0 pictures are cut on whole chroma samples).
     func window(inWidth width: Int, height: Int) -> (width: Int, height: Int) {
         // Narrowing keeps the height, widening the width (compared exactly, in integers).
         if width * aspectHeight >= height * aspectWidth {

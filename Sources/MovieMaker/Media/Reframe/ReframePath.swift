@@ -104,85 +104,124 @@ final class SubjectAnalysisJob: @unchecked Sendable {
     /// Where the shot being analysed begins: every time before it is in a finished shot.
     private var settledUntil: Time? = nil
     private var failure: MovieMakerError? = nil
-    /// Paths per shot and window size: (shot index, window width, height) → centres x and y per sample.
-    private var paths: [PathKey: (x: [Double], y: [Double])] = [:]
+    /// Whether the analysis thread has ended (or there is none).
+    private var threadEnded = true
+    /// Paths per shot and window size: the shot's sample times and the centres x and y at each.
+    private var paths: [PathKey: (times: [Time], x: [Double], y: [Double])] = [:]
     private let stop = CancellationToken()
     private let renderCancellation: CancellationToken?
 
     private struct PathKey: Hashable { var shot: Int, width: Int, height: Int }
 
-    /// The analysis of `file`: from the cache when it has it, else started now on its own thread.
-    /// Throws (before any frame) when the face model is missing.
+    /// One analysis decodes at a time in the process (a stitch of twenty reframed clips opens twenty
+    /// jobs; they run in the order the movie shows them, ahead of the drawing).
+    private static let running = NSLock()
+
+    /// The analysis of `file`: from the cache when it has it (an analysis cut short resumes where it
+    /// stopped), else started now on its own thread. Throws (before any frame) when the face model is
+    /// missing.
     init(file: VideoFile, cancellation: CancellationToken?) throws(MovieMakerError) {
         self.file = file
         renderCancellation = cancellation
         let key = SubjectCache.key(for: file.url)
+        var resume: Time? = nil
         if let key, let cached = SubjectCache.track(for: key) {
             shots = cached.shots
-            isFinished = true
-            return
+            guard let end = cached.end else { isFinished = true; return }
+            settledUntil = end
+            resume = end
         }
         let detector = try FaceDetector(model: try FaceDetector.modelURL())
         let analyser = SendableBox(SubjectAnalyser(file: file, detector: detector))
         let stop = stop
+        threadEnded = false
+        let start = resume
         let thread = Thread { [self] in
+            // Waits its turn, giving up when stopped first.
+            while !Self.running.lock(before: Date(timeIntervalSinceNow: 0.1)) {
+                if stop.isCancelled { finish(failure: .cancelled, key: key); return }
+            }
+            defer { Self.running.unlock() }
             do {
-                let track = try analyser.value.run(cancellation: stop) { shot, next in
+                _ = try analyser.value.run(from: start, cancellation: stop) { shot, next in
                     self.condition.withLock {
                         self.shots.append(shot)
                         self.settledUntil = next
+                        self.condition.broadcast()
                     }
-                    self.condition.broadcast()
                 }
-                if let key { SubjectCache.store(track, for: key) }
-                condition.withLock { isFinished = true }
+                finish(failure: nil, key: key)
             } catch {
-                condition.withLock { failure = (error as? MovieMakerError) ?? .failedEarlier(error) }
+                finish(failure: (error as? MovieMakerError) ?? .failedEarlier(error), key: key)
             }
-            condition.broadcast()
         }
         thread.name = "MovieMaker reframe analysis"
         thread.start()
     }
 
+    /// Records how the analysis ended and keeps what it found: the whole track, or, when it was stopped
+    /// after finishing some shots, those shots and where it stopped (a later analysis resumes there).
+    private func finish(failure error: MovieMakerError?, key: String?) {
+        let (track, stopped): (SubjectTrack?, Bool) = condition.withLock {
+            if let error { failure = error } else { isFinished = true }
+            condition.broadcast()
+            let track = SubjectTrack(width: file.width, height: file.height, shots: shots, end: error == nil ? nil : settledUntil)
+            return (shots.isEmpty || (error != nil && settledUntil == nil) ? nil : track, error?.code == .cancelled)
+        }
+        if let key, let track, error == nil || stopped { SubjectCache.store(track, for: key) }
+        // Ended only once stored: a render that closes waits for it, so the next one finds it.
+        condition.withLock {
+            threadEnded = true
+            condition.broadcast()
+        }
+    }
+
     /// The shot `sourceTime` falls in and its window path for a `width`×`height` window, once the
     /// analysis has passed that shot.
-    private func settledPath(at sourceTime: Time, width: Int, height: Int) throws(MovieMakerError) -> (SubjectTrack.Shot, (x: [Double], y: [Double])) {
+    private func settledPath(at sourceTime: Time, width: Int, height: Int) throws(MovieMakerError) -> (times: [Time], x: [Double], y: [Double]) {
         condition.lock()
         defer { condition.unlock() }
+        // The frame shown at a time may be presented up to a tick (≤ 1 ms) after it (`VideoFrameSource`):
+        // a frame that is a cut's first belongs to the new shot.
+        let shown = sourceTime + Time(value: 1, timescale: 1000)
         // Settled: the analysis is done, or the shot being analysed began after `sourceTime`.
-        while !(isFinished || settledUntil.map { sourceTime < $0 } ?? false) {
+        while !(isFinished || settledUntil.map { shown < $0 } ?? false) {
             if let failure { throw failure }
             if stop.isCancelled || (renderCancellation?.isCancelled ?? false) { throw .cancelled }
             _ = condition.wait(until: Date(timeIntervalSinceNow: 0.1))
         }
         guard !shots.isEmpty else { throw .movieUnreadable(path: file.url.path, reason: "no frame decodes") }
         var index = 0
-        for (i, s) in shots.enumerated() where s.start <= sourceTime { index = i }
+        for (i, s) in shots.enumerated() where s.start <= shown { index = i }
         let key = PathKey(shot: index, width: width, height: height)
-        if let known = paths[key] { return (shots[index], known) }
+        if let known = paths[key] { return known }
         let s = shots[index]
         let times = s.samples.map(\.time)
-        let computed = (x: ReframePath.centers(times: times, values: s.samples.map(\.x), side: file.width, window: width),
+        let computed = (times: times,
+                        x: ReframePath.centers(times: times, values: s.samples.map(\.x), side: file.width, window: width),
                         y: ReframePath.centers(times: times, values: s.samples.map(\.y), side: file.height, window: height))
         paths[key] = computed
-        return (s, computed)
+        return computed
     }
 
-    /// Stops the analysis (the render is over); a drawing thread still waiting gets `.cancelled`.
+    /// Stops the analysis (the render is over) and waits up to a second for its thread to end, so
+    /// what it finished is kept; a drawing thread still waiting gets `.cancelled`.
     func cancel() {
         stop.cancel()
+        condition.lock()
+        defer { condition.unlock() }
         condition.broadcast()
+        let deadline = Date(timeIntervalSinceNow: 1)
+        while !threadEnded, condition.wait(until: deadline) {}
     }
 
     /// The window (in displayed pixels of the file) `reframe` shows at `sourceTime`, waiting until the
     /// shot it falls in is analysed.
     func window(at sourceTime: Time, reframe: Reframe) throws(MovieMakerError) -> (x: Int, y: Int, width: Int, height: Int) {
         let (ww, wh) = reframe.window(inWidth: file.width, height: file.height)
-        let (shot, path) = try settledPath(at: sourceTime, width: ww, height: wh)
-        let times = shot.samples.map(\.time)
-        let cx = ReframePath.center(at: sourceTime, times: times, centers: path.x)
-        let cy = ReframePath.center(at: sourceTime, times: times, centers: path.y)
+        let path = try settledPath(at: sourceTime, width: ww, height: wh)
+        let cx = ReframePath.center(at: sourceTime, times: path.times, centers: path.x)
+        let cy = ReframePath.center(at: sourceTime, times: path.times, centers: path.y)
         // Whole even pixels (4:2:0 chroma), inside the picture.
         func origin(_ c: Double, _ size: Int, _ side: Int) -> Int {
             let o = Int((c - Double(size) / 2).rounded())
@@ -213,7 +252,9 @@ final class ReframeJobs: Sendable {
 
     /// The analysis of `file`, started now if the session has none.
     func job(for file: VideoFile) throws(MovieMakerError) -> SubjectAnalysisJob {
-        let path = file.url.standardizedFileURL.path
+        // The path with the file's size and date: a file replaced on disk is another file.
+        let attributes = (try? FileManager.default.attributesOfItem(atPath: file.url.path)) ?? [:]
+        let path = "\(file.url.standardizedFileURL.path)|\((attributes[.size] as? NSNumber)?.int64Value ?? -1)|\((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
         if let job = jobs.withLock({ $0[path] }) { return job }
         let job = try SubjectAnalysisJob(file: file, cancellation: cancellation)
         return jobs.withLock { stored in
@@ -223,7 +264,7 @@ final class ReframeJobs: Sendable {
         }
     }
 
-    /// Stops every analysis still running.
+    /// Stops every analysis still running (each keeps the shots it finished).
     func close() {
         let all = jobs.withLock { j in defer { j.removeAll() }; return Array(j.values) }
         for job in all { job.cancel() }

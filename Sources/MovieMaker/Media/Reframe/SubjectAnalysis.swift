@@ -11,6 +11,9 @@ struct SubjectTrack: Codable, Sendable, Hashable {
     var height: Int
     /// The shots, in time order; the first starts at the first frame.
     var shots: [Shot]
+    /// Where an analysis cut short stopped (the first frame of the shot it was in: a cut), nil when it
+    /// reached the file's end. A later analysis resumes there and finds what one pass would have.
+    var end: Time? = nil
 
     /// One shot: the frames from one cut to the next.
     struct Shot: Codable, Sendable, Hashable {
@@ -86,7 +89,9 @@ package final class SubjectAnalyser {
 
     /// Decodes the whole file and returns what it found, calling `shotFinished` with each shot and
     /// where the next begins as soon as it does (the last with nil, at the end). Stops with `.cancelled` when `cancellation` is set.
-    func run(cancellation: CancellationToken, shotFinished: (SubjectTrack.Shot, Time?) -> Void) throws(MovieMakerError) -> SubjectTrack {
+    ///
+    /// With `start` (a cut where an earlier analysis stopped), it begins there with a new shot.
+    func run(from start: Time? = nil, cancellation: CancellationToken, shotFinished: (SubjectTrack.Shot, Time?) -> Void) throws(MovieMakerError) -> SubjectTrack {
         Self.runCounts.withLock { $0[file.url.standardizedFileURL.path, default: 0] += 1 }
         let reader = try MovieReader(url: file.url, cancellation: cancellation)
         let fps = file.frameRate.framesPerSecond > 0 ? file.frameRate.framesPerSecond : 30
@@ -96,7 +101,7 @@ package final class SubjectAnalyser {
         var inShot = 0
         var lastFace: (x: Double, y: Double)? = nil
         do {
-            try reader.forEachDecodedFrame(from: nil) { frame, _, time in
+            try reader.forEachDecodedFrame(from: start.map { $0 + file.startTime }) { frame, _, time in
                 if cancellation.isCancelled { throw MovieMakerError.cancelled }
                 let sourceTime = Time.max(.zero, time - file.startTime)
                 try self.grey(frame)
@@ -254,7 +259,17 @@ package enum SubjectCache {
     /// File hashes by path, size and modification time (hashing a 1 GB clip takes a second).
     private static let hashes = Mutex<[String: String]>([:])
 
-    /// The cache key of `file`'s content, nil when it cannot be read.
+    /// Names the face model an analysis used (its path and size: another cascade finds other faces), or
+    /// "none" when there is none (such a key is never stored: the analysis cannot run).
+    static var modelFingerprint: String {
+        guard let model = try? FaceDetector.modelURL(),
+              let size = (try? FileManager.default.attributesOfItem(atPath: model.path))?[.size] as? NSNumber else { return "none" }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in "\(model.path)|\(size.int64Value)".utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return String(hash, radix: 16)
+    }
+
+    /// The cache key of `file`'s content and the analysis that reads it, nil when it cannot be read.
     static func key(for file: URL) -> String? {
         let path = file.path
         let attributes = (try? FileManager.default.attributesOfItem(atPath: path)) ?? [:]
@@ -263,7 +278,7 @@ package enum SubjectCache {
         let stamp = "\(path)|\(size)|\(date)"
         if let known = hashes.withLock({ $0[stamp] }) { return known }
         guard let sha = FileHash.sha256(ofFileAt: path) else { return nil }
-        let key = "\(sha)-v\(SubjectAnalyser.version)"
+        let key = "\(sha)-v\(SubjectAnalyser.version)-\(modelFingerprint)"
         hashes.withLock { $0[stamp] = key }
         return key
     }
@@ -292,12 +307,12 @@ package enum SubjectCache {
         remember(track, for: key)
         guard let folder = folder(), let data = try? JSONEncoder().encode(track) else { return }
         let final = folder.appendingPathComponent(key + ".json")
-        let partial = folder.appendingPathComponent(".\(key).\(ProcessInfo.processInfo.processIdentifier).partial")
-        do {
-            try data.write(to: partial)
-            _ = try FileManager.default.replaceItemAt(final, withItemAt: partial)
-        } catch {
+        let partial = folder.appendingPathComponent(".\(key).\(ProcessInfo.processInfo.processIdentifier).\(UUID().uuidString).partial")
+        // rename(2) replaces an older file in one step (Foundation's replaceItemAt fails on Linux when
+        // there is none yet).
+        guard (try? data.write(to: partial)) != nil, rename(partial.path, final.path) == 0 else {
             try? FileManager.default.removeItem(at: partial)
+            return
         }
     }
 

@@ -366,10 +366,12 @@ final class VideoPictureConverter {
 
     /// The matrix `frame`'s colours are read with: its own tag; untagged, the file's, and for an
     /// untagged file BT.709 from 720 lines up, else BT.601. (Video pass-through asks the same.)
+    /// (Untagged video is told apart by the file's height, not the frame's: a reframing window cut from
+    /// a 720p picture is still 720p video.)
     static func matrix(of frame: UnsafeMutablePointer<AVFrame>, file: VideoFile) -> AVColorSpace {
         let f = frame.pointee
         return f.colorspace != AVCOL_SPC_UNSPECIFIED ? f.colorspace
-            : file.colorMatrix == "unknown" ? (f.height >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M) : f.colorspace
+            : file.colorMatrix == "unknown" ? (file.codedHeight >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M) : f.colorspace
     }
 
     /// `frame` as a `width`×`height` picture (premultiplied BGRA; opaque unless the stream has alpha).
