@@ -113,9 +113,11 @@ final class SubjectAnalysisJob: @unchecked Sendable {
 
     private struct PathKey: Hashable { var shot: Int, width: Int, height: Int }
 
-    /// One analysis decodes at a time in the process (a stitch of twenty reframed clips opens twenty
-    /// jobs; they run in the order the movie shows them, ahead of the drawing).
-    private static let running = NSLock()
+    /// Whose turn it is to decode: one analysis at a time in the process, in the order the jobs were
+    /// made (a stitch of twenty reframed clips opens twenty jobs, in the order the movie shows them;
+    /// each runs ahead of the drawing of its clip).
+    private struct Turns { var next = 0; var waiting: [Int] = []; var isRunning = false }
+    private static let turns = Mutex(Turns())
 
     /// The analysis of `file`: from the cache when it has it (an analysis cut short resumes where it
     /// stopped), else started now on its own thread. Throws (before any frame) when the face model is
@@ -136,12 +138,27 @@ final class SubjectAnalysisJob: @unchecked Sendable {
         let stop = stop
         threadEnded = false
         let start = resume
+        let ticket = Self.turns.withLock { t in
+            defer { t.next += 1 }
+            t.waiting.append(t.next)
+            return t.next
+        }
         let thread = Thread { [self] in
             // Waits its turn, giving up when stopped first.
-            while !Self.running.lock(before: Date(timeIntervalSinceNow: 0.1)) {
-                if stop.isCancelled { finish(failure: .cancelled, key: key); return }
+            while !Self.turns.withLock({ t in
+                guard !t.isRunning, t.waiting.first == ticket else { return false }
+                t.waiting.removeFirst()
+                t.isRunning = true
+                return true
+            }) {
+                if stop.isCancelled {
+                    Self.turns.withLock { $0.waiting.removeAll { $0 == ticket } }
+                    finish(failure: .cancelled, key: key)
+                    return
+                }
+                Thread.sleep(forTimeInterval: 0.02)
             }
-            defer { Self.running.unlock() }
+            defer { Self.turns.withLock { $0.isRunning = false } }
             do {
                 _ = try analyser.value.run(from: start, cancellation: stop) { shot, next in
                     self.condition.withLock {
