@@ -257,7 +257,7 @@ struct SendableBox<Value>: @unchecked Sendable {
 /// A render's reframing analyses, one per file (leaves showing the same file share it): started when
 /// the session opens, stopped when it closes.
 final class ReframeJobs: Sendable {
-    private let jobs = Mutex<[String: SubjectAnalysisJob]>([:])
+    private let jobs = Mutex<[VideoFile: SubjectAnalysisJob]>([:])
     private let cancellation: CancellationToken?
 
     init(cancellation: CancellationToken?) { self.cancellation = cancellation }
@@ -269,14 +269,13 @@ final class ReframeJobs: Sendable {
 
     /// The analysis of `file`, started now if the session has none.
     func job(for file: VideoFile) throws(MovieMakerError) -> SubjectAnalysisJob {
-        // The path with the file's size and date: a file replaced on disk is another file.
-        let attributes = (try? FileManager.default.attributesOfItem(atPath: file.url.path)) ?? [:]
-        let path = "\(file.url.standardizedFileURL.path)|\((attributes[.size] as? NSNumber)?.int64Value ?? -1)|\((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
-        if let job = jobs.withLock({ $0[path] }) { return job }
+        // Keyed by the probed file (path, size, rate, codec…), asked for every frame drawn: no file
+        // system call here, and a file replaced on disk and probed again is another key.
+        if let job = jobs.withLock({ $0[file] }) { return job }
         let job = try SubjectAnalysisJob(file: file, cancellation: cancellation)
         return jobs.withLock { stored in
-            if let existing = stored[path] { job.cancel(); return existing }
-            stored[path] = job
+            if let existing = stored[file] { job.cancel(); return existing }
+            stored[file] = job
             return job
         }
     }
