@@ -104,7 +104,7 @@ fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz.sh
 
 ## The description-file mutation fuzz test (TimelineFuzzTests) with more mutants than `make test` tries
-## (10000): MOVIEMAKER_FUZZ_COUNT (default here 100000, about a quarter of an hour on 2 cores),
+## (2500): MOVIEMAKER_FUZZ_COUNT (default here 100000, about a quarter of an hour on 2 cores),
 ## MOVIEMAKER_FUZZ_SEED (default 14). A crash or hang prints the mutant and how to replay it alone.
 MOVIEMAKER_FUZZ_COUNT ?= 100000
 fuzz-descriptions: deps

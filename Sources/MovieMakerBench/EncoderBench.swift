@@ -6,8 +6,15 @@ import MovieMaker
 /// ffmpeg command line, each reading the same file of raw frames, with the same
 /// settings (preset, CRF, x264's CPU flags, hvc1, BT.709 tags). fps, CPU and peak RSS of each, and the
 /// ratio of MovieMaker's fps to ffmpeg's (target ≥ 0.95).
+///
+/// Why rounds: on a shared 2-vCPU machine one pair's ratio moves by ±0.15 from run to run with the
+/// same library doing the same work (the CPU of the two sides agrees within 1 %), so each codec is
+/// measured `rounds` times, the two sides taking turns at going first, and the line compares the
+/// median runs.
 struct EncoderBenchmark {
     var frames = 60
+    /// Pairs of runs per codec; odd rounds run ffmpeg first.
+    var rounds = 3
     var width = 1920
     var height = 1080
     var fps = 30
@@ -20,16 +27,30 @@ struct EncoderBenchmark {
         let settings: String
         let movieMaker: VideoPhase
         let ffmpeg: VideoPhase
-        /// fps MovieMaker ÷ fps ffmpeg.
+        /// Every round's runs, in the order they were made.
+        let movieMakerRounds: [VideoPhase]
+        let ffmpegRounds: [VideoPhase]
+        /// Median fps MovieMaker ÷ median fps ffmpeg.
         var ratio: Double { movieMaker.framesPerSecond / ffmpeg.framesPerSecond }
+        /// ffmpeg's CPU over all rounds ÷ MovieMaker's (above 1: MovieMaker's process did the work with less CPU).
+        var cpuRatio: Double {
+            let ours = movieMakerRounds.map(\.cpuSeconds).reduce(0, +), theirs = ffmpegRounds.map(\.cpuSeconds).reduce(0, +)
+            return ours > 0 ? theirs / ours : .nan
+        }
         let movieMakerBytes: Int
         let ffmpegBytes: Int
-        enum CodingKeys: String, CodingKey { case codec, settings, movieMaker, ffmpeg, ratio, movieMakerBytes, ffmpegBytes }
+        enum CodingKeys: String, CodingKey { case codec, settings, movieMaker, ffmpeg, movieMakerRounds, ffmpegRounds, ratio, cpuRatio, movieMakerBytes, ffmpegBytes }
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(codec, forKey: .codec); try c.encode(settings, forKey: .settings)
             try c.encode(movieMaker, forKey: .movieMaker); try c.encode(ffmpeg, forKey: .ffmpeg); try c.encode(ratio, forKey: .ratio)
+            try c.encode(movieMakerRounds, forKey: .movieMakerRounds); try c.encode(ffmpegRounds, forKey: .ffmpegRounds)
+            try c.encode(cpuRatio, forKey: .cpuRatio)
             try c.encode(movieMakerBytes, forKey: .movieMakerBytes); try c.encode(ffmpegBytes, forKey: .ffmpegBytes)
+        }
+        /// The run of median wall time (the lower middle one of an even count).
+        static func median(_ runs: [VideoPhase]) -> VideoPhase {
+            runs.sorted { $0.wallSeconds < $1.wallSeconds }[(runs.count - 1) / 2]
         }
     }
 
@@ -67,28 +88,39 @@ struct EncoderBenchmark {
             let theirs = ours.deletingPathExtension().appendingPathExtension("ffmpeg.\(ext)")
             defer { try? FileManager.default.removeItem(at: ours); try? FileManager.default.removeItem(at: theirs) }
 
-            standardError("… encoders: \(codec.rawValue), MovieMaker's encoder (fresh process reading the frames' file)")
-            let task = VideoChildTask(mode: .encoderAlone, width: width, height: height, fps: fps, crf: crf, preset: EncoderPreset.medium.rawValue,
-                                      output: ours.path, frames: frames, codec: codec.rawValue, inputFile: raw.path)
-            let usage0 = MachineUsage.now()
-            let (result, _) = try VideoChild.run(task)
-            let mm = VideoPhase(phase: "encoder-\(codec.rawValue)", label: "MovieMaker \(codec.rawValue)", frames: result.frames,
-                                wallSeconds: result.wallSeconds, cpuSeconds: result.cpuSeconds, cpuClock: "process",
-                                peakRSSMiB: result.peakRSSMiB, otherProcessesCores: MachineUsage.now().othersCores(since: usage0))
-
             let (arguments, description) = Self.ffmpegArguments(codec, crf: crf, width: width, height: height, fps: fps)
-            standardError("… encoders: \(codec.rawValue), ffmpeg \(description)")
-            let measure = VideoChildTask(mode: .measureCommand, command: [ffmpeg, "-nostdin", "-hide_banner", "-v", "error", "-y",
-                                                                           "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)",
-                                                                           "-r", "\(fps)", "-i", raw.path] + arguments + [theirs.path])
-            let usage1 = MachineUsage.now()
-            let (exit, _) = try VideoChild.run(measure)
-            let cli = VideoPhase(phase: "encoder-\(codec.rawValue)-ffmpeg", label: "ffmpeg \(codec.rawValue)", frames: frames,
-                                 wallSeconds: exit.wallSeconds, cpuSeconds: exit.cpuSeconds, cpuClock: "child",
-                                 peakRSSMiB: exit.peakRSSMiB, otherProcessesCores: MachineUsage.now().othersCores(since: usage1))
+            func ourRun(_ round: Int) throws -> VideoPhase {
+                standardError("… encoders: \(codec.rawValue) round \(round + 1) of \(rounds), MovieMaker's encoder (fresh process reading the frames' file)")
+                let task = VideoChildTask(mode: .encoderAlone, width: width, height: height, fps: fps, crf: crf, preset: EncoderPreset.medium.rawValue,
+                                          output: ours.path, frames: frames, codec: codec.rawValue, inputFile: raw.path)
+                let usage = MachineUsage.now()
+                let (result, _) = try VideoChild.run(task)
+                return VideoPhase(phase: "encoder-\(codec.rawValue)", label: "MovieMaker \(codec.rawValue)", frames: result.frames,
+                                  wallSeconds: result.wallSeconds, cpuSeconds: result.cpuSeconds, cpuClock: "process",
+                                  peakRSSMiB: result.peakRSSMiB, otherProcessesCores: MachineUsage.now().othersCores(since: usage))
+            }
+            func theirRun(_ round: Int) throws -> VideoPhase {
+                standardError("… encoders: \(codec.rawValue) round \(round + 1) of \(rounds), ffmpeg \(description)")
+                let measure = VideoChildTask(mode: .measureCommand, command: [ffmpeg, "-nostdin", "-hide_banner", "-v", "error", "-y",
+                                                                               "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)",
+                                                                               "-r", "\(fps)", "-i", raw.path] + arguments + [theirs.path])
+                let usage = MachineUsage.now()
+                let (exit, _) = try VideoChild.run(measure)
+                return VideoPhase(phase: "encoder-\(codec.rawValue)-ffmpeg", label: "ffmpeg \(codec.rawValue)", frames: frames,
+                                  wallSeconds: exit.wallSeconds, cpuSeconds: exit.cpuSeconds, cpuClock: "child",
+                                  peakRSSMiB: exit.peakRSSMiB, otherProcessesCores: MachineUsage.now().othersCores(since: usage))
+            }
+            var mm: [VideoPhase] = [], cli: [VideoPhase] = []
+            for round in 0..<max(1, rounds) {
+                if round % 2 == 0 {
+                    mm.append(try ourRun(round)); cli.append(try theirRun(round))
+                } else {
+                    cli.append(try theirRun(round)); mm.append(try ourRun(round))
+                }
+            }
             func bytes(_ url: URL) -> Int { (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0 }
-            lines.append(Line(codec: codec.rawValue, settings: description, movieMaker: mm, ffmpeg: cli,
-                              movieMakerBytes: bytes(ours), ffmpegBytes: bytes(theirs)))
+            lines.append(Line(codec: codec.rawValue, settings: description, movieMaker: Line.median(mm), ffmpeg: Line.median(cli),
+                              movieMakerRounds: mm, ffmpegRounds: cli, movieMakerBytes: bytes(ours), ffmpegBytes: bytes(theirs)))
         }
         return lines
     }
@@ -114,13 +146,18 @@ struct EncoderBenchmark {
 
     /// The line for the table.
     static func line(_ lines: [Line]) -> String {
-        var out = ["Encoders: 1080p, the standard scene's frames once converted, \(lines.first?.movieMaker.frames ?? 0) frames; MovieMaker's encoder (fresh process) against the ffmpeg command line, same settings:"]
+        let rounds = lines.first?.movieMakerRounds.count ?? 0
+        var out = ["Encoders: 1080p, the standard scene's frames once converted, \(lines.first?.movieMaker.frames ?? 0) frames; MovieMaker's encoder (fresh process) against the ffmpeg command line, same settings; median of \(rounds) runs each, taking turns at going first:"]
         for l in lines {
             let mark = l.ratio >= target ? "PASS" : "MISS"
             out.append(String(format: "  %-5@ %6.2f fps, CPU %6.1f s, peak %6.1f MiB | ffmpeg %6.2f fps, CPU %6.1f s, peak %6.1f MiB | ratio %.3f (target ≥ %.2f: %@)  [%@; %.1f vs %.1f MiB files]",
                               l.codec, l.movieMaker.framesPerSecond, l.movieMaker.cpuSeconds, l.movieMaker.peakRSSMiB ?? .nan,
                               l.ffmpeg.framesPerSecond, l.ffmpeg.cpuSeconds, l.ffmpeg.peakRSSMiB ?? .nan, l.ratio, target, mark, l.settings,
                               Double(l.movieMakerBytes) / 1_048_576, Double(l.ffmpegBytes) / 1_048_576))
+            let pairs = zip(l.movieMakerRounds, l.ffmpegRounds).map { String(format: "%.3f", $0.framesPerSecond / $1.framesPerSecond) }
+            let others = (l.movieMakerRounds + l.ffmpegRounds).map(\.otherProcessesCores).max() ?? 0
+            out.append(String(format: "        each round's ratio %@; CPU over all rounds ffmpeg ÷ MovieMaker %.3f; other processes at most %.2f cores",
+                              pairs.joined(separator: ", "), l.cpuRatio, others))
         }
         return out.joined(separator: "\n")
     }

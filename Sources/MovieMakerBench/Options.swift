@@ -97,6 +97,8 @@ struct Options {
     var skipIncremental = false
     /// The encoders line's frame count.
     var encoderFrames = 60
+    /// The encoders line's pairs of runs per codec.
+    var encoderRounds = 3
     /// The encoders line's codecs, in order.
     var encoderCodecs: [VideoCodec] = [.h264, .hevc, .av1, .vp9]
 
@@ -112,7 +114,7 @@ struct Options {
                                 [--video-preset P] [--skip-reverse] [--video-folder PATH]
                                 [--skip-filters] [--filter-runs N] [--filter-seconds S] [--only-filters]
                                 [--skip-chunks] [--chunk-seconds S] [--only-chunks] [--skip-captions] [--only-captions] [--skip-audiogram] [--only-audiogram] [--skip-reframe] [--only-reframe] [--skip-transcription] [--only-transcription]
-                                [--skip-encoders] [--only-encoders] [--encoder-frames N] [--encoder-codecs h264,hevc,av1,vp9]
+                                [--skip-encoders] [--only-encoders] [--encoder-frames N] [--encoder-rounds N] [--encoder-codecs h264,hevc,av1,vp9]
                                 [--skip-batch] [--only-batch] [--batch-rows N] [--skip-incremental] [--only-incremental]
 
           --frames N           frames per preset run (default 300)
@@ -182,6 +184,7 @@ struct Options {
           --skip-encoders               skip the encoders line (h264, hevc, av1, vp9 at 1080p against ffmpeg)
           --only-encoders               run only the encoders line
           --encoder-frames N            its frames (default 60)
+          --encoder-rounds N            pairs of runs per codec, taking turns at going first; medians compared (default 3)
           --encoder-codecs LIST         its codecs, in order (default h264,hevc,av1,vp9; a codec may repeat)
           --skip-batch                  skip the batch line (a 3-slot template's rows by one render --batch process
                                         against separate render --slot processes, by the moviemaker tool beside this program)
@@ -298,6 +301,8 @@ struct Options {
                 skipAudiogram = true; skipTranscription = true
             case "--encoder-frames":
                 encoderFrames = try Self.positiveInt(rest.popFirst(), flag: flag)
+            case "--encoder-rounds":
+                encoderRounds = try Self.positiveInt(rest.popFirst(), flag: flag)
             case "--encoder-codecs":
                 let names = (rest.popFirst() ?? "").split(separator: ",").map(String.init)
                 let codecs = names.compactMap { VideoCodec(rawValue: $0) }.filter { [.h264, .hevc, .av1, .vp9].contains($0) }

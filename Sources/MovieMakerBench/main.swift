@@ -155,6 +155,7 @@ func runBenchmark(_ options: Options) throws {
              run: {
                  var bench = EncoderBenchmark()
                  bench.frames = options.encoderFrames
+                 bench.rounds = options.encoderRounds
                  bench.codecs = options.encoderCodecs
                  return try bench.run()
              }, keep: { report.encoders = $0 }, print: EncoderBenchmark.line)

@@ -35,6 +35,28 @@ struct RenderCacheTests {
         #expect(try decodeAll(movie).count == 180)
     }
 
+    /// Issue 39: with `--lossless`, the movie joined from cached and re-rendered segments has a full
+    /// render's frames (ffmpeg's framemd5 of both).
+    @Test func withLosslessTheJoinedMovieHasAFullRendersFrames() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let spec = folder.file("film.json"), movie = folder.file("film.mp4"), full = folder.file("full.mp4"), cache = folder.file("cache")
+        try Self.spec(title: "One").write(to: spec, atomically: true, encoding: .utf8)
+        let first = try CLI.run(["render", spec.path, "-o", movie.path, "--cache", cache.path, "--lossless"])
+        #expect(first.status == 0, "\(first.stderr)")
+        try Self.spec(title: "Two").write(to: spec, atomically: true, encoding: .utf8)
+        let second = try CLI.run(["render", spec.path, "-o", movie.path, "--cache", cache.path, "--lossless"])
+        #expect(second.stdout.contains("rendered 1 of 3 segments (frames 120..<180), reused 2"), "\(second.stdout)")
+        let whole = try CLI.run(["render", spec.path, "-o", full.path, "--lossless"])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        func framemd5(_ url: URL) throws -> [Substring] {
+            try run(FFTools.ffmpeg, ["-v", "error", "-i", url.path, "-map", "0:v", "-f", "framemd5", "-"]).stdout
+                .split(separator: "\n").filter { !$0.hasPrefix("#") }
+        }
+        let joined = try framemd5(movie), reference = try framemd5(full)
+        #expect(joined.count == 180 && joined == reference, "the joined movie's frames differ from a full render's")
+    }
+
     @Test func aCacheNeedsAnH264MovieAndNoBurnedInSubtitles() throws {
         guard CLI.isBuilt else { return }
         let folder = try TemporaryFolder()
