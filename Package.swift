@@ -64,6 +64,9 @@ let package = Package(
         // eSpeak NG (SpeechSynthesizer.swift): narration spoken in-process in any of its languages, with
         // the synthesiser's own word and bookmark events for exact word times.
         .systemLibrary(name: "CESpeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
+        // Each synthesis in a child process forked for it, so eSpeak NG's function statics never carry one
+        // text's state into the next (CMovieMakerSpeech.h says why; C only, as a forked child must be).
+        .target(name: "CMovieMakerSpeech", dependencies: ["CESpeakNG"]),
         // PocketSphinx (SpeechRecognizer.swift): a known text's words placed on speech (a grammar of the text),
         // and English recognised, in-process, with Debian's en-us model.
         .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx", providers: [.apt(["libpocketsphinx-dev", "pocketsphinx-en-us"])]),
@@ -88,7 +91,7 @@ let package = Package(
             dependencies: [
                 "MovieMakerCore",
                 "CCairo", "CFreeType", "CPango", "CX264", "CFFmpeg", "CAVFilter", "CMovieMakerShim",
-                "CJPEG", "CPNG", "CWebP", "CHeif", "CLCMS", "CMovieMakerImageShim", "CESpeakNG", "CPocketSphinx",
+                "CJPEG", "CPNG", "CWebP", "CHeif", "CLCMS", "CMovieMakerImageShim", "CESpeakNG", "CMovieMakerSpeech", "CPocketSphinx",
                 "CRLottie", "CAubio", "CMovieMakerVision",
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -9,8 +9,8 @@ import MovieMaker
 ///
 /// Why rounds: on a shared 2-vCPU machine one pair's ratio moves by ±0.15 from run to run with the
 /// same library doing the same work (the CPU of the two sides agrees within 1 %), so each codec is
-/// measured `rounds` times, the two sides taking turns at going first, and the line compares the
-/// median runs.
+/// measured `rounds` times, the two sides taking turns at going first, and the line gives the median
+/// of the rounds' ratios.
 struct EncoderBenchmark {
     var frames = 60
     /// Pairs of runs per codec; odd rounds run ffmpeg first.
@@ -30,7 +30,8 @@ struct EncoderBenchmark {
         /// Every round's runs, in the order they were made.
         let movieMakerRounds: [VideoPhase]
         let ffmpegRounds: [VideoPhase]
-        /// Median fps MovieMaker ÷ median fps ffmpeg.
+        /// fps MovieMaker ÷ fps ffmpeg in the round whose ratio is the median (pairs, so that the
+        /// machine's drift over the rounds cancels).
         var ratio: Double { movieMaker.framesPerSecond / ffmpeg.framesPerSecond }
         /// ffmpeg's CPU over all rounds ÷ MovieMaker's (above 1: MovieMaker's process did the work with less CPU).
         var cpuRatio: Double {
@@ -48,9 +49,10 @@ struct EncoderBenchmark {
             try c.encode(cpuRatio, forKey: .cpuRatio)
             try c.encode(movieMakerBytes, forKey: .movieMakerBytes); try c.encode(ffmpegBytes, forKey: .ffmpegBytes)
         }
-        /// The run of median wall time (the lower middle one of an even count).
-        static func median(_ runs: [VideoPhase]) -> VideoPhase {
-            runs.sorted { $0.wallSeconds < $1.wallSeconds }[(runs.count - 1) / 2]
+        /// The pair of the round whose fps ratio is the median (the lower middle one of an even count).
+        static func medianPair(_ ours: [VideoPhase], _ theirs: [VideoPhase]) -> (VideoPhase, VideoPhase) {
+            let pairs = zip(ours, theirs).sorted { $0.0.framesPerSecond / $0.1.framesPerSecond < $1.0.framesPerSecond / $1.1.framesPerSecond }
+            return pairs[(pairs.count - 1) / 2]
         }
     }
 
@@ -119,7 +121,8 @@ struct EncoderBenchmark {
                 }
             }
             func bytes(_ url: URL) -> Int { (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0 }
-            lines.append(Line(codec: codec.rawValue, settings: description, movieMaker: Line.median(mm), ffmpeg: Line.median(cli),
+            let (median, medianCLI) = Line.medianPair(mm, cli)
+            lines.append(Line(codec: codec.rawValue, settings: description, movieMaker: median, ffmpeg: medianCLI,
                               movieMakerRounds: mm, ffmpegRounds: cli, movieMakerBytes: bytes(ours), ffmpegBytes: bytes(theirs)))
         }
         return lines
@@ -147,7 +150,7 @@ struct EncoderBenchmark {
     /// The line for the table.
     static func line(_ lines: [Line]) -> String {
         let rounds = lines.first?.movieMakerRounds.count ?? 0
-        var out = ["Encoders: 1080p, the standard scene's frames once converted, \(lines.first?.movieMaker.frames ?? 0) frames; MovieMaker's encoder (fresh process) against the ffmpeg command line, same settings; median of \(rounds) runs each, taking turns at going first:"]
+        var out = ["Encoders: 1080p, the standard scene's frames once converted, \(lines.first?.movieMaker.frames ?? 0) frames; MovieMaker's encoder (fresh process) against the ffmpeg command line, same settings; the median of \(rounds) rounds' ratios, the two taking turns at going first:"]
         for l in lines {
             let mark = l.ratio >= target ? "PASS" : "MISS"
             out.append(String(format: "  %-5@ %6.2f fps, CPU %6.1f s, peak %6.1f MiB | ffmpeg %6.2f fps, CPU %6.1f s, peak %6.1f MiB | ratio %.3f (target ≥ %.2f: %@)  [%@; %.1f vs %.1f MiB files]",

@@ -295,12 +295,9 @@ struct StudioServerTests {
         let words = try #require(movie["words"] as? [[String: Any]])
         let voice = try Narration(text)
         #expect(words.compactMap { $0["text"] as? String } == voice.transcript.words.map(\.text))
-        // The studio's process and this one speak the same text: the same times, except that this test
-        // process, busy with other suites, has been seen to speak differently (issue 37's open problem).
-        withKnownIssue("speech changes while other suites run in the process (issue 37)", isIntermittent: true) {
-            for (w, v) in zip(words, voice.transcript.words) {
-                #expect(abs((w["start"] as? Double ?? -1) - (v.start.seconds + 0.5)) < 1e-6 && abs((w["end"] as? Double ?? -1) - (v.end.seconds + 0.5)) < 1e-6)
-            }
+        // The studio's process and this one speak the same text: the same times.
+        for (w, v) in zip(words, voice.transcript.words) {
+            #expect(abs((w["start"] as? Double ?? -1) - (v.start.seconds + 0.5)) < 1e-6 && abs((w["end"] as? Double ?? -1) - (v.end.seconds + 0.5)) < 1e-6)
         }
         let script = try await studio.get("/studio.js").text
         #expect(script.contains("m.words") && script.contains("'track words'"))
@@ -312,9 +309,7 @@ struct StudioServerTests {
             let lo = Int(a * 48_000) * 2, hi = min(Int(b * 48_000) * 2, pcm.count)
             return hi > lo ? pcm[lo..<hi].map { abs(Int($0)) }.max() ?? 0 : 0
         }
-        withKnownIssue("speech changes while other suites run in the process (issue 37)", isIntermittent: true) {
-            #expect(pcm.count / 2 >= Int((0.5 + voice.length.seconds) * 48_000) - 1)
-        }
+        #expect(pcm.count / 2 >= Int((0.5 + voice.length.seconds) * 48_000) - 1)
         #expect(peak(0, 0.45) == 0, "sound before the narration starts")
         for v in voice.transcript.words {
             #expect(peak(v.start.seconds + 0.5, v.end.seconds + 0.5) > 1_600, "\"\(v.text)\" is silent in the preview's sound")

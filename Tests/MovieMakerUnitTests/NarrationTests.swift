@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Synchronization
 @testable import MovieMaker
 import MovieMakerTestSupport
 
@@ -106,24 +107,46 @@ struct NarrationTests {
         let detours: [() throws -> Void] = [
             { _ = try SpeechSynthesizer.speak("Bonjour le monde, ceci est un test.", voice: "fr", rate: 300, pitch: 80, markup: false) },
             { _ = try SpeechSynthesizer.speak("a <prosody rate=\"slow\" pitch=\"high\" volume=\"loud\">b c d", voice: "en-us", rate: 175, pitch: 50, markup: true) },
-            { _ = try SpeechSynthesizer.phonemes(of: "shipwrecks") },
+            { _ = try SpeechSynthesizer.phonemes(of: ["shipwrecks"]) },
             { _ = try SpeechSynthesizer.speak("Hello there.", voice: "en-us", rate: 175, pitch: 50, markup: false) },
         ]
         for (i, detour) in detours.enumerated() {
             try detour()
             let again = try say()
-            let compare = {
-                #expect(again.words == first.words, "after detour \(i): \(again.words.map(\.sample)) vs \(first.words.map(\.sample))")
-                #expect(again.samples == first.samples, "after detour \(i): the samples differ")
-            }
-            // Alone, or after any of these detours in one thread, the speech is the same (the suite
-            // passes so run alone). While other suites render in the same process, a word's start has
-            // been seen to move by 40–50 ms: cause not found yet (closing note of 2026-11-28, issue 37).
-            withKnownIssue("speech changes while other suites run in the process (issue 37)", isIntermittent: true) { compare() }
+            #expect(again.words == first.words, "after detour \(i): \(again.words.map(\.sample)) vs \(first.words.map(\.sample))")
+            #expect(again.samples == first.samples, "after detour \(i): the samples differ")
         }
     }
 
-    @Test("many narrations start no threads: eSpeak NG is initialised once (1.51 starts a thread that never ends per initialisation)")
+    @Test("texts spoken on several threads at once: each the same speech it is alone, and unlike each other")
+    func concurrentSpeech() throws {
+        let texts = ["Words follow the voice, softly.", "A second text, spoken at the same time.", "Three, two, one."]
+        let alone = try texts.map { try SpeechSynthesizer.speak($0, voice: "en-us", rate: 175, pitch: 50, markup: false) }
+        let results = Mutex<[Int: Speech]>([:])
+        DispatchQueue.concurrentPerform(iterations: 9) { i in
+            if let speech = try? SpeechSynthesizer.speak(texts[i % 3], voice: "en-us", rate: 175, pitch: 50, markup: false) {
+                results.withLock { $0[i] = speech }
+            }
+        }
+        let all = results.withLock { $0 }
+        #expect(all.count == 9)
+        for (i, speech) in all {
+            #expect(speech.samples == alone[i % 3].samples && speech.words == alone[i % 3].words, "text \(i % 3) spoken on thread \(i) differs")
+        }
+        #expect(alone[0].samples != alone[1].samples)
+    }
+
+    @Test("a word list's phonemes in one go: each as eSpeak NG gives it alone; a voice it lacks gives none")
+    func phonemesOfAList() throws {
+        let list = try SpeechSynthesizer.phonemes(of: ["shipwrecks", "hello", "", "zebra"])
+        #expect(list.count == 4)
+        #expect(list[0] == (try SpeechSynthesizer.phonemes(of: ["shipwrecks"]))[0] && list[0]?.isEmpty == false, "\(list)")
+        #expect(list[1] == (try SpeechSynthesizer.phonemes(of: ["hello"]))[0] && list[1] != list[0], "\(list)")
+        #expect(list[2] == nil, "no phonemes for an empty word: \(list)")
+        #expect(try SpeechSynthesizer.phonemes(of: ["hello"], voice: "no-such-voice") == [nil])
+    }
+
+    @Test("many narrations start no threads here: eSpeak NG (1.51 starts a thread that never ends per initialisation) runs in child processes")
     func noThreadPerNarration() throws {
         func threads() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0 }
         _ = try SpeechSynthesizer.speak("Warm up.", voice: "en-us", rate: 175, pitch: 50, markup: false)

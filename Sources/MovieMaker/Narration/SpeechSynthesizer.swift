@@ -1,4 +1,5 @@
 internal import CESpeakNG
+internal import CMovieMakerSpeech
 import Foundation
 import Synchronization
 
@@ -22,158 +23,155 @@ struct Speech: Sendable {
     var words: [WordEvent]
 }
 
-/// The one door to eSpeak NG. Its state is global to the process (one voice, one callback, one
-/// synthesis at a time), so every call goes through `speak` under one lock; nothing of it escapes but
-/// Swift values.
+/// The one door to eSpeak NG; nothing of it escapes but Swift values.
 ///
-/// **Determinism.** The same text and settings give the same samples in every process, whatever it
-/// spoke before, because each synthesis starts from the same state:
-/// - the voice and every speech parameter are set before each synthesis, so nothing an earlier text set
-///   (an SSML `<prosody volume>` left open, a voice, a rate) carries over. eSpeak NG is initialised
-///   only once: in 1.51 each `espeak_Initialize` starts a thread that is never ended, and
-///   `espeak_Terminate` waits on it forever;
-/// - eSpeak NG 1.51 wobbles each voice's pitch ("flutter") by a counter that runs on from one synthesis
-///   to the next, and roughens it every other glottal cycle by another; no call resets either. The
-///   first moves word starts by up to a millisecond, both change samples. MovieMaker therefore speaks
-///   from a copy of eSpeak NG's voice files with `flutter 0` and `roughness 8` (none) added
-///   (`SteadyVoices`), made once in the user's cache folder: the voices sound as they do in eSpeak NG
-///   but for that slight wobble and roughness;
-/// - the noise of its breath and fricatives comes from the C library's `rand()`, seeded the same way
-///   before each synthesis (other code in the process that calls `rand()` sees its sequence restart).
-///
-/// Not understood yet: a test process busy with many other suites has twice spoken a text with one
-/// word 40–50 ms later than a fresh process does, which no sequential or loaded reproduction showed
-/// again (issue 37; the tests that compare keep it as a known intermittent issue).
+/// **Determinism.** The same text and settings give the same samples and word times in every process,
+/// whatever was spoken before:
+/// - eSpeak NG 1.51 keeps synthesis state in function statics no call resets (the pitch wobble's phase,
+///   the glottal cycle count, the end-of-utterance buffers, the clause pause factor), so in one
+///   long-lived process a text could come out differently after other texts: a busy test process once
+///   spoke a word 40–50 ms later than a fresh one did (issue 37). So this process never synthesises:
+///   each text is spoken by a child forked for it (`CMovieMakerSpeech`: C only, no Swift runtime in
+///   the child), which initialises eSpeak NG, speaks, streams the samples and word events back through
+///   a pipe and ends. The child starts from eSpeak NG's pristine state every time. It costs a fork and
+///   an initialisation per text (milliseconds), and texts can be spoken on several threads at once;
+/// - the voice and every speech parameter are set before each synthesis, and the C library's `rand()`
+///   (eSpeak NG's breath and fricative noise) is seeded the same way, in the child;
+/// - MovieMaker speaks from a copy of eSpeak NG's voice files with `flutter 0` and `roughness 8` (none)
+///   added (`SteadyVoices`), made once in the user's cache folder: a fresh process would be steady
+///   without it, but the voices keep the sound the first releases of this type gave them.
 enum SpeechSynthesizer {
-    /// eSpeak NG's state as far as this type knows it. Only touched with `engine` locked.
+    /// What this process knows of eSpeak NG (only its data paths and voice list; it never initialises
+    /// synthesis). Only touched with `engine` locked.
     private struct Engine {
-        /// eSpeak NG's sample rate once it has been initialised.
-        var sampleRate: Int?
-        /// The folder holding the steady `espeak-ng-data` eSpeak NG is initialised from, once made.
+        /// The folder holding the steady `espeak-ng-data`, once made.
         var steadyData: String?
+        /// The languages its voices speak, once listed.
+        var voiceNames: [String]?
     }
 
     private static let engine = Mutex(Engine())
 
-    /// What the callback gathers for the synthesis under way. Touched only while `engine` is locked:
-    /// by `speak` before and after `espeak_Synth`, and by the callback, which eSpeak NG calls from
-    /// within `espeak_Synth` on the same thread (synchronous mode).
-    nonisolated(unsafe) private static var gathered = Gathered()
+    /// How long one child may take: generous, as a long text takes seconds; a child stuck longer is
+    /// stopped and the error says so.
+    private static func timeout(forBytes bytes: Int) -> Int32 { Int32(clamping: 120_000 + bytes * 20) }
 
-    /// Samples and word events as the callback receives them.
-    private struct Gathered {
-        var samples: [Int16] = []
-        var words: [Speech.WordEvent] = []
-    }
-
-    /// Called by eSpeak NG with each block of samples and the events in it; returns 0 to go on.
-    private static let callback: @convention(c) (UnsafeMutablePointer<Int16>?, Int32, UnsafeMutablePointer<espeak_EVENT>?) -> Int32 = { wav, count, events in
-        if let wav, count > 0 { SpeechSynthesizer.gathered.samples.append(contentsOf: UnsafeBufferPointer(start: wav, count: Int(count))) }
-        var event = events
-        while let e = event, e.pointee.type != espeakEVENT_LIST_TERMINATED {
-            // Events of length 0 are not words (eSpeak NG sends one after some Japanese sentences).
-            if e.pointee.type == espeakEVENT_WORD, e.pointee.length > 0, e.pointee.text_position > 0 {
-                SpeechSynthesizer.gathered.words.append(Speech.WordEvent(character: Int(e.pointee.text_position) - 1,
-                                                                         length: Int(e.pointee.length), sample: Int(max(0, e.pointee.sample))))
+    /// The steady data folder and the voices' languages, made and listed once.
+    private static func prepare(voice: String) throws(MovieMakerError) -> (data: String, names: [String]) {
+        try engine.withLock { (engine: inout Engine) throws(MovieMakerError) -> (data: String, names: [String]) in
+            if engine.steadyData == nil {
+                // Where eSpeak NG's own data is, from eSpeak NG itself (ESPEAK_DATA_PATH or its built-in
+                // folder), then a steady copy of its voices. Neither call starts synthesis.
+                espeak_ng_InitializePath(nil)
+                var home: UnsafePointer<CChar>?
+                _ = espeak_Info(&home)
+                guard let home else { throw .invalidSetting(.narrationVoice, value: voice, expected: "a working eSpeak NG: it names no data folder") }
+                engine.steadyData = try SteadyVoices.folder(copying: URL(fileURLWithPath: String(cString: home)), voice: voice).path
             }
-            event = e + 1
+            let data = engine.steadyData!
+            if engine.voiceNames == nil {
+                // espeak_ListVoices reads the voice files under the data path; no initialisation needed.
+                espeak_ng_InitializePath(data)
+                engine.voiceNames = voiceNames()
+            }
+            return (data, engine.voiceNames!)
         }
-        return 0
     }
 
-    /// Speaks `text` (UTF-8; SSML when `markup`) with `voice` at `rate` words per minute and base `pitch`.
-    /// Throws `.invalidSetting` for a voice eSpeak NG does not have (naming the nearest it has).
+    /// The error for a child's outcome other than success.
+    private static func failure(_ code: Int32, systemError: Int32, voice: String, names: [String], what: String) -> MovieMakerError {
+        switch Int(code) {
+        case Int(MM_SPEECH_NO_VOICE):
+            var expected = "one of eSpeak NG's \(names.count) voices, such as \"en-us\", \"en-gb\", \"fr\", \"de\", \"ar\" or \"ja\""
+            if let near = SpecObject.nearest(voice, in: names) { expected += " (did you mean \"\(near)\"?)" }
+            return .invalidSetting(.narrationVoice, value: "\"\(voice)\"", expected: expected)
+        case Int(MM_SPEECH_INIT_FAILED):
+            return .invalidSetting(.narrationVoice, value: voice,
+                                   expected: "a working eSpeak NG: its voice data (espeak-ng-data) could not be loaded; install libespeak-ng-dev (scripts/install-deps.sh)")
+        case Int(MM_SPEECH_SYNTH_FAILED):
+            return .invalidSetting(.narrationText, value: what, expected: "text eSpeak NG can speak (espeak_Synth failed)")
+        case Int(MM_SPEECH_TIMED_OUT):
+            return .invalidSetting(.narrationText, value: what, expected: "text eSpeak NG speaks in time (its process took too long and was stopped)")
+        case Int(MM_SPEECH_SYSTEM_FAILED):
+            return .invalidSetting(.narrationText, value: what,
+                                   expected: "a process to speak it in (fork or pipe failed: \(String(cString: strerror(systemError))))")
+        default:
+            return .invalidSetting(.narrationText, value: what,
+                                   expected: "text eSpeak NG can speak (its process ended without a result\(systemError > 0 ? ", signal or status \(systemError)" : ""))")
+        }
+    }
+
+    /// Speaks `text` (UTF-8; SSML when `markup`) with `voice` at `rate` words per minute and base `pitch`,
+    /// in a child process (see the type's comment). Throws `.invalidSetting` for a voice eSpeak NG does
+    /// not have (naming the nearest it has).
     static func speak(_ text: String, voice: String, rate: Int, pitch: Int, markup: Bool) throws(MovieMakerError) -> Speech {
-        try engine.withLock { (engine: inout Engine) throws(MovieMakerError) -> Speech in
-            let sampleRate = try initialise(&engine, voice: voice)
-            srand(0x4D4D)
-            guard select(voice) else {
-                let known = voiceNames()
-                var expected = "one of eSpeak NG's \(known.count) voices, such as \"en-us\", \"en-gb\", \"fr\", \"de\", \"ar\" or \"ja\""
-                if let near = SpecObject.nearest(voice, in: known) { expected += " (did you mean \"\(near)\"?)" }
-                throw .invalidSetting(.narrationVoice, value: "\"\(voice)\"", expected: expected)
+        let (data, names) = try prepare(voice: voice)
+        let flags = UInt32(espeakCHARS_UTF8) | (markup ? UInt32(espeakSSML) : 0)
+        var speech = mm_speech()
+        defer { mm_speech_free(&speech) }
+        let code = data.withCString { dataPath in
+            voice.withCString { voiceName in
+                text.withCString { p in
+                    let bytes = strlen(p) + 1
+                    var request = mm_speech_request(data_path: dataPath, voice: voiceName, by_language: names.contains(voice) ? 1 : 0,
+                                                    rate: Int32(rate), pitch: Int32(pitch), seed: 0x4D4D, timeout_ms: timeout(forBytes: bytes))
+                    return mm_speech_speak(&request, p, bytes, flags, &speech)
+                }
             }
-            // Every parameter, afresh for every text: see the type's comment on determinism.
-            for (parameter, value) in [(espeakRATE, Int32(rate)), (espeakPITCH, Int32(pitch)), (espeakVOLUME, 100), (espeakRANGE, 50),
-                                       (espeakPUNCTUATION, Int32(espeakPUNCT_NONE.rawValue)), (espeakCAPITALS, 0), (espeakWORDGAP, 0),
-                                       (espeakINTONATION, 0)] {
-                espeak_SetParameter(parameter, value, 0)
-            }
-            gathered = Gathered()
-            defer { gathered = Gathered() }
-            let flags = UInt32(espeakCHARS_UTF8) | (markup ? UInt32(espeakSSML) : 0)
-            let result = text.withCString { p in
-                espeak_Synth(p, strlen(p) + 1, 0, POS_CHARACTER, 0, flags, nil, nil)
-            }
-            guard result == EE_OK else {
-                throw .invalidSetting(.narrationText, value: "of \(text.unicodeScalars.count) characters",
-                                      expected: "text eSpeak NG can speak (espeak_Synth failed with error \(result.rawValue))")
-            }
-            let total = gathered.samples.count
-            // Word events carry the sample they start at; they never point past the speech.
-            let words = gathered.words.map { w in Speech.WordEvent(character: w.character, length: w.length, sample: min(w.sample, total)) }
-            return Speech(samples: gathered.samples, sampleRate: sampleRate, words: words)
         }
+        guard code == Int32(MM_SPEECH_OK) else {
+            throw failure(code, systemError: speech.system_error, voice: voice, names: names, what: "of \(text.unicodeScalars.count) characters")
+        }
+        let samples = speech.sample_count > 0 ? Array(UnsafeBufferPointer(start: speech.samples, count: speech.sample_count)) : []
+        let total = samples.count
+        // Word events carry the sample they start at; they never point past the speech.
+        let words = UnsafeBufferPointer(start: speech.words, count: speech.word_count).map { w in
+            Speech.WordEvent(character: Int(w.text_position) - 1, length: Int(w.length), sample: min(Int(max(0, w.sample)), total))
+        }
+        return Speech(samples: samples, sampleRate: Int(speech.sample_rate), words: words)
     }
 
-    /// Initialises eSpeak NG from the steady voices (see the type's comment) the first time, and returns
-    /// its sample rate. Only with `engine` locked.
-    private static func initialise(_ engine: inout Engine, voice: String) throws(MovieMakerError) -> Int {
-        if let rate = engine.sampleRate { return rate }
-        func start(_ path: String?) throws(MovieMakerError) -> Int {
-            // DONT_EXIT: without it, eSpeak NG ends the process when its data is missing.
-            let r = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 200, path, Int32(espeakINITIALIZE_DONT_EXIT))
-            guard r > 0 else {
-                throw .invalidSetting(.narrationVoice, value: voice,
-                                      expected: "a working eSpeak NG: its voice data (espeak-ng-data) could not be loaded; install libespeak-ng-dev (scripts/install-deps.sh)")
-            }
-            espeak_SetSynthCallback(callback)
-            return Int(r)
+    /// eSpeak NG's phonemes for each of `words` in `voice` (ASCII phoneme names, e.g. `S'IprEks`), nil
+    /// for a word it has none for: how the aligner pronounces words its dictionary lacks. One child
+    /// process for the whole list.
+    static func phonemes(of words: [String], voice: String = "en-us") throws(MovieMakerError) -> [String?] {
+        guard !words.isEmpty else { return [] }
+        let (data, names) = try prepare(voice: voice)
+        // The words end to end, each with its NUL (a word holding a NUL would split: cut it there).
+        var list: [CChar] = []
+        for word in words {
+            list.append(contentsOf: word.utf8CString.prefix { $0 != 0 })
+            list.append(0)
         }
-        if engine.steadyData == nil {
-            // Where eSpeak NG's own data is, from eSpeak NG itself (ESPEAK_DATA_PATH or its built-in
-            // folder), then a steady copy of its voices.
-            espeak_ng_InitializePath(nil)
-            var home: UnsafePointer<CChar>?
-            _ = espeak_Info(&home)
-            guard let home else { throw .invalidSetting(.narrationVoice, value: voice, expected: "a working eSpeak NG: it names no data folder") }
-            engine.steadyData = try SteadyVoices.folder(copying: URL(fileURLWithPath: String(cString: home)), voice: voice).path
-        }
-        let rate = try start(engine.steadyData)
-        engine.sampleRate = rate
-        return rate
-    }
-
-    /// eSpeak NG's phonemes for `word` in `voice` (ASCII phoneme names, e.g. `S'IprEks`), nil when it
-    /// has none: how the aligner pronounces a word its dictionary lacks.
-    static func phonemes(of word: String, voice: String = "en-us") throws(MovieMakerError) -> String? {
-        try engine.withLock { (engine: inout Engine) throws(MovieMakerError) -> String? in
-            _ = try initialise(&engine, voice: voice)
-            guard select(voice) else { return nil }
-            return word.withCString { text -> String? in
-                var pointer: UnsafeRawPointer? = UnsafeRawPointer(text)
-                guard let phonemes = espeak_TextToPhonemes(&pointer, espeakCHARS_UTF8, 0) else { return nil }
-                return String(cString: phonemes)
+        var result: UnsafeMutablePointer<CChar>?
+        var size = 0
+        var systemError: Int32 = 0
+        defer { mm_speech_free_phonemes(result) }
+        let code = data.withCString { dataPath in
+            voice.withCString { voiceName in
+                list.withUnsafeBufferPointer { buffer in
+                    var request = mm_speech_request(data_path: dataPath, voice: voiceName, by_language: names.contains(voice) ? 1 : 0,
+                                                    rate: 175, pitch: 50, seed: 0x4D4D, timeout_ms: timeout(forBytes: buffer.count))
+                    return mm_speech_phonemes(&request, buffer.baseAddress, buffer.count, Int32(words.count), &result, &size, &systemError)
+                }
             }
         }
-    }
-
-    /// Selects `voice`: a voice's name or file (`espeak_SetVoiceByName`), else a language some voice
-    /// speaks (`en-gb`, `ar`: `espeak_SetVoiceByProperties`, which alone finds most languages). Only with
-    /// `engine` locked and initialised.
-    private static func select(_ voice: String) -> Bool {
-        if espeak_SetVoiceByName(voice) == EE_OK { return true }
-        // By properties eSpeak NG falls back to some voice for any language: ask only for those it lists.
-        guard voiceNames().contains(voice) else { return false }
-        return voice.withCString { language in
-            var spec = espeak_VOICE()
-            spec.languages = language
-            return espeak_SetVoiceByProperties(&spec) == EE_OK
+        guard code == Int32(MM_SPEECH_OK), let result else {
+            if code == Int32(MM_SPEECH_NO_VOICE) { return words.map { _ in nil } }
+            throw failure(code, systemError: systemError, voice: voice, names: names, what: "\(words.count) words for their phonemes")
         }
+        var phonemes: [String?] = []
+        var at = 0
+        while at < size, phonemes.count < words.count {
+            let text = String(cString: result + at)
+            at += text.utf8.count + 1
+            phonemes.append(text.isEmpty ? nil : text)
+        }
+        return phonemes
     }
 
     /// The languages eSpeak NG's voices speak (`en-us`, `en-gb`, `ar`, `ja`…), sorted.
-    /// Only with `engine` locked and initialised.
+    /// Only with `engine` locked and the data path set.
     private static func voiceNames() -> [String] {
         guard let list = espeak_ListVoices(nil) else { return [] }
         var names = Set<String>()

@@ -168,20 +168,16 @@ struct SpokenScript {
     /// or left out (then timed by interpolation).
     func pronounceable(by decoder: SphinxDecoder) throws(MovieMakerError) -> [ChainWord] {
         var known: [String: Bool] = [:]
-        var chain: [ChainWord] = []
-        for w in words {
-            if known[w.word] == nil {
-                if decoder.knows(w.word) {
-                    known[w.word] = true
-                } else if let phonemes = try SpeechSynthesizer.phonemes(of: w.word), let phones = ARPAbet.phones(fromESpeak: phonemes) {
-                    known[w.word] = decoder.add(w.word, phones: phones)
-                } else {
-                    known[w.word] = false
-                }
-            }
-            if known[w.word] == true { chain.append(w) }
+        var unknown: [String] = []
+        for w in words where known[w.word] == nil {
+            known[w.word] = decoder.knows(w.word)
+            if known[w.word] == false { unknown.append(w.word) }
         }
-        return chain
+        // eSpeak NG's pronunciations of all the unknown words at once (one child process).
+        for (word, phonemes) in zip(unknown, try SpeechSynthesizer.phonemes(of: unknown)) {
+            if let phonemes, let phones = ARPAbet.phones(fromESpeak: phonemes) { known[word] = decoder.add(word, phones: phones) }
+        }
+        return words.filter { known[$0.word] == true }
     }
 
     /// The runs as transcript words, from the chain's times: a run lasts from its first timed word's
