@@ -51,27 +51,38 @@ static int child_callback(short *wav, int count, espeak_EVENT *events) {
     return 0;
 }
 
-/// The child's start: default signal handling (the parent's handlers are not for this process), no
-/// descriptor but the standard ones and the pipe (another thread's child must see its pipe close
-/// when that child ends), eSpeak NG initialised and the voice selected. Ends the child on failure.
+/// The child's start: default handling of every signal (the parent's handlers, the Swift runtime's
+/// crash reporter among them, are not for this process), standard descriptors on /dev/null (eSpeak NG
+/// may print warnings) and no other descriptor but the pipe on 3 (another thread's child must see its
+/// pipe close when that child ends), eSpeak NG initialised, `rand()` seeded and the voice selected.
+/// Then the 'R' record: it tells the parent that the child got past everything a lock held at fork
+/// time by another of the parent's threads could block (setlocale's lock in espeak_Initialize,
+/// random's in srand). Ends the child on failure.
 static void child_start(const mm_speech_request *request, int fd) {
-    const int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2 };
-    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) signal(signals[i], SIG_DFL);
+    struct sigaction standard;
+    memset(&standard, 0, sizeof standard);
+    standard.sa_handler = SIG_DFL;
+    sigemptyset(&standard.sa_mask);
+    for (int signal = 1; signal < _NSIG; signal++) sigaction(signal, &standard, NULL);
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     if (fd != 3) {
-        if (dup2(fd, 3) < 0) _exit(MM_SPEECH_WRITE_FAILED);
+        if (dup3(fd, 3, O_CLOEXEC) < 0) _exit(MM_SPEECH_WRITE_FAILED);
     }
     child_fd = 3;
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null >= 0) {
+        for (int i = 0; i < 3; i++) dup2(null, i);
+    }
     if (close_range(4, ~0U, 0) != 0) {
-        for (int i = 4; i < 4096; i++) close(i);
+        long limit = sysconf(_SC_OPEN_MAX);
+        if (limit < 0 || limit > 1048576) limit = 1048576;
+        for (int i = 4; i < limit; i++) close(i);
     }
     // DONT_EXIT: without it, eSpeak NG ends the process when its data is missing.
     int rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 200, request->data_path, espeakINITIALIZE_DONT_EXIT);
     if (rate <= 0) _exit(MM_SPEECH_INIT_FAILED);
-    int32_t r = rate;
-    child_record('R', &r, sizeof r);
     srand(request->seed);
     if (espeak_SetVoiceByName(request->voice) != EE_OK) {
         if (!request->by_language) _exit(MM_SPEECH_NO_VOICE);
@@ -80,6 +91,8 @@ static void child_start(const mm_speech_request *request, int fd) {
         spec.languages = request->voice;
         if (espeak_SetVoiceByProperties(&spec) != EE_OK) _exit(MM_SPEECH_NO_VOICE);
     }
+    int32_t r = rate;
+    child_record('R', &r, sizeof r);
 }
 
 static void child_speak(const mm_speech_request *request, const char *text, size_t text_size, unsigned int flags) {
@@ -112,6 +125,13 @@ static void child_phonemes(const char *words, size_t words_size, int count) {
 
 // ---- This process: fork, read the child's stream, wait. ----
 
+/// How long a child may take to send its first record (after eSpeak NG's initialisation).
+#define FIRST_RECORD_MS 10000
+/// Internal: the child sent nothing before FIRST_RECORD_MS.
+#define MM_SPEECH_STUCK 99
+
+_Static_assert(sizeof(mm_speech_word) == 12, "a word record is three int32");
+
 /// What a child wrote, and how it ended.
 typedef struct stream {
     char *bytes;
@@ -128,9 +148,13 @@ static double now_ms(void) {
 /// Reads the child's whole stream (until it closes the pipe) within the timeout, then reaps it.
 /// Returns an MM_SPEECH_ code: the child's exit status, or one of this side's failures.
 static int collect(pid_t child, int fd, int timeout_ms, stream *out, int32_t *system_error) {
-    double deadline = now_ms() + (timeout_ms > 0 ? timeout_ms : 60000);
+    double start = now_ms();
+    double limit = timeout_ms > 0 ? timeout_ms : 60000;
     int result = MM_SPEECH_OK;
     for (;;) {
+        // Until the child's first record, a short deadline: a child that blocks there is stuck on a
+        // lock it inherited, and a new child will not be (see child_start).
+        double deadline = start + (out->size == 0 && limit > FIRST_RECORD_MS ? FIRST_RECORD_MS : limit);
         if (out->capacity - out->size < 65536) {
             size_t capacity = out->capacity == 0 ? 262144 : out->capacity * 2;
             char *grown = realloc(out->bytes, capacity);
@@ -139,12 +163,12 @@ static int collect(pid_t child, int fd, int timeout_ms, stream *out, int32_t *sy
             out->capacity = capacity;
         }
         int left = (int)(deadline - now_ms());
-        if (left <= 0) { result = MM_SPEECH_TIMED_OUT; break; }
+        if (left <= 0) { result = out->size == 0 ? MM_SPEECH_STUCK : MM_SPEECH_TIMED_OUT; break; }
         struct pollfd p = { .fd = fd, .events = POLLIN };
         int ready = poll(&p, 1, left);
         if (ready < 0 && errno == EINTR) continue;
         if (ready < 0) { result = MM_SPEECH_SYSTEM_FAILED; *system_error = errno; break; }
-        if (ready == 0) { result = MM_SPEECH_TIMED_OUT; break; }
+        if (ready == 0) continue;
         ssize_t n = read(fd, out->bytes + out->size, out->capacity - out->size);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) { result = MM_SPEECH_SYSTEM_FAILED; *system_error = errno; break; }
@@ -155,7 +179,11 @@ static int collect(pid_t child, int fd, int timeout_ms, stream *out, int32_t *sy
     if (result != MM_SPEECH_OK) kill(child, SIGKILL);
     int status = 0;
     while (waitpid(child, &status, 0) < 0) {
-        if (errno != EINTR) { if (result == MM_SPEECH_OK) { result = MM_SPEECH_SYSTEM_FAILED; *system_error = errno; } return result; }
+        if (errno == EINTR) continue;
+        // ECHILD: something else in the process reaped it; the stream says whether it finished.
+        if (errno == ECHILD && result == MM_SPEECH_OK) return MM_SPEECH_OK;
+        if (result == MM_SPEECH_OK) { result = MM_SPEECH_SYSTEM_FAILED; *system_error = errno; }
+        return result;
     }
     if (result != MM_SPEECH_OK) return result;
     if (WIFEXITED(status)) {
@@ -165,12 +193,13 @@ static int collect(pid_t child, int fd, int timeout_ms, stream *out, int32_t *sy
         *system_error = code;
         return MM_SPEECH_CHILD_FAILED;
     }
-    *system_error = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    // A signal as a negative number, an unexpected exit status as a positive one.
+    *system_error = WIFSIGNALED(status) ? -WTERMSIG(status) : 0;
     return MM_SPEECH_CHILD_FAILED;
 }
 
 /// Forks a child that runs `job` after child_start; reads its stream into `out`.
-static int run_child(const mm_speech_request *request, stream *out, int32_t *system_error,
+static int run_child_once(const mm_speech_request *request, stream *out, int32_t *system_error,
                      void (*job)(const mm_speech_request *, const void *, size_t, unsigned int, int), const void *input, size_t input_size,
                      unsigned int flags, int count) {
     int fds[2];
@@ -190,6 +219,18 @@ static int run_child(const mm_speech_request *request, stream *out, int32_t *sys
     }
     close(fds[1]);
     return collect(child, fds[0], request->timeout_ms, out, system_error);
+}
+
+/// run_child_once, again with a new child (up to twice more) when one got stuck before its first record.
+static int run_child(const mm_speech_request *request, stream *out, int32_t *system_error,
+                     void (*job)(const mm_speech_request *, const void *, size_t, unsigned int, int), const void *input, size_t input_size,
+                     unsigned int flags, int count) {
+    int result = MM_SPEECH_STUCK;
+    for (int attempt = 0; attempt < 3 && result == MM_SPEECH_STUCK; attempt++) {
+        out->size = 0;
+        result = run_child_once(request, out, system_error, job, input, input_size, flags, count);
+    }
+    return result == MM_SPEECH_STUCK ? MM_SPEECH_TIMED_OUT : result;
 }
 
 static void speak_job(const mm_speech_request *request, const void *text, size_t size, unsigned int flags, int count) {
@@ -267,6 +308,7 @@ int mm_speech_phonemes(const mm_speech_request *request, const char *words, size
     *phonemes = NULL;
     *phonemes_size = 0;
     *system_error = 0;
+    if (count < 0) return MM_SPEECH_SYSTEM_FAILED;
     stream s = { 0 };
     int result = run_child(request, &s, system_error, phonemes_job, words, words_size, 0, count);
     if (result != MM_SPEECH_OK) { free(s.bytes); return result; }

@@ -28,7 +28,8 @@ enum {
     MM_SPEECH_SYSTEM_FAILED = 20,
     /// The child ended without a complete result (killed by a signal, or a truncated stream).
     MM_SPEECH_CHILD_FAILED = 21,
-    /// The child took longer than the timeout and was killed.
+    /// The child took longer than the timeout and was killed (or three children in a row sent nothing
+    /// within 10 s of starting).
     MM_SPEECH_TIMED_OUT = 22,
 };
 
@@ -47,7 +48,8 @@ typedef struct mm_speech {
     mm_speech_word *words;
     size_t word_count;
     int32_t sample_rate;
-    /// errno of a MM_SPEECH_SYSTEM_FAILED; the child's signal for MM_SPEECH_CHILD_FAILED.
+    /// errno of a MM_SPEECH_SYSTEM_FAILED; for MM_SPEECH_CHILD_FAILED the child's signal as a negative
+    /// number, or its unexpected exit status.
     int32_t system_error;
 } mm_speech;
 

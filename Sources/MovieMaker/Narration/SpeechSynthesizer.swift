@@ -97,7 +97,7 @@ enum SpeechSynthesizer {
                                    expected: "a process to speak it in (fork or pipe failed: \(String(cString: strerror(systemError))))")
         default:
             return .invalidSetting(.narrationText, value: what,
-                                   expected: "text eSpeak NG can speak (its process ended without a result\(systemError > 0 ? ", signal or status \(systemError)" : ""))")
+                                   expected: "text eSpeak NG can speak (its process ended without a result\(systemError < 0 ? ", killed by signal \(-systemError)" : systemError > 0 ? ", exit status \(systemError)" : ""))")
         }
     }
 
