@@ -75,7 +75,7 @@ public final class MovieMaker {
     /// Frames added so far.
     public private(set) var frameCount = 0
     /// The last chapter's start once `setChapters` was called: the movie must reach past it.
-    private var chaptersEnd: Time?
+    var chaptersEnd: Time?
     /// The most video decoders this movie's clips have had open at once (what
     /// `EncoderSettings.videoDecoderLimit` bounds), counted per movie, for tests and the benchmark.
     package var videoDecoderPeak: Int { output.statistics.peakOpenVideoDecoders }
@@ -104,47 +104,8 @@ public final class MovieMaker {
                       audioSettings: audioSettings)
     }
 
-    /// Writes each frame as a PNG file in the folder `folder`: `frame-00001.png`, `frame-00002.png`, …
-    ///
-    /// With `settings.transparency` the files are RGBA with straight (unpremultiplied) alpha and frames
-    /// start transparent; without it they are RGB and frames start black. Any size works, odd ones too.
-    /// The frames are written into a hidden folder beside `folder` and renamed into place by `finish()`,
-    /// so `folder` holds all of them or none. An existing `folder` must be empty or hold only
-    /// `frame-N.png` files from an earlier render; those are replaced. Its parent folder must exist.
-    public convenience init(pngSequenceIn folder: URL, width: Int, height: Int, fps: FrameRate = 30,
-                            settings: EncoderSettings = EncoderSettings()) throws(MovieMakerError) {
-        try self.init(destination: folder, isPNGSequence: true, width: width, height: height, fps: fps, settings: settings, audioSettings: nil)
-    }
-
-    /// Writes an HLS stream (VOD) into the folder `folder`: `playlist.m3u8`, the fMP4 (CMAF)
-    /// initialisation segment `init.mp4`, and media segments `segment-00000.m4s`, … of `segmentDuration`
-    /// each (rounded to whole frames; the last may be shorter), video and sound together. Every segment
-    /// starts with an IDR frame, and no other frame is one, so players can start and switch at any
-    /// segment. H.264 (or HEVC with `settings.codec`), AAC sound with `audioSettings` or a first sound.
-    ///
-    /// Like a PNG sequence, the stream is written into a hidden folder beside `folder` and renamed into
-    /// place by `finish()`; an existing `folder` must be empty or hold only an earlier stream's files.
-    /// With chapters (`setChapters`), a WebVTT chapters file `chapters.vtt` is written beside the playlist.
-    public convenience init(hlsIn folder: URL, width: Int, height: Int, fps: FrameRate = 30, segmentDuration: Time = 4,
-                            settings: EncoderSettings = EncoderSettings(), audioSettings: AudioSettings? = nil) throws(MovieMakerError) {
-        var settings = settings
-        settings.hlsSegmentFrames = try Self.segmentFrames(segmentDuration, rate: fps)
-        try self.init(destination: folder, isPNGSequence: false, width: width, height: height, fps: fps, settings: settings,
-                      audioSettings: audioSettings, hls: true)
-    }
-
-    /// An HLS segment of `duration` in whole frames at `rate`; throws for less than one frame or more
-    /// than 100000.
-    static func segmentFrames(_ duration: Time, rate: FrameRate) throws(MovieMakerError) -> Int {
-        let frames = (Double(duration.value) * Double(rate.numerator) / (Double(duration.timescale) * Double(rate.denominator))).rounded()
-        guard duration > .zero, frames >= 1, frames <= 100_000 else {
-            throw .invalidSetting(.segmentDuration, value: "\(duration.seconds) s",
-                                  expected: "at least one frame and at most 100000 frames, e.g. 4 s (Apple's recommended 6 s, or 2 s for low latency)")
-        }
-        return Int(frames)
-    }
-
-    private init(destination url: URL, isPNGSequence: Bool, width: Int, height: Int, fps: FrameRate,
+    /// The designated initialiser behind the public ones (MovieMaker+Destinations.swift).
+    init(destination url: URL, isPNGSequence: Bool, width: Int, height: Int, fps: FrameRate,
                  settings: EncoderSettings, audioSettings: AudioSettings?, hls: Bool = false) throws(MovieMakerError) {
         guard width >= 2, height >= 2 else { throw .invalidSize(width: width, height: height) }
         guard width <= Self.maximumSide, height <= Self.maximumSide, width * height <= Self.maximumPixels else {
@@ -364,37 +325,6 @@ public final class MovieMaker {
         StudioHook.MovieFile(width: width, height: height, fpsNumerator: frameRate.numerator, fpsDenominator: frameRate.denominator,
                              frameCount: frameCount, path: path, hasSound: hasSound, crf: settings.crf(for: videoCodec), preset: settings.preset.rawValue,
                              lossless: settings.lossless, transparent: settings.transparency)
-    }
-
-    /// Gives the movie chapters that players list and jump to: in `.mp4` and `.mov` a QuickTime chapter
-    /// track (and Nero `chpl` in MP4), in `.mkv` and `.webm` Matroska `Chapters`. Each chapter lasts
-    /// until the next one starts, the last until `movieDuration`, the movie's length (chapter lengths are
-    /// written before the first frame). Call it once, before the first frame.
-    ///
-    /// Throws `.invalidSetting(.chapters, …)` after the first frame, for a container without chapters
-    /// (animated images, PNG sequences), or for chapters out of order, at the same time, before 0, at or
-    /// after `movieDuration`, or without a title.
-    public func setChapters(_ chapters: [Chapter], movieDuration: Time) throws(MovieMakerError) {
-        try checkOpen()
-        guard frameCount == 0, chaptersEnd == nil else {
-            throw .invalidSetting(.chapters, value: frameCount > 0 ? "after frame \(frameCount)" : "a second time",
-                                  expected: "setChapters called once, before the first frame")
-        }
-        guard [.mp4, .mov, .mkv, .webm, .hls].contains(container) else {
-            throw .invalidSetting(.chapters, value: "\(chapters.count) chapters in a \(container == .pngSequence ? "PNG sequence" : "." + container.rawValue)",
-                                  expected: "a .mp4, .mov, .mkv or .webm movie")
-        }
-        try Chapter.validate(chapters, end: movieDuration)
-        try output.setChapters(chapters, end: movieDuration)
-        chaptersEnd = chapters.last?.start
-    }
-
-    /// Records `value` under the container metadata key `key` (`comment` in MP4 and MOV, any key in
-    /// Matroska), before the first frame; animated images, PNG sequences and previews keep none.
-    package func setMetadata(_ key: String, _ value: String) throws(MovieMakerError) {
-        try checkOpen()
-        precondition(frameCount == 0, "metadata is set before the first frame (the header is written with it)")
-        output.setMetadata(key, value)
     }
 
     /// Abandons the movie: stops encoding and deletes the partial file. `url` is left as it was.
