@@ -8,7 +8,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
-export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=0:report_signal_unsafe=0}
+# die_after_fork=0: narration forks a child per text (CMovieMakerSpeech), in which eSpeak NG starts a
+# thread; TSan would otherwise end such a child of a threaded process.
+export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=0:report_signal_unsafe=0:die_after_fork=0}
 filter=${TSAN_FILTER:-"TransitionTests|RenderLifecycleTests|TimeModelTests|SlideshowTests|TransparentOutputTests|MusicBedTests|TitleCardTests|DistributedRenderTests"}
 echo "== building the package and its tests with ThreadSanitizer (.build/tsan)"
 "$SWIFT" build --build-path .build/tsan --build-tests --sanitize=thread
