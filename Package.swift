@@ -61,7 +61,7 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
-        // eSpeak NG (SpeechSynthesizer.swift): narration spoken in-process in any of its languages, with
+        // eSpeak NG (SpeechSynthesizer.swift): narration spoken by the linked library (in a child process per text) in any of its languages, with
         // the synthesiser's own word and bookmark events for exact word times.
         .systemLibrary(name: "CESpeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
         // Each synthesis in a child process forked for it, so eSpeak NG's function statics never carry one

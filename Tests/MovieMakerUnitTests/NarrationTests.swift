@@ -4,7 +4,7 @@ import Synchronization
 @testable import MovieMaker
 import MovieMakerTestSupport
 
-@Suite("Narration (eSpeak NG in-process, word times from the synthesiser)")
+@Suite("Narration (eSpeak NG in a child process per text, word times from the synthesiser)")
 struct NarrationTests {
     let format = AudioFormat.standard
 

@@ -16,7 +16,7 @@ public struct NarrationMark: Sendable, Hashable {
     }
 }
 
-/// Text spoken in-process by eSpeak NG, with exact word times: a sound to mix like any other, a
+/// Text spoken by eSpeak NG (linked in; each text in a child process, see `SpeechSynthesizer`), with exact word times: a sound to mix like any other, a
 /// `transcript` for word-by-word captions that match the voice by construction, and bookmarks whose
 /// times a timeline can cut on.
 ///

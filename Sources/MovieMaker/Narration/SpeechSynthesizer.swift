@@ -34,7 +34,7 @@ struct Speech: Sendable {
 ///   each text is spoken by a child forked for it (`CMovieMakerSpeech`: C only, no Swift runtime in
 ///   the child), which initialises eSpeak NG, speaks, streams the samples and word events back through
 ///   a pipe and ends. The child starts from eSpeak NG's pristine state every time. It costs a fork and
-///   an initialisation per text (milliseconds), and texts can be spoken on several threads at once;
+///   an initialisation per text, and texts can be spoken on several threads at once;
 /// - the voice and every speech parameter are set before each synthesis, and the C library's `rand()`
 ///   (eSpeak NG's breath and fricative noise) is seeded the same way, in the child;
 /// - MovieMaker speaks from a copy of eSpeak NG's voice files with `flutter 0` and `roughness 8` (none)
