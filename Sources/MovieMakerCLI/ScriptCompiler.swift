@@ -290,10 +290,14 @@ struct ScriptCompiler {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["pkg-config", "--cflags-only-I"] + names
-        let pipe = Pipe()
-        process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return [] }
+        // Under the launch lock, as the studio's compiles and script runs are (see `ProcessLaunch`).
+        let started = ProcessLaunch.serialized { () -> Pipe? in
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            return (try? process.run()) != nil ? pipe : nil
+        }
+        guard let pipe = started else { return [] }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { return [] }

@@ -212,10 +212,18 @@ enum ScriptCheck {
         }
         process.arguments = compiler.compilerArguments(script: url.standardizedFileURL.path, output: partial.path, parseAsLibrary: entry.parseAsLibrary)
             + ScriptCompiler.supportLinkArguments(support)
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = errors
-        do { try process.run() } catch {
+        // The pipe made and the compiler started under the launch lock, as the script runs are (see
+        // `ProcessLaunch`): the studio compiles while scripts run.
+        let errors: Pipe
+        do {
+            errors = try ProcessLaunch.serialized { () throws(any Error) -> Pipe in
+                let pipe = Pipe()
+                process.standardError = pipe
+                process.standardOutput = pipe
+                try process.run()
+                return pipe
+            }
+        } catch {
             return .failure(StudioProblem(message: "cannot start \(swiftc.path): \(error.localizedDescription)", file: url.path, code: "buildFailed"))
         }
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -74,7 +74,9 @@ enum ScriptRun {
             throw StudioProblem(message: "cannot write \(log.path)", file: script.path, code: "scriptFailed")
         }
         process.standardError = errors
-        do { try process.run() } catch {
+        // Under the launch lock: a preview, a proxy run and a render may start scripts at once (see
+        // `ProcessLaunch`: otherwise one run's end could go unnoticed while another lives).
+        do { try ProcessLaunch.serialized { () throws(any Error) in try process.run() } } catch {
             try? errors.close()
             try? FileManager.default.removeItem(at: folder)
             throw StudioProblem(message: "cannot start the compiled script \(executable.path): \(error.localizedDescription)", file: script.path, code: "scriptFailed")

@@ -64,11 +64,14 @@ struct AgentsDocTests {
         let process = Process()
         process.executableURL = CLI.executable
         process.arguments = ["mcp", "--allow", FileManager.default.temporaryDirectory.path]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (input, output) = try withLaunchLock {
+            let input = Pipe(), output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            try process.run()
+            return (input, output)
+        }
         let messages = [
             #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}"#,
             #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,

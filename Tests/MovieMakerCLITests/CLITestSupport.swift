@@ -1,4 +1,5 @@
 import Foundation
+import MovieMakerTestSupport
 import Testing
 
 /// The built `moviemaker` executable, run as a subprocess by the CLI tests.
@@ -57,12 +58,15 @@ enum CLI {
         process.arguments = arguments
         process.environment = Self.environment(environment)
         if let folder { process.currentDirectoryURL = folder }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
         // Nothing to read: a command that reads standard input (`mcp`) sees its end at once.
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let (out, err) = try withLaunchLock {
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            return (out, err)
+        }
         // Read both pipes fully before waiting, so a large output cannot block the child.
         nonisolated(unsafe) var errData = Data()
         let group = DispatchGroup()
@@ -105,9 +109,6 @@ extension CLI {
             process.executableURL = CLI.executable
             process.arguments = arguments
             process.environment = CLI.environment(environment)
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
             // Weak: the process keeps its handler until it is freed, and `self` owns the process; a
             // strong capture was a cycle that leaked every Running (found by make sanitize).
             process.terminationHandler = { [weak self] _ in
@@ -115,7 +116,13 @@ extension CLI {
                 let now = ContinuousClock.now
                 self.condition.withLock { self.exitedAt = now; self.condition.broadcast() }
             }
-            try process.run()
+            let (out, err) = try withLaunchLock {
+                let out = Pipe(), err = Pipe()
+                process.standardOutput = out
+                process.standardError = err
+                try process.run()
+                return (out, err)
+            }
             drain(err.fileHandleForReading) { $0.stderrData.append($1) }
             drain(out.fileHandleForReading) { $0.stdoutData.append($1) }
         }

@@ -514,7 +514,7 @@ struct HelpExampleTests {
         defer { try? out.close(); try? err.close() }
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        try withLaunchLock { try process.run() }
         func wait(seconds: Double, until done: () -> Bool) -> Bool {
             let deadline = Date().addingTimeInterval(seconds)
             while Date() < deadline {

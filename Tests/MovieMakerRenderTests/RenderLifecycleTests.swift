@@ -185,7 +185,7 @@ import MovieMakerTestSupport
         // A process that has exited: its ID names no process now.
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/true")
-        try p.run()
+        try withLaunchLock { try p.run() }
         p.waitUntilExit()
         let dead = p.processIdentifier
         let host = PartialFiles.hostToken

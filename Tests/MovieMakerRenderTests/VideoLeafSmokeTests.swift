@@ -23,7 +23,8 @@ final class VideoLeafSmokeTests: XCTestCase {
             p.executableURL = URL(fileURLWithPath: ffmpeg)
             p.arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", source, "-f", "lavfi", "-i", "sine=f=440:r=48000",
                            "-t", "2"] + video + ["-c:a", "aac", "-shortest", url.path]
-            try p.run(); p.waitUntilExit()
+            try withLaunchLock { try p.run() }
+            p.waitUntilExit()
             XCTAssertEqual(p.terminationStatus, 0)
         }
         return url
@@ -146,7 +147,8 @@ final class VideoLeafSmokeTests: XCTestCase {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
         p.arguments = ["-v", "error", "-y"] + arguments
-        try p.run(); p.waitUntilExit()
+        try withLaunchLock { try p.run() }
+        p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 0, "ffmpeg \(arguments.joined(separator: " "))")
     }
 

@@ -188,10 +188,13 @@ struct StudioHardeningTests {
             let process = Process()
             process.executableURL = StudioProcess.executable
             process.arguments = ["studio", spec.path, "--host", "999.1.1.1"]
-            let errors = Pipe()
-            process.standardError = errors
             process.standardOutput = FileHandle.nullDevice
-            try process.run()
+            let errors = try withLaunchLock {
+                let errors = Pipe()
+                process.standardError = errors
+                try process.run()
+                return errors
+            }
             let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             return (process.terminationStatus, text)

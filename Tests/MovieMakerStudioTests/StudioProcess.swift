@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MovieMakerTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -36,12 +37,16 @@ final class StudioProcess: @unchecked Sendable {
 
     /// Starts `moviemaker studio file arguments…` and waits (up to 60 s) for the URL line.
     init(_ file: URL, arguments: [String] = []) throws {
+        let process = self.process
         process.executableURL = Self.executable
         process.arguments = ["studio", file.path] + arguments
-        let out = Pipe()
-        process.standardOutput = out
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        let out = try withLaunchLock {
+            let out = Pipe()
+            process.standardOutput = out
+            try process.run()
+            return out
+        }
         // Read the first line with a deadline, so a studio that never prints does not hang the tests.
         let fd = out.fileHandleForReading.fileDescriptor
         var line = [UInt8]()
@@ -65,28 +70,62 @@ final class StudioProcess: @unchecked Sendable {
         token = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first(where: { $0.name == "token" })?.value
     }
 
+    /// How the process ended (its exit status, or the signal's number), or nil while it runs.
+    ///
+    /// Read with `waitid(WNOWAIT)`, which leaves the child for Foundation to reap: `isRunning` turns
+    /// false only once every copy of the child's end of Foundation's socket pair is closed, and a copy
+    /// that leaked into another child (see `ProcessLaunch`) would make the studio seem to run as long as
+    /// that child does.
+    private var ended: Int32? {
+        let pid = process.processIdentifier
+        var info = siginfo_t()
+        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else {
+            // ECHILD: Foundation has reaped it (and is about to say so).
+            return process.isRunning ? nil : process.terminationStatus
+        }
+        return info._sifields._sigchld.si_pid == pid ? info._sifields._sigchld.si_status : nil
+    }
+
+    /// Waits until the process has ended, for at most `seconds`; its status, or nil.
+    private func waitForEnd(seconds: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let status = ended { return status }
+            usleep(10_000)
+        }
+        return ended
+    }
+
+    /// Lets Foundation reap the ended process (so it frees it), when it notices within a few seconds.
+    private func release() {
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if !process.isRunning { process.waitUntilExit() }
+    }
+
     /// Sends SIGINT and waits for the exit (SIGKILL after 30 s, recording an issue); returns the exit status.
     /// The studio exits within 5 s whatever it is doing (about 0.2 s on a quiet machine); the bound leaves
-    /// room for a test run where every other suite renders meanwhile (a fresh-clone run took over 10 s).
+    /// room for a test run where every other suite renders meanwhile.
     @discardableResult
     func stop(_ signal: Int32 = SIGINT) -> Int32 {
-        guard process.isRunning else { return process.terminationStatus }
+        if let status = ended { release(); return status }
         Glibc.kill(process.processIdentifier, signal)
-        let deadline = Date().addingTimeInterval(30)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning {
-            Issue.record("moviemaker studio did not stop within 30 s of signal \(signal): killed")
+        guard let status = waitForEnd(seconds: 30) else {
+            Issue.record("moviemaker studio was still running 30 s after signal \(signal): killed")
             Glibc.kill(process.processIdentifier, SIGKILL)
+            let status = waitForEnd(seconds: 10) ?? SIGKILL
+            release()
+            return status
         }
-        process.waitUntilExit()
-        return process.terminationStatus
+        release()
+        return status
     }
 
     /// Stops the studio if it is still running (the end of a test).
     func kill() { stop() }
 
     deinit {
-        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        if ended == nil { Glibc.kill(process.processIdentifier, SIGKILL) }
     }
 
     /// The local addresses listening on TCP `port`, from /proc/net/tcp and tcp6 (IPv4 as dotted quads).

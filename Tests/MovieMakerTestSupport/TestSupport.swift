@@ -19,15 +19,25 @@ public final class TemporaryFolder {
     deinit { try? FileManager.default.removeItem(at: url) }
 }
 
+/// Runs `body` (make the pipes, configure a `Process`, `run()` it) while no other test, and no launch
+/// in the library, starts a process: see `ProcessLaunch` for why (without it, a studio stopped in 0.2 s
+/// was reported alive after 30 s in a full parallel run, its socket pair held open by another test's child).
+public func withLaunchLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    try ProcessLaunch.serialized(body)
+}
+
 /// Runs an executable and returns its exit status, standard output and standard error.
 @discardableResult
 public func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: executable)
     p.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out; p.standardError = err
-    try p.run()
+    let (out, err) = try withLaunchLock {
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out; p.standardError = err
+        try p.run()
+        return (out, err)
+    }
     // Read both pipes fully before waiting, so a large output cannot block the child.
     var outData = Data(), errData = Data()
     let group = DispatchGroup()
