@@ -48,6 +48,17 @@ enum CLI {
         return env
     }
 
+    /// Starts `process` with new pipes for its standard output and error, under the launch lock.
+    static func start(_ process: Process) throws -> (out: Pipe, err: Pipe) {
+        try withLaunchLock {
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            return (out, err)
+        }
+    }
+
     /// Runs `moviemaker arguments…` with `XDG_CACHE_HOME` set to the test cache, `CI` removed unless
     /// given in `environment`, and `environment` added.
     /// `executable` runs another program instead (e.g. a shell that sets a limit, then execs moviemaker).
@@ -60,13 +71,7 @@ enum CLI {
         if let folder { process.currentDirectoryURL = folder }
         // Nothing to read: a command that reads standard input (`mcp`) sees its end at once.
         process.standardInput = FileHandle.nullDevice
-        let (out, err) = try withLaunchLock {
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-            return (out, err)
-        }
+        let (out, err) = try start(process)
         // Read both pipes fully before waiting, so a large output cannot block the child.
         nonisolated(unsafe) var errData = Data()
         let group = DispatchGroup()
@@ -116,13 +121,7 @@ extension CLI {
                 let now = ContinuousClock.now
                 self.condition.withLock { self.exitedAt = now; self.condition.broadcast() }
             }
-            let (out, err) = try withLaunchLock {
-                let out = Pipe(), err = Pipe()
-                process.standardOutput = out
-                process.standardError = err
-                try process.run()
-                return (out, err)
-            }
+            let (out, err) = try CLI.start(process)
             drain(err.fileHandleForReading) { $0.stderrData.append($1) }
             drain(out.fileHandleForReading) { $0.stdoutData.append($1) }
         }
