@@ -7,7 +7,7 @@ import MovieMakerTestSupport
 /// `moviemaker run` as a user would, with `--small`, and the movie it makes is decoded and looked at:
 /// a short preview at the small size, whose picture moves and is never one flat colour. So the examples
 /// keep compiling and keep making what they claim as the library changes.
-@Suite("examples/gallery scripts", .serialized)
+@Suite("examples/gallery scripts")
 struct GalleryTests {
     /// The checkout: three folders up from this file.
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -224,7 +224,7 @@ private func flashTimes(_ url: URL) throws -> [Double] {
     return times
 }
 
-@Suite("Audio encoding and muxing", .serialized)
+@Suite("Audio encoding and muxing")
 struct AudioMuxTests {
     /// Renders a movie of `seconds` at `rate` where frame ⌈k·rate⌉ is white (all others black) and a
     /// 1 kHz beep starts at exactly that frame's time, for every whole second k.

@@ -6,7 +6,7 @@ import MovieMakerTestSupport
 /// Renders split into chunks and assembled: equal to a single render (bit-exact in lossless mode; same
 /// frames, timestamps and sound, and no seam, in lossy mode); chunks skipped when complete, re-rendered
 /// when damaged; missing chunks named; other movies' chunks ignored. Movies are decoded, never trusted.
-@Suite("Distributed renders", .serialized)
+@Suite("Distributed renders")
 struct DistributedRenderTests {
     /// A 7.2 s, 15 fps, 320×240 description: a turning gradient under 300 pieces of confetti, a title in
     /// the middle (across the chunk joins), and a tone as music. Busy everywhere, so every frame costs bits.

@@ -75,7 +75,7 @@ private func expectedIndices(_ pieces: [Piece]) -> [Int] { pieces.flatMap { p in
 /// The output frame at which each cut falls (between piece i and i + 1).
 private func cutFrames(_ pieces: [Piece]) -> [Int] { pieces.dropLast().reduce(into: [Int]()) { $0.append(($0.last ?? 0) + $1.count) } }
 
-@Suite("Video clips", .serialized)
+@Suite("Video clips")
 struct VideoClipTests {
     // MARK: Time maps
 

@@ -43,7 +43,7 @@ private func clicks(in url: URL, folder: TemporaryFolder) throws -> [Double] {
     return VideoFixtures.clickCentres(in: audio.samples, rate: audio.rate).map { $0 + audio.start }
 }
 
-@Suite("Video fixtures (self-tests)", .serialized)
+@Suite("Video fixtures (self-tests)")
 struct VideoFixtureTests {
     @Test("Frame code: every index 0…2047 reads back from a drawn frame, and a blend of two frames reads as none")
     func codeRoundTrips() throws {
