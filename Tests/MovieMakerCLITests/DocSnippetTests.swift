@@ -90,19 +90,18 @@ struct DocSnippetTests {
     /// Only when that file does not compile is each script compiled alone, so an error still names its
     /// script; and a script that compiles alone passes even when the joined file could not take it.
     static func compileAll(_ scripts: [(name: String, body: String)], in folder: TemporaryFolder, label: String) throws {
-        func imports(_ line: Substring) -> Bool {
-            ["import Foundation", "import MovieMaker"].contains(line.trimmingCharacters(in: .whitespaces))
+        // Each script's lines without its own imports of the two modules (the header has them).
+        let bodies = scripts.map { script in
+            script.body.split(separator: "\n", omittingEmptySubsequences: false)
+                .filter { !["import Foundation", "import MovieMaker"].contains($0.trimmingCharacters(in: .whitespaces)) }
+                .joined(separator: "\n")
         }
         let header = "import Foundation\nimport MovieMaker\n"
-        let joined = header + scripts.map { script in
-            let body = script.body.split(separator: "\n", omittingEmptySubsequences: false).filter { !imports($0) }.joined(separator: "\n")
-            return "// \(script.name)\ndo {\n\(body)\n}\n"
-        }.joined()
+        let joined = header + zip(scripts, bodies).map { script, body in "// \(script.name)\ndo {\n\(body)\n}\n" }.joined()
         let together = folder.file("\(label)s-together.swift")
         try joined.write(to: together, atomically: true, encoding: .utf8)
         if try CLI.run(["run", "--compile-only", "--debug", together.path]).status == 0 { return }
-        for (n, script) in scripts.enumerated() {
-            let body = script.body.split(separator: "\n", omittingEmptySubsequences: false).filter { !imports($0) }.joined(separator: "\n")
+        for (n, (script, body)) in zip(scripts, bodies).enumerated() {
             let file = folder.file("\(label)\(n).swift")
             try (header + body + "\n").write(to: file, atomically: true, encoding: .utf8)
             let r = try CLI.run(["run", "--compile-only", "--debug", file.path])

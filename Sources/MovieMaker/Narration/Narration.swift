@@ -16,9 +16,9 @@ public struct NarrationMark: Sendable, Hashable {
     }
 }
 
-/// Text spoken by eSpeak NG (linked in; each text in a child process, see `SpeechSynthesizer`), with exact word times: a sound to mix like any other, a
-/// `transcript` for word-by-word captions that match the voice by construction, and bookmarks whose
-/// times a timeline can cut on.
+/// Text spoken by eSpeak NG (linked in; each text in a child process, see `SpeechSynthesizer`), with
+/// exact word times: a sound to mix like any other, a `transcript` for word-by-word captions that match
+/// the voice by construction, and bookmarks whose times a timeline can cut on.
 ///
 /// ```swift
 /// let voice = try Narration("Lisbon, <mark name=\"tram\"/> city of trams.", voice: "en-us", rate: 160)
