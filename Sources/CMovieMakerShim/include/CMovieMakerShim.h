@@ -62,6 +62,13 @@ int mm_has_avx2(void);
 void mm_bgra_to_yuv420p_generic(mm_yuv420_scratch *scratch, const uint8_t *src, ptrdiff_t src_stride,
                                 uint8_t *y, ptrdiff_t y_stride, uint8_t *u, ptrdiff_t u_stride, uint8_t *v, ptrdiff_t v_stride);
 
+/// Mixes two 8-bit planes of `width`×`height` samples into `dst`: `(a·(65536 − weight) + b·weight +
+/// 32768) >> 16` per sample, `weight` in 0…65536 (a crossfade of two decoded YUV pictures: the mix is
+/// linear, so mixing Y, U and V is mixing the colours they stand for, within rounding). Integer only:
+/// the bytes do not depend on the CPU. `dst` may be `a` or `b`.
+void mm_mix_plane(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *a, ptrdiff_t a_stride,
+                  const uint8_t *b, ptrdiff_t b_stride, int width, int height, int weight);
+
 /// Appends a chapter to an output format context, as the ffmpeg command line's copy_chapters does
 /// (libavformat's own avpriv_new_chapter is not public): an AVChapter allocated with av_mallocz and added
 /// to `s->chapters`, which avformat_free_context frees with its `title` metadata. Only before the header.

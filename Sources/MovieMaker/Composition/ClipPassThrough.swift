@@ -6,7 +6,8 @@ import Foundation
 // same tests of which child is drawn, and answers nil wherever drawing does anything else: a
 // transition, a filter, a transform that moves or fades, a mask, a split, another layer.
 
-/// A frame whose whole picture is one video leaf's decoded frame, upright and at the movie's size.
+/// A frame whose whole picture is one video leaf's decoded frame, upright and at the movie's size, or
+/// a crossfade between two such frames.
 struct VideoPassThrough: Sendable {
     /// The leaf's decoder in the render session.
     let key: VideoLeafKey
@@ -14,6 +15,17 @@ struct VideoPassThrough: Sendable {
     let file: VideoFile
     /// The time in the file whose frame is shown (as `VideoMedia.draw` is given it).
     let sourceTime: Time
+    /// In a crossfade (`fade`) between two such videos: the incoming one, mixed over this one in YUV.
+    var incoming: Incoming? = nil
+
+    /// A crossfade's incoming video and its share of each sample.
+    struct Incoming: Sendable {
+        let key: VideoLeafKey
+        let file: VideoFile
+        let sourceTime: Time
+        /// B's share, 0 < weight < 1: the transition's eased progress, as `TransitionRenderer` mixes it.
+        let weight: Double
+    }
 }
 
 extension Clip {
@@ -33,7 +45,9 @@ extension Clip {
 
         case let .sequence(track):
             guard let i = track.index(at: time) else { return nil }
-            if i > 0, let transition = track.transitions[i - 1], time < track.starts[i] + transition.duration { return nil }
+            if i > 0, let transition = track.transitions[i - 1], time < track.starts[i] + transition.duration {
+                return track.crossfadePassThrough(transition, into: i, at: time, width: width, height: height, rate: rate, session: session)
+            }
             if let session, i + 1 < track.items.count, time >= track.starts[i + 1] - Self.videoLookahead {
                 session.prefetchVideos(of: track.items[i + 1])
             }
@@ -84,5 +98,27 @@ extension Clip {
         default:
             return false
         }
+    }
+}
+
+extension Clip.Track {
+    /// The frame at `time` of a transition into item `i`, when it mixes two passed-through videos: only
+    /// a crossfade (`fade`, which `TransitionRenderer` draws as `A·(1−p) + B·p`) between two frames
+    /// that pass through alone. Its first and last moments (progress 0 or 1 after easing) show one side
+    /// alone, as drawing does. Any other effect is drawn.
+    fileprivate func crossfadePassThrough(_ transition: Transition, into i: Int, at time: Time, width: Int, height: Int,
+                                      rate: FrameRate, session: RenderSession?) -> VideoPassThrough? {
+        guard case .mix(.constant) = transition.kind.effect else { return nil }
+        let p = TransitionRenderer.progress(transition, linear: (time - starts[i]).seconds / transition.duration.seconds)
+        func side(_ k: Int) -> VideoPassThrough? {
+            guard let video = items[k].videoPassThrough(at: time - starts[k], width: width, height: height, rate: rate, session: session),
+                  video.incoming == nil else { return nil }
+            return video
+        }
+        if p <= 0 { return side(i - 1) }
+        if p >= 1 { return side(i) }
+        guard var a = side(i - 1), let b = side(i) else { return nil }
+        a.incoming = .init(key: b.key, file: b.file, sourceTime: b.sourceTime, weight: p)
+        return a
     }
 }

@@ -62,22 +62,27 @@ final class TransitionScratchPool: SizedPool<TransitionScratch>, @unchecked Send
 
 /// Draws transition frames.
 enum TransitionRenderer {
+    /// The progress built-in effects are drawn at, for the moment `linear` (0…1, before easing): the
+    /// eased progress clamped to 0…1 (overshooting easings are clamped).
+    static func progress(_ transition: Transition, linear: Double) -> Double {
+        let eased = transition.easing(linear)
+        return eased.isNaN ? 0 : min(max(eased, 0), 1)
+    }
+
     /// Draws the moment `linear` (0…1, before easing) of `transition` from `a` at `fa` to `b` at `fb` into `ctx`.
     static func draw(_ transition: Transition, linearProgress linear: Double,
                      from a: TransitionSide, at fa: Frame, to b: TransitionSide, at fb: Frame, in ctx: DrawingContext) throws {
-        let eased = transition.easing(linear)
         let effect = transition.kind.effect
         if case let .custom(body) = effect {
             try withScratch(a.session, ctx) { s in
                 try render(a, fa, into: s.outgoing)
                 try render(b, fb, into: s.incoming)
                 let frames = TransitionFrames(context: ctx, outgoing: s.outgoing, incoming: s.incoming, linearProgress: linear)
-                try ctx.withSavedState { try body(frames, eased) }
+                try ctx.withSavedState { try body(frames, transition.easing(linear)) }
             }
             return
         }
-        // Built-in effects take progress within 0…1 (overshooting easings are clamped).
-        let p = eased.isNaN ? 0 : min(max(eased, 0), 1)
+        let p = progress(transition, linear: linear)
         if p <= 0 { return try direct(a, fa, ctx) }
         if p >= 1 { return try direct(b, fb, ctx) }
         // xfade's own progress runs the other way: 1 at the start, 0 at the end.

@@ -1,4 +1,5 @@
 internal import CFFmpeg
+internal import CMovieMakerShim
 import Foundation
 
 /// Premultiplied ↔ straight alpha on 8-bit BGRA pixels.
@@ -78,6 +79,10 @@ final class FrameConverter {
     /// A reference to the decoded video frame a passed-through frame is copied from, between
     /// `holdVideoFrame` (before an encoder frame is reserved) and `copyHeldVideoFrame` (owned).
     private var held: OwnedFrame?
+    /// In a crossfade: a reference to the incoming video's decoded frame (owned), mixed over `held`
+    /// with B's share in 0…65536.
+    private var heldIncoming: OwnedFrame?
+    private var incomingWeight: Int32 = 0
 
     /// A converter for `width`×`height` surfaces into frames of `format`; `alpha` keeps the alpha channel.
     init(width: Int, height: Int, format: AVPixelFormat, alpha: Bool, method: YUVConversionMethod = .standard) throws(MovieMakerError) {
@@ -132,22 +137,59 @@ final class FrameConverter {
     /// swscale does not convert matrices between YUV formats, and when it drops bits it dithers, while
     /// the drawn path of a 10-bit frame sits 0.3 level lower, so the two would not agree within rounding.
     func holdVideoFrame(_ decoded: UnsafeMutablePointer<AVFrame>, file: VideoFile) throws(MovieMakerError) -> Bool {
-        let f = decoded.pointee
-        guard takesVideoFrames, f.format == AV_PIX_FMT_YUV420P.rawValue, Int(f.width) == width, Int(f.height) == height,
-              f.color_range != AVCOL_RANGE_JPEG, !file.isFullRange,
-              VideoPictureConverter.matrix(of: decoded, file: file) == AVCOL_SPC_BT709 else { return false }
+        guard takes(decoded, file: file) else { return false }
         if held == nil { held = try OwnedFrame() }
         av_frame_unref(held!.pointer)
+        if let heldIncoming { av_frame_unref(heldIncoming.pointer) }
         try ffCheck(av_frame_ref(held!.pointer, decoded), "av_frame_ref (video frame)")
         return true
     }
 
+    /// After `holdVideoFrame`, takes a reference to a crossfade's incoming frame (`Clip.videoPassThrough`'s
+    /// `incoming`), to be mixed over the held one with B's share `weight` (0…1) by `copyHeldVideoFrame`.
+    /// Returns false, letting both go, when the incoming frame cannot go to the encoder as it is.
+    func holdIncomingVideoFrame(_ decoded: UnsafeMutablePointer<AVFrame>, file: VideoFile, weight: Double) throws(MovieMakerError) -> Bool {
+        guard let held else { preconditionFailure("holdIncomingVideoFrame before holdVideoFrame") }
+        guard takes(decoded, file: file) else {
+            av_frame_unref(held.pointer)
+            return false
+        }
+        if heldIncoming == nil { heldIncoming = try OwnedFrame() }
+        av_frame_unref(heldIncoming!.pointer)
+        try ffCheck(av_frame_ref(heldIncoming!.pointer, decoded), "av_frame_ref (video frame)")
+        incomingWeight = Int32((min(max(weight, 0), 1) * 65536).rounded())
+        return true
+    }
+
+    /// Whether a decoded frame can go to the encoder as it is: 8-bit 4:2:0, limited range, BT.709, at the movie's size.
+    private func takes(_ decoded: UnsafeMutablePointer<AVFrame>, file: VideoFile) -> Bool {
+        let f = decoded.pointee
+        return takesVideoFrames && f.format == AV_PIX_FMT_YUV420P.rawValue && Int(f.width) == width && Int(f.height) == height
+            && f.color_range != AVCOL_RANGE_JPEG && !file.isFullRange
+            && VideoPictureConverter.matrix(of: decoded, file: file) == AVCOL_SPC_BT709
+    }
+
     /// Copies the frame `holdVideoFrame` kept into the encoder's `frame` (pixels only: no timestamps,
-    /// picture types or side data reach the encoder) and lets it go.
+    /// picture types or side data reach the encoder), or the crossfade of it and the incoming frame,
+    /// and lets them go.
     func copyHeldVideoFrame(into frame: UnsafeMutablePointer<AVFrame>) throws(MovieMakerError) {
         guard let held else { preconditionFailure("copyHeldVideoFrame without a held frame") }
-        defer { av_frame_unref(held.pointer) }
-        try ffCheck(av_frame_copy(frame, held.pointer), "av_frame_copy (video frame)")
+        defer {
+            av_frame_unref(held.pointer)
+            if let heldIncoming { av_frame_unref(heldIncoming.pointer) }
+        }
+        guard let incoming = heldIncoming, incoming.pointer.pointee.buf.0 != nil else {
+            try ffCheck(av_frame_copy(frame, held.pointer), "av_frame_copy (video frame)")
+            return
+        }
+        let a = held.pointer.pointee, b = incoming.pointer.pointee, d = frame.pointee
+        let planes = [(d.data.0, d.linesize.0, a.data.0, a.linesize.0, b.data.0, b.linesize.0, width, height),
+                      (d.data.1, d.linesize.1, a.data.1, a.linesize.1, b.data.1, b.linesize.1, (width + 1) / 2, (height + 1) / 2),
+                      (d.data.2, d.linesize.2, a.data.2, a.linesize.2, b.data.2, b.linesize.2, (width + 1) / 2, (height + 1) / 2)]
+        for (dst, ds, pa, sa, pb, sb, w, h) in planes {
+            guard let dst, let pa, let pb else { preconditionFailure("a yuv420p frame without its three planes") }
+            mm_mix_plane(dst, ptrdiff_t(ds), pa, ptrdiff_t(sa), pb, ptrdiff_t(sb), Int32(w), Int32(h), incomingWeight)
+        }
     }
 
     deinit { straight?.deallocate() }

@@ -35,16 +35,21 @@ final class EncoderSink: FrameSink, @unchecked Sendable {
         try lane.tool.convertAll(lane.canvas.surface, into: slot.pointer)
     }
 
-    /// Holds a reference to the decoded video frame in the lane's converter, if it can go to the
-    /// encoder as it is (decoded now, before a slot is reserved).
+    /// Holds a reference to the decoded video frame (and a crossfade's incoming one) in the lane's
+    /// converter, if it can go to the encoder as it is (decoded now, before a slot is reserved).
     func prepare(passingThrough video: VideoPassThrough, on lane: DrawingLane<FrameConverter>) throws -> Bool {
         guard let session, lane.tool.takesVideoFrames else { return false }
-        return try session.withVideoSource(for: video.key) { source in
+        let held = try session.withVideoSource(for: video.key) { source in
             try lane.tool.holdVideoFrame(try source.decodedFrame(at: video.sourceTime), file: video.file)
+        }
+        // A crossfade's incoming frame, from its own decoder (borrowed after the first is given back).
+        guard held, let incoming = video.incoming else { return held }
+        return try session.withVideoSource(for: incoming.key) { source in
+            try lane.tool.holdIncomingVideoFrame(try source.decodedFrame(at: incoming.sourceTime), file: incoming.file, weight: incoming.weight)
         }
     }
 
-    /// Copies the frame the lane's converter holds into `slot`.
+    /// Copies the frame the lane's converter holds into `slot` (or mixes the two of a crossfade there).
     func fillPassedThrough(_ slot: OwnedFrame, from lane: DrawingLane<FrameConverter>) throws {
         try lane.tool.copyHeldVideoFrame(into: slot.pointer)
     }

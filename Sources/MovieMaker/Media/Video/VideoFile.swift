@@ -212,10 +212,17 @@ final class OpenVideo {
     let startTime: Time
     /// How long the stream lasts from its first frame.
     let duration: Time
-    /// The first decoded frame, borrowed from `firstFrameOwner`.
-    let borrowedFirstFrame: UnsafeMutablePointer<AVFrame>
-    /// Owns the first decoded frame (a reference taken from the decoder's output).
-    private let firstFrameOwner: OwnedFrame
+    /// The first decoded frame, borrowed from `firstFrameOwner`; only until `releaseFirstFrame()`.
+    var borrowedFirstFrame: UnsafeMutablePointer<AVFrame> {
+        guard let firstFrameOwner else { preconditionFailure("the first frame of an OpenVideo was asked for after it was released") }
+        return firstFrameOwner.pointer
+    }
+    /// Owns the first decoded frame (a reference taken from the decoder's output) until it is released.
+    private var firstFrameOwner: OwnedFrame?
+
+    /// Lets the first frame go once a reader holds its own reference: kept, it would hold one of the
+    /// decoder's pictures (3 MiB at 1080p) for as long as the decoder lives.
+    func releaseFirstFrame() { firstFrameOwner = nil }
 
     /// Opens `url`, finds its video stream and decoder, checks the index against the file's size and
     /// decodes the first frame. Errors name the file.
@@ -265,10 +272,10 @@ final class OpenVideo {
         guard try decoder.receiveFrame(nextPacket: next) else {
             throw .movieUnreadable(path: path, reason: "its video stream has no frame that decodes")
         }
-        firstFrameOwner = try OwnedFrame()
-        borrowedFirstFrame = firstFrameOwner.pointer
-        try ffCheck(av_frame_ref(borrowedFirstFrame, decoder.frame), "av_frame_ref (first frame)")
-        let pts = borrowedFirstFrame.pointee.best_effort_timestamp != mm_av_nopts_value() ? borrowedFirstFrame.pointee.best_effort_timestamp : borrowedFirstFrame.pointee.pts
+        let first = try OwnedFrame()
+        try ffCheck(av_frame_ref(first.pointer, decoder.frame), "av_frame_ref (first frame)")
+        firstFrameOwner = first
+        let pts = first.pointer.pointee.best_effort_timestamp != mm_av_nopts_value() ? first.pointer.pointee.best_effort_timestamp : first.pointer.pointee.pts
         let firstTime = pts != mm_av_nopts_value() ? demuxer.time(ofTimestamp: pts, inStream: index) : (streamStart ?? .zero)
         startTime = Time.min(streamStart ?? firstTime, firstTime)
         // The duration: the stream's own (MP4/MOV give it exactly), else the container's from the start.

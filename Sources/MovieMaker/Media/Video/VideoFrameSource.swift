@@ -80,6 +80,7 @@ final class VideoFrameSource {
         timeBase = video.borrowedStream.pointee.time_base
         tolerance = Int64(timeBase.num) * 1000 <= Int64(timeBase.den) ? 1 : 0
         let first = try RetainedFrame(referencing: video.borrowedFirstFrame)
+        video.releaseFirstFrame()
         firstTimestamp = first.timestamp
         window = [first]
     }
