@@ -180,3 +180,36 @@ struct VideoPassThroughTests {
         #expect(rotated.videoPassThrough(at: t, width: 320, height: 240, rate: 30) == nil, "turned for display")
     }
 }
+
+/// A render's video decoders (`VideoDecoderPool`): a clip the movie has moved past closes.
+@Suite("Video decoder pool")
+struct VideoDecoderPoolTests {
+    @Test("A decoder that drew frames and then sat unused while another drew 64 closes; asked again, it reopens at the right frame")
+    func idleDecoderCloses() throws {
+        let a = VideoLeafKey(file: try VideoFile(url: try VideoFixtures.movie(VideoFixtures.Spec(toneFrequency: 440))))
+        let b = VideoLeafKey(file: try VideoFile(url: try VideoFixtures.movie(VideoFixtures.Spec(toneFrequency: 550))))
+        let pool = VideoDecoderPool(limit: 2, drawingThreads: 2)
+        defer { pool.close() }
+        let rate = FrameRate(30)
+        let before = try pool.withSource(for: a) { try $0.timestamp(at: rate.time(ofFrame: 10)) }
+        try pool.withSource(for: b) { _ = try $0.timestamp(at: .zero) }
+        #expect(pool.openCount == 2)
+        for i in 1..<63 { try pool.withSource(for: b) { _ = try $0.timestamp(at: rate.time(ofFrame: i)) } }
+        #expect(pool.openCount == 2, "63 loans of another decoder: still open")
+        try pool.withSource(for: b) { _ = try $0.timestamp(at: rate.time(ofFrame: 40)) }
+        #expect(pool.openCount == 1, "64 loans of another decoder: closed")
+        let after = try pool.withSource(for: a) { try $0.timestamp(at: rate.time(ofFrame: 10)) }
+        #expect(after == before && pool.openCount == 2)
+    }
+
+    @Test("A decoder opened ahead and not used yet is not closed as idle")
+    func prefetchedDecoderStays() throws {
+        let a = VideoLeafKey(file: try VideoFile(url: try VideoFixtures.movie(VideoFixtures.Spec(toneFrequency: 440))))
+        let b = VideoLeafKey(file: try VideoFile(url: try VideoFixtures.movie(VideoFixtures.Spec(toneFrequency: 550))))
+        let pool = VideoDecoderPool(limit: 2, drawingThreads: 1)
+        defer { pool.close() }
+        pool.prefetch(b, at: .zero)
+        for i in 0..<80 { try pool.withSource(for: a) { _ = try $0.timestamp(at: FrameRate(30).time(ofFrame: i % 60)) } }
+        #expect(pool.openCount == 2)
+    }
+}

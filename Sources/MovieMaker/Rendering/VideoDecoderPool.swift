@@ -29,6 +29,8 @@ final class VideoDecoderPool: @unchecked Sendable {
         var failure: MovieMakerError?
         var inUse = false
         var lastUse: UInt64 = 0
+        /// Whether a frame has borrowed it (a decoder opened ahead has not, yet).
+        var used = false
         init(key: VideoLeafKey) { self.key = key }
     }
     private let condition = NSCondition()
@@ -39,6 +41,11 @@ final class VideoDecoderPool: @unchecked Sendable {
     private let opener = DispatchQueue(label: "MovieMaker.VideoDecoderPool.prefetch", qos: .userInitiated)
     /// A decoder unused for this many loans (of any decoder) may be closed to open the next clip's ahead.
     private static let staleAfter: UInt64 = 12
+    /// A decoder that drew frames and has then been unused for this many loans (of other decoders) is
+    /// closed, and its pictures' memory handed back: the clip before a cut or a crossfade is done with
+    /// (at least two seconds of one video at 30 fps). One still needed later opens again, at the cost
+    /// of a seek; which frame is shown never depends on it.
+    private static let closeIdleAfter: UInt64 = 64
 
     /// How many threads draw the render's frames (each decoder keeps a frame more than that).
     let drawingThreads: Int
@@ -53,9 +60,15 @@ final class VideoDecoderPool: @unchecked Sendable {
     func withSource<R>(for key: VideoLeafKey, _ body: (VideoFrameSource) throws -> R) throws -> R {
         let entry = try acquire(key)
         defer {
-            condition.withLock {
+            let idle: [VideoFrameSource] = condition.withLock {
                 entry.inUse = false
                 condition.broadcast()
+                return entries.values.filter { $0.used && !$0.inUse && $0.source != nil && useCounter - $0.lastUse >= Self.closeIdleAfter }
+                    .compactMap { remove($0) }
+            }
+            if !idle.isEmpty {
+                _ = consume idle    // closed here, outside the lock
+                FreedMemory.release()
             }
         }
         return try body(entry.source!)
@@ -70,6 +83,7 @@ final class VideoDecoderPool: @unchecked Sendable {
                 if let failure = entry.failure { condition.unlock(); throw failure }
                 if entry.source != nil && !entry.inUse {
                     entry.inUse = true
+                    entry.used = true
                     useCounter += 1
                     entry.lastUse = useCounter
                     condition.unlock()
@@ -88,6 +102,7 @@ final class VideoDecoderPool: @unchecked Sendable {
             }
             let entry = Entry(key: key)
             entry.inUse = true
+            entry.used = true
             useCounter += 1
             entry.lastUse = useCounter
             entries[id] = entry

@@ -20,3 +20,21 @@ enum MappedMemory {
         munmap(pointer, max(1, byteCount))
     }
 }
+
+/// Hands memory glibc's malloc keeps after a large free back to the system (`malloc_trim`): after a
+/// photo or a video decoder is dropped, its pictures' blocks stay resident in the arenas otherwise.
+enum FreedMemory {
+    /// Calls `malloc_trim(0)`; does nothing where it is not glibc's allocator.
+    static func release() { _ = mallocTrim?(0) }
+
+    /// glibc's `malloc_trim`, looked up at run time: `<malloc.h>` is not part of Swift's Glibc module.
+    /// Nil under AddressSanitizer or ThreadSanitizer (`make sanitize`), whose allocators replace
+    /// glibc's: glibc's `malloc_trim` then walks arenas that were never set up and crashes (found by
+    /// the first `make sanitize` run).
+    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+        guard let handle = dlopen(nil, RTLD_NOW) else { return nil }
+        if dlsym(handle, "__asan_init") != nil || dlsym(handle, "__tsan_init") != nil { return nil }
+        guard let symbol = dlsym(handle, "malloc_trim") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+    }()
+}

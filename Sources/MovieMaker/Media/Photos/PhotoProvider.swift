@@ -245,18 +245,7 @@ final class PhotoProvider: @unchecked Sendable {
     /// arena of the thread that freed them (its threshold for handing them back grows with the
     /// blocks), and photos are decoded and dropped on different threads: without it the peak memory
     /// grows (`make bench`'s slideshow memory line shows it). Once per decoded photo.
-    private static func releaseFreedMemory() { _ = mallocTrim?(0) }
-
-    /// glibc's `malloc_trim`, looked up at run time: `<malloc.h>` is not part of Swift's Glibc module.
-    /// Nil under AddressSanitizer or ThreadSanitizer (`make sanitize`), whose allocators replace
-    /// glibc's: glibc's `malloc_trim` then walks arenas that were never set up and crashes (found by
-    /// the first `make sanitize` run).
-    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
-        guard let handle = dlopen(nil, RTLD_NOW) else { return nil }
-        if dlsym(handle, "__asan_init") != nil || dlsym(handle, "__tsan_init") != nil { return nil }
-        guard let symbol = dlsym(handle, "malloc_trim") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
-    }()
+    private static func releaseFreedMemory() { FreedMemory.release() }
 
     /// `image` reduced once to the size that covers (or fits) `box`, when it is larger than 1/0.97 of
     /// that. Decoders scale in steps (a JPEG by 1/8, 2/8, 3/8, 4/8 or not at all), so a photo can arrive
