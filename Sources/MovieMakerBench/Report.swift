@@ -234,7 +234,9 @@ enum TableFormatter {
                 + "fps d ÷ fps c = \(format(r.throughputVsEncoder, 3)) (target ≥ 0.92: \(target(r.throughputVsEncoder, 0.92))); "
                 + "wall h ÷ wall d (MoviePy) = \(r.speedVsMoviePy.map { format($0, 2) } ?? "–") (target ≥ 4: \(target(r.speedVsMoviePy, VideoResult.moviePyTarget))); "
                 + "hard cuts wall g ÷ wall f (ffmpeg concat) = \(r.hardCutsVsConcat.map { format($0, 3) } ?? "–") "
-                + "(target ≥ \(format(VideoResult.concatTarget, 2)): \(target(r.hardCutsVsConcat, VideoResult.concatTarget)))"
+                + "(target ≥ \(format(VideoResult.concatTarget, 2)): \(target(r.hardCutsVsConcat, VideoResult.concatTarget))); "
+                + "peak d − x264 alone = \(format(peak - alone, 1)) MiB (target ≤ 64: "
+                + "\(peak - alone <= 64 ? "met" : "MISSED by \(format(peak - alone - 64, 1)) MiB"))"
                 + (r.moviePyNote.map { "; \($0)" } ?? ""),
             "  efficiency   (CPU a + CPU b + CPU c) ÷ (\(r.cores) × wall d)         = \(format(r.efficiency, 3)), "
                 + "overhead (CPU d − CPU(a+b+c)) ÷ CPU d = \(format(r.overheadPercent, 1)) %",

@@ -20,7 +20,7 @@ public struct RenderStatistics: Sendable, Hashable, Codable {
     /// again instead of being drawn and converted (a title card's hold, a still photo, a freeze).
     public var framesReused: Int
     /// Frames whose whole picture was one video's decoded frame, handed from the decoder to the encoder
-    /// in YUV without being drawn (the body of each clip in a stitch).
+    /// in YUV without being drawn (the body of each clip in a stitch), or a crossfade mixed from two.
     public var framesPassedThrough: Int
 
     /// Statistics of a render that did none of these things.
