@@ -236,7 +236,7 @@ enum TableFormatter {
                 + "hard cuts wall g ÷ wall f (ffmpeg concat) = \(r.hardCutsVsConcat.map { format($0, 3) } ?? "–") "
                 + "(target ≥ \(format(VideoResult.concatTarget, 2)): \(target(r.hardCutsVsConcat, VideoResult.concatTarget))); "
                 + "peak d − x264 alone = \(format(peak - alone, 1)) MiB (target ≤ 64: "
-                + "\(peak - alone <= 64 ? "met" : "MISSED by \(format(peak - alone - 64, 1)) MiB"))"
+                + "\((peak - alone).isNaN ? "not measured" : peak - alone <= 64 ? "met" : "MISSED by \(format(peak - alone - 64, 1)) MiB"))"
                 + (r.moviePyNote.map { "; \($0)" } ?? ""),
             "  efficiency   (CPU a + CPU b + CPU c) ÷ (\(r.cores) × wall d)         = \(format(r.efficiency, 3)), "
                 + "overhead (CPU d − CPU(a+b+c)) ÷ CPU d = \(format(r.overheadPercent, 1)) %",

@@ -65,7 +65,7 @@ void mm_bgra_to_yuv420p_generic(mm_yuv420_scratch *scratch, const uint8_t *src, 
 /// Mixes two 8-bit planes of `width`×`height` samples into `dst`: `(a·(65536 − weight) + b·weight +
 /// 32768) >> 16` per sample, `weight` in 0…65536 (a crossfade of two decoded YUV pictures: the mix is
 /// linear, so mixing Y, U and V is mixing the colours they stand for, within rounding). Integer only:
-/// the bytes do not depend on the CPU. `dst` may be `a` or `b`.
+/// the bytes do not depend on the CPU. `dst` may be `a` or `b` when its stride is theirs.
 void mm_mix_plane(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *a, ptrdiff_t a_stride,
                   const uint8_t *b, ptrdiff_t b_stride, int width, int height, int weight);
 

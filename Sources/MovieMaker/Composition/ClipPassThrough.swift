@@ -2,9 +2,11 @@ import Foundation
 
 // Which frames are one video's decoded picture and nothing else, decided from the tree alone: a
 // render copies such a frame from the decoder to the encoder in YUV instead of converting it to BGRA,
-// drawing it and converting it back — the body of every clip in a `stitch`. It mirrors `render(in:at:session:)` node by node, the same time maps and the
-// same tests of which child is drawn, and answers nil wherever drawing does anything else: a
-// transition, a filter, a transform that moves or fades, a mask, a split, another layer.
+// drawing it and converting it back — the body of every clip in a `stitch` — and mixes the two
+// pictures of a crossfade between two such videos there. It mirrors `render(in:at:session:)` node by
+// node, the same time maps and the same tests of which child is drawn, and answers nil wherever
+// drawing does anything else: another transition, a filter, a transform that moves or fades, a mask,
+// a split, another layer.
 
 /// A frame whose whole picture is one video leaf's decoded frame, upright and at the movie's size, or
 /// a crossfade between two such frames.
@@ -31,8 +33,9 @@ struct VideoPassThrough: Sendable {
 extension Clip {
     /// The video leaf that is the whole picture at `time` (this clip's own time) of a `width`×`height`
     /// frame, when one is: opaque, upright, not mirrored, exactly the frame's size, 8-bit 4:2:0 limited
-    /// range BT.709 as probed (`VideoFile.passesThrough`), with nothing drawn over it. `session`, when
-    /// given, opens ahead the decoders drawing would open ahead.
+    /// range BT.709 as probed (`VideoFile.passesThrough`), with nothing drawn over it; or, in a
+    /// crossfade between two such leaves, the outgoing one with the incoming one and its share
+    /// (`incoming`). `session`, when given, opens ahead the decoders drawing would open ahead.
     func videoPassThrough(at time: Time, width: Int, height: Int, rate: FrameRate, session: RenderSession? = nil) -> VideoPassThrough? {
         switch node {
         case let .media(media):

@@ -79,9 +79,9 @@ final class FrameConverter {
     /// A reference to the decoded video frame a passed-through frame is copied from, between
     /// `holdVideoFrame` (before an encoder frame is reserved) and `copyHeldVideoFrame` (owned).
     private var held: OwnedFrame?
-    /// In a crossfade: a reference to the incoming video's decoded frame (owned), mixed over `held`
-    /// with B's share in 0…65536.
+    /// In a crossfade: a reference to the incoming video's decoded frame (owned), mixed over `held`.
     private var heldIncoming: OwnedFrame?
+    /// The incoming frame's share of each sample, in 0…65536 (`mm_mix_plane`'s weight).
     private var incomingWeight: Int32 = 0
 
     /// A converter for `width`×`height` surfaces into frames of `format`; `alpha` keeps the alpha channel.
@@ -161,6 +161,13 @@ final class FrameConverter {
         return true
     }
 
+    /// Lets go of the frames `holdVideoFrame` and `holdIncomingVideoFrame` took (after a failure between
+    /// holding and copying them).
+    func releaseHeldVideoFrames() {
+        if let held { av_frame_unref(held.pointer) }
+        if let heldIncoming { av_frame_unref(heldIncoming.pointer) }
+    }
+
     /// Whether a decoded frame can go to the encoder as it is: 8-bit 4:2:0, limited range, BT.709, at the movie's size.
     private func takes(_ decoded: UnsafeMutablePointer<AVFrame>, file: VideoFile) -> Bool {
         let f = decoded.pointee
@@ -183,6 +190,8 @@ final class FrameConverter {
             return
         }
         let a = held.pointer.pointee, b = incoming.pointer.pointee, d = frame.pointee
+        precondition(d.format == AV_PIX_FMT_YUV420P.rawValue && Int(d.width) == width && Int(d.height) == height,
+                     "a crossfade mixed into an encoder frame that is not \(width)×\(height) yuv420p")
         let planes = [(d.data.0, d.linesize.0, a.data.0, a.linesize.0, b.data.0, b.linesize.0, width, height),
                       (d.data.1, d.linesize.1, a.data.1, a.linesize.1, b.data.1, b.linesize.1, (width + 1) / 2, (height + 1) / 2),
                       (d.data.2, d.linesize.2, a.data.2, a.linesize.2, b.data.2, b.linesize.2, (width + 1) / 2, (height + 1) / 2)]

@@ -44,8 +44,13 @@ final class EncoderSink: FrameSink, @unchecked Sendable {
         }
         // A crossfade's incoming frame, from its own decoder (borrowed after the first is given back).
         guard held, let incoming = video.incoming else { return held }
-        return try session.withVideoSource(for: incoming.key) { source in
-            try lane.tool.holdIncomingVideoFrame(try source.decodedFrame(at: incoming.sourceTime), file: incoming.file, weight: incoming.weight)
+        do {
+            return try session.withVideoSource(for: incoming.key) { source in
+                try lane.tool.holdIncomingVideoFrame(try source.decodedFrame(at: incoming.sourceTime), file: incoming.file, weight: incoming.weight)
+            }
+        } catch {
+            lane.tool.releaseHeldVideoFrames()    // the outgoing picture is not kept by a failed render
+            throw error
         }
     }
 

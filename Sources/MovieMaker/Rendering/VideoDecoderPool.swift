@@ -16,7 +16,9 @@ final class VideoLeafKey: Sendable {
 /// drawing other frames decode other clips, or draw, meanwhile. A leaf without an open decoder gets
 /// one when a slot is free, or by closing the decoder used least recently that nobody holds; with
 /// every slot held the thread waits. Before a cut the next clip's decoder is opened ahead on a
-/// background queue (`prefetch`), so the cut does not wait for the file to open.
+/// background queue (`prefetch`), so the cut does not wait for the file to open. A decoder that drew
+/// frames and has since gone unused while others were lent many times (the clip before a cut or a
+/// crossfade, once the movie has moved on) is closed and its memory handed back.
 final class VideoDecoderPool: @unchecked Sendable {
     // @unchecked: every mutable field is touched only under `condition`.
     /// The most decoders open at once.
@@ -41,11 +43,14 @@ final class VideoDecoderPool: @unchecked Sendable {
     private let opener = DispatchQueue(label: "MovieMaker.VideoDecoderPool.prefetch", qos: .userInitiated)
     /// A decoder unused for this many loans (of any decoder) may be closed to open the next clip's ahead.
     private static let staleAfter: UInt64 = 12
-    /// A decoder that drew frames and has then been unused for this many loans (of other decoders) is
+    /// A decoder that drew frames and has then been unused for this many loans of other decoders is
     /// closed, and its pictures' memory handed back: the clip before a cut or a crossfade is done with
-    /// (at least two seconds of one video at 30 fps). One still needed later opens again, at the cost
-    /// of a seek; which frame is shown never depends on it.
-    private static let closeIdleAfter: UInt64 = 64
+    /// (about two seconds of one other video at 30 fps, one second of two). Never fewer than a frame's
+    /// loans can be apart for a video shown on every frame (each of `drawingThreads` frames in flight
+    /// borrowing up to `limit` decoders), with a margin of 4, so such a video is not closed between
+    /// its frames; one needed again later opens again, at the cost of a seek. Which frame is shown
+    /// never depends on it.
+    private let closeIdleAfter: UInt64
 
     /// How many threads draw the render's frames (each decoder keeps a frame more than that).
     let drawingThreads: Int
@@ -54,6 +59,7 @@ final class VideoDecoderPool: @unchecked Sendable {
     init(limit: Int, drawingThreads: Int = 1) {
         self.limit = max(1, limit)
         self.drawingThreads = max(1, drawingThreads)
+        closeIdleAfter = UInt64(max(64, 4 * self.limit * self.drawingThreads))
     }
 
     /// Runs `body` with `key`'s decoder, opening it (and waiting for a free slot) first.
@@ -62,8 +68,9 @@ final class VideoDecoderPool: @unchecked Sendable {
         defer {
             let idle: [VideoFrameSource] = condition.withLock {
                 entry.inUse = false
+                entry.lastUse = useCounter      // used until now: a long loan does not make it idle
                 condition.broadcast()
-                return entries.values.filter { $0.used && !$0.inUse && $0.source != nil && useCounter - $0.lastUse >= Self.closeIdleAfter }
+                return entries.values.filter { $0.used && !$0.inUse && $0.source != nil && useCounter - $0.lastUse >= closeIdleAfter }
                     .compactMap { remove($0) }
             }
             if !idle.isEmpty {
