@@ -184,10 +184,15 @@ struct VideoPassThroughTests {
 /// A render's video decoders (`VideoDecoderPool`): a clip the movie has moved past closes.
 @Suite("Video decoder pool")
 struct VideoDecoderPoolTests {
+    /// Two video leaves, each a recorded two-second fixture clip.
+    static func twoLeaves() throws -> (VideoLeafKey, VideoLeafKey) {
+        try (VideoLeafKey(file: VideoFile(url: VideoFixtures.movie(VideoFixtures.Spec(toneFrequency: 440)))),
+             VideoLeafKey(file: VideoFile(url: VideoFixtures.movie(VideoFixtures.Spec(toneFrequency: 550)))))
+    }
+
     @Test("A decoder that drew frames and then sat unused while another drew 64 closes; asked again, it reopens at the right frame")
     func idleDecoderCloses() throws {
-        let a = VideoLeafKey(file: try VideoFile(url: try VideoFixtures.movie(VideoFixtures.Spec(toneFrequency: 440))))
-        let b = VideoLeafKey(file: try VideoFile(url: try VideoFixtures.movie(VideoFixtures.Spec(toneFrequency: 550))))
+        let (a, b) = try Self.twoLeaves()
         let pool = VideoDecoderPool(limit: 2, drawingThreads: 2)
         defer { pool.close() }
         let rate = FrameRate(30)
@@ -204,11 +209,11 @@ struct VideoDecoderPoolTests {
 
     @Test("A decoder opened ahead and not used yet is not closed as idle")
     func prefetchedDecoderStays() throws {
-        let a = VideoLeafKey(file: try VideoFile(url: try VideoFixtures.movie(VideoFixtures.Spec(toneFrequency: 440))))
-        let b = VideoLeafKey(file: try VideoFile(url: try VideoFixtures.movie(VideoFixtures.Spec(toneFrequency: 550))))
+        let (a, b) = try Self.twoLeaves()
         let pool = VideoDecoderPool(limit: 2, drawingThreads: 1)
         defer { pool.close() }
         pool.prefetch(b, at: .zero)
+        pool.waitForOpening()    // open before the loans, so only its never having drawn keeps it
         for i in 0..<80 { try pool.withSource(for: a) { _ = try $0.timestamp(at: FrameRate(30).time(ofFrame: i % 60)) } }
         #expect(pool.openCount == 2)
     }

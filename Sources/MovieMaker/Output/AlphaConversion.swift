@@ -181,10 +181,7 @@ final class FrameConverter {
     /// and lets them go.
     func copyHeldVideoFrame(into frame: UnsafeMutablePointer<AVFrame>) throws(MovieMakerError) {
         guard let held else { preconditionFailure("copyHeldVideoFrame without a held frame") }
-        defer {
-            av_frame_unref(held.pointer)
-            if let heldIncoming { av_frame_unref(heldIncoming.pointer) }
-        }
+        defer { releaseHeldVideoFrames() }
         guard let incoming = heldIncoming, incoming.pointer.pointee.buf.0 != nil else {
             try ffCheck(av_frame_copy(frame, held.pointer), "av_frame_copy (video frame)")
             return

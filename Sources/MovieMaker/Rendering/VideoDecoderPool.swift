@@ -182,9 +182,12 @@ final class VideoDecoderPool: @unchecked Sendable {
         return entry.source
     }
 
+    /// Waits until the decoders being opened ahead are open (or have failed).
+    func waitForOpening() { opener.sync {} }
+
     /// Waits for decoders being opened ahead, then closes every decoder.
     func close() {
-        opener.sync {}
+        waitForOpening()
         let sources: [VideoFrameSource] = condition.withLock {
             isClosed = true
             defer { entries.removeAll() }
