@@ -22,7 +22,7 @@ export PKG_CONFIG_PATH := $(PKGCONFIG_WRAPPERS)$(if $(PKG_CONFIG_PATH),:$(PKG_CO
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-.PHONY: deps build demo test test-studio test-playback fuzz fuzz-descriptions sanitize sanitize-thread bench bench-peers bench-filters bench-chunks bench-captions bench-audiogram bench-reframe bench-transcribe bench-encoders bench-batch bench-incremental bench-title-batch test-distributed clean check-swift install gallery docs
+.PHONY: deps build demo test test-package test-studio test-playback fuzz fuzz-descriptions sanitize sanitize-thread bench bench-peers bench-filters bench-chunks bench-captions bench-audiogram bench-reframe bench-transcribe bench-encoders bench-batch bench-incremental bench-title-batch test-distributed clean check-swift install gallery docs
 
 check-swift:
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "swift not found: install Swift 6 (https://www.swift.org/install/linux/) and put it on PATH"; exit 1; }
@@ -67,6 +67,14 @@ test: deps
 	@echo "make test: XCTest's runner goes first (VideoLeafSmokeTests only), then swift-testing runs every other suite."
 	$(SWIFT) test --skip-build
 	DOCS_BROWSER=0 bash scripts/docs.sh $(SWIFT)
+
+## The README's "In your own package", whole: a package outside the checkout that depends on it by path
+## is built from scratch in debug (a second build of the library, about 200 CPU seconds), run, and its
+## movie read back (DependencyTests). `make test` checks the same package's Package.swift resolves and
+## its main.swift renders as a script against the library it already built.
+test-package: deps
+	$(SWIFT) build --build-tests
+	MOVIEMAKER_TEST_PACKAGE=1 $(SWIFT) test --skip-build --disable-xctest --filter DependencyTests
 
 ## The DocC site (Sources/MovieMaker/MovieMaker.docc: landing page, articles, five tutorials) in .build/docs,
 ## built with swift-docc-plugin, warnings as errors; then its index page is rendered in headless Chromium

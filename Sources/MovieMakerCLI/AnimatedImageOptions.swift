@@ -4,7 +4,15 @@ import MovieMakerCore
 
 /// `--max-size`, `--gif-palette`, `--dither`, `--colors`, `--plays` and `--webp-quality`: how a
 /// `.gif`, `.apng` or `.webp` is made. Part of every command that encodes video; movies ignore them.
+///
+/// Commands declare it beside `EncoderQualityOptions` (and `VideoOptions`), never inside another
+/// option group: a debug build of ArgumentParser checks every group, and every group inside it, once
+/// per check it makes, so each level of nesting multiplies the start-up cost by about five (a
+/// debug `moviemaker title` spent most of a second parsing its arguments with three levels).
 struct AnimatedImageOptions: ParsableArguments {
+    /// The help section its options are listed under when the command has no section of its own for them.
+    static let title = "Animated images (.gif, .apng, .webp)"
+
     /// The largest GIF or WebP wanted.
     @Option(name: .customLong("max-size"),
             help: ArgumentHelp("The largest .gif or .webp wanted, e.g. 5MB, 800KB, 2MiB: a lower frame rate (down to 10 fps), then a smaller size (down to a quarter), then fewer colours are tried until it fits, and the render says what it chose.",

@@ -90,6 +90,7 @@ struct AudiogramCommand: SingleOutputCommand {
     var normalize = true
 
     @OptionGroup var quality: EncoderQualityOptions
+    @OptionGroup(title: AnimatedImageOptions.title) var animatedImage: AnimatedImageOptions
     @OptionGroup(title: "Output") var output: OutputOptions
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
@@ -171,7 +172,7 @@ struct AudiogramCommand: SingleOutputCommand {
 
         let reporter = ProgressReporter(label: "audiogram", output: output.output, options: progress)
         let movie = try Interruption.shared.makeMovie {
-            try MovieMaker(url: output.url, width: width, height: height, fps: fps, settings: quality.encoderSettings)
+            try MovieMaker(url: output.url, width: width, height: height, fps: fps, settings: quality.encoderSettings(animatedImage: animatedImage))
         }
         try reporter.render(movie) {
             if normalize {

@@ -200,6 +200,7 @@ struct AssembleCommand: ParsableCommand {
 
     /// --crf and --preset, as the workers were given them.
     @OptionGroup var quality: EncoderQualityOptions
+    @OptionGroup(title: AnimatedImageOptions.title) var animatedImage: AnimatedImageOptions
 
     /// Lossless, as the workers were given.
     @Flag(help: "The workers rendered lossless chunks (render --lossless).")

@@ -30,6 +30,8 @@ struct ColorCommand: SingleOutputCommand {
 
     @OptionGroup(title: "Output") var output: OutputOptions
     @OptionGroup(title: "Video") var video: VideoOptions
+    @OptionGroup(title: "Video") var quality: EncoderQualityOptions
+    @OptionGroup(title: "Video") var animatedImage: AnimatedImageOptions
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
     func run() throws {
@@ -44,7 +46,7 @@ struct ColorCommand: SingleOutputCommand {
         }
         let movie = try Interruption.shared.makeMovie {
             try MovieMaker(url: output.url, width: video.size.width, height: video.size.height,
-                           fps: video.fps, settings: video.encoderSettings)
+                           fps: video.fps, settings: quality.encoderSettings(animatedImage: animatedImage))
         }
         try reporter.render(movie) {
             try movie.addFrames(count: max(1, video.fps.frameCount(for: duration))) { ctx, _ in ctx.clear(fill) }

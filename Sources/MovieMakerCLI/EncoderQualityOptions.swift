@@ -1,8 +1,8 @@
 import ArgumentParser
 import MovieMaker
 
-/// `--codec`, `--bit-depth`, `--crf` and `--preset` (and the animated-image options): one option group for every command that encodes
-/// video. A value left out is nil, and each command says what applies then (the file's codec at its
+/// `--codec`, `--bit-depth`, `--crf` and `--preset`: one option group for every command that encodes
+/// video, declared beside `AnimatedImageOptions` (not nesting it: see `AnimatedImageOptions`). A value left out is nil, and each command says what applies then (the file's codec at its
 /// default CRF and `medium`; for `render` and `assemble`, the description's `output.encoder`).
 struct EncoderQualityOptions: ParsableArguments {
     /// The video codec.
@@ -27,10 +27,6 @@ struct EncoderQualityOptions: ParsableArguments {
             transform: { (text: String) throws -> EncoderPreset in try PresetArgument.parse(text) })
     var preset: EncoderPreset?
 
-    /// How a `.gif`, `.apng` or `.webp` is made.
-    @OptionGroup(title: "Animated images (.gif, .apng, .webp)")
-    var image: AnimatedImageOptions
-
     /// Checks the ranges ArgumentParser cannot.
     func validate() throws {
         // With no codec named, the file's or the description's decides: the widest scale here, the
@@ -47,8 +43,9 @@ struct EncoderQualityOptions: ParsableArguments {
         }
     }
 
-    /// The encoder settings asked for, each codec's defaults and `medium` where nothing was given.
-    var encoderSettings: EncoderSettings {
+    /// The encoder settings asked for, with `animatedImage`'s for a `.gif`, `.apng` or `.webp`; each
+    /// codec's defaults and `medium` where nothing was given.
+    func encoderSettings(animatedImage image: AnimatedImageOptions) -> EncoderSettings {
         var settings = EncoderSettings(crf: crf, preset: preset ?? .medium)
         settings.codec = codec
         settings.bitDepth = bitDepth ?? 8

@@ -208,6 +208,7 @@ struct RenderCommand: ParsableCommand {
 
     /// --crf and --preset, instead of the description's output.encoder.
     @OptionGroup var quality: EncoderQualityOptions
+    @OptionGroup(title: AnimatedImageOptions.title) var animatedImage: AnimatedImageOptions
 
     /// An HLS stream's folder.
     @Option(help: ArgumentHelp("Write an HLS stream into this folder instead of a movie file: playlist.m3u8 (VOD), init.mp4 and fMP4 segments, each starting with a keyframe (and chapters.vtt when the description has markers).", valueName: "folder"))
@@ -343,7 +344,7 @@ struct RenderCommand: ParsableCommand {
         var options = Timeline.RenderOptions(mediaFolder: specFolder, preview: preview, crf: quality.crf, preset: quality.preset)
         options.codec = quality.codec
         options.bitDepth = quality.bitDepth
-        options.imageOverrides = quality.image.overrides
+        options.imageOverrides = animatedImage.overrides
         options.lossless = lossless
         if batching.isBatch { return try runBatch(options) }
         let burnIn = try subtitles.load()

@@ -226,6 +226,8 @@ struct SlideshowCommand: SingleOutputCommand {
 
     @OptionGroup(title: "Output") var output: OutputOptions
     @OptionGroup(title: "Video") var video: VideoOptions
+    @OptionGroup(title: "Video") var quality: EncoderQualityOptions
+    @OptionGroup(title: "Video") var animatedImage: AnimatedImageOptions
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
     func validate() throws {
@@ -453,7 +455,7 @@ struct SlideshowCommand: SingleOutputCommand {
             return
         }
         let movie = try Interruption.shared.makeMovie {
-            try MovieMaker(url: output.url, width: size.width, height: size.height, fps: video.fps, settings: video.encoderSettings)
+            try MovieMaker(url: output.url, width: size.width, height: size.height, fps: video.fps, settings: quality.encoderSettings(animatedImage: animatedImage))
         }
         try reporter.render(movie) {
             if let bed {

@@ -134,6 +134,7 @@ struct StitchCommand: SingleOutputCommand {
 
     /// --crf and --preset.
     @OptionGroup var quality: EncoderQualityOptions
+    @OptionGroup(title: AnimatedImageOptions.title) var animatedImage: AnimatedImageOptions
 
     @OptionGroup(title: "Output") var output: OutputOptions
     @OptionGroup(title: "Progress") var progress: ProgressOptions
@@ -352,7 +353,7 @@ struct StitchCommand: SingleOutputCommand {
 
         let reporter = ProgressReporter(label: "stitch", output: output.output, options: progress)
         let movie = try Interruption.shared.makeMovie {
-            try MovieMaker(url: output.url, width: width, height: height, fps: rate, settings: quality.encoderSettings)
+            try MovieMaker(url: output.url, width: width, height: height, fps: rate, settings: quality.encoderSettings(animatedImage: animatedImage))
         }
         try reporter.render(movie) {
             if bed != nil || (sound.normalize && hasSound) {

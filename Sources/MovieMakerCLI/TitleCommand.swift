@@ -160,6 +160,8 @@ struct TitleCommand: RenderingCommand {
     @OptionGroup(title: "Output") var output: TitleOutputOptions
     @OptionGroup(title: "Batch") var batching: TitleBatchOptions
     @OptionGroup(title: "Video") var video: VideoOptions
+    @OptionGroup(title: "Video") var quality: EncoderQualityOptions
+    @OptionGroup(title: "Video") var animatedImage: AnimatedImageOptions
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
     /// `-o`, or with `--batch` the `--output-pattern`.
@@ -282,7 +284,7 @@ struct TitleCommand: RenderingCommand {
 
     /// What one render needs, shared by every row of a batch.
     var renderSettings: TitleRender {
-        var settings = video.encoderSettings
+        var settings = quality.encoderSettings(animatedImage: animatedImage)
         settings.transparency = transparent
         return TitleRender(size: video.size, fps: video.fps, settings: settings, transparent: transparent,
                            still: still, duration: duration)

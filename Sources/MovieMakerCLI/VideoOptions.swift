@@ -94,7 +94,10 @@ enum PresetArgument {
     }
 }
 
-/// Frame size, frame rate and encoder quality, shared by every command that renders video.
+/// Frame size and frame rate, shared by every command that renders video from nothing (`title`,
+/// `color`, `slideshow`); those commands declare `EncoderQualityOptions` and `AnimatedImageOptions`
+/// beside it under the same title, so the help lists them in one section (see `AnimatedImageOptions`
+/// for why they are not nested).
 struct VideoOptions: ParsableArguments {
     /// Frame size.
     @Option(help: ArgumentHelp("Frame size in pixels, WIDTHxHEIGHT (even, 16…8192), or 2160p, 1080p, 720p, 480p, 360p. (default: 1920x1080)",
@@ -107,10 +110,4 @@ struct VideoOptions: ParsableArguments {
                                valueName: "rate"),
             transform: { (text: String) throws -> FrameRate in try FrameRateArgument.parse(text) })
     var fps: FrameRate = 30
-
-    /// --crf and --preset.
-    @OptionGroup var quality: EncoderQualityOptions
-
-    /// The encoder settings these options ask for.
-    var encoderSettings: EncoderSettings { quality.encoderSettings }
 }
