@@ -76,8 +76,11 @@ struct StudioHardeningTests {
         let events = try EventStream(port: studio.port)
         #expect(await events.next()?.name == "hello")
         // Before: the reload opened the pipe and waited for a writer for good.
-        try FileManager.default.removeItem(at: studio.spec)
-        #expect(mkfifo(studio.spec.path, 0o644) == 0)
+        // The pipe replaces the file in one rename: removing the file first let the watcher see it
+        // missing in between and report that instead (seen once under a full test run).
+        let pipe = studio.spec.deletingLastPathComponent().appendingPathComponent("pipe.tmp")
+        #expect(mkfifo(pipe.path, 0o644) == 0)
+        #expect(rename(pipe.path, studio.spec.path) == 0)
         let event = try #require(await events.next(timeout: 60))
         #expect(event.name == "error" && event.data.contains("named pipe"), "\(event.name): \(event.data)")
         #expect(try await studio.get("/api/movie").status == 200)
