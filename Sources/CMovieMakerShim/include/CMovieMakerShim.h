@@ -69,6 +69,16 @@ void mm_bgra_to_yuv420p_generic(mm_yuv420_scratch *scratch, const uint8_t *src, 
 void mm_mix_plane(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *a, ptrdiff_t a_stride,
                   const uint8_t *b, ptrdiff_t b_stride, int width, int height, int weight);
 
+/// The true peak of one channel's block (TruePeakDetector's filtering): `lane` holds `keep` samples of
+/// history then `frame_count` new ones; each new sample's peak is the largest magnitude of the sample and
+/// the `4 × groups` phases of the interpolator (`coefficients` phase-major, `taps` each; `interleaved`
+/// the same grouped four phases at a time, tap-major within a group). Raises `peaks[i]` (when not NULL)
+/// to frame i's peak and returns the largest. With `use_threshold`, runs of 64 frames whose samples times
+/// `bound` cannot exceed `threshold` keep their sample peaks unfiltered.
+float mm_true_peak_lane(const float *lane, int frame_count, int keep, const float *coefficients,
+                        const float *interleaved, int groups, int taps, float *peaks,
+                        int use_threshold, float threshold, float bound);
+
 /// Appends a chapter to an output format context, as the ffmpeg command line's copy_chapters does
 /// (libavformat's own avpriv_new_chapter is not public): an AVChapter allocated with av_mallocz and added
 /// to `s->chapters`, which avformat_free_context frees with its `title` metadata. Only before the header.

@@ -1,4 +1,5 @@
 import Foundation
+internal import CMovieMakerShim
 
 // Loudness and true peak per ITU-R BS.1770-4 (and EBU R128 / Tech 3341–3342 for momentary, short-term
 // and loudness range): K-weighting, 400 ms gating blocks with 75 % overlap, an absolute gate at −70 LUFS
@@ -67,6 +68,9 @@ struct Interpolator: Sendable {
     let taps: Int
     /// Phase-major: coefficient `k` of phase `p` is `coefficients[p * taps + k]`.
     let coefficients: [Float]
+    /// The same, four phases at a time and tap-major within them: coefficient `k` of phase `4g + q`
+    /// is `interleaved[(g * taps + k) * 4 + q]`, so one vector load gives four phases' tap `k`.
+    let interleaved: [Float]
     /// The largest Σ|coefficient| of a phase: no interpolated value exceeds this times the largest
     /// sample magnitude in its window.
     let gainBound: Float
@@ -76,6 +80,8 @@ struct Interpolator: Sendable {
         self.phases = phases.count
         taps = phases[0].count
         coefficients = phases.flatMap { $0 }
+        let taps = taps
+        interleaved = (0..<phases.count / 4).flatMap { g in (0..<taps).flatMap { k in (0..<4).map { q in phases[4 * g + q][k] } } }
         gainBound = phases.map { $0.reduce(0) { $0 + abs($1) } }.max() ?? 1
     }
 
@@ -156,109 +162,26 @@ struct TruePeakDetector: Sendable {
         lane.withUnsafeMutableBufferPointer { laneBuffer in
             history.withUnsafeMutableBufferPointer { hist in
                 interpolator.coefficients.withUnsafeBufferPointer { coefficientBuffer in
-                    let lanePtr = laneBuffer.baseAddress!
-                    let coefficients = coefficientBuffer.baseAddress!
-                    for ch in 0..<channels {
-                        let h = hist.baseAddress! + ch * keep
-                        lanePtr.update(from: h, count: keep)
-                        var src = samples + ch
-                        for i in 0..<frameCount { lanePtr[keep + i] = src.pointee; src += channels }
-                        // Plain while loops and comparisons: this is the hottest loop of the audio path, and
-                        // they stay fast in debug builds too (no iterators, no generic abs/max).
-                        var channelMax: Float = 0
-                        var runStart = 0
-                        while runStart < frameCount {
-                            let runEnd = min(runStart + 64, frameCount)
-                            // The largest magnitude any interpolated value of this run can reach.
-                            var skip = false
-                            if let threshold {
-                                var windowMax: Float = 0
-                                var j = runStart
-                                while j < runEnd + keep {
-                                    let v = lanePtr[j]
-                                    if v > windowMax { windowMax = v } else if -v > windowMax { windowMax = -v }
-                                    j += 1
-                                }
-                                skip = windowMax * bound <= threshold
-                            }
-                            var i = runStart
-                            // Four frames at a time, four phases at a time: sixteen independent sums that
-                            // share each coefficient load, so they pipeline (and vectorise).
-                            while !skip && i + 4 <= runEnd {
-                                let x = lanePtr + i
-                                var m0 = x[keep] < 0 ? -x[keep] : x[keep]
-                                var m1 = x[keep + 1] < 0 ? -x[keep + 1] : x[keep + 1]
-                                var m2 = x[keep + 2] < 0 ? -x[keep + 2] : x[keep + 2]
-                                var m3 = x[keep + 3] < 0 ? -x[keep + 3] : x[keep + 3]
-                                var group = 0
-                                while group < groups {
-                                    let c0 = coefficients + 4 * group * taps, c1 = c0 + taps, c2 = c1 + taps, c3 = c2 + taps
-                                    var a0: Float = 0, a1: Float = 0, a2: Float = 0, a3: Float = 0
-                                    var b0: Float = 0, b1: Float = 0, b2: Float = 0, b3: Float = 0
-                                    var d0: Float = 0, d1: Float = 0, d2: Float = 0, d3: Float = 0
-                                    var e0: Float = 0, e1: Float = 0, e2: Float = 0, e3: Float = 0
-                                    var k = 0
-                                    while k < taps {
-                                        let w0 = c0[k], w1 = c1[k], w2 = c2[k], w3 = c3[k]
-                                        let v0 = x[k], v1 = x[k + 1], v2 = x[k + 2], v3 = x[k + 3]
-                                        a0 += w0 * v0; a1 += w1 * v0; a2 += w2 * v0; a3 += w3 * v0
-                                        b0 += w0 * v1; b1 += w1 * v1; b2 += w2 * v1; b3 += w3 * v1
-                                        d0 += w0 * v2; d1 += w1 * v2; d2 += w2 * v2; d3 += w3 * v2
-                                        e0 += w0 * v3; e1 += w1 * v3; e2 += w2 * v3; e3 += w3 * v3
-                                        k += 1
-                                    }
-                                    m0 = Self.largestMagnitude(m0, a0, a1, a2, a3)
-                                    m1 = Self.largestMagnitude(m1, b0, b1, b2, b3)
-                                    m2 = Self.largestMagnitude(m2, d0, d1, d2, d3)
-                                    m3 = Self.largestMagnitude(m3, e0, e1, e2, e3)
-                                    group += 1
-                                }
-                                if let peaks {
-                                    if m0 > peaks[i] { peaks[i] = m0 }
-                                    if m1 > peaks[i + 1] { peaks[i + 1] = m1 }
-                                    if m2 > peaks[i + 2] { peaks[i + 2] = m2 }
-                                    if m3 > peaks[i + 3] { peaks[i + 3] = m3 }
-                                }
-                                let m = Self.largestMagnitude(m0, m1, m2, m3, 0)
-                                if m > channelMax { channelMax = m }
-                                i += 4
-                            }
-                            while i < runEnd {
-                                let x = lanePtr + i
-                                var m = x[keep] < 0 ? -x[keep] : x[keep]
-                                var phase = 0
-                                while !skip && phase < 4 * groups {
-                                    let c = coefficients + phase * taps
-                                    var acc: Float = 0
-                                    var k = 0
-                                    while k < taps { acc += c[k] * x[k]; k += 1 }
-                                    if acc > m { m = acc } else if -acc > m { m = -acc }
-                                    phase += 1
-                                }
-                                if let peaks, m > peaks[i] { peaks[i] = m }
-                                if m > channelMax { channelMax = m }
-                                i += 1
-                            }
-                            runStart = runEnd
+                    interpolator.interleaved.withUnsafeBufferPointer { interleavedBuffer in
+                        let lanePtr = laneBuffer.baseAddress!
+                        for ch in 0..<channels {
+                            let h = hist.baseAddress! + ch * keep
+                            lanePtr.update(from: h, count: keep)
+                            var src = samples + ch
+                            for i in 0..<frameCount { lanePtr[keep + i] = src.pointee; src += channels }
+                            // The filtering is C (the shim's true_peak.c): the hottest loop of the audio
+                            // path, and Swift's is slow in debug builds, where the test suite runs.
+                            let channelMax = mm_true_peak_lane(lanePtr, Int32(frameCount), Int32(keep), coefficientBuffer.baseAddress!,
+                                                               interleavedBuffer.baseAddress!, Int32(groups), Int32(taps), peaks,
+                                                               threshold == nil ? 0 : 1, threshold ?? 0, bound)
+                            overall = max(overall, channelMax)
+                            h.update(from: lanePtr + frameCount, count: keep)
                         }
-                        overall = max(overall, channelMax)
-                        h.update(from: lanePtr + frameCount, count: keep)
                     }
                 }
             }
         }
         return overall
-    }
-
-    /// The largest magnitude of five values (plain comparisons: fast in debug builds too).
-    @inline(__always)
-    static func largestMagnitude(_ a: Float, _ b: Float, _ c: Float, _ d: Float, _ e: Float) -> Float {
-        var m = a < 0 ? -a : a
-        if b > m { m = b } else if -b > m { m = -b }
-        if c > m { m = c } else if -c > m { m = -c }
-        if d > m { m = d } else if -d > m { m = -d }
-        if e > m { m = e } else if -e > m { m = -e }
-        return m
     }
 }
 
