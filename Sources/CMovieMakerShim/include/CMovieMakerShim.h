@@ -69,6 +69,13 @@ void mm_bgra_to_yuv420p_generic(mm_yuv420_scratch *scratch, const uint8_t *src, 
 void mm_mix_plane(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *a, ptrdiff_t a_stride,
                   const uint8_t *b, ptrdiff_t b_stride, int width, int height, int weight);
 
+/// Fills `height` rows of `width` 32-bit pixels (rows `stride` bytes apart) from a gradient's colour
+/// `table`: pixel x of row y takes entry ⌊clamp(t, 0, highest)⌋, where t is `row_start + x ×
+/// column_step` and `row_start` grows by `row_step` a row (the gradient parameter in table entries,
+/// affine in device space). Every t must be finite.
+void mm_gradient_rows(uint8_t *pixels, ptrdiff_t stride, int width, int height, const uint32_t *table,
+                      double highest, double row_start, double row_step, double column_step);
+
 /// The true peak of one channel's block (TruePeakDetector's filtering): `lane` holds `keep` samples of
 /// history then `frame_count` new ones; each new sample's peak is the largest magnitude of the sample and
 /// the `4 × groups` phases of the interpolator (`coefficients` phase-major, `taps` each; `interleaved`

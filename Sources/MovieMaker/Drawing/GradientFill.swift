@@ -1,4 +1,5 @@
 internal import CCairo
+internal import CMovieMakerShim
 import Foundation
 
 // Linear-gradient fills, rasterized here and composited by pixman's fast path.
@@ -189,15 +190,9 @@ extension DrawingContext {
         let pixels = scratch.pixels(bytes: stride * height)
         let scale = Double(entries - 1), highest = scale
         let rowStep = stepY * scale, columnStep = stepX * scale
-        var rowStart = t0 * scale + 0.5
-        for y in 0..<height {
-            let row = (pixels + y * stride).assumingMemoryBound(to: UInt32.self)
-            for x in 0..<width {
-                let u = min(max(rowStart + Double(x) * columnStep, 0), highest)
-                row[x] = table[Int(u)]
-            }
-            rowStart += rowStep
-        }
+        // In C (the shim's gradient.c): a loop over every pixel, slow in Swift's debug builds.
+        mm_gradient_rows(pixels.assumingMemoryBound(to: UInt8.self), stride, Int32(width), Int32(height), table,
+                         highest, t0 * scale + 0.5, rowStep, columnStep)
 
         guard let image = cairo_image_surface_create_for_data(pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
                                                               Int32(width), Int32(height), Int32(stride)) else { return false }
