@@ -60,11 +60,11 @@ install: build
 ## Builds everything (library, dynamic library, moviemaker, examples, benchmark, tests) and runs the
 ## whole test suite. `--build-tests` builds every product too: the CLI tests run the built moviemaker.
 ## Debug build (quicker to compile than release). `swift test` runs two test runners one after the other:
-## XCTest (one suite, VideoLeafSmokeTests, with its own "Executed … tests" summary), then swift-testing (every
-## other suite); the line printed first says so, so the first summary is not taken for the whole run.
+## XCTest, which finds no tests (every suite is written for swift-testing, so all run side by side) and
+## prints "Executed 0 tests", then swift-testing; the line printed first says so.
 test: deps
 	$(SWIFT) build --build-tests
-	@echo "make test: XCTest's runner goes first (VideoLeafSmokeTests only), then swift-testing runs every other suite."
+	@echo "make test: every suite is swift-testing's (XCTest's runner goes first and finds none: its 'Executed 0 tests' is not the run's summary)."
 	$(SWIFT) test --skip-build
 	DOCS_BROWSER=0 bash scripts/docs.sh $(SWIFT)
 

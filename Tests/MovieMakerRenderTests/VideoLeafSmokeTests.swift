@@ -1,20 +1,25 @@
 import Foundation
-import XCTest
+import Testing
 @testable import MovieMaker
 import MovieMakerTestSupport
 
+/// The ffmpeg command-line tool that makes the fixtures, when installed.
+private let smokeFFmpeg = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first(where: FileManager.default.isExecutableFile)
+
 /// Quick checks of the video leaf against a straight decode, on a clip made by the ffmpeg CLI
 /// (testsrc2: every frame differs). The full suite with MovieMaker-made fixtures is VideoClipTests.
-final class VideoLeafSmokeTests: XCTestCase {
+/// Serialized: its tests share fixture files, each made by the first test that needs it.
+@Suite("Video leaf: quick checks against a straight decode", .serialized,
+       .enabled(if: smokeFFmpeg != nil, "the ffmpeg command-line tool is not installed (apt-get install ffmpeg) — needed to make the fixtures"))
+struct VideoLeafSmokeTests {
+
     private func fixture() throws -> URL {
         try fixture(named: "testsrc.mp4", ["-c:v", "libx264", "-g", "250", "-pix_fmt", "yuv420p"])
     }
 
     /// testsrc2 (2 s at 30 fps, 320×240) with a 440 Hz tone, encoded by the ffmpeg CLI with `video` options.
     private func fixture(named name: String, source: String = "testsrc2=size=320x240:rate=30", _ video: [String]) throws -> URL {
-        guard let ffmpeg = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first(where: FileManager.default.isExecutableFile) else {
-            throw XCTSkip("the ffmpeg command-line tool is not installed (apt-get install ffmpeg) — needed to make this fixture")
-        }
+        let ffmpeg = try #require(smokeFFmpeg)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mm-video-smoke-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let url = dir.appendingPathComponent(name)
@@ -25,7 +30,7 @@ final class VideoLeafSmokeTests: XCTestCase {
                            "-t", "2"] + video + ["-c:a", "aac", "-shortest", url.path]
             try withLaunchLock { try p.run() }
             p.waitUntilExit()
-            XCTAssertEqual(p.terminationStatus, 0)
+            #expect(p.terminationStatus == 0)
         }
         return url
     }
@@ -46,40 +51,40 @@ final class VideoLeafSmokeTests: XCTestCase {
         return best
     }
 
-    func testProbeAndForwardFramesMatchStraightDecode() throws {
+    @Test func probeAndForwardFramesMatchStraightDecode() throws {
         let url = try fixture()
         let file = try VideoFile(url: url)
-        XCTAssertEqual(file.width, 320); XCTAssertEqual(file.height, 240)
-        XCTAssertEqual(file.duration, Time(value: 2, timescale: 1))
-        XCTAssertEqual(file.frameRate, 30)
-        XCTAssertFalse(file.isVariableFrameRate)
-        XCTAssertTrue(file.hasAudio)
+        #expect(file.width == 320); #expect(file.height == 240)
+        #expect(file.duration == Time(value: 2, timescale: 1))
+        #expect(file.frameRate == 30)
+        #expect(!file.isVariableFrameRate)
+        #expect(file.hasAudio)
         let straight = try straightDecode(url)
-        XCTAssertEqual(straight.count, 60)
+        #expect(straight.count == 60)
         let frames = try Clip.video(url).renderFrames(width: 320, height: 240, rate: 30, drawingThreads: 2)
-        XCTAssertEqual(frames.count, 60)
+        #expect(frames.count == 60)
         for (k, f) in frames.enumerated() {
             let (i, p) = bestMatch(f, in: straight, near: k)
-            XCTAssertEqual(i, k, "frame \(k) looks like source frame \(i)")
+            #expect(i == k, "frame \(k) looks like source frame \(i)")
             // Block-shared chroma (FFmpeg's default) against the reader's interpolated chroma, on
             // testsrc2's sharp colour edges (a worst case): about 29 dB. Exactness against FFmpeg's
             // own frames is VideoClipTests' job; here a wrong matrix or range would fall far below.
-            XCTAssertGreaterThan(p, 27, "frame \(k) (PSNR against the reader's interpolated-chroma conversion)")
+            #expect(p > 27, "frame \(k) (PSNR against the reader's interpolated-chroma conversion)")
         }
     }
 
-    func testReversedAndSpeed() throws {
+    @Test func reversedAndSpeed() throws {
         let url = try fixture()
         let straight = try straightDecode(url)
         let reversed = try Clip.video(url).reversed().renderFrames(width: 320, height: 240, rate: 30, drawingThreads: 2)
-        XCTAssertEqual(reversed.count, 60)
-        for (k, f) in reversed.enumerated() { XCTAssertEqual(bestMatch(f, in: straight, near: 59 - k).0, 59 - k, "reversed frame \(k)") }
+        #expect(reversed.count == 60)
+        for (k, f) in reversed.enumerated() { #expect(bestMatch(f, in: straight, near: 59 - k).0 == 59 - k, "reversed frame \(k)") }
         let fast = try Clip.video(url).speed(2).renderFrames(width: 320, height: 240, rate: 30, drawingThreads: 2)
-        XCTAssertEqual(fast.count, 30)
-        for (k, f) in fast.enumerated() { XCTAssertEqual(bestMatch(f, in: straight, near: 2 * k).0, 2 * k, "2× frame \(k)") }
+        #expect(fast.count == 30)
+        for (k, f) in fast.enumerated() { #expect(bestMatch(f, in: straight, near: 2 * k).0 == 2 * k, "2× frame \(k)") }
         let slow = try Clip.video(url).speed(0.5).renderFrames(width: 320, height: 240, rate: 30, drawingThreads: 2)
-        XCTAssertEqual(slow.count, 120)
-        for (k, f) in slow.enumerated() { XCTAssertEqual(bestMatch(f, in: straight, near: k / 2).0, k / 2, "0.5× frame \(k)") }
+        #expect(slow.count == 120)
+        for (k, f) in slow.enumerated() { #expect(bestMatch(f, in: straight, near: k / 2).0 == k / 2, "0.5× frame \(k)") }
     }
 
     /// How combed a picture is: the mean difference of each row from the average of its neighbours,
@@ -99,47 +104,50 @@ final class VideoLeafSmokeTests: XCTestCase {
         return total / Double(p.width * (p.height - 2))
     }
 
-    func testInterlacedVideoIsDeinterlacedFrameForFrame() throws {
+    @Test func interlacedVideoIsDeinterlacedFrameForFrame() throws {
         // Fields from different instants (60 fields/s woven into 30 frames/s): moving content combs.
         let url = try fixture(named: "interlaced.mp4", source: "testsrc2=size=320x240:rate=60", ["-vf", "tinterlace=mode=interleave_top,setfield=tff", "-c:v", "libx264",
                                                         "-flags", "+ildct+ilme", "-x264opts", "tff=1", "-pix_fmt", "yuv420p"])
         let file = try VideoFile(url: url)
-        XCTAssertTrue(file.isInterlaced)
+        #expect(file.isInterlaced)
         let woven = try straightDecode(url)
         let frames = try Clip.video(url).renderFrames(width: 320, height: 240, rate: file.frameRate, drawingThreads: 2)
-        XCTAssertEqual(frames.count, woven.count)
+        #expect(frames.count == woven.count)
         for k in [1, 17, 30, 45] {
             let raw = combing(woven[k]), shown = combing(frames[k])
-            XCTAssertLessThan(shown, raw * 0.7, "frame \(k): combing \(shown) shown, \(raw) in the woven frame")
+            #expect(shown < raw * 0.7, "frame \(k): combing \(shown) shown, \(raw) in the woven frame")
         }
     }
 
-    func testTheVideosSoundFollowsItsTimeEdits() throws {
+    @Test func theVideosSoundFollowsItsTimeEdits() throws {
         let url = try fixture()
         let clip = try Clip.video(url)
-        XCTAssertEqual(clip.sounds.count, 1)
-        XCTAssertEqual(clip.sounds[0].heardSource.duration, 2)
+        #expect(clip.sounds.count == 1)
+        #expect(clip.sounds[0].heardSource.duration == 2)
         let fast = clip.speed(2).sounds
-        XCTAssertEqual(fast.count, 1)
-        XCTAssertTrue(fast[0].source is TempoSound)
-        XCTAssertEqual(fast[0].heardSource.duration, 1)
+        #expect(fast.count == 1)
+        #expect(fast[0].source is TempoSound)
+        #expect(fast[0].heardSource.duration == 1)
         let back = clip.trimmed(from: 0.5, to: 1.5).reversed().sounds
-        XCTAssertEqual(back.count, 1)
-        XCTAssertTrue(back[0].source is ReversedSound)
-        XCTAssertEqual(back[0].firstHeard, .zero)
-        XCTAssertEqual(back[0].heardSource.duration, 1)
-        XCTAssertTrue(clip.frozen(at: 1, for: 2).sounds.isEmpty)
+        #expect(back.count == 1)
+        #expect(back[0].source is ReversedSound)
+        #expect(back[0].firstHeard == .zero)
+        #expect(back[0].heardSource.duration == 1)
+        #expect(clip.frozen(at: 1, for: 2).sounds.isEmpty)
     }
 
-    func testMoreVideosAtOnceThanTheLimitFailBeforeTheFirstFrame() throws {
+    @Test func moreVideosAtOnceThanTheLimitFailBeforeTheFirstFrame() throws {
         let url = try fixture()
         let quad = Clip.overlay(try Clip.video(url), try Clip.video(url), try Clip.video(url))
-        XCTAssertThrowsError(try quad.renderFrames(0..<1, width: 320, height: 240)) { error in
+        do {
+            _ = try quad.renderFrames(0..<1, width: 320, height: 240)
+            Issue.record("three videos at once rendered under the default limit")
+        } catch {
             let e = error as? MovieMakerError
-            XCTAssertEqual(e?.code, .videoDecoderLimit)
-            XCTAssertTrue(e?.message.contains("3 videos at once") ?? false, e?.message ?? "")
+            #expect(e?.code == .videoDecoderLimit)
+            #expect(e?.message.contains("3 videos at once") ?? false, "\(e?.message ?? "")")
         }
-        XCTAssertEqual(try quad.renderFrames(0..<1, width: 320, height: 240, videoDecoderLimit: 3).count, 1)
+        #expect(try quad.renderFrames(0..<1, width: 320, height: 240, videoDecoderLimit: 3).count == 1)
     }
 
     /// Runs the ffmpeg CLI with `arguments` (the fixture check already found it).
@@ -149,25 +157,28 @@ final class VideoLeafSmokeTests: XCTestCase {
         p.arguments = ["-v", "error", "-y"] + arguments
         try withLaunchLock { try p.run() }
         p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, "ffmpeg \(arguments.joined(separator: " "))")
+        #expect(p.terminationStatus == 0, "ffmpeg \(arguments.joined(separator: " "))")
     }
 
-    func testTheAudioOffsetIsWhereTheContainerPutsTheFirstSample() throws {
+    @Test func theAudioOffsetIsWhereTheContainerPutsTheFirstSample() throws {
         let url = try fixture()
         let dir = url.deletingLastPathComponent()
-        XCTAssertEqual(try XCTUnwrap(VideoFile(url: url).audioOffset).seconds, 0, accuracy: 0.001)
+        let offset = try #require(try VideoFile(url: url).audioOffset)
+        #expect(abs(offset.seconds) <= 0.001, "\(offset.seconds)")
         // Matroska (FFmpeg 5.1) keeps AAC's 1024 priming samples in the stream, 21.3 ms before the sine
         // starts, and starts the video 21 ms later: the sound stream begins 21 ms before the picture.
         let mkv = dir.appendingPathComponent("remuxed.mkv")
         try ffmpeg(["-i", url.path, "-c", "copy", mkv.path])
-        XCTAssertEqual(try XCTUnwrap(VideoFile(url: mkv).audioOffset).seconds, -0.021, accuracy: 0.002)
+        let mkvOffset = try #require(try VideoFile(url: mkv).audioOffset)
+        #expect(abs(mkvOffset.seconds + 0.021) <= 0.002, "\(mkvOffset.seconds)")
         // PCM sound (no priming) delayed by 21 ms in the container.
         let late = dir.appendingPathComponent("late.mkv")
         try ffmpeg(["-i", url.path, "-itsoffset", "0.021", "-i", url.path, "-map", "0:v", "-map", "1:a", "-c:v", "copy", "-c:a", "pcm_s16le", late.path])
-        XCTAssertEqual(try XCTUnwrap(VideoFile(url: late).audioOffset).seconds, 0.021, accuracy: 0.002)
+        let lateOffset = try #require(try VideoFile(url: late).audioOffset)
+        #expect(abs(lateOffset.seconds - 0.021) <= 0.002, "\(lateOffset.seconds)")
     }
 
-    func testWritingStraightIntoTheCanvasGivesTheDrawnPicturesPixels() throws {
+    @Test func writingStraightIntoTheCanvasGivesTheDrawnPicturesPixels() throws {
         let url = try fixture()
         let file = try VideoFile(url: url)
         // The direct path (frames converted into the canvas)…
@@ -177,7 +188,7 @@ final class VideoLeafSmokeTests: XCTestCase {
         let source = try VideoFrameSource(file: file)
         for k in 0..<5 {
             let picture = try source.picture(at: FrameRate(30).time(ofFrame: k), width: 320, height: 240).pixels()
-            XCTAssertEqual(picture.bytes, direct[k].bytes, "frame \(k)")
+            #expect(picture.bytes == direct[k].bytes, "frame \(k)")
         }
     }
 }
