@@ -8,7 +8,7 @@ import MovieMakerCore
 /// Commands declare it beside `EncoderQualityOptions` (and `VideoOptions`), never inside another
 /// option group: a debug build of ArgumentParser checks every group, and every group inside it, once
 /// per check it makes, so each level of nesting multiplies the start-up cost by about five (a
-/// debug `moviemaker title` spent most of a second parsing its arguments with three levels).
+/// debug `moviemaker title` spent half of a short render parsing its arguments with three levels).
 struct AnimatedImageOptions: ParsableArguments {
     /// The help section its options are listed under when the command has no section of its own for them.
     static let title = "Animated images (.gif, .apng, .webp)"

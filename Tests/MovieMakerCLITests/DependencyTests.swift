@@ -75,9 +75,11 @@ struct DependencyTests {
     func theReadmeMainRenders() throws {
         guard CLI.isBuilt else { return }
         let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
         let script = folder.file("main.swift")
         try Self.smallMain().write(to: script, atomically: true, encoding: .utf8)
-        let r = try CLI.run(["run", "--debug", script.path], in: folder.url)
+        // Swift 6 mode, as the README's package (swift-tools-version 6.0) compiles main.swift.
+        let r = try CLI.run(["run", "--debug", "--swift-version", "6", script.path], in: folder.url)
         #expect(r.status == 0, "the README's main.swift failed:\n\(r.stderr.suffix(3000))")
         guard r.status == 0 else { return }
         try Self.checkFilm(folder.file("film.mp4"))

@@ -15,8 +15,11 @@ struct TruePeakKernelTests {
             state = state &* 6364136223846793005 &+ 1442695040888963407
             return Float(Int64(bitPattern: state >> 11) % 2_000_000) / 1_000_000 - 1
         }
+        // A few values where IEEE arithmetic is easy to get wrong: −0, ±∞ (0 × ∞ is NaN) and NaN.
+        let special: [Int: Float] = [1_234: -0.0, 2_345: .infinity, 2_346: -.infinity, 3_456: .nan]
         return (0..<frames * channels).map { n in
             let i = n / channels, c = n % channels
+            if let value = special[i] { return value }
             let t = Float(i) / 48_000
             switch (i / 300) % 4 {
             case 0: return 0.9 * sin(2 * .pi * 997 * t + Float(c))
