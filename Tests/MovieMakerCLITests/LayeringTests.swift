@@ -35,10 +35,10 @@ struct LayeringTests {
         for case let url as URL in walker where url.pathExtension == "swift" {
             files += 1
             for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n") {
-                let words = line.split(separator: " ").map(String.init)
+                let words = line.split(separator: " ").map { String($0) }
                 guard let i = words.firstIndex(of: "import"), words[..<i].allSatisfy({ $0.hasPrefix("@") || ["public", "package", "internal"].contains($0) }),
                       i + 1 < words.count else { continue }
-                let module = words[i + 1].split(separator: ".").first.map(String.init) ?? ""
+                let module = words[i + 1].split(separator: ".").first.map { String($0) } ?? ""
                 if !allowed.contains(module) { offending.append("\(url.lastPathComponent): \(line)") }
             }
         }

@@ -186,7 +186,7 @@ struct NewcomerTests {
         let optimised = try CLI.run(["run", "--verbose", script.path])
         #expect(optimised.status == 0, "\(optimised.stderr)")
         // The script's own compile line (a cold cache first compiles the scripts' support object).
-        let command = optimised.stderrLines.first { $0.hasPrefix("moviemaker: compiling") && $0.contains("opt.swift") }.map(String.init) ?? ""
+        let command = optimised.stderrLines.first { $0.hasPrefix("moviemaker: compiling") && $0.contains("opt.swift") }.map { String($0) } ?? ""
         #expect(command.contains(" -O ") && !command.contains("-Onone"), "optimised by default: \(optimised.stderr)")
         #expect(command.contains("-swift-version 5 -strict-concurrency=minimal"), "Swift 5 mode by default: \(command)")
         let debug = try CLI.run(["run", "--verbose", "--debug", script.path])
@@ -212,7 +212,7 @@ struct NewcomerTests {
         for line in section.split(separator: "\n", omittingEmptySubsequences: false).dropFirst() {
             if line.trimmingCharacters(in: .whitespaces).isEmpty { break }
             guard line.hasPrefix("  "), !line.hasPrefix("   "),
-                  let name = line.split(separator: " ").first.map(String.init),
+                  let name = line.split(separator: " ").first.map { String($0) },
                   name != "help", name.allSatisfy({ $0.isLowercase || $0 == "-" }) else { continue }
             found.append(prefix + [name])
             found += try subcommands(of: prefix + [name])

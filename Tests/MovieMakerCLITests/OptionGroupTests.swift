@@ -72,7 +72,7 @@ struct OptionGroupTests {
                 depth += 1
                 // The words before this brace since the last statement: a type's or extension's header?
                 // `struct A.B<T>: P, Q` → keyword, the name's last component, the words after it.
-                let tokens = String(header).split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).map(String.init)
+                let tokens = String(header).split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).map { String($0) }
                 if let k = tokens.lastIndex(where: { ["struct", "class", "enum", "extension", "actor"].contains($0) }), k + 1 < tokens.count {
                     let written = tokens[k + 1].prefix { $0 != ":" && $0 != "<" && $0 != "{" }
                     let name = String(written.split(separator: ".").last ?? "")

@@ -188,7 +188,7 @@ struct SlideshowCommandTests {
         #expect(r.status == 0, "stderr: \(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: movie.path), "a dry run writes no movie")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == before, "nor anything else")
-        let lines = r.stdout.split(separator: "\n").map(String.init)
+        let lines = r.stdout.split(separator: "\n").map { String($0) }
         #expect(lines.first?.contains("dry run") == true && r.stdout.contains("2 photos"), "\(r.stdout)")
         // The order, each photo's time and caption, the cards, the music and the skipped file.
         let a = try #require(lines.firstIndex { $0.contains("a.png") }), b = try #require(lines.firstIndex { $0.contains("b.png") })
@@ -200,7 +200,7 @@ struct SlideshowCommandTests {
         // Both photos get the same time (±1 frame), and the parts add up to the song.
         // Each line: its start, "s", its number, its time on screen, "s", …
         func seconds(_ line: String) -> [Double] {
-            let words = line.split(separator: " ").map(String.init)
+            let words = line.split(separator: " ").map { String($0) }
             return words.indices.dropLast().filter { words[$0 + 1] == "s" }.compactMap { Double(words[$0]) }
         }
         let ta = try #require(seconds(lines[a]).dropFirst().first), tb = try #require(seconds(lines[b]).dropFirst().first)
@@ -324,7 +324,8 @@ struct SlideshowMusicCommandTests {
             // Looped: sound all the way to the last second.
             let decoded = try decodeAudio(movie, in: folder)
             let tail = decoded.samples[(48_000 * 4)..<(48_000 * 5)]
-            #expect((tail.map { Double($0 * $0) }.reduce(0, +) / Double(tail.count)).squareRoot() > 0.02, "music still playing at 4–5 s")
+            let rms: Double = (tail.map { (v: Float) -> Double in Double(v * v) }.reduce(0, +) / Double(tail.count)).squareRoot()
+            #expect(rms > 0.02, "music still playing at 4–5 s")
         }
     }
 

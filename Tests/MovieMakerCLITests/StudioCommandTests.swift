@@ -29,7 +29,7 @@ struct StudioCommandTests {
         try Data(Self.spec.utf8).write(to: spec)
         let running = try CLI.Running(["studio", spec.path])
         #expect(running.waitForStdout(containing: "\n", timeout: 30))
-        let line = try #require(running.stdout.split(separator: "\n").first.map(String.init))
+        let line = try #require(running.stdout.split(separator: "\n").first.map { String($0) })
         #expect(line.hasPrefix("http://127.0.0.1:"), "\(line)")
         let url = try #require(URL(string: line))
         let movie = try #require(Self.get(url.appendingPathComponent("api/movie")))

@@ -32,7 +32,7 @@ struct TranscribeCommandTests {
         try #require(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("\(voice.transcript.words.count) words"), "\(r.stdout)")
         let words = try Transcript(contentsOf: out).words
-        #expect(words.map(\.text) == Self.script.split(separator: " ").map(String.init))
+        #expect(words.map(\.text) == Self.script.split(separator: " ").map { String($0) })
         for (k, (a, v)) in zip(words, voice.transcript.words).enumerated() where voice.startsFromSynthesizer[k] {
             #expect(abs((a.start - v.start).seconds) < 0.1, "\(a.text): \(a.start.seconds) s against \(v.start.seconds) s")
         }
@@ -53,12 +53,13 @@ struct TranscribeCommandTests {
         _ = try Self.speechMovie(talk)
         try "— ...".write(to: folder.file("empty.txt"), atomically: true, encoding: .utf8)
         let out = folder.file("out.json")
-        for (arguments, status, message) in [
-            ([silent.path, "-o", out.path], Int32(64), "no audio stream"),
+        let cases: [(arguments: [String], status: Int32, message: String)] = [
+            ([silent.path, "-o", out.path], 64, "no audio stream"),
             ([talk.path, "--text", folder.file("none.txt").path, "-o", out.path], 64, "no such file"),
             ([talk.path, "-o", folder.file("out.txt").path], 64, "ending in .json"),
             ([talk.path, "--text", folder.file("empty.txt").path, "-o", out.path], 64, "a text with words"),
-        ] {
+        ]
+        for (arguments, status, message) in cases {
             let r = try CLI.run(["transcribe"] + arguments)
             #expect(r.status == status && r.stderr.contains(message), "\(arguments): \(r.status) \(r.stderr)")
             #expect(!FileManager.default.fileExists(atPath: out.path))

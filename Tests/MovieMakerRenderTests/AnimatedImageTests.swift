@@ -161,7 +161,8 @@ struct AnimatedImageTests {
         let (exactURL, _, drawn) = try Self.render("flat-lossless.webp", in: folder, count: 30, settings: lossless, draw: Self.flat)
         let exact = try AnimatedImageFiles.webp(exactURL)
         #expect(exact.frames.count == 30 && exact.loopCount == 4)
-        #expect(exact.endTimes == (1...30).map { Int((Double($0) * 1000 / 30).rounded()) }, "each frame ends at its movie time, to the millisecond")
+        let movieTimes: [Int] = (1...30).map { (i: Int) -> Int in Int((Double(i) * 1000 / 30).rounded()) }
+        #expect(exact.endTimes == movieTimes, "each frame ends at its movie time, to the millisecond")
         #expect(exact.frames.enumerated().allSatisfy { psnr($0.element, drawn[$0.offset]) == .infinity }, "lossless")
 
         let (lossyURL, _, photoDrawn) = try Self.render("photo.webp", in: folder, count: 15, draw: try Self.photo(in: folder))

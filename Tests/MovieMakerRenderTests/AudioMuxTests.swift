@@ -350,7 +350,7 @@ struct AudioMuxTests {
                                               "-of", "csv=p=0", url.path])
             var ends: [Int: Double] = [:], starts: [Int: Double] = [:]
             for line in r.stdout.split(separator: "\n") {
-                let f = line.split(separator: ",").map(String.init)
+                let f = line.split(separator: ",").map { String($0) }
                 guard f.count >= 3, let i = Int(f[0]), let p = Double(f[1]), let d = Double(f[2]) else { continue }
                 ends[i] = max(ends[i] ?? -.infinity, p + d); starts[i] = min(starts[i] ?? .infinity, p)
             }

@@ -64,7 +64,8 @@ struct HLSTests {
             #expect(try probeStreams(joined)["audio"]?["codec_name"] as? String == "aac", "segment \(n) carries sound")
         }
         let sound = try decodeAudio(hls.appendingPathComponent("playlist.m3u8"), in: folder)
-        #expect(abs(Double(sound.samples.count) / 48_000 - 3.2) < 0.025, "the sound lasts the stream: \(Double(sound.samples.count) / 48_000) s")
+        let seconds: Double = Double(sound.samples.count) / 48_000
+        #expect(abs(seconds - 3.2) < 0.025, "the sound lasts the stream: \(seconds) s")
         let vtt = try String(contentsOf: hls.appendingPathComponent("chapters.vtt"), encoding: .utf8)
         #expect(vtt.hasPrefix("WEBVTT") && vtt.contains("00:00:01.600 --> 00:00:03.200\nMiddle"))
     }
@@ -125,7 +126,7 @@ struct HLSTests {
         let assembledPlaylist = assembled.appendingPathComponent("playlist.m3u8"), singlePlaylist = single.appendingPathComponent("playlist.m3u8")
         #expect(try Self.packetHashes(assembledPlaylist) == chunkPackets, "the chunks' packets, as they are")
         #expect(try Self.frameHashes(assembledPlaylist) == Self.frameHashes(singlePlaylist), "the one-machine render's frames")
-        let extinf = { (url: URL) throws -> [String] in try String(contentsOf: url, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("#EXTINF") }.map(String.init) }
+        let extinf = { (url: URL) throws -> [String] in try String(contentsOf: url, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("#EXTINF") }.map { String($0) } }
         #expect(try extinf(assembledPlaylist) == extinf(singlePlaylist) && extinf(singlePlaylist).count == 4)
         #expect(try FileManager.default.contentsOfDirectory(atPath: assembled.path).sorted() == FileManager.default.contentsOfDirectory(atPath: single.path).sorted())
         #expect(try String(contentsOf: assembled.appendingPathComponent("chapters.vtt"), encoding: .utf8).contains("Later"))

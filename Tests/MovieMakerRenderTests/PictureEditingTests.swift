@@ -32,7 +32,10 @@ struct PictureEditingTests {
     private static func crop(_ p: PixelBuffer, x: Range<Int>, y: Range<Int>) -> PixelBuffer {
         var out: [UInt8] = []
         out.reserveCapacity(x.count * y.count * 4)
-        for row in y { out += p.bytes[(row * p.width + x.lowerBound) * 4 ..< (row * p.width + x.upperBound) * 4] }
+        for row in y {
+            let start: Int = (row * p.width + x.lowerBound) * 4, end: Int = (row * p.width + x.upperBound) * 4
+            out += p.bytes[start..<end]
+        }
         return PixelBuffer(width: x.count, height: y.count, bytes: out)
     }
 

@@ -67,7 +67,7 @@ struct PlatformTests {
         #expect(uncappedPeak > ceiling * 1.1, "the content is busy enough to go over the ceiling uncapped: \(uncappedPeak)")
         let r = try run(FFTools.ffmpeg, ["-hide_banner", "-nostats", "-i", capped.path, "-map", "0:a", "-af", "ebur128", "-f", "null", "-"])
         let line = r.stderr.components(separatedBy: "\n").last { $0.trimmingCharacters(in: .whitespaces).hasPrefix("I:") } ?? ""
-        let loudness = Double(line.split(separator: " ").dropFirst().first.map(String.init) ?? "") ?? .nan
+        let loudness = Double(line.split(separator: " ").dropFirst().first.map { String($0) } ?? "") ?? .nan
         #expect(abs(loudness + 14) <= 1, "loudness \(loudness) LUFS")
     }
 
@@ -85,7 +85,7 @@ struct PlatformTests {
         #expect(try Self.peakSecond(url) <= Double(platform.maxBitrate) * 1.1)
         let r = try run(FFTools.ffmpeg, ["-hide_banner", "-nostats", "-i", url.path, "-map", "0:a", "-af", "ebur128", "-f", "null", "-"])
         let line = r.stderr.components(separatedBy: "\n").last { $0.trimmingCharacters(in: .whitespaces).hasPrefix("I:") } ?? ""
-        let loudness = Double(line.split(separator: " ").dropFirst().first.map(String.init) ?? "") ?? .nan
+        let loudness = Double(line.split(separator: " ").dropFirst().first.map { String($0) } ?? "") ?? .nan
         #expect(abs(loudness + 14) <= 1, "\(platform): \(loudness) LUFS")
     }
 

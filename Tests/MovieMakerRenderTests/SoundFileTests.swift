@@ -28,7 +28,7 @@ struct SoundFileTests {
     static func loudness(_ url: URL) throws -> Double {
         let r = try run(FFTools.ffmpeg, ["-hide_banner", "-nostats", "-i", url.path, "-map", "0:a:0", "-af", "ebur128", "-f", "null", "-"])
         let line = r.stderr.components(separatedBy: "\n").last { $0.trimmingCharacters(in: .whitespaces).hasPrefix("I:") } ?? ""
-        return Double(line.split(separator: " ").dropFirst().first.map(String.init) ?? "") ?? .nan
+        return Double(line.split(separator: " ").dropFirst().first.map { String($0) } ?? "") ?? .nan
     }
 
     @Test("each format holds the movie's sound: m4a the same samples exactly, flac and wav the same 16-bit samples, all as long and as loud")

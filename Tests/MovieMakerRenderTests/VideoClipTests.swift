@@ -19,13 +19,13 @@ private func frames(_ clip: Clip, width: Int = 320, height: Int = 240, at rate: 
 private func indices(_ frames: [PixelBuffer]) -> [Int?] { frames.map { VideoFixtures.frameIndex(of: $0) } }
 
 /// `[0, 1, ?, 3]`: a compact list for failure messages.
-private func show(_ indices: [Int?]) -> String { "[" + indices.map { $0.map(String.init) ?? "?" }.joined(separator: ", ") + "]" }
+private func show(_ indices: [Int?]) -> String { "[" + indices.map { $0.map { String($0) } ?? "?" }.joined(separator: ", ") + "]" }
 
 /// Positions where `got` differs from `expected`, as "k: expected e, got g" (at most `limit`).
 private func mismatches(_ got: [Int?], _ expected: [Int], limit: Int = 8) -> [String] {
     var out: [String] = []
     for k in 0..<max(got.count, expected.count) where (k < got.count ? got[k] : nil) != (k < expected.count ? expected[k] : nil) {
-        out.append("frame \(k): expected \(k < expected.count ? String(expected[k]) : "none"), got \(k < got.count ? got[k].map(String.init) ?? "?" : "none")")
+        out.append("frame \(k): expected \(k < expected.count ? String(expected[k]) : "none"), got \(k < got.count ? got[k].map { String($0) } ?? "?" : "none")")
         if out.count == limit { out.append("…"); break }
     }
     return out
@@ -178,7 +178,7 @@ struct VideoClipTests {
             let lenient = source.last { $0.time <= t + 1.0 / 90_000 } ?? source[0]
             expectedShown.insert(strict.index!)
             if shown != strict.index && shown != lenient.index {
-                wrong.append("output \(k) at \(String(format: "%.4f", t)) s shows \(shown.map(String.init) ?? "?"), expected #\(strict.index!) (pts \(String(format: "%.4f", strict.time)))")
+                wrong.append("output \(k) at \(String(format: "%.4f", t)) s shows \(shown.map { String($0) } ?? "?"), expected #\(strict.index!) (pts \(String(format: "%.4f", strict.time)))")
             }
         }
         #expect(wrong.isEmpty, "\(wrong.prefix(8))")
@@ -202,7 +202,7 @@ struct VideoClipTests {
             let k = rate.frameIndex(at: t)
             let still = try clip.still(at: t, width: 320, height: 240, rate: rate).pixels()
             if still != straight[k] {
-                differing.append("t = \(t.seconds) s: index \(VideoFixtures.frameIndex(of: still).map(String.init) ?? "?"), expected \(k), PSNR \(psnr(still, straight[k])) dB")
+                differing.append("t = \(t.seconds) s: index \(VideoFixtures.frameIndex(of: still).map { String($0) } ?? "?"), expected \(k), PSNR \(psnr(still, straight[k])) dB")
             }
         }
         #expect(differing.isEmpty, "\(differing.count) of 50 stills differ: \(differing.prefix(6))")

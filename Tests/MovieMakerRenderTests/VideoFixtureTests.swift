@@ -50,7 +50,7 @@ struct VideoFixtureTests {
         for index in 0...VideoFixtures.maximumIndex {
             let px = try VideoFixtures.drawnFrame(index: index, width: 96, height: 72)
             let read = VideoFixtures.frameIndex(of: px)
-            if read != index { Issue.record("drawn frame \(index) reads as \(read.map(String.init) ?? "nothing")"); break }
+            if read != index { Issue.record("drawn frame \(index) reads as \(read.map { String($0) } ?? "nothing")"); break }
         }
         // A 50 % cross-fade between frames 5 (…0101) and 10 (…1010) leaves grey cells: no code.
         let a = try VideoFixtures.drawnFrame(index: 5), b = try VideoFixtures.drawnFrame(index: 10)
@@ -104,7 +104,7 @@ struct VideoFixtureTests {
         var wrong: [String] = []
         for (k, f) in frames.enumerated() {
             let index = VideoFixtures.frameIndex(of: f.pixels)
-            if index != k { wrong.append("frame \(k) shows \(index.map(String.init) ?? "nothing")") }
+            if index != k { wrong.append("frame \(k) shows \(index.map { String($0) } ?? "nothing")") }
             if abs(f.presentationTime.seconds - rate.seconds(ofFrame: k)) > 1e-6 {
                 wrong.append("frame \(k) at \(f.presentationTime.seconds) s, not \(rate.seconds(ofFrame: k)) s")
             }
@@ -122,7 +122,7 @@ struct VideoFixtureTests {
         let spec = VideoFixtures.Spec(frameCount: 90)
         let url = try VideoFixtures.movie(spec)
         let r = try run(FFTools.ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=key_frame,pict_type", "-of", "csv=p=0", url.path])
-        let frames = r.stdout.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
+        let frames = r.stdout.split(separator: "\n").map { $0.split(separator: ",").map { String($0) } }
         #expect(frames.count == 90)
         #expect(frames.filter { $0.first == "1" }.count == 1, "keyframes: \(frames.filter { $0.first == "1" }.count)")
         #expect(frames.contains { $0.last == "B" }, "no B-frames in the long-GOP fixture")
@@ -210,7 +210,7 @@ struct VideoFixtureTests {
         let drops = VideoFixtures.variableFrameRateDrops(frameCount: spec.frameCount)
         let kept = (0..<spec.frameCount).filter { !drops.contains($0) }
         let indices = frames.map { VideoFixtures.frameIndex(of: $0.pixels) }
-        #expect(indices == kept.map { Optional($0) }, "decoded indices \(indices.map { $0.map(String.init) ?? "?" })")
+        #expect(indices == kept.map { Optional($0) }, "decoded indices \(indices.map { $0.map { String($0) } ?? "?" })")
         // Each frame at its source time moved by the jitter (setpts rounds it to the plain file's time
         // base, 1/15360 s for MovieMaker's MP4; then to 1/90000 s): within 0.1 ms.
         var late: [String] = []
@@ -322,7 +322,7 @@ struct VideoFixtureTests {
         }
         let frames = try VideoFixtures.ffmpegFrames(url)
         let indices = frames.map { VideoFixtures.frameIndex(of: $0) }
-        #expect(indices == (0..<spec.frameCount).map { Optional($0) }, "\(codec): \(indices.map { $0.map(String.init) ?? "?" })")
+        #expect(indices == (0..<spec.frameCount).map { Optional($0) }, "\(codec): \(indices.map { $0.map { String($0) } ?? "?" })")
         #expect(try probeStreams(url)["audio"] != nil, "\(codec) lost its sound")
     }
 }

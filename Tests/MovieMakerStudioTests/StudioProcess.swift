@@ -140,7 +140,7 @@ final class StudioProcess: @unchecked Sendable {
                 guard local.count == 2, UInt16(local[1], radix: 16) == port else { continue }
                 if local[0].count == 8, let value = UInt32(local[0], radix: 16) {
                     // Little-endian hex of the address in network order.
-                    found.append([value & 0xff, (value >> 8) & 0xff, (value >> 16) & 0xff, value >> 24].map(String.init).joined(separator: "."))
+                    found.append([value & 0xff, (value >> 8) & 0xff, (value >> 16) & 0xff, value >> 24].map { String($0) }.joined(separator: "."))
                 } else {
                     found.append(String(local[0]))
                 }

@@ -118,7 +118,10 @@ public enum FixtureAPNG {
                   + be16(frame.milliseconds) + be16(1000) + [0, 0])
             sequence += 1
             var raw: [UInt8] = []
-            for y in 0..<height { raw.append(0); raw += frame.rgba[(y * width * 4)..<((y + 1) * width * 4)] }
+            for y in 0..<height {
+                let start: Int = y * width * 4, end: Int = (y + 1) * width * 4
+                raw.append(0); raw += frame.rgba[start..<end]
+            }
             let z = zlibStored(raw)
             if i == 0 {
                 chunk("IDAT", z)

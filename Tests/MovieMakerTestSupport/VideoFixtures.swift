@@ -64,7 +64,7 @@ public enum VideoFixtures {
         /// A readable summary, also the base of the file name.
         public var description: String {
             "\(frameCount)f-\(rate.numerator)_\(rate.denominator)fps-\(width)x\(height)-g\(keyframeInterval)"
-                + (withSound ? "-tone\(Int(toneFrequency))" : "-mute") + (clickFrames.isEmpty ? "" : "-clicks\(fnv(clickFrames.map(String.init).joined(separator: ",")))")
+                + (withSound ? "-tone\(Int(toneFrequency))" : "-mute") + (clickFrames.isEmpty ? "" : "-clicks\(fnv(clickFrames.map { String($0) }.joined(separator: ",")))")
         }
     }
 
@@ -711,7 +711,7 @@ public enum VideoFixtures {
     /// the peak of a Hann-windowed spectrum, searched in 1 Hz steps and refined to 0.01 Hz.
     public static func toneFrequency(in samples: [Float], rate: Int, range: Range<Int>, near f0: Double = 440) -> Double {
         let n = range.count
-        let window = (0..<n).map { 0.5 - 0.5 * cos(2 * Double.pi * (Double($0) + 0.5) / Double(n)) }
+        let window: [Double] = (0..<n).map { (i: Int) -> Double in 0.5 - 0.5 * cos(2 * Double.pi * (Double(i) + 0.5) / Double(n)) }
         let x = zip(samples[range], window).map { Double($0) * $1 }
         // Goertzel: the power of one frequency.
         func power(_ f: Double) -> Double {
@@ -856,7 +856,11 @@ public enum VideoFixtures {
         }
         guard let t20 = rise(to: 0.2), let t80 = rise(to: 0.8) else { return nil }
         let span = (asin(0.8) - asin(0.2)) / (Double.pi / 2)
-        let deviation = g.filter { Double($0.n) >= t20 && Double($0.n) <= t80 }.map { abs($0.out * $0.out + $0.in * $0.in - 1) }.max() ?? 0
+        var deviation = 0.0
+        for s in g where Double(s.n) >= t20 && Double(s.n) <= t80 {
+            let power: Double = s.out * s.out + s.in * s.in
+            deviation = max(deviation, abs(power - 1))
+        }
         return Crossfade(centre: centre / Double(rate), length: (t80 - t20) / span / Double(rate), levelAtCentre: level, powerDeviation: deviation)
     }
 

@@ -286,7 +286,7 @@ struct AudioClipTests {
             let peakRatio = centre.map { abs(x[2 * $0]) }.max()! / centre.map { abs(s[2 * $0]) }.max()!
             if curve == .linear {
                 // Linear gains sum to 1: the join is the uninterrupted source.
-                let maxDiff = (0..<96_000).map { abs(x[2 * $0] - s[2 * $0]) }.max()!
+                let maxDiff = (0..<96_000).map { (i: Int) -> Float in abs(x[2 * i] - s[2 * i]) }.max()!
                 #expect(maxDiff < 1e-5, "linear in-phase crossfade differs from the source by \(maxDiff)")
             } else {
                 // Equal-power gains sum to √2 at the centre: +3 dB for identical in-phase sound (documented).

@@ -76,7 +76,7 @@ struct AudioDecodingTests {
         #expect(file.duration == 1)
         let x = try AudioInTesting.render(file, frames: 48_200)
         // Both channels carry the mono signal at its own level (duplicated, not −3 dB).
-        #expect((0..<48_000).allSatisfy { x[2 * $0] == x[2 * $0 + 1] })
+        #expect((0..<48_000).allSatisfy { (i: Int) -> Bool in x[2 * i] == x[2 * i + 1] })
         let peak = (1000..<47_000).map { abs(x[2 * $0]) }.max()!
         #expect(abs(peak - 0.5) < 0.005, "peak \(peak), expected 0.5")
         // Frequency from zero crossings (interpolated), over the middle of the sound.

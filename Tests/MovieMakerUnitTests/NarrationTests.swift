@@ -25,7 +25,7 @@ struct NarrationTests {
     func englishWords(voice: String, rate: Int) throws {
         let text = "Hello world, this is a narration. It speaks every word; then it pauses!"
         let n = try Narration(text, voice: voice, rate: rate)
-        #expect(n.transcript.words.map(\.text) == text.split(separator: " ").map(String.init))
+        #expect(n.transcript.words.map(\.text) == text.split(separator: " ").map { String($0) })
         let samples = try sound(n)
         #expect(samples.count == 2 * Int(format.frame(at: n.length)))
         var previousEnd = Time.zero
@@ -48,7 +48,7 @@ struct NarrationTests {
           arguments: [("ar", "مرحبا بالعالم، هذا اختبار للكلام."), ("ja", "きょう は いい てんき です。 あした も はれ です。")])
     func otherScripts(voice: String, text: String) throws {
         let n = try Narration(text, voice: voice)
-        #expect(n.transcript.words.map(\.text) == text.split(separator: " ").map(String.init))
+        #expect(n.transcript.words.map(\.text) == text.split(separator: " ").map { String($0) })
         let starts = n.transcript.words.map(\.start)
         #expect(starts == starts.sorted() && Set(starts).count == starts.count)
         let samples = try sound(n)

@@ -34,7 +34,7 @@ struct ReframePathTests {
     @Test("a still subject gives a window that does not move, exactly")
     func stillSubject() {
         // Detections jitter by a few pixels around 500; the window holds still on the first.
-        let values: [Double?] = (0..<40).map { i in 500 + Double((i * 7) % 5) - 2 }
+        let values: [Double?] = (0..<40).map { (i: Int) -> Double? in 500 + Double((i * 7) % 5) - 2 }
         let path = ReframePath.centers(times: Self.times(40), values: values, side: 1920, window: 606)
         #expect(Set(path).count == 1, "\(Set(path))")
         // No subject at all: the middle.

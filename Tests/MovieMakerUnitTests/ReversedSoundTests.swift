@@ -43,7 +43,8 @@ struct ReversedSoundTests {
         let out = try AudioInTesting.render(try ReversedSound(click), frames: Int(frames), format: format)
         let loud = (0..<Int(frames)).filter { out[$0 * 2] != 0 }
         #expect(loud == [Int(frames) - 1 - 1000])
-        #expect(out[(Int(frames) - 1 - 1000) * 2 + 1] == 0.9)
+        let mirrored: Int = (Int(frames) - 1 - 1000) * 2 + 1
+        #expect(out[mirrored] == 0.9)
     }
 
     @Test("Reversing twice gives the source back, sample for sample (a file, and a sound made by code)")

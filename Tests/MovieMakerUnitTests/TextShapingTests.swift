@@ -16,7 +16,7 @@ import MovieMakerTestSupport
         #expect(abs(Double(box.width) - joined.inkBounds.width) <= 2, "ink \(box.width) px, Pango \(joined.inkBounds.width)")
         // Joined letters take their connected forms: clearly narrower than the same letters isolated,
         // whether laid out one by one or kept apart by zero-width non-joiners.
-        let letters = word.map(String.init)
+        let letters = word.map { String($0) }
         let isolatedSum = try letters.map { try TextLayout($0, style: style).size.width }.reduce(0, +)
         let nonJoined = try TextLayout(letters.joined(separator: "\u{200C}"), style: style)
         #expect(joined.size.width < 0.85 * isolatedSum, "joined \(joined.size.width), isolated letters \(isolatedSum)")

@@ -50,8 +50,9 @@ struct TranscriptionTests {
         // "quietly" is in the text but not spoken: every word is still there, in order, inside the sound.
         let withExtra = spoken.replacingOccurrences(of: "before the storm", with: "quietly before the storm")
         let words = try Transcript(aligning: withExtra, to: voice).words
-        #expect(words.map(\.text) == withExtra.split(separator: " ").map(String.init).reduce(into: [String]()) { out, w in
-            if w == "—" { out[out.count - 1] += " —" } else { out.append(w) } })
+        var written: [String] = []
+        for w in withExtra.split(separator: " ") { if w == "—" { written[written.count - 1] += " —" } else { written.append(String(w)) } }
+        #expect(words.map(\.text) == written)
         #expect(zip(words, words.dropFirst()).allSatisfy { $0.start <= $1.start } && words.last!.end <= voice.length)
     }
 
@@ -62,7 +63,7 @@ struct TranscriptionTests {
         let heard = try Transcript(recognizing: voice).words
         #expect(!heard.isEmpty)
         #expect(heard.allSatisfy { $0.text == $0.text.lowercased() && $0.start >= .zero && $0.end <= voice.length + Time(value: 1, timescale: 100) })
-        let reference = text.lowercased().split { !($0.isLetter || $0 == "'") }.map(String.init)
+        let reference = text.lowercased().split { !($0.isLetter || $0 == "'") }.map { String($0) }
         let errors = WordErrorRate.edits(reference, heard.map(\.text))
         #expect(Double(errors) / Double(reference.count) < 0.9, "\(errors) edits for \(reference.count) words: \(heard.map(\.text))")
     }

@@ -553,7 +553,9 @@ final class AudioDecoder: AudioReader {
             var size: Int = 0
             if let side = av_packet_get_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, &size), size >= 8 {
                 func le32(_ o: Int) -> Int64 {
-                    Int64(UInt32(side[o]) | UInt32(side[o + 1]) << 8 | UInt32(side[o + 2]) << 16 | UInt32(side[o + 3]) << 24)
+                    var value: UInt32 = 0
+                    for k in 0..<4 { value |= UInt32(side[o + k]) << UInt32(8 * k) }
+                    return Int64(value)
                 }
                 skipped += le32(0) + le32(4)
             }

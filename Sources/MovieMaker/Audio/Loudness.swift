@@ -81,7 +81,9 @@ struct Interpolator: Sendable {
         taps = phases[0].count
         coefficients = phases.flatMap { $0 }
         let taps = taps
-        interleaved = (0..<phases.count / 4).flatMap { g in (0..<taps).flatMap { k in (0..<4).map { q in phases[4 * g + q][k] } } }
+        var interleaved: [Float] = []
+        for g in 0..<phases.count / 4 { for k in 0..<taps { for q in 0..<4 { interleaved.append(phases[4 * g + q][k]) } } }
+        self.interleaved = interleaved
         gainBound = phases.map { $0.reduce(0) { $0 + abs($1) } }.max() ?? 1
     }
 
