@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import MovieMaker
+internal import CMovieMakerTestKernels
 
 /// A fresh folder for one test's files, removed when the value is released.
 public final class TemporaryFolder {
@@ -120,17 +121,11 @@ public func colrBox(_ url: URL) throws -> (primaries: Int, transfer: Int, matrix
 /// PSNR in dB over the R, G and B channels of two same-sized buffers (alpha ignored).
 public func psnr(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
     precondition(a.width == b.width && a.height == b.height)
-    var sum = 0.0
-    a.bytes.withUnsafeBufferPointer { pa in
-        b.bytes.withUnsafeBufferPointer { pb in
-            var i = 0
-            while i < pa.count {
-                for c in 0..<3 { let d = Double(pa[i + c]) - Double(pb[i + c]); sum += d * d }
-                i += 4
-            }
-        }
+    precondition(a.bytes.count == a.width * a.height * 4 && b.bytes.count == a.bytes.count)
+    let sum = a.bytes.withUnsafeBufferPointer { pa in
+        b.bytes.withUnsafeBufferPointer { pb in mmt_rgb_squared_error(pa.baseAddress, pb.baseAddress, a.width * a.height) }
     }
-    let mse = sum / Double(a.width * a.height * 3)
+    let mse = Double(sum) / Double(a.width * a.height * 3)
     return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import MovieMaker
+internal import CMovieMakerTestKernels
 
 // Fixture movies for the video-clip tests, made with MovieMaker itself (and varied with the ffmpeg CLI),
 // so no binary test data is committed.
@@ -540,18 +541,20 @@ public enum VideoFixtures {
     /// Mean luma along a line through the centre in `direction`, each sample averaged over ±5 % of the
     /// other dimension (within the code band).
     static func profile(_ p: PixelBuffer, _ direction: ReadDirection) -> [Double] {
-        switch direction {
-        case .leftToRight, .rightToLeft:
-            let k = max(1, p.height / 20), c = p.height / 2
-            var out = (0..<p.width).map { x in (c - k...c + k).reduce(0.0) { $0 + luma(p, x, $1) } / Double(2 * k + 1) }
-            if direction == .rightToLeft { out.reverse() }
-            return out
-        case .topToBottom, .bottomToTop:
-            let k = max(1, p.width / 20), c = p.width / 2
-            var out = (0..<p.height).map { y in (c - k...c + k).reduce(0.0) { $0 + luma(p, $1, y) } / Double(2 * k + 1) }
-            if direction == .bottomToTop { out.reverse() }
-            return out
+        precondition(p.bytes.count >= p.width * p.height * 4)
+        let alongX = direction == .leftToRight || direction == .rightToLeft
+        let count = alongX ? p.width : p.height, across = alongX ? p.height : p.width
+        let k = max(1, across / 20), c = across / 2
+        guard count > 0, c - k >= 0, c + k < across else { return [] }
+        var out = [Double](repeating: 0, count: count)
+        p.bytes.withUnsafeBufferPointer { bytes in
+            out.withUnsafeMutableBufferPointer { o in
+                // luma(p, x, y) summed over the band in order, as a reduce from 0.0 would.
+                mmt_luma_profile(bytes.baseAddress, Int32(p.width), alongX ? 1 : 0, Int32(count), Int32(c), Int32(k), o.baseAddress)
+            }
         }
+        if direction == .rightToLeft || direction == .bottomToTop { out.reverse() }
+        return out
     }
 
     /// Decodes the code from a luma profile: finds the grey on both sides of the centre, divides what
@@ -591,13 +594,12 @@ public enum VideoFixtures {
     /// if it is clearly saturated and the others are not.
     static func bandSide(_ p: PixelBuffer) -> Side? {
         func saturation(xs: Range<Int>, ys: Range<Int>) -> Double {
-            var s = 0.0
-            for y in ys { for x in xs {
-                let i = (y * p.width + x) * 4
-                let c = [p.bytes[i], p.bytes[i + 1], p.bytes[i + 2]]
-                s += Double(c.max()! - c.min()!)
-            } }
-            return s / Double(max(1, xs.count * ys.count))
+            precondition(xs.lowerBound >= 0 && xs.upperBound <= p.width && ys.lowerBound >= 0 && ys.upperBound <= p.height
+                         && p.bytes.count >= p.width * p.height * 4)
+            let s = p.bytes.withUnsafeBufferPointer { bytes in
+                mmt_saturation_sum(bytes.baseAddress, Int32(p.width), Int32(xs.lowerBound), Int32(xs.upperBound), Int32(ys.lowerBound), Int32(ys.upperBound))
+            }
+            return Double(s) / Double(max(1, xs.count * ys.count))
         }
         let w = p.width, h = p.height
         let middleX = w / 4..<w * 3 / 4, middleY = h / 4..<h * 3 / 4
@@ -716,9 +718,7 @@ public enum VideoFixtures {
         // Goertzel: the power of one frequency.
         func power(_ f: Double) -> Double {
             let c = 2 * cos(2 * Double.pi * f / Double(rate))
-            var s1 = 0.0, s2 = 0.0
-            for v in x { let s0 = v + c * s1 - s2; s2 = s1; s1 = s0 }
-            return s1 * s1 + s2 * s2 - c * s1 * s2
+            return x.withUnsafeBufferPointer { mmt_goertzel_power($0.baseAddress, $0.count, c) }
         }
         var best = f0, bestPower = -1.0
         var f = (f0 / 2.5).rounded()
@@ -915,9 +915,8 @@ public enum VideoFixtures {
             guard let w = fields["WIDTH"], let h = fields["HEIGHT"], fields["DEPTH"] == 4, headerEnd + w * h * 4 <= data.count
             else { throw FFmpegFailed(description: "unexpected PAM header: \(header)") }
             var bgra = [UInt8](repeating: 0, count: w * h * 4)
-            for i in stride(from: 0, to: w * h * 4, by: 4) {
-                let s = headerEnd + i
-                bgra[i] = data[s + 2]; bgra[i + 1] = data[s + 1]; bgra[i + 2] = data[s]; bgra[i + 3] = data[s + 3]
+            data.withUnsafeBufferPointer { source in
+                bgra.withUnsafeMutableBufferPointer { mmt_rgba_to_bgra(source.baseAddress! + headerEnd, $0.baseAddress, w * h) }
             }
             frames.append(PixelBuffer(width: w, height: h, bytes: bgra))
             offset = headerEnd + w * h * 4
