@@ -174,7 +174,10 @@ struct VideoBenchmark {
     func run() throws -> VideoResult {
         var w = workload
         let (urls, generation) = try folder.ensure(count: w.clips, seconds: w.secondsPerClip)
-        w.sourceBytes = urls.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1.path)[.size] as? Int) ?? 0) }
+        w.sourceBytes = urls.reduce(0) { (sum: Int, url: URL) -> Int in
+            let size: Int? = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int
+            return sum + (size ?? 0)
+        }
         let base = VideoChildTask(mode: .decodeDraw, clips: urls.map(\.path), crossfadeSeconds: w.crossfadeSeconds, width: w.width,
                                   height: w.height, fps: w.fps, crf: w.crf, preset: w.preset)
         let clip = try base.clip()

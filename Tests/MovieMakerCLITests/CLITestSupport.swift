@@ -1,5 +1,6 @@
 import Foundation
 import MovieMakerTestSupport
+import Synchronization
 import Testing
 
 /// The built `moviemaker` executable, run as a subprocess by the CLI tests.
@@ -30,7 +31,7 @@ enum CLI {
     static let cacheHome = binFolder.appendingPathComponent("cli-test-cache")
 
     /// The result of one run.
-    struct Result {
+    struct Result: Sendable {
         let status: Int32
         let stdout: String
         let stderr: String
@@ -58,6 +59,17 @@ enum CLI {
             return (out, err)
         }
     }
+
+    /// `moviemaker COMMAND… --help`, run once per command in a test run and kept: the built binary's help
+    /// cannot change while the tests run, and four suites read every subcommand's help (each launch of
+    /// the debug build costs about 0.2 CPU s in the dynamic loader and ArgumentParser's debug checks).
+    static func help(_ command: [String]) throws -> Result {
+        if let kept = helpResults.withLock({ $0[command] }) { return kept }
+        let r = try run(command + ["--help"])
+        helpResults.withLock { $0[command] = r }
+        return r
+    }
+    private static let helpResults = Mutex<[[String]: Result]>([:])
 
     /// Runs `moviemaker arguments…` with `XDG_CACHE_HOME` set to the test cache, `CI` removed unless
     /// given in `environment`, and `environment` added.

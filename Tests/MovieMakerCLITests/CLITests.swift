@@ -10,7 +10,7 @@ struct CLITests {
 
     @Test func helpListsSubcommandsAndExitsZero() throws {
         guard CLI.isBuilt else { return }
-        let r = try CLI.run(["--help"])
+        let r = try CLI.help([])
         #expect(r.status == 0)
         #expect(r.stdout.contains("SUBCOMMANDS"))
         #expect(r.stdout.contains("run "), "run is not listed: \(r.stdout)")
@@ -136,7 +136,7 @@ struct CLITests {
         let commands: [[String]] = [["title"], ["slideshow"], ["stitch"], ["render"], ["assemble"], ["color"], ["still"],
                                     ["contact-sheet"], ["run"], ["schema"], ["otio", "export"], ["otio", "import"]]
         for command in commands {
-            let r = try CLI.run(command + ["--help"])
+            let r = try CLI.help(command)
             #expect(r.status == 0, "\(command) --help: \(r.stderr)")
             let blocks = r.stdout.components(separatedBy: "\n  -")
             #expect(blocks.count > 1, "\(command) --help lists options")

@@ -48,7 +48,7 @@ struct ChunkCommandTests {
         }
         let noFolder = try CLI.run(["assemble", spec, "--chunk-dir", "nowhere", "-o", "x.mp4"], in: folder.url)
         #expect(noFolder.status == 64 && noFolder.stderr.contains("--chunk-dir nowhere: no such folder"), "\(noFolder.stderr)")
-        let help = try CLI.run(["assemble", "--help"])
+        let help = try CLI.help(["assemble"])
         #expect(help.status == 0 && help.stdout.contains("--chunk-dir") && help.stdout.contains("without re-encoding"))
     }
 

@@ -46,7 +46,7 @@ struct HelpExampleTests {
     /// `moviemaker COMMAND… --help`, or nil when it cannot be run.
     static func help(_ command: [String]) -> String? {
         guard FileManager.default.isExecutableFile(atPath: CLI.executable.path),
-              let r = try? CLI.run(command + ["--help"]), r.status == 0 else { return nil }
+              let r = try? CLI.help(command), r.status == 0 else { return nil }
         return r.stdout
     }
 

@@ -204,7 +204,7 @@ struct NewcomerTests {
 
     /// Every subcommand's name, nested ones as "otio export", from the SUBCOMMANDS sections of the help.
     static func subcommands(of prefix: [String] = []) throws -> [[String]] {
-        let r = try CLI.run(prefix + ["--help"])
+        let r = try CLI.help(prefix)
         guard r.status == 0, prefix.count < 2,
               let section = r.stdout.components(separatedBy: "SUBCOMMANDS:").dropFirst().first else { return [] }
         var found: [[String]] = []
@@ -225,7 +225,7 @@ struct NewcomerTests {
         let commands = try Self.subcommands()
         #expect(commands.count >= 13 && commands.contains(["otio", "export"]) && commands.contains(["slideshow"]), "\(commands)")
         for command in [[]] + commands {
-            let r = try CLI.run(command + ["--help"])
+            let r = try CLI.help(command)
             #expect(r.status == 0, "\(command): \(r.stderr)")
             // An option's help wraps over several lines: join each entry (a line starting with two spaces
             // and a non-space) with the lines indented under it, so "(default: 0) (default:\n 0.0)" is found too.

@@ -213,16 +213,16 @@ struct RenderCommandTests {
     @Test("the new commands are listed and their help names the flags users' scripts rely on")
     func help() throws {
         guard CLI.isBuilt else { return }
-        let root = try CLI.run(["--help"])
+        let root = try CLI.help([])
         for name in ["render", "validate", "format", "schema", "otio"] {
             #expect(root.stdout.contains("  \(name) "), "\(name) is not listed: \(root.stdout)")
         }
-        let render = try CLI.run(["render", "--help"])
+        let render = try CLI.help(["render"])
         #expect(render.status == 0)
         for flag in ["--slot <name=value>", "--media <file>", "--save-spec <file.json>", "--preview", "--check", "--crf", "--preset", "-o, --output"] {
             #expect(render.stdout.contains(flag), "render --help lacks \(flag)")
         }
-        let otio = try CLI.run(["otio", "--help"])
+        let otio = try CLI.help(["otio"])
         #expect(otio.stdout.contains("export") && otio.stdout.contains("import") && otio.stdout.contains("in_offset"))
         let missing = try CLI.run(["render", "/nonexistent/spec.json", "-o", "/tmp/x.mp4"])
         #expect(missing.status == 64 && missing.stderr.contains("/nonexistent/spec.json: no such file"), "\(missing.stderr)")

@@ -29,13 +29,13 @@ struct TitleCommandTests {
 
     @Test func helpListsStylesTransparencyAndStill() throws {
         guard CLI.isBuilt else { return }
-        let r = try CLI.run(["title", "--help"])
+        let r = try CLI.help(["title"])
         #expect(r.status == 0)
         for word in ["--subtitle", "--duration", "--style", "fade", "slide", "typewriter", "pop", "--font", "--size",
                      "--fps", "--background", "--transparent", "--still", "--quiet", "-o"] {
             #expect(r.stdout.contains(word), "help lacks \(word)")
         }
-        let root = try CLI.run(["--help"])
+        let root = try CLI.help([])
         #expect(root.stdout.contains("title"))
     }
 
