@@ -68,12 +68,14 @@ void mmt_rgba_to_bgra(const uint8_t *rgba, uint8_t *bgra, size_t pixel_count) {
     }
 }
 
-long mmt_ink_box(const uint8_t *bgra, int width, int x0, int x1, int y0, int y1, uint8_t threshold, long box[4]) {
+long mmt_color_box(const uint8_t *bgra, int width, int x0, int x1, int y0, int y1,
+                   const uint8_t lo[4], const uint8_t hi[4], long box[4]) {
     long min_x = -1, min_y = -1, max_x = -1, max_y = -1, count = 0;
     for (int y = y0; y < y1; y++) {
         for (int x = x0; x < x1; x++) {
             const uint8_t *p = bgra + ((size_t)y * (size_t)width + (size_t)x) * 4;
-            if (p[2] > threshold && p[1] > threshold && p[0] > threshold && p[3] > threshold) {
+            if (p[0] >= lo[0] && p[0] <= hi[0] && p[1] >= lo[1] && p[1] <= hi[1] &&
+                p[2] >= lo[2] && p[2] <= hi[2] && p[3] >= lo[3] && p[3] <= hi[3]) {
                 if (count == 0 || x < min_x) min_x = x;
                 if (count == 0 || y < min_y) min_y = y;
                 if (x > max_x) max_x = x;
@@ -84,4 +86,32 @@ long mmt_ink_box(const uint8_t *bgra, int width, int x0, int x1, int y0, int y1,
     }
     if (count > 0) { box[0] = min_x; box[1] = min_y; box[2] = max_x; box[3] = max_y; }
     return count;
+}
+
+void mmt_channel_ranges(const uint8_t *bgra, size_t pixel_count, uint8_t lo[3], uint8_t hi[3]) {
+    for (int c = 0; c < 3; c++) { lo[c] = 255; hi[c] = 0; }
+    for (size_t i = 0; i < pixel_count * 4; i += 4) {
+        for (int c = 0; c < 3; c++) {
+            uint8_t v = bgra[i + c];
+            if (v < lo[c]) lo[c] = v;
+            if (v > hi[c]) hi[c] = v;
+        }
+    }
+}
+
+void mmt_correlation_sums(const float *a, size_t a_count, const float *b, size_t b_count, int channels,
+                          long lag, long start, long end, double sums[3]) {
+    double ab = 0.0, aa = 0.0, bb = 0.0;
+    for (long n = start; n < end; n++) {
+        if (n + lag < 0 || (size_t)((n + lag + 1) * channels) > b_count || (size_t)((n + 1) * channels) > a_count) continue;
+        for (int c = 0; c < channels; c++) {
+            double x = (double)a[n * channels + c], y = (double)b[(n + lag) * channels + c];
+            ab += x * y;
+            aa += x * x;
+            bb += y * y;
+        }
+    }
+    sums[0] = ab;
+    sums[1] = aa;
+    sums[2] = bb;
 }

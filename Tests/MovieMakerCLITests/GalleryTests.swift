@@ -38,16 +38,8 @@ struct GalleryTests {
 
     /// The widest spread of one channel over the picture: 0 for a frame of one flat colour.
     static func colourSpread(_ p: PixelBuffer) -> Int {
-        var low = [255, 255, 255], high = [0, 0, 0]
-        p.bytes.withUnsafeBufferPointer { bytes in
-            for i in stride(from: 0, to: bytes.count, by: 4) {
-                for c in 0..<3 {
-                    let v = Int(bytes[i + c])
-                    low[c] = min(low[c], v); high[c] = max(high[c], v)
-                }
-            }
-        }
-        return (0..<3).map { high[$0] - low[$0] }.max() ?? 0
+        let ranges = channelRanges(p)
+        return [ranges.red, ranges.green, ranges.blue].map { $0.map { $0.upperBound - $0.lowerBound } ?? 0 }.max() ?? 0
     }
 
     /// The fraction of pixels where `a` and `b` differ by more than `tolerance` in some channel (more

@@ -41,16 +41,7 @@ struct CaptionTests {
 
     /// The box of the red pixels (the mark).
     static func redBox(_ px: PixelBuffer) -> (minX: Int, minY: Int, maxX: Int, maxY: Int, count: Int)? {
-        var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1, count = 0
-        for y in 0..<px.height {
-            for x in 0..<px.width {
-                let p = px.rgba(x: x, y: y)
-                if p.red > 150 && p.green < 80 && p.blue < 80 {
-                    minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y); count += 1
-                }
-            }
-        }
-        return count == 0 ? nil : (minX, minY, maxX, maxY, count)
+        colorBox(px, red: 151...255, green: 0...79, blue: 0...79)
     }
 
     /// The laid-out rectangle of word `i` (page and plan from the leaf's own paging).

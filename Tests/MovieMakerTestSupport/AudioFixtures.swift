@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import MovieMaker
+internal import CMovieMakerTestKernels
 
 /// Helpers for the audio input tests: fixtures made with the ffmpeg CLI, raw references, rendering, correlation.
 public enum AudioInTesting {
@@ -54,17 +55,14 @@ public enum AudioInTesting {
     /// Normalised cross-correlation of `a` and `b` (interleaved, `channels` per frame) with `b` shifted by
     /// `lag` frames, over frames `range` of `a`.
     public static func correlation(_ a: [Float], _ b: [Float], channels: Int, lag: Int, range: Range<Int>) -> Double {
-        var ab = 0.0, aa = 0.0, bb = 0.0
+        // In frame then channel order, in Double, as the Swift loop it replaced (TestKernelTests).
+        var sums = [Double](repeating: 0, count: 3)
         a.withUnsafeBufferPointer { pa in
             b.withUnsafeBufferPointer { pb in
-                for n in range where n + lag >= 0 && (n + lag + 1) * channels <= pb.count && (n + 1) * channels <= pa.count {
-                    for c in 0..<channels {
-                        let x = Double(pa[n * channels + c]), y = Double(pb[(n + lag) * channels + c])
-                        ab += x * y; aa += x * x; bb += y * y
-                    }
-                }
+                mmt_correlation_sums(pa.baseAddress, pa.count, pb.baseAddress, pb.count, Int32(channels), lag, range.lowerBound, range.upperBound, &sums)
             }
         }
+        let (ab, aa, bb) = (sums[0], sums[1], sums[2])
         return aa > 0 && bb > 0 ? ab / (aa * bb).squareRoot() : 0
     }
 

@@ -173,13 +173,7 @@ struct StickerDecodingTests {
 
     /// The bounding box of pixels with red above 100 (the red sticker on black).
     func redBox(_ p: PixelBuffer) -> (minX: Int, minY: Int, maxX: Int, maxY: Int, count: Int)? {
-        var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1, count = 0
-        for y in 0..<p.height {
-            for x in 0..<p.width where p.rgba(x: x, y: y).red > 100 {
-                minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y); count += 1
-            }
-        }
-        return count == 0 ? nil : (minX, minY, maxX, maxY, count)
+        colorBox(p, red: 101...255)
     }
 
     /// The sticker fixture's first (red) frame drawn alone (1 s, not looping into other colours: a still).

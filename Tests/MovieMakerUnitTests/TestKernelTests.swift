@@ -141,6 +141,68 @@ struct TestKernelTests {
         }
     }
 
+    @Test("colour boxes: the box and count of the pixels whose channels lie in given ranges")
+    func colorBoxes() {
+        var random = Random(state: 7)
+        for (w, h) in Self.sizes {
+            let p = Self.picture(width: w, height: h, random: &random)
+            let cases: [(red: ClosedRange<UInt8>, green: ClosedRange<UInt8>, blue: ClosedRange<UInt8>, alpha: ClosedRange<UInt8>)] = [
+                (151...255, 0...79, 0...79, 0...255), (101...255, 0...255, 0...255, 0...255), (0...0, 255...255, 0...255, 1...254),
+            ]
+            for (red, green, blue, alpha) in cases {
+                var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1, count = 0
+                for y in 0..<h {
+                    for x in 0..<w {
+                        let c = p.rgba(x: x, y: y)
+                        if red.contains(c.red) && green.contains(c.green) && blue.contains(c.blue) && alpha.contains(c.alpha) {
+                            minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y); count += 1
+                        }
+                    }
+                }
+                let found = colorBox(p, red: red, green: green, blue: blue, alpha: alpha).map { [$0.minX, $0.minY, $0.maxX, $0.maxY, $0.count] }
+                #expect(found == (count == 0 ? nil : [minX, minY, maxX, maxY, count]), "\(w)x\(h), \(red) \(green) \(blue) \(alpha)")
+            }
+        }
+    }
+
+    @Test("channel ranges: each of red, green and blue's lowest and highest value")
+    func channelRangesMatch() {
+        var random = Random(state: 8)
+        for (w, h) in Self.sizes {
+            let p = Self.picture(width: w, height: h, random: &random)
+            var low = [255, 255, 255], high = [0, 0, 0]
+            for i in stride(from: 0, to: p.bytes.count, by: 4) {
+                for c in 0..<3 { low[c] = min(low[c], Int(p.bytes[i + c])); high[c] = max(high[c], Int(p.bytes[i + c])) }
+            }
+            let r = channelRanges(p)
+            #expect([r.blue, r.green, r.red] == (0..<3).map { low[$0]...high[$0] }, "\(w)x\(h)")
+        }
+        let empty = channelRanges(PixelBuffer(width: 0, height: 0, bytes: []))
+        #expect(empty.red == nil && empty.green == nil && empty.blue == nil)
+    }
+
+    @Test("correlation sums: the same bits as the Swift loop, with lags that run off either end")
+    func correlationSums() {
+        var random = Random(state: 9)
+        for channels in [1, 2] {
+            let a = (0..<(1_001 * channels)).map { _ in Float(random.unit()) }, b = (0..<(997 * channels)).map { _ in Float(random.unit()) }
+            for (lag, range) in [(0, 0..<1_001), (-5, 0..<1_001), (7, 100..<990), (-2_000, 0..<10), (3, 500..<500)] {
+                var ab = 0.0, aa = 0.0, bb = 0.0
+                for n in range where n + lag >= 0 && (n + lag + 1) * channels <= b.count && (n + 1) * channels <= a.count {
+                    for c in 0..<channels {
+                        let x = Double(a[n * channels + c]), y = Double(b[(n + lag) * channels + c])
+                        ab += x * y; aa += x * x; bb += y * y
+                    }
+                }
+                var sums = [Double](repeating: -1, count: 3)
+                mmt_correlation_sums(a, a.count, b, b.count, Int32(channels), lag, range.lowerBound, range.upperBound, &sums)
+                #expect(sums.map(\.bitPattern) == [ab, aa, bb].map(\.bitPattern), "\(channels) channels, lag \(lag), \(range)")
+                let reference = aa > 0 && bb > 0 ? ab / (aa * bb).squareRoot() : 0
+                #expect(AudioInTesting.correlation(a, b, channels: channels, lag: lag, range: range) == reference)
+            }
+        }
+    }
+
     @Test("Goertzel's power: the same bits as the Swift loop, for tones and noise of several lengths")
     func goertzel() {
         var random = Random(state: 5)

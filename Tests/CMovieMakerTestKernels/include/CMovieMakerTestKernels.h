@@ -28,8 +28,19 @@ double mmt_goertzel_power(const double *x, size_t count, double c);
 /// RGBA bytes to BGRA, `pixel_count` pixels.
 void mmt_rgba_to_bgra(const uint8_t *rgba, uint8_t *bgra, size_t pixel_count);
 
-/// The bounding box and count of the pixels x0..<x1, y0..<y1 of a BGRA picture whose four bytes are all
-/// above `threshold`. `box` receives min x, min y, max x, max y; returns the count (0: `box` untouched).
-long mmt_ink_box(const uint8_t *bgra, int width, int x0, int x1, int y0, int y1, uint8_t threshold, long box[4]);
+/// The bounding box and count of the pixels x0..<x1, y0..<y1 of a BGRA picture whose byte k lies in
+/// lo[k]...hi[k] for each k (B, G, R, A). `box` receives min x, min y, max x, max y; returns the count
+/// (0: `box` untouched).
+long mmt_color_box(const uint8_t *bgra, int width, int x0, int x1, int y0, int y1,
+                   const uint8_t lo[4], const uint8_t hi[4], long box[4]);
+
+/// The lowest and highest value of each of the first three bytes (B, G, R) over `pixel_count` pixels.
+void mmt_channel_ranges(const uint8_t *bgra, size_t pixel_count, uint8_t lo[3], uint8_t hi[3]);
+
+/// Cross-correlation sums of interleaved `a` and `b` (`channels` per frame), `b` shifted by `lag`
+/// frames, over frames start..<end of `a` that both hold: sums[0] += x·y, sums[1] += x·x,
+/// sums[2] += y·y in frame then channel order, in double.
+void mmt_correlation_sums(const float *a, size_t a_count, const float *b, size_t b_count, int channels,
+                          long lag, long start, long end, double sums[3]);
 
 #endif
