@@ -123,7 +123,7 @@ let package = Package(
         // does not spend a tenth of its time in them (same results to the bit: see its header).
         .target(name: "CMovieMakerTestKernels", path: "Tests/CMovieMakerTestKernels"),
         // Unit tests: values, drawing, composition, decoding; nothing is encoded (frames are checked in memory).
-        .testTarget(name: "MovieMakerUnitTests", dependencies: ["MovieMaker", "MovieMakerTestSupport"]),
+        .testTarget(name: "MovieMakerUnitTests", dependencies: ["MovieMaker", "MovieMakerTestSupport", "CMovieMakerTestKernels"]),
         // Render tests: movies written with x264/libavformat and read back (frames, timestamps, colour, sound).
         .testTarget(name: "MovieMakerRenderTests", dependencies: ["MovieMaker", "MovieMakerTestSupport", "MovieMakerWorkloads"]),
         // CLI tests: the built `moviemaker` binary run as a process.

@@ -212,7 +212,7 @@ struct NewcomerTests {
         for line in section.split(separator: "\n", omittingEmptySubsequences: false).dropFirst() {
             if line.trimmingCharacters(in: .whitespaces).isEmpty { break }
             guard line.hasPrefix("  "), !line.hasPrefix("   "),
-                  let name = line.split(separator: " ").first.map { String($0) },
+                  let name = line.split(separator: " ").first.map({ String($0) }),
                   name != "help", name.allSatisfy({ $0.isLowercase || $0 == "-" }) else { continue }
             found.append(prefix + [name])
             found += try subcommands(of: prefix + [name])

@@ -55,7 +55,9 @@ public enum AudioInTesting {
     /// Normalised cross-correlation of `a` and `b` (interleaved, `channels` per frame) with `b` shifted by
     /// `lag` frames, over frames `range` of `a`.
     public static func correlation(_ a: [Float], _ b: [Float], channels: Int, lag: Int, range: Range<Int>) -> Double {
-        // In frame then channel order, in Double, as the Swift loop it replaced (TestKernelTests).
+        // In frame then channel order, in Double, as the Swift loop it replaced (TestKernelTests). A
+        // negative start indexed outside `a` there (a trap); here it would read outside it.
+        precondition(range.lowerBound >= 0 && channels > 0, "correlation: frames \(range), \(channels) channels")
         var sums = [Double](repeating: 0, count: 3)
         a.withUnsafeBufferPointer { pa in
             b.withUnsafeBufferPointer { pb in
