@@ -32,7 +32,7 @@ public func colorBox(_ px: PixelBuffer, red: ClosedRange<UInt8> = 0...255, green
     return count == 0 ? nil : (box[0], box[1], box[2], box[3], count)
 }
 
-/// The lowest and highest value of red, green and blue over the whole picture (255 and 0 when it has no pixels).
+/// The lowest and highest value of red, green and blue over the whole picture (nil when it has no pixels).
 public func channelRanges(_ px: PixelBuffer) -> (red: ClosedRange<Int>?, green: ClosedRange<Int>?, blue: ClosedRange<Int>?) {
     precondition(px.bytes.count >= px.width * px.height * 4)
     var lo = [UInt8](repeating: 0, count: 3), hi = [UInt8](repeating: 0, count: 3)

@@ -532,14 +532,8 @@ public enum VideoFixtures {
     /// A side of the picture.
     enum Side: CaseIterable { case top, bottom, left, right }
 
-    /// Luma (0…255) of a pixel.
-    @inline(__always) static func luma(_ p: PixelBuffer, _ x: Int, _ y: Int) -> Double {
-        let i = (y * p.width + x) * 4
-        return 0.299 * Double(p.bytes[i + 2]) + 0.587 * Double(p.bytes[i + 1]) + 0.114 * Double(p.bytes[i])
-    }
-
-    /// Mean luma along a line through the centre in `direction`, each sample averaged over ±5 % of the
-    /// other dimension (within the code band).
+    /// Mean luma (0.299 R + 0.587 G + 0.114 B, 0…255) along a line through the centre in `direction`,
+    /// each sample averaged over ±5 % of the other dimension (within the code band).
     static func profile(_ p: PixelBuffer, _ direction: ReadDirection) -> [Double] {
         precondition(p.bytes.count >= p.width * p.height * 4)
         let alongX = direction == .leftToRight || direction == .rightToLeft
@@ -549,7 +543,7 @@ public enum VideoFixtures {
         var out = [Double](repeating: 0, count: count)
         p.bytes.withUnsafeBufferPointer { bytes in
             out.withUnsafeMutableBufferPointer { o in
-                // luma(p, x, y) summed over the band in order, as a reduce from 0.0 would.
+                // Each pixel's luma summed over the band in order, as a reduce from 0.0 would.
                 mmt_luma_profile(bytes.baseAddress, Int32(p.width), alongX ? 1 : 0, Int32(count), Int32(c), Int32(k), o.baseAddress)
             }
         }
