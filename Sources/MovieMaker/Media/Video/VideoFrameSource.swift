@@ -69,6 +69,12 @@ final class VideoFrameSource {
     static let convertedCapacity = 1
     /// Without an index, a jump forward of more than this seeks instead of decoding through.
     static let seekThreshold = Time(value: 2, timescale: 1)
+    /// With an index, a jump forward seeks only when the keyframe it lands on is more than this after
+    /// the frame the decoder is at. Decoding a few frames through costs less than what a seek throws
+    /// away: the window, which the other drawing threads still ask for (one asking for a frame just
+    /// before the keyframe would then seek back a whole group of pictures, and keep the backward
+    /// window of 32 frames).
+    static let forwardSeekGain = Time(value: 1, timescale: 2)
 
     /// Opens `file` for decoding. Throws what `VideoFile` throws, and `.videoUnsupported` for HDR.
     init(file: VideoFile, drawingThreads: Int = 1) throws(MovieMakerError) {
@@ -196,17 +202,21 @@ final class VideoFrameSource {
     }
 
     /// Whether reaching `limit` from `current` is quicker by seeking: when the index has a keyframe
-    /// after `current` and at or before `limit`; without an index, when the jump is longer than
-    /// `seekThreshold`.
+    /// at or before `limit` more than `forwardSeekGain` after `current`; without an index, when the
+    /// jump is longer than `seekThreshold`.
     private func shouldSeek(from current: Int64, to limit: Int64) -> Bool {
         let stream = video.borrowedStream
         if avformat_index_get_entries_count(stream) > 0 {
             let i = av_index_search_timestamp(stream, limit, AVSEEK_FLAG_BACKWARD)
             guard i >= 0, let entry = avformat_index_get_entry(stream, i) else { return false }
-            return entry.pointee.timestamp > current
+            return duration(ticks: entry.pointee.timestamp - current) > Self.forwardSeekGain
         }
-        let gap = Time(value: (limit - current) * Int64(timeBase.num), timescale: Int64(timeBase.den))
-        return gap > Self.seekThreshold
+        return duration(ticks: limit - current) > Self.seekThreshold
+    }
+
+    /// `ticks` of the stream's time base, as a time.
+    private func duration(ticks: Int64) -> Time {
+        Time(value: ticks * Int64(timeBase.num), timescale: Int64(timeBase.den))
     }
 
     /// Seeks to the keyframe before `limit` and empties the window; the next frame decoded is at or
