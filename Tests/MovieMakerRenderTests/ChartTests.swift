@@ -105,6 +105,33 @@ struct ChartTests {
         }
     }
 
+    @Test("in a description, a CSV mistake keeps its code, file, line and column at the item's data; an unknown font is reported at font")
+    func tableMistakesInADescription() throws {
+        let folder = try TemporaryFolder()
+        let csv = folder.url.appendingPathComponent("sales.csv")
+        try Data("name,a,b\nx,1,2\ny,3,4o\n".utf8).write(to: csv)
+        func compile(_ item: String) throws(MovieMakerError) {
+            let timeline = try Timeline(jsonText: """
+            {"version": 1, "output": {"size": "160x120", "fps": 10}, "tracks": [{"kind": "video", "items": [\(item)]}]}
+            """)
+            _ = try timeline.composition(Timeline.RenderOptions(drawingThreads: 1))
+        }
+        do {
+            try compile(#"{"type": "chart", "kind": "bar", "data": {"file": "\#(csv.path)"}, "duration": "1s"}"#)
+            Issue.record("4o is not a number")
+        } catch {
+            #expect(error.code == .invalidData, "\(error.code)")
+            #expect(error.location?.jsonPath == "tracks[0].items[0].data" && error.location?.file == csv.path, "\(String(describing: error.location))")
+            #expect("\(error)".contains("sales.csv, line 3, column 3"), "\(error)")
+        }
+        do {
+            try compile(#"{"type": "chart", "kind": "bar", "data": [["name", "a"], ["x", 1]], "font": "No Such Font Family 42", "duration": "1s"}"#)
+            Issue.record("the font is not installed")
+        } catch {
+            #expect(error.code == .fontNotFound && error.location?.jsonPath == "tracks[0].items[0].font", "\(error.code) at \(String(describing: error.location))")
+        }
+    }
+
     @Test("bars, lines and a pie render from a description file; each changes as it grows in and holds at the end")
     func kindsRender() throws {
         for kind in ["bar", "line", "pie"] {

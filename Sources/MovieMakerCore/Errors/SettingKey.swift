@@ -108,6 +108,8 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
     public static let fontSize = SettingKey(rawValue: "fontSize", description: "font size")
     /// The width text wraps at.
     public static let textWidth = SettingKey(rawValue: "textWidth", description: "text width")
+    /// The digits a number is written with after its decimal mark (a chart's or counter's values).
+    public static let decimals = SettingKey(rawValue: "decimals", description: "decimals")
     /// `TextStyle.lineSpacing`.
     public static let lineSpacing = SettingKey(rawValue: "lineSpacing", description: "line spacing")
     /// `TextStyle.letterSpacing`.
@@ -269,7 +271,7 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
         .crf, .videoCodec, .bitDepth, .gifColors, .plays, .webpQuality, .maxFileSize, .chapters, .segmentDuration, .bitrate, .keyframeInterval, .bufferCount, .drawingThreads, .threads, .frameCount, .audioSampleRate,
         .audioChannelCount, .audioBitRate, .soundStartTime, .audioReaderFormat, .musicVolume, .musicFade, .stillTime, .time, .frameRange, .studioHook, .chunk,
         .transition, .transitionDuration, .transitions, .color, .groupOpacity, .shadowBlur, .shadowOffset, .blurRadius,
-        .regularPolygonSides, .starPoints, .fontSize, .textWidth, .lineSpacing, .letterSpacing, .outlineWidth,
+        .regularPolygonSides, .starPoints, .fontSize, .textWidth, .decimals, .lineSpacing, .letterSpacing, .outlineWidth,
         .captionWidth, .captionLines, .captionWordsPerPage, .captionTiming, .captionPosition, .narrationText, .narrationVoice, .narrationRate, .narrationPitch, .audiogramBars, .audiogramGap, .audiogramFrequencies, .audiogramFloor, .audiogramSmoothing, .audiogramArea, .audiogramStart, .transcriptText, .transcriptSound, .fittingBox, .fittingFontSizes, .easing, .keyframes, .keyframeTime, .duration, .wavLength, .sampleRate,
         .channelCount, .soundDuration, .burstLength, .burstTime, .burstInterval, .beepRamp, .frequency, .amplitude,
         .audioClipInPoint, .audioClipOutPoint, .audioClipGain, .audioClipFadeIn, .audioClipFadeOut,

@@ -294,9 +294,8 @@ extension TimelineCompiler {
         switch c.data! {
         case let .file(p):
             let url = try file(.file(p), at: path.appending("data"), kinds: [.media])
-            do { table = try ChartData(contentsOf: url) } catch {
-                throw .invalidDescription(path.appending("data"), error.message, file: url.path)
-            }
+            // The CSV's own error (`invalidData`: its file, line and column), at the item's `data`.
+            do { table = try ChartData(contentsOf: url) } catch { throw error.located(jsonPath: path.appending("data").description) }
             what += " of \(url.lastPathComponent)"
         case let .rows(columns, series):
             table = ChartData(columns: columns, series: series)
@@ -319,7 +318,14 @@ extension TimelineCompiler {
                                      easing: c.easing ?? .easeInOut, periodDuration: c.periodDuration?.time(at: rate), hole: c.hole ?? 0)
         let clip: Clip
         do { clip = try chart.clip(duration: length, width: width, height: height) } catch {
-            throw .invalidDescription(path.appending("data"), error.message)
+            // The error keeps its code and points at the key that caused it.
+            let key = switch error.code {
+            case .fontNotFound, .invalidMarkup: "font"
+            case .invalidSetting where error.setting == .color: "colors"
+            case .invalidSetting where error.setting == .decimals: "decimals"
+            default: "data"
+            }
+            throw error.located(jsonPath: path.appending(key).description)
         }
         return CompiledItem(clip: clip, what: what, detail: "\(table.series.count) series × \(table.columns.count) columns")
     }
