@@ -78,6 +78,29 @@ struct ChartTests {
         }
     }
 
+    @Test("two bars change places around the moment their values cross, over a quarter of the way, without jumps")
+    func raceSwapsWhereValuesCross() throws {
+        // A grows from 0 to 100 while B falls from 60 to 40: they cross half-way (linear easing).
+        let data = ChartData(columns: ["2019", "2020"], series: [ChartData.Series("A", values: [0, 100]), ChartData.Series("B", values: [60, 40])])
+        let chart = Chart(.barRace, data: data, easing: .linear)
+        let layout = try ChartLayout(chart: chart, frame: Size(width: 640, height: 360), duration: 4)
+        let step = layout.periodStep
+        func positions(_ way: Double) -> [Double] { layout.raceState(at: way * step).positions }
+        // Before the swap's window (0.375…0.625 of the way), each bar holds the first period's row; after it, the second's.
+        for way in [0, 0.1, 0.3, 0.37] { #expect(positions(way) == [1, 0], "at \(way) of the way: \(positions(way))") }
+        for way in [0.63, 0.8, 0.99] { #expect(positions(way) == [0, 1], "at \(way) of the way: \(positions(way))") }
+        #expect(positions(1) == [0, 1])
+        // Half-way, where the values are equal, the two bars are half-way between their rows.
+        #expect(positions(0.5).map { abs($0 - 0.5) < 1e-9 } == [true, true], "\(positions(0.5))")
+        // Moving smoothly: no step of 1/200 of the way moves a bar by more than 1/20 of a row.
+        var previous = positions(0)
+        for k in 1...200 {
+            let now = positions(Double(k) / 200)
+            #expect(zip(now, previous).allSatisfy { abs($0 - $1) <= 0.05 }, "\(k)/200 of the way: \(previous) → \(now)")
+            previous = now
+        }
+    }
+
     @Test("a CSV with a bad number names its line and column; a short row names its line; inline rows name their JSON path")
     func badTables() throws {
         do {

@@ -155,17 +155,6 @@ struct ChartLayout: Sendable {
         return chart.periodDuration?.seconds ?? duration.seconds / n
     }
 
-    /// The order of the series at column `k`: largest value first, ties by the series' order.
-    func ranks(at k: Int) -> [Int] {
-        let order = chart.data.series.indices.sorted { a, b in
-            let va = chart.data.series[a].values[k], vb = chart.data.series[b].values[k]
-            return va != vb ? va > vb : a < b
-        }
-        var rank = [Int](repeating: 0, count: order.count)
-        for (position, i) in order.enumerated() { rank[i] = position }
-        return rank
-    }
-
     /// Where the race is at `t`: the period before, the one after, and the eased fraction between.
     func racePosition(at t: Double) -> (from: Int, to: Int, fraction: Double) {
         let n = chart.data.columns.count
@@ -182,13 +171,42 @@ struct ChartLayout: Sendable {
         return (left, longest, area.height / Double(max(1, chart.data.series.count)))
     }
 
+    /// How long two bars take to change places, as a share of the eased way between two periods.
+    static let raceSwap = 0.25
+
     /// The value and rank position of each series at `t`, and the largest value (the scale).
+    ///
+    /// Two bars change places around the moment their values cross, over `raceSwap` of the way between
+    /// the periods (less when the crossing is nearer a period than that), rather than over the whole
+    /// way: the bars, and their labels, overlap only while they pass. Each bar's position is its rank
+    /// (how many bars are ahead of it) averaged over a window of the way centred on `t`, narrowed at
+    /// the periods so that at a period the bars are exactly in that period's order.
     func raceState(at t: Double) -> (values: [Double], positions: [Double], largest: Double) {
         let (a, b, f) = racePosition(at: t)
-        let ra = ranks(at: a), rb = ranks(at: b)
-        let values = chart.data.series.map { $0.values[a] + ($0.values[b] - $0.values[a]) * f }
-        let positions = chart.data.series.indices.map { Double(ra[$0]) + Double(rb[$0] - ra[$0]) * f }
+        let series = chart.data.series
+        let values = series.map { $0.values[a] + ($0.values[b] - $0.values[a]) * f }
+        let half = min(Self.raceSwap / 2, f, 1 - f)
+        let low = f - half, high = f + half
+        var positions = [Double](repeating: 0, count: series.count)
+        for i in series.indices {
+            for j in series.indices where j != i {
+                // j is ahead of i where d(u) = α + βu > 0 (u: the eased way), or on a tie when j comes first.
+                let alpha = series[j].values[a] - series[i].values[a]
+                let beta = (series[j].values[b] - series[j].values[a]) - (series[i].values[b] - series[i].values[a])
+                positions[i] += Self.shareAhead(alpha: alpha, beta: beta, from: low, to: high, firstOnTie: j < i)
+            }
+        }
         return (values, positions, max(values.max() ?? 0, 1e-12))
+    }
+
+    /// The share of `low…high` where α + βu > 0 (or = 0, when `firstOnTie`); at a single point, whether it holds there.
+    static func shareAhead(alpha: Double, beta: Double, from low: Double, to high: Double, firstOnTie: Bool) -> Double {
+        func ahead(_ u: Double) -> Bool { let d = alpha + beta * u; return d > 0 || (d == 0 && firstOnTie) }
+        guard high > low, beta != 0 else { return ahead((low + high) / 2) ? 1 : 0 }
+        let root = -alpha / beta
+        // Ahead after the root when β > 0, before it when β < 0.
+        let span = beta > 0 ? high - min(high, max(low, root)) : max(low, min(high, root)) - low
+        return span / (high - low)
     }
 
     func drawRace(at t: Double, in ctx: DrawingContext) throws {
