@@ -147,14 +147,15 @@ static double now_ms(void) {
 
 /// Reads the child's whole stream (until it closes the pipe) within the timeout, then reaps it.
 /// Returns an MM_SPEECH_ code: the child's exit status, or one of this side's failures.
-static int collect(pid_t child, int fd, int timeout_ms, stream *out, int32_t *system_error) {
+static int collect(pid_t child, int fd, int timeout_ms, int first_record_ms, stream *out, int32_t *system_error) {
     double start = now_ms();
     double limit = timeout_ms > 0 ? timeout_ms : 60000;
+    double first_record = first_record_ms > 0 ? first_record_ms : FIRST_RECORD_MS;
     int result = MM_SPEECH_OK;
     for (;;) {
         // Until the child's first record, a short deadline: a child that blocks there is stuck on a
         // lock it inherited, and a new child will not be (see child_start).
-        double deadline = start + (out->size == 0 && limit > FIRST_RECORD_MS ? FIRST_RECORD_MS : limit);
+        double deadline = start + (out->size == 0 && limit > first_record ? first_record : limit);
         if (out->capacity - out->size < 65536) {
             size_t capacity = out->capacity == 0 ? 262144 : out->capacity * 2;
             char *grown = realloc(out->bytes, capacity);
@@ -199,7 +200,7 @@ static int collect(pid_t child, int fd, int timeout_ms, stream *out, int32_t *sy
 }
 
 /// Forks a child that runs `job` after child_start; reads its stream into `out`.
-static int run_child_once(const mm_speech_request *request, stream *out, int32_t *system_error,
+static int run_child_once(const mm_speech_request *request, int attempt, stream *out, int32_t *system_error,
                      void (*job)(const mm_speech_request *, const void *, size_t, unsigned int, int), const void *input, size_t input_size,
                      unsigned int flags, int count) {
     int fds[2];
@@ -213,12 +214,15 @@ static int run_child_once(const mm_speech_request *request, stream *out, int32_t
     }
     if (child == 0) {
         close(fds[0]);
+        if (attempt < request->stalled_attempts) {
+            for (;;) pause();    // a test's stuck child: killed by the parent
+        }
         child_start(request, fds[1]);
         job(request, input, input_size, flags, count);
         _exit(MM_SPEECH_OK);
     }
     close(fds[1]);
-    return collect(child, fds[0], request->timeout_ms, out, system_error);
+    return collect(child, fds[0], request->timeout_ms, request->first_record_ms, out, system_error);
 }
 
 /// run_child_once, again with a new child (up to twice more) when one got stuck before its first record.
@@ -228,7 +232,7 @@ static int run_child(const mm_speech_request *request, stream *out, int32_t *sys
     int result = MM_SPEECH_STUCK;
     for (int attempt = 0; attempt < 3 && result == MM_SPEECH_STUCK; attempt++) {
         out->size = 0;
-        result = run_child_once(request, out, system_error, job, input, input_size, flags, count);
+        result = run_child_once(request, attempt, out, system_error, job, input, input_size, flags, count);
     }
     return result == MM_SPEECH_STUCK ? MM_SPEECH_TIMED_OUT : result;
 }

@@ -118,6 +118,27 @@ struct NarrationTests {
         }
     }
 
+    @Test("a child stuck before its first record is replaced by a new one, which speaks the same; three stuck in a row are a typed error")
+    func stuckChildren() throws {
+        let text = "Words follow the voice, softly."
+        func say(_ stall: SpeechSynthesizer.Stall?) throws(MovieMakerError) -> Speech {
+            try SpeechSynthesizer.speak(text, voice: "en-us", rate: 175, pitch: 50, markup: false, stall: stall)
+        }
+        let alone = try say(nil)
+        // The first two children stall: each is stopped after 300 ms and the third speaks.
+        let retried = try say(SpeechSynthesizer.Stall(children: 2, firstRecordMilliseconds: 300))
+        #expect(retried.samples == alone.samples && retried.words == alone.words)
+        let start = ContinuousClock.now
+        do {
+            _ = try say(SpeechSynthesizer.Stall(children: 3, firstRecordMilliseconds: 300))
+            Issue.record("three stuck children in a row spoke")
+        } catch {
+            #expect(error.code == .invalidSetting && error.setting == .narrationText && error.message.contains("took too long"), "\(error)")
+        }
+        // Three children of 300 ms each, not the 120-s timeout of a child that has started speaking.
+        #expect(ContinuousClock.now - start < .seconds(10))
+    }
+
     @Test("texts spoken on several threads at once: each the same speech it is alone, and unlike each other")
     func concurrentSpeech() throws {
         let texts = ["Words follow the voice, softly.", "A second text, spoken at the same time.", "Three, two, one."]

@@ -67,6 +67,12 @@ typedef struct mm_speech_request {
     unsigned int seed;
     /// How long the child may take, in milliseconds.
     int timeout_ms;
+    /// For tests: how long a child may take to send its first record before it is taken for stuck and
+    /// a new one started, in milliseconds (0: the default, 10 s).
+    int first_record_ms;
+    /// For tests: this many children in a row stall before their first record, as a child stuck on a
+    /// lock inherited at fork would (0 in use).
+    int stalled_attempts;
 } mm_speech_request;
 
 /// Speaks `text` (`text_size` bytes with its terminating NUL) with espeak_Synth's `flags`.

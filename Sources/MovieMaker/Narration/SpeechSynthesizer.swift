@@ -56,6 +56,15 @@ enum SpeechSynthesizer {
     /// stopped and the error says so.
     private static func timeout(forBytes bytes: Int) -> Int32 { Int32(clamping: 120_000 + bytes * 20) }
 
+    /// For tests: children that stall before their first record, as one stuck on a lock inherited at
+    /// fork would, and how soon such a child is replaced by a new one (up to three children in all).
+    struct Stall {
+        /// How many children in a row stall.
+        var children: Int32
+        /// How long a child may take to send its first record, in milliseconds.
+        var firstRecordMilliseconds: Int32
+    }
+
     /// The steady data folder and the voices' languages, made and listed once.
     private static func prepare(voice: String) throws(MovieMakerError) -> (data: String, names: [String]) {
         try engine.withLock { (engine: inout Engine) throws(MovieMakerError) -> (data: String, names: [String]) in
@@ -104,7 +113,7 @@ enum SpeechSynthesizer {
     /// Speaks `text` (UTF-8; SSML when `markup`) with `voice` at `rate` words per minute and base `pitch`,
     /// in a child process (see the type's comment). Throws `.invalidSetting` for a voice eSpeak NG does
     /// not have (naming the nearest it has).
-    static func speak(_ text: String, voice: String, rate: Int, pitch: Int, markup: Bool) throws(MovieMakerError) -> Speech {
+    static func speak(_ text: String, voice: String, rate: Int, pitch: Int, markup: Bool, stall: Stall? = nil) throws(MovieMakerError) -> Speech {
         let (data, names) = try prepare(voice: voice)
         let flags = UInt32(espeakCHARS_UTF8) | (markup ? UInt32(espeakSSML) : 0)
         var speech = mm_speech()
@@ -114,7 +123,8 @@ enum SpeechSynthesizer {
                 text.withCString { p in
                     let bytes = strlen(p) + 1
                     var request = mm_speech_request(data_path: dataPath, voice: voiceName, by_language: names.contains(voice) ? 1 : 0,
-                                                    rate: Int32(rate), pitch: Int32(pitch), seed: 0x4D4D, timeout_ms: timeout(forBytes: bytes))
+                                                    rate: Int32(rate), pitch: Int32(pitch), seed: 0x4D4D, timeout_ms: timeout(forBytes: bytes),
+                                                    first_record_ms: stall?.firstRecordMilliseconds ?? 0, stalled_attempts: stall?.children ?? 0)
                     return mm_speech_speak(&request, p, bytes, flags, &speech)
                 }
             }
@@ -151,7 +161,8 @@ enum SpeechSynthesizer {
             voice.withCString { voiceName in
                 list.withUnsafeBufferPointer { buffer in
                     var request = mm_speech_request(data_path: dataPath, voice: voiceName, by_language: names.contains(voice) ? 1 : 0,
-                                                    rate: 175, pitch: 50, seed: 0x4D4D, timeout_ms: timeout(forBytes: buffer.count))
+                                                    rate: 175, pitch: 50, seed: 0x4D4D, timeout_ms: timeout(forBytes: buffer.count),
+                                                    first_record_ms: 0, stalled_attempts: 0)
                     return mm_speech_phonemes(&request, buffer.baseAddress, buffer.count, Int32(words.count), &result, &size, &systemError)
                 }
             }
