@@ -58,7 +58,7 @@ static int child_callback(short *wav, int count, espeak_EVENT *events) {
 /// Then the 'R' record: it tells the parent that the child got past everything a lock held at fork
 /// time by another of the parent's threads could block (setlocale's lock in espeak_Initialize,
 /// random's in srand). Ends the child on failure.
-static void child_start(const mm_speech_request *request, int fd) {
+static void child_start(const mm_speech_request *request, int fd, int stall) {
     struct sigaction standard;
     memset(&standard, 0, sizeof standard);
     standard.sa_handler = SIG_DFL;
@@ -79,6 +79,12 @@ static void child_start(const mm_speech_request *request, int fd) {
         long limit = sysconf(_SC_OPEN_MAX);
         if (limit < 0 || limit > 1048576) limit = 1048576;
         for (int i = 4; i < limit; i++) close(i);
+    }
+    if (stall) {
+        // A test's stuck child, where a real one blocks (before espeak_Initialize): the parent kills
+        // it; should the parent be gone, it ends by itself.
+        for (int second = 0; second < 300; second++) sleep(1);
+        _exit(MM_SPEECH_INIT_FAILED);
     }
     // DONT_EXIT: without it, eSpeak NG ends the process when its data is missing.
     int rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 200, request->data_path, espeakINITIALIZE_DONT_EXIT);
@@ -214,10 +220,7 @@ static int run_child_once(const mm_speech_request *request, int attempt, stream 
     }
     if (child == 0) {
         close(fds[0]);
-        if (attempt < request->stalled_attempts) {
-            for (;;) pause();    // a test's stuck child: killed by the parent
-        }
-        child_start(request, fds[1]);
+        child_start(request, fds[1], attempt < request->stalled_attempts);
         job(request, input, input_size, flags, count);
         _exit(MM_SPEECH_OK);
     }

@@ -101,6 +101,30 @@ struct ChartTests {
         }
     }
 
+    @Test("values equal at a period: the bars are in the series' order there and change places without a jump on either side",
+          arguments: [Easing.linear, .easeInOut, .backOut])
+    func raceTiesAtAPeriod(easing: Easing) throws {
+        // A and B are equal in 2020 (A first, by the series' order); B is ahead before and after.
+        let data = ChartData(columns: ["2019", "2020", "2021"], series: [ChartData.Series("A", values: [20, 50, 20]), ChartData.Series("B", values: [80, 50, 80])])
+        let chart = Chart(.barRace, data: data, easing: easing)
+        let layout = try ChartLayout(chart: chart, frame: Size(width: 640, height: 360), duration: 3)
+        let step = layout.periodStep
+        // To rounding: backOut(0) is 9e-16, not 0.
+        func near(_ a: [Double], _ b: [Double]) -> Bool { zip(a, b).allSatisfy { abs($0 - $1) < 1e-9 } }
+        #expect(near(layout.raceState(at: 0).positions, [1, 0]))
+        #expect(near(layout.raceState(at: step).positions, [0, 1]), "at the tie, the series' order")
+        #expect(near(layout.raceState(at: 2 * step).positions, [1, 0]))
+        // Across both periods' ways and the tie between them, 1/400 of a period at a time: at most a
+        // tenth of a row per step (the swap takes a quarter of the eased way; easeInOut is twice as fast
+        // as linear at its middle).
+        var previous = layout.raceState(at: 0).positions
+        for k in 1...800 {
+            let now = layout.raceState(at: Double(k) / 400 * step).positions
+            #expect(zip(now, previous).allSatisfy { abs($0 - $1) <= 0.1 }, "\(easing) at \(k)/400 of a period: \(previous) → \(now)")
+            previous = now
+        }
+    }
+
     @Test("a CSV with a bad number names its line and column; a short row names its line; inline rows name their JSON path")
     func badTables() throws {
         do {
@@ -152,6 +176,23 @@ struct ChartTests {
             Issue.record("the font is not installed")
         } catch {
             #expect(error.code == .fontNotFound && error.location?.jsonPath == "tracks[0].items[0].font", "\(error.code) at \(String(describing: error.location))")
+        }
+        // A table that does not fit the kind: from a CSV file, about the file; from rows, about the description.
+        let negative = folder.url.appendingPathComponent("slices.csv")
+        try Data("name,share\nx,-1\ny,3\n".utf8).write(to: negative)
+        do {
+            try compile(#"{"type": "chart", "kind": "pie", "data": {"file": "\#(negative.path)"}, "duration": "1s"}"#)
+            Issue.record("a negative slice")
+        } catch {
+            #expect(error.code == .invalidData && error.location?.file == negative.path && error.location?.jsonPath == "tracks[0].items[0].data",
+                    "\(error.code) at \(String(describing: error.location))")
+        }
+        do {
+            try compile(#"{"type": "chart", "kind": "pie", "data": [["name", "share"], ["x", -1], ["y", 3]], "duration": "1s"}"#)
+            Issue.record("a negative slice")
+        } catch {
+            #expect(error.code == .invalidDescription && error.location?.file == nil && error.location?.jsonPath == "tracks[0].items[0].data"
+                    && error.message.contains("cannot be negative"), "\(error.code) at \(String(describing: error.location)): \(error.message)")
         }
     }
 

@@ -143,17 +143,20 @@ struct VideoForwardSeekTests {
         #expect(source.framesDecoded == 59)
     }
 
-    @Test("a jump forward past a keyframe more than half a second ahead still seeks to it")
-    func farJumpSeeks() throws {
+    @Test("a jump forward seeks when the keyframe it passes is more than half a second ahead of the decoder (0.6 s), not when it is 0.4 s",
+          arguments: [(lastAsked: 10, seeks: 1), (lastAsked: 16, seeks: 0)])
+    func jumpForwardSeeksPastHalfASecond(lastAsked: Int, seeks: Int) throws {
         let url = try VideoFixtures.require(VideoFixtures.Spec(frameCount: 60, keyframeInterval: 30, withSound: false))
         let source = try VideoFrameSource(file: try VideoFile(url: url), drawingThreads: 2)
-        for k in [0, 1, 45, 46] {
+        // Frames 0…lastAsked leave the decoder one frame further (the next shows where the last ends):
+        // at 11, the keyframe at 30 is 19 frames (0.63 s) ahead; at 17, 13 frames (0.43 s).
+        for k in Array(0...lastAsked) + [31, 32] {
             let picture = try source.picture(at: FrameRate(30).time(ofFrame: k), width: 320, height: 240)
             #expect(VideoFixtures.frameIndex(of: picture) == k, "frame \(k)")
         }
-        #expect(source.seeks == 1)
-        // From the keyframe at 30 to 47 (the frame after 46 shows where 46 ends), not through 2…29.
-        #expect(source.framesDecoded < 30, "\(source.framesDecoded) frames decoded")
+        #expect(source.seeks == seeks)
+        // Seeking decodes from the keyframe (30…33), not through the frames before it.
+        #expect(source.framesDecoded == (seeks == 1 ? lastAsked + 1 + 4 : 33), "\(source.framesDecoded) frames decoded")
     }
 }
 

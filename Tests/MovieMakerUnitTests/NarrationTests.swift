@@ -126,11 +126,11 @@ struct NarrationTests {
         }
         let alone = try say(nil)
         // The first two children stall: each is stopped after 300 ms and the third speaks.
-        let retried = try say(SpeechSynthesizer.Stall(children: 2, firstRecordMilliseconds: 300))
+        let retried = try say(SpeechSynthesizer.Stall(stalledChildren: 2, firstRecordMilliseconds: 300))
         #expect(retried.samples == alone.samples && retried.words == alone.words)
         let start = ContinuousClock.now
         do {
-            _ = try say(SpeechSynthesizer.Stall(children: 3, firstRecordMilliseconds: 300))
+            _ = try say(SpeechSynthesizer.Stall(stalledChildren: 3, firstRecordMilliseconds: 300))
             Issue.record("three stuck children in a row spoke")
         } catch {
             #expect(error.code == .invalidSetting && error.setting == .narrationText && error.message.contains("took too long"), "\(error)")

@@ -60,9 +60,9 @@ enum SpeechSynthesizer {
     /// fork would, and how soon such a child is replaced by a new one (up to three children in all).
     struct Stall {
         /// How many children in a row stall.
-        var children: Int32
+        var stalledChildren: Int
         /// How long a child may take to send its first record, in milliseconds.
-        var firstRecordMilliseconds: Int32
+        var firstRecordMilliseconds: Int
     }
 
     /// The steady data folder and the voices' languages, made and listed once.
@@ -124,7 +124,8 @@ enum SpeechSynthesizer {
                     let bytes = strlen(p) + 1
                     var request = mm_speech_request(data_path: dataPath, voice: voiceName, by_language: names.contains(voice) ? 1 : 0,
                                                     rate: Int32(rate), pitch: Int32(pitch), seed: 0x4D4D, timeout_ms: timeout(forBytes: bytes),
-                                                    first_record_ms: stall?.firstRecordMilliseconds ?? 0, stalled_attempts: stall?.children ?? 0)
+                                                    first_record_ms: Int32(clamping: stall?.firstRecordMilliseconds ?? 0),
+                                                    stalled_attempts: Int32(clamping: stall?.stalledChildren ?? 0))
                     return mm_speech_speak(&request, p, bytes, flags, &speech)
                 }
             }

@@ -108,7 +108,7 @@ public struct SettingKey: Hashable, Sendable, RawRepresentable, CustomStringConv
     public static let fontSize = SettingKey(rawValue: "fontSize", description: "font size")
     /// The width text wraps at.
     public static let textWidth = SettingKey(rawValue: "textWidth", description: "text width")
-    /// The digits a number is written with after its decimal mark (a chart's or counter's values).
+    /// The digits a chart's values are written with after the decimal mark.
     public static let decimals = SettingKey(rawValue: "decimals", description: "decimals")
     /// `TextStyle.lineSpacing`.
     public static let lineSpacing = SettingKey(rawValue: "lineSpacing", description: "line spacing")

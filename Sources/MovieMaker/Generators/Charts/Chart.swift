@@ -176,37 +176,40 @@ struct ChartLayout: Sendable {
 
     /// The value and rank position of each series at `t`, and the largest value (the scale).
     ///
-    /// Two bars change places around the moment their values cross, over `raceSwap` of the way between
-    /// the periods (less when the crossing is nearer a period than that), rather than over the whole
-    /// way: the bars, and their labels, overlap only while they pass. Each bar's position is its rank
-    /// (how many bars are ahead of it) averaged over a window of the way centred on `t`, narrowed at
-    /// the periods so that at a period the bars are exactly in that period's order.
+    /// Two bars change places around the moment their values cross, over `raceSwap` of the eased way
+    /// between the periods, rather than over the whole way: the bars, and their labels, overlap only
+    /// while they pass. A crossing nearer a period than half of that moves its swap inside the way, so
+    /// at a period the bars are exactly in that period's order (ties by the series' order) and the
+    /// bars never jump, not even when two values are equal at a period.
     func raceState(at t: Double) -> (values: [Double], positions: [Double], largest: Double) {
         let (a, b, f) = racePosition(at: t)
         let series = chart.data.series
         let values = series.map { $0.values[a] + ($0.values[b] - $0.values[a]) * f }
-        let half = min(Self.raceSwap / 2, f, 1 - f)
-        let low = f - half, high = f + half
+        // Easings that overshoot move the values past the periods' but not the places.
+        let u = min(1, max(0, f))
         var positions = [Double](repeating: 0, count: series.count)
         for i in series.indices {
             for j in series.indices where j != i {
-                // j is ahead of i where d(u) = α + βu > 0 (u: the eased way), or on a tie when j comes first.
-                let alpha = series[j].values[a] - series[i].values[a]
-                let beta = (series[j].values[b] - series[j].values[a]) - (series[i].values[b] - series[i].values[a])
-                positions[i] += Self.shareAhead(alpha: alpha, beta: beta, from: low, to: high, firstOnTie: j < i)
+                let from = series[j].values[a] - series[i].values[a], to = series[j].values[b] - series[i].values[b]
+                positions[i] += Self.shareAhead(from: from, to: to, firstOnTie: j < i, at: u)
             }
         }
         return (values, positions, max(values.max() ?? 0, 1e-12))
     }
 
-    /// The share of `low…high` where α + βu > 0 (or = 0, when `firstOnTie`); at a single point, whether it holds there.
-    static func shareAhead(alpha: Double, beta: Double, from low: Double, to high: Double, firstOnTie: Bool) -> Double {
-        func ahead(_ u: Double) -> Bool { let d = alpha + beta * u; return d > 0 || (d == 0 && firstOnTie) }
-        guard high > low, beta != 0 else { return ahead((low + high) / 2) ? 1 : 0 }
-        let root = -alpha / beta
-        // Ahead after the root when β > 0, before it when β < 0.
-        let span = beta > 0 ? high - min(high, max(low, root)) : max(low, min(high, root)) - low
-        return span / (high - low)
+    /// How far one bar is ahead of another (0: behind, 1: ahead) at `u` of the eased way, where their
+    /// difference goes from `from` to `to` along it (ahead where it is positive, or zero and the bar
+    /// comes first): a ramp of `raceSwap` centred on where the difference crosses zero, kept inside
+    /// the way.
+    static func shareAhead(from: Double, to: Double, firstOnTie: Bool, at u: Double) -> Double {
+        func ahead(_ d: Double) -> Double { d > 0 || (d == 0 && firstOnTie) ? 1 : 0 }
+        let start = ahead(from), end = ahead(to)
+        guard start != end else { return start }
+        let half = raceSwap / 2
+        let crossing = from == to ? 0.5 : from / (from - to)
+        let centre = min(1 - half, max(half, crossing))
+        let share = min(1, max(0, (u - (centre - half)) / raceSwap))
+        return start + (end - start) * share
     }
 
     func drawRace(at t: Double, in ctx: DrawingContext) throws {

@@ -36,6 +36,10 @@ final class VideoFrameSource {
     private var windowCapacity: Int
     /// Frames kept while playing forwards (see `forwardWindow(drawingThreads:)`).
     private let forwardWindow: Int
+    /// How far ahead of the decoder a keyframe must be for a jump forward to seek to it:
+    /// `forwardSeekGain`, or for a stream of keyframes only (ProRes, MJPEG…), where a seek costs one
+    /// frame's decoding, a window's frames.
+    private let seekGain: Time
     /// The first frame's timestamp (times before it show it).
     private let firstTimestamp: Int64
     /// The tolerance for rounded timestamps, in ticks: one tick where a tick is 1 ms or finer
@@ -85,6 +89,9 @@ final class VideoFrameSource {
         video = try OpenVideo(url: file.url)
         timeBase = video.borrowedStream.pointee.time_base
         tolerance = Int64(timeBase.num) * 1000 <= Int64(timeBase.den) ? 1 : 0
+        let codec = video.borrowedStream.pointee.codecpar.pointee.codec_id
+        let intraOnly = avcodec_descriptor_get(codec).map { $0.pointee.props & AV_CODEC_PROP_INTRA_ONLY != 0 } ?? false
+        seekGain = intraOnly ? file.frameRate.time(ofFrame: forwardWindow) : Self.forwardSeekGain
         let first = try RetainedFrame(referencing: video.borrowedFirstFrame)
         video.releaseFirstFrame()
         firstTimestamp = first.timestamp
@@ -202,21 +209,25 @@ final class VideoFrameSource {
     }
 
     /// Whether reaching `limit` from `current` is quicker by seeking: when the index has a keyframe
-    /// at or before `limit` more than `forwardSeekGain` after `current`; without an index, when the
-    /// jump is longer than `seekThreshold`.
+    /// at or before `limit` more than `seekGain` after `current`; without an index, when the jump is
+    /// longer than `seekThreshold`.
     private func shouldSeek(from current: Int64, to limit: Int64) -> Bool {
         let stream = video.borrowedStream
         if avformat_index_get_entries_count(stream) > 0 {
             let i = av_index_search_timestamp(stream, limit, AVSEEK_FLAG_BACKWARD)
             guard i >= 0, let entry = avformat_index_get_entry(stream, i) else { return false }
-            return duration(ticks: entry.pointee.timestamp - current) > Self.forwardSeekGain
+            return isLonger(from: current, to: entry.pointee.timestamp, than: seekGain)
         }
-        return duration(ticks: limit - current) > Self.seekThreshold
+        return isLonger(from: current, to: limit, than: Self.seekThreshold)
     }
 
-    /// `ticks` of the stream's time base, as a time.
-    private func duration(ticks: Int64) -> Time {
-        Time(value: ticks * Int64(timeBase.num), timescale: Int64(timeBase.den))
+    /// Whether `end` is more than `gap` after `start` (timestamps in the stream's time base; true when
+    /// the difference overflows, as from a missing timestamp).
+    private func isLonger(from start: Int64, to end: Int64, than gap: Time) -> Bool {
+        let (ticks, overflow) = end.subtractingReportingOverflow(start)
+        if overflow { return true }
+        let (value, overflowed) = ticks.multipliedReportingOverflow(by: Int64(timeBase.num))
+        return overflowed || Time(value: value, timescale: Int64(timeBase.den)) > gap
     }
 
     /// Seeks to the keyframe before `limit` and empties the window; the next frame decoded is at or

@@ -291,9 +291,11 @@ extension TimelineCompiler {
     mutating func tableChart(_ c: Timeline.Chart, length: Time, at path: JSONPath) throws(MovieMakerError) -> CompiledItem {
         let table: ChartData
         var what = "\(c.kind.rawValue)"
+        var csv: URL? = nil
         switch c.data! {
         case let .file(p):
             let url = try file(.file(p), at: path.appending("data"), kinds: [.media])
+            csv = url
             // The CSV's own error (`invalidData`: its file, line and column), at the item's `data`.
             do { table = try ChartData(contentsOf: url) } catch { throw error.located(jsonPath: path.appending("data").description) }
             what += " of \(url.lastPathComponent)"
@@ -318,7 +320,13 @@ extension TimelineCompiler {
                                      easing: c.easing ?? .easeInOut, periodDuration: c.periodDuration?.time(at: rate), hole: c.hole ?? 0)
         let clip: Clip
         do { clip = try chart.clip(duration: length, width: width, height: height) } catch {
-            // The error keeps its code and points at the key that caused it.
+            if error.code == .invalidData {
+                // A table that does not fit the kind (a pie's negative slice): about the CSV file, or
+                // about the rows written in the description.
+                if let csv { throw error.located(file: csv.path).located(jsonPath: path.appending("data").description) }
+                throw .invalidDescription(path.appending("data"), error.reason ?? error.message)
+            }
+            // Any other error keeps its code and points at the key that caused it.
             let key = switch error.code {
             case .fontNotFound, .invalidMarkup: "font"
             case .invalidSetting where error.setting == .color: "colors"
