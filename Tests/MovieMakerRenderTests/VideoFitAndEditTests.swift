@@ -160,6 +160,25 @@ struct VideoForwardSeekTests {
     }
 }
 
+/// Ogg's (and raw H.264's) index grows as the file is read, so a jump past what has been read finds no
+/// keyframe in it to seek to: such a jump is judged by its length, as in a file without an index.
+@Suite("Video clips: a jump past an index still being built", .serialized)
+struct VideoGrowingIndexTests {
+    @Test("a jump of six seconds in an Ogg file, past what has been read, seeks instead of decoding every frame on the way")
+    func jumpIntoOgg() throws {
+        let url = try VideoFixtures.require(VideoFixtures.Spec(frameCount: 300, withSound: false), .encoded(.theoraOgg))
+        let source = try VideoFrameSource(file: try VideoFile(url: url), drawingThreads: 2)
+        // Two seconds played (the index has the keyframes read so far: one every 12 frames), then a jump.
+        for k in Array(0..<60) + [250, 251] {
+            let picture = try source.picture(at: FrameRate(30).time(ofFrame: k), width: 320, height: 240)
+            #expect(VideoFixtures.frameIndex(of: picture) == k, "frame \(k)")
+        }
+        #expect(source.seeks >= 1)
+        // 60 for the first two seconds, then from a keyframe at most 12 frames before 250, not 190 more.
+        #expect(source.framesDecoded < 60 + 30, "\(source.framesDecoded) frames decoded")
+    }
+}
+
 /// A heap corruption found rendering a template at 1080×1920: swscale's vector code writes whole blocks
 /// of pixels, so converting to a width that is not a multiple of the block ran past the end of each row —
 /// past the end of the buffer after the last row. `travel.json --size 1080x1920` aborted ("corrupted

@@ -40,6 +40,9 @@ final class VideoFrameSource {
     /// `forwardSeekGain`, or for a stream of keyframes only (ProRes, MJPEG…), where a seek costs one
     /// frame's decoding, a window's frames.
     private let seekGain: Time
+    /// Whether the demuxer builds its index as it reads (`AVFMT_GENERIC_INDEX`: Ogg, raw H.264), so
+    /// that the index ends where reading has got to.
+    private let indexGrowsWhileReading: Bool
     /// The first frame's timestamp (times before it show it).
     private let firstTimestamp: Int64
     /// The tolerance for rounded timestamps, in ticks: one tick where a tick is 1 ms or finer
@@ -92,6 +95,7 @@ final class VideoFrameSource {
         let codec = video.borrowedStream.pointee.codecpar.pointee.codec_id
         let intraOnly = avcodec_descriptor_get(codec).map { $0.pointee.props & AV_CODEC_PROP_INTRA_ONLY != 0 } ?? false
         seekGain = intraOnly ? file.frameRate.time(ofFrame: forwardWindow) : Self.forwardSeekGain
+        indexGrowsWhileReading = video.demuxer.borrowedContext.pointee.iformat.map { $0.pointee.flags & AVFMT_GENERIC_INDEX != 0 } ?? false
         let first = try RetainedFrame(referencing: video.borrowedFirstFrame)
         video.releaseFirstFrame()
         firstTimestamp = first.timestamp
@@ -209,14 +213,20 @@ final class VideoFrameSource {
     }
 
     /// Whether reaching `limit` from `current` is quicker by seeking: when the index has a keyframe
-    /// at or before `limit` more than `seekGain` after `current`; without an index, when the jump is
-    /// longer than `seekThreshold`.
+    /// at or before `limit` more than `seekGain` after `current`; without an index, or past the end of
+    /// one the demuxer builds as it reads, when the jump is longer than `seekThreshold`.
     private func shouldSeek(from current: Int64, to limit: Int64) -> Bool {
         let stream = video.borrowedStream
-        if avformat_index_get_entries_count(stream) > 0 {
+        let count = avformat_index_get_entries_count(stream)
+        if count > 0 {
             let i = av_index_search_timestamp(stream, limit, AVSEEK_FLAG_BACKWARD)
-            guard i >= 0, let entry = avformat_index_get_entry(stream, i) else { return false }
-            return isLonger(from: current, to: entry.pointee.timestamp, than: seekGain)
+            if i >= 0, let entry = avformat_index_get_entry(stream, i), isLonger(from: current, to: entry.pointee.timestamp, than: seekGain) {
+                return true
+            }
+            // A complete index has no keyframe to gain from; one built while reading may not reach `limit`.
+            guard indexGrowsWhileReading, let last = avformat_index_get_entry(stream, count - 1), last.pointee.timestamp < limit else {
+                return false
+            }
         }
         return isLonger(from: current, to: limit, than: Self.seekThreshold)
     }
