@@ -200,8 +200,11 @@ struct ScriptCompiler {
         if Self.libraryIsInstrumented { arguments.append("-sanitize=address") }
         if verbose { Terminal.writeError("moviemaker: compiling the scripts' support object: \(swiftc.path) \(arguments.joined(separator: " "))\n") }
         let status = try runCompiler(arguments, script: script, transient: false, removingOnFailure: [partial])
-        guard status == 0, rename(partial.path, object.path) == 0 else {
-            try? fm.removeItem(at: partial)
+        defer { try? fm.removeItem(at: partial) }
+        // Put in place only if no other process did meanwhile (link(2) refuses an existing name): renaming
+        // over it would change the file under a script another process is linking with it, which the
+        // compiler driver refuses ("was modified during the build").
+        guard status == 0, link(partial.path, object.path) == 0 || errno == EEXIST else {
             throw .buildFailed(reason: "the support object \(source.path) did not compile with \(swiftc.path)")
         }
         return object
