@@ -188,11 +188,15 @@ struct ScriptCompiler {
         let object = folder.appendingPathComponent("ScriptSupport.o")
         let fm = FileManager.default
         if fm.fileExists(atPath: object.path) { return object }
-        let source = folder.appendingPathComponent("ScriptSupport.swift")
+        // Each process compiles a source and an object of its own: the compiler driver refuses an input
+        // that changes while it builds ("was modified during the build"), so another process writing the
+        // same source file over this one's would fail this compile.
+        let source = folder.appendingPathComponent(".ScriptSupport-\(getpid()).swift")
         let partial = folder.appendingPathComponent(".ScriptSupport.o.partial-\(getpid())")
+        defer { try? fm.removeItem(at: source) }
         do {
             try fm.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data(Self.supportSource.utf8).write(to: source, options: .atomic)
+            try Data(Self.supportSource.utf8).write(to: source)
         } catch {
             throw .buildFailed(reason: "cannot write \(source.path) (\((error as NSError).localizedDescription)); set XDG_CACHE_HOME to a writable folder")
         }
@@ -205,7 +209,7 @@ struct ScriptCompiler {
         // over it would change the file under a script another process is linking with it, which the
         // compiler driver refuses ("was modified during the build").
         guard status == 0, link(partial.path, object.path) == 0 || errno == EEXIST else {
-            throw .buildFailed(reason: "the support object \(source.path) did not compile with \(swiftc.path)")
+            throw .buildFailed(reason: "the scripts' support object (their error handler) did not compile with \(swiftc.path); `moviemaker run --verbose` shows the command")
         }
         return object
     }

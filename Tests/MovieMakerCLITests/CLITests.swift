@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import MovieMaker
 import MovieMakerTestSupport
@@ -180,6 +181,45 @@ struct CLITests {
         let edited = try CLI.run(["run", "--verbose", script.path])
         #expect(edited.stdout == "edited\n")
         #expect(edited.stderr.contains("moviemaker: compiling"), "an edited script should compile again: \(edited.stderr)")
+    }
+
+    /// Scripts compiled at once from an empty cache each compile the support object every script is linked
+    /// with; whichever finishes first puts it in place and the others use that one. Once, a process put
+    /// its copy over the object (or its source over the one another process was compiling) while
+    /// another was building, and that build failed: "ScriptSupport.o was modified during the build".
+    @Test func scriptsCompiledAtOnceFromAnEmptyCacheAllRun() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let cache = folder.file("cache")
+        let count = 8
+        let scripts = (0..<count).map { folder.file("at-once-\($0).swift") }
+        for (i, script) in scripts.enumerated() {
+            try "import Foundation\nprint(\"script \(i) \(UUID().uuidString)\", Date() > .distantPast)\n".write(to: script, atomically: true, encoding: .utf8)
+        }
+        let results = Mutex<[Int: CLI.Result]>([:])
+        let group = DispatchGroup()
+        for (i, script) in scripts.enumerated() {
+            group.enter()
+            Thread.detachNewThread {
+                let r = try? CLI.run(["run", script.path], environment: ["XDG_CACHE_HOME": cache.path])
+                results.withLock { $0[i] = r }
+                group.leave()
+            }
+        }
+        group.wait()
+        for i in 0..<count {
+            let r = results.withLock { $0[i] }
+            #expect(r?.status == 0, "script \(i): \(r?.stderr ?? "did not start")")
+            #expect(r?.stdout.hasPrefix("script \(i) ") == true, "script \(i) printed: \(r?.stdout ?? "")")
+        }
+        // One object, and nothing left of the processes' own sources and partial objects.
+        let support = cache.appendingPathComponent("moviemaker/support")
+        let entries = try FileManager.default.contentsOfDirectory(atPath: support.path)
+        #expect(entries.count == 1, "\(entries)")
+        if let entry = entries.first {
+            let files = try FileManager.default.contentsOfDirectory(atPath: support.appendingPathComponent(entry).path)
+            #expect(files == ["ScriptSupport.o"], "\(files)")
+        }
     }
 
     @Test func runReportsCompileErrorsInTheScript() throws {
