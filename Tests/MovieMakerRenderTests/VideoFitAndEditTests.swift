@@ -160,6 +160,61 @@ struct VideoForwardSeekTests {
     }
 }
 
+/// A step back while playing forwards (a drawing thread running behind, a trimmed clip looped) seeks
+/// and keeps the small forward window: only playing backwards keeps the 32-frame backward window, whose
+/// pictures stay in the decoder's pool until it closes (90 MiB more at 1080p, for the rest of the clip).
+@Suite("Video clips: the window after a step back", .serialized)
+struct VideoBackwardWindowTests {
+    @Test("a frame asked for behind the window while playing forwards is found by a seek that keeps the forward window")
+    func stepBackWhilePlayingForwards() throws {
+        let url = try VideoFixtures.require(VideoFixtures.Spec(frameCount: 60, keyframeInterval: 30, withSound: false))
+        let source = try VideoFrameSource(file: try VideoFile(url: url), drawingThreads: 2)
+        let forward = VideoFrameSource.forwardWindow(drawingThreads: 2)
+        var most = 0
+        // Frames 0…50, then 44 (behind the window: decoded from the keyframe at 30), then on to the end.
+        for k in Array(0...50) + [44] + Array(51..<60) {
+            let picture = try source.picture(at: FrameRate(30).time(ofFrame: k), width: 320, height: 240)
+            #expect(VideoFixtures.frameIndex(of: picture) == k, "frame \(k)")
+            most = max(most, source.framesHeld)
+        }
+        #expect(source.seeks == 1)
+        #expect(most <= forward, "the window held \(most) frames (forward window: \(forward))")
+    }
+
+    @Test("a loop of a trimmed clip going back to its first frame keeps the forward window")
+    func loopBackToATrimmedStart() throws {
+        let url = try VideoFixtures.require(VideoFixtures.Spec(frameCount: 60, keyframeInterval: 30, withSound: false))
+        let source = try VideoFrameSource(file: try VideoFile(url: url), drawingThreads: 2)
+        let forward = VideoFrameSource.forwardWindow(drawingThreads: 2)
+        var most = 0
+        for k in Array(20..<40) + Array(20..<40) {
+            let picture = try source.picture(at: FrameRate(30).time(ofFrame: k), width: 320, height: 240)
+            #expect(VideoFixtures.frameIndex(of: picture) == k, "frame \(k)")
+            most = max(most, source.framesHeld)
+        }
+        #expect(most <= forward, "the window held \(most) frames (forward window: \(forward))")
+    }
+
+    @Test("played backwards, frames are decoded in slices of the backward window: one seek per slice, not one per frame or two",
+          arguments: [1, 2])
+    func playedBackwards(drawingThreads: Int) throws {
+        let url = try VideoFixtures.require(VideoFixtures.Spec(frameCount: 60, keyframeInterval: 30, withSound: false))
+        let source = try VideoFrameSource(file: try VideoFile(url: url), drawingThreads: drawingThreads)
+        // Two threads ask neighbours out of order: 59, 58, 56, 57, 54, 55, …
+        var order = Array((0..<60).reversed())
+        if drawingThreads == 2 {
+            for i in stride(from: 2, to: 58, by: 2) { order.swapAt(i, i + 1) }
+        }
+        for k in order {
+            let picture = try source.picture(at: FrameRate(30).time(ofFrame: k), width: 320, height: 240)
+            #expect(VideoFixtures.frameIndex(of: picture) == k, "frame \(k)")
+        }
+        // To 59 from the keyframe at 30; back into 30…55 from it (the backward window); back into 0…29.
+        #expect(source.seeks == 3, "\(source.seeks) seeks")
+        #expect(source.framesDecoded <= 30 + 32 + 30, "\(source.framesDecoded) frames decoded")
+    }
+}
+
 /// Ogg's (and raw H.264's) index grows as the file is read, so a jump past what has been read finds no
 /// keyframe in it to seek to: such a jump is judged by its length, as in a file without an index.
 @Suite("Video clips: a jump past an index still being built", .serialized)

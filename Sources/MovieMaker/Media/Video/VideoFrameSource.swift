@@ -14,9 +14,10 @@ import Synchronization
 /// seeking is the frame reached by decoding straight through.
 ///
 /// **Memory**: decoded frames are kept (as references to libavcodec's pictures in the stream's own
-/// format, about 3 MiB each at 1080p 4:2:0 8-bit) in a window: one more than the drawing threads while playing
-/// forwards; after a seek backwards (a reversed clip) `backwardWindow` frames, so reversing decodes
-/// each group of pictures in slices of that many frames, from its keyframe, never the whole file. Plus
+/// format, about 3 MiB each at 1080p 4:2:0 8-bit) in a window: two more than the drawing threads (at
+/// least three) while playing forwards; after a seek backwards while playing backwards (a reversed
+/// clip) `backwardWindow` frames, so reversing decodes each group of pictures in slices of that many
+/// frames, from its keyframe, never the whole file. Plus
 /// the last `convertedCapacity` converted picture at its drawn size (none when pictures are converted
 /// straight into the canvas, as upright opaque video on whole pixels is). So one open decoder of a
 /// 1080p H.264 stream, drawn on 2 threads, holds at most about 4 × 3 + 8 = 20 MiB playing forwards and
@@ -60,6 +61,8 @@ final class VideoFrameSource {
     private var deinterlacer: FilterGraph?
     /// The frame the deinterlacer's output is received into (owned).
     private var deinterlaced: OwnedFrame?
+    /// The timestamps of the last three different frames returned, oldest first: which way playback goes.
+    private var recentlyShown: [Int64] = []
     /// Frames decoded since the source opened (for tests and the benchmark).
     private(set) var framesDecoded = 0
     /// Seeks made since the source opened (for tests and the benchmark).
@@ -69,7 +72,7 @@ final class VideoFrameSource {
     /// threads, which ask for frames about that far out of order, so none has to seek back (a seek
     /// back costs decoding from the keyframe, up to a whole group of pictures).
     static func forwardWindow(drawingThreads: Int) -> Int { max(3, drawingThreads + 2) }
-    /// Frames kept after seeking backwards (reversed playback).
+    /// Frames kept after seeking backwards while playing backwards (a reversed clip).
     static let backwardWindow = 32
     /// Converted pictures kept (a frame shown twice in slow motion is converted once). Upright opaque
     /// video drawn on whole pixels is converted straight into the canvas and keeps none.
@@ -170,15 +173,32 @@ final class VideoFrameSource {
 
     /// The decoded frame shown at `time` of the source.
     private func frame(at time: Time) throws(MovieMakerError) -> RetainedFrame {
-        let limit = limitTimestamp(for: time)
+        let found = try frame(before: limitTimestamp(for: time), time: time)
+        if recentlyShown.last != found.timestamp {
+            recentlyShown.append(found.timestamp)
+            if recentlyShown.count > 3 { recentlyShown.removeFirst() }
+        }
+        return found
+    }
+
+    /// The decoded frame with the latest timestamp at or before `limit` (the first frame before it),
+    /// from the window, decoding forwards or seeking as needed.
+    private func frame(before limit: Int64, time: Time) throws(MovieMakerError) -> RetainedFrame {
         if let found = lookUp(limit) { return found }
         if let last = window.last, last.timestamp <= limit, !shouldSeek(from: last.timestamp, to: limit) {
-            // Forwards from where the decoder is (playing forwards again: the small window).
-            windowCapacity = forwardWindow
+            // Forwards from where the decoder is: playing forwards again, the small window. (Playing
+            // backwards asks for the window's last frame too, whose end a decoded frame more settles:
+            // the backward window stays.)
+            if !isPlayingBackwards { windowCapacity = forwardWindow }
             try decode(until: limit)
         } else {
-            // Backwards (a reversed clip, or a still earlier than the window) or far ahead: seek.
-            if let first = window.first, limit < first.timestamp { windowCapacity = Self.backwardWindow }
+            // Backwards (a reversed clip, a still earlier than the window, a drawing thread running
+            // behind, a loop starting again) or far ahead: seek. Only playing backwards keeps the
+            // backward window: every frame it holds stays allocated in the decoder's pool of pictures
+            // until the decoder closes (about 3 MiB each at 1080p), which forward playback after one
+            // step back would carry to the end of the clip for nothing.
+            let back = window.first.map { limit < $0.timestamp } ?? false
+            windowCapacity = back && isPlayingBackwards ? Self.backwardWindow : forwardWindow
             try seek(before: limit)
             try decode(until: limit)
         }
@@ -187,6 +207,16 @@ final class VideoFrameSource {
         }
         return found
     }
+
+    /// Whether the last three different frames shown went backwards overall. Drawing threads ask a frame
+    /// or two out of order, so one step against the direction of play does not turn it.
+    private var isPlayingBackwards: Bool {
+        guard let first = recentlyShown.first, let last = recentlyShown.last else { return false }
+        return last < first
+    }
+
+    /// How many decoded frames the window holds (for tests).
+    var framesHeld: Int { window.count }
 
     /// The latest timestamp a frame shown at `time` may have: the time in the stream's time base,
     /// rounded down, plus the tolerance.
