@@ -119,6 +119,30 @@ struct PictureEditingTests {
         }
     }
 
+    /// Two moments of one take side by side, from one `Clip` value: each half shows its own frames, from
+    /// a decoder of its own (one decoder for both sought back and forth on every frame: 26 times as slow
+    /// for two 3-second halves of a 1080p take).
+    @Test func oneVideoClipShownAtTwoMomentsSideBySide() throws {
+        let url = try VideoFixtures.require(VideoFixtures.Spec(frameCount: 90, withSound: false))
+        let take = try Clip.video(url)
+        // Cells show the clip as drawn on the whole frame, scaled down: in the top half of a 2×2 grid of
+        // a 640×480 frame, the 320×240 take keeps its shape.
+        let split = try Clip.split(.grid2x2, [take.trimmed(from: 0, to: 1), take.trimmed(from: 2, to: 3)])
+        let dir = try TemporaryFolder()
+        let movie = try MovieMaker(url: dir.file("t.mp4"), width: 640, height: 480, fps: 30,
+                                   settings: EncoderSettings(crf: 10, preset: .ultrafast, drawingThreads: 2))
+        try movie.add(split)
+        let summary = try movie.finish()
+        #expect(summary.statistics.peakOpenVideoDecoders == 2)
+        let frames = try decodeAll(dir.file("t.mp4"))
+        #expect(frames.count == 30)
+        for k in [0, 1, 2, 15, 29] where k < frames.count {
+            let p = frames[k].pixels
+            #expect(VideoFixtures.frameIndex(of: Self.crop(p, x: 0..<320, y: 0..<240)) == k, "frame \(k), left")
+            #expect(VideoFixtures.frameIndex(of: Self.crop(p, x: 320..<640, y: 0..<240)) == 60 + k, "frame \(k), right")
+        }
+    }
+
     @Test func pictureInPictureLandsInItsCornerWithTheMarginAsked() throws {
         let main = Clip.color(Color(red: 0, green: 0, blue: 1), duration: 1)
         let inset = Clip.color(Color(red: 1, green: 0, blue: 0), duration: 1)

@@ -207,6 +207,60 @@ struct VideoDecoderPoolTests {
         #expect(after == before && pool.openCount == 2)
     }
 
+    @Test("A leaf allowed two decoders, asked for two moments two seconds apart frame by frame, keeps one decoder at each: no seek")
+    func oneLeafAtTwoMoments() throws {
+        let url = try VideoFixtures.require(VideoFixtures.Spec(frameCount: 90, keyframeInterval: 250, withSound: false))
+        let key = VideoLeafKey(file: try VideoFile(url: url))
+        let pool = VideoDecoderPool(limit: 2, drawingThreads: 1)
+        defer { pool.close() }
+        pool.allowDecoders(2, for: key)
+        let rate = FrameRate(30)
+        var seeks = Set<ObjectIdentifier>(), decoders = Set<ObjectIdentifier>()
+        for k in 0..<30 {
+            for moment in [k, 60 + k] {
+                let shown = try pool.withSource(for: key, at: rate.time(ofFrame: moment)) { source in
+                    decoders.insert(ObjectIdentifier(source))
+                    if source.seeks > 0 { seeks.insert(ObjectIdentifier(source)) }
+                    return try source.picture(at: rate.time(ofFrame: moment), width: 320, height: 240)
+                }
+                #expect(VideoFixtures.frameIndex(of: shown) == moment, "frame \(moment)")
+            }
+        }
+        #expect(decoders.count == 2 && pool.openCount == 2)
+        #expect(seeks.isEmpty, "a decoder sought back and forth")
+        // One decoder for both moments (the pool before leaves could have more than one) seeks on every frame.
+        let shared = VideoDecoderPool(limit: 2, drawingThreads: 1)
+        defer { shared.close() }
+        var sharedSeeks = 0
+        for k in 0..<10 {
+            for moment in [k, 60 + k] {
+                sharedSeeks = try shared.withSource(for: key, at: rate.time(ofFrame: moment)) { source in
+                    _ = try source.timestamp(at: rate.time(ofFrame: moment))
+                    return source.seeks
+                }
+            }
+        }
+        #expect(shared.openCount == 1 && sharedSeeks >= 9, "one decoder: \(sharedSeeks) seeks")
+    }
+
+    @Test("A leaf the composition shows in two places at once is allowed two decoders; shown one place after another, one",
+          arguments: ["side by side", "crossfade", "cut", "twice in a row"])
+    func placesAtOnce(composition: String) throws {
+        let url = try VideoFixtures.require(VideoFixtures.Spec(frameCount: 90, withSound: false))
+        let c = try Clip.video(url)
+        let first = c.trimmed(from: 0, to: 1), second = c.trimmed(from: 2, to: 3)
+        let clip: Clip
+        switch composition {
+        case "side by side": clip = try Clip.split(.sideBySide, [first, second])
+        case "crossfade": clip = Clip.sequence([first, second], transition: .crossfade(duration: 0.5))
+        case "cut": clip = Clip.sequence([first, second])
+        default: clip = c.trimmed(to: 1).repeated(2)
+        }
+        let places = RenderSession.videoPlacesAtOnce(in: clip)
+        let expected = composition == "side by side" || composition == "crossfade" ? 2 : nil
+        #expect(places.first?.1 == expected && places.count == (expected == nil ? 0 : 1), "\(composition): \(places.map(\.1))")
+    }
+
     @Test("A decoder opened ahead and not used yet is not closed as idle")
     func prefetchedDecoderStays() throws {
         let (a, b) = try Self.twoLeaves()

@@ -117,7 +117,7 @@ extension Clip.VideoMedia {
         let placed = Rect(x: x, y: y, width: Double(w), height: Double(h))
         let coversFrame = placed.minX <= bounds.minX && placed.minY <= bounds.minY && placed.maxX >= bounds.maxX && placed.maxY >= bounds.maxY
         var blurSource: Image? = nil
-        let picture: Image? = try session.withVideoSource(for: key) { source in
+        let picture: Image? = try session.withVideoSource(for: key, at: time) { source in
             if fit == .blur && !coversFrame {
                 let bw = max(8, Int(bounds.width / 8)), bh = max(8, Int(bounds.height / 8))
                 blurSource = try source.picture(at: time, width: turned ? bh : bw, height: turned ? bw : bh)
@@ -170,7 +170,7 @@ extension Clip.VideoMedia {
             func even(_ v: Double) -> Int { let i = Int(v.rounded()); return i - (i & 1) }
             let crop = PixelWindow(x: even(Double(window.x) * sx), y: even(Double(window.y) * sy),
                                    width: Int((ww * sx).rounded()), height: Int((wh * sy).rounded()))
-            let picture: Image? = try session.withVideoSource(for: key) { source in
+            let picture: Image? = try session.withVideoSource(for: key, at: time) { source in
                 if !source.hasAlpha, let target = ctx.directPixels(for: placed) {
                     try source.write(at: time, crop: crop, width: w, height: h, into: target.data, stride: target.stride)
                     ctx.markWritten(target.surface)
@@ -188,7 +188,7 @@ extension Clip.VideoMedia {
                          width: Double(file.width) * scale, height: Double(file.height) * scale)
         let turned = file.rotation % 180 != 0
         let (cw, ch) = turned ? (whole.height, whole.width) : (whole.width, whole.height)
-        let picture = try session.withVideoSource(for: key) { source in
+        let picture = try session.withVideoSource(for: key, at: time) { source in
             try source.picture(at: time, width: max(1, Int(cw.rounded())), height: max(1, Int(ch.rounded())))
         }
         if coversFrame { ctx.clear(background) }

@@ -39,13 +39,13 @@ final class EncoderSink: FrameSink, @unchecked Sendable {
     /// converter, if it can go to the encoder as it is (decoded now, before a slot is reserved).
     func prepare(passingThrough video: VideoPassThrough, on lane: DrawingLane<FrameConverter>) throws -> Bool {
         guard let session, lane.tool.takesVideoFrames else { return false }
-        let held = try session.withVideoSource(for: video.key) { source in
+        let held = try session.withVideoSource(for: video.key, at: video.sourceTime) { source in
             try lane.tool.holdVideoFrame(try source.decodedFrame(at: video.sourceTime), file: video.file)
         }
         // A crossfade's incoming frame, from its own decoder (borrowed after the first is given back).
         guard held, let incoming = video.incoming else { return held }
         do {
-            return try session.withVideoSource(for: incoming.key) { source in
+            return try session.withVideoSource(for: incoming.key, at: incoming.sourceTime) { source in
                 try lane.tool.holdIncomingVideoFrame(try source.decodedFrame(at: incoming.sourceTime), file: incoming.file, weight: incoming.weight)
             }
         } catch {

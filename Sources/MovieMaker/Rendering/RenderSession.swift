@@ -68,7 +68,10 @@ final class RenderSession: @unchecked Sendable {
             if groups[id] == nil { groups[id] = group; order.append(id) }
         }
         for key in videos { try key.file.checkShowable() }
-        if !videos.isEmpty { try Self.checkVideoDecoderLimit(clip, limit: videoPool.limit) }
+        if !videos.isEmpty {
+            try Self.checkVideoDecoderLimit(clip, limit: videoPool.limit)
+            for (key, count) in Self.videoPlacesAtOnce(in: clip) where count > 1 { videoPool.allowDecoders(count, for: key) }
+        }
         for id in order {
             let provider = groups[id]!.makeProvider(frame: frameSize, drawingThreads: drawingThreads, inFlight: framesInFlight, counters: photoCounters)
             try provider.validate()
@@ -120,10 +123,25 @@ final class RenderSession: @unchecked Sendable {
         return best
     }
 
-    /// Runs `body` with the decoder of the video leaf `key`, opening it first if needed (see
-    /// `VideoDecoderPool`).
-    func withVideoSource<R>(for key: VideoLeafKey, _ body: (VideoFrameSource) throws -> R) throws -> R {
-        try videoPool.withSource(for: key, body)
+    /// The video leaves `clip` shows in more than one place at a time (copies of one clip side by side,
+    /// or crossfading into each other), with the most places at once.
+    static func videoPlacesAtOnce(in clip: Clip) -> [(VideoLeafKey, Int)] {
+        var spans: [ObjectIdentifier: (key: VideoLeafKey, spans: [(Time, Time)])] = [:]
+        for p in clip.mediaLeaves(in: .zero..<clip.duration) {
+            guard case let .media(media) = p.clip.node, let key = media.videoKey else { continue }
+            spans[ObjectIdentifier(key), default: (key, [])].spans.append((p.range.start, p.range.start + p.range.duration))
+        }
+        return spans.values.compactMap { leaf in
+            guard leaf.spans.count > 1 else { return nil }
+            let most = leaf.spans.map { s in leaf.spans.filter { $0.0 <= s.0 && s.0 < $0.1 }.count }.max() ?? 1
+            return most > 1 ? (leaf.key, most) : nil
+        }
+    }
+
+    /// Runs `body` with a decoder of the video leaf `key`, opening it first if needed (see
+    /// `VideoDecoderPool`); `time` is the source time it asks for.
+    func withVideoSource<R>(for key: VideoLeafKey, at time: Time, _ body: (VideoFrameSource) throws -> R) throws -> R {
+        try videoPool.withSource(for: key, at: time, body)
     }
 
     /// Opens ahead (in the background) the decoders of the videos `clip` shows first.

@@ -33,10 +33,16 @@ final class VideoDecoderPool: @unchecked Sendable {
         var lastUse: UInt64 = 0
         /// Whether a frame has borrowed it (a decoder opened ahead has not, yet).
         var used = false
+        /// The source time last asked of it (or it was opened ahead for), when known.
+        var lastTime: Time?
         init(key: VideoLeafKey) { self.key = key }
     }
     private let condition = NSCondition()
-    private var entries: [ObjectIdentifier: Entry] = [:]
+    /// The open decoders (and those being opened), a few at most: `limit` of them.
+    private var entries: [Entry] = []
+    /// How many of a leaf's decoders may be open at once: the most places the composition shows it
+    /// at one time (see `allowDecoders(_:for:)`); one when not said.
+    private var decodersPerLeaf: [ObjectIdentifier: Int] = [:]
     private var useCounter: UInt64 = 0
     private var peak = 0
     private var isClosed = false
@@ -62,15 +68,24 @@ final class VideoDecoderPool: @unchecked Sendable {
         closeIdleAfter = UInt64(max(64, 4 * self.limit * self.drawingThreads))
     }
 
-    /// Runs `body` with `key`'s decoder, opening it (and waiting for a free slot) first.
-    func withSource<R>(for key: VideoLeafKey, _ body: (VideoFrameSource) throws -> R) throws -> R {
-        let entry = try acquire(key)
+    /// Lets the leaf `key` have up to `count` decoders open at once: a clip shown in several places at
+    /// one time (two moments of one take side by side, a crossfade from one part of a take to another)
+    /// gets a decoder per place, where one decoder would seek back and forth for every frame.
+    func allowDecoders(_ count: Int, for key: VideoLeafKey) {
+        condition.withLock { decodersPerLeaf[ObjectIdentifier(key)] = max(1, count) }
+    }
+
+    /// Runs `body` with a decoder of `key`, opening it (and waiting for a free slot) first. With `time`
+    /// (the source time the body asks for), a leaf with several decoders lends the one that reaches it
+    /// without seeking, or opens another while the leaf has fewer than it may.
+    func withSource<R>(for key: VideoLeafKey, at time: Time? = nil, _ body: (VideoFrameSource) throws -> R) throws -> R {
+        let entry = try acquire(key, at: time)
         defer {
             let idle: [VideoFrameSource] = condition.withLock {
                 entry.inUse = false
                 entry.lastUse = useCounter      // used until now: a long loan does not make it idle
                 condition.broadcast()
-                return entries.values.filter { $0.used && !$0.inUse && $0.source != nil && useCounter - $0.lastUse >= closeIdleAfter }
+                return entries.filter { $0.used && !$0.inUse && $0.source != nil && useCounter - $0.lastUse >= closeIdleAfter }
                     .compactMap { remove($0) }
             }
             if !idle.isEmpty {
@@ -81,38 +96,51 @@ final class VideoDecoderPool: @unchecked Sendable {
         return try body(entry.source!)
     }
 
-    /// Marks `key`'s decoder in use, opening it first when needed.
-    private func acquire(_ key: VideoLeafKey) throws(MovieMakerError) -> Entry {
-        let id = ObjectIdentifier(key)
+    /// Marks a decoder of `key` in use (for `time`, when given), opening one first when needed.
+    ///
+    /// A free decoder that reaches `time` without seeking is lent; failing that the thread waits for a
+    /// lent one last asked for a time near it, or one being opened; failing that a leaf with fewer
+    /// decoders than it may have opens another; failing that a free one seeks.
+    private func acquire(_ key: VideoLeafKey, at time: Time?) throws(MovieMakerError) -> Entry {
         condition.lock()
         while true {
-            if let entry = entries[id] {
-                if let failure = entry.failure { condition.unlock(); throw failure }
-                if entry.source != nil && !entry.inUse {
-                    entry.inUse = true
-                    entry.used = true
-                    useCounter += 1
-                    entry.lastUse = useCounter
-                    condition.unlock()
-                    return entry
-                }
-                condition.wait()      // being opened, or lent to another thread
+            let mine = entries.filter { $0.key === key }
+            if let failure = mine.lazy.compactMap(\.failure).first { condition.unlock(); throw failure }
+            let free = mine.filter { $0.source != nil && !$0.inUse }
+            // Only this thread looks at a free decoder (under the lock), so asking it is safe.
+            if let entry = time.map({ t in free.first { $0.source!.reaches(t) } }) ?? free.first {
+                lend(entry, at: time)
+                condition.unlock()
+                return entry
+            }
+            let busyNear = mine.contains { ($0.inUse || $0.source == nil) && Self.isNear($0.lastTime, time) }
+            let allowed = decodersPerLeaf[ObjectIdentifier(key)] ?? 1
+            if busyNear || (mine.count >= allowed && free.isEmpty) {
+                condition.wait()      // lent or being opened: given back (or opened) soon
                 continue
+            }
+            if mine.count >= allowed, let entry = free.min(by: { $0.lastUse < $1.lastUse }) {
+                lend(entry, at: time)
+                condition.unlock()
+                return entry
             }
             var closing: VideoFrameSource? = nil
             if entries.count >= limit {
                 guard let victim = leastRecentlyUsed(unusedFor: 0) else {
+                    // No slot for another: a free decoder of the leaf seeks, or the thread waits for one.
+                    if let entry = free.min(by: { $0.lastUse < $1.lastUse }) {
+                        lend(entry, at: time)
+                        condition.unlock()
+                        return entry
+                    }
                     condition.wait()
                     continue
                 }
                 closing = remove(victim)
             }
             let entry = Entry(key: key)
-            entry.inUse = true
-            entry.used = true
-            useCounter += 1
-            entry.lastUse = useCounter
-            entries[id] = entry
+            lend(entry, at: time)
+            entries.append(entry)
             peak = max(peak, entries.count)
             condition.unlock()
             _ = consume closing    // the evicted decoder closes here, outside the lock, before the new one opens
@@ -122,7 +150,7 @@ final class VideoDecoderPool: @unchecked Sendable {
                 return entry
             } catch {
                 condition.withLock {
-                    entries[id] = nil
+                    entries.removeAll { $0 === entry }
                     condition.broadcast()
                 }
                 throw error
@@ -130,13 +158,33 @@ final class VideoDecoderPool: @unchecked Sendable {
         }
     }
 
+    /// Marks `entry` lent for `time`. Call under `condition`.
+    private func lend(_ entry: Entry, at time: Time?) {
+        entry.inUse = true
+        entry.used = true
+        useCounter += 1
+        entry.lastUse = useCounter
+        if let time { entry.lastTime = time }
+    }
+
+    /// Whether a decoder last asked for `last` is likely to reach `time` without seeking: within half
+    /// a second either way (drawing threads ask a few frames out of order), or either is not known.
+    private static func isNear(_ last: Time?, _ time: Time?) -> Bool {
+        guard let last, let time else { return true }
+        return Time.max(last - time, time - last) <= VideoFrameSource.forwardSeekGain
+    }
+
     /// Opens `key`'s decoder ahead on a background queue and decodes up to `time`, when a slot is free
     /// or held by a decoder no frame has used lately; otherwise does nothing (the clip opens when first
     /// drawn). Errors are kept for the thread that draws the clip.
     func prefetch(_ key: VideoLeafKey, at time: Time) {
-        let id = ObjectIdentifier(key)
         let (entry, closing): (Entry?, VideoFrameSource?) = condition.withLock {
-            guard !isClosed, entries[id] == nil else { return (nil, nil) }
+            let mine = entries.filter { $0.key === key }
+            // Nothing to open when the leaf has a decoder being opened, or one free that reaches `time`,
+            // or as many as it may have.
+            guard !isClosed, !mine.contains(where: { $0.source == nil }),
+                  !mine.contains(where: { !$0.inUse && $0.source!.reaches(time) }),
+                  mine.count < (decodersPerLeaf[ObjectIdentifier(key)] ?? 1) else { return (nil, nil) }
             var closing: VideoFrameSource? = nil
             if entries.count >= limit {
                 guard let victim = leastRecentlyUsed(unusedFor: Self.staleAfter) else { return (nil, nil) }
@@ -144,7 +192,8 @@ final class VideoDecoderPool: @unchecked Sendable {
             }
             let e = Entry(key: key)
             e.lastUse = useCounter      // counts as used now: not the first to be closed again
-            entries[id] = e
+            e.lastTime = time
+            entries.append(e)
             peak = max(peak, entries.count)
             return (e, closing)
         }
@@ -170,14 +219,14 @@ final class VideoDecoderPool: @unchecked Sendable {
     /// The open decoder nobody holds that was used least recently, among those unused for at least
     /// `loans` loans of any decoder. Call under `condition`.
     private func leastRecentlyUsed(unusedFor loans: UInt64) -> Entry? {
-        entries.values.filter { !$0.inUse && $0.source != nil && useCounter - $0.lastUse >= loans }
+        entries.filter { !$0.inUse && $0.source != nil && useCounter - $0.lastUse >= loans }
             .min { $0.lastUse < $1.lastUse }
     }
 
     /// Takes `entry` out of the pool and returns its decoder, for the caller to release outside the
     /// lock. Call under `condition`.
     private func remove(_ entry: Entry) -> VideoFrameSource? {
-        entries[ObjectIdentifier(entry.key)] = nil
+        entries.removeAll { $0 === entry }
         defer { entry.source = nil }
         return entry.source
     }
@@ -191,7 +240,7 @@ final class VideoDecoderPool: @unchecked Sendable {
         let sources: [VideoFrameSource] = condition.withLock {
             isClosed = true
             defer { entries.removeAll() }
-            return entries.values.compactMap(\.source)
+            return entries.compactMap(\.source)
         }
         _ = sources       // released here, outside the lock
     }

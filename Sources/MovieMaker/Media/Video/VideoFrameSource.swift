@@ -208,6 +208,15 @@ final class VideoFrameSource {
         return found
     }
 
+    /// Whether the frame shown at `time` is in the window or a short decode after it: reached without
+    /// seeking (what a leaf shown in two places at once asks of each of its decoders).
+    func reaches(_ time: Time) -> Bool {
+        let limit = limitTimestamp(for: time)
+        if lookUp(limit) != nil { return true }
+        guard let last = window.last, last.timestamp <= limit, !reachedEnd else { return false }
+        return !shouldSeek(from: last.timestamp, to: limit) && !isLonger(from: last.timestamp, to: limit, than: Self.forwardSeekGain)
+    }
+
     /// Whether the last three different frames shown went backwards overall. Drawing threads ask a frame
     /// or two out of order, so one step against the direction of play does not turn it.
     private var isPlayingBackwards: Bool {
