@@ -208,8 +208,12 @@ struct ScriptCompiler {
         // Put in place only if no other process did meanwhile (link(2) refuses an existing name): renaming
         // over it would change the file under a script another process is linking with it, which the
         // compiler driver refuses ("was modified during the build").
-        guard status == 0, link(partial.path, object.path) == 0 || errno == EEXIST else {
+        guard status == 0 else {
             throw .buildFailed(reason: "the scripts' support object (their error handler) did not compile with \(swiftc.path); `moviemaker run --verbose` shows the command")
+        }
+        guard link(partial.path, object.path) == 0 || errno == EEXIST else {
+            let reason = String(cString: strerror(errno))
+            throw .buildFailed(reason: "cannot put the scripts' support object in \(folder.path) (\(reason)); set XDG_CACHE_HOME to a folder on a file system with hard links")
         }
         return object
     }

@@ -220,8 +220,9 @@ struct VideoDecoderPoolTests {
             for moment in [k, 60 + k] {
                 let shown = try pool.withSource(for: key, at: rate.time(ofFrame: moment)) { source in
                     decoders.insert(ObjectIdentifier(source))
+                    let picture = try source.picture(at: rate.time(ofFrame: moment), width: 320, height: 240)
                     if source.seeks > 0 { seeks.insert(ObjectIdentifier(source)) }
-                    return try source.picture(at: rate.time(ofFrame: moment), width: 320, height: 240)
+                    return picture
                 }
                 #expect(VideoFixtures.frameIndex(of: shown) == moment, "frame \(moment)")
             }
@@ -244,7 +245,7 @@ struct VideoDecoderPoolTests {
     }
 
     @Test("A leaf the composition shows in two places at once is allowed two decoders; shown one place after another, one",
-          arguments: ["side by side", "crossfade", "cut", "twice in a row"])
+          arguments: ["side by side", "crossfade", "beside itself reversed", "cut", "twice in a row", "a reversed sequence", "a looped sequence"])
     func placesAtOnce(composition: String) throws {
         let url = try VideoFixtures.require(VideoFixtures.Spec(frameCount: 90, withSound: false))
         let c = try Clip.video(url)
@@ -253,11 +254,15 @@ struct VideoDecoderPoolTests {
         switch composition {
         case "side by side": clip = try Clip.split(.sideBySide, [first, second])
         case "crossfade": clip = Clip.sequence([first, second], transition: .crossfade(duration: 0.5))
+        case "beside itself reversed": clip = try Clip.split(.sideBySide, [first, first.reversed()])
         case "cut": clip = Clip.sequence([first, second])
-        default: clip = c.trimmed(to: 1).repeated(2)
+        case "twice in a row": clip = c.trimmed(to: 1).repeated(2)
+        // A reversed or looped node places its leaves over its whole span; these two never show at once.
+        case "a reversed sequence": clip = Clip.sequence([first, second]).reversed()
+        default: clip = Clip.sequence([first, second]).looped(toFill: 5)
         }
         let places = RenderSession.videoPlacesAtOnce(in: clip)
-        let expected = composition == "side by side" || composition == "crossfade" ? 2 : nil
+        let expected = ["side by side", "crossfade", "beside itself reversed"].contains(composition) ? 2 : nil
         #expect(places.first?.1 == expected && places.count == (expected == nil ? 0 : 1), "\(composition): \(places.map(\.1))")
     }
 

@@ -15,6 +15,9 @@ extension Clip {
         /// The leaf's own time at `range.start`: within the placement the leaf shows its time
         /// `localStart + (t − range.start)` (a trim shows a leaf from later than its start).
         public let localStart: Time
+        /// The path of the reverse, freeze or loop node that placed the leaf over its whole span (the leaf
+        /// may show anywhere in it), if one did: two leaves it placed are not known to show at once.
+        var spreadBy: [Int]? = nil
 
         /// The part of the leaf's own time shown.
         public var localRange: TimeRange { TimeRange(start: localStart, duration: range.duration) }
@@ -97,14 +100,15 @@ extension Clip {
             let childShown = speed.sourceTime(at: shown.lowerBound)..<speed.sourceTime(at: shown.upperBound)
             child.visitLeaves(in: childShown, offset: .zero, path: path + [0], intoSlideshows: intoSlideshows) { p in
                 let start = speed.outputTime(at: p.range.start), end = speed.outputTime(at: p.range.start + p.range.duration)
-                body(Placement(clip: p.clip, path: p.path, range: TimeRange(start: offset + start, duration: end - start), localStart: p.localStart))
+                body(Placement(clip: p.clip, path: p.path, range: TimeRange(start: offset + start, duration: end - start), localStart: p.localStart,
+                               spreadBy: p.spreadBy))
             }
         case let .timeMap(.reverse, child), let .timeMap(.freeze, child), let .timeMap(.loop, child):
             // Not a shift: every leaf the child shows is placed over the whole span shown (a leaf may
             // show anywhere in it), starting from its own start.
             child.visitLeaves(in: .zero..<child.duration, offset: .zero, path: path + [0], intoSlideshows: intoSlideshows) { p in
                 body(Placement(clip: p.clip, path: p.path, range: TimeRange(start: offset + shown.lowerBound, duration: shown.upperBound - shown.lowerBound),
-                               localStart: p.localStart))
+                               localStart: p.localStart, spreadBy: path))
             }
         }
     }

@@ -293,7 +293,7 @@ extension Clip {
         /// The provider group of a photo leaf (photos of one slideshow share one; a lone photo has its
         /// own); nil for a video.
         let group: PhotoGroup?
-        /// The identity of a video leaf (copies of the clip share its decoder); nil for a photo.
+        /// The identity of a video leaf (copies of the clip share its decoders); nil for a photo.
         let videoKey: VideoLeafKey?
         /// The leaf's position in its group's photo list.
         let index: Int
@@ -320,7 +320,7 @@ extension Clip {
         }
 
         /// This leaf showing `newSource` instead, keeping its provider group and video identity (copies of
-        /// the clip still share one decoder).
+        /// the clip still share their decoders).
         func replacingSource(_ newSource: Source) -> Media {
             var copy = self
             copy.source = newSource

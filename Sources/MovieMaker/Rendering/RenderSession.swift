@@ -124,16 +124,24 @@ final class RenderSession: @unchecked Sendable {
     }
 
     /// The video leaves `clip` shows in more than one place at a time (copies of one clip side by side,
-    /// or crossfading into each other), with the most places at once.
+    /// or crossfading into each other), with the most places at once. Leaves a reverse, freeze or loop
+    /// node places over its whole span are not counted as shown at once with each other (they are
+    /// placed over all of it, not where they show).
     static func videoPlacesAtOnce(in clip: Clip) -> [(VideoLeafKey, Int)] {
-        var spans: [ObjectIdentifier: (key: VideoLeafKey, spans: [(Time, Time)])] = [:]
+        var spans: [ObjectIdentifier: (key: VideoLeafKey, spans: [(start: Time, end: Time, spreadBy: [Int]?)])] = [:]
         for p in clip.mediaLeaves(in: .zero..<clip.duration) {
             guard case let .media(media) = p.clip.node, let key = media.videoKey else { continue }
-            spans[ObjectIdentifier(key), default: (key, [])].spans.append((p.range.start, p.range.start + p.range.duration))
+            spans[ObjectIdentifier(key), default: (key, [])].spans.append((p.range.start, p.range.start + p.range.duration, p.spreadBy))
         }
         return spans.values.compactMap { leaf in
             guard leaf.spans.count > 1 else { return nil }
-            let most = leaf.spans.map { s in leaf.spans.filter { $0.0 <= s.0 && s.0 < $0.1 }.count }.max() ?? 1
+            let most = leaf.spans.indices.map { i in
+                let s = leaf.spans[i]
+                return leaf.spans.indices.filter { j in
+                    let o = leaf.spans[j]
+                    return o.start <= s.start && s.start < o.end && (j == i || o.spreadBy == nil || o.spreadBy != s.spreadBy)
+                }.count
+            }.max() ?? 1
             return most > 1 ? (leaf.key, most) : nil
         }
     }

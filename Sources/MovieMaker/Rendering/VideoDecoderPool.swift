@@ -1,7 +1,7 @@
 import Foundation
 
 /// The identity of one video media leaf: copies of a clip (a trimmed or repeated video) share it, and
-/// so share one decoder per render.
+/// so share their decoders: one per render, or one per place for a leaf shown in several places at once.
 final class VideoLeafKey: Sendable {
     /// The probed file.
     let file: VideoFile
@@ -19,6 +19,11 @@ final class VideoLeafKey: Sendable {
 /// background queue (`prefetch`), so the cut does not wait for the file to open. A decoder that drew
 /// frames and has since gone unused while others were lent many times (the clip before a cut or a
 /// crossfade, once the movie has moved on) is closed and its memory handed back.
+///
+/// A leaf the composition shows in several places at once (`allowDecoders(_:for:)`) may have a decoder
+/// per place: each loan names the source time, and the decoder holding or reaching it without seeking
+/// is lent. Such a leaf opens another decoder only in a free slot, or in place of another leaf's decoder
+/// unused for a while; otherwise one of its decoders seeks.
 final class VideoDecoderPool: @unchecked Sendable {
     // @unchecked: every mutable field is touched only under `condition`.
     /// The most decoders open at once.
@@ -107,33 +112,43 @@ final class VideoDecoderPool: @unchecked Sendable {
             let mine = entries.filter { $0.key === key }
             if let failure = mine.lazy.compactMap(\.failure).first { condition.unlock(); throw failure }
             let free = mine.filter { $0.source != nil && !$0.inUse }
-            // Only this thread looks at a free decoder (under the lock), so asking it is safe.
-            if let entry = time.map({ t in free.first { $0.source!.reaches(t) } }) ?? free.first {
+            // Only this thread looks at a free decoder (under the lock), so asking it is safe. One holding
+            // the frame comes first: another place's decoder a few frames behind would reach it too, and
+            // then that place would have to seek.
+            let chosen = time.map { t in free.first { $0.source!.holds(t) } ?? free.first { $0.source!.reaches(t) } } ?? free.first
+            if let entry = chosen {
                 lend(entry, at: time)
                 condition.unlock()
                 return entry
             }
             let busyNear = mine.contains { ($0.inUse || $0.source == nil) && Self.isNear($0.lastTime, time) }
             let allowed = decodersPerLeaf[ObjectIdentifier(key)] ?? 1
-            if busyNear || (mine.count >= allowed && free.isEmpty) {
+            if busyNear {
                 condition.wait()      // lent or being opened: given back (or opened) soon
                 continue
             }
-            if mine.count >= allowed, let entry = free.min(by: { $0.lastUse < $1.lastUse }) {
+            // Another decoder for a leaf that has one only in a free slot, or in place of another leaf's
+            // decoder unused for a while: never by closing a decoder another place is using (the two
+            // would then reopen each other's files on every frame). Otherwise a free one seeks.
+            var victim: Entry? = nil
+            if entries.count >= limit {
+                victim = mine.isEmpty ? leastRecentlyUsed(unusedFor: 0)
+                    : entries.filter { $0.key !== key && !$0.inUse && $0.source != nil && useCounter - $0.lastUse >= Self.staleAfter }
+                        .min { $0.lastUse < $1.lastUse }
+            }
+            if !mine.isEmpty && (mine.count >= allowed || (entries.count >= limit && victim == nil)) {
+                guard let entry = free.min(by: { $0.lastUse < $1.lastUse }) else {
+                    condition.wait()
+                    continue
+                }
                 lend(entry, at: time)
                 condition.unlock()
                 return entry
             }
             var closing: VideoFrameSource? = nil
             if entries.count >= limit {
-                guard let victim = leastRecentlyUsed(unusedFor: 0) else {
-                    // No slot for another: a free decoder of the leaf seeks, or the thread waits for one.
-                    if let entry = free.min(by: { $0.lastUse < $1.lastUse }) {
-                        lend(entry, at: time)
-                        condition.unlock()
-                        return entry
-                    }
-                    condition.wait()
+                guard let victim else {
+                    condition.wait()      // every slot is lent: one comes back
                     continue
                 }
                 closing = remove(victim)
@@ -167,8 +182,9 @@ final class VideoDecoderPool: @unchecked Sendable {
         if let time { entry.lastTime = time }
     }
 
-    /// Whether a decoder last asked for `last` is likely to reach `time` without seeking: within half
-    /// a second either way (drawing threads ask a few frames out of order), or either is not known.
+    /// Whether a decoder last asked for `last` may reach `time` without seeking, worth waiting for: within
+    /// half a second either way (drawing threads ask a few frames out of order; a little behind, the
+    /// frame may still be in its window), or either is not known.
     private static func isNear(_ last: Time?, _ time: Time?) -> Bool {
         guard let last, let time else { return true }
         return Time.max(last - time, time - last) <= VideoFrameSource.forwardSeekGain
@@ -183,7 +199,7 @@ final class VideoDecoderPool: @unchecked Sendable {
             // Nothing to open when the leaf has a decoder being opened, or one free that reaches `time`,
             // or as many as it may have.
             guard !isClosed, !mine.contains(where: { $0.source == nil }),
-                  !mine.contains(where: { !$0.inUse && $0.source!.reaches(time) }),
+                  !mine.contains(where: { $0.inUse ? Self.isNear($0.lastTime, time) : $0.source!.reaches(time) }),
                   mine.count < (decodersPerLeaf[ObjectIdentifier(key)] ?? 1) else { return (nil, nil) }
             var closing: VideoFrameSource? = nil
             if entries.count >= limit {
@@ -209,7 +225,12 @@ final class VideoDecoderPool: @unchecked Sendable {
                 }
             } catch {
                 self.condition.withLock {
-                    entry.failure = (error as? MovieMakerError) ?? .movieUnreadable(path: key.file.url.path, reason: "\(error)")
+                    // A leaf with another decoder open goes on with it (the failure shows if it is needed).
+                    if self.entries.contains(where: { $0.key === key && $0.source != nil }) {
+                        self.entries.removeAll { $0 === entry }
+                    } else {
+                        entry.failure = (error as? MovieMakerError) ?? .movieUnreadable(path: key.file.url.path, reason: "\(error)")
+                    }
                     self.condition.broadcast()
                 }
             }

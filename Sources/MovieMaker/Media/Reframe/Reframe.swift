@@ -101,7 +101,7 @@ extension Clip {
 
 extension Clip {
     /// This clip with `change` applied to every video leaf's settings, every other node kept (the
-    /// leaves keep their identity, so copies still share one decoder).
+    /// leaves keep their identity, so copies still share their decoders).
     func mappingVideoMedia(_ change: (VideoMedia) -> VideoMedia) -> Clip {
         let node: Node
         switch self.node {

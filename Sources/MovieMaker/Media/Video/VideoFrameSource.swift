@@ -82,8 +82,7 @@ final class VideoFrameSource {
     /// With an index, a jump forward seeks only when the keyframe it lands on is more than this after
     /// the frame the decoder is at. Decoding a few frames through costs less than what a seek throws
     /// away: the window, which the other drawing threads still ask for (one asking for a frame just
-    /// before the keyframe would then seek back a whole group of pictures, and keep the backward
-    /// window of 32 frames).
+    /// before the keyframe would then seek back a whole group of pictures).
     static let forwardSeekGain = Time(value: 1, timescale: 2)
 
     /// Opens `file` for decoding. Throws what `VideoFile` throws, and `.videoUnsupported` for HDR.
@@ -208,12 +207,15 @@ final class VideoFrameSource {
         return found
     }
 
+    /// Whether the frame shown at `time` is in the window.
+    func holds(_ time: Time) -> Bool { lookUp(limitTimestamp(for: time)) != nil }
+
     /// Whether the frame shown at `time` is in the window or a short decode after it: reached without
     /// seeking (what a leaf shown in two places at once asks of each of its decoders).
     func reaches(_ time: Time) -> Bool {
         let limit = limitTimestamp(for: time)
         if lookUp(limit) != nil { return true }
-        guard let last = window.last, last.timestamp <= limit, !reachedEnd else { return false }
+        guard let last = window.last, last.timestamp <= limit else { return false }
         return !shouldSeek(from: last.timestamp, to: limit) && !isLonger(from: last.timestamp, to: limit, than: Self.forwardSeekGain)
     }
 
