@@ -119,6 +119,25 @@ struct VideoSeekBackTests {
     }
 }
 
+/// A 60-frame, 30-fps fixture with a keyframe every 30 frames, opened for `drawingThreads` threads.
+private func keyframeEvery30(drawingThreads: Int) throws -> VideoFrameSource {
+    let url = try VideoFixtures.require(VideoFixtures.Spec(frameCount: 60, keyframeInterval: 30, withSound: false))
+    return try VideoFrameSource(file: try VideoFile(url: url), drawingThreads: drawingThreads)
+}
+
+/// Asks `source` for the frames `order` one after another, checking the frame code each picture shows;
+/// returns the most decoded frames its window held meanwhile.
+@discardableResult
+private func show(_ order: [Int], from source: VideoFrameSource) throws -> Int {
+    var most = 0
+    for k in order {
+        let picture = try source.picture(at: FrameRate(30).time(ofFrame: k), width: 320, height: 240)
+        #expect(VideoFixtures.frameIndex(of: picture) == k, "frame \(k)")
+        most = max(most, source.framesHeld)
+    }
+    return most
+}
+
 /// Two drawing threads ask for neighbouring frames in either order. Where the frames cross a keyframe,
 /// a step of two frames forwards used to seek to the keyframe and empty the window, so the thread
 /// asking for the frame just before it then sought back to the previous keyframe and decoded the whole
@@ -128,16 +147,12 @@ struct VideoSeekBackTests {
 struct VideoForwardSeekTests {
     @Test("frames asked for a step or two out of order across a keyframe decode each frame once, without seeking")
     func neighboursAcrossAKeyframe() throws {
-        let url = try VideoFixtures.require(VideoFixtures.Spec(frameCount: 60, keyframeInterval: 30, withSound: false))
-        let source = try VideoFrameSource(file: try VideoFile(url: url), drawingThreads: 2)
+        let source = try keyframeEvery30(drawingThreads: 2)
         // Two threads' requests around the keyframe at 30: 28 before 27, 30 before 29, 32 before 31.
         var order = Array(0..<27)
         order += [28, 27, 30, 29, 32, 31]
         order += Array(33..<60)
-        for k in order {
-            let picture = try source.picture(at: FrameRate(30).time(ofFrame: k), width: 320, height: 240)
-            #expect(VideoFixtures.frameIndex(of: picture) == k, "frame \(k)")
-        }
+        try show(order, from: source)
         #expect(source.seeks == 0)
         // Each frame decoded once: the first comes decoded with the opened file, the source decodes the other 59.
         #expect(source.framesDecoded == 59)
@@ -146,14 +161,10 @@ struct VideoForwardSeekTests {
     @Test("a jump forward seeks when the keyframe it passes is more than half a second ahead of the decoder (0.6 s), not when it is 0.4 s",
           arguments: [(lastAsked: 10, seeks: 1), (lastAsked: 16, seeks: 0)])
     func jumpForwardSeeksPastHalfASecond(lastAsked: Int, seeks: Int) throws {
-        let url = try VideoFixtures.require(VideoFixtures.Spec(frameCount: 60, keyframeInterval: 30, withSound: false))
-        let source = try VideoFrameSource(file: try VideoFile(url: url), drawingThreads: 2)
+        let source = try keyframeEvery30(drawingThreads: 2)
         // Frames 0…lastAsked leave the decoder one frame further (the next shows where the last ends):
         // at 11, the keyframe at 30 is 19 frames (0.63 s) ahead; at 17, 13 frames (0.43 s).
-        for k in Array(0...lastAsked) + [31, 32] {
-            let picture = try source.picture(at: FrameRate(30).time(ofFrame: k), width: 320, height: 240)
-            #expect(VideoFixtures.frameIndex(of: picture) == k, "frame \(k)")
-        }
+        try show(Array(0...lastAsked) + [31, 32], from: source)
         #expect(source.seeks == seeks)
         // Seeking decodes from the keyframe (30…33), not through the frames before it.
         #expect(source.framesDecoded == (seeks == 1 ? lastAsked + 1 + 4 : 33), "\(source.framesDecoded) frames decoded")
@@ -167,48 +178,32 @@ struct VideoForwardSeekTests {
 struct VideoBackwardWindowTests {
     @Test("a frame asked for behind the window while playing forwards is found by a seek that keeps the forward window")
     func stepBackWhilePlayingForwards() throws {
-        let url = try VideoFixtures.require(VideoFixtures.Spec(frameCount: 60, keyframeInterval: 30, withSound: false))
-        let source = try VideoFrameSource(file: try VideoFile(url: url), drawingThreads: 2)
+        let source = try keyframeEvery30(drawingThreads: 2)
         let forward = VideoFrameSource.forwardWindow(drawingThreads: 2)
-        var most = 0
         // Frames 0…50, then 44 (behind the window: decoded from the keyframe at 30), then on to the end.
-        for k in Array(0...50) + [44] + Array(51..<60) {
-            let picture = try source.picture(at: FrameRate(30).time(ofFrame: k), width: 320, height: 240)
-            #expect(VideoFixtures.frameIndex(of: picture) == k, "frame \(k)")
-            most = max(most, source.framesHeld)
-        }
+        let most = try show(Array(0...50) + [44] + Array(51..<60), from: source)
         #expect(source.seeks == 1)
         #expect(most <= forward, "the window held \(most) frames (forward window: \(forward))")
     }
 
     @Test("a loop of a trimmed clip going back to its first frame keeps the forward window")
     func loopBackToATrimmedStart() throws {
-        let url = try VideoFixtures.require(VideoFixtures.Spec(frameCount: 60, keyframeInterval: 30, withSound: false))
-        let source = try VideoFrameSource(file: try VideoFile(url: url), drawingThreads: 2)
+        let source = try keyframeEvery30(drawingThreads: 2)
         let forward = VideoFrameSource.forwardWindow(drawingThreads: 2)
-        var most = 0
-        for k in Array(20..<40) + Array(20..<40) {
-            let picture = try source.picture(at: FrameRate(30).time(ofFrame: k), width: 320, height: 240)
-            #expect(VideoFixtures.frameIndex(of: picture) == k, "frame \(k)")
-            most = max(most, source.framesHeld)
-        }
+        let most = try show(Array(20..<40) + Array(20..<40), from: source)
         #expect(most <= forward, "the window held \(most) frames (forward window: \(forward))")
     }
 
     @Test("played backwards, frames are decoded in slices of the backward window: one seek per slice, not one per frame or two",
           arguments: [1, 2])
     func playedBackwards(drawingThreads: Int) throws {
-        let url = try VideoFixtures.require(VideoFixtures.Spec(frameCount: 60, keyframeInterval: 30, withSound: false))
-        let source = try VideoFrameSource(file: try VideoFile(url: url), drawingThreads: drawingThreads)
+        let source = try keyframeEvery30(drawingThreads: drawingThreads)
         // Two threads ask neighbours out of order: 59, 58, 56, 57, 54, 55, …
         var order = Array((0..<60).reversed())
         if drawingThreads == 2 {
             for i in stride(from: 2, to: 58, by: 2) { order.swapAt(i, i + 1) }
         }
-        for k in order {
-            let picture = try source.picture(at: FrameRate(30).time(ofFrame: k), width: 320, height: 240)
-            #expect(VideoFixtures.frameIndex(of: picture) == k, "frame \(k)")
-        }
+        try show(order, from: source)
         // To 59 from the keyframe at 30; back into 30…55 from it (the backward window); back into 0…29.
         #expect(source.seeks == 3, "\(source.seeks) seeks")
         #expect(source.framesDecoded <= 30 + 32 + 30, "\(source.framesDecoded) frames decoded")
