@@ -69,7 +69,8 @@ public struct EncoderSettings: Sendable, Equatable {
     package var passesVideoThrough = true
     /// How many video decoders a render keeps open at once (2 by default: the clip playing and the
     /// next one, opened ahead of the cut). A composition that shows more videos at once (a 2×2 split
-    /// screen) needs this raised; each open 1080p decoder costs about 48 MiB.
+    /// screen) needs this raised; each open 1080p decoder costs about 48 MiB. One clip shown in two
+    /// places at once uses a decoder per place while this allows (else one decoder seeks between them).
     public var videoDecoderLimit: Int = EncoderSettings.defaultVideoDecoderLimit
     /// The default `videoDecoderLimit`, 2.
     public static let defaultVideoDecoderLimit = 2
