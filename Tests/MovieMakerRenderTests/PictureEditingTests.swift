@@ -121,8 +121,9 @@ struct PictureEditingTests {
 
     /// Two moments of one take side by side, from one `Clip` value: each half shows its own frames, from
     /// a decoder of its own (one decoder for both sought back and forth on every frame: 26 times as slow
-    /// for two 3-second halves of a 1080p take).
-    @Test func oneVideoClipShownAtTwoMomentsSideBySide() throws {
+    /// for two 3-second halves of a 1080p take), played forwards or the whole split reversed.
+    @Test(arguments: [false, true])
+    func oneVideoClipShownAtTwoMomentsSideBySide(reversed: Bool) throws {
         let url = try VideoFixtures.require(VideoFixtures.Spec(frameCount: 90, withSound: false))
         let take = try Clip.video(url)
         // Cells show the clip as drawn on the whole frame, scaled down: in the top half of a 2×2 grid of
@@ -131,15 +132,15 @@ struct PictureEditingTests {
         let dir = try TemporaryFolder()
         let movie = try MovieMaker(url: dir.file("t.mp4"), width: 640, height: 480, fps: 30,
                                    settings: EncoderSettings(crf: 10, preset: .ultrafast, drawingThreads: 2))
-        try movie.add(split)
+        try movie.add(reversed ? split.reversed() : split)
         let summary = try movie.finish()
         #expect(summary.statistics.peakOpenVideoDecoders == 2)
         let frames = try decodeAll(dir.file("t.mp4"))
         #expect(frames.count == 30)
         for k in [0, 1, 2, 15, 29] where k < frames.count {
-            let p = frames[k].pixels
-            #expect(VideoFixtures.frameIndex(of: Self.crop(p, x: 0..<320, y: 0..<240)) == k, "frame \(k), left")
-            #expect(VideoFixtures.frameIndex(of: Self.crop(p, x: 320..<640, y: 0..<240)) == 60 + k, "frame \(k), right")
+            let p = frames[k].pixels, shown = reversed ? 29 - k : k
+            #expect(VideoFixtures.frameIndex(of: Self.crop(p, x: 0..<320, y: 0..<240)) == shown, "frame \(k), left")
+            #expect(VideoFixtures.frameIndex(of: Self.crop(p, x: 320..<640, y: 0..<240)) == 60 + shown, "frame \(k), right")
         }
     }
 

@@ -245,7 +245,8 @@ struct VideoDecoderPoolTests {
     }
 
     @Test("A leaf the composition shows in two places at once is allowed two decoders; shown one place after another, one",
-          arguments: ["side by side", "crossfade", "beside itself reversed", "cut", "twice in a row", "a reversed sequence", "a looped sequence"])
+          arguments: ["side by side", "crossfade", "beside itself reversed", "side by side reversed", "a reversed crossfade",
+                      "cut", "twice in a row", "a reversed sequence", "a looped sequence", "reversed, twice in a row"])
     func placesAtOnce(composition: String) throws {
         let url = try VideoFixtures.require(VideoFixtures.Spec(frameCount: 90, withSound: false))
         let c = try Clip.video(url)
@@ -255,14 +256,19 @@ struct VideoDecoderPoolTests {
         case "side by side": clip = try Clip.split(.sideBySide, [first, second])
         case "crossfade": clip = Clip.sequence([first, second], transition: .crossfade(duration: 0.5))
         case "beside itself reversed": clip = try Clip.split(.sideBySide, [first, first.reversed()])
+        // Reversing shows each moment of its child at one moment: what the child shows at once stays at once.
+        case "side by side reversed": clip = try Clip.split(.sideBySide, [first, second]).reversed()
+        case "a reversed crossfade": clip = Clip.sequence([first, second], transition: .crossfade(duration: 0.5)).reversed()
         case "cut": clip = Clip.sequence([first, second])
         case "twice in a row": clip = c.trimmed(to: 1).repeated(2)
         // A reversed or looped node places its leaves over its whole span; these two never show at once.
         case "a reversed sequence": clip = Clip.sequence([first, second]).reversed()
+        case "reversed, twice in a row": clip = Clip.sequence([first, second]).reversed().repeated(2)
         default: clip = Clip.sequence([first, second]).looped(toFill: 5)
         }
         let places = RenderSession.videoPlacesAtOnce(in: clip)
-        let expected = ["side by side", "crossfade", "beside itself reversed"].contains(composition) ? 2 : nil
+        let expected = ["side by side", "crossfade", "beside itself reversed", "side by side reversed", "a reversed crossfade"]
+            .contains(composition) ? 2 : nil
         #expect(places.first?.1 == expected && places.count == (expected == nil ? 0 : 1), "\(composition): \(places.map(\.1))")
     }
 

@@ -16,8 +16,12 @@ extension Clip {
         /// `localStart + (t − range.start)` (a trim shows a leaf from later than its start).
         public let localStart: Time
         /// The path of the reverse, freeze or loop node that placed the leaf over its whole span (the leaf
-        /// may show anywhere in it), if one did: two leaves it placed are not known to show at once.
+        /// may show anywhere in it), if one did.
         var spreadBy: [Int]? = nil
+        /// Where that node's child showed the leaf, in the child's own time: two leaves one node spread
+        /// show at once only if these overlap (reversing, looping or freezing shows each moment of the
+        /// child at one moment at a time).
+        var spreadRange: TimeRange? = nil
 
         /// The part of the leaf's own time shown.
         public var localRange: TimeRange { TimeRange(start: localStart, duration: range.duration) }
@@ -101,14 +105,14 @@ extension Clip {
             child.visitLeaves(in: childShown, offset: .zero, path: path + [0], intoSlideshows: intoSlideshows) { p in
                 let start = speed.outputTime(at: p.range.start), end = speed.outputTime(at: p.range.start + p.range.duration)
                 body(Placement(clip: p.clip, path: p.path, range: TimeRange(start: offset + start, duration: end - start), localStart: p.localStart,
-                               spreadBy: p.spreadBy))
+                               spreadBy: p.spreadBy, spreadRange: p.spreadRange))
             }
         case let .timeMap(.reverse, child), let .timeMap(.freeze, child), let .timeMap(.loop, child):
             // Not a shift: every leaf the child shows is placed over the whole span shown (a leaf may
             // show anywhere in it), starting from its own start.
             child.visitLeaves(in: .zero..<child.duration, offset: .zero, path: path + [0], intoSlideshows: intoSlideshows) { p in
                 body(Placement(clip: p.clip, path: p.path, range: TimeRange(start: offset + shown.lowerBound, duration: shown.upperBound - shown.lowerBound),
-                               localStart: p.localStart, spreadBy: path))
+                               localStart: p.localStart, spreadBy: path, spreadRange: p.range))
             }
         }
     }

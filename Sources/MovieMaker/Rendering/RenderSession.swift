@@ -124,24 +124,24 @@ final class RenderSession: @unchecked Sendable {
     }
 
     /// The video leaves `clip` shows in more than one place at a time (copies of one clip side by side,
-    /// or crossfading into each other), with the most places at once. Leaves a reverse, freeze or loop
-    /// node places over its whole span are not counted as shown at once with each other (they are
-    /// placed over all of it, not where they show).
+    /// or crossfading into each other), with the most places at once. Two leaves one reverse, freeze or
+    /// loop node places over its whole span show at once only where that node's child shows them at
+    /// once (the node shows one moment of its child at a time).
     static func videoPlacesAtOnce(in clip: Clip) -> [(VideoLeafKey, Int)] {
-        var spans: [ObjectIdentifier: (key: VideoLeafKey, spans: [(start: Time, end: Time, spreadBy: [Int]?)])] = [:]
+        var spans: [ObjectIdentifier: (key: VideoLeafKey, placements: [Clip.Placement])] = [:]
         for p in clip.mediaLeaves(in: .zero..<clip.duration) {
             guard case let .media(media) = p.clip.node, let key = media.videoKey else { continue }
-            spans[ObjectIdentifier(key), default: (key, [])].spans.append((p.range.start, p.range.start + p.range.duration, p.spreadBy))
+            spans[ObjectIdentifier(key), default: (key, [])].placements.append(p)
+        }
+        /// Whether `o` is shown at `s`'s first moment (spread over one node's span: at its child's).
+        func showsAtStart(of s: Clip.Placement, _ o: Clip.Placement) -> Bool {
+            guard o.range.start <= s.range.start && s.range.start < o.range.end else { return false }
+            guard let spread = s.spreadBy, spread == o.spreadBy, let a = s.spreadRange, let b = o.spreadRange else { return true }
+            return b.start <= a.start && a.start < b.end
         }
         return spans.values.compactMap { leaf in
-            guard leaf.spans.count > 1 else { return nil }
-            let most = leaf.spans.indices.map { i in
-                let s = leaf.spans[i]
-                return leaf.spans.indices.filter { j in
-                    let o = leaf.spans[j]
-                    return o.start <= s.start && s.start < o.end && (j == i || o.spreadBy == nil || o.spreadBy != s.spreadBy)
-                }.count
-            }.max() ?? 1
+            guard leaf.placements.count > 1 else { return nil }
+            let most = leaf.placements.map { s in leaf.placements.filter { showsAtStart(of: s, $0) }.count }.max() ?? 1
             return most > 1 ? (leaf.key, most) : nil
         }
     }
