@@ -150,6 +150,28 @@ struct VideoLeafSmokeTests {
         #expect(try quad.renderFrames(0..<1, width: 320, height: 240, videoDecoderLimit: 3).count == 1)
     }
 
+    /// A reverse, loop or freeze node places its leaves over its whole span; the limit counts what its
+    /// child shows at once, so a reversed stitch of three clips (one at a time) renders under the
+    /// default limit of two, while three videos overlaid and reversed still fail.
+    @Test(arguments: ["reversed", "looped", "frozen", "crossfaded and reversed"])
+    func aTimeMappedStitchOfThreeVideosNeedsTheDecodersItsChildDoes(map: String) throws {
+        let url = try fixture()
+        let clips = try (0..<3).map { _ in try Clip.video(url).trimmed(from: 0, to: 0.5) }
+        let stitch = Clip.stitched(clips)
+        let clip = switch map {
+        case "reversed": stitch.reversed()
+        case "looped": stitch.looped(toFill: 2)
+        case "frozen": stitch.frozen(at: 0.75, for: 0.5)
+        default: Clip.sequence(clips, transition: .crossfade(duration: 0.2)).reversed()
+        }
+        #expect(RenderSession.busiestVideoTime(in: clip)?.files.count == (map == "crossfaded and reversed" ? 2 : 1))
+        let rate = FrameRate(10)
+        #expect(try clip.renderFrames(width: 320, height: 240, rate: rate).count == rate.frameCount(for: clip.duration))
+        let overlaid = Clip.overlay(clips[0], clips[1], clips[2]).reversed()
+        #expect(RenderSession.busiestVideoTime(in: overlaid)?.files.count == 3)
+        #expect(throws: MovieMakerError.self) { try overlaid.renderFrames(0..<1, width: 320, height: 240) }
+    }
+
     /// Runs the ffmpeg CLI with `arguments` (the fixture check already found it).
     private func ffmpeg(_ arguments: [String]) throws {
         let p = Process()

@@ -105,17 +105,33 @@ final class RenderSession: @unchecked Sendable {
     }
 
     /// The first time at which `clip` shows the most distinct videos at once, and their file names
-    /// (sorted); nil when it shows none.
+    /// (sorted); nil when it shows none. Leaves a reverse, freeze or loop node spreads over its span
+    /// count as shown at once where its child shows them at once (a reversed stitch of three clips
+    /// shows one at a time); the time named is then where the node's span starts.
     static func busiestVideoTime(in clip: Clip) -> (time: Time, files: [String])? {
         // Every video leaf's span in the clip's time (time-mapped ones: the whole span of the map).
-        let placements = clip.mediaLeaves(in: .zero..<clip.duration).compactMap { p -> (VideoLeafKey, Time, Time)? in
+        let placements = clip.mediaLeaves(in: .zero..<clip.duration).compactMap { p -> (key: VideoLeafKey, placement: Clip.Placement)? in
             guard case let .media(media) = p.clip.node, let key = media.videoKey else { return nil }
-            return (key, p.range.start, p.range.start + p.range.duration)
+            return (key, p)
         }
         var best: (time: Time, files: [String])? = nil
-        for t in Set(placements.map(\.1)).sorted() {
+        for t in Set(placements.map(\.placement.range.start)).sorted() {
             var keys: [ObjectIdentifier: VideoLeafKey] = [:]
-            for (key, start, end) in placements where start <= t && t < end { keys[ObjectIdentifier(key)] = key }
+            var spread: [[Int]: [(key: VideoLeafKey, range: TimeRange)]] = [:]
+            for (key, p) in placements where p.range.start <= t && t < p.range.end {
+                if let node = p.spreadBy, let range = p.spreadRange { spread[node, default: []].append((key, range)) }
+                else { keys[ObjectIdentifier(key)] = key }
+            }
+            // Of each spreading node's leaves, the most its child shows at one moment.
+            for leaves in spread.values {
+                var most: [ObjectIdentifier: VideoLeafKey] = [:]
+                for moment in leaves.map(\.range.start) {
+                    var here: [ObjectIdentifier: VideoLeafKey] = [:]
+                    for (key, range) in leaves where range.start <= moment && moment < range.end { here[ObjectIdentifier(key)] = key }
+                    if here.count > most.count { most = here }
+                }
+                keys.merge(most) { kept, _ in kept }
+            }
             if keys.count > (best?.files.count ?? 0) {
                 best = (t, keys.values.map { $0.file.url.lastPathComponent }.sorted())
             }
