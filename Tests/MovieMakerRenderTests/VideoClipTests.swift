@@ -231,6 +231,28 @@ struct VideoClipTests {
         #expect(fa.count == one.count && fa == fb, "decoded: \(fa.count) and \(fb.count) frames, \(zip(fa, fb).filter { $0 != $1 }.count) differ")
     }
 
+    /// The decoder pool lends one take's decoders to whichever place asks; which decoder serves which
+    /// frame depends on the threads' timing and the limit, the frames must not.
+    @Test("one take in two places at once (side by side, crossfaded, reversed, looped): the same frames on 1 and 4 threads, with 1 or 4 decoders",
+          arguments: ["side by side", "side by side reversed", "crossfaded", "a crossfade looped", "beside itself reversed"])
+    func oneTakeInTwoPlacesGivesTheSameFramesWhateverServesIt(composition: String) throws {
+        let video = try Clip.video(try VideoFixtures.movie(VideoFixtures.Spec(frameCount: 90)))
+        let a = video.trimmed(from: frameTime(0), to: frameTime(20)), b = video.trimmed(from: frameTime(50), to: frameTime(70))
+        let clip: Clip = switch composition {
+        case "side by side": try Clip.split(.sideBySide, [a, b])
+        case "side by side reversed": try Clip.split(.sideBySide, [a, b]).reversed()
+        case "crossfaded": Clip.sequence([a, b, a], transition: .crossfade(duration: frameTime(8)))
+        case "a crossfade looped": Clip.sequence([a, b], transition: .crossfade(duration: frameTime(8))).looped(toFill: frameTime(70))
+        default: try Clip.split(.sideBySide, [a, a.reversed()])
+        }
+        let one = try clip.renderFrames(width: 320, height: 240, rate: rate, drawingThreads: 1, videoDecoderLimit: 1)
+        #expect(one.count == rate.frameCount(for: clip.duration))
+        for (threads, limit) in [(1, 4), (4, 1), (4, 4)] {
+            let other = try clip.renderFrames(width: 320, height: 240, rate: rate, drawingThreads: threads, videoDecoderLimit: limit)
+            #expect(other == one, "\(threads) threads, \(limit) decoders: \(zip(other, one).filter { $0 != $1 }.count) of \(one.count) frames differ")
+        }
+    }
+
     // MARK: Orientation
 
     /// The YUV → RGB conversion the video leaf makes (VideoPictureConverter), to tell its colour
