@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make sanitize-thread: the tests that draw, decode photos and encode on several threads at once, built
+# make sanitize-thread: the tests that draw, decode photos and videos and encode on several threads at once, built
 # and run under ThreadSanitizer in their own build folder (.build/tsan), then a 20-photo slideshow
 # through the TSan-built moviemaker (two drawing threads sharing the photo store, a read-ahead thread,
 # the encoder thread). Any ThreadSanitizer report fails the run.
@@ -11,7 +11,7 @@ SWIFT=${SWIFT:-swift}
 # die_after_fork=0: narration forks a child per text (CMovieMakerSpeech), in which eSpeak NG starts a
 # thread; TSan would otherwise end such a child of a threaded process.
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=0:report_signal_unsafe=0:die_after_fork=0}
-filter=${TSAN_FILTER:-"TransitionTests|RenderLifecycleTests|TimeModelTests|SlideshowTests|TransparentOutputTests|MusicBedTests|TitleCardTests|DistributedRenderTests"}
+filter=${TSAN_FILTER:-"TransitionTests|RenderLifecycleTests|TimeModelTests|SlideshowTests|TransparentOutputTests|MusicBedTests|TitleCardTests|DistributedRenderTests|VideoClipTests|VideoPassThroughTests|VideoDecoderPoolTests|VideoBackwardWindowTests|VideoForwardSeekTests|PictureEditingTests"}
 echo "== building the package and its tests with ThreadSanitizer (.build/tsan)"
 "$SWIFT" build --build-path .build/tsan --build-tests --sanitize=thread
 log=.build/tsan/sanitize-thread.log
