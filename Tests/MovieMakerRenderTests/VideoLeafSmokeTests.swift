@@ -153,7 +153,7 @@ struct VideoLeafSmokeTests {
     /// A reverse, loop or freeze node places its leaves over its whole span; the limit counts what its
     /// child shows at once, so a reversed stitch of three clips (one at a time) renders under the
     /// default limit of two, while three videos overlaid and reversed still fail.
-    @Test(arguments: ["reversed", "looped", "frozen", "crossfaded and reversed"])
+    @Test(arguments: ["reversed", "looped", "frozen", "crossfaded and reversed", "reversed and looped", "reversed twice"])
     func aTimeMappedStitchOfThreeVideosNeedsTheDecodersItsChildDoes(map: String) throws {
         let url = try fixture()
         let clips = try (0..<3).map { _ in try Clip.video(url).trimmed(from: 0, to: 0.5) }
@@ -162,6 +162,8 @@ struct VideoLeafSmokeTests {
         case "reversed": stitch.reversed()
         case "looped": stitch.looped(toFill: 2)
         case "frozen": stitch.frozen(at: 0.75, for: 0.5)
+        case "reversed and looped": stitch.reversed().looped(toFill: 2)
+        case "reversed twice": stitch.reversed().reversed()
         default: Clip.sequence(clips, transition: .crossfade(duration: 0.2)).reversed()
         }
         #expect(RenderSession.busiestVideoTime(in: clip)?.files.count == (map == "crossfaded and reversed" ? 2 : 1))
@@ -170,6 +172,10 @@ struct VideoLeafSmokeTests {
         let overlaid = Clip.overlay(clips[0], clips[1], clips[2]).reversed()
         #expect(RenderSession.busiestVideoTime(in: overlaid)?.files.count == 3)
         #expect(throws: MovieMakerError.self) { try overlaid.renderFrames(0..<1, width: 320, height: 240) }
+        // The first of three videos over the second and a reversed stitch of the first and the third:
+        // all three show at once while the stitch shows the third.
+        let beside = Clip.overlay(clips[0], clips[1], Clip.stitched([clips[0], clips[2]]).reversed())
+        #expect(RenderSession.busiestVideoTime(in: beside)?.files.count == 3)
     }
 
     /// Runs the ffmpeg CLI with `arguments` (the fixture check already found it).

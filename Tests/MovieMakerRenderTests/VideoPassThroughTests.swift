@@ -244,9 +244,40 @@ struct VideoDecoderPoolTests {
         #expect(shared.openCount == 1 && sharedSeeks >= 9, "one decoder: \(sharedSeeks) seeks")
     }
 
+    @Test("Of a leaf's two decoders that both reach a frame, the one nearest it decodes it: the other place keeps its own, no seek")
+    func nearestDecoderServes() throws {
+        let url = try VideoFixtures.require(VideoFixtures.Spec(frameCount: 90, keyframeInterval: 250, withSound: false))
+        let key = VideoLeafKey(file: try VideoFile(url: url))
+        let pool = VideoDecoderPool(limit: 2, drawingThreads: 1)
+        defer { pool.close() }
+        pool.allowDecoders(2, for: key)
+        let rate = FrameRate(30)
+        var seeks = 0
+        func show(_ frame: Int) throws {
+            let shown = try pool.withSource(for: key, at: rate.time(ofFrame: frame)) { source in
+                defer { seeks = max(seeks, source.seeks) }
+                return try source.picture(at: rate.time(ofFrame: frame), width: 320, height: 240)
+            }
+            #expect(VideoFixtures.frameIndex(of: shown) == frame, "frame \(frame)")
+        }
+        // Place A at 0 and place B 20 frames on (too far to reach: a second decoder); B runs ahead to 25,
+        // then A to 14. Both decoders now reach B's next frames, 26 on: the one at 14 (the first opened)
+        // would decode over A's place, which would then seek.
+        try show(0)
+        for frame in 20...25 { try show(frame) }
+        for frame in 1...14 { try show(frame) }
+        for j in 0..<10 {
+            try show(26 + j)
+            try show(15 + j)
+        }
+        #expect(pool.openCount == 2)
+        #expect(seeks == 0, "a decoder sought \(seeks) times")
+    }
+
     @Test("A leaf the composition shows in two places at once is allowed two decoders; shown one place after another, one",
           arguments: ["side by side", "crossfade", "beside itself reversed", "side by side reversed", "a reversed crossfade",
-                      "cut", "twice in a row", "a reversed sequence", "a looped sequence", "reversed, twice in a row"])
+                      "cut", "twice in a row", "a reversed sequence", "a looped sequence", "reversed, twice in a row",
+                      "a reversed sequence looped"])
     func placesAtOnce(composition: String) throws {
         let url = try VideoFixtures.require(VideoFixtures.Spec(frameCount: 90, withSound: false))
         let c = try Clip.video(url)
@@ -264,12 +295,49 @@ struct VideoDecoderPoolTests {
         // A reversed or looped node places its leaves over its whole span; these two never show at once.
         case "a reversed sequence": clip = Clip.sequence([first, second]).reversed()
         case "reversed, twice in a row": clip = Clip.sequence([first, second]).reversed().repeated(2)
+        case "a reversed sequence looped": clip = Clip.sequence([first, second]).reversed().looped(toFill: 5)
         default: clip = Clip.sequence([first, second]).looped(toFill: 5)
         }
         let places = RenderSession.videoPlacesAtOnce(in: clip)
         let expected = ["side by side", "crossfade", "beside itself reversed", "side by side reversed", "a reversed crossfade"]
             .contains(composition) ? 2 : nil
         #expect(places.first?.1 == expected && places.count == (expected == nil ? 0 : 1), "\(composition): \(places.map(\.1))")
+    }
+
+    @Test("A clip that fails to open ahead gives its slot back: another clip opens in it, and drawing the failed clip throws its own error")
+    func failedOpeningAheadFreesItsSlot() throws {
+        let folder = try TemporaryFolder()
+        let copy = folder.file("gone.mp4")
+        try FileManager.default.copyItem(at: try VideoFixtures.movie(VideoFixtures.Spec(toneFrequency: 440)), to: copy)
+        let gone = VideoLeafKey(file: try VideoFile(url: copy))
+        try FileManager.default.removeItem(at: copy)     // probed, then deleted before the render opens it
+        let (other, _) = try Self.twoLeaves()
+        let pool = VideoDecoderPool(limit: 1, drawingThreads: 1)
+        defer { pool.close() }
+        pool.prefetch(gone, at: .zero)
+        pool.waitForOpening()
+        // Stop here if the failed decoder kept its slot: the next loan would wait for it forever.
+        try #require(pool.openCount == 0, "a decoder that failed to open still holds a slot")
+        let shown = try pool.withSource(for: other) { try $0.timestamp(at: .zero) }
+        #expect(shown == .zero && pool.openCount == 1)
+        #expect(throws: MovieMakerError.self) { try pool.withSource(for: gone) { _ = try $0.timestamp(at: .zero) } }
+    }
+
+    @Test("Opening a clip ahead never closes a decoder used within one frame's loans (drawing threads × limit)")
+    func openingAheadKeepsADecoderEveryFrameUses() throws {
+        let (a, b) = try Self.twoLeaves()
+        let c = VideoLeafKey(file: try VideoFile(url: VideoFixtures.movie(VideoFixtures.Spec(toneFrequency: 660))))
+        let d = VideoLeafKey(file: try VideoFile(url: VideoFixtures.movie(VideoFixtures.Spec(toneFrequency: 770))))
+        // Three videos on every frame, four frames in flight: up to 12 loans of others between two of `a`.
+        let pool = VideoDecoderPool(limit: 3, drawingThreads: 4)
+        defer { pool.close() }
+        // Held here, so a decoder opened again cannot be allocated where the first one was.
+        let first = try pool.withSource(for: a) { source in _ = try source.timestamp(at: .zero); return source }
+        for i in 0..<14 { try pool.withSource(for: i % 2 == 0 ? b : c) { _ = try $0.timestamp(at: FrameRate(30).time(ofFrame: i / 2)) } }
+        pool.prefetch(d, at: .zero)
+        pool.waitForOpening()
+        let again = try pool.withSource(for: a) { source in _ = try source.timestamp(at: FrameRate(30).time(ofFrame: 1)); return source }
+        #expect(again === first, "a's decoder was closed to open d's ahead, and opened again")
     }
 
     @Test("A decoder opened ahead and not used yet is not closed as idle")

@@ -15,16 +15,54 @@ extension Clip {
         /// The leaf's own time at `range.start`: within the placement the leaf shows its time
         /// `localStart + (t − range.start)` (a trim shows a leaf from later than its start).
         public let localStart: Time
-        /// The path of the reverse, freeze or loop node that placed the leaf over its whole span (the leaf
-        /// may show anywhere in it), if one did.
-        var spreadBy: [Int]? = nil
-        /// Where that node's child showed the leaf, in the child's own time: two leaves one node spread
-        /// show at once only if these overlap (reversing, looping or freezing shows each moment of the
-        /// child at one moment at a time).
-        var spreadRange: TimeRange? = nil
+        /// The reverse, freeze or loop nodes above the leaf, outermost first: each placed the leaf over
+        /// its whole span (the leaf may show anywhere in it), and says where its child showed the leaf.
+        var spreads: [Spread] = []
+
+        /// A reverse, freeze or loop node that placed a leaf over its whole span.
+        struct Spread: Sendable {
+            /// The node's path from the root.
+            let node: [Int]
+            /// Where the node's child showed the leaf, in the child's own time. The node shows one moment
+            /// of its child at a time, so two leaves it placed show at once only where these overlap.
+            let range: TimeRange
+        }
 
         /// The part of the leaf's own time shown.
         public var localRange: TimeRange { TimeRange(start: localStart, duration: range.duration) }
+
+        /// The leaves of `placements` shown together at the moment that makes `score` of them largest,
+        /// and when that moment is (in the root's time), or nil when there are none. Leaves a reverse,
+        /// freeze or loop node placed count as shown together only where its child shows them together,
+        /// so a reversed stitch shows one clip at a time.
+        static func busiestMoment(of placements: [Placement], score: ([Placement]) -> Int) -> (time: Time, shown: [Placement])? {
+            var best: (time: Time, shown: [Placement], score: Int)? = nil
+            for t in Set(placements.map(\.range.start)).sorted() {
+                let shown = choose(placements.filter { $0.range.start <= t && t < $0.range.end }, level: 0, adding: [], score: score)
+                let s = score(shown)
+                if s > (best?.score ?? 0) { best = (t, shown, s) }
+            }
+            return best.map { ($0.time, $0.shown) }
+        }
+
+        /// `chosen` and the leaves of `placements` (all shown at one root time, and under the same
+        /// spreading nodes down to `level`) shown at one moment of each spreading node below, the
+        /// moment chosen node by node to make `score` largest.
+        private static func choose(_ placements: [Placement], level: Int, adding chosen: [Placement],
+                                   score: ([Placement]) -> Int) -> [Placement] {
+            var chosen = chosen + placements.filter { $0.spreads.count == level }
+            let groups = Dictionary(grouping: placements.filter { $0.spreads.count > level }, by: { $0.spreads[level].node })
+            for (_, group) in groups.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+                var best: [Placement]? = nil
+                for moment in Set(group.map { $0.spreads[level].range.start }).sorted() {
+                    let here = group.filter { $0.spreads[level].range.start <= moment && moment < $0.spreads[level].range.end }
+                    let picked = choose(here, level: level + 1, adding: chosen, score: score)
+                    if best == nil || score(picked) > score(best!) { best = picked }
+                }
+                chosen = best ?? chosen
+            }
+            return chosen
+        }
     }
 
     /// Every leaf of the tree where it is drawn, in the order the tree lists them (depth first), once per
@@ -105,14 +143,14 @@ extension Clip {
             child.visitLeaves(in: childShown, offset: .zero, path: path + [0], intoSlideshows: intoSlideshows) { p in
                 let start = speed.outputTime(at: p.range.start), end = speed.outputTime(at: p.range.start + p.range.duration)
                 body(Placement(clip: p.clip, path: p.path, range: TimeRange(start: offset + start, duration: end - start), localStart: p.localStart,
-                               spreadBy: p.spreadBy, spreadRange: p.spreadRange))
+                               spreads: p.spreads))
             }
         case let .timeMap(.reverse, child), let .timeMap(.freeze, child), let .timeMap(.loop, child):
             // Not a shift: every leaf the child shows is placed over the whole span shown (a leaf may
             // show anywhere in it), starting from its own start.
             child.visitLeaves(in: .zero..<child.duration, offset: .zero, path: path + [0], intoSlideshows: intoSlideshows) { p in
                 body(Placement(clip: p.clip, path: p.path, range: TimeRange(start: offset + shown.lowerBound, duration: shown.upperBound - shown.lowerBound),
-                               localStart: p.localStart, spreadBy: path, spreadRange: p.range))
+                               localStart: p.localStart, spreads: [Placement.Spread(node: path, range: p.range)] + p.spreads))
             }
         }
     }

@@ -109,34 +109,15 @@ final class RenderSession: @unchecked Sendable {
     /// count as shown at once where its child shows them at once (a reversed stitch of three clips
     /// shows one at a time); the time named is then where the node's span starts.
     static func busiestVideoTime(in clip: Clip) -> (time: Time, files: [String])? {
-        // Every video leaf's span in the clip's time (time-mapped ones: the whole span of the map).
-        let placements = clip.mediaLeaves(in: .zero..<clip.duration).compactMap { p -> (key: VideoLeafKey, placement: Clip.Placement)? in
-            guard case let .media(media) = p.clip.node, let key = media.videoKey else { return nil }
-            return (key, p)
-        }
-        var best: (time: Time, files: [String])? = nil
-        for t in Set(placements.map(\.placement.range.start)).sorted() {
+        /// The distinct video leaves among `placements`.
+        func videos(_ placements: [Clip.Placement]) -> [ObjectIdentifier: VideoLeafKey] {
             var keys: [ObjectIdentifier: VideoLeafKey] = [:]
-            var spread: [[Int]: [(key: VideoLeafKey, range: TimeRange)]] = [:]
-            for (key, p) in placements where p.range.start <= t && t < p.range.end {
-                if let node = p.spreadBy, let range = p.spreadRange { spread[node, default: []].append((key, range)) }
-                else { keys[ObjectIdentifier(key)] = key }
-            }
-            // Of each spreading node's leaves, the most its child shows at one moment.
-            for leaves in spread.values {
-                var most: [ObjectIdentifier: VideoLeafKey] = [:]
-                for moment in leaves.map(\.range.start) {
-                    var here: [ObjectIdentifier: VideoLeafKey] = [:]
-                    for (key, range) in leaves where range.start <= moment && moment < range.end { here[ObjectIdentifier(key)] = key }
-                    if here.count > most.count { most = here }
-                }
-                keys.merge(most) { kept, _ in kept }
-            }
-            if keys.count > (best?.files.count ?? 0) {
-                best = (t, keys.values.map { $0.file.url.lastPathComponent }.sorted())
-            }
+            for p in placements { if let key = p.videoKey { keys[ObjectIdentifier(key)] = key } }
+            return keys
         }
-        return best
+        let placements = clip.mediaLeaves(in: .zero..<clip.duration).filter { $0.videoKey != nil }
+        guard let busiest = Clip.Placement.busiestMoment(of: placements, score: { videos($0).count }) else { return nil }
+        return (busiest.time, videos(busiest.shown).values.map { $0.file.url.lastPathComponent }.sorted())
     }
 
     /// The video leaves `clip` shows in more than one place at a time (copies of one clip side by side,
@@ -144,21 +125,15 @@ final class RenderSession: @unchecked Sendable {
     /// loop node places over its whole span show at once only where that node's child shows them at
     /// once (the node shows one moment of its child at a time).
     static func videoPlacesAtOnce(in clip: Clip) -> [(VideoLeafKey, Int)] {
-        var spans: [ObjectIdentifier: (key: VideoLeafKey, placements: [Clip.Placement])] = [:]
+        var leaves: [ObjectIdentifier: (key: VideoLeafKey, placements: [Clip.Placement])] = [:]
         for p in clip.mediaLeaves(in: .zero..<clip.duration) {
-            guard case let .media(media) = p.clip.node, let key = media.videoKey else { continue }
-            spans[ObjectIdentifier(key), default: (key, [])].placements.append(p)
+            guard let key = p.videoKey else { continue }
+            leaves[ObjectIdentifier(key), default: (key, [])].placements.append(p)
         }
-        /// Whether `o` is shown at `s`'s first moment (spread over one node's span: at its child's).
-        func showsAtStart(of s: Clip.Placement, _ o: Clip.Placement) -> Bool {
-            guard o.range.start <= s.range.start && s.range.start < o.range.end else { return false }
-            guard let spread = s.spreadBy, spread == o.spreadBy, let a = s.spreadRange, let b = o.spreadRange else { return true }
-            return b.start <= a.start && a.start < b.end
-        }
-        return spans.values.compactMap { leaf in
-            guard leaf.placements.count > 1 else { return nil }
-            let most = leaf.placements.map { s in leaf.placements.filter { showsAtStart(of: s, $0) }.count }.max() ?? 1
-            return most > 1 ? (leaf.key, most) : nil
+        return leaves.values.compactMap { leaf in
+            guard leaf.placements.count > 1,
+                  let most = Clip.Placement.busiestMoment(of: leaf.placements, score: \.count)?.shown.count, most > 1 else { return nil }
+            return (leaf.key, most)
         }
     }
 
@@ -220,4 +195,12 @@ final class RenderSession: @unchecked Sendable {
 
     /// How many providers are open (for tests).
     var openProviderCount: Int { lock.withLock { photoProviders.count } }
+}
+
+extension Clip.Placement {
+    /// The video leaf placed, if the leaf is a video.
+    var videoKey: VideoLeafKey? {
+        if case let .media(media) = clip.node { return media.videoKey }
+        return nil
+    }
 }

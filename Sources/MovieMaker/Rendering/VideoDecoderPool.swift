@@ -33,7 +33,6 @@ final class VideoDecoderPool: @unchecked Sendable {
     private final class Entry: @unchecked Sendable {
         let key: VideoLeafKey
         var source: VideoFrameSource?
-        var failure: MovieMakerError?
         var inUse = false
         var lastUse: UInt64 = 0
         /// Whether a frame has borrowed it (a decoder opened ahead has not, yet).
@@ -48,12 +47,17 @@ final class VideoDecoderPool: @unchecked Sendable {
     /// How many of a leaf's decoders may be open at once: the most places the composition shows it
     /// at one time (see `allowDecoders(_:for:)`); one when not said.
     private var decodersPerLeaf: [ObjectIdentifier: Int] = [:]
+    /// Leaves whose decoder failed to open ahead: not opened ahead again (the thread that draws one
+    /// opens it itself and meets the error then).
+    private var failedAhead: Set<ObjectIdentifier> = []
     private var useCounter: UInt64 = 0
     private var peak = 0
     private var isClosed = false
     private let opener = DispatchQueue(label: "MovieMaker.VideoDecoderPool.prefetch", qos: .userInitiated)
-    /// A decoder unused for this many loans (of any decoder) may be closed to open the next clip's ahead.
-    private static let staleAfter: UInt64 = 12
+    /// A decoder unused for this many loans (of any decoder) may be closed to open the next clip's ahead,
+    /// or another place's: more than a frame's loans apart (each of `drawingThreads` frames in flight
+    /// borrowing up to `limit` decoders), so a video shown on every frame is never taken.
+    private let staleAfter: UInt64
     /// A decoder that drew frames and has then been unused for this many loans of other decoders is
     /// closed, and its pictures' memory handed back: the clip before a cut or a crossfade is done with
     /// (about two seconds of one other video at 30 fps, one second of two). Never fewer than a frame's
@@ -71,6 +75,7 @@ final class VideoDecoderPool: @unchecked Sendable {
         self.limit = max(1, limit)
         self.drawingThreads = max(1, drawingThreads)
         closeIdleAfter = UInt64(max(64, 4 * self.limit * self.drawingThreads))
+        staleAfter = UInt64(max(12, self.limit * self.drawingThreads + 4))
     }
 
     /// Lets the leaf `key` have up to `count` decoders open at once: a clip shown in several places at
@@ -110,12 +115,16 @@ final class VideoDecoderPool: @unchecked Sendable {
         condition.lock()
         while true {
             let mine = entries.filter { $0.key === key }
-            if let failure = mine.lazy.compactMap(\.failure).first { condition.unlock(); throw failure }
             let free = mine.filter { $0.source != nil && !$0.inUse }
             // Only this thread looks at a free decoder (under the lock), so asking it is safe. One holding
             // the frame comes first: another place's decoder a few frames behind would reach it too, and
             // then that place would have to seek.
-            let chosen = time.map { t in free.first { $0.source!.holds(t) } ?? free.first { $0.source!.reaches(t) } } ?? free.first
+            // Of those reaching it, the one last asked for the nearest time: another place's decoder
+            // further behind would decode over that place's window, which would then have to seek.
+            let chosen = time.map { t in
+                free.first { $0.source!.holds(t) }
+                    ?? free.filter { $0.source!.reaches(t) }.min { Self.distance($0.lastTime, t) < Self.distance($1.lastTime, t) }
+            } ?? free.first
             if let entry = chosen {
                 lend(entry, at: time)
                 condition.unlock()
@@ -133,7 +142,7 @@ final class VideoDecoderPool: @unchecked Sendable {
             var victim: Entry? = nil
             if entries.count >= limit {
                 victim = mine.isEmpty ? leastRecentlyUsed(unusedFor: 0)
-                    : entries.filter { $0.key !== key && !$0.inUse && $0.source != nil && useCounter - $0.lastUse >= Self.staleAfter }
+                    : entries.filter { $0.key !== key && !$0.inUse && $0.source != nil && useCounter - $0.lastUse >= staleAfter }
                         .min { $0.lastUse < $1.lastUse }
             }
             if !mine.isEmpty && (mine.count >= allowed || (entries.count >= limit && victim == nil)) {
@@ -182,6 +191,12 @@ final class VideoDecoderPool: @unchecked Sendable {
         if let time { entry.lastTime = time }
     }
 
+    /// How far `last` is from `time` (the farthest when not known).
+    private static func distance(_ last: Time?, _ time: Time) -> Time {
+        guard let last else { return Time(value: Int64.max / 4, timescale: 1) }
+        return Time.max(last - time, time - last)
+    }
+
     /// Whether a decoder last asked for `last` may reach `time` without seeking, worth waiting for: within
     /// half a second either way (drawing threads ask a few frames out of order; a little behind, the
     /// frame may still be in its window), or either is not known.
@@ -192,18 +207,18 @@ final class VideoDecoderPool: @unchecked Sendable {
 
     /// Opens `key`'s decoder ahead on a background queue and decodes up to `time`, when a slot is free
     /// or held by a decoder no frame has used lately; otherwise does nothing (the clip opens when first
-    /// drawn). Errors are kept for the thread that draws the clip.
+    /// drawn). A leaf that fails to open is not opened ahead again: the thread that draws it meets the error.
     func prefetch(_ key: VideoLeafKey, at time: Time) {
         let (entry, closing): (Entry?, VideoFrameSource?) = condition.withLock {
             let mine = entries.filter { $0.key === key }
             // Nothing to open when the leaf has a decoder being opened, or one free that reaches `time`,
             // or as many as it may have.
-            guard !isClosed, !mine.contains(where: { $0.source == nil }),
+            guard !isClosed, !failedAhead.contains(ObjectIdentifier(key)), !mine.contains(where: { $0.source == nil }),
                   !mine.contains(where: { $0.inUse ? Self.isNear($0.lastTime, time) : $0.source!.reaches(time) }),
                   mine.count < (decodersPerLeaf[ObjectIdentifier(key)] ?? 1) else { return (nil, nil) }
             var closing: VideoFrameSource? = nil
             if entries.count >= limit {
-                guard let victim = leastRecentlyUsed(unusedFor: Self.staleAfter) else { return (nil, nil) }
+                guard let victim = leastRecentlyUsed(unusedFor: staleAfter) else { return (nil, nil) }
                 closing = remove(victim)
             }
             let e = Entry(key: key)
@@ -224,13 +239,11 @@ final class VideoDecoderPool: @unchecked Sendable {
                     self.condition.broadcast()
                 }
             } catch {
+                // The slot is given back: a clip opened ahead that is then not drawn (or not yet) must not
+                // hold it while others wait. A thread drawing the clip opens it itself and throws its error.
                 self.condition.withLock {
-                    // A leaf with another decoder open goes on with it (the failure shows if it is needed).
-                    if self.entries.contains(where: { $0.key === key && $0.source != nil }) {
-                        self.entries.removeAll { $0 === entry }
-                    } else {
-                        entry.failure = (error as? MovieMakerError) ?? .movieUnreadable(path: key.file.url.path, reason: "\(error)")
-                    }
+                    self.entries.removeAll { $0 === entry }
+                    self.failedAhead.insert(ObjectIdentifier(key))
                     self.condition.broadcast()
                 }
             }
