@@ -119,6 +119,33 @@ struct VideoLeafSmokeTests {
         }
     }
 
+    /// bwdif deinterlaces a frame from its neighbours; a seek restarts it. A frame the decoder reached by
+    /// seeking to its keyframe (a chunk, a trim starting there, playing backwards) must be the frame
+    /// decoding straight through gives, the first frame included.
+    @Test func anInterlacedFrameIsTheSameReachedBySeekingAsStraightThrough() throws {
+        let url = try fixture(named: "interlaced-gop10.mp4", source: "testsrc2=size=320x240:rate=60", ["-vf", "tinterlace=mode=interleave_top,setfield=tff", "-c:v", "libx264",
+                                                                 "-flags", "+ildct+ilme", "-x264opts", "tff=1:keyint=10:min-keyint=10:scenecut=0", "-pix_fmt", "yuv420p"])
+        let file = try VideoFile(url: url)
+        #expect(file.isInterlaced)
+        let clip = try Clip.video(url)
+        let all = try clip.renderFrames(width: 320, height: 240, rate: file.frameRate, drawingThreads: 1)
+        // The first frame too (the one the file's probe decodes) is deinterlaced.
+        let raw = combing(try straightDecode(url)[0]), shown = combing(all[0])
+        #expect(shown < raw * 0.7, "frame 0: combing \(shown) shown, \(raw) in the woven frame")
+        // Frames 20 and 40 are keyframes more than half a second in: the decoder seeks to them.
+        for first in [20, 21, 40] {
+            let chunk = try clip.renderFrames(first..<(first + 3), width: 320, height: 240, rate: file.frameRate, drawingThreads: 1)
+            let differing = zip(chunk, all[first...]).map { a, b in zip(a.bytes, b.bytes).filter { $0 != $1 }.count }
+            #expect(differing.allSatisfy { $0 == 0 }, "frames \(first)…\(first + 2): \(differing) bytes differ from the straight decode")
+        }
+        let trimmed = try clip.trimmed(from: file.frameRate.time(ofFrame: 40), to: clip.duration).renderFrames(0..<1, width: 320, height: 240, rate: file.frameRate)
+        #expect(trimmed[0] == all[40], "a trim starting at the keyframe shows another picture")
+        // Played backwards, every group of pictures is reached by a seek.
+        let backwards = try clip.reversed().renderFrames(width: 320, height: 240, rate: file.frameRate, drawingThreads: 2)
+        let wrong = zip(backwards, all.reversed()).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+        #expect(backwards.count == all.count && wrong.isEmpty, "reversed: frames \(wrong) differ from the straight decode's")
+    }
+
     @Test func theVideosSoundFollowsItsTimeEdits() throws {
         let url = try fixture()
         let clip = try Clip.video(url)

@@ -101,7 +101,15 @@ final class VideoFrameSource {
         let first = try RetainedFrame(referencing: video.borrowedFirstFrame)
         video.releaseFirstFrame()
         firstTimestamp = first.timestamp
-        window = [first]
+        if first.pointer.pointee.interlaced_frame != 0 {
+            // The probe's frame is deinterlaced like every other (with the frame after it), as it is
+            // when a seek lands on it.
+            deinterlacer = try Self.makeDeinterlacer(for: first.pointer, timeBase: timeBase)
+            try deinterlacer!.send(first.pointer)
+            guard try decodeOne() else { throw .movieUnreadable(path: file.url.path, reason: "its first interlaced frame did not come out of the deinterlacer") }
+        } else {
+            window = [first]
+        }
     }
 
     /// The picture at `time` of the source (0 is its first frame), converted to `width`×`height`
@@ -284,6 +292,11 @@ final class VideoFrameSource {
     /// Seeks to the keyframe before `limit` and empties the window; the next frame decoded is at or
     /// before `limit` (stepping further back when the demuxer lands on a keyframe presented later,
     /// as it can with reordered frames).
+    ///
+    /// An interlaced frame is deinterlaced from its neighbours, and the deinterlacer starts again after
+    /// a seek, so the frame a seek lands on would not be the one decoding straight through gives: it
+    /// is decoded and let go (unless it is the stream's first), and the seek steps back far enough
+    /// for the frame after it to be at or before `limit`.
     private func seek(before limit: Int64) throws(MovieMakerError) {
         let stream = video.streamIndex
         var target = limit
@@ -303,8 +316,12 @@ final class VideoFrameSource {
             reachedEnd = false
             // Where nothing decodes from the seek point (an MPEG-TS seek can land past the keyframe
             // of a long group of pictures) or the first frame is too late, step further back.
-            let decoded = try decodeOne()
+            var decoded = try decodeOne()
             if attempt == 7 { return }
+            if decoded, deinterlacer != nil, window[0].timestamp > firstTimestamp {
+                window.removeAll(keepingCapacity: true)     // deinterlaced without the frame before it
+                decoded = try decodeOne()
+            }
             if decoded, window[0].timestamp <= limit || window[0].timestamp <= firstTimestamp { return }
             target = (decoded ? min(window[0].timestamp, target) : target) - step
             step *= 2
