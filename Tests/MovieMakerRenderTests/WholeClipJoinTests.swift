@@ -128,4 +128,23 @@ struct WholeClipJoinTests {
         #expect(level(audio, from: 0.1, to: 0.9) < 0.01 && level(audio, from: 2.1, to: 2.9) < 0.01, "the silent clips stay silent")
         print("silence ↔ tone: high-passed peaks \(peaks.map { String(format: "%.1f", $0) }) dB")
     }
+
+    @Test("Whole clips joined by a crossfade: the outgoing clip's sound falls over the overlap as the incoming one rises, no jump at its end",
+          arguments: ["tone to silence", "silence to tone"])
+    func crossfadedWholeClips(order: String) throws {
+        try VideoFixtures.skipWithoutFFmpeg()
+        let folder = try TemporaryFolder()
+        let silent = try Clip.video(recordedClip("silent", phase: nil, in: folder))
+        let tone = try Clip.video(recordedClip("tone", phase: 0.7, in: folder))
+        let outgoing = order == "tone to silence"
+        // The second clip starts at 0.5 s: the first one's last half second is the overlap.
+        let film = Clip.stitched(outgoing ? [tone, silent] : [silent, tone], transition: .crossfade(duration: 0.5))
+        let audio = try stitchedSound(film, in: folder)
+        // Equal power across the overlap: the middle at cos(π/4) ≈ 0.71 of the tone, its far end near 0.
+        let middle = level(audio, from: 0.74, to: 0.76), edge = outgoing ? level(audio, from: 0.97, to: 0.99) : level(audio, from: 0.51, to: 0.53)
+        #expect(abs(middle - 0.71) <= 0.1, "\(order): the tone at \(middle) of its level in the overlap's middle")
+        #expect(edge <= 0.12, "\(order): the tone at \(edge) of its level at the overlap's \(outgoing ? "end" : "start")")
+        let peak = joinPeaks(audio, at: [outgoing ? 1 : 0.5])[0]
+        #expect(peak <= -40, "\(order): high-passed peak \(String(format: "%.1f", peak)) dB where the overlap \(outgoing ? "ends" : "starts") (a jump)")
+    }
 }

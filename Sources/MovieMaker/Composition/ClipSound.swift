@@ -42,16 +42,21 @@ public struct ClipSound: Sendable {
     }
 
     /// This sound heard only from `from` until `until` of the clip's time, fading in and out over the
-    /// given lengths there (fades already set at tighter limits are kept).
+    /// given lengths there (fades already set at tighter limits are kept; at the same limit, the longer
+    /// fade: a video's own sound already stops at the clip's end, and a transition there fades it).
     func limited(from: Time?, until: Time?, fadeIn newFadeIn: Time = .zero, fadeOut newFadeOut: Time = .zero) -> ClipSound {
         var s = self
         if let from, from > (heardFrom ?? start) {
             s.heardFrom = from
             s.fadeIn = newFadeIn
+        } else if let from, from == (heardFrom ?? start) {
+            s.fadeIn = Time.max(fadeIn, newFadeIn)
         }
         if let until, until < (heardUntil ?? .init(value: Int64.max / 4, timescale: 1)) {
             s.heardUntil = until
             s.fadeOut = newFadeOut
+        } else if let until, until == heardUntil {
+            s.fadeOut = Time.max(fadeOut, newFadeOut)
         }
         return s
     }
