@@ -82,6 +82,29 @@ struct MusicBedTests {
         #expect(rms(decoded.samples, 2.98, 3) < middle * 0.1, "faded at the end")
     }
 
+    /// The movie tells each sound where it ends counting from the sound's first sample heard; a clip
+    /// trimmed from later hears its bed from part-way in, and the bed still fades at the movie's end.
+    @Test(arguments: ["clip", "track"])
+    func aBedOnAClipTrimmedFromLaterFadesAtTheMovieEnd(bedKind: String) throws {
+        let folder = try TemporaryFolder()
+        let wav = folder.file("long.wav")
+        try AudioInTesting.makeWAV(wav, seconds: 8)
+        let bed = try AudioClip(url: wav).fadedOutAtMovieEnd(over: 1)
+        let sound: any AudioSource = bedKind == "clip" ? bed : AudioTrack([bed])
+        let clip = Clip.color(.black, duration: 8).withSound(sound).trimmed(from: 2, to: 6)
+        let url = folder.file("trimmed-bed-\(bedKind).mp4")
+        let movie = try MovieMaker(url: url, width: 64, height: 64, fps: 30, settings: EncoderSettings(preset: .ultrafast))
+        try movie.add(clip)
+        _ = try movie.finish()
+        let decoded = try decodeAudio(url, in: folder)
+        let middle = rms(decoded.samples, 0.5, 2.5)
+        #expect(middle > 0.25, "\(bedKind): the bed is heard before its fade: RMS \(middle)")
+        // Equal-power fade over the last second: about sin(π/4) ≈ 0.71 of the level half-way through it.
+        let fading = rms(decoded.samples, 3.45, 3.55)
+        #expect(fading > middle * 0.55 && fading < middle * 0.85, "\(bedKind): half-way through the fade \(fading) vs \(middle)")
+        #expect(rms(decoded.samples, 3.98, 4) < middle * 0.1, "\(bedKind): faded out at the movie's end")
+    }
+
     @Test func aBrokenMusicFileFailsBeforeAnyFrameNamingTheFile() throws {
         let folder = try TemporaryFolder()
         let bad = folder.file("song.mp3")

@@ -215,6 +215,10 @@ struct AudioClipTests {
         #expect(throws: MovieMakerError.self) { _ = try AudioClip(sound).looped(toFill: 3, crossfade: 0.005).makeReader(format: format) }
         #expect(throws: MovieMakerError.self) { _ = try AudioClip(ComputedSound.level(0.5, duration: nil)).looped(toFill: 3).makeReader(format: format) }
         #expect(throws: MovieMakerError.self) { _ = try AudioClip(ComputedSound.level(0.5, duration: nil)).fadedOut(over: 1).makeReader(format: format) }
+        // A bad clip later in a track fails when the track opens, not when it is reached.
+        #expect(throws: MovieMakerError.self) {
+            _ = try AudioTrack([AudioClip(sound), AudioClip(sound).looped(toFill: 3, crossfade: 0.005)]).makeReader(format: format)
+        }
         do {
             _ = try AudioTrack([AudioClip(sound)], crossfade: 0.004).makeReader(format: format)
             Issue.record("a 4 ms crossfade was accepted")

@@ -297,6 +297,8 @@ final class AudioClipReader: AudioReader {
     private let baseGain: Double
     private let fadeInFrames: Int64
     private let fadeOutFrames: Int64
+    /// The clip frame of the first sample read: `willEnd` counts from it, as `AudioReader` says.
+    private(set) var firstFrame: Int64 = 0
     /// Movie end: silence from `movieEnd`, fading over [movieEndFadeStart, movieEnd).
     private var movieEnd: Int64?
     private var movieEndFadeStart: Int64 = 0
@@ -332,6 +334,7 @@ final class AudioClipReader: AudioReader {
             stop = length.map { $0 + max(0, tail) }
         }
         position = max(start, -self.head)
+        firstFrame = position
         try openSegments(before: position + 1)
     }
 
@@ -373,8 +376,9 @@ final class AudioClipReader: AudioReader {
     func willEnd(atFrame frame: Int64) {
         guard let fade = clip.movieEndFade else { return }
         let n = format.frame(at: fade.duration)
-        movieEnd = frame
-        movieEndFadeStart = max(frame - n, position)
+        let end = firstFrame + frame
+        movieEnd = end
+        movieEndFadeStart = max(end - n, position)
     }
 
     func read(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) throws {

@@ -110,6 +110,8 @@ public struct AudioTrack: AudioSource {
         var placed: [PlacedClip] = []
         for (i, item) in items.enumerated() {
             let clip = item.clip
+            // Every clip's settings are checked here, before the first sample, not when the track reaches it.
+            try clip.validate()
             let length = clip.duration
             if length == nil && i < items.count - 1 {
                 throw .invalidSetting(.audioTrackClip(i + 1), value: "a sound of unknown length",
@@ -217,9 +219,12 @@ final class AudioTrackReader: AudioReader {
 
     private let slots: [Slot]
     private let curve: AudioFadeCurve
-    private var lanes: [(slot: Int, reader: any AudioReader)?] = [nil, nil]
+    private var lanes: [(slot: Int, reader: AudioClipReader)?] = [nil, nil]
     private var nextSlot = 0
     private var position: Int64
+    /// The track frame of the first sample read (`willEnd` counts from it).
+    private var firstFrame: Int64 = 0
+    /// The movie's end, in track frames.
     private var movieEnd: Int64?
     private var scratch: [Float] = []
 
@@ -237,6 +242,7 @@ final class AudioTrackReader: AudioReader {
                         playEnd: p.playEnd.map { format.frame(at: $0) }, fadeIn: range(p.fadeIn), fadeOut: range(p.fadeOut), lane: p.lane)
         }
         position = max(start, 0)
+        firstFrame = position
         try open(before: position + 1)
     }
 
@@ -251,14 +257,16 @@ final class AudioTrackReader: AudioReader {
             let head = slot.start - slot.playStart
             let tail = slot.playEnd.map { end in end - slot.start - (slot.clip.duration.map { format.frame(at: $0) } ?? 0) } ?? 0
             let reader = try AudioClipReader(clip: slot.clip, format: format, from: at - slot.start, head: head, tail: tail)
-            if let movieEnd { reader.willEnd(atFrame: movieEnd - slot.start) }
+            if let movieEnd { reader.willEnd(atFrame: movieEnd - slot.start - reader.firstFrame) }
             lanes[slot.lane] = (index, reader)
         }
     }
 
     func willEnd(atFrame frame: Int64) {
-        movieEnd = frame
-        for case let (index, reader)? in lanes { reader.willEnd(atFrame: frame - slots[index].start) }
+        // `frame` counts from this reader's first sample; `movieEnd` and the clips' readers from their own.
+        let end = firstFrame + frame
+        movieEnd = end
+        for case let (index, reader)? in lanes { reader.willEnd(atFrame: end - slots[index].start - reader.firstFrame) }
     }
 
     func read(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) throws {
