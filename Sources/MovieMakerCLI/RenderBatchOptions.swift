@@ -102,6 +102,9 @@ extension RenderCommand {
                                   filesFolder: URL(fileURLWithPath: rowsFile).deletingLastPathComponent())
         batch.force = batching.force
         batch.concurrency = batching.jobs ?? 0
+        // Every row's name is checked before this machine's share is taken: two rows naming one movie
+        // on two machines would write it twice.
+        do { _ = try batch.destinations() } catch { throw InputError("--batch \(rowsFile): \(error.message)") }
         if let part = batching.batchIndex { batch = batch.selected(index: part.index, of: part.count) }
         let destinations: [URL]
         do { destinations = try batch.destinations() } catch { throw InputError("--batch \(rowsFile): \(error.message)") }

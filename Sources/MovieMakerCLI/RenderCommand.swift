@@ -419,10 +419,14 @@ struct RenderCommand: ParsableCommand {
             }
             destination = output
             movie = try Interruption.shared.makeMovie { try composition.makeMovie(at: URL(fileURLWithPath: output)) }
-            // What the movie was made from, so a `--batch` over the same values skips it.
-            do { try composition.recordIdentity(in: movie) } catch {
-                movie.cancel()
-                throw error
+            // What the movie was made from, so a `--batch` over the same values skips it; not with
+            // subtitles burned in, which the identity does not cover (a batch would skip its row and
+            // keep a movie with words it would not draw).
+            if burnIn.isEmpty {
+                do { try composition.recordIdentity(in: movie) } catch {
+                    movie.cancel()
+                    throw error
+                }
             }
         }
         let reporter = ProgressReporter(label: "render", output: destination, options: progress)

@@ -180,6 +180,10 @@ struct RenderBatchTests {
             #expect(r.status == 64 && r.stderr.contains(c.expected), "\(c.rows.debugDescription): \(r.stderr)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: sub.path) == [c.file], "nothing written for \(c.rows.debugDescription)")
         }
+        // Two rows naming one movie are refused also when each machine renders only its share.
+        let split = try CLI.run(["render", folder.file("card.json").path, "--batch", folder.file("case2/rows.csv").path,
+                                 "--output-pattern", folder.file("case2").path + "/{name}.mp4", "--batch-index", "0/2"])
+        #expect(split.status == 64 && split.stderr.contains("both write"), "\(split.stderr)")
         let noPattern = try CLI.run(["render", folder.file("card.json").path, "--batch", folder.file("case0/rows.csv").path])
         #expect(noPattern.status == 64 && noPattern.stderr.contains("--batch needs --output-pattern"), "\(noPattern.stderr)")
         let withOutput = try CLI.run(["render", folder.file("card.json").path, "--batch", folder.file("case0/rows.csv").path,

@@ -17,9 +17,9 @@ struct RenderIdentityTests {
         return folder
     }
 
-    static func spec(photo: String, volume: String = "1", tone: String = "tone.wav") -> String {
+    static func spec(photo: String, volume: String = "1", tone: String = "tone.wav", platform: String? = nil) -> String {
         """
-        {"version": 1, "output": {"size": "160x120", "fps": 10, "encoder": {"preset": "ultrafast"}},
+        {"version": 1, "output": {"size": "160x120", "fps": 10, "encoder": {"preset": "ultrafast"}\(platform.map { ", \"preset\": \"\($0)\"" } ?? "")},
          "tracks": [{"kind": "video", "items": [{"type": "photo", "source": {"file": "\(photo)"}, "duration": "1s"},
                                                 {"type": "title", "text": "Hi", "duration": "1s"}]},
                     {"kind": "audio", "items": [{"type": "audio", "source": {"file": "\(tone)"}, "volume": \(volume)}]}]}
@@ -37,6 +37,14 @@ struct RenderIdentityTests {
         var crf = Timeline.RenderOptions(mediaFolder: folder.url)
         crf.crf = 30
         #expect(try Timeline(jsonText: Self.spec(photo: "p.png")).composition(crf).renderIdentity != here.renderIdentity, "another setting")
+        // YouTube and LinkedIn differ only in their bit-rate ceiling, which changes the movie.
+        let youtube = try Timeline(jsonText: Self.spec(photo: "p.png", platform: "youtube")).composition(Timeline.RenderOptions(mediaFolder: folder.url))
+        let linkedin = try Timeline(jsonText: Self.spec(photo: "p.png", platform: "linkedin")).composition(Timeline.RenderOptions(mediaFolder: folder.url))
+        #expect(youtube.renderIdentity != linkedin.renderIdentity, "another platform's bit-rate ceiling")
+        // Drawing threads change no frame.
+        var threads = Timeline.RenderOptions(mediaFolder: folder.url)
+        threads.drawingThreads = 3
+        #expect(try Timeline(jsonText: Self.spec(photo: "p.png")).composition(threads).renderIdentity == here.renderIdentity, "drawing threads")
         // The same name, new bytes and time: another identity.
         let before = here.renderIdentity
         Thread.sleep(forTimeInterval: 0.02)

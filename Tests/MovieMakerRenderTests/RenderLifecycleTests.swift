@@ -211,6 +211,16 @@ import MovieMakerTestSupport
         #expect(folder.contents.sorted() == [live, old, otherHost, "movie.mp4"].sorted())
     }
 
+    @Test("hosts whose long names differ only at the end (one job's pods) name their partial files apart")
+    func longHostNamesStayApart() {
+        let a = PartialFiles.token(forHost: "moviemaker-render-batch-nightly-7-x2k9p")
+        let b = PartialFiles.token(forHost: "moviemaker-render-batch-nightly-7-q8z4d")
+        #expect(a != b, "\(a) and \(b)")
+        #expect(a.count <= 32 && a.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }, "\(a)")
+        #expect(PartialFiles.token(forHost: "render-1.example.org") == "render_1_example_org")
+        #expect(PartialFiles.owner(ofPartialNamed: ".movie.partial-42-\(a)-0123abcd.mp4")?.host == a)
+    }
+
     @Test("clip frames in flight stay within the encoder's pool, whatever the clip's length")
     func clipFramesInFlightAreBounded() throws {
         let folder = try TemporaryFolder()

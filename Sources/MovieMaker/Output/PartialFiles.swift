@@ -10,14 +10,26 @@ import Synchronization
 /// host) no longer exists. Files of live processes, of other hosts (a folder shared over the network)
 /// and of older versions (without a process ID) are left alone.
 package enum PartialFiles {
-    /// This host's name reduced to letters, digits and `_` (so the name splits unambiguously).
+    /// This host's name as a partial file's name records it (`token(forHost:)`).
     static let hostToken: String = {
         var buffer = [CChar](repeating: 0, count: 256)
         let name = gethostname(&buffer, buffer.count) == 0
             ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "host"
-        let token = String(name.prefix(32).map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
-        return token.isEmpty ? "host" : token
+        return token(forHost: name)
     }()
+
+    /// `name` reduced to letters, digits and `_` (so a partial file's name splits unambiguously), at most
+    /// 32 characters. A longer name keeps its first 23 and a hash of the whole (`_` and 8 hex digits):
+    /// the pods of one Kubernetes job differ only at the end of their names, and a pod that took
+    /// another's partial file for its own would delete it while that pod writes it.
+    static func token(forHost name: String) -> String {
+        let cleaned = String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+        guard !cleaned.isEmpty else { return "host" }
+        guard cleaned.count > 32 else { return cleaned }
+        var hash = SHA256()
+        hash.update(Data(name.utf8))
+        return cleaned.prefix(23) + "_" + hash.hexDigest().prefix(8)
+    }
 
     /// A new partial file's URL beside `destination`: hidden, unique, naming this process and host.
     /// `extension` (without the dot) is appended when given, so tools recognise the format.

@@ -6,8 +6,9 @@ import Foundation
 ///
 /// The identity is a SHA-256 over what the movie shows and plays (the picture's `Clip.contentHash()` and
 /// the mixed sound track as data; for pictures drawn by code, the filled description's hash), its size,
-/// rate and chapters, the encoder and sound settings, and the size and modification time of every file
-/// the composition reads, so replacing a photo under the same name renders again.
+/// rate and chapters, the encoder and sound settings, MovieMaker's and its libraries' versions, and the
+/// size and modification time of every file the composition reads, so replacing a photo under the same
+/// name renders again.
 /// It is written as the container's `comment` (`©cmt` in MP4 and MOV, a `COMMENT` tag in Matroska),
 /// `MovieMaker render <hex>`. Animated images and HLS streams keep no metadata: they have no identity
 /// and are always rendered again.
@@ -17,7 +18,7 @@ package enum RenderIdentity {
     /// What the recorded value starts with.
     static let prefix = "MovieMaker render "
     /// Bumped when what goes into the identity changes, so older movies are rendered again.
-    static let version = 1
+    static let version = 2
 
     /// The identity recorded in the movie at `url`, or nil when it has none (not a MovieMaker render, an
     /// animated image, an unreadable file).
@@ -51,7 +52,9 @@ extension TimelineComposition {
         }
         hash.update(Data("moviemaker render identity \(RenderIdentity.version)\n\(content)\nsize \(width)x\(height) rate \(frameRate)\n".utf8))
         for chapter in chapters { hash.update(Data("chapter \(chapter.start) \(chapter.title)\n".utf8)) }
-        hash.update((try? encoder.encode(encoderSettings)) ?? Data("settings \(UUID())".utf8))
+        // What changes the encoded movie (the bit-rate ceiling a platform preset sets included; not the
+        // thread counts, which change no frame), and the versions that draw and encode it.
+        hash.update(Data("encoder \(encoderSettings.bitstreamDescription)\nmoviemaker \(MovieMaker.version)\nlibraries \(LibraryVersions.current.description)\n".utf8))
         if let audioSettings {
             hash.update(Data("\naudio \(audioSettings.sampleRate) \(audioSettings.channelCount) \(audioSettings.bitRate)".utf8))
         }
