@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import MovieMaker
 import MovieMakerTestSupport
@@ -103,6 +104,39 @@ struct MusicBedTests {
         let fading = rms(decoded.samples, 3.45, 3.55)
         #expect(fading > middle * 0.55 && fading < middle * 0.85, "\(bedKind): half-way through the fade \(fading) vs \(middle)")
         #expect(rms(decoded.samples, 3.98, 4) < middle * 0.1, "\(bedKind): faded out at the movie's end")
+    }
+
+    /// How many of this process's open files are `url`.
+    static func openCount(of url: URL) -> Int {
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        let target = url.resolvingSymlinksInPath().path
+        return fds.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)) == target }.count
+    }
+
+    /// Memory and open files stay bounded by what plays at once, not by how many sounds the movie has.
+    @Test(arguments: ["placed one by one", "mixed"])
+    func aMovieOfManySoundsOpensOnlyThoseThatPlay(how: String) throws {
+        let folder = try TemporaryFolder()
+        let wav = folder.file("blip.wav")
+        try AudioInTesting.makeWAV(wav, seconds: 0.1)
+        let movie = try MovieMaker(url: folder.file("many.mp4"), width: 64, height: 64, fps: 30, settings: EncoderSettings(preset: .ultrafast))
+        // 200 sounds, one every 0.1 s: 20 seconds.
+        let starts = (0..<200).map { Time(value: Int64($0), timescale: 10) }
+        if how == "mixed" {
+            try movie.addAudio(AudioMix(try starts.map { AudioMix.Track(try AudioFile(url: wav), at: $0) }))
+        } else {
+            for start in starts { try movie.addAudio(try AudioFile(url: wav), at: start) }
+        }
+        let peak = Mutex(0)
+        try movie.addFrames(count: 600) { ctx, i in
+            ctx.clear(.black)
+            if i.index % 15 == 0 { let n = Self.openCount(of: wav); peak.withLock { $0 = max($0, n) } }
+        }
+        _ = try movie.finish()
+        let most = peak.withLock { $0 }
+        #expect(most <= 40, "\(how): \(most) readers of the file open at once, for 200 sounds of which at most 2 play at once")
+        let decoded = try decodeAudio(folder.file("many.mp4"), in: folder)
+        #expect(rms(decoded.samples, 19.92, 19.98) > 0.05, "\(how): the last sound plays")
     }
 
     @Test func aBrokenMusicFileFailsBeforeAnyFrameNamingTheFile() throws {

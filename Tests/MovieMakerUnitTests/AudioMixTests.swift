@@ -364,6 +364,10 @@ struct AudioMixTests {
         let mix = AudioMix([.init(probe, at: 2), .init(ProceduralSound.silence)])
         let reader = try mix.makeReader(format: .standard)
         reader.willEnd(atFrame: 48_000 * 5)
+        // A track opens a second before it plays (a mix of many clips holds only those playing) and is
+        // told the end then, before it has read that far.
+        var buffer = [Float](repeating: 0, count: 48_000 * 3 * reader.format.channelCount)
+        try buffer.withUnsafeMutableBufferPointer { try reader.read(into: $0.baseAddress!, frameCount: 48_000 * 3) }
         #expect(probe.log.ends == [48_000 * 3])
         #expect(mix.duration == nil)
         #expect(AudioMix([.init(probe)], duration: 4).duration == 4)

@@ -20,9 +20,12 @@ extension Container {
 /// the encoder thread, or on the caller's thread once that has stopped. The lock guards `incoming`
 /// and `lag`, the only state both threads touch.
 final class PlacedAudio {
-    /// One reader and where it plays, in sample frames of the movie.
+    /// One sound and where it plays, in sample frames of the movie. Its reader is open only from a
+    /// second before it plays until it ends: a movie of a thousand clips' sounds holds the few that play
+    /// now, not a thousand open files.
     private struct Entry {
-        let reader: any AudioReader
+        let source: any AudioSource
+        var reader: (any AudioReader)?
         let start: Int64
         /// Where its sound ends (start + duration), or nil for a sound that lasts as long as asked.
         let end: Int64?
@@ -36,6 +39,10 @@ final class PlacedAudio {
     private var incoming: [Entry] = []
     private var sharedLag: Int64
     private var active: [Entry] = []
+    /// Where the movie ends, once `willEnd` said (told to each reader as it opens).
+    private var movieEnd: Int64?
+    /// How far ahead of its start a sound's reader opens (a file's first read may seek).
+    private var openAhead: Int64 { Int64(format.sampleRate) }
     /// Where each reader writes before its samples are added in (`chunk` sample frames); owned, freed in deinit.
     private let scratch: UnsafeMutablePointer<Float>
     private let chunk: Int
@@ -56,11 +63,12 @@ final class PlacedAudio {
     /// `willEnd` tells it the end.
     var lag: Int64 { lock.withLock { sharedLag } }
 
-    /// Adds `reader` to play from sample frame `start` for `duration` frames (nil: as long as asked),
-    /// wanting to know the end `endFade` frames ahead.
-    func add(_ reader: any AudioReader, start: Int64, duration: Int64?, endFade: Int64) {
+    /// Adds `source` to play from sample frame `start` for `duration` frames (nil: as long as asked),
+    /// wanting to know the end `endFade` frames ahead. The caller has opened it once already (a broken
+    /// file fails there); it opens again a second before it plays.
+    func add(_ source: any AudioSource, start: Int64, duration: Int64?, endFade: Int64) {
         lock.withLock {
-            incoming.append(Entry(reader: reader, start: start, end: duration.map { start + $0 }))
+            incoming.append(Entry(source: source, reader: nil, start: start, end: duration.map { start + $0 }))
             sharedLag = max(sharedLag, endFade)
         }
     }
@@ -84,17 +92,22 @@ final class PlacedAudio {
         let channels = format.channelCount
         buffer.update(repeating: 0, count: count * channels)
         let stop = position + Int64(count)
+        for i in active.indices where active[i].reader == nil && active[i].start < stop + openAhead {
+            let reader = try VideoEncoder.openReader(active[i].source, format: format)
+            if let movieEnd, active[i].start < movieEnd { reader.willEnd(atFrame: movieEnd - active[i].start) }
+            active[i].reader = reader
+        }
         for entry in active {
             let from = max(position, entry.start), to = min(stop, entry.end ?? .max)
-            guard from < to else { continue }
+            guard from < to, let reader = entry.reader else { continue }
             let n = Int(to - from), destination = buffer + Int(from - position) * channels
             do {
-                try entry.reader.read(into: scratch, frameCount: n)
+                try reader.read(into: scratch, frameCount: n)
                 for i in 0..<(n * channels) { destination[i] += scratch[i] }
             } catch let error as MovieMakerError {
                 throw error
             } catch {
-                throw .audioUnreadable(path: "\(type(of: entry.reader))", reason: "reading at \(format.time(ofFrame: from).seconds) s failed: \(error)")
+                throw .audioUnreadable(path: "\(type(of: entry.source))", reason: "reading at \(format.time(ofFrame: from).seconds) s failed: \(error)")
             }
         }
         active.removeAll { $0.end.map { $0 <= stop } ?? false }
@@ -104,8 +117,9 @@ final class PlacedAudio {
     /// each reader's own frames), before reading up to it.
     func willEnd(atFrame end: Int64) {
         _ = refresh()
+        movieEnd = end
         for entry in active where entry.start < end {
-            entry.reader.willEnd(atFrame: end - entry.start)
+            entry.reader?.willEnd(atFrame: end - entry.start)
         }
     }
 }

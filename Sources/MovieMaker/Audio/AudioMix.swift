@@ -152,12 +152,15 @@ public struct AudioMix: AudioSource {
         return fade + (limiter?.lookahead ?? .zero) + Time(value: 1, timescale: 100)
     }
 
-    /// Opens every track (so a broken file fails here), and for normalisation first renders the whole
+    /// Opens every track once (so a broken file fails here), and for normalisation first renders the whole
     /// mix once through a loudness meter to find the gain (and, when that gain drives peaks into the
     /// limiter, up to three more times through it, to make up the loudness the limiter takes away).
     public func makeReader(format: AudioFormat) throws -> any AudioReader {
         try format.validateForMixing()
         try validate()
+        // Every track opens once here, so a broken file fails before the first sample; the mix then
+        // opens each again only while it sounds.
+        for t in tracks { _ = try t.source.makeReader(format: format) }
         var masterGain = gain
         if let target = loudnessTarget {
             guard let length = duration else {
@@ -231,14 +234,23 @@ fileprivate func linearGain(decibels db: Double) -> Double { pow(10, db / 20) }
 /// The mix before the limiter: every track read where it sounds, scaled, ducked and summed.
 final class MixBus: AudioReader {
     let format: AudioFormat
+    /// A track, its reader open only from a second before it sounds until it ends: a mix of a thousand
+    /// clips' sounds holds the few that play now, not a thousand open files.
     private struct OpenTrack {
-        let reader: any AudioReader
+        let source: any AudioSource
+        var reader: (any AudioReader)?
+        /// Whether its reader was opened and, the track over, closed.
+        var done = false
         let start: Int64
         let end: Int64?
         let gain: Float
         let role: AudioMix.Track.Role
     }
     private var tracks: [OpenTrack]
+    /// Where the movie ends (bus frames), once known: told to each reader as it opens.
+    private var movieEnd: Int64?
+    /// How far ahead of its start a track's reader opens (a file's first read may seek).
+    private let openAhead: Int64
     private let masterGain: Float
     private let end: Int64?
     private var position: Int64 = 0
@@ -252,17 +264,18 @@ final class MixBus: AudioReader {
 
     init(_ mix: AudioMix, format: AudioFormat, gain: Double) throws {
         self.format = format
-        tracks = try mix.tracks.map { t in
+        tracks = mix.tracks.map { t in
             let start = format.frame(at: t.start)
-            return OpenTrack(reader: try t.source.makeReader(format: format), start: start,
+            return OpenTrack(source: t.source, reader: nil, start: start,
                              end: t.source.duration.map { start + format.frame(at: $0) },
                              gain: Float(linearGain(decibels: t.gain)), role: t.role)
         }
+        openAhead = Int64(format.sampleRate)
         masterGain = Float(linearGain(decibels: gain))
         end = mix.fixedDuration.map { format.frame(at: $0) }
-        // A mix with a set length ends there: tell its sounds now (a music bed fades out over its end
-        // fade), in the measuring pass of normalisation as in the final one.
-        if let end { for t in tracks { t.reader.willEnd(atFrame: max(0, end - t.start)) } }
+        // A mix with a set length ends there: its sounds are told as they open (a music bed fades out
+        // over its end fade), in the measuring pass of normalisation as in the final one.
+        movieEnd = end
         hasSidechain = tracks.contains { $0.role == .sidechain }
         hasDucked = tracks.contains { $0.role == .ducked }
         ducker = Ducker(mix.ducking, format: format)
@@ -282,7 +295,23 @@ final class MixBus: AudioReader {
     }
 
     func willEnd(atFrame frame: Int64) {
-        for t in tracks { t.reader.willEnd(atFrame: max(0, frame - t.start)) }
+        movieEnd = frame
+        for t in tracks { t.reader?.willEnd(atFrame: max(0, frame - t.start)) }
+    }
+
+    /// Opens the readers of the tracks that sound before bus frame `limit` (plus `openAhead`) and closes
+    /// those that ended before `from`.
+    private func updateReaders(from: Int64, before limit: Int64) throws {
+        for i in tracks.indices where !tracks[i].done {
+            if let end = tracks[i].end, end <= from {
+                tracks[i].reader = nil
+                tracks[i].done = true
+            } else if tracks[i].reader == nil, tracks[i].start < limit + openAhead {
+                let reader = try tracks[i].source.makeReader(format: format)
+                if let movieEnd { reader.willEnd(atFrame: max(0, movieEnd - tracks[i].start)) }
+                tracks[i].reader = reader
+            }
+        }
     }
 
     private func renderBlock(into out: UnsafeMutablePointer<Float>, frameCount n: Int) throws {
@@ -295,6 +324,7 @@ final class MixBus: AudioReader {
         if let end { e = min(e, end) }
         defer { position += Int64(n) }
         guard e > s else { return }
+        try updateReaders(from: s, before: e)
         var keyActive = false
         try scratch.withUnsafeMutableBufferPointer { scratchBuffer in
             try duckedBus.withUnsafeMutableBufferPointer { duckedBuffer in
@@ -311,7 +341,8 @@ final class MixBus: AudioReader {
                         let to = min(e, t.end ?? e)
                         guard to > from else { continue }
                         let frames = Int(to - from)
-                        try t.reader.read(into: scratchPtr, frameCount: frames)
+                        guard let reader = t.reader else { continue }     // opened above: it sounds here
+                        try reader.read(into: scratchPtr, frameCount: frames)
                         let target: UnsafeMutablePointer<Float>
                         switch (ducking, t.role) {
                         case (true, .ducked): target = ducked

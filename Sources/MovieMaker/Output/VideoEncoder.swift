@@ -186,12 +186,13 @@ final class VideoEncoder {
         return muxOptions
     }
 
-    /// Adds `source` to `audio`'s sounds from `time` (movie time), opening its reader now so a broken
-    /// file fails before any frame. What `MovieMaker.addAudio` and `ChunkJoiner` share.
+    /// Adds `source` to `audio`'s sounds from `time` (movie time), opening its reader once now so a
+    /// broken file fails before any frame (it opens again a second before it plays). What
+    /// `MovieMaker.addAudio` and `ChunkJoiner` share.
     static func place(_ source: any AudioSource, at time: Time, on audio: AudioEncoder) throws(MovieMakerError) {
         let format = audio.settings.format
-        let reader = try openReader(source, format: format)
-        audio.sources.add(reader, start: format.frame(at: time), duration: source.duration.map { format.frame(at: $0) },
+        _ = try openReader(source, format: format)
+        audio.sources.add(source, start: format.frame(at: time), duration: source.duration.map { format.frame(at: $0) },
                           endFade: format.frame(at: source.endFadeDuration))
     }
 
