@@ -12,6 +12,27 @@ struct SlideshowTests {
         #expect(!Slideshow.naturalOrder("img10", "img2"))
     }
 
+    /// `stitch` of a folder makes a photo group per photo: a render keeps the photos of the few groups
+    /// drawn lately, not of every group it has drawn.
+    @Test func aMovieOfManyPhotoClipsKeepsOnlyTheLatestPhotos() throws {
+        let folder = try TemporaryFolder()
+        let colors: [Color] = [.red, .green, .blue]
+        let clips = try (0..<30).map { k in
+            Clip.photo(try TestPhotos.photo(colors[k % 3], "p\(k).png", in: folder, w: 32, h: 24), duration: 2)
+        }
+        let film = Clip.sequence(clips)
+        let session = try RenderSession(opening: film, width: 64, height: 48, drawingThreads: 1)
+        defer { session.close() }
+        let canvas = try Canvas(width: 64, height: 48)
+        let rate = FrameRate(10)
+        var most = 0
+        for index in 0..<rate.frameCount(for: film.duration) {
+            try session.drawFrame(of: film, index: index, rate: rate, background: .black, on: canvas)
+            most = max(most, session.photosHeld)
+        }
+        #expect(most <= 4, "\(most) decoded photos held at once by a movie of 30 photo clips")
+    }
+
     @Test func folderListingKeepsImagesInNaturalOrderAndSkipsOthers() throws {
         let folder = try TemporaryFolder()
         for name in ["img10.png", "img2.png", "img1.png", ".hidden.png"] { _ = try TestPhotos.photo(.red, name, in: folder, w: 8, h: 8) }

@@ -28,6 +28,9 @@ final class RenderSession: @unchecked Sendable {
     let scratch = RenderScratch()
     private let lock = NSLock()
     private var photoProviders: [ObjectIdentifier: PhotoProvider] = [:]
+    /// The request number at which each provider that may hold photos was last asked for.
+    private var photoProviderUse: [ObjectIdentifier: UInt64] = [:]
+    private var photoRequests: UInt64 = 0
     /// The render's video decoders (at most `videoDecoderLimit` open at once).
     let videoPool: VideoDecoderPool
     /// The render's decoded stickers (every one decoded when the session opens).
@@ -159,22 +162,45 @@ final class RenderSession: @unchecked Sendable {
     }
 
     /// The provider for `group`'s photos, opening it now if the session did not see the group when it opened.
+    ///
+    /// A provider keeps its last photos until the render ends, so a movie of many photo clips (`stitch`
+    /// of a folder: a group per photo) would hold every photo it showed. When a provider draws for the
+    /// first time (or again after a pause), those no frame has asked for in `idlePhotoRequests` requests
+    /// drop their photos (`PhotoProvider.close`, outside the lock; asked again, one decodes them again,
+    /// to the same pixels).
     func photoProvider(for group: PhotoGroup) -> PhotoProvider {
         if isStandalone { return group.standaloneProvider(frame: frameSize) }
         let id = ObjectIdentifier(group)
-        return lock.withLock {
-            if let p = photoProviders[id] { return p }
-            let p = group.makeProvider(frame: frameSize, drawingThreads: drawingThreads, inFlight: framesInFlight, counters: photoCounters)
-            photoProviders[id] = p
-            return p
+        let (provider, idle): (PhotoProvider, [PhotoProvider]) = lock.withLock {
+            photoRequests += 1
+            let p: PhotoProvider
+            if let existing = photoProviders[id] { p = existing } else {
+                p = group.makeProvider(frame: frameSize, drawingThreads: drawingThreads, inFlight: framesInFlight, counters: photoCounters)
+                photoProviders[id] = p
+            }
+            let resumed = photoProviderUse[id] == nil
+            photoProviderUse[id] = photoRequests
+            guard resumed else { return (p, []) }
+            let stale = photoProviderUse.filter { photoRequests - $0.value > idlePhotoRequests }.map(\.key)
+            for key in stale { photoProviderUse[key] = nil }
+            return (p, stale.compactMap { photoProviders[$0] })
         }
+        for p in idle { p.close() }
+        return provider
     }
+
+    /// How many requests a provider may go without before its photos are dropped: far more than the
+    /// frames in flight can make (each frame asks a few providers).
+    private var idlePhotoRequests: UInt64 { UInt64(32 * drawingThreads) }
+
+    /// The decoded photos the render's providers hold now (for tests).
+    package var photosHeld: Int { lock.withLock { Array(photoProviders.values) }.reduce(0) { $0 + $1.heldCount } }
 
     /// Closes every provider: decoded pictures are freed. Drawing through the session afterwards reopens
     /// what it needs.
     func close() {
         let providers: [PhotoProvider] = lock.withLock {
-            defer { photoProviders.removeAll() }
+            defer { photoProviders.removeAll(); photoProviderUse.removeAll() }
             return Array(photoProviders.values)
         }
         for p in providers { p.close() }
