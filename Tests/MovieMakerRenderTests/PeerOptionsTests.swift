@@ -66,6 +66,17 @@ struct PeerOptionsTests {
         #expect(path.view(at: 0) == path.start)
     }
 
+    @Test("Ken Burns with an easing that overshoots (back, elastic) never shows past the photo: the view stays between its two ends",
+          arguments: [Easing.backIn, .backOut, .backInOut, .elasticIn, .elasticOut])
+    func kenBurnsOvershootStaysInThePhoto(easing: Easing) {
+        let path = Clip.KenBurnsPath(start: Rect(x: 0, y: 0, width: 1, height: 1),
+                                     end: Rect(x: 0.1, y: 0.1, width: 0.8, height: 0.8), easing: easing)
+        for k in 0...100 {
+            let v = path.view(at: Double(k) / 100)
+            #expect(v.minX >= -1e-9 && v.minY >= -1e-9 && v.maxX <= 1 + 1e-9 && v.maxY <= 1 + 1e-9, "\(easing) at \(k) %: \(v)")
+        }
+    }
+
     @Test("Ken Burns easing is data: written by name when not the default, read back, default when left out")
     func kenBurnsEasingCodable() throws {
         let linear = Slideshow.KenBurns(zoom: 0.1, pan: 0, direction: .zoomIn, easing: .linear)

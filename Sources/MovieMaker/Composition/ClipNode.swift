@@ -383,9 +383,11 @@ extension Clip {
         public init(start: Rect, end: Rect, easing: Easing = .sineInOut) { self.start = start; self.end = end; self.easing = easing }
 
         /// The view at linear progress `amount` (0 at the start, 1 at the end) of the photo's time:
-        /// the centre moves and the magnification changes as `easing(amount)` says.
+        /// the centre moves and the magnification changes as `easing(amount)` says, held between the
+        /// two views (an easing that overshoots, as back and elastic ones do, would show past the
+        /// photo's edge).
         public func view(at amount: Double) -> Rect {
-            let e = easing(amount)
+            let e = min(1, max(0, easing(amount)))
             func lerp(_ a: Double, _ b: Double) -> Double { a + (b - a) * e }
             // Magnifications interpolated (not sizes), so a linear easing zooms at a constant rate.
             let width = 1 / lerp(1 / max(start.width, 1e-9), 1 / max(end.width, 1e-9))
