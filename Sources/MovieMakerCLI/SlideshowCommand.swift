@@ -61,9 +61,9 @@ struct SlideshowCommand: SingleOutputCommand {
         discussion: """
             Photos are read as phones and cameras write them: JPEG, PNG, WebP, HEIC/HEIF, AVIF, TIFF, \
             BMP and GIF, turned upright by their EXIF orientation, with embedded colour profiles \
-            (Display P3, Adobe RGB) converted to sRGB. A folder's photos are shown in natural name \
-            order (img2 before img10) unless --order date; files named on the command line keep \
-            the order given unless --order is set.
+            (Display P3, Adobe RGB) converted to sRGB. Inputs are shown in the order given, a \
+            folder's photos in natural name order (img2 before img10); --order date or --order name \
+            sorts them all.
 
             Every photo is checked before the first frame. A file that is not an image, or is \
             truncated or corrupt, is skipped with a warning naming it (or stops the run with \
@@ -282,13 +282,11 @@ struct SlideshowCommand: SingleOutputCommand {
     /// `sizes` gets each photo's upright size in pixels.
     func collectPhotos(skip: (MovieMakerError) -> Void, sizes: inout [URL: Size]) throws -> [Slideshow.Photo] {
         var photos: [Slideshow.Photo] = []
-        var sawFolder = false
         for input in inputs {
             let url = URL(fileURLWithPath: input)
             var isFolder: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
             if isFolder.boolValue {
-                sawFolder = true
                 let found = try PhotoDecoder.photos(in: url, order: .fileName, strict: strict, skipped: skip)
                 for info in found { sizes[info.url] = info.size }
                 photos += found.map { Slideshow.Photo(url: $0.url, captureDate: $0.captureDate) }
@@ -303,8 +301,10 @@ struct SlideshowCommand: SingleOutputCommand {
                 }
             }
         }
+        // Each folder is in name order already, and the inputs keep the order given (a cover named
+        // before a folder stays first; two folders stay one after the other); --order sorts them all.
         var show = Slideshow(photos: photos)
-        if let order = order ?? (sawFolder ? .fileName : nil) { show.sortPhotos(by: order) }
+        if let order { show.sortPhotos(by: order) }
         return show.photos
     }
 

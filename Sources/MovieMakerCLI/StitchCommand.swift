@@ -257,7 +257,9 @@ struct StitchCommand: SingleOutputCommand {
                     let clip = try Clip.video(url, fit: fit, background: background, withSound: true)
                     readable.append(Readable(file: file, photo: nil, clip: clip, picture: Clip.video(file, fit: fit, background: background, withSound: false)))
                 case .photo:
-                    _ = try PhotoDecoder.info(url)
+                    // Decoded whole at a small size (a JPEG at 1/8 scale in its DCT), as slideshow checks
+                    // its photos: a truncated or corrupt file is skipped here, not found mid-render.
+                    _ = try PhotoDecoder.decode(url, scaling: .fitting(Size(width: 64, height: 64)))
                     let placeholder = Clip.color(.black, duration: photoDuration)
                     readable.append(Readable(file: nil, photo: url, clip: placeholder, picture: placeholder))
                 }

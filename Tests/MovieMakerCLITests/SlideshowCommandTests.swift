@@ -79,6 +79,26 @@ struct SlideshowCommandTests {
         }
     }
 
+    @Test func aFileNamedBeforeAFolderStaysFirstAndTheFolderKeepsItsOwnOrder() throws {
+        guard CLI.isBuilt else { return }
+        let (folder, colors) = try Self.photoFolder()
+        let album = folder.file("album")
+        try FileManager.default.createDirectory(at: album, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: folder.file("p10.jpg"), to: album.appendingPathComponent("p10.jpg"))
+        try FileManager.default.copyItem(at: folder.file("p1.jpg"), to: album.appendingPathComponent("p1.jpg"))
+        try FileManager.default.copyItem(at: folder.file("p2.jpg"), to: folder.file("zz-cover.jpg"))
+        let movie = folder.file("cover.mp4")
+        let r = try CLI.run(["slideshow", folder.file("zz-cover.jpg").path, album.path, "--size", "320x240", "--fps", "10",
+                             "--duration", "1", "--transition", "none", "--no-ken-burns", "-q", "-o", movie.path])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let frames = try decodeAll(movie)
+        #expect(frames.count == 30)
+        for (k, (name, c)) in [colors[1], colors[0], colors[2]].enumerated() where 10 * k + 5 < frames.count {
+            let m = Self.mean(frames[10 * k + 5].pixels)
+            #expect(abs(m.0 - c.0) < 14 && abs(m.1 - c.1) < 14 && abs(m.2 - c.2) < 14, "slot \(k) should show \(name): \(m)")
+        }
+    }
+
     func expectError(_ arguments: [String], naming named: [String], status: Int32,
                      sourceLocation: SourceLocation = #_sourceLocation) throws {
         let r = try CLI.run(["slideshow"] + arguments)

@@ -155,6 +155,20 @@ struct StitchCommandTests {
                 && VideoFixtures.near(VideoFixtures.middle(frames[45].pixels), Self.colors[1].1))
     }
 
+    @Test func aTruncatedPhotoIsSkippedBeforeTheRenderNotFoundHalfWay() throws {
+        guard CLI.isBuilt else { return }
+        let (folder, urls) = try Self.clips()
+        let photo = try Self.patterned("cut.png", .red, in: folder)
+        let bytes = try Data(contentsOf: photo)
+        try bytes.prefix(bytes.count / 3).write(to: photo)     // its header reads; its pixels end early
+        let movie = folder.file("cut.mp4")
+        let r = try CLI.run(["stitch", urls[0].path, photo.path, urls[1].path, "--size", "160x120", "-o", movie.path], environment: ["CI": "1"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let warning = r.stderrLines.first { $0.hasPrefix("moviemaker: warning: skipping") } ?? ""
+        #expect(warning.contains(photo.path) && warning.contains("truncated"), "\(r.stderr)")
+        #expect(try decodeAll(movie).count == 60)
+    }
+
     // MARK: Photos (issue 33, bug 3: `stitch a.jpg b.jpg` made a 0.08 s movie, a photo among clips one frame)
 
     /// A photo with a pattern (quarters of two colours and a white corner), so Ken Burns movement shows.
