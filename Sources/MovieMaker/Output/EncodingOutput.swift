@@ -165,11 +165,11 @@ final class EncodingOutput: MovieOutput {
             if start < earliest { throw .audioTooLate(start: time, earliest: format.time(ofFrame: earliest)) }
         }
         if encoder.audio == nil { try audioSettings.validate(for: codec) }
-        let reader = try VideoEncoder.openReader(source, format: format)
+        _ = try VideoEncoder.openReader(source, format: format)     // a broken file fails here
         // Before the first frame the encoder thread has not touched the encoder yet: the stream can be added.
         let audio: AudioEncoder
         if let existing = encoder.audio { audio = existing } else { audio = try encoder.addAudio(codec: codec, settings: audioSettings) }
-        audio.sources.add(reader, start: start, duration: source.duration.map { format.frame(at: $0) },
+        audio.sources.add(source, start: start, duration: source.duration.map { format.frame(at: $0) },
                           endFade: format.frame(at: source.endFadeDuration))
     }
 
@@ -179,7 +179,9 @@ final class EncodingOutput: MovieOutput {
             try pipeline.finish()
             try destination.moveIntoPlace(from: partial)
         } catch {
-            destination.removePartial(partial)
+            // As discard(): a failed serial conversion leaves the encoder thread waiting for frames (it
+            // would keep x264, the muxer and the open file, and could write into the file being removed).
+            discard()
             throw error
         }
         return destination.writtenSize()
