@@ -158,6 +158,21 @@ struct MusicBedTests {
         #expect(leftovers.isEmpty, "nothing written: \(leftovers)")
     }
 
+    @Test func aClipAddedInTwoRangesPlaysItsSoundOnce() throws {
+        let folder = try TemporaryFolder()
+        // Four seconds of 440 Hz at 0.25 on a clip added as frames 0..<60 and then 60..<120.
+        let tone = FunctionSound(frames: 4 * 48_000) { n in Float(0.25 * sin(2 * Double.pi * 440 * Double(n) / 48_000)) }
+        let clip = Clip.color(.black, duration: 4).withSound(tone)
+        let url = folder.file("two-ranges.mp4")
+        let movie = try MovieMaker(url: url, width: 64, height: 64, fps: 30, settings: EncoderSettings(preset: .ultrafast))
+        try movie.add(clip, frames: 0..<60)
+        try movie.add(clip, frames: 60..<120)
+        _ = try movie.finish()
+        let decoded = try decodeAudio(url, in: folder)
+        let first = rms(decoded.samples, 0.5, 1.5), second = rms(decoded.samples, 2.5, 3.5)
+        #expect(abs(second / first - 1) < 0.05, "the second range at \(second), the first at \(first): the sound played twice")
+    }
+
     @Test func aClipsSoundPlaysAtTheClipsPlaceInTheMovie() throws {
         let folder = try TemporaryFolder()
         // 100 ms of 1 kHz at 0.5, silent otherwise.

@@ -76,20 +76,22 @@ extension MovieMaker {
     /// next frame. Each frame is exactly the frame at that index of a whole render of the clip.
     ///
     /// Sounds of the clip that play during the range are placed with it (a sound already playing at
-    /// the range's start is cut there, with a 10 ms fade). Throws `.invalidSetting` when the range is
+    /// the range's start, or still playing at its end, is cut there, with a 10 ms fade), so adding a
+    /// clip in consecutive ranges plays its sound once. Throws `.invalidSetting` when the range is
     /// not within the clip's frames (`0..<frameRate.frameCount(for: clip.duration)`).
     public func add(_ clip: Clip, frames: Range<Int>) throws {
         try add(clip, frames: frames, withSound: true)
     }
 
     /// Places the sounds of `clip` that play during `frames` (when `withSound`) at the movie's current
-    /// end, in movie time: nothing before the range's start is heard. A PNG sequence or an animated
+    /// end, in movie time: nothing before the range's start or after its end is heard. A PNG sequence or an animated
     /// image, which have no sound track, show clips without their sound.
     func placeSounds(of clip: Clip, frames: Range<Int>, withSound: Bool) throws {
         guard audioCodec != nil else { return }
-        let rangeStart = frameRate.time(ofFrame: frames.lowerBound)
+        let rangeStart = frameRate.time(ofFrame: frames.lowerBound), rangeEnd = frameRate.time(ofFrame: frames.upperBound)
         let placedAt = frameRate.time(ofFrame: frameCount)
-        for sound in clip.sounds.map({ $0.limited(from: rangeStart, until: nil) }) where withSound && sound.isHeard {
+        let until = rangeEnd < clip.duration ? rangeEnd : nil
+        for sound in clip.sounds.map({ $0.limited(from: rangeStart, until: until) }) where withSound && sound.isHeard {
             try addAudio(sound.heardSource, at: placedAt + sound.firstHeard - rangeStart)
         }
     }
