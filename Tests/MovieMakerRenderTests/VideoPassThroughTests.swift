@@ -207,13 +207,19 @@ struct VideoDecoderPoolTests {
         #expect(after == before && pool.openCount == 2)
     }
 
-    @Test("A leaf allowed two decoders, asked for two moments two seconds apart frame by frame, keeps one decoder at each: no seek")
-    func oneLeafAtTwoMoments() throws {
+    /// A 90-frame fixture with one keyframe, as a leaf a pool of two decoders allows two.
+    static func oneLeafAllowedTwoDecoders() throws -> (VideoLeafKey, VideoDecoderPool) {
         let url = try VideoFixtures.require(VideoFixtures.Spec(frameCount: 90, keyframeInterval: 250, withSound: false))
         let key = VideoLeafKey(file: try VideoFile(url: url))
         let pool = VideoDecoderPool(limit: 2, drawingThreads: 1)
-        defer { pool.close() }
         pool.allowDecoders(2, for: key)
+        return (key, pool)
+    }
+
+    @Test("A leaf allowed two decoders, asked for two moments two seconds apart frame by frame, keeps one decoder at each: no seek")
+    func oneLeafAtTwoMoments() throws {
+        let (key, pool) = try Self.oneLeafAllowedTwoDecoders()
+        defer { pool.close() }
         let rate = FrameRate(30)
         var seeks = Set<ObjectIdentifier>(), decoders = Set<ObjectIdentifier>()
         for k in 0..<30 {
@@ -246,11 +252,8 @@ struct VideoDecoderPoolTests {
 
     @Test("Of a leaf's two decoders that both reach a frame, the one nearest it decodes it: the other place keeps its own, no seek")
     func nearestDecoderServes() throws {
-        let url = try VideoFixtures.require(VideoFixtures.Spec(frameCount: 90, keyframeInterval: 250, withSound: false))
-        let key = VideoLeafKey(file: try VideoFile(url: url))
-        let pool = VideoDecoderPool(limit: 2, drawingThreads: 1)
+        let (key, pool) = try Self.oneLeafAllowedTwoDecoders()
         defer { pool.close() }
-        pool.allowDecoders(2, for: key)
         let rate = FrameRate(30)
         var seeks = 0
         func show(_ frame: Int) throws {
