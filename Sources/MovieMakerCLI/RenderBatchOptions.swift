@@ -92,10 +92,22 @@ extension RenderCommand {
             throw InputError("--batch \(error.message)")
         }
         if description.requireSlots {
-            let given = Set(table.columns).union(description.slots.compactMap { $0.split(separator: "=").first.map(String.init) })
+            let fromOption = Set(description.slots.compactMap { $0.split(separator: "=").first.map(String.init) })
+            let given = Set(table.columns).union(fromOption)
             let open = template.slots.keys.filter { !given.contains($0) }.sorted()
             if !open.isEmpty {
                 throw InputError("--require-slots: no column of \(rowsFile) (nor --slot) fills \(open.joined(separator: ", ")); add \(open.count == 1 ? "a column" : "columns") named so")
+            }
+            // A blank cell (or a key a JSON Lines row leaves out) keeps the template's default too.
+            let blanks = table.rows.compactMap { row -> String? in
+                let left = template.slots.keys.filter { slot in
+                    !fromOption.contains(slot) && (row.values[slot] ?? "").trimmingCharacters(in: .whitespaces).isEmpty
+                }.sorted()
+                return left.isEmpty ? nil : "\(row.label) leaves \(left.joined(separator: ", ")) blank"
+            }
+            if !blanks.isEmpty {
+                let more = blanks.count > 5 ? "; and \(blanks.count - 5) more rows" : ""
+                throw InputError("--require-slots: in \(rowsFile), \(blanks.prefix(5).joined(separator: "; "))\(more); fill them in")
             }
         }
         var batch = TemplateBatch(template: template, rows: table.rows, outputPattern: pattern, options: options,

@@ -139,6 +139,20 @@ struct RenderBatchTests {
         #expect(crf.stdout.contains("4 of 4 rows written (4 rendered, 0 skipped"), "\(crf.stdout)")
     }
 
+    @Test func requireSlotsRefusesABlankCellNamingItsRow() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try Self.project()
+        try "name,photo,clip\nAna,photo-0.png,clip-0.mp4\n,photo-1.png,clip-1.mp4\n".write(to: folder.file("rows.csv"), atomically: true, encoding: .utf8)
+        let r = try CLI.run(["render", folder.file("card.json").path, "--batch", folder.file("rows.csv").path,
+                             "--output-pattern", folder.url.path + "/out/{row}.mp4", "--require-slots"])
+        #expect(r.status == 64 && r.stderr.contains("row 2 (line 3) leaves name blank"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out").path), "nothing written")
+        // Given by --slot, the blank cell is filled.
+        let filled = try CLI.run(["render", folder.file("card.json").path, "--batch", folder.file("rows.csv").path,
+                                  "--output-pattern", folder.url.path + "/out/{row}.mp4", "--require-slots", "--slot", "name=Bo"])
+        #expect(filled.status == 0, "\(filled.stderr)")
+    }
+
     @Test func batchIndexSplitsTheRowsSoEveryRowIsRenderedExactlyOnce() throws {
         guard CLI.isBuilt else { return }
         let folder = try Self.project()

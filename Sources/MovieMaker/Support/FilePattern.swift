@@ -32,8 +32,9 @@ package enum FilePattern {
     }
 
     /// `pattern` with `values` in place of its placeholders (`{row}` is `number` unless `values` has a
-    /// `row`; a name with no value gives nothing). With `forFileName`, a value's `/` becomes `-` and a NUL
-    /// is dropped, so a value cannot move the file into another folder.
+    /// `row`; a name with no value gives nothing). With `forFileName`, a value's `/` becomes `-`, a NUL
+    /// is dropped and a value of dots alone (`.`, `..`) becomes dashes, so a value cannot move the file
+    /// into another folder.
     package static func fill(_ pattern: String, values: [String: String], number: Int, forFileName: Bool = false) -> String {
         var out = ""
         var chars = pattern[...]
@@ -46,6 +47,7 @@ package enum FilePattern {
                 var value = values[name] ?? (name == "row" ? String(number) : "")
                 if forFileName {
                     value = value.replacingOccurrences(of: "/", with: "-").replacingOccurrences(of: "\0", with: "")
+                    if !value.isEmpty, value.allSatisfy({ $0 == "." }) { value = String(repeating: "-", count: value.count) }
                 }
                 out += value
                 chars = chars[chars.index(after: close)...]
