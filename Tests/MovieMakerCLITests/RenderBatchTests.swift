@@ -153,6 +153,29 @@ struct RenderBatchTests {
         #expect(filled.status == 0, "\(filled.stderr)")
     }
 
+    @Test func aRowNeverWritesOverAFileAnotherRowOrTheTemplateReads() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try Self.project()
+        let original = try Data(contentsOf: folder.file("clip-0.mp4"))
+        try FileManager.default.createSymbolicLink(at: folder.file("same"), withDestinationURL: folder.url)
+        // Row 1 would make clip-0.mp4, which row 2 reads; row 2 would make clip-1.mp4, which row 1 reads —
+        // named directly, and through a link to the folder (another path, the same files).
+        try "name,clip,out\nAna,clip-1.mp4,clip-0\nBo,clip-0.mp4,clip-1\n".write(to: folder.file("rows.csv"), atomically: true, encoding: .utf8)
+        for prefix in [folder.url.path, folder.file("same").path] {
+            let r = try CLI.run(["render", folder.file("card.json").path, "--batch", folder.file("rows.csv").path,
+                                 "--output-pattern", prefix + "/{out}.mp4"])
+            #expect(r.status == 64 && r.stderr.contains("row 1 (line 2) would write") && r.stderr.contains("which row 2 (line 3) reads"), "\(r.stderr)")
+        }
+        // A row whose output is the template's own default clip (the row itself reads another).
+        try "name,clip,out\nAna,clip-1.mp4,clip-0\n".write(to: folder.file("one.csv"), atomically: true, encoding: .utf8)
+        let own = try CLI.run(["render", folder.file("card.json").path, "--batch", folder.file("one.csv").path,
+                               "--output-pattern", folder.url.path + "/{out}.mp4"])
+        #expect(own.status == 64 && own.stderr.contains("which the template reads"), "\(own.stderr)")
+        #expect(try Data(contentsOf: folder.file("clip-0.mp4")) == original, "the input is untouched")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+                == ["card.json", "clip-0.mp4", "clip-1.mp4", "one.csv", "photo-0.png", "photo-1.png", "photo-2.png", "rows.csv", "same"])
+    }
+
     @Test func batchIndexSplitsTheRowsSoEveryRowIsRenderedExactlyOnce() throws {
         guard CLI.isBuilt else { return }
         let folder = try Self.project()

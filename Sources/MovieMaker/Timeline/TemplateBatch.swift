@@ -104,7 +104,7 @@ public struct TemplateBatch: Sendable {
 
     /// Each row's destination, checked before any movie starts: every placeholder of the pattern is a
     /// column (or `row`), every column names a slot or is used in the pattern, destinations are distinct,
-    /// have a movie extension and are not the template's inputs.
+    /// have a movie extension and are not files the template or any row reads.
     ///
     /// Throws `.invalidBatch` naming the pattern, column or rows.
     public func destinations() throws(MovieMakerError) -> [URL] {
@@ -143,7 +143,52 @@ public struct TemplateBatch: Sendable {
             seen[url.path] = row
             urls.append(url)
         }
+        // Rows render at once and each movie replaces its destination, so a destination that is a file any
+        // row reads (its own or another's: one row's output named as the next row's clip) or the template
+        // itself names would be lost, or read half-replaced. Compared as files (device and inode), so a
+        // symbolic link or another spelling of the same path is caught too.
+        let inputs = readFiles()
+        for (url, row) in zip(urls, rows) {
+            let key = url.path
+            guard let reader = inputs.byPath[key] ?? FileKey(path: key).flatMap({ inputs.byFile[$0] }) else { continue }
+            throw .invalidBatch(path: "the output pattern \"\(outputPattern)\"", line: row.line,
+                                reason: "\(row.label) would write \(key), which \(reader) reads: a batch never writes over its inputs; change the output pattern")
+        }
         return urls
+    }
+
+    /// A file's device and inode: equal for every path naming the file.
+    private struct FileKey: Hashable {
+        let device: UInt64, inode: UInt64
+        /// The file at `path` (through symbolic links), or nil when there is none.
+        init?(path: String) {
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: (path as NSString).resolvingSymlinksInPath),
+                  let device = (attributes[.systemNumber] as? NSNumber)?.uint64Value,
+                  let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value else { return nil }
+            self.device = device; self.inode = inode
+        }
+    }
+
+    /// The files the rows' media cells and the template name, by standardized path and by file, each
+    /// with who reads it ("row 2 (line 3)", "the template").
+    private func readFiles() -> (byPath: [String: String], byFile: [FileKey: String]) {
+        var byPath: [String: String] = [:], byFile: [FileKey: String] = [:]
+        func add(_ text: String, relativeTo folder: URL, reader: String) {
+            guard !text.isEmpty, !text.contains("://"), !text.hasPrefix("file:") else { return }
+            let path = (text.hasPrefix("/") ? URL(fileURLWithPath: text) : folder.appendingPathComponent(text)).standardizedFileURL.path
+            if byPath[path] == nil { byPath[path] = reader }
+            if let key = FileKey(path: path), byFile[key] == nil { byFile[key] = reader }
+        }
+        for row in rows {
+            for (column, value) in row.values.sorted(by: { $0.key < $1.key }) {
+                switch template.slots[column]?.kind {
+                case .video?, .photo?, .media?, .audio?: add(value, relativeTo: filesFolder, reader: row.label)
+                default: continue
+                }
+            }
+        }
+        for path in template.namedFiles { add(path, relativeTo: options.mediaFolder, reader: "the template") }
+        return (byPath, byFile)
     }
 
     /// Renders every row, `concurrency` at a time, calling `onResult` (from a worker thread) as each
