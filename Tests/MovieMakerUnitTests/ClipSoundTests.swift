@@ -77,4 +77,22 @@ struct ClipSoundTests {
         #expect(ha[71_999] == 1 && ha[96_000...].allSatisfy { $0 == 0 }, "A is whole until the overlap and silent after its end")
         #expect(hb[0] < 0.01 && hb[24_000] == 1, "B rises from silence over the overlap")
     }
+
+    /// A video whose sound starts a little after its picture (a positive audio offset, as some cameras
+    /// write) or a sound attached inside the overlap: it rises from silence to the overlap's end instead
+    /// of entering at full level while the outgoing sound is still fading.
+    @Test func aSoundBeginningInsideATransitionRisesOverWhatIsLeftOfIt() throws {
+        let a = Clip.color(.red, duration: 2).withSound(FunctionSound.constant)
+        let b = Clip.color(.blue, duration: 2).withSound(FunctionSound.constant, at: 0.125)
+        let joined = Clip.sequence([a, b], transition: .crossfade(duration: 0.5))
+        let sb = joined.sounds[1]
+        #expect(sb.firstHeard == Time(seconds: 1.625) && sb.fadeIn == Time(seconds: 0.375), "\(sb.firstHeard) \(sb.fadeIn)")
+        let hb = try samples(of: sb, frames: 48_000)
+        #expect(hb[0] < 0.01, "starts from silence, not at full level: \(hb[0])")
+        #expect(hb[18_000 - 1] > 0.99 && hb[18_000] == 1, "full at the overlap's end")
+        // A sound starting after the overlap is the clip's own business: it starts as it is.
+        let late = Clip.sequence([a, Clip.color(.blue, duration: 2).withSound(FunctionSound.constant, at: 0.75)],
+                                 transition: .crossfade(duration: 0.5)).sounds[1]
+        #expect(late.fadeIn == .zero && late.heardFrom == nil)
+    }
 }

@@ -202,7 +202,8 @@ extension Clip {
     /// to it and to every clip inside it, moved, cut and faded as the tree places them. Sounds move with
     /// their clips through sequences, stacks, offsets and repeats; trims cut them (with 10 ms fades
     /// where a cut falls inside a sound); across a transition the outgoing clip's sounds fall to
-    /// silence over the overlap and the incoming clip's rise over it (equal power, A/B overlap).
+    /// silence over the overlap and the incoming clip's rise over it, or over what is left of it for a
+    /// sound that begins inside it (equal power, A/B overlap).
     public var sounds: [ClipSound] { childSounds + attachedSounds }
 
     /// The sounds of the clips under this node, in this clip's time.
@@ -263,7 +264,8 @@ extension Clip.Media {
 extension Clip.Track {
     /// The items' sounds in the track's time. Across each transition the sounds cross-fade as sound
     /// editors join clips (A/B overlap): the outgoing clip's sounds fall to silence over the overlap and
-    /// stop at its end, the incoming clip's sounds that are playing at its start rise over it.
+    /// stop at its end, the incoming clip's sounds that are playing at its start rise over it, and those
+    /// that begin during it rise from their start to its end.
     var sounds: [ClipSound] {
         if items.count == 1 { return items[0].sounds }
         var all: [ClipSound] = []
@@ -277,6 +279,12 @@ extension Clip.Track {
                 if overlapIn > .zero, s.start <= start {
                     s.heardFrom = Time.max(s.heardFrom ?? start, start)
                     s.fadeIn = Time.max(s.fadeIn, overlapIn)
+                } else if overlapIn > .zero, s.firstHeard < start + overlapIn {
+                    // Begins during the overlap (a video whose sound starts a little after its picture, an
+                    // effect attached there): it rises over the rest of it, as the picture does, instead of
+                    // entering at full level while the outgoing sound is still fading.
+                    s.heardFrom = s.firstHeard
+                    s.fadeIn = Time.max(s.fadeIn, start + overlapIn - s.firstHeard)
                 }
                 if overlapOut > .zero {
                     s = s.limited(from: nil, until: end, fadeOut: overlapOut)
