@@ -578,6 +578,22 @@ struct AudioMuxTests {
         #expect(FFTools.available ? (try probeStreams(url)["audio"]) == nil : true)
     }
 
+    @Test("A clip whose second sound cannot be opened adds none of its sounds")
+    func aClipsSoundsGoInTogetherOrNotAtAll() throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("movie.mp4")
+        let movie = try MovieMaker(url: url, width: 64, height: 64, fps: 30, settings: EncoderSettings(preset: .ultrafast, threads: 1))
+        let clip = Clip.color(.red, duration: 1).withSound(TestTone(length: 1)).withSound(UnopenableSound(), at: 0.5)
+        #expect(throws: MovieMakerError.audioUnreadable(path: "/nowhere/missing.mp3", reason: "No such file or directory")) {
+            try movie.add(clip)
+        }
+        #expect(!movie.hasAudio, "the first sound was not added on its own")
+        try movie.add(Clip.color(.blue, duration: 0.1))
+        let summary = try movie.finish()
+        #expect(summary.frameCount == 3)
+        #expect(FFTools.available ? (try probeStreams(url)["audio"]) == nil : true)
+    }
+
     @Test("Bad audio settings and misplaced sounds are typed errors naming the value")
     func badInputIsATypedError() throws {
         let folder = try TemporaryFolder()

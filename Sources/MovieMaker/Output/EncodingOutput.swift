@@ -155,22 +155,27 @@ final class EncodingOutput: MovieOutput {
         statistics = statistics.merged(with: session.statistics)
     }
 
-    func addAudio(_ source: any AudioSource, at time: Time, frameCount: Int, codec: AudioCodec) throws(MovieMakerError) {
+    func addAudio(_ sounds: [(source: any AudioSource, time: Time)], frameCount: Int, codec: AudioCodec) throws(MovieMakerError) {
+        guard !sounds.isEmpty else { return }
         let format = audioSettings.format
-        let start = format.frame(at: time)
+        // Every check before the first source is added, so a failure leaves the sound track as it was.
         if let audio = encoder.audio, frameCount > 0 {
             // Audio already written reaches at most the submitted video's end minus the lag in force
             // (whatever the encoder thread has got to), so this test does not depend on timing.
             let earliest = format.frame(at: frameRate.time(ofFrame: frameCount)) - audio.sources.lag
-            if start < earliest { throw .audioTooLate(start: time, earliest: format.time(ofFrame: earliest)) }
+            if let early = sounds.first(where: { format.frame(at: $0.time) < earliest }) {
+                throw .audioTooLate(start: early.time, earliest: format.time(ofFrame: earliest))
+            }
         }
         if encoder.audio == nil { try audioSettings.validate(for: codec) }
-        _ = try VideoEncoder.openReader(source, format: format)     // a broken file fails here
+        for sound in sounds { _ = try VideoEncoder.openReader(sound.source, format: format) }    // a broken file fails here
         // Before the first frame the encoder thread has not touched the encoder yet: the stream can be added.
         let audio: AudioEncoder
         if let existing = encoder.audio { audio = existing } else { audio = try encoder.addAudio(codec: codec, settings: audioSettings) }
-        audio.sources.add(source, start: start, duration: source.duration.map { format.frame(at: $0) },
-                          endFade: format.frame(at: source.endFadeDuration))
+        for (source, time) in sounds {
+            audio.sources.add(source, start: format.frame(at: time), duration: source.duration.map { format.frame(at: $0) },
+                              endFade: format.frame(at: source.endFadeDuration))
+        }
     }
 
     func finish(movieFile: () -> StudioHook.MovieFile) throws(MovieMakerError) -> Int {

@@ -91,9 +91,9 @@ extension MovieMaker {
         let rangeStart = frameRate.time(ofFrame: frames.lowerBound), rangeEnd = frameRate.time(ofFrame: frames.upperBound)
         let placedAt = frameRate.time(ofFrame: frameCount)
         let until = rangeEnd < clip.duration ? rangeEnd : nil
-        for sound in clip.sounds.map({ $0.limited(from: rangeStart, until: until) }) where withSound && sound.isHeard {
-            try addAudio(sound.heardSource, at: placedAt + sound.firstHeard - rangeStart)
-        }
+        guard withSound else { return }
+        let heard = clip.sounds.map { $0.limited(from: rangeStart, until: until) }.filter(\.isHeard)
+        try addAudio(heard.map { ($0.heardSource, placedAt + $0.firstHeard - rangeStart) })
     }
 
     /// Converts serial frames on the calling thread, as before `SerialConversion` (for tests and the

@@ -57,12 +57,19 @@ extension MovieMaker {
     /// start up to that much before the movie's current end, not earlier (`.audioTooLate`). Throws
     /// `.audioUnsupported` for a PNG sequence, and `.encoderUnavailable` when the codec is missing.
     public func addAudio(_ source: any AudioSource, at time: Time = .zero) throws(MovieMakerError) {
+        try addAudio([(source, time)])
+    }
+
+    /// Adds every sound (each from its movie time), or, when one fails, none: a clip's sounds go in
+    /// together, so a clip that cannot be added leaves the sound track as it was.
+    func addAudio(_ sounds: [(source: any AudioSource, time: Time)]) throws(MovieMakerError) {
         try checkOpen()
+        guard !sounds.isEmpty else { return }
         let audioCodec = try container.audioCodec()
-        guard time >= .zero else {
-            throw .invalidSetting(.soundStartTime, value: "\(time)", expected: "0 or later (movie time)")
+        if let early = sounds.first(where: { $0.time < .zero }) {
+            throw .invalidSetting(.soundStartTime, value: "\(early.time)", expected: "0 or later (movie time)")
         }
         if !hasAudio && frameCount > 0 { throw .audioAfterFirstFrame(framesDrawn: frameCount) }
-        try output.addAudio(source, at: time, frameCount: frameCount, codec: audioCodec)
+        try output.addAudio(sounds, frameCount: frameCount, codec: audioCodec)
     }
 }

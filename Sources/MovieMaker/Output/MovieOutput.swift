@@ -29,9 +29,9 @@ protocol MovieOutput: AnyObject {
     func draw(_ render: ClipRender, progress: (Int) -> Void) throws -> Canvas?
     /// Releases what `open` opened.
     func close(_ render: ClipRender)
-    /// Adds `source` to the sound track from movie time `time`, `frameCount` frames having been added,
-    /// encoded with `codec`.
-    func addAudio(_ source: any AudioSource, at time: Time, frameCount: Int, codec: AudioCodec) throws(MovieMakerError)
+    /// Adds each source to the sound track from its movie time, `frameCount` frames having been added,
+    /// encoded with `codec`: all of them, or (when one cannot be opened or comes too late) none.
+    func addAudio(_ sounds: [(source: any AudioSource, time: Time)], frameCount: Int, codec: AudioCodec) throws(MovieMakerError)
     /// Finishes the movie, returning the bytes written; `movieFile` describes it for the studio.
     func finish(movieFile: () -> StudioHook.MovieFile) throws(MovieMakerError) -> Int
     /// Abandons the movie, leaving nothing behind.

@@ -70,10 +70,11 @@ final class PreviewOutput: MovieOutput {
 
     func close(_ render: ClipRender) {}
 
-    /// Opens the sound's reader (a broken file fails as in a render); nothing is encoded.
-    func addAudio(_ source: any AudioSource, at time: Time, frameCount: Int, codec: AudioCodec) throws(MovieMakerError) {
+    /// Opens the sounds' readers (a broken file fails as in a render); nothing is encoded.
+    func addAudio(_ sounds: [(source: any AudioSource, time: Time)], frameCount: Int, codec: AudioCodec) throws(MovieMakerError) {
+        guard !sounds.isEmpty else { return }
         if !capture.hasSound { try audioSettings.validate(for: codec) }
-        _ = try VideoEncoder.openReader(source, format: audioSettings.format)
+        for sound in sounds { _ = try VideoEncoder.openReader(sound.source, format: audioSettings.format) }
         capture.hasSound = true
     }
 
