@@ -354,3 +354,49 @@ struct VideoDecoderPoolTests {
         #expect(pool.openCount == 2)
     }
 }
+
+/// A sink that readies every frame for pass-through and counts what each lane holds, failing where told.
+private final class HoldingSink: FrameSink, @unchecked Sendable {
+    // @unchecked: each lane's count is touched only by the thread drawing on that lane.
+    final class Held: @unchecked Sendable { var count = 0 }
+    struct Broke: Error {}
+    typealias Slot = Int
+    typealias Tool = Held
+    let capacity: Int
+    let failReserve: Bool, failCommit: Bool
+    init(capacity: Int, failReserve: Bool = false, failCommit: Bool = false) {
+        self.capacity = capacity; self.failReserve = failReserve; self.failCommit = failCommit
+    }
+    func reserve() throws -> Int { if failReserve { throw Broke() }; return 0 }
+    func fill(_ slot: Int, from lane: DrawingLane<Held>, index: Int) throws {}
+    func commit(_ slot: Int, index: Int, keepForRepeat: Bool) throws { if failCommit { throw Broke() } }
+    func commitRepeat(_ slot: Int, index: Int) throws {}
+    func prepare(passingThrough video: VideoPassThrough, on lane: DrawingLane<Held>) throws -> Bool { lane.tool.count += 1; return true }
+    func fillPassedThrough(_ slot: Int, from lane: DrawingLane<Held>) throws { lane.tool.count -= 1 }
+    func abandonPassedThrough(on lane: DrawingLane<Held>) { lane.tool.count -= 1 }
+    func release(_ slot: Int) {}
+}
+
+@Suite("Frame scheduler")
+struct FrameSchedulerPassThroughTests {
+    @Test("A frame readied to pass through is let go when the render fails before it is filled: drawing, reserving or waiting for a slot")
+    func readiedFramesAreLetGoOnFailure() throws {
+        let file = try VideoFile(url: VideoFixtures.movie(VideoFixtures.Spec(toneFrequency: 440)))
+        let video = VideoPassThrough(key: VideoLeafKey(file: file), file: file, sourceTime: .zero)
+        let cases: [(frames: Range<Int>, sink: HoldingSink, drawFails: Bool)] = [
+            (0..<1, HoldingSink(capacity: 2), true),                  // the last frame's drawing fails after it was readied
+            (0..<8, HoldingSink(capacity: 2, failReserve: true), false),
+            (0..<8, HoldingSink(capacity: 1, failCommit: true), false),   // a frame waiting for the one slot sees the failure
+        ]
+        for (n, c) in cases.enumerated() {
+            for _ in 0..<20 {
+                let lanes = try (0..<2).map { _ in DrawingLane(canvas: try Canvas(width: 16, height: 16), tool: HoldingSink.Held()) }
+                let scheduler = FrameScheduler(frames: c.frames, sink: c.sink, cancellation: nil, passThrough: { _ in video }) { _, _ in
+                    if c.drawFails { throw HoldingSink.Broke() }
+                }
+                #expect(throws: HoldingSink.Broke.self) { _ = try scheduler.run(lanes: lanes) { _ in } }
+                #expect(lanes.allSatisfy { $0.tool.count == 0 }, "case \(n): lanes still hold \(lanes.map(\.tool.count))")
+            }
+        }
+    }
+}

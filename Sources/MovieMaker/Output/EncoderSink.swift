@@ -59,6 +59,9 @@ final class EncoderSink: FrameSink, @unchecked Sendable {
         try lane.tool.copyHeldVideoFrame(into: slot.pointer)
     }
 
+    /// Lets go of the video frames the lane's converter holds.
+    func abandonPassedThrough(on lane: DrawingLane<FrameConverter>) { lane.tool.releaseHeldVideoFrames() }
+
     /// Stamps the frame and queues it for the encoder (keeping a reference to its picture when the next
     /// frame repeats it).
     func commit(_ slot: OwnedFrame, index: Int, keepForRepeat: Bool) throws {

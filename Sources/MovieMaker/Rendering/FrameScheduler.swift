@@ -31,8 +31,11 @@ protocol FrameSink: AnyObject, Sendable {
     /// a slot is reserved, so decoding never holds one. False when the sink cannot take it (the frame is
     /// then drawn and filled as any other).
     func prepare(passingThrough video: VideoPassThrough, on lane: DrawingLane<Tool>) throws -> Bool
-    /// Fills `slot` with the frame `prepare(passingThrough:on:)` readied on `lane`.
+    /// Fills `slot` with the frame `prepare(passingThrough:on:)` readied on `lane`, letting go of it.
     func fillPassedThrough(_ slot: Slot, from lane: DrawingLane<Tool>) throws
+    /// Lets go of what `prepare(passingThrough:on:)` readied on `lane` for a frame that will not be
+    /// filled (the render failed or was cancelled meanwhile).
+    func abandonPassedThrough(on lane: DrawingLane<Tool>)
     /// Gives back a slot that will not be committed.
     func release(_ slot: Slot)
 }
@@ -44,6 +47,8 @@ extension FrameSink {
     func fillPassedThrough(_ slot: Slot, from lane: DrawingLane<Tool>) throws {
         preconditionFailure("fillPassedThrough on a sink that prepares no frame")
     }
+    /// Nothing is readied when `prepare` always answers false.
+    func abandonPassedThrough(on lane: DrawingLane<Tool>) {}
 }
 
 /// Which movie frames a render's drawing threads are drawing now, so photo providers know when no
@@ -217,6 +222,9 @@ final class FrameScheduler<Sink: FrameSink>: @unchecked Sendable {
                     try draw(index, canvas)
                 }
             } catch {
+                // The video frame readied before the last frame's drawing failed is not kept by the lane
+                // (its decoder's buffers would stay pinned until the lane's next pass-through).
+                if passed { sink.abandonPassedThrough(on: lane) }
                 fail(error); return
             }
             // Reserve a slot: the earliest uncommitted frame always may; a later one only while another
@@ -229,11 +237,15 @@ final class FrameScheduler<Sink: FrameSink>: @unchecked Sendable {
                 }
                 return false
             }
-            guard allowed else { return }
+            guard allowed else {
+                if passed { sink.abandonPassedThrough(on: lane) }
+                return
+            }
             let slot: Sink.Slot
             do {
                 slot = try sink.reserve()
             } catch {
+                if passed { sink.abandonPassedThrough(on: lane) }
                 condition.withLock { _ = reservedAhead.remove(index) }
                 fail(error); return
             }
