@@ -412,6 +412,10 @@ struct SlideshowCommand: SingleOutputCommand {
         var sizes: [URL: Size] = [:]
         let found = try collectPhotos(skip: warn, sizes: &sizes)
         if found.isEmpty { throw noPhotosError(skipped: skipped) }
+        for (folder, names) in videosLeftOut() {
+            Terminal.writeError("moviemaker: warning: \(folder) holds \(Self.count(names.count, "video")) a slideshow does not show "
+                                + "(\(Self.sample(names))); `moviemaker stitch \(folder)` joins its photos and videos\n")
+        }
 
         if progress.showsProgress { Terminal.writeError("slideshow: checking \(found.count) photo\(found.count == 1 ? "" : "s")…\n") }
         let (checked, unreadable) = try Slideshow(photos: found).removingUnreadablePhotos(strict: strict)
@@ -518,6 +522,29 @@ struct SlideshowCommand: SingleOutputCommand {
         }
     }
 
+    /// The videos in each folder input, by folder (in the inputs' order), names in natural order: a
+    /// slideshow shows photos only, and a phone's folder mixes both.
+    func videosLeftOut() -> [(folder: String, names: [String])] {
+        inputs.compactMap { input in
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: input, isDirectory: &isFolder), isFolder.boolValue,
+                  let names = try? FileManager.default.contentsOfDirectory(atPath: input) else { return nil }
+            let videos = names.filter { name in
+                let ext = URL(fileURLWithPath: name).pathExtension.lowercased()
+                return !name.hasPrefix(".") && StitchCommand.movieExtensions.contains(ext) && !PhotoDecoder.fileExtensions.contains(ext)
+            }.sorted(by: Slideshow.naturalOrder)
+            return videos.isEmpty ? nil : (input, videos)
+        }
+    }
+
+    /// "1 video", "3 videos".
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
+    /// Up to three names, then how many more.
+    static func sample(_ names: [String]) -> String {
+        names.prefix(3).joined(separator: ", ") + (names.count > 3 ? " and \(names.count - 3) more" : "")
+    }
+
     /// The error for a run that found nothing to show: an empty folder, or files none of which are photos.
     func noPhotosError(skipped: [MovieMakerError]) -> MovieMakerError {
         let source = inputs.count == 1 ? inputs[0] : "the \(inputs.count) inputs"
@@ -525,7 +552,9 @@ struct SlideshowCommand: SingleOutputCommand {
         if inputs.count == 1, FileManager.default.fileExists(atPath: inputs[0], isDirectory: &isFolder), isFolder.boolValue,
            skipped.isEmpty {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: inputs[0]))?.filter { !$0.hasPrefix(".") } ?? []
+            let videos = videosLeftOut().first?.names ?? []
             let reason = names.isEmpty ? "the folder is empty"
+                : !videos.isEmpty ? "it holds \(Self.count(videos.count, "video")) (\(Self.sample(videos))) and no photos; `moviemaker stitch \(inputs[0])` joins videos"
                 : "none of its \(names.count) file\(names.count == 1 ? " has" : "s have") a photo extension (\(PhotoDecoder.fileExtensions.sorted().joined(separator: ", ")))"
             return .noPhotos(source: source, reason: reason)
         }

@@ -127,6 +127,23 @@ struct SlideshowCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
+    @Test func videosInAPhotoFolderAreNamedNotSilentlyLeftOut() throws {
+        guard CLI.isBuilt else { return }
+        let (folder, _) = try Self.photoFolder()
+        let phone = folder.url.appendingPathComponent("phone")
+        try FileManager.default.createDirectory(at: phone, withIntermediateDirectories: true)
+        for name in ["VID_2.mp4", "VID_10.MOV"] {
+            try Data("not decoded: only the name counts".utf8).write(to: folder.file(name))
+            try Data("not decoded: only the name counts".utf8).write(to: phone.appendingPathComponent(name))
+        }
+        let r = try CLI.run(["slideshow", folder.url.path, "--dry-run", "-o", folder.file("out.mp4").path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("\(folder.url.path) holds 2 videos a slideshow does not show (VID_2.mp4, VID_10.MOV)")
+                && r.stderr.contains("moviemaker stitch"), "\(r.stderr)")
+        try expectError([phone.path, "-o", folder.file("out.mp4").path],
+                        naming: ["holds 2 videos (VID_2.mp4, VID_10.MOV) and no photos", "moviemaker stitch \(phone.path)"], status: 64)
+    }
+
     @Test func unwritableOutputIsRefusedBeforeAnyWork() throws {
         guard CLI.isBuilt else { return }
         let (folder, _) = try Self.photoFolder()
