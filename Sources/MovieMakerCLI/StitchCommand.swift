@@ -70,7 +70,7 @@ struct StitchCommand: SingleOutputCommand {
     var kenBurns = true
 
     /// The order of a folder's files.
-    @Option(help: ArgumentHelp("The order of the files in a folder: name (natural: img2 before img10) or date (a photo's EXIF capture date, else the file's modification time).",
+    @Option(help: ArgumentHelp("The order of the files in a folder: name (natural: img2 before img10) or date (a photo's EXIF capture time, read in this machine's time zone when it records no offset; a video's recording time; else the file's modification time).",
                                valueName: "order"))
     var order: PhotoOrder = .fileName
 
@@ -226,10 +226,7 @@ struct StitchCommand: SingleOutputCommand {
             if found.isEmpty { throw InputError("\(path): the folder holds no pictures or movies") }
             if order == .captureDate {
                 // A stable sort by date (equal dates keep the name order); files without a date last.
-                let dated = found.map { item -> Date? in
-                    if item.kind == .photo, let date = (try? PhotoDecoder.info(item.url))?.captureDate { return date }
-                    return (try? FileManager.default.attributesOfItem(atPath: item.url.path))?[.modificationDate] as? Date
-                }
+                let dated = found.map { item -> Date? in Self.moment(of: item) }
                 found = found.indices.sorted { a, b in
                     switch (dated[a], dated[b]) {
                     case let (x?, y?) where x != y: return x < y
@@ -242,6 +239,22 @@ struct StitchCommand: SingleOutputCommand {
             files += found
         }
         return files
+    }
+
+    /// When `item` was taken, as a moment comparable across photos and videos: a photo's EXIF capture
+    /// time (a wall-clock time without an offset is read in this machine's time zone, where the
+    /// camera's clock most likely was, not as UTC: a photo at 14:00 in Paris comes before a video
+    /// recorded at 12:05 UTC); a video's `creation_time`; else the file's modification time.
+    static func moment(of item: (url: URL, kind: MediaKind)) -> Date? {
+        switch item.kind {
+        case .photo:
+            if let info = try? PhotoDecoder.info(item.url), let date = info.captureDate {
+                return info.captureDateIsZoned ? date : date.addingTimeInterval(-Double(TimeZone.current.secondsFromGMT(for: date)))
+            }
+        case .movie:
+            if let date = (try? VideoFile(url: item.url))?.creationDate { return date }
+        }
+        return (try? FileManager.default.attributesOfItem(atPath: item.url.path))?[.modificationDate] as? Date
     }
 
     /// Probes every input, in order; unreadable ones are reported through `skip` (or thrown under

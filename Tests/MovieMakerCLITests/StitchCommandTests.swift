@@ -232,6 +232,44 @@ struct StitchCommandTests {
         _ = clipsFolder
     }
 
+    /// A phone's folder: photos whose EXIF time has no UTC offset (a wall-clock time) and videos whose
+    /// container records when they were recorded (in UTC), copied off the phone (new modification times).
+    @Test func orderDateComparesPhotosInLocalTimeWithVideosRecordingTimes() throws {
+        guard CLI.isBuilt, FFTools.available else { return }
+        let folder = try TemporaryFolder()
+        let media = folder.file("Phone")
+        try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
+        func utc(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
+        // c: taken at 14:00 on the camera's clock in Paris (12:00 UTC); no offset recorded (six blanks).
+        let red = RGBAPicture(width: 320, height: 240) { _, _ in (230, 20, 20, 255) }
+        try FixtureJPEG.data(red, markers: [FixtureJPEG.app1(FixtureJPEG.exifTIFF(orientation: 1, date: "2024:06:01 14:00:00", offset: "      "))])
+            .write(to: media.appendingPathComponent("c photo.jpg"))
+        // a: recorded at 12:05 UTC (creation_time), copied at 11:00 UTC (an earlier modification time).
+        let a = media.appendingPathComponent("a video.mp4")
+        let movie = try MovieMaker(url: a, width: 320, height: 240, fps: 30, settings: EncoderSettings(crf: 18, preset: .ultrafast))
+        try movie.setMetadata("creation_time", "2024-06-01T12:05:00.000000Z")
+        try movie.add(Clip.color(.green, duration: 1))
+        try movie.finish()
+        try FileManager.default.setAttributes([.modificationDate: utc("2024-06-01T11:00:00Z")], ofItemAtPath: a.path)
+        #expect(try VideoFile(url: a).creationDate == utc("2024-06-01T12:05:00Z"))
+        // b: no recording time; modified at 12:10 UTC.
+        let b = media.appendingPathComponent("b video.mp4")
+        try VideoFixtures.solid(b, .blue, tone: nil)
+        try FileManager.default.setAttributes([.modificationDate: utc("2024-06-01T12:10:00Z")], ofItemAtPath: b.path)
+        let out = folder.file("film.mp4")
+        let r = try CLI.run(["stitch", media.path, "--order", "date", "--photo-duration", "1", "--no-ken-burns", "--transition", "none",
+                             "--preset", "ultrafast", "-o", out.path], environment: ["TZ": "Europe/Paris"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let frames = try decodeAll(out)
+        #expect(frames.count == 90, "\(frames.count) frames")
+        guard frames.count == 90 else { return }
+        // The photo (12:00 UTC), then a (12:05), then b (12:10).
+        let expected: [(Int, (Double, Double, Double))] = [(15, (230, 20, 20)), (45, (0, 255, 0)), (75, (0, 0, 255))]
+        for (index, color) in expected {
+            #expect(VideoFixtures.near(VideoFixtures.middle(frames[index].pixels), color, 30), "frame \(index): \(VideoFixtures.middle(frames[index].pixels)), expected \(color)")
+        }
+    }
+
     @Test func aFileThatIsNeitherAPictureNorAMovieIsRefusedNamingIt() throws {
         guard CLI.isBuilt else { return }
         let (folder, urls) = try Self.clips()

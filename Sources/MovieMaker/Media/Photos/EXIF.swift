@@ -109,6 +109,15 @@ struct EXIFMetadata: Equatable, Sendable {
         self = parsed
     }
 
+    /// OffsetTimeOriginal in seconds east of UTC, when the file records a real one (−12:00…+14:00;
+    /// anything else is damage, as if absent). Without it `captureDate` is a wall-clock time read as UTC.
+    var captureOffsetSeconds: Int? {
+        guard let offset = offsetTimeOriginal, let sign = offset.first, sign == "+" || sign == "-" else { return nil }
+        let parts = offset.dropFirst().split(separator: ":").compactMap { Int($0) }
+        guard parts.count == 2, (0...14).contains(parts[0]), (0...59).contains(parts[1]) else { return nil }
+        return (sign == "-" ? -1 : 1) * (parts[0] * 3600 + parts[1] * 60)
+    }
+
     /// When the photo was taken: DateTimeOriginal (or DateTime) in the offset from OffsetTimeOriginal;
     /// without an offset the wall-clock time is read as UTC (EXIF stores no zone), which keeps photos
     /// in shooting order.
@@ -119,16 +128,8 @@ struct EXIFMetadata: Equatable, Sendable {
               (0...23).contains(digits[3]), (0...59).contains(digits[4]), (0...60).contains(digits[5]) else { return nil }
         var components = DateComponents(year: digits[0], month: digits[1], day: digits[2],
                                         hour: digits[3], minute: digits[4], second: digits[5])
-        var offsetSeconds = 0
-        if let offset = offsetTimeOriginal, let sign = offset.first, sign == "+" || sign == "-" {
-            let parts = offset.dropFirst().split(separator: ":").compactMap { Int($0) }
-            // Real offsets run from −12:00 to +14:00; anything else is damage, read as UTC.
-            if parts.count == 2, (0...14).contains(parts[0]), (0...59).contains(parts[1]) {
-                offsetSeconds = (sign == "-" ? -1 : 1) * (parts[0] * 3600 + parts[1] * 60)
-            }
-        }
         // TimeZone(secondsFromGMT:) is nil outside ±18 h; a damaged offset once trapped here (make fuzz).
-        guard let zone = TimeZone(secondsFromGMT: offsetSeconds) else { return nil }
+        guard let zone = TimeZone(secondsFromGMT: captureOffsetSeconds ?? 0) else { return nil }
         components.timeZone = zone
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone

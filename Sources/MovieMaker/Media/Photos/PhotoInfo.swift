@@ -17,6 +17,9 @@ public struct PhotoInfo: Sendable, Equatable {
     public let orientation: EXIFOrientation
     /// When the photo was taken (EXIF DateTimeOriginal, see `EXIFMetadata.captureDate`), if recorded.
     public let captureDate: Date?
+    /// Whether `captureDate` is a moment (the file records its UTC offset) rather than a wall-clock time
+    /// read as UTC: what to know before comparing it with a file's or a video's time.
+    package let captureDateIsZoned: Bool
     /// The embedded ICC profile's description (e.g. `Display P3`), if there is a profile.
     public let colorProfile: String?
     /// Whether the file is a progressive JPEG or an interlaced PNG.
@@ -31,6 +34,7 @@ public struct PhotoInfo: Sendable, Equatable {
         height = header.uprightHeight
         orientation = header.recordedOrientation
         captureDate = header.exif?.captureDate
+        captureDateIsZoned = header.exif?.captureOffsetSeconds != nil
         colorProfile = header.icc.flatMap { ColorManagement.description(ofICC: $0) ?? "unnamed ICC profile" }
         isProgressive = header.progressive
     }

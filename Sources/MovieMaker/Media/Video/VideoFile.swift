@@ -60,6 +60,9 @@ public struct VideoFile: Sendable, Hashable {
     public let containerFormat: String
     /// When the first frame is presented in the file's own timeline (streams may start after 0).
     let startTime: Time
+    /// When the video was recorded, as the container's `creation_time` says (a moment: MP4/MOV store it
+    /// in UTC), if it does. Unlike the file's modification time it survives copying off the phone.
+    package let creationDate: Date?
 
     /// Probes the video at `url` (see the type's description). Throws `.movieUnreadable` (missing,
     /// empty, not a media file, undecodable), `.movieTruncated`, `.noVideoStream` (a sound file, a
@@ -80,6 +83,7 @@ public struct VideoFile: Sendable, Hashable {
         func name(_ p: UnsafePointer<CChar>?) -> String { p.map { String(cString: $0) } ?? "unknown" }
         codec = name(avcodec_get_name(par.codec_id))
         containerFormat = opened.demuxer.formatName
+        creationDate = opened.demuxer.metadata("creation_time").flatMap(Self.date(iso8601:))
         startTime = opened.startTime
         codedWidth = Int(par.width); codedHeight = Int(par.height)
         let orientation = Orientation(stream: opened.borrowedStream)
@@ -122,6 +126,17 @@ public struct VideoFile: Sendable, Hashable {
             hasAudio = false
             audioOffset = nil
         }
+    }
+
+    /// `2024-06-01T12:05:00.000000Z` (libavformat's form of `creation_time`), with or without fractions
+    /// of a second; nil for anything else, or for the zero time some cameras write when their clock is unset.
+    static func date(iso8601 text: String) -> Date? {
+        let plain = ISO8601DateFormatter()
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        guard let date = fractional.date(from: text) ?? plain.date(from: text),
+              date > Date(timeIntervalSince1970: 0) else { return nil }
+        return date
     }
 
     /// Probes the video at `path` (see `init(url:)`).
