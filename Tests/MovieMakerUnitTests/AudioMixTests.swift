@@ -59,6 +59,19 @@ struct AudioMixTests {
         #expect(film.withoutSounds().duration == film.duration)
     }
 
+    @Test("a film whose sound starts before it (attached at a negative time) is heard from the film's start, not refused")
+    func soundOfAFilmStartingBeforeIt() throws {
+        let film = Clip.color(.black, duration: 1).withSound(FunctionSound.constant, at: -0.5)
+        let mix = AudioMix(soundOf: film)
+        #expect(mix.tracks.map(\.start) == [.zero])
+        let heard = try MixTestTools.samples(of: mix, frames: 48_000, chunk: 4096)
+        // Cut where the film starts: a 10 ms rise, then the sound at its level (under the mix's limiter)
+        // until the film's end.
+        let level = heard[47_000]
+        #expect(level > 0.5, "\(level)")
+        #expect(abs(heard[0]) < 0.01 * level && abs(heard[1_000] - level) < 1e-4, "\(heard[0]) \(heard[1_000]) \(level)")
+    }
+
     // MARK: Procedural sound
 
     @Test func toneIsExactAndContinuousAcrossChunkSizes() throws {

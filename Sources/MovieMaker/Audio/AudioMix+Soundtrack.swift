@@ -21,7 +21,9 @@ extension AudioMix {
         self.init(duration: film.duration)
         self.ducking = ducking
         let ducks = sounds.contains { $0.role == .ducked }
-        for sound in film.sounds where sound.isHeard {
+        // A sound that starts before the film (attached at a negative time) is heard from its start, cut
+        // there with the usual short fade, as `MovieMaker.add(_:)` places it.
+        for sound in film.sounds.map({ $0.limited(from: .zero, until: nil) }) where sound.isHeard {
             add(sound.heardSound, at: sound.firstHeard, role: ducks ? .sidechain : .unaffected)
         }
         tracks += sounds
