@@ -158,6 +158,28 @@ struct SlideshowTests {
         #expect(white(end) > 1000, "marker scaled by about 2 (×4 area): \(white(end))")
     }
 
+    @Test func aPhotosOwnCloseViewIsDrawnFromPixelsDecodedForItNotEnlarged() throws {
+        // 1-pixel stripes, four times the frame's size: a view a quarter of the picture wide shows them
+        // one photo pixel per frame pixel, at full contrast, only if the photo was decoded for that view.
+        let folder = try TemporaryFolder()
+        let url = folder.file("stripes.png")
+        let canvas = try Canvas(width: 640, height: 480)
+        try canvas.draw { ctx in
+            ctx.clear(.black)
+            ctx.setFill(.white)
+            for x in stride(from: 0, to: 640, by: 2) { ctx.fillRect(Rect(x: Double(x), y: 0, width: 1, height: 480)) }
+        }
+        try canvas.writePNG(to: url)
+        let view = Rect(x: 0.375, y: 0.375, width: 0.25, height: 0.25)
+        var show = Slideshow(photos: [Slideshow.Photo(url: url, kenBurnsStart: view, kenBurnsEnd: view)])
+        show.transition = nil
+        let px = try show.clip(width: 160, height: 120).still(at: 1, width: 160, height: 120).pixels()
+        let row = (20..<140).map { Double(px.rgba(x: $0, y: 60).green) }
+        let mean = row.reduce(0, +) / Double(row.count)
+        let spread = (row.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(row.count)).squareRoot()
+        #expect(spread > 100, "stripes at full contrast (about 127), not blurred to grey: \(spread)")
+    }
+
     @Test func captionsShowTheFileName() throws {
         let folder = try TemporaryFolder()
         let url = try TestPhotos.photo(.black, "Beach.png", in: folder)

@@ -425,6 +425,9 @@ public struct Slideshow: Sendable, Equatable {
 
 
 extension Clip.SlideshowLeaf {
+    /// The most a slideshow's photos are decoded larger than the frame for a close Ken Burns view.
+    static let largestDecodeZoom = 4.0
+
     /// Lays `show` out for frames of `width`×`height`: the intro card, each photo a media leaf (with
     /// its caption stacked on top), the outro card, one after another, joined by the show's
     /// transition. A caption is shown only while its photo is on screen alone: it fades in after the
@@ -436,8 +439,15 @@ extension Clip.SlideshowLeaf {
         }
         guard width > 0, height > 0 else { throw .invalidSize(width: width, height: height) }
         let frame = Size(width: Double(width), height: Double(height))
-        // Decoded large enough for the closest Ken Burns view, so zooming in never enlarges pixels.
-        let zoom = show.kenBurns.isEnabled ? 1 + show.kenBurns.zoom : 1
+        // Decoded large enough for the closest Ken Burns view, so zooming in never enlarges pixels: the
+        // show's zoom, or a photo's own closer view (its kenBurnsStart/End) up to 4× (a quarter of the
+        // frame's width: beyond that the decoded photos would not stay small in memory).
+        let zoom = show.kenBurns.isEnabled
+            ? show.photos.indices.reduce(1 + show.kenBurns.zoom) { zoom, index in
+                let (start, end) = show.kenBurnsRects(for: show.photos[index], index: index)
+                return max(zoom, min(Self.largestDecodeZoom, 1 / max(1e-3, min(start.width, end.width, 1))))
+            }
+            : 1
         let group = PhotoGroup(urls: show.photos.map(\.url), frameSize: frame, zoom: zoom, framing: show.fit.framing)
         let scale = frame.height / 1080
         var style = show.captionStyle
