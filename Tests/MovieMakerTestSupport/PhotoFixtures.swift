@@ -324,8 +324,10 @@ public enum FixtureHEIC {
 
     /// Encodes an opaque picture as HEIC with x265, with an optional ICC profile and orientation
     /// (libheif writes irot/imir boxes for it).
+    /// `exif` (a TIFF block, as `FixtureJPEG.exifTIFF` makes) is stored as an Exif item after the
+    /// picture's data, as libheif and phones write it.
     public static func write(_ picture: RGBAPicture, to url: URL, icc: [UInt8]? = nil, orientation: Int = 1, quality: Int32 = 90,
-                      compression: heif_compression_format = heif_compression_HEVC) throws {
+                      compression: heif_compression_format = heif_compression_HEVC, exif: [UInt8]? = nil) throws {
         func check(_ e: heif_error) throws {
             if e.code != heif_error_Ok { throw MovieMakerError.imageUnreadable(path: url.path, reason: String(cString: e.message)) }
         }
@@ -354,7 +356,10 @@ public enum FixtureHEIC {
         let options = heif_encoding_options_alloc()!
         defer { heif_encoding_options_free(options) }
         options.pointee.image_orientation = heif_orientation(rawValue: UInt32(orientation))
-        try check(heif_context_encode_image(context, image, encoder, options, nil))
+        var handle: OpaquePointer?
+        try check(heif_context_encode_image(context, image, encoder, options, &handle))
+        defer { heif_image_handle_release(handle) }
+        if let exif { try check(heif_context_add_exif_metadata(context, handle, exif, Int32(exif.count))) }
         try check(heif_context_write_to_file(context, url.path))
     }
 }

@@ -279,6 +279,25 @@ struct PhotoDecodingTests {
         }
     }
 
+    @Test("A HEIC whose Exif item lies past the first 256 KB (after a large picture's data) still gives its capture date")
+    func heicExifAfterThePicture() throws {
+        guard FixtureHEIC.encoderAvailable else { return }
+        let folder = try TemporaryFolder()
+        // Noise compresses badly: the picture's data alone is well over 256 KB.
+        var seed: UInt64 = 1
+        let noise = RGBAPicture(width: 512, height: 512) { _, _ in
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return (UInt8(truncatingIfNeeded: seed >> 33), UInt8(truncatingIfNeeded: seed >> 41), UInt8(truncatingIfNeeded: seed >> 49), 255)
+        }
+        let url = folder.file("late-exif.heic")
+        try FixtureHEIC.write(noise, to: url, quality: 100, exif: FixtureJPEG.exifTIFF(orientation: 1, date: "2024:05:17 14:30:05", offset: "+02:00"))
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
+        #expect(size > 300 * 1024, "the fixture must put its Exif item past the first 256 KB: \(size) bytes")
+        let info = try PhotoDecoder.info(url)
+        #expect(info.captureDate == ISO8601DateFormatter().date(from: "2024-05-17T12:30:05Z"), "\(String(describing: info.captureDate))")
+        #expect(info.width == 512 && info.height == 512)
+    }
+
     @Test("Display P3 ICC profile: P3 (0.8, 0.4, 0.3) decodes to its sRGB value; P3 red clips to sRGB red")
     func displayP3() throws {
         let folder = try TemporaryFolder()
