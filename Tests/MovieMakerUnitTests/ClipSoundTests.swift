@@ -78,6 +78,24 @@ struct ClipSoundTests {
         #expect(hb[0] < 0.01 && hb[24_000] == 1, "B rises from silence over the overlap")
     }
 
+    /// Two pieces of one recording joined where it was cut (a razor cut): one sound, sample for sample
+    /// the recording, with no 3 dB swell where a crossfade of the sound with itself would be.
+    @Test func aRecordingJoinedWhereItWasCutPlaysOnAsOneSound() throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("take.wav")
+        try FunctionSound.sine(seconds: 2).writeWAV(to: url)
+        let take = Clip.color(.red, duration: 2).withSound(try AudioFile(url: url))
+        let joined = Clip.sequence(take.trimmed(to: 0.75), take.trimmed(from: 0.75, to: 2))
+        #expect(joined.sounds.count == 1, "\(joined.sounds.count) sounds")
+        let heard = try samples(of: joined.sounds[0], frames: 96_000)
+        let original = try samples(of: take.sounds[0], frames: 96_000)
+        let around = 36_000 - 960..<36_000 + 960     // 20 ms either side of the cut
+        #expect(around.allSatisfy { abs(heard[$0] - original[$0]) < 1e-6 }, "the recording as it was across the cut")
+        // A piece joined elsewhere (a jump in the recording) is still crossfaded.
+        let jumped = Clip.sequence(take.trimmed(to: 0.75), take.trimmed(from: 1, to: 2))
+        #expect(jumped.sounds.count == 2 && jumped.sounds[0].fadeOut > .zero && jumped.sounds[1].fadeIn > .zero)
+    }
+
     /// A video whose sound starts a little after its picture (a positive audio offset, as some cameras
     /// write) or a sound attached inside the overlap: it rises from silence to the overlap's end instead
     /// of entering at full level while the outgoing sound is still fading.

@@ -61,6 +61,15 @@ public struct ClipSound: Sendable {
         return s
     }
 
+    /// Whether `next` is the rest of this sound from `cut` on: the same sound (equal values: the same
+    /// file, the same gain) placed at the same time, this one heard until `cut` and `next` from it,
+    /// neither fading there.
+    func continues(into next: ClipSound, at cut: Time) -> Bool {
+        guard heardUntil == cut, next.heardFrom == cut, next.start == start, fadeOut == .zero, next.fadeIn == .zero,
+              let a = source as? any Hashable, let b = next.source as? any Hashable else { return false }
+        return AnyHashable(a) == AnyHashable(b)
+    }
+
     /// When it is first heard in the clip's time.
     public var firstHeard: Time { Time.max(start, heardFrom ?? start) }
     /// When it stops being heard in the clip's time (nil: it plays as long as it lasts, when that is
@@ -315,6 +324,16 @@ extension Clip.Track {
     /// recordings). An outgoing sound whose file ends a little before the cut (an audio track a few
     /// milliseconds shorter than its picture) fades out over the same length, ending where it ends.
     private func joinAtCut(_ cut: Time, outgoing: inout [ClipSound], incoming: inout [ClipSound]) {
+        // A recording cut and joined again where it was cut (two pieces of one take, a razor cut in an
+        // editor's timeline) plays on as one sound: crossfading it with itself would swell it by 3 dB
+        // over the fade (equal-power gains sum to √2 on a signal added to itself).
+        for i in outgoing.indices.reversed() {
+            guard let j = incoming.indices.first(where: { outgoing[i].continues(into: incoming[$0], at: cut) }) else { continue }
+            var whole = outgoing.remove(at: i)
+            whole.heardUntil = incoming[j].heardUntil
+            whole.fadeOut = incoming[j].fadeOut
+            incoming[j] = whole
+        }
         let endless = Time(value: Int64.max / 4, timescale: 1)
         let x = audioCrossfade
         let outs = outgoing.indices.filter { i in
