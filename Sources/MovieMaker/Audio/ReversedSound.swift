@@ -7,10 +7,11 @@ import Foundation
 /// temporary file: it reads the source in windows from the end backwards, each opened where it starts
 /// (`makeReader(format:from:)`; a sound file seeks there sample-exactly, and one file decoder is kept
 /// and moved back from window to window), and plays each window reversed. A window is 1 second of
-/// sound (`windowDuration`) for sources that can start part-way (files, clips, tracks, mixes, tempo
-/// changes, reversed sounds); sounds made by code can only be read from their start, so each window
-/// reads up to it from the beginning, and their windows are 10 seconds (`windowDurationFromStart`) to
-/// keep that re-reading down.
+/// sound (`windowDuration`) for sources that can start part-way (files, clips, tracks, tempo changes,
+/// reversed sounds); sounds made by code, and mixes (whose ducking and limiter carry state from their
+/// start), can only be read from their start, so each window reads up to it from the beginning, and
+/// their windows are 10 seconds (`windowDurationFromStart`) to keep that re-reading down: reversing a
+/// long mix costs about its length ÷ 20 s times the mix itself (reverse its tracks instead).
 ///
 /// ```swift
 /// let cymbal = try ReversedSound(AudioFile(path: "cymbal.wav"))   // a swell into the downbeat
