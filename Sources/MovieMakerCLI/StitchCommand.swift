@@ -248,11 +248,9 @@ struct StitchCommand: SingleOutputCommand {
     static func moment(of item: (url: URL, kind: MediaKind)) -> Date? {
         switch item.kind {
         case .photo:
-            if let info = try? PhotoDecoder.info(item.url), let date = info.captureDate {
-                return info.captureDateIsZoned ? date : date.addingTimeInterval(-Double(TimeZone.current.secondsFromGMT(for: date)))
-            }
+            if let moment = (try? PhotoDecoder.info(item.url))?.captureMoment(in: .current) { return moment }
         case .movie:
-            if let date = (try? VideoFile(url: item.url))?.creationDate { return date }
+            if let date = (try? VideoFile.probed(item.url))?.creationDate { return date }
         }
         return (try? FileManager.default.attributesOfItem(atPath: item.url.path))?[.modificationDate] as? Date
     }
@@ -265,7 +263,7 @@ struct StitchCommand: SingleOutputCommand {
             do {
                 switch kind {
                 case .movie:
-                    let file = try VideoFile(url: url)
+                    let file = try VideoFile.probed(url)
                     // Clip.video(url:) also refuses what cannot be shown faithfully (HDR).
                     let clip = try Clip.video(url, fit: fit, background: background, withSound: true)
                     readable.append(Readable(file: file, photo: nil, clip: clip, picture: Clip.video(file, fit: fit, background: background, withSound: false)))

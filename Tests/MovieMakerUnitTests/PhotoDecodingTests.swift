@@ -298,6 +298,31 @@ struct PhotoDecodingTests {
         #expect(info.width == 512 && info.height == 512)
     }
 
+    @Test("A capture time without an offset is a moment in the given zone, with the offset in force then, also across a DST change")
+    func captureMomentReadsTheWallClockInAZone() throws {
+        let folder = try TemporaryFolder()
+        let picture = RGBAPicture(width: 8, height: 8) { _, _ in (9, 9, 9, 255) }
+        func info(_ date: String, offset: String) throws -> PhotoInfo {
+            let url = folder.file("\(date.filter(\.isNumber))\(offset.filter(\.isNumber)).jpg")
+            try FixtureJPEG.data(picture, markers: [FixtureJPEG.app1(FixtureJPEG.exifTIFF(orientation: 1, date: date, offset: offset))]).write(to: url)
+            return try PhotoDecoder.info(url)
+        }
+        func utc(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
+        let newYork = try #require(TimeZone(identifier: "America/New_York")), sydney = try #require(TimeZone(identifier: "Australia/Sydney"))
+        // New York's clocks went from 02:00 EST to 03:00 EDT (07:00 UTC) on 2024-03-10: 04:30 that
+        // morning is EDT (UTC−4), though 04:30 read as UTC falls before the change.
+        #expect(try info("2024:03:10 04:30:00", offset: "      ").captureMoment(in: newYork) == utc("2024-03-10T08:30:00Z"))
+        #expect(try info("2024:03:10 12:00:00", offset: "      ").captureMoment(in: newYork) == utc("2024-03-10T16:00:00Z"))
+        // Sydney left daylight time at 03:00 AEDT on 2024-04-07 (16:00 UTC the day before): 20:00 on the
+        // 6th is still AEDT (UTC+11), though 20:00 read as UTC falls after the change.
+        #expect(try info("2024:04:06 20:00:00", offset: "      ").captureMoment(in: sydney) == utc("2024-04-06T09:00:00Z"))
+        // A recorded offset wins over the zone; no date, no moment.
+        #expect(try info("2024:03:10 04:30:00", offset: "+02:00").captureMoment(in: newYork) == utc("2024-03-10T02:30:00Z"))
+        let plain = folder.file("plain.jpg")
+        try FixtureJPEG.data(picture).write(to: plain)
+        #expect(try PhotoDecoder.info(plain).captureMoment(in: newYork) == nil)
+    }
+
     @Test("Display P3 ICC profile: P3 (0.8, 0.4, 0.3) decodes to its sRGB value; P3 red clips to sRGB red")
     func displayP3() throws {
         let folder = try TemporaryFolder()

@@ -24,6 +24,19 @@ public struct PhotoInfo: Sendable, Equatable {
     public let colorProfile: String?
     /// Whether the file is a progressive JPEG or an interlaced PNG.
     public let isProgressive: Bool
+    /// When the photo was taken as a moment comparable with files' and videos' times: `captureDate` when
+    /// the file records its offset; else its wall-clock time read in `zone` (where the camera's clock
+    /// most likely was), with the offset in force then (a photo at 04:30 on the day New York's clocks go
+    /// forward is 08:30 UTC, not 09:30). Nil without a capture date.
+    package func captureMoment(in zone: TimeZone) -> Date? {
+        guard let date = captureDate else { return nil }
+        guard !captureDateIsZoned else { return date }
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(secondsFromGMT: 0)!
+        var local = Calendar(identifier: .gregorian)
+        local.timeZone = zone
+        return local.date(from: utc.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)) ?? date
+    }
     /// The upright size.
     public var size: Size { Size(width: Double(width), height: Double(height)) }
 
