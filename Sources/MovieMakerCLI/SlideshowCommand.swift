@@ -411,11 +411,15 @@ struct SlideshowCommand: SingleOutputCommand {
         }
         var sizes: [URL: Size] = [:]
         let found = try collectPhotos(skip: warn, sizes: &sizes)
-        if found.isEmpty { throw noPhotosError(skipped: skipped) }
-        for (folder, names) in videosLeftOut() {
-            Terminal.writeError("moviemaker: warning: \(folder) holds \(Self.count(names.count, "video")) a slideshow does not show "
-                                + "(\(Self.sample(names))); `moviemaker stitch \(folder)` joins its photos and videos\n")
+        // Named before any error about the photos, so a folder of videos (and a broken photo) is explained.
+        let videos = videosLeftOut()
+        if !(found.isEmpty && skipped.isEmpty && inputs.count == 1) {
+            for (folder, names) in videos {
+                Terminal.writeError("moviemaker: warning: \(folder) holds \(Self.count(names.count, "video")) a slideshow does not show "
+                                    + "(\(Self.sample(names))); `moviemaker stitch \(folder)` joins its photos and videos\n")
+            }
         }
+        if found.isEmpty { throw noPhotosError(skipped: skipped) }
 
         if progress.showsProgress { Terminal.writeError("slideshow: checking \(found.count) photo\(found.count == 1 ? "" : "s")…\n") }
         let (checked, unreadable) = try Slideshow(photos: found).removingUnreadablePhotos(strict: strict)

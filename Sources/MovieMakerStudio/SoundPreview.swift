@@ -24,7 +24,8 @@ struct SoundPreview: Sendable {
         if let soundtrack = composition.soundtrack {
             mix = soundtrack
         } else {
-            let heard = composition.picture.sounds.filter(\.isHeard)
+            // Cut at the movie's start, as a render places them (a sound attached before it is heard from 0).
+            let heard = composition.picture.sounds.map { $0.limited(from: .zero, until: nil) }.filter(\.isHeard)
             guard !heard.isEmpty else { return nil }
             mix = AudioMix(heard.map { AudioMix.Track($0.heardSound, at: $0.firstHeard, role: .unaffected) }, limiter: nil)
         }

@@ -142,6 +142,11 @@ struct SlideshowCommandTests {
                 && r.stderr.contains("moviemaker stitch"), "\(r.stderr)")
         try expectError([phone.path, "-o", folder.file("out.mp4").path],
                         naming: ["holds 2 videos (VID_2.mp4, VID_10.MOV) and no photos", "moviemaker stitch \(phone.path)"], status: 64)
+        // With a broken photo beside it, the error is about the photo, and the warning still names the videos.
+        let broken = folder.file("broken.jpg")
+        try Data("not a photo".utf8).write(to: broken)
+        try expectError([phone.path, broken.path, "-o", folder.file("out.mp4").path],
+                        naming: ["\(phone.path) holds 2 videos a slideshow does not show", "unreadable"], status: 64)
     }
 
     @Test func unwritableOutputIsRefusedBeforeAnyWork() throws {

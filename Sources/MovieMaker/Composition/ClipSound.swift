@@ -44,7 +44,7 @@ public struct ClipSound: Sendable {
     /// This sound heard only from `from` until `until` of the clip's time, fading in and out over the
     /// given lengths there (fades already set at tighter limits are kept; at the same limit, the longer
     /// fade: a video's own sound already stops at the clip's end, and a transition there fades it).
-    func limited(from: Time?, until: Time?, fadeIn newFadeIn: Time = .zero, fadeOut newFadeOut: Time = .zero) -> ClipSound {
+    package func limited(from: Time?, until: Time?, fadeIn newFadeIn: Time = .zero, fadeOut newFadeOut: Time = .zero) -> ClipSound {
         var s = self
         if let from, from > (heardFrom ?? start) {
             s.heardFrom = from
