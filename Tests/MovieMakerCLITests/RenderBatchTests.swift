@@ -164,16 +164,22 @@ struct RenderBatchTests {
         for prefix in [folder.url.path, folder.file("same").path] {
             let r = try CLI.run(["render", folder.file("card.json").path, "--batch", folder.file("rows.csv").path,
                                  "--output-pattern", prefix + "/{out}.mp4"])
-            #expect(r.status == 64 && r.stderr.contains("row 1 (line 2) would write") && r.stderr.contains("which row 2 (line 3) reads"), "\(r.stderr)")
+            #expect(r.status == 64 && r.stderr.contains("row 1 (line 2) would write") && r.stderr.contains("which row 2 (line 3) names as an input"), "\(r.stderr)")
         }
         // A row whose output is the template's own default clip (the row itself reads another).
         try "name,clip,out\nAna,clip-1.mp4,clip-0\n".write(to: folder.file("one.csv"), atomically: true, encoding: .utf8)
         let own = try CLI.run(["render", folder.file("card.json").path, "--batch", folder.file("one.csv").path,
                                "--output-pattern", folder.url.path + "/{out}.mp4"])
-        #expect(own.status == 64 && own.stderr.contains("which the template reads"), "\(own.stderr)")
+        #expect(own.status == 64 && own.stderr.contains("which the template names as an input"), "\(own.stderr)")
+        // The template naming it as a file: URL.
+        try Self.template.replacingOccurrences(of: "\"clip-0.mp4\"", with: "\"\(folder.file("clip-0.mp4").absoluteString)\"")
+            .write(to: folder.file("url.json"), atomically: true, encoding: .utf8)
+        let url = try CLI.run(["render", folder.file("url.json").path, "--batch", folder.file("one.csv").path,
+                               "--output-pattern", folder.url.path + "/{out}.mp4"])
+        #expect(url.status == 64 && url.stderr.contains("which the template names as an input"), "\(url.stderr)")
         #expect(try Data(contentsOf: folder.file("clip-0.mp4")) == original, "the input is untouched")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
-                == ["card.json", "clip-0.mp4", "clip-1.mp4", "one.csv", "photo-0.png", "photo-1.png", "photo-2.png", "rows.csv", "same"])
+                == ["card.json", "clip-0.mp4", "clip-1.mp4", "one.csv", "photo-0.png", "photo-1.png", "photo-2.png", "rows.csv", "same", "url.json"])
     }
 
     @Test func batchIndexSplitsTheRowsSoEveryRowIsRenderedExactlyOnce() throws {

@@ -104,7 +104,8 @@ public struct TemplateBatch: Sendable {
 
     /// Each row's destination, checked before any movie starts: every placeholder of the pattern is a
     /// column (or `row`), every column names a slot or is used in the pattern, destinations are distinct,
-    /// have a movie extension and are not files the template or any row reads.
+    /// have a movie extension and are not files the template or any row names as an input. Only these
+    /// rows are checked: after `selected(index:of:)`, check the whole batch's `destinations()` first.
     ///
     /// Throws `.invalidBatch` naming the pattern, column or rows.
     public func destinations() throws(MovieMakerError) -> [URL] {
@@ -152,7 +153,7 @@ public struct TemplateBatch: Sendable {
             let key = url.path
             guard let reader = inputs.byPath[key] ?? FileKey(path: key).flatMap({ inputs.byFile[$0] }) else { continue }
             throw .invalidBatch(path: "the output pattern \"\(outputPattern)\"", line: row.line,
-                                reason: "\(row.label) would write \(key), which \(reader) reads: a batch never writes over its inputs; change the output pattern")
+                                reason: "\(row.label) would write \(key), which \(reader) names as an input: a batch never writes over its inputs; change the output pattern")
         }
         return urls
     }
@@ -174,8 +175,10 @@ public struct TemplateBatch: Sendable {
     private func readFiles() -> (byPath: [String: String], byFile: [FileKey: String]) {
         var byPath: [String: String] = [:], byFile: [FileKey: String] = [:]
         func add(_ text: String, relativeTo folder: URL, reader: String) {
-            guard !text.isEmpty, !text.contains("://"), !text.hasPrefix("file:") else { return }
-            let path = (text.hasPrefix("/") ? URL(fileURLWithPath: text) : folder.appendingPathComponent(text)).standardizedFileURL.path
+            guard !text.isEmpty, !text.contains("://") || text.hasPrefix("file:") else { return }
+            let url = TimelineCompiler.resolve(text, from: folder)
+            guard url.isFileURL else { return }
+            let path = url.path
             if byPath[path] == nil { byPath[path] = reader }
             if let key = FileKey(path: path), byFile[key] == nil { byFile[key] = reader }
         }
@@ -187,6 +190,7 @@ public struct TemplateBatch: Sendable {
                 }
             }
         }
+        // Strict on purpose: a slot's default counts even when every row fills the slot.
         for path in template.namedFiles { add(path, relativeTo: options.mediaFolder, reader: "the template") }
         return (byPath, byFile)
     }

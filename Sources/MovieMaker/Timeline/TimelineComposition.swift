@@ -613,10 +613,14 @@ struct TimelineCompiler {
     }
 
     /// `path` as a file URL: absolute as it is, relative from the media folder.
-    func resolve(_ path: String) -> URL {
+    func resolve(_ path: String) -> URL { Self.resolve(path, from: options.mediaFolder) }
+
+    /// `path` (a description's file path: absolute, `file:` URL, or relative) as a file URL, relative
+    /// paths from `folder`.
+    static func resolve(_ path: String, from folder: URL) -> URL {
         if path.hasPrefix("/") { return URL(fileURLWithPath: path).standardizedFileURL }
         if path.hasPrefix("file:"), let url = URL(string: path), url.isFileURL { return url.standardizedFileURL }
-        return options.mediaFolder.appendingPathComponent(path).standardizedFileURL
+        return folder.appendingPathComponent(path).standardizedFileURL
     }
 
     func checkPhoto(_ url: URL, at path: JSONPath) throws(MovieMakerError) {
