@@ -91,6 +91,12 @@ struct ClipSoundTests {
         let original = try samples(of: take.sounds[0], frames: 96_000)
         let around = 36_000 - 960..<36_000 + 960     // 20 ms either side of the cut
         #expect(around.allSatisfy { abs(heard[$0] - original[$0]) < 1e-6 }, "the recording as it was across the cut")
+        // The same at a volume (a video's sound with a gain), in three pieces; not between two gains.
+        let louder = Clip.color(.red, duration: 2).withSound(AudioClip(try AudioFile(url: url)).amplified(by: 6))
+        let three = Clip.sequence(louder.trimmed(to: 0.5), louder.trimmed(from: 0.5, to: 1.25), louder.trimmed(from: 1.25, to: 2))
+        #expect(three.sounds.count == 1, "\(three.sounds.count) sounds")
+        let quieter = Clip.color(.red, duration: 2).withSound(AudioClip(try AudioFile(url: url)).amplified(by: -6))
+        #expect(Clip.sequence(louder.trimmed(to: 1), quieter.trimmed(from: 1, to: 2)).sounds.count == 2)
         // A piece joined elsewhere (a jump in the recording) is still crossfaded.
         let jumped = Clip.sequence(take.trimmed(to: 0.75), take.trimmed(from: 1, to: 2))
         #expect(jumped.sounds.count == 2 && jumped.sounds[0].fadeOut > .zero && jumped.sounds[1].fadeIn > .zero)

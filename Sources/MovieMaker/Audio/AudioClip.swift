@@ -54,6 +54,12 @@ public struct AudioClip: AudioSource {
         return Time.max(.zero, end - sourceStart)
     }
 
+    /// Whether the clip only changes its source's gain (no trim, fade, volume keyframes, loop or end fade).
+    package var isGainOnly: Bool {
+        sourceStart == .zero && sourceEnd == nil && fadeIn == nil && fadeOut == nil && volume == nil
+            && loopDuration == nil && movieEndFade == nil
+    }
+
     /// How long the clip lasts: the loop duration when looping, else the trimmed part's length.
     public var duration: Time? { loopDuration ?? trimmedDuration }
 

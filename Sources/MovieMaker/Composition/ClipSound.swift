@@ -61,13 +61,21 @@ public struct ClipSound: Sendable {
         return s
     }
 
-    /// Whether `next` is the rest of this sound from `cut` on: the same sound (equal values: the same
-    /// file, the same gain) placed at the same time, this one heard until `cut` and `next` from it,
-    /// neither fading there.
+    /// Whether `next` is the rest of this sound from `cut` on: the same sound (`isSame`) placed at the
+    /// same time, this one heard until `cut` and `next` from it, neither fading there.
     func continues(into next: ClipSound, at cut: Time) -> Bool {
-        guard heardUntil == cut, next.heardFrom == cut, next.start == start, fadeOut == .zero, next.fadeIn == .zero,
-              let a = source as? any Hashable, let b = next.source as? any Hashable else { return false }
-        return AnyHashable(a) == AnyHashable(b)
+        heardUntil == cut && next.heardFrom == cut && next.start == start && fadeOut == .zero && next.fadeIn == .zero
+            && Self.isSame(source, next.source)
+    }
+
+    /// Whether two sounds are known to give the same samples: equal values of a `Hashable` sound (a
+    /// file), or clips that only change such a sound's gain by the same amount (a video's sound at its
+    /// `volume`). Other sounds are not compared (false).
+    static func isSame(_ a: any AudioSource, _ b: any AudioSource) -> Bool {
+        if let x = a as? any Hashable, let y = b as? any Hashable { return AnyHashable(x) == AnyHashable(y) }
+        guard let x = a as? AudioClip, let y = b as? AudioClip, x.isGainOnly, y.isGainOnly,
+              x.gainDecibels == y.gainDecibels else { return false }
+        return isSame(x.source, y.source)
     }
 
     /// When it is first heard in the clip's time.
