@@ -178,6 +178,15 @@ struct SlideshowTests {
         let mean = row.reduce(0, +) / Double(row.count)
         let spread = (row.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(row.count)).squareRoot()
         #expect(spread > 100, "stripes at full contrast (about 127), not blurred to grey: \(spread)")
+        // Only that photo is decoded larger: the others keep the show's zoom (memory stays as it was).
+        var mixed = Slideshow(photos: [Slideshow.Photo(url: url), Slideshow.Photo(url: url, kenBurnsStart: view, kenBurnsEnd: view), Slideshow.Photo(url: url)])
+        mixed.transition = nil
+        let leaves = try mixed.clip(width: 160, height: 120).mediaLeaves(in: .zero..<9)
+        let zooms = leaves.compactMap { p -> [Double]? in
+            guard case let .media(media) = p.clip.node else { return nil }
+            return media.group?.zooms
+        }.first
+        #expect(zooms == [1 + mixed.kenBurns.zoom, 4, 1 + mixed.kenBurns.zoom], "\(String(describing: zooms))")
     }
 
     @Test func captionsShowTheFileName() throws {

@@ -54,6 +54,8 @@ public struct Slideshow: Sendable, Equatable {
         /// Its caption text (nil: as the show's `captions` say).
         public var caption: String?
         /// Ken Burns start: the part of the photo shown first, in unit coordinates of the fitted picture (nil: chosen from the seed).
+        /// A view closer than the show's zoom has the photo decoded for it, up to 4× the frame (so a
+        /// quarter of the frame's width is the closest drawn without enlarging the photo's pixels).
         public var kenBurnsStart: Rect?
         /// Ken Burns end (nil: chosen from the seed).
         public var kenBurnsEnd: Rect?
@@ -439,16 +441,17 @@ extension Clip.SlideshowLeaf {
         }
         guard width > 0, height > 0 else { throw .invalidSize(width: width, height: height) }
         let frame = Size(width: Double(width), height: Double(height))
-        // Decoded large enough for the closest Ken Burns view, so zooming in never enlarges pixels: the
-        // show's zoom, or a photo's own closer view (its kenBurnsStart/End) up to 4× (a quarter of the
-        // frame's width: beyond that the decoded photos would not stay small in memory).
-        let zoom = show.kenBurns.isEnabled
-            ? show.photos.indices.reduce(1 + show.kenBurns.zoom) { zoom, index in
-                let (start, end) = show.kenBurnsRects(for: show.photos[index], index: index)
-                return max(zoom, min(Self.largestDecodeZoom, 1 / max(1e-3, min(start.width, end.width, 1))))
-            }
-            : 1
-        let group = PhotoGroup(urls: show.photos.map(\.url), frameSize: frame, zoom: zoom, framing: show.fit.framing)
+        // Each photo decoded large enough for its closest Ken Burns view, so zooming in never enlarges
+        // pixels: the show's zoom, or the photo's own closer view (its kenBurnsStart/End) up to 4× (a
+        // quarter of the frame's width: beyond that a decoded photo would not stay small in memory).
+        let zooms = show.photos.indices.map { index -> Double in
+            guard show.kenBurns.isEnabled else { return 1 }
+            let photo = show.photos[index]
+            guard photo.kenBurnsStart != nil || photo.kenBurnsEnd != nil else { return 1 + show.kenBurns.zoom }
+            let (start, end) = show.kenBurnsRects(for: photo, index: index)
+            return max(1 + show.kenBurns.zoom, min(Self.largestDecodeZoom, 1 / max(1e-3, min(start.width, end.width, 1))))
+        }
+        let group = PhotoGroup(urls: show.photos.map(\.url), frameSize: frame, zooms: zooms, framing: show.fit.framing)
         let scale = frame.height / 1080
         var style = show.captionStyle
         style.font.size *= scale
@@ -469,7 +472,7 @@ extension Clip.SlideshowLeaf {
             let motion = show.kenBurns.isEnabled ? show.kenBurnsRects(for: photo, index: index) : nil
             let media = Clip.PhotoMedia(url: photo.url, fit: show.fit, background: show.background,
                                         kenBurns: motion.map { Clip.KenBurnsPath(start: $0.0, end: $0.1, easing: show.kenBurns.easing) },
-                                        frameSize: frame, decodeZoom: zoom, focus: photo.focus)
+                                        frameSize: frame, decodeZoom: zooms[index], focus: photo.focus)
             let caption = show.captionText(for: photo)
             let isFirst = parts.isEmpty
             parts.append((photo.duration ?? show.duration, { length throws(MovieMakerError) in

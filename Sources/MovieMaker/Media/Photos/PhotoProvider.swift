@@ -42,8 +42,8 @@ final class PhotoProvider: @unchecked Sendable {
     let urls: [URL]
     /// The frame size the photos are prepared for.
     let target: Size
-    /// The size photos are decoded at (the frame enlarged by the Ken Burns zoom).
-    let decodeSize: Size
+    /// The size each photo is decoded at (the frame enlarged by its closest Ken Burns view), by index.
+    let decodeSizes: [Size]
     /// How photos fill the frame (cover, or contained with or without a blurred backdrop).
     let framing: PhotoFraming
     /// The render's photo counters (waits, where photos were decoded).
@@ -86,12 +86,15 @@ final class PhotoProvider: @unchecked Sendable {
     /// through read-ahead).
     var heldCount: Int { condition.withLock { state.cache.count + state.loading.count } }
 
-    /// A provider of `urls` prepared for frames of `target`, decoded at `decodeSize`, prepared for `framing`,
+    /// A provider of `urls` prepared for frames of `target`, decoded at `decodeSize` (or each at its own
+    /// size, `decodeSizes`), prepared for `framing`,
     /// for a render drawing on `drawingThreads` threads.
-    init(urls: [URL], target: Size, decodeSize: Size, framing: PhotoFraming, drawingThreads: Int = 1, inFlight: FramesInFlight? = nil,
-         counters: PhotoCounters = PhotoCounters()) {
+    init(urls: [URL], target: Size, decodeSize: Size? = nil, decodeSizes: [Size]? = nil, framing: PhotoFraming, drawingThreads: Int = 1,
+         inFlight: FramesInFlight? = nil, counters: PhotoCounters = PhotoCounters()) {
+        precondition(decodeSizes.map { $0.count == urls.count } ?? (decodeSize != nil), "a decode size, or one per photo")
         self.counters = counters
-        self.urls = urls; self.target = target; self.decodeSize = decodeSize; self.framing = framing
+        self.urls = urls; self.target = target; self.framing = framing
+        self.decodeSizes = decodeSizes ?? Array(repeating: decodeSize!, count: urls.count)
         idleFrames = 2 * max(1, drawingThreads) + 4
         self.inFlight = inFlight
     }
@@ -272,6 +275,7 @@ final class PhotoProvider: @unchecked Sendable {
     private func decode(_ index: Int) throws -> PreparedPhoto {
         decodeCount.add(1, ordering: .relaxed)
         // `fill` crops, so it needs the photo to cover the frame; `fit` and `blur` show all of it.
+        let decodeSize = decodeSizes[index]
         let scaling: PhotoScaling = framing == .cover ? .filling(decodeSize) : .fitting(decodeSize)
         let image = try Self.reduced(PhotoDecoder.decode(urls[index], scaling: scaling).image, to: decodeSize, covering: framing == .cover)
         var background: Image? = nil
@@ -301,8 +305,8 @@ final class PhotoGroup: Sendable {
     let urls: [URL]
     /// The frame size the photos are prepared for (nil: the size of the render's frames).
     let frameSize: Size?
-    /// How much larger than the frame photos are decoded.
-    let zoom: Double
+    /// How much larger than the frame each photo is decoded (by index).
+    let zooms: [Double]
     /// How photos fill the frame.
     let framing: PhotoFraming
     /// The provider used when a clip of this group is drawn outside any render (`Clip.draw(in:at:)` on a
@@ -312,16 +316,19 @@ final class PhotoGroup: Sendable {
     /// The counters of the providers drawn outside any render (a render counts in its own).
     let standaloneCounters = PhotoCounters()
 
-    /// A group of `urls` prepared for `frameSize` (nil: the render's), decoded `zoom` times larger, prepared for `framing`.
-    init(urls: [URL], frameSize: Size?, zoom: Double, framing: PhotoFraming) {
-        self.urls = urls; self.frameSize = frameSize; self.zoom = zoom; self.framing = framing
+    /// A group of `urls` prepared for `frameSize` (nil: the render's), decoded `zoom` times larger (or
+    /// each photo `zooms[i]` times), prepared for `framing`.
+    init(urls: [URL], frameSize: Size?, zoom: Double = 1, zooms: [Double]? = nil, framing: PhotoFraming) {
+        precondition(zooms.map { $0.count == urls.count } ?? true, "one zoom per photo")
+        self.urls = urls; self.frameSize = frameSize; self.framing = framing
+        self.zooms = zooms ?? Array(repeating: zoom, count: urls.count)
     }
 
     /// A new provider for frames of `frame` (the render's size, used when `frameSize` is nil).
     func makeProvider(frame: Size, drawingThreads: Int = 1, inFlight: FramesInFlight? = nil,
                       counters: PhotoCounters = PhotoCounters()) -> PhotoProvider {
         let target = frameSize ?? frame
-        return PhotoProvider(urls: urls, target: target, decodeSize: Size(width: target.width * zoom, height: target.height * zoom), framing: framing,
+        return PhotoProvider(urls: urls, target: target, decodeSizes: zooms.map { Size(width: target.width * $0, height: target.height * $0) }, framing: framing,
                              drawingThreads: drawingThreads, inFlight: inFlight, counters: counters)
     }
 
