@@ -350,13 +350,33 @@ struct RenderCommand: ParsableCommand {
         let burnIn = try subtitles.load()
         let timeline = try description.load()
         let composition = try description.compose(timeline, options: options)
-        if let saveSpec {
-            let destination = URL(fileURLWithPath: saveSpec)
-            try timeline.rebased(from: specFolder, to: destination.deletingLastPathComponent()).write(to: destination)
-            if progress.showsSummary { Terminal.printLine("\(saveSpec): the filled description (a template: its slots hold what was given)") }
-        }
-        for warning in composition.warnings { Terminal.writeError("moviemaker: warning: \(warning)\n") }
         let end = composition.frameRate.time(ofFrame: composition.frameCount)
+        // --save-spec and --chapters-vtt: never over a file the description or the command reads, and,
+        // beside a movie, written once it is made (a failed render leaves nothing behind).
+        for (option, path) in [("--save-spec", saveSpec), ("--chapters-vtt", chaptersVTT)] {
+            guard let path else { continue }
+            if let input = composition.inputFiles.first(where: { FileIdentity.same(path, $0.path) })?.path
+                ?? FileIdentity.inputMatching(path, in: Array(CommandLine.arguments.dropFirst())) {
+                throw InputError("\(option) \(path) is \(input), an input of this render: writing there would destroy it; give a new file")
+            }
+        }
+        let writeSideFiles = { [self] () throws in
+            if let saveSpec {
+                let destination = URL(fileURLWithPath: saveSpec)
+                try timeline.rebased(from: specFolder, to: destination.deletingLastPathComponent()).write(to: destination)
+                if progress.showsSummary { Terminal.printLine("\(saveSpec): the filled description (a template: its slots hold what was given)") }
+            }
+            if let chaptersVTT {
+                do {
+                    try Data(Chapter.webVTT(composition.chapters, end: end).utf8).write(to: URL(fileURLWithPath: chaptersVTT), options: .atomic)
+                } catch {
+                    throw InputError("--chapters-vtt \(chaptersVTT): cannot write it: \(error.localizedDescription)")
+                }
+            }
+        }
+        let rendersMovie = !check && (output != nil || hls != nil)
+        if !rendersMovie { try writeSideFiles() }
+        for warning in composition.warnings { Terminal.writeError("moviemaker: warning: \(warning)\n") }
         if printChapters {
             if composition.chapters.isEmpty {
                 Terminal.writeError("moviemaker: warning: \(description.spec) has no markers: no chapters to print (add \"markers\": [{\"name\": \"Intro\", \"at\": \"0s\"}, …])\n")
@@ -365,18 +385,19 @@ struct RenderCommand: ParsableCommand {
             }
             for line in Chapter.youTubeLines(composition.chapters) { Terminal.printLine(line) }
         }
-        if let chaptersVTT {
-            do {
-                try Data(Chapter.webVTT(composition.chapters, end: end).utf8).write(to: URL(fileURLWithPath: chaptersVTT), options: .atomic)
-            } catch {
-                throw InputError("--chapters-vtt \(chaptersVTT): cannot write it: \(error.localizedDescription)")
-            }
-        }
         if check {
             Terminal.printLine("\(description.spec): valid")
             Terminal.printLine(composition.planDescription)
             return
         }
+        guard rendersMovie else { return }
+        try renderMovie(composition, burnIn: burnIn)
+        try writeSideFiles()
+    }
+
+    /// Renders `composition` to -o (incrementally with --cache, a sound file for a sound extension) or
+    /// to --hls, with `burnIn` over the picture.
+    private func renderMovie(_ composition: TimelineComposition, burnIn: SubtitleOptions.BurnIn) throws {
         if let cache, let output {
             if let input = composition.inputFiles.first(where: { FileIdentity.same(output, $0.path) }) {
                 throw InputError("-o \(output) is \(input.path), which the description reads: choose another destination")

@@ -590,6 +590,35 @@ struct ChapterOptionTests {
         let bad = try CLI.run(["render", spec.path, "--chapters-vtt", folder.file("talk.txt").path])
         #expect(bad.status == 64 && bad.stderr.contains(".vtt"), "\(bad.stderr)")
     }
+
+    @Test("--chapters-vtt and --save-spec never write over a file the description or the command reads; beside a movie they come after it")
+    func sideFilesSpareInputs() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let subs = "WEBVTT\n\n00:00.000 --> 00:01.000\nHello\n"
+        try subs.write(to: folder.file("subs.vtt"), atomically: true, encoding: .utf8)
+        try "WEBVTT\n\n00:00.000 --> 00:01.000\nBurned\n".write(to: folder.file("burn.vtt"), atomically: true, encoding: .utf8)
+        let spec = folder.file("talk.json")
+        try #"""
+        {"version": 1, "output": {"size": "64x48", "fps": 10},
+         "markers": [{"name": "Intro", "at": "0s"}],
+         "tracks": [{"kind": "video", "items": [{"type": "color", "color": "teal", "duration": "1s"}]},
+                    {"kind": "overlay", "items": [{"type": "subtitles", "file": "subs.vtt"}]}]}
+        """#.write(to: spec, atomically: true, encoding: .utf8)
+        for arguments in [["--chapters-vtt", folder.file("subs.vtt").path],                                   // the description reads it
+                          ["--chapters-vtt", folder.file("burn.vtt").path, "--subtitles", folder.file("burn.vtt").path, "-o", folder.file("m.mp4").path]] {
+            let r = try CLI.run(["render", spec.path] + arguments)
+            #expect(r.status == 64 && r.stderr.contains("an input of this render"), "\(arguments): \(r.stderr)")
+        }
+        #expect(try String(contentsOf: folder.file("subs.vtt"), encoding: .utf8) == subs)
+        #expect(try String(contentsOf: folder.file("burn.vtt"), encoding: .utf8).contains("Burned"))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("m.mp4").path))
+        // With a movie: the chapters and the saved description are written once it is made.
+        let ok = try CLI.run(["render", spec.path, "--chapters-vtt", folder.file("chapters.vtt").path, "--save-spec", folder.file("saved.json").path,
+                              "-o", folder.file("m.mp4").path, "--preset", "ultrafast"])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        for name in ["chapters.vtt", "saved.json", "m.mp4"] { #expect(FileManager.default.fileExists(atPath: folder.file(name).path), "\(name)") }
+    }
 }
 
 /// `render -o sound.m4a` / `--audio-only`: the sound alone.
