@@ -395,4 +395,24 @@ import MovieMakerTestSupport
             #expect(error.location?.jsonPath == "tracks[0].items[0].transform.opacity[0].value", "\(error)")
         }
     }
+
+    @Test("A missing file is named at its own JSON path: a subtitles item's file, the background image, the music a slideshow cuts on")
+    func missingFilesAreNamedWhereTheyAreWritten() throws {
+        let folder = try TemporaryFolder()
+        try FixtureJPEG.data(RGBAPicture(width: 8, height: 8) { _, _ in (9, 9, 9, 255) }).write(to: folder.file("p.jpg"))
+        let cases: [(String, String)] = [
+            (#"{"version": 1, "output": {"size": "64x48"}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": "1s"}]}, {"kind": "overlay", "items": [{"type": "subtitles", "file": "talk.srt"}]}]}"#, "tracks[1].items[0].file"),
+            (#"{"version": 1, "output": {"size": "64x48", "background": {"image": "paper.jpg"}}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": "1s"}]}]}"#,
+             "output.background.image"),
+            (#"{"version": 1, "output": {"size": "64x48"}, "tracks": [{"kind": "video", "items": [{"type": "slideshow", "photos": [{"file": "p.jpg"}], "cutOn": "beats"}]}, {"kind": "audio", "items": [{"type": "music", "source": {"file": "song.mp3"}}]}]}"#, "tracks[1].items[0].source.file"),
+        ]
+        for (text, path) in cases {
+            do {
+                _ = try Timeline(jsonText: text).composition(Timeline.RenderOptions(mediaFolder: folder.url, drawingThreads: 1))
+                Issue.record("accepted: \(text)")
+            } catch {
+                #expect(error.location?.jsonPath == path && error.message.contains("no such file"), "\(path): \(error)")
+            }
+        }
+    }
 }

@@ -578,14 +578,15 @@ struct TimelineCompiler {
 
     /// The file a source names: a path resolved against the media folder, or the file in a slot; it
     /// must exist. `kinds`: the slot kinds the item takes (checked when read; repeated here for values
-    /// built in code).
-    mutating func file(_ source: Timeline.Source, at path: JSONPath, kinds: [Timeline.Slot.Kind]) throws(MovieMakerError) -> URL {
+    /// built in code). `path` is the source object's (`{"file": …}` or `{"slot": …}`); `fileKey` nil when
+    /// the path is given as a plain string there (`"image": "paper.jpg"`), so errors name `path` itself.
+    mutating func file(_ source: Timeline.Source, at path: JSONPath, kinds: [Timeline.Slot.Kind], fileKey: String? = "file") throws(MovieMakerError) -> URL {
         let url: URL
         let shownPath: JSONPath
         switch source {
         case let .file(p):
             url = resolve(p)
-            shownPath = path.appending("file")
+            shownPath = fileKey.map { path.appending($0) } ?? path
         case let .slot(name):
             shownPath = path.appending("slot")
             guard let slot = timeline.slots[name] else { throw .invalidDescription(shownPath, "no slot is named \"\(name)\"") }

@@ -209,7 +209,7 @@ extension TimelineCompiler {
             return try options.generators.make("gradient", params: ["colors": .array(texts), "angle": JSONValue.double(angle ?? 180)!],
                                                path: path, duration: duration, width: width, height: height, rate: rate)
         case let .image(file, fit):
-            let url = try self.file(.file(file), at: path.appending("image"), kinds: [.photo])
+            let url = try self.file(.file(file), at: path.appending("image"), kinds: [.photo], fileKey: nil)
             try checkPhoto(url, at: path.appending("image"))
             let slideshowFit: Slideshow.Fit
             switch fit ?? .fill {

@@ -159,10 +159,11 @@ extension TimelineCompiler {
     /// The music cuts on the beat follow: the first music item of the audio tracks, and where in its
     /// file the movie's time 0 is (its `in`, less its `at`).
     mutating func musicForBeats(at path: JSONPath) throws(MovieMakerError) -> (URL, Time) {
-        for track in timeline.tracks where track.kind == .audio {
-            for item in track.items where item.enabled != false {
+        for (t, track) in timeline.tracks.enumerated() where track.kind == .audio {
+            for (i, item) in track.items.enumerated() where item.enabled != false {
                 guard case let .audio(audio) = item.content, audio.isMusic else { continue }
-                let url = try file(audio.source, at: path, kinds: [.audio])
+                // A missing song is the music item's error, not the slideshow's.
+                let url = try file(audio.source, at: JSONPath().appending("tracks").appending(t).appending("items").appending(i).appending("source"), kinds: [.audio])
                 return (url, (audio.in?.time(at: rate) ?? .zero) - (item.at?.time(at: rate) ?? .zero))
             }
         }

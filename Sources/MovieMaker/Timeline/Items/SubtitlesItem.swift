@@ -79,7 +79,7 @@ extension Timeline.Subtitles: TimelineItemKind {
 extension TimelineCompiler {
     /// A subtitles item's clip.
     mutating func subtitles(_ x: Timeline.Subtitles, at path: JSONPath) throws(MovieMakerError) -> CompiledItem {
-        let url = try file(.file(x.file), at: path.appending("file"), kinds: [.media])
+        let url = try file(.file(x.file), at: path, kinds: [.media])
         let track: SubtitleTrack
         do { track = try SubtitleTrack(contentsOf: url) } catch {
             throw .invalidDescription(path.appending("file"), error.message, file: url.path)
