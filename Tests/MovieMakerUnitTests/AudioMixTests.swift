@@ -386,6 +386,24 @@ struct AudioMixTests {
         #expect(AudioMix([.init(probe)], duration: 4).duration == 4)
     }
 
+    @Test("a mix with a set length tells its tracks it ends there, though the movie (a frame longer) ends later")
+    func aMixsTracksEndWhereTheMixEnds() throws {
+        let probe = ProbeSound(duration: nil)
+        let reader = try AudioMix([.init(probe)], duration: 1).makeReader(format: .standard)
+        var buffer = [Float](repeating: 0, count: 1_024 * reader.format.channelCount)
+        try buffer.withUnsafeMutableBufferPointer { try reader.read(into: $0.baseAddress!, frameCount: 1_024) }
+        reader.willEnd(atFrame: 49_600)     // the movie's last frame ends 1,600 samples after the mix
+        #expect(probe.log.ends.last == 48_000, "\(probe.log.ends)")
+    }
+
+    @Test("a sound that cannot seek, opened part-way, counts its end from where it was opened, as one that seeks does")
+    func aReadAndDiscardedStartCountsItsEndFromThere() throws {
+        let probe = ProbeSound(duration: nil)
+        let reader = try probe.makeReader(format: .standard, from: 48_000)
+        reader.willEnd(atFrame: 1_000)
+        #expect(probe.log.ends == [49_000], "\(probe.log.ends)")
+    }
+
     // MARK: WAV
 
     @Test func wavFilesHoldTheSamples() throws {

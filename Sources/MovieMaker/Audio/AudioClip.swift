@@ -234,8 +234,19 @@ extension AudioSource {
             try scratch.withUnsafeMutableBufferPointer { try reader.read(into: $0.baseAddress!, frameCount: n) }
             left -= Int64(n)
         }
-        return reader
+        return SkippedPrefixReader(reader, skipped: frame)
     }
+}
+
+/// A reader that was read `skipped` frames into before it was handed on: its frames count from there,
+/// as a seeking reader's do, so an end it is told is moved back into the inner reader's frames.
+final class SkippedPrefixReader: AudioReader {
+    private let inner: any AudioReader
+    private let skipped: Int64
+    var format: AudioFormat { inner.format }
+    init(_ inner: any AudioReader, skipped: Int64) { self.inner = inner; self.skipped = skipped }
+    func read(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) throws { try inner.read(into: buffer, frameCount: frameCount) }
+    func willEnd(atFrame frame: Int64) { inner.willEnd(atFrame: frame + skipped) }
 }
 
 /// `silence` frames of silence, then another reader's sound.

@@ -295,8 +295,11 @@ final class MixBus: AudioReader {
     }
 
     func willEnd(atFrame frame: Int64) {
-        movieEnd = frame
-        for t in tracks { t.reader?.willEnd(atFrame: max(0, frame - t.start)) }
+        // A mix with a set length is silent after it: its sounds end there even when the movie runs a
+        // little longer (a film of clips that do not end on a frame), or their end fades would be cut.
+        let end = self.end.map { Swift.min(frame, $0) } ?? frame
+        movieEnd = end
+        for t in tracks { t.reader?.willEnd(atFrame: max(0, end - t.start)) }
     }
 
     /// Opens the readers of the tracks that sound before bus frame `limit` (plus `openAhead`) and closes
