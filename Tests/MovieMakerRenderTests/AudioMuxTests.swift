@@ -113,6 +113,24 @@ private final class FailingReader: AudioReader {
     }
 }
 
+/// Counts the readers made of a tone (a normalised mix measures its whole sound each time one is made).
+private final class OpenCount: @unchecked Sendable {
+    // @unchecked: incremented under the lock, from whichever thread opens a reader.
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
+
+private struct CountedSound: AudioSource {
+    let opened: OpenCount
+    var duration: Time? { 1 }
+    func makeReader(format: AudioFormat) throws -> any AudioReader {
+        opened.add()
+        return try TestTone(length: 1).makeReader(format: format)
+    }
+}
+
 /// A sound whose file cannot be opened: `makeReader` throws.
 private struct UnopenableSound: AudioSource {
     var duration: Time? { 1 }
@@ -576,6 +594,19 @@ struct AudioMuxTests {
         try movie.addFrames(count: 3) { ctx, _ in ctx.setFill(.black); ctx.fillRect(ctx.bounds) }
         try movie.finish()
         #expect(FFTools.available ? (try probeStreams(url)["audio"]) == nil : true)
+    }
+
+    @Test("A sound that plays at once is opened once: the reader opened to check it is the one encoded (a normalised mix is measured once)")
+    func aSoundPlayingAtOnceIsOpenedOnce() throws {
+        let folder = try TemporaryFolder()
+        let movie = try MovieMaker(url: folder.file("movie.mp4"), width: 64, height: 64, fps: 30, settings: EncoderSettings(preset: .ultrafast, threads: 1))
+        let now = OpenCount(), later = OpenCount()
+        try movie.addAudio(CountedSound(opened: now))
+        try movie.addAudio(CountedSound(opened: later), at: 2)
+        try movie.add(Clip.color(.red, duration: 3))
+        try movie.finish()
+        #expect(now.value == 1, "opened \(now.value) times")
+        #expect(later.value == 2, "checked when added, opened again a second before it plays: \(later.value)")
     }
 
     @Test("A clip whose second sound cannot be opened adds none of its sounds")

@@ -42,7 +42,7 @@ final class PlacedAudio {
     /// Where the movie ends, once `willEnd` said (told to each reader as it opens).
     private var movieEnd: Int64?
     /// How far ahead of its start a sound's reader opens (a file's first read may seek).
-    private var openAhead: Int64 { Int64(format.sampleRate) }
+    var openAhead: Int64 { Int64(format.sampleRate) }
     /// Where each reader writes before its samples are added in (`chunk` sample frames); owned, freed in deinit.
     private let scratch: UnsafeMutablePointer<Float>
     private let chunk: Int
@@ -65,10 +65,11 @@ final class PlacedAudio {
 
     /// Adds `source` to play from sample frame `start` for `duration` frames (nil: as long as asked),
     /// wanting to know the end `endFade` frames ahead. The caller has opened it once already (a broken
-    /// file fails there); it opens again a second before it plays.
-    func add(_ source: any AudioSource, start: Int64, duration: Int64?, endFade: Int64) {
+    /// file fails there); it opens again a second before it plays, unless that reader is handed over
+    /// as `reader` (a sound that plays within `openAhead` of where the movie is).
+    func add(_ source: any AudioSource, start: Int64, duration: Int64?, endFade: Int64, reader: (any AudioReader)? = nil) {
         lock.withLock {
-            incoming.append(Entry(source: source, reader: nil, start: start, end: duration.map { start + $0 }))
+            incoming.append(Entry(source: source, reader: reader, start: start, end: duration.map { start + $0 }))
             sharedLag = max(sharedLag, endFade)
         }
     }

@@ -168,13 +168,20 @@ final class EncodingOutput: MovieOutput {
             }
         }
         if encoder.audio == nil { try audioSettings.validate(for: codec) }
-        for sound in sounds { _ = try VideoEncoder.openReader(sound.source, format: format) }    // a broken file fails here
+        var readers: [any AudioReader] = []
+        for sound in sounds { readers.append(try VideoEncoder.openReader(sound.source, format: format)) }    // a broken file fails here
         // Before the first frame the encoder thread has not touched the encoder yet: the stream can be added.
         let audio: AudioEncoder
         if let existing = encoder.audio { audio = existing } else { audio = try encoder.addAudio(codec: codec, settings: audioSettings) }
-        for (source, time) in sounds {
-            audio.sources.add(source, start: format.frame(at: time), duration: source.duration.map { format.frame(at: $0) },
-                              endFade: format.frame(at: source.endFadeDuration))
+        let now = format.frame(at: frameRate.time(ofFrame: frameCount))
+        for ((source, time), reader) in zip(sounds, readers) {
+            let start = format.frame(at: time)
+            // A sound that plays soon keeps the reader just opened to check it: opening a normalised mix
+            // measures its whole loudness (several passes over every clip's sound), which must not run
+            // twice, the second time on the encoder thread.
+            audio.sources.add(source, start: start, duration: source.duration.map { format.frame(at: $0) },
+                              endFade: format.frame(at: source.endFadeDuration),
+                              reader: start < now + audio.sources.openAhead ? reader : nil)
         }
     }
 
