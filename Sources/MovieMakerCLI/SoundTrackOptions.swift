@@ -21,7 +21,10 @@ struct SoundTrackOptions: ParsableArguments {
     /// How long the music fades out at the movie's end.
     @Option(help: ArgumentHelp("Seconds the music fades out over at the end of the movie, e.g. 2, 4.5 or 0 for a cut. (default: 2)", valueName: "seconds"),
             transform: { (text: String) throws -> Time in
-                Double(text.trimmingCharacters(in: .whitespaces)) == 0 ? .zero : try DurationArgument.parse(text) })
+                // 0, 0s, 0ms, 0.0: a cut (a duration argument is otherwise above zero).
+                let number = text.trimmingCharacters(in: .whitespaces).lowercased()
+                let bare = number.hasSuffix("ms") ? String(number.dropLast(2)) : number.hasSuffix("s") ? String(number.dropLast()) : number
+                return Double(bare) == 0 ? .zero : try DurationArgument.parse(text) })
     var musicFadeOut: Time = 2
 
     /// Loudness normalisation.

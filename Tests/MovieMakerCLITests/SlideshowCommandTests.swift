@@ -149,6 +149,19 @@ struct SlideshowCommandTests {
                         naming: ["\(phone.path) holds 2 videos a slideshow does not show", "unreadable"], status: 64)
     }
 
+    @Test func musicFadeOutOfZeroIsACutWrittenAnyWay() throws {
+        guard CLI.isBuilt else { return }
+        let (folder, _) = try Self.photoFolder()
+        let song = folder.file("song.wav")
+        try ProceduralSound(duration: 4) { t in 0.2 * sin(2 * .pi * 440 * t) }.writeWAV(to: song)
+        for value in ["0", "0s", "0ms", "0.0"] {
+            let r = try CLI.run(["slideshow", folder.url.path, "--music", song.path, "--music-fade-out", value, "--dry-run", "-o", folder.file("out.mp4").path])
+            #expect(r.status == 0, "--music-fade-out \(value): \(r.stderr)")
+        }
+        let negative = try CLI.run(["slideshow", folder.url.path, "--music", song.path, "--music-fade-out", "-1s", "--dry-run", "-o", folder.file("out.mp4").path])
+        #expect(negative.status == 64, "\(negative.stderr)")
+    }
+
     @Test func unwritableOutputIsRefusedBeforeAnyWork() throws {
         guard CLI.isBuilt else { return }
         let (folder, _) = try Self.photoFolder()
