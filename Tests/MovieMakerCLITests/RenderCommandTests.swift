@@ -664,6 +664,12 @@ struct PlatformOptionTests {
         let tiktok = try CLI.run(["render", spec.path, "--for", "tiktok", "--check"])
         #expect(tiktok.status == 0 && tiktok.stdout.contains("1080x1920"), "\(tiktok.stdout) \(tiktok.stderr)")
         #expect(tiktok.stderr.contains("replaced by tiktok"), "\(tiktok.stderr)")
+        // A loudness of the description's own is replaced too, and said so.
+        let loud = folder.file("loud.json")
+        try #"{"version": 1, "output": {"size": "1280x720", "preset": "youtube", "audio": {"loudness": -23}}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "teal", "duration": "2s"}]}]}"#
+            .write(to: loud, atomically: true, encoding: .utf8)
+        let youtube = try CLI.run(["render", loud.path, "--check"])
+        #expect(youtube.status == 0 && youtube.stderr.contains("output.audio.loudness -23 LUFS is replaced by youtube's -14 LUFS"), "\(youtube.stderr)")
         let x = try CLI.run(["render", spec.path, "--for", "x", "--check"])
         #expect(x.status == 64 && x.stderr.contains("output.preset") && x.stderr.contains("at most 140"), "\(x.stderr)")
         let both = try CLI.run(["render", spec.path, "--for", "youtube", "--size", "720p", "--check"])

@@ -307,6 +307,10 @@ struct TimelineCompiler {
             if let fps, fps != rate {
                 warnings.append("output.fps \(fps) is not a rate \(preset.title) takes: \(rate) fps is used")
             }
+            if let loudness = timeline.output.audio?.loudness, loudness != preset.loudness {
+                func lufs(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e6 ? String(Int(v)) : String(v) }
+                warnings.append("output.audio.loudness \(lufs(loudness)) LUFS is replaced by \(preset.rawValue)'s \(lufs(preset.loudness)) LUFS, which its player normalises to")
+            }
         }
         var layers: [Clip] = []
         /// Which layers are video tracks: a blurred backdrop is made from their pictures alone.
