@@ -669,6 +669,12 @@ struct PlatformOptionTests {
         try #"{"version": 1, "output": {"size": "1280x720", "preset": "youtube", "audio": {"loudness": -23}}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "teal", "duration": "2s"}]}]}"#
             .write(to: loud, atomically: true, encoding: .utf8)
         let youtube = try CLI.run(["render", loud.path, "--check"])
+        // An item that starts after the movie's end is named.
+        let late = folder.file("late.json")
+        try #"{"version": 1, "output": {"size": "64x48", "duration": "2s"}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "teal", "duration": "2s"}]}, {"kind": "overlay", "items": [{"type": "title", "text": "Hi", "at": "3s", "duration": "1s"}]}]}"#
+            .write(to: late, atomically: true, encoding: .utf8)
+        let lateCheck = try CLI.run(["render", late.path, "--check"])
+        #expect(lateCheck.status == 0 && lateCheck.stderr.contains("tracks[1].items[0]: starts at 3") && lateCheck.stderr.contains("not seen or heard"), "\(lateCheck.stderr)")
         #expect(youtube.status == 0 && youtube.stderr.contains("output.audio.loudness -23 LUFS is replaced by youtube's -14 LUFS"), "\(youtube.stderr)")
         let x = try CLI.run(["render", spec.path, "--for", "x", "--check"])
         #expect(x.status == 64 && x.stderr.contains("output.preset") && x.stderr.contains("at most 140"), "\(x.stderr)")

@@ -389,6 +389,12 @@ struct TimelineCompiler {
             throw .invalidDescription(JSONPath().appending("output").appending("preset"),
                                       "the movie lasts \(TimelineComposition.seconds(duration)) s, and \(preset.title) takes at most \(TimelineComposition.seconds(preset.maximumDuration)) s (\(preset.rawValue)): shorten it (output.duration) or choose another preset")
         }
+        // An item that starts where the movie has ended (an `at` past output.duration) is neither seen
+        // nor heard: said, as markers past the end are.
+        for item in plan where item.start >= duration {
+            warnings.append("\(item.path): starts at \(TimelineComposition.seconds(item.start)) s, at or after the movie's end at "
+                            + "\(TimelineComposition.seconds(duration)) s: it is not seen or heard (move its at, or lengthen output.duration)")
+        }
         // Sounds play at most to the movie's end (a looped music bed has no end of its own).
         plan = plan.map { item in
             guard item.start + item.duration > duration else { return item }
