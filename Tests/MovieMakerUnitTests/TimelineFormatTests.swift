@@ -396,6 +396,14 @@ import MovieMakerTestSupport
         }
     }
 
+    @Test("A disabled video or photo item with a duration keeps its place without its file being opened")
+    func aDisabledItemsFileIsNotOpened() throws {
+        let folder = try TemporaryFolder()
+        let text = #"{"version": 1, "output": {"size": "64x48", "fps": 10}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": "1s"}, {"type": "video", "source": {"file": "missing.mp4"}, "duration": "2s", "enabled": false}, {"type": "photo", "source": {"file": "gone.jpg"}, "duration": "1s", "enabled": false}, {"type": "color", "color": "blue", "duration": "1s"}]}]}"#
+        let composition = try Timeline(jsonText: text).composition(Timeline.RenderOptions(mediaFolder: folder.url, drawingThreads: 1))
+        #expect(composition.duration == 5 && composition.frameCount == 50)
+    }
+
     @Test("A missing file is named at its own JSON path: a subtitles item's file, the background image, the music a slideshow cuts on")
     func missingFilesAreNamedWhereTheyAreWritten() throws {
         let folder = try TemporaryFolder()

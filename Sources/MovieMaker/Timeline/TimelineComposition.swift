@@ -526,8 +526,15 @@ struct TimelineCompiler {
             if case let .slideshow(show) = item.content, show.cutOn != nil {
                 videoItemStart = Clip.Track(clips + [Clip.empty(duration: Timeline.TimeValue.maximum)], transitions: transitions).starts[i]
             }
-            var compiled = try picture(item, at: itemPath, onOverlay: false)
-            if item.enabled == false { compiled.clip = Clip.empty(duration: compiled.clip.duration); compiled.detail = "disabled: a gap" }
+            var compiled: CompiledItem
+            if item.enabled == false, let length = Self.declaredLength(of: item)?.time(at: rate) {
+                // A disabled clip whose length is written down keeps its place without its file being
+                // opened (it may be missing: that is often why it was disabled).
+                compiled = CompiledItem(clip: Clip.empty(duration: length), what: "", detail: "disabled: a gap")
+            } else {
+                compiled = try picture(item, at: itemPath, onOverlay: false)
+                if item.enabled == false { compiled.clip = Clip.empty(duration: compiled.clip.duration); compiled.detail = "disabled: a gap" }
+            }
             clips.append(compiled.clip)
             described.append((item, itemPath, compiled.what, compiled.detail))
             if i + 1 < track.items.count {
@@ -561,6 +568,15 @@ struct TimelineCompiler {
 
     /// What compiling one picture item gives: its clip, and for the plan what it shows (a file name, a
     /// quoted title) and how (Ken Burns, a speed, its filters).
+    /// The length a video or photo item states (`duration`), which needs no file to know.
+    static func declaredLength(of item: Timeline.Item) -> Timeline.TimeValue? {
+        switch item.content {
+        case let .video(v): return v.duration
+        case let .photo(p): return p.duration
+        default: return nil
+        }
+    }
+
     struct CompiledItem {
         /// The item's clip.
         var clip: Clip
