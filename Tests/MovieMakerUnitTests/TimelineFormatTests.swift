@@ -396,6 +396,14 @@ import MovieMakerTestSupport
         }
     }
 
+    @Test("The background image is a file the timeline names: rebased, listed, made absolute like the others")
+    func theBackgroundImageMovesWithTheOtherFiles() throws {
+        let timeline = try Timeline(jsonText: #"{"version": 1, "output": {"size": "64x48", "background": {"image": "paper.jpg", "fit": "fit"}}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": "1s"}]}]}"#)
+        #expect(timeline.namedFiles == ["paper.jpg"])
+        let moved = timeline.rebased(from: URL(fileURLWithPath: "/media/specs"), to: URL(fileURLWithPath: "/media"))
+        #expect(moved.output.backdrop == .image("specs/paper.jpg", fit: .fit), "\(String(describing: moved.output.backdrop))")
+    }
+
     @Test("A disabled video or photo item with a duration keeps its place without its file being opened")
     func aDisabledItemsFileIsNotOpened() throws {
         let folder = try TemporaryFolder()

@@ -145,7 +145,7 @@ extension Timeline {
     }
 
     /// Every file path the timeline names, as written (sources, stickers, subtitles, filters' files, slot
-    /// defaults, the thumbnail): what an agent's sandbox checks before anything is opened.
+    /// defaults, the thumbnail, the background image): what an agent's sandbox checks before anything is opened.
     package var namedFiles: [String] {
         var paths: [String] = []
         _ = mappingFilePaths { path in
@@ -156,7 +156,8 @@ extension Timeline {
     }
 
     /// This timeline with `transform` applied to every file path it names: items' sources (inside split
-    /// cells and masks too), stickers, subtitles, filters' file parameters, slot defaults and the thumbnail.
+    /// cells and masks too), stickers, subtitles, filters' file parameters, slot defaults, the thumbnail
+    /// and the background image.
     func mappingFilePaths(_ transform: (String) -> String) -> Timeline {
         func map(_ item: Item) -> Item {
             var item = item
@@ -185,6 +186,7 @@ extension Timeline {
             if case let .file(p)? = copy.slots[name]?.default { copy.slots[name]?.default = .file(transform(p)) }
         }
         if let thumbnail = copy.template?.thumbnail { copy.template?.thumbnail = transform(thumbnail) }
+        if case let .image(file, fit)? = copy.output.backdrop { copy.output.backdrop = .image(transform(file), fit: fit) }
         return copy
     }
 
