@@ -404,6 +404,15 @@ import MovieMakerTestSupport
         #expect(moved.output.backdrop == .image("specs/paper.jpg", fit: .fit), "\(String(describing: moved.output.backdrop))")
     }
 
+    @Test("A slideshow's duration (each photo's time) cannot be a narration point: refused at its path, not read as a second per photo")
+    func aSlideshowIsNotTimedByANarration() throws {
+        let text = #"{"version": 1, "output": {"size": "64x48"}, "tracks": [{"kind": "video", "items": [{"type": "slideshow", "photos": [{"file": "p.jpg"}], "duration": {"until": "n1"}}]}, {"kind": "audio", "items": [{"type": "narration", "id": "n1", "text": "Hello."}]}]}"#
+        #expect { _ = try Timeline(jsonText: text) } throws: { error in
+            guard let e = error as? MovieMakerError else { return false }
+            return e.location?.jsonPath == "tracks[0].items[0].duration" && e.message.contains("each photo's time")
+        }
+    }
+
     @Test("A disabled video or photo item with a duration keeps its place without its file being opened")
     func aDisabledItemsFileIsNotOpened() throws {
         let folder = try TemporaryFolder()

@@ -747,6 +747,11 @@ extension Timeline.Item {
             guard shape.has("duration") else {
                 throw .invalidDescription(path.appending("duration"), "a \(type) item has no duration to time by a narration")
             }
+            // A slideshow's duration is each photo's time, not the item's length: a narration point there
+            // would be a placeholder second per photo.
+            guard type != "slideshow" else {
+                throw .invalidDescription(path.appending("duration"), "a slideshow's duration is each photo's time, so it cannot end at a narration point: give each photo's time (\"3s\"), or time the next item by the narration")
+            }
             endsAt = try Timeline.NarrationPoint(reading: d, at: path.appending("duration"))
             var placeholder = o
             placeholder["duration"] = .string("1s")

@@ -252,7 +252,8 @@ enum TimelineShapes {
     static func pictureItems(in kind: Timeline.Track.Kind) -> [SpecShape] {
         Timeline.Content.itemTypes.map(\.type).filter { $0.isPicture && (kind != .video || $0.placement != .overlayTrack) }.map { type in
             SpecShape(name: "\(type.name)Item" + (kind == .video ? "" : "Overlay"), doc: type.doc,
-                      fields: commonItemFields(type.name, in: kind) + timedByNarration(type.fields) + pictureItemFields)
+                      // A slideshow's duration is each photo's time: no narration point there.
+                      fields: commonItemFields(type.name, in: kind) + (type.name == "slideshow" ? type.fields : timedByNarration(type.fields)) + pictureItemFields)
         }
     }
 
