@@ -56,4 +56,24 @@ struct ChartItemTests {
         let still = try zero.picture.renderFrames(0..<1, width: zero.width, height: zero.height, rate: zero.frameRate)
         #expect(still[0] == frames[0])
     }
+
+    @Test("a {{slot}} in a counter's prefix or suffix is the text slot's value, as in a title; an unknown one is named")
+    func prefixAndSuffixTakeTextSlots() throws {
+        func lastFrame(_ counter: String, slots: String = "") throws -> PixelBuffer {
+            let composition = try Timeline(jsonText: """
+            {"version": 1, "output": {"size": "160x120", "fps": 10}, \(slots)
+             "tracks": [{"kind": "video", "items": [{"type": "color", "color": "#203040", "duration": "1s"}]},
+                        {"kind": "overlay", "items": [\(counter)]}]}
+            """).composition(Timeline.RenderOptions(drawingThreads: 1))
+            return try composition.picture.renderFrames(9..<10, width: composition.width, height: composition.height, rate: composition.frameRate)[0]
+        }
+        let slotted = try lastFrame(#"{"type": "chart", "kind": "counter", "to": 90, "prefix": "{{currency}}", "suffix": "{{unit}}", "duration": "1s"}"#,
+                                    slots: #""slots": {"currency": {"kind": "text", "default": "€"}, "unit": {"kind": "text", "default": "k"}},"#)
+        let written = try lastFrame(#"{"type": "chart", "kind": "counter", "to": 90, "prefix": "€", "suffix": "k", "duration": "1s"}"#)
+        let bare = try lastFrame(#"{"type": "chart", "kind": "counter", "to": 90, "duration": "1s"}"#)
+        #expect(slotted == written && slotted != bare)
+        #expect { _ = try Self.timeline(#"{"type": "chart", "kind": "counter", "to": 1, "prefix": "{{nope}}", "duration": "1s"}"#) } throws: { error in
+            "\(error)".contains("tracks[1].items[0].prefix") && "\(error)".contains("{{nope}}")
+        }
+    }
 }

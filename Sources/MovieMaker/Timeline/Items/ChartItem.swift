@@ -133,7 +133,7 @@ extension Timeline.Chart: TimelineItemKind {
         let chart = Timeline.Chart(kind, from: try i.double("from", in: -1e15...1e15), to: try i.double("to", in: -1e15...1e15),
                                    data: try Self.data(i, at: path.appending("data")), title: try i.text("title", context), colors: colors,
                                    periodDuration: try i.time("periodDuration", positive: true), hole: try i.double("hole", in: 0...0.95),
-                                   decimals: try i.int("decimals", in: 0...6), prefix: try i.string("prefix"), suffix: try i.string("suffix"),
+                                   decimals: try i.int("decimals", in: 0...6), prefix: try i.text("prefix", context), suffix: try i.text("suffix", context),
                                    locale: try i.string("locale", nonEmpty: true),
                                    duration: try i.time("duration", required: !context.splitCell, positive: true),
                                    countDuration: try i.time("countDuration", positive: true), easing: try i.easing("easing"),
@@ -266,7 +266,8 @@ extension TimelineCompiler {
         let grouping = locale.groupingSeparator ?? ",", decimalMark = locale.decimalSeparator ?? "."
         let from = c.from ?? 0, to = c.to ?? 0, decimals = c.decimals ?? 0
         let easing = c.easing ?? .easeOut
-        let prefix = c.prefix ?? "", suffix = c.suffix ?? ""
+        // `{{slot}}` in them is a text slot's value (a currency, a unit), as in a title.
+        let prefix = try interpolate(c.prefix ?? "", at: path.appending("prefix")), suffix = try interpolate(c.suffix ?? "", at: path.appending("suffix"))
         let style = TextStyle(font: TextFont(family: c.font ?? "DejaVu Sans", size: (c.fontSize ?? 160) * Double(height) / 1080),
                               color: color, alignment: .center)
         let width = Double(self.width), height = Double(self.height)
@@ -316,7 +317,8 @@ extension TimelineCompiler {
         }
         let chart = TableChart(kind, data: table, palette: palette, textColor: try color(c.color, at: path.appending("color")) ?? .white,
                                      font: c.font ?? "DejaVu Sans", title: try c.title.map { t throws(MovieMakerError) in try interpolate(t, at: path.appending("title")) },
-                                     decimals: c.decimals ?? 0, prefix: c.prefix ?? "", suffix: c.suffix ?? "", locale: c.locale ?? "en_US",
+                                     decimals: c.decimals ?? 0, prefix: try interpolate(c.prefix ?? "", at: path.appending("prefix")),
+                                     suffix: try interpolate(c.suffix ?? "", at: path.appending("suffix")), locale: c.locale ?? "en_US",
                                      easing: c.easing ?? .easeInOut, periodDuration: c.periodDuration?.time(at: rate), hole: c.hole ?? 0)
         let clip: Clip
         do { clip = try chart.clip(duration: length, width: width, height: height) } catch {
