@@ -31,9 +31,13 @@ struct SoundTrackOptions: ParsableArguments {
     @Flag(help: "Normalise the sound track to --loudness (EBU R128 integrated loudness, true peak ≤ -1 dBTP).")
     var normalize = false
 
-    /// Loudness target.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Loudness target for --normalize in LUFS: -16 for the web, -23 for broadcast.", valueName: "LUFS"))
-    var loudness: Double = -16
+    /// Loudness target, as given.
+    @Option(name: .customLong("loudness"), parsing: .unconditional,
+            help: ArgumentHelp("Loudness target for --normalize in LUFS: -16 for the web, -23 for broadcast. (default: -16)", valueName: "LUFS"))
+    var loudnessGiven: Double?
+
+    /// Loudness target for --normalize: `--loudness`, else -16 LUFS.
+    var loudness: Double { loudnessGiven ?? -16 }
 
     /// Checks the music file exists and the gain and loudness are in range.
     func validate() throws {
@@ -45,6 +49,13 @@ struct SoundTrackOptions: ParsableArguments {
         }
         guard loudness >= -70, loudness <= -5 else {
             throw ValidationError("--loudness \(loudness) LUFS is out of range: give -70 to -5, e.g. -16 (web) or -23 (broadcast)")
+        }
+        // Options that would do nothing are said to, not silently ignored: the user expected them to act.
+        if loudnessGiven != nil && !normalize {
+            Terminal.writeError("moviemaker: warning: --loudness is the target of --normalize, which is not given: the sound is not normalised (add --normalize)\n")
+        }
+        if musicVolume != 0 && music == nil {
+            Terminal.writeError("moviemaker: warning: --music-volume sets the level of --music, which is not given: it does nothing\n")
         }
     }
 

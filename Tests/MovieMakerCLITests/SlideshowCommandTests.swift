@@ -160,6 +160,10 @@ struct SlideshowCommandTests {
         }
         let negative = try CLI.run(["slideshow", folder.url.path, "--music", song.path, "--music-fade-out", "-1s", "--dry-run", "-o", folder.file("out.mp4").path])
         #expect(negative.status == 64, "\(negative.stderr)")
+        // Options that would do nothing are said to.
+        let idle = try CLI.run(["slideshow", folder.url.path, "--loudness", "-23", "--music-volume", "-6", "--dry-run", "-o", folder.file("out.mp4").path])
+        #expect(idle.status == 0 && idle.stderr.contains("--loudness is the target of --normalize") && idle.stderr.contains("--music-volume sets the level of --music"),
+                "\(idle.stderr)")
     }
 
     @Test func unwritableOutputIsRefusedBeforeAnyWork() throws {
