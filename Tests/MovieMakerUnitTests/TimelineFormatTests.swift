@@ -413,6 +413,17 @@ import MovieMakerTestSupport
         }
     }
 
+    @Test("Slot values in a narration are spoken as written: escaped when the text is SSML markup, never read as tags")
+    func narrationSlotValuesAreEscapedForMarkup() {
+        let tagged = Timeline.pieces(of: #"Hi {{name}}. <break time="300ms"/>"#)
+        #expect(tagged.filledAsMarkup(["name": "Tom & Jerry"], literalIsMarkup: true) == #"Hi Tom &amp; Jerry. <break time="300ms"/>"#)
+        #expect(tagged.filledAsMarkup(["name": #"<mark name="cut"/>"#], literalIsMarkup: true)
+                == #"Hi &lt;mark name=&quot;cut&quot;/&gt;. <break time="300ms"/>"#, "a value cannot add a bookmark")
+        // A text without markup whose value has a "<": the whole text becomes markup, its own "&" escaped too.
+        let plain = Timeline.pieces(of: "Fish & chips in {{city}}")
+        #expect(plain.filledAsMarkup(["city": "I <3 Lisbon"], literalIsMarkup: false) == "Fish &amp; chips in I &lt;3 Lisbon")
+    }
+
     @Test("A disabled video or photo item with a duration keeps its place without its file being opened")
     func aDisabledItemsFileIsNotOpened() throws {
         let folder = try TemporaryFolder()

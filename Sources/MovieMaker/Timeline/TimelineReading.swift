@@ -486,6 +486,35 @@ extension Timeline {
             return String(decoding: out, as: UTF8.self)
         }
 
+        /// The text with each placeholder replaced by `values[name]`, as SSML markup: values are escaped
+        /// (`&`, `<`, `>`, quotes), so a name such as "Tom & Jerry" or "I <3 Lisbon" is spoken as written
+        /// and cannot add tags; literal text is escaped too when the text had no markup of its own
+        /// (`literalIsMarkup` false), since a `<` in a value makes the whole text markup.
+        func filledAsMarkup(_ values: [String: String], literalIsMarkup: Bool) -> String {
+            func escaped(_ text: some Sequence<UInt8>) -> [UInt8] {
+                var out: [UInt8] = []
+                for byte in text {
+                    switch byte {
+                    case UInt8(ascii: "&"): out += Array("&amp;".utf8)
+                    case UInt8(ascii: "<"): out += Array("&lt;".utf8)
+                    case UInt8(ascii: ">"): out += Array("&gt;".utf8)
+                    case UInt8(ascii: "\""): out += Array("&quot;".utf8)
+                    case UInt8(ascii: "'"): out += Array("&apos;".utf8)
+                    default: out.append(byte)
+                    }
+                }
+                return out
+            }
+            var out: [UInt8] = []
+            for piece in pieces {
+                switch piece {
+                case let .literal(range): out += literalIsMarkup ? Array(bytes[range]) : escaped(bytes[range])
+                case let .placeholder(name, range): out += values[name].map { escaped($0.utf8) } ?? Array(bytes[range])
+                }
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+
         /// How many characters `filled(values)` would have, without building it (at most the number of
         /// pieces more than the exact count: characters may join across a seam).
         func filledLength(_ values: [String: String]) -> Int {

@@ -180,7 +180,9 @@ extension TimelineCompiler {
     }
 
     /// `text` with its `{{name}}` placeholders replaced by the text slots' values (no length limit:
-    /// `Narration` has its own).
+    /// `Narration` has its own). A `<` anywhere makes the spoken text SSML markup, so when the text has
+    /// markup or a value holds a `<`, the values (and, for text without markup of its own, the
+    /// rest) are escaped: a value is always spoken as written, never read as tags.
     func fill(_ text: String, at path: JSONPath) throws(MovieMakerError) -> String {
         let pieces = Timeline.pieces(of: text)
         for name in pieces.names where texts[name] == nil {
@@ -189,7 +191,10 @@ extension TimelineCompiler {
             }
             throw .invalidDescription(path, "the text slot \"\(name)\" has no default and was not filled: give --slot \(name)=TEXT")
         }
-        return pieces.filled(texts)
+        let markup = text.contains("<")
+        let values = pieces.names.compactMap { texts[$0] }
+        guard markup || values.contains(where: { $0.contains("<") }) else { return pieces.filled(texts) }
+        return pieces.filledAsMarkup(texts, literalIsMarkup: markup)
     }
 
     /// The narration `id`, or an error at `path` naming the ids there are.
