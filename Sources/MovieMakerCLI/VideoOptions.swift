@@ -56,31 +56,12 @@ enum FrameRateArgument {
     /// A decimal within 0.005 of N×1000/1001 is taken as that NTSC rate; any other decimal is taken exactly.
     static func parse(_ text: String) throws(ArgumentValueError) -> FrameRate {
         let expected = "expected frames per second from 1 to 240: a whole number (30), a decimal (29.97, 23.976) or a fraction (30000/1001)"
+        // Digits, a point and a slash only: no signs, exponents or spaces inside a flag's value.
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        var rate: FrameRate?
-        if let slash = trimmed.firstIndex(of: "/") {
-            if let n = Int(trimmed[..<slash]), let d = Int(trimmed[trimmed.index(after: slash)...]) {
-                rate = FrameRate(numerator: n, denominator: d)
-            }
-        } else if let whole = Int(trimmed) {
-            rate = FrameRate(numerator: whole)
-        } else if let value = Double(trimmed), value.isFinite, value > 0,
-                  let point = trimmed.firstIndex(of: "."), trimmed.allSatisfy({ $0.isNumber || $0 == "." }) {
-            let ntsc = (value * 1.001).rounded()
-            if abs(value - ntsc * 1000 / 1001) < 0.005 {
-                rate = FrameRate(numerator: Int(ntsc) * 1000, denominator: 1001)
-            } else {
-                let decimals = trimmed.distance(from: point, to: trimmed.endIndex) - 1
-                if decimals <= 6, let digits = Int(trimmed.replacingOccurrences(of: ".", with: "")) {
-                    rate = FrameRate(numerator: digits, denominator: Int(pow10(decimals)))
-                }
-            }
-        }
+        let rate = trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "/") }) ? FrameRate(reading: trimmed) : nil
         guard let rate, range.contains(rate.framesPerSecond) else { throw ArgumentValueError(expected) }
         return rate
     }
-
-    private static func pow10(_ n: Int) -> Int { (0..<n).reduce(1) { acc, _ in acc * 10 } }
 }
 
 /// Reads an x264 preset name.

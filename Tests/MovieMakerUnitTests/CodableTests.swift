@@ -86,7 +86,11 @@ private func decodingError<T: Decodable>(_ type: T.Type, _ text: String) -> Movi
         for rate in [FrameRate.film, .ntscFilm, .pal, .ntsc, .ntsc60, 60, FrameRate(numerator: 2997, denominator: 100)!] { try roundTrip(rate) }
         #expect(try json(FrameRate.pal) == "25")
         #expect(try json(FrameRate.ntsc) == "\"30000/1001\"")
-        #expect(try decode(FrameRate.self, "29.97") == FrameRate(numerator: 2997, denominator: 100))
+        // The NTSC decimals mean the 1000/1001 rates, as on the command line; fractions stay exact.
+        #expect(try decode(FrameRate.self, "29.97") == .ntsc)
+        #expect(try decode(FrameRate.self, "23.976") == .ntscFilm)
+        #expect(try decode(FrameRate.self, "\"2997/100\"") == FrameRate(numerator: 2997, denominator: 100))
+        #expect(try decode(FrameRate.self, "12.5") == FrameRate(numerator: 25, denominator: 2))
         #expect(try decode(FrameRate.self, "\"24000/1001\"") == .ntscFilm)
         #expect(try decode(FrameRate.self, "\"30\"") == 30)
         #expect(decodingError(FrameRate.self, "0")?.description.contains("invalid frame rate") == true)

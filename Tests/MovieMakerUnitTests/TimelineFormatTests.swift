@@ -206,6 +206,23 @@ import MovieMakerTestSupport
         }
     }
 
+    @Test("output.fps 29.97, 23.976 and 59.94 mean the NTSC rates, as --fps does; other decimals and fractions are exact")
+    func ntscDecimalFrameRates() throws {
+        func fps(_ json: String) throws -> FrameRate? {
+            try Timeline(jsonText: #"{"version": 1, "output": {"fps": "# + json + #"}, "tracks": []}"#).output.fps
+        }
+        #expect(try fps("29.97") == .ntsc)
+        #expect(try fps("23.976") == .ntscFilm)
+        #expect(try fps("59.94") == .ntsc60)
+        #expect(try fps("\"29.97\"") == .ntsc)
+        #expect(try fps("\"2997/100\"") == FrameRate(numerator: 2997, denominator: 100))
+        #expect(try fps("12.5") == FrameRate(numerator: 25, denominator: 2))
+        #expect(try fps("24.0") == 24)
+        // Written back as the fraction it means, so the canonical text reads the same rate.
+        let timeline = try Timeline(jsonText: #"{"version": 1, "output": {"fps": 29.97}, "tracks": []}"#)
+        #expect(try timeline.jsonText().contains("\"30000/1001\""))
+    }
+
     @Test("a description decodes, and its canonical text decodes to an equal value and encodes to the same bytes")
     func canonicalRoundTrip() throws {
         let timeline = try Timeline(jsonText: Self.everything)

@@ -656,9 +656,8 @@ extension Timeline.Output {
             case let .string(t): text = t
             default: text = nil
             }
-            guard let text, let (n, d) = ExactNumber.parse(text), n > 0, n <= 1_000_000, d <= 1_000_000,
-                  let rate = FrameRate(numerator: Int(n), denominator: Int(d)) else {
-                throw o.fail("fps", "must be frames per second from 1 to 240: a number (30, 25) or an exact fraction string (\"30000/1001\"), got \(v.shortDescription)")
+            guard let text, let rate = FrameRate(reading: text), rate.numerator <= 1_000_000, rate.denominator <= 1_000_000 else {
+                throw o.fail("fps", "must be frames per second from 1 to 240: a number (30, 25, 29.97 for 30000/1001) or an exact fraction string (\"30000/1001\"), got \(v.shortDescription)")
             }
             guard (1...240).contains(rate.framesPerSecond) else {
                 throw o.fail("fps", "must be from 1 to 240 frames per second, got \(v.shortDescription)")

@@ -60,13 +60,34 @@ public struct FrameRate: Hashable, Sendable, CustomStringConvertible, Expressibl
     public var description: String { denominator == 1 ? "\(numerator)" : "\(numerator)/\(denominator)" }
 }
 
+extension FrameRate {
+    /// Reads frames per second as people write them: `30`, `12.5`, `"30000/1001"`, and the decimals
+    /// `29.97`, `23.976`, `59.94` as the N×1000/1001 rates they stand for; nil when `text` is none of these.
+    ///
+    /// Cameras, editors and the command line all mean 30000/1001 by "29.97"; reading it as exactly
+    /// 2997/100 would make a rate that matches no phone clip and drifts a frame every 33 seconds against
+    /// one. A decimal within 0.005 of N×1000/1001 is taken as that rate; fractions are always exact.
+    package init?(reading text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let (n, d) = ExactNumber.parse(trimmed), n > 0, n <= Int.max, d <= Int.max else { return nil }
+        if trimmed.contains("."), !trimmed.contains("/"), d > 1 {
+            let value = Double(n) / Double(d)
+            let whole = (value * 1.001).rounded()
+            if whole >= 1, whole <= 1_000_000, abs(value - whole * 1000 / 1001) < 0.005 {
+                self.init(numerator: Int(whole) * 1000, denominator: 1001)
+                return
+            }
+        }
+        self.init(numerator: Int(n), denominator: Int(d))
+    }
+}
+
 extension FrameRate: Codable {
-    /// Reads a frame rate written as a number of frames per second (`30`, `29.97`, exact) or a string
-    /// holding one or a fraction (`"30000/1001"`).
+    /// Reads a frame rate written as a number of frames per second (`30`, `12.5`, `29.97` for
+    /// 30000/1001) or a string holding one or a fraction (`"30000/1001"`); see `init?(reading:)`.
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decodeExactNumberText()
-        guard let text, let (n, d) = ExactNumber.parse(text), n <= Int.max, d <= Int.max,
-              let rate = FrameRate(numerator: Int(n), denominator: Int(d)) else {
+        guard let text, let rate = FrameRate(reading: text) else {
             throw MovieMakerError.invalidFrameRate(text.map { "\"\($0)\"" } ?? "(not a number)").decodingError(at: decoder.codingPath)
         }
         self = rate
