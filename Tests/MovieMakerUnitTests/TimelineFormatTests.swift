@@ -206,6 +206,22 @@ import MovieMakerTestSupport
         }
     }
 
+    @Test("a tiny gain in decibels is written as plain digits and read back the same; exponents are read too")
+    func decibelsRoundTrip() throws {
+        func item(_ volume: String) -> String {
+            #"{"version": 1, "tracks": [{"kind": "audio", "items": [{"type": "audio", "source": {"file": "a.wav"}, "volume": "# + volume + "}]}]}"
+        }
+        for (given, value) in [("\"-0.00001dB\"", -0.00001), ("\"-1e-3dB\"", -0.001), ("\"1.5E1dB\"", 15.0), ("\"-6dB\"", -6.0)] {
+            let timeline = try Timeline(jsonText: item(given))
+            let text = try timeline.jsonText()
+            #expect(!text.contains("e-"), "\(given) written as \(text)")
+            #expect(try Timeline(jsonText: text) == timeline, "\(given) does not read back: \(text)")
+            #expect(Volume.decibels(value).description.hasSuffix("dB"))
+        }
+        #expect(Volume.decibels(-0.00001).description == "-0.00001dB")
+        #expect(Volume.decibels(-6).description == "-6dB")
+    }
+
     @Test("output.fps 29.97, 23.976 and 59.94 mean the NTSC rates, as --fps does; other decimals and fractions are exact")
     func ntscDecimalFrameRates() throws {
         func fps(_ json: String) throws -> FrameRate? {

@@ -37,7 +37,10 @@ public enum Volume: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .factor(f): return JSONValue.double(f).map { if case let .number(t) = $0 { return t } else { return "" } } ?? "\(f)"
-        case let .decibels(d): return (JSONValue.double(d).map { if case let .number(t) = $0 { return t } else { return "" } } ?? "\(d)") + "dB"
+        case let .decibels(d):
+            // Plain digits ("-0.00001dB", not "-1e-05dB"): the form people write and the schema's pattern shows.
+            if let (p, q) = ExactNumber.decimal("\(d)"), let plain = ExactNumber.decimalString(p, q) { return plain + "dB" }
+            return "\(d)dB"
         }
     }
 }

@@ -317,7 +317,7 @@ struct SpecObject {
         case let .string(text):
             let t = text.trimmingCharacters(in: .whitespaces)
             guard t.hasSuffix("dB"), let d = Double(t.dropLast(2).trimmingCharacters(in: .whitespaces)), d.isFinite,
-                  t.dropLast(2).trimmingCharacters(in: .whitespaces).allSatisfy({ $0.isNumber || "+-.".contains($0) }) else {
+                  t.dropLast(2).trimmingCharacters(in: .whitespaces).allSatisfy({ $0.isNumber || "+-.eE".contains($0) }) else {
                 throw fail(key, "must be a factor such as 0.5 or decibels such as \"-6dB\", got \(v.shortDescription)")
             }
             guard (-100...24).contains(d) else { throw fail(key, "must be from -100dB to 24dB, got \(v.shortDescription)") }

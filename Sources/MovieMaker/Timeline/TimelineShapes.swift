@@ -40,7 +40,7 @@ enum TimelineShapes {
             "speed": Schema.oneOf([Schema.number(minimum: 0.25, maximum: 4),
                                    Schema.string(pattern: #"^\s*[0-9]+(\.[0-9]+)?\s*/\s*[0-9]+(\.[0-9]+)?\s*$"#)]),
             "volume": Schema.oneOf([Schema.number(minimum: 0, maximum: 16),
-                                    Schema.string(pattern: #"^\s*[+-]?[0-9]+(\.[0-9]+)?\s*dB\s*$"#)]),
+                                    Schema.string(pattern: #"^\s*[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?\s*dB\s*$"#)]),
             "fit": Schema.enumeration(Slideshow.Fit.allCases.map(\.rawValue)),
             "easing": Schema.anyOf([Schema.enumeration(Easing.allNames),
                                     Schema.string(pattern: #"^\s*(cubic-bezier|steps|spring)\s*\(|\.(reversed|mirrored|squished|then)"#)]),
