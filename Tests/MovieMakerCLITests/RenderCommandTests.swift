@@ -348,6 +348,8 @@ struct RenderCommandTests {
             e("missing file", item1 + ["source", "file"], .string("missing.mp4"), at: "tracks[0].items[1].source.file", "no such file", schema: false),
             e("undeclared slot", item1 + ["source"], .object(["slot": .string("nope")]), at: "tracks[0].items[1].source.slot", "no slot is named \"nope\"", schema: false),
             e("unknown placeholder", item0 + ["text"], .string("Hi {{who}}"), at: "tracks[0].items[0].text", "{{who}} names no slot", schema: false),
+            e("a placeholder with a space", item0 + ["text"], .string("Hi {{first name}}"), at: "tracks[0].items[0].text",
+              "write {{first_name}}", schema: false),
             e("transition after the last item", item2 + ["transition"], .object(["name": .string("fade")]), at: "tracks[0].items[2].transition",
               "the last item of a video track", schema: false),
             e("a video item given a text slot", item1 + ["source"], .object(["slot": .string("name")]), at: "tracks[0].items[1].source.slot",

@@ -206,6 +206,24 @@ import MovieMakerTestSupport
         }
     }
 
+    @Test("a {{placeholder}} that is not a slot name is refused with the name to write; other braces stay literal text")
+    func misspelledPlaceholders() throws {
+        #expect(Timeline.misspelledPlaceholder(in: "Hi {{first name}}!") == "first name")
+        #expect(Timeline.misspelledPlaceholder(in: "{{ok}} and {{user.name}}") == "user.name")
+        for literal in ["{{ }}", "{{}}", #"{{"a": 1}}"#, "{{ok}}", "{{1 2}}", "{{ first name", "no braces"] {
+            #expect(Timeline.misspelledPlaceholder(in: literal) == nil, "\(literal)")
+        }
+        let text = #"{"version": 1, "tracks": [{"kind": "video", "items": [{"type": "title", "text": "{{ }} is how {{ braces }} look"}]}]}"#
+        let timeline = try Timeline(jsonText: text.replacingOccurrences(of: "{{ braces }}", with: "Mustache"))
+        #expect(timeline.tracks.count == 1)
+        do {
+            _ = try Timeline(jsonText: #"{"version": 1, "tracks": [{"kind": "video", "items": [{"type": "title", "text": "Hi {{first name}}"}]}]}"#)
+            Issue.record("{{first name}} was read as literal text")
+        } catch {
+            #expect(error.description.contains("tracks[0].items[0].text") && error.description.contains("{{first_name}}"), "\(error)")
+        }
+    }
+
     @Test("a tiny gain in decibels is written as plain digits and read back the same; exponents are read too")
     func decibelsRoundTrip() throws {
         func item(_ volume: String) -> String {

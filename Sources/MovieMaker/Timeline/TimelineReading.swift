@@ -415,6 +415,10 @@ struct SpecObject {
             }
             guard slot.kind == .text else { throw fail(key, "{{\(name)}} names a \(slot.kind.rawValue) slot: only text slots go into text") }
         }
+        if let near = Timeline.misspelledPlaceholder(in: s) {
+            let fixed = String(near.map { $0 == " " || $0 == "." ? "_" : $0 })
+            throw fail(key, "{{\(near)}} is not a slot name, so it would show as written: slot names hold letters, digits, _ and - (no spaces); write {{\(fixed)}} and declare \"\(fixed)\" under \"slots\"")
+        }
         return s
     }
 
@@ -449,6 +453,25 @@ struct SpecObject {
 }
 
 extension Timeline {
+    /// The inside of the first `{{…}}` in `text` that reads like a slot reference but is not a slot name
+    /// (`{{first name}}`, `{{user.name}}`), trimmed; nil when there is none. Braces around anything else
+    /// (`{{ }}`, `{{"a": 1}}`) stay literal text.
+    static func misspelledPlaceholder(in text: String) -> String? {
+        var rest = Substring(text)
+        while let open = rest.range(of: "{{") {
+            guard let close = rest[open.upperBound...].range(of: "}}") else { return nil }
+            let inside = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+            let wordy = inside.unicodeScalars.allSatisfy {
+                $0.properties.isAlphabetic || ("0"..."9").contains($0) || " _-.".unicodeScalars.contains($0)
+            }
+            if !inside.isEmpty, wordy, inside.unicodeScalars.contains(where: { $0.properties.isAlphabetic }), !isSlotName(inside) {
+                return inside
+            }
+            rest = rest[close.upperBound...]
+        }
+        return nil
+    }
+
     /// Whether `name` can name a slot: a letter or `_`, then letters, digits, `_` and `-`.
     static func isSlotName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
