@@ -92,11 +92,12 @@ extension RenderCommand {
             throw InputError("--batch \(error.message)")
         }
         if description.requireSlots {
-            let fromOption = Set(description.slots.compactMap { $0.split(separator: "=").first.map(String.init) })
+            // --slot and --media fill a slot for every row (load has already checked their values).
+            let fromOption = Set(try description.slotValuesFromOptions(in: template).keys)
             let given = Set(table.columns).union(fromOption)
             let open = template.slots.keys.filter { !given.contains($0) }.sorted()
             if !open.isEmpty {
-                throw InputError("--require-slots: no column of \(rowsFile) (nor --slot) fills \(open.joined(separator: ", ")); add \(open.count == 1 ? "a column" : "columns") named so")
+                throw InputError("--require-slots: no column of \(rowsFile) (nor --slot or --media) fills \(open.joined(separator: ", ")); add \(open.count == 1 ? "a column" : "columns") named so")
             }
             // A blank cell (or a key a JSON Lines row leaves out) keeps the template's default too.
             let blanks = table.rows.compactMap { row -> String? in

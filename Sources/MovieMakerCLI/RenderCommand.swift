@@ -123,6 +123,13 @@ struct DescriptionOptions: ParsableArguments {
         return filled
     }
 
+    /// The slot values `--slot` and `--media` give, in `template` (the description as `load` read it).
+    func slotValuesFromOptions(in template: Timeline) throws -> [String: Timeline.SlotValue] {
+        do { return try template.slotValues(assignments: slots, media: media) } catch {
+            throw DescriptionError(file: spec, error: error)
+        }
+    }
+
     /// Checks the loudness target's range.
     func validateOverrides() throws {
         if let platform, size != nil {

@@ -153,6 +153,26 @@ struct RenderBatchTests {
         #expect(filled.status == 0, "\(filled.stderr)")
     }
 
+    /// `--media` fills its slots for every row, as `--slot` does: `--require-slots` counts them as filled.
+    @Test func requireSlotsCountsSlotsFilledByMedia() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try Self.project()
+        try "name\nAna\nBo\n".write(to: folder.file("rows.csv"), atomically: true, encoding: .utf8)
+        let base = ["render", folder.file("card.json").path, "--batch", folder.file("rows.csv").path,
+                    "--output-pattern", folder.url.path + "/out/{row}.mp4", "--require-slots", "--slot", "photo=" + folder.file("photo-1.png").path]
+        let open = try CLI.run(base)
+        #expect(open.status == 64 && open.stderr.contains("fills clip"), "\(open.status): \(open.stderr)")
+        let r = try CLI.run(base + ["--media", folder.file("clip-1.mp4").path])
+        #expect(r.status == 0, "\(r.stderr)")
+        // Row 2 shows clip-1 (not the template's clip-0): the same bytes as a render given it by --slot.
+        let single = folder.file("single.mp4")
+        let s = try CLI.run(["render", folder.file("card.json").path, "--slot", "name=Bo", "--slot", "photo=" + folder.file("photo-1.png").path,
+                             "--slot", "clip=" + folder.file("clip-1.mp4").path, "-o", single.path, "-q"])
+        #expect(s.status == 0, "\(s.stderr)")
+        #expect(try Data(contentsOf: folder.file("out/2.mp4")) == Data(contentsOf: single))
+        #expect(try decodeAll(single).count == 21)
+    }
+
     @Test func aRowNeverWritesOverAFileAnotherRowOrTheTemplateReads() throws {
         guard CLI.isBuilt else { return }
         let folder = try Self.project()
