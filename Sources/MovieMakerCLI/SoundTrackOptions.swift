@@ -63,7 +63,21 @@ struct SoundTrackOptions: ParsableArguments {
     /// unreadable file fails before any picture is looked at; nil without `--music`.
     func musicBed() throws -> AudioClip? {
         guard let music else { return nil }
-        return try AudioClip(url: URL(fileURLWithPath: music))
-            .musicBed(volume: .decibels(musicVolume), fadeIn: Time(value: 1, timescale: 2), fadeOut: musicFadeOut, loop: musicLoop)
+        let song: AudioClip
+        do { song = try AudioClip(url: URL(fileURLWithPath: music)) } catch {
+            throw InputError("--music \(music): \(error.message)")
+        }
+        // A loop joins the song's end to its start with a short crossfade, which needs a song longer than two of them.
+        if musicLoop, let length = song.trimmedDuration, length <= song.loopCrossfade.duration * 2 {
+            throw InputError("--music \(music) lasts \(Self.seconds(length)) s, too short to loop (a loop needs more than "
+                             + "\(Self.seconds(song.loopCrossfade.duration * 2)) s): give a longer song, or --no-music-loop to play it once")
+        }
+        return song.musicBed(volume: .decibels(musicVolume), fadeIn: Time(value: 1, timescale: 2), fadeOut: musicFadeOut, loop: musicLoop)
+    }
+
+    /// `length` in seconds for a message: `0.0001`, `2.5`.
+    private static func seconds(_ length: Time) -> String {
+        let s = length.seconds
+        return s >= 1 ? String(format: "%.1f", s) : String(format: "%.4g", s)
     }
 }

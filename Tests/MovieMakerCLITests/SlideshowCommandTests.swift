@@ -166,6 +166,25 @@ struct SlideshowCommandTests {
                 "\(idle.stderr)")
     }
 
+    /// A song that cannot be read, has no sound or is too short to loop is named as --music, with what to do.
+    @Test func unusableMusicIsNamedAsTheOption() throws {
+        guard CLI.isBuilt else { return }
+        let (folder, _) = try Self.photoFolder()
+        let blip = folder.file("blip.wav"), notes = folder.file("notes.mp3"), silent = folder.file("silent.mp4")
+        try ProceduralSound(duration: 0.01) { t in 0.2 * sin(2 * .pi * 440 * t) }.writeWAV(to: blip)
+        try "not a song".write(to: notes, atomically: true, encoding: .utf8)
+        try Clip.color(.red, duration: 0.2).render(to: silent, width: 64, height: 48, fps: 10)
+        let out = folder.file("out.mp4")
+        try expectError([folder.url.path, "--music", blip.path, "-o", out.path], naming: ["--music", "blip.wav", "too short to loop", "--no-music-loop"], status: 64)
+        try expectError([folder.url.path, "--music", notes.path, "-o", out.path], naming: ["--music", "notes.mp3"], status: 64)
+        try expectError([folder.url.path, "--music", silent.path, "-o", out.path], naming: ["--music", "silent.mp4", "no audio stream"], status: 64)
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+        // Played once, the blip is fine.
+        let once = try CLI.run(["slideshow", folder.url.path, "--music", blip.path, "--no-music-loop", "--size", "64x48", "-o", out.path])
+        #expect(once.status == 0, "\(once.stderr)")
+        #expect(try decodeAll(out).count > 0)
+    }
+
     @Test func unwritableOutputIsRefusedBeforeAnyWork() throws {
         guard CLI.isBuilt else { return }
         let (folder, _) = try Self.photoFolder()
