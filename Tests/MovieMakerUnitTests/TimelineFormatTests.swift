@@ -206,6 +206,20 @@ import MovieMakerTestSupport
         }
     }
 
+    @Test("a background image fits fill or fit; stretch and center are refused at output.background.fit, not drawn as fill")
+    func backgroundImageFits() throws {
+        func read(_ fit: String) throws -> Timeline {
+            try Timeline(jsonText: #"{"version": 1, "output": {"background": {"image": "paper.jpg", "fit": ""# + fit + #""}}, "tracks": []}"#)
+        }
+        #expect(try read("fit").output.backdrop == .image("paper.jpg", fit: .fit))
+        #expect(try read("fill").output.backdrop == .image("paper.jpg", fit: .fill))
+        for fit in ["stretch", "center"] {
+            do { _ = try read(fit); Issue.record("\(fit) was read") } catch {
+                #expect("\(error)".contains("output.background.fit") && "\(error)".contains("\"fill\""), "\(error)")
+            }
+        }
+    }
+
     @Test("a {{placeholder}} that is not a slot name is refused with the name to write; other braces stay literal text")
     func misspelledPlaceholders() throws {
         #expect(Timeline.misspelledPlaceholder(in: "Hi {{first name}}!") == "first name")

@@ -405,7 +405,8 @@ extension Timeline {
         /// A linear gradient through the colours, at `angle` degrees as CSS measures them (90: left to
         /// right, 180: top to bottom; default 180): `{"gradient": ["#123", "#456"], "angle": 180}`.
         case gradient([ColorText], angle: Double?)
-        /// A picture filling the frame: `{"image": "paper.jpg", "fit": "fill"}`.
+        /// A picture under the tracks: `{"image": "paper.jpg", "fit": "fill"}`; `fit` is `.fill` (the default,
+        /// cropped to cover the frame) or `.fit` (whole, on black): a render refuses the others.
         case image(String, fit: ImageFit?)
         /// The movie itself, scaled to cover the frame and blurred, behind it: `"blur"` (as the slideshow's
         /// `blur` fit), or `{"blur": 40}` for another radius in output pixels (default: 4 % of the frame height). Items then leave the bars

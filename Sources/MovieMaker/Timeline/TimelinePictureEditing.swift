@@ -54,7 +54,7 @@ extension TimelineShapes {
     ])
     static let imageBackdrop = SpecShape(name: "imageBackground", doc: "A picture under the tracks.", fields: [
         SpecField("image", Schema.string(minLength: 1), required: true, "The picture's path, relative to the description."),
-        SpecField("fit", Schema.enumeration(ImageFit.allCases.map(\.rawValue)), "How it fills the frame (default fill)."),
+        SpecField("fit", Schema.enumeration(Timeline.Backdrop.imageFits.map(\.rawValue)), "How it fills the frame: fill (cropped to cover it, the default) or fit (whole, on black)."),
     ])
     static let blurBackdrop = SpecShape(name: "blurBackground", doc: "The movie itself, blurred, behind it.", fields: [
         SpecField("blur", Schema.number(minimum: 0, maximum: GaussianBlur.maximumRadius), required: true, "The blur radius in output pixels."),
@@ -136,13 +136,25 @@ extension SpecObject {
             return (nil, .gradient(colors, angle: try g.double("angle", in: -360...360)))
         case let .object(o) where o["image"] != nil:
             let i = try SpecObject(v, at: p, shape: TimelineShapes.imageBackdrop, what: "an image background")
-            return (nil, .image(try i.string("image", required: true, nonEmpty: true)!, fit: try i.choice("fit", ImageFit.self, what: "fit")))
+            let fit = try i.choice("fit", ImageFit.self, what: "fit")
+            if let fit, !Timeline.Backdrop.imageFits.contains(fit) { throw i.fail("fit", Timeline.Backdrop.imageFitProblem(fit)) }
+            return (nil, .image(try i.string("image", required: true, nonEmpty: true)!, fit: fit))
         case let .object(o) where o["blur"] != nil:
             let b = try SpecObject(v, at: p, shape: TimelineShapes.blurBackdrop, what: "a blurred background")
             return (nil, .blur(radius: try b.double("blur", in: 0...GaussianBlur.maximumRadius)))
         default:
             throw .invalidDescription(p, "must be a colour (\"#101018\"), \"blur\", {\"gradient\": [colours], \"angle\": 90}, {\"image\": \"file.jpg\"} or {\"blur\": 40}, got \(v.shortDescription)")
         }
+    }
+}
+
+extension Timeline.Backdrop {
+    /// The fits a background image takes: it covers the frame, or shows whole on black.
+    static let imageFits: [ImageFit] = [.fill, .fit]
+    /// Why `fit` cannot place a background image, and what to write.
+    static func imageFitProblem(_ fit: ImageFit) -> String {
+        "a background image is shown \"fill\" (cropped to cover the frame, the default) or \"fit\" (whole, on black), not \"\(fit.rawValue)\": "
+            + (fit == .stretch ? "stretch the picture to the frame's shape before using it" : "for a picture at its own size, put a photo item on a track")
     }
 }
 
@@ -214,7 +226,8 @@ extension TimelineCompiler {
             let slideshowFit: Slideshow.Fit
             switch fit ?? .fill {
             case .fit: slideshowFit = .fit
-            case .stretch, .fill, .center: slideshowFit = .fill
+            case .fill: slideshowFit = .fill
+            case .stretch, .center: throw .invalidDescription(path.appending("fit"), Timeline.Backdrop.imageFitProblem(fit ?? .fill))
             }
             return Clip.photo(url, duration: duration, fit: slideshowFit, background: .black)
         case .blur:
