@@ -478,6 +478,17 @@ import MovieMakerTestSupport
         }
     }
 
+    @Test("A mask item cannot end at a narration point: refused at its path, not left at the reader's 1 s placeholder")
+    func aMaskIsNotTimedByANarration() throws {
+        let text = #"{"version": 1, "output": {"size": "64x48"}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": {"until": "n1"}, "mask": {"item": {"type": "color", "color": "white", "duration": {"until": "n1"}}}}]}, {"kind": "audio", "items": [{"type": "narration", "id": "n1", "text": "Hello."}]}]}"#
+        #expect { _ = try Timeline(jsonText: text) } throws: { error in
+            guard let e = error as? MovieMakerError else { return false }
+            return e.location?.jsonPath == "tracks[0].items[0].mask.item.duration" && e.message.contains("time the masked item by the narration")
+        }
+        // The masked item itself may be timed by it.
+        _ = try Timeline(jsonText: text.replacingOccurrences(of: #""color": "white", "duration": {"until": "n1"}"#, with: #""color": "white", "duration": "5s""#))
+    }
+
     @Test("Slot values in a narration are spoken as written: escaped when the text is SSML markup, never read as tags")
     func narrationSlotValuesAreEscapedForMarkup() {
         let tagged = Timeline.pieces(of: #"Hi {{name}}. <break time="300ms"/>"#)

@@ -110,6 +110,10 @@ extension SpecObject {
         if case let .object(o) = itemValue, case let .string(t)? = o["type"], !Timeline.Split.cellTypes.contains(t) {
             throw .invalidDescription(itemPath.appending("type"), "a mask cannot be a \(t) item: masks are \(SpecObject.list(Timeline.Split.cellTypes))")
         }
+        // Only a track's items are timed by a narration; a mask's would keep the reader's 1 s placeholder.
+        if case let .object(o) = itemValue, case .object? = o["duration"] {
+            throw .invalidDescription(itemPath.appending("duration"), "a mask item cannot end at a narration point: give it a time (\"3s\") or leave the duration out, and time the masked item by the narration")
+        }
         var maskContext = context
         maskContext.trackKind = .overlay
         maskContext.splitCell = false
