@@ -218,6 +218,9 @@ struct TitleCommand: RenderingCommand {
         if let d = entranceDuration, !(d >= 0 && d.isFinite) {
             throw ValidationError("--entrance-duration \(d) must be 0 or more seconds")
         }
+        if let d = entranceDuration, d > duration.seconds {
+            throw ValidationError("--entrance-duration \(d) is longer than the card (--duration \(duration.seconds)): the title would never finish arriving; shorten one or lengthen the other")
+        }
         if backgroundImage != nil && backgroundVideo != nil {
             throw ValidationError("--background-image and --background-video both put something behind the card: give one of them")
         }

@@ -140,6 +140,7 @@ struct TitleCommandTests {
         try expectUsageError(["--duration", "2", "--still", "3", "-o", "x.png"], naming: ["--still"])
         try expectUsageError(["--still", "1", "-o", "OUT"], naming: ["--still", ".png"])
         try expectUsageError(["-o", "/nonexistent-folder/x.mp4"], naming: ["/nonexistent-folder"])
+        try expectUsageError(["--duration", "1", "--entrance-duration", "3", "-o", "OUT"], naming: ["--entrance-duration 3", "never finish arriving"])
     }
 
     @Test func existingFileSurvivesAFailedRender() throws {

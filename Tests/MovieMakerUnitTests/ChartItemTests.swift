@@ -38,6 +38,22 @@ struct ChartItemTests {
         #expect(message(#"{"type": "chart", "kind": "counter", "duration": "1s"}"#).contains("to"))
         #expect(message(#"{"type": "chart", "kind": "counter", "to": 1, "locale": "xx_NOWHERE", "duration": "1s"}"#).contains("tracks[1].items[0].locale"))
         #expect(message(#"{"type": "chart", "kind": "counter", "to": 1, "decimals": 9, "duration": "1s"}"#).contains("tracks[1].items[0].decimals"))
+        // The table charts' keys would do nothing on a counter: refused, not ignored.
+        for key in [#""title": "Sales""#, #""colors": ["red"]"#, #""hole": 0.5"#, #""periodDuration": "1s""#] {
+            let text = message(#"{"type": "chart", "kind": "counter", "to": 1, "duration": "1s", "# + key + "}")
+            let name = String(key.dropFirst().prefix { $0 != "\"" })
+            #expect(text.contains("tracks[1].items[0].\(name)") && text.contains("a counter shows one number"), "\(text)")
+        }
+    }
+
+    @Test("a count longer than the counter, which would stop short of its number, is refused at countDuration")
+    func countLongerThanTheCounter() throws {
+        let long = try Self.timeline(#"{"type": "chart", "kind": "counter", "to": 900, "duration": "1s", "countDuration": "3s"}"#)
+        #expect { _ = try long.composition(Timeline.RenderOptions(drawingThreads: 1)) } throws: { error in
+            "\(error)".contains("tracks[1].items[0].countDuration") && "\(error)".contains("stop short of 900")
+        }
+        let exact = try Self.timeline(#"{"type": "chart", "kind": "counter", "to": 900, "duration": "1s", "countDuration": "1s"}"#)
+        #expect(try exact.composition(Timeline.RenderOptions(drawingThreads: 1)).frameCount == 20)
     }
 
     @Test("a counter moves while it counts and holds its last value after countDuration")

@@ -478,6 +478,17 @@ import MovieMakerTestSupport
         }
     }
 
+    @Test("a title whose entrance outlasts it, which would never finish arriving, is refused at entranceDuration")
+    func entranceLongerThanTheTitle() throws {
+        func timeline(_ entrance: String) throws -> Timeline {
+            try Timeline(jsonText: #"{"version": 1, "output": {"size": "64x48", "fps": 10}, "tracks": [{"kind": "video", "items": [{"type": "title", "text": "Hi", "duration": "1s", "entranceDuration": ""# + entrance + #""}]}]}"#)
+        }
+        #expect { _ = try timeline("3s").composition(Timeline.RenderOptions(drawingThreads: 1)) } throws: { error in
+            "\(error)".contains("tracks[0].items[0].entranceDuration") && "\(error)".contains("never finish arriving")
+        }
+        #expect(try timeline("1s").composition(Timeline.RenderOptions(drawingThreads: 1)).frameCount == 10)
+    }
+
     @Test("A mask item cannot end at a narration point: refused at its path, not left at the reader's 1 s placeholder")
     func aMaskIsNotTimedByANarration() throws {
         let text = #"{"version": 1, "output": {"size": "64x48"}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": {"until": "n1"}, "mask": {"item": {"type": "color", "color": "white", "duration": {"until": "n1"}}}}]}, {"kind": "audio", "items": [{"type": "narration", "id": "n1", "text": "Hello."}]}]}"#

@@ -145,6 +145,10 @@ extension Timeline.Chart: TimelineItemKind {
         if kind == .counter {
             guard chart.to != nil else { throw .invalidDescription(path, "a counter needs \"to\": the number it ends on") }
             if chart.data != nil { throw i.fail("data", "a counter counts from \"from\" to \"to\"; a table is for barRace, bar, line and pie") }
+            // A counter draws one number in `color`: the table charts' keys would do nothing.
+            for key in ["title", "colors", "hole", "periodDuration"] where i.value(key) != nil {
+                throw i.fail(key, "is for barRace, bar, line and pie charts; a counter shows one number (its colour is \"color\", its text around it \"prefix\" and \"suffix\")")
+            }
         } else {
             guard chart.data != nil else {
                 throw .invalidDescription(path, "a \(kind.rawValue) chart needs \"data\": {\"file\": \"sales.csv\"} or rows [[\"name\", \"2019\", \"2020\"], [\"Lisbon\", 12, 15]]")
@@ -261,6 +265,9 @@ extension TimelineCompiler {
         let length = try duration(c.duration, at: path)
         if c.kind != .counter { return try tableChart(c, length: length, at: path) }
         let count = c.countDuration?.time(at: rate) ?? (length >= 2 ? length - 1 : length)
+        if count > length {
+            throw .invalidDescription(path.appending("countDuration"), "the count takes \(count.seconds) s but the counter lasts \(length.seconds) s, so it would stop short of \(Timeline.Chart.format(c.to ?? 0, decimals: c.decimals ?? 0, grouping: ",", decimalMark: ".")): make countDuration at most the duration")
+        }
         let color = try self.color(c.color, at: path.appending("color")) ?? .white
         let locale = Locale(identifier: (c.locale ?? "en_US").replacingOccurrences(of: "-", with: "_"))
         let grouping = locale.groupingSeparator ?? ",", decimalMark = locale.decimalSeparator ?? "."

@@ -169,6 +169,9 @@ extension TimelineCompiler {
         } else if onOverlay {
             card.background = .none
         }
+        if let entrance = t.entranceDuration?.time(at: rate), entrance > card.duration {
+            throw .invalidDescription(path.appending("entranceDuration"), "the entrance takes \(entrance.seconds) s but the title lasts \(card.duration.seconds) s, so it would never finish arriving: shorten entranceDuration or lengthen the duration")
+        }
         card.entrance = animation(t.style ?? .fade, from: t.from ?? .bottom, distance: t.slideDistance,
                                   duration: t.entranceDuration?.time(at: rate), easing: t.easing)
         if let exit = t.exitStyle {
