@@ -270,6 +270,20 @@ struct StitchCommandTests {
         }
     }
 
+    /// An iPhone clip edited or exported on the phone: creation_time is the export's time, Apple's own
+    /// creationdate (with its UTC offset) the recording's. The recording's is the one to order by.
+    @Test func anAppleCreationDateIsPreferredToAnExportsCreationTime() throws {
+        guard FFTools.available else { return }
+        let folder = try TemporaryFolder()
+        let clip = folder.file("IMG_0001.mov")
+        try AudioInTesting.ffmpeg(["-f", "lavfi", "-i", "color=red:s=64x48:d=0.2", "-metadata", "creation_time=2030-01-01T00:00:00Z",
+                                   "-metadata", "com.apple.quicktime.creationdate=2024-06-01T14:05:00+0200", "-movflags", "use_metadata_tags", clip.path])
+        #expect(try VideoFile(url: clip).creationDate == ISO8601DateFormatter().date(from: "2024-06-01T12:05:00Z"))
+        let plain = folder.file("export.mov")
+        try AudioInTesting.ffmpeg(["-f", "lavfi", "-i", "color=red:s=64x48:d=0.2", "-metadata", "creation_time=2030-01-01T00:00:00Z", plain.path])
+        #expect(try VideoFile(url: plain).creationDate == ISO8601DateFormatter().date(from: "2030-01-01T00:00:00Z"))
+    }
+
     @Test func aFileThatIsNeitherAPictureNorAMovieIsRefusedNamingIt() throws {
         guard CLI.isBuilt else { return }
         let (folder, urls) = try Self.clips()

@@ -60,8 +60,10 @@ public struct VideoFile: Sendable, Hashable {
     public let containerFormat: String
     /// When the first frame is presented in the file's own timeline (streams may start after 0).
     let startTime: Time
-    /// When the video was recorded, as the container's `creation_time` says (a moment: MP4/MOV store it
-    /// in UTC), if it does. Unlike the file's modification time it survives copying off the phone.
+    /// When the video was recorded, if the container says: an iPhone's `com.apple.quicktime.creationdate`
+    /// (the capture time with its UTC offset, kept when the clip is edited or exported), else
+    /// `creation_time` (a moment: MP4/MOV store it in UTC, and an export sets it to the export's time).
+    /// Unlike the file's modification time it survives copying off the phone.
     package let creationDate: Date?
 
     /// Probes the video at `url` (see the type's description). Throws `.movieUnreadable` (missing,
@@ -83,7 +85,8 @@ public struct VideoFile: Sendable, Hashable {
         func name(_ p: UnsafePointer<CChar>?) -> String { p.map { String(cString: $0) } ?? "unknown" }
         codec = name(avcodec_get_name(par.codec_id))
         containerFormat = opened.demuxer.formatName
-        creationDate = opened.demuxer.metadata("creation_time").flatMap(Self.date(iso8601:))
+        creationDate = opened.demuxer.metadata("com.apple.quicktime.creationdate").flatMap(Self.date(iso8601:))
+            ?? opened.demuxer.metadata("creation_time").flatMap(Self.date(iso8601:))
         startTime = opened.startTime
         codedWidth = Int(par.width); codedHeight = Int(par.height)
         let orientation = Orientation(stream: opened.borrowedStream)
@@ -128,8 +131,9 @@ public struct VideoFile: Sendable, Hashable {
         }
     }
 
-    /// `2024-06-01T12:05:00.000000Z` (libavformat's form of `creation_time`), with or without fractions
-    /// of a second; nil for anything else, or for the zero time some cameras write when their clock is unset.
+    /// `2024-06-01T12:05:00.000000Z` (libavformat's form of `creation_time`) or `2024-06-01T14:05:00+0200`
+    /// (Apple's), with or without fractions of a second; nil for anything else, or for the zero time some
+    /// cameras write when their clock is unset.
     static func date(iso8601 text: String) -> Date? {
         let plain = ISO8601DateFormatter()
         let fractional = ISO8601DateFormatter()
