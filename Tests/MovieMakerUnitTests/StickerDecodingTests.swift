@@ -233,4 +233,22 @@ struct StickerDecodingTests {
         #expect(duration == 2 && leaf.enter == .pop() && leaf.exit == .slide(from: .top) && leaf.loop && leaf.content == .file(URL(fileURLWithPath: "/s/a.gif")))
         #expect(throws: (any Error).self) { try JSONDecoder().decode(StickerAnimation.self, from: Data(#""spin""#.utf8)) }
     }
+
+    @Test("A sticker's emoji takes a text slot, as a title does: the same pixels as the emoji written out; an empty value is named")
+    func emojiTakesATextSlot() throws {
+        func frame(_ emoji: String, slots: String = "") throws -> PixelBuffer {
+            let composition = try Timeline(jsonText: """
+            {"version": 1, "output": {"size": "160x120", "fps": 10}, \(slots)
+             "tracks": [{"kind": "video", "items": [{"type": "color", "color": "#203040", "duration": "1s"}]},
+                        {"kind": "overlay", "items": [{"type": "sticker", "emoji": "\(emoji)", "duration": "1s", "width": 64}]}]}
+            """).composition(Timeline.RenderOptions(drawingThreads: 1))
+            return try composition.picture.renderFrames(5..<6, width: composition.width, height: composition.height, rate: composition.frameRate)[0]
+        }
+        let slotted = try frame("{{reaction}}", slots: #""slots": {"reaction": {"kind": "text", "default": "🎉"}},"#)
+        let written = try frame("🎉"), other = try frame("⭐")
+        #expect(slotted == written && slotted != other)
+        #expect { _ = try frame("{{reaction}}", slots: #""slots": {"reaction": {"kind": "text", "default": " "}},"#) } throws: { error in
+            "\(error)".contains("tracks[1].items[0].emoji") && "\(error)".contains("empty")
+        }
+    }
 }

@@ -42,7 +42,7 @@ extension Timeline.Sticker: TimelineItemKind {
     static let itemTypes = [
         TimelineItemType("sticker", doc: "An image, animated GIF/WebP/APNG or emoji over the pictures below (overlay tracks), centred unless its transform moves it.", placement: .overlayTrack, fields: [
             SpecField("source", Schema.ref("source"), "The picture: PNG/WebP with alpha, animated GIF, animated WebP or APNG (or a photo)."),
-            SpecField("emoji", Schema.string(minLength: 1), "An emoji drawn in colour, instead of a picture."),
+            SpecField("emoji", Schema.string(minLength: 1), "An emoji drawn in colour, instead of a picture; {{name}} puts a text slot's value there."),
             SpecField("duration", Schema.ref("duration"), "How long it shows (default 3s)."),
             SpecField("width", Schema.number(exclusiveMinimum: 0, maximum: 16384), "Width in output pixels (default: the picture's own; an emoji's size, default 120)."),
             SpecField("height", Schema.number(exclusiveMinimum: 0, maximum: 16384), "Height in output pixels (default: from the width and the aspect)."),
@@ -54,7 +54,8 @@ extension Timeline.Sticker: TimelineItemKind {
 
     static func read(_ i: SpecObject, type: String, at path: JSONPath, _ context: SpecContext) throws(MovieMakerError) -> Self {
         let source = i.value("source") == nil ? nil : try i.source("source", context, kinds: [.photo, .media], what: "a sticker")
-        let emoji = try i.string("emoji", nonEmpty: true)
+        // `{{slot}}` in it is a text slot's value (a reaction a template leaves to its user), as in a title.
+        let emoji = try i.string("emoji", nonEmpty: true) == nil ? nil : try i.text("emoji", context)
         guard (source == nil) != (emoji == nil) else {
             throw .invalidDescription(path, "a sticker needs either \"source\" (a picture: {\"file\": \"star.gif\"}) or \"emoji\" (\"🎉\"), not both and not neither")
         }
@@ -114,7 +115,11 @@ extension TimelineCompiler {
             }
         }
         let enter = animation(x.enter, exit: false), exit = animation(x.exit, exit: true)
-        if let emoji = x.emoji {
+        if let written = x.emoji {
+            let emoji = try interpolate(written, at: path.appending("emoji"))
+            guard !emoji.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw .invalidDescription(path.appending("emoji"), "the emoji is empty once its {{slots}} are filled: give the slot an emoji such as \"🎉\"")
+            }
             let size = (x.width ?? x.height ?? 120) * pixelScale
             return CompiledItem(clip: Clip.emoji(emoji, size: size, duration: d, enter: enter, exit: exit), what: emoji, detail: "emoji")
         }
