@@ -113,24 +113,14 @@ final class Interruption: Sendable {
     /// How far the command has got: `preparing` until `beginWriting()`, then `writing`.
     private enum Phase { case preparing, writing }
 
-    /// The destination's identity (device, inode, size, modification time), to tell whether it changed.
-    private struct Stamp: Equatable {
-        /// `st_dev` and `st_ino`: which file it is.
-        let device: UInt64, inode: UInt64
-        /// `st_size`.
-        let size: Int64
-        /// `st_mtim`: when it was last written.
-        let seconds: Int, nanoseconds: Int
-    }
-
     /// Everything the signal queue and the command's thread share.
     private struct State {
         /// How far the command has got.
         var phase = Phase.preparing
         /// The destination as typed, for the message.
         var destination = ""
-        /// The destination's stamp when the command started (nil: there was no file).
-        var destinationBefore: Stamp?
+        /// The destination's stamp when the command started (`missing`: there was no file).
+        var destinationBefore = FileStamp.missing
         /// The first signal received.
         var signal: Int32?
         /// Whether the cancellation line has been printed (it is printed once).
@@ -154,7 +144,7 @@ final class Interruption: Sendable {
 
     /// Starts turning SIGINT and SIGTERM into a cancel of the render into `destination` (the path as typed).
     func install(destination: String) {
-        let before = Self.stamp(destination)
+        let before = FileStamp(path: destination)
         state.withLock { $0.destination = destination; $0.destinationBefore = before }
         let watching = StopSignal.Sources(all: StopSignal.watch(on: queue) { [self] number in received(number) })
         sources.withLock { $0 = watching }
@@ -248,7 +238,7 @@ final class Interruption: Sendable {
             return
         }
         Terminal.writeError((Terminal.standardErrorIsTerminal ? "\r\u{1B}[2K" : "")
-                            + Self.message(signal: signal, destination: destination, changed: Self.stamp(destination) != before) + "\n")
+                            + Self.message(signal: signal, destination: destination, changed: FileStamp(path: destination) != before) + "\n")
     }
 
     /// The line printed when a signal stops the command. `changed`: the destination is no longer what it
@@ -260,14 +250,6 @@ final class Interruption: Sendable {
             return "moviemaker: cancelled (\(name)): \(destination) was left as it was"
         }
         return "moviemaker: cancelled (\(name)): nothing was written to \(destination)"
-    }
-
-    /// The file at `path`'s stamp, or nil when there is none.
-    private static func stamp(_ path: String) -> Stamp? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return Stamp(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                     seconds: Int(info.st_mtim.tv_sec), nanoseconds: Int(info.st_mtim.tv_nsec))
     }
 }
 

@@ -546,15 +546,8 @@ struct SchemaCommand: ParsableCommand {
     }
 }
 
-/// Whether two paths name the same file (device and inode, through symbolic links).
-enum FileIdentity {
-    /// True when both exist and are the same file (device and inode, through symbolic links).
-    static func same(_ a: String, _ b: String) -> Bool {
-        var sa = stat(), sb = stat()
-        guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
-        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
-    }
-
+/// The inputs of a command line, found by file identity.
+extension FileIdentity {
     /// The input among `arguments` (a command line without the program name) that is the same file as
     /// `destination`: an argument naming an existing file, or a photo directly inside a folder an
     /// argument names (a slideshow's photo folder). The destination's own argument (the value of

@@ -530,32 +530,6 @@ actor StudioProject {
     }
 }
 
-/// Which file a path names and how it was last written: device, inode, size and modification time.
-struct FileStamp: Equatable, Sendable {
-    /// `st_dev`, `st_ino`.
-    let device: UInt64, inode: UInt64
-    /// `st_size`.
-    let size: Int64
-    /// `st_mtim`.
-    let seconds: Int, nanoseconds: Int
-
-    /// The stamp for a file that does not exist.
-    static let missing = FileStamp(device: 0, inode: 0, size: -1, seconds: 0, nanoseconds: 0)
-
-    /// A stamp with the given fields.
-    init(device: UInt64, inode: UInt64, size: Int64, seconds: Int, nanoseconds: Int) {
-        self.device = device; self.inode = inode; self.size = size; self.seconds = seconds; self.nanoseconds = nanoseconds
-    }
-
-    /// The stamp of the file at `path` (following symbolic links); `missing` when there is none.
-    init(path: String) {
-        var s = stat()
-        guard stat(path, &s) == 0 else { self = .missing; return }
-        self.init(device: UInt64(s.st_dev), inode: UInt64(s.st_ino), size: Int64(s.st_size),
-                  seconds: Int(s.st_mtim.tv_sec), nanoseconds: Int(s.st_mtim.tv_nsec))
-    }
-}
-
 /// JSON encoding for the API (sorted keys, so answers are stable).
 enum StudioJSON {
     /// `value` as JSON bytes.

@@ -151,36 +151,24 @@ public struct TemplateBatch: Sendable {
         let inputs = readFiles()
         for (url, row) in zip(urls, rows) {
             let key = url.path
-            guard let reader = inputs.byPath[key] ?? FileKey(path: key).flatMap({ inputs.byFile[$0] }) else { continue }
+            guard let reader = inputs.byPath[key] ?? FileIdentity(path: key).flatMap({ inputs.byFile[$0] }) else { continue }
             throw .invalidBatch(path: "the output pattern \"\(outputPattern)\"", line: row.line,
                                 reason: "\(row.label) would write \(key), which \(reader) names as an input: a batch never writes over its inputs; change the output pattern")
         }
         return urls
     }
 
-    /// A file's device and inode: equal for every path naming the file.
-    private struct FileKey: Hashable {
-        let device: UInt64, inode: UInt64
-        /// The file at `path` (through symbolic links), or nil when there is none.
-        init?(path: String) {
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: (path as NSString).resolvingSymlinksInPath),
-                  let device = (attributes[.systemNumber] as? NSNumber)?.uint64Value,
-                  let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value else { return nil }
-            self.device = device; self.inode = inode
-        }
-    }
-
     /// The files the rows' media cells and the template name, by standardized path and by file, each
     /// with who reads it ("row 2 (line 3)", "the template").
-    private func readFiles() -> (byPath: [String: String], byFile: [FileKey: String]) {
-        var byPath: [String: String] = [:], byFile: [FileKey: String] = [:]
+    private func readFiles() -> (byPath: [String: String], byFile: [FileIdentity: String]) {
+        var byPath: [String: String] = [:], byFile: [FileIdentity: String] = [:]
         func add(_ text: String, relativeTo folder: URL, reader: String) {
             guard !text.isEmpty, !text.contains("://") || text.hasPrefix("file:") else { return }
             let url = TimelineCompiler.resolve(text, from: folder)
             guard url.isFileURL else { return }
             let path = url.path
             if byPath[path] == nil { byPath[path] = reader }
-            if let key = FileKey(path: path), byFile[key] == nil { byFile[key] = reader }
+            if let key = FileIdentity(path: path), byFile[key] == nil { byFile[key] = reader }
         }
         for row in rows {
             for (column, value) in row.values.sorted(by: { $0.key < $1.key }) {
