@@ -76,7 +76,7 @@ struct PhotoProviderTests {
     /// A store of `count` small red photos (64×48, for 64×48 frames) in `folder`, for `threads` drawing threads.
     static func smallStore(_ count: Int, in folder: TemporaryFolder, threads: Int = 1, inFlight: FramesInFlight? = nil) throws -> (PhotoProvider, [URL]) {
         let urls = try (0..<count).map { try TestPhotos.photo(.red, "p\($0).png", in: folder, w: 64, h: 48) }
-        return (PhotoProvider(urls: urls, target: Size(width: 64, height: 48), decodeSize: Size(width: 64, height: 48), framing: .cover,
+        return (PhotoProvider(urls: urls, target: Size(width: 64, height: 48), decodeSizes: urls.map { _ in Size(width: 64, height: 48) }, framing: .cover,
                            drawingThreads: threads, inFlight: inFlight), urls)
     }
 

@@ -304,7 +304,7 @@ extension Clip {
             self.sourceRange = sourceRange
             switch source {
             case let .photo(photo):
-                group = PhotoGroup(urls: [photo.url], frameSize: photo.frameSize, zoom: photo.decodeZoom, framing: photo.fit.framing)
+                group = PhotoGroup(urls: [photo.url], frameSize: photo.frameSize, zooms: [photo.decodeZoom], framing: photo.fit.framing)
                 videoKey = nil
             case let .video(video):
                 group = nil

@@ -86,15 +86,14 @@ final class PhotoProvider: @unchecked Sendable {
     /// through read-ahead).
     var heldCount: Int { condition.withLock { state.cache.count + state.loading.count } }
 
-    /// A provider of `urls` prepared for frames of `target`, decoded at `decodeSize` (or each at its own
-    /// size, `decodeSizes`), prepared for `framing`,
-    /// for a render drawing on `drawingThreads` threads.
-    init(urls: [URL], target: Size, decodeSize: Size? = nil, decodeSizes: [Size]? = nil, framing: PhotoFraming, drawingThreads: Int = 1,
+    /// A provider of `urls` prepared for frames of `target`, photo `i` decoded at `decodeSizes[i]`,
+    /// prepared for `framing`, for a render drawing on `drawingThreads` threads.
+    init(urls: [URL], target: Size, decodeSizes: [Size], framing: PhotoFraming, drawingThreads: Int = 1,
          inFlight: FramesInFlight? = nil, counters: PhotoCounters = PhotoCounters()) {
-        precondition(decodeSizes.map { $0.count == urls.count } ?? (decodeSize != nil), "a decode size, or one per photo")
+        precondition(decodeSizes.count == urls.count, "one decode size per photo")
         self.counters = counters
         self.urls = urls; self.target = target; self.framing = framing
-        self.decodeSizes = decodeSizes ?? Array(repeating: decodeSize!, count: urls.count)
+        self.decodeSizes = decodeSizes
         idleFrames = 2 * max(1, drawingThreads) + 4
         self.inFlight = inFlight
     }
@@ -316,12 +315,11 @@ final class PhotoGroup: Sendable {
     /// The counters of the providers drawn outside any render (a render counts in its own).
     let standaloneCounters = PhotoCounters()
 
-    /// A group of `urls` prepared for `frameSize` (nil: the render's), decoded `zoom` times larger (or
-    /// each photo `zooms[i]` times), prepared for `framing`.
-    init(urls: [URL], frameSize: Size?, zoom: Double = 1, zooms: [Double]? = nil, framing: PhotoFraming) {
-        precondition(zooms.map { $0.count == urls.count } ?? true, "one zoom per photo")
-        self.urls = urls; self.frameSize = frameSize; self.framing = framing
-        self.zooms = zooms ?? Array(repeating: zoom, count: urls.count)
+    /// A group of `urls` prepared for `frameSize` (nil: the render's), photo `i` decoded `zooms[i]`
+    /// times larger than the frame, prepared for `framing`.
+    init(urls: [URL], frameSize: Size?, zooms: [Double], framing: PhotoFraming) {
+        precondition(zooms.count == urls.count, "one zoom per photo")
+        self.urls = urls; self.frameSize = frameSize; self.zooms = zooms; self.framing = framing
     }
 
     /// A new provider for frames of `frame` (the render's size, used when `frameSize` is nil).
