@@ -117,10 +117,12 @@ extension RenderCommand {
         batch.concurrency = batching.jobs ?? 0
         // Every row's name is checked before this machine's share is taken: two rows naming one movie
         // on two machines would write it twice.
-        do { _ = try batch.destinations() } catch { throw InputError("--batch \(rowsFile): \(error.message)") }
-        if let part = batching.batchIndex { batch = batch.selected(index: part.index, of: part.count) }
-        let destinations: [URL]
+        var destinations: [URL]
         do { destinations = try batch.destinations() } catch { throw InputError("--batch \(rowsFile): \(error.message)") }
+        if let part = batching.batchIndex {
+            batch = batch.selected(index: part.index, of: part.count)
+            do { destinations = try batch.destinations() } catch { throw InputError("--batch \(rowsFile): \(error.message)") }
+        }
         for (row, url) in zip(batch.rows, destinations) {
             for input in [description.spec, rowsFile] where FileIdentity.same(url.path, input) {
                 throw InputError("--output-pattern \(pattern): \(row.label) writes \(url.path), which is \(input), an input of this command; choose another pattern")

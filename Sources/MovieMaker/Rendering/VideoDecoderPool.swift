@@ -123,7 +123,7 @@ final class VideoDecoderPool: @unchecked Sendable {
             // further behind would decode over that place's window, which would then have to seek.
             let chosen = time.map { t in
                 free.first { $0.source!.holds(t) }
-                    ?? free.filter { $0.source!.reaches(t) }.min { Self.distance($0.lastTime, t) < Self.distance($1.lastTime, t) }
+                    ?? free.filter { $0.source!.reaches(t) }.min { Self.isNearer($0.lastTime, than: $1.lastTime, to: t) }
             } ?? free.first
             if let entry = chosen {
                 lend(entry, at: time)
@@ -191,10 +191,12 @@ final class VideoDecoderPool: @unchecked Sendable {
         if let time { entry.lastTime = time }
     }
 
-    /// How far `last` is from `time` (the farthest when not known).
-    private static func distance(_ last: Time?, _ time: Time) -> Time {
-        guard let last else { return Time(value: Int64.max / 4, timescale: 1) }
-        return Time.max(last - time, time - last)
+    /// Whether `a` is nearer to `time` than `b` (a time not known is the farthest: no sentinel time,
+    /// whose arithmetic against another timescale could overflow).
+    private static func isNearer(_ a: Time?, than b: Time?, to time: Time) -> Bool {
+        guard let a else { return false }
+        guard let b else { return true }
+        return Time.max(a - time, time - a) < Time.max(b - time, time - b)
     }
 
     /// Whether a decoder last asked for `last` may reach `time` without seeking, worth waiting for: within
