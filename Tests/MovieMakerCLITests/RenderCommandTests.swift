@@ -298,6 +298,9 @@ struct RenderCommandTests {
         let videoSlot: JSONValue = .object(["kind": .string("video")])
         return [
             e("negative duration", item2 + ["duration"], .string("-1s"), at: "tracks[0].items[2].duration", "must be greater than 0, got \"-1s\""),
+            e("a gap cell without a duration", item2, .object(["type": .string("split"), "layout": .string("2x2"), "duration": .string("1s"),
+                                                                "cells": .array([.object(["type": .string("gap")])])]),
+              at: "tracks[0].items[2].cells[0]", "needs \"duration\""),
             e("time without a unit", item2 + ["duration"], .string("1.5"), at: "tracks[0].items[2].duration", "must be a time such as"),
             e("zero duration", item2 + ["duration"], .string("0s"), at: "tracks[0].items[2].duration", "must be greater than 0"),
             e("unknown unit", item2 + ["duration"], .string("2min"), at: "tracks[0].items[2].duration", "must be a time such as"),

@@ -272,7 +272,9 @@ enum TimelineShapes {
         Timeline.Split.cellTypes.contains { shape.name == "\($0)ItemOverlay" }
     }.map { shape in
         SpecShape(name: shape.name.replacingOccurrences(of: "ItemOverlay", with: "Cell"), doc: shape.doc, fields: shape.fields.map { field in
+            // A gap's duration is all it is: a gap cell gives one too (the reader requires it).
             field.key != "duration" ? field
+                : shape.name == "gapItemOverlay" ? SpecField("duration", Schema.ref("duration"), required: true, cellDoc(field.doc))
                 : field.required ? SpecField("duration", Schema.ref("duration"), "\(cellDoc(field.doc)) In a split, it may be left out: the cell then lasts as long as the split.")
                 : SpecField("duration", Schema.ref("duration"), cellDoc(field.doc))
         })
