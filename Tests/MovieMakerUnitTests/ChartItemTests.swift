@@ -76,12 +76,7 @@ struct ChartItemTests {
     @Test("a {{slot}} in a counter's prefix or suffix is the text slot's value, as in a title; an unknown one is named")
     func prefixAndSuffixTakeTextSlots() throws {
         func lastFrame(_ counter: String, slots: String = "") throws -> PixelBuffer {
-            let composition = try Timeline(jsonText: """
-            {"version": 1, "output": {"size": "160x120", "fps": 10}, \(slots)
-             "tracks": [{"kind": "video", "items": [{"type": "color", "color": "#203040", "duration": "1s"}]},
-                        {"kind": "overlay", "items": [\(counter)]}]}
-            """).composition(Timeline.RenderOptions(drawingThreads: 1))
-            return try composition.picture.renderFrames(9..<10, width: composition.width, height: composition.height, rate: composition.frameRate)[0]
+            try OverlayFrame.render(counter, slots: slots, frame: 9)
         }
         let slotted = try lastFrame(#"{"type": "chart", "kind": "counter", "to": 90, "prefix": "{{currency}}", "suffix": "{{unit}}", "duration": "1s"}"#,
                                     slots: #""slots": {"currency": {"kind": "text", "default": "€"}, "unit": {"kind": "text", "default": "k"}},"#)

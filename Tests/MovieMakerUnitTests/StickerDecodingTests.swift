@@ -237,12 +237,7 @@ struct StickerDecodingTests {
     @Test("A sticker's emoji takes a text slot, as a title does: the same pixels as the emoji written out; an empty value is named")
     func emojiTakesATextSlot() throws {
         func frame(_ emoji: String, slots: String = "") throws -> PixelBuffer {
-            let composition = try Timeline(jsonText: """
-            {"version": 1, "output": {"size": "160x120", "fps": 10}, \(slots)
-             "tracks": [{"kind": "video", "items": [{"type": "color", "color": "#203040", "duration": "1s"}]},
-                        {"kind": "overlay", "items": [{"type": "sticker", "emoji": "\(emoji)", "duration": "1s", "width": 64}]}]}
-            """).composition(Timeline.RenderOptions(drawingThreads: 1))
-            return try composition.picture.renderFrames(5..<6, width: composition.width, height: composition.height, rate: composition.frameRate)[0]
+            try OverlayFrame.render(#"{"type": "sticker", "emoji": ""# + emoji + #"", "duration": "1s", "width": 64}"#, slots: slots, frame: 5)
         }
         let slotted = try frame("{{reaction}}", slots: #""slots": {"reaction": {"kind": "text", "default": "🎉"}},"#)
         let written = try frame("🎉"), other = try frame("⭐")
