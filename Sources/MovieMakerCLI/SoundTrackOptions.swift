@@ -65,14 +65,16 @@ struct SoundTrackOptions: ParsableArguments {
         guard let music else { return nil }
         let song: AudioClip
         do { song = try AudioClip(url: URL(fileURLWithPath: music)) } catch {
-            throw InputError("--music \(music): \(error.message)")
+            // The library's message names the file already; say which option gave it.
+            throw InputError("--music: \(error.message)")
         }
+        let bed = song.musicBed(volume: .decibels(musicVolume), fadeIn: Time(value: 1, timescale: 2), fadeOut: musicFadeOut, loop: musicLoop)
         // A loop joins the song's end to its start with a short crossfade, which needs a song longer than two of them.
-        if musicLoop, let length = song.trimmedDuration, length <= song.loopCrossfade.duration * 2 {
+        if musicLoop, let length = song.trimmedDuration, length <= bed.loopCrossfade.duration * 2 {
             throw InputError("--music \(music) lasts \(Self.seconds(length)) s, too short to loop (a loop needs more than "
-                             + "\(Self.seconds(song.loopCrossfade.duration * 2)) s): give a longer song, or --no-music-loop to play it once")
+                             + "\(Self.seconds(bed.loopCrossfade.duration * 2)) s): give a longer song, or --no-music-loop to play it once")
         }
-        return song.musicBed(volume: .decibels(musicVolume), fadeIn: Time(value: 1, timescale: 2), fadeOut: musicFadeOut, loop: musicLoop)
+        return bed
     }
 
     /// `length` in seconds for a message: `0.0001`, `2.5`.

@@ -244,7 +244,8 @@ struct StitchCommand: SingleOutputCommand {
     /// When `item` was taken, as a moment comparable across photos and videos: a photo's EXIF capture
     /// time (a wall-clock time without an offset is read in this machine's time zone, where the
     /// camera's clock most likely was, not as UTC: a photo at 14:00 in Paris comes before a video
-    /// recorded at 12:05 UTC); a video's `creation_time`; else the file's modification time.
+    /// recorded at 12:05 UTC); a video's recording time (Apple's `com.apple.quicktime.creationdate`, else
+    /// `creation_time`: `VideoFile.creationDate`); else the file's modification time.
     static func moment(of item: (url: URL, kind: MediaKind)) -> Date? {
         switch item.kind {
         case .photo:

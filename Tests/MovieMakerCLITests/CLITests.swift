@@ -270,6 +270,9 @@ struct CLITests {
             #expect(r.status == 0, "--fps \(given): \(r.stderr)")
             #expect(try MovieReader(url: movie).info.frameRate == expected, "--fps \(given)")
         }
+        // A rate no camera has, whose fraction would not fit the description file, is refused.
+        let odd = try CLI.run(["color", "--size", "64x64", "--fps", "29.1234567", "--duration", "0.2", "--quiet", "-o", folder.file("odd.mp4").path])
+        #expect(odd.status == 64 && odd.stderr.contains("29.1234567"), "\(odd.stderr)")
     }
 
     @Test func colorWritesPNGStill() throws {

@@ -224,6 +224,7 @@ import MovieMakerTestSupport
     func misspelledPlaceholders() throws {
         #expect(Timeline.misspelledPlaceholder(in: "Hi {{first name}}!") == "first name")
         #expect(Timeline.misspelledPlaceholder(in: "{{ok}} and {{user.name}}") == "user.name")
+        #expect(Timeline.suggestedSlotName(for: "first name") == "first_name" && Timeline.suggestedSlotName(for: "2nd place") == "_2nd_place")
         for literal in ["{{ }}", "{{}}", #"{{"a": 1}}"#, "{{ok}}", "{{1 2}}", "{{ first name", "no braces"] {
             #expect(Timeline.misspelledPlaceholder(in: literal) == nil, "\(literal)")
         }
@@ -266,6 +267,10 @@ import MovieMakerTestSupport
         #expect(try fps("\"2997/100\"") == FrameRate(numerator: 2997, denominator: 100))
         #expect(try fps("12.5") == FrameRate(numerator: 25, denominator: 2))
         #expect(try fps("24.0") == 24)
+        #expect(try fps("2997e-2") == .ntsc, "snapped however it is written")
+        #expect(try fps("1.001") == FrameRate(numerator: 1001, denominator: 1000), "not snapped below 1 fps")
+        #expect(throws: MovieMakerError.self) { try fps("30.0000000001") }
+        #expect(FrameRate(reading: "29.1234567") == nil && FrameRate(reading: "119.88") == FrameRate(numerator: 120_000, denominator: 1001))
         // Written back as the fraction it means, so the canonical text reads the same rate.
         let timeline = try Timeline(jsonText: #"{"version": 1, "output": {"fps": 29.97}, "tracks": []}"#)
         #expect(try timeline.jsonText().contains("\"30000/1001\""))

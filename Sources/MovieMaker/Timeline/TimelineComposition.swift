@@ -703,14 +703,14 @@ struct TimelineCompiler {
         // without making it first.
         let estimate = pieces.filledLength(texts)
         guard estimate <= Timeline.maximumTitleTextLength + pieces.pieces.count else {
-            throw .invalidDescription(path, "a title's text may have at most \(Timeline.maximumTitleTextLength) characters, got \(estimate)"
-                                      + (pieces.names.isEmpty ? "" : " once its {{slots}} are filled") + ": a title card shows a few lines")
+            throw .invalidDescription(path, "a text may have at most \(Timeline.maximumTitleTextLength) characters, got \(estimate)"
+                                      + (pieces.names.isEmpty ? "" : " once its {{slots}} are filled") + ": a title or caption shows a few lines")
         }
         let filled = pieces.filled(texts)
         let length = filled.count
         guard length <= Timeline.maximumTitleTextLength else {
-            throw .invalidDescription(path, "a title's text may have at most \(Timeline.maximumTitleTextLength) characters, got \(length)"
-                                      + (filled == text ? "" : " once its {{slots}} are filled") + ": a title card shows a few lines")
+            throw .invalidDescription(path, "a text may have at most \(Timeline.maximumTitleTextLength) characters, got \(length)"
+                                      + (filled == text ? "" : " once its {{slots}} are filled") + ": a title or caption shows a few lines")
         }
         return filled
     }

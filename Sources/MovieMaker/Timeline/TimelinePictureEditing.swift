@@ -112,7 +112,7 @@ extension SpecObject {
         }
         // Only a track's items are timed by a narration; a mask's would keep the reader's 1 s placeholder.
         if case let .object(o) = itemValue, case .object? = o["duration"] {
-            throw .invalidDescription(itemPath.appending("duration"), "a mask item cannot end at a narration point: give it a time (\"3s\") or leave the duration out, and time the masked item by the narration")
+            throw .invalidDescription(itemPath.appending("duration"), "a mask item cannot end at a narration point: give it a time (\"3s\"), and time the masked item by the narration")
         }
         var maskContext = context
         maskContext.trackKind = .overlay
@@ -140,8 +140,18 @@ extension SpecObject {
             return (nil, .gradient(colors, angle: try g.double("angle", in: -360...360)))
         case let .object(o) where o["image"] != nil:
             let i = try SpecObject(v, at: p, shape: TimelineShapes.imageBackdrop, what: "an image background")
-            let fit = try i.choice("fit", ImageFit.self, what: "fit")
-            if let fit, !Timeline.Backdrop.imageFits.contains(fit) { throw i.fail("fit", Timeline.Backdrop.imageFitProblem(fit)) }
+            var fit: ImageFit? = nil
+            if let v = i.value("fit") {
+                // Only the fits a background takes are offered, by name and as "did you mean".
+                let names = Timeline.Backdrop.imageFits.map(\.rawValue)
+                guard case let .string(text) = v, let chosen = ImageFit(rawValue: text) else {
+                    var message = "must be one of \(SpecObject.list(names)), got \(v.shortDescription)"
+                    if let s = v.stringValue, let near = SpecObject.nearest(s, in: names) { message += " (did you mean \"\(near)\"?)" }
+                    throw i.fail("fit", message)
+                }
+                guard Timeline.Backdrop.imageFits.contains(chosen) else { throw i.fail("fit", Timeline.Backdrop.imageFitProblem(chosen)) }
+                fit = chosen
+            }
             return (nil, .image(try i.string("image", required: true, nonEmpty: true)!, fit: fit))
         case let .object(o) where o["blur"] != nil:
             let b = try SpecObject(v, at: p, shape: TimelineShapes.blurBackdrop, what: "a blurred background")

@@ -409,15 +409,16 @@ struct SpecObject {
     /// A text field, its `{{slot}}` references checked against the text slots.
     func text(_ key: String, _ context: SpecContext, required: Bool = false) throws(MovieMakerError) -> String? {
         guard let s = try string(key, required: required) else { return nil }
-        for name in Timeline.placeholders(in: s) {
+        let pieces = Timeline.pieces(of: s)
+        for name in pieces.names {
             guard let slot = context.slots[name] else {
                 throw fail(key, "{{\(name)}} names no slot: declare \"\(name)\" under \"slots\" with \"kind\": \"text\"")
             }
             guard slot.kind == .text else { throw fail(key, "{{\(name)}} names a \(slot.kind.rawValue) slot: only text slots go into text") }
         }
-        if let near = Timeline.misspelledPlaceholder(in: s) {
-            let fixed = String(near.map { $0 == " " || $0 == "." ? "_" : $0 })
-            throw fail(key, "{{\(near)}} is not a slot name, so it would show as written: slot names hold letters, digits, _ and - (no spaces); write {{\(fixed)}} and declare \"\(fixed)\" under \"slots\"")
+        if let near = pieces.misspelled {
+            let fixed = Timeline.suggestedSlotName(for: near)
+            throw fail(key, "{{\(near)}} is not a slot name, so it would show as written: a slot name starts with a letter or _ and holds letters, digits, _ and - (no spaces); write {{\(fixed)}} and declare \"\(fixed)\" under \"slots\"")
         }
         return s
     }
@@ -455,21 +456,22 @@ struct SpecObject {
 extension Timeline {
     /// The inside of the first `{{…}}` in `text` that reads like a slot reference but is not a slot name
     /// (`{{first name}}`, `{{user.name}}`), trimmed; nil when there is none. Braces around anything else
-    /// (`{{ }}`, `{{"a": 1}}`) stay literal text.
-    static func misspelledPlaceholder(in text: String) -> String? {
-        var rest = Substring(text)
-        while let open = rest.range(of: "{{") {
-            guard let close = rest[open.upperBound...].range(of: "}}") else { return nil }
-            let inside = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-            let wordy = inside.unicodeScalars.allSatisfy {
-                $0.properties.isAlphabetic || ("0"..."9").contains($0) || " _-.".unicodeScalars.contains($0)
-            }
-            if !inside.isEmpty, wordy, inside.unicodeScalars.contains(where: { $0.properties.isAlphabetic }), !isSlotName(inside) {
-                return inside
-            }
-            rest = rest[close.upperBound...]
-        }
-        return nil
+    /// (`{{ }}`, `{{"a": 1}}`) stay literal text. Found in `pieces(of:)`'s one pass over the bytes.
+    static func misspelledPlaceholder(in text: String) -> String? { pieces(of: text).misspelled }
+
+    /// Whether `inside` (trimmed, not a slot name) reads like a slot reference: words of letters and
+    /// digits joined by spaces, `_`, `-` or `.`, with at least one letter.
+    static func looksLikeSlotReference(_ inside: String) -> Bool {
+        !inside.isEmpty
+            && inside.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || " _-.".unicodeScalars.contains($0) }
+            && inside.unicodeScalars.contains { $0.properties.isAlphabetic }
+    }
+
+    /// A slot name for a misspelled reference: spaces and dots as `_`, and `_` first when it would
+    /// start with a digit or `-`.
+    static func suggestedSlotName(for inside: String) -> String {
+        let joined = String(inside.map { $0 == " " || $0 == "." ? "_" : $0 })
+        return isSlotName(joined) ? joined : "_" + joined
     }
 
     /// Whether `name` can name a slot: a letter or `_`, then letters, digits, `_` and `-`.
@@ -489,6 +491,9 @@ extension Timeline {
         let bytes: [UInt8]
         /// The pieces, in order.
         let pieces: [Piece]
+        /// The inside of the first `{{…}}` that reads like a slot reference but is not a slot name
+        /// (`{{first name}}`, `{{user.name}}`), trimmed: literal text, though its author meant a slot.
+        var misspelled: String? = nil
 
         /// The slot names, in order.
         var names: [String] { pieces.compactMap { if case let .placeholder(name, _) = $0 { return name } else { return nil } } }
@@ -560,6 +565,7 @@ extension Timeline {
         let open = UInt8(ascii: "{"), close = UInt8(ascii: "}")
         var pieces: [TextPieces.Piece] = []
         var names: [ArraySlice<UInt8>: String?] = [:]      // a template repeats the same few names
+        var misspelled: String? = nil
         var literalStart = 0
         var i = 0
         scanning: while i + 1 < n {
@@ -574,6 +580,7 @@ extension Timeline {
                         let trimmed = String(decoding: inside, as: UTF8.self).trimmingCharacters(in: .whitespaces)
                         name = isSlotName(trimmed) ? trimmed : nil
                         names[inside] = name
+                        if name == nil, misspelled == nil, looksLikeSlotReference(trimmed) { misspelled = trimmed }
                     }
                     if let name {
                         if literalStart < i { pieces.append(.literal(literalStart..<i)) }
@@ -588,7 +595,7 @@ extension Timeline {
             break   // no "}}" anywhere after: the rest is literal
         }
         if literalStart < n { pieces.append(.literal(literalStart..<n)) }
-        return TextPieces(bytes: bytes, pieces: pieces)
+        return TextPieces(bytes: bytes, pieces: pieces, misspelled: misspelled)
     }
 
     /// The slot names `{{name}}` placeholders in `text` refer to, in order.
@@ -679,7 +686,7 @@ extension Timeline.Output {
             case let .string(t): text = t
             default: text = nil
             }
-            guard let text, let rate = FrameRate(reading: text), rate.numerator <= 1_000_000, rate.denominator <= 1_000_000 else {
+            guard let text, let rate = FrameRate(reading: text) else {
                 throw o.fail("fps", "must be frames per second from 1 to 240: a number (30, 25, 29.97 for 30000/1001) or an exact fraction string (\"30000/1001\"), got \(v.shortDescription)")
             }
             guard (1...240).contains(rate.framesPerSecond) else {

@@ -97,7 +97,7 @@ enum TimelineShapes {
                   "Frame size, WIDTHxHEIGHT in pixels, both even, 16…8192, or a name: \(Timeline.FrameSize.named.map(\.name).joined(separator: ", ")) (default 1920x1080)."),
         SpecField("fps", Schema.oneOf([Schema.number(minimum: 1, maximum: 240),
                                        Schema.string(pattern: #"^\s*[0-9]+(\.[0-9]+)?\s*(/\s*[0-9]+(\.[0-9]+)?\s*)?$"#)]),
-                  "Frames per second, 1…240: a number (30, 25, 12.5; 29.97, 23.976 and 59.94 mean the NTSC rates 30000/1001, 24000/1001 and 60000/1001) or an exact fraction string (\"30000/1001\"). Default 30."),
+                  "Frames per second, 1…240: a number (30, 25, 12.5; a decimal within 0.005 of an NTSC rate N×1000/1001, such as 29.97, 23.976 or 59.94, means that rate) or an exact fraction string (\"30000/1001\", \"2997/100\"). Default 30."),
         SpecField("background", backgroundSchema, "The canvas under every track: a colour (CSS: #rrggbb, a name, rgb(), hsl()), \"blur\" (the movie itself blurred behind), {\"gradient\": [colours], \"angle\": 90}, {\"image\": \"file.jpg\", \"fit\": \"fill\"} or {\"blur\": radius}. Default black."),
         SpecField("duration", Schema.ref("duration"), "How long the movie lasts (default: as long as its longest video or overlay track)."),
         SpecField("preset", Schema.enumeration(Platform.allCases.map(\.rawValue)), "The platform the movie is for: youtube, youtube-shorts, tiktok, instagram-reel, instagram-feed, linkedin or x. Sets the size (over size), the frame rate (30 unless fps is one it takes), H.264 with a bit-rate ceiling, a keyframe every 2 s, loudness -14 LUFS, its longest length, and keeps titles and captions in its safe area."),

@@ -13,6 +13,11 @@ package struct FileIdentity: Hashable, Sendable {
     package init?(path: String) {
         var status = stat()
         guard !path.isEmpty, stat(path, &status) == 0 else { return nil }
+        self.init(status: status)
+    }
+
+    /// The file `status` (from `stat`) describes.
+    package init(status: stat) {
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
     }
@@ -44,7 +49,8 @@ package struct FileStamp: Equatable, Sendable {
     /// The stamp of the file at `path` (symbolic links followed); `missing` when there is none.
     package init(path: String) {
         var status = stat()
-        guard !path.isEmpty, stat(path, &status) == 0, let identity = FileIdentity(path: path) else { self = .missing; return }
-        self.init(identity: identity, size: Int64(status.st_size), seconds: Int(status.st_mtim.tv_sec), nanoseconds: Int(status.st_mtim.tv_nsec))
+        // One `stat`: the identity, size and time are of the same file even if it is being replaced.
+        guard !path.isEmpty, stat(path, &status) == 0 else { self = .missing; return }
+        self.init(identity: FileIdentity(status: status), size: Int64(status.st_size), seconds: Int(status.st_mtim.tv_sec), nanoseconds: Int(status.st_mtim.tv_nsec))
     }
 }

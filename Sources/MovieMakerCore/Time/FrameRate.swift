@@ -62,22 +62,26 @@ public struct FrameRate: Hashable, Sendable, CustomStringConvertible, Expressibl
 
 extension FrameRate {
     /// Reads frames per second as people write them: `30`, `12.5`, `"30000/1001"`, and the decimals
-    /// `29.97`, `23.976`, `59.94` as the N×1000/1001 rates they stand for; nil when `text` is none of these.
+    /// `29.97`, `23.976`, `59.94` as the N×1000/1001 rates they stand for; nil when `text` is none of
+    /// these, or when its reduced fraction has a term over 1,000,000 (`30.0000000001`: no camera's rate,
+    /// and times of such a rate would overflow).
     ///
     /// Cameras, editors and the command line all mean 30000/1001 by "29.97"; reading it as exactly
     /// 2997/100 would make a rate that matches no phone clip and drifts a frame every 33 seconds against
-    /// one. A decimal within 0.005 of N×1000/1001 is taken as that rate; fractions are always exact.
+    /// one. A number that is not whole, however it is written (`29.97`, `2.997e1`), within 0.005 of
+    /// N×1000/1001 for N ≥ 2 is taken as that rate; fractions (`"2997/100"`) are always exact.
     package init?(reading text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard let (n, d) = ExactNumber.parse(trimmed), n > 0, n <= Int.max, d <= Int.max else { return nil }
-        if trimmed.contains("."), !trimmed.contains("/"), d > 1 {
+        guard let (n, d) = ExactNumber.parse(trimmed), n > 0 else { return nil }
+        if !trimmed.contains("/"), d > 1 {
             let value = Double(n) / Double(d)
             let whole = (value * 1.001).rounded()
-            if whole >= 1, whole <= 1_000_000, abs(value - whole * 1000 / 1001) < 0.005 {
+            if whole >= 2, whole <= 1_000, abs(value - whole * 1000 / 1001) < 0.005 {
                 self.init(numerator: Int(whole) * 1000, denominator: 1001)
                 return
             }
         }
+        guard n <= 1_000_000, d <= 1_000_000 else { return nil }
         self.init(numerator: Int(n), denominator: Int(d))
     }
 }

@@ -117,7 +117,7 @@ extension TimelineCompiler {
         let enter = animation(x.enter, exit: false), exit = animation(x.exit, exit: true)
         if let written = x.emoji {
             let emoji = try interpolate(written, at: path.appending("emoji"))
-            guard !emoji.trimmingCharacters(in: .whitespaces).isEmpty else {
+            guard !emoji.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 throw .invalidDescription(path.appending("emoji"), "the emoji is empty once its {{slots}} are filled: give the slot an emoji such as \"🎉\"")
             }
             let size = (x.width ?? x.height ?? 120) * pixelScale
