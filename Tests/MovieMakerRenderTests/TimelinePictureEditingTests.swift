@@ -173,6 +173,46 @@ struct TimelinePictureEditingTests {
         #expect(composition.plan.first?.detail.contains("masked (luma)") == true)
     }
 
+    /// Found by an exploratory session: a fitted video's bars were black over a coloured or gradient
+    /// canvas (even with "background": "transparent"), and a PNG's transparency came out black on an
+    /// overlay track and did nothing as an alpha mask.
+    @Test func fittedPicturesAndTransparentPhotosShowTheCanvasAndTracksBelow() throws {
+        let folder = try TemporaryFolder()
+        _ = try TestPhotos.photo(.green, "tall.png", in: folder, w: 100, h: 240)
+        let clip = folder.file("tall.mp4")
+        try Clip.color(.green, duration: 1).render(to: clip, width: 100, height: 240, fps: 10)
+        // A white disc on a transparent 320x240 PNG.
+        let disc = try Canvas(width: 320, height: 240)
+        try disc.draw { ctx in
+            ctx.clear(.clear)
+            ctx.setFill(.white)
+            ctx.fillCircle(center: Point(x: 160, y: 120), radius: 60)
+        }
+        try disc.writePNG(to: folder.file("disc.png"))
+        func frame(_ json: String) throws -> PixelBuffer {
+            let composition = try Timeline(jsonText: json).composition(Timeline.RenderOptions(mediaFolder: folder.url))
+            return try #require(try composition.picture.renderFrames(5..<6, width: 320, height: 240).first)
+        }
+        for item in [#"{"type": "video", "source": {"file": "tall.mp4"}, "fit": "fit", "duration": "1s"}"#,
+                     #"{"type": "photo", "source": {"file": "tall.png"}, "fit": "fit", "duration": "1s"}"#] {
+            let tomato = try frame(#"{"version": 1, "output": {"size": "320x240", "fps": 10, "background": "tomato"}, "tracks": [{"kind": "video", "items": ["# + item + "]}]}")
+            #expect(Self.near(Self.pixel(tomato, 10, 120), 255, 99, 71, 6) && Self.near(Self.pixel(tomato, 160, 120), 0, 255, 0, 6),
+                    "\(item): bar \(Self.pixel(tomato, 10, 120)), picture \(Self.pixel(tomato, 160, 120))")
+            let gradient = try frame(#"{"version": 1, "output": {"size": "320x240", "fps": 10, "background": {"gradient": ["red", "blue"], "angle": 90}}, "tracks": [{"kind": "video", "items": ["# + item + "]}]}")
+            #expect(Self.pixel(gradient, 10, 120).r > 200 && Self.pixel(gradient, 310, 120).b > 200, "\(item): bars \(Self.pixel(gradient, 10, 120)) \(Self.pixel(gradient, 310, 120))")
+            let black = try frame(#"{"version": 1, "output": {"size": "320x240", "fps": 10}, "tracks": [{"kind": "video", "items": ["# + item + "]}]}")
+            #expect(Self.near(Self.pixel(black, 10, 120), 0, 0, 0, 2), "\(item): the default canvas is black: \(Self.pixel(black, 10, 120))")
+        }
+        // A transparent PNG on an overlay track: the red track below shows around the disc.
+        let overlaid = try frame(#"{"version": 1, "output": {"size": "320x240", "fps": 10}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": "1s"}]}, {"kind": "overlay", "items": [{"type": "photo", "source": {"file": "disc.png"}, "duration": "1s"}]}]}"#)
+        #expect(Self.near(Self.pixel(overlaid, 20, 20), 255, 0, 0, 6) && Self.near(Self.pixel(overlaid, 160, 120), 255, 255, 255, 6),
+                "corner \(Self.pixel(overlaid, 20, 20)), disc \(Self.pixel(overlaid, 160, 120))")
+        // As an alpha mask: red shows in the disc only, the tomato canvas around it.
+        let masked = try frame(#"{"version": 1, "output": {"size": "320x240", "fps": 10, "background": "tomato"}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "blue", "duration": "1s", "mask": {"mode": "alpha", "item": {"type": "photo", "source": {"file": "disc.png"}, "duration": "1s"}}}]}]}"#)
+        #expect(Self.near(Self.pixel(masked, 160, 120), 0, 0, 255, 6) && Self.near(Self.pixel(masked, 20, 20), 255, 99, 71, 6),
+                "disc \(Self.pixel(masked, 160, 120)), corner \(Self.pixel(masked, 20, 20))")
+    }
+
     @Test func aBlurredBackgroundFillsTheBarsOfAFittedPicture() throws {
         let folder = try TemporaryFolder()
         _ = try TestPhotos.photo(.red, "wide.png", in: folder, w: 320, h: 100)

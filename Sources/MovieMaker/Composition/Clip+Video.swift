@@ -126,7 +126,7 @@ extension Clip.VideoMedia {
             // into it (no intermediate picture, no copy); the bars around it are drawn first.
             if file.rotation == 0, !file.isMirrored, blurSource == nil, !source.hasAlpha, shrink == 1,
                let target = ctx.directPixels(for: placed) {
-                if !coversFrame { ctx.clear(background) }
+                if !coversFrame { paintBackground(ctx) }
                 try source.write(at: time, width: w, height: h, into: target.data, stride: target.stride)
                 ctx.markWritten(target.surface)
                 return nil
@@ -134,7 +134,7 @@ extension Clip.VideoMedia {
             return try source.picture(at: time, width: codedW, height: codedH)
         }
         guard let picture else { return }
-        ctx.clear(background)
+        paintBackground(ctx)
         if let blurSource {
             // The blur fit's background: the same frame, small, blurred, darkened and enlarged to cover.
             let small = try Canvas(width: max(8, Int(bounds.width / 8)), height: max(8, Int(bounds.height / 8)))
@@ -150,6 +150,12 @@ extension Clip.VideoMedia {
         Self.drawTurned(picture, orientation: file, in: Rect(x: x, y: y, width: Double(w), height: Double(h)), ctx: ctx, covering: false)
     }
 
+    /// Paints the bars' colour under the picture. A clear background paints nothing, so what is below
+    /// (the canvas, a backdrop, another track) shows through; clearing would erase it, as a photo's does not.
+    private func paintBackground(_ ctx: DrawingContext) {
+        if background.alpha > 0 { ctx.clear(background) }
+    }
+
     /// Draws the reframing window at `sourceTime` (from the session's analysis of the file) shown by
     /// the fit (`blur` shows it as `fit` does, on the background): an upright file's window is cut from the decoded picture before it is converted (only
     /// the window's pixels are scaled, straight into the canvas when it lands on whole pixels of it); a
@@ -163,7 +169,7 @@ extension Clip.VideoMedia {
         let w = max(1, Int((ww * scale).rounded())), h = max(1, Int((wh * scale).rounded()))
         let placed = Rect(x: (bounds.midX - Double(w) / 2).rounded(), y: (bounds.midY - Double(h) / 2).rounded(), width: Double(w), height: Double(h))
         let coversFrame = placed.minX <= bounds.minX && placed.minY <= bounds.minY && placed.maxX >= bounds.maxX && placed.maxY >= bounds.maxY
-        if !coversFrame { ctx.clear(background) }
+        if !coversFrame { paintBackground(ctx) }
         if file.rotation == 0, !file.isMirrored {
             // Displayed pixels to coded ones (they differ for anamorphic video), on whole chroma samples.
             let sx = Double(file.codedWidth) / Double(file.width), sy = Double(file.codedHeight) / Double(file.height)
@@ -180,7 +186,7 @@ extension Clip.VideoMedia {
             }
             guard let picture else { return }
             // As the whole picture is drawn: on the background (a picture with alpha shows it through).
-            if coversFrame { ctx.clear(background) }
+            if coversFrame { paintBackground(ctx) }
             ctx.withSavedState { ctx.clip(to: placed); ctx.draw(picture, in: placed) }
             return
         }
@@ -191,7 +197,7 @@ extension Clip.VideoMedia {
         let picture = try session.withVideoSource(for: key, at: time) { source in
             try source.picture(at: time, width: max(1, Int(cw.rounded())), height: max(1, Int(ch.rounded())))
         }
-        if coversFrame { ctx.clear(background) }
+        if coversFrame { paintBackground(ctx) }
         ctx.withSavedState {
             ctx.clip(to: placed)
             Self.drawTurned(picture, orientation: file, in: whole, ctx: ctx, covering: false)

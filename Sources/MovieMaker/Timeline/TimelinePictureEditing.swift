@@ -178,8 +178,9 @@ extension TimelineCompiler {
     /// Output pixels to rendered pixels (¼ in a preview).
     var pixelScale: Double { Double(width) / Double(timeline.output.resolvedSize.width) }
 
-    /// Where fitted pictures leave room: black, or transparent over a backdrop.
-    var defaultItemBackground: Color { timeline.output.backdrop == nil ? .black : .clear }
+    /// Where fitted pictures leave room: nothing, so the canvas (`output.background`, black unless
+    /// given) or the tracks below show there, and a photo's own transparency stays transparent.
+    var defaultItemBackground: Color { .clear }
 
     /// Puts `item`'s filters and transform on `clip`.
     mutating func edit(_ clip: inout Clip, detail: inout String, item: Timeline.Item, at path: JSONPath) throws(MovieMakerError) {

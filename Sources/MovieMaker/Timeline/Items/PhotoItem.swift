@@ -13,7 +13,7 @@ extension Timeline {
         public var duration: TimeValue?
         /// How it fills the frame (default `fill`).
         public var fit: Slideshow.Fit?
-        /// The colour around a fitted photo (default black).
+        /// The colour around a fitted photo (default: none, so the canvas or the tracks below show, as through a PNG's transparency).
         public var background: ColorText?
         /// Pan and zoom (default none).
         public var kenBurns: KenBurnsSpec?
@@ -34,7 +34,7 @@ extension Timeline.Photo: TimelineItemKind {
                 SpecField("source", Schema.ref("source"), required: true, "The file or slot."),
                 SpecField("duration", Schema.ref("duration"), "How long it is shown (default 3s)."),
                 SpecField("fit", Schema.ref("fit"), "How it fills the frame (default fill)."),
-                SpecField("background", Schema.ref("color"), "The colour around a fitted photo (default black)."),
+                SpecField("background", Schema.ref("color"), "The colour around a fitted photo (default: none, so output.background or the tracks below show, as through a PNG's transparency)."),
                 SpecField("kenBurns", Schema.ref("kenBurns"), "Pan and zoom: true, false, {zoom, pan, direction, seed} or {from, to}."),
         ]),
     ]

@@ -25,7 +25,7 @@ extension Timeline {
         public var freeze: Bool?
         /// How the picture fills the frame (default `fill`).
         public var fit: Slideshow.Fit?
-        /// The colour of the bars around a fitted picture (default black).
+        /// The colour of the bars around a fitted picture (default: none, so the canvas or the tracks below show).
         public var background: ColorText?
         /// How loud its own sound plays (default 1; 0 mutes it).
         public var volume: Volume?
@@ -59,7 +59,7 @@ extension Timeline.Video: TimelineItemKind {
                 SpecField("reverse", Schema.boolean, "Play the span backwards (default false)."),
                 SpecField("freeze", Schema.boolean, "Hold the frame at in for duration, silent (default false)."),
                 SpecField("fit", Schema.ref("fit"), "How the picture fills the frame (default fill)."),
-                SpecField("background", Schema.ref("color"), "The colour around a fitted picture (default black)."),
+                SpecField("background", Schema.ref("color"), "The colour around a fitted picture (default: none, so output.background or the tracks below show)."),
                 SpecField("volume", Schema.ref("volume"), "How loud its own sound plays: a factor (1; 0 mutes) or \"-6dB\"."),
                 SpecField("captions", Schema.ref("videoCaptions"), "Word-by-word captions of its own speech: {\"transcript\": {\"file\": …}} or {\"align\": {\"file\": \"talk.txt\"}}."),
                 SpecField("reframe", Timeline.ReframeSpec.schema, "Its picture reframed to another aspect ratio by a window following the subject (faces, else motion): {\"aspect\": \"9:16\"} (default: output.reframe)."),
