@@ -680,6 +680,14 @@ struct PlatformOptionTests {
             .write(to: late, atomically: true, encoding: .utf8)
         let lateCheck = try CLI.run(["render", late.path, "--check"])
         #expect(lateCheck.status == 0 && lateCheck.stderr.contains("tracks[1].items[0]: starts at 3") && lateCheck.stderr.contains("not seen or heard"), "\(lateCheck.stderr)")
+        // An overlay outlasting the clips (a sticker's default 3 s) makes the movie longer: said, unless output.duration is given.
+        let long = folder.file("outlasting.json")
+        try #"{"version": 1, "output": {"size": "64x48"}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "teal", "duration": "2s"}]}, {"kind": "overlay", "items": [{"type": "sticker", "emoji": "🎉", "at": "0.5s"}]}]}"#
+            .write(to: long, atomically: true, encoding: .utf8)
+        let longCheck = try CLI.run(["render", long.path, "--check"])
+        #expect(longCheck.status == 0 && longCheck.stderr.contains("tracks[1].items[0]: ends at 3.500 s, after the video tracks end at 2.000 s"), "\(longCheck.stderr)")
+        let late2 = try CLI.run(["render", late.path, "--check"])
+        #expect(!late2.stderr.contains("bare canvas"), "output.duration is given: \(late2.stderr)")
         #expect(youtube.status == 0 && youtube.stderr.contains("output.audio.loudness -23 LUFS is replaced by youtube's -14 LUFS"), "\(youtube.stderr)")
         let x = try CLI.run(["render", spec.path, "--for", "x", "--check"])
         #expect(x.status == 64 && x.stderr.contains("output.preset") && x.stderr.contains("at most 140"), "\(x.stderr)")

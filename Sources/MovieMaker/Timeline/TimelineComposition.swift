@@ -319,6 +319,9 @@ struct TimelineCompiler {
         var pictureTrackDuration = Time.zero
         /// Where the subtitles without a duration of their own end, and the item ending last.
         var subtitlesEnd: (end: Time, path: JSONPath?) = (.zero, nil)
+        /// Where the video tracks end, and the overlay item ending last (it may make the movie longer).
+        var videoTracksEnd = Time.zero
+        var overlayEnd: (end: Time, path: JSONPath?) = (.zero, nil)
         try speakNarrations()
         for (t, track) in timeline.tracks.enumerated() where track.enabled != false {
             let path = JSONPath().appending("tracks").appending(t)
@@ -326,6 +329,7 @@ struct TimelineCompiler {
             case .video:
                 let clip = try sequence(track, at: path)
                 pictureTrackDuration = Time.max(pictureTrackDuration, clip.duration)
+                videoTracksEnd = Time.max(videoTracksEnd, clip.duration)
                 layers.append(clip)
                 isVideoLayer.append(true)
             case .overlay:
@@ -346,6 +350,7 @@ struct TimelineCompiler {
                         if at + clip.duration > subtitlesEnd.end { subtitlesEnd = (at + clip.duration, itemPath) }
                     } else {
                         extent = Time.max(extent, at + clip.duration)
+                        if at + clip.duration > overlayEnd.end { overlayEnd = (at + clip.duration, itemPath) }
                     }
                 }
                 let clip = Clip.overlay(placed)
@@ -374,6 +379,13 @@ struct TimelineCompiler {
             }
         }
         let duration = timeline.output.duration?.time(at: rate) ?? (pictureTrackDuration > .zero ? pictureTrackDuration : subtitlesEnd.end)
+        // An overlay (a sticker's default 3 s, an `at` past the clips) that outlasts the video tracks makes
+        // the movie longer, over the bare canvas: said, unless output.duration sets the length.
+        if timeline.output.duration == nil, videoTracksEnd > .zero, let path = overlayEnd.path, overlayEnd.end > videoTracksEnd {
+            warnings.append("\(path): ends at \(TimelineComposition.seconds(overlayEnd.end)) s, after the video tracks end at "
+                            + "\(TimelineComposition.seconds(videoTracksEnd)) s: the movie runs on over the bare canvas (give the item a shorter duration, "
+                            + "or set output.duration)")
+        }
         if let path = subtitlesEnd.path, subtitlesEnd.end > duration {
             warnings.append("\(path): the subtitles run to \(TimelineComposition.seconds(subtitlesEnd.end)) s, past the movie's end at "
                             + "\(TimelineComposition.seconds(duration)) s: the cues after it are cut (give the item a duration, or output.duration, to say otherwise)")
