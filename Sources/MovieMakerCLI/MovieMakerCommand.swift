@@ -147,7 +147,7 @@ struct MovieMakerCommand: ParsableCommand {
         .movieUnreadable, .movieTruncated, .noVideoStream, .videoUnsupported, .audioUnreadable, .noAudioStream,
         .unsupportedAudioCodec, .noPhotos, .lutUnreadable, .invalidMarkup, .invalidPathData, .chunksMissing, .chunkMismatch,
         .invalidSize, .oddSize, .sizeTooLarge, .invalidFrameRate, .invalidSetting, .unsupportedContainer, .destinationFolderMissing,
-        .transparencyUnsupported, .invalidCaptions,
+        .transparencyUnsupported, .invalidCaptions, .invalidData,
     ]
 
     /// `moviemaker <subcommand> --help` for the subcommand on the command line, else `moviemaker --help`.

@@ -144,8 +144,11 @@ struct DescriptionOptions: ParsableArguments {
     func compose(_ timeline: Timeline, options: Timeline.RenderOptions) throws -> TimelineComposition {
         do {
             return try timeline.composition(options)
-        } catch where error.code == .invalidDescription {
-            throw DescriptionError(file: spec, error: error)
+        } catch {
+            // Anything found at a JSON path (a chart's CSV, a font) is about this file: named with it.
+            let atPath = error.location?.jsonPath != nil
+            if error.code == .invalidDescription || atPath { throw DescriptionError(file: spec, error: error) }
+            throw error
         }
     }
 }

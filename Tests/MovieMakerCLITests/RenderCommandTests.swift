@@ -697,3 +697,28 @@ struct PlatformOptionTests {
         #expect(unknown.status == 64 && unknown.stderr.contains("youtube-shorts"), "\(unknown.stderr)")
     }
 }
+
+/// Mistakes found while compiling (a chart's CSV, a title's font) read as every other mistake in a
+/// description: the file and the JSON path first, exit 64.
+@Suite("render: mistakes found while compiling")
+struct CompileMistakeTests {
+    @Test func aChartsBadCSVAndAMissingFontExit64NamingTheDescriptionAndPath() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        try "city,2019,2020\nLisbon,1,2\nPorto,3,4o\n".write(to: folder.file("c.csv"), atomically: true, encoding: .utf8)
+        let chart = folder.file("chart.json")
+        try #"{"version": 1, "output": {"size": "64x48"}, "tracks": [{"kind": "video", "items": [{"type": "chart", "kind": "barRace", "data": {"file": "c.csv"}, "duration": "1s"}]}]}"#
+            .write(to: chart, atomically: true, encoding: .utf8)
+        for command in [["validate", chart.path], ["render", chart.path, "--check"], ["render", chart.path, "-o", folder.file("chart.mp4").path]] {
+            let r = try CLI.run(command)
+            #expect(r.status == 64 && r.stderr.contains("chart.json: tracks[0].items[0].data:") && r.stderr.contains("line 3, column 3"),
+                    "\(command[0]): \(r.status) \(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.file("chart.mp4").path))
+        let title = folder.file("title.json")
+        try #"{"version": 1, "output": {"size": "64x48"}, "tracks": [{"kind": "video", "items": [{"type": "title", "text": "Hi", "font": "Comic Snas", "duration": "1s"}]}]}"#
+            .write(to: title, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["render", title.path, "--check"])
+        #expect(r.status == 64 && r.stderr.contains("title.json: tracks[0].items[0].font:") && r.stderr.contains("Comic Snas"), "\(r.status) \(r.stderr)")
+    }
+}

@@ -188,7 +188,8 @@ extension TimelineCompiler {
             }
             return CompiledItem(clip: clip, what: "\"\(text)\"", detail: (t.style ?? .fade).rawValue)
         } catch {
-            throw error.located(jsonPath: path.description)
+            // A font that is not installed is the `font` key's fault.
+            throw error.located(jsonPath: (error.code == .fontNotFound && t.font != nil ? path.appending("font") : path).description)
         }
     }
 
