@@ -721,4 +721,27 @@ struct CompileMistakeTests {
         let r = try CLI.run(["render", title.path, "--check"])
         #expect(r.status == 64 && r.stderr.contains("title.json: tracks[0].items[0].font:") && r.stderr.contains("Comic Snas"), "\(r.status) \(r.stderr)")
     }
+
+    @Test func aPhotoWhereAVideoGoesAndAVideoWhereAPhotoGoesAreNamedAsSuch() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        _ = try TestPhotos.photo(.red, "p.png", in: folder)
+        _ = try TestPhotos.photo(.red, "q.jpg", in: folder)
+        try Clip.color(.blue, duration: 0.5).render(to: folder.file("v.mp4"), width: 64, height: 48, fps: 10)
+        func check(_ item: String, _ words: [String], slots: String = "", extra: [String] = []) throws {
+            let spec = folder.file("spec.json")
+            try (#"{"version": 1, "output": {"size": "64x48"}, "# + slots + #""tracks": [{"kind": "video", "items": ["# + item + "]}]}")
+                .write(to: spec, atomically: true, encoding: .utf8)
+            let r = try CLI.run(["render", spec.path, "--check"] + extra)
+            #expect(r.status == 64 && words.allSatisfy { r.stderr.contains($0) }, "\(item): \(r.status) \(r.stderr)")
+        }
+        for photo in ["p.png", "q.jpg"] {
+            try check(#"{"type": "video", "source": {"file": ""# + photo + #""}, "duration": "1s"}"#,
+                      ["tracks[0].items[0].source", "is a photo, not a video", #""type": "photo""#])
+        }
+        try check(#"{"type": "video", "source": {"slot": "clip"}, "duration": "1s"}"#, [#"the slot "clip" takes a video"#, "q.jpg is a photo"],
+                  slots: #""slots": {"clip": {"kind": "video", "default": {"file": "v.mp4"}}}, "#, extra: ["--slot", "clip=" + folder.file("q.jpg").path])
+        try check(#"{"type": "photo", "source": {"file": "v.mp4"}, "duration": "1s"}"#,
+                  ["tracks[0].items[0].source", "is a video, not a photo", #""type": "video""#])
+    }
 }

@@ -664,6 +664,11 @@ struct TimelineCompiler {
 
     func checkPhoto(_ url: URL, at path: JSONPath) throws(MovieMakerError) {
         do { _ = try PhotoDecoder.info(url) } catch {
+            // A movie where a photo was expected: say so, not the photo folder's advice.
+            if error.code == .notAnImage, (try? VideoFile.probed(url)) != nil {
+                throw .invalidDescription(path, "\(url.path) is a video, not a photo: show it with a video item (\"type\": \"video\"), "
+                                          + "or give the item a media slot, which takes either", file: url.path)
+            }
             throw .invalidDescription(path, "\(url.path) cannot be shown as a photo: \(error.message)", file: url.path)
         }
     }

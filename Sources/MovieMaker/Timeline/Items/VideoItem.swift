@@ -140,6 +140,16 @@ extension TimelineCompiler {
                                                  background: try color(v.background, at: path.appending("background")) ?? defaultItemBackground),
                                 what: url.lastPathComponent, detail: "a photo in a media slot")
         }
+        // A still image: FFmpeg would read a JPEG as a one-frame "video" and a PNG not at all; either way
+        // the author meant a photo.
+        if let head = try? FileBytes(url, limit: 4096), PhotoFormat.sniff(head.bytes) != nil {
+            if case let .slot(name) = v.source {
+                throw .invalidDescription(sourcePath, "the slot \"\(name)\" takes a video, and \(url.path) is a photo: give a video file "
+                                          + "(a template that should take photos too makes it a media slot)", file: url.path)
+            }
+            throw .invalidDescription(sourcePath, "\(url.path) is a photo, not a video: show it with a photo item (\"type\": \"photo\"), "
+                                      + "or give the item a media slot, which takes either", file: url.path)
+        }
         let probed: VideoFile
         do {
             probed = try VideoFile.probed(url)
