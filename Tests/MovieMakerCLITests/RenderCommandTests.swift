@@ -744,4 +744,15 @@ struct CompileMistakeTests {
         try check(#"{"type": "photo", "source": {"file": "v.mp4"}, "duration": "1s"}"#,
                   ["tracks[0].items[0].source", "is a video, not a photo", #""type": "video""#])
     }
+
+    @Test func aSlotsMissingFileNamesTheSlotAndHowToFillIt() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let spec = folder.file("t.json")
+        try #"{"version": 1, "output": {"size": "64x48"}, "slots": {"snap": {"kind": "photo", "default": {"file": "media/party-1.jpg"}}}, "tracks": [{"kind": "video", "items": [{"type": "slideshow", "photos": [{"slot": "snap"}], "duration": "1s"}]}]}"#
+            .write(to: spec, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["validate", spec.path])
+        #expect(r.status == 64 && r.stderr.contains("tracks[0].items[0].photos[0].slot") && r.stderr.contains("party-1.jpg")
+                && r.stderr.contains(#"the slot "snap"'s file"#) && r.stderr.contains("--slot snap=FILE"), "\(r.stderr)")
+    }
 }

@@ -621,11 +621,13 @@ struct TimelineCompiler {
     mutating func file(_ source: Timeline.Source, at path: JSONPath, kinds: [Timeline.Slot.Kind], fileKey: String? = "file") throws(MovieMakerError) -> URL {
         let url: URL
         let shownPath: JSONPath
+        var slotName: String? = nil
         switch source {
         case let .file(p):
             url = resolve(p)
             shownPath = fileKey.map { path.appending($0) } ?? path
         case let .slot(name):
+            slotName = name
             shownPath = path.appending("slot")
             guard let slot = timeline.slots[name] else { throw .invalidDescription(shownPath, "no slot is named \"\(name)\"") }
             guard kinds.contains(slot.kind) else {
@@ -641,6 +643,11 @@ struct TimelineCompiler {
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            if let slotName {
+                // The slot's value (its default, or what --slot gave) names a file that is not there.
+                throw .invalidDescription(shownPath, "no such file: \(url.path), the slot \"\(slotName)\"'s file: "
+                                          + "give the slot another with --slot \(slotName)=FILE (or --media FILE…)", file: url.path)
+            }
             throw .invalidDescription(shownPath, "no such file: \(url.path)", file: url.path)
         }
         guard !isDirectory.boolValue else { throw .invalidDescription(shownPath, "\(url.path) is a folder, not a file", file: url.path) }
