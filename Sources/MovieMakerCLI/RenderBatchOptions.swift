@@ -82,7 +82,8 @@ struct RenderBatchOptions: ParsableArguments {
 extension RenderCommand {
     /// Renders the template once per row of `--batch`, reporting each row as it finishes and a summary
     /// table at the end. Rows that fail are named with their row and line; the others are written.
-    /// Throws `BatchFailure` (exit 1) when any row failed.
+    /// Throws `BatchFailure` (exit 1) when any row failed. With `--check`, every row is checked as its
+    /// render would check it and nothing is written (exit 64 when any row has a mistake).
     func runBatch(_ options: Timeline.RenderOptions) throws {
         guard let rowsFile = batching.batch, let pattern = batching.outputPattern else { return }
         let started = ContinuousClock.now
@@ -127,6 +128,21 @@ extension RenderCommand {
             for input in [description.spec, rowsFile] where FileIdentity.same(url.path, input) {
                 throw InputError("--output-pattern \(pattern): \(row.label) writes \(url.path), which is \(input), an input of this command; choose another pattern")
             }
+        }
+        if check {
+            // Every row, in order, as its render would find it before the first frame; nothing written.
+            var wrong: [TemplateBatch.Row] = []
+            for row in batch.rows {
+                guard let mistake = batch.mistake(in: row) else { continue }
+                wrong.append(row)
+                Terminal.writeError("moviemaker: error: \(rowsFile), \(row.label): \(MovieMakerCommand.message(for: mistake))\n")
+            }
+            let total = batch.rows.count
+            Terminal.printLine("\(total - wrong.count) of \(total) rows of \(rowsFile) are ready to render")
+            if !wrong.isEmpty {
+                throw InputError("--check: \(wrong.count) of \(total) rows of \(rowsFile) have mistakes (\(wrong.prefix(10).map(\.label).joined(separator: "; "))\(wrong.count > 10 ? "; …" : "")): fix them, then render")
+            }
+            return
         }
         let total = batch.rows.count
         let done = Mutex(0)

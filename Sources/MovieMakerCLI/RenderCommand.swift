@@ -213,7 +213,7 @@ struct RenderCommand: ParsableCommand {
     var preview = false
 
     /// Check and plan only.
-    @Flag(help: "Validate, open every source, print the plan (each item's place and duration, the decoders needed) and exit without rendering.")
+    @Flag(help: "Validate, open every source, print the plan (each item's place and duration, the decoders needed) and exit without rendering. With --batch, check every row so (its values, files, fonts and data) and name each row with a mistake.")
     var check = false
 
     /// --crf and --preset, instead of the description's output.encoder.
@@ -262,7 +262,7 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
     func validate() throws {
-        try batching.validate(output: output, others: [(hls != nil, "--hls"), (check, "--check"), (saveSpec != nil, "--save-spec"),
+        try batching.validate(output: output, others: [(hls != nil, "--hls"), (saveSpec != nil, "--save-spec"),
                                                         (chunking.isChunked, "--chunk"), (printChapters, "--print-chapters"),
                                                         (chaptersVTT != nil, "--chapters-vtt"), (audioOnly, "--audio-only"),
                                                         (subtitles.subtitles != nil || subtitles.captions != nil, "--subtitles and --captions")])

@@ -153,6 +153,26 @@ struct RenderBatchTests {
         #expect(filled.status == 0, "\(filled.stderr)")
     }
 
+    /// `--check` with `--batch` checks every row as its render would, before any is rendered, and writes nothing.
+    @Test func checkFindsEveryRowsMistakesWritingNothing() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try Self.project()
+        try Self.rows(4, missingPhoto: 2, longName: 4).write(to: folder.file("rows.csv"), atomically: true, encoding: .utf8)
+        let r = try CLI.run(["render", folder.file("card.json").path, "--batch", folder.file("rows.csv").path,
+                             "--output-pattern", folder.url.path + "/out/{row}.mp4", "--check"])
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr.contains("row 2 (line 3)") && r.stderr.contains("missing.png"), "\(r.stderr)")
+        #expect(r.stderr.contains("row 4 (line 5)") && r.stderr.contains("maxLength"), "\(r.stderr)")
+        #expect(!r.stderr.contains("row 1 ") && !r.stderr.contains("row 3 "), "\(r.stderr)")
+        #expect(r.stdout.contains("2 of 4 rows"), "\(r.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out").path), "nothing written")
+        try Self.rows(2).write(to: folder.file("good.csv"), atomically: true, encoding: .utf8)
+        let good = try CLI.run(["render", folder.file("card.json").path, "--batch", folder.file("good.csv").path,
+                                "--output-pattern", folder.url.path + "/out/{row}.mp4", "--check"])
+        #expect(good.status == 0 && good.stdout.contains("2 of 2 rows"), "\(good.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out").path), "nothing written")
+    }
+
     /// `--media` fills its slots for every row, as `--slot` does: `--require-slots` counts them as filled.
     @Test func requireSlotsCountsSlotsFilledByMedia() throws {
         guard CLI.isBuilt else { return }

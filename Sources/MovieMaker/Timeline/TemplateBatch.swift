@@ -229,6 +229,17 @@ public struct TemplateBatch: Sendable {
         return try template.filled(with: template.slotValues(assignments: assignments, relativeTo: filesFolder))
     }
 
+    /// What is wrong with `row`, found as its render would find it before the first frame (its values,
+    /// files, fonts, data), or nil when it is ready to render; nothing is written.
+    package func mistake(in row: Row) -> MovieMakerError? {
+        do {
+            _ = try filled(for: row).composition(options)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     /// Renders one row to `url`, or skips it when `url` already holds what it would make.
     private func render(_ row: Row, to url: URL, cancellation: CancellationToken?) -> Outcome {
         do {
