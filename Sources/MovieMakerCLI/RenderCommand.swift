@@ -642,9 +642,13 @@ struct FormatCommand: ParsableCommand {
             writing it again gives the same bytes, so canonical files diff cleanly. The file is checked \
             as `validate --structure` checks it; no media is opened.
 
+            --in-place rewrites the file in its canonical form (only when that changes it); --check \
+            changes nothing and exits 1 when the file is not canonical, for CI.
+
             Examples:
               moviemaker format spec.json
               moviemaker format spec.json -o tidy.json
+              moviemaker format --in-place spec.json
             """)
 
     /// The description file.
@@ -655,8 +659,19 @@ struct FormatCommand: ParsableCommand {
     @Option(name: [.short, .long], help: ArgumentHelp("Write to this file (not the input) instead of standard output.", valueName: "path"))
     var output: String?
 
+    /// Rewrite the file itself.
+    @Flag(help: "Rewrite the description file itself in its canonical form (atomically; untouched when it already is).")
+    var inPlace = false
+
+    /// Only check.
+    @Flag(help: "Change nothing: exit 1 when the file is not in its canonical form (for CI), 0 when it is.")
+    var check = false
+
     func validate() throws {
         guard FileManager.default.fileExists(atPath: spec) else { throw InputError("\(spec): no such file") }
+        if [output != nil, inPlace, check].filter({ $0 }).count > 1 {
+            throw ValidationError("-o, --in-place and --check each say what to do with the canonical form: give one of them")
+        }
         if let output, FileIdentity.same(output, spec) || output == spec {
             throw InputError("-o \(output) is the input file: write the canonical form to another file")
         }
@@ -669,6 +684,21 @@ struct FormatCommand: ParsableCommand {
             text = try Timeline(contentsOf: URL(fileURLWithPath: spec)).jsonText()
         } catch {
             throw DescriptionError(file: spec, error: error)
+        }
+        if check || inPlace {
+            let current = try? String(contentsOf: URL(fileURLWithPath: spec), encoding: .utf8)
+            if current == text {
+                if inPlace { Terminal.printLine("\(spec): already in its canonical form") }
+                return
+            }
+            if check {
+                Terminal.writeError("moviemaker: \(spec) is not in its canonical form: run `moviemaker format --in-place \(spec)`\n")
+                throw ExitCode.failure
+            }
+            // Through a link, the file it names is rewritten (the link stays).
+            try OTIOCommand.write(text, to: URL(fileURLWithPath: spec).resolvingSymlinksInPath().path)
+            Terminal.printLine("\(spec): written in its canonical form")
+            return
         }
         guard let output else { Terminal.writeOutput(text); return }
         try OTIOCommand.write(text, to: output)

@@ -755,4 +755,29 @@ struct CompileMistakeTests {
         #expect(r.status == 64 && r.stderr.contains("tracks[0].items[0].photos[0].slot") && r.stderr.contains("party-1.jpg")
                 && r.stderr.contains(#"the slot "snap"'s file"#) && r.stderr.contains("--slot snap=FILE"), "\(r.stderr)")
     }
+
+    @Test func formatInPlaceRewritesOnlyWhatIsNotCanonicalAndCheckSaysSo() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let spec = folder.file("spec.json")
+        let untidy = #"{"tracks": [{"items": [{"duration": "2.50s", "type": "color", "color": "red"}], "kind": "video"}], "version": 1}"#
+        try untidy.write(to: spec, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(at: folder.file("link.json"), withDestinationURL: spec)
+        let check = try CLI.run(["format", "--check", spec.path])
+        #expect(check.status == 1 && check.stderr.contains("not in its canonical form") && check.stderr.contains("--in-place"), "\(check.stderr)")
+        #expect(try String(contentsOf: spec, encoding: .utf8) == untidy, "--check changes nothing")
+        let canonical = try CLI.run(["format", spec.path]).stdout
+        let inPlace = try CLI.run(["format", "--in-place", folder.file("link.json").path])
+        #expect(inPlace.status == 0, "\(inPlace.stderr)")
+        #expect(try String(contentsOf: spec, encoding: .utf8) == canonical, "the file the link names is rewritten")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: folder.file("link.json").path)) != nil, "the link stays a link")
+        let again = try CLI.run(["format", "--check", spec.path])
+        #expect(again.status == 0 && again.stderr.isEmpty, "\(again.stderr)")
+        let both = try CLI.run(["format", "--check", "--in-place", spec.path])
+        #expect(both.status == 64, "\(both.stderr)")
+        let bad = folder.file("bad.json")
+        try #"{"version": 1, "tracks": [{"kind": "video", "items": [{"type": "color", "duration": "-1s"}]}]}"#.write(to: bad, atomically: true, encoding: .utf8)
+        let refused = try CLI.run(["format", "--in-place", bad.path])
+        #expect(refused.status == 64 && refused.stderr.contains("bad.json: tracks[0].items[0]"), "\(refused.stderr)")
+    }
 }
