@@ -92,6 +92,10 @@ extension RenderCommand {
         do { table = try TemplateBatch.table(contentsOf: URL(fileURLWithPath: rowsFile)) } catch {
             throw InputError("--batch \(error.message)")
         }
+        // A --slot a column also fills is the rows' default, not their value: said, as it surprises.
+        for name in description.slots.compactMap({ $0.split(separator: "=", maxSplits: 1).first.map(String.init) }) where table.columns.contains(name) {
+            Terminal.writeError("moviemaker: warning: --slot \(name)=… fills only the rows whose \(name) cell is blank: the column of \(rowsFile) fills the others\n")
+        }
         if description.requireSlots {
             // --slot and --media fill a slot for every row (load has already checked their values).
             let fromOption = Set(try description.slotValuesFromOptions(in: template).keys)

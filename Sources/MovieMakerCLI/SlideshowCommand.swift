@@ -426,9 +426,8 @@ struct SlideshowCommand: SingleOutputCommand {
         for error in unreadable { warn(error) }
         if checked.photos.isEmpty { throw noPhotosError(skipped: skipped) }
         let musicLength = bed.flatMap { $0.source.duration }
-        let show = try makeShow(checked.photos, musicLength: musicLength) { line in
-            if progress.showsProgress { Terminal.writeError("moviemaker: \(line)\n") }
-        }
+        // Warnings go to standard error whatever -q says (docs/CLI.md), as the skipped photos' do.
+        let show = try makeShow(checked.photos, musicLength: musicLength) { line in Terminal.writeError("moviemaker: \(line)\n") }
 
         // A caption shows as long as its photo (transitions included): under a second is hard to read.
         let briefly = show.photos.filter { show.captionText(for: $0) != nil && ($0.duration ?? show.duration) < 1 }

@@ -147,10 +147,20 @@ struct RenderBatchTests {
                              "--output-pattern", folder.url.path + "/out/{row}.mp4", "--require-slots"])
         #expect(r.status == 64 && r.stderr.contains("row 2 (line 3) leaves name blank"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("out").path), "nothing written")
-        // Given by --slot, the blank cell is filled.
+        // Given by --slot, the blank cell is filled (and the other rows keep their own: said).
         let filled = try CLI.run(["render", folder.file("card.json").path, "--batch", folder.file("rows.csv").path,
                                   "--output-pattern", folder.url.path + "/out/{row}.mp4", "--require-slots", "--slot", "name=Bo"])
         #expect(filled.status == 0, "\(filled.stderr)")
+        #expect(filled.stderr.contains("--slot name=… fills only the rows whose name cell is blank"), "\(filled.stderr)")
+    }
+
+    @Test func aJSONLinesRowThatIsNotJSONIsNamedByItsLineAndColumnOnly() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try Self.project()
+        try "{\"name\": \"Ana\"}\n{name: \"Bo\"}\n".write(to: folder.file("rows.jsonl"), atomically: true, encoding: .utf8)
+        let r = try CLI.run(["render", folder.file("card.json").path, "--batch", folder.file("rows.jsonl").path,
+                             "--output-pattern", folder.url.path + "/out/{row}.mp4"])
+        #expect(r.status == 64 && r.stderr.contains("rows.jsonl, line 2") && r.stderr.contains("at column") && !r.stderr.contains("at line 1"), "\(r.stderr)")
     }
 
     /// `--check` with `--batch` checks every row as its render would, before any is rendered, and writes nothing.

@@ -166,6 +166,18 @@ struct SlideshowCommandTests {
                 "\(idle.stderr)")
     }
 
+    /// Warnings go to standard error whatever -q says: a caption naming no photo among them.
+    @Test func aCaptionNamingNoPhotoIsWarnedEvenWhenQuiet() throws {
+        guard CLI.isBuilt else { return }
+        let (folder, _) = try Self.photoFolder()
+        let captions = folder.file("captions.csv")
+        try "file,text\nnomatch.jpg,Hello\n".write(to: captions, atomically: true, encoding: .utf8)
+        for quiet in [[], ["-q"]] {
+            let r = try CLI.run(["slideshow", folder.url.path, "--captions", captions.path, "--dry-run", "-o", folder.file("out.mp4").path] + quiet)
+            #expect(r.status == 0 && r.stderr.contains("no photo named nomatch.jpg"), "\(quiet): \(r.stderr)")
+        }
+    }
+
     /// A song that cannot be read, has no sound or is too short to loop is named as --music, with what to do.
     @Test func unusableMusicIsNamedAsTheOption() throws {
         guard CLI.isBuilt else { return }

@@ -331,7 +331,9 @@ public struct TemplateBatch: Sendable {
             guard !trimmed.isEmpty else { continue }
             let json: JSONValue
             do { json = try JSONValue(parsing: trimmed) } catch {
-                throw .invalidBatch(path: path, line: offset + 1, reason: "not JSON (\(error.message)); each line is one object, e.g. {\"name\": \"Ana\", \"photo\": \"ana.jpg\"}")
+                // The parser counts lines within the one line it was given: only its column means anything here.
+                let reason = error.message.replacingOccurrences(of: "at line 1, column", with: "at column")
+                throw .invalidBatch(path: path, line: offset + 1, reason: "not JSON (\(reason)); each line is one object, e.g. {\"name\": \"Ana\", \"photo\": \"ana.jpg\"}")
             }
             guard case let .object(object) = json else {
                 throw .invalidBatch(path: path, line: offset + 1, reason: "each line is one object of column → value, e.g. {\"name\": \"Ana\"}; got \(json.shortDescription)")
