@@ -136,8 +136,10 @@ extension RenderCommand {
         if check {
             // Every row, in order, as its render would find it before the first frame; nothing written.
             var wrong: [TemplateBatch.Row] = []
-            for row in batch.rows {
-                guard let mistake = batch.mistake(in: row) else { continue }
+            for (row, url) in zip(batch.rows, destinations) {
+                let (mistake, warnings) = batch.mistake(in: row, writing: url)
+                for warning in warnings { Terminal.writeError("moviemaker: warning: \(rowsFile), \(row.label): \(warning)\n") }
+                guard let mistake else { continue }
                 wrong.append(row)
                 Terminal.writeError("moviemaker: error: \(rowsFile), \(row.label): \(MovieMakerCommand.message(for: mistake))\n")
             }

@@ -146,7 +146,8 @@ struct DescriptionOptions: ParsableArguments {
             return try timeline.composition(options)
         } catch {
             // Anything found at a JSON path (a chart's CSV, a font) is about this file: named with it.
-            let atPath = error.location?.jsonPath != nil
+            // (A failure of the machine's, a Cairo or FFmpeg error, is not the file's fault, wherever it is.)
+            let atPath = error.location?.jsonPath != nil && MovieMakerCommand.inputCodes.contains(error.code)
             if error.code == .invalidDescription || atPath { throw DescriptionError(file: spec, error: error) }
             throw error
         }
@@ -686,8 +687,9 @@ struct FormatCommand: ParsableCommand {
             throw DescriptionError(file: spec, error: error)
         }
         if check || inPlace {
-            let current = try? String(contentsOf: URL(fileURLWithPath: spec), encoding: .utf8)
-            if current == text {
+            // Bytes, not text: a byte-order mark or another encoding is not the canonical form.
+            let current = try? Data(contentsOf: URL(fileURLWithPath: spec))
+            if current == Data(text.utf8) {
                 if inPlace { Terminal.printLine("\(spec): already in its canonical form") }
                 return
             }
@@ -695,8 +697,14 @@ struct FormatCommand: ParsableCommand {
                 Terminal.writeError("moviemaker: \(spec) is not in its canonical form: run `moviemaker format --in-place \(spec)`\n")
                 throw ExitCode.failure
             }
-            // Through a link, the file it names is rewritten (the link stays).
-            try OTIOCommand.write(text, to: URL(fileURLWithPath: spec).resolvingSymlinksInPath().path)
+            // Through a link, the file it names is rewritten (the link stays), keeping its permissions.
+            let target = URL(fileURLWithPath: spec).resolvingSymlinksInPath().path
+            guard FileManager.default.isWritableFile(atPath: target) else {
+                throw InputError("\(spec) is read-only: make it writable to rewrite it, or write the canonical form elsewhere with -o")
+            }
+            let mode = (try? FileManager.default.attributesOfItem(atPath: target))?[.posixPermissions]
+            try OTIOCommand.write(text, to: target)
+            if let mode { try? FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: target) }
             Terminal.printLine("\(spec): written in its canonical form")
             return
         }

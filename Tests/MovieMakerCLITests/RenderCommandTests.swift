@@ -743,6 +743,13 @@ struct CompileMistakeTests {
                   slots: #""slots": {"clip": {"kind": "video", "default": {"file": "v.mp4"}}}, "#, extra: ["--slot", "clip=" + folder.file("q.jpg").path])
         try check(#"{"type": "photo", "source": {"file": "v.mp4"}, "duration": "1s"}"#,
                   ["tracks[0].items[0].source", "is a video, not a photo", #""type": "video""#])
+        // An animated GIF is a moving picture FFmpeg plays: still a video item.
+        try Clip.sequence([Clip.color(.red, duration: 0.3), Clip.color(.blue, duration: 0.3)]).render(to: folder.file("anim.gif"), width: 64, height: 48, fps: 10)
+        let spec = folder.file("gif.json")
+        try #"{"version": 1, "output": {"size": "64x48"}, "tracks": [{"kind": "video", "items": [{"type": "video", "source": {"file": "anim.gif"}}]}]}"#
+            .write(to: spec, atomically: true, encoding: .utf8)
+        let gif = try CLI.run(["render", spec.path, "--check"])
+        #expect(gif.status == 0 && gif.stdout.contains("anim.gif"), "\(gif.stderr)")
     }
 
     @Test func aSlotsMissingFileNamesTheSlotAndHowToFillIt() throws {

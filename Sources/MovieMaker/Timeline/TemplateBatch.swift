@@ -229,14 +229,24 @@ public struct TemplateBatch: Sendable {
         return try template.filled(with: template.slotValues(assignments: assignments, relativeTo: filesFolder))
     }
 
-    /// What is wrong with `row`, found as its render would find it before the first frame (its values,
-    /// files, fonts, data), or nil when it is ready to render; nothing is written.
-    package func mistake(in row: Row) -> MovieMakerError? {
+    /// What is wrong with `row` written to `url`, found as its render would find it before the first
+    /// frame (its values, files, fonts, data; a movie that would read `url`; a format `url`'s extension
+    /// cannot hold), or nil with the composition's warnings when it is ready to render. Nothing is written.
+    package func mistake(in row: Row, writing url: URL) -> (mistake: MovieMakerError?, warnings: [String]) {
         do {
-            _ = try filled(for: row).composition(options)
-            return nil
+            let composition = try filled(for: row).composition(options)
+            if composition.inputFiles.contains(where: { $0.standardizedFileURL.path == url.path }) {
+                throw MovieMakerError.invalidBatch(path: url.path, line: row.line, reason: "\(row.label) would write over a file its movie reads: change the output pattern")
+            }
+            if let container = Container(fileExtension: url.pathExtension) {
+                let settings = composition.encoderSettings
+                _ = try container.videoCodec(settings.codec, transparency: settings.transparency, fileExtension: url.pathExtension)
+            }
+            return (nil, composition.warnings)
+        } catch let error as MovieMakerError {
+            return (error, [])
         } catch {
-            return error
+            return (.failedEarlier(error), [])
         }
     }
 

@@ -645,8 +645,9 @@ struct TimelineCompiler {
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             if let slotName {
                 // The slot's value (its default, or what --slot gave) names a file that is not there.
+                let byMedia = timeline.slots[slotName]?.kind != .audio ? " (or --media FILE…)" : ""
                 throw .invalidDescription(shownPath, "no such file: \(url.path), the slot \"\(slotName)\"'s file: "
-                                          + "give the slot another with --slot \(slotName)=FILE (or --media FILE…)", file: url.path)
+                                          + "give the slot another with --slot \(slotName)=FILE\(byMedia)", file: url.path)
             }
             throw .invalidDescription(shownPath, "no such file: \(url.path)", file: url.path)
         }
@@ -656,6 +657,12 @@ struct TimelineCompiler {
         }
         if !inputFiles.contains(url) { inputFiles.append(url) }
         return url
+    }
+
+    /// Whether FFmpeg opened `video` as a moving picture (a movie, an animated GIF or APNG), not as a
+    /// still image it reads as a one-picture stream (`image2`, `png_pipe`, `webp_pipe`…).
+    static func isMovie(_ video: VideoFile) -> Bool {
+        !video.containerFormat.split(separator: ",").contains { $0 == "image2" || $0.hasSuffix("_pipe") }
     }
 
     /// `path` as a file URL: absolute as it is, relative from the media folder.
@@ -669,12 +676,14 @@ struct TimelineCompiler {
         return folder.appendingPathComponent(path).standardizedFileURL
     }
 
-    func checkPhoto(_ url: URL, at path: JSONPath) throws(MovieMakerError) {
+    func checkPhoto(_ url: URL, at path: JSONPath, isItem: Bool = false) throws(MovieMakerError) {
         do { _ = try PhotoDecoder.info(url) } catch {
-            // A movie where a photo was expected: say so, not the photo folder's advice.
-            if error.code == .notAnImage, (try? VideoFile.probed(url)) != nil {
-                throw .invalidDescription(path, "\(url.path) is a video, not a photo: show it with a video item (\"type\": \"video\"), "
-                                          + "or give the item a media slot, which takes either", file: url.path)
+            // A movie where a photo was expected: say so, not the photo folder's advice. (FFmpeg opens
+            // many stills as one-picture "videos", an SVG or a JPEG XL: those are not movies.)
+            if error.code == .notAnImage, let video = try? VideoFile.probed(url), Self.isMovie(video) {
+                throw .invalidDescription(path, "\(url.path) is a video, not a photo"
+                                          + (isItem ? ": show it with a video item (\"type\": \"video\"), or give the item a media slot, which takes either"
+                                                    : ": give a photo (JPEG, PNG, WebP, HEIC…)"), file: url.path)
             }
             throw .invalidDescription(path, "\(url.path) cannot be shown as a photo: \(error.message)", file: url.path)
         }
