@@ -315,6 +315,12 @@ struct RenderCommand: ParsableCommand {
                 throw InputError("-o \(output) is \(input), an input of this command: writing there would destroy it; choose another destination")
             }
         } else if let output {
+            // render writes movies, animated images and sound files, not stills: the list it gives says so.
+            let ext = URL(fileURLWithPath: output).pathExtension
+            if !OutputOptions.movieExtensions.contains(ext.lowercased()) && !OutputOptions.stillExtensions.contains(ext.lowercased()) {
+                throw ValidationError(MovieMakerError.unsupportedContainer(
+                    extension: ext, supported: OutputOptions.movieExtensions + SoundFileFormat.allCases.map(\.rawValue)).description)
+            }
             try OutputOptions.check(output)
             guard !OutputOptions.stillExtensions.contains(URL(fileURLWithPath: output).pathExtension.lowercased()) else {
                 throw ValidationError("render makes a movie: use -o movie.mp4 (or .mov, .mkv, .webm)")

@@ -787,4 +787,17 @@ struct CompileMistakeTests {
         let refused = try CLI.run(["format", "--in-place", bad.path])
         #expect(refused.status == 64 && refused.stderr.contains("bad.json: tracks[0].items[0]"), "\(refused.stderr)")
     }
+
+    @Test func anUnknownExtensionListsWhatRenderWrites() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let spec = folder.file("spec.json")
+        try #"{"version": 1, "output": {"size": "64x48"}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": "1s"}]}]}"#
+            .write(to: spec, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["render", spec.path, "-o", folder.file("x.xyz").path])
+        #expect(r.status == 64 && r.stderr.contains(".xyz") && r.stderr.contains(".wav") && r.stderr.contains(".m4a") && r.stderr.contains(".gif"), "\(r.stderr)")
+        #expect(!r.stderr.contains(".png"), "render refuses a still: \(r.stderr)")
+        let still = try CLI.run(["render", spec.path, "-o", folder.file("x.png").path])
+        #expect(still.status == 64 && still.stderr.contains("render makes a movie"), "\(still.stderr)")
+    }
 }
