@@ -222,11 +222,11 @@ import MovieMakerTestSupport
 
     @Test("a {{placeholder}} that is not a slot name is refused with the name to write; other braces stay literal text")
     func misspelledPlaceholders() throws {
-        #expect(Timeline.misspelledPlaceholder(in: "Hi {{first name}}!") == "first name")
-        #expect(Timeline.misspelledPlaceholder(in: "{{ok}} and {{user.name}}") == "user.name")
+        #expect(Timeline.pieces(of: "Hi {{first name}}!").misspelled == "first name")
+        #expect(Timeline.pieces(of: "{{ok}} and {{user.name}}").misspelled == "user.name")
         #expect(Timeline.suggestedSlotName(for: "first name") == "first_name" && Timeline.suggestedSlotName(for: "2nd place") == "_2nd_place")
         for literal in ["{{ }}", "{{}}", #"{{"a": 1}}"#, "{{ok}}", "{{1 2}}", "{{ first name", "no braces"] {
-            #expect(Timeline.misspelledPlaceholder(in: literal) == nil, "\(literal)")
+            #expect(Timeline.pieces(of: literal).misspelled == nil, "\(literal)")
         }
         let text = #"{"version": 1, "tracks": [{"kind": "video", "items": [{"type": "title", "text": "{{ }} is how {{ braces }} look"}]}]}"#
         let timeline = try Timeline(jsonText: text.replacingOccurrences(of: "{{ braces }}", with: "Mustache"))
@@ -311,6 +311,27 @@ import MovieMakerTestSupport
             #expect(error.location?.jsonPath == "tracks[0].items[0].durration")
             #expect(error.message.contains("did you mean \"duration\""), "\(error)")
         }
+    }
+
+    @Test("a misspelt slot name is answered with the nearest slot of the right kind; two neighbours swapped count as one slip")
+    func misspeltSlotNames() throws {
+        #expect(SpecObject.nearest("woh", in: ["who", "where"]) == "who")
+        #expect(SpecObject.nearest("teh", in: ["the"]) == "the" && SpecObject.nearest("xyz", in: ["who"]) == nil)
+        #expect(SpecObject.nearest("", in: ["a"]) == "a" && SpecObject.nearest("abc", in: []) == nil)
+        let slots = #""slots": {"who": {"kind": "text"}, "tint": {"kind": "color"}, "clip": {"kind": "video"}}"#
+        func error(_ item: String) -> MovieMakerError? {
+            do { _ = try Timeline(jsonText: #"{"version": 1, "#+slots+#", "tracks": [{"kind": "video", "items": ["#+item+"]}]}"); return nil }
+            catch { return error }
+        }
+        let text = error(#"{"type": "title", "text": "Hi {{woh}}", "duration": "1s"}"#)
+        #expect(text?.location?.jsonPath == "tracks[0].items[0].text" && text?.message.contains("did you mean {{who}}?") == true, "\(String(describing: text))")
+        let color = error(#"{"type": "color", "color": "{{tnit}}", "duration": "1s"}"#)
+        #expect(color?.message.contains("did you mean {{tint}}?") == true, "\(String(describing: color))")
+        let clip = error(#"{"type": "video", "source": {"slot": "cilp"}}"#)
+        #expect(clip?.message.contains("did you mean \"clip\"?") == true, "\(String(describing: clip))")
+        // Only a slot of the kind the place takes is offered: a text slot is no answer for a video source.
+        let wrongKind = error(#"{"type": "video", "source": {"slot": "wo"}}"#)
+        #expect(wrongKind?.message.contains("did you mean") == false, "\(String(describing: wrongKind))")
     }
 
     @Test("the committed schema is exactly what the Swift types generate, and its enums are the Swift cases")

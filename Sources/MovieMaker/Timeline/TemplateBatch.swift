@@ -229,15 +229,22 @@ public struct TemplateBatch: Sendable {
         return try template.filled(with: template.slotValues(assignments: assignments, relativeTo: filesFolder))
     }
 
+    /// `row`'s composition, refused when its movie reads `url`: the last word after `destinations()`,
+    /// which sees only the paths the cells and the template spell, not every file the movie opens.
+    private func composition(for row: Row, writing url: URL) throws -> TimelineComposition {
+        let composition = try filled(for: row).composition(options)
+        if composition.inputFiles.contains(where: { $0.standardizedFileURL.path == url.path }) {
+            throw MovieMakerError.invalidBatch(path: url.path, line: row.line, reason: "\(row.label) would write over a file its movie reads: change the output pattern")
+        }
+        return composition
+    }
+
     /// What is wrong with `row` written to `url`, found as its render would find it before the first
     /// frame (its values, files, fonts, data; a movie that would read `url`; a format `url`'s extension
     /// cannot hold), or nil with the composition's warnings when it is ready to render. Nothing is written.
     package func mistake(in row: Row, writing url: URL) -> (mistake: MovieMakerError?, warnings: [String]) {
         do {
-            let composition = try filled(for: row).composition(options)
-            if composition.inputFiles.contains(where: { $0.standardizedFileURL.path == url.path }) {
-                throw MovieMakerError.invalidBatch(path: url.path, line: row.line, reason: "\(row.label) would write over a file its movie reads: change the output pattern")
-            }
+            let composition = try composition(for: row, writing: url)
             if let container = Container(fileExtension: url.pathExtension) {
                 let settings = composition.encoderSettings
                 _ = try container.videoCodec(settings.codec, transparency: settings.transparency, fileExtension: url.pathExtension)
@@ -253,10 +260,7 @@ public struct TemplateBatch: Sendable {
     /// Renders one row to `url`, or skips it when `url` already holds what it would make.
     private func render(_ row: Row, to url: URL, cancellation: CancellationToken?) -> Outcome {
         do {
-            let composition = try filled(for: row).composition(options)
-            if composition.inputFiles.contains(where: { $0.standardizedFileURL.path == url.path }) {
-                throw MovieMakerError.invalidBatch(path: url.path, line: row.line, reason: "\(row.label) would write over a file its movie reads: change the output pattern")
-            }
+            let composition = try composition(for: row, writing: url)
             if !force, FileManager.default.fileExists(atPath: url.path), RenderIdentity.recorded(in: url) == composition.renderIdentity {
                 return .skipped
             }

@@ -126,20 +126,24 @@ struct SpecObject {
         return names.dropLast().joined(separator: ", ") + " \(conjunction) " + names.last!
     }
 
-    /// The name in `names` within two edits of `word` (ignoring case), if one is.
+    /// The name in `names` within two edits of `word` (ignoring case), if one is. An edit is a letter
+    /// added, removed, changed, or two neighbours swapped: `woh` is one edit from `who`, as a typist sees it.
     static func nearest(_ word: String, in names: [String]) -> String? {
+        // Optimal string alignment: Levenshtein's rows plus the one before, for swaps.
         func distance(_ a: [Character], _ b: [Character]) -> Int {
-            var row = Array(0...b.count)
-            for (i, ca) in a.enumerated() {
-                var previous = row[0]
-                row[0] = i + 1
-                for (j, cb) in b.enumerated() {
-                    let old = row[j + 1]
-                    row[j + 1] = min(row[j + 1] + 1, row[j] + 1, previous + (ca == cb ? 0 : 1))
-                    previous = old
+            guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+            var before = [Int](repeating: 0, count: b.count + 1)
+            var previous = Array(0...b.count)
+            var row = previous
+            for i in 1...a.count {
+                row[0] = i
+                for j in 1...b.count {
+                    row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                    if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { row[j] = min(row[j], before[j - 2] + 1) }
                 }
+                (before, previous) = (previous, row)
             }
-            return row[b.count]
+            return previous[b.count]
         }
         let w = Array(word.lowercased())
         // Lengths more than two apart are more than two edits apart: a long word costs no distance table.
@@ -390,7 +394,9 @@ struct SpecObject {
             let name = try s.string("slot", required: true, nonEmpty: true)!
             guard let slot = context.slots[name] else {
                 let known = context.slots.keys.sorted()
-                throw s.fail("slot", "no slot is named \"\(name)\": " + (known.isEmpty ? "declare it under \"slots\"" : "the slots are \(Self.list(known, conjunction: "and"))"))
+                let near = Self.nearest(name, in: context.slots.filter { kinds.contains($0.value.kind) }.map(\.key).sorted())
+                throw s.fail("slot", "no slot is named \"\(name)\"" + (near.map { " (did you mean \"\($0)\"?)" } ?? "") + ": "
+                             + (known.isEmpty ? "declare it under \"slots\"" : "the slots are \(Self.list(known, conjunction: "and"))"))
             }
             guard kinds.contains(slot.kind) else {
                 throw s.fail("slot", "the slot \"\(name)\" is a \(slot.kind.rawValue) slot, but \(what) takes a \(Self.list(kinds.map(\.rawValue))) slot")
@@ -412,6 +418,10 @@ struct SpecObject {
         let pieces = Timeline.pieces(of: s)
         for name in pieces.names {
             guard let slot = context.slots[name] else {
+                let texts = context.slots.filter { $0.value.kind == .text }.map(\.key).sorted()
+                if let near = Self.nearest(name, in: texts) {
+                    throw fail(key, "{{\(name)}} names no slot (did you mean {{\(near)}}?): write {{\(near)}}, or declare \"\(name)\" under \"slots\" with \"kind\": \"text\"")
+                }
                 throw fail(key, "{{\(name)}} names no slot: declare \"\(name)\" under \"slots\" with \"kind\": \"text\"")
             }
             guard slot.kind == .text else { throw fail(key, "{{\(name)}} names a \(slot.kind.rawValue) slot: only text slots go into text") }
@@ -454,11 +464,6 @@ struct SpecObject {
 }
 
 extension Timeline {
-    /// The inside of the first `{{…}}` in `text` that reads like a slot reference but is not a slot name
-    /// (`{{first name}}`, `{{user.name}}`), trimmed; nil when there is none. Braces around anything else
-    /// (`{{ }}`, `{{"a": 1}}`) stay literal text. Found in `pieces(of:)`'s one pass over the bytes.
-    static func misspelledPlaceholder(in text: String) -> String? { pieces(of: text).misspelled }
-
     /// Whether `inside` (trimmed, not a slot name) reads like a slot reference: words of letters and
     /// digits joined by spaces, `_`, `-` or `.`, with at least one letter.
     static func looksLikeSlotReference(_ inside: String) -> Bool {
@@ -619,7 +624,13 @@ extension Timeline.ColorText {
     /// Checks the text: a CSS colour, `"none"` where allowed, or `"{{name}}"` of a colour slot.
     func check(at path: JSONPath, _ context: SpecContext, allowNone: Bool) throws(MovieMakerError) {
         if let name = slotName {
-            guard let slot = context.slots[name] else { throw .invalidDescription(path, "{{\(name)}} names no slot: declare \"\(name)\" under \"slots\" with \"kind\": \"color\"") }
+            guard let slot = context.slots[name] else {
+                let colors = context.slots.filter { $0.value.kind == .color }.map(\.key).sorted()
+                if let near = SpecObject.nearest(name, in: colors) {
+                    throw .invalidDescription(path, "{{\(name)}} names no slot (did you mean {{\(near)}}?): write {{\(near)}}, or declare \"\(name)\" under \"slots\" with \"kind\": \"color\"")
+                }
+                throw .invalidDescription(path, "{{\(name)}} names no slot: declare \"\(name)\" under \"slots\" with \"kind\": \"color\"")
+            }
             guard slot.kind == .color else { throw .invalidDescription(path, "{{\(name)}} names a \(slot.kind.rawValue) slot: a colour needs a color slot") }
             return
         }
