@@ -155,6 +155,14 @@ struct RenderCommandTests {
         #expect(movies[0] != movies[2], "another name gives another picture")
         let check = try CLI.run(["render", template.path, "--slot", "name=Zoë", "--check"])
         #expect(check.stdout.contains("\"Happy birthday, Zoë!\""), "\(check.stdout)")
+        // A slot given no text (an empty shell variable) renders, and says the title shows no words.
+        let bare = folder.file("bare.json")
+        try #"{"version": 1, "output": {"size": "64x48"}, "slots": {"name": {"kind": "text", "default": "you"}}, "tracks": [{"kind": "video", "items": [{"type": "title", "text": "{{name}}", "layout": "lowerThird", "duration": "1s"}]}]}"#
+            .write(to: bare, atomically: true, encoding: .utf8)
+        let empty = try CLI.run(["render", bare.path, "--slot", "name= ", "--check"])
+        #expect(empty.status == 0 && empty.stderr.contains("tracks[0].items[0].text: the title is blank once {{name}} is filled, so it shows no words, only its box"), "\(empty.stderr)")
+        let filled = try CLI.run(["render", bare.path, "--slot", "name=Ana", "--check"])
+        #expect(filled.status == 0 && !filled.stderr.contains("no words"), "\(filled.stderr)")
     }
 
     @Test("--preview renders a quarter of the width and height, every frame; --check prints the plan and writes nothing")

@@ -159,6 +159,13 @@ extension TimelineCompiler {
         var card = TitleCard(text, subtitle: try t.subtitle.map { s throws(MovieMakerError) in try interpolate(s, at: path.appending("subtitle")) },
                              body: try t.body.map { s throws(MovieMakerError) in try interpolate(s, at: path.appending("body")) },
                              duration: t.duration?.time(at: rate) ?? 4, fontFamily: t.font ?? "DejaVu Sans")
+        // A slot given no text (`--slot name=` from an empty shell variable) leaves a box or card with no
+        // words; it renders, as a deliberate blank card would, but says so.
+        let names = Timeline.pieces(of: t.text).names
+        if !names.isEmpty, ([card.title] + [card.subtitle, card.body].compactMap { $0 }).allSatisfy({ $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }) {
+            warnings.append("\(path.appending("text")): the title is blank once \(names.map { "{{\($0)}}" }.joined(separator: ", ")) \(names.count == 1 ? "is" : "are") filled, "
+                            + "so it shows no words\(t.layout == .lowerThird ? ", only its box" : ""): give the slot\(names.count == 1 ? "" : "s") some text")
+        }
         if let size = t.fontSize { card.titleStyle.font.size = size }
         if let c = try color(t.color, at: path.appending("color")) {
             card.titleStyle.color = c; card.subtitleStyle.color = c; card.bodyStyle.color = c
