@@ -130,6 +130,43 @@ struct IncrementalRenderTests {
         #expect(soundA == soundB, "the sound track's samples")
     }
 
+    @Test("charts, counters and the built-in generators are reused from the cache: an edit after them renders only its own segment, and the joined movie equals a full render")
+    func drawnPicturesAreReused() throws {
+        let folder = try TemporaryFolder()
+        func spec(last: String, values: String = "[\"x\", 1, 2]") -> String {
+            """
+            {"version": 1, "output": {"size": "64x48", "fps": 5, "encoder": {"preset": "ultrafast", "lossless": true}},
+             "tracks": [{"kind": "video", "items": [
+               {"type": "chart", "kind": "bar", "data": [["name", "a", "b"], \(values), ["y", 3, 4]], "duration": "2s"},
+               {"type": "chart", "kind": "counter", "to": 120, "duration": "2s"},
+               {"type": "generator", "name": "gradient", "params": {"rotation": 90}, "duration": "2s"},
+               {"type": "generator", "name": "confetti", "params": {"count": 20}, "duration": "2s"},
+               {"type": "color", "color": "\(last)", "duration": "2s"}]}]}
+            """
+        }
+        let cache = folder.file("cache")
+        let first = try Timeline(jsonText: spec(last: "red")).composition().renderIncrementally(to: folder.file("a.mp4"), cache: cache)
+        #expect(first.rendered.count == 5)
+        let edited = try Timeline(jsonText: spec(last: "blue")).composition()
+        let second = try edited.renderIncrementally(to: folder.file("b.mp4"), cache: cache)
+        #expect(second.rendered == [40..<50] && second.reused.count == 4, "\(second.description)")
+        try edited.render(to: folder.file("full.mp4"))
+        #expect(try Self.frameHashes(folder.file("b.mp4")) == Self.frameHashes(folder.file("full.mp4")), "the joined movie decodes to a full render's frames")
+        // The chart's table is what its segment is named by: a value changed renders that segment again.
+        let data = try Timeline(jsonText: spec(last: "blue", values: "[\"x\", 1, 5]")).composition().renderIncrementally(to: folder.file("c.mp4"), cache: cache)
+        #expect(data.rendered == [0..<10] && data.reused.count == 4, "\(data.description)")
+        // A closure written by hand still has no content of its own to be named by.
+        #expect(throws: MovieMakerError.self) { try Clip(duration: 1) { _, _ in }.contentHash() }
+        let chart = Chart(.pie, data: ChartData(columns: ["v"], series: [.init("a", values: [1])]))
+        #expect(try chart.clip(duration: 1, width: 64, height: 48).contentHash() == chart.clip(duration: 1, width: 64, height: 48).contentHash())
+        #expect(try chart.clip(duration: 1, width: 64, height: 48).contentHash() != chart.clip(duration: 1, width: 48, height: 64).contentHash())
+        var custom = chart
+        custom.easing = Easing { $0 * $0 }
+        #expect(throws: MovieMakerError.self, "an easing made from a function leaves the chart without a content key") {
+            try custom.clip(duration: 1, width: 64, height: 48).contentHash()
+        }
+    }
+
     @Test func aCachedRenderIsRefusedForOtherCodecsAndContainers() throws {
         let folder = try Self.media()
         let composition = try Self.composition(Self.spec(), in: folder)

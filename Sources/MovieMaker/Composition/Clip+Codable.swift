@@ -26,7 +26,9 @@ import Foundation
 // carries it where a `Codable` value is needed.
 //
 // Drawing closures (and `follow`'s object, `controlPoints`' displacement) are code, not data: encoding a
-// tree that holds one throws `MovieMakerError.notEncodable` naming it. Layouts (a title card's fitted
+// tree that holds one throws `MovieMakerError.notEncodable` naming it, unless the library made the
+// closure from data and gave it a content key (a chart, a built-in generator): that key is written, for
+// hashing, and reading refuses it. Layouts (a title card's fitted
 // text, a slideshow's photo sequence) are not written: decoding lays them out again.
 
 extension Clip {
@@ -217,6 +219,11 @@ extension Clip {
             try split.encode(to: encoder)
         case let .generator(generator, duration):
             switch generator {
+            case let .drawing(closure) where closure.contentKey != nil:
+                // Written for hashing only: reading refuses a drawing, as it cannot make the closure.
+                try c.encode(Kind.drawing.rawValue, forKey: .type)
+                try c.encode(closure.contentKey, forKey: key("content"))
+                try c.encode(duration, forKey: key("duration"))
             case .drawing:
                 throw MovieMakerError.notEncodable(
                     what: "the drawing closure of a Clip(duration:draw:) lasting \(duration.seconds) s",

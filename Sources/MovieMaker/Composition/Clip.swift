@@ -43,6 +43,14 @@ public struct Clip: Sendable {
         self.init(.generator(.drawing(DrawingClosure(draw)), duration: duration))
     }
 
+    /// A clip that draws with `draw`, a picture the library makes from data: `content` describes all it
+    /// depends on besides the frame's time, so the clip has a `contentHash` (and an incremental render
+    /// reuses its segments) as a clip of data leaves does.
+    package init(duration: Time, content: some Encodable, draw: @escaping @Sendable (DrawingContext, Frame) throws -> Void) {
+        precondition(duration >= .zero, "a clip's duration cannot be negative, got \(duration)")
+        self.init(.generator(.drawing(DrawingClosure(content: content, draw)), duration: duration))
+    }
+
     /// Draws the clip's picture for `frame` (whose `exactTime` is within this clip) into `context`.
     ///
     /// Inside a render (`MovieMaker.add`, `still(at:…)`, or a clip drawn from another clip's closure

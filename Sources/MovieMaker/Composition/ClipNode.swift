@@ -109,8 +109,21 @@ extension Clip {
             init(_ body: @escaping @Sendable (DrawingContext, Frame) throws -> Void) { self.body = body }
         }
         private let box: Box
-        /// Wraps `body`.
-        package init(_ body: @escaping @Sendable (DrawingContext, Frame) throws -> Void) { box = Box(body) }
+        /// What the closure draws, as stable text, when the library made it from data (a chart's table
+        /// and look, a built-in generator's parameters) and it depends on nothing else but the frame's
+        /// time: the content hash and segment hashes stand on it, so an incremental render reuses the
+        /// segments it shows. nil for a closure written by hand, which has no stable content.
+        package let contentKey: String?
+        /// Wraps `body`, with no content key.
+        package init(_ body: @escaping @Sendable (DrawingContext, Frame) throws -> Void) { box = Box(body); contentKey = nil }
+        /// Wraps `body`, drawing exactly what `content` (encoded with sorted keys) describes; without a
+        /// key when `content` cannot be encoded (an easing made from a function).
+        package init(content: some Encodable, _ body: @escaping @Sendable (DrawingContext, Frame) throws -> Void) {
+            box = Box(body)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            contentKey = (try? encoder.encode(content)).flatMap { String(data: $0, encoding: .utf8) }
+        }
         /// Runs the closure.
         package func callAsFunction(_ context: DrawingContext, _ frame: Frame) throws { try box.body(context, frame) }
         /// The closure's identity (shared by copies of the clip that holds it).

@@ -35,8 +35,9 @@ extension TimelineComposition {
     ///
     /// With `EncoderSettings.lossless` the decoded frames equal a full render's; otherwise the frame
     /// count, timestamps and sound do (the bitstream differs only in where segments start with a
-    /// keyframe). A picture holding a drawing closure has no per-segment hash: every segment is then
-    /// named by the whole description, so any edit renders them all again.
+    /// keyframe). A picture holding a drawing closure written by hand (a registered generator) has no
+    /// per-segment hash: every segment is then named by the whole description, so any edit renders
+    /// them all again. The library's own drawn pictures (charts, built-in generators) carry a content key.
     package func renderIncrementally(to url: URL, cache: URL, segmentDuration: Time = defaultSegmentDuration,
                                      cancellation: CancellationToken? = nil,
                                      progress: ((RenderProgress) -> Void)? = nil) throws -> IncrementalRenderSummary {

@@ -201,7 +201,13 @@ extension GeneratorRegistry {
                 Piece(x: unit(), phase: unit(), fall: 0.25 + 0.35 * unit(), sway: 0.01 + 0.03 * unit(), spin: 1 + 4 * unit(),
                       w: 0.010 + 0.008 * unit(), h: 0.005 + 0.005 * unit(), color: colors[i % colors.count])
             }
-            return Clip(duration: request.duration) { ctx, frame in
+            // The content key: all the pieces depend on, besides the frame's time and size.
+            struct Content: Encodable {
+                let version = "confetti 1"
+                let count: Int, colors: [Color], seed: UInt64, speed: Double, size: Double, width: Int, height: Int
+            }
+            let content = Content(count: count, colors: colors, seed: seed, speed: speed, size: size, width: request.width, height: request.height)
+            return Clip(duration: request.duration, content: content) { ctx, frame in
                 let b = ctx.bounds, t = frame.time * speed
                 let scale = b.height * size
                 for piece in pieces {
@@ -225,7 +231,12 @@ extension GeneratorRegistry {
             let colors = try p.colors("colors", default: [Color(hex: "#1d3557")!, Color(hex: "#457b9d")!], minimumCount: 2)
             let angle = try p.number("angle", default: 90, in: -360...360)
             let rotation = try p.number("rotation", default: 0, in: -360...360)
-            return Clip(duration: request.duration) { ctx, frame in
+            struct Content: Encodable {
+                let version = "gradient 1"
+                let colors: [Color], angle: Double, rotation: Double, width: Int, height: Int
+            }
+            let content = Content(colors: colors, angle: angle, rotation: rotation, width: request.width, height: request.height)
+            return Clip(duration: request.duration, content: content) { ctx, frame in
                 let b = ctx.bounds
                 let a = (angle + rotation * frame.time) * .pi / 180
                 let r = (b.width * b.width + b.height * b.height).squareRoot() / 2

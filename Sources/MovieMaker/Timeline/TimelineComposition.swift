@@ -91,7 +91,7 @@ public struct TimelineComposition: Sendable {
     /// A hash (hex SHA-256) of the filled description in canonical form, the media folder and the
     /// options that change the picture (preview, encoder overrides): equal on every machine resolving
     /// the same description the same way. Names a chunked render's chunks when the picture holds code
-    /// (generators), which has no content hash of its own (`DistributedRender`).
+    /// (a registered generator), which has no content hash of its own (`DistributedRender`).
     package let descriptionHash: String
     /// The stickers the description shows from files: each one's JSON path and how it is decoded.
     var stickers: [StickerItem] = []

@@ -75,7 +75,25 @@ public struct Chart: Sendable, Hashable {
             throw .invalidData(path: "the chart's data", line: nil, column: nil, reason: "a pie's slices cannot be negative: \"\(s.name)\" is \(s.values[0])")
         }
         let layout = try ChartLayout(chart: self, frame: Size(width: Double(width), height: Double(height)), duration: duration)
-        return Clip(duration: duration) { ctx, frame in try layout.draw(in: ctx, at: frame.exactTime) }
+        return Clip(duration: duration, content: Content(chart: self, width: width, height: height, duration: duration)) { ctx, frame in
+            try layout.draw(in: ctx, at: frame.exactTime)
+        }
+    }
+
+    /// Everything a chart's frames depend on besides their time: the clip's content key. A field that
+    /// changes the drawing and is missing here would let an incremental render reuse a stale segment,
+    /// so a new field of `Chart` or `ChartLayout`'s inputs belongs here too (and `version` goes up when
+    /// the drawing itself changes).
+    private struct Content: Encodable {
+        let version = "chart 1"
+        let kind: Kind, data: ChartData, palette: [Color], textColor: Color, font: String, title: String?
+        let decimals: Int, prefix: String, suffix: String, locale: String, easing: Easing, periodDuration: Time?, hole: Double
+        let width: Int, height: Int, duration: Time
+        init(chart c: Chart, width: Int, height: Int, duration: Time) {
+            kind = c.kind; data = c.data; palette = c.palette; textColor = c.textColor; font = c.font; title = c.title
+            decimals = c.decimals; prefix = c.prefix; suffix = c.suffix; locale = c.locale; easing = c.easing
+            periodDuration = c.periodDuration; hole = c.hole; self.width = width; self.height = height; self.duration = duration
+        }
     }
 
     /// The grouping and decimal marks of `locale`.

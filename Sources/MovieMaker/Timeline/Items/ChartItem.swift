@@ -281,7 +281,15 @@ extension TimelineCompiler {
         // Checked now, so a font or text Pango refuses fails before the first frame.
         _ = try TextLayout(prefix + Timeline.Chart.format(to, decimals: decimals, grouping: grouping, decimalMark: decimalMark) + suffix,
                            style: style, width: width)
-        let clip = Clip(duration: length) { ctx, frame in
+        // Everything the counter's frames depend on besides their time (its content key).
+        struct Content: Encodable {
+            let version = "counter 1"
+            let from: Double, to: Double, count: Time, easing: Easing, prefix: String, suffix: String, decimals: Int
+            let grouping: String, decimalMark: String, style: TextStyle, width: Double, height: Double
+        }
+        let content = Content(from: from, to: to, count: count, easing: easing, prefix: prefix, suffix: suffix, decimals: decimals,
+                              grouping: grouping, decimalMark: decimalMark, style: style, width: width, height: height)
+        let clip = Clip(duration: length, content: content) { ctx, frame in
             let progress = count > .zero ? min(1, max(0, frame.exactTime.seconds / count.seconds)) : 1
             let value = from + (to - from) * easing(progress)
             let text = prefix + Timeline.Chart.format(value, decimals: decimals, grouping: grouping, decimalMark: decimalMark) + suffix
