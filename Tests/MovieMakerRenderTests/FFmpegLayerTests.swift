@@ -197,6 +197,30 @@ struct FFmpegLayerTests {
         }
     }
 
+    @Test("A recorded clip damaged in the middle still renders whole: the damaged packets are skipped, the frames before them are its own")
+    func damagedClipRendersWhole() throws {
+        let (folder, url) = try Self.render("whole.mp4", frames: 60)
+        defer { withExtendedLifetime(folder) {} }
+        var data = try Data(contentsOf: url)
+        // Garble 4 KiB in the middle of the media data (the header stays whole), as a bad sector would.
+        let mdat = try #require(data.firstRange(of: Data("mdat".utf8)))
+        let start = mdat.upperBound + (data.count - mdat.upperBound) / 2
+        var state: UInt32 = 12345
+        for i in start..<min(start + 4096, data.count) {
+            state = state &* 1_103_515_245 &+ 12345
+            data[i] = UInt8(truncatingIfNeeded: state >> 16)
+        }
+        let damaged = folder.file("damaged.mp4")
+        try data.write(to: damaged)
+        let out = folder.file("out.mp4")
+        try Clip.video(try VideoFile(url: damaged)).render(to: out, width: 320, height: 240, fps: 30)
+        var levels: [Double] = []
+        try MovieReader(url: out).withDecodedFrames(from: .zero) { view in levels.append(Self.cornerLevel(view.pixels)); return true }
+        #expect(levels.count == 60, "the movie has every frame of the clip")
+        let early = levels.prefix(10).enumerated().filter { abs($0.element - Double(Self.level(ofFrame: $0.offset))) > 3 }.map(\.offset)
+        #expect(early.isEmpty, "frames before the damage show their own picture: \(early)")
+    }
+
     @Test("Cancelling the token stops MovieReader, CodecDecoder and AudioDecoder with .cancelled")
     func cancellationThrowsCancelled() throws {
         let (folder, url) = try Self.render("cancel.mp4", frames: 30, settings: EncoderSettings(preset: .ultrafast))

@@ -272,7 +272,10 @@ final class OpenVideo {
         borrowedStream = demuxer.borrowedStream(index)
         try Self.checkIndex(demuxer: demuxer, stream: borrowedStream, path: path)
         let codecName = String(cString: avcodec_get_name(borrowedStream.pointee.codecpar.pointee.codec_id))
-        decoder = try CodecDecoder(stream: borrowedStream, threads: threads, describe: { failure in
+        // A damaged stretch of a recorded clip (a bad sector, a camera that lost power mid-write) is
+        // skipped, as players and ffmpeg do: its frames hold the last good picture. Only a run of 100
+        // rejected packets in a row, a stream that is not really video, stops the render.
+        decoder = try CodecDecoder(stream: borrowedStream, invalidDataLimit: 100, threads: threads, describe: { failure in
             switch failure.step {
             case .noDecoder, .openDecoder:
                 return .videoUnsupported(path: path, reason: "no working decoder for its \(codecName) video (\(failure.message))",
