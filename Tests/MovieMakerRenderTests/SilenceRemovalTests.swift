@@ -12,7 +12,7 @@ struct SilenceRemovalTests {
 
     /// A 5-s 320×240 clip: frame codes for pictures, and a 440 Hz tone in [0, 1), [2, 3) and [4, 5) s with
     /// silence between, its sound lossless (PCM in MOV).
-    static func tonesClip(in folder: TemporaryFolder) throws -> URL {
+    static func tonesClip(in folder: TemporaryFolder, soundDelay: Double = 0) throws -> URL {
         try VideoFixtures.requireFFmpeg()
         let picture = folder.file("picture.mp4")
         let movie = try MovieMaker(url: picture, width: 320, height: 240, fps: rate, settings: EncoderSettings(crf: 18, preset: .ultrafast, drawingThreads: 1))
@@ -25,7 +25,8 @@ struct SilenceRemovalTests {
         let wav = folder.file("tones.wav")
         try sound.writeWAV(to: wav, sampleFormat: .int16)
         let url = folder.file("tones.mov")
-        let r = try run(FFTools.ffmpeg, ["-nostdin", "-v", "error", "-y", "-i", picture.path, "-i", wav.path, "-c:v", "copy", "-c:a", "pcm_s16le", url.path])
+        let delay = soundDelay > 0 ? ["-itsoffset", String(soundDelay)] : []
+        let r = try run(FFTools.ffmpeg, ["-nostdin", "-v", "error", "-y", "-i", picture.path] + delay + ["-i", wav.path, "-c:v", "copy", "-c:a", "pcm_s16le", url.path])
         try #require(r.status == 0, "ffmpeg: \(r.stderr)")
         return url
     }
@@ -37,6 +38,19 @@ struct SilenceRemovalTests {
         #expect(silences.count == 2, "\(silences)")
         for (s, expected) in zip(silences, [1.0, 3.0]) {
             #expect(abs(s.start.seconds - expected) < 0.002 && abs(s.end.seconds - (expected + 1)) < 0.002, "\(s)")
+        }
+    }
+
+    @Test("a clip whose sound starts after its picture has its silences in the picture's time, the quiet before the sound among them")
+    func lateSound() throws {
+        let folder = try TemporaryFolder()
+        let url = try Self.tonesClip(in: folder, soundDelay: 0.5)
+        let offset = try #require(try VideoFile(url: url).audioOffset)
+        #expect(abs(offset.seconds - 0.5) < 0.002, "the fixture's sound starts \(offset.seconds) s after its picture")
+        let silences = try SilenceDetection().silences(in: url)
+        #expect(silences.count == 3, "\(silences)")
+        for (s, (start, end)) in zip(silences, [(0.0, 0.5), (1.5, 2.5), (3.5, 4.5)]) {
+            #expect(abs(s.start.seconds - start) < 0.002 && abs(s.end.seconds - end) < 0.002, "\(s) should be \(start)–\(end) s")
         }
     }
 

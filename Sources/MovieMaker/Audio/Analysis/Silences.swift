@@ -21,19 +21,35 @@ public struct SilenceDetection: Sendable, Hashable, Codable {
     static let window = 480
 
     /// The silent stretches of the sound of the file at `url` (a sound or a video's sound), in the
-    /// file's time, in order, each exact to the sample (1/48000 s): a stretch starts after the last
+    /// file's time (a video's: its picture's, with the quiet before a late sound starts), in order, each exact to the sample (1/48000 s): a stretch starts after the last
     /// sample louder than the threshold's amplitude and ends at the next such sample. Reads the sound
     /// once in 10 ms blocks (memory does not grow with its length beyond the list). Throws
     /// `.audioUnreadable`/`.noAudioStream` for a file without usable sound, `.cancelled` when cancelled.
     public func silences(in url: URL, cancellation: CancellationToken? = nil) throws(MovieMakerError) -> [TimeRange] {
         let sound = try AnalysedSound(url, format: Self.format)
-        var scanner = Scanner(detection: self, total: sound.frames)
+        // A video's sound may start after its picture (or before it): its silences are in the clip's
+        // time, the picture's, as `Clip.removingSilences` cuts them, and the quiet before the sound
+        // starts is a silence too.
+        let lead = Self.format.frame(at: (try? VideoFile(url: url))?.audioOffset ?? .zero)
+        var scanner = Scanner(detection: self, total: sound.frames + lead)
         var block = [Float](repeating: 0, count: Self.window)
         var position: Int64 = 0
-        while position < sound.frames {
+        while position < lead {
+            let count = Int(min(Int64(Self.window), lead - position))
+            scanner.feed([Float](repeating: 0, count: count), count: count, at: position)
+            position += Int64(count)
+        }
+        var skipped: Int64 = 0
+        while skipped < -lead {
+            var part = [Float](repeating: 0, count: Int(min(Int64(Self.window), -lead - skipped)))
+            try sound.read(into: &part)
+            skipped += Int64(part.count)
+        }
+        let end = sound.frames + lead
+        while position < end {
             if (position / Int64(Self.window)) % 1000 == 0, cancellation?.isCancelled == true { throw .cancelled }
             try sound.read(into: &block)
-            let count = Int(min(Int64(Self.window), sound.frames - position))
+            let count = Int(min(Int64(Self.window), end - position))
             scanner.feed(block, count: count, at: position)
             position += Int64(count)
         }
