@@ -39,7 +39,8 @@ struct BeatsCommand: ParsableCommand {
         if json {
             print("{\"tempo\": \(String(format: "%.2f", beats.tempo)), \"beats\": [\(times.joined(separator: ", "))]}")
         } else {
-            print(beats.tempo > 0 ? String(format: "tempo %.2f BPM, %d beats", beats.tempo, times.count) : "no steady beat found (\(times.count) beats)")
+            print(beats.tempo > 0 ? String(format: "tempo %.2f BPM, %d beats", beats.tempo, times.count)
+                  : times.isEmpty ? "no steady beat found: no pulse to cut on (a held tone, noise or silence?)" : "no steady beat found (\(times.count) beats)")
             for t in times { print(t) }
         }
     }

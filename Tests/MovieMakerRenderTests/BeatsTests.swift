@@ -11,18 +11,20 @@ struct BeatsTests {
     static func clickTrack(bpm: Double, first: Double = 0.5, seconds: Double = 16) -> (sound: ProceduralSound, clicks: [Double]) {
         let period = 60 / bpm
         let clicks = Array(stride(from: first, to: seconds, by: period))
-        let sound = ProceduralSound(duration: Time(seconds: seconds)) { t in
-            // The click sounding at t, if any (the last one at or before t).
-            let k = ((t - first) / period).rounded(.down)
-            guard k >= 0 else { return 0 }
-            let age = t - (first + k * period)
-            guard age < 0.03 else { return 0 }
-            // Deterministic noise: a hash of the sample time.
-            let n = sin(t * 12_345_678.9) * 43_758.545
-            let noise = (n - n.rounded(.down)) * 2 - 1
-            return 0.7 * exp(-age / 0.003) * (0.6 * noise + 0.4 * sin(2 * .pi * 2000 * age))
-        }
+        let sound = ProceduralSound(duration: Time(seconds: seconds)) { t in click(at: t, period: period, first: first) }
         return (sound, clicks)
+    }
+
+    /// The click track's sample at `t`: the click sounding then, if any (the last one at or before t).
+    @Sendable static func click(at t: Double, period: Double, first: Double) -> Double {
+        let k = ((t - first) / period).rounded(.down)
+        guard k >= 0 else { return 0 }
+        let age = t - (first + k * period)
+        guard age < 0.03 else { return 0 }
+        // Deterministic noise: a hash of the sample time.
+        let n = sin(t * 12_345_678.9) * 43_758.545
+        let noise = (n - n.rounded(.down)) * 2 - 1
+        return 0.7 * exp(-age / 0.003) * (0.6 * noise + 0.4 * sin(2 * .pi * 2000 * age))
     }
 
     @Test("on click tracks at 90, 120 and 128 BPM every beat found is within 20 ms of a click, nearly every click has one, and the tempo is within 1 BPM",
@@ -41,6 +43,28 @@ struct BeatsTests {
         }
         let matched = clicks.filter { c in times.contains { abs($0 - c) <= 0.02 } }
         #expect(matched.count >= clicks.count - 2, "\(matched.count) of \(clicks.count) clicks have a beat: \(times.map { (($0 * 1000).rounded()) / 1000 })")
+    }
+
+    @Test("a held tone and a gliding one have no beat (no tempo, no beats), while clicks over a held chord keep their tempo")
+    func noPulseNoBeat() throws {
+        let folder = try TemporaryFolder()
+        let sounds: [(String, ProceduralSound)] = [
+            ("tone", ProceduralSound(duration: 8) { t in 0.3 * sin(2 * .pi * 440 * t) }),
+            ("gliding tone", ProceduralSound(duration: 8) { t in 0.3 * sin(2 * .pi * (220 * t + 50 * sin(2 * .pi * 0.3 * t))) }),
+        ]
+        for (name, sound) in sounds {
+            let url = folder.file("\(name).wav")
+            try sound.writeWAV(to: url, sampleFormat: .int16)
+            let beats = try Beats(analysing: url)
+            #expect(beats.tempo == 0 && beats.times.isEmpty, "\(name): tempo \(beats.tempo), \(beats.times.count) beats")
+        }
+        // 100 BPM clicks over a held chord: the beat is kept.
+        let song = ProceduralSound(duration: 10) { t in
+            Self.click(at: t, period: 0.6, first: 0.5) + 0.2 * sin(2 * .pi * 220 * t) + 0.15 * sin(2 * .pi * 277.2 * t)
+        }
+        try song.writeWAV(to: folder.file("song.wav"), sampleFormat: .int16)
+        let beats = try Beats(analysing: folder.file("song.wav"))
+        #expect(abs(beats.tempo - 100) <= 1 && beats.times.count >= 12, "tempo \(beats.tempo), \(beats.times.count) beats for 100 BPM clicks over a chord")
     }
 
     @Test("cuts: every second beat, none closer than the minimum shot, only inside the range")

@@ -12,7 +12,8 @@ public struct Beats: Sendable, Hashable, Codable {
     /// The beats' times from the sound's start, in order, exact to the analysis sample (1/44100 s).
     public let times: [Time]
     /// The tempo in beats per minute, from the beats' spacing (a least-squares fit over all of them);
-    /// 0 when fewer than two beats were found.
+    /// 0 when fewer than two beats were found, or the sound has no steady pulse (a held tone, noise:
+    /// then `times` is empty too).
     public let tempo: Double
 
     /// Beats at `times` (sorted here) with `tempo`.
@@ -46,8 +47,18 @@ public struct Beats: Sendable, Hashable, Codable {
             analysis.feed(block)
             position += Int64(Self.hop)
         }
+        // aubio's tracker keeps ticking through sound with no pulse (a held tone, noise), at a tempo it
+        // makes up; its confidence says so: at most 0.02 for a tone, pink or brown noise, from 0.1 for a
+        // kick drum under noise as loud, and above 1 for ordinary music.
+        guard analysis.confidence >= Self.minimumConfidence else {
+            self = Beats(times: [], tempo: 0)
+            return
+        }
         self = Self.placed(beats: analysis.beats, onsets: analysis.onsets)
     }
+
+    /// The tracker confidence below which a sound has no steady beat.
+    static let minimumConfidence = 0.05
 
     /// The tracker's beats (samples) placed on the onsets near them, the early beats filled in, and the
     /// tempo fitted.
@@ -157,6 +168,8 @@ private final class Analysis {
     /// The beats and onsets found so far, in samples from the start.
     private(set) var beats: [Int64] = []
     private(set) var onsets: [Int64] = []
+    /// The tracker's highest confidence in its tempo at any beat (aubio's, 0 when it heard no pulse).
+    private(set) var confidence = 0.0
 
     init() throws(MovieMakerError) {
         let rate = uint_t(Beats.sampleRate)
@@ -187,7 +200,10 @@ private final class Analysis {
         aubio_tempo_do(tempo, input, output)
         // A beat moves `last`; the output value is only the beat's fraction of a hop, which can be 0.
         let beat = aubio_tempo_get_last(tempo)
-        if beat != lastBeat { lastBeat = beat; beats.append(Int64(beat)) }
+        if beat != lastBeat {
+            lastBeat = beat; beats.append(Int64(beat))
+            confidence = max(confidence, Double(aubio_tempo_get_confidence(tempo)))
+        }
         for part in 0..<(Beats.hop / Beats.onsetHop) {
             for i in 0..<Beats.onsetHop { onsetInput.pointee.data[i] = samples[part * Beats.onsetHop + i] }
             aubio_onset_do(onset, onsetInput, onsetOutput)
