@@ -270,7 +270,7 @@ struct RenderCommand: ParsableCommand {
         if batching.isBatch { return }
         if chunking.isChunked {
             guard output == nil else {
-                throw ValidationError("--chunk and --frames write a chunk into --chunk-dir, not a movie: leave out -o and join the chunks with `moviemaker assemble \(description.spec) --chunk-dir \(chunking.chunkDir ?? "DIR") -o movie.mp4`")
+                throw ValidationError("--chunk and --frames write a chunk into --chunk-dir, not a movie: leave out -o and join the chunks with `moviemaker assemble \(Terminal.shellWord(description.spec)) --chunk-dir \(chunking.chunkDir.map(Terminal.shellWord) ?? "DIR") -o movie.mp4`")
             }
             guard !check else { throw ValidationError("--check only checks: leave out --chunk/--frames") }
         }

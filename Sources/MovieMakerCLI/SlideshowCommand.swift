@@ -416,7 +416,7 @@ struct SlideshowCommand: SingleOutputCommand {
         if !(found.isEmpty && skipped.isEmpty && inputs.count == 1) {
             for (folder, names) in videos {
                 Terminal.writeError("moviemaker: warning: \(folder) holds \(Self.count(names.count, "video")) a slideshow does not show "
-                                    + "(\(Self.sample(names))); `moviemaker stitch \(folder)` joins its photos and videos\n")
+                                    + "(\(Self.sample(names))); `moviemaker stitch \(Terminal.shellWord(folder))` joins its photos and videos\n")
             }
         }
         if found.isEmpty { throw noPhotosError(skipped: skipped) }
@@ -557,7 +557,7 @@ struct SlideshowCommand: SingleOutputCommand {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: inputs[0]))?.filter { !$0.hasPrefix(".") } ?? []
             let videos = videosLeftOut().first?.names ?? []
             let reason = names.isEmpty ? "the folder is empty"
-                : !videos.isEmpty ? "it holds \(Self.count(videos.count, "video")) (\(Self.sample(videos))) and no photos; `moviemaker stitch \(inputs[0])` joins videos"
+                : !videos.isEmpty ? "it holds \(Self.count(videos.count, "video")) (\(Self.sample(videos))) and no photos; `moviemaker stitch \(Terminal.shellWord(inputs[0]))` joins videos"
                 : "none of its \(names.count) file\(names.count == 1 ? " has" : "s have") a photo extension (\(PhotoDecoder.fileExtensions.sorted().joined(separator: ", ")))"
             return .noPhotos(source: source, reason: reason)
         }

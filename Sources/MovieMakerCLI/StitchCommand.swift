@@ -397,7 +397,8 @@ struct StitchCommand: SingleOutputCommand {
         case let (.movieUnreadable, path?, reason?): return "\(path): \(reason)"
         case let (.movieTruncated, path?, reason?): return "\(path): truncated (\(reason))"
         case let (.noVideoStream, path?, reason?): return "\(path): no video stream (\(reason))"
-        case let (.videoUnsupported, path?, reason?): return "\(path): \(reason)"
+        // The reason and the way to fix it (the conversion that makes an HDR clip usable).
+        case let (.videoUnsupported, path?, _): return "\(path): " + error.message.replacingOccurrences(of: "cannot show the video \(path): ", with: "")
         default: return error.description
         }
     }

@@ -6,6 +6,15 @@ import Glibc
 
 /// Where the command writes: standard output for results, standard error for progress and errors.
 enum Terminal {
+    /// `word` as a shell reads it back: as is when it holds only characters no shell treats specially,
+    /// else in single quotes (a quote inside as `'\''`), so a command the CLI suggests can be pasted
+    /// even when a phone's folder is called "Camera Roll".
+    static func shellWord(_ word: String) -> String {
+        let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+=,-")
+        if !word.isEmpty && word.allSatisfy(plain.contains) { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     /// Writes `text` to standard error as is (no newline added), unbuffered.
     static func writeError(_ text: String) {
         write(text, to: STDERR_FILENO)

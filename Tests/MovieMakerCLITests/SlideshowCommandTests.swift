@@ -147,6 +147,11 @@ struct SlideshowCommandTests {
         try Data("not a photo".utf8).write(to: broken)
         try expectError([phone.path, broken.path, "-o", folder.file("out.mp4").path],
                         naming: ["\(phone.path) holds 2 videos a slideshow does not show", "unreadable"], status: 64)
+        // A phone's "Camera Roll": the suggested command quotes the folder, so it can be pasted.
+        let roll = folder.url.appendingPathComponent("Camera Roll")
+        try FileManager.default.createDirectory(at: roll, withIntermediateDirectories: true)
+        try Data("not decoded".utf8).write(to: roll.appendingPathComponent("IMG_1.MOV"))
+        try expectError([roll.path, "-o", folder.file("out.mp4").path], naming: ["`moviemaker stitch '\(roll.path)'`"], status: 64)
     }
 
     @Test func musicFadeOutOfZeroIsACutWrittenAnyWay() throws {

@@ -181,7 +181,7 @@ public struct VideoFile: Sendable, Hashable {
     func checkShowable() throws(MovieMakerError) {
         if isHDR {
             throw .videoUnsupported(path: url.path, reason: "it is HDR (\(colorTransfer == "smpte2084" ? "PQ" : "HLG") transfer, \(colorMatrix) colour), which would look washed out shown as SDR",
-                                    fix: "convert it to SDR BT.709 first, e.g. ffmpeg -i in -vf zscale=t=linear:npl=100,tonemap=hable,zscale=t=bt709:m=bt709:r=tv,format=yuv420p out.mp4")
+                                    fix: "convert it to SDR BT.709 first, e.g. ffmpeg -i in.mov -vf zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv,format=yuv420p out.mp4")
         }
     }
 }
