@@ -318,6 +318,9 @@ struct SlideshowCommandTests {
         // Six photos cannot share a 1 s song after the cards: the error says what to change.
         try expectError([folder.url.path, "--music", song.path, "--duration", "auto", "--title", "T", "--title-duration", "4.9",
                          "--end-title", "E", "-o", out.path], naming: ["photo", "longer music"], status: 64)
+        // Cards as long as the song leave the photos nothing: said so, in plain seconds.
+        try expectError([folder.url.path, "--music", song.path, "--duration", "auto", "--title", "T", "--title-duration", "5",
+                         "--end-title", "E", "-o", out.path], naming: ["the 10 s of title cards, which would take all of it"], status: 64)
         let badCaptions = folder.file("bad.csv")
         try "a.png,\"never closed\n".write(to: badCaptions, atomically: true, encoding: .utf8)
         try expectError([folder.url.path, "--captions", badCaptions.path, "-o", out.path], naming: ["bad.csv", "line 1"], status: 64)

@@ -213,12 +213,24 @@ public struct Slideshow: Sendable, Equatable {
         let overlap = transition.map { fps.frameCount(for: $0.duration) } ?? 0
         let each = frames / photos.count, extra = frames % photos.count
         guard each > overlap, each > 0 else {
-            let share = max(0, each) == 0 ? "nothing" : "\(fps.time(ofFrame: each).seconds) s"
+            /// `t` in seconds with at most three decimals: `0.5`, `0.033`, `6`.
+            func text(_ t: Time) -> String {
+                var text = String(format: "%.3f", t.seconds)
+                while text.hasSuffix("0") { text.removeLast() }
+                if text.hasSuffix(".") { text.removeLast() }
+                return text
+            }
+            if frames <= 0 {
+                throw .invalidSetting(.duration, value: "\(text(total)) s for \(photos.count) photo\(photos.count == 1 ? "" : "s")",
+                                      expected: "more than the \(text(cards)) s of title cards, which would take all of it: "
+                                          + "use longer music, shorter title cards or no title cards")
+            }
+            let share = max(0, each) == 0 ? "nothing" : "\(text(fps.time(ofFrame: each))) s"
             var why = "each would get \(share)"
-            if cards > .zero { why += " after \(cards.seconds) s of title cards" }
-            if overlap > 0 { why += ", no longer than the \((transition?.duration ?? .zero).seconds) s transition" }
-            throw .invalidSetting(.duration, value: "\(total.seconds) s for \(photos.count) photo\(photos.count == 1 ? "" : "s")",
-                                  expected: "more than \(fps.time(ofFrame: overlap).seconds) s per photo (\(why)): use fewer photos, "
+            if cards > .zero { why += " after \(text(cards)) s of title cards" }
+            if overlap > 0 { why += ", no longer than the \(text(transition?.duration ?? .zero)) s transition" }
+            throw .invalidSetting(.duration, value: "\(text(total)) s for \(photos.count) photo\(photos.count == 1 ? "" : "s")",
+                                  expected: "more than \(overlap > 0 ? "\(text(fps.time(ofFrame: overlap))) s" : "a frame") per photo (\(why)): use fewer photos, "
                                       + "longer music, shorter title cards or a shorter transition")
         }
         for i in photos.indices { photos[i].duration = fps.time(ofFrame: each + (i < extra ? 1 : 0)) }
