@@ -376,14 +376,6 @@ struct SlideshowCommand: SingleOutputCommand {
         return show
     }
 
-    /// How many times larger than its pixels `size` is shown in a frame of `frame`: the fit's scale,
-    /// times the Ken Burns zoom at its closest.
-    func enlargement(of size: Size, in frame: Size) -> Double {
-        guard size.width > 0, size.height > 0 else { return 1 }
-        let sx = frame.width / size.width, sy = frame.height / size.height
-        let base = fit == .fill ? max(sx, sy) : min(sx, sy)
-        return base * (kenBurns ? 1 + kenBurnsZoom : 1)
-    }
 
     /// `t` in seconds with at most three decimals: `0.5`, `0.333`, `2`.
     static func seconds(_ t: Time) -> String {
@@ -441,8 +433,8 @@ struct SlideshowCommand: SingleOutputCommand {
         var soft: [(URL, Size, Double)] = []
         for photo in show.photos {
             guard let pixels = sizes[photo.url] else { continue }
-            let k = enlargement(of: pixels, in: frameSize)
-            if k > 2 {
+            let k = fit.enlargement(of: pixels, in: frameSize, zoom: kenBurns ? 1 + kenBurnsZoom : 1)
+            if k > Slideshow.Fit.softEnlargement {
                 soft.append((photo.url, pixels, k))
                 Terminal.writeError("moviemaker: warning: \(photo.url.path) is \(Int(pixels.width))×\(Int(pixels.height)) and is shown \(String(format: "%.1f", k))× "
                                     + "larger: it will look soft (use a larger photo, a smaller --size\(fit == .fill ? ", --fit fit" : "")\(kenBurns ? " or --no-ken-burns" : ""))\n")

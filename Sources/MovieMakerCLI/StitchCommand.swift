@@ -285,10 +285,18 @@ struct StitchCommand: SingleOutputCommand {
 
     /// The inputs with each photo made a clip at the movie's size: a one-photo slideshow (the stitch's
     /// fit and background, the slideshow's Ken Burns, directions alternating from photo to photo).
-    func photoClips(in readable: [Readable], width: Int, height: Int) throws -> [Readable] {
+    /// Each photo shown more than `Slideshow.Fit.softEnlargement` times its pixels is named to `warn`.
+    func photoClips(in readable: [Readable], width: Int, height: Int, warn: (String) -> Void = { _ in }) throws -> [Readable] {
         var photoIndex = 0
         return try readable.map { item in
             guard let url = item.photo else { return item }
+            if let pixels = try? PhotoDecoder.info(url).size {
+                let k = fit.enlargement(of: pixels, in: Size(width: Double(width), height: Double(height)), zoom: kenBurns ? 1 + Slideshow.KenBurns().zoom : 1)
+                if k > Slideshow.Fit.softEnlargement {
+                    warn("\(url.path) is \(Int(pixels.width))×\(Int(pixels.height)) and is shown \(String(format: "%.1f", k))× larger: it will look soft "
+                         + "(use a larger photo, a smaller --size\(fit == .fill ? ", --fit fit" : "")\(kenBurns ? " or --no-ken-burns" : ""))")
+                }
+            }
             var show = Slideshow(photos: [Slideshow.Photo(url: url, duration: photoDuration)])
             show.duration = photoDuration
             show.fit = fit
@@ -329,7 +337,7 @@ struct StitchCommand: SingleOutputCommand {
         var height = size?.height ?? firstMovie.map { max(16, $0.height - $0.height % 2) } ?? 1080
         if let reframe, size == nil { (width, height) = reframe.frameSize(from: width, height: height) }
         let rate = fps ?? firstMovie.map { $0.isVariableFrameRate ? $0.standardFrameRate : $0.frameRate } ?? 30
-        var readable = try photoClips(in: probed, width: width, height: height)
+        var readable = try photoClips(in: probed, width: width, height: height) { Terminal.writeError("moviemaker: warning: \($0)\n") }
         if removeSilence {
             let detection = SilenceDetection(threshold: silenceThreshold)
             for i in readable.indices {

@@ -155,6 +155,18 @@ struct RenderCommandTests {
         #expect(movies[0] != movies[2], "another name gives another picture")
         let check = try CLI.run(["render", template.path, "--slot", "name=Zoë", "--check"])
         #expect(check.stdout.contains("\"Happy birthday, Zoë!\""), "\(check.stdout)")
+        // A photo far smaller than the frame is named as looking soft; one as large is not.
+        let photos = folder.file("photos.json")
+        for (name, side) in [("tiny.png", 16), ("big.png", 400)] {
+            let c = try Canvas(width: side, height: side)
+            try c.draw { $0.clear(.green) }
+            try c.writePNG(to: folder.file(name))
+        }
+        try #"{"version": 1, "output": {"size": "320x240"}, "tracks": [{"kind": "video", "items": [{"type": "photo", "source": {"file": "tiny.png"}, "duration": "1s"}, {"type": "photo", "source": {"file": "big.png"}, "duration": "1s"}]}]}"#
+            .write(to: photos, atomically: true, encoding: .utf8)
+        let soft = try CLI.run(["render", photos.path, "--check"])
+        #expect(soft.status == 0 && soft.stderr.contains("tracks[0].items[0].source: tiny.png is 16×16 and is shown 20.0× larger: it will look soft")
+                && !soft.stderr.contains("big.png"), "\(soft.stderr)")
         // A slot given no text (an empty shell variable) renders, and says the title shows no words.
         let bare = folder.file("bare.json")
         try #"{"version": 1, "output": {"size": "64x48"}, "slots": {"name": {"kind": "text", "default": "you"}}, "tracks": [{"kind": "video", "items": [{"type": "title", "text": "{{name}}", "layout": "lowerThird", "duration": "1s"}]}]}"#

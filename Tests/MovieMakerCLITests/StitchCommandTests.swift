@@ -206,6 +206,14 @@ struct StitchCommandTests {
         #expect(s.status == 0, "\(s.stderr)")
         let held = try decodeAll(still)
         #expect(held.count == 30 && psnr(held[2].pixels, held[25].pixels) > 40, "--no-ken-burns holds the photo still")
+        #expect(!r.stderr.contains("look soft") && !s.stderr.contains("look soft"), "640x480 photos in 320x240 are not enlarged: \(r.stderr)")
+        // A photo far smaller than the frame plays, and is named as looking soft, as the slideshow does.
+        let tiny = folder.file("tiny.png")
+        let c = try Canvas(width: 16, height: 16)
+        try c.draw { $0.clear(.green) }
+        try c.writePNG(to: tiny)
+        let small = try CLI.run(["stitch", tiny.path, "--photo-duration", "0.5", "--no-ken-burns", "--size", "320x240", "--preset", "ultrafast", "-o", folder.file("tiny.mp4").path])
+        #expect(small.status == 0 && small.stderr.contains("\(tiny.path) is 16×16 and is shown 15.0× larger: it will look soft"), "\(small.stderr)")
     }
 
     @Test func aFolderOfPhotosAndClipsPlaysInNameOrder() throws {

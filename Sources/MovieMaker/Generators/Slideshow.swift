@@ -521,6 +521,19 @@ extension Clip.SlideshowLeaf {
 }
 
 extension Slideshow.Fit {
+    /// How many times larger than its pixels a photo of `pixels` is shown in a frame of `frame` with this
+    /// fit (covering it, or whole inside it), times `zoom` (how much closer a Ken Burns view comes at
+    /// its closest: 1 for none). Above `softEnlargement` the photo looks soft, and the commands say so.
+    package func enlargement(of pixels: Size, in frame: Size, zoom: Double = 1) -> Double {
+        guard pixels.width > 0, pixels.height > 0 else { return 1 }
+        let sx = frame.width / pixels.width, sy = frame.height / pixels.height
+        return (self == .fill ? max(sx, sy) : min(sx, sy)) * zoom
+    }
+
+    /// The enlargement above which a photo is said to look soft: each of its pixels over more than
+    /// two of the frame's, both ways.
+    package static let softEnlargement = 2.0
+
     /// How the photo layer prepares a photo shown with this fit.
     var framing: PhotoFraming {
         switch self {

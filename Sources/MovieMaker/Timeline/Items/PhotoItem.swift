@@ -80,6 +80,15 @@ extension TimelineCompiler {
         try checkPhoto(url, at: path.appending("source"), isItem: true)
         let d = p.duration?.time(at: rate) ?? 3
         let kenBurns = try kenBurnsPath(p.kenBurns, url: url, index: path.components.last.flatMap { if case let .index(i) = $0 { return i } else { return nil } } ?? 0)
+        // A photo far smaller than the frame renders, but looks soft: said, as the slideshow says it.
+        if let pixels = try? PhotoDecoder.info(url).size {
+            let closest = kenBurns.map { Swift.min($0.start.width, $0.end.width, $0.start.height, $0.end.height) } ?? 1
+            let k = (p.fit ?? .fill).enlargement(of: pixels, in: Size(width: Double(width), height: Double(height)), zoom: closest > 0 ? 1 / closest : 1)
+            if k > Slideshow.Fit.softEnlargement {
+                warnings.append("\(path.appending("source")): \(url.lastPathComponent) is \(Int(pixels.width))×\(Int(pixels.height)) and is shown "
+                                + "\(String(format: "%.1f", k))× larger: it will look soft (use a larger photo or a smaller output.size)")
+            }
+        }
         let clip = Clip.photo(url, duration: d, fit: p.fit ?? .fill, background: try color(p.background, at: path.appending("background")) ?? defaultItemBackground,
                               kenBurns: kenBurns)
         sources[path.description] = .init(file: url)
