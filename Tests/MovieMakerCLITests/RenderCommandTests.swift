@@ -763,6 +763,10 @@ struct CompileMistakeTests {
                   slots: #""slots": {"clip": {"kind": "video", "default": {"file": "v.mp4"}}}, "#, extra: ["--slot", "clip=" + folder.file("q.jpg").path])
         try check(#"{"type": "photo", "source": {"file": "v.mp4"}, "duration": "1s"}"#,
                   ["tracks[0].items[0].source", "is a video, not a photo", #""type": "video""#])
+        // A photo item's media slot holding a video: the item is what to change, not the slot.
+        try check(#"{"type": "photo", "source": {"slot": "pic"}, "duration": "1s"}"#,
+                  [#"the media slot "pic" holds a video"#, "v.mp4", "a photo item shows only photos", #""type": "video""#],
+                  slots: #""slots": {"pic": {"kind": "media", "default": {"file": "p.png"}}}, "#, extra: ["--slot", "pic=" + folder.file("v.mp4").path])
         // An animated GIF is a moving picture FFmpeg plays: still a video item.
         try Clip.sequence([Clip.color(.red, duration: 0.3), Clip.color(.blue, duration: 0.3)]).render(to: folder.file("anim.gif"), width: 64, height: 48, fps: 10)
         let spec = folder.file("gif.json")

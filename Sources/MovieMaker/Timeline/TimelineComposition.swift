@@ -676,11 +676,16 @@ struct TimelineCompiler {
         return folder.appendingPathComponent(path).standardizedFileURL
     }
 
-    func checkPhoto(_ url: URL, at path: JSONPath, isItem: Bool = false) throws(MovieMakerError) {
+    /// `mediaSlot`: the media slot of a photo item that `url` fills, if it is one.
+    func checkPhoto(_ url: URL, at path: JSONPath, isItem: Bool = false, mediaSlot: String? = nil) throws(MovieMakerError) {
         do { _ = try PhotoDecoder.info(url) } catch {
             // A movie where a photo was expected: say so, not the photo folder's advice. (FFmpeg opens
             // many stills as one-picture "videos", an SVG or a JPEG XL: those are not movies.)
             if error.code == .notAnImage, let video = try? VideoFile.probed(url), Self.isMovie(video) {
+                if let mediaSlot {
+                    throw .invalidDescription(path, "the media slot \"\(mediaSlot)\" holds a video, \(url.path), and a photo item shows only photos: "
+                                              + "make the item a video item (\"type\": \"video\"), which shows the slot's photo or video", file: url.path)
+                }
                 throw .invalidDescription(path, "\(url.path) is a video, not a photo"
                                           + (isItem ? ": show it with a video item (\"type\": \"video\"), or give the item a media slot, which takes either"
                                                     : ": give a photo (JPEG, PNG, WebP, HEIC…)"), file: url.path)

@@ -77,7 +77,8 @@ extension TimelineCompiler {
     /// A photo item's clip: the picture for its duration (3 s by default), fitted, maybe moving.
     mutating func photo(_ p: Timeline.Photo, at path: JSONPath) throws(MovieMakerError) -> CompiledItem {
         let url = try file(p.source, at: path.appending("source"), kinds: [.photo, .media])
-        try checkPhoto(url, at: path.appending("source"), isItem: true)
+        let mediaSlot: String? = if case let .slot(name) = p.source, timeline.slots[name]?.kind == .media { name } else { nil }
+        try checkPhoto(url, at: path.appending("source"), isItem: true, mediaSlot: mediaSlot)
         let d = p.duration?.time(at: rate) ?? 3
         let kenBurns = try kenBurnsPath(p.kenBurns, url: url, index: path.components.last.flatMap { if case let .index(i) = $0 { return i } else { return nil } } ?? 0)
         // A photo far smaller than the frame renders, but looks soft: said, as the slideshow says it.
