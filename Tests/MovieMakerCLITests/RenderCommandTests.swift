@@ -698,6 +698,13 @@ struct PlatformOptionTests {
         let late = folder.file("late.json")
         try #"{"version": 1, "output": {"size": "64x48", "duration": "2s"}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "teal", "duration": "2s"}]}, {"kind": "overlay", "items": [{"type": "title", "text": "Hi", "at": "3s", "duration": "1s"}]}]}"#
             .write(to: late, atomically: true, encoding: .utf8)
+        // A picture shorter than a frame is named; a sound as short is not (sounds are sample-exact).
+        let flash = folder.file("flash.json")
+        try #"{"version": 1, "output": {"size": "64x48", "fps": 30}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": "1/1000s"}, {"type": "color", "color": "teal", "duration": "1s"}]}]}"#
+            .write(to: flash, atomically: true, encoding: .utf8)
+        let flashCheck = try CLI.run(["render", flash.path, "--check"])
+        #expect(flashCheck.status == 0 && flashCheck.stderr.contains("tracks[0].items[0]: lasts 0.001 s, less than a frame at 30 fps (0.033 s)")
+                && !flashCheck.stderr.contains("items[1]: lasts"), "\(flashCheck.stderr)")
         let lateCheck = try CLI.run(["render", late.path, "--check"])
         #expect(lateCheck.status == 0 && lateCheck.stderr.contains("tracks[1].items[0]: starts at 3") && lateCheck.stderr.contains("not seen or heard"), "\(lateCheck.stderr)")
         // An overlay outlasting the clips (a sticker's default 3 s) makes the movie longer: said, unless output.duration is given.

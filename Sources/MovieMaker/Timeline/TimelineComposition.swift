@@ -516,6 +516,16 @@ struct TimelineCompiler {
     }
 
     mutating func record(_ item: Timeline.Item, at path: JSONPath, start: Time, duration: Time, what: String, detail: String) {
+        // A picture shorter than a frame ("1/1000s" for "1s") is on one frame at most, or none: said.
+        // (A sound is sample-exact, and a gap shows nothing anyway.)
+        switch item.content {
+        case .audio, .narration, .gap: break
+        default:
+            if duration > .zero, duration < rate.frameDuration {
+                warnings.append("\(path): lasts \(TimelineComposition.seconds(duration)) s, less than a frame at \(rate) fps "
+                                + "(\(TimelineComposition.seconds(rate.frameDuration)) s): it is seen on one frame at most; give it a longer duration")
+            }
+        }
         plan.append(TimelineComposition.PlannedItem(path: path.description, type: item.typeName, name: item.label, start: start,
                                                     duration: duration, what: what, detail: detail))
     }
