@@ -128,9 +128,22 @@ extension RenderCommand {
             batch = batch.selected(index: part.index, of: part.count)
             do { destinations = try batch.destinations() } catch { throw InputError("--batch \(rowsFile): \(error.message)") }
         }
+        var checkedFolders = Set<String>()
         for (row, url) in zip(batch.rows, destinations) {
             for input in [description.spec, rowsFile] where FileIdentity.same(url.path, input) {
                 throw InputError("--output-pattern \(pattern): \(row.label) writes \(url.path), which is \(input), an input of this command; choose another pattern")
+            }
+            // Where each movie goes takes new files (or its missing folders can be made there), and no
+            // folder has its name: found now, not when row 37 fails after an hour.
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+                throw InputError("--output-pattern \(pattern): \(row.label) writes \(url.path), and a folder has that name; choose another pattern")
+            }
+            var folder = url.deletingLastPathComponent()
+            while !FileManager.default.fileExists(atPath: folder.path), folder.path != "/" { folder = folder.deletingLastPathComponent() }
+            guard checkedFolders.insert(folder.path).inserted else { continue }
+            do { try OutputOptions.checkFolder(of: folder.appendingPathComponent("movie.mp4").path) } catch let error as InputError {
+                throw InputError("--output-pattern \(pattern): \(row.label) writes \(url.path): \(error.description)")
             }
         }
         if check {

@@ -307,4 +307,34 @@ struct RenderBatchTests {
                              "-o", single.path, "-q"]).status == 0)
         #expect(try Data(contentsOf: single) == Data(contentsOf: folder.file("18-Bo.mp4")))
     }
+
+    @Test("names made from rows: a line break in a cell is a space, a blank value the pattern names or a name past 255 bytes is refused, a share with no rows is fine, CRLF JSON Lines read")
+    func namesMadeFromRows() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try Self.project()
+        let card = folder.file("card.json").path
+        func batch(_ rows: String, _ file: String, _ pattern: String, _ extra: [String] = []) throws -> CLI.Result {
+            try rows.write(to: folder.file(file), atomically: true, encoding: .utf8)
+            return try CLI.run(["render", card, "--batch", folder.file(file).path, "--output-pattern", folder.url.path + "/" + pattern, "-q"] + extra)
+        }
+        let broken = try batch("name,id\n\"Line one\nLine two\",q1\n", "broken.csv", "out/{id}-{name}.mp4")
+        #expect(broken.status == 0, "\(broken.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.file("out/q1-Line one Line two.mp4").path), "\(broken.stdout)")
+        let blank = try batch("name,id\nAna,a1\nBo,\n", "blank.csv", "out/{id}.mp4", ["--check"])
+        #expect(blank.status == 64 && blank.stderr.contains("row 2 (line 3) has no id, which {id} in the pattern names"), "\(blank.stderr)")
+        let missing = try batch("{\"name\": \"Ana\", \"id\": \"a1\"}\r\n{\"name\": \"Bo\"}\r\n", "missing.jsonl", "out/{row}-{id}.mp4", ["--check"])
+        #expect(missing.status == 64 && missing.stderr.contains("has no id") && !missing.stderr.contains("not JSON"), "CRLF lines read, the blank id named: \(missing.stderr)")
+        let long = try batch("name,id\nAna,\(String(repeating: "x", count: 300))\n", "long.csv", "out/{id}.mp4", ["--check"])
+        #expect(long.status == 64 && long.stderr.contains("more than the 255 a file name may have"), "\(long.stderr)")
+        // More machines than rows: the spare ones have nothing to render, and say so.
+        let spare = try batch("name,id\nAna,a1\nBo,b2\n", "two.csv", "spare/{id}.mp4", ["--batch-index", "4/5"])
+        #expect(spare.status == 0, "\(spare.stderr)")
+        // A folder where a movie goes, or a file system that takes no files: found before any movie.
+        try FileManager.default.createDirectory(at: folder.file("dirs/a1.mp4"), withIntermediateDirectories: true)
+        let dir = try batch("name,id\nAna,a1\n", "dir.csv", "dirs/{id}.mp4", ["--check"])
+        #expect(dir.status == 64 && dir.stderr.contains("a folder has that name"), "\(dir.stderr)")
+        try "name\nAna\n".write(to: folder.file("proc.csv"), atomically: true, encoding: .utf8)
+        let proc = try CLI.run(["render", card, "--batch", folder.file("proc.csv").path, "--output-pattern", "/proc/moviemaker-nowhere/{row}.mp4", "--check"])
+        #expect(proc.status == 64 && proc.stderr.contains("/proc"), "\(proc.stderr)")
+    }
 }

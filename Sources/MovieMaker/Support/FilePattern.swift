@@ -46,7 +46,12 @@ package enum FilePattern {
                 let name = String(chars[..<close])
                 var value = values[name] ?? (name == "row" ? String(number) : "")
                 if forFileName {
-                    value = value.replacingOccurrences(of: "/", with: "-").replacingOccurrences(of: "\0", with: "")
+                    // A line break or tab in a cell (a quoted CSV value) becomes a space: a file name
+                    // holding one breaks every listing and script that reads it.
+                    value = String(String.UnicodeScalarView(value.unicodeScalars.compactMap { scalar -> Unicode.Scalar? in
+                        scalar == "\0" ? nil : scalar.properties.generalCategory == .control ? " " : scalar
+                    }))
+                    value = value.replacingOccurrences(of: "/", with: "-")
                     if !value.isEmpty, value.allSatisfy({ $0 == "." }) { value = String(repeating: "-", count: value.count) }
                 }
                 out += value

@@ -109,6 +109,9 @@ public struct TemplateBatch: Sendable {
     ///
     /// Throws `.invalidBatch` naming the pattern, column or rows.
     public func destinations() throws(MovieMakerError) -> [URL] {
+        // A machine whose share is empty (more array tasks than rows) has nothing to check: the whole
+        // batch was checked first.
+        guard !rows.isEmpty else { return [] }
         let columns = Set(rows.flatMap(\.values.keys))
         let used: [String]
         do { used = try FilePattern.placeholders(in: outputPattern) } catch {
@@ -131,11 +134,16 @@ public struct TemplateBatch: Sendable {
         var seen: [String: Row] = [:]
         var urls: [URL] = []
         for row in rows {
+            // A blank value in the name (`{id}` of a row without one) would name the movie `1-.mp4`.
+            for name in used where name != "row" && (row.values[name] ?? "").trimmingCharacters(in: .whitespaces).isEmpty {
+                throw .invalidBatch(path: "the output pattern \"\(outputPattern)\"", line: row.line,
+                                    reason: "\(row.label) has no \(name), which {\(name)} in the pattern names: fill it in, or name the movies by another column or {row}")
+            }
             let path = FilePattern.fill(outputPattern, values: row.values, number: row.number, forFileName: true)
             let url = URL(fileURLWithPath: path).standardizedFileURL
-            guard !url.deletingPathExtension().lastPathComponent.trimmingCharacters(in: .whitespaces).isEmpty else {
+            guard url.lastPathComponent.utf8.count <= 255 else {
                 throw .invalidBatch(path: "the output pattern \"\(outputPattern)\"", line: row.line,
-                                    reason: "\(row.label) gives the file name \"\(url.lastPathComponent)\" (a blank value); fill in the row or add {row} to the pattern")
+                                    reason: "\(row.label) gives a file name of \(url.lastPathComponent.utf8.count) bytes, more than the 255 a file name may have: name the movies by a shorter column or {row}")
             }
             if let earlier = seen[url.path] {
                 throw .invalidBatch(path: "the output pattern \"\(outputPattern)\"", line: nil,
@@ -340,7 +348,8 @@ public struct TemplateBatch: Sendable {
     private static func jsonLines(_ text: String, path: String) throws(MovieMakerError) -> (columns: [String], rows: [Row]) {
         var columns: [String] = []
         var rows: [Row] = []
-        for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" (a file written on Windows) is one Character in Swift, so it is a separator of its own.
+        for (offset, line) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty else { continue }
             let json: JSONValue
