@@ -37,11 +37,11 @@ struct BeatsCommand: ParsableCommand {
         do { beats = try Beats(analysing: URL(fileURLWithPath: music)) } catch { throw InputError("\(music): \(error.message)") }
         let times = beats.times.map { String(format: "%.3f", $0.seconds) }
         if json {
-            print("{\"tempo\": \(String(format: "%.2f", beats.tempo)), \"beats\": [\(times.joined(separator: ", "))]}")
+            Terminal.printLine("{\"tempo\": \(String(format: "%.2f", beats.tempo)), \"beats\": [\(times.joined(separator: ", "))]}")
         } else {
-            print(beats.tempo > 0 ? String(format: "tempo %.2f BPM, %d beats", beats.tempo, times.count)
+            Terminal.printLine(beats.tempo > 0 ? String(format: "tempo %.2f BPM, %d beats", beats.tempo, times.count)
                   : times.isEmpty ? "no steady beat found: no pulse to cut on (a held tone, noise or silence?)" : "no steady beat found (\(times.count) beats)")
-            for t in times { print(t) }
+            for t in times { Terminal.printLine(t) }
         }
     }
 }

@@ -56,6 +56,12 @@ struct MovieMakerCommand: ParsableCommand {
             }
             try command.run()
             Interruption.shared.exitIfSignalled()
+            // A command whose product is its standard output (`schema`, `format`, `validate`, `beats`)
+            // has failed when part of it was lost: a CI job must not keep a cut-off schema.json. (A
+            // render's product is its movie; its summary line is only news.)
+            if !(command is any RenderingCommand), let reason = Terminal.standardOutputFailure {
+                throw Terminal.OutputLost("could not write all of the output to standard output (\(reason)): free space or write it to a file with -o where the command has one")
+            }
         } catch {
             Interruption.shared.exitIfSignalled()
             exitReporting(error)

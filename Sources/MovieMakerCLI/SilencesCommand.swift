@@ -45,11 +45,11 @@ struct SilencesCommand: ParsableCommand {
         do { found = try detection.silences(in: URL(fileURLWithPath: clip)) } catch { throw InputError("\(clip): \(error.message)") }
         func s(_ t: Time) -> String { String(format: "%.3f", t.seconds) }
         if json {
-            print("[" + found.map { "{\"start\": \(s($0.start)), \"end\": \(s($0.end))}" }.joined(separator: ", ") + "]")
+            Terminal.printLine("[" + found.map { "{\"start\": \(s($0.start)), \"end\": \(s($0.end))}" }.joined(separator: ", ") + "]")
         } else if found.isEmpty {
-            print("no silences of \(min) s or more below \(threshold) dB")
+            Terminal.printLine("no silences of \(min) s or more below \(threshold) dB")
         } else {
-            for r in found { print("\(s(r.start))\t\(s(r.end))\t\(s(r.duration))") }
+            for r in found { Terminal.printLine("\(s(r.start))\t\(s(r.end))\t\(s(r.duration))") }
         }
     }
 }

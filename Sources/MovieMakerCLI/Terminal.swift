@@ -31,6 +31,21 @@ enum Terminal {
 
     /// Which of standard output (1) and standard error (2) were found closed (EPIPE): not written again.
     private static let closed = Mutex<Set<Int32>>([])
+    /// The error that lost part of standard output (ENOSPC, EFBIG, EIO), if one did.
+    private static let outputFailure = Mutex<Int32?>(nil)
+
+    /// Part of a command's standard output was lost (exit status 1).
+    struct OutputLost: Error, CustomStringConvertible {
+        /// What was lost and why.
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Why part of what was written to standard output was lost, if it was (a full disk, a file-size
+    /// limit); nil when all of it was written, or its reader left (EPIPE) or it was closed.
+    static var standardOutputFailure: String? {
+        outputFailure.withLock { $0 }.map { String(cString: strerror($0)) }
+    }
 
     /// Writes all of `text` to `descriptor` with write(2). The CLI ignores SIGPIPE (see `main`), so a
     /// reader that went away (`moviemaker … 2>&1 | head -1`) gives EPIPE here instead of killing the
@@ -42,8 +57,12 @@ enum Terminal {
             let n = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if n > 0 { bytes = bytes.dropFirst(n); continue }
             if n < 0 && errno == EINTR { continue }
-            // EPIPE, a closed descriptor, a full disk behind a redirect: stop writing there.
+            // EPIPE, a closed descriptor, a full disk behind a redirect: stop writing there. A reader
+            // that left or a closed stream is nobody's loss; a full disk or a file-size limit under
+            // `schema > schema.json` leaves a cut-off file, which `standardOutputFailure` reports.
+            let code = n < 0 ? errno : EIO
             closed.withLock { _ = $0.insert(descriptor) }
+            if descriptor == STDOUT_FILENO, code != EPIPE, code != EBADF { outputFailure.withLock { $0 = $0 ?? code } }
             return
         }
     }

@@ -321,6 +321,23 @@ struct HardeningTests {
         #expect(folder.contents == [], "nothing left behind: \(folder.contents)")
     }
 
+    @Test("a command whose product is its standard output fails (exit 1, one line) when a full disk or a file-size limit cuts it off; a reader that leaves does not")
+    func lostStandardOutputFails() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let bash = URL(fileURLWithPath: "/bin/bash")
+        let full = try CLI.run(["-c", "exec \"$0\" schema > /dev/full", CLI.executable.path], executable: bash)
+        #expect(full.status == 1 && full.stderr.contains("could not write all of the output to standard output (No space left on device)"), "\(full.status) \(full.stderr)")
+        let cut = try CLI.run(["-c", "ulimit -f 4; exec \"$0\" schema > \"$1\"", CLI.executable.path, folder.file("schema.json").path], executable: bash)
+        #expect(cut.status == 1 && cut.stderr.contains("File too large"), "\(cut.status) \(cut.stderr)")
+        let head = try CLI.run(["-c", "set -o pipefail; \"$0\" schema | head -c 10 > /dev/null", CLI.executable.path], executable: bash)
+        #expect(head.status == 0 && head.stderr.isEmpty, "a reader that leaves early is no failure: \(head.status) \(head.stderr)")
+        // A render's product is its movie: its summary line lost to a full disk does not undo it.
+        let movie = folder.file("t.mp4")
+        let render = try CLI.run(["-c", "exec \"$0\" title Hi -d 0.5 --size 64x48 -q -o \"$1\" > /dev/full", CLI.executable.path, movie.path], executable: bash)
+        #expect(render.status == 0 && FileManager.default.fileExists(atPath: movie.path), "\(render.status) \(render.stderr)")
+    }
+
     @Test("docs/CLI.md's exit-status table, row by row (signals: CLICancellationTests)")
     func exitStatusTable() throws {
         guard CLI.isBuilt else { return }
