@@ -57,9 +57,8 @@ struct MovieMakerCommand: ParsableCommand {
             try command.run()
             Interruption.shared.exitIfSignalled()
             // A command whose product is its standard output (`schema`, `format`, `validate`, `beats`)
-            // has failed when part of it was lost: a CI job must not keep a cut-off schema.json. (A
-            // render's product is its movie; its summary line is only news.)
-            if !(command is any RenderingCommand), let reason = Terminal.standardOutputFailure {
+            // has failed when part of it was lost: a CI job must not keep a cut-off schema.json.
+            if (command as? any StandardOutputProduct)?.productIsStandardOutput == true, let reason = Terminal.standardOutputFailure {
                 throw Terminal.OutputLost("could not write all of the output to standard output (\(reason)): free space or write it to a file with -o where the command has one")
             }
         } catch {
@@ -173,3 +172,18 @@ enum MovieMakerVersion {
         "moviemaker \(number) (MovieMaker \(number))\n\(LibraryVersions.current)"
     }
 }
+
+/// A command whose product, in some uses, is what it prints on standard output (a schema, a formatted
+/// description, a plan, beat times): losing part of it is the command failing.
+protocol StandardOutputProduct {
+    /// Whether this run's product is its standard output.
+    var productIsStandardOutput: Bool { get }
+}
+
+extension ValidateCommand: StandardOutputProduct { var productIsStandardOutput: Bool { true } }
+extension SchemaCommand: StandardOutputProduct { var productIsStandardOutput: Bool { output == nil } }
+extension FormatCommand: StandardOutputProduct { var productIsStandardOutput: Bool { output == nil && !inPlace } }
+extension BeatsCommand: StandardOutputProduct { var productIsStandardOutput: Bool { true } }
+extension SilencesCommand: StandardOutputProduct { var productIsStandardOutput: Bool { true } }
+/// `render --check` prints the plan; a render's product is its movie, and its summary line only news.
+extension RenderCommand: StandardOutputProduct { var productIsStandardOutput: Bool { check } }

@@ -336,6 +336,13 @@ struct HardeningTests {
         let movie = folder.file("t.mp4")
         let render = try CLI.run(["-c", "exec \"$0\" title Hi -d 0.5 --size 64x48 -q -o \"$1\" > /dev/full", CLI.executable.path, movie.path], executable: bash)
         #expect(render.status == 0 && FileManager.default.fileExists(atPath: movie.path), "\(render.status) \(render.stderr)")
+        let spec = folder.file("spec.json")
+        try #"{"version": 1, "output": {"size": "64x48"}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "teal", "duration": "0.5s"}]}]}"#
+            .write(to: spec, atomically: true, encoding: .utf8)
+        let rendered = try CLI.run(["-c", "exec \"$0\" render \"$1\" -q -o \"$2\" > /dev/full", CLI.executable.path, spec.path, folder.file("r.mp4").path], executable: bash)
+        #expect(rendered.status == 0, "\(rendered.status) \(rendered.stderr)")
+        let plan = try CLI.run(["-c", "exec \"$0\" render \"$1\" --check > /dev/full", CLI.executable.path, spec.path], executable: bash)
+        #expect(plan.status == 1, "render --check's product is its plan: \(plan.status) \(plan.stderr)")
     }
 
     @Test("docs/CLI.md's exit-status table, row by row (signals: CLICancellationTests)")
