@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import MovieMaker
 import MovieMakerTestSupport
@@ -164,6 +165,29 @@ struct IncrementalRenderTests {
         custom.easing = Easing { $0 * $0 }
         #expect(throws: MovieMakerError.self, "an easing made from a function leaves the chart without a content key") {
             try custom.clip(duration: 1, width: 64, height: 48).contentHash()
+        }
+    }
+
+    @Test("two renders sharing a cache take turns: both movies are whole, neither loses a segment to the other's pruning")
+    func aSharedCacheIsTakenInTurn() throws {
+        let folder = try TemporaryFolder()
+        let cache = folder.file("cache")
+        let specs = ["red", "blue"].map { color in
+            #"{"version": 1, "output": {"size": "64x48", "fps": 5, "encoder": {"preset": "ultrafast", "lossless": true}}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "teal", "duration": "4s"}, {"type": "color", "color": ""# + color + #"", "duration": "4s"}]}]}"#
+        }
+        let outcomes = Mutex<[Int: String]>([:])
+        let movies = (0..<4).map { folder.file("m\($0).mp4") }
+        DispatchQueue.concurrentPerform(iterations: 4) { k in
+            let result: String
+            do {
+                result = "\(try Timeline(jsonText: specs[k % 2]).composition().renderIncrementally(to: movies[k], cache: cache).movie.frameCount) frames"
+            } catch { result = "\(error)" }
+            outcomes.withLock { $0[k] = result }
+        }
+        for k in 0..<4 {
+            let outcome = outcomes.withLock { $0[k] }
+            #expect(outcome == "40 frames", "render \(k): \(String(describing: outcome))")
+            #expect(try Self.frameHashes(folder.file("m\(k).mp4")).count == 40)
         }
     }
 

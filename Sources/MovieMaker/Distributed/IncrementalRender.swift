@@ -51,6 +51,10 @@ extension TimelineComposition {
         } catch {
             throw MovieMakerError.destinationNotWritable(path: cache.path, reason: "the cache folder cannot be made (\(error.localizedDescription))")
         }
+        // One render at a time per cache: another one's pruning would delete segments this one is about
+        // to join (two CI jobs sharing a cache folder). The second waits for the first.
+        let lock = try CacheLock(folder: cache, cancellation: cancellation)
+        defer { withExtendedLifetime(lock) {} }
         var job = try DistributedRender(composition: self, name: "segment")
         job.hashesSegments = true
         let step = max(1, frameRate.frameCount(for: segmentDuration))
@@ -84,4 +88,28 @@ extension TimelineComposition {
         }
         return IncrementalRenderSummary(rendered: rendered, reused: reused, movie: movie, pruned: pruned)
     }
+}
+
+/// An exclusive lock (flock) on a cache folder's `.moviemaker-lock` file, held while this value lives:
+/// the owner of the file descriptor, which closes it (and so releases the lock).
+private final class CacheLock {
+    private let descriptor: Int32
+
+    /// Takes the lock, waiting while another process or render holds it; throws `.cancelled` when
+    /// `cancellation` is cancelled meanwhile, `.destinationNotWritable` when the file cannot be made.
+    init(folder: URL, cancellation: CancellationToken?) throws(MovieMakerError) {
+        let path = folder.appendingPathComponent(".moviemaker-lock").path
+        let fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw .destinationNotWritable(path: folder.path, reason: "the cache's lock file cannot be made (\(String(cString: strerror(errno))))")
+        }
+        descriptor = fd
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else { break }     // no locks on this file system: go on
+            if cancellation?.isCancelled == true { throw .cancelled }     // deinit closes it
+            usleep(50_000)
+        }
+    }
+
+    deinit { close(descriptor) }
 }
