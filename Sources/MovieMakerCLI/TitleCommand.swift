@@ -149,7 +149,7 @@ struct TitleCommand: RenderingCommand {
     var layout: TitleLayoutArgument = .full
 
     /// Transparent output.
-    @Flag(help: "Keep only the text (alpha channel): write .mov (ProRes 4444), .webm (VP9 alpha) or .png.")
+    @Flag(help: "Keep only the text (alpha channel): write .mov (ProRes 4444), .webm or .mkv (VP9 alpha), .apng, .webp or .png.")
     var transparent = false
 
     /// Render one frame instead of a movie.
@@ -208,8 +208,11 @@ struct TitleCommand: RenderingCommand {
                 throw ValidationError("--still \(still.seconds) is past the end of the card (--duration \(duration.seconds)): give a time from 0 to \(duration.seconds)")
             }
         }
-        if transparent && !outputIsStill && !["mov", "webm"].contains(outputExtension) {
-            throw ValidationError("--transparent needs a format with alpha: -o title.mov (ProRes 4444), title.webm (VP9) or frame.png; H.264 .\(outputExtension) has no alpha")
+        // The container's own answer (docs/OUTPUTS.md's table): .mov, .webm, .mkv, .apng and .webp carry alpha.
+        if transparent && !outputIsStill, let container = Container(fileExtension: outputExtension) {
+            do { _ = try container.videoCodec(quality.codec, transparency: true, fileExtension: outputExtension) } catch {
+                throw ValidationError("--transparent needs a format with alpha: -o title.mov (ProRes 4444), title.webm or .mkv (VP9), .apng, .webp or frame.png (\(error.message))")
+            }
         }
         if let d = slideDistance {
             guard d >= 0 && d.isFinite else { throw ValidationError("--slide-distance \(d) must be 0 or more pixels") }

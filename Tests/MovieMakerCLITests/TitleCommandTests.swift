@@ -60,7 +60,7 @@ struct TitleCommandTests {
         #expect(inkBox(frames[0].pixels) == nil && inkBox(frames[44].pixels) == nil, "faded in and out")
     }
 
-    @Test(arguments: ["mov", "webm"])
+    @Test(arguments: ["mov", "webm", "mkv", "apng"])
     func transparentMovieHasAlphaZeroOutsideAndOpaqueGlyphCores(ext: String) throws {
         guard CLI.isBuilt else { return }
         let folder = try TemporaryFolder()
@@ -80,7 +80,7 @@ struct TitleCommandTests {
 
         let reader = try MovieReader(url: movie)
         #expect(reader.info.hasAlpha, "pixel format \(reader.info.pixelFormat)")
-        #expect(reader.info.codec == (ext == "mov" ? "prores" : "vp9"))
+        #expect(reader.info.codec == ["mov": "prores", "apng": "apng"][ext, default: "vp9"])
         let frames = try decodeAll(movie)
         #expect(frames.count == 30)
         let px = frames[15].pixels
@@ -90,9 +90,9 @@ struct TitleCommandTests {
         if FFTools.available {
             // A second opinion on the pixel format: ffprobe for ProRes; for VP9 the libvpx decoder's view
             // (the native vp9 decoder ignores the alpha plane, and ffprobe 5.1 cannot choose a decoder).
-            if ext == "mov" {
+            if ext == "mov" || ext == "apng" {
                 let stream = try FFTools.videoStream(movie, countFrames: false)
-                #expect((stream["pix_fmt"] as? String)?.hasPrefix("yuva444p") == true, "\(stream["pix_fmt"] ?? "nil")")
+                #expect((stream["pix_fmt"] as? String)?.hasPrefix(ext == "mov" ? "yuva444p" : "rgba") == true, "\(stream["pix_fmt"] ?? "nil")")
             } else {
                 let probe = try run(FFTools.ffmpeg, ["-hide_banner", "-c:v", "libvpx-vp9", "-i", movie.path])
                 #expect(probe.stderr.contains("yuva420p"), "\(probe.stderr)")

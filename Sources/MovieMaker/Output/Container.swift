@@ -65,7 +65,7 @@ public enum Container: String, Sendable, CaseIterable {
 
     /// The codec this container gets: `requested`, or with none asked for, the container's choice with
     /// or without an alpha channel. Throws when it cannot hold the codec or the alpha channel.
-    func videoCodec(_ requested: VideoCodec? = nil, transparency: Bool, fileExtension ext: String) throws(MovieMakerError) -> VideoCodec {
+    package func videoCodec(_ requested: VideoCodec? = nil, transparency: Bool, fileExtension ext: String) throws(MovieMakerError) -> VideoCodec {
         guard let requested else {
             switch (self, transparency) {
             case (.webm, _): return .vp9
