@@ -18,8 +18,8 @@ struct AnimatedImageOptions: ParsableArguments {
             help: ArgumentHelp("The largest .gif or .webp wanted, e.g. 5MB, 800KB, 2MiB: a lower frame rate (down to 10 fps), then a smaller size (down to a quarter), then fewer colours are tried until it fits, and the render says what it chose.",
                                valueName: "size"),
             transform: { (text: String) throws -> Int in
-                guard let bytes = ByteSize.parse(text), bytes >= 1024 else {
-                    throw ValidationError("--max-size \(text) is not a file size of at least 1 KB: write e.g. 5MB, 800KB or 2MiB")
+                guard let bytes = ByteSize.parse(text), bytes >= 1000 else {
+                    throw ValidationError("--max-size \(text) is not a file size of at least 1 KB (1000 bytes): write e.g. 5MB, 800KB or 2MiB")
                 }
                 return bytes
             })

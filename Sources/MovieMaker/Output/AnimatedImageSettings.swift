@@ -46,8 +46,8 @@ public struct AnimatedImageSettings: Sendable, Equatable {
         guard (0...100).contains(webpQuality) else {
             throw .invalidSetting(.webpQuality, value: "\(webpQuality)", expected: "0…100 (libwebp's scale; 75 is its default, 80 MovieMaker's)")
         }
-        if let maxFileSize, maxFileSize < 1024 {
-            throw .invalidSetting(.maxFileSize, value: "\(maxFileSize) bytes", expected: "at least 1 KB, e.g. 5 MB (5000000 bytes)")
+        if let maxFileSize, maxFileSize < 1000 {
+            throw .invalidSetting(.maxFileSize, value: "\(maxFileSize) bytes", expected: "at least 1 KB (1000 bytes), e.g. 5 MB (5000000 bytes)")
         }
     }
 

@@ -731,8 +731,8 @@ extension Timeline.Output {
                 case let .number(text): bytes = Int(text)
                 default: bytes = nil
                 }
-                guard let bytes, bytes >= 1024 else {
-                    throw e.fail("maxSize", "must be a file size of at least 1 KB, such as \"5MB\", \"800KB\" or a number of bytes, got \(v.shortDescription)")
+                guard let bytes, bytes >= 1000 else {
+                    throw e.fail("maxSize", "must be a file size of at least 1 KB (1000 bytes), such as \"5MB\", \"800KB\" or a number of bytes, got \(v.shortDescription)")
                 }
                 encoder?.maxSize = bytes
             }
