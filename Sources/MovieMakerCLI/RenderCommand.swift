@@ -82,7 +82,8 @@ struct DescriptionOptions: ParsableArguments {
         try validateOverrides()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: spec, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw InputError("\(spec): no such file (give a description file, e.g. examples/specs/travel.json)")
+            throw InputError("\(spec): " + (isDirectory.boolValue ? "a folder, not a description file (to join the clips and photos in it: moviemaker stitch \(Terminal.shellWord(spec)))"
+                                                               : "no such file (give a description file, e.g. examples/specs/travel.json)"))
         }
     }
 

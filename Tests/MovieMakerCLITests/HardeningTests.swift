@@ -343,6 +343,13 @@ struct HardeningTests {
         #expect(rendered.status == 0, "\(rendered.status) \(rendered.stderr)")
         let plan = try CLI.run(["-c", "exec \"$0\" render \"$1\" --check > /dev/full", CLI.executable.path, spec.path], executable: bash)
         #expect(plan.status == 1, "render --check's product is its plan: \(plan.status) \(plan.stderr)")
+        // Written to a file instead, the limit is named in words, and no file is left.
+        let file = try CLI.run(["-c", "ulimit -f 4; exec \"$0\" schema -o \"$1\"", CLI.executable.path, folder.file("cut.json").path], executable: bash)
+        #expect(file.status == 1 && file.stderr.contains("ulimit -f") && !file.stderr.contains("error 512"), "\(file.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("cut.json").path))
+        // A folder given where a description goes is named as one, with the command that joins its media.
+        let folderSpec = try CLI.run(["render", folder.url.path, "-o", folder.file("x.mp4").path])
+        #expect(folderSpec.status == 64 && folderSpec.stderr.contains("a folder, not a description file") && folderSpec.stderr.contains("moviemaker stitch"), "\(folderSpec.stderr)")
     }
 
     @Test("docs/CLI.md's exit-status table, row by row (signals: CLICancellationTests)")

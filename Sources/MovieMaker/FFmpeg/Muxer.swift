@@ -35,13 +35,7 @@ final class Muxer {
     /// (once "FFmpeg failed in av_write_trailer: No space left on device", naming no file).
     private func checkWrite(_ code: Int32, _ operation: String) throws(MovieMakerError) {
         guard code < 0 else { return }
-        let reasons: [(Int32, String)] = [
-            (ENOSPC, "no space left on the device: free some space or write to another disk"),
-            (EDQUOT, "the disk quota is used up: free some space or write to another disk"),
-            (EFBIG, "the file grew beyond the largest size allowed, by a file-size limit (ulimit -f) or by the file system: raise the limit or write elsewhere"),
-            (EIO, "the device reported an input/output error: check the disk, or write to another one"),
-        ]
-        if let reason = reasons.first(where: { mm_averror($0.0) == code })?.1 {
+        if let reason = PartialFiles.writeFailures.first(where: { mm_averror($0.errno) == code })?.reason {
             throw .destinationNotWritable(path: destination, reason: reason)
         }
         throw .ffmpeg(operation: "\(operation) (writing \(destination))", code: code, message: ffmpegMessage(code))

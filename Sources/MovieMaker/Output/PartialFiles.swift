@@ -96,10 +96,34 @@ package enum PartialFiles {
     package static func write(_ data: Data, to destination: URL) throws(MovieMakerError) {
         try writeAtomically(to: destination, extension: destination.pathExtension.isEmpty ? nil : destination.pathExtension) {
             (temporary) throws(MovieMakerError) in
-            do { try data.write(to: temporary) } catch {
-                throw .destinationNotWritable(path: destination.path, reason: (error as NSError).localizedDescription)
+            // write(2) itself, so a failure says why in words (Foundation's says "error 512").
+            let fd = Glibc.open(temporary.path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { throw .destinationNotWritable(path: destination.path, reason: reason(errno: errno)) }
+            defer { close(fd) }
+            var failure: Int32? = nil
+            data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+                var offset = 0
+                while offset < bytes.count {
+                    let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                    if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { failure = n < 0 ? errno : EIO; return }
+                }
             }
+            if let failure { throw .destinationNotWritable(path: destination.path, reason: reason(errno: failure)) }
         }
+    }
+
+    /// What to do about a write that failed with these errors: every writer of the library (the muxer,
+    /// the small files written whole) says the same.
+    package static let writeFailures: [(errno: Int32, reason: String)] = [
+        (ENOSPC, "no space left on the device: free some space or write to another disk"),
+        (EDQUOT, "the disk quota is used up: free some space or write to another disk"),
+        (EFBIG, "the file grew beyond the largest size allowed, by a file-size limit (ulimit -f) or by the file system: raise the limit or write elsewhere"),
+        (EIO, "the device reported an input/output error: check the disk, or write to another one"),
+    ]
+
+    /// Why a write failed with `code`, in words: `writeFailures`' advice, else the system's message.
+    static func reason(errno code: Int32) -> String {
+        writeFailures.first { $0.errno == code }?.reason ?? String(cString: strerror(code))
     }
 
     /// Partial files this process is writing now, so that an emergency exit can remove them, each with

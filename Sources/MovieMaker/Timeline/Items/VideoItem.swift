@@ -201,6 +201,7 @@ extension TimelineCompiler {
             }
             // A slot's clip of another length than the item: its fit says what happens.
             let fit = slot.fit ?? .cutTail
+            let slotName: String = if case let .slot(name) = v.source { name } else { "" }
             let need = speed.sourceTime(at: asked)
             switch fit {
             case .cutTail, .cutHead, .center:
@@ -211,7 +212,7 @@ extension TimelineCompiler {
                     if from != start { details.append("\(fit.rawValue): from \(TimelineComposition.seconds(from)) s") }
                 } else {
                     clip = played(from: start, span: available, at: speed)
-                    warnings.append("\(path): the clip in slot lasts \(TimelineComposition.seconds(natural)) s, shorter than the item's \(TimelineComposition.seconds(asked)) s: the item is shorter (\(fit.rawValue))")
+                    warnings.append("\(path): the clip in slot \"\(slotName)\" (\(url.lastPathComponent)) lasts \(TimelineComposition.seconds(natural)) s, shorter than the item's \(TimelineComposition.seconds(asked)) s: the item is shorter (\(fit.rawValue))")
                 }
             case .speedToFit:
                 speed = Self.speed(covering: available, in: asked)
@@ -219,7 +220,7 @@ extension TimelineCompiler {
                 clip = fitted > asked ? played(from: start, span: speed.sourceTime(at: asked), at: speed) : played(from: start, span: available, at: speed)
                 details.append("speedToFit: \(speed)")
                 if fitted < asked {
-                    warnings.append("\(path): the clip in slot would need a speed beyond 1/4…4 to last \(TimelineComposition.seconds(asked)) s; it plays at \(speed) and lasts \(TimelineComposition.seconds(fitted)) s")
+                    warnings.append("\(path): the clip in slot \"\(slotName)\" (\(url.lastPathComponent)) would need a speed beyond 1/4…4 to last \(TimelineComposition.seconds(asked)) s; it plays at \(speed) and lasts \(TimelineComposition.seconds(fitted)) s")
                 }
             case .loop:
                 if available >= need {
