@@ -130,6 +130,12 @@ struct RenderBatchTests {
         // other settings render every row again.
         let unchanged = try CLI.run(arguments)
         #expect(unchanged.stdout.contains("(0 rendered, 40 skipped"), "\(unchanged.stdout)")
+        // A movie cut short (its header, and so its identity, kept) is rendered again, not trusted.
+        let whole = try Data(contentsOf: folder.file("out/2.mp4"))
+        try whole.prefix(whole.count / 2).write(to: folder.file("out/2.mp4"))
+        let cut = try CLI.run(arguments)
+        #expect(Self.summary(cut.stdout)[2] == "rendered" && cut.stdout.contains("(1 rendered, 39 skipped"), "\(cut.stdout)")
+        #expect(try decodeAll(folder.file("out/2.mp4")).count == 21)
         try Self.writePhoto(folder.file("photo-0.png"), shade: 2)
         let newPhoto = try CLI.run(arguments)
         let rerendered = Self.summary(newPhoto.stdout).filter { $0.value == "rendered" }.keys.sorted()

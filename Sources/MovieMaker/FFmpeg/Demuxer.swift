@@ -81,6 +81,22 @@ final class Demuxer {
     var streamCount: Int { Int(input.pointer.pointee.nb_streams) }
 
     /// Stream `index` (0 ..< `streamCount`), borrowed: it belongs to the format context.
+    /// Whether every stream's index (an MP4's sample table, read from its header) ends within the file:
+    /// false for a file cut short after its header was written. True when the size or an index is not
+    /// known (nothing says it was cut).
+    var indexesEndWithinFile: Bool {
+        guard let pb = input.pointer.pointee.pb else { return true }
+        let fileSize = avio_size(pb)
+        guard fileSize > 0 else { return true }
+        for index in 0..<Int32(streamCount) {
+            let stream = borrowedStream(index)
+            let entries = avformat_index_get_entries_count(stream)
+            guard entries > 0, let last = avformat_index_get_entry(stream, entries - 1) else { continue }
+            if last.pointee.pos >= 0 && last.pointee.pos + Int64(last.pointee.size) > fileSize { return false }
+        }
+        return true
+    }
+
     func borrowedStream(_ index: Int32) -> UnsafeMutablePointer<AVStream> {
         precondition(index >= 0 && Int(index) < streamCount, "stream \(index) of \(streamCount)")
         return input.pointer.pointee.streams[Int(index)]!

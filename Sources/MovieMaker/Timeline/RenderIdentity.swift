@@ -21,9 +21,12 @@ package enum RenderIdentity {
     static let version = 2
 
     /// The identity recorded in the movie at `url`, or nil when it has none (not a MovieMaker render, an
-    /// animated image, an unreadable file).
+    /// animated image, an unreadable file, one cut short after its header).
     package static func recorded(in url: URL) -> String? {
-        guard let demuxer = try? Demuxer(path: url.path), let comment = demuxer.metadata(key), comment.hasPrefix(prefix) else { return nil }
+        // A movie cut short (a full disk, a copy interrupted) keeps its header and so its identity: it is
+        // not what the render made, so it records none.
+        guard let demuxer = try? Demuxer(path: url.path), let comment = demuxer.metadata(key), comment.hasPrefix(prefix),
+              demuxer.indexesEndWithinFile else { return nil }
         return String(comment.dropFirst(prefix.count))
     }
 
