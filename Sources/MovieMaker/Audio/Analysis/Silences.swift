@@ -21,8 +21,9 @@ public struct SilenceDetection: Sendable, Hashable, Codable {
     static let window = 480
 
     /// The silent stretches of the sound of the file at `url` (a sound or a video's sound), in the
-    /// file's time (a video's: its picture's, with the quiet before a late sound starts), in order, each exact to the sample (1/48000 s): a stretch starts after the last
-    /// sample louder than the threshold's amplitude and ends at the next such sample. Reads the sound
+    /// file's time (a video's: its picture's, with the quiet before a late sound starts), in order,
+    /// each exact to the sample (1/48000 s): a stretch starts after the last sample louder than the
+    /// threshold's amplitude and ends at the next such sample. Reads the sound
     /// once in 10 ms blocks (memory does not grow with its length beyond the list). Throws
     /// `.audioUnreadable`/`.noAudioStream` for a file without usable sound, `.cancelled` when cancelled.
     public func silences(in url: URL, cancellation: CancellationToken? = nil) throws(MovieMakerError) -> [TimeRange] {
