@@ -701,7 +701,7 @@ struct FormatCommand: ParsableCommand {
                 return
             }
             if check {
-                Terminal.writeError("moviemaker: \(spec) is not in its canonical form: run `moviemaker format --in-place \(spec)`\n")
+                Terminal.writeError("moviemaker: \(spec) is not in its canonical form: run `moviemaker format --in-place \(Terminal.shellWord(spec))`\n")
                 throw ExitCode.failure
             }
             // Through a link, the file it names is rewritten (the link stays), keeping its permissions.
@@ -709,9 +709,24 @@ struct FormatCommand: ParsableCommand {
             guard FileManager.default.isWritableFile(atPath: target) else {
                 throw InputError("\(spec) is read-only: make it writable to rewrite it, or write the canonical form elsewhere with -o")
             }
-            let mode = (try? FileManager.default.attributesOfItem(atPath: target))?[.posixPermissions]
-            try OTIOCommand.write(text, to: target)
-            if let mode { try? FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: target) }
+            var before = stat()
+            guard stat(target, &before) == 0 else { throw InputError("\(spec): cannot read it (\(String(cString: strerror(errno))))") }
+            if before.st_nlink > 1 {
+                // A file with other names (hard links) is rewritten in place, so every name keeps it;
+                // the text is a few kilobytes, written in one call.
+                let fd = open(target, O_WRONLY | O_TRUNC | O_CLOEXEC)
+                guard fd >= 0 else { throw InputError("\(spec): cannot rewrite it (\(String(cString: strerror(errno))))") }
+                defer { close(fd) }
+                let bytes = Array(text.utf8)
+                guard bytes.withUnsafeBytes({ Glibc.write(fd, $0.baseAddress, $0.count) }) == bytes.count else {
+                    throw InputError("\(spec): rewriting it failed (\(String(cString: strerror(errno)))); it may be cut short: restore it from version control")
+                }
+            } else {
+                try OTIOCommand.write(text, to: target)
+                // The new file keeps the old one's permissions, and its owner when root rewrites it.
+                chmod(target, before.st_mode & 0o7777)
+                if getuid() == 0 { _ = chown(target, before.st_uid, before.st_gid) }
+            }
             Terminal.printLine("\(spec): written in its canonical form")
             return
         }

@@ -817,6 +817,14 @@ struct CompileMistakeTests {
         try #"{"version": 1, "tracks": [{"kind": "video", "items": [{"type": "color", "duration": "-1s"}]}]}"#.write(to: bad, atomically: true, encoding: .utf8)
         let refused = try CLI.run(["format", "--in-place", bad.path])
         #expect(refused.status == 64 && refused.stderr.contains("bad.json: tracks[0].items[0]"), "\(refused.stderr)")
+        // A file with another name (a hard link) is rewritten in place: both names show the new text.
+        let linked = folder.file("linked.json"), other = folder.file("other-name.json")
+        try untidy.write(to: linked, atomically: true, encoding: .utf8)
+        try FileManager.default.linkItem(at: linked, to: other)
+        let viaLink = try CLI.run(["format", "--in-place", linked.path])
+        #expect(viaLink.status == 0, "\(viaLink.stderr)")
+        let text = try String(contentsOf: linked, encoding: .utf8), viaOther = try String(contentsOf: other, encoding: .utf8)
+        #expect(text != untidy && viaOther == text, "the other name keeps the file")
     }
 
     @Test func anUnknownExtensionListsWhatRenderWrites() throws {
