@@ -288,6 +288,10 @@ struct RenderCommand: ParsableCommand {
             guard output == nil else { throw ValidationError("--hls \(hls) writes a stream instead of -o: give one of them") }
             guard !chunking.isChunked else { throw ValidationError("--hls renders on one machine; for chunks, render them and run `moviemaker assemble … --hls \(hls)`") }
             try OutputOptions.checkFolder(of: hls)
+            // A folder holding other files is refused before any work, as a bad destination is (64).
+            do { try MovieDestination.checkReplaceableSequenceFolder(URL(fileURLWithPath: hls), hls: true) } catch {
+                throw InputError("--hls \(hls): \(error.reason ?? error.message)")
+            }
         } else if segment != nil && !chunking.isChunked && cache == nil {
             throw ValidationError("--segment is the length of an HLS stream's segments: give --hls FOLDER too (or, with --chunk, to assemble the chunks with --hls; or --cache DIR for an incremental render's segments)")
         }

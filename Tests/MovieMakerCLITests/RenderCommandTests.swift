@@ -838,5 +838,11 @@ struct CompileMistakeTests {
         #expect(!r.stderr.contains(".png"), "render refuses a still: \(r.stderr)")
         let still = try CLI.run(["render", spec.path, "-o", folder.file("x.png").path])
         #expect(still.status == 64 && still.stderr.contains("render makes a movie"), "\(still.stderr)")
+        // --hls into a folder holding other files: refused before any work (64), the file untouched.
+        try FileManager.default.createDirectory(at: folder.file("stream"), withIntermediateDirectories: true)
+        try "keep me".write(to: folder.file("stream/notes.txt"), atomically: true, encoding: .utf8)
+        let hls = try CLI.run(["render", spec.path, "--hls", folder.file("stream").path])
+        #expect(hls.status == 64 && hls.stderr.contains("the folder holds notes.txt"), "\(hls.status) \(hls.stderr)")
+        #expect(try String(contentsOf: folder.file("stream/notes.txt"), encoding: .utf8) == "keep me")
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// takes new files, nothing at the destination is in the way (a PNG sequence's folder holds only earlier
 /// frames), the partial file or folder beside it, and the final rename into place. `MovieMaker` checks
 /// all of this before the first frame, so a bad destination fails at once and leaves nothing behind.
-struct MovieDestination {
+package struct MovieDestination {
     /// The movie file, or the folder of a PNG sequence or an HLS stream.
     let url: URL
     /// Whether `url` is a folder of `frame-N.png` files.
@@ -126,7 +126,7 @@ struct MovieDestination {
     /// Throws unless `url` is absent, an empty folder, or a folder holding only `frame-N.png` files (with
     /// `hls`: only an earlier HLS stream's files): MovieMaker replaces earlier output but never deletes
     /// anything else.
-    static func checkReplaceableSequenceFolder(_ url: URL, hls: Bool = false) throws(MovieMakerError) {
+    package static func checkReplaceableSequenceFolder(_ url: URL, hls: Bool = false) throws(MovieMakerError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return }
         guard isDirectory.boolValue else { throw .destinationNotWritable(path: url.path, reason: "a file has that name; \(hls ? "an HLS stream goes" : "PNG frames go") into a folder") }
