@@ -718,12 +718,26 @@ struct FormatCommand: ParsableCommand {
             if before.st_nlink > 1 {
                 // A file with other names (hard links) is rewritten in place, so every name keeps it;
                 // the text is a few kilobytes, written in one call.
-                let fd = open(target, O_WRONLY | O_TRUNC | O_CLOEXEC)
+                let fd = open(target, O_WRONLY | O_CLOEXEC)
                 guard fd >= 0 else { throw InputError("\(spec): cannot rewrite it (\(String(cString: strerror(errno))))") }
                 defer { close(fd) }
                 let bytes = Array(text.utf8)
-                guard bytes.withUnsafeBytes({ Glibc.write(fd, $0.baseAddress, $0.count) }) == bytes.count else {
-                    throw InputError("\(spec): rewriting it failed (\(String(cString: strerror(errno)))); it may be cut short: restore it from version control")
+                // The space is claimed before a byte changes: a full disk or a size limit fails here,
+                // with the file as it was.
+                let claimed = posix_fallocate(fd, 0, off_t(bytes.count))
+                guard claimed == 0 || claimed == EOPNOTSUPP || claimed == EINVAL else {
+                    throw InputError("\(spec): cannot rewrite it (\(String(cString: strerror(claimed)))); it is unchanged")
+                }
+                var offset = 0, failure: Int32? = nil
+                bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+                    while offset < buffer.count {
+                        let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                        if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { failure = n < 0 ? errno : EIO; return }
+                    }
+                }
+                if failure == nil, ftruncate(fd, off_t(bytes.count)) != 0 { failure = errno }
+                if let failure {
+                    throw InputError("\(spec): rewriting it failed (\(String(cString: strerror(failure)))); it may be cut short: restore it from version control")
                 }
             } else {
                 try OTIOCommand.write(text, to: target)

@@ -161,6 +161,8 @@ struct IncrementalRenderTests {
         let chart = Chart(.pie, data: ChartData(columns: ["v"], series: [.init("a", values: [1])]))
         #expect(try chart.clip(duration: 1, width: 64, height: 48).contentHash() == chart.clip(duration: 1, width: 64, height: 48).contentHash())
         #expect(try chart.clip(duration: 1, width: 64, height: 48).contentHash() != chart.clip(duration: 1, width: 48, height: 64).contentHash())
+        // The key is for hashing only: written as JSON anywhere else, the chart is code, as before.
+        #expect(throws: (any Error).self) { try JSONEncoder().encode(ClipJSON(chart.clip(duration: 1, width: 64, height: 48))) }
         var custom = chart
         custom.easing = Easing { $0 * $0 }
         #expect(throws: MovieMakerError.self, "an easing made from a function leaves the chart without a content key") {

@@ -219,8 +219,9 @@ extension Clip {
             try split.encode(to: encoder)
         case let .generator(generator, duration):
             switch generator {
-            case let .drawing(closure) where closure.contentKey != nil:
-                // Written for hashing only: reading refuses a drawing, as it cannot make the closure.
+            case let .drawing(closure) where closure.contentKey != nil && encoder.userInfo[Clip.hashingKey] as? Bool == true:
+                // Written for hashing only (`contentHash()`): reading refuses a drawing, as it cannot
+                // make the closure, so any other encoding throws as for a closure written by hand.
                 try c.encode(Kind.drawing.rawValue, forKey: .type)
                 try c.encode(closure.contentKey, forKey: key("content"))
                 try c.encode(duration, forKey: key("duration"))
@@ -305,6 +306,10 @@ extension Clip {
 }
 
 extension Clip {
+    /// Set (true) in the user info of the encoder `contentHash()` uses: a drawing the library made from
+    /// data is written as its content key there, and nowhere else.
+    static let hashingKey = CodingUserInfoKey(rawValue: "moviemaker.hashing")!
+
     /// A stable hash of the clip as data: SHA-256 (hex) of its canonical JSON encoding (keys sorted), so
     /// two clips built the same way — in this process or another, on this machine or another — hash the
     /// same, and any change to a colour, a time, a photo's path, a transition or a sound changes it.
@@ -321,6 +326,7 @@ extension Clip {
     public func contentHash() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.userInfo[Clip.hashingKey] = true
         let data: Data
         do {
             data = try encoder.encode(HashInput(clip: ClipJSON(self)))

@@ -99,9 +99,12 @@ private final class CacheLock {
     /// `cancellation` is cancelled meanwhile, `.destinationNotWritable` when the file cannot be made.
     init(folder: URL, cancellation: CancellationToken?) throws(MovieMakerError) {
         let path = folder.appendingPathComponent(".moviemaker-lock").path
-        let fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        // Any user who may write the folder may take the lock (a cache shared by CI users): flock works
+        // on a descriptor opened for reading, so another user's lock file is opened read-only.
+        var fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o666)
+        if fd < 0 && errno == EACCES { fd = open(path, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else {
-            throw .destinationNotWritable(path: folder.path, reason: "the cache's lock file cannot be made (\(String(cString: strerror(errno))))")
+            throw .destinationNotWritable(path: folder.path, reason: "its lock file \(path) cannot be opened (\(String(cString: strerror(errno))))")
         }
         descriptor = fd
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {

@@ -80,10 +80,10 @@ final class Demuxer {
     /// How many streams the file has.
     var streamCount: Int { Int(input.pointer.pointee.nb_streams) }
 
-    /// Stream `index` (0 ..< `streamCount`), borrowed: it belongs to the format context.
-    /// Whether every stream's index (an MP4's sample table, read from its header) ends within the file:
-    /// false for a file cut short after its header was written. True when the size or an index is not
-    /// known (nothing says it was cut).
+    /// Whether every stream's index (an MP4's sample table, read from its header; Matroska's Cues,
+    /// written at its end) ends within the file: false for a file cut short after its header was
+    /// written, and for a Matroska file without Cues (MovieMaker always writes them). True when the
+    /// size is not known.
     var indexesEndWithinFile: Bool {
         guard let pb = input.pointer.pointee.pb else { return true }
         let fileSize = avio_size(pb)
@@ -91,12 +91,14 @@ final class Demuxer {
         for index in 0..<Int32(streamCount) {
             let stream = borrowedStream(index)
             let entries = avformat_index_get_entries_count(stream)
+            if entries == 0 && formatName.hasPrefix("matroska") { return false }
             guard entries > 0, let last = avformat_index_get_entry(stream, entries - 1) else { continue }
             if last.pointee.pos >= 0 && last.pointee.pos + Int64(last.pointee.size) > fileSize { return false }
         }
         return true
     }
 
+    /// Stream `index` (0 ..< `streamCount`), borrowed: it belongs to the format context.
     func borrowedStream(_ index: Int32) -> UnsafeMutablePointer<AVStream> {
         precondition(index >= 0 && Int(index) < streamCount, "stream \(index) of \(streamCount)")
         return input.pointer.pointee.streams[Int(index)]!

@@ -220,7 +220,7 @@ public struct Slideshow: Sendable, Equatable {
                 if text.hasSuffix(".") { text.removeLast() }
                 return text
             }
-            if frames <= 0 {
+            if frames <= 0, cards > .zero {
                 throw .invalidSetting(.duration, value: "\(text(total)) s for \(photos.count) photo\(photos.count == 1 ? "" : "s")",
                                       expected: "more than the \(text(cards)) s of title cards, which would take all of it: "
                                           + "use longer music, shorter title cards or no title cards")
@@ -230,7 +230,7 @@ public struct Slideshow: Sendable, Equatable {
             if cards > .zero { why += " after \(text(cards)) s of title cards" }
             if overlap > 0 { why += ", no longer than the \(text(transition?.duration ?? .zero)) s transition" }
             throw .invalidSetting(.duration, value: "\(text(total)) s for \(photos.count) photo\(photos.count == 1 ? "" : "s")",
-                                  expected: "more than \(overlap > 0 ? "\(text(fps.time(ofFrame: overlap))) s" : "a frame") per photo (\(why)): use fewer photos, "
+                                  expected: "\(overlap > 0 ? "more than \(text(fps.time(ofFrame: overlap))) s" : "at least a frame") per photo (\(why)): use fewer photos, "
                                       + "longer music, shorter title cards or a shorter transition")
         }
         for i in photos.indices { photos[i].duration = fps.time(ofFrame: each + (i < extra ? 1 : 0)) }

@@ -97,7 +97,7 @@ package enum PartialFiles {
         try writeAtomically(to: destination, extension: destination.pathExtension.isEmpty ? nil : destination.pathExtension) {
             (temporary) throws(MovieMakerError) in
             // write(2) itself, so a failure says why in words (Foundation's says "error 512").
-            let fd = Glibc.open(temporary.path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
+            let fd = Glibc.open(temporary.path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o666)     // less the umask, as Data.write
             guard fd >= 0 else { throw .destinationNotWritable(path: destination.path, reason: reason(errno: errno)) }
             defer { close(fd) }
             var failure: Int32? = nil

@@ -31,7 +31,12 @@ public struct SilenceDetection: Sendable, Hashable, Codable {
         // A video's sound may start after its picture (or before it): its silences are in the clip's
         // time, the picture's, as `Clip.removingSilences` cuts them, and the quiet before the sound
         // starts is a silence too.
-        let lead = Self.format.frame(at: (try? VideoFile(url: url))?.audioOffset ?? .zero)
+        var offset = Time.zero
+        do { offset = try VideoFile.probed(url).audioOffset ?? .zero } catch {
+            // A sound file has no picture to be placed against; a video that cannot be probed is an error.
+            if error.code != .noVideoStream { throw error }
+        }
+        let lead = Self.format.frame(at: offset)
         var scanner = Scanner(detection: self, total: sound.frames + lead)
         var block = [Float](repeating: 0, count: Self.window)
         var position: Int64 = 0
