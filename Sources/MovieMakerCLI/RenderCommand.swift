@@ -728,13 +728,7 @@ struct FormatCommand: ParsableCommand {
                 guard claimed == 0 || claimed == EOPNOTSUPP || claimed == EINVAL else {
                     throw InputError("\(spec): cannot rewrite it (\(String(cString: strerror(claimed)))); it is unchanged")
                 }
-                var offset = 0, failure: Int32? = nil
-                bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-                    while offset < buffer.count {
-                        let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                        if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { failure = n < 0 ? errno : EIO; return }
-                    }
-                }
+                var failure = bytes.withUnsafeBytes { PartialFiles.writeAll($0, to: fd) }
                 if failure == nil, ftruncate(fd, off_t(bytes.count)) != 0 { failure = errno }
                 if let failure {
                     throw InputError("\(spec): rewriting it failed (\(String(cString: strerror(failure)))); it may be cut short: restore it from version control")

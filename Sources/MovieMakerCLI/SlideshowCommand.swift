@@ -378,12 +378,7 @@ struct SlideshowCommand: SingleOutputCommand {
 
 
     /// `t` in seconds with at most three decimals: `0.5`, `0.333`, `2`.
-    static func seconds(_ t: Time) -> String {
-        var text = String(format: "%.3f", t.seconds)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
-    }
+    static func seconds(_ t: Time) -> String { Slideshow.seconds(t) }
 
     /// The time of the poster still: the middle of the first photo's time alone on screen, on a frame.
     static func posterTime(of show: Slideshow, fps: FrameRate) -> Time {

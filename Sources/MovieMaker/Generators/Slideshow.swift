@@ -198,6 +198,14 @@ public struct Slideshow: Sendable, Equatable {
         return total
     }
 
+    /// `t` in seconds with at most three decimals, for messages: `0.5`, `0.033`, `6`.
+    package static func seconds(_ t: Time) -> String {
+        var text = String(format: "%.3f", t.seconds)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
     /// Shares `total` (less the intro's and outro's time) equally between the photos, in whole frames
     /// at `fps` (the first photos get one frame more when it does not divide evenly), setting each
     /// photo's `duration`; the film then lasts `total` rounded up to a whole frame. Throws
@@ -213,13 +221,7 @@ public struct Slideshow: Sendable, Equatable {
         let overlap = transition.map { fps.frameCount(for: $0.duration) } ?? 0
         let each = frames / photos.count, extra = frames % photos.count
         guard each > overlap, each > 0 else {
-            /// `t` in seconds with at most three decimals: `0.5`, `0.033`, `6`.
-            func text(_ t: Time) -> String {
-                var text = String(format: "%.3f", t.seconds)
-                while text.hasSuffix("0") { text.removeLast() }
-                if text.hasSuffix(".") { text.removeLast() }
-                return text
-            }
+            let text = Self.seconds
             if frames <= 0, cards > .zero {
                 throw .invalidSetting(.duration, value: "\(text(total)) s for \(photos.count) photo\(photos.count == 1 ? "" : "s")",
                                       expected: "more than the \(text(cards)) s of title cards, which would take all of it: "

@@ -100,16 +100,21 @@ package enum PartialFiles {
             let fd = Glibc.open(temporary.path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o666)     // less the umask, as Data.write
             guard fd >= 0 else { throw .destinationNotWritable(path: destination.path, reason: reason(errno: errno)) }
             defer { close(fd) }
-            var failure: Int32? = nil
-            data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-                var offset = 0
-                while offset < bytes.count {
-                    let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                    if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { failure = n < 0 ? errno : EIO; return }
-                }
+            if let failure = data.withUnsafeBytes({ writeAll($0, to: fd) }) {
+                throw .destinationNotWritable(path: destination.path, reason: reason(errno: failure))
             }
-            if let failure { throw .destinationNotWritable(path: destination.path, reason: reason(errno: failure)) }
         }
+    }
+
+    /// Writes all of `bytes` to `fd` with write(2), again after EINTR and short writes; the errno that
+    /// stopped it (EIO for a write of nothing), or nil when all was written.
+    package static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return n < 0 ? errno : EIO }
+        }
+        return nil
     }
 
     /// What to do about a write that failed with these errors: every writer of the library (the muxer,
