@@ -146,6 +146,67 @@ struct VideoLeafSmokeTests {
         #expect(backwards.count == all.count && wrong.isEmpty, "reversed: frames \(wrong) differ from the straight decode's")
     }
 
+    /// A keyframe damaged on disk (a bad sector in a phone clip): decoding straight through, the frames
+    /// after it are concealed from the pictures before; a chunk or trim that seeks near it must show the
+    /// same frames, so a chunked render is the single pass's (frames depend only on the composition).
+    @Test func framesAfterADamagedKeyframeAreTheSameReachedBySeeking() throws {
+        let url = try fixture(named: "gop15.mp4", ["-c:v", "libx264", "-x264opts", "keyint=15:min-keyint=15:scenecut=0", "-pix_fmt", "yuv420p"])
+        let packets = try run(FFTools.ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pos,size,flags",
+                                                              "-of", "csv=p=0", url.path]).stdout
+        let keyframes = packets.split(separator: "\n").map { $0.split(separator: ",") }.filter { $0.count >= 3 && $0[2].hasPrefix("K") }
+        try #require(keyframes.count == 4, "keyframes: \(keyframes)")
+        // Garble the middle of the third keyframe (frame 30), leaving its first bytes (the slice header).
+        let position = try #require(Int(keyframes[2][1])), size = try #require(Int(keyframes[2][0]))
+        var data = try Data(contentsOf: url)
+        var state: UInt32 = 777
+        for i in (position + 40)..<(position + size - 8) {
+            state = state &* 1_103_515_245 &+ 12345
+            data[i] = UInt8(truncatingIfNeeded: state >> 16)
+        }
+        let damaged = url.deletingLastPathComponent().appendingPathComponent("gop15-damaged-keyframe.mp4")
+        try data.write(to: damaged)
+        let file = try VideoFile(url: damaged)
+        let clip = try Clip.video(file)
+        let all = try clip.renderFrames(width: 320, height: 240, rate: file.frameRate, drawingThreads: 1)
+        #expect(all.count == 60)
+        for first in [20, 30, 31, 36, 44, 45] {
+            let chunk = try clip.renderFrames(first..<(first + 3), width: 320, height: 240, rate: file.frameRate, drawingThreads: 1)
+            let differing = zip(chunk, all[first...]).map { a, b in zip(a.bytes, b.bytes).filter { $0 != $1 }.count }
+            #expect(differing.allSatisfy { $0 == 0 }, "frames \(first)…\(first + 2): \(differing) bytes differ from the straight decode")
+        }
+        // A chunk that seeks to the clean keyframe before and decodes through the damage.
+        let across = try clip.renderFrames(20..<50, width: 320, height: 240, rate: file.frameRate, drawingThreads: 1)
+        let differ = zip(across, all[20...]).enumerated().filter { $0.element.0.bytes != $0.element.1.bytes }.map { $0.offset + 20 }
+        #expect(differ.isEmpty, "frames \(differ) of a chunk from frame 20 differ from the straight decode")
+        let trimmed = try clip.trimmed(from: file.frameRate.time(ofFrame: 33), to: clip.duration).renderFrames(0..<1, width: 320, height: 240, rate: file.frameRate)
+        #expect(trimmed[0].bytes == all[33].bytes, "a trim starting after the damaged keyframe shows another picture")
+        // Played backwards, the groups of pictures are reached by seeks.
+        let backwards = try clip.reversed().renderFrames(width: 320, height: 240, rate: file.frameRate, drawingThreads: 2)
+        let wrong = zip(backwards, all.reversed()).enumerated().filter { $0.element.0.bytes != $0.element.1.bytes }.map { 59 - $0.offset }
+        #expect(backwards.count == all.count && wrong.isEmpty, "reversed: frames \(wrong) differ from the straight decode's")
+        let source = try VideoFrameSource(file: file, drawingThreads: 1)
+        _ = try source.picture(at: file.frameRate.time(ofFrame: 40), width: 32, height: 24)
+        #expect(source.restarts == 1, "a seek meeting the damage decodes again from the start once")
+    }
+
+    /// Decoding again from the start is for damage only: clean streams whose seeks land on pictures
+    /// the decoder handles specially (open groups of pictures, HEVC's CRA with its leading pictures,
+    /// B-frames) never restart, played backwards from the end.
+    @Test(arguments: [
+        ("open-gop.mp4", ["-c:v", "libx264", "-x264opts", "keyint=15:min-keyint=15:scenecut=0:open-gop=1:bframes=3", "-pix_fmt", "yuv420p"]),
+        ("hevc-cra.mp4", ["-c:v", "libx265", "-x265-params", "keyint=15:min-keyint=15:scenecut=0:open-gop=1:bframes=4:log-level=error", "-pix_fmt", "yuv420p", "-tag:v", "hvc1"]),
+    ])
+    func cleanStreamsNeverDecodeAgainFromTheStart(name: String, options: [String]) throws {
+        let url = try fixture(named: name, options)
+        let file = try VideoFile(url: url)
+        let source = try VideoFrameSource(file: file, drawingThreads: 1)
+        for k in stride(from: 59, through: 0, by: -1) {
+            _ = try source.picture(at: file.frameRate.time(ofFrame: k), width: 32, height: 24)
+        }
+        #expect(source.seeks > 3, "playing backwards seeks")
+        #expect(source.restarts == 0, "\(source.restarts) restarts from the start in a clean stream")
+    }
+
     @Test func theVideosSoundFollowsItsTimeEdits() throws {
         let url = try fixture()
         let clip = try Clip.video(url)

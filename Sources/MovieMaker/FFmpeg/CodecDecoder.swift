@@ -30,6 +30,8 @@ final class CodecDecoder {
     private(set) var inputEnded = false
     /// Frames delivered since the decoder was made.
     private(set) var framesDecoded = 0
+    /// Packets or frames rejected as invalid data (and skipped) since the decoder was made.
+    private(set) var rejectedCount = 0
 
     /// Opens a decoder for `stream` (avcodec_find_decoder unless `decoder` names one, e.g. libvpx-vp9
     /// for VP9 with alpha; avcodec_alloc_context3; avcodec_parameters_to_context with the stream's
@@ -83,6 +85,7 @@ final class CodecDecoder {
                 throw describe(MediaReadFailure(limitReached ? .damagedData : step, code: code, frameIndex: framesDecoded))
             }
             rejected += 1
+            rejectedCount += 1
         }
         while true {
             let r = avcodec_receive_frame(c, received.pointer)

@@ -67,6 +67,13 @@ final class VideoFrameSource {
     private(set) var framesDecoded = 0
     /// Seeks made since the source opened (for tests and the benchmark).
     private(set) var seeks = 0
+    /// Times damage met after a seek sent decoding back to the start (for tests).
+    private(set) var restarts = 0
+    /// Whether the decoder has decoded every packet since the stream's start (no seek since, or a
+    /// seek to the start): its pictures are the ones decoding straight through gives, damaged or not.
+    private var decodingFromStart = true
+    /// The decoder's count of rejected packets when the last frame was delivered.
+    private var rejectedSeen = 0
 
     /// Frames kept while playing forwards for a render on `drawingThreads` threads: two more than the
     /// threads, which ask for frames about that far out of order, so none has to seek back (a seek
@@ -302,22 +309,13 @@ final class VideoFrameSource {
         var target = limit
         let oneSecond = av_rescale_q(1, AVRational(num: 1, den: 1), timeBase)
         var step = max(1, oneSecond / 2)
-        for attempt in 0..<8 {
+        for _ in 0..<7 {
             seeks += 1
-            if attempt == 7 {
-                // The last resort, always right: back to the first byte, decoding from the start.
-                try video.demuxer.seek(toTimestamp: 0, stream: -1, flags: AVSEEK_FLAG_BACKWARD | AVSEEK_FLAG_BYTE)
-            } else {
-                try video.demuxer.seek(toTimestamp: max(target, firstTimestamp), stream: stream)
-            }
-            video.decoder.reset()
-            deinterlacer = nil
-            window.removeAll(keepingCapacity: true)
-            reachedEnd = false
+            try video.demuxer.seek(toTimestamp: max(target, firstTimestamp), stream: stream)
+            startDecoding(fromStart: false)
             // Where nothing decodes from the seek point (an MPEG-TS seek can land past the keyframe
             // of a long group of pictures) or the first frame is too late, step further back.
             var decoded = try decodeOne()
-            if attempt == 7 { return }
             if decoded, deinterlacer != nil, window[0].timestamp > firstTimestamp {
                 window.removeAll(keepingCapacity: true)     // deinterlaced without the frame before it
                 decoded = try decodeOne()
@@ -325,6 +323,56 @@ final class VideoFrameSource {
             if decoded, window[0].timestamp <= limit || window[0].timestamp <= firstTimestamp { return }
             target = (decoded ? min(window[0].timestamp, target) : target) - step
             step *= 2
+        }
+        // The last resort, always right: decoding from the start.
+        try rewind()
+        _ = try decodeOne()
+    }
+
+    /// Goes back to the stream's start with an empty window and a fresh decoder, so that what is
+    /// decoded next is what decoding straight through gives: to the first byte, or, where the demuxer
+    /// cannot seek by bytes (MP4's cannot), to the first frame's keyframe.
+    private func rewind() throws(MovieMakerError) {
+        seeks += 1
+        do {
+            try video.demuxer.seek(toTimestamp: 0, stream: -1, flags: AVSEEK_FLAG_BACKWARD | AVSEEK_FLAG_BYTE)
+        } catch {
+            try video.demuxer.seek(toTimestamp: firstTimestamp, stream: video.streamIndex)
+        }
+        startDecoding(fromStart: true)
+    }
+
+    /// Forgets the decoder's state and the window after a seek; `fromStart` when the seek went to the
+    /// stream's start.
+    private func startDecoding(fromStart: Bool) {
+        video.decoder.reset()
+        deinterlacer = nil
+        window.removeAll(keepingCapacity: true)
+        reachedEnd = false
+        decodingFromStart = fromStart
+        rejectedSeen = video.decoder.rejectedCount
+    }
+
+    /// Whether the frame the decoder just delivered is damaged: packets were rejected since the one
+    /// before it, or its picture was concealed. Forgets the rejections it counted.
+    private func deliveredDamage() -> Bool {
+        let rejected = video.decoder.rejectedCount != rejectedSeen
+        rejectedSeen = video.decoder.rejectedCount
+        return rejected || video.decoder.frame.pointee.decode_error_flags != 0
+    }
+
+    /// The decoder concealed damage after a seek: decodes again from the stream's start up to the
+    /// damaged frame, so the window ends with it as decoding straight through shows it. (How
+    /// libavcodec conceals a damaged picture depends on every picture decoded since it was flushed,
+    /// not only on those since the last keyframe, so a render in chunks, a trim or a reversed clip
+    /// would otherwise show other pictures there than a single pass.) False when the stream ends first.
+    private func decodeFromStart(through damaged: UnsafeMutablePointer<AVFrame>) throws(MovieMakerError) -> Bool {
+        let until = RetainedFrame.timestamp(of: damaged)
+        restarts += 1
+        try rewind()
+        while true {
+            guard try decodeOne() else { return false }
+            if let last = window.last, last.timestamp >= until { return true }
         }
     }
 
@@ -357,6 +405,9 @@ final class VideoFrameSource {
                 case .needsInput:
                     if try video.decoder.receiveFrame(nextPacket: next) {
                         framesDecoded += 1
+                        if deliveredDamage(), !decodingFromStart, RetainedFrame.timestamp(of: video.decoder.frame) != mm_av_nopts_value() {
+                            return try decodeFromStart(through: video.decoder.frame)
+                        }
                         try deinterlacer.send(video.decoder.frame)
                     } else {
                         try deinterlacer.send(nil)
@@ -370,6 +421,9 @@ final class VideoFrameSource {
                 }
                 framesDecoded += 1
                 decoded = video.decoder.frame
+                if deliveredDamage(), !decodingFromStart, RetainedFrame.timestamp(of: decoded) != mm_av_nopts_value() {
+                    return try decodeFromStart(through: decoded)
+                }
                 if decoded.pointee.interlaced_frame != 0 {
                     // The first interlaced frame starts the deinterlacer; this frame is its first input.
                     deinterlacer = try Self.makeDeinterlacer(for: decoded, timeBase: timeBase)
@@ -428,8 +482,13 @@ final class RetainedFrame {
     init(referencing frame: UnsafeMutablePointer<AVFrame>) throws(MovieMakerError) {
         owner = try OwnedFrame()
         try ffCheck(av_frame_ref(owner.pointer, frame), "av_frame_ref")
-        let f = frame.pointee
-        timestamp = f.best_effort_timestamp != mm_av_nopts_value() ? f.best_effort_timestamp : f.pts
+        timestamp = Self.timestamp(of: frame)
+    }
+
+    /// A decoded frame's presentation timestamp: libavcodec's best guess, else its pts (either may be
+    /// AV_NOPTS_VALUE).
+    static func timestamp(of frame: UnsafeMutablePointer<AVFrame>) -> Int64 {
+        frame.pointee.best_effort_timestamp != mm_av_nopts_value() ? frame.pointee.best_effort_timestamp : frame.pointee.pts
     }
 
     /// The frame, borrowed from the owner.
