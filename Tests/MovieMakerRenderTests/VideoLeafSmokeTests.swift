@@ -187,6 +187,7 @@ struct VideoLeafSmokeTests {
         let source = try VideoFrameSource(file: file, drawingThreads: 1)
         _ = try source.picture(at: file.frameRate.time(ofFrame: 40), width: 32, height: 24)
         #expect(source.restarts == 1, "a seek meeting the damage decodes again from the start once")
+        #expect(source.damagedFrames > 0)
     }
 
     /// Decoding again from the start is for damage only: clean streams whose seeks land on pictures
@@ -205,6 +206,7 @@ struct VideoLeafSmokeTests {
         }
         #expect(source.seeks > 3, "playing backwards seeks")
         #expect(source.restarts == 0, "\(source.restarts) restarts from the start in a clean stream")
+        #expect(source.damagedFrames == 0, "\(source.damagedFrames) frames of a clean stream taken for damaged")
     }
 
     @Test func theVideosSoundFollowsItsTimeEdits() throws {

@@ -69,6 +69,8 @@ final class VideoFrameSource {
     private(set) var seeks = 0
     /// Times damage met after a seek sent decoding back to the start (for tests).
     private(set) var restarts = 0
+    /// Damaged frames decoded: frames after rejected packets, or concealed (for tests).
+    private(set) var damagedFrames = 0
     /// Whether the decoder has decoded every packet since the stream's start (no seek since, or a
     /// seek to the start): its pictures are the ones decoding straight through gives, damaged or not.
     private var decodingFromStart = true
@@ -354,11 +356,19 @@ final class VideoFrameSource {
     }
 
     /// Whether the frame the decoder just delivered is damaged: packets were rejected since the one
-    /// before it, or its picture was concealed. Forgets the rejections it counted.
+    /// before it, or its picture was concealed. Forgets the rejections it counted; the first time,
+    /// warns that the file is damaged there.
     private func deliveredDamage() -> Bool {
         let rejected = video.decoder.rejectedCount != rejectedSeen
         rejectedSeen = video.decoder.rejectedCount
-        return rejected || video.decoder.frame.pointee.decode_error_flags != 0
+        guard rejected || video.decoder.frame.pointee.decode_error_flags != 0 else { return false }
+        damagedFrames += 1
+        if damagedFrames == 1 {
+            let timestamp = RetainedFrame.timestamp(of: video.decoder.frame)
+            let seconds = timestamp == mm_av_nopts_value() ? "" : String(format: " near %.2f s", max(0, Double(timestamp - firstTimestamp) * av_q2d(timeBase)))
+            LibraryWarnings.warn("\(file.url.path): its video is damaged\(seconds): the packets that do not decode are skipped and the picture there is concealed, as players do (an undamaged copy of the clip avoids it)")
+        }
+        return true
     }
 
     /// The decoder concealed damage after a seek: decodes again from the stream's start up to the
