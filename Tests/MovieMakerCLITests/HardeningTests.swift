@@ -89,6 +89,32 @@ struct HardeningTests {
         #expect(try [video, song].map { try Data(contentsOf: $0) } == before, "an input was changed")
     }
 
+    @Test("-o through a symbolic link writes the file it names and keeps the link, as ffmpeg and cp do; a dangling link makes its file")
+    func outputThroughASymbolicLinkKeepsTheLink() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let movies = folder.file("movies")
+        try FileManager.default.createDirectory(at: movies, withIntermediateDirectories: false)
+        let first = try CLI.run(["color", "--color", "red", "--duration", "1", "--size", "320x240", "-o", movies.appendingPathComponent("real.mp4").path, "-q"])
+        #expect(first.status == 0, "\(first.stderr)")
+        try FileManager.default.createSymbolicLink(atPath: folder.file("link.mp4").path, withDestinationPath: "movies/real.mp4")
+        try FileManager.default.createSymbolicLink(atPath: folder.file("dangling.mp4").path, withDestinationPath: "movies/new.mp4")
+        try FileManager.default.createSymbolicLink(atPath: folder.file("schema.json").path, withDestinationPath: "movies/schema.json")
+        for name in ["link.mp4", "dangling.mp4"] {
+            let r = try CLI.run(["color", "--color", "blue", "--duration", "2", "--size", "320x240", "-o", name, "-q"], in: folder.url)
+            #expect(r.status == 0, "\(name): \(r.stderr)")
+        }
+        let schema = try CLI.run(["schema", "-o", "schema.json"], in: folder.url)
+        #expect(schema.status == 0, "\(schema.stderr)")
+        for (link, target) in [("link.mp4", "movies/real.mp4"), ("dangling.mp4", "movies/new.mp4"), ("schema.json", "movies/schema.json")] {
+            #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: folder.file(link).path)) == target, "\(link) is no longer a link to \(target)")
+        }
+        #expect(try MovieReader(url: movies.appendingPathComponent("real.mp4")).decodedFrameCount() == 60, "the link's file holds the new 2-second movie")
+        #expect(try MovieReader(url: movies.appendingPathComponent("new.mp4")).decodedFrameCount() == 60)
+        #expect(try Data(contentsOf: movies.appendingPathComponent("schema.json")).starts(with: Data("{".utf8)))
+        #expect(folder.contents.sorted() == ["dangling.mp4", "link.mp4", "movies", "schema.json"], "\(folder.contents)")
+    }
+
     /// Issue 33, reliability 4: `render --subtitles s.mp4 -o s.mp4` and a description's LUT given as `-o`
     /// were replaced by the movie (exit 0). Both are inputs: refused with 64, the file untouched.
     @Test("render refuses to write over its --subtitles file or a filter's .cube file (64, both untouched)")

@@ -33,6 +33,7 @@ extension AudioSource {
             throw MovieMakerError.invalidSetting(.wavLength, value: "\(length) (\(dataBytes) bytes of samples)",
                                                  expected: "at most 4 GB of samples, the WAV format's limit: write a shorter part")
         }
+        let url = PartialFiles.target(of: url)     // through a symbolic link, which stays
         let folder = url.deletingLastPathComponent()
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {

@@ -5,12 +5,19 @@ import Foundation
 /// frames), the partial file or folder beside it, and the final rename into place. `MovieMaker` checks
 /// all of this before the first frame, so a bad destination fails at once and leaves nothing behind.
 package struct MovieDestination {
-    /// The movie file, or the folder of a PNG sequence or an HLS stream.
+    /// The movie file, or the folder of a PNG sequence or an HLS stream: what a symbolic link given as
+    /// the destination points to (the movie is written through the link, which stays).
     let url: URL
     /// Whether `url` is a folder of `frame-N.png` files.
     let isPNGSequence: Bool
     /// Whether `url` is a folder holding an HLS stream (`playlist.m3u8`, `init.mp4`, `segment-N.m4s`).
     var isHLS = false
+
+    /// The destination `url` (through a symbolic link there), a PNG sequence's folder when `isPNGSequence`.
+    init(url: URL, isPNGSequence: Bool) {
+        self.url = PartialFiles.target(of: url)
+        self.isPNGSequence = isPNGSequence
+    }
 
     /// Whether `url` is a folder (of PNG frames or an HLS stream) rather than a file.
     var isFolder: Bool { isPNGSequence || isHLS }

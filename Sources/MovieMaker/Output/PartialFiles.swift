@@ -68,12 +68,27 @@ package enum PartialFiles {
         return removed
     }
 
+    /// Where writing `destination` really goes: when its last component is a symbolic link (a chain of
+    /// them), the file it points to, which may not exist yet; otherwise `destination` itself. A partial
+    /// file renamed over a link would replace the link and leave the file it names as it was, where
+    /// every other program writing to the path (ffmpeg, `cp`, a shell's `>`) writes through it.
+    package static func target(of destination: URL) -> URL {
+        var path = destination.path
+        for _ in 0..<40 {      // the kernel's own limit on links followed in a row
+            guard let link = try? FileManager.default.destinationOfSymbolicLink(atPath: path) else { break }
+            path = link.hasPrefix("/") ? link : URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(link).path
+        }
+        return URL(fileURLWithPath: path).standardizedFileURL
+    }
+
     /// Writes `destination` atomically: `write` fills a new partial file beside it (registered, so an
     /// exit removes it), which is renamed over `destination` once `write` returns. When `write` throws or
     /// the rename fails, the partial file is deleted and `destination` is left as it was. Partial files
     /// of dead processes in the folder are removed first. `extension` as for `url(beside:stem:extension:)`.
-    static func writeAtomically<T>(to destination: URL, extension ext: String?,
+    /// A symbolic link at `destination` is written through (`target(of:)`).
+    static func writeAtomically<T>(to link: URL, extension ext: String?,
                                    _ write: (URL) throws(MovieMakerError) -> T) throws(MovieMakerError) -> T {
+        let destination = target(of: link)
         removeStale(in: destination.deletingLastPathComponent())
         let temporary = url(beside: destination, stem: destination.deletingPathExtension().lastPathComponent, extension: ext)
         register(temporary)
