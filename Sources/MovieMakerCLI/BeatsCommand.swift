@@ -10,7 +10,8 @@ struct BeatsCommand: ParsableCommand {
         discussion: """
             The first line is the tempo in beats per minute, then one beat time in seconds per line. With \
             --json, one JSON object: {"tempo": 120.0, "beats": [0.5, 1.0, …]}. Music without a steady \
-            beat gives a tempo of 0 and few or no beats.
+            beat gives a tempo of 0 and few or no beats. Times count from the sound's first sample, as \
+            --music plays it (in a video whose sound starts after its picture, that is not the picture's 0).
 
             Examples:
               moviemaker beats music.mp3

@@ -9,7 +9,9 @@ import Synchronization
 /// makes the beat starts. Beats before the tracker has settled (its first second or two) are filled in
 /// backwards at the tempo where onsets are there to hold them.
 public struct Beats: Sendable, Hashable, Codable {
-    /// The beats' times from the sound's start, in order, exact to the analysis sample (1/44100 s).
+    /// The beats' times from the sound's first sample, in order, exact to the analysis sample (1/44100 s),
+    /// the time music is played in (`--music`, a description's `music` item). For a video whose sound
+    /// starts after its picture, add `VideoFile.audioOffset` to place them on the picture.
     public let times: [Time]
     /// The tempo in beats per minute, from the beats' spacing (a least-squares fit over all of them);
     /// 0 when fewer than two beats were found, or the sound has no steady pulse (a held tone, noise:
