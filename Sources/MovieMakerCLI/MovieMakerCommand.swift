@@ -35,6 +35,8 @@ struct MovieMakerCommand: ParsableCommand {
         // the render stops with a line naming the destination and the limit, leaving no partial file,
         // instead of the process being killed half way.
         signal(SIGXFSZ, SIG_IGN)
+        // The library's warnings (a damaged clip, a title that does not fit) read like the command's own.
+        LibraryWarnings.setHandler { Terminal.writeError("moviemaker: warning: \($0)\n") }
         // File names that are not UTF-8 (typed, or globbed by the shell) reach their files through aliases.
         let arguments = FolderListing.commandLineArguments()
         do {

@@ -39,6 +39,21 @@ struct TitleCommandTests {
         #expect(root.stdout.contains("title"))
     }
 
+    @Test("a title too long to fit even at the smallest size says so (the text, its length, the fix); one that fits says nothing")
+    func aTitleThatCannotFitWarns() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let long = (0..<1000).map { "word\($0)" }.joined(separator: " ")
+        let r = try CLI.run(["title", long, "--duration", "0.5", "--size", Self.size, "-o", folder.file("long.mp4").path, "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("moviemaker: warning: the text \"word0 word1") && r.stderr.contains("(\(long.count) characters) does not fit the title card")
+                && r.stderr.contains("shorten it"), "\(r.stderr)")
+        #expect(try decodeAll(folder.file("long.mp4")).count == 15)
+        let fits = try CLI.run(["title", (0..<40).map { "word\($0)" }.joined(separator: " "), "--duration", "0.5", "--size", Self.size,
+                                "-o", folder.file("fits.mp4").path, "-q"])
+        #expect(fits.status == 0 && fits.stderr.isEmpty, "\(fits.stderr)")
+    }
+
     @Test func rendersTheIssuesExampleAsH264WithTextOnTheBackground() throws {
         guard CLI.isBuilt else { return }
         let folder = try TemporaryFolder()

@@ -168,6 +168,13 @@ struct TitlePlan: Sendable {
             let layout: TextLayout
             if card.autoFit {
                 layout = try TextLayout.fitting(text, style: s, in: available, minimumSize: min(8, s.font.size), maximumSize: s.font.size)
+                if layout.size.height > available.height + 0.5 {
+                    // Even the smallest size overflows: the text would run off the frame unremarked.
+                    let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                    let excerpt = words.count > 40 ? words.prefix(40) + "…" : words
+                    LibraryWarnings.warn("the text \"\(excerpt)\" (\(text.count) characters) does not fit the title card even at "
+                        + "\(Int(layout.style.font.size.rounded())) px: it runs past the frame's safe area; shorten it, or split it over several cards")
+                }
             } else {
                 layout = try TextLayout(text, style: s, width: inner.width)
             }
