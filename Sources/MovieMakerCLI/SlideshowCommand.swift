@@ -429,10 +429,9 @@ struct SlideshowCommand: SingleOutputCommand {
         for photo in show.photos {
             guard let pixels = sizes[photo.url] else { continue }
             let k = fit.enlargement(of: pixels, in: frameSize, zoom: kenBurns ? 1 + kenBurnsZoom : 1)
-            if k > Slideshow.Fit.softEnlargement {
+            if let warning = Slideshow.Fit.softWarning(photo.url.path, pixels: pixels, enlargement: k, remedies: Self.softRemedies(fit: fit, kenBurns: kenBurns)) {
                 soft.append((photo.url, pixels, k))
-                Terminal.writeError("moviemaker: warning: \(photo.url.path) is \(Int(pixels.width))×\(Int(pixels.height)) and is shown \(String(format: "%.1f", k))× "
-                                    + "larger: it will look soft (use a larger photo, a smaller --size\(fit == .fill ? ", --fit fit" : "")\(kenBurns ? " or --no-ken-burns" : ""))\n")
+                Terminal.writeError("moviemaker: warning: \(warning)\n")
             }
         }
 
@@ -504,6 +503,11 @@ struct SlideshowCommand: SingleOutputCommand {
     }
 
     /// `path: reason` for a skipped photo, without the advice the full error gives.
+    /// What helps a photo that looks soft besides a larger one, as options of `slideshow` and `stitch`.
+    static func softRemedies(fit: Slideshow.Fit, kenBurns: Bool) -> [String] {
+        ["a smaller --size"] + (fit == .fill ? ["--fit fit"] : []) + (kenBurns ? ["--no-ken-burns"] : [])
+    }
+
     static func shortReason(_ error: MovieMakerError) -> String {
         switch (error.code, error.location?.file, error.reason) {
         case let (.notAnImage, path?, reason?): "\(path): not an image (\(reason))"

@@ -292,9 +292,9 @@ struct StitchCommand: SingleOutputCommand {
             guard let url = item.photo else { return item }
             if let pixels = try? PhotoDecoder.info(url).size {
                 let k = fit.enlargement(of: pixels, in: Size(width: Double(width), height: Double(height)), zoom: kenBurns ? 1 + Slideshow.KenBurns().zoom : 1)
-                if k > Slideshow.Fit.softEnlargement {
-                    warn("\(url.path) is \(Int(pixels.width))×\(Int(pixels.height)) and is shown \(String(format: "%.1f", k))× larger: it will look soft "
-                         + "(use a larger photo, a smaller --size\(fit == .fill ? ", --fit fit" : "")\(kenBurns ? " or --no-ken-burns" : ""))")
+                if let warning = Slideshow.Fit.softWarning(url.path, pixels: pixels, enlargement: k,
+                                                           remedies: SlideshowCommand.softRemedies(fit: fit, kenBurns: kenBurns)) {
+                    warn(warning)
                 }
             }
             var show = Slideshow(photos: [Slideshow.Photo(url: url, duration: photoDuration)])

@@ -536,6 +536,17 @@ extension Slideshow.Fit {
     /// two of the frame's, both ways.
     package static let softEnlargement = 2.0
 
+    /// The warning for a photo named `name` of `pixels` shown `enlargement` times larger, when that is
+    /// above `softEnlargement` (nil otherwise); `remedies` are what else than a larger photo helps
+    /// (["a smaller --size", "--fit fit"]). Every command and the description compiler say it alike.
+    package static func softWarning(_ name: String, pixels: Size, enlargement: Double, remedies: [String]) -> String? {
+        guard enlargement > softEnlargement else { return nil }
+        let options = ["a larger photo"] + remedies
+        let fixes = options.count == 1 ? options[0] : options.dropLast().joined(separator: ", ") + " or " + options.last!
+        return "\(name) is \(Int(pixels.width))×\(Int(pixels.height)) and is shown \(String(format: "%.1f", enlargement))× larger: "
+            + "it will look soft (use \(fixes))"
+    }
+
     /// How the photo layer prepares a photo shown with this fit.
     var framing: PhotoFraming {
         switch self {

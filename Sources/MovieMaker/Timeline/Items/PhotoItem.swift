@@ -85,9 +85,8 @@ extension TimelineCompiler {
         if let pixels = try? PhotoDecoder.info(url).size {
             let closest = kenBurns.map { Swift.min($0.start.width, $0.end.width, $0.start.height, $0.end.height) } ?? 1
             let k = (p.fit ?? .fill).enlargement(of: pixels, in: Size(width: Double(width), height: Double(height)), zoom: closest > 0 ? 1 / closest : 1)
-            if k > Slideshow.Fit.softEnlargement {
-                warnings.append("\(path.appending("source")): \(url.lastPathComponent) is \(Int(pixels.width))×\(Int(pixels.height)) and is shown "
-                                + "\(String(format: "%.1f", k))× larger: it will look soft (use a larger photo or a smaller output.size)")
+            if let soft = Slideshow.Fit.softWarning(url.lastPathComponent, pixels: pixels, enlargement: k, remedies: ["a smaller output.size"]) {
+                warnings.append("\(path.appending("source")): \(soft)")
             }
         }
         let clip = Clip.photo(url, duration: d, fit: p.fit ?? .fill, background: try color(p.background, at: path.appending("background")) ?? defaultItemBackground,
