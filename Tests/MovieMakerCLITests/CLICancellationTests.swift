@@ -80,6 +80,19 @@ struct CLICancellationTests {
         #expect(folder.contents == [], "left behind: \(folder.contents)")
     }
 
+    /// SVT-AV1 printed "Svt[error]: deinit called without sending EOS!" when a render was cancelled:
+    /// the encoder is told the input ended before it is freed, so the cancel reads like any other.
+    @Test func anAV1RenderCancelledHalfWaySaysOnlyThatItWasCancelled() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let destination = folder.file("out.mkv")
+        let arguments = ["title", "Cancel me", "--duration", "40", "--size", "320x240", "--codec", "av1", "-o", destination.path]
+        guard let (outcome, elapsed) = try Self.signalHalfWay(arguments, SIGINT) else { return }
+        Self.expectCancelled(outcome, by: SIGINT, in: elapsed)
+        #expect(!outcome.stderr.contains("Svt["), "\(outcome.stderr)")
+        #expect(folder.contents == [], "left behind: \(folder.contents)")
+    }
+
     /// SIGINT or SIGTERM after the first row of a `title --batch`: the finished movies stay, whole;
     /// the one in progress leaves nothing; the line says how many were finished.
     @Test(arguments: [SIGINT, SIGTERM])
