@@ -102,8 +102,8 @@ struct ColorMatrix: Equatable {
     /// Written so the compiler vectorises the opaque-pixel loop on the x86-64 baseline (SSE2): Float
     /// multiplies and adds, clamps with `min`/`max`, and rounding by adding 1.5 × 2²³ and reading the
     /// low bits (a float-to-integer conversion checks its range one lane at a time, and SSE2 has no
-    /// 32-bit integer vector multiply). 2.4 ms a 1080p frame on one core against 8.5 for either scalar
-    /// form. An exact half rounds to even, where `(x + 0.5)` truncated rounded it up: a level differs
+    /// 32-bit integer vector multiply): about three times faster than either scalar form (docs/BENCHMARKS.md,
+    /// filters line). An exact half rounds to even, where `(x + 0.5)` truncated rounded it up: a level differs
     /// only at such ties.
     struct Kernel: ColorKernel {
         let a: Float, b: Float, c: Float, d: Float, e: Float, f: Float, g: Float, h: Float, i: Float, o0: Float, o1: Float, o2: Float

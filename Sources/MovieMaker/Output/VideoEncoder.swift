@@ -222,10 +222,7 @@ final class VideoEncoder {
     /// wrote. Measured in EncoderDeterminismTests: two renders of the same frames differ in about one
     /// case in three with AVX-512 and never without it, and MALLOC_PERTURB_ (fresh memory filled with a
     /// fixed byte) also makes them agree. Valgrind, which has no AVX-512, sees no uninitialised read.
-    /// The AVX2 functions are not slower here: 1080p `medium` took 9.4–9.7 CPU s per 120 frames with
-    /// AVX2 against 9.5–10.8 with AVX-512 (ffmpeg -x264-params asm=…, same run), at the same quality
-    /// (47.81 dB either way, sizes within 0.05 %); `moviemaker render examples/specs/travel.json` (release,
-    /// 567 frames at 720p, three A/B pairs on a quiet machine) took 49.1–54.8 CPU s against 53.1–55.1.
+    /// The AVX2 functions encode as fast and as well (the A/B is in docs/BENCHMARKS.md).
     static let x264AssemblyWithoutAVX512: UInt32? = {
         var parameters = x264_param_t()
         x264_param_default(&parameters)   // fills `cpu` with x264_cpu_detect()'s flags

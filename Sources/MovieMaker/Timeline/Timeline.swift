@@ -37,8 +37,8 @@ public struct Timeline: Sendable, Hashable {
 
     /// The most characters a title's text, subtitle or body may have once its `{{slots}}` are filled
     /// (`composition(_:)` refuses longer ones). Typewriter, letters and words titles draw every
-    /// character clipped from the whole text, so a frame's cost grows with the square of the length:
-    /// 70,000 characters took 28 s a frame.
+    /// character clipped from the whole text, so a frame's cost grows with the square of the length
+    /// (tens of thousands of characters take seconds a frame).
     package static let maximumTitleTextLength = 2_000
 
     /// The format version of the file (1).

@@ -199,9 +199,8 @@ final class PhotoProvider: @unchecked Sendable {
             }
             guard claim else { continue }
             readAhead.async {
-                // Freed memory goes back before the next decode. Photos are mappings of their own now
-                // (unmapped when dropped); this still trims what decoders malloc'd in other threads'
-                // arenas (before photos were mapped, it took 10 MiB off W2's peak).
+                // Freed memory goes back before the next decode. Photos are mappings of their own
+                // (unmapped when dropped); this trims what decoders malloc'd in other threads' arenas.
                 Self.releaseFreedMemory()
                 if let p = try? self.decode(next) {
                     self.counters.recordDecodeAhead()
