@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MovieMaker
 import MovieMakerCore
 
@@ -51,7 +52,7 @@ struct AnimatedImageOptions: ParsableArguments {
     var dither: GIFDither?
 
     /// Colours in a GIF's palette.
-    @Option(help: ArgumentHelp("Colours in a .gif's palette, 2…256. (default: 256)", valueName: "n"))
+    @Option(help: ArgumentHelp("Colours in a .gif's palette, 4…256. (default: 256)", valueName: "n"))
     var colors: Int?
 
     /// How many times it plays.
@@ -63,9 +64,30 @@ struct AnimatedImageOptions: ParsableArguments {
     var webpQuality: Int?
 
     func validate() throws {
-        if let colors, !(2...256).contains(colors) { throw ValidationError("--colors \(colors) is out of range: a GIF's palette holds 2…256 colours") }
+        if let colors, !(4...256).contains(colors) { throw ValidationError("--colors \(colors) is out of range: give 4…256 colours (FFmpeg's palette maker makes no fewer than 4)") }
         if let plays, !(0...65535).contains(plays) { throw ValidationError("--plays \(plays) is out of range: 0 (forever) to 65535") }
         if let webpQuality, !(0...100).contains(webpQuality) { throw ValidationError("--webp-quality \(webpQuality) is out of range: 0…100") }
+    }
+
+    /// Refuses an option the format of `destination` (a path, or an `--output-pattern`) does not use:
+    /// a CI job that sets `--max-size` on an .mp4 must not believe its budget is kept.
+    func check(destination: String?) throws {
+        guard let destination else { return }
+        let ext = (destination as NSString).pathExtension.lowercased()
+        let given: [(option: String, isSet: Bool, formats: [String])] = [
+            ("--max-size", maxSize != nil, ["gif", "webp"]),
+            ("--colors", colors != nil, ["gif"]),
+            ("--gif-palette", gifPalette != nil, ["gif"]),
+            ("--dither", dither != nil, ["gif"]),
+            ("--plays", plays != nil, ["gif", "apng", "webp"]),
+            ("--webp-quality", webpQuality != nil, ["webp"]),
+        ]
+        for option in given where option.isSet && !option.formats.contains(ext) {
+            let formats = option.formats.map { "." + $0 }
+            let list = formats.count == 1 ? formats[0] : formats.dropLast().joined(separator: ", ") + " or " + formats.last!
+            throw ValidationError("\(option.option) applies to a \(list), not to \(ext.isEmpty ? "this destination" : "a ." + ext): "
+                                  + "it would be ignored; leave it out" + (option.option == "--max-size" ? " (a movie's size follows --crf, --size and --fps)" : ""))
+        }
     }
 
     /// `settings` with what was given.

@@ -95,6 +95,7 @@ struct AudiogramCommand: SingleOutputCommand {
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
     func validate() throws {
+        try animatedImage.check(destination: output.output)
         for (flag, file) in [("", audio), ("--image ", image), ("--captions ", captions)] {
             guard let file else { continue }
             var isDirectory: ObjCBool = false

@@ -214,6 +214,7 @@ struct AssembleCommand: ParsableCommand {
     private var destination: String { output ?? hls ?? "" }
 
     func validate() throws {
+        try animatedImage.check(destination: output ?? hls)
         switch (output, hls) {
         case (nil, nil): throw ValidationError("give -o movie.mp4, or --hls FOLDER for an HLS stream")
         case (_?, _?): throw ValidationError("give -o or --hls, not both")

@@ -34,6 +34,10 @@ struct ColorCommand: SingleOutputCommand {
     @OptionGroup(title: "Video") var animatedImage: AnimatedImageOptions
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
+    func validate() throws {
+        try animatedImage.check(destination: output.output)
+    }
+
     func run() throws {
         let reporter = ProgressReporter(label: "color", output: output.output, options: progress)
         let fill = color

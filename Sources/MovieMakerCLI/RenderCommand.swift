@@ -264,10 +264,12 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
     func validate() throws {
+        try animatedImage.check(destination: output ?? batching.outputPattern ?? hls)
         try batching.validate(output: output, others: [(hls != nil, "--hls"), (saveSpec != nil, "--save-spec"),
                                                         (chunking.isChunked, "--chunk"), (printChapters, "--print-chapters"),
                                                         (chaptersVTT != nil, "--chapters-vtt"), (audioOnly, "--audio-only"),
-                                                        (subtitles.subtitles != nil || subtitles.captions != nil, "--subtitles and --captions")])
+                                                        (subtitles.subtitles != nil || subtitles.captions != nil, "--subtitles and --captions"),
+                                                        (cache != nil, "--cache")])
         if batching.isBatch { return }
         if chunking.isChunked {
             guard output == nil else {

@@ -145,6 +145,48 @@ struct RenderBatchTests {
         #expect(crf.stdout.contains("4 of 4 rows written (4 rendered, 0 skipped"), "\(crf.stdout)")
     }
 
+    /// Matroska indexes the video only: a movie with sound had its sound stream's empty index taken
+    /// for a file without Cues, so every .mkv and .webm row rendered again on every run.
+    @Test(arguments: ["mkv", "webm"])
+    func aMatroskaRowWithSoundIsSkippedOnTheNextRun(ext: String) throws {
+        guard CLI.isBuilt else { return }
+        let folder = try Self.project()
+        try ProceduralSound.tone(frequency: 440, duration: 2).writeWAV(to: folder.file("tone.wav"))
+        let withMusic = Self.template.replacingOccurrences(of: "\"tracks\": [", with: """
+            "tracks": [
+              {"kind": "audio", "items": [{"type": "music", "source": {"file": "tone.wav"}}]},
+            """)
+        try withMusic.write(to: folder.file("music.json"), atomically: true, encoding: .utf8)
+        try Self.rows(2).write(to: folder.file("rows.csv"), atomically: true, encoding: .utf8)
+        let arguments = ["render", folder.file("music.json").path, "--batch", folder.file("rows.csv").path,
+                         "--output-pattern", folder.url.path + "/out/{row}.\(ext)"]
+        let first = try CLI.run(arguments)
+        #expect(first.status == 0 && first.stdout.contains("(2 rendered, 0 skipped"), "\(first.stdout) \(first.stderr)")
+        let sound = try run(FFTools.ffprobe, ["-v", "error", "-select_streams", "a", "-show_entries", "stream=codec_name", "-of", "csv=p=0",
+                                              folder.file("out/1.\(ext)").path]).stdout
+        #expect(!sound.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "the row has sound")
+        let again = try CLI.run(arguments)
+        #expect(again.status == 0 && again.stdout.contains("(0 rendered, 2 skipped"), "\(again.stdout) \(again.stderr)")
+        // Cut short, it is still rendered again.
+        let whole = try Data(contentsOf: folder.file("out/2.\(ext)"))
+        try whole.prefix(whole.count / 2).write(to: folder.file("out/2.\(ext)"))
+        let cut = try CLI.run(arguments)
+        #expect(Self.summary(cut.stdout)[2] == "rendered" && cut.stdout.contains("(1 rendered, 1 skipped"), "\(cut.stdout)")
+    }
+
+    @Test("options for one movie (--cache, --hls, --save-spec) are refused with --batch, not ignored")
+    func optionsForOneMovieAreRefusedWithBatch() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try Self.project()
+        try Self.rows(2).write(to: folder.file("rows.csv"), atomically: true, encoding: .utf8)
+        for extra in [["--cache", folder.file("cache").path], ["--hls", folder.file("stream").path], ["--save-spec", folder.file("s.json").path]] {
+            let r = try CLI.run(["render", folder.file("card.json").path, "--batch", folder.file("rows.csv").path,
+                                 "--output-pattern", folder.url.path + "/out/{row}.mp4"] + extra)
+            #expect(r.status == 64 && r.stderr.contains("\(extra[0]) renders one movie: leave it out with --batch"), "\(extra): \(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out").path) && !FileManager.default.fileExists(atPath: folder.file("cache").path))
+    }
+
     @Test func requireSlotsRefusesABlankCellNamingItsRow() throws {
         guard CLI.isBuilt else { return }
         let folder = try Self.project()

@@ -576,13 +576,21 @@ struct AnimatedImageOptionTests {
         let decoded = try AnimatedImageFiles.webp(folder.file("card.webp"))
         #expect(decoded.endTimes.last == 2000 && decoded.loopCount == 2)
 
-        for (arguments, fragment) in [(["--max-size", "lots"], "--max-size lots"), (["--colors", "999"], "--colors 999"),
+        for (arguments, fragment) in [(["--max-size", "lots"], "--max-size lots"), (["--colors", "999"], "--colors 999"), (["--colors", "3"], "--colors 3"),
                                       (["--gif-palette", "rainbow"], "--gif-palette rainbow"), (["--dither", "wobbly"], "--dither wobbly")] {
             let bad = try CLI.run(["render", spec.path, "-o", folder.file("bad.gif").path] + arguments)
             #expect(bad.status == 64 && bad.stderr.contains(fragment), "\(arguments): \(bad.stderr)")
         }
         let apng = try CLI.run(["render", spec.path, "-o", folder.file("bad.apng").path, "--max-size", "10KB"])
         #expect(apng.status != 0 && apng.stderr.contains(".gif or .webp"), "\(apng.stderr)")
+        // An option the destination's format would ignore is refused, not silently dropped: a size
+        // budget on an .mp4 is not kept.
+        for (ext, arguments) in [("mp4", ["--max-size", "30KB"]), ("mp4", ["--colors", "64"]), ("webp", ["--dither", "bayer"]), ("gif", ["--webp-quality", "50"])] {
+            let ignored = try CLI.run(["render", spec.path, "-o", folder.file("ignored.\(ext)").path] + arguments)
+            #expect(ignored.status == 64 && ignored.stderr.contains("\(arguments[0]) applies to a") && ignored.stderr.contains("not to a .\(ext)"),
+                    "\(arguments) with .\(ext): \(ignored.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.file("ignored.\(ext)").path))
+        }
         #expect(!FileManager.default.fileExists(atPath: folder.file("bad.gif").path) && !FileManager.default.fileExists(atPath: folder.file("bad.apng").path))
     }
 }

@@ -80,10 +80,10 @@ final class Demuxer {
     /// How many streams the file has.
     var streamCount: Int { Int(input.pointer.pointee.nb_streams) }
 
-    /// Whether every stream's index (an MP4's sample table, read from its header; Matroska's Cues,
-    /// written at its end) ends within the file: false for a file cut short after its header was
-    /// written, and for a Matroska file without Cues (MovieMaker always writes them). True when the
-    /// size is not known.
+    /// Whether every stream's index (an MP4's sample table, read from its header) ends within the
+    /// file: false for a file cut short after its header was written. True when the size is not known
+    /// or no stream has an index yet (Matroska reads its Cues at the first seek: see
+    /// `RenderIdentity.matroskaSegmentIsWhole`).
     var indexesEndWithinFile: Bool {
         guard let pb = input.pointer.pointee.pb else { return true }
         let fileSize = avio_size(pb)
@@ -91,7 +91,6 @@ final class Demuxer {
         for index in 0..<Int32(streamCount) {
             let stream = borrowedStream(index)
             let entries = avformat_index_get_entries_count(stream)
-            if entries == 0 && formatName.hasPrefix("matroska") { return false }
             guard entries > 0, let last = avformat_index_get_entry(stream, entries - 1) else { continue }
             if last.pointee.pos >= 0 && last.pointee.pos + Int64(last.pointee.size) > fileSize { return false }
         }

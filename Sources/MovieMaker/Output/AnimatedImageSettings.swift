@@ -14,7 +14,7 @@ public struct AnimatedImageSettings: Sendable, Equatable {
     public var palette: GIFPalette = .movie
     /// How a GIF shows colours between its palette's entries.
     public var dither: GIFDither = .sierraLite
-    /// The colours in a GIF's palette, 2…256.
+    /// The colours in a GIF's palette, 4…256 (libavfilter's palettegen makes no fewer than 4).
     public var colors: Int = 256
     /// How many times it plays: 0 (the default) loops forever, 1 plays once.
     public var plays: Int = 0
@@ -37,8 +37,8 @@ public struct AnimatedImageSettings: Sendable, Equatable {
 
     /// Throws for a value out of range, naming it.
     func validate() throws(MovieMakerError) {
-        guard (2...256).contains(colors) else {
-            throw .invalidSetting(.gifColors, value: "\(colors)", expected: "2…256 colours in a GIF's palette (256 is the most a GIF holds)")
+        guard (4...256).contains(colors) else {
+            throw .invalidSetting(.gifColors, value: "\(colors)", expected: "4…256 colours in a GIF's palette (256 is the most a GIF holds, 4 the fewest FFmpeg's palette maker makes)")
         }
         guard (0...65535).contains(plays) else {
             throw .invalidSetting(.plays, value: "\(plays)", expected: "0 (loop forever) or how many times to play, up to 65535")

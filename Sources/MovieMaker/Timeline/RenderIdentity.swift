@@ -26,8 +26,39 @@ package enum RenderIdentity {
         // A movie cut short (a full disk, a copy interrupted) keeps its header and so its identity: it is
         // not what the render made, so it records none.
         guard let demuxer = try? Demuxer(path: url.path), let comment = demuxer.metadata(key), comment.hasPrefix(prefix),
-              demuxer.indexesEndWithinFile else { return nil }
+              demuxer.indexesEndWithinFile, !demuxer.formatName.hasPrefix("matroska") || matroskaSegmentIsWhole(url) else { return nil }
         return String(comment.dropFirst(prefix.count))
+    }
+
+    /// Whether the Matroska (or WebM) file at `url` holds all of its Segment: the muxer writes the
+    /// Segment's size when it finishes, so a file cut short declares more than it has, and one never
+    /// finished declares an unknown size. (Its Cues would tell too, but libavformat reads them only at
+    /// the first seek, and a seek builds an index from the clusters it reads when they are missing.)
+    static func matroskaSegmentIsWhole(_ url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 128), let fileSize = try? handle.seekToEnd() else { return false }
+        let bytes = [UInt8](head)
+        var offset = 0
+        /// An EBML variable-length integer at `offset`: its value (the length marker removed unless
+        /// `keepMarker`, as element IDs are written) and whether every value bit is set (an unknown size).
+        func vint(keepMarker: Bool) -> (value: UInt64, unknown: Bool)? {
+            guard offset < bytes.count, bytes[offset] != 0 else { return nil }
+            let length = bytes[offset].leadingZeroBitCount + 1
+            guard offset + length <= bytes.count else { return nil }
+            var value = UInt64(keepMarker ? bytes[offset] : bytes[offset] & (0xFF >> length))
+            var allOnes = value == UInt64(0xFF >> length)
+            for k in 1..<length {
+                value = value << 8 | UInt64(bytes[offset + k])
+                allOnes = allOnes && bytes[offset + k] == 0xFF
+            }
+            offset += length
+            return (value, allOnes)
+        }
+        guard vint(keepMarker: true)?.value == 0x1A45_DFA3, let headerSize = vint(keepMarker: false) else { return false }
+        offset += Int(clamping: headerSize.value)
+        guard vint(keepMarker: true)?.value == 0x1853_8067, let segment = vint(keepMarker: false), !segment.unknown else { return false }
+        return UInt64(offset) + segment.value <= fileSize
     }
 
     /// Whether `container` keeps the identity in its metadata.

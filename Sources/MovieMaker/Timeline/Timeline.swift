@@ -171,7 +171,7 @@ extension Timeline {
         public var palette: GIFPalette?
         /// How a GIF dithers (default `sierraLite`).
         public var dither: GIFDither?
-        /// The colours in a GIF's palette, 2…256 (default 256).
+        /// The colours in a GIF's palette, 4…256 (default 256).
         public var colors: Int?
         /// How many times an animated image plays: 0 forever (the default).
         public var plays: Int?

@@ -721,7 +721,7 @@ extension Timeline.Output {
                                               lossless: try e.bool("lossless"))
             encoder?.palette = try e.choice("palette", GIFPalette.self, what: "GIF palette")
             encoder?.dither = try e.choice("dither", GIFDither.self, what: "GIF dithering")
-            encoder?.colors = try e.int("colors", in: 2...256, hint: " colours in a GIF's palette")
+            encoder?.colors = try e.int("colors", in: 4...256, hint: " colours in a GIF's palette")
             encoder?.plays = try e.int("plays", in: 0...65535, hint: " (0 loops forever)")
             encoder?.quality = try e.int("quality", in: 0...100, hint: " (a lossy WebP's quality; 80 by default)")
             if let v = e.value("maxSize") {

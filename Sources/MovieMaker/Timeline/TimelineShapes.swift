@@ -115,10 +115,10 @@ enum TimelineShapes {
         SpecField("lossless", Schema.boolean, "Lossless H.264 (x264 qp 0): decoded frames equal the drawn ones exactly, at several times the size; crf is then ignored (default false). For .webp: a lossless WebP."),
         SpecField("palette", Schema.enumeration(GIFPalette.allCases.map(\.rawValue)), "How a .gif's palette is chosen: movie (one for all frames, the default), movingParts (from the pixels that change), perScene (one per scene, cut where the picture changes), perFrame."),
         SpecField("dither", Schema.enumeration(GIFDither.allCases.map(\.rawValue)), "How a .gif shows colours between its palette's: sierraLite (the default), floydSteinberg, sierra2, heckbert, bayer (steady, compresses well) or none."),
-        SpecField("colors", Schema.integer(minimum: 2, maximum: 256), "Colours in a .gif's palette (default 256)."),
+        SpecField("colors", Schema.integer(minimum: 4, maximum: 256), "Colours in a .gif's palette (default 256)."),
         SpecField("plays", Schema.integer(minimum: 0, maximum: 65535), "How many times a .gif, .apng or .webp plays: 0 loops forever (the default)."),
         SpecField("quality", Schema.integer(minimum: 0, maximum: 100), "A lossy .webp's quality, 0…100 (default 80)."),
-        SpecField("maxSize", .object(["oneOf": .array([Schema.string(), Schema.integer(minimum: 1024)])]), "The largest .gif or .webp wanted, as \"5MB\", \"800KB\", \"2MiB\" or bytes: lower frame rate, then size, then colours are tried until it fits."),
+        SpecField("maxSize", .object(["oneOf": .array([Schema.string(), Schema.integer(minimum: 1000)])]), "The largest .gif or .webp wanted, as \"5MB\", \"800KB\", \"2MiB\" or bytes: lower frame rate, then size, then colours are tried until it fits."),
     ])
 
     static let audioSettings = SpecShape(name: "audioSettings", doc: "Sound mixing and encoding.", fields: [
