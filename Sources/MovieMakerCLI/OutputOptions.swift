@@ -40,6 +40,10 @@ struct OutputOptions: ParsableArguments {
                 extension: url.pathExtension, supported: Self.movieExtensions + Self.stillExtensions).description)
         }
         try checkFolder(of: path)
+        let nameBytes = url.lastPathComponent.utf8.count
+        if nameBytes > 255 {
+            throw InputError("\(path): the file name is \(nameBytes) bytes, more than the 255 a file name may have: choose a shorter name")
+        }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw InputError(MovieMakerError.destinationNotWritable(path: url.path, reason: "a folder has that name").description)

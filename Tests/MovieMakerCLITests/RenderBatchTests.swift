@@ -373,7 +373,11 @@ struct RenderBatchTests {
         let missing = try batch("{\"name\": \"Ana\", \"id\": \"a1\"}\r\n{\"name\": \"Bo\"}\r\n", "missing.jsonl", "out/{row}-{id}.mp4", ["--check"])
         #expect(missing.status == 64 && missing.stderr.contains("has no id") && !missing.stderr.contains("not JSON"), "CRLF lines read, the blank id named: \(missing.stderr)")
         let long = try batch("name,id\nAna,\(String(repeating: "x", count: 300))\n", "long.csv", "out/{id}.mp4", ["--check"])
-        #expect(long.status == 64 && long.stderr.contains("a movie's name may have (255 for a file"), "\(long.stderr)")
+        #expect(long.status == 64 && long.stderr.contains("more than the 255 a file name may have"), "\(long.stderr)")
+        // A name just under the limit renders: the partial file it is written under first keeps what fits.
+        let longest = String(repeating: "y", count: 251)
+        let fits = try batch("name,id\nAna,\(longest)\n", "fits.csv", "out/{id}.mp4")
+        #expect(fits.status == 0 && FileManager.default.fileExists(atPath: folder.file("out/\(longest).mp4").path), "\(fits.stderr)")
         // More machines than rows: the spare ones have nothing to render, and say so.
         let spare = try batch("name,id\nAna,a1\nBo,b2\n", "two.csv", "spare/{id}.mp4", ["--batch-index", "4/5"])
         #expect(spare.status == 0, "\(spare.stderr)")

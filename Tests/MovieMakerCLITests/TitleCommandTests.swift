@@ -54,6 +54,19 @@ struct TitleCommandTests {
         #expect(fits.status == 0 && fits.stderr.isEmpty, "\(fits.stderr)")
     }
 
+    @Test("a file name near the 255-byte limit is written (its partial file's name is shortened); one over it is refused up front")
+    func longFileNames() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let longest = String(repeating: "é", count: 125) + "x.mp4"     // 255 bytes
+        let r = try CLI.run(["title", "Long", "--duration", "0.2", "--size", Self.size, "-o", folder.file(longest).path, "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(folder.contents == [longest], "\(folder.contents)")
+        let over = try CLI.run(["title", "Long", "--duration", "0.2", "--size", Self.size, "-o", folder.file("z" + longest).path, "-q"])
+        #expect(over.status == 64 && over.stderr.contains("the file name is 256 bytes, more than the 255"), "\(over.stderr)")
+        #expect(folder.contents == [longest])
+    }
+
     @Test func rendersTheIssuesExampleAsH264WithTextOnTheBackground() throws {
         guard CLI.isBuilt else { return }
         let folder = try TemporaryFolder()

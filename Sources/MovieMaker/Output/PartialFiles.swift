@@ -33,10 +33,14 @@ package enum PartialFiles {
 
     /// A new partial file's URL beside `destination`: hidden, unique, naming this process and host.
     /// `extension` (without the dot) is appended when given, so tools recognise the format.
+    /// A destination whose name is near the 255-byte limit keeps only as much of `stem` as fits: the
+    /// name only has to be unique and recognisable, and the movie is renamed to its own name after.
     static func url(beside destination: URL, stem: String, extension ext: String?) -> URL {
         let random = UUID().uuidString.prefix(8).lowercased()
-        let name = ".\(stem).partial-\(getpid())-\(hostToken)-\(random)" + (ext.map { $0.isEmpty ? "" : ".\($0)" } ?? "")
-        return destination.deletingLastPathComponent().appendingPathComponent(name)
+        let tail = ".partial-\(getpid())-\(hostToken)-\(random)" + (ext.map { $0.isEmpty ? "" : ".\($0)" } ?? "")
+        var kept = Substring(stem)
+        while 1 + kept.utf8.count + tail.utf8.count > 255, !kept.isEmpty { kept = kept.dropLast() }
+        return destination.deletingLastPathComponent().appendingPathComponent("." + kept + tail)
     }
 
     /// The process ID and host a partial file's name records, or nil when `name` is not one (or is from

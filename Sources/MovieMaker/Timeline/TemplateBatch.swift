@@ -141,12 +141,9 @@ public struct TemplateBatch: Sendable {
             }
             let path = FilePattern.fill(outputPattern, values: row.values, number: row.number, forFileName: true)
             let url = URL(fileURLWithPath: path).standardizedFileURL
-            // The movie is written first under a longer partial name beside it: that one must fit too.
-            let partial = PartialFiles.url(beside: url, stem: url.deletingPathExtension().lastPathComponent, extension: url.pathExtension)
-            guard partial.lastPathComponent.utf8.count <= 255 else {
-                let room = 255 - (partial.lastPathComponent.utf8.count - url.lastPathComponent.utf8.count)
+            guard url.lastPathComponent.utf8.count <= 255 else {
                 throw .invalidBatch(path: "the output pattern \"\(outputPattern)\"", line: row.line,
-                                    reason: "\(row.label) gives a file name of \(url.lastPathComponent.utf8.count) bytes, more than the \(room) a movie's name may have (255 for a file, less the partial file's longer name it is written under first): name the movies by a shorter column or {row}")
+                                    reason: "\(row.label) gives a file name of \(url.lastPathComponent.utf8.count) bytes, more than the 255 a file name may have: name the movies by a shorter column or {row}")
             }
             if let earlier = seen[url.path] {
                 throw .invalidBatch(path: "the output pattern \"\(outputPattern)\"", line: nil,
