@@ -174,6 +174,30 @@ struct RenderBatchTests {
         #expect(Self.summary(cut.stdout)[2] == "rendered" && cut.stdout.contains("(1 rendered, 1 skipped"), "\(cut.stdout)")
     }
 
+    @Test("a photo cut short past its header fails validate, render --check and a batch's --check, naming where it is used, before any frame")
+    func aPhotoCutShortIsFoundBeforeTheRender() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try Self.project()
+        let canvas = try Canvas(width: 640, height: 480)
+        try canvas.draw { ctx in
+            for k in 0..<48 { ctx.setFill(Color(hue: Double(k) * 7.5, saturation: 0.8, lightness: 0.5)); ctx.fillRect(Rect(x: Double(k % 8) * 80, y: Double(k / 8) * 80, width: 80, height: 80)) }
+        }
+        try canvas.writePNG(to: folder.file("whole.png"))
+        let whole = try Data(contentsOf: folder.file("whole.png"))
+        try whole.prefix(whole.count / 3).write(to: folder.file("cut.png"))
+        let card = folder.file("card.json").path
+        try "name,photo\nAna,whole.png\nBo,cut.png\n".write(to: folder.file("rows.csv"), atomically: true, encoding: .utf8)
+        for arguments in [["validate", card, "--slot", "photo=\(folder.file("cut.png").path)"],
+                          ["render", card, "--slot", "photo=\(folder.file("cut.png").path)", "--check"],
+                          ["render", card, "--slot", "photo=\(folder.file("cut.png").path)", "-o", folder.file("one.mp4").path],
+                          ["render", card, "--batch", folder.file("rows.csv").path, "--output-pattern", folder.url.path + "/out/{row}.mp4", "--check"]] {
+            let r = try CLI.run(arguments)
+            #expect(r.status != 0 && r.stderr.contains("tracks[0].items[1].source") && r.stderr.contains("cut.png"), "\(arguments): \(r.stderr)")
+            #expect(!r.stderr.contains("%"), "no frame was rendered: \(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.file("one.mp4").path) && !FileManager.default.fileExists(atPath: folder.file("out").path))
+    }
+
     @Test("options for one movie (--cache, --hls, --save-spec) are refused with --batch, not ignored")
     func optionsForOneMovieAreRefusedWithBatch() throws {
         guard CLI.isBuilt else { return }

@@ -702,6 +702,12 @@ struct TimelineCompiler {
             }
             throw .invalidDescription(path, "\(url.path) cannot be shown as a photo: \(error.message)", file: url.path)
         }
+        // Decoded whole at a small size (a JPEG at 1/8 scale in its DCT), as the slideshow command checks
+        // its photos: a file cut short or damaged past its header fails here, naming where it is used,
+        // not half way through the render.
+        do { _ = try PhotoDecoder.decode(url, scaling: .fitting(Size(width: 64, height: 64))) } catch {
+            throw .invalidDescription(path, "\(url.path) cannot be shown as a photo: \(error.message)", file: url.path)
+        }
     }
 
     func kenBurnsPath(_ spec: Timeline.KenBurnsSpec?, url: URL, index: Int) throws(MovieMakerError) -> Clip.KenBurnsPath? {
