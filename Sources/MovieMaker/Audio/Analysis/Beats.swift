@@ -91,6 +91,23 @@ public struct Beats: Sendable, Hashable, Codable {
         guard beats.count >= 2 else { return Beats(times: beats.map { Time(value: $0, timescale: Int64(sampleRate)) }, tempo: 0) }
         let intervals = zip(beats.dropFirst(), beats).map { $0 - $1 }.sorted()
         let period = intervals[intervals.count / 2]
+        // Fill in the gaps the tracker left, a period at a time from each beat, where an onset is there:
+        // its period is whole hops (11.6 ms), so on a steady track its beats drift off the hits until
+        // none is within reach of one, and drop out for seconds before it locks on again.
+        var filled = [beats[0]]
+        for next in beats.dropFirst() {
+            var t = filled[filled.count - 1] + period
+            while next - t > period / 2 {
+                if let o = onset(near: t), o - filled[filled.count - 1] > period / 2, next - o > period / 2 {
+                    filled.append(o)
+                    t = o + period
+                } else {
+                    t += period
+                }
+            }
+            filled.append(next)
+        }
+        beats = filled
         // Fill in before the first beat, a period at a time, while an onset is there.
         var t = beats[0] - period
         while t > -reach, let o = onset(near: t), o < beats[0] - period / 2 {
