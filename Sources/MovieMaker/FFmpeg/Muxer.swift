@@ -25,6 +25,11 @@ final class Muxer {
     /// An output context for the muxer `formatName` writing `path` (avformat_alloc_output_context2).
     init(path: String, formatName: String, destination: String? = nil) throws(MovieMakerError) {
         output = try OwnedOutputFormatContext(formatName: formatName, path: path)
+        if formatName == "matroska" || formatName == "webm" {
+            // Otherwise the Segment and track UIDs are random: two renders of one description would
+            // differ in those bytes, where every other container gives the same file.
+            output.pointer.pointee.flags |= AVFMT_FLAG_BITEXACT
+        }
         self.path = path
         self.destination = destination ?? path
         self.formatName = formatName
