@@ -51,14 +51,11 @@ struct ContactSheetCommand: SingleOutputCommand {
     @Option(help: ArgumentHelp("The sheet's width in pixels (at least 32 a tile, at most 8192).", valueName: "px"))
     var width: Int = 1600
 
-    @OptionGroup(title: "Output") var output: OutputOptions
+    @OptionGroup(title: "Output") var output: ImageOutputOptions
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
     func validate() throws {
         guard FileManager.default.fileExists(atPath: video) else { throw InputError("\(video): no such file") }
-        guard output.isStill else {
-            throw ValidationError("a contact sheet is one image: use -o sheet.png (got \(output.url.lastPathComponent))")
-        }
         do { _ = try ContactSheetLayout(columns: grid.columns, rows: grid.rows, width: width, aspectRatio: 16.0 / 9.0) } catch {
             throw ValidationError("--width \(width) does not fit a \(grid.columns)x\(grid.rows) grid: \(error.expected ?? error.description)")
         }

@@ -33,7 +33,9 @@ struct EncoderQualityOptions: ParsableArguments {
         // codec's own when the movie is made.
         let range = codec.flatMap(\.crfRange) ?? 0...63
         if let crf, !range.contains(crf) {
-            throw ValidationError("--crf \(crf) is out of range: expected \(range.lowerBound)…\(range.upperBound)\(codec.map { " for \($0.rawValue)" } ?? "") (18 is visually lossless in h264)")
+            let expected = codec == nil ? "0…51 for h264 and hevc (18 is visually lossless in h264), 0…63 for vp9 and av1"
+                : "\(range.lowerBound)…\(range.upperBound) for \(codec!.rawValue)" + (codec == .h264 ? " (18 is visually lossless)" : "")
+            throw ValidationError("--crf \(crf) is out of range: expected \(expected)")
         }
         if let bitDepth, bitDepth != 8 && bitDepth != 10 {
             throw ValidationError("--bit-depth \(bitDepth) is not a bit depth MovieMaker writes: expected 8, or 10 with --codec hevc or av1")

@@ -16,9 +16,19 @@ protocol RenderingCommand: ParsableCommand {
 
 /// A rendering command with one `-o` destination (every one but `title --batch`).
 protocol SingleOutputCommand: RenderingCommand {
+    associatedtype Output: DestinationOption
     /// Where the render goes.
-    var output: OutputOptions { get }
+    var output: Output { get }
 }
+
+/// An `-o` option group: `OutputOptions`, or `ImageOutputOptions` for the commands that write a PNG.
+protocol DestinationOption {
+    /// The destination as typed.
+    var output: String { get }
+}
+
+extension OutputOptions: DestinationOption {}
+extension ImageOutputOptions: DestinationOption {}
 
 extension SingleOutputCommand {
     /// `-o`'s path.

@@ -99,3 +99,23 @@ struct TitleOutputOptions: ParsableArguments {
     @Flag(help: "Accept durations longer than 24 hours (refused by default: usually a typo, and days of rendering).")
     var allowLongMovie = false
 }
+
+/// `-o` of the commands that write one PNG image (`still`, `contact-sheet`): only `.png`, said so in
+/// the help and in the error.
+struct ImageOutputOptions: ParsableArguments {
+    /// The destination as typed.
+    @Option(name: [.short, .long], help: ArgumentHelp("Where to write the .png image. The folder must exist.", valueName: "path"))
+    var output: String
+
+    /// The destination as a file URL (relative paths are taken from the current folder).
+    var url: URL { URL(fileURLWithPath: output) }
+
+    /// Refuses anything but a .png, then checks the folder as `OutputOptions` does.
+    func validate() throws {
+        guard url.pathExtension.lowercased() == "png" else {
+            let given = url.pathExtension.isEmpty ? "a name without an extension" : "a .\(url.pathExtension) file"
+            throw ValidationError("-o \(output): writes one image, as .png, not \(given): use e.g. -o \(url.deletingPathExtension().lastPathComponent.isEmpty ? "image" : url.deletingPathExtension().lastPathComponent).png")
+        }
+        try OutputOptions.check(output)
+    }
+}

@@ -208,7 +208,7 @@ extension RenderCommand {
             switch r.outcome {
             case let .rendered(summary): (duration, outcome) = (String(format: "%.2f s", summary.duration.seconds), "rendered")
             case .skipped: (duration, outcome) = ("", "skipped")
-            case let .failed(error): (duration, outcome) = ("", "failed: \(error.code.rawValue)")
+            case .failed: (duration, outcome) = ("", "failed (its error is above)")
             }
             return [String(r.row.number), r.output.path, duration, r.seconds > 0 ? Format.seconds(r.seconds) : "", outcome]
         }

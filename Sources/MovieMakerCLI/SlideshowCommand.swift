@@ -212,13 +212,13 @@ struct SlideshowCommand: SingleOutputCommand {
     var cutOn: String?
 
     /// Cut on every n-th beat.
-    @Option(help: ArgumentHelp("With --cut-on beats: cut on every n-th beat (2: every second beat).", valueName: "n"))
-    var every: Int = 1
+    @Option(help: ArgumentHelp("With --cut-on beats: cut on every n-th beat (2: every second beat). (default: 1)", valueName: "n"))
+    var every: Int?
 
     /// The shortest shot.
     @Option(name: .customLong("min-shot"), help: ArgumentHelp("With --cut-on beats: the shortest a photo is shown, in seconds; closer beats are skipped. (default: 1)", valueName: "seconds"),
             transform: { (text: String) throws -> Time in try DurationArgument.parse(text) })
-    var minShot: Time = 1
+    var minShot: Time?
 
     /// Fail on the first unreadable photo instead of skipping it.
     @Flag(help: "Stop with an error at the first photo that cannot be read, instead of skipping it.")
@@ -273,7 +273,10 @@ struct SlideshowCommand: SingleOutputCommand {
             guard sound.music != nil else { throw ValidationError("--cut-on beats cuts on the music's beats: give --music FILE") }
             if durationSetting != nil || fitMusic { throw ValidationError("--cut-on beats sets each photo's time from the beats: leave out --duration and --fit-music") }
         }
-        guard every >= 1 && every <= 64 else { throw ValidationError("--every \(every): give a whole number of beats from 1 to 64, e.g. --every 2") }
+        if cutOn == nil, let option = every != nil ? "--every" : minShot != nil ? "--min-shot" : nil {
+            throw ValidationError("\(option) is for cuts on the beat: add --cut-on beats (and --music), or leave it out")
+        }
+        if let every, !(1...64).contains(every) { throw ValidationError("--every \(every): give a whole number of beats from 1 to 64, e.g. --every 2") }
         guard kenBurnsZoom >= 0, kenBurnsZoom <= 1 else {
             throw ValidationError("--ken-burns-zoom \(kenBurnsZoom) must be from 0 to 1 (0.12 is a gentle 12 % zoom)")
         }
@@ -364,8 +367,12 @@ struct SlideshowCommand: SingleOutputCommand {
         if cutOn == "beats", let music = sound.music {
             let beats: Beats
             do { beats = try Beats.analysed(URL(fileURLWithPath: music)) } catch { throw InputError("--music \(music): \(error.message)") }
+            guard beats.tempo > 0 else {
+                throw InputError("--music \(music) has no steady beat to cut on (aubio found no tempo: a held tone, speech or ambient sound?): "
+                                 + "leave out --cut-on beats, and give --duration or --fit-music instead")
+            }
             // The music starts with the film: the intro's time is music time too.
-            try show.cutOnBeats(beats, fps: video.fps, every: every, minimumShot: minShot)
+            try show.cutOnBeats(beats, fps: video.fps, every: every ?? 1, minimumShot: minShot ?? 1)
         }
         if let t = show.transition, let card = show.intro ?? show.outro, t.duration >= card.duration {
             throw ValidationError("the \(t.duration.seconds) s transition must be shorter than --title-duration \(card.duration.seconds): shorten --transition-duration or lengthen the cards")

@@ -73,14 +73,11 @@ struct StillCommand: SingleOutputCommand {
             transform: { (text: String) throws -> FrameSize in try FrameSize.parse(text) })
     var size: FrameSize?
 
-    @OptionGroup(title: "Output") var output: OutputOptions
+    @OptionGroup(title: "Output") var output: ImageOutputOptions
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
     func validate() throws {
         guard FileManager.default.fileExists(atPath: video) else { throw InputError("\(video): no such file") }
-        guard output.isStill else {
-            throw ValidationError("a still is one image: use -o thumb.png (got \(output.url.lastPathComponent))")
-        }
     }
 
     func run() throws {

@@ -61,7 +61,7 @@ struct StitchCommand: SingleOutputCommand {
     var clips: [String] = []
 
     /// How long each photo shows.
-    @Option(help: ArgumentHelp("How long each photo among the clips is shown, e.g. 3, 2.5s or 90f. (default: 3 s)", valueName: "duration"),
+    @Option(help: ArgumentHelp("How long each photo among the clips is shown, e.g. 3, 2.5s or 1500ms. (default: 3 s)", valueName: "duration"),
             transform: { (text: String) throws -> Time in try DurationArgument.parse(text) })
     var photoDuration: Time = 3
 

@@ -57,6 +57,21 @@ struct SlideshowCommandTests {
         }
     }
 
+    @Test("beat options without --cut-on beats, and music with no beat to cut on, are refused with the fix")
+    func beatOptionsNeedABeat() throws {
+        guard CLI.isBuilt else { return }
+        let (folder, _) = try Self.photoFolder()
+        for extra in [["--every", "4"], ["--min-shot", "3"]] {
+            let r = try CLI.run(["slideshow", folder.url.path, "--dry-run", "-o", folder.file("x.mp4").path] + extra)
+            #expect(r.status == 64 && r.stderr.contains("\(extra[0]) is for cuts on the beat: add --cut-on beats"), "\(extra): \(r.stderr)")
+        }
+        try ProceduralSound(duration: 8) { t in 0.3 * sin(2 * .pi * 440 * t) }.writeWAV(to: folder.file("tone.wav"), sampleFormat: .int16)
+        let tone = try CLI.run(["slideshow", folder.url.path, "--cut-on", "beats", "--music", folder.file("tone.wav").path, "-o", folder.file("x.mp4").path])
+        #expect(tone.status == 64 && tone.stderr.contains("has no steady beat to cut on") && tone.stderr.contains("tone.wav")
+                && tone.stderr.contains("leave out --cut-on beats"), "\(tone.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("x.mp4").path))
+    }
+
     @Test func filesKeepTheGivenOrderAndOrderNameSortsThemNaturally() throws {
         guard CLI.isBuilt else { return }
         let (folder, colors) = try Self.photoFolder()

@@ -28,6 +28,21 @@ struct StillCommandTests {
     /// The PNG's pixels.
     static func png(_ url: URL) throws -> PixelBuffer { try Image(contentsOf: url).pixels() }
 
+    @Test("still and contact-sheet write a .png: their help says so, and another extension is refused with the fix, before any work")
+    func onlyAPNGIsWritten() throws {
+        guard CLI.isBuilt else { return }
+        let (folder, movie) = try Self.movie()
+        for command in ["still", "contact-sheet"] {
+            let help = try CLI.help([command])
+            #expect(help.stdout.contains("Where to write the .png image") && !help.stdout.contains(".webm movie"), "\(help.stdout)")
+            for name in ["st.jpg", "st.mp4"] {
+                let r = try CLI.run([command, movie.path, "-o", folder.file(name).path])
+                #expect(r.status == 64 && r.stderr.contains("writes one image, as .png") && r.stderr.contains("-o st.png"), "\(command) \(name): \(r.stderr)")
+            }
+        }
+        #expect(!folder.contents.contains { $0.hasPrefix("st.") })
+    }
+
     @Test func atPicksTheFrameShownThenAtTheVideosSize() throws {
         guard CLI.isBuilt else { return }
         let (folder, video) = try Self.movie()

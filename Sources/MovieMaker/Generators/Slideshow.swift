@@ -227,10 +227,10 @@ public struct Slideshow: Sendable, Equatable {
                                       expected: "more than the \(text(cards)) s of title cards, which would take all of it: "
                                           + "use longer music, shorter title cards or no title cards")
             }
-            let share = max(0, each) == 0 ? "nothing" : "\(text(fps.time(ofFrame: each))) s"
-            var why = "each would get \(share)"
+            let share = max(0, each) == 0 ? "nothing" : "\(text(fps.time(ofFrame: each))) s (\(each) frame\(each == 1 ? "" : "s"))"
+            var why = "\(extra > 0 ? "the shortest" : "each") would get \(share)"
             if cards > .zero { why += " after \(text(cards)) s of title cards" }
-            if overlap > 0 { why += ", no longer than the \(text(transition?.duration ?? .zero)) s transition" }
+            if overlap > 0 { why += ", no longer than the transition's \(overlap) frame\(overlap == 1 ? "" : "s")" }
             throw .invalidSetting(.duration, value: "\(text(total)) s for \(photos.count) photo\(photos.count == 1 ? "" : "s")",
                                   expected: "\(overlap > 0 ? "more than \(text(fps.time(ofFrame: overlap))) s" : "at least a frame") per photo (\(why)): use fewer photos, "
                                       + "longer music, shorter title cards or a shorter transition")

@@ -212,7 +212,7 @@ extension TimelineCompiler {
                     if from != start { details.append("\(fit.rawValue): from \(TimelineComposition.seconds(from)) s") }
                 } else {
                     clip = played(from: start, span: available, at: speed)
-                    warnings.append("\(path): the clip in slot \"\(slotName)\" (\(url.lastPathComponent)) lasts \(TimelineComposition.seconds(natural)) s, shorter than the item's \(TimelineComposition.seconds(asked)) s: the item is shorter (\(fit.rawValue))")
+                    warnings.append("\(path): the clip in slot \"\(slotName)\" (\(url.lastPathComponent)) lasts \(TimelineComposition.seconds(natural)) s, shorter than the item's \(TimelineComposition.seconds(asked)) s: the item is shorter, as the slot's fit \"\(fit.rawValue)\" cuts a longer clip but does not fill for a shorter one (give the slot \"fit\": \"loop\", \"freezeLast\" or \"speedToFit\" to fill the item)")
                 }
             case .speedToFit:
                 speed = Self.speed(covering: available, in: asked)
