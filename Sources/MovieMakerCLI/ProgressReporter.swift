@@ -48,12 +48,13 @@ final class ProgressReporter {
         self.label = style == .lines ? [label, output].compactMap { $0 }.joined(separator: " ") : label
     }
 
-    /// The style for these conditions: silent wins, then quiet, then a terminal without `CI` (and not
-    /// `TERM=dumb`) gets the bar.
+    /// The style for these conditions: silent wins, then quiet, then a terminal not in CI (`CI` unset,
+    /// empty, `0` or `false`, as CI services and users write it) and not `TERM=dumb` gets the bar.
     static func style(quiet: Bool, silent: Bool = false, isTerminal: Bool, environment: [String: String]) -> Style {
         if silent { return .silent }
         if quiet { return .quiet }
-        if isTerminal && environment["CI"] == nil && environment["TERM"] != "dumb" { return .bar }
+        let ci = environment["CI"].map { !["", "0", "false", "no"].contains($0.lowercased()) } ?? false
+        if isTerminal && !ci && environment["TERM"] != "dumb" { return .bar }
         return .lines
     }
 

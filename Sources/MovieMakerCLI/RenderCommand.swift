@@ -475,6 +475,7 @@ struct RenderCommand: ParsableCommand {
             }
         }
         let reporter = ProgressReporter(label: "render", output: destination, options: progress)
+        burnIn.warnAboutTiming(movieLength: composition.picture.duration)
         do {
             try reporter.render(movie) {
                 if !burnIn.isEmpty {
@@ -638,6 +639,7 @@ extension RenderCommand {
         options.lossless = lossless
         let composition = try description.compose(timeline, options: options)
         let picture = burnIn.isEmpty ? nil : burnIn.apply(to: composition.picture)
+        burnIn.warnAboutTiming(movieLength: composition.picture.duration)
         let name = description.url.deletingPathExtension().lastPathComponent
         let extra = subtitles.files
         let render = try DistributedRender(composition: composition, picture: picture, name: name.isEmpty || name.hasPrefix(".") ? "movie" : name,

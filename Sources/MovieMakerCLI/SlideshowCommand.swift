@@ -519,7 +519,7 @@ struct SlideshowCommand: SingleOutputCommand {
     static func shortReason(_ error: MovieMakerError) -> String {
         switch (error.code, error.location?.file, error.reason) {
         case let (.notAnImage, path?, reason?): "\(path): not an image (\(reason))"
-        case let (.imageUnreadable, path?, reason?): "\(path): \(reason)"
+        case let (_, path?, reason?): "\(path): \(reason)"
         default: error.description
         }
     }

@@ -362,6 +362,7 @@ struct StitchCommand: SingleOutputCommand {
             }
         }
         let film = Clip.stitched(readable.map(\.clip), transition: join, audioCrossfade: audioCrossfade)
+        burnIn.warnAboutTiming(movieLength: film.duration)
         /// The picture with the subtitles and captions burned in, when asked for.
         func withSubtitles(_ clip: Clip) -> Clip { burnIn.apply(to: clip) }
         if case let .sequence(track) = film.node, let join {
@@ -408,6 +409,7 @@ struct StitchCommand: SingleOutputCommand {
         case let (.noVideoStream, path?, reason?): return "\(path): no video stream (\(reason))"
         // The reason and the way to fix it (the conversion that makes an HDR clip usable).
         case let (.videoUnsupported, path?, _): return "\(path): " + error.message.replacingOccurrences(of: "cannot show the video \(path): ", with: "")
+        case let (_, path?, reason?): return "\(path): \(reason)"
         default: return error.description
         }
     }

@@ -51,6 +51,8 @@ struct SubtitleOptions: ParsableArguments {
     struct BurnIn {
         /// The subtitles, if asked for.
         let subtitles: SubtitleTrack?
+        /// The subtitle file as given.
+        var subtitlesPath: String? = nil
         /// The captions' words, if asked for.
         let captions: Transcript?
         /// How each looks.
@@ -58,6 +60,23 @@ struct SubtitleOptions: ParsableArguments {
 
         /// Whether nothing is burned in.
         var isEmpty: Bool { subtitles == nil && captions == nil }
+
+        /// Warns when subtitles will not show: a file without cues, or cues that start after the movie's
+        /// end (subtitles timed against one clip rather than the joined movie, a common slip).
+        func warnAboutTiming(movieLength: Time) {
+            guard let subtitles, let path = subtitlesPath else { return }
+            func warn(_ text: String) { Terminal.writeError("moviemaker: warning: \(text)\n") }
+            guard !subtitles.cues.isEmpty else { return warn("--subtitles \(path) has no cues: nothing is burned in") }
+            let late = subtitles.cues.filter { $0.start >= movieLength }
+            guard let first = late.map(\.start).min() else { return }
+            let end = String(format: "%.2f", movieLength.seconds), from = String(format: "%.2f", first.seconds)
+            if late.count == subtitles.cues.count {
+                warn("every cue of --subtitles \(path) starts after the movie ends (at \(end) s; the first at \(from) s): none is shown. "
+                     + "Are they timed against one clip rather than the finished movie?")
+            } else {
+                warn("\(late.count) of the \(subtitles.cues.count) cues of --subtitles \(path) start after the movie ends (at \(end) s; the first of them at \(from) s): they are not shown")
+            }
+        }
 
         /// `clip` with the subtitles and captions over it.
         func apply(to clip: Clip) -> Clip {
@@ -70,7 +89,7 @@ struct SubtitleOptions: ParsableArguments {
 
     /// The subtitles and captions, read now; a malformed file throws `.invalidSubtitles`.
     func load() throws -> BurnIn {
-        BurnIn(subtitles: try subtitles.map { try SubtitleTrack(contentsOf: URL(fileURLWithPath: $0)) },
+        BurnIn(subtitles: try subtitles.map { try SubtitleTrack(contentsOf: URL(fileURLWithPath: $0)) }, subtitlesPath: subtitles,
                captions: try captions.map { try Transcript(contentsOf: URL(fileURLWithPath: $0)) },
                subtitleStyle: style, captionStyle: CaptionStyle(captionStyle))
     }

@@ -49,6 +49,30 @@ struct SubtitleCommandTests {
         try Self.expectInkOnCueFrames(out)
     }
 
+    @Test("subtitles that cannot show are said: a file without cues, cues all or partly after the movie's end; cues that show say nothing")
+    func subtitlesThatCannotShowWarn() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let a = folder.file("a.mp4")
+        try VideoFixtures.solid(a, .black, seconds: 1, tone: nil)
+        let cases: [(String, String, String?)] = [
+            ("empty.srt", "", "has no cues: nothing is burned in"),
+            ("late.srt", "1\n00:00:10,000 --> 00:00:12,000\nnever seen\n", "every cue of --subtitles"),
+            ("some.srt", "1\n00:00:00,200 --> 00:00:00,800\nseen\n\n2\n00:00:05,000 --> 00:00:06,000\nnot seen\n", "1 of the 2 cues of --subtitles"),
+            ("fine.srt", "1\n00:00:00,200 --> 00:00:00,800\nseen\n", nil),
+        ]
+        for (name, text, warning) in cases {
+            try text.write(to: folder.file(name), atomically: true, encoding: .utf8)
+            let r = try CLI.run(["stitch", a.path, "--subtitles", folder.file(name).path, "-o", folder.file("out.mp4").path, "-q"])
+            #expect(r.status == 0, "\(name): \(r.stderr)")
+            if let warning {
+                #expect(r.stderr.contains("moviemaker: warning: ") && r.stderr.contains(warning), "\(name): \(r.stderr)")
+            } else {
+                #expect(!r.stderr.contains("warning"), "\(name): \(r.stderr)")
+            }
+        }
+    }
+
     @Test("render --subtitles burns the cues over a description's picture")
     func renderWithSubtitles() throws {
         guard CLI.isBuilt else { return }

@@ -21,7 +21,7 @@ public enum PhotoLimits {
         let limit = maximumPixels
         let (count, overflow) = width.multipliedReportingOverflow(by: height)
         guard overflow || count > limit else { return }
-        throw .imageTooLarge(path: path, reason: "it declares \(width)×\(height) pixels, more than the \(limit / 1_000_000) megapixels a photo may have (PhotoLimits.maximumPixels; a damaged or hostile file can declare any size)",
+        throw .imageTooLarge(path: path, reason: "it declares \(width)×\(height) pixels, more than the \(limit / 1_000_000) megapixels a photo may have (a damaged file can declare any size): shrink it, e.g. to 8000 pixels on its longer side",
                              limit: "\(limit) pixels")
     }
 }
