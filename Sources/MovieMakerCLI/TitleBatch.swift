@@ -6,7 +6,7 @@ import Synchronization
 /// `title --batch`'s options: a CSV of rows, the file name each row's movie gets, how many at once.
 struct TitleBatchOptions: ParsableArguments {
     /// The rows.
-    @Option(help: ArgumentHelp("A CSV file with a header row: one movie per row, its columns filling {column} placeholders in the title, --subtitle, --body and --output-pattern (see the examples).",
+    @Option(help: ArgumentHelp("A CSV file with a header row, or a .jsonl file of one object per line: one movie per row, its columns filling {column} placeholders in the title, --subtitle, --body and --output-pattern (see the examples).",
                                valueName: "rows.csv"))
     var batch: String?
 

@@ -50,7 +50,8 @@ struct TitleCommand: RenderingCommand {
               moviemaker title --batch people.csv --subtitle "{role}" \\
                 --layout lower-third --output-pattern '{name}.mp4'
 
-            --batch renders one movie per row of a CSV file in one process (fonts and encoders set up \
+            --batch renders one movie per row of a CSV file (or a .jsonl file, one object per line, its \
+            keys in the order written being the columns) in one process (fonts and encoders set up \
             once, --jobs rows at a time). The file's first row names the columns; {column} in the title, \
             --subtitle, --body and --output-pattern is replaced by the row's value, {row} by its number. \
             Without a title argument the title is the "title" column, or else the first column. Every \

@@ -362,7 +362,7 @@ public struct TemplateBatch: Sendable {
                 throw .invalidBatch(path: path, line: offset + 1, reason: "each line is one object of column → value, e.g. {\"name\": \"Ana\"}; got \(json.shortDescription)")
             }
             var values: [String: String] = [:]
-            for key in JSONValue.sortedKeys(object) {
+            for key in keysInWrittenOrder(object, line: trimmed) {
                 switch object[key]! {
                 case let .string(s): values[key] = s
                 case let .number(n): values[key] = n
@@ -377,6 +377,30 @@ public struct TemplateBatch: Sendable {
         }
         try checkColumns(columns, path: path, line: nil)
         return (columns, rows)
+    }
+
+    /// `object`'s keys in the order `line` writes them (the parser keeps no order, and "the first
+    /// column" of a JSON Lines file is the first key written, as in a CSV header). A key written with
+    /// escapes is not found as written: those follow, sorted.
+    static func keysInWrittenOrder(_ object: [String: JSONValue], line: String) -> [String] {
+        let text = Array(line.utf8)
+        func position(of key: String) -> Int {
+            let quoted = Array("\"\(key)\"".utf8)
+            guard quoted.count <= text.count else { return Int.max }
+            for start in 0...(text.count - quoted.count) where text[start] == UInt8(ascii: "\"") {
+                guard Array(text[start..<(start + quoted.count)]) == quoted, start == 0 || text[start - 1] != UInt8(ascii: "\\") else { continue }
+                var next = start + quoted.count
+                while next < text.count, [UInt8(ascii: " "), UInt8(ascii: "\t")].contains(text[next]) { next += 1 }
+                if next < text.count, text[next] == UInt8(ascii: ":") { return start }
+            }
+            return Int.max
+        }
+        let sorted = JSONValue.sortedKeys(object)
+        let positions = Dictionary(uniqueKeysWithValues: sorted.map { ($0, position(of: $0)) })
+        return sorted.enumerated().sorted { a, b in
+            let (pa, pb) = (positions[a.element]!, positions[b.element]!)
+            return pa != pb ? pa < pb : a.offset < b.offset
+        }.map(\.element)
     }
 
     /// Column names must be non-empty, distinct and brace-free (they are placeholders in the pattern).
