@@ -90,21 +90,16 @@ struct AudiogramCommand: SingleOutputCommand {
     var normalize = true
 
     @OptionGroup var quality: EncoderQualityOptions
-    @OptionGroup(title: AnimatedImageOptions.title) var animatedImage: AnimatedImageOptions
-    @OptionGroup(title: "Output") var output: OutputOptions
+    @OptionGroup(title: "Output") var output: SoundMovieOutputOptions
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
     func validate() throws {
-        try animatedImage.check(destination: output.output)
         for (flag, file) in [("", audio), ("--image ", image), ("--captions ", captions)] {
             guard let file else { continue }
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else {
                 throw InputError("\(flag)\(file): no such file")
             }
-        }
-        guard !output.isStill else {
-            throw ValidationError("an audiogram is a movie: use -o clip.mp4 (or .mov, .mkv, .webm), not .\(output.fileExtension)")
         }
         if let from, let to, to <= from {
             throw ValidationError("--to \(to.seconds) s is not after --from \(from.seconds) s: give a --to later than --from")
@@ -173,7 +168,7 @@ struct AudiogramCommand: SingleOutputCommand {
 
         let reporter = ProgressReporter(label: "audiogram", output: output.output, options: progress)
         let movie = try Interruption.shared.makeMovie {
-            try MovieMaker(url: output.url, width: width, height: height, fps: fps, settings: quality.encoderSettings(animatedImage: animatedImage))
+            try MovieMaker(url: output.url, width: width, height: height, fps: fps, settings: quality.encoderSettings())
         }
         try reporter.render(movie) {
             if normalize {

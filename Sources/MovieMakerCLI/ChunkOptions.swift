@@ -200,7 +200,6 @@ struct AssembleCommand: ParsableCommand {
 
     /// --crf and --preset, as the workers were given them.
     @OptionGroup var quality: EncoderQualityOptions
-    @OptionGroup(title: AnimatedImageOptions.title) var animatedImage: AnimatedImageOptions
 
     /// Lossless, as the workers were given.
     @Flag(help: "The workers rendered lossless chunks (render --lossless).")
@@ -214,7 +213,6 @@ struct AssembleCommand: ParsableCommand {
     private var destination: String { output ?? hls ?? "" }
 
     func validate() throws {
-        try animatedImage.check(destination: output ?? hls)
         switch (output, hls) {
         case (nil, nil): throw ValidationError("give -o movie.mp4, or --hls FOLDER for an HLS stream")
         case (_?, _?): throw ValidationError("give -o or --hls, not both")

@@ -48,10 +48,16 @@ struct EncoderQualityOptions: ParsableArguments {
     /// The encoder settings asked for, with `animatedImage`'s for a `.gif`, `.apng` or `.webp`; each
     /// codec's defaults and `medium` where nothing was given.
     func encoderSettings(animatedImage image: AnimatedImageOptions) -> EncoderSettings {
+        var settings = encoderSettings()
+        settings.animatedImage = image.applied(to: settings.animatedImage)
+        return settings
+    }
+
+    /// The encoder settings asked for, for a command that writes no animated image.
+    func encoderSettings() -> EncoderSettings {
         var settings = EncoderSettings(crf: crf, preset: preset ?? .medium)
         settings.codec = codec
         settings.bitDepth = bitDepth ?? 8
-        settings.animatedImage = image.applied(to: settings.animatedImage)
         return settings
     }
 }

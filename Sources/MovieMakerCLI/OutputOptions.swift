@@ -119,3 +119,35 @@ struct ImageOutputOptions: ParsableArguments {
         try OutputOptions.check(output)
     }
 }
+
+/// `-o` of the commands that write a movie with its sound (`audiogram`): a movie container, not an
+/// animated image or a still, said so in the help and refused with 64.
+struct SoundMovieOutputOptions: ParsableArguments {
+    /// The containers that keep a sound track.
+    static let extensions = ["mp4", "m4v", "mov", "mkv", "webm"]
+
+    /// The destination as typed.
+    @Option(name: [.short, .long], help: ArgumentHelp("Where to write: a .mp4, .mov, .mkv or .webm movie (a movie with its sound). The folder must exist.",
+                                                     valueName: "path"))
+    var output: String
+
+    /// Lifts the 24-hour limit on durations (read by `DurationArgument`).
+    @Flag(help: "Accept durations longer than 24 hours (refused by default: usually a typo, and days of rendering).")
+    var allowLongMovie = false
+
+    /// The destination as a file URL (relative paths are taken from the current folder).
+    var url: URL { URL(fileURLWithPath: output) }
+
+    /// Refuses anything but a movie container, then checks the folder as `OutputOptions` does.
+    func validate() throws {
+        let ext = url.pathExtension.lowercased()
+        guard Self.extensions.contains(ext) else {
+            let stem = url.deletingPathExtension().lastPathComponent
+            throw ValidationError("-o \(output): this command writes a movie with its sound: use -o \(stem.isEmpty ? "clip" : stem).mp4 (or .mov, .mkv, .webm)"
+                                  + (ext.isEmpty ? "" : ", not .\(ext)") + (["gif", "apng", "webp"].contains(ext) ? " (an animated image has no sound track)" : ""))
+        }
+        try OutputOptions.check(output)
+    }
+}
+
+extension SoundMovieOutputOptions: DestinationOption {}

@@ -72,5 +72,16 @@ struct AudiogramCommandTests {
             #expect(r.status == 64 && r.stderr.contains(message), "\(arguments): \(r.status) \(r.stderr)")
             #expect(!FileManager.default.fileExists(atPath: out.path))
         }
+        // An audiogram is a movie with its sound: an animated image or a still is refused (64), and the
+        // help offers neither (nor does assemble's, which joins movies).
+        for name in ["a.gif", "a.webp", "a.png", "a.mp3"] {
+            let r = try CLI.run(["audiogram", sound.path, "--size", "64x64", "-o", folder.file(name).path, "-q"])
+            #expect(r.status == 64 && r.stderr.contains("writes a movie with its sound: use -o a.mp4"), "\(name): \(r.status) \(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.file(name).path))
+        }
+        for command in ["audiogram", "assemble"] {
+            let help = try CLI.help([command])
+            #expect(!help.stdout.localizedCaseInsensitiveContains("animated images") && !help.stdout.contains(".png still"), "\(command): \(help.stdout)")
+        }
     }
 }
