@@ -369,6 +369,15 @@ import MovieMakerTestSupport
         #expect(refs == Set(defs.objectValue?.keys ?? [:].keys), "missing: \(refs.subtracting(defs.objectValue?.keys ?? [:].keys))")
         // Every name the reader accepts reads back as a transition.
         for name in TimelineShapes.transitionNames { _ = try Transition(xfadeName: name) }
+        // Colours in any case the reader takes pass the schema's patterns too (editors flagged "Red").
+        let patterns = (defs["cssColor"]?["anyOf"]?.arrayValue ?? []).compactMap { $0["pattern"]?.stringValue }
+        func schemaTakes(_ text: String) -> Bool {
+            patterns.contains { text.range(of: $0, options: .regularExpression) != nil } || enumValues(defs["cssColor"]?["anyOf"]?.arrayValue?[2]).contains(text)
+        }
+        for text in ["red", "RED", "Red", " LightGoldenRodYellow ", "Transparent", "RGB(1, 2, 3)", "Hsla(1, 2%, 3%, 0.5)", "#FfF"] {
+            #expect((try? Color(css: text)) != nil && schemaTakes(text), "\(text): the reader and the schema disagree")
+        }
+        #expect(!schemaTakes("reed") && (try? Color(css: "reed")) == nil)
     }
 
     @Test("a newer version, a missing version and a wrong document are refused before anything else")

@@ -15,6 +15,11 @@ enum TimelineShapes {
     static let positiveTimePattern = #"^(?!\s*(0*\.?0*([eE][+-]?[0-9]+)?(/[^sm]*)?\s*(s|ms)|0+\s*f|(0+h)?(0+m)?(0*\.?0*s)?)\s*$)"# + String(timePattern.dropFirst())
 
     /// `{"until": "n1"}` or `{"mark": "n1#cut"}`: one key, a string.
+    /// `word` as a regular expression matching it in any case: each letter a class of both ("[Rr][Ee][Dd]").
+    static func anyCase(_ word: String) -> String {
+        word.map { $0.isLetter ? "[\($0.uppercased())\($0.lowercased())]" : String($0) }.joined()
+    }
+
     static func narrationPoint(_ key: String, _ value: JSONValue) -> JSONValue {
         .object(["type": .string("object"), "properties": .object([key: value]), "required": .array([.string(key)]),
                  "additionalProperties": .bool(false)])
@@ -28,11 +33,14 @@ enum TimelineShapes {
             "itemDuration": Schema.oneOf([Schema.ref("duration"),
                                           narrationPoint("until", Schema.string(pattern: #"^[^#]+$"#)),
                                           narrationPoint("mark", Schema.string(pattern: #"^[^#]+#.+$"#))]),
-            // Colours: CSS hex, functions or names (lower case, as Color.cssNames lists them; MovieMaker
-            // also reads other cases), or "{{slot}}" naming a colour slot.
+            // Colours: CSS hex, functions or names, in any case as MovieMaker reads them (the names also
+            // as an enumeration, lower case as Color.cssNames lists them, for editors to offer), or
+            // "{{slot}}" naming a colour slot. JSON Schema patterns have no case-insensitive flag, so
+            // each letter is a class of both cases.
             "cssColor": Schema.anyOf([Schema.string(pattern: #"^\s*#?([0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})\s*$"#),
-                                      Schema.string(pattern: #"^\s*(rgb|rgba|hsl|hsla|RGB|RGBA|HSL|HSLA)\s*\(.*\)\s*$"#),
-                                      Schema.enumeration(Color.cssNames + ["transparent"])]),
+                                      Schema.string(pattern: #"^\s*([Rr][Gg][Bb][Aa]?|[Hh][Ss][Ll][Aa]?)\s*\(.*\)\s*$"#),
+                                      Schema.enumeration(Color.cssNames + ["transparent"]),
+                                      Schema.string(pattern: "^\\s*(" + (Color.cssNames + ["transparent"]).map(Self.anyCase).joined(separator: "|") + ")\\s*$")]),
             "color": Schema.anyOf([Schema.ref("cssColor"), Schema.string(pattern: #"^\s*\{\{\s*[A-Za-z_][A-Za-z0-9_-]*\s*\}\}\s*$"#)]),
             "titleBackground": Schema.anyOf([Schema.ref("color"), Schema.constant("none")]),
             "source": Schema.oneOf([Schema.ref("fileSource"), slotSource.schema]),
