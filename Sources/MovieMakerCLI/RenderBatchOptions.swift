@@ -172,7 +172,7 @@ extension RenderCommand {
         try Interruption.shared.beginWriting()
         let showsProgress = progress.showsProgress
         if showsProgress {
-            let share = batching.batchIndex.map { " (every \($0.count)th from row index \($0.index))" } ?? ""
+            let share = batching.batchIndex.map { " (share \($0.index)/\($0.count): every \($0.count) rows from row index \($0.index))" } ?? ""
             Terminal.writeError("render: \(total) row\(total == 1 ? "" : "s") of \(rowsFile)\(share)\n")
         }
         let results = try batch.run(cancellation: Interruption.shared.token) { result in

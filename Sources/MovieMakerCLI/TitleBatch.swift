@@ -209,7 +209,7 @@ struct BatchFailure: Error, CustomStringConvertible {
     let file: String
 
     var description: String {
-        "\(failed) of \(total) rows failed (\(file), line\(lines.count == 1 ? "" : "s") \(lines.map(String.init).joined(separator: ", "))); \(total - failed == 1 ? "the other one was" : "the other \(total - failed) were") written"
+        "\(failed) of \(total) rows failed (\(file), line\(lines.count == 1 ? "" : "s") \(lines.map(String.init).joined(separator: ", "))); " + (total == failed ? "none was written" : total - failed == 1 ? "the other one was written" : "the other \(total - failed) were written")
     }
 }
 

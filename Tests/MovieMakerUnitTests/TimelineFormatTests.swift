@@ -380,6 +380,19 @@ import MovieMakerTestSupport
         #expect(!schemaTakes("reed") && (try? Color(css: "reed")) == nil)
     }
 
+    @Test("a text slot's default longer than its maxLength is refused when read, naming the default and both lengths")
+    func aDefaultLongerThanItsSlotIsRefused() throws {
+        let spec = #"{"version": 1, "output": {"size": "64x48", "fps": 10}, "slots": {"name": {"kind": "text", "default": "Bartholomew", "maxLength": 5}}, "tracks": [{"kind": "video", "items": [{"type": "title", "text": "{{name}}", "duration": "1s"}]}]}"#
+        #expect { try Timeline(jsonText: spec) } throws: { error in
+            let message = String(describing: error)
+            return message.contains("slots.name.default") && message.contains("11 characters, more than the slot's maxLength of 5")
+        }
+        let zero = spec.replacingOccurrences(of: #""maxLength": 5"#, with: #""maxLength": 0"#)
+        #expect { try Timeline(jsonText: zero) } throws: { error in
+            String(describing: error).contains("from 1 to 10000 characters")
+        }
+    }
+
     @Test("a newer version, a missing version and a wrong document are refused before anything else")
     func versions() throws {
         for (text, path, message) in [

@@ -450,12 +450,16 @@ struct SpecObject {
                 guard kind == .video || kind == .media else { throw s.fail("fit", "only video and media slots have a fit, and this is a \(kind.rawValue) slot") }
                 slot.fit = fit
             }
-            if let maxLength = try s.int("maxLength", in: 1 ... 10_000, hint: "characters") {
+            if let maxLength = try s.int("maxLength", in: 1 ... 10_000, hint: " characters") {
                 guard kind == .text else { throw s.fail("maxLength", "only text slots have a maxLength, and this is a \(kind.rawValue) slot") }
                 slot.maxLength = maxLength
             }
             if let d = s.value("default") {
                 slot.default = try Timeline.SlotValue(reading: d, at: p.appending("default"), kind: kind)
+                // The default must be a value the slot takes: the template renders with it unfilled.
+                if case let .text(text)? = slot.default, let maxLength = slot.maxLength, text.count > maxLength {
+                    throw s.fail("default", "is \(text.count) characters, more than the slot's maxLength of \(maxLength): shorten the default or raise maxLength")
+                }
             }
             slots[name] = slot
         }

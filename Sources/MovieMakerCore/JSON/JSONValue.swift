@@ -129,7 +129,7 @@ private struct JSONParser {
     }
 
     package func describeByte() -> String {
-        guard index < bytes.count else { return "the end of the file" }
+        guard index < bytes.count else { return "end of file" }
         let b = bytes[index]
         if b >= 0x20 && b < 0x7F { return "\"\(Character(Unicode.Scalar(b)))\"" }
         return String(format: "byte 0x%02X", b)
