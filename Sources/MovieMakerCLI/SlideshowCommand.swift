@@ -309,6 +309,17 @@ struct SlideshowCommand: SingleOutputCommand {
         // before a folder stays first; two folders stay one after the other); --order sorts them all.
         var show = Slideshow(photos: photos)
         if let order { show.sortPhotos(by: order) }
+        if order == .captureDate, show.photos.count > 1 {
+            // Said, so a phone's folder of screenshots and downloads is not a silent muddle.
+            let undated = show.photos.filter { $0.captureDate == nil }.map(\.url.lastPathComponent)
+            if !undated.isEmpty {
+                let names = undated.prefix(5).joined(separator: ", ") + (undated.count > 5 ? " and \(undated.count - 5) more" : "")
+                let what = undated.count == show.photos.count
+                    ? "no photo has a capture date (EXIF DateTimeOriginal): they stay in name order"
+                    : "\(undated.count) of the \(show.photos.count) photos have no capture date (EXIF DateTimeOriginal): they come last, in name order"
+                Terminal.writeError("moviemaker: warning: --order date: \(what) (\(names))\n")
+            }
+        }
         return show.photos
     }
 

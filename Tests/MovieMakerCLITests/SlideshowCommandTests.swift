@@ -57,6 +57,18 @@ struct SlideshowCommandTests {
         }
     }
 
+    @Test("--order date says which photos have no capture date (they keep name order), and says nothing without --order date")
+    func orderDateNamesTheUndatedPhotos() throws {
+        guard CLI.isBuilt else { return }
+        let (folder, colors) = try Self.photoFolder()
+        let dated = try CLI.run(["slideshow", folder.url.path, "--order", "date", "--dry-run", "-o", folder.file("x.mp4").path])
+        // p2 carries an EXIF date; p1 and p10 have none.
+        #expect(dated.status == 0 && dated.stderr.contains("--order date: 2 of the 3 photos have no capture date")
+                && dated.stderr.contains("(\(colors[0].0).jpg, \(colors[2].0).jpg)"), "\(dated.stderr)")
+        let plain = try CLI.run(["slideshow", folder.url.path, "--dry-run", "-o", folder.file("x.mp4").path])
+        #expect(plain.status == 0 && !plain.stderr.contains("capture date"), "\(plain.stderr)")
+    }
+
     @Test("beat options without --cut-on beats, and music with no beat to cut on, are refused with the fix")
     func beatOptionsNeedABeat() throws {
         guard CLI.isBuilt else { return }
