@@ -337,7 +337,16 @@ struct StitchCommand: SingleOutputCommand {
         var width = size?.width ?? firstMovie.map { max(16, $0.width - $0.width % 2) } ?? 1920
         var height = size?.height ?? firstMovie.map { max(16, $0.height - $0.height % 2) } ?? 1080
         if let reframe, size == nil { (width, height) = reframe.frameSize(from: width, height: height) }
-        let rate = fps ?? firstMovie.map { $0.isVariableFrameRate ? $0.standardFrameRate : $0.frameRate } ?? 30
+        func playedRate(_ file: VideoFile) -> FrameRate { file.isVariableFrameRate ? file.standardFrameRate : file.frameRate }
+        let rate = fps ?? firstMovie.map(playedRate) ?? 30
+        if fps == nil, let firstMovie, let fastest = probed.compactMap(\.file).max(by: { playedRate($0).framesPerSecond < playedRate($1).framesPerSecond }),
+           playedRate(fastest).framesPerSecond > rate.framesPerSecond * 1.2 {
+            // The first clip sets the rate: an animated GIF or a slow-motion export first would drop most
+            // frames of every clip after it, unremarked.
+            let fast = playedRate(fastest)
+            Terminal.writeError("moviemaker: warning: the movie is at \(rate) fps, the first clip's (\(firstMovie.url.lastPathComponent)); "
+                                + "\(fastest.url.lastPathComponent) is \(fast) fps and loses frames at that rate: give --fps \(fast) to keep them\n")
+        }
         var readable = try photoClips(in: probed, width: width, height: height) { Terminal.writeError("moviemaker: warning: \($0)\n") }
         if removeSilence {
             let detection = SilenceDetection(threshold: silenceThreshold)

@@ -76,6 +76,22 @@ struct StitchCommandTests {
         return (folder, urls)
     }
 
+    @Test("a first clip slower than a later one sets the movie's rate, and says the later one loses frames; --fps or the faster clip first says nothing")
+    func aSlowFirstClipWarnsAboutTheRate() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let slow = folder.file("slow.mp4"), fast = folder.file("fast.mp4")
+        try VideoFixtures.solid(slow, .red, seconds: 1, tone: nil, width: 64, height: 48, fps: 10)
+        try VideoFixtures.solid(fast, .blue, seconds: 1, tone: nil, width: 64, height: 48, fps: 30)
+        let r = try CLI.run(["stitch", slow.path, fast.path, "-o", folder.file("a.mp4").path, "-q"])
+        #expect(r.status == 0 && r.stderr.contains("the movie is at 10 fps, the first clip's (slow.mp4); fast.mp4 is 30 fps and loses frames at that rate: give --fps 30"),
+                "\(r.stderr)")
+        for arguments in [[slow.path, fast.path, "--fps", "10"], [fast.path, slow.path]] {
+            let quiet = try CLI.run(["stitch"] + arguments + ["-o", folder.file("b.mp4").path, "-q"])
+            #expect(quiet.status == 0 && !quiet.stderr.contains("loses frames"), "\(arguments): \(quiet.stderr)")
+        }
+    }
+
     @Test func clipsPlayInOrderAtTheFirstClipsSizeAndRateWithTheirSound() throws {
         guard CLI.isBuilt, FFTools.available else { return }
         let (folder, urls) = try Self.clips()
