@@ -395,4 +395,25 @@ struct SlideshowOfCameraPhotosTests {
             expectColor(px, 80, 60, (grey, grey, grey, 255), tolerance: 8, "\(what): the centre says photo \(k)")
         }
     }
+
+    @Test("a description's slideshow item with photoTransition none cuts from photo to photo: no frame blends the two")
+    func aSlideshowItemCanCut() throws {
+        let folder = try TemporaryFolder()
+        _ = try TestPhotos.photo(.red, "a.png", in: folder, w: 64, h: 48)
+        _ = try TestPhotos.photo(.blue, "b.png", in: folder, w: 64, h: 48)
+        func frames(_ transition: String) throws -> [PixelBuffer] {
+            let spec = #"{"version": 1, "output": {"size": "64x48", "fps": 10}, "tracks": [{"kind": "video", "items": [{"type": "slideshow", "photos": [{"file": "a.png"}, {"file": "b.png"}], "duration": "2s", "kenBurns": false, "fit": "fill", "photoTransition": "# + transition + #"}]}]}"#
+            let composition = try Timeline(jsonText: spec).composition(Timeline.RenderOptions(mediaFolder: folder.url))
+            return try composition.picture.renderFrames(width: 64, height: 48, rate: composition.frameRate)
+        }
+        func blended(_ px: PixelBuffer) -> Bool {
+            let c = px.rgba(x: 48, y: 36)
+            return c.red > 60 && c.blue > 60
+        }
+        let cut = try frames(#"{"name": "none"}"#)     // two photos of 2 s each
+        #expect(cut.count == 40 && !cut.contains(where: blended), "\(cut.count) frames; blended: \(cut.indices.filter { blended(cut[$0]) })")
+        #expect(cut.first.map { $0.rgba(x: 48, y: 36).red > 200 } == true && cut.last.map { $0.rgba(x: 48, y: 36).blue > 200 } == true)
+        let faded = try frames(#"{"name": "fade", "duration": "0.5s"}"#)
+        #expect(faded.contains(where: blended), "the fade mixes them (the check can fail)")
+    }
 }

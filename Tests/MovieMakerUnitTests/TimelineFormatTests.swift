@@ -341,7 +341,7 @@ import MovieMakerTestSupport
                 "schema/timeline-1.schema.json is out of date: regenerate it with `moviemaker schema -o schema/timeline-1.schema.json`")
         let defs = try #require(Timeline.jsonSchema["$defs"])
         func enumValues(_ v: JSONValue?) -> [String] { (v?["enum"]?.arrayValue ?? []).compactMap(\.stringValue) }
-        #expect(enumValues(defs["transitionName"]) == Transition.knownNames + ["crossfade", "pushleft", "pushright", "pushup", "pushdown"])
+        #expect(enumValues(defs["transitionName"]) == Transition.knownNames + ["crossfade", "pushleft", "pushright", "pushup", "pushdown", "none"])
         #expect(enumValues(defs["fit"]) == Slideshow.Fit.allCases.map(\.rawValue))
         #expect(enumValues(defs["easing"]?["anyOf"]?.arrayValue?.first) == Easing.allNames)
         #expect(enumValues(defs["slot"]?["properties"]?["fit"]) == Timeline.Slot.Fit.allCases.map(\.rawValue))
@@ -368,7 +368,7 @@ import MovieMakerTestSupport
         walk(Timeline.jsonSchema)
         #expect(refs == Set(defs.objectValue?.keys ?? [:].keys), "missing: \(refs.subtracting(defs.objectValue?.keys ?? [:].keys))")
         // Every name the reader accepts reads back as a transition.
-        for name in TimelineShapes.transitionNames { _ = try Transition(xfadeName: name) }
+        for name in TimelineShapes.transitionNames where name != "none" { _ = try Transition(xfadeName: name) }
         // Colours in any case the reader takes pass the schema's patterns too (editors flagged "Red").
         let patterns = (defs["cssColor"]?["anyOf"]?.arrayValue ?? []).compactMap { $0["pattern"]?.stringValue }
         func schemaTakes(_ text: String) -> Bool {

@@ -510,7 +510,7 @@ extension OpenTimelineIO {
             if info == nil, child["transition_type"]?.stringValue != "SMPTE_Dissolve" {
                 warnings.append("\(p): the \(child["transition_type"]?.stringValue ?? "unknown") transition is read as a fade")
             }
-            if !TimelineShapes.transitionNames.contains(name) { warnings.append("\(p): unknown transition \"\(name)\" read as a fade"); name = "fade" }
+            if !TimelineShapes.transitionNames.contains(name) || name == "none" { warnings.append("\(p): unknown transition \"\(name)\" read as a fade"); name = "fade" }
             let easing = info?["easing"]?.stringValue.flatMap { try? Easing(named: $0) }
             return CutTransition(inOffset: inOffset, outOffset: outOffset, name: name, easing: easing)
         }

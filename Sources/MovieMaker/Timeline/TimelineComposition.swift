@@ -560,7 +560,7 @@ struct TimelineCompiler {
             clips.append(compiled.clip)
             described.append((item, itemPath, compiled.what, compiled.detail))
             if i + 1 < track.items.count {
-                transitions.append(try item.transition.map { t throws(MovieMakerError) in try transition(t, at: itemPath.appending("transition")) })
+                transitions.append(try item.transition.flatMap { t throws(MovieMakerError) in try transition(t, at: itemPath.appending("transition")) })
             }
         }
         let laidOut = Clip.Track(clips, transitions: transitions)
@@ -578,7 +578,9 @@ struct TimelineCompiler {
         return Clip(.sequence(laidOut))
     }
 
-    func transition(_ t: Timeline.TransitionSpec, at path: JSONPath) throws(MovieMakerError) -> Transition {
+    /// The transition `t` names, nil for `none` (a cut).
+    func transition(_ t: Timeline.TransitionSpec, at path: JSONPath) throws(MovieMakerError) -> Transition? {
+        if t.name == "none" { return nil }
         do {
             return try Transition(xfadeName: t.name, duration: t.duration?.time(at: rate) ?? 1, easing: t.easing ?? .linear)
         } catch {

@@ -81,7 +81,9 @@ enum TimelineShapes {
 
     /// The transition names a description accepts: xfade's (`Transition.knownNames`) and the aliases
     /// `crossfade` and `pushleft`…`pushdown`.
-    static let transitionNames: [String] = Transition.knownNames + ["crossfade"] + Transition.Direction.allCases.map { "push" + $0.rawValue }
+    /// The transition names a description takes: FFmpeg's xfade names, `crossfade`, `push…`, and `none`
+    /// (a cut: what a slideshow item's `photoTransition` needs to say, its default being a fade).
+    static let transitionNames: [String] = Transition.knownNames + ["crossfade"] + Transition.Direction.allCases.map { "push" + $0.rawValue } + ["none"]
 
     // MARK: Top level
 

@@ -50,7 +50,7 @@ extension Timeline.SlideshowItem: TimelineItemKind {
                 SpecField("duration", Schema.ref("duration"), "How long each photo is shown (default 3s)."),
                 SpecField("fit", Schema.ref("fit"), "How photos fill the frame (default blur)."),
                 SpecField("background", Schema.ref("color"), "The colour around fitted photos (default black)."),
-                SpecField("photoTransition", Schema.ref("transition"), "The transition between photos (default a 1s fade)."),
+                SpecField("photoTransition", Schema.ref("transition"), "The transition between photos (default a 1s fade; {\"name\": \"none\"} for cuts)."),
                 SpecField("kenBurns", Schema.oneOf([Schema.boolean, Schema.ref("kenBurnsSettings")]), "Pan and zoom: true, false or {zoom, pan, direction, seed} (default true)."),
                 SpecField("captions", Schema.enumeration(Slideshow.Captions.allCases.map(\.rawValue)), "What captions show (default none)."),
                 SpecField("cutOn", Schema.enumeration(["beats"]), "beats: each photo after the first starts on the frame holding a beat of the movie's music (the first music item; duration is then unused)."),
