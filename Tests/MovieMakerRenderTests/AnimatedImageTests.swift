@@ -218,7 +218,13 @@ struct AnimatedImageTests {
         #expect(e.setting == .maxFileSize)
         var colors = EncoderSettings()
         colors.animatedImage.colors = 300
-        #expect(throws: MovieMakerError.invalidSetting(.gifColors, value: "300", expected: "2…256 colours in a GIF's palette (256 is the most a GIF holds)")) {
+        let expected = "4…256 colours in a GIF's palette (256 is the most a GIF holds, 4 the fewest FFmpeg's palette maker makes)"
+        #expect(throws: MovieMakerError.invalidSetting(.gifColors, value: "300", expected: expected)) {
+            try MovieMaker(url: folder.file("a.gif"), width: 64, height: 64, settings: colors)
+        }
+        // Fewer than 4 failed after every frame was drawn (libavfilter's palettegen refuses them).
+        colors.animatedImage.colors = 3
+        #expect(throws: MovieMakerError.invalidSetting(.gifColors, value: "3", expected: expected)) {
             try MovieMaker(url: folder.file("a.gif"), width: 64, height: 64, settings: colors)
         }
         let gif = try MovieMaker(url: folder.file("b.gif"), width: 64, height: 64)
