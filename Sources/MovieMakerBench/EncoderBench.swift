@@ -58,7 +58,7 @@ struct EncoderBenchmark {
 
     func run() throws -> [Line] {
         // SVT-AV1 prints its banner to standard error unless told otherwise: errors only, for both.
-        setenv("SVT_LOG", "1", 0)
+        setenv("SVT_LOG", "0", 0)
         guard let ffmpeg = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw BenchError("the encoders line compares with the ffmpeg command line, which is not installed (skip it with --skip-encoders)")
         }

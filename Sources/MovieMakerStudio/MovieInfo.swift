@@ -144,7 +144,7 @@ extension MovieInfo.Movie {
             tracks[t].items.append(MovieInfo.Item(
                 path: item.path, type: item.type, name: item.name ?? spec?.label, startFrame: rate.frameIndex(at: item.start),
                 endFrame: rate.frameCount(for: end), start: item.start.seconds, duration: item.duration.seconds,
-                what: item.what, detail: item.detail, transition: spec?.transition?.name))
+                what: item.what, detail: item.detail, transition: spec?.transition.flatMap { $0.name == "none" ? nil : $0.name }))
         }
         self.tracks = tracks
         words = Self.captionWords(of: c.picture)

@@ -113,6 +113,15 @@ struct HardeningTests {
         #expect(try MovieReader(url: movies.appendingPathComponent("new.mp4")).decodedFrameCount() == 60)
         #expect(try Data(contentsOf: movies.appendingPathComponent("schema.json")).starts(with: Data("{".utf8)))
         #expect(folder.contents.sorted() == ["dangling.mp4", "link.mp4", "movies", "schema.json"], "\(folder.contents)")
+        // A relative link with `..`, in a folder reached through a linked folder: `..` leaves the real
+        // folder, as the kernel reads it (real/a/out.mp4 → ../shared/out.mp4, reached as top/a/out.mp4).
+        let real = try TemporaryFolder()
+        for name in ["a", "shared", "top"] { try FileManager.default.createDirectory(at: real.file(name), withIntermediateDirectories: false) }
+        try FileManager.default.createSymbolicLink(atPath: real.file("a/out.mp4").path, withDestinationPath: "../shared/out.mp4")
+        try FileManager.default.createSymbolicLink(atPath: real.file("top/a").path, withDestinationPath: real.file("a").path)
+        let through = try CLI.run(["color", "--color", "blue", "--duration", "1", "--size", "320x240", "-o", real.file("top/a/out.mp4").path, "-q"])
+        #expect(through.status == 0, "\(through.stderr)")
+        #expect(try MovieReader(url: real.file("shared/out.mp4")).decodedFrameCount() == 30, "written where the link points")
     }
 
     /// Issue 33, reliability 4: `render --subtitles s.mp4 -o s.mp4` and a description's LUT given as `-o`

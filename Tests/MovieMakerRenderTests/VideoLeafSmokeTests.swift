@@ -196,6 +196,8 @@ struct VideoLeafSmokeTests {
     @Test(arguments: [
         ("open-gop.mp4", ["-c:v", "libx264", "-x264opts", "keyint=15:min-keyint=15:scenecut=0:open-gop=1:bframes=3", "-pix_fmt", "yuv420p"]),
         ("hevc-cra.mp4", ["-c:v", "libx265", "-x265-params", "keyint=15:min-keyint=15:scenecut=0:open-gop=1:bframes=4:log-level=error", "-pix_fmt", "yuv420p", "-tag:v", "hvc1"]),
+        // A transport stream (AVCHD's .MTS): its seeks can land inside a group of pictures.
+        ("gop15.ts", ["-c:v", "libx264", "-x264opts", "keyint=15:min-keyint=15:scenecut=0:bframes=3", "-pix_fmt", "yuv420p", "-f", "mpegts"]),
     ])
     func cleanStreamsNeverDecodeAgainFromTheStart(name: String, options: [String]) throws {
         let url = try fixture(named: name, options)

@@ -88,14 +88,4 @@ final class CodecEncoder {
     func drain(write: (UnsafeMutablePointer<AVPacket>) throws(MovieMakerError) -> Void) throws(MovieMakerError) {
         try encode(nil, write: write)
     }
-
-    deinit {
-        // An encoder let go before it was drained (a cancelled or failed render): SVT-AV1 prints
-        // "deinit called without sending EOS!" to standard error unless told the input has ended.
-        // Its remaining packets are not wanted, so none are received.
-        if avcodec_is_open(codec.pointer) != 0,
-           String(cString: borrowedCodec.pointee.name) == "libsvtav1" {
-            _ = avcodec_send_frame(codec.pointer, nil)
-        }
-    }
 }

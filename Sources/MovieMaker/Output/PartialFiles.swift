@@ -78,11 +78,16 @@ package enum PartialFiles {
     /// every other program writing to the path (ffmpeg, `cp`, a shell's `>`) writes through it.
     package static func target(of destination: URL) -> URL {
         var path = destination.path
+        var followed = false
         for _ in 0..<40 {      // the kernel's own limit on links followed in a row
             guard let link = try? FileManager.default.destinationOfSymbolicLink(atPath: path) else { break }
-            path = link.hasPrefix("/") ? link : URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(link).path
+            // A relative link is read from its own folder as the kernel reads it: that folder with its
+            // own links resolved, so a `..` in the link leaves the real folder, not the path's text.
+            path = link.hasPrefix("/") ? link
+                : URL(fileURLWithPath: path).deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(link).path
+            followed = true
         }
-        return URL(fileURLWithPath: path).standardizedFileURL
+        return followed ? URL(fileURLWithPath: path) : destination
     }
 
     /// Writes `destination` atomically: `write` fills a new partial file beside it (registered, so an

@@ -235,8 +235,11 @@ final class VideoEncoder {
     static let hvc1 = UInt32(UInt8(ascii: "h")) | UInt32(UInt8(ascii: "v")) << 8 | UInt32(UInt8(ascii: "c")) << 16 | UInt32(UInt8(ascii: "1")) << 24
 
     /// SVT-AV1 writes its banner and settings to standard error unless `SVT_LOG` says otherwise (it
-    /// does not log through av_log): errors only, unless the user set a level.
-    private static let quietSVT: Void = { setenv("SVT_LOG", "1", 0) }()
+    /// does not log through av_log): fatal errors only, unless the user set a level. (Its errors
+    /// reach the user as libavcodec's return codes and libsvtav1's av_log lines; at level 1 a
+    /// cancelled render also printed "deinit called without sending EOS!", which sending EOS would
+    /// avoid only by waiting for SVT to encode its lookahead, or for ever if it had failed.)
+    private static let quietSVT: Void = { setenv("SVT_LOG", "0", 0) }()
 
     /// The codec's private options for `settings`.
     private static func encoderOptions(_ videoCodec: VideoCodec, settings: EncoderSettings) -> OwnedDictionary {

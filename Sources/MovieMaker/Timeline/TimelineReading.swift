@@ -773,7 +773,7 @@ extension Timeline.Track {
         for (value, itemPath) in elements {
             items.append(try Timeline.Item(reading: value, at: itemPath, itemContext))
         }
-        if kind == .video, let last = items.last, last.transition != nil {
+        if kind == .video, let last = items.last, let transition = last.transition, transition.name != "none" {
             throw .invalidDescription(path.appending("items").appending(items.count - 1).appending("transition"),
                                       "the last item of a video track has no next item to transition into: remove this transition (or add an item after it)")
         }

@@ -332,15 +332,18 @@ final class VideoFrameSource {
     }
 
     /// Goes back to the stream's start with an empty window and a fresh decoder, so that what is
-    /// decoded next is what decoding straight through gives: to the first byte, or, where the demuxer
-    /// cannot seek by bytes (MP4's cannot), to the first frame's keyframe.
+    /// decoded next is what decoding straight through gives: to the first frame's keyframe; in an
+    /// MPEG program or transport stream, whose timestamp seeks can land past a keyframe and whose
+    /// packets carry their own timestamps, to the first byte. (A byte seek skips the demuxer's own
+    /// seeking, which is what resets timestamps counted from packets, as AVI's are.)
     private func rewind() throws(MovieMakerError) {
         seeks += 1
-        do {
-            try video.demuxer.seek(toTimestamp: 0, stream: -1, flags: AVSEEK_FLAG_BACKWARD | AVSEEK_FLAG_BYTE)
-        } catch {
-            try video.demuxer.seek(toTimestamp: firstTimestamp, stream: video.streamIndex)
+        if ["mpegts", "mpeg"].contains(video.demuxer.formatName),
+           (try? video.demuxer.seek(toTimestamp: 0, stream: -1, flags: AVSEEK_FLAG_BACKWARD | AVSEEK_FLAG_BYTE)) != nil {
+            startDecoding(fromStart: true)
+            return
         }
+        try video.demuxer.seek(toTimestamp: firstTimestamp, stream: video.streamIndex)
         startDecoding(fromStart: true)
     }
 
