@@ -39,6 +39,14 @@ struct MovieMakerCommand: ParsableCommand {
         LibraryWarnings.setHandler { Terminal.writeError("moviemaker: warning: \($0)\n") }
         // File names that are not UTF-8 (typed, or globbed by the shell) reach their files through aliases.
         let arguments = FolderListing.commandLineArguments()
+        // A misspelt command (`moviemaker rendr x.json`) would read as "2 unexpected arguments".
+        if let first = arguments.first, !first.hasPrefix("-") {
+            let names = configuration.subcommands.flatMap { [$0._commandName] + $0.configuration.aliases }
+            if !names.contains(first), let near = nearestName(first, in: names) {
+                Terminal.writeError("moviemaker: error: unknown command '\(first)': did you mean '\(near)'? (see 'moviemaker --help')\n")
+                Foundation.exit(ExitCode.validationFailure.rawValue)
+            }
+        }
         do {
             var command = try parseAsRoot(Self.joiningNegativeNumbers(arguments))
             // A named pipe, device or socket given as an input (--music, --font-file, a clip, a

@@ -89,6 +89,15 @@ struct HardeningTests {
         #expect(try [video, song].map { try Data(contentsOf: $0) } == before, "an input was changed")
     }
 
+    @Test("a misspelt command is answered with the one meant (64), not \"2 unexpected arguments\"")
+    func aMisspeltCommandIsSuggested() throws {
+        guard CLI.isBuilt else { return }
+        for (typed, meant) in [("rendr", "render"), ("titel", "title"), ("stich", "stitch")] {
+            let r = try CLI.run([typed, "x.json"])
+            #expect(r.status == 64 && r.stderr.contains("unknown command '\(typed)': did you mean '\(meant)'?"), "\(typed): \(r.stderr)")
+        }
+    }
+
     @Test("-o through a symbolic link writes the file it names and keeps the link, as ffmpeg and cp do; a dangling link makes its file")
     func outputThroughASymbolicLinkKeepsTheLink() throws {
         guard CLI.isBuilt else { return }

@@ -841,3 +841,9 @@ extension Timeline.Item {
         self.endsAt = endsAt
     }
 }
+
+/// The name in `names` within two edits of `word` (ignoring case; a swap of neighbours is one edit), as
+/// description files suggest a misspelt key: for the command line's "did you mean" too.
+package func nearestName(_ word: String, in names: [String]) -> String? {
+    SpecObject.nearest(word, in: names)
+}
