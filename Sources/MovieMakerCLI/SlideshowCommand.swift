@@ -461,6 +461,10 @@ struct SlideshowCommand: SingleOutputCommand {
         let clip = try show.clip(width: size.width, height: size.height)
         let reporter = ProgressReporter(label: "slideshow", output: output.output, options: progress)
         if output.isStill {
+            // A poster is the same command line with -o changed: say what it leaves out rather than refuse.
+            if sound.music != nil {
+                Terminal.writeError("moviemaker: warning: a .png still has no sound: --music is not used (write a movie, e.g. -o \(Terminal.shellWord(output.url.deletingPathExtension().lastPathComponent)).mp4, to hear it)\n")
+            }
             let canvas = try clip.still(at: Self.posterTime(of: show, fps: video.fps), width: size.width, height: size.height, rate: video.fps)
             try Interruption.shared.writePNG(canvas, to: output.url)
             reporter.finishStill(url: output.url, width: size.width, height: size.height)

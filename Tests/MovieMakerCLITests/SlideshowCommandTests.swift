@@ -355,8 +355,9 @@ struct SlideshowCommandTests {
 
         // -o poster.png: one still, the middle of the first photo.
         let poster = folder.file("poster.png")
-        let r = try CLI.run(["slideshow", folder.url.path, "--title", "Summer", "--size", "320x240", "-o", poster.path])
+        let r = try CLI.run(["slideshow", folder.url.path, "--title", "Summer", "--music", song.path, "--size", "320x240", "-o", poster.path])
         #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("warning: a .png still has no sound: --music is not used"), "a poster says the music is left out: \(r.stderr)")
         let image = try Image(contentsOf: poster)
         #expect(image.width == 320 && image.height == 240)
         let px = image.pixels()
