@@ -37,6 +37,10 @@ struct EncoderQualityOptions: ParsableArguments {
                 : "\(range.lowerBound)…\(range.upperBound) for \(codec!.rawValue)" + (codec == .h264 ? " (18 is visually lossless)" : "")
             throw ValidationError("--crf \(crf) is out of range: expected \(expected)")
         }
+        if let crf, codec == .proRes4444 {
+            // ProRes has no rate factor; --preset still chooses between a fixed quantiser and a per-slice search.
+            throw ValidationError("--crf \(crf) does not apply to --codec prores: ProRes 4444 is written at a fixed, near-lossless quality; leave out --crf (--preset slow or slower searches each slice's quantiser instead)")
+        }
         if let bitDepth, bitDepth != 8 && bitDepth != 10 {
             throw ValidationError("--bit-depth \(bitDepth) is not a bit depth MovieMaker writes: expected 8, or 10 with --codec hevc or av1")
         }

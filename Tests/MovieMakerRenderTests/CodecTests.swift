@@ -201,7 +201,8 @@ struct CodecTests {
         for (encoder, path, words) in [(#"{"codec": "h266"}"#, "output.encoder.codec", "did you mean \"h264\""),
                                        (#"{"crf": 55}"#, "output.encoder.crf", "from 0 to 51"),
                                        (#"{"codec": "hevc", "crf": 55}"#, "output.encoder.crf", "hevc's default is 19"),
-                                       (#"{"codec": "hevc", "bitDepth": 9}"#, "output.encoder.bitDepth", "8 or 10")] {
+                                       (#"{"codec": "hevc", "bitDepth": 9}"#, "output.encoder.bitDepth", "8 or 10"),
+                                       (#"{"codec": "proRes4444", "crf": 20}"#, "output.encoder.crf", "does not apply to proRes4444")] {
             do {
                 _ = try read(encoder)
                 Issue.record("\(encoder) was accepted")

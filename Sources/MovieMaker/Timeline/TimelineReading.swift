@@ -716,6 +716,9 @@ extension Timeline.Output {
         if let e = try o.object("encoder", TimelineShapes.encoder) {
             let codec = try e.choice("codec", VideoCodec.self, what: "video codec")
             let crfs = codec?.crfRange ?? 0...51
+            if codec == .proRes4444, e.value("crf") != nil {
+                throw e.fail("crf", "does not apply to proRes4444, which is written at a fixed, near-lossless quality: remove \"crf\" (a \"preset\" of slow or slower searches each slice's quantiser instead)")
+            }
             let bitDepth = try e.int("bitDepth", in: 8...10, hint: " (8, or 10 for hevc and av1)")
             if let bitDepth, bitDepth == 9 { throw e.fail("bitDepth", "must be 8 or 10 (10 for hevc and av1), got 9") }
             encoder = Timeline.EncoderOptions(codec: codec, bitDepth: bitDepth,
