@@ -347,6 +347,16 @@ struct SlideshowCommand: SingleOutputCommand {
             for entry in show.applyCaptions(sheet) {
                 warn("warning: \(url.path), line \(entry.line): no photo named \(entry.name)")
             }
+            // The last row naming a photo wins (CaptionSheet): a second row is usually a copy-paste slip.
+            for photo in show.photos {
+                let file = photo.url.lastPathComponent.lowercased(), stem = photo.url.deletingPathExtension().lastPathComponent.lowercased()
+                let name = { (entry: CaptionSheet.Entry) in (entry.name as NSString).lastPathComponent.lowercased() }
+                var rows = sheet.entries.filter { name($0) == file }
+                if rows.isEmpty { rows = sheet.entries.filter { name($0) == stem } }
+                guard rows.count > 1, let used = rows.last else { continue }
+                let lines = rows.dropLast().map { "\($0.line)" }.joined(separator: ", ")
+                warn("warning: \(url.path), lines \(lines) and \(used.line) \(rows.count > 2 ? "all" : "both") name \(photo.url.lastPathComponent): line \(used.line)'s caption is used")
+            }
         }
         if let title {
             var card = TitleCard(title, subtitle: subtitle, duration: titleDuration)
