@@ -66,6 +66,13 @@ struct ContactSheetCommand: SingleOutputCommand {
         let file = try VideoFile(url: URL(fileURLWithPath: video))
         let rate = file.isVariableFrameRate ? file.standardFrameRate : file.frameRate
         let count = grid.columns * grid.rows
+        let frames = rate.frameCount(for: file.duration)
+        if frames < count {
+            // Tiles then repeat frames (contactSheetTimes): name a grid that shows each frame once.
+            let columns = min(grid.columns, frames), rows = (frames + columns - 1) / columns
+            Terminal.writeError("moviemaker: warning: \(video) has \(frames) frame\(frames == 1 ? "" : "s"), fewer than the \(count) tiles of a \(grid.columns)x\(grid.rows) grid: "
+                                + "frames repeat (--grid \(columns)x\(rows) shows each once)\n")
+        }
         if progress.showsProgress { Terminal.writeError("contact-sheet: drawing \(count) frame\(count == 1 ? "" : "s") of \(video)…\n") }
         let image = try Clip.video(file, withSound: false)
             .contactSheet(columns: grid.columns, rows: grid.rows, width: width,

@@ -89,7 +89,10 @@ struct StillCommand: SingleOutputCommand {
         let time: Time
         if let at {
             guard at < file.duration else {
-                throw ValidationError("--at \(at.seconds) is past the end of \(video), which lasts \(String(format: "%.3f", file.duration.seconds)) s: give a time from 0 to under \(file.duration.clockLabel)")
+                // Seconds to the millisecond: a clock label rounds a short clip's end to 0:00.0.
+                let last = rate.time(ofFrame: max(0, rate.frameCount(for: file.duration) - 1))
+                throw ValidationError("--at \(at.seconds) is past the end of \(video), which lasts \(String(format: "%.3f", file.duration.seconds)) s: "
+                                      + "give a time under that (its last frame starts at \(String(format: "%.3f", last.seconds)) s)")
             }
             time = at
         } else {

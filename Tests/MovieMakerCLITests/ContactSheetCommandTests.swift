@@ -69,4 +69,17 @@ struct ContactSheetCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out.path))
         #expect(folder.contents.filter { $0.contains("partial") }.isEmpty, "no partial file: \(folder.contents)")
     }
+
+    /// A clip with fewer frames than tiles still makes a sheet, and says its frames repeat.
+    @Test func aClipShorterThanTheGridIsWarnedAbout() throws {
+        guard CLI.isBuilt else { return }
+        let (folder, _) = try Self.movie()
+        let short = folder.file("five.mp4")
+        try VideoFixtures.write(Clip.color(.red, duration: Time(value: 5, timescale: 30)), to: short)
+        let r = try CLI.run(["contact-sheet", short.path, "-o", folder.file("sheet.png").path])
+        #expect(r.status == 0 && r.stderr.contains("warning: \(short.path) has 5 frames, fewer than the 16 tiles of a 4x4 grid: frames repeat (--grid 4x2 shows each once)"),
+                "\(r.stderr)")
+        let fits = try CLI.run(["contact-sheet", short.path, "--grid", "5x1", "-o", folder.file("fits.png").path])
+        #expect(fits.status == 0 && !fits.stderr.contains("warning"), "\(fits.stderr)")
+    }
 }

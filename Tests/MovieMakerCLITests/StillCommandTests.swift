@@ -90,6 +90,10 @@ struct StillCommandTests {
         let out = folder.file("thumb.png")
         try VideoFixtures.expectError(["still", video.path, "--at", "-1", "-o", out.path], naming: ["'-1'", "--at", "cannot be negative"], status: 64)
         try VideoFixtures.expectError(["still", video.path, "--at", "2", "-o", out.path], naming: ["--at 2", "past the end", "2.000 s"], status: 64)
+        // A one-frame clip's end is said to the millisecond, not rounded to 0:00.0.
+        let one = folder.file("one.mp4")
+        try VideoFixtures.write(Clip.color(.red, duration: Time(value: 1, timescale: 30)), to: one)
+        try VideoFixtures.expectError(["still", one.path, "--at", "0.5", "-o", out.path], naming: ["lasts 0.033 s", "its last frame starts at 0.000 s"], status: 64)
         try VideoFixtures.expectError(["still", video.path, "--at", "soon", "-o", out.path], naming: ["'soon'", "0:04.2"], status: 64)
         try VideoFixtures.expectError(["still", video.path, "--at", "0:75", "-o", out.path], naming: ["'0:75'"], status: 64)
         try VideoFixtures.expectError(["still", video.path, "-o", folder.file("thumb.mp4").path], naming: ["-o thumb.png"], status: 64)
