@@ -159,7 +159,7 @@ struct MCPTools: Sendable {
             }
             let (composition, _) = try compose(arguments)
             try composition.checkStickers()
-            return "valid: \(composition.width)x\(composition.height) at \(composition.frameRate) fps, \(String(format: "%.3f", composition.duration.seconds)) s (\(composition.frameCount) frames)"
+            return "valid: \(composition.lengthDescription)"
                 + composition.warnings.map { "\nwarning: \($0)" }.joined()
         } catch let failure as Failure {
             throw failure

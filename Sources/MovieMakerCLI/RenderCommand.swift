@@ -530,8 +530,7 @@ struct ValidateCommand: ParsableCommand {
         // with its JSON path rather than by the render.
         do { try composition.checkStickers() } catch { throw DescriptionError(file: description.spec, error: error) }
         for warning in composition.warnings { Terminal.writeError("moviemaker: warning: \(warning)\n") }
-        Terminal.printLine("\(description.spec): valid: \(composition.width)x\(composition.height) at \(composition.frameRate) fps, "
-                           + String(format: "%.3f s (%d frames), ", composition.duration.seconds, composition.frameCount) + counts)
+        Terminal.printLine("\(description.spec): valid: \(composition.lengthDescription), " + counts)
     }
 }
 

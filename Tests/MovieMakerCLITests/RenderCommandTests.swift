@@ -208,6 +208,12 @@ struct RenderCommandTests {
         #expect(check.stdout.contains("video decoders needed: 2"), "\(check.stdout)")
         let valid = try CLI.run(["validate", spec.path])
         #expect(valid.status == 0 && valid.stdout.contains("valid: 640x480 at 15 fps, 2.333 s (35 frames), 2 tracks, 3 items"), "\(valid.stdout)\(valid.stderr)")
+        // A length that is not whole frames is given as the movie will last, and as described.
+        let ragged = folder.file("ragged.json")
+        try #"{"version": 1, "output": {"size": "320x240", "fps": 30}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": 1.01}]}]}"#
+            .write(to: ragged, atomically: true, encoding: .utf8)
+        let raggedValid = try CLI.run(["validate", ragged.path])
+        #expect(raggedValid.status == 0 && raggedValid.stdout.contains("valid: 320x240 at 30 fps, 1.033 s (31 frames, the 1.010 s described rounded up to whole frames)"), "\(raggedValid.stdout)\(raggedValid.stderr)")
     }
 
     @Test("-o naming one of the description's inputs (or the description) is refused before any work, the input untouched")

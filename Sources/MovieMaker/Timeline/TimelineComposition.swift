@@ -216,9 +216,18 @@ public struct TimelineComposition: Sendable {
         }
     }
 
+    /// The movie's size, rate and length as `validate`, `--check` and the MCP tools say it: the length
+    /// of its whole frames (`640x480 at 15 fps, 2.333 s (35 frames)`), and the length described
+    /// when that is not whole frames, since the movie written lasts the former.
+    package var lengthDescription: String {
+        let written = frameRate.time(ofFrame: frameCount)
+        return "\(width)x\(height) at \(frameRate) fps, \(Self.seconds(written)) s (\(frameCount) frames"
+            + (written == duration ? ")" : ", the \(Self.seconds(duration)) s described rounded up to whole frames)")
+    }
+
     /// The plan as text: the settings, then one line per item (`0.000–3.000 s  tracks[0].items[0]  title "Lisbon"`).
     package var planDescription: String {
-        var lines = ["\(width)x\(height) at \(frameRate) fps, \(Self.seconds(frameRate.time(ofFrame: frameCount))) s (\(frameCount) frames\(frameRate.time(ofFrame: frameCount) == duration ? "" : ", the \(Self.seconds(duration)) s described rounded up to whole frames")); \(encoderSettings.codec?.rawValue ?? "x264") \(encoderSettings.lossless ? "lossless (qp 0)" : "crf \(encoderSettings.crf(for: encoderSettings.codec ?? .h264))") \(encoderSettings.preset.rawValue); video decoders needed: \(videoDecoders)"]
+        var lines = ["\(lengthDescription); \(encoderSettings.codec?.rawValue ?? "x264") \(encoderSettings.lossless ? "lossless (qp 0)" : "crf \(encoderSettings.crf(for: encoderSettings.codec ?? .h264))") \(encoderSettings.preset.rawValue); video decoders needed: \(videoDecoders)"]
         if let soundtrack {
             let target = soundtrack.loudnessTarget.map { ", normalised to \(SpecObject.show($0)) LUFS" } ?? ""
             lines.append("sound: \(soundtrack.tracks.count) sound\(soundtrack.tracks.count == 1 ? "" : "s") mixed\(target)")
