@@ -311,6 +311,16 @@ import MovieMakerTestSupport
             #expect(error.location?.jsonPath == "tracks[0].items[0].durration")
             #expect(error.message.contains("did you mean \"duration\""), "\(error)")
         }
+        // Kinds starting with a vowel take "an": "an audio item", "an overlay track".
+        for (json, words) in [(#"{"version": 1, "tracks": [{"kind": "audio", "items": [{"type": "audio", "file": "a.mp3"}]}]}"#, "in an audio item"),
+                              (#"{"version": 1, "tracks": [{"kind": "overlay", "item": []}]}"#, "in an overlay track")] {
+            do {
+                _ = try Timeline(jsonText: json)
+                Issue.record("accepted \(json)")
+            } catch {
+                #expect(error.message.contains(words), "\(error)")
+            }
+        }
     }
 
     @Test("a misspelt slot name is answered with the nearest slot of the right kind; two neighbours swapped count as one slip")

@@ -291,7 +291,7 @@ final class FilterGraph {
             guard let filter = avfilter_get_by_name(name), avfilter_filter_pad_count(filter, 0) > 0 else { return false }
             return avfilter_pad_get_type(filter.pointee.inputs, 0) != media
         }) {
-            fix = "the filter \(other) does not take \(kind) frames, and this graph filters \(kind): use a \(kind) filter"
+            fix = "the filter \(other) does not take \(kind) frames, and this graph filters \(kind): use \(kind == "audio" ? "an" : "a") \(kind) filter"
         } else {
             fix = "check the options of \(names.joined(separator: ", ")) (ffmpeg -h filter=NAME lists them and their ranges)"
         }

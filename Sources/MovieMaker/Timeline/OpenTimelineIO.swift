@@ -375,7 +375,7 @@ extension OpenTimelineIO {
             for (i, child) in children.enumerated() {
                 let path = stackPath.appending("children").appending(i)
                 guard schema(child)?.hasPrefix("Track.") == true else {
-                    warnings.append("\(path): a \(schema(child) ?? child.kindName) directly in the stack is not a track; kept under metadata.otio")
+                    warnings.append("\(path): \(schema(child).map(SpecObject.article) ?? child.kindName) directly in the stack is not a track; kept under metadata.otio")
                     var unmapped = timeline.metadata["otio"]?.objectValue ?? [:]
                     unmapped["unmapped"] = .array((unmapped["unmapped"]?.arrayValue ?? []) + [child])
                     timeline.metadata["otio"] = .object(unmapped)
@@ -483,7 +483,7 @@ extension OpenTimelineIO {
                 }
                 if let t = pending {
                     if pieces.isEmpty || kind != .video {
-                        warnings.append("\(t.path): a transition \(pieces.isEmpty ? "before the first item" : "on a \(kind.rawValue) track") is dropped")
+                        warnings.append("\(t.path): a transition \(pieces.isEmpty ? "before the first item" : "on \(SpecObject.article(kind.rawValue)) track") is dropped")
                     } else {
                         transitions[pieces.count - 1] = t.transition
                     }
@@ -531,7 +531,7 @@ extension OpenTimelineIO {
         mutating func other(_ child: JSONValue, schema s: String, at p: JSONPath, kind: Timeline.Track.Kind,
                             pieces: inout [Piece], position: inout Time) throws(MovieMakerError) {
             var kept: [String: JSONValue] = [:]
-            keep(child, in: &kept, at: p, what: "a \(s.isEmpty ? child.kindName : s)")
+            keep(child, in: &kept, at: p, what: s.isEmpty ? child.kindName : SpecObject.article(s))
             let d = try range(child["source_range"], at: p.appending("source_range"))?.duration ?? .zero
             if kind == .video, d > .zero {
                 pieces.append(Piece(item: Timeline.Item(.gap(Timeline.Gap(duration: value(d))), metadata: kept), duration: d, sourceStart: nil, speed: .normal))

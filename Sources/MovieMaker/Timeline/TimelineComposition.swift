@@ -652,7 +652,7 @@ struct TimelineCompiler {
             shownPath = path.appending("slot")
             guard let slot = timeline.slots[name] else { throw .invalidDescription(shownPath, "no slot is named \"\(name)\"") }
             guard kinds.contains(slot.kind) else {
-                throw .invalidDescription(shownPath, "the slot \"\(name)\" is a \(slot.kind.rawValue) slot, but this item takes a \(SpecObject.list(kinds.map(\.rawValue))) slot")
+                throw .invalidDescription(shownPath, "the slot \"\(name)\" is \(SpecObject.article(slot.kind.rawValue)) slot, but this item takes \(SpecObject.article(SpecObject.list(kinds.map(\.rawValue)))) slot")
             }
             guard let value = slot.default else {
                 throw .invalidDescription(shownPath, "the slot \"\(name)\" has no default and was not filled: give --slot \(name)=FILE (or --media FILE…)")

@@ -108,7 +108,7 @@ extension SpecObject {
         let itemValue = m.value("item")!
         let itemPath = path.appending(key).appending("item")
         if case let .object(o) = itemValue, case let .string(t)? = o["type"], !Timeline.Split.cellTypes.contains(t) {
-            throw .invalidDescription(itemPath.appending("type"), "a mask cannot be a \(t) item: masks are \(SpecObject.list(Timeline.Split.cellTypes))")
+            throw .invalidDescription(itemPath.appending("type"), "a mask cannot be \(SpecObject.article(t)) item: masks are \(SpecObject.list(Timeline.Split.cellTypes))")
         }
         // Only a track's items are timed by a narration; a mask's would keep the reader's 1 s placeholder.
         if case let .object(o) = itemValue, case .object? = o["duration"] {

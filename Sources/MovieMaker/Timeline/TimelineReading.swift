@@ -120,6 +120,12 @@ struct SpecObject {
         }
     }
 
+    /// `word` after its indefinite article: `a video`, `an audio`, `an overlay` (by its first letter,
+    /// which is right for every item, track and slot kind).
+    static func article(_ word: String) -> String {
+        ("aeiou".contains(word.first?.lowercased() ?? "") ? "an " : "a ") + word
+    }
+
     /// `a, b, c or d` (or `a, b, c and d` with `conjunction: "and"`).
     static func list(_ names: [String], conjunction: String = "or") -> String {
         guard names.count > 1 else { return names.first ?? "nothing" }
@@ -399,7 +405,7 @@ struct SpecObject {
                              + (known.isEmpty ? "declare it under \"slots\"" : "the slots are \(Self.list(known, conjunction: "and"))"))
             }
             guard kinds.contains(slot.kind) else {
-                throw s.fail("slot", "the slot \"\(name)\" is a \(slot.kind.rawValue) slot, but \(what) takes a \(Self.list(kinds.map(\.rawValue))) slot")
+                throw s.fail("slot", "the slot \"\(name)\" is \(SpecObject.article(slot.kind.rawValue)) slot, but \(what) takes \(SpecObject.article(Self.list(kinds.map(\.rawValue)))) slot")
             }
             return .slot(name)
         }
@@ -424,7 +430,7 @@ struct SpecObject {
                 }
                 throw fail(key, "{{\(name)}} names no slot: declare \"\(name)\" under \"slots\" with \"kind\": \"text\"")
             }
-            guard slot.kind == .text else { throw fail(key, "{{\(name)}} names a \(slot.kind.rawValue) slot: only text slots go into text") }
+            guard slot.kind == .text else { throw fail(key, "{{\(name)}} names \(SpecObject.article(slot.kind.rawValue)) slot: only text slots go into text") }
         }
         if let near = pieces.misspelled {
             let fixed = Timeline.suggestedSlotName(for: near)
@@ -447,11 +453,11 @@ struct SpecObject {
             let kind = try s.choice("kind", Timeline.Slot.Kind.self, what: "slot kind")!
             var slot = Timeline.Slot(kind, description: try s.string("description"))
             if let fit = try s.choice("fit", Timeline.Slot.Fit.self, what: "slot fit") {
-                guard kind == .video || kind == .media else { throw s.fail("fit", "only video and media slots have a fit, and this is a \(kind.rawValue) slot") }
+                guard kind == .video || kind == .media else { throw s.fail("fit", "only video and media slots have a fit, and this is \(SpecObject.article(kind.rawValue)) slot") }
                 slot.fit = fit
             }
             if let maxLength = try s.int("maxLength", in: 1 ... 10_000, hint: " characters") {
-                guard kind == .text else { throw s.fail("maxLength", "only text slots have a maxLength, and this is a \(kind.rawValue) slot") }
+                guard kind == .text else { throw s.fail("maxLength", "only text slots have a maxLength, and this is \(SpecObject.article(kind.rawValue)) slot") }
                 slot.maxLength = maxLength
             }
             if let d = s.value("default") {
@@ -635,7 +641,7 @@ extension Timeline.ColorText {
                 }
                 throw .invalidDescription(path, "{{\(name)}} names no slot: declare \"\(name)\" under \"slots\" with \"kind\": \"color\"")
             }
-            guard slot.kind == .color else { throw .invalidDescription(path, "{{\(name)}} names a \(slot.kind.rawValue) slot: a colour needs a color slot") }
+            guard slot.kind == .color else { throw .invalidDescription(path, "{{\(name)}} names \(SpecObject.article(slot.kind.rawValue)) slot: a colour needs a color slot") }
             return
         }
         if isNone {
@@ -656,7 +662,7 @@ extension Timeline.SlotValue {
         switch kind {
         case .video, .photo, .media, .audio:
             guard case .object = v else {
-                throw .invalidDescription(path, "a \(kind.rawValue) slot's default is a file such as {\"file\": \"defaults/a.\(kind == .audio ? "mp3" : kind == .photo ? "jpg" : "mp4")\"}, got \(v.shortDescription)")
+                throw .invalidDescription(path, "\(SpecObject.article(kind.rawValue)) slot's default is a file such as {\"file\": \"defaults/a.\(kind == .audio ? "mp3" : kind == .photo ? "jpg" : "mp4")\"}, got \(v.shortDescription)")
             }
             let f = try SpecObject(v, at: path, shape: TimelineShapes.fileSource, what: "a file {\"file\": path}")
             self = .file(try f.string("file", required: true, nonEmpty: true)!)
@@ -768,7 +774,7 @@ extension Timeline.Track {
             throw .invalidDescription(path.appending("kind"), message)
         }
         let shape = kind == .video ? TimelineShapes.videoTrack : kind == .overlay ? TimelineShapes.overlayTrack : TimelineShapes.audioTrack
-        let t = try SpecObject(value, at: path, shape: shape, what: "a \(kind.rawValue) track")
+        let t = try SpecObject(value, at: path, shape: shape, what: "\(SpecObject.article(kind.rawValue)) track")
         var itemContext = context
         itemContext.trackKind = kind
         let elements = try t.array("items", required: true)
@@ -798,12 +804,12 @@ extension Timeline.Item {
         }
         let kind = context.trackKind
         if kind != .overlay, itemType.type.placement == .overlayTrack {
-            throw .invalidDescription(path.appending("type"), "a \(type) item belongs on an overlay track, placed with \"at\": {\"kind\": \"overlay\", \"items\": [{\"type\": \"\(type)\", …}]}")
+            throw .invalidDescription(path.appending("type"), "\(SpecObject.article(type)) item belongs on an overlay track, placed with \"at\": {\"kind\": \"overlay\", \"items\": [{\"type\": \"\(type)\", …}]}")
         }
         guard let shape = context.splitCell ? TimelineShapes.cellShape(type) : TimelineShapes.itemShape(type, in: kind) else {
             let advice = kind == .audio ? "an audio track holds music and audio items; put pictures on a video or overlay track"
                                         : "\(type) items belong in an audio track: {\"kind\": \"audio\", \"items\": [{\"type\": \"\(type)\", …}]}"
-            throw .invalidDescription(path.appending("type"), "a \(type) item cannot be on a \(kind.rawValue) track: \(advice)")
+            throw .invalidDescription(path.appending("type"), "\(SpecObject.article(type)) item cannot be on \(SpecObject.article(kind.rawValue)) track: \(advice)")
         }
         // Keys a track of another kind would allow get their own explanation.
         if kind == .video, o["at"] != nil {
@@ -821,7 +827,7 @@ extension Timeline.Item {
                 throw .invalidDescription(path.appending("duration"), "a split's cell lasts as long as the split or its own duration: time the split itself by the narration")
             }
             guard shape.has("duration") else {
-                throw .invalidDescription(path.appending("duration"), "a \(type) item has no duration to time by a narration")
+                throw .invalidDescription(path.appending("duration"), "\(SpecObject.article(type)) item has no duration to time by a narration")
             }
             // A slideshow's duration is each photo's time, not the item's length: a narration point there
             // would be a placeholder second per photo.
@@ -833,7 +839,7 @@ extension Timeline.Item {
             placeholder["duration"] = .string("1s")
             value = .object(placeholder)
         }
-        let i = try SpecObject(value, at: path, shape: shape, what: "a \(type) item")
+        let i = try SpecObject(value, at: path, shape: shape, what: "\(SpecObject.article(type)) item")
         let content = try itemType.kind.read(i, type: type, at: path, context).content
         let picture = content.isPicture
         self.init(content, label: try i.string("label"), at: kind == .video ? nil : try i.time("at"),

@@ -52,7 +52,7 @@ extension Timeline {
                     throw .invalidDescription(path, "a color slot takes a colour such as \"#ff8000\" or \"tomato\", got \"\(c.text)\"")
                 }
             default:
-                throw .invalidDescription(path, "the slot \"\(name)\" is a \(slot.kind.rawValue) slot and takes \(Self.what(slot.kind)), got \(value)")
+                throw .invalidDescription(path, "the slot \"\(name)\" is \(SpecObject.article(slot.kind.rawValue)) slot and takes \(Self.what(slot.kind)), got \(value)")
             }
             copy.slots[name]?.default = value
         }
@@ -87,7 +87,7 @@ extension Timeline {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
                 throw .invalidDescription(JSONPath().appending("slots").appending(name),
-                                          "the slot \"\(name)\" is a \(kind.rawValue) slot and takes \(Self.what(kind)), but \"\(text)\" is not a file (no such file: \(url.standardizedFileURL.path))")
+                                          "the slot \"\(name)\" is \(SpecObject.article(kind.rawValue)) slot and takes \(Self.what(kind)), but \"\(text)\" is not a file (no such file: \(url.standardizedFileURL.path))")
             }
             return .file(url.standardizedFileURL.path)
         }

@@ -59,7 +59,7 @@ extension Timeline.Audio: TimelineItemKind {
     ]
 
     static func read(_ i: SpecObject, type: String, at path: JSONPath, _ context: SpecContext) throws(MovieMakerError) -> Self {
-        Timeline.Audio(music: type == "music", try i.source("source", context, kinds: [.audio], what: "a \(type) item"),
+        Timeline.Audio(music: type == "music", try i.source("source", context, kinds: [.audio], what: "\(SpecObject.article(type)) item"),
                        in: try i.time("in"), duration: try i.time("duration", positive: true),
                        volume: try i.volume("volume"), fadeIn: try i.time("fadeIn"), fadeOut: try i.time("fadeOut"),
                        loop: try i.bool("loop"), ducking: try i.bool("ducking"))
@@ -82,7 +82,7 @@ extension Timeline.Audio: TimelineItemKind {
 
     /// Refused when read; a value built in code can still put one on a picture track.
     func compile(_ compiler: inout TimelineCompiler, at path: JSONPath, onOverlay: Bool) throws(MovieMakerError) -> TimelineCompiler.CompiledItem {
-        throw .invalidDescription(path.appending("type"), "a \(typeName) item belongs in an audio track")
+        throw .invalidDescription(path.appending("type"), "\(SpecObject.article(typeName)) item belongs in an audio track")
     }
 
     func mappingFilePaths(_ transform: (String) -> String, items: (Timeline.Item) -> Timeline.Item) -> Self {

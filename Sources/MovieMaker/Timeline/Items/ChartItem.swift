@@ -151,7 +151,7 @@ extension Timeline.Chart: TimelineItemKind {
             }
         } else {
             guard chart.data != nil else {
-                throw .invalidDescription(path, "a \(kind.rawValue) chart needs \"data\": {\"file\": \"sales.csv\"} or rows [[\"name\", \"2019\", \"2020\"], [\"Lisbon\", 12, 15]]")
+                throw .invalidDescription(path, "\(SpecObject.article(kind.rawValue)) chart needs \"data\": {\"file\": \"sales.csv\"} or rows [[\"name\", \"2019\", \"2020\"], [\"Lisbon\", 12, 15]]")
             }
             for key in ["from", "to", "countDuration", "fontSize"] where i.value(key) != nil {
                 throw i.fail(key, "is a counter's; a \(kind.rawValue) chart draws its table (\"data\")")

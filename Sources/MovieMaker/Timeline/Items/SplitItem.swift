@@ -80,7 +80,7 @@ extension Timeline.Split: TimelineItemKind {
         cellContext.splitCell = true
         let cells = try i.array("cells", required: true).mapTyped { (v, p) throws(MovieMakerError) -> Timeline.Item in
             if case let .object(o) = v, case let .string(t)? = o["type"], !cellTypes.contains(t) {
-                throw .invalidDescription(p.appending("type"), "a split's cell cannot be a \(t) item: cells are \(SpecObject.list(cellTypes))")
+                throw .invalidDescription(p.appending("type"), "a split's cell cannot be \(SpecObject.article(t)) item: cells are \(SpecObject.list(cellTypes))")
             }
             return try Timeline.Item(reading: v, at: p, cellContext)
         }
