@@ -36,6 +36,8 @@ final class ProgressReporter {
     private var lastDecile = 0
     private var barShown = false
     private var drewComplete = false
+    /// The destination's extension, lowercased: an animated image is written after its last frame.
+    private let outputExtension: String
 
     /// A reporter for the command `label` writing `output`, choosing the style from `--quiet`/`--silent`,
     /// the terminal and the environment. Plain lines name the output (`title out/a.mp4: 40% …`); the bar,
@@ -46,6 +48,20 @@ final class ProgressReporter {
                                environment: environment)
         self.style = style
         self.label = style == .lines ? [label, output].compactMap { $0 }.joined(separator: " ") : label
+        outputExtension = output.map { ($0 as NSString).pathExtension.lowercased() } ?? ""
+    }
+
+    /// Says that an animated image is now being written: its palettes and encoding come after the
+    /// last frame is drawn and take about as long again, with the bar at 100 %.
+    private func announceFinalPass(frames: Int) {
+        guard style == .bar || style == .lines, ["gif", "webp", "apng"].contains(outputExtension) else { return }
+        let text = "\(label): writing the .\(outputExtension) (\(outputExtension == "gif" ? "palettes, then " : "")\(frames) frames)…"
+        if style == .bar {
+            Terminal.writeError("\r\u{1B}[2K" + text)
+            barShown = true
+        } else {
+            Terminal.writeError(text + "\n")
+        }
     }
 
     /// The style for these conditions: silent wins, then quiet, then a terminal not in CI (`CI` unset,
@@ -159,6 +175,7 @@ final class ProgressReporter {
         attach(to: movie)
         do {
             try body()
+            announceFinalPass(frames: movie.frameCount)
             finish(try movie.finish())
         } catch {
             abandon()

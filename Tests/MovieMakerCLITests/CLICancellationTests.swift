@@ -80,6 +80,28 @@ struct CLICancellationTests {
         #expect(folder.contents == [], "left behind: \(folder.contents)")
     }
 
+    /// A GIF is written after its last frame is drawn (palettes, then every frame again), with the bar
+    /// at 100 %: Ctrl-C then still cancels, and the GIF already there is left byte for byte.
+    @Test func aGIFCancelledWhileItsPaletteIsMadeLeavesTheDestinationAsItWas() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let destination = folder.file("out.gif")
+        let before = try plantExistingFile(destination)
+        let running = try CLI.Running(["title", "Cancel me", "--subtitle", "after the last frame", "--duration", "30", "--size", "320x240",
+                                       "-o", destination.path])
+        guard running.waitForStderr(containing: "writing the .gif (palettes, then 900 frames)") else {
+            let outcome = running.waitForExit()
+            Issue.record("no line announcing the GIF's final pass (status \(outcome.status)): \(outcome.stderr)")
+            return
+        }
+        let sent = running.send(SIGINT)
+        let outcome = running.waitForExit()
+        Self.expectCancelled(outcome, by: SIGINT, in: outcome.exitedAt - sent)
+        #expect(outcome.stderr.contains("\(destination.path) was left as it was"), "\(outcome.stderr)")
+        #expect(try Data(contentsOf: destination) == before)
+        #expect(folder.contents == ["out.gif"], "left behind: \(folder.contents)")
+    }
+
     /// SVT-AV1 printed "Svt[error]: deinit called without sending EOS!" when a render was cancelled:
     /// the encoder is told the input ended before it is freed, so the cancel reads like any other.
     @Test func anAV1RenderCancelledHalfWaySaysOnlyThatItWasCancelled() throws {

@@ -38,6 +38,8 @@ final class AnimatedImageEncoder: FrameEncoder {
     private(set) var sceneStarts: [Int] = [0]
     /// What `maxFileSize` made it at, when the first attempt did not fit.
     private(set) var fit: AnimatedImageFit?
+    /// Checked before each frame of the final pass (set by `finish` on its own thread).
+    private var cancellation: CancellationToken?
     var audio: AudioEncoder? { nil }
 
     init(path: String, codec: VideoCodec, width: Int32, height: Int32, rate: FrameRate, settings: EncoderSettings,
@@ -144,7 +146,11 @@ final class AnimatedImageEncoder: FrameEncoder {
         return attempts
     }
 
-    func finish() throws(MovieMakerError) {
+    func finish(cancellation: CancellationToken?) throws(MovieMakerError) {
+        // The palettes and encoding run after the last frame is drawn, for as long again: Ctrl-C must
+        // stop them too, before the file is moved into place.
+        self.cancellation = cancellation
+        defer { self.cancellation = nil }
         if let sceneDetector {
             try sceneDetector.send(nil)
             self.sceneDetector = nil
@@ -257,6 +263,7 @@ final class AnimatedImageEncoder: FrameEncoder {
                 guard !frames.isEmpty else { palettes.append(palettes.last!); continue }
                 let graph = try FilterGraph(input: input, filters: "\(scale)\(palettegen)", output: .video(pixelFormats: []), threads: 1)
                 for index in frames {
+                    if cancellation?.isCancelled == true { throw .cancelled }
                     let frame = try spool.frame(index)
                     frame.pointer.pointee.pts = Int64(index)
                     try graph.send(frame.pointer)
@@ -301,6 +308,7 @@ final class AnimatedImageEncoder: FrameEncoder {
         }
         var scene = 0
         for index in picked {
+            if cancellation?.isCancelled == true { throw .cancelled }
             let frame = try spool.frame(index)
             frame.pointer.pointee.pts = Int64(index)
             if paletteInput {

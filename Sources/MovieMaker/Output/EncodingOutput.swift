@@ -189,6 +189,8 @@ final class EncodingOutput: MovieOutput {
         do throws(MovieMakerError) {
             try serialConversion?.finish()
             try pipeline.finish()
+            // A cancellation during the encoder's last work leaves the destination as it was.
+            if pipeline.cancellation?.isCancelled == true { throw MovieMakerError.cancelled }
             try destination.moveIntoPlace(from: partial)
         } catch {
             // As discard(): a failed serial conversion leaves the encoder thread waiting for frames (it

@@ -22,8 +22,12 @@ protocol FrameEncoder: AnyObject {
     func writeHeader() throws(MovieMakerError)
     /// Takes one frame (nil drains the encoder).
     func encode(_ frame: UnsafeMutablePointer<AVFrame>?) throws(MovieMakerError)
-    /// Finishes the file: drains, writes the trailer, closes it.
-    func finish() throws(MovieMakerError)
+    /// Finishes the file: drains, writes the trailer, closes it. Long final passes (an animated
+    /// image's palettes and encoding) stop with `.cancelled` once `cancellation` is cancelled.
+    func finish(cancellation: CancellationToken?) throws(MovieMakerError)
 }
 
-extension VideoEncoder: FrameEncoder {}
+extension VideoEncoder: FrameEncoder {
+    // Draining x264's lookahead is short next to the render: the caller checks the token after it.
+    func finish(cancellation: CancellationToken?) throws(MovieMakerError) { try finish() }
+}

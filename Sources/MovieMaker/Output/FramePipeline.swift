@@ -73,7 +73,7 @@ final class FramePipeline: @unchecked Sendable {
     /// Encodes what is queued, flushes the encoder and closes the file.
     func finish() throws(MovieMakerError) {
         try worker.finish()
-        try encoder.finish()
+        try encoder.finish(cancellation: cancellation)
     }
 
     /// Stops without encoding what is queued. The caller deletes the partial file.
