@@ -161,7 +161,8 @@ struct AssembleCommand: ParsableCommand {
         discussion: """
             Every chunk must be in --chunk-dir, rendered from the same description, slots and settings \
             (give the same --slot, --media, --crf, --preset, --lossless and --subtitles as the workers); \
-            chunks of other descriptions or settings there are ignored. A missing chunk is named, with \
+            chunks of other descriptions or settings there are ignored. Chunks are H.264 (another \
+            --codec, or output.encoder.codec, is refused). A missing chunk is named, with \
             the frames it holds. The sound track is rendered once for the whole movie: by the worker of \
             chunk 0 (or a render --sound-track task) into the chunk folder, and copied from there; \
             when it is missing, here. The result has exactly the frames, timestamps and sound of a \
@@ -232,6 +233,7 @@ struct AssembleCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: chunkDir, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw InputError("--chunk-dir \(chunkDir): no such folder (give the folder the workers rendered into)")
         }
+        try RenderCommand.checkChunkable(quality)
         if let chunks, !(1...ChunkPlan.maximumCount).contains(chunks) {
             throw ValidationError("--chunks \(chunks): expected 1…\(ChunkPlan.maximumCount)")
         }

@@ -68,6 +68,9 @@ struct EncoderQualityOptions: ParsableArguments {
 
 /// Reads a codec name: the `VideoCodec` names, any case, and `h265`, `x265`, `prores`.
 enum CodecArgument {
+    /// `codec` as the option takes it (`prores` rather than the description's `proRes4444`).
+    static func name(_ codec: VideoCodec) -> String { codec == .proRes4444 ? "prores" : codec.rawValue }
+
     static func parse(_ text: String) throws(ArgumentValueError) -> VideoCodec {
         let lowered = text.lowercased()
         let aliases: [String: VideoCodec] = ["h265": .hevc, "x265": .hevc, "x264": .h264, "avc": .h264, "prores": .proRes4444,

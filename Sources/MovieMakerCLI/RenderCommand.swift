@@ -276,6 +276,7 @@ struct RenderCommand: ParsableCommand {
                 throw ValidationError("--chunk and --frames write a chunk into --chunk-dir, not a movie: leave out -o and join the chunks with `moviemaker assemble \(Terminal.shellWord(description.spec)) --chunk-dir \(chunking.chunkDir.map(Terminal.shellWord) ?? "DIR") -o movie.mp4`")
             }
             guard !check else { throw ValidationError("--check only checks: leave out --chunk/--frames") }
+            try Self.checkChunkable(quality)
         }
         if let chaptersVTT {
             guard URL(fileURLWithPath: chaptersVTT).pathExtension.lowercased() == "vtt" else {
@@ -305,7 +306,7 @@ struct RenderCommand: ParsableCommand {
             guard subtitles.subtitles == nil && subtitles.captions == nil else {
                 throw ValidationError("--cache does not burn in --subtitles or --captions: put them in the description (a subtitles or captions item)")
             }
-            if let quality = quality.codec, quality != .h264 { throw ValidationError("--cache joins H.264 segments: leave out --codec \(quality.rawValue)") }
+            if let quality = quality.codec, quality != .h264 { throw ValidationError("--cache joins H.264 segments: leave out --codec \(CodecArgument.name(quality))") }
         }
         guard output != nil || hls != nil || check || saveSpec != nil || chunking.isChunked || printChapters || chaptersVTT != nil else {
             throw ValidationError("give -o movie.mp4 to render, --check to only check, --save-spec file.json to save the filled description, --batch rows.csv --output-pattern 'out/{row}.mp4' to render one movie per row, or --chunk K/N --chunk-dir DIR to render one chunk")
@@ -630,10 +631,23 @@ extension RenderCommand {
 
     /// The description (slots filled, subtitles burned in, encoder overrides applied) as a
     /// `DistributedRender` whose chunks are named after the description file.
+    /// Refuses what chunks cannot be: `assemble` joins H.264 chunks without re-encoding them.
+    static func checkChunkable(_ quality: EncoderQualityOptions) throws {
+        if let codec = quality.codec, codec != .h264 {
+            throw ValidationError("--codec \(CodecArgument.name(codec)): chunks are joined as H.264 without re-encoding: leave out --codec (or render \(CodecArgument.name(codec)) on one machine with -o)")
+        }
+    }
+
     static func distributedRender(description: DescriptionOptions, subtitles: SubtitleOptions, crf: Int?, preset: EncoderPreset?,
                                   lossless: Bool, preview: Bool = false, hlsSegment: Time? = nil) throws -> DistributedJob {
         let burnIn = try subtitles.load()
         let timeline = try description.load()
+        if let codec = timeline.output.encoder?.codec, codec != .h264 {
+            // Said before any chunk is rendered: assemble joins H.264 only, and would refuse every chunk.
+            throw DescriptionError(file: description.spec, error: .invalidDescription(
+                JSONPath.root.appending("output").appending("encoder").appending("codec"),
+                "\(codec.rawValue) cannot be rendered in chunks: chunks are joined as H.264 without re-encoding; remove \"codec\" (or give \"h264\") to render in chunks, or render \(codec.rawValue) on one machine with -o"))
+        }
         var options = Timeline.RenderOptions(mediaFolder: description.url.deletingLastPathComponent(), preview: preview, crf: crf, preset: preset)
         options.lossless = lossless
         let composition = try description.compose(timeline, options: options)

@@ -41,6 +41,7 @@ struct ChunkCommandTests {
             (["--sound-track", "--chunk", "0/4", "--chunk-dir", "c"], "renders the sound track alone"),
             (["--sound-track"], "add --chunk-dir DIR"),
             (["--sound-track", "--no-sound-track", "--chunk-dir", "c"], "not both"),
+            (["--chunk", "0/2", "--chunk-dir", "c", "--codec", "hevc"], "--codec hevc: chunks are joined as H.264"),
         ]
         for (arguments, message) in cases {
             let r = try CLI.run(["render", spec] + arguments, in: folder.url)
@@ -48,6 +49,19 @@ struct ChunkCommandTests {
         }
         let noFolder = try CLI.run(["assemble", spec, "--chunk-dir", "nowhere", "-o", "x.mp4"], in: folder.url)
         #expect(noFolder.status == 64 && noFolder.stderr.contains("--chunk-dir nowhere: no such folder"), "\(noFolder.stderr)")
+        let otherCodec = try CLI.run(["assemble", spec, "--chunk-dir", ".", "--codec", "vp9", "-o", "x.mp4"], in: folder.url)
+        #expect(otherCodec.status == 64 && otherCodec.stderr.contains("--codec vp9: chunks are joined as H.264"), "\(otherCodec.stderr)")
+        // A description asking for another codec is refused at its JSON path before any chunk is made.
+        let hevc = folder.file("hevc.json")
+        try Self.spec.replacingOccurrences(of: #""fps": 30}"#, with: #""fps": 30, "encoder": {"codec": "hevc"}}"#)
+            .write(to: hevc, atomically: true, encoding: .utf8)
+        for arguments in [["render", hevc.path, "--chunk", "0/2", "--chunk-dir", "hc"], ["assemble", hevc.path, "--chunk-dir", ".", "-o", "x.mp4"]] {
+            let r = try CLI.run(arguments, in: folder.url)
+            #expect(r.status == 64 && r.stderr.contains("hevc.json: output.encoder.codec: hevc cannot be rendered in chunks"), "\(arguments): \(r.stderr)")
+        }
+        let made = (try? FileManager.default.contentsOfDirectory(atPath: folder.file("hc").path)) ?? []
+        #expect(made.isEmpty, "no chunk of an HEVC description: \(made)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("x.mp4").path))
         let help = try CLI.help(["assemble"])
         #expect(help.status == 0 && help.stdout.contains("--chunk-dir") && help.stdout.contains("without re-encoding"))
     }

@@ -363,5 +363,14 @@ struct DistributedRenderTests {
         try a.assemble(from: folder.url, to: folder.file("c.mp4"))
         #expect(try decodeAll(folder.file("c.mp4")).count == 60)
         #expect(throws: MovieMakerError.self) { try DistributedRender(clip: clip, width: 320, height: 240, rate: 30, name: "../c", identity: "v1") }
+        // Chunks are joined as H.264: another codec is refused when the render is made, not at assembly.
+        var hevc = EncoderSettings()
+        hevc.codec = .hevc
+        do {
+            _ = try DistributedRender(clip: clip, width: 320, height: 240, rate: 30, settings: hevc, name: "c", identity: "v1")
+            Issue.record("an HEVC distributed render was accepted")
+        } catch {
+            #expect(error.code == .invalidSetting && error.message.contains("hevc") && error.message.contains("one machine"), "\(error.message)")
+        }
     }
 }

@@ -77,7 +77,7 @@ public struct DistributedRender: Sendable {
     /// and videos (fonts, LUTs, stickers), so changing one changes the chunks' names.
     ///
     /// Throws `.notEncodable` when the clip holds a closure and no `identity` is given, and
-    /// `.invalidSetting` for a bad name; size, rate and settings are checked as `MovieMaker` checks them
+    /// `.invalidSetting` for a bad name or a codec other than H.264; size, rate and settings are checked as `MovieMaker` checks them
     /// when a chunk is rendered.
     ///
     /// `hlsSegmentDuration`, for a render assembled into an HLS stream (`assemble(from:toHLS:)`): chunks
@@ -88,6 +88,11 @@ public struct DistributedRender: Sendable {
                 identity: String? = nil, inputFiles: [URL] = [], hlsSegmentDuration: Time? = nil) throws(MovieMakerError) {
         guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
             throw .invalidSetting(.chunk, value: "name \"\(name)\"", expected: "a file name stem without \"/\" that does not start with \".\", e.g. \"film\"")
+        }
+        // Chunks are joined without re-encoding, and only H.264's joins are checked and stitched here.
+        if let codec = settings.codec, codec != .h264 {
+            throw .invalidSetting(.videoCodec, value: codec.rawValue,
+                                  expected: "h264 for a render split into chunks (they are joined as H.264 without re-encoding); render \(codec.rawValue) on one machine")
         }
         var settings = settings
         if let segment = hlsSegmentDuration { settings.hlsSegmentFrames = try MovieMaker.segmentFrames(segment, rate: rate) }
