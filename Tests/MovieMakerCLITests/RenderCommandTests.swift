@@ -519,7 +519,7 @@ final class LockedBox<Value>: @unchecked Sendable {
 struct CodecOptionTests {
     static let spec = #"{"version": 1, "output": {"size": "128x96", "fps": 10}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "teal", "duration": "1s"}]}]}"#
 
-    @Test("--codec hevc --bit-depth 10 writes 10-bit HEVC tagged hvc1; --codec av1 overrides a description's h264; bad values name the option")
+    @Test("--codec hevc --bit-depth 10 writes 10-bit HEVC tagged hvc1 (in HLS too); --codec av1 overrides a description's h264; bad values name the option")
     func codecOption() throws {
         guard CLI.isBuilt, FFTools.available else { return }
         let folder = try TemporaryFolder()
@@ -530,6 +530,12 @@ struct CodecOptionTests {
         let s = try FFTools.videoStream(folder.file("teal.mp4"))
         #expect(s["codec_name"] as? String == "hevc" && s["pix_fmt"] as? String == "yuv420p10le" && s["codec_tag_string"] as? String == "hvc1"
                 && s["nb_read_frames"] as? String == "10", "\(s)")
+        // An HLS stream's HEVC is tagged hvc1 too: Apple's players, HLS's main audience, need it.
+        let stream = folder.url.appendingPathComponent("stream")
+        let hls = try CLI.run(["render", spec.path, "--hls", stream.path, "--codec", "hevc", "-q"])
+        #expect(hls.status == 0, "\(hls.stderr)")
+        let h = try FFTools.videoStream(stream.appendingPathComponent("init.mp4"), countFrames: false)
+        #expect(h["codec_name"] as? String == "hevc" && h["codec_tag_string"] as? String == "hvc1", "\(h)")
         let av1 = try CLI.run(["render", spec.path, "-o", folder.file("teal.webm").path, "--codec", "AV1", "-q"])
         #expect(av1.status == 0, "\(av1.stderr)")
         #expect(try FFTools.videoStream(folder.file("teal.webm"))["codec_name"] as? String == "av1")

@@ -110,7 +110,7 @@ final class VideoEncoder {
         try video.open(options: Self.encoderOptions(videoCodec, settings: settings),
                        operation: "avcodec_open2 (\(encoderName) \(width)×\(height) @ \(rate) fps)")
         try video.describe(borrowedStream)
-        if videoCodec == .hevc && (container == .mp4 || container == .mov) {
+        if videoCodec == .hevc && (container == .mp4 || container == .mov || container == .hls) {
             // `hvc1` (parameter sets only in the sample entry) rather than libavformat's `hev1`:
             // QuickTime and Safari play only `hvc1`.
             borrowedStream.pointee.codecpar.pointee.codec_tag = Self.hvc1
