@@ -374,6 +374,9 @@ struct RenderCommand: ParsableCommand {
         if batching.isBatch { return try runBatch(options) }
         let burnIn = try subtitles.load()
         let timeline = try description.load()
+        if cache != nil && quality.codec == nil {
+            try Self.checkH264(timeline, description, "cannot be rendered incrementally: --cache joins H.264 segments without re-encoding", else: "leave out --cache")
+        }
         let composition = try description.compose(timeline, options: options)
         let end = composition.frameRate.time(ofFrame: composition.frameCount)
         // --save-spec and --chapters-vtt: never over a file the description or the command reads, and,
@@ -631,6 +634,15 @@ extension RenderCommand {
 
     /// The description (slots filled, subtitles burned in, encoder overrides applied) as a
     /// `DistributedRender` whose chunks are named after the description file.
+    /// Refuses a description whose `output.encoder.codec` is not H.264 for work that joins H.264 pieces
+    /// (`why`), at the key's JSON path, saying to remove it or `otherwise`.
+    static func checkH264(_ timeline: Timeline, _ description: DescriptionOptions, _ why: String, else otherwise: String) throws {
+        guard let codec = timeline.output.encoder?.codec, codec != .h264 else { return }
+        throw DescriptionError(file: description.spec, error: .invalidDescription(
+            JSONPath.root.appending("output").appending("encoder").appending("codec"),
+            "\(codec.rawValue) \(why); remove \"codec\" (or give \"h264\"), or \(otherwise)"))
+    }
+
     /// Refuses what chunks cannot be: `assemble` joins H.264 chunks without re-encoding them.
     static func checkChunkable(_ quality: EncoderQualityOptions) throws {
         if let codec = quality.codec, codec != .h264 {
@@ -642,12 +654,8 @@ extension RenderCommand {
                                   lossless: Bool, preview: Bool = false, hlsSegment: Time? = nil) throws -> DistributedJob {
         let burnIn = try subtitles.load()
         let timeline = try description.load()
-        if let codec = timeline.output.encoder?.codec, codec != .h264 {
-            // Said before any chunk is rendered: assemble joins H.264 only, and would refuse every chunk.
-            throw DescriptionError(file: description.spec, error: .invalidDescription(
-                JSONPath.root.appending("output").appending("encoder").appending("codec"),
-                "\(codec.rawValue) cannot be rendered in chunks: chunks are joined as H.264 without re-encoding; remove \"codec\" (or give \"h264\") to render in chunks, or render \(codec.rawValue) on one machine with -o"))
-        }
+        // Said before any chunk is rendered: assemble joins H.264 only, and would refuse every chunk.
+        try checkH264(timeline, description, "cannot be rendered in chunks: chunks are joined as H.264 without re-encoding", else: "render it on one machine with -o")
         var options = Timeline.RenderOptions(mediaFolder: description.url.deletingLastPathComponent(), preview: preview, crf: crf, preset: preset)
         options.lossless = lossless
         let composition = try description.compose(timeline, options: options)

@@ -67,6 +67,11 @@ struct RenderCacheTests {
         try "1\n00:00:00,000 --> 00:00:01,000\nHi\n".write(to: folder.file("s.srt"), atomically: true, encoding: .utf8)
         let subtitles = try CLI.run(["render", spec.path, "-o", folder.file("x.mp4").path, "--cache", folder.file("c").path, "--subtitles", folder.file("s.srt").path])
         #expect(subtitles.status == 64 && subtitles.stderr.contains("--cache does not burn in"), "\(subtitles.stderr)")
+        let hevc = folder.file("hevc.json")
+        try Self.spec(title: "One").replacingOccurrences(of: #""preset": "ultrafast"}"#, with: #""preset": "ultrafast", "codec": "hevc"}"#)
+            .write(to: hevc, atomically: true, encoding: .utf8)
+        let described = try CLI.run(["render", hevc.path, "-o", folder.file("x.mp4").path, "--cache", folder.file("c").path])
+        #expect(described.status == 64 && described.stderr.contains("hevc.json: output.encoder.codec: hevc cannot be rendered incrementally"), "\(described.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("x.mp4").path) && !FileManager.default.fileExists(atPath: folder.file("c").path))
     }
 }

@@ -126,6 +126,20 @@ import MovieMakerTestSupport
         #expect { try clip.contactSheet(columns: 10, rows: 1, width: 300) } throws: { error in
             (error as? MovieMakerError)?.setting == .contactSheetWidth && "\(error)".contains("300") && "\(error)".contains("364")
         }
+        // 50 columns: the narrowest width named fits (its gaps grow with it), and the example is within the range.
+        do {
+            _ = try ContactSheetLayout(columns: 50, rows: 1, width: 1600, aspectRatio: 16.0 / 9.0)
+            Issue.record("50 columns fitted in 1600 pixels")
+        } catch {
+            let numbers = error.expected.map { $0.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) } } ?? []
+            #expect(numbers.count >= 4, "\(error)")
+            if numbers.count >= 4 {
+                let (least, example) = (numbers[0], numbers[3])
+                #expect(throws: Never.self) { try ContactSheetLayout(columns: 50, rows: 1, width: least, aspectRatio: 16.0 / 9.0) }
+                #expect(throws: MovieMakerError.self) { try ContactSheetLayout(columns: 50, rows: 1, width: least - 1, aspectRatio: 16.0 / 9.0) }
+                #expect(example >= least && example <= MovieMaker.maximumSide, "\(error)")
+            }
+        }
         #expect { try clip.firstVisibleTime(width: 0, height: 10) } throws: { ($0 as? MovieMakerError)?.setting == .visibleFrameSearch }
         #expect { try clip.firstVisibleTime(within: .zero) } throws: { ($0 as? MovieMakerError)?.setting == .visibleFrameSearch }
     }

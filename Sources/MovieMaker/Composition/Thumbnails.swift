@@ -168,9 +168,12 @@ package struct ContactSheetLayout: Sendable, Hashable {
         let gap = max(4, width / 100)
         let tileWidth = (width - gap * (columns + 1)) / columns
         guard width <= MovieMaker.maximumSide, tileWidth >= 32 else {
-            let least = 32 * columns + max(4, width / 100) * (columns + 1)
+            // The gap grows with the width, so the narrowest width that fits is searched for.
+            var least = 32 * columns + 4 * (columns + 1)
+            while least < MovieMaker.maximumSide && (least - max(4, least / 100) * (columns + 1)) / columns < 32 { least += 1 }
+            let example = min(MovieMaker.maximumSide, max(1600, (least + 99) / 100 * 100))
             throw .invalidSetting(.contactSheetWidth, value: "\(width)",
-                                  expected: "a width from \(least) (32 pixels a tile for \(columns) columns) to \(MovieMaker.maximumSide) pixels, e.g. 1600")
+                                  expected: "a width from \(least) (32 pixels a tile for \(columns) columns) to \(MovieMaker.maximumSide) pixels, e.g. \(example)")
         }
         let tileHeight = max(1, Int((Double(tileWidth) / aspectRatio).rounded()))
         let fontSize = max(9, min(40, Double(tileWidth) / 12).rounded())

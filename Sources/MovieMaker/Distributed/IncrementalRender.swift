@@ -41,10 +41,13 @@ extension TimelineComposition {
     package func renderIncrementally(to url: URL, cache: URL, segmentDuration: Time = defaultSegmentDuration,
                                      cancellation: CancellationToken? = nil,
                                      progress: ((RenderProgress) -> Void)? = nil) throws -> IncrementalRenderSummary {
-        guard encoderSettings.codec == nil || encoderSettings.codec == .h264,
-              let container = Container(fileExtension: url.pathExtension), [.mp4, .mov, .mkv].contains(container) else {
-            throw MovieMakerError.invalidSetting(.segmentDuration, value: "an incremental render to .\(url.pathExtension)\(encoderSettings.codec.map { " (\($0.rawValue))" } ?? "")",
-                                                 expected: "H.264 in .mp4, .mov or .mkv (segments are joined without re-encoding)")
+        if let codec = encoderSettings.codec, codec != .h264 {
+            throw MovieMakerError.invalidSetting(.videoCodec, value: codec.rawValue,
+                                                 expected: "h264 for an incremental render (its segments are joined as H.264 without re-encoding)")
+        }
+        guard let container = Container(fileExtension: url.pathExtension), [.mp4, .mov, .mkv].contains(container) else {
+            // Its segments are joined without re-encoding, into the containers that take H.264 as it is.
+            throw MovieMakerError.unsupportedContainer(extension: url.pathExtension, supported: ["mp4", "mov", "mkv"])
         }
         do {
             try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)

@@ -84,8 +84,10 @@ public enum Container: String, Sendable, CaseIterable {
         }
         guard videoCodecs.contains(requested) else {
             let holders = [Container.mp4, .mov, .mkv, .webm].filter { $0.videoCodecs.contains(requested) }.map { ".\($0.rawValue)" }
-            throw .invalidSetting(.videoCodec, value: "\(requested.rawValue) in .\(ext)",
-                                  expected: "a codec .\(ext) holds (\(videoCodecs.map(\.rawValue).joined(separator: ", ")))" + (holders.isEmpty ? "" : ", or a \(holders.joined(separator: "/")) file for \(requested.rawValue)"))
+            // An HLS stream is a folder: it has no extension to name.
+            let box = self == .hls ? "an HLS stream" : ".\(ext)"
+            throw .invalidSetting(.videoCodec, value: "\(requested.rawValue) in \(box)",
+                                  expected: "one of the codecs \(box) holds (\(videoCodecs.map(\.rawValue).joined(separator: ", ")))" + (holders.isEmpty ? "" : ", or a \(holders.joined(separator: "/")) file for \(requested.rawValue)"))
         }
         if transparency && !requested.holdsAlpha {
             throw .invalidSetting(.videoCodec, value: requested.rawValue,
