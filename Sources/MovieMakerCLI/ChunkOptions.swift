@@ -250,6 +250,8 @@ struct AssembleCommand: ParsableCommand {
         if let chunk = try? FileManager.default.contentsOfDirectory(atPath: chunkDir).first(where: { FileIdentity.same(output, chunkDir + "/" + $0) }) {
             throw InputError("-o \(output) is the chunk \(chunk): write the movie outside the chunk folder's chunks")
         }
+        // The chunks are checked first: a folder of other settings' chunks is said before any sound is rendered.
+        _ = try job.render.chunkSequence(in: URL(fileURLWithPath: chunkDir), chunks: chunks)
         if progress.showsSummary {
             switch job.render.soundTrackStatus(in: URL(fileURLWithPath: chunkDir)) {
             case .silent: break

@@ -309,6 +309,7 @@ public struct DistributedRender: Sendable {
     /// `.chunksMissing` naming every missing chunk.
     package func chunkSequence(in folder: URL, chunks count: Int? = nil) throws(MovieMakerError) -> [(frames: Range<Int>, url: URL)] {
         let (found, ignored) = chunks(in: folder)
+        if found.isEmpty { throw .noChunks(folder: folder.path, frameCount: frameCount, ignored: ignored) }
         var plan: ChunkPlan?
         if let count {
             plan = try self.plan(chunks: count)

@@ -366,6 +366,19 @@ extension MovieMakerError {
                                location: Location(file: folder), reason: "missing chunks", value: missing.joined(separator: ", "))
     }
 
+    /// Assembling a chunked render in `folder` found not one chunk of this movie; `ignored` chunk files
+    /// there belong to other descriptions, media or settings (the usual cause: the workers and the
+    /// assembly were given different options).
+    package static func noChunks(folder: String, frameCount: Int, ignored: Int) -> MovieMakerError {
+        let message = ignored == 0
+            ? "no chunk of this movie (\(frameCount) frames) is in \(folder): render them with `moviemaker render SPEC --chunk K/N --chunk-dir \(folder)` (K from 0 to N-1), then assemble"
+            : "none of the \(ignored) chunk file\(ignored == 1 ? "" : "s") in \(folder) is of this movie as it is described and set now: "
+                + "\(ignored == 1 ? "it was" : "they were") rendered from another version of the description or its media, or with other options "
+                + "(the workers and assemble need the same --slot, --media, --crf, --preset, --lossless and --subtitles; chunks rendered with --segment are joined with assemble --hls); "
+                + "give assemble the workers' options, or render the chunks again"
+        return MovieMakerError(code: .chunksMissing, message: message, location: Location(file: folder), reason: "no chunks of this movie", value: folder)
+    }
+
     /// The chunk file `path` cannot be joined to the movie: `reason` says why (unreadable, a different
     /// frame count than its name says, or encoded differently from the first chunk).
     package static func chunkMismatch(path: String, reason: String) -> MovieMakerError {
