@@ -41,6 +41,20 @@ struct TranscribeCommandTests {
         let f = try CLI.run(["transcribe", movie.path, "-o", free.path, "-q"])
         try #require(f.status == 0, "\(f.stderr)")
         #expect(!(try Transcript(contentsOf: free).words.isEmpty))
+        #expect(!r.stderr.contains("warning") && !f.stderr.contains("warning"), "speech is not called silent: \(r.stderr)\(f.stderr)")
+    }
+
+    @Test("a script placed on a silent sound is still written, with a warning that its words are only spread over it")
+    func aSilentSoundIsWarnedAbout() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let quiet = folder.file("quiet.wav")
+        try ProceduralSound(duration: 3) { _ in 0 }.writeWAV(to: quiet)
+        try "hello world".write(to: folder.file("s.txt"), atomically: true, encoding: .utf8)
+        let out = folder.file("quiet.json")
+        let r = try CLI.run(["transcribe", quiet.path, "--text", folder.file("s.txt").path, "-o", out.path, "-q"])
+        #expect(r.status == 0 && r.stderr.contains("warning: \(quiet.path) is silent (nothing above -50 dB): the words of"), "\(r.stderr)")
+        #expect(try Transcript(contentsOf: out).words.count == 2)
     }
 
     @Test("errors: no audio stream, a missing --text, a non-JSON -o, a text without words exit 64; a missing model names pocketsphinx-en-us; nothing is written")
