@@ -63,6 +63,9 @@ struct ContactSheetCommand: SingleOutputCommand {
 
     func run() throws {
         let reporter = ProgressReporter(label: "contact-sheet", output: output.output, options: progress)
+        if StillCommand.photo(at: video) != nil {
+            throw InputError("\(video) is a photo: a contact sheet shows a video's frames (to save the photo upright as a PNG: moviemaker still \(Terminal.shellWord(video)) -o photo.png)")
+        }
         let file = try VideoFile(url: URL(fileURLWithPath: video))
         let rate = file.isVariableFrameRate ? file.standardFrameRate : file.frameRate
         let count = grid.columns * grid.rows

@@ -57,7 +57,7 @@ struct StillCommand: SingleOutputCommand {
     static let searchSpan: Time = 10
 
     /// The video.
-    @Argument(help: ArgumentHelp("The video file.", valueName: "video"))
+    @Argument(help: ArgumentHelp("The video file (or a photo, saved upright as its EXIF orientation says).", valueName: "video"))
     var video: String
 
     /// When the frame is.
@@ -80,8 +80,26 @@ struct StillCommand: SingleOutputCommand {
         guard FileManager.default.fileExists(atPath: video) else { throw InputError("\(video): no such file") }
     }
 
+    /// The photo at `path` (a still image the photo decoder reads, not a GIF, which may move), or nil
+    /// for anything else. FFmpeg would read a JPEG as a one-frame video, ignoring its EXIF orientation.
+    static func photo(at path: String) -> PhotoInfo? {
+        guard let info = try? PhotoDecoder.info(URL(fileURLWithPath: path)), info.format != .gif else { return nil }
+        return info
+    }
+
     func run() throws {
         let reporter = ProgressReporter(label: "still", output: output.output, options: progress)
+        if let photo = Self.photo(at: video) {
+            // A photo is drawn upright, as every other command shows it, at its size (within the largest frame).
+            if let at, at > .zero { throw ValidationError("--at \(at.seconds): \(video) is a photo, one picture: leave out --at") }
+            let scale = min(1, Double(MovieMaker.maximumSide) / Double(max(photo.width, photo.height)))
+            let width = size?.width ?? max(1, Int((Double(photo.width) * scale).rounded()))
+            let height = size?.height ?? max(1, Int((Double(photo.height) * scale).rounded()))
+            let canvas = try Clip.photo(photo.url, duration: 1, fit: .fill).still(at: .zero, width: width, height: height, rate: 30)
+            try Interruption.shared.writePNG(canvas, to: output.url)
+            reporter.finishStill(url: output.url, width: width, height: height)
+            return
+        }
         let file = try VideoFile(url: URL(fileURLWithPath: video))
         let clip = Clip.video(file, withSound: false)
         let rate = file.isVariableFrameRate ? file.standardFrameRate : file.frameRate

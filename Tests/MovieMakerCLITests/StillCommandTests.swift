@@ -84,6 +84,27 @@ struct StillCommandTests {
         #expect(psnr(px, try Self.png(at)) == .infinity, "the first visible frame is frame 20")
     }
 
+    /// A photo is saved upright, as its EXIF orientation says (FFmpeg would read a JPEG as a sideways
+    /// one-frame video); a contact sheet of a photo is refused, pointing here.
+    @Test func aPhotoIsSavedUprightAndAContactSheetOfOneIsRefused() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        // Stored 72×96, red on the left, blue on the right; orientation 6 turns it a quarter clockwise,
+        // so it shows 96×72 with red on top.
+        let stored = RGBAPicture(width: 72, height: 96) { x, _ in x < 36 ? (230, 20, 20, 255) : (20, 20, 230, 255) }
+        let photo = folder.file("turned.jpg")
+        try FixtureJPEG.data(stored, markers: [FixtureJPEG.app1(FixtureJPEG.exifTIFF(orientation: 6))]).write(to: photo)
+        let out = folder.file("upright.png")
+        let r = try CLI.run(["still", photo.path, "-o", out.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let px = try Image(contentsOf: out).pixels()
+        #expect(px.width == 96 && px.height == 72, "\(px.width)x\(px.height)")
+        let top = meanColor(px, x: 48, y: 12), bottom = meanColor(px, x: 48, y: 60)
+        #expect(top.r > 180 && top.b < 80 && bottom.b > 180 && bottom.r < 80, "top \(top), bottom \(bottom)")
+        try VideoFixtures.expectError(["still", photo.path, "--at", "2", "-o", folder.file("x.png").path], naming: ["is a photo", "leave out --at"], status: 64)
+        try VideoFixtures.expectError(["contact-sheet", photo.path, "-o", folder.file("sheet.png").path], naming: ["is a photo", "moviemaker still"], status: 64)
+    }
+
     @Test func badTimesFilesAndDestinationsAreClearErrors() throws {
         guard CLI.isBuilt else { return }
         let (folder, video) = try Self.movie()
