@@ -214,8 +214,9 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "A quick look: a quarter of the width and height, x264 veryfast.")
     var preview = false
 
-    /// Check and plan only.
-    @Flag(help: "Validate, open every source, print the plan (each item's place and duration, the decoders needed) and exit without rendering. With --batch, check every row so (its values, files, fonts and data) and name each row with a mistake.")
+    /// Check and plan only (`--dry-run` too, as `slideshow` and `stitch` call it).
+    @Flag(name: [.customLong("check"), .customLong("dry-run")],
+          help: "Validate, open every source, print the plan (each item's place and duration, the decoders needed) and exit without rendering (--dry-run is the same). With --batch, check every row so (its values, files, fonts and data) and name each row with a mistake.")
     var check = false
 
     /// --crf and --preset, instead of the description's output.encoder.

@@ -203,6 +203,9 @@ struct RenderCommandTests {
         #expect(check.status == 0, "\(check.stderr)")
         #expect(!FileManager.default.fileExists(atPath: planned.path))
         #expect(check.stdout.contains("640x480 at 15 fps, 2.333 s (35 frames)"), "\(check.stdout)")
+        // --dry-run, as slideshow and stitch call it, is the same.
+        let dryRun = try CLI.run(["render", spec.path, "--dry-run", "-o", planned.path])
+        #expect(dryRun.status == 0 && dryRun.stdout == check.stdout, "\(dryRun.stdout)\(dryRun.stderr)")
         #expect(check.stdout.contains("0.000–1.000 s") && check.stdout.contains("tracks[0].items[0]  video four.mp4; from 1.000 s, speed 2×"), "\(check.stdout)")
         #expect(check.stdout.contains("0.333–2.333 s") && check.stdout.contains("reversed"), "\(check.stdout)")
         #expect(check.stdout.contains("video decoders needed: 2"), "\(check.stdout)")
