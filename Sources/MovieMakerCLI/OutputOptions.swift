@@ -32,6 +32,7 @@ struct OutputOptions: ParsableArguments {
     /// The checks of `validate()` for a destination `path` given some other way (`render -o`, which
     /// `--check` makes optional).
     static func check(_ path: String) throws {
+        try refuseFolder(path)
         let url = URL(fileURLWithPath: path)
         let fileExtension = url.pathExtension.lowercased()
         let isStill = stillExtensions.contains(fileExtension)
@@ -48,6 +49,16 @@ struct OutputOptions: ParsableArguments {
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw InputError(MovieMakerError.destinationNotWritable(path: url.path, reason: "a folder has that name").description)
         }
+    }
+
+    /// Refuses an existing folder with no extension as the destination, before its missing extension
+    /// is complained of (`-o chunks` naming the chunk folder).
+    static func refuseFolder(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        guard URL(fileURLWithPath: path).pathExtension.isEmpty,
+              FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return }
+        let folder = path.hasSuffix("/") ? String(path.dropLast()) : path
+        throw InputError("-o \(path) is a folder: give a file to write, e.g. -o \(Terminal.shellWord(folder + "/movie.mp4"))")
     }
 
     /// Checks that the folder `path` goes into exists and takes new files (a file is created and removed

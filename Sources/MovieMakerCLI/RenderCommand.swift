@@ -325,6 +325,7 @@ struct RenderCommand: ParsableCommand {
             }
         } else if let output {
             // render writes movies, animated images and sound files, not stills: the list it gives says so.
+            try OutputOptions.refuseFolder(output)
             let ext = URL(fileURLWithPath: output).pathExtension
             if !OutputOptions.movieExtensions.contains(ext.lowercased()) && !OutputOptions.stillExtensions.contains(ext.lowercased()) {
                 throw ValidationError(MovieMakerError.unsupportedContainer(
@@ -332,7 +333,7 @@ struct RenderCommand: ParsableCommand {
             }
             try OutputOptions.check(output)
             guard !OutputOptions.stillExtensions.contains(URL(fileURLWithPath: output).pathExtension.lowercased()) else {
-                throw ValidationError("render makes a movie: use -o movie.mp4 (or .mov, .mkv, .webm)")
+                throw ValidationError("render makes a movie, an animated image or a sound: use -o movie.mp4 (or .mov, .mkv, .webm; .gif, .apng, .webp; .m4a, .mp3, .wav…), not .\(URL(fileURLWithPath: output).pathExtension)")
             }
             if FileIdentity.same(output, description.spec) { throw InputError("-o \(output) is the description file itself: choose another destination") }
             // Files named on the command line (--subtitles, --media, --font-file…) are inputs too; those the

@@ -865,7 +865,13 @@ struct CompileMistakeTests {
         #expect(r.status == 64 && r.stderr.contains(".xyz") && r.stderr.contains(".wav") && r.stderr.contains(".m4a") && r.stderr.contains(".gif"), "\(r.stderr)")
         #expect(!r.stderr.contains(".png"), "render refuses a still: \(r.stderr)")
         let still = try CLI.run(["render", spec.path, "-o", folder.file("x.png").path])
-        #expect(still.status == 64 && still.stderr.contains("render makes a movie"), "\(still.stderr)")
+        #expect(still.status == 64 && still.stderr.contains("render makes a movie, an animated image or a sound") && still.stderr.contains("not .png"), "\(still.stderr)")
+        // A folder given as -o is called one, not a name without an extension.
+        try FileManager.default.createDirectory(at: folder.file("chunks"), withIntermediateDirectories: true)
+        for command in [["render", spec.path], ["title", "Hi"]] {
+            let r = try CLI.run(command + ["-o", folder.file("chunks").path])
+            #expect(r.status == 64 && r.stderr.contains("chunks is a folder: give a file to write, e.g. -o"), "\(command): \(r.stderr)")
+        }
         // --hls into a folder holding other files: refused before any work (64), the file untouched.
         try FileManager.default.createDirectory(at: folder.file("stream"), withIntermediateDirectories: true)
         try "keep me".write(to: folder.file("stream/notes.txt"), atomically: true, encoding: .utf8)

@@ -173,6 +173,11 @@ import MovieMakerTestSupport
         #expect(tooLarge?.message.contains("big.srt") == true)
         let missing = #expect(throws: MovieMakerError.self) { try SubtitleTrack(contentsOf: folder.file("none.srt")) }
         #expect(missing?.message.contains("no such file") == true)
+        // A photo given as subtitles is named for what it is, without its bytes in the message.
+        let photo = folder.file("photo.srt")
+        try FixtureJPEG.data(RGBAPicture(width: 8, height: 8) { _, _ in (200, 0, 0, 255) }).write(to: photo)
+        let binary = #expect(throws: MovieMakerError.self) { try SubtitleTrack(contentsOf: photo) }
+        #expect(binary?.message.contains("it is a JPEG image, not text") == true && binary?.message.contains("\u{FFFD}") == false, "\(binary?.message ?? "")")
     }
 
     @Test func subtitleClipsAreDataAndRoundTrip() throws {

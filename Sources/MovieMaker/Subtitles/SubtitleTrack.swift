@@ -132,7 +132,22 @@ public struct SubtitleTrack: Sendable, Hashable, Codable {
         guard data.count <= maximumFileSize else {
             throw .subtitlesTooLarge(path: path, bytes: data.count, limit: maximumFileSize)
         }
+        if let kind = binaryKind(data) {
+            // Quoting its first "line" would print raw bytes to the terminal.
+            throw .subtitlesUnreadable(path: path, reason: "it is \(kind), not text: give an SRT, WebVTT or transcript (JSON) file")
+        }
         return decodeText(data)
+    }
+
+    /// What a file that is not text is (`a JPEG image`, `binary data`), or nil for text: a NUL byte
+    /// in its first 4 KiB, outside UTF-16 with a byte order mark, is never in a subtitle file.
+    static func binaryKind(_ data: Data) -> String? {
+        let head = [UInt8](data.prefix(4096))
+        if head.count >= 2, (head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF) { return nil }
+        guard head.contains(0) else { return nil }
+        if let format = head.withUnsafeBytes({ PhotoFormat.sniff($0) }) { return SpecObject.article(format.rawValue.uppercased()) + " image" }
+        if head.count >= 8, String(decoding: head[4..<8], as: UTF8.self) == "ftyp" { return "a movie or sound (ISO media)" }
+        return "binary data"
     }
 
     /// The file's text: UTF-8 (a byte order mark dropped), UTF-16 with a byte order mark, or else

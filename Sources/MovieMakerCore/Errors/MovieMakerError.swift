@@ -283,7 +283,7 @@ extension MovieMakerError {
 
     /// A file expected to be a photo holds no image data MovieMaker recognises (e.g. a text file named `.jpg`).
     package static func notAnImage(path: String, reason: String) -> MovieMakerError {
-        MovieMakerError(code: .notAnImage, message: "\(path) is not an image: \(reason); MovieMaker reads JPEG, PNG, WebP, HEIC/HEIF, AVIF, TIFF, BMP and GIF (recognised by content, not by name): remove the file from the folder or replace it with a photo",
+        MovieMakerError(code: .notAnImage, message: "\(path) is not an image: \(reason); MovieMaker reads JPEG, PNG, WebP, HEIC/HEIF, AVIF, TIFF, BMP and GIF (recognised by content, not by name): give a photo instead (in a folder of photos, remove the file or replace it)",
                         location: Location(file: path), reason: reason)
     }
 
