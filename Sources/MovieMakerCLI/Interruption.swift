@@ -29,6 +29,7 @@ protocol DestinationOption {
 
 extension OutputOptions: DestinationOption {}
 extension ImageOutputOptions: DestinationOption {}
+extension MovieOutputOptions: DestinationOption {}
 
 extension SingleOutputCommand {
     /// `-o`'s path.

@@ -73,7 +73,7 @@ struct OTIOCommand: ParsableCommand {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Read an OpenTimelineIO file into a description file (paths made relative to it).",
+            abstract: "Read an OpenTimelineIO file into a description file (media in its folder named relative to it, other paths kept absolute).",
             discussion: """
                 Examples:
                   moviemaker otio import edit.otio -o edit.json

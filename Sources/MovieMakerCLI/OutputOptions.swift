@@ -11,7 +11,7 @@ struct OutputOptions: ParsableArguments {
 
     /// The destination as typed.
     @Option(name: [.short, .long],
-            help: ArgumentHelp("Where to write: a .mp4, .mov, .mkv or .webm movie, or a .png still. The folder must exist.",
+            help: ArgumentHelp("Where to write: a .mp4, .mov, .mkv or .webm movie, an animated .gif, .apng or .webp, or a .png still. The folder must exist.",
                                valueName: "path"))
     var output: String
 
@@ -102,13 +102,40 @@ struct OutputOptions: ParsableArguments {
 struct TitleOutputOptions: ParsableArguments {
     /// The destination as typed.
     @Option(name: [.short, .long],
-            help: ArgumentHelp("Where to write: a .mp4, .mov, .mkv or .webm movie, or a .png still. The folder must exist. (With --batch: --output-pattern.)",
+            help: ArgumentHelp("Where to write: a .mp4, .mov, .mkv or .webm movie, an animated .gif, .apng or .webp, or a .png still. The folder must exist. (With --batch: --output-pattern.)",
                                valueName: "path"))
     var output: String?
 
     /// Lifts the 24-hour limit on durations (read by `DurationArgument`).
     @Flag(help: "Accept durations longer than 24 hours (refused by default: usually a typo, and days of rendering).")
     var allowLongMovie = false
+}
+
+/// `-o` of `stitch`: a movie or an animated image, not a still (said so in the help and refused with 64).
+/// (`slideshow` and `title` write a poster still with the same commands; a stitch has no one frame to pick.)
+struct MovieOutputOptions: ParsableArguments {
+    /// The destination as typed.
+    @Option(name: [.short, .long],
+            help: ArgumentHelp("Where to write: a .mp4, .mov, .mkv or .webm movie, or an animated .gif, .apng or .webp. The folder must exist.",
+                               valueName: "path"))
+    var output: String
+
+    /// Lifts the 24-hour limit on durations (read by `DurationArgument`).
+    @Flag(help: "Accept durations longer than 24 hours (refused by default: usually a typo, and days of rendering).")
+    var allowLongMovie = false
+
+    /// The destination as a file URL (relative paths are taken from the current folder).
+    var url: URL { URL(fileURLWithPath: output) }
+
+    /// Refuses a still, then checks as `OutputOptions` does.
+    func validate() throws {
+        let ext = url.pathExtension.lowercased()
+        if OutputOptions.stillExtensions.contains(ext) {
+            let stem = url.deletingPathExtension().lastPathComponent
+            throw ValidationError("-o \(output): stitched clips make a movie: use -o \(stem.isEmpty ? "movie" : stem).mp4 (or .mov, .mkv, .webm; or an animated .gif, .apng, .webp), not .\(ext)")
+        }
+        try OutputOptions.check(output)
+    }
 }
 
 /// `-o` of the commands that write one PNG image (`still`, `contact-sheet`): only `.png`, said so in

@@ -136,7 +136,7 @@ struct StitchCommand: SingleOutputCommand {
     @OptionGroup var quality: EncoderQualityOptions
     @OptionGroup(title: AnimatedImageOptions.title) var animatedImage: AnimatedImageOptions
 
-    @OptionGroup(title: "Output") var output: OutputOptions
+    @OptionGroup(title: "Output") var output: MovieOutputOptions
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
     func validate() throws {
@@ -155,9 +155,6 @@ struct StitchCommand: SingleOutputCommand {
         }
         for clip in clips where !FileManager.default.fileExists(atPath: clip) {
             throw InputError("\(clip): no such file")
-        }
-        guard !output.isStill else {
-            throw ValidationError("stitched clips make a movie: use -o day.mp4 (or .mov, .mkv, .webm), not .\(output.fileExtension)")
         }
         if transition.lowercased() != "none" {
             do { _ = try Transition(xfadeName: transition) } catch { throw ValidationError("--transition: \(error)") }

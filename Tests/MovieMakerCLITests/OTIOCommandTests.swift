@@ -131,6 +131,7 @@ struct OTIOCommandTests {
         #expect(try Data(contentsOf: folder.file("spec.mp4")) == Data(contentsOf: folder.file("back.mp4")))
         let back = try String(contentsOf: folder.file("back.json"), encoding: .utf8)
         #expect(back.contains("\"project\": \"X\""), "timeline metadata kept")
+        #expect(!back.contains("\"color\": \"RED\""), "a marker without a colour comes back without one (RED is OpenTimelineIO's default): \(back)")
     }
 
     /// Issue 33, bug 5: the README's round trip, into another folder: `otio export examples/specs/travel.json`,

@@ -383,6 +383,8 @@ struct StitchCommandTests {
         try VideoFixtures.expectError(["stitch", urls[0].path, "-o", target + "/out.mp4"], naming: [target, "cannot write"], status: 64)
         try VideoFixtures.expectError(["stitch", urls[0].path, "-o", folder.file("nowhere/out.mp4").path], naming: ["nowhere"], status: 64)
         try VideoFixtures.expectError(["stitch", urls[0].path, "-o", folder.file("out.png").path], naming: ["make a movie", "not .png"], status: 64)
+        let help = try CLI.help(["stitch"])
+        #expect(help.stdout.contains("animated .gif, .apng or .webp") && !help.stdout.contains(".png still"), "the help offers only what stitch writes: \(help.stdout)")
         try VideoFixtures.expectError(["stitch", urls[0].path, "--transition", "sparkle", "-o", out.path],
                                       naming: ["\"sparkle\"", "fade", "wipeleft"], status: 64)
         try VideoFixtures.expectError(["stitch", urls[0].path, "--fit", "stretch", "-o", out.path], naming: ["'stretch'", "fill", "blur"], status: 64)

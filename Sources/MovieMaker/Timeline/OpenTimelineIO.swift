@@ -419,8 +419,11 @@ extension OpenTimelineIO {
                 guard let r = try range(m["marked_range"], at: p.appending("marked_range")) else { continue }
                 let at = speed.outputTime(at: Time.max(.zero, r.start - offset))
                 let comment = m["comment"]?.stringValue
+                // RED is OpenTimelineIO's default, which an export writes for a marker without a colour:
+                // read back as none, so a description goes out and comes back the same.
+                let color = m["color"]?.stringValue
                 result.append(Timeline.Marker(m["name"]?.stringValue ?? "", at: value(at), duration: r.duration > .zero ? value(r.duration) : nil,
-                                              color: m["color"]?.stringValue, comment: comment?.isEmpty == true ? nil : comment))
+                                              color: color == "RED" ? nil : color, comment: comment?.isEmpty == true ? nil : comment))
             }
             return result
         }

@@ -200,7 +200,7 @@ enum TimelineShapes {
         SpecField("name", Schema.string(), required: true, "The marker's name."),
         SpecField("at", Schema.ref("time"), required: true, "Where it is (movie time; an item's own time for an item's markers)."),
         SpecField("duration", Schema.ref("time"), "The length of the marked range (default 0)."),
-        SpecField("color", Schema.string(), "An editor's colour name (RED, GREEN…)."),
+        SpecField("color", Schema.string(), "An editor's colour name (GREEN, BLUE…; none is OpenTimelineIO's default, RED)."),
         SpecField("comment", Schema.string(), "A note."),
     ])
 
