@@ -122,6 +122,17 @@ extension TitleCommand {
                 throw InputError("\(batch.path), lines \(earlier) and \(row.line) both write \(path): add {row} or another column to --output-pattern")
             }
             lineForPath[key] = row.line
+            // Folders the pattern names are made, as render --batch makes them (`out/{team}/{name}.mp4`).
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), !isFolder.boolValue {
+                throw InputError("\(where_): \(folder.path) is a file, not a folder: check --output-pattern")
+            }
+            if !FileManager.default.fileExists(atPath: folder.path) {
+                do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+                    throw InputError("\(where_): the folder \(folder.path) cannot be made (\(error.localizedDescription)): check --output-pattern and the permissions")
+                }
+            }
             do { try OutputOptions.check(path) } catch let error as InputError {
                 throw InputError("\(where_): \(error.description)")
             }
