@@ -67,7 +67,7 @@ struct MCPTools: Sendable {
             return [text(try validate(arguments))]
         case "check":
             let (composition, _) = try compose(arguments)
-            return [text(composition.planDescription)]
+            return [text(composition.planDescription())]
         case "still":
             return try still(arguments)
         case "contact_sheet":

@@ -417,7 +417,7 @@ struct RenderCommand: ParsableCommand {
         }
         if check {
             Terminal.printLine("\(description.spec): valid")
-            Terminal.printLine(composition.planDescription)
+            Terminal.printLine(composition.planDescription(warnings: false))
             return
         }
         guard rendersMovie else { return }

@@ -203,6 +203,10 @@ struct RenderCommandTests {
         #expect(check.status == 0, "\(check.stderr)")
         #expect(!FileManager.default.fileExists(atPath: planned.path))
         #expect(check.stdout.contains("640x480 at 15 fps, 2.333 s (35 frames)"), "\(check.stdout)")
+        // A platform preset's bit-rate ceiling and keyframes are in the plan; its warning is said once, on standard error.
+        let tiktok = try CLI.run(["render", spec.path, "--for", "tiktok", "--check"])
+        #expect(tiktok.status == 0 && tiktok.stdout.contains("at most 6000 kb/s, a keyframe every") && !tiktok.stdout.contains("warning"), "\(tiktok.stdout)")
+        #expect(tiktok.stderr.components(separatedBy: "is replaced by tiktok's").count == 2, "\(tiktok.stderr)")
         // --dry-run, as slideshow and stitch call it, is the same.
         let dryRun = try CLI.run(["render", spec.path, "--dry-run", "-o", planned.path])
         #expect(dryRun.status == 0 && dryRun.stdout == check.stdout, "\(dryRun.stdout)\(dryRun.stderr)")

@@ -225,9 +225,21 @@ public struct TimelineComposition: Sendable {
             + (written == duration ? ")" : ", the \(Self.seconds(duration)) s described rounded up to whole frames)")
     }
 
+    /// What a platform preset (`--for tiktok`) or the description adds to the encoder: a bit-rate
+    /// ceiling and a fixed keyframe interval (`, at most 8000 kb/s, a keyframe every 60 frames`).
+    private var encoderLimits: String {
+        var parts: [String] = []
+        if let bitrate = encoderSettings.bitrate { parts.append("\(bitrate / 1000) kb/s") }
+        if let ceiling = encoderSettings.maxBitrate { parts.append("at most \(ceiling / 1000) kb/s") }
+        if let k = encoderSettings.keyframeInterval { parts.append("a keyframe every \(k) frames") }
+        return parts.map { ", " + $0 }.joined()
+    }
+
     /// The plan as text: the settings, then one line per item (`0.000–3.000 s  tracks[0].items[0]  title "Lisbon"`).
-    package var planDescription: String {
-        var lines = ["\(lengthDescription); \(encoderSettings.codec?.rawValue ?? "x264") \(encoderSettings.lossless ? "lossless (qp 0)" : "crf \(encoderSettings.crf(for: encoderSettings.codec ?? .h264))") \(encoderSettings.preset.rawValue); video decoders needed: \(videoDecoders)"]
+    /// `warnings`: end with the composition's warnings (the MCP tool, which has no standard error; the
+    /// CLI prints them there instead, once).
+    package func planDescription(warnings includingWarnings: Bool = true) -> String {
+        var lines = ["\(lengthDescription); \(encoderSettings.codec?.rawValue ?? "x264") \(encoderSettings.lossless ? "lossless (qp 0)" : "crf \(encoderSettings.crf(for: encoderSettings.codec ?? .h264))") \(encoderSettings.preset.rawValue)\(encoderLimits); video decoders needed: \(videoDecoders)"]
         if let soundtrack {
             let target = soundtrack.loudnessTarget.map { ", normalised to \(SpecObject.show($0)) LUFS" } ?? ""
             lines.append("sound: \(soundtrack.tracks.count) sound\(soundtrack.tracks.count == 1 ? "" : "s") mixed\(target)")
@@ -242,7 +254,7 @@ public struct TimelineComposition: Sendable {
             if !item.detail.isEmpty { line += "; \(item.detail)" }
             lines.append(line)
         }
-        lines += warnings.map { "warning: \($0)" }
+        if includingWarnings { lines += warnings.map { "warning: \($0)" } }
         return lines.joined(separator: "\n")
     }
 
