@@ -344,6 +344,7 @@ struct RenderBatchTests {
             ("name,photo\nAna\n", "rows.csv", "{row}.mp4", "line 2: 1 field where the header has 2"),
             ("name\n", "rows.csv", "{row}.mp4", "but no rows"),
             ("{\"name\": \"Ana\"}\n{\"name\": [1]}\n", "rows.jsonl", "{row}.mp4", "line 2: \"name\" holds"),
+            ("{\"name\": \"Ana\"}\n{\"name\": \"Bo\", \"nmae\": \"x\"}\n", "rows.jsonl", "{row}.mp4", "line 2: the column \"nmae\" names no slot"),
             ("name\nAna\n", "rows.csv", "{row}.txt", "give a movie extension"),
         ]
         for (index, c) in cases.enumerated() {

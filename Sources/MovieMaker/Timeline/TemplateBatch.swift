@@ -123,7 +123,9 @@ public struct TemplateBatch: Sendable {
         }
         for column in columns.sorted() where template.slots[column] == nil && !used.contains(column) {
             let slots = template.slots.keys.sorted()
-            throw .invalidBatch(path: "the rows", line: nil,
+            // The first row holding it: JSON Lines rows each have their own keys.
+            let first = rows.first { $0.values[column] != nil }
+            throw .invalidBatch(path: "the rows", line: first?.line,
                                 reason: "the column \"\(column)\" names no slot of the template (its slots: \(slots.isEmpty ? "none" : slots.joined(separator: ", "))) and is not used in the output pattern; rename it or remove it")
         }
         let ext = URL(fileURLWithPath: outputPattern).pathExtension.lowercased()
