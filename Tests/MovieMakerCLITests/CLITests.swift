@@ -389,5 +389,11 @@ struct CLITests {
         #expect(r.stdout.contains("█") && r.stdout.contains("100%"), "\(r.stdout.debugDescription)")
         #expect(!r.stdout.contains("color: 10% ("), "no plain lines on a terminal")
         #expect(r.stdout.contains("\(movie.path): 30 frames"), "summary: \(r.stdout.debugDescription)")
+        // CI=false (as some services and users write it) is no CI: still the bar. CI=true: plain lines.
+        for (ci, bar) in [("false", true), ("0", true), ("true", false)] {
+            let t = try run("/usr/bin/env", ["CI=\(ci)", "TERM=xterm", "/usr/bin/script", "-qec", command, "/dev/null"])
+            #expect(t.status == 0, "\(t.stderr)")
+            #expect(t.stdout.contains("█") == bar && t.stdout.contains("color \(movie.path): 10% (") == !bar, "CI=\(ci): \(t.stdout.debugDescription)")
+        }
     }
 }
