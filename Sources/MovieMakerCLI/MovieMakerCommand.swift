@@ -48,7 +48,18 @@ struct MovieMakerCommand: ParsableCommand {
             }
         }
         do {
-            var command = try parseAsRoot(Self.joiningNegativeNumbers(arguments))
+            var command: ParsableCommand
+            do {
+                command = try parseAsRoot(Self.joiningNegativeNumbers(arguments))
+            } catch {
+                // ArgumentParser checks a command's values before it looks for options it does not have, so
+                // `render x.json --dry-run` would be told to give -o: the unknown option is said first.
+                if exitCode(for: error) == .validationFailure || underlying(error, as: InputError.self) != nil, let unknown = unknownOption(in: arguments) {
+                    Terminal.writeError("moviemaker: error: \(FolderListing.shownText(unknown))\n")
+                    Foundation.exit(ExitCode.validationFailure.rawValue)
+                }
+                throw error
+            }
             // A named pipe, device or socket given as an input (--music, --font-file, a clip, a
             // description…) would block the first read for good: refused before any work. `run` passes
             // its arguments to the script, which may well read a pipe.
@@ -75,6 +86,33 @@ struct MovieMakerCommand: ParsableCommand {
             Interruption.shared.exitIfSignalled()
             exitReporting(error)
         }
+    }
+
+    /// The first `--option` in `arguments` that the subcommand they name does not have (its help, hidden
+    /// options included, lists every one it has), as an error line with the nearest option; nil when
+    /// there is none, and for `run`, whose later arguments are the script's.
+    static func unknownOption(in arguments: [String]) -> String? {
+        var command: ParsableCommand.Type = Self.self
+        var rest = arguments[...]
+        var path: [String] = []
+        while let next = rest.first, let sub = command.configuration.subcommands.first(where: { $0._commandName == next || $0.configuration.aliases.contains(next) }) {
+            command = sub
+            path.append(sub._commandName)
+            rest = rest.dropFirst()
+        }
+        guard command != Self.self, command != RunCommand.self else { return nil }
+        let help = helpMessage(for: command, includeHidden: true, columns: 10_000)
+        var known: Set<String> = ["--help", "--version"]
+        for match in help.matches(of: /--[A-Za-z0-9][A-Za-z0-9-]*/) { known.insert(String(match.output)) }
+        for token in rest {
+            if token == "--" { break }
+            guard token.hasPrefix("--"), token.count > 2 else { continue }
+            let name = String(token.split(separator: "=", maxSplits: 1)[0])
+            guard !known.contains(name) else { continue }
+            let near = nearestName(name, in: Array(known)).map { ". Did you mean '\($0)'?" } ?? ""
+            return "unknown option '\(name)'\(near) (see 'moviemaker \(path.joined(separator: " ")) --help')"
+        }
+        return nil
     }
 
     /// Exits for `error`: help and version print normally; anything else prints

@@ -98,6 +98,30 @@ struct HardeningTests {
         }
     }
 
+    /// ArgumentParser checks a command's values before its unknown options, so a missing -o hid a misspelt
+    /// option: the option is named first, with the one meant, for subcommands of subcommands too.
+    @Test("an unknown option is named even when a required value is missing too")
+    func anUnknownOptionIsNamedBeforeAMissingValue() throws {
+        guard CLI.isBuilt else { return }
+        let cases: [([String], String)] = [
+            (["render", "film.json", "--chek"], "unknown option '--chek'. Did you mean '--check'? (see 'moviemaker render --help')"),
+            (["otio", "import", "edit.otio", "--bogus=1"], "unknown option '--bogus' (see 'moviemaker otio import --help')"),
+            (["title", "Hi", "--duraton", "2"], "unknown option '--duraton'. Did you mean '--duration'?"),
+        ]
+        let folder = try TemporaryFolder()
+        try #"{"version": 1, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": "1s"}]}]}"#
+            .write(to: folder.file("film.json"), atomically: true, encoding: .utf8)
+        for (arguments, message) in cases {
+            let r = try CLI.run(arguments, in: folder.url)
+            #expect(r.status == 64 && r.stderr.contains(message) && r.stderr.split(separator: "\n").count == 1, "\(arguments): \(r.stderr)")
+        }
+        // Named before a missing file, too; known options alone still get the command's own message.
+        let absent = try CLI.run(["render", "none.json", "--chek"], in: folder.url)
+        #expect(absent.status == 64 && absent.stderr.contains("unknown option '--chek'"), "\(absent.stderr)")
+        let missing = try CLI.run(["render", "film.json", "--quiet"], in: folder.url)
+        #expect(missing.status == 64 && missing.stderr.contains("give -o movie.mp4"), "\(missing.stderr)")
+    }
+
     @Test("-o through a symbolic link writes the file it names and keeps the link, as ffmpeg and cp do; a dangling link makes its file")
     func outputThroughASymbolicLinkKeepsTheLink() throws {
         guard CLI.isBuilt else { return }
