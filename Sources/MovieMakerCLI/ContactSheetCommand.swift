@@ -71,10 +71,12 @@ struct ContactSheetCommand: SingleOutputCommand {
         let count = grid.columns * grid.rows
         let frames = rate.frameCount(for: file.duration)
         if frames < count {
-            // Tiles then repeat frames (contactSheetTimes): name a grid that shows each frame once.
-            let columns = min(grid.columns, frames), rows = (frames + columns - 1) / columns
+            // Tiles then repeat frames (contactSheetTimes); a grid of as many tiles as frames shows each once.
+            let columns = (1...min(grid.columns, frames)).last { frames % $0 == 0 && frames / $0 <= 50 } ?? 1
+            let fit = columns == 1 && frames > 1 && frames <= 50 ? (frames, 1) : (columns, frames / columns)
+            let suggestion = fit.1 <= 50 ? " (--grid \(fit.0)x\(fit.1) shows each once)" : ""
             Terminal.writeError("moviemaker: warning: \(video) has \(frames) frame\(frames == 1 ? "" : "s"), fewer than the \(count) tiles of a \(grid.columns)x\(grid.rows) grid: "
-                                + "frames repeat (--grid \(columns)x\(rows) shows each once)\n")
+                                + "frames repeat\(suggestion)\n")
         }
         if progress.showsProgress { Terminal.writeError("contact-sheet: drawing \(count) frame\(count == 1 ? "" : "s") of \(video)…\n") }
         let image = try Clip.video(file, withSound: false)

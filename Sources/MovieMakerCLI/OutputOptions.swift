@@ -32,22 +32,28 @@ struct OutputOptions: ParsableArguments {
     /// The checks of `validate()` for a destination `path` given some other way (`render -o`, which
     /// `--check` makes optional).
     static func check(_ path: String) throws {
-        try refuseFolder(path)
-        let url = URL(fileURLWithPath: path)
-        let fileExtension = url.pathExtension.lowercased()
-        let isStill = stillExtensions.contains(fileExtension)
-        guard Self.movieExtensions.contains(fileExtension) || isStill else {
-            throw ValidationError(MovieMakerError.unsupportedContainer(
-                extension: url.pathExtension, supported: Self.movieExtensions + Self.stillExtensions).description)
-        }
+        try checkName(path)
         try checkFolder(of: path)
-        let nameBytes = url.lastPathComponent.utf8.count
-        if nameBytes > 255 {
-            throw InputError("\(path): the file name is \(nameBytes) bytes, more than the 255 a file name may have: choose a shorter name")
-        }
+        let url = URL(fileURLWithPath: path)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw InputError(MovieMakerError.destinationNotWritable(path: url.path, reason: "a folder has that name").description)
+        }
+    }
+
+    /// The checks of `check` that need no folder: not a folder itself, a movie or still extension, a
+    /// file name of at most 255 bytes.
+    static func checkName(_ path: String) throws {
+        try refuseFolder(path)
+        let url = URL(fileURLWithPath: path)
+        let fileExtension = url.pathExtension.lowercased()
+        guard Self.movieExtensions.contains(fileExtension) || stillExtensions.contains(fileExtension) else {
+            throw ValidationError(MovieMakerError.unsupportedContainer(
+                extension: url.pathExtension, supported: Self.movieExtensions + Self.stillExtensions).description)
+        }
+        let nameBytes = url.lastPathComponent.utf8.count
+        if nameBytes > 255 {
+            throw InputError("\(path): the file name is \(nameBytes) bytes, more than the 255 a file name may have: choose a shorter name")
         }
     }
 

@@ -80,11 +80,13 @@ struct StillCommand: SingleOutputCommand {
         guard FileManager.default.fileExists(atPath: video) else { throw InputError("\(video): no such file") }
     }
 
-    /// The photo at `path` (a still image the photo decoder reads, not a GIF, which may move), or nil
-    /// for anything else. FFmpeg would read a JPEG as a one-frame video, ignoring its EXIF orientation.
+    /// The photo at `path` (a still image the photo decoder reads; an animated GIF, APNG or WebP is a
+    /// video), or nil for anything else. FFmpeg would read a JPEG as a one-frame video, ignoring its
+    /// EXIF orientation.
     static func photo(at path: String) -> PhotoInfo? {
-        guard let info = try? PhotoDecoder.info(URL(fileURLWithPath: path)), info.format != .gif else { return nil }
-        return info
+        let url = URL(fileURLWithPath: path)
+        guard PhotoDecoder.isStillImage(url) else { return nil }
+        return try? PhotoDecoder.info(url)
     }
 
     func run() throws {

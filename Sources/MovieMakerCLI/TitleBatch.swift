@@ -122,18 +122,22 @@ extension TitleCommand {
                 throw InputError("\(batch.path), lines \(earlier) and \(row.line) both write \(path): add {row} or another column to --output-pattern")
             }
             lineForPath[key] = row.line
-            // Folders the pattern names are made, as render --batch makes them (`out/{team}/{name}.mp4`).
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+            // Folders the pattern names are made when their row renders, as render --batch makes them
+            // (`out/{team}/{name}.mp4`): here the nearest existing one must be a folder that takes them.
+            var folder = URL(fileURLWithPath: path).deletingLastPathComponent()
             var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), !isFolder.boolValue {
-                throw InputError("\(where_): \(folder.path) is a file, not a folder: check --output-pattern")
+            while !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), folder.path != "/" {
+                folder.deleteLastPathComponent()
             }
-            if !FileManager.default.fileExists(atPath: folder.path) {
-                do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
-                    throw InputError("\(where_): the folder \(folder.path) cannot be made (\(error.localizedDescription)): check --output-pattern and the permissions")
+            guard isFolder.boolValue else { throw InputError("\(where_): \(folder.path) is a file, not a folder: check --output-pattern") }
+            do {
+                if folder.path == URL(fileURLWithPath: path).deletingLastPathComponent().path {
+                    try OutputOptions.check(path)
+                } else {
+                    try OutputOptions.checkName(path)
+                    try OutputOptions.checkFolder(of: folder.appendingPathComponent("folder").path)
                 }
-            }
-            do { try OutputOptions.check(path) } catch let error as InputError {
+            } catch let error as InputError {
                 throw InputError("\(where_): \(error.description)")
             }
             if FileIdentity.same(path, batch.path) {
@@ -181,6 +185,7 @@ extension TitleCommand {
                 quiet.silent = options.silent
                 let reporter = ProgressReporter(label: "title", output: item.path, options: quiet)
                 do {
+                    try FileManager.default.createDirectory(at: URL(fileURLWithPath: item.path).deletingLastPathComponent(), withIntermediateDirectories: true)
                     try render.render(item.card, backdrop: backdrop, to: item.path, reporter: reporter)
                     let (done, eta) = state.finished(elapsed: ContinuousClock.now - started)
                     if options.showsProgress {

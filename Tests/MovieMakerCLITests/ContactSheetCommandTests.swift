@@ -77,9 +77,12 @@ struct ContactSheetCommandTests {
         let short = folder.file("five.mp4")
         try VideoFixtures.write(Clip.color(.red, duration: Time(value: 5, timescale: 30)), to: short)
         let r = try CLI.run(["contact-sheet", short.path, "-o", folder.file("sheet.png").path])
-        #expect(r.status == 0 && r.stderr.contains("warning: \(short.path) has 5 frames, fewer than the 16 tiles of a 4x4 grid: frames repeat (--grid 4x2 shows each once)"),
+        #expect(r.status == 0 && r.stderr.contains("warning: \(short.path) has 5 frames, fewer than the 16 tiles of a 4x4 grid: frames repeat (--grid 5x1 shows each once)"),
                 "\(r.stderr)")
         let fits = try CLI.run(["contact-sheet", short.path, "--grid", "5x1", "-o", folder.file("fits.png").path])
         #expect(fits.status == 0 && !fits.stderr.contains("warning"), "\(fits.stderr)")
+        // The grid suggested shows each frame once: five different tiles.
+        let times = Clip.color(.red, duration: Time(value: 5, timescale: 30)).contactSheetTimes(count: 5, rate: 30)
+        #expect(Set(times).count == 5, "\(times)")
     }
 }

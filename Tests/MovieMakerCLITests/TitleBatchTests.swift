@@ -74,11 +74,12 @@ struct TitleBatchTests {
         let cases: [(csv: String, pattern: String, expected: String)] = [
             ("name\nAna\n", "{nme}.mp4", "{nme} is not a column"),
             ("name\nAna\nBo\nAna\n", "{name}.mp4", "lines 2 and 4 both write"),
+            ("name\nAna\nBo\nAna\n", "{name}/card.mp4", "lines 2 and 4 both write"),   // and no folder is made for Ana or Bo
             ("name,role\nAna,Director\nBo\n", "{name}.mp4", "line 3: 1 field where the header has 2"),
             ("name\nAna\n\"Bo\n", "{name}.mp4", "line 3: a quoted field is never closed"),
             ("name,name\nAna,B\n", "{name}.mp4", "columns 1 and 2 are both called \"name\""),
             ("name\n", "{name}.mp4", "but no rows"),
-            ("name\nAna\n \n", "rows.csv/{name}.mp4", "line 2: \(folder.url.path)/case6/rows.csv is a file, not a folder"),
+            ("name\nAna\n \n", "rows.csv/{name}.mp4", "line 2: \(folder.url.path)/case7/rows.csv is a file, not a folder"),
             ("name\nAna\n\n", "made/{name}.mp4", ""),   // blank lines are skipped, and the folder is made: this one renders
         ]
         for (index, c) in cases.enumerated() {

@@ -126,18 +126,23 @@ import MovieMakerTestSupport
         #expect { try clip.contactSheet(columns: 10, rows: 1, width: 300) } throws: { error in
             (error as? MovieMakerError)?.setting == .contactSheetWidth && "\(error)".contains("300") && "\(error)".contains("364")
         }
-        // 50 columns: the narrowest width named fits (its gaps grow with it), and the example is within the range.
-        do {
-            _ = try ContactSheetLayout(columns: 50, rows: 1, width: 1600, aspectRatio: 16.0 / 9.0)
-            Issue.record("50 columns fitted in 1600 pixels")
-        } catch {
-            let numbers = error.expected.map { $0.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) } } ?? []
-            #expect(numbers.count >= 4, "\(error)")
-            if numbers.count >= 4 {
-                let (least, example) = (numbers[0], numbers[3])
-                #expect(throws: Never.self) { try ContactSheetLayout(columns: 50, rows: 1, width: least, aspectRatio: 16.0 / 9.0) }
-                #expect(throws: MovieMakerError.self) { try ContactSheetLayout(columns: 50, rows: 1, width: least - 1, aspectRatio: 16.0 / 9.0) }
-                #expect(example >= least && example <= MovieMaker.maximumSide, "\(error)")
+        // The narrowest width named fits, one pixel less does not, every width above it fits (the gap
+        // narrows rather than the tiles), and the example is one of them.
+        for columns in [1, 10, 35, 50] {
+            do {
+                _ = try ContactSheetLayout(columns: columns, rows: 1, width: 32 * columns, aspectRatio: 16.0 / 9.0)
+                Issue.record("\(columns) columns fitted in \(32 * columns) pixels")
+            } catch {
+                let numbers = error.expected.map { $0.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) } } ?? []
+                #expect(numbers.count == 5, "\(error)")
+                guard numbers.count == 5 else { continue }
+                let (least, example) = (numbers[0], numbers[4])
+                #expect(throws: MovieMakerError.self) { try ContactSheetLayout(columns: columns, rows: 1, width: least - 1, aspectRatio: 16.0 / 9.0) }
+                let refused = (least...MovieMaker.maximumSide).filter {
+                    ((try? ContactSheetLayout(columns: columns, rows: 1, width: $0, aspectRatio: 16.0 / 9.0))?.tileSize.width ?? 0) < 32
+                }
+                #expect(refused.isEmpty, "\(columns) columns: widths refused above \(least): \(refused.prefix(5))")
+                #expect((least...MovieMaker.maximumSide).contains(example), "\(error)")
             }
         }
         #expect { try clip.firstVisibleTime(width: 0, height: 10) } throws: { ($0 as? MovieMakerError)?.setting == .visibleFrameSearch }

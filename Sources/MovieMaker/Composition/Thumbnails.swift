@@ -146,7 +146,8 @@ package struct ContactSheetLayout: Sendable, Hashable {
     package let width: Int
     /// The sheet's height in pixels: the rows of tiles and labels with their gaps.
     package let height: Int
-    /// The space round the sheet's edge and between tiles: 1 % of the width, at least 4 pixels.
+    /// The space round the sheet's edge and between tiles: 1 % of the width, at least 4 pixels (less
+    /// than 1 % where tiles would otherwise be under 32 pixels wide).
     package let gap: Int
     /// Each tile's size.
     package let tileSize: Size
@@ -165,16 +166,16 @@ package struct ContactSheetLayout: Sendable, Hashable {
         guard aspectRatio.isFinite, aspectRatio > 0.05, aspectRatio < 20 else {
             throw .invalidSetting(.contactSheetGrid, value: "aspect ratio \(aspectRatio)", expected: "a frame width ÷ height from 0.05 to 20, e.g. 16/9")
         }
-        let gap = max(4, width / 100)
-        let tileWidth = (width - gap * (columns + 1)) / columns
-        guard width <= MovieMaker.maximumSide, tileWidth >= 32 else {
-            // The gap grows with the width, so the narrowest width that fits is searched for.
-            var least = 32 * columns + 4 * (columns + 1)
-            while least < MovieMaker.maximumSide && (least - max(4, least / 100) * (columns + 1)) / columns < 32 { least += 1 }
-            let example = min(MovieMaker.maximumSide, max(1600, (least + 99) / 100 * 100))
+        // 32 pixels a tile with the smallest gap (4) is the least width; the example fits too.
+        let least = 32 * columns + 4 * (columns + 1)
+        guard width <= MovieMaker.maximumSide, width >= least else {
             throw .invalidSetting(.contactSheetWidth, value: "\(width)",
-                                  expected: "a width from \(least) (32 pixels a tile for \(columns) columns) to \(MovieMaker.maximumSide) pixels, e.g. \(example)")
+                                  expected: "a width from \(least) (32 pixels a tile for \(columns) columns) to \(MovieMaker.maximumSide) pixels, e.g. \(max(1600, least))")
         }
+        // The gap is 1 % of the width, narrowed where that would leave tiles under 32 pixels (many
+        // columns on a narrow sheet): every width from `least` up fits.
+        let gap = min(max(4, width / 100), (width - 32 * columns) / (columns + 1))
+        let tileWidth = (width - gap * (columns + 1)) / columns
         let tileHeight = max(1, Int((Double(tileWidth) / aspectRatio).rounded()))
         let fontSize = max(9, min(40, Double(tileWidth) / 12).rounded())
         self.columns = columns; self.rows = rows; self.width = width; self.gap = gap

@@ -12,6 +12,14 @@ public enum PhotoDecoder {
     /// The extensions `photos(in:)` considers (lower case).
     package static let fileExtensions: Set<String> = Set(PhotoFormat.allCases.flatMap(\.fileExtensions))
 
+    /// Whether `url` holds a still image: its first bytes are an image format's, and FFmpeg does not
+    /// play it as a moving picture (an animated GIF, APNG or WebP, or an AVIF sequence, is a video).
+    /// Reads 4 KiB, and probes the file only when those are an image's.
+    package static func isStillImage(_ url: URL) -> Bool {
+        guard let head = try? FileBytes(url, limit: 4096), PhotoFormat.sniff(head.bytes) != nil else { return false }
+        return !((try? VideoFile.probed(url)).map(TimelineCompiler.isMovie) ?? false)
+    }
+
     /// Reads a photo's header: format, upright size, orientation, capture date, colour profile.
     /// Reads only the start of the file when that holds the header.
     public static func info(_ url: URL) throws(MovieMakerError) -> PhotoInfo {

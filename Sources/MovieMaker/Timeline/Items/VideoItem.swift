@@ -143,8 +143,7 @@ extension TimelineCompiler {
         // A still image: FFmpeg would read a JPEG as a one-frame "video" and a PNG not at all; either way
         // the author meant a photo.
         // (An animated GIF or APNG is a moving picture FFmpeg plays: it stays a video.)
-        if let head = try? FileBytes(url, limit: 4096), PhotoFormat.sniff(head.bytes) != nil,
-           !((try? VideoFile.probed(url)).map(Self.isMovie) ?? false) {
+        if PhotoDecoder.isStillImage(url) {
             if case let .slot(name) = v.source {
                 throw .invalidDescription(sourcePath, "the slot \"\(name)\" takes a video, and \(url.path) is a photo: give a video file "
                                           + "(a template that should take photos too makes it a media slot)", file: url.path)
