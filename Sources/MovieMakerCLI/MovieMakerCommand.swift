@@ -53,7 +53,7 @@ struct MovieMakerCommand: ParsableCommand {
                 command = try parseAsRoot(Self.joiningNegativeNumbers(arguments))
             } catch {
                 // ArgumentParser checks a command's values before it looks for options it does not have, so
-                // `render x.json --dry-run` would be told to give -o: the unknown option is said first.
+                // `render x.json --chek` would be told to give -o: the unknown option is said first.
                 if exitCode(for: error) == .validationFailure || underlying(error, as: InputError.self) != nil, let unknown = unknownOption(in: arguments) {
                     Terminal.writeError("moviemaker: error: \(FolderListing.shownText(unknown))\n")
                     Foundation.exit(ExitCode.validationFailure.rawValue)
@@ -109,7 +109,7 @@ struct MovieMakerCommand: ParsableCommand {
             guard token.hasPrefix("--"), token.count > 2 else { continue }
             let name = String(token.split(separator: "=", maxSplits: 1)[0])
             guard !known.contains(name) else { continue }
-            let near = nearestName(name, in: Array(known)).map { ". Did you mean '\($0)'?" } ?? ""
+            let near = nearestName(name, in: known.sorted()).map { ". Did you mean '\($0)'?" } ?? ""
             return "unknown option '\(name)'\(near) (see 'moviemaker \(path.joined(separator: " ")) --help')"
         }
         return nil

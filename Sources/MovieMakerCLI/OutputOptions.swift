@@ -156,6 +156,7 @@ struct ImageOutputOptions: ParsableArguments {
 
     /// Refuses anything but a .png, then checks the folder as `OutputOptions` does.
     func validate() throws {
+        try OutputOptions.refuseFolder(output)
         guard url.pathExtension.lowercased() == "png" else {
             let given = url.pathExtension.isEmpty ? "a name without an extension" : "a .\(url.pathExtension) file"
             throw ValidationError("-o \(output): writes one image, as .png, not \(given): use e.g. -o \(url.deletingPathExtension().lastPathComponent.isEmpty ? "image" : url.deletingPathExtension().lastPathComponent).png")
@@ -184,6 +185,7 @@ struct SoundMovieOutputOptions: ParsableArguments {
 
     /// Refuses anything but a movie container, then checks the folder as `OutputOptions` does.
     func validate() throws {
+        try OutputOptions.refuseFolder(output)
         let ext = url.pathExtension.lowercased()
         guard Self.extensions.contains(ext) else {
             let stem = url.deletingPathExtension().lastPathComponent

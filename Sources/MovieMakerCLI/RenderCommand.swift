@@ -214,7 +214,7 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "A quick look: a quarter of the width and height, x264 veryfast.")
     var preview = false
 
-    /// Check and plan only (`--dry-run` too, as `slideshow` and `stitch` call it).
+    /// Check and plan only (`--dry-run` too, as `slideshow` calls it).
     @Flag(name: [.customLong("check"), .customLong("dry-run")],
           help: "Validate, open every source, print the plan (each item's place and duration, the decoders needed) and exit without rendering (--dry-run is the same). With --batch, check every row so (its values, files, fonts and data) and name each row with a mistake.")
     var check = false
@@ -634,8 +634,6 @@ extension RenderCommand {
         let warnings: [String]
     }
 
-    /// The description (slots filled, subtitles burned in, encoder overrides applied) as a
-    /// `DistributedRender` whose chunks are named after the description file.
     /// Refuses a description whose `output.encoder.codec` is not H.264 for work that joins H.264 pieces
     /// (`why`), at the key's JSON path, saying to remove it or `otherwise`.
     static func checkH264(_ timeline: Timeline, _ description: DescriptionOptions, _ why: String, else otherwise: String) throws {
@@ -652,6 +650,8 @@ extension RenderCommand {
         }
     }
 
+    /// The description (slots filled, subtitles burned in, encoder overrides applied) as a
+    /// `DistributedRender` whose chunks are named after the description file.
     static func distributedRender(description: DescriptionOptions, subtitles: SubtitleOptions, crf: Int?, preset: EncoderPreset?,
                                   lossless: Bool, preview: Bool = false, hlsSegment: Time? = nil) throws -> DistributedJob {
         let burnIn = try subtitles.load()

@@ -349,13 +349,10 @@ struct SlideshowCommand: SingleOutputCommand {
             }
             // The last row naming a photo wins (CaptionSheet): a second row is usually a copy-paste slip.
             for photo in show.photos {
-                let file = photo.url.lastPathComponent.lowercased(), stem = photo.url.deletingPathExtension().lastPathComponent.lowercased()
-                let name = { (entry: CaptionSheet.Entry) in (entry.name as NSString).lastPathComponent.lowercased() }
-                var rows = sheet.entries.filter { name($0) == file }
-                if rows.isEmpty { rows = sheet.entries.filter { name($0) == stem } }
+                let rows = sheet.rows(for: photo.url)
                 guard rows.count > 1, let used = rows.last else { continue }
                 let lines = rows.dropLast().map { "\($0.line)" }.joined(separator: ", ")
-                warn("warning: \(url.path), lines \(lines) and \(used.line) \(rows.count > 2 ? "all" : "both") name \(photo.url.lastPathComponent): line \(used.line)'s caption is used")
+                warn("warning: \(url.path), lines \(lines) and \(used.line) \(rows.count > 2 ? "all" : "both") name \(photo.url.lastPathComponent): line \(used.line) is used")
             }
         }
         if let title {
@@ -473,7 +470,7 @@ struct SlideshowCommand: SingleOutputCommand {
         if output.isStill {
             // A poster is the same command line with -o changed: say what it leaves out rather than refuse.
             if sound.music != nil {
-                Terminal.writeError("moviemaker: warning: a .png still has no sound: --music is not used (write a movie, e.g. -o \(Terminal.shellWord(output.url.deletingPathExtension().lastPathComponent)).mp4, to hear it)\n")
+                Terminal.writeError("moviemaker: warning: a .png still has no sound: --music is not used (write a movie, e.g. -o \(Terminal.shellWord((output.output as NSString).deletingPathExtension + ".mp4")), to hear it)\n")
             }
             let canvas = try clip.still(at: Self.posterTime(of: show, fps: video.fps), width: size.width, height: size.height, rate: video.fps)
             try Interruption.shared.writePNG(canvas, to: output.url)

@@ -79,11 +79,11 @@ struct TranscribeCommand: ParsableCommand {
             throw error
         }
         // PocketSphinx places a script's words somewhere even on silence (spreading the ones it cannot
-        // find): a sound with nothing above -50 dB is said, so a wrong file is not captioned quietly.
+        // find): a sound that is nearly all below -50 dB is said, so a wrong file is not captioned quietly.
         let quiet = (try? SilenceDetection(threshold: -50, minimum: Time(value: 1, timescale: 2)).silences(in: URL(fileURLWithPath: clip))) ?? []
         if let length = sound.duration, length > .zero, quiet.reduce(Time.zero, { $0 + $1.duration }).seconds >= 0.95 * length.seconds {
-            Terminal.writeError("moviemaker: warning: \(clip) is silent (nothing above -50 dB): "
-                                + (script == nil ? "there is no speech to recognise" : "the words of \(text!) are spread over it, not placed on speech") + "\n")
+            Terminal.writeError("moviemaker: warning: \(clip) is almost silent (95 % of it below -50 dB): "
+                                + (script == nil ? "there is little or no speech to recognise" : "the words of \(text!) are spread over it rather than placed on speech") + "\n")
         }
         try PartialFiles.write(Data(transcript.whisperJSON().utf8), to: URL(fileURLWithPath: output))
         if progress.showsProgress {

@@ -207,7 +207,7 @@ struct RenderCommandTests {
         let tiktok = try CLI.run(["render", spec.path, "--for", "tiktok", "--check"])
         #expect(tiktok.status == 0 && tiktok.stdout.contains("at most 6000 kb/s, a keyframe every") && !tiktok.stdout.contains("warning"), "\(tiktok.stdout)")
         #expect(tiktok.stderr.components(separatedBy: "is replaced by tiktok's").count == 2, "\(tiktok.stderr)")
-        // --dry-run, as slideshow and stitch call it, is the same.
+        // --dry-run, as slideshow calls it, is the same.
         let dryRun = try CLI.run(["render", spec.path, "--dry-run", "-o", planned.path])
         #expect(dryRun.status == 0 && dryRun.stdout == check.stdout, "\(dryRun.stdout)\(dryRun.stderr)")
         #expect(check.stdout.contains("0.000–1.000 s") && check.stdout.contains("tracks[0].items[0]  video four.mp4; from 1.000 s, speed 2×"), "\(check.stdout)")
@@ -872,7 +872,7 @@ struct CompileMistakeTests {
         #expect(still.status == 64 && still.stderr.contains("render makes a movie, an animated image or a sound") && still.stderr.contains("not .png"), "\(still.stderr)")
         // A folder given as -o is called one, not a name without an extension.
         try FileManager.default.createDirectory(at: folder.file("chunks"), withIntermediateDirectories: true)
-        for command in [["render", spec.path], ["title", "Hi"]] {
+        for command in [["render", spec.path], ["title", "Hi"], ["still", spec.path]] {
             let r = try CLI.run(command + ["-o", folder.file("chunks").path])
             #expect(r.status == 64 && r.stderr.contains("chunks is a folder: give a file to write, e.g. -o"), "\(command): \(r.stderr)")
         }

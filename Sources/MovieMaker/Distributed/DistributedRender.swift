@@ -306,7 +306,7 @@ public struct DistributedRender: Sendable {
 
     /// The chunks `assemble` would join, in order: the ranges of `count` chunks when given, else the
     /// chunk plan most of the chunks found follow (or any chain of them covering the movie). Throws
-    /// `.chunksMissing` naming every missing chunk.
+    /// `.chunksMissing` naming every missing chunk, or saying that none of this movie's is there.
     package func chunkSequence(in folder: URL, chunks count: Int? = nil) throws(MovieMakerError) -> [(frames: Range<Int>, url: URL)] {
         let (found, ignored) = chunks(in: folder)
         if found.isEmpty { throw .noChunks(folder: folder.path, frameCount: frameCount, ignored: ignored) }

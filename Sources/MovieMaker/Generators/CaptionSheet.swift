@@ -147,10 +147,16 @@ public struct CaptionSheet: Sendable, Equatable {
     func entry(for url: URL) -> Entry? { index(for: url).map { entries[$0] } }
 
     /// The index in `entries` of `entry(for:)`'s row.
-    func index(for url: URL) -> Int? {
+    func index(for url: URL) -> Int? { rows(for: url).last.map { entries.firstIndex(of: $0)! } }
+
+    /// Every row naming the photo at `url`, in file order: those naming its file name, or, when none
+    /// does, those naming it without its extension. The last is the one used; more than one is
+    /// usually a slip (the CLI warns).
+    package func rows(for url: URL) -> [Entry] {
         let file = url.lastPathComponent.lowercased(), stem = url.deletingPathExtension().lastPathComponent.lowercased()
-        return entries.lastIndex { ($0.name as NSString).lastPathComponent.lowercased() == file }
-            ?? entries.lastIndex { ($0.name as NSString).lastPathComponent.lowercased() == stem }
+        let named = { (name: String) in entries.filter { ($0.name as NSString).lastPathComponent.lowercased() == name } }
+        let byFile = named(file)
+        return byFile.isEmpty ? named(stem) : byFile
     }
 
     /// `"0.5,0.25"`, `"0.5 0.25"` or `"0.5;0.25"` as a point; an empty field is nil.

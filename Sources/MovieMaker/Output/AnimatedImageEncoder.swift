@@ -38,8 +38,6 @@ final class AnimatedImageEncoder: FrameEncoder {
     private(set) var sceneStarts: [Int] = [0]
     /// What `maxFileSize` made it at, when the first attempt did not fit.
     private(set) var fit: AnimatedImageFit?
-    /// Checked before each frame of the final pass (set by `finish` on its own thread).
-    private var cancellation: CancellationToken?
     var audio: AudioEncoder? { nil }
 
     init(path: String, codec: VideoCodec, width: Int32, height: Int32, rate: FrameRate, settings: EncoderSettings,
@@ -149,8 +147,6 @@ final class AnimatedImageEncoder: FrameEncoder {
     func finish(cancellation: CancellationToken?) throws(MovieMakerError) {
         // The palettes and encoding run after the last frame is drawn, for as long again: Ctrl-C must
         // stop them too, before the file is moved into place.
-        self.cancellation = cancellation
-        defer { self.cancellation = nil }
         if let sceneDetector {
             try sceneDetector.send(nil)
             self.sceneDetector = nil
@@ -159,7 +155,7 @@ final class AnimatedImageEncoder: FrameEncoder {
         let attempts = ladder()
         var written = 0
         for (n, attempt) in attempts.enumerated() {
-            written = try write(attempt)
+            written = try write(attempt, cancellation: cancellation)
             guard let budget = image.maxFileSize else { return }
             if written <= budget {
                 if n > 0 {
@@ -176,7 +172,7 @@ final class AnimatedImageEncoder: FrameEncoder {
     }
 
     /// Writes the whole image at `path` as `attempt` says; returns its size in bytes.
-    private func write(_ attempt: Attempt) throws(MovieMakerError) -> Int {
+    private func write(_ attempt: Attempt, cancellation: CancellationToken?) throws(MovieMakerError) -> Int {
         let timeBase = Self.timeBase(rate)
         let frameCount = spool.count
         let picked = Array(stride(from: 0, to: frameCount, by: attempt.step))
@@ -184,7 +180,7 @@ final class AnimatedImageEncoder: FrameEncoder {
             let writer = try WebPAnimationWriter(width: attempt.width, height: attempt.height, lossless: settings.lossless,
                                                  quality: attempt.colors, plays: image.plays)
             let milliseconds = { (index: Int64) in Int(av_rescale_q(index, timeBase, AVRational(num: 1, den: 1000))) }
-            try encodeFrames(picked, attempt: attempt, outputFormat: AV_PIX_FMT_BGRA, total: frameCount) { (frame) throws(MovieMakerError) in
+            try encodeFrames(picked, attempt: attempt, outputFormat: AV_PIX_FMT_BGRA, total: frameCount, cancellation: cancellation) { (frame) throws(MovieMakerError) in
                 try writer.add(frame, at: milliseconds(frame.pointee.pts))
             }
             try writer.finish(endingAt: milliseconds(Int64(frameCount)), writingTo: path, destination: destination)
@@ -232,7 +228,7 @@ final class AnimatedImageEncoder: FrameEncoder {
         let write = { (packet: UnsafeMutablePointer<AVPacket>) throws(MovieMakerError) in
             try muxer.write(packet, from: timeBase, to: stream)
         }
-        try encodeFrames(picked, attempt: attempt, outputFormat: outputFormat, total: frameCount) { (frame) throws(MovieMakerError) in
+        try encodeFrames(picked, attempt: attempt, outputFormat: outputFormat, total: frameCount, cancellation: cancellation) { (frame) throws(MovieMakerError) in
             try encoder.encode(frame, write: write)
         }
         try encoder.drain(write: write)
@@ -242,7 +238,7 @@ final class AnimatedImageEncoder: FrameEncoder {
 
     /// Reads `picked` frames from the spool, scales them, maps a GIF's onto its palettes, and hands
     /// each to `encode` stamped with its movie frame (its duration: up to the next picked frame).
-    private func encodeFrames(_ picked: [Int], attempt: Attempt, outputFormat: AVPixelFormat, total: Int,
+    private func encodeFrames(_ picked: [Int], attempt: Attempt, outputFormat: AVPixelFormat, total: Int, cancellation: CancellationToken?,
                               encode: (UnsafeMutablePointer<AVFrame>) throws(MovieMakerError) -> Void) throws(MovieMakerError) {
         let timeBase = Self.timeBase(rate)
         let input = FilterGraph.Input.video(width: width, height: height, pixelFormat: framePixelFormat, timeBase: timeBase,
