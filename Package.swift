@@ -107,6 +107,7 @@ let package = Package(
                 "MovieMaker", "MovieMakerStudio",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(name: "Examples", dependencies: ["MovieMaker"]),
         // CJPEG: the slideshow lines write their photos with libjpeg (BenchPhotos.swift).

@@ -92,7 +92,7 @@ struct MCPCommand: ParsableCommand {
                 cancellation.cancel()
             }
         }
-        try await server.start(transport: StdioTransport())
+        try await server.start(transport: DrainingTransport())
         await server.waitUntilCompleted()
         await server.stop()
     }

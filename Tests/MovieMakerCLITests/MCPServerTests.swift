@@ -32,6 +32,28 @@ struct MCPServerTests {
 
     struct Failure: Error, CustomStringConvertible { let description: String }
 
+    /// Requests piped in and followed by the end of input are all answered before the server exits:
+    /// the SDK handles each in a task of its own and was stopped with them in flight (no reply at all).
+    @Test func requestsReadBeforeTheEndOfInputAreAllAnswered() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let requests = [
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+            #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+            #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"schema","arguments":{}}}"#,
+        ]
+        try (requests.joined(separator: "\n") + "\n").write(to: folder.file("in.jsonl"), atomically: true, encoding: .utf8)
+        for _ in 0..<3 {
+            let r = try run("/bin/sh", ["-c", "'\(CLI.executable.path)' mcp < '\(folder.file("in.jsonl").path)'"])
+            #expect(r.status == 0, "\(r.stderr)")
+            let ids = r.stdout.split(separator: "\n").compactMap { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? Int
+            }
+            #expect(ids.sorted() == [1, 2, 3], "every request answered: \(r.stdout.prefix(300))")
+        }
+    }
+
     @Test func anIndependentClientListsValidatesLooksRendersAndCancelsInsideTheAllowedFolder() throws {
         guard CLI.isBuilt else { return }
         let python: URL
