@@ -93,6 +93,28 @@ struct BeatsTests {
         #expect(beats.cuts(from: 1, to: 5, minimumShot: Time(seconds: 1.2)) == [2.5, 4].map { Time(seconds: $0) })
     }
 
+    /// Photos left when the beats run out keep the tempo on the beat: whole periods, as many as a photo
+    /// needs to outlast its transition (they got a period rounded up to a frame past the transition,
+    /// 1.033 s, and drifted off the beat).
+    @Test("photos after the last beat keep the tempo: whole beat periods, on the beat, each outlasting the transition")
+    func photosAfterTheBeatsKeepTheTempo() throws {
+        let beats = Beats(times: (1..<16).map { Time(value: Int64($0), timescale: 2) }, tempo: 120)   // 0.5 … 7.5 s
+        var show = Slideshow(photos: (0..<6).map { Slideshow.Photo(url: URL(fileURLWithPath: "/photos/p\($0).jpg")) })
+        show.transition = .crossfade(duration: 1)
+        show.intro = TitleCard("Beat", duration: 3)
+        try show.cutOnBeats(beats, fps: 30, every: 2, minimumShot: 1)
+        var start = 90
+        for photo in show.photos {
+            let frames = FrameRate(30).frameCount(for: try #require(photo.duration))
+            #expect(start % 15 == 0, "photo at frame \(start) starts on a beat (every 15 frames)")
+            #expect(frames > 30 && frames % 15 == 0, "\(frames) frames: whole beats, longer than the 30-frame transition")
+            start += frames
+        }
+        // From the third photo on (the beats end at 7.5 s), each lasts 2 s: the 1 s period (every 2
+        // beats), doubled to outlast the 1 s transition.
+        #expect(show.photos.dropFirst(2).allSatisfy { $0.duration == Time(2) }, "\(show.photos.map(\.duration))")
+    }
+
     @Test("a slideshow cut on the beats of a 120 BPM click track has every cut on the frame holding a beat (and a click)")
     func slideshowCutsOnBeats() throws {
         let folder = try TemporaryFolder()

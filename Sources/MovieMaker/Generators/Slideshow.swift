@@ -242,8 +242,8 @@ public struct Slideshow: Sendable, Equatable {
     /// holds a beat: every `every`-th beat of `beats`, skipping beats closer than `minimumShot` to the
     /// previous cut (a photo must also last longer than the transition, which starts on the beat).
     /// `offset` is where the show starts in the music's time (the beats' time 0 is the music's start).
-    /// Photos after the music's last usable beat keep a beat period's worth of time each (`every`
-    /// periods). Throws `.invalidSetting(.duration, …)` when the beats have no tempo to go on.
+    /// Photos after the music's last usable beat keep the tempo: each lasts whole beat periods (`every`
+    /// beats each, more where a photo must outlast its transition), on the beat. Throws `.invalidSetting(.duration, …)` when the beats have no tempo to go on.
     public mutating func cutOnBeats(_ beats: Beats, fps: FrameRate, every: Int = 1, minimumShot: Time = .zero,
                                     offset: Time = .zero) throws(MovieMakerError) {
         guard !photos.isEmpty else { throw .noPhotos(source: "the slideshow", reason: "its photo list is empty") }
@@ -259,23 +259,32 @@ public struct Slideshow: Sendable, Equatable {
         let transitionFrames = transition.map { fps.frameCount(for: $0.duration) } ?? 0
         let shortest = max(fps.frameCount(for: minimumShot), transitionFrames + 1, 1)
         let period = 60 / beats.tempo * Double(every)
-        let periodFrames = max(shortest, Int((period * fps.framesPerSecond).rounded()))
         // Beats in the show's time, from the first photo's start.
         let shifted = Beats(times: beats.times.compactMap { t in t >= offset ? t - offset : nil }, tempo: beats.tempo)
         var cutFrames: [Int] = []
         var previous = introFrames
+        // Where the beats in use are, in seconds: the last cut's beat (or the first photo's start).
+        var beat = start.seconds
         for t in shifted.cuts(from: start, to: shifted.times.last.map { $0 + 1 } ?? start, every: every) where cutFrames.count < photos.count - 1 {
             let frame = fps.frameIndex(at: t)
             guard frame - previous >= shortest else { continue }
             cutFrames.append(frame)
             previous = frame
+            beat = t.seconds
+        }
+        // After the last beat found, the tempo goes on: whole periods from the last cut's beat (as many
+        // as a photo needs to outlast its transition, as skipped beats do above), counted from that beat
+        // rather than from the rounded frame, so the cuts stay on the beat.
+        func nextCut() -> Int {
+            repeat { beat += period } while fps.frameIndex(at: Time(seconds: beat)) - previous < shortest
+            return fps.frameIndex(at: Time(seconds: beat))
         }
         while cutFrames.count < photos.count - 1 {
-            previous += periodFrames
+            previous = nextCut()
             cutFrames.append(previous)
         }
         var boundaries = [introFrames] + cutFrames
-        boundaries.append(boundaries.last! + periodFrames)
+        boundaries.append(nextCut())
         for i in photos.indices { photos[i].duration = fps.time(ofFrame: boundaries[i + 1] - boundaries[i]) }
     }
 
