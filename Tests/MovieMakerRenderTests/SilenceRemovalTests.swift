@@ -12,7 +12,7 @@ struct SilenceRemovalTests {
 
     /// A 5-s 320×240 clip: frame codes for pictures, and a 440 Hz tone in [0, 1), [2, 3) and [4, 5) s with
     /// silence between, its sound lossless (PCM in MOV).
-    static func tonesClip(in folder: TemporaryFolder, soundDelay: Double = 0) throws -> URL {
+    static func tonesClip(in folder: TemporaryFolder, soundDelay: Double = 0, soundLength: Double? = nil) throws -> URL {
         try VideoFixtures.requireFFmpeg()
         let picture = folder.file("picture.mp4")
         let movie = try MovieMaker(url: picture, width: 320, height: 240, fps: rate, settings: EncoderSettings(crf: 18, preset: .ultrafast, drawingThreads: 1))
@@ -25,7 +25,7 @@ struct SilenceRemovalTests {
         let wav = folder.file("tones.wav")
         try sound.writeWAV(to: wav, sampleFormat: .int16)
         let url = folder.file("tones.mov")
-        let delay = soundDelay > 0 ? ["-itsoffset", String(soundDelay)] : []
+        let delay = (soundDelay > 0 ? ["-itsoffset", String(soundDelay)] : []) + (soundLength.map { ["-t", String($0)] } ?? [])
         let r = try run(FFTools.ffmpeg, ["-nostdin", "-v", "error", "-y", "-i", picture.path] + delay + ["-i", wav.path, "-c:v", "copy", "-c:a", "pcm_s16le", url.path])
         try #require(r.status == 0, "ffmpeg: \(r.stderr)")
         return url
@@ -51,6 +51,19 @@ struct SilenceRemovalTests {
         #expect(silences.count == 3, "\(silences)")
         for (s, (start, end)) in zip(silences, [(0.0, 0.5), (1.5, 2.5), (3.5, 4.5)]) {
             #expect(abs(s.start.seconds - start) < 0.002 && abs(s.end.seconds - end) < 0.002, "\(s) should be \(start)–\(end) s")
+        }
+    }
+
+    /// The other end of `lateSound`: the picture after a sound that ends early is as silent as the
+    /// quiet before a late one (it was not reported, so --remove-silence kept it).
+    @Test("a clip whose sound ends before its picture has the rest of the picture as a silence")
+    func earlySoundEnd() throws {
+        let folder = try TemporaryFolder()
+        let url = try Self.tonesClip(in: folder, soundLength: 3)
+        let silences = try SilenceDetection().silences(in: url)
+        #expect(silences.count == 2, "\(silences)")
+        for (s, (start, end)) in zip(silences, [(1.0, 2.0), (3.0, 5.0)]) {
+            #expect(abs(s.start.seconds - start) < 0.002 && abs(s.end.seconds - end) < 0.04, "\(s) should be \(start)–\(end) s")
         }
     }
 

@@ -21,7 +21,8 @@ public struct SilenceDetection: Sendable, Hashable, Codable {
     static let window = 480
 
     /// The silent stretches of the sound of the file at `url` (a sound or a video's sound), in the
-    /// file's time (a video's: its picture's, with the quiet before a late sound starts), in order,
+    /// file's time (a video's: its picture's, with the quiet before a late sound starts and after an
+    /// early one ends), in order,
     /// each exact to the sample (1/48000 s): a stretch starts after the last sample louder than the
     /// threshold's amplitude and ends at the next such sample. Reads the sound
     /// once in 10 ms blocks (memory does not grow with its length beyond the list). Throws
@@ -32,12 +33,19 @@ public struct SilenceDetection: Sendable, Hashable, Codable {
         // time, the picture's, as `Clip.removingSilences` cuts them, and the quiet before the sound
         // starts is a silence too.
         var offset = Time.zero
-        do { offset = try VideoFile.probed(url).audioOffset ?? .zero } catch {
+        var picture: Time?
+        do {
+            let video = try VideoFile.probed(url)
+            offset = video.audioOffset ?? .zero
+            picture = video.duration
+        } catch {
             // A sound file has no picture to be placed against; a video that cannot be probed is an error.
             if error.code != .noVideoStream { throw error }
         }
         let lead = Self.format.frame(at: offset)
-        var scanner = Scanner(detection: self, total: sound.frames + lead)
+        // Likewise the picture after a sound that ends early: silent, as the stitched movie plays it.
+        let pictureEnd = picture.map { Self.format.frame(at: $0) } ?? 0
+        var scanner = Scanner(detection: self, total: max(sound.frames + lead, pictureEnd))
         var block = [Float](repeating: 0, count: Self.window)
         var position: Int64 = 0
         while position < lead {
@@ -57,6 +65,11 @@ public struct SilenceDetection: Sendable, Hashable, Codable {
             try sound.read(into: &block)
             let count = Int(min(Int64(Self.window), end - position))
             scanner.feed(block, count: count, at: position)
+            position += Int64(count)
+        }
+        while position < pictureEnd {
+            let count = Int(min(Int64(Self.window), pictureEnd - position))
+            scanner.feed([Float](repeating: 0, count: count), count: count, at: position)
             position += Int64(count)
         }
         return scanner.finish().map { range in
