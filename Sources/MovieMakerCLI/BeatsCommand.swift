@@ -41,7 +41,7 @@ struct BeatsCommand: ParsableCommand {
             Terminal.printLine("{\"tempo\": \(String(format: "%.2f", beats.tempo)), \"beats\": [\(times.joined(separator: ", "))]}")
         } else {
             Terminal.printLine(beats.tempo > 0 ? String(format: "tempo %.2f BPM, %d beats", beats.tempo, times.count)
-                  : times.isEmpty ? "no steady beat found: no pulse to cut on (a held tone, noise or silence?)" : "no steady beat found (\(times.count) beats)")
+                  : times.isEmpty ? "no steady beat found: \(Beats.noTempoReason(URL(fileURLWithPath: music)))" : "no steady beat found (\(times.count) beats)")
             for t in times { Terminal.printLine(t) }
         }
     }

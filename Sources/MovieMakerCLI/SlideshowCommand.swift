@@ -386,7 +386,7 @@ struct SlideshowCommand: SingleOutputCommand {
             let beats: Beats
             do { beats = try Beats.analysed(URL(fileURLWithPath: music)) } catch { throw InputError("--music \(music): \(error.message)") }
             guard beats.tempo > 0 else {
-                throw InputError("--music \(music) has no steady beat to cut on (aubio found no tempo: a held tone, speech or ambient sound?): "
+                throw InputError("--music \(music) has no steady beat to cut on (\(Beats.noTempoReason(URL(fileURLWithPath: music)))): "
                                  + "leave out --cut-on beats, and give --duration or --fit-music instead")
             }
             // The music starts with the film: the intro's time is music time too.

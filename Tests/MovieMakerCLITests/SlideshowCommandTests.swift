@@ -80,8 +80,12 @@ struct SlideshowCommandTests {
         try ProceduralSound(duration: 8) { t in 0.3 * sin(2 * .pi * 440 * t) }.writeWAV(to: folder.file("tone.wav"), sampleFormat: .int16)
         let tone = try CLI.run(["slideshow", folder.url.path, "--cut-on", "beats", "--music", folder.file("tone.wav").path, "-o", folder.file("x.mp4").path])
         #expect(tone.status == 64 && tone.stderr.contains("has no steady beat to cut on") && tone.stderr.contains("tone.wav")
-                && tone.stderr.contains("leave out --cut-on beats"), "\(tone.stderr)")
+                && tone.stderr.contains("leave out --cut-on beats") && tone.stderr.contains("a held tone"), "\(tone.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("x.mp4").path))
+        // Clicks too short for a tempo are said to be too short, not to have no pulse.
+        try ProceduralSound(duration: 4) { t in t.truncatingRemainder(dividingBy: 0.5) < 0.01 ? 0.8 : 0 }.writeWAV(to: folder.file("short.wav"), sampleFormat: .int16)
+        let short = try CLI.run(["beats", folder.file("short.wav").path])
+        #expect(short.stdout.contains("no steady beat found: it lasts 4.0 s, too short for aubio to find a tempo"), "\(short.stdout)\(short.stderr)")
     }
 
     @Test func filesKeepTheGivenOrderAndOrderNameSortsThemNaturally() throws {

@@ -62,6 +62,15 @@ public struct Beats: Sendable, Hashable, Codable {
     /// The tracker confidence below which a sound has no steady beat.
     static let minimumConfidence = 0.05
 
+    /// Why aubio may have found no tempo in the sound at `url`, for messages: too short (its tempo
+    /// tracker needs about 4.5 s of music before it settles), or no pulse.
+    package static func noTempoReason(_ url: URL) -> String {
+        if let length = (try? AudioFile(url: url))?.duration, length < 5 {
+            return String(format: "it lasts %.1f s, too short for aubio to find a tempo (it needs about 5 s of music)", length.seconds)
+        }
+        return "aubio found no tempo: a held tone, speech or ambient sound?"
+    }
+
     /// The tracker's beats (samples) placed on the onsets near them, the early beats filled in, and the
     /// tempo fitted.
     static func placed(beats tracked: [Int64], onsets: [Int64]) -> Beats {

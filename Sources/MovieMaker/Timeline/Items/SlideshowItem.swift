@@ -144,8 +144,8 @@ extension TimelineCompiler {
                 throw .invalidDescription(path.appending("cutOn"), "cannot find the beats of \(music.path): \(error.message)", file: music.path)
             }
             guard beats.tempo > 0 else {
-                throw .invalidDescription(path.appending("cutOn"), "\(music.path) has no steady beat to cut on (aubio found no tempo: a held tone, "
-                                          + "speech or ambient sound?): leave out \"cutOn\" and give the photos durations", file: music.path)
+                throw .invalidDescription(path.appending("cutOn"), "\(music.path) has no steady beat to cut on (\(Beats.noTempoReason(music))): "
+                                          + "leave out \"cutOn\" and give the photos durations", file: music.path)
             }
             do {
                 try show.cutOnBeats(beats, fps: rate, every: s.every ?? 1, minimumShot: s.minimumShot?.time(at: rate) ?? 1, offset: offset + videoItemStart)
