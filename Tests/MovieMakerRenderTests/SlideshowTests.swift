@@ -316,6 +316,10 @@ struct SlideshowTests {
             }
         }
         #expect(throws: MovieMakerError.self) { _ = try CaptionSheet(lines: "no separator here\n") }
+        // An unquoted focus after a quoted caption is named as the focus, with the two ways to write it.
+        #expect { _ = try CaptionSheet(csv: "IMG_0001.jpg,\"Lisbon, at dawn\",0.2,0.8\n", path: "c.csv") } throws: {
+            "\($0)".contains("the focus 0.2,0.8 holds a comma: quote it (\"0.2,0.8\") or write it with a space (0.2 0.8)")
+        }
     }
 
     @Test func anUnreadablePhotoIsATypedErrorNamingTheFile() throws {

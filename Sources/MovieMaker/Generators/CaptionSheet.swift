@@ -101,8 +101,13 @@ public struct CaptionSheet: Sendable, Equatable {
                 throw .invalidCaptions(path: path, line: row.line, text: shown, reason: "a row needs a file name and a caption")
             }
             if columns.focus == 2, fields.count > 3 {
+                // Two numbers at the end are an unquoted focus (`…,0.2,0.8`); otherwise a caption's commas.
+                let tail = fields.suffix(2).map { $0.trimmingCharacters(in: .whitespaces) }
+                let fix = fields.count == 4 && tail.allSatisfy({ Double($0) != nil })
+                    ? "the focus \(tail.joined(separator: ",")) holds a comma: quote it (\"\(tail.joined(separator: ","))\") or write it with a space (\(tail.joined(separator: " ")))"
+                    : "quote a caption that holds commas"
                 throw .invalidCaptions(path: path, line: row.line, text: shown,
-                                       reason: "\(fields.count) fields where at most 3 (file, text, focus) are read: quote a caption that holds commas")
+                                       reason: "\(fields.count) fields where at most 3 (file, text, focus) are read: \(fix)")
             }
             let name = fields[columns.file].trimmingCharacters(in: .whitespaces)
             guard !name.isEmpty else { throw .invalidCaptions(path: path, line: row.line, text: shown, reason: "the file name is empty") }
