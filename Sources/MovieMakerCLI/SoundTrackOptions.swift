@@ -2,11 +2,11 @@ import ArgumentParser
 import Foundation
 import MovieMaker
 
-/// `--music`, `--music-volume`, `--music-loop`, `--music-fade-out`, `--normalize`, `--loudness`: the sound track options
+/// `--music`, `--music-volume`, `--music-loop`, `--music-fade-in`, `--music-fade-out`, `--normalize`, `--loudness`: the sound track options
 /// `slideshow` and `stitch` share, checked the same way in both.
 struct SoundTrackOptions: ParsableArguments {
     /// Music under the movie.
-    @Option(help: ArgumentHelp("A sound file to play under the movie (MP3, AAC/M4A, Ogg, Opus, FLAC, WAV, or a video's sound); looped when shorter, faded out at the end when longer.",
+    @Option(help: ArgumentHelp("A sound file to play under the movie (MP3, AAC/M4A, Ogg, Opus, FLAC, WAV, or a video's sound); faded in over --music-fade-in, looped when shorter, faded out at the end when longer.",
                                valueName: "file"))
     var music: String?
 
@@ -18,14 +18,23 @@ struct SoundTrackOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "Repeat music shorter than the movie (otherwise silence follows it).")
     var musicLoop = true
 
+    /// How long the music fades in at its start.
+    @Option(help: ArgumentHelp("Seconds the music fades in over at its start, e.g. 0.5, 2 or 0 to start at full level (on a downbeat). (default: 0.5)", valueName: "seconds"),
+            transform: { (text: String) throws -> Time in try Self.fadeLength(text) })
+    var musicFadeIn: Time = Time(value: 1, timescale: 2)
+
     /// How long the music fades out at the movie's end.
     @Option(help: ArgumentHelp("Seconds the music fades out over at the end of the movie, e.g. 2, 4.5 or 0 for a cut. (default: 2)", valueName: "seconds"),
-            transform: { (text: String) throws -> Time in
-                // 0, 0s, 0ms, 0.0: a cut (a duration argument is otherwise above zero).
-                let number = text.trimmingCharacters(in: .whitespaces).lowercased()
-                let bare = number.hasSuffix("ms") ? String(number.dropLast(2)) : number.hasSuffix("s") ? String(number.dropLast()) : number
-                return Double(bare) == 0 ? .zero : try DurationArgument.parse(text) })
+            transform: { (text: String) throws -> Time in try Self.fadeLength(text) })
     var musicFadeOut: Time = 2
+
+    /// A fade's length: a duration, or 0 (`0`, `0s`, `0ms`, `0.0`) for none (a duration argument is
+    /// otherwise above zero).
+    static func fadeLength(_ text: String) throws -> Time {
+        let number = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let bare = number.hasSuffix("ms") ? String(number.dropLast(2)) : number.hasSuffix("s") ? String(number.dropLast()) : number
+        return Double(bare) == 0 ? .zero : try DurationArgument.parse(text)
+    }
 
     /// Loudness normalisation.
     @Flag(help: "Normalise the sound track to --loudness (EBU R128 integrated loudness, true peak ≤ -1 dBTP).")
@@ -59,7 +68,7 @@ struct SoundTrackOptions: ParsableArguments {
         }
     }
 
-    /// The music bed (faded in over 0.5 s, out over `--music-fade-out`, looped as asked), opened and checked now so an
+    /// The music bed (faded in over `--music-fade-in`, out over `--music-fade-out`, looped as asked), opened and checked now so an
     /// unreadable file fails before any picture is looked at; nil without `--music`.
     func musicBed() throws -> AudioClip? {
         guard let music else { return nil }
@@ -68,7 +77,7 @@ struct SoundTrackOptions: ParsableArguments {
             // The library's message names the file already; say which option gave it.
             throw InputError("--music: \(error.message)")
         }
-        let bed = song.musicBed(volume: .decibels(musicVolume), fadeIn: Time(value: 1, timescale: 2), fadeOut: musicFadeOut, loop: musicLoop)
+        let bed = song.musicBed(volume: .decibels(musicVolume), fadeIn: musicFadeIn, fadeOut: musicFadeOut, loop: musicLoop)
         // A loop joins the song's end to its start with a short crossfade, which needs a song longer than two of them.
         if musicLoop, let length = song.trimmedDuration, length <= bed.loopCrossfade.duration * 2 {
             throw InputError("--music \(music) lasts \(Self.seconds(length)) s, too short to loop (a loop needs more than "

@@ -185,7 +185,7 @@ struct SlideshowCommandTests {
         try expectError([roll.path, "-o", folder.file("out.mp4").path], naming: ["`moviemaker stitch '\(roll.path)'`"], status: 64)
     }
 
-    @Test func musicFadeOutOfZeroIsACutWrittenAnyWay() throws {
+    @Test func musicFadeOutOfZeroIsACutWrittenAnyWayAndFadeInIsAnOption() throws {
         guard CLI.isBuilt else { return }
         let (folder, _) = try Self.photoFolder()
         let song = folder.file("song.wav")
@@ -196,6 +196,17 @@ struct SlideshowCommandTests {
         }
         let negative = try CLI.run(["slideshow", folder.url.path, "--music", song.path, "--music-fade-out", "-1s", "--dry-run", "-o", folder.file("out.mp4").path])
         #expect(negative.status == 64, "\(negative.stderr)")
+        // The fade-in (0.5 s unless --music-fade-in says otherwise): 0 starts at full level, on the first downbeat.
+        func firstTenth(_ extra: [String]) throws -> Double {
+            let movie = folder.file("fade\(extra.count).mp4")
+            let r = try CLI.run(["slideshow", folder.url.path, "--music", song.path, "--size", "160x120", "-d", "1", "-q", "-o", movie.path] + extra)
+            try #require(r.status == 0, "\(r.stderr)")
+            let sound = try decodeAudio(movie, in: folder)
+            let head = sound.samples.prefix(sound.rate / 10)
+            return (head.map { Double($0 * $0) }.reduce(0, +) / Double(max(1, head.count))).squareRoot()
+        }
+        let faded = try firstTenth([]), cut = try firstTenth(["--music-fade-in", "0"])
+        #expect(cut > 0.12 && faded < cut / 2, "first 0.1 s: \(faded) faded in, \(cut) without (the song's level is 0.141)")
         // Options that would do nothing are said to.
         let idle = try CLI.run(["slideshow", folder.url.path, "--loudness", "-23", "--music-volume", "-6", "--dry-run", "-o", folder.file("out.mp4").path])
         #expect(idle.status == 0 && idle.stderr.contains("--loudness is the target of --normalize") && idle.stderr.contains("--music-volume sets the level of --music"),
