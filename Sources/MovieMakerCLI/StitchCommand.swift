@@ -341,7 +341,9 @@ struct StitchCommand: SingleOutputCommand {
             // The first clip sets the rate: an animated GIF or a slow-motion export first would drop most
             // frames of every clip after it, unremarked.
             let fast = playedRate(fastest)
-            Terminal.writeError("moviemaker: warning: the movie is at \(rate) fps, the first clip's (\(firstMovie.url.lastPathComponent)); "
+            // A variable-rate first clip gives the standard rate nearest its average: its own faster parts lose frames too.
+            let variable = firstMovie.isVariableFrameRate ? ", a variable rate's nearest standard one, so its faster parts lose frames too" : ""
+            Terminal.writeError("moviemaker: warning: the movie is at \(rate) fps, the first clip's (\(firstMovie.url.lastPathComponent)\(variable)); "
                                 + "\(fastest.url.lastPathComponent) is \(fast) fps and loses frames at that rate: give --fps \(fast) to keep them\n")
         }
         var readable = try photoClips(in: probed, width: width, height: height) { Terminal.writeError("moviemaker: warning: \($0)\n") }

@@ -90,6 +90,15 @@ struct StitchCommandTests {
             let quiet = try CLI.run(["stitch"] + arguments + ["-o", folder.file("b.mp4").path, "-q"])
             #expect(quiet.status == 0 && !quiet.stderr.contains("loses frames"), "\(arguments): \(quiet.stderr)")
         }
+        // A variable-rate first clip (30 fps for 1 s, then 20 fps) plays at the standard rate nearest its
+        // average, 23.976: its own 30 fps second loses frames too, and the warning says so.
+        guard FFTools.available else { return }
+        let vfr = folder.file("vfr.mp4")
+        let made = try run(FFTools.ffmpeg, ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=64x48:r=30", "-t", "3",
+                                            "-vf", "setpts='if(lt(N,30),N/30,1+(N-30)/20)/TB'", "-fps_mode", "vfr", vfr.path])
+        try #require(made.status == 0, "\(made.stderr)")
+        let v = try CLI.run(["stitch", vfr.path, fast.path, "-o", folder.file("c.mp4").path, "-q"])
+        #expect(v.status == 0 && v.stderr.contains("the first clip's (vfr.mp4, a variable rate's nearest standard one, so its faster parts lose frames too)"), "\(v.stderr)")
     }
 
     @Test func clipsPlayInOrderAtTheFirstClipsSizeAndRateWithTheirSound() throws {
