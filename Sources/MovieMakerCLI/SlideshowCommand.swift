@@ -342,6 +342,15 @@ struct SlideshowCommand: SingleOutputCommand {
         if let captionFont { show.captionStyle.font.family = captionFont }
         if let captionSize { show.captionStyle.font.size = captionSize }
         show.captionPosition = captionPosition
+        if case .kind(.date) = captions {
+            // A photo without a capture date gets no caption: said, as --order date says it.
+            let undated = photos.filter { $0.captureDate == nil }.map(\.url.lastPathComponent)
+            if !undated.isEmpty {
+                let names = undated.prefix(5).joined(separator: ", ") + (undated.count > 5 ? " and \(undated.count - 5) more" : "")
+                let which = undated.count == photos.count ? "no photo has a capture date" : "\(undated.count) of the \(photos.count) photos \(undated.count == 1 ? "has" : "have") no capture date"
+                warn("warning: --captions date: \(which) (EXIF DateTimeOriginal), so \(undated.count == 1 ? "it shows" : "they show") no caption (\(names))")
+            }
+        }
         if case let .sidecar(url) = captions {
             let sheet = try CaptionSheet(contentsOf: url)
             for entry in show.applyCaptions(sheet) {
@@ -397,7 +406,11 @@ struct SlideshowCommand: SingleOutputCommand {
         }
         let photoTime = show.photos.first?.duration ?? show.duration
         if transitionDuration == nil, let t = show.transition, t.duration < 1, photos.count > 1 || show.intro != nil || show.outro != nil {
-            warn("note: transitions take \(Self.seconds(t.duration)) s (half of each photo's \(Self.seconds(photoTime)) s) instead of the default 1 s; set --transition-duration to choose")
+            // Shared photo times differ by a frame (--duration auto): the range is given, not one of them.
+            let times = show.photos.map { $0.duration ?? show.duration }
+            let shortest = times.min() ?? photoTime, longest = times.max() ?? photoTime
+            let each = shortest == longest ? "half of each photo's \(Self.seconds(photoTime)) s" : "about half of each photo's \(Self.seconds(shortest))–\(Self.seconds(longest)) s"
+            warn("note: transitions take \(Self.seconds(t.duration)) s (\(each)) instead of the default 1 s; set --transition-duration to choose")
         }
         return show
     }
@@ -452,7 +465,8 @@ struct SlideshowCommand: SingleOutputCommand {
         let size = video.size
         let frameSize = Size(width: Double(size.width), height: Double(size.height))
         var soft: [(URL, Size, Double)] = []
-        for photo in show.photos {
+        // A poster shows the first photo only: the others' softness does not show.
+        for photo in output.isStill ? Array(show.photos.prefix(1)) : show.photos {
             guard let pixels = sizes[photo.url] else { continue }
             let k = fit.enlargement(of: pixels, in: frameSize, zoom: kenBurns ? 1 + kenBurnsZoom : 1)
             if let warning = Slideshow.Fit.softWarning(photo.url.path, pixels: pixels, enlargement: k, remedies: Self.softRemedies(fit: fit, kenBurns: kenBurns)) {

@@ -228,6 +228,9 @@ struct SlideshowCommandTests {
         let twice = try CLI.run(["slideshow", folder.url.path, "--captions", captions.path, "--dry-run", "-o", folder.file("out.mp4").path])
         #expect(twice.status == 0 && twice.stderr.contains("lines 2 and 4 both name p1.jpg: line 4 is used"), "\(twice.stderr)")
         #expect(!twice.stderr.contains("name p2.jpg"), "a photo named once is not warned about: \(twice.stderr)")
+        // Date captions for photos without a capture date: none shows, and that is said.
+        let dates = try CLI.run(["slideshow", folder.url.path, "--captions", "date", "--dry-run", "-q", "-o", folder.file("out.mp4").path])
+        #expect(dates.status == 0 && dates.stderr.contains("warning: --captions date: 2 of the 3 photos have no capture date (EXIF DateTimeOriginal), so they show no caption (p1.jpg, p10.jpg)"), "\(dates.stderr)")
     }
 
     /// A song that cannot be read, has no sound or is too short to loop is named as --music, with what to do.
@@ -389,6 +392,10 @@ struct SlideshowCommandTests {
         _ = try TestPhotos.photo(.gray, "tiny.png", in: small, w: 40, h: 30)
         let w = try CLI.run(["slideshow", small.url.path, "--size", "320x240", "--dry-run", "-o", small.file("t.mp4").path])
         #expect(w.status == 0 && w.stderr.contains("tiny.png") && w.stderr.contains("soft"), "\(w.stderr)")
+        // A poster shows the first photo only: a soft photo after it is not warned about.
+        _ = try TestPhotos.photo(.gray, "a-first.png", in: small, w: 320, h: 240)
+        let p = try CLI.run(["slideshow", small.url.path, "--size", "320x240", "-o", small.file("poster.png").path])
+        #expect(p.status == 0 && !p.stderr.contains("soft"), "\(p.stderr)")
     }
 
     @Test func kenBurnsEasingLinearZoomsAtAConstantRateAndUnknownNamesAreRefused() throws {
