@@ -195,8 +195,13 @@ struct AudiogramLayout {
         titleSize = max(12, height * (vertical ? 0.032 : 0.045))
         let titleTop = hasCover ? cover.maxY + height * 0.02 : top
         title = Rect(x: width * 0.08, y: titleTop, width: width * 0.84, height: hasTitle ? titleSize * 2.6 : 0)
-        let barsTop = (title.maxY + height * 0.03) / height
-        visualizer = Rect(x: 0.08, y: barsTop, width: 0.84, height: min(0.2, max(0.08, 0.86 - barsTop - 0.16)))
+        if !hasCover && !hasTitle {
+            // Nothing above it: the visualizer takes the middle of the frame, larger, not a band at the top.
+            visualizer = Rect(x: 0.08, y: 0.32, width: 0.84, height: 0.3)
+        } else {
+            let barsTop = (title.maxY + height * 0.03) / height
+            visualizer = Rect(x: 0.08, y: barsTop, width: 0.84, height: min(0.2, max(0.08, 0.86 - barsTop - 0.16)))
+        }
         captionsCentre = min(0.9, visualizer.maxY + 0.09)
     }
 }

@@ -51,6 +51,30 @@ struct AudiogramCommandTests {
         #expect(abs(meter.integratedLoudness + 16) <= 1, "\(meter.integratedLoudness) LUFS")
     }
 
+    /// Without a cover or a title the visualizer had a band at the top and left the lower two-thirds
+    /// empty: it now takes the middle of the frame.
+    @Test("with no cover and no title, the bars are in the middle of the frame", arguments: ["spectrum", "circle"])
+    func barsAloneAreCentred(style: String) throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let sound = folder.file("tone.wav")
+        try AudioInTesting.makeWAV(sound, expression: "0.3*sin(2*PI*440*t)*(0.5+0.5*sin(2*PI*2*t))", seconds: 1)
+        let out = folder.file("bars.mp4")
+        let r = try CLI.run(["audiogram", sound.path, "--style", style, "--size", "320x240", "--preset", "ultrafast", "-o", out.path, "-q"])
+        try #require(r.status == 0, "\(r.stderr)")
+        let px = try #require(try decodeAll(out).dropFirst(10).first).pixels
+        var rows: [Int] = []
+        for y in 0..<px.height {
+            for x in 0..<px.width {
+                let p = px.rgba(x: x, y: y)
+                if p.red > 200 && p.green > 150 && p.green < 210 && p.blue < 60 { rows.append(y) }
+            }
+        }
+        #expect(!rows.isEmpty, "no bars drawn")
+        let middle = Double(rows.reduce(0, +)) / Double(max(1, rows.count)) / Double(px.height)
+        #expect(middle > 0.35 && middle < 0.65, "the bars' middle is \(middle) of the height")
+    }
+
     @Test("errors exit 64 naming the problem and leave no file: no audio stream, --to before --from, --from or --to past the end, a malformed time")
     func errors() throws {
         guard CLI.isBuilt else { return }
