@@ -15,9 +15,8 @@ struct OutputOptions: ParsableArguments {
                                valueName: "path"))
     var output: String
 
-    /// Lifts the 24-hour limit on durations (read by `DurationArgument`).
-    @Flag(help: "Accept durations longer than 24 hours (refused by default: usually a typo, and days of rendering).")
-    var allowLongMovie = false
+    /// `--allow-long-movie`, declared beside `-o` for the help (read by `DurationArgument`).
+    @OptionGroup var longMovie: LongMovieOption
 
     /// The destination as a file URL (relative paths are taken from the current folder).
     var url: URL { URL(fileURLWithPath: output) }
@@ -112,9 +111,8 @@ struct TitleOutputOptions: ParsableArguments {
                                valueName: "path"))
     var output: String?
 
-    /// Lifts the 24-hour limit on durations (read by `DurationArgument`).
-    @Flag(help: "Accept durations longer than 24 hours (refused by default: usually a typo, and days of rendering).")
-    var allowLongMovie = false
+    /// `--allow-long-movie`, declared beside `-o` for the help (read by `DurationArgument`).
+    @OptionGroup var longMovie: LongMovieOption
 }
 
 /// `-o` of `stitch`: a movie or an animated image, not a still (said so in the help and refused with 64).
@@ -126,9 +124,8 @@ struct MovieOutputOptions: ParsableArguments {
                                valueName: "path"))
     var output: String
 
-    /// Lifts the 24-hour limit on durations (read by `DurationArgument`).
-    @Flag(help: "Accept durations longer than 24 hours (refused by default: usually a typo, and days of rendering).")
-    var allowLongMovie = false
+    /// `--allow-long-movie`, declared beside `-o` for the help (read by `DurationArgument`).
+    @OptionGroup var longMovie: LongMovieOption
 
     /// The destination as a file URL (relative paths are taken from the current folder).
     var url: URL { URL(fileURLWithPath: output) }
@@ -176,9 +173,8 @@ struct SoundMovieOutputOptions: ParsableArguments {
                                                      valueName: "path"))
     var output: String
 
-    /// Lifts the 24-hour limit on durations (read by `DurationArgument`).
-    @Flag(help: "Accept durations longer than 24 hours (refused by default: usually a typo, and days of rendering).")
-    var allowLongMovie = false
+    /// `--allow-long-movie`, declared beside `-o` for the help (read by `DurationArgument`).
+    @OptionGroup var longMovie: LongMovieOption
 
     /// The destination as a file URL (relative paths are taken from the current folder).
     var url: URL { URL(fileURLWithPath: output) }
@@ -197,3 +193,12 @@ struct SoundMovieOutputOptions: ParsableArguments {
 }
 
 extension SoundMovieOutputOptions: DestinationOption {}
+
+/// `--allow-long-movie`: lifts the 24-hour limit on durations. `DurationArgument` reads it from the
+/// command line (a duration is parsed before the flag may have been); this declares it for the help,
+/// once for every `-o` group that takes it.
+struct LongMovieOption: ParsableArguments {
+    /// Whether the flag was given.
+    @Flag(help: "Accept durations longer than 24 hours (refused by default: usually a typo, and days of rendering).")
+    var allowLongMovie = false
+}
