@@ -252,4 +252,34 @@ struct TimelinePictureEditingTests {
                     "after the picture: \(Self.pixel(after, x, y)) at \(x), \(y): the title is in the backdrop")
         }
     }
+
+    /// A colour slot goes wherever a colour does: a filter's colour and a generator's colours took only
+    /// CSS and refused `"{{accent}}"`.
+    @Test("a colour slot fills a filter's colour and a generator's colours, defaulted and filled")
+    func colourSlotsInFiltersAndGenerators() throws {
+        let json = #"""
+            {"version": 1, "output": {"size": "64x48", "fps": 30}, "slots": {"accent": {"kind": "color", "default": "#ff0000"}},
+             "tracks": [{"kind": "video", "items": [
+               {"type": "color", "color": "white", "duration": 1, "filters": [{"name": "colorize", "color": "{{accent}}"}]},
+               {"type": "generator", "name": "gradient", "duration": 1, "params": {"colors": ["{{accent}}", "{{accent}}"]}}]}]}
+            """#
+        for (fill, expected) in [(nil, (255, 0, 0)), ("#00ff00", (0, 255, 0))] {
+            var timeline = try Timeline(jsonText: json)
+            if let fill { timeline = try timeline.filled(with: ["accent": .color(Timeline.ColorText(fill))]) }
+            let picture = try timeline.composition(Timeline.RenderOptions()).picture
+            let tinted = try picture.still(at: Time(value: 15, timescale: 30), width: 64, height: 48).pixels()
+            let generated = try picture.still(at: Time(value: 45, timescale: 30), width: 64, height: 48).pixels()
+            let t = Self.pixel(tinted, 32, 24), g = Self.pixel(generated, 32, 24)
+            #expect(Self.near(g, expected.0, expected.1, expected.2, 2), "generator with \(fill ?? "the default"): \(g)")
+            // Colorize keeps the luminance of white and takes the slot's hue.
+            let (hue, others) = expected.0 == 255 ? (t.r, [t.g, t.b]) : (t.g, [t.r, t.b])
+            #expect(others.allSatisfy { hue > $0 + 40 }, "colorize with \(fill ?? "the default"): \(t)")
+        }
+        do {
+            _ = try Timeline(jsonText: json.replacingOccurrences(of: #""color": "{{accent}}""#, with: #""color": "{{acent}}""#))
+            Issue.record("a filter colour naming no slot was accepted")
+        } catch {
+            #expect(error.location?.jsonPath == "tracks[0].items[0].filters[0].color" && error.message.contains("did you mean {{accent}}"), "\(error)")
+        }
+    }
 }

@@ -750,6 +750,28 @@ struct TimelineCompiler {
         return Clip.KenBurnsPath(start: start, end: end)
     }
 
+    /// `value` with every string that is a colour slot's `{{name}}` (at any depth) replaced by the
+    /// slot's colour, for parameters the compiler hands on as JSON (a filter's, a generator's):
+    /// a colour slot goes wherever a colour does. Other strings are left for their reader.
+    func fillingColorSlots(_ value: JSONValue, at path: JSONPath) throws(MovieMakerError) -> JSONValue {
+        switch value {
+        case let .string(text):
+            let written = Timeline.ColorText(text)
+            guard let name = written.slotName, timeline.slots[name]?.kind == .color else { return value }
+            return .string(try color(written, at: path)!.hexString)
+        case let .array(elements):
+            var filled: [JSONValue] = []
+            for (i, element) in elements.enumerated() { filled.append(try fillingColorSlots(element, at: path.appending(i))) }
+            return .array(filled)
+        case let .object(members):
+            var filled: [String: JSONValue] = [:]
+            for (key, member) in members { filled[key] = try fillingColorSlots(member, at: path.appending(key)) }
+            return .object(filled)
+        default:
+            return value
+        }
+    }
+
     /// A colour as written: CSS, or `{{slot}}` taking the colour slot's value. Nil for nil.
     func color(_ text: Timeline.ColorText?, at path: JSONPath) throws(MovieMakerError) -> Color? {
         guard var text else { return nil }

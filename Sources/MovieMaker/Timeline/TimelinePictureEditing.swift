@@ -96,9 +96,18 @@ extension SpecObject {
                 if let s = nameValue.stringValue, let near = SpecObject.nearest(s, in: Clip.Filter.names) { message += " (did you mean \"\(near)\"?)" }
                 throw .invalidDescription(p.appending("name"), message)
             }
-            let spec = FilterSpec(name: name, parameters: members)
-            try FilterArguments(spec, descriptor: descriptor, at: p, baseDirectory: nil, rate: context.rate).validateAll()
-            return spec
+            // A colour parameter may be a colour slot (`"{{accent}}"`): the slot is checked here and filled
+            // when the movie is compiled; the other values are checked with any colour in its place.
+            var checked = members
+            for parameter in descriptor.parameters {
+                guard case .color = parameter.kind, case let .string(text)? = members[parameter.key] else { continue }
+                let written = Timeline.ColorText(text)
+                guard written.slotName != nil else { continue }
+                try written.check(at: p.appending(parameter.key), context, allowNone: false)
+                checked[parameter.key] = .string("black")
+            }
+            try FilterArguments(FilterSpec(name: name, parameters: checked), descriptor: descriptor, at: p, baseDirectory: nil, rate: context.rate).validateAll()
+            return FilterSpec(name: name, parameters: members)
         }
     }
 
@@ -186,8 +195,10 @@ extension TimelineCompiler {
     mutating func edit(_ clip: inout Clip, detail: inout String, item: Timeline.Item, at path: JSONPath) throws(MovieMakerError) {
         if !item.filters.isEmpty {
             var filters: [Clip.Filter] = []
-            for (k, spec) in item.filters.enumerated() {
+            for (k, written) in item.filters.enumerated() {
                 let p = path.appending("filters").appending(k)
+                var spec = written
+                for (key, value) in written.parameters { spec.parameters[key] = try fillingColorSlots(value, at: p.appending(key)) }
                 do {
                     filters.append(try Clip.Filter(spec, at: p, baseDirectory: options.mediaFolder, rate: rate).scaled(by: pixelScale))
                     // A filter's files (a LUT) are inputs too: the tool refuses to write its movie over one.

@@ -60,7 +60,10 @@ extension TimelineCompiler {
     /// A generator item's clip, made by the generator registered under its name.
     mutating func generator(_ g: Timeline.Generator, at path: JSONPath) throws(MovieMakerError) -> CompiledItem {
         let d = try duration(g.duration, at: path)
-        let clip = try options.generators.make(g.name, params: g.params, path: path, duration: d, width: width, height: height, rate: rate)
+        // A generator reads its own parameters: colour slots in them are filled here, where slots are known.
+        var params: [String: JSONValue] = [:]
+        for (key, value) in g.params { params[key] = try fillingColorSlots(value, at: path.appending("params").appending(key)) }
+        let clip = try options.generators.make(g.name, params: params, path: path, duration: d, width: width, height: height, rate: rate)
         return CompiledItem(clip: clip, what: g.name, detail: g.params.isEmpty ? "" : JSONValue.object(g.params).compactText)
     }
 }
