@@ -106,6 +106,11 @@ struct DescriptionOptions: ParsableArguments {
             throw DescriptionError(file: spec, error: error)
         }
         // The command line's output settings over the description's.
+        if let size, platform == nil, let preset = filled.output.preset {
+            // As `--for … --size` is refused: the preset's size would win, and the warning name --size output.size.
+            throw ValidationError("--size \(size.width)x\(size.height): \(spec)'s output.preset \"\(preset.rawValue)\" sets the frame size "
+                                  + "(\(preset.size.width)x\(preset.size.height)): leave out --size, or remove output.preset from the description")
+        }
         if let platform { filled.output.preset = platform }
         if let reframe {
             filled.output.reframe = Timeline.ReframeSpec(aspect: reframe)

@@ -859,6 +859,22 @@ struct CompileMistakeTests {
         #expect(text != untidy && viaOther == text, "the other name keeps the file")
     }
 
+    /// `--size` against a description's platform preset is refused as `--for … --size` is (the preset's
+    /// size won, with a warning calling --size output.size); `output.reframe` with a size of another shape
+    /// keeps the size and says so.
+    @Test func aDescriptionsPresetRefusesSizeAndReframeWarnsOfAnotherShape() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let item = #"{"kind": "video", "items": [{"type": "color", "color": "red", "duration": 1}]}"#
+        try #"{"version": 1, "output": {"preset": "tiktok"}, "tracks": [\#(item)]}"#.write(to: folder.file("preset.json"), atomically: true, encoding: .utf8)
+        let sized = try CLI.run(["validate", folder.file("preset.json").path, "--size", "640x480"])
+        #expect(sized.status == 64 && sized.stderr.contains("--size 640x480") && sized.stderr.contains("output.preset \"tiktok\" sets the frame size (1080x1920)"), "\(sized.stderr)")
+        try #"{"version": 1, "output": {"size": "320x240", "reframe": "9:16"}, "tracks": [\#(item)]}"#.write(to: folder.file("reframe.json"), atomically: true, encoding: .utf8)
+        let shaped = try CLI.run(["validate", folder.file("reframe.json").path])
+        #expect(shaped.status == 0 && shaped.stdout.contains("320x240") && shaped.stderr.contains("output.size 320x240 is not output.reframe's 9:16 shape")
+                && shaped.stderr.contains("or give 180x320"), "\(shaped.stdout)\(shaped.stderr)")
+    }
+
     @Test func anUnknownExtensionListsWhatRenderWrites() throws {
         guard CLI.isBuilt else { return }
         let folder = try TemporaryFolder()

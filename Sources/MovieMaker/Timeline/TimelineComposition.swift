@@ -320,6 +320,15 @@ struct TimelineCompiler {
     }
 
     mutating func compile() throws(MovieMakerError) -> TimelineComposition {
+        if timeline.output.preset == nil, let reframe = timeline.output.reframe, let size = timeline.output.size {
+            // A size of another shape is kept (a 9:16 window fitted into a 16:9 frame is a choice): said, since
+            // `output.reframe` alone makes the frame that shape.
+            let shaped = reframe.aspect.frameSize(from: size.width, height: size.height)
+            if shaped.width != size.width || shaped.height != size.height {
+                warnings.append("output.size \(size) is not output.reframe's \(reframe.aspect) shape: its windows are fitted into a \(size) frame "
+                                + "(leave out size for \(reframe.aspect.frameSize(from: 1920, height: 1080).width)x\(reframe.aspect.frameSize(from: 1920, height: 1080).height), or give \(shaped.width)x\(shaped.height))")
+            }
+        }
         if let preset = timeline.output.preset {
             let size = timeline.output.size, fps = timeline.output.fps
             if let size, size.width != width || size.height != height, !options.preview {
