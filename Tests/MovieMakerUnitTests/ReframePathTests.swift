@@ -12,7 +12,9 @@ struct ReframePathTests {
     func aspects() throws {
         #expect(try Reframe(aspect: "9:16").description == "9:16")
         #expect(try Reframe(aspect: " 4x5 ") == Reframe(aspectWidth: 4, aspectHeight: 5))
-        for bad in ["16", "0:1", "9:160", "a:b", "9:16:1", ""] {
+        #expect(try Reframe(aspect: " 9 x 16 ") == Reframe(aspectWidth: 9, aspectHeight: 16))
+        // Trailing or doubled separators are not read past (`9:17x` was taken as 9:17).
+        for bad in ["16", "0:1", "9:160", "a:b", "9:16:1", "", "9:17x", "9::16", ":9:16"] {
             #expect(throws: MovieMakerError.self, "\(bad)") { _ = try Reframe(aspect: bad) }
         }
         do { _ = try Reframe(aspect: "9:0"); Issue.record("accepted 9:0") } catch {

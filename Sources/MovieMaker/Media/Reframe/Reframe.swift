@@ -27,7 +27,9 @@ public struct Reframe: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// A window of the aspect ratio `text` says: `"9:16"`, `"1:1"`, `"4:5"` (also `"9x16"`, `"9/16"`).
     public init(aspect text: String) throws(MovieMakerError) {
-        let parts = text.trimmingCharacters(in: .whitespaces).split(whereSeparator: { $0 == ":" || $0 == "x" || $0 == "/" })
+        // Exactly two numbers around one separator (`9:17x` is not 9:17), spaces allowed, as the schema's pattern.
+        let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == ":" || $0 == "x" || $0 == "/" })
+            .map { $0.trimmingCharacters(in: .whitespaces) }
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
             throw .invalidSetting(.reframe, value: "\"\(text)\"", expected: "an aspect ratio W:H with whole numbers from 1 to 100, such as 9:16, 1:1 or 4:5")
         }

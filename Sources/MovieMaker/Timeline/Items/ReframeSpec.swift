@@ -21,12 +21,12 @@ extension Timeline {
 extension Timeline.ReframeSpec {
     /// The keys of `reframe`.
     static let shape = SpecShape(name: "reframe", doc: "The picture reframed to another aspect ratio by a window that follows the subject (faces, else motion).", fields: [
-        SpecField("aspect", Schema.string(pattern: #"^\s*[0-9]{1,3}\s*[:x/]\s*[0-9]{1,3}\s*$"#), required: true,
+        SpecField("aspect", Schema.string(pattern: #"^\s*([1-9][0-9]?|100)\s*[:x/]\s*([1-9][0-9]?|100)\s*$"#), required: true,
                   "The window's aspect ratio W:H, such as \"9:16\" (vertical), \"1:1\" or \"4:5\"."),
     ])
 
     /// The schema: the object, or the aspect alone.
-    static var schema: JSONValue { Schema.oneOf([shape.schema, Schema.string(pattern: #"^\s*[0-9]{1,3}\s*[:x/]\s*[0-9]{1,3}\s*$"#)]) }
+    static var schema: JSONValue { Schema.oneOf([shape.schema, Schema.string(pattern: #"^\s*([1-9][0-9]?|100)\s*[:x/]\s*([1-9][0-9]?|100)\s*$"#)]) }
 
     /// Reads `key` (default `reframe`) of `object`, nil when absent.
     static func read(_ object: SpecObject, key: String = "reframe") throws(MovieMakerError) -> Self? {
