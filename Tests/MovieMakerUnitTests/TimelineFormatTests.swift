@@ -311,6 +311,14 @@ import MovieMakerTestSupport
             #expect(error.location?.jsonPath == "tracks[0].items[0].durration")
             #expect(error.message.contains("did you mean \"duration\""), "\(error)")
         }
+        // A short list of numbers is shown as written, so an out-of-range pair names its bad number.
+        do {
+            _ = try Timeline(jsonText: #"{"version": 1, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": "1s", "filters": [{"name": "curves", "master": [[0, 0], [2, 1]]}]}]}]}"#)
+            Issue.record("accepted a curve point of x 2")
+        } catch {
+            #expect(error.message.hasSuffix("got [2, 1]"), "\(error)")
+        }
+        #expect(JSONValue.array((1...5).map { .number("\($0)") }).shortDescription == "an array of 5")
         // Kinds starting with a vowel take "an": "an audio item", "an overlay track".
         for (json, words) in [(#"{"version": 1, "tracks": [{"kind": "audio", "items": [{"type": "audio", "file": "a.mp3"}]}]}"#, "in an audio item"),
                               (#"{"version": 1, "tracks": [{"kind": "overlay", "item": []}]}"#, "in an overlay track")] {

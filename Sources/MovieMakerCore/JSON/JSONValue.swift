@@ -53,7 +53,16 @@ public enum JSONValue: Sendable, Hashable {
         case let .string(s):
             let shown = s.count > 60 ? String(s.prefix(57)) + "…" : s
             return "\"" + shown + "\""
-        case let .array(a): return a.isEmpty ? "[]" : "an array of \(a.count)"
+        case let .array(a):
+            // A short list of plain values is shown as written (`[2, 1]` names the bad number in a pair);
+            // anything longer or nested by its size.
+            if a.isEmpty { return "[]" }
+            let plain = a.allSatisfy { if case .array = $0 { return false } else if case .object = $0 { return false } else { return true } }
+            if plain && a.count <= 4 {
+                let shown = "[" + a.map(\.shortDescription).joined(separator: ", ") + "]"
+                if shown.count <= 60 { return shown }
+            }
+            return "an array of \(a.count)"
         case let .object(o): return o.isEmpty ? "{}" : "an object"
         }
     }
