@@ -104,6 +104,8 @@ struct TimelinePictureEditingTests {
         #expect(crop.contains("transform.crop"), "\(crop)")
         let cells = message(spec(#"{"type": "split", "layout": "2x1", "cells": [{"type": "gap", "duration": 1}, {"type": "gap", "duration": 1}, {"type": "gap", "duration": 1}]}"#))
         #expect(cells.contains("items[0].cells") && cells.contains("1 to 2 cells"), "\(cells)")
+        let cellTransition = message(spec(#"{"type": "split", "layout": "2x1", "cells": [{"type": "color", "color": "red", "duration": 1, "transition": {"name": "fade"}}, {"type": "gap", "duration": 1}]}"#))
+        #expect(cellTransition.contains("cells[0].transition") && cellTransition.contains("a split's cells play side by side and have no transition"), "\(cellTransition)")
         let sticker = message(spec(#"{"type": "sticker", "duration": 1}"#, kind: "overlay"))
         #expect(sticker.contains("either \"source\"") , "\(sticker)")
         let onVideo = message(spec(#"{"type": "subtitles", "file": "a.srt"}"#))

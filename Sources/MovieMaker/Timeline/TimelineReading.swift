@@ -815,6 +815,9 @@ extension Timeline.Item {
         if kind == .video, o["at"] != nil {
             throw .invalidDescription(path.appending("at"), "items of a video track follow each other and have no \"at\": put items placed at a time on an overlay track")
         }
+        if context.splitCell, o["transition"] != nil {
+            throw .invalidDescription(path.appending("transition"), "a split's cells play side by side and have no transition: remove it (a transition goes on the split item itself, into the next item of its video track)")
+        }
         if kind != .video, o["transition"] != nil {
             throw .invalidDescription(path.appending("transition"), "only items of a video track have a transition into the next one; items of \(kind.rawValue) tracks are placed \"at\" times")
         }
