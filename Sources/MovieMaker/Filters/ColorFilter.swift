@@ -265,7 +265,7 @@ extension ColorFilter {
         one("invert", "The negative (FFmpeg negate).", "amount", mixRange, 1,
             "How much: 0 unchanged, 1 fully inverted (default 1).") { .invert(amount: $0) },
         FilterDescriptor("colorize", "Tint with a colour: the picture's luma with the colour's chroma (FFmpeg colorize).", [
-            FilterParameter("color", .color, required: true, "The colour."),
+            FilterParameter("color", .color, required: true, "The colour to tint with, such as \"#ff8800\" or \"orange\"."),
             amountParameter,
         ]) { a throws(MovieMakerError) in .color(.colorize(try a.color("color", default: .white), amount: try a.amount("amount", default: 1))) },
         FilterDescriptor("channelMixer", "Each channel a weighted sum of the channels (FFmpeg colorchannelmixer).",

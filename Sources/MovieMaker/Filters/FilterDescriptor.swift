@@ -138,7 +138,7 @@ struct FilterArguments {
             throw .invalidDescription(path.appending(key), message)
         }
         for p in descriptor.parameters where p.required && spec.parameters[p.key] == nil {
-            throw .invalidDescription(path, "filter \"\(descriptor.name)\" needs \"\(p.key)\": \(p.doc)")
+            throw .invalidDescription(path, "filter \"\(descriptor.name)\" needs \"\(p.key)\": \(p.doc.prefix(1).lowercased() + p.doc.dropFirst())")
         }
     }
 

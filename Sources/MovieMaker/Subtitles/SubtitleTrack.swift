@@ -134,7 +134,7 @@ public struct SubtitleTrack: Sendable, Hashable, Codable {
         }
         if let kind = binaryKind(data) {
             // Quoting its first "line" would print raw bytes to the terminal.
-            throw .subtitlesUnreadable(path: path, reason: "it is \(kind), not text: give an SRT, WebVTT or transcript (JSON) file")
+            throw .subtitlesUnreadable(path: path, reason: "it is \(kind), not text")
         }
         return decodeText(data)
     }

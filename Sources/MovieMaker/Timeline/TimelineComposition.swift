@@ -532,9 +532,9 @@ struct TimelineCompiler {
         for marker in timeline.markers.sorted(by: { $0.at.time(at: rate) < $1.at.time(at: rate) }) {
             let start = marker.at.time(at: rate)
             if !(start < duration) {
-                warnings.append("the marker \"\(marker.name)\" at \(start.seconds) s is at or after the movie's end (\(duration.seconds) s): it is not a chapter")
+                warnings.append("the marker \"\(marker.name)\" at \(TimelineComposition.seconds(start)) s is at or after the movie's end (\(TimelineComposition.seconds(duration)) s): it is not a chapter")
             } else if let last = chapters.last, last.start == start {
-                warnings.append("the markers \"\(last.title)\" and \"\(marker.name)\" are at the same time (\(start.seconds) s): only the first is a chapter")
+                warnings.append("the markers \"\(last.title)\" and \"\(marker.name)\" are at the same time (\(TimelineComposition.seconds(start)) s): only the first is a chapter")
             } else {
                 chapters.append(Chapter(marker.name.isEmpty ? "Chapter \(chapters.count + 1)" : marker.name, at: start))
             }

@@ -354,7 +354,7 @@ struct SpecObject {
         let name = try t.string("name", required: true)!
         guard TimelineShapes.transitionNames.contains(name) else {
             var message = "unknown transition \"\(name)\": expected an FFmpeg xfade name: \(TimelineShapes.transitionNames.joined(separator: ", "))"
-            if Transition.unsupportedXfadeNames.contains(name) { message = "the xfade transition \"\(name)\" is not one MovieMaker draws: use one of \(Transition.knownNames.joined(separator: ", "))" }
+            if Transition.unsupportedXfadeNames.contains(name) { message = "the xfade transition \"\(name)\" is not one MovieMaker draws: use one of \(TimelineShapes.transitionNames.joined(separator: ", "))" }
             if let near = Self.nearest(name, in: TimelineShapes.transitionNames) { message += " (did you mean \"\(near)\"?)" }
             throw t.fail("name", message)
         }

@@ -347,7 +347,7 @@ extension MovieMakerError {
 
     /// A subtitle file could not be read (missing, a folder, no permission).
     package static func subtitlesUnreadable(path: String, reason: String) -> MovieMakerError {
-        MovieMakerError(code: .invalidSubtitles, message: "cannot read the subtitle file \(path): \(reason); give an SRT (.srt) or WebVTT (.vtt) file",
+        MovieMakerError(code: .invalidSubtitles, message: "cannot read the subtitle file \(path): \(reason); give an SRT (.srt), WebVTT (.vtt) or transcript (JSON) file",
                         location: Location(file: path), reason: reason)
     }
 

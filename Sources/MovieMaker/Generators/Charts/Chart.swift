@@ -69,7 +69,7 @@ public struct Chart: Sendable, Hashable {
     public func clip(duration: Time, width: Int, height: Int) throws(MovieMakerError) -> Clip {
         guard width > 0, height > 0 else { throw .invalidSize(width: width, height: height) }
         try data.check(source: "the chart's data")
-        guard !palette.isEmpty else { throw .invalidSetting(.color, value: "an empty palette", expected: "at least one colour") }
+        guard !palette.isEmpty else { throw .invalidSetting(.color, value: "[] (no colours)", expected: "a palette of at least one colour, such as [\"#e63946\", \"#457b9d\"]") }
         guard (0...6).contains(decimals) else { throw .invalidSetting(.decimals, value: "\(decimals) decimals", expected: "0 to 6 digits after the decimal mark") }
         if kind == .pie, let s = data.series.first(where: { $0.values[0] < 0 }) {
             throw .invalidData(path: "the chart's data", line: nil, column: nil, reason: "a pie's slices cannot be negative: \"\(s.name)\" is \(s.values[0])")
