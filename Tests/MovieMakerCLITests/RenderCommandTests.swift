@@ -497,6 +497,15 @@ struct RenderCommandTests {
             try Self.fitTemplate(fit).write(to: url, atomically: true, encoding: .utf8)
             files.append((url, true, "fit template \(fit)"))
         }
+        // Values the reader takes in any case or spacing, and a stray separator it refuses, judged alike.
+        for (i, (output, accepted)) in [(#""size": "320X240""#, true), (#""size": "4K""#, true), (#""size": "1080P""#, true),
+                                        (#""reframe": " 9 x 16 ""#, true), (#""reframe": "9:17x""#, false), (#""reframe": "999:1""#, false)].enumerated() {
+            let url = folder.file("output-\(i).json")
+            try #"{"version": 1, "output": {\#(output)}, "tracks": []}"#.write(to: url, atomically: true, encoding: .utf8)
+            files.append((url, accepted, "output {\(output)}"))
+            let read = (try? Timeline(contentsOf: url)) != nil
+            #expect(read == accepted, "the reader \(read ? "takes" : "refuses") output {\(output)}")
+        }
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let examples = root.appendingPathComponent("examples/specs")
         for name in (try? FileManager.default.contentsOfDirectory(atPath: examples.path)) ?? [] where name.hasSuffix(".json") {

@@ -102,8 +102,10 @@ enum TimelineShapes {
     ])
 
     static let output = SpecShape(name: "output", doc: "The movie's settings; every field may be left out.", fields: [
-        SpecField("size", Schema.anyOf([Schema.string(pattern: #"^[0-9]*[02468][x×][0-9]*[02468]$"#),
-                                        Schema.enumeration(Timeline.FrameSize.named.map(\.name))]),
+        // Any case, as the reader takes it ("320X240", "4K", "1080P"); the names also listed for completion.
+        SpecField("size", Schema.anyOf([Schema.string(pattern: #"^[0-9]*[02468][xX×][0-9]*[02468]$"#),
+                                        Schema.enumeration(Timeline.FrameSize.named.map(\.name)),
+                                        Schema.string(pattern: "^(" + Timeline.FrameSize.named.map { Self.anyCase($0.name) }.joined(separator: "|") + ")$")]),
                   "Frame size, WIDTHxHEIGHT in pixels, both even, 16…8192, or a name: \(Timeline.FrameSize.named.map(\.name).joined(separator: ", ")) (default 1920x1080)."),
         SpecField("fps", Schema.oneOf([Schema.number(minimum: 1, maximum: 240),
                                        Schema.string(pattern: #"^\s*[0-9]+(\.[0-9]+)?\s*(/\s*[0-9]+(\.[0-9]+)?\s*)?$"#)]),
