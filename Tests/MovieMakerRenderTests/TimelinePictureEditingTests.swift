@@ -108,6 +108,13 @@ struct TimelinePictureEditingTests {
         #expect(noColor.contains("filter \"colorize\" needs \"color\": the colour to tint with"), "\(noColor)")
         let unsupported = message(spec(#"{"type": "color", "color": "red", "duration": 1, "transition": {"name": "distance"}}, {"type": "color", "color": "blue", "duration": 1}"#))
         #expect(unsupported.contains("crossfade") && unsupported.contains("pushleft") && unsupported.contains("none"), "every name is offered: \(unsupported)")
+        do {
+            _ = try Timeline(jsonText: spec(#"{"type": "color", "color": "red", "duration": 1, "filters": [{"name": "lut", "file": "/nonexistent/missing.cube"}]}"#))
+                .composition(Timeline.RenderOptions())
+            Issue.record("a missing LUT was accepted")
+        } catch {
+            #expect(error.location?.jsonPath == "tracks[0].items[0].filters[0].file" && error.message.contains("missing.cube"), "a missing LUT is named at its key: \(error)")
+        }
         let cellTransition = message(spec(#"{"type": "split", "layout": "2x1", "cells": [{"type": "color", "color": "red", "duration": 1, "transition": {"name": "fade"}}, {"type": "gap", "duration": 1}]}"#))
         #expect(cellTransition.contains("cells[0].transition") && cellTransition.contains("a split's cells play side by side and have no transition"), "\(cellTransition)")
         let sticker = message(spec(#"{"type": "sticker", "duration": 1}"#, kind: "overlay"))

@@ -211,7 +211,12 @@ extension TimelineCompiler {
                 } catch where error.code == .invalidDescription {
                     throw error
                 } catch {
-                    throw .invalidDescription(p, error.message, file: error.location?.file)
+                    // A file that cannot be read (a LUT) is named at its key, as the other values are.
+                    let fileKey = (Clip.Filter.descriptor(named: spec.name)?.parameters ?? []).first { parameter in
+                        if case .file = parameter.kind { return spec.parameters[parameter.key] != nil }
+                        return false
+                    }?.key
+                    throw .invalidDescription(error.location?.file != nil ? fileKey.map { p.appending($0) } ?? p : p, error.message, file: error.location?.file)
                 }
             }
             clip = clip.filtered(filters)
