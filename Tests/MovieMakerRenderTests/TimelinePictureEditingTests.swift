@@ -115,6 +115,8 @@ struct TimelinePictureEditingTests {
         } catch {
             #expect(error.location?.jsonPath == "tracks[0].items[0].filters[0].file" && error.message.contains("missing.cube"), "a missing LUT is named at its key: \(error)")
         }
+        let pipKey = message(spec(#"{"type": "split", "layout": "2x1", "margin": 3, "cells": [{"type": "gap", "duration": 1}, {"type": "gap", "duration": 1}]}"#))
+        #expect(pipKey.contains("items[0].margin") && pipKey.contains("picture-in-picture") && pipKey.contains("\"layout\": \"pip\""), "\(pipKey)")
         let cellTransition = message(spec(#"{"type": "split", "layout": "2x1", "cells": [{"type": "color", "color": "red", "duration": 1, "transition": {"name": "fade"}}, {"type": "gap", "duration": 1}]}"#))
         #expect(cellTransition.contains("cells[0].transition") && cellTransition.contains("a split's cells play side by side and have no transition"), "\(cellTransition)")
         let sticker = message(spec(#"{"type": "sticker", "duration": 1}"#, kind: "overlay"))

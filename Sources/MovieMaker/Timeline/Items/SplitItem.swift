@@ -97,6 +97,10 @@ extension Timeline.Split: TimelineItemKind {
         if !fits.isEmpty, fits.count != cells.count {
             throw i.fail("fits", "must give one fit per cell: \(cells.count), got \(fits.count)")
         }
+        // The inset's keys place a picture-in-picture: on another layout they would do nothing.
+        if layout != .pictureInPicture, let key = ["corner", "size", "margin"].first(where: { i.value($0) != nil }) {
+            throw i.fail(key, "places a picture-in-picture's inset, and this split's layout is \"\(layout.rawValue)\": remove \"\(key)\", or use \"layout\": \"pip\"")
+        }
         return Timeline.Split(layout, cells: cells, fit: try i.choice("fit", ImageFit.self, what: "fit"), fits: fits.isEmpty ? nil : fits,
                               gutter: try i.double("gutter", in: 0...2000), background: try i.color("background", context),
                               borderWidth: try i.double("borderWidth", in: 0...500), borderColor: try i.color("borderColor", context),
