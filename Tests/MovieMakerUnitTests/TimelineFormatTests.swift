@@ -319,6 +319,15 @@ import MovieMakerTestSupport
             #expect(error.message.hasSuffix("got [2, 1]"), "\(error)")
         }
         #expect(JSONValue.array((1...5).map { .number("\($0)") }).shortDescription == "an array of 5")
+        // Another form of a key (`rotate`), and a misspelt value (`horisontal`), are suggested too.
+        for (transform, words) in [(#"{"rotate": 10}"#, "did you mean \"rotation\""), (#"{"flip": "horisontal"}"#, "did you mean \"horizontal\"")] {
+            do {
+                _ = try Timeline(jsonText: #"{"version": 1, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": "1s", "transform": \#(transform)}]}]}"#)
+                Issue.record("accepted \(transform)")
+            } catch {
+                #expect(error.message.contains(words), "\(error)")
+            }
+        }
         // Kinds starting with a vowel take "an": "an audio item", "an overlay track".
         for (json, words) in [(#"{"version": 1, "tracks": [{"kind": "audio", "items": [{"type": "audio", "file": "a.mp3"}]}]}"#, "in an audio item"),
                               (#"{"version": 1, "tracks": [{"kind": "overlay", "item": []}]}"#, "in an overlay track")] {

@@ -134,6 +134,7 @@ struct SpecObject {
 
     /// The name in `names` within two edits of `word` (ignoring case), if one is. An edit is a letter
     /// added, removed, changed, or two neighbours swapped: `woh` is one edit from `who`, as a typist sees it.
+    /// Failing that, a name starting with the same five letters or more (`rotate` → `rotation`).
     static func nearest(_ word: String, in names: [String]) -> String? {
         // Optimal string alignment: Levenshtein's rows plus the one before, for swaps.
         func distance(_ a: [Character], _ b: [Character]) -> Int {
@@ -154,7 +155,11 @@ struct SpecObject {
         let w = Array(word.lowercased())
         // Lengths more than two apart are more than two edits apart: a long word costs no distance table.
         let scored = names.filter { abs($0.count - w.count) <= 2 }.map { ($0, distance(w, Array($0.lowercased()))) }.filter { $0.1 <= 2 && $0.1 < max(2, w.count / 2 + 1) }
-        return scored.min { $0.1 < $1.1 }?.0
+        if let best = scored.min(by: { $0.1 < $1.1 }) { return best.0 }
+        // Else another form of the same word (`rotate` for `rotation`): the longest shared start of five
+        // letters or more.
+        let prefixes = names.map { name in (name, zip(w, name.lowercased()).prefix { $0 == $1 }.count) }.filter { $0.1 >= 5 }
+        return prefixes.max { $0.1 < $1.1 }?.0
     }
 
     func value(_ key: String) -> JSONValue? {

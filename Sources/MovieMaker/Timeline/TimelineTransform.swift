@@ -118,7 +118,8 @@ extension Timeline.Transform {
         opacity = try number("opacity", 0...1)
         if let name = try o.string("flip") {
             guard let f = Flip(rawValue: name) else {
-                throw o.fail("flip", "must be \"horizontal\", \"vertical\" or \"both\", got \"\(name)\"")
+                let near = SpecObject.nearest(name, in: ["horizontal", "vertical", "both"]).map { " (did you mean \"\($0)\"?)" } ?? ""
+                throw o.fail("flip", "must be \"horizontal\", \"vertical\" or \"both\", got \"\(name)\"\(near)")
             }
             flip = f
         }
