@@ -15,8 +15,9 @@ struct OutputOptions: ParsableArguments {
                                valueName: "path"))
     var output: String
 
-    /// `--allow-long-movie`, declared beside `-o` for the help (read by `DurationArgument`).
-    @OptionGroup var longMovie: LongMovieOption
+    /// Lifts the 24-hour limit on durations (read by `DurationArgument`).
+    @Flag(help: "Accept durations longer than 24 hours (refused by default: usually a typo, and days of rendering).")
+    var allowLongMovie = false
 
     /// The destination as a file URL (relative paths are taken from the current folder).
     var url: URL { URL(fileURLWithPath: output) }
@@ -111,8 +112,9 @@ struct TitleOutputOptions: ParsableArguments {
                                valueName: "path"))
     var output: String?
 
-    /// `--allow-long-movie`, declared beside `-o` for the help (read by `DurationArgument`).
-    @OptionGroup var longMovie: LongMovieOption
+    /// Lifts the 24-hour limit on durations (read by `DurationArgument`).
+    @Flag(help: "Accept durations longer than 24 hours (refused by default: usually a typo, and days of rendering).")
+    var allowLongMovie = false
 }
 
 /// `-o` of `stitch`: a movie or an animated image, not a still (said so in the help and refused with 64).
@@ -124,8 +126,9 @@ struct MovieOutputOptions: ParsableArguments {
                                valueName: "path"))
     var output: String
 
-    /// `--allow-long-movie`, declared beside `-o` for the help (read by `DurationArgument`).
-    @OptionGroup var longMovie: LongMovieOption
+    /// Lifts the 24-hour limit on durations (read by `DurationArgument`).
+    @Flag(help: "Accept durations longer than 24 hours (refused by default: usually a typo, and days of rendering).")
+    var allowLongMovie = false
 
     /// The destination as a file URL (relative paths are taken from the current folder).
     var url: URL { URL(fileURLWithPath: output) }
@@ -173,8 +176,9 @@ struct SoundMovieOutputOptions: ParsableArguments {
                                                      valueName: "path"))
     var output: String
 
-    /// `--allow-long-movie`, declared beside `-o` for the help (read by `DurationArgument`).
-    @OptionGroup var longMovie: LongMovieOption
+    /// Lifts the 24-hour limit on durations (read by `DurationArgument`).
+    @Flag(help: "Accept durations longer than 24 hours (refused by default: usually a typo, and days of rendering).")
+    var allowLongMovie = false
 
     /// The destination as a file URL (relative paths are taken from the current folder).
     var url: URL { URL(fileURLWithPath: output) }
@@ -193,12 +197,3 @@ struct SoundMovieOutputOptions: ParsableArguments {
 }
 
 extension SoundMovieOutputOptions: DestinationOption {}
-
-/// `--allow-long-movie`: lifts the 24-hour limit on durations. `DurationArgument` reads it from the
-/// command line (a duration is parsed before the flag may have been); this declares it for the help,
-/// once for every `-o` group that takes it.
-struct LongMovieOption: ParsableArguments {
-    /// Whether the flag was given.
-    @Flag(help: "Accept durations longer than 24 hours (refused by default: usually a typo, and days of rendering).")
-    var allowLongMovie = false
-}
