@@ -125,7 +125,7 @@ public struct TemplateBatch: Sendable {
             let slots = template.slots.keys.sorted()
             // A column every row has is the CSV header's (line 1, or a JSON Lines file's first row); one
             // only some rows have is a JSON Lines key, named at the first row holding it.
-            let line = rows.allSatisfy { $0.values[column] != nil } ? rows.first?.line.map { _ in 1 } : rows.first { $0.values[column] != nil }?.line
+            let line = rows.allSatisfy { $0.values[column] != nil } ? (rows.first?.line == nil ? nil : 1) : rows.first { $0.values[column] != nil }?.line
             throw .invalidBatch(path: "the rows", line: line,
                                 reason: "the column \"\(column)\" names no slot of the template (its slots: \(slots.isEmpty ? "none" : slots.joined(separator: ", "))) and is not used in the output pattern; rename it or remove it")
         }

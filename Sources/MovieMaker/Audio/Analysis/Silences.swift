@@ -48,11 +48,15 @@ public struct SilenceDetection: Sendable, Hashable, Codable {
         var scanner = Scanner(detection: self, total: max(sound.frames + lead, pictureEnd))
         var block = [Float](repeating: 0, count: Self.window)
         var position: Int64 = 0
-        while position < lead {
-            let count = Int(min(Int64(Self.window), lead - position))
-            scanner.feed([Float](repeating: 0, count: count), count: count, at: position)
-            position += Int64(count)
+        // The quiet where the picture has no sound (before a late one, after an early one), in 10 ms blocks.
+        func feedSilence(until end: Int64) {
+            while position < end {
+                let count = Int(min(Int64(Self.window), end - position))
+                scanner.feed([Float](repeating: 0, count: count), count: count, at: position)
+                position += Int64(count)
+            }
         }
+        feedSilence(until: lead)
         var skipped: Int64 = 0
         while skipped < -lead {
             var part = [Float](repeating: 0, count: Int(min(Int64(Self.window), -lead - skipped)))
@@ -67,11 +71,7 @@ public struct SilenceDetection: Sendable, Hashable, Codable {
             scanner.feed(block, count: count, at: position)
             position += Int64(count)
         }
-        while position < pictureEnd {
-            let count = Int(min(Int64(Self.window), pictureEnd - position))
-            scanner.feed([Float](repeating: 0, count: count), count: count, at: position)
-            position += Int64(count)
-        }
+        feedSilence(until: pictureEnd)
         return scanner.finish().map { range in
             TimeRange(start: Time(value: range.lowerBound, timescale: 48_000), duration: Time(value: range.upperBound - range.lowerBound, timescale: 48_000))
         }
