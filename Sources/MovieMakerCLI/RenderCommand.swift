@@ -107,7 +107,7 @@ struct DescriptionOptions: ParsableArguments {
         }
         // The command line's output settings over the description's.
         if let size, platform == nil, let preset = filled.output.preset {
-            // As `--for … --size` is refused: the preset's size would win, and the warning name --size output.size.
+            // Refused as `--for … --size` is: the preset's size would win, with a warning calling --size output.size.
             throw ValidationError("--size \(size.width)x\(size.height): \(spec)'s output.preset \"\(preset.rawValue)\" sets the frame size "
                                   + "(\(preset.size.width)x\(preset.size.height)): leave out --size, or remove output.preset from the description")
         }
