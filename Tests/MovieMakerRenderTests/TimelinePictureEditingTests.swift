@@ -297,4 +297,21 @@ struct TimelinePictureEditingTests {
             #expect(error.location?.jsonPath == "tracks[0].items[0].filters[0].color" && error.message.contains("did you mean {{accent}}"), "\(error)")
         }
     }
+
+    /// A keyframe after its item ends is never reached (usually a time in the movie's clock rather than
+    /// the item's): the composition says which one, and keyframes within the item say nothing.
+    @Test("a transform or filter keyframe after the item's end is named in a warning; one inside it is not")
+    func keyframesPastTheItemsEndAreWarnedAbout() throws {
+        let json = #"""
+            {"version": 1, "output": {"size": "64x48", "fps": 10}, "tracks": [{"kind": "video", "items": [
+              {"type": "color", "color": "red", "duration": "2s",
+               "transform": {"scale": [{"at": "0s", "value": 1}, {"at": "2s", "value": 0.5}], "opacity": [{"at": "0s", "value": 1}, {"at": "50f", "value": 0}]},
+               "filters": [{"name": "brightness", "amount": [{"at": 0, "value": 0}, {"at": 1, "value": 0.2}, {"at": 3, "value": 0.5}]}]}]}]}
+            """#
+        let warnings = try Timeline(jsonText: json).composition(Timeline.RenderOptions()).warnings
+        #expect(warnings.contains { $0.hasPrefix("tracks[0].items[0].transform.opacity[1].at:") && $0.contains("5.000 s") && $0.contains("2.000 s") }, "\(warnings)")
+        #expect(warnings.contains { $0.hasPrefix("tracks[0].items[0].filters[0].amount[2].at:") && $0.contains("3.000 s") }, "\(warnings)")
+        #expect(!warnings.contains { $0.contains("transform.scale") }, "a keyframe at the item's end is reached: \(warnings)")
+        #expect(warnings.count == 2, "\(warnings)")
+    }
 }

@@ -193,6 +193,7 @@ extension TimelineCompiler {
 
     /// Puts `item`'s filters and transform on `clip`.
     mutating func edit(_ clip: inout Clip, detail: inout String, item: Timeline.Item, at path: JSONPath) throws(MovieMakerError) {
+        warnAboutKeyframesPastTheEnd(of: item, lasting: clip.duration, at: path)
         if !item.filters.isEmpty {
             var filters: [Clip.Filter] = []
             for (k, written) in item.filters.enumerated() {
@@ -233,6 +234,38 @@ extension TimelineCompiler {
             let transform = try t.clipTransform(at: rate, path: path.appending("transform")).scaled(by: pixelScale)
             do { clip = try clip.transformed(transform) } catch { throw .invalidDescription(path.appending("transform"), error.message) }
             detail += (detail.isEmpty ? "" : "; ") + "transformed"
+        }
+    }
+
+    /// Says so when a keyframe of `item`'s transform or filters lies after the item ends (`duration`, in
+    /// its own time): its value is never shown, so the animation is slower than its keyframes read (a
+    /// keyframe given in the movie's time rather than the item's is the usual cause). Only the first such
+    /// keyframe of each value is named.
+    mutating func warnAboutKeyframesPastTheEnd(of item: Timeline.Item, lasting duration: Time, at path: JSONPath) {
+        guard duration > .zero else { return }
+        var late: [(JSONPath, Time)] = []
+        func check<V>(_ value: Timeline.AnimatedValue<V>?, _ key: String) {
+            guard case let .keyframes(keyframes)? = value,
+                  let i = keyframes.firstIndex(where: { $0.at.time(at: rate) > duration }) else { return }
+            late.append((path.appending("transform").appending(key).appending(i).appending("at"), keyframes[i].at.time(at: rate)))
+        }
+        if let t = item.transform {
+            check(t.position, "position"); check(t.scale, "scale"); check(t.rotation, "rotation"); check(t.opacity, "opacity")
+        }
+        for (k, filter) in item.filters.enumerated() {
+            for key in filter.parameters.keys.sorted() {
+                guard case let .array(elements)? = filter.parameters[key] else { continue }
+                for (i, element) in elements.enumerated() {
+                    guard case let .object(fields) = element, let at = fields["at"],
+                          let time = try? SpecObject.time(at, at: path, positive: false).time(at: rate), time > duration else { continue }
+                    late.append((path.appending("filters").appending(k).appending(key).appending(i).appending("at"), time))
+                    break
+                }
+            }
+        }
+        for (p, time) in late {
+            warnings.append("\(p): the keyframe at \(TimelineComposition.seconds(time)) s comes after the item ends at "
+                            + "\(TimelineComposition.seconds(duration)) s (keyframe times are in the item's own time, from 0): its value is never reached")
         }
     }
 
