@@ -314,4 +314,29 @@ struct TimelinePictureEditingTests {
         #expect(!warnings.contains { $0.contains("transform.scale") }, "a keyframe at the item's end is reached: \(warnings)")
         #expect(warnings.count == 2, "\(warnings)")
     }
+
+    /// A gutter wider than the frame left every cell empty (a black movie), and a large margin put a
+    /// picture-in-picture's inset off the frame, both without a word: now each is refused at its key,
+    /// with the largest value that fits.
+    @Test("a gutter that leaves the cells no room, or a margin pushing the inset off the frame, is refused at its key")
+    func gutterAndMarginThatLeaveNothingAreRefused() throws {
+        func split(_ fields: String, cells: Int = 1) -> String {
+            let cell = #"{"type": "color", "color": "red"}"#
+            return #"{"version": 1, "output": {"size": "320x240", "fps": 10}, "tracks": [{"kind": "video", "items": [{"type": "split", "duration": 1, "#
+                + fields + #", "cells": ["# + Array(repeating: cell, count: cells).joined(separator: ", ") + "]}]}]}"
+        }
+        for (fields, key, limit) in [(#""layout": "2x2", "gutter": 200"#, "gutter", "at most 79"),
+                                     (#""layout": "pip", "margin": 300"#, "margin", "at most 168")] {
+            do {
+                _ = try Timeline(jsonText: split(fields, cells: 2)).composition(Timeline.RenderOptions())
+                Issue.record("\(fields) was accepted")
+            } catch {
+                #expect(error.location?.jsonPath == "tracks[0].items[0].\(key)" && error.message.contains(limit), "\(error)")
+            }
+        }
+        // The largest gutter allowed still shows the cells.
+        let picture = try Timeline(jsonText: split(#""layout": "2x2", "gutter": 79"#)).composition(Timeline.RenderOptions()).picture
+        let pixels = try picture.still(at: .zero, width: 320, height: 240).pixels()
+        #expect(Self.pixel(pixels, 79, 79).r > 200, "the first cell is red: \(Self.pixel(pixels, 79, 79))")
+    }
 }

@@ -179,6 +179,7 @@ extension TimelineCompiler {
         }
         let cells = x.cells.indices.map { Clip.SplitScreen.Cell(compiled[$0]!, fit: x.fits?[$0] ?? x.fit ?? .fill) }
         let pip = x.layout == .pictureInPicture
+        try checkRoom(for: x, at: path)
         var screen = Clip.SplitScreen(x.layout, cells: cells, gutter: (x.gutter ?? 0) * pixelScale,
                                       background: try color(x.background, at: path.appending("background")) ?? (pip ? .clear : .black),
                                       borderWidth: (x.borderWidth ?? (pip ? 2 : 0)) * pixelScale,
@@ -193,5 +194,32 @@ extension TimelineCompiler {
             clip = Clip.overlay(Clip.empty(duration: d), try Clip.split(screen))
         }
         return CompiledItem(clip: clip, what: "\(x.layout.rawValue) split of \(x.cells.count)", detail: "")
+    }
+
+    /// Refuses a gutter that leaves the cells no room, or a margin that puts a picture-in-picture's
+    /// inset outside the frame: either would render the split as its background alone.
+    func checkRoom(for x: Timeline.Split, at path: JSONPath) throws(MovieMakerError) {
+        let size = timeline.output.resolvedSize
+        let frame = Size(width: Double(size.width), height: Double(size.height))
+        if x.layout == .pictureInPicture {
+            // Only a margin written in the file: the default suits any frame a pip is watched in.
+            guard let margin = x.margin else { return }
+            let inset = x.size ?? 0.3
+            let room = min(frame.width * (1 - inset), frame.height * (1 - inset))
+            guard margin <= room else {
+                throw .invalidDescription(path.appending("margin"), "\(SpecObject.show(margin)) px puts the inset past the edge of the \(size.width)x\(size.height) frame: "
+                                          + "give at most \(SpecObject.show(room.rounded(.down))) (what the inset, \(SpecObject.show(inset)) of the frame, leaves of its shorter side)")
+            }
+            return
+        }
+        let (columns, rows) = x.layout.grid
+        let gutter = x.gutter ?? 0
+        // A cell at least a pixel wide and high (the gutters go between and around the cells).
+        let widest = ((frame.width - Double(columns)) / Double(columns + 1)).rounded(.down)
+        let tallest = ((frame.height - Double(rows)) / Double(rows + 1)).rounded(.down)
+        guard gutter <= min(widest, tallest) else {
+            throw .invalidDescription(path.appending("gutter"), "\(SpecObject.show(gutter)) px leaves the cells of a \(x.layout.rawValue) split no room in the "
+                                      + "\(size.width)x\(size.height) frame: give at most \(SpecObject.show(max(0, min(widest, tallest)))) (the gutters go between and around the cells)")
+        }
     }
 }
