@@ -248,4 +248,21 @@ struct ChartTests {
         }
         #expect(last != canvas.pixels(), "the comparison cannot tell 12.500,5 from 12.500,4")
     }
+
+    /// A counter in large type was cut at the frame's edges ("$1,000,000" at fontSize 1000 in a
+    /// 320-pixel frame showed its middle digits): the size now shrinks until the widest value fits.
+    @Test("a counter too large for the frame is shrunk so its whole last value shows, clear of both edges")
+    func aLargeCounterFitsTheFrame() throws {
+        let timeline = try Timeline(jsonText: """
+        {"version": 1, "output": {"size": "320x240", "fps": 10},
+         "tracks": [{"kind": "video", "items": [{"type": "chart", "kind": "counter", "to": 1000000, "prefix": "$", "fontSize": 1000, "duration": "2s"}]}]}
+        """)
+        let composition = try timeline.composition(Timeline.RenderOptions(drawingThreads: 1))
+        let last = try composition.picture.renderFrames(19..<20, width: 320, height: 240, rate: composition.frameRate)[0]
+        // Columns holding text: none at the edges, and the text spans most of the frame.
+        var lit: [Int] = []
+        for x in 0..<320 where (0..<240).contains(where: { last.rgba(x: x, y: $0).red > 128 }) { lit.append(x) }
+        #expect(lit.first.map { $0 > 3 } == true && lit.last.map { $0 < 316 } == true, "text touches an edge: \(lit.first ?? -1)…\(lit.last ?? -1)")
+        #expect((lit.last ?? 0) - (lit.first ?? 0) > 240, "the text was shrunk too far: \(lit.first ?? -1)…\(lit.last ?? -1)")
+    }
 }

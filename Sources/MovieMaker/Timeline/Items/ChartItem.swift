@@ -76,7 +76,8 @@ extension Timeline {
         public var color: ColorText?
         /// The font family (default DejaVu Sans).
         public var font: String?
-        /// The counter's text size in pixels at 1080 lines (default 160).
+        /// The counter's largest text size in pixels at 1080 lines (default 160): smaller when the wider of
+        /// its first and last values would not fit the frame on one line.
         public var fontSize: Double?
 
         /// A chart of `kind`; nil fields take their defaults.
@@ -115,7 +116,7 @@ extension Timeline.Chart: TimelineItemKind {
             SpecField("easing", Schema.ref("easing"), "The timing curve of the count (default easeOut) or the charts' motion (default easeInOut)."),
             SpecField("color", Schema.ref("color"), "The text colour (default white)."),
             SpecField("font", Schema.string(minLength: 1), "The font family (default DejaVu Sans)."),
-            SpecField("fontSize", Schema.number(exclusiveMinimum: 0, maximum: 1000), "A counter's text size in pixels at 1080 lines (default 160)."),
+            SpecField("fontSize", Schema.number(exclusiveMinimum: 0, maximum: 1000), "A counter's largest text size in pixels at 1080 lines (default 160); smaller when its widest value would not fit the frame."),
         ]),
     ]
 
@@ -275,12 +276,20 @@ extension TimelineCompiler {
         let easing = c.easing ?? .easeOut
         // `{{slot}}` in them is a text slot's value (a currency, a unit), as in a title.
         let prefix = try interpolate(c.prefix ?? "", at: path.appending("prefix")), suffix = try interpolate(c.suffix ?? "", at: path.appending("suffix"))
-        let style = TextStyle(font: TextFont(family: c.font ?? "DejaVu Sans", size: (c.fontSize ?? 160) * Double(height) / 1080),
-                              color: color, alignment: .center)
+        var largest = TextStyle(font: TextFont(family: c.font ?? "DejaVu Sans", size: (c.fontSize ?? 160) * Double(height) / 1080),
+                                color: color, alignment: .center)
         let width = Double(self.width), height = Double(self.height)
-        // Checked now, so a font or text Pango refuses fails before the first frame.
-        _ = try TextLayout(prefix + Timeline.Chart.format(to, decimals: decimals, grouping: grouping, decimalMark: decimalMark) + suffix,
-                           style: style, width: width)
+        // The size is the largest: shrunk, once for every frame, until the wider of the first and last
+        // values fits on one line inside the frame (a count in large type was cut at the frame's edges).
+        // Laid out now, so a font or text Pango refuses fails before the first frame.
+        let ends = [from, to].map { prefix + Timeline.Chart.format($0, decimals: decimals, grouping: grouping, decimalMark: decimalMark) + suffix }
+        for _ in 0..<3 {
+            let sizes = try ends.mapTyped { text throws(MovieMakerError) in try TextLayout(text, style: largest).size }
+            let factor = min(0.94 * width / sizes.map(\.width).max()!, height / sizes.map(\.height).max()!)
+            guard factor < 1 else { break }
+            largest = largest.withFontSize(largest.font.size * factor * 0.99)
+        }
+        let style = largest
         // Everything the counter's frames depend on besides their time (its content key).
         struct Content: Encodable {
             let version = "counter 1"
