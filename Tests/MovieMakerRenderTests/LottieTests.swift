@@ -132,6 +132,15 @@ struct LottieTests {
         let corner = frames[3].pixels.rgba(x: 4, y: 4)
         #expect(corner.red < 20 && corner.green > 170 && corner.blue < 20, "\(corner)")
 
+        // A layer the file does not have is named at its key in colors, with the nearest layer.
+        do {
+            _ = try Timeline(jsonText: json.replacingOccurrences(of: #""bg": "{{accent}}""#, with: #""bgg": "red""#))
+                .composition(Timeline.RenderOptions(mediaFolder: folder.url))
+            Issue.record("a colour for a layer the file does not have was accepted")
+        } catch {
+            #expect(error.location?.jsonPath == "tracks[0].items[0].colors.bgg" && error.message.contains("did you mean \"bg\""), "\(error)")
+        }
+
         try Data("not json".utf8).write(to: folder.file("square.json"))
         do {
             _ = try Timeline(contentsOf: spec).composition(Timeline.RenderOptions(mediaFolder: folder.url))

@@ -112,6 +112,18 @@ extension TimelineCompiler {
         for (name, text) in x.colors ?? [:] {
             colors[name] = try color(text, at: path.appending("colors").appending(name))
         }
+        // A layer the file does not have is named at its key, with the nearest layer; a file that cannot
+        // be read is left to the clip below, which names the source.
+        if !colors.isEmpty, let file = try? LottieFile(url: url) {
+            for name in colors.keys.sorted() where !name.contains(".") && !file.layerNames.contains(name) {
+                let known = file.layerNames.sorted()
+                let near = SpecObject.nearest(name, in: known).map { " (did you mean \"\($0)\"?)" } ?? ""
+                let layers = known.isEmpty ? "its layers have no names" : "its layers are \(known.prefix(12).map { "\"\($0)\"" }.joined(separator: ", "))"
+                throw .invalidDescription(path.appending("colors").appending(name),
+                                          "names no layer of \(url.lastPathComponent)\(near): \(layers) (or give an rlottie key path such as \"layer.shape.fill\")",
+                                          file: url.path)
+            }
+        }
         let duration: Time? = x.duration == nil ? nil : try self.duration(x.duration, at: path)
         let clip: Clip
         do {
