@@ -136,6 +136,15 @@ struct AudiogramTests {
                 #expect(error.location?.jsonPath == path && error.message.contains(message), "\(bad): \(error)")
             }
         }
+        // An area reaching past the frame is named at area, with the sum that is too large.
+        let outside = spec.replacingOccurrences(of: #""area": {"x": 0, "y": 0.8, "width": 1, "height": 0.2}"#,
+                                                with: #""area": {"x": 0.5, "y": 0.8, "width": 1, "height": 0.2}"#)
+        do {
+            _ = try Timeline(jsonText: outside)
+            Issue.record("an area past the frame's edge was accepted")
+        } catch {
+            #expect(error.location?.jsonPath == "tracks[1].items[1].area" && error.message.contains("x + width 1.5"), "\(error)")
+        }
     }
 
     @Test("bad settings are typed errors naming the setting and its range; a missing file fails when the render opens")

@@ -110,7 +110,15 @@ extension Timeline.Audiogram: TimelineItemKind {
             color: try i.color("color", context), trackColor: try i.color("trackColor", context),
             bars: try i.int("bars", in: 2...512), gap: try i.double("gap", in: 0...0.9), frequencies: frequencies,
             floor: try i.double("floor", in: -120 ... -10), attack: try i.time("attack"), release: try i.time("release"),
-            area: try i.value("area").map { v throws(MovieMakerError) in try i.rect(v, at: i.path.appending("area")) },
+            area: try i.value("area").map { v throws(MovieMakerError) in
+                let p = i.path.appending("area"), r = try i.rect(v, at: p)
+                // The drawing takes a rectangle inside the frame: said here, at the key, with the sums.
+                guard r.minX >= 0, r.minY >= 0, r.maxX <= 1 + 1e-12, r.maxY <= 1 + 1e-12 else {
+                    throw .invalidDescription(p, "must lie inside the frame: x and y at least 0, x + width and y + height at most 1, got "
+                                              + "x \(SpecObject.show(r.minX)), y \(SpecObject.show(r.minY)), x + width \(SpecObject.show(r.maxX)), y + height \(SpecObject.show(r.maxY))")
+                }
+                return r
+            },
             duration: try i.time("duration", positive: true))
     }
 
