@@ -328,6 +328,18 @@ import MovieMakerTestSupport
                 #expect(error.message.contains(words), "\(error)")
             }
         }
+        // A key under another name (the Swift API's, another tool's) is pointed at the name this shape uses.
+        for (item, key, words) in [(#"{"type": "audio", "file": "a.mp3"}"#, "file", "did you mean \"source\""),
+                                   (#"{"type": "subtitles", "source": {"file": "a.srt"}}"#, "source", "did you mean \"file\""),
+                                   (#"{"type": "audiogram", "source": {"file": "a.mp3"}, "barCount": 32, "duration": 1}"#, "barCount", "did you mean \"bars\"")] {
+            do {
+                let kind = item.contains(#""audio""#) ? "audio" : "overlay"
+                _ = try Timeline(jsonText: #"{"version": 1, "tracks": [{"kind": "\#(kind)", "items": [\#(item)]}]}"#)
+                Issue.record("accepted \(item)")
+            } catch {
+                #expect(error.location?.jsonPath == "tracks[0].items[0].\(key)" && error.message.contains(words), "\(error)")
+            }
+        }
         // Kinds starting with a vowel take "an": "an audio item", "an overlay track".
         for (json, words) in [(#"{"version": 1, "tracks": [{"kind": "audio", "items": [{"type": "audio", "file": "a.mp3"}]}]}"#, "in an audio item"),
                               (#"{"version": 1, "tracks": [{"kind": "overlay", "item": []}]}"#, "in an overlay track")] {

@@ -112,7 +112,9 @@ struct SpecObject {
         self.members = members; self.path = path; self.shape = shape
         for key in JSONValue.sortedKeys(members) where !shape.has(key) {
             var message = "unknown key \"\(key)\" in \(what): expected \(SpecObject.list(shape.keys))"
-            if let near = SpecObject.nearest(key, in: shape.keys) { message += " (did you mean \"\(near)\"?)" }
+            if let near = SpecObject.nearest(key, in: shape.keys) ?? SpecObject.synonym(of: key, in: shape.keys) {
+                message += " (did you mean \"\(near)\"?)"
+            }
             throw .invalidDescription(path.appending(key), message)
         }
         for field in shape.fields where field.required && members[field.key] == nil {
@@ -160,6 +162,24 @@ struct SpecObject {
         // letters or more.
         let prefixes = names.map { name in (name, zip(w, name.lowercased()).prefix { $0 == $1 }.count) }.filter { $0.1 >= 5 }
         return prefixes.max { $0.1 < $1.1 }?.0
+    }
+
+    /// Keys people write for a key with another name (from the Swift API, other tools or habit), each
+    /// with the names it may stand for, nearest first: `barCount` is `bars`, a subtitles item's `source`
+    /// is its `file`.
+    static let synonyms: [String: [String]] = [
+        "source": ["file"], "file": ["source"], "path": ["file", "source"], "src": ["source", "file"], "url": ["source", "file"],
+        "barcount": ["bars"], "bands": ["bars"], "bandcount": ["bars"],
+        "length": ["duration"], "dur": ["duration"], "start": ["at", "in"], "begin": ["at", "in"], "offset": ["at", "in"], "end": ["out"],
+        "gain": ["volume"], "level": ["volume"], "colour": ["color"], "colours": ["colors"], "textcolor": ["color"], "fontcolor": ["color"],
+        "fontfamily": ["font"], "family": ["font"], "textsize": ["fontSize"], "size": ["fontSize"], "alpha": ["opacity"], "angle": ["rotation"],
+        "resolution": ["size"], "framerate": ["fps"], "rate": ["fps"], "music": ["audio"], "sound": ["audio"],
+        "transitions": ["transition"], "filter": ["filters"], "effects": ["filters"], "clips": ["items"], "children": ["items", "cells"],
+    ]
+
+    /// What `key` (not within reach of `nearest`) usually stands for among `names`, if any.
+    static func synonym(of key: String, in names: [String]) -> String? {
+        synonyms[key.lowercased()]?.first { names.contains($0) }
     }
 
     func value(_ key: String) -> JSONValue? {
