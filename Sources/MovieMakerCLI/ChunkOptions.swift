@@ -264,9 +264,9 @@ struct AssembleCommand: ParsableCommand {
         try Interruption.shared.beginWriting()
         do {
             let summary = hls != nil
-                ? try job.render.assemble(from: URL(fileURLWithPath: chunkDir), toHLS: URL(fileURLWithPath: output), chunks: chunks,
+                ? try job.render.assemble(from: URL(fileURLWithPath: chunkDir), toHLS: OutputOptions.destinationURL(output), chunks: chunks,
                                           cancellation: Interruption.shared.token) { reporter.update($0) }
-                : try job.render.assemble(from: URL(fileURLWithPath: chunkDir), to: URL(fileURLWithPath: output), chunks: chunks,
+                : try job.render.assemble(from: URL(fileURLWithPath: chunkDir), to: OutputOptions.destinationURL(output), chunks: chunks,
                                           cancellation: Interruption.shared.token) { reporter.update($0) }
             reporter.finish(summary)
         } catch {

@@ -115,7 +115,7 @@ struct OTIOCommand: ParsableCommand {
             do { document = try JSONValue(parsing: data) } catch { throw DescriptionError(file: input, error: error) }
             do {
                 return try OpenTimelineIO.import(document, otioFolder: url.deletingLastPathComponent(),
-                                                 specFolder: URL(fileURLWithPath: output).deletingLastPathComponent())
+                                                 specFolder: OutputOptions.destinationURL(output).deletingLastPathComponent())
             } catch {
                 throw DescriptionError(file: input, error: error)
             }
@@ -124,7 +124,7 @@ struct OTIOCommand: ParsableCommand {
 
     /// Writes `text` to `path` atomically.
     static func write(_ text: String, to path: String) throws {
-        try PartialFiles.write(Data(text.utf8), to: URL(fileURLWithPath: path))
+        try PartialFiles.write(Data(text.utf8), to: OutputOptions.destinationURL(path))
     }
 
     /// How many tracks and clips an OpenTimelineIO document has.

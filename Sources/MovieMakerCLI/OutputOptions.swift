@@ -20,7 +20,7 @@ struct OutputOptions: ParsableArguments {
     var allowLongMovie = false
 
     /// The destination as a file URL (relative paths are taken from the current folder).
-    var url: URL { URL(fileURLWithPath: output) }
+    var url: URL { OutputOptions.destinationURL(output) }
     /// The destination's extension, lowercased.
     var fileExtension: String { url.pathExtension.lowercased() }
     /// Whether the destination is a still image rather than a movie.
@@ -28,6 +28,30 @@ struct OutputOptions: ParsableArguments {
 
     /// Refuses unknown extensions, missing or unwritable folders, and a folder in the file's place.
     func validate() throws { try Self.check(output) }
+
+    /// The file a destination `path` names, as the system reads it. Foundation's `URL` drops `folder/..`
+    /// as text, but the system steps into `folder` first: `nosuch/../a.mp4` names no file (its folder is
+    /// missing), and `link/../a.mp4` is beside the link's target, not beside the link. Writing where the
+    /// text pointed would miss the checks made with the system's reading (the one that refuses to write
+    /// over an input), so a path with `..` after a folder has that folder resolved by the system; other
+    /// paths are kept as typed. Resolution that fails (a missing folder) leaves the path as typed, for
+    /// `checkFolder` to refuse.
+    static func destinationURL(_ path: String) -> URL {
+        guard let folder = systemFolder(of: path), let real = realpath(folder, nil) else { return URL(fileURLWithPath: path) }
+        defer { free(real) }
+        let name = String(path[path.index(after: path.lastIndex(of: "/")!)...])
+        return URL(fileURLWithPath: String(cString: real), isDirectory: true).appendingPathComponent(name)
+    }
+
+    /// The folder part of `path` as typed (up to its last `/`) when it has a `..` after another
+    /// component, the case where the system's reading and Foundation's differ; nil otherwise.
+    static func systemFolder(of path: String) -> String? {
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        let folder = slash == path.startIndex ? "/" : String(path[..<slash])
+        let parts = folder.split(separator: "/", omittingEmptySubsequences: true)
+        guard let firstUp = parts.firstIndex(of: ".."), parts[..<firstUp].contains(where: { $0 != "." && $0 != ".." }) else { return nil }
+        return folder
+    }
 
     /// The checks of `validate()` for a destination `path` given some other way (`render -o`, which
     /// `--check` makes optional).
@@ -71,7 +95,11 @@ struct OutputOptions: ParsableArguments {
     /// there), throwing an `InputError` (64) that names the folder and why: for every file the tool
     /// writes (movies, stills, `--save-spec`, `format -o`, `otio … -o`, `schema -o`), before any work.
     static func checkFolder(of path: String) throws {
-        let url = URL(fileURLWithPath: path)
+        // `nosuch/../a.mp4`: the system finds no `nosuch`, whatever the text simplifies to.
+        if let typed = systemFolder(of: path), realpath(typed, nil).map({ free($0) }) == nil {
+            throw InputError(MovieMakerError.destinationFolderMissing(path: typed).description)
+        }
+        let url = destinationURL(path)
         let folder = url.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -131,7 +159,7 @@ struct MovieOutputOptions: ParsableArguments {
     var allowLongMovie = false
 
     /// The destination as a file URL (relative paths are taken from the current folder).
-    var url: URL { URL(fileURLWithPath: output) }
+    var url: URL { OutputOptions.destinationURL(output) }
 
     /// Refuses a still, then checks as `OutputOptions` does.
     func validate() throws {
@@ -152,7 +180,7 @@ struct ImageOutputOptions: ParsableArguments {
     var output: String
 
     /// The destination as a file URL (relative paths are taken from the current folder).
-    var url: URL { URL(fileURLWithPath: output) }
+    var url: URL { OutputOptions.destinationURL(output) }
 
     /// Refuses anything but a .png, then checks the folder as `OutputOptions` does.
     func validate() throws {
@@ -181,7 +209,7 @@ struct SoundMovieOutputOptions: ParsableArguments {
     var allowLongMovie = false
 
     /// The destination as a file URL (relative paths are taken from the current folder).
-    var url: URL { URL(fileURLWithPath: output) }
+    var url: URL { OutputOptions.destinationURL(output) }
 
     /// Refuses anything but a movie container, then checks the folder as `OutputOptions` does.
     func validate() throws {

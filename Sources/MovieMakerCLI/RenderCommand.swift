@@ -397,7 +397,7 @@ struct RenderCommand: ParsableCommand {
         }
         let writeSideFiles = { [self] () throws in
             if let saveSpec {
-                let destination = URL(fileURLWithPath: saveSpec)
+                let destination = OutputOptions.destinationURL(saveSpec)
                 try timeline.rebased(from: specFolder, to: destination.deletingLastPathComponent()).write(to: destination)
                 if progress.showsSummary { Terminal.printLine("\(saveSpec): the filled description (a template: its slots hold what was given)") }
             }
@@ -441,7 +441,7 @@ struct RenderCommand: ParsableCommand {
             let reporter = ProgressReporter(label: "render", output: output, options: progress)
             let summary: IncrementalRenderSummary
             do {
-                summary = try composition.renderIncrementally(to: URL(fileURLWithPath: output), cache: URL(fileURLWithPath: cache),
+                summary = try composition.renderIncrementally(to: OutputOptions.destinationURL(output), cache: URL(fileURLWithPath: cache),
                                                               segmentDuration: segment ?? TimelineComposition.defaultSegmentDuration,
                                                               cancellation: Interruption.shared.token) { reporter.update($0) }
             } catch {
@@ -464,7 +464,7 @@ struct RenderCommand: ParsableCommand {
             if SoundFileFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) != nil {
                 let summary: SoundFileSummary
                 do {
-                    summary = try composition.renderSound(to: URL(fileURLWithPath: output), cancellation: Interruption.shared.token)
+                    summary = try composition.renderSound(to: OutputOptions.destinationURL(output), cancellation: Interruption.shared.token)
                 } catch {
                     // (A `catch where` on this typed error crashes Swift 6.3's SIL verifier.)
                     if error.code == .invalidDescription { throw DescriptionError(file: description.spec, error: error) }
@@ -474,7 +474,7 @@ struct RenderCommand: ParsableCommand {
                 return
             }
             destination = output
-            movie = try Interruption.shared.makeMovie { try composition.makeMovie(at: URL(fileURLWithPath: output)) }
+            movie = try Interruption.shared.makeMovie { try composition.makeMovie(at: OutputOptions.destinationURL(output)) }
             // What the movie was made from, so a `--batch` over the same values skips it; not with
             // subtitles burned in, which the identity does not cover (a batch would skip its row and
             // keep a movie with words it would not draw).
@@ -570,7 +570,7 @@ struct SchemaCommand: ParsableCommand {
     func run() throws {
         let text = Timeline.jsonSchema.canonicalText
         guard let output else { Terminal.writeOutput(text); return }
-        try PartialFiles.write(Data(text.utf8), to: URL(fileURLWithPath: output))
+        try PartialFiles.write(Data(text.utf8), to: OutputOptions.destinationURL(output))
     }
 }
 

@@ -328,7 +328,7 @@ struct TitleRender: Sendable {
     func render(_ card: TitleCard, backdrop: Clip?, to path: String, reporter: ProgressReporter) throws {
         var clip = try card.clip(width: size.width, height: size.height)
         if let backdrop { clip = .overlay(backdrop, clip) }
-        let url = URL(fileURLWithPath: path)
+        let url = OutputOptions.destinationURL(path)
         // What the movie starts each frame with (see MovieMaker): the still is drawn on the same.
         let canvasColor: Color = transparent ? .clear : .black
         if OutputOptions.stillExtensions.contains(url.pathExtension.lowercased()) {

@@ -85,7 +85,7 @@ struct TranscribeCommand: ParsableCommand {
             Terminal.writeError("moviemaker: warning: \(clip) is almost silent (95 % of it below -50 dB): "
                                 + (script == nil ? "there is little or no speech to recognise" : "the words of \(text!) are spread over it rather than placed on speech") + "\n")
         }
-        try PartialFiles.write(Data(transcript.whisperJSON().utf8), to: URL(fileURLWithPath: output))
+        try PartialFiles.write(Data(transcript.whisperJSON().utf8), to: OutputOptions.destinationURL(output))
         if progress.showsProgress {
             Terminal.printLine("\(output): \(transcript.words.count) words over \(seconds) s, in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
         }

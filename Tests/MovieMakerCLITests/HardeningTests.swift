@@ -89,6 +89,30 @@ struct HardeningTests {
         #expect(try [video, song].map { try Data(contentsOf: $0) } == before, "an input was changed")
     }
 
+    /// `-o nosuch/../clip.mp4` was simplified as text to `clip.mp4` and overwrote the input, past the
+    /// check (which reads paths as the system does); `link/../clip.mp4` wrote beside the link instead of
+    /// beside its target. Both now mean what the system says they mean.
+    @Test("-o with .. after a missing folder is refused (64) and after a linked folder goes beside the link's target; the input is untouched")
+    func dotDotInTheDestinationIsReadAsTheSystemReadsIt() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let clip = folder.file("clip.mp4")
+        let made = try CLI.run(["color", "--color", "blue", "--duration", "0.5", "--size", "64x48", "-o", clip.path, "-q"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let before = try Data(contentsOf: clip)
+        let missing = try CLI.run(["stitch", "clip.mp4", "-o", "nosuch/../clip.mp4"], in: folder.url)
+        #expect(missing.status == 64 && missing.stderr.contains("nosuch/.. does not exist"), "\(missing.status) \(missing.stderr)")
+        try FileManager.default.createDirectory(at: folder.file("deep/inner"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.file("link").path, withDestinationPath: "deep/inner")
+        let linked = try CLI.run(["stitch", "clip.mp4", "-o", "link/../out.mp4", "-q"], in: folder.url)
+        #expect(linked.status == 0, "\(linked.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.file("deep/out.mp4").path), "not written beside the link's target")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out.mp4").path), "written beside the link")
+        let over = try CLI.run(["stitch", "clip.mp4", "-o", "link/../../clip.mp4"], in: folder.url)
+        #expect(over.status == 64 && over.stderr.contains("an input of this command"), "\(over.status) \(over.stderr)")
+        #expect(try Data(contentsOf: clip) == before, "the input was changed")
+    }
+
     @Test("a misspelt command is answered with the one meant (64), not \"2 unexpected arguments\"")
     func aMisspeltCommandIsSuggested() throws {
         guard CLI.isBuilt else { return }
