@@ -72,15 +72,19 @@ final class CodecDecoder {
     /// Asks the codec for a frame first; only when it wants input (EAGAIN) does it send the next packet
     /// from `nextPacket` (nil: the input has ended, so it sends NULL to drain). Because every frame
     /// ready is received before a packet is sent, avcodec_send_packet cannot answer EAGAIN
-    /// (libavcodec's contract), so it is an error like any other. Invalid data is skipped up to
-    /// `invalidDataLimit` times per call; any other error goes through `describe`. Throws `.cancelled`
+    /// (libavcodec's contract), so it is an error like any other. Invalid data (and "not yet implemented",
+    /// which damaged AAC reads as) is skipped up to `invalidDataLimit` times per call; any other error goes through `describe`. Throws `.cancelled`
     /// when the token was cancelled, once per frame.
     func receiveFrame(nextPacket: () throws(MovieMakerError) -> UnsafeMutablePointer<AVPacket>?) throws(MovieMakerError) -> Bool {
         let c = codec.pointer
         var rejected = 0
         /// Counts one rejected packet or frame; throws once more than `invalidDataLimit` were rejected.
         func reject(_ step: MediaReadFailure.Step, _ code: Int32) throws(MovieMakerError) {
-            guard code == averrorInvalidData, rejected < invalidDataLimit else {
+            // Damaged bytes read as invalid data, or (AAC) as a feature the decoder lacks: a packet of
+            // either is skipped, as players do. A stream that is all "not yet implemented" reaches the
+            // limit and is reported as what it is, not as damage.
+            let damaged = code == averrorInvalidData || code == averrorPatchWelcome
+            guard damaged, rejected < invalidDataLimit else {
                 let limitReached = code == averrorInvalidData && invalidDataLimit > 0
                 throw describe(MediaReadFailure(limitReached ? .damagedData : step, code: code, frameIndex: framesDecoded))
             }
