@@ -421,6 +421,18 @@ struct RenderCommand: ParsableCommand {
             for line in Chapter.youTubeLines(composition.chapters) { Terminal.printLine(line) }
         }
         if check {
+            // What the render would refuse once the description is compiled: an -o the description reads,
+            // a codec, CRF or bit depth the container or codec does not take.
+            if let output {
+                if let input = composition.inputFiles.first(where: { FileIdentity.same(output, $0.path) }) {
+                    throw InputError("-o \(output) is \(input.path), which the description reads: choose another destination")
+                }
+                if SoundFileFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) == nil {
+                    try composition.checkMovie(at: OutputOptions.destinationURL(output))
+                }
+            } else if let hls {
+                try composition.checkMovie(at: URL(fileURLWithPath: hls), hls: true)
+            }
             Terminal.printLine("\(description.spec): valid")
             Terminal.printLine(composition.planDescription(warnings: false))
             return

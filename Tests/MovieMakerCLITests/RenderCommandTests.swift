@@ -908,4 +908,41 @@ struct CompileMistakeTests {
         #expect(hls.status == 64 && hls.stderr.contains("the folder holds notes.txt"), "\(hls.status) \(hls.stderr)")
         #expect(try String(contentsOf: folder.file("stream/notes.txt"), encoding: .utf8) == "keep me")
     }
+
+    /// `render --check` (and `validate`) said "valid" for what the render then refused: an -o the
+    /// description reads, a codec the container does not hold, a CRF out of the codec's range, a 10-bit
+    /// H.264, a captions or counter font that is not installed. A CI job uses --check as its preflight.
+    @Test("render --check and validate refuse what the render would: -o a file the description reads, webm with h264, crf 60, 10-bit h264, a missing font")
+    func checkRefusesWhatTheRenderWould() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        try SpecFixtures.codedClip(folder.file("clip.mp4"), seconds: 1, tone: nil)
+        try #"{"segments": [{"words": [{"word": "Hi", "start": 0.1, "end": 0.5}]}]}"#.write(to: folder.file("words.json"), atomically: true, encoding: .utf8)
+        func spec(_ name: String, output: String = "", items: String = #"{"type": "video", "source": {"file": "clip.mp4"}}"#) throws -> String {
+            let text = #"{"version": 1, "output": {"size": "320x240", "fps": 15\#(output)}, "tracks": [{"kind": "video", "items": [\#(items)]}]}"#
+            try text.write(to: folder.file(name), atomically: true, encoding: .utf8)
+            return folder.file(name).path
+        }
+        let plain = try spec("plain.json")
+        for (extra, words) in [(["-o", folder.file("clip.mp4").path], "which the description reads"),
+                               (["-o", folder.file("x.webm").path, "--codec", "h264"], "h264 in .webm"),
+                               (["-o", folder.file("x.mp4").path, "--crf", "60"], "crf 60")] {
+            let r = try CLI.run(["render", plain, "--check"] + extra)
+            #expect(r.status == 64 && r.stderr.contains(words), "\(extra): \(r.status) \(r.stderr)")
+        }
+        #expect(try CLI.run(["render", plain, "--check", "-o", folder.file("x.mp4").path, "--crf", "30"]).status == 0)
+        let cases = [
+            (try spec("deep.json", output: #", "encoder": {"codec": "h264", "bitDepth": 10}"#), "output.encoder.bitDepth"),
+            (try spec("counter.json", items: #"{"type": "chart", "kind": "counter", "to": 10, "font": "NoSuchFont", "duration": 1}"#), "tracks[0].items[0].font"),
+            (try spec("captions.json", items: #"{"type": "color", "color": "red", "duration": 1}]}, {"kind": "overlay", "items": [{"type": "captions", "source": {"file": "words.json"}, "font": "NoSuchFont"}"#),
+             "tracks[1].items[0].font"),
+        ]
+        for (path, jsonPath) in cases {
+            for command in [["validate", path], ["render", path, "--check"]] {
+                let r = try CLI.run(command)
+                #expect(r.status == 64 && r.stderr.contains(jsonPath), "\(command): \(r.status) \(r.stderr)")
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasSuffix(".webm") || $0 == "x.mp4" }.isEmpty)
+    }
 }

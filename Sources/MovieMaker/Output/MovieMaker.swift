@@ -107,27 +107,8 @@ public final class MovieMaker {
     /// The designated initialiser behind the public ones (MovieMaker+Destinations.swift).
     init(destination url: URL, isPNGSequence: Bool, width: Int, height: Int, fps: FrameRate,
                  settings: EncoderSettings, audioSettings: AudioSettings?, hls: Bool = false) throws(MovieMakerError) {
-        guard width >= 2, height >= 2 else { throw .invalidSize(width: width, height: height) }
-        guard width <= Self.maximumSide, height <= Self.maximumSide, width * height <= Self.maximumPixels else {
-            throw .sizeTooLarge(width: width, height: height, maxSide: Self.maximumSide, maxPixels: Self.maximumPixels)
-        }
-        // 4:2:0 codecs (H.264, VP9) store colour at half resolution; PNG and ProRes 4444 take any size.
-        let container = hls ? .hls : isPNGSequence ? .pngSequence : Container(fileExtension: url.pathExtension)
-        let needsEvenSize = (container.flatMap { try? $0.videoCodec(settings.codec, transparency: settings.transparency, fileExtension: url.pathExtension) })?.needsEvenSize ?? true
-        if (width % 2 != 0 || height % 2 != 0) && needsEvenSize && settings.oddSizePolicy == .reject {
-            throw .oddSize(width: width, height: height)
-        }
-        guard fps.numerator <= Int(Int32.max), fps.denominator <= Int(Int32.max) else { throw .invalidFrameRate(fps.description) }
-        try settings.validate()
-        guard let container else {
-            throw .unsupportedContainer(extension: url.pathExtension, supported: Container.supportedExtensions)
-        }
-        let videoCodec = try container.videoCodec(settings.codec, transparency: settings.transparency, fileExtension: url.pathExtension)
-        try settings.validate(for: videoCodec)
-        if videoCodec == .av1 && (width < 64 || height < 64) {
-            throw .invalidSetting(.videoCodec, value: "av1 at \(width)×\(height)", expected: "a picture at least 64×64 pixels (SVT-AV1's smallest), or another codec")
-        }
-        if let audioSettings { try audioSettings.validate(for: container.audioCodec()) }
+        let (container, videoCodec) = try Self.checkedFormat(url: url, isPNGSequence: isPNGSequence, width: width, height: height, fps: fps,
+                                                             settings: settings, audioSettings: audioSettings, hls: hls)
         var destination = MovieDestination(url: url, isPNGSequence: isPNGSequence)
         destination.isHLS = hls
         try destination.checkFolder()
@@ -135,6 +116,7 @@ public final class MovieMaker {
         self.settings = settings; self.container = container; self.videoCodec = videoCodec
         self.audioSettings = audioSettings ?? AudioSettings()
         background = settings.transparency ? .clear : .black
+        let needsEvenSize = videoCodec.needsEvenSize
         encodedWidth = needsEvenSize ? width + width % 2 : width
         encodedHeight = needsEvenSize ? height + height % 2 : height
         let hook = try StudioHook.claim()

@@ -174,6 +174,15 @@ public struct TimelineComposition: Sendable {
         return try withChapters(movie)
     }
 
+    /// Checks, opening nothing, what `makeMovie(at:)` (or, with `hls`, `makeMovie(hlsIn:…)`) would refuse
+    /// about `url`: its container, the codec it and the settings choose, the CRF and bit depth for that
+    /// codec. `render --check` answers as the render would.
+    package func checkMovie(at url: URL, hls: Bool = false) throws(MovieMakerError) {
+        let holdsSound = hls || (Container(fileExtension: url.pathExtension).map { (try? $0.audioCodec()) != nil } ?? true)
+        _ = try MovieMaker.checkedFormat(url: url, isPNGSequence: false, width: width, height: height, fps: frameRate, settings: encoderSettings,
+                                         audioSettings: holdsSound ? audioSettings : nil, hls: hls)
+    }
+
     /// A `MovieMaker` writing this composition as an HLS stream into `folder`, in segments of
     /// `segmentDuration` (`MovieMaker(hlsIn:…)`), its chapters in `chapters.vtt` beside the playlist.
     package func makeMovie(hlsIn folder: URL, segmentDuration: Time) throws(MovieMakerError) -> MovieMaker {

@@ -269,6 +269,15 @@ extension TimelineCompiler {
         }
     }
 
+    /// Refuses a font `family` (or comma-separated families) that is not installed, at `path` (the
+    /// item's `font`), before the first frame: text drawn only while rendering (captions) would
+    /// otherwise pass `validate` and fail the render without a path.
+    func checkFont(_ family: String, at path: JSONPath) throws(MovieMakerError) {
+        for name in TextFont(family: family, size: 12).familyNames where !FontLibrary.hasFamily(name) {
+            throw MovieMakerError.fontNotFound(family: name, closest: FontLibrary.closestFamilies(to: name)).located(jsonPath: path.description)
+        }
+    }
+
     /// An item's own `duration`, or in a split's cell without one, the split's (`cellDuration`).
     func duration(_ value: Timeline.TimeValue?, at path: JSONPath) throws(MovieMakerError) -> Time {
         if let value { return value.time(at: rate) }

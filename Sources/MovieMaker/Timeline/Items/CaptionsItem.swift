@@ -234,7 +234,7 @@ extension TimelineCompiler {
             what = url.lastPathComponent
         }
         var style = CaptionStyle(x.style ?? .highlight)
-        if let font = x.font { style.fontFamily = font }
+        if let font = x.font { try checkFont(font, at: path.appending("font")); style.fontFamily = font }
         if let size = x.fontSize { style.fontSize = size }
         if let weight = x.weight { style.weight = weight }
         if let c = try color(x.color, at: path.appending("color")) { style.color = c }

@@ -276,6 +276,7 @@ extension TimelineCompiler {
         let easing = c.easing ?? .easeOut
         // `{{slot}}` in them is a text slot's value (a currency, a unit), as in a title.
         let prefix = try interpolate(c.prefix ?? "", at: path.appending("prefix")), suffix = try interpolate(c.suffix ?? "", at: path.appending("suffix"))
+        if let font = c.font { try checkFont(font, at: path.appending("font")) }
         var largest = TextStyle(font: TextFont(family: c.font ?? "DejaVu Sans", size: (c.fontSize ?? 160) * Double(height) / 1080),
                                 color: color, alignment: .center)
         let width = Double(self.width), height = Double(self.height)
