@@ -365,7 +365,11 @@ struct RenderCommand: ParsableCommand {
         if let output { Interruption.shared.install(destination: output) }
         if let hls { Interruption.shared.install(destination: hls) }
         if chunking.isChunked {
-            Interruption.shared.install(destination: chunking.chunkDir ?? ".")
+            let chunkDir = chunking.chunkDir ?? "."
+            Interruption.shared.install(destination: chunkDir)
+            // The folder changes while a chunk is written (its partial file): the line must not read that
+            // as a finished render.
+            Interruption.shared.describeOutcome { "this chunk was not written; \(chunkDir) holds only what it held before" }
             let job = try Self.distributedRender(description: description, subtitles: subtitles, crf: quality.crf, preset: quality.preset, lossless: lossless,
                                                  preview: preview, hlsSegment: segment)
             for warning in job.warnings { Terminal.writeError("moviemaker: warning: \(warning)\n") }

@@ -115,6 +115,22 @@ struct CLICancellationTests {
         #expect(folder.contents == [], "left behind: \(folder.contents)")
     }
 
+    /// Cancelling `render --chunk` said "SIGINT came after ch was finished: the file is complete" (the
+    /// chunk folder changes while a chunk is written) though nothing had been written.
+    @Test func aCancelledChunkSaysItWasNotWritten() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let spec = folder.file("long.json")
+        try #"{"version": 1, "output": {"size": "320x240", "fps": 90, "encoder": {"preset": "placebo"}}, "tracks": [{"kind": "video", "items": [{"type": "title", "text": "Cancel me", "duration": 40}]}]}"#
+            .write(to: spec, atomically: true, encoding: .utf8)
+        let chunks = folder.file("chunks")
+        guard let (outcome, elapsed) = try Self.signalHalfWay(["render", spec.path, "--chunk", "0/2", "--chunk-dir", chunks.path], SIGINT) else { return }
+        Self.expectCancelled(outcome, by: SIGINT, in: elapsed)
+        #expect(outcome.stderr.contains("this chunk was not written") && !outcome.stderr.contains("finished"), "\(outcome.stderr)")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: chunks.path)) ?? []
+        #expect(!left.contains { $0.hasSuffix(".mp4") || $0.hasPrefix(".") && $0.contains("partial") }, "left behind: \(left)")
+    }
+
     /// SIGINT or SIGTERM after the first row of a `title --batch`: the finished movies stay, whole;
     /// the one in progress leaves nothing; the line says how many were finished.
     @Test(arguments: [SIGINT, SIGTERM])
