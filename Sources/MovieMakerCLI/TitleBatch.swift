@@ -146,6 +146,17 @@ extension TitleCommand {
             if let input = FileIdentity.inputMatching(path, in: arguments) {
                 throw InputError("\(where_): \(path) is \(input), an input of this command: writing there would destroy it; choose another --output-pattern")
             }
+            // What the encoder would refuse for this destination (`--codec h264` with `.webm`) fails every
+            // row alike: said now, as a usage error, rather than once per row after the batch has started.
+            if !OutputOptions.stillExtensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased()) {
+                let render = renderSettings
+                do {
+                    _ = try MovieMaker.checkedFormat(url: OutputOptions.destinationURL(path), isPNGSequence: false, width: render.size.width,
+                                                     height: render.size.height, fps: render.fps, settings: render.settings, audioSettings: nil, hls: false)
+                } catch {
+                    throw InputError("\(where_): \(path): \(error.message)")
+                }
+            }
             let card = makeCard(title: text, subtitle: subtitleTemplate.map { TitleBatch.fill($0, with: row) },
                                 body: bodyTemplate.map { TitleBatch.fill($0, with: row) }, family: family)
             items.append(BatchItem(row: row, path: path, card: card))

@@ -156,4 +156,26 @@ struct TitleSlideDistanceTests {
         let bad = try CLI.run(["title", "Rise", "--slide-distance", "60", "-o", folder.file("x.mp4").path])
         #expect(bad.status == 64 && bad.stderr.contains("--slide-distance is for --style slide"), "\(bad.stderr)")
     }
+
+    /// A codec or CRF that every row's movie would refuse (`--codec h264` with a `.webm` pattern) made
+    /// each row fail in turn and the batch exit 1, as if the rows were at fault: now it is a usage error
+    /// (64) before any row renders, for `title --batch` and `render --batch` alike.
+    @Test("a format every row would refuse (--codec h264 into .webm, --crf 60) is a usage error before any row renders")
+    func aFormatEveryRowWouldRefuseIsAUsageError() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        try "name\nAna\nBo\n".write(to: folder.file("rows.csv"), atomically: true, encoding: .utf8)
+        try #"{"version": 1, "output": {"size": "64x48", "fps": 10}, "slots": {"name": {"kind": "text", "default": "x"}}, "tracks": [{"kind": "video", "items": [{"type": "title", "text": "{{name}}", "duration": 1}]}]}"#
+            .write(to: folder.file("card.json"), atomically: true, encoding: .utf8)
+        let rows = folder.file("rows.csv").path
+        for arguments in [["title", "--batch", rows, "--size", "320x240", "-d", "1", "--codec", "h264", "--output-pattern", folder.url.path + "/{name}.webm"],
+                          ["title", "--batch", rows, "--size", "320x240", "-d", "1", "--crf", "60", "--output-pattern", folder.url.path + "/{name}.mp4"],
+                          ["render", folder.file("card.json").path, "--batch", rows, "--codec", "h264", "--output-pattern", folder.url.path + "/{name}.webm"],
+                          ["render", folder.file("card.json").path, "--batch", rows, "--crf", "60", "--output-pattern", folder.url.path + "/{name}.mp4"]] {
+            let r = try CLI.run(arguments)
+            #expect(r.status == 64 && r.stderr.contains("line 2") && !r.stderr.contains("line 3"), "\(arguments): \(r.status) \(r.stderr)")
+            #expect(r.stdout.isEmpty, "no row was tried: \(r.stdout)")
+        }
+        #expect(folder.contents.sorted() == ["card.json", "rows.csv"], "\(folder.contents)")
+    }
 }

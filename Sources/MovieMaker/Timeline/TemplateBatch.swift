@@ -256,10 +256,7 @@ public struct TemplateBatch: Sendable {
     package func mistake(in row: Row, writing url: URL) -> (mistake: MovieMakerError?, warnings: [String]) {
         do {
             let composition = try composition(for: row, writing: url)
-            if let container = Container(fileExtension: url.pathExtension) {
-                let settings = composition.encoderSettings
-                _ = try container.videoCodec(settings.codec, transparency: settings.transparency, fileExtension: url.pathExtension)
-            }
+            if SoundFileFormat(fileExtension: url.pathExtension) == nil { try composition.checkMovie(at: url) }
             return (nil, composition.warnings)
         } catch let error as MovieMakerError {
             return (error, [])
