@@ -161,6 +161,23 @@ struct PictureEditingTests {
         }
     }
 
+    /// The main picture of a picture-in-picture had the inset's white border and rounded corners drawn
+    /// round the whole frame: they are the inset's alone.
+    @Test("a picture-in-picture's border and rounded corners frame the inset only, not the whole frame")
+    func pictureInPictureFramesTheInsetOnly() throws {
+        let main = Clip.color(Color(red: 0, green: 0, blue: 1), duration: 1)
+        let inset = Clip.color(Color(red: 1, green: 0, blue: 0), duration: 1)
+        let clip = try main.withPictureInPicture(inset, corner: .bottomRight, size: 0.3, margin: 20, borderWidth: 4, cornerRadius: 12)
+        let p = try #require(try clip.renderFrames(0..<1, width: 320, height: 240).first)
+        for (x, y) in [(0, 0), (319, 0), (0, 239), (160, 0), (0, 120)] {
+            let c = Self.pixel(p, x, y)
+            #expect(c.b > 240 && c.r < 15 && c.g < 15, "the main picture reaches the frame's edge at (\(x), \(y)): \(c)")
+        }
+        // The inset has its border: white at its edge.
+        let edge = Self.pixel(p, 320 - 20 - 48, 240 - 20 - 72 + 1)
+        #expect(edge.r > 200 && edge.g > 200 && edge.b > 200, "the inset's border: \(edge)")
+    }
+
     @Test func aLumaMaskShowsTheClipWhereTheMaskIsBright() throws {
         let red = Clip.color(.red, duration: 1)
         // Mask: white left half, black right half.

@@ -140,6 +140,10 @@ extension Clip {
             for (i, cell) in cells.enumerated() where i < rects.count {
                 let rect = rects[i]
                 guard rect.width > 0, rect.height > 0 else { continue }
+                // A picture-in-picture's main picture is the whole frame: the border and rounded corners
+                // are the inset's alone.
+                let framed = !(layout == .pictureInPicture && i == 0)
+                let cornerRadius = framed ? cornerRadius : 0
                 if frame.exactTime < cell.clip.duration {
                     try ctx.withSavedState {
                         ctx.beginPath()
@@ -160,7 +164,7 @@ extension Clip {
                         try cell.clip.render(in: ctx, at: frame.with(duration: cell.clip.duration), session: session)
                     }
                 }
-                if borderWidth > 0, borderColor.alpha > 0 {
+                if framed, borderWidth > 0, borderColor.alpha > 0 {
                     ctx.withSavedState {
                         ctx.setStroke(borderColor)
                         ctx.lineWidth = borderWidth
