@@ -231,5 +231,11 @@ struct NarrationTests {
         let twice = try #require(failure { try Narration("a <mark name=\"x\"/> b <mark name=\"x\"/> c") })
         #expect(twice.message.contains("used twice"))
         #expect(failure { try Narration("a <mark/> b") }?.message.contains("with a name") == true)
+        // A < that starts no tag, or a tag never closed, made eSpeak NG drop the words up to the next >.
+        for text in ["One is < two and three. <mark name=\"river\"/> Four.", "Three <5 and more", "a <break time=\"1s\" b"] {
+            let stray = try #require(failure { try Narration(text) }, "\(text)")
+            #expect(stray.setting == .narrationText && stray.message.contains("&lt;"), "\(text): \(stray.message)")
+        }
+        #expect(failure { try Narration("One is &lt; two. <mark name=\"river\"/> Four.") } == nil)
     }
 }

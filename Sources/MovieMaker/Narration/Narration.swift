@@ -39,7 +39,7 @@ public struct NarrationMark: Sendable, Hashable {
 ///   words it separates by spaces: write Japanese and Chinese with a space between words (captions join
 ///   such words without one).
 /// - **Markup.** Text holding `<` is read as SSML, as eSpeak NG reads it (`<break time="500ms"/>`,
-///   `<emphasis>`, `<prosody rate="slow">`, `&amp;`). A bookmark `<mark name="cut"/>` is reached when
+///   `<emphasis>`, `<prosody rate="slow">`, `&amp;`; a `<` that is text is written `&lt;`). A bookmark `<mark name="cut"/>` is reached when
 ///   the first word after it starts: the reliable rule, since eSpeak NG 1.51 drops a bookmark that
 ///   follows a sentence's last punctuation.
 /// - **The same in every process.** A text and its settings give the same samples and word times
@@ -94,6 +94,7 @@ public struct Narration: AudioSource, Hashable {
                                   expected: "at most \(Self.maximumTextLength) characters: split a long script into several narrations")
         }
         let markup = scalars.contains("<")
+        if markup { try Self.checkTags(in: scalars) }
         guard !Self.spokenText(scalars[...], markup: markup).allSatisfy(\.isWhitespace) else {
             throw .invalidSetting(.narrationText, value: "\"\(text)\"", expected: "words to speak")
         }
@@ -285,6 +286,24 @@ public struct Narration: AudioSource, Hashable {
             out.append(s)
         }
         return markup ? readEntities(String(out)) : String(out)
+    }
+
+    /// Refuses a `<` that starts no tag (`one < two`) or a tag that is never closed: eSpeak NG, reading
+    /// the text as SSML, silently drops the words up to the next `>` it finds.
+    private static func checkTags(in scalars: [Unicode.Scalar]) throws(MovieMakerError) {
+        var i = 0
+        while i < scalars.count {
+            guard scalars[i] == "<" else { i += 1; continue }
+            let next = i + 1 < scalars.count ? scalars[i + 1] : " "
+            let startsTag = next.properties.isAlphabetic || next == "/" || next == "!" || next == "?"
+            let close = scalars[(i + 1)...].firstIndex { $0 == ">" || $0 == "<" }
+            guard startsTag, let close, scalars[close] == ">" else {
+                let shown = String(String.UnicodeScalarView(scalars[i..<min(scalars.count, i + 24)]))
+                throw .invalidSetting(.narrationText, value: "\"\(shown)\(i + 24 < scalars.count ? "…" : "")\"",
+                                      expected: "a tag such as <break time=\"500ms\"/> after each < (text holding < is read as SSML): write a < that is text as &lt;")
+            }
+            i = close + 1
+        }
     }
 
     /// `text` with the five XML entities read.
