@@ -399,7 +399,8 @@ struct SlideshowCommand: SingleOutputCommand {
                                  + "leave out --cut-on beats, and give --duration or --fit-music instead")
             }
             // The music starts with the film: the intro's time is music time too.
-            try show.cutOnBeats(beats, fps: video.fps, every: every ?? 1, minimumShot: minShot ?? 1)
+            let period = try sound.musicBed()?.loopPeriod
+            try show.cutOnBeats(beats, fps: video.fps, every: every ?? 1, minimumShot: minShot ?? 1, musicLoop: period.map { (.zero, $0) })
         }
         if let t = show.transition, let card = show.intro ?? show.outro, t.duration >= card.duration {
             throw ValidationError("the \(t.duration.seconds) s transition must be shorter than --title-duration \(card.duration.seconds): shorten --transition-duration or lengthen the cards")

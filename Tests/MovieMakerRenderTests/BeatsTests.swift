@@ -139,4 +139,29 @@ struct BeatsTests {
             #expect(clickFrames.contains(cut), "the cut at frame \(cut) holds no click (clicks at frames \(clickFrames.sorted()))")
         }
     }
+
+    /// A song looped from its first sample repeats a crossfade (20 ms) early, so its beats come 20 ms
+    /// earlier every loop; cuts past its end followed the tempo alone and landed 20, 40, 60 ms late.
+    /// They now follow the repeats: `AudioClip.loopPeriod` and `Beats.repeating`.
+    @Test("cuts past a looped song's end fall on its repeats' beats, which come a crossfade earlier each loop")
+    func cutsFollowALoopedSongsRepeats() throws {
+        let song = AudioClip(ProceduralSound.tone(frequency: 440, duration: 6)).looped(toFill: 60)
+        let period = try #require(song.loopPeriod)
+        #expect(period == Time(6) - Time(value: 1, timescale: 50), "from its first sample: \(period)")
+        #expect(AudioClip(ProceduralSound.tone(frequency: 440, duration: 6)).trimmed(from: 1).looped(toFill: 60).loopPeriod == Time(5),
+                "with sound before its in point a repeat starts early and the period is the trimmed length")
+        let beats = Beats(times: (1..<12).map { Time(value: Int64($0), timescale: 2) }, tempo: 120)   // 0.5 … 5.5 s
+        let looped = beats.repeating(every: period, until: 30)
+        #expect(looped.times.contains(Time(value: 1, timescale: 2) + period) && looped.times.contains(Time(value: 1, timescale: 2) + period * 2))
+        #expect(!looped.times.contains(Time(6) + Time(value: 1, timescale: 2)), "a beat at the tempo's 6.5 s is not a repeat's")
+        var show = Slideshow(photos: (0..<10).map { Slideshow.Photo(url: URL(fileURLWithPath: "/photos/p\($0).jpg")) })
+        show.transition = nil
+        try show.cutOnBeats(beats, fps: 100, every: 3, minimumShot: 1, musicLoop: (.zero, period))
+        var start = 0, cuts: [Double] = []
+        for photo in show.photos.dropLast() { start += FrameRate(100).frameCount(for: try #require(photo.duration)); cuts.append(Double(start) / 100) }
+        // Every 3rd beat from 1.5 s: 1.5, 3, 4.5, then the repeats' 5.98 + 0.5 = 6.48 … each loop 20 ms earlier.
+        let heard = looped.times.map(\.seconds)
+        for cut in cuts { #expect(heard.contains { abs($0 - cut) < 0.0101 }, "the cut at \(cut) s is on no beat heard: \(heard)") }
+        #expect(cuts.contains { $0 > 12 }, "the cuts reach the third loop: \(cuts)")
+    }
 }

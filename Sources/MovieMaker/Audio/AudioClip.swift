@@ -60,6 +60,14 @@ public struct AudioClip: AudioSource {
             && loopDuration == nil && movieEndFade == nil
     }
 
+    /// When the clip loops, the time from one repeat's in point to the next: the trimmed part's length,
+    /// less the crossfade when the source has no sound before the in point to start a repeat early with
+    /// (see `loop(toFill:crossfade:curve:)`); nil when it does not loop or its length is unknown.
+    public var loopPeriod: Time? {
+        guard loopDuration != nil, let trimmed = trimmedDuration else { return nil }
+        return trimmed - (loopCrossfade.duration - Time.min(sourceStart, loopCrossfade.duration))
+    }
+
     /// How long the clip lasts: the loop duration when looping, else the trimmed part's length.
     public var duration: Time? { loopDuration ?? trimmedDuration }
 

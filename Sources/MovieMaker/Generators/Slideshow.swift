@@ -243,9 +243,11 @@ public struct Slideshow: Sendable, Equatable {
     /// previous cut (a photo must also last longer than the transition, which starts on the beat).
     /// `offset` is where the show starts in the music's time (the beats' time 0 is the music's start).
     /// Photos after the music's last usable beat keep the tempo: each lasts whole beat periods (`every`
-    /// beats each, more where a photo must outlast its transition), on the beat. Throws `.invalidSetting(.duration, …)` when the beats have no tempo to go on.
+    /// beats each, more where a photo must outlast its transition), on the beat. With `musicLoop` (the
+    /// looped part's start in the music's time and `AudioClip.loopPeriod`), the beats past the music's
+    /// end are its repeats' beats. Throws `.invalidSetting(.duration, …)` when the beats have no tempo to go on.
     public mutating func cutOnBeats(_ beats: Beats, fps: FrameRate, every: Int = 1, minimumShot: Time = .zero,
-                                    offset: Time = .zero) throws(MovieMakerError) {
+                                    offset: Time = .zero, musicLoop: (start: Time, period: Time)? = nil) throws(MovieMakerError) {
         guard !photos.isEmpty else { throw .noPhotos(source: "the slideshow", reason: "its photo list is empty") }
         guard every >= 1 else { throw .invalidSetting(.duration, value: "every \(every) beats", expected: "cuts on every beat (1) or every few (2, 4)") }
         guard beats.tempo > 0 else {
@@ -259,6 +261,14 @@ public struct Slideshow: Sendable, Equatable {
         let transitionFrames = transition.map { fps.frameCount(for: $0.duration) } ?? 0
         let shortest = max(fps.frameCount(for: minimumShot), transitionFrames + 1, 1)
         let period = 60 / beats.tempo * Double(every)
+        // The repeats of looped music, as far as the cuts can reach: each photo ends at most its shortest
+        // length and `every` beats (and a frame) after the one before.
+        var beats = beats
+        if let musicLoop {
+            let perPhoto = fps.time(ofFrame: shortest + 1).seconds + period
+            let reach = offset.seconds + start.seconds + Double(photos.count + 1) * perPhoto
+            beats = beats.repeating(from: musicLoop.start, every: musicLoop.period, until: Time(seconds: reach))
+        }
         // Beats in the show's time, from the first photo's start.
         let shifted = Beats(times: beats.times.compactMap { t in t >= offset ? t - offset : nil }, tempo: beats.tempo)
         var cutFrames: [Int] = []

@@ -136,6 +136,23 @@ public struct Beats: Sendable, Hashable, Codable {
         return Beats(times: beats.map { Time(value: $0, timescale: Int64(sampleRate)) }, tempo: tempo)
     }
 
+    /// The beats of the music looped: the beats in `[start, start + period)` (one repeat of the looped
+    /// part, `AudioClip.loopPeriod` long) again `period` later, and again, up to `end`; the beats before
+    /// `start + period` as they are. A looped song's repeats come a crossfade early when it loops from its
+    /// first sample, so cuts on beats past its end follow the repeats rather than the tempo alone.
+    public func repeating(from start: Time = .zero, every period: Time, until end: Time) -> Beats {
+        guard period > .zero else { return self }
+        let first = times.filter { $0 < start + period }
+        let looped = first.filter { $0 >= start }
+        var all = first
+        var shift = period
+        while let earliest = looped.first, earliest + shift < end {
+            all += looped.map { $0 + shift }.filter { $0 < end }
+            shift = shift + period
+        }
+        return Beats(times: all, tempo: tempo)
+    }
+
     /// The times to cut at between `start` and `end` (exclusive): every `every`-th beat (the first one
     /// counted from the first beat at or after `start`), skipping beats closer than `minimumShot` to
     /// the previous cut (or to `start`).

@@ -138,7 +138,7 @@ extension TimelineCompiler {
         }
         if let captions = s.captions { show.captions = captions }
         if s.cutOn == "beats" {
-            let (music, offset) = try musicForBeats(at: path.appending("cutOn"))
+            let (music, offset, musicLoop) = try musicForBeats(at: path.appending("cutOn"))
             let beats: Beats
             do { beats = try Beats.analysed(music) } catch {
                 throw .invalidDescription(path.appending("cutOn"), "cannot find the beats of \(music.path): \(error.message)", file: music.path)
@@ -148,7 +148,8 @@ extension TimelineCompiler {
                                           + "leave out \"cutOn\" and give the photos durations", file: music.path)
             }
             do {
-                try show.cutOnBeats(beats, fps: rate, every: s.every ?? 1, minimumShot: s.minimumShot?.time(at: rate) ?? 1, offset: offset + videoItemStart)
+                try show.cutOnBeats(beats, fps: rate, every: s.every ?? 1, minimumShot: s.minimumShot?.time(at: rate) ?? 1, offset: offset + videoItemStart,
+                                    musicLoop: musicLoop)
             } catch {
                 throw .invalidDescription(path.appending("cutOn"), error.message)
             }
@@ -162,13 +163,19 @@ extension TimelineCompiler {
 extension TimelineCompiler {
     /// The music cuts on the beat follow: the first music item of the audio tracks, and where in its
     /// file the movie's time 0 is (its `in`, less its `at`).
-    mutating func musicForBeats(at path: JSONPath) throws(MovieMakerError) -> (URL, Time) {
+    mutating func musicForBeats(at path: JSONPath) throws(MovieMakerError) -> (URL, Time, (start: Time, period: Time)?) {
         for (t, track) in timeline.tracks.enumerated() where track.kind == .audio {
             for (i, item) in track.items.enumerated() where item.enabled != false {
                 guard case let .audio(audio) = item.content, audio.isMusic else { continue }
                 // A missing song is the music item's error, not the slideshow's.
                 let url = try file(audio.source, at: JSONPath().appending("tracks").appending(t).appending("items").appending(i).appending("source"), kinds: [.audio])
-                return (url, (audio.in?.time(at: rate) ?? .zero) - (item.at?.time(at: rate) ?? .zero))
+                // Looped music repeats from its in point (`sound(_:at:)` compiles it so): the repeats' beats.
+                let start = audio.in?.time(at: rate) ?? .zero
+                var musicLoop: (start: Time, period: Time)?
+                if audio.loop ?? audio.isMusic, let song = try? AudioClip(url: url), let period = song.trimmed(from: start).looped(toFill: MovieMaker.endlessLoop).loopPeriod {
+                    musicLoop = (start, period)
+                }
+                return (url, start - (item.at?.time(at: rate) ?? .zero), musicLoop)
             }
         }
         throw .invalidDescription(path, "cuts on the beat need music: add a music item to an audio track ({\"type\": \"music\", \"source\": {\"file\": \"song.mp3\"}})")
