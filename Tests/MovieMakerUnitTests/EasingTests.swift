@@ -204,6 +204,13 @@ import MovieMakerTestSupport
         }
         for name in Easing.allNames { #expect(try Easing(named: name).name == name) }
         #expect(Easing.allNames.count == 9 + 30)
+        // The other spellings the schema lists (the charts' documented "easeOut") read as the curves they name.
+        for (alternative, name) in [("easeOut", "ease-out"), ("easeInOut", "ease-in-out"), ("stepEnd", "step-end"), ("easeOutQuad", "quadOut"),
+                                    ("easeInOutBounce", "bounceInOut")] {
+            #expect(Easing.alternativeNames.contains(alternative))
+            #expect(try Easing(named: alternative).name == name, "\(alternative)")
+        }
+        for alternative in Easing.alternativeNames { #expect(throws: Never.self, "\(alternative)") { _ = try Easing(named: alternative) } }
     }
 
     @Test func badNamesThrowSayingWhatIsExpected() {

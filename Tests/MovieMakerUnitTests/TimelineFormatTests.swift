@@ -382,7 +382,7 @@ import MovieMakerTestSupport
         func enumValues(_ v: JSONValue?) -> [String] { (v?["enum"]?.arrayValue ?? []).compactMap(\.stringValue) }
         #expect(enumValues(defs["transitionName"]) == Transition.knownNames + ["crossfade", "pushleft", "pushright", "pushup", "pushdown", "none"])
         #expect(enumValues(defs["fit"]) == Slideshow.Fit.allCases.map(\.rawValue))
-        #expect(enumValues(defs["easing"]?["anyOf"]?.arrayValue?.first) == Easing.allNames)
+        #expect(enumValues(defs["easing"]?["anyOf"]?.arrayValue?.first) == Easing.allNames + Easing.alternativeNames)
         #expect(enumValues(defs["slot"]?["properties"]?["fit"]) == Timeline.Slot.Fit.allCases.map(\.rawValue))
         #expect(enumValues(defs["slot"]?["properties"]?["kind"]) == Timeline.Slot.Kind.allCases.map(\.rawValue))
         #expect(enumValues(defs["titleItem"]?["properties"]?["style"]) == Timeline.TitleStyle.allCases.map(\.rawValue))

@@ -50,7 +50,7 @@ enum TimelineShapes {
             "volume": Schema.oneOf([Schema.number(minimum: 0, maximum: 16),
                                     Schema.string(pattern: #"^\s*[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?\s*dB\s*$"#)]),
             "fit": Schema.enumeration(Slideshow.Fit.allCases.map(\.rawValue)),
-            "easing": Schema.anyOf([Schema.enumeration(Easing.allNames),
+            "easing": Schema.anyOf([Schema.enumeration(Easing.allNames + Easing.alternativeNames),
                                     Schema.string(pattern: #"^\s*(cubic-bezier|steps|spring)\s*\(|\.(reversed|mirrored|squished|then)"#)]),
             "transition": transition.schema,
             "transitionName": Schema.enumeration(TimelineShapes.transitionNames),

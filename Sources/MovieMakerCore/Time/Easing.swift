@@ -325,6 +325,13 @@ public struct Easing: Sendable, Hashable, CustomStringConvertible {
         ["linear", "ease", "ease-in", "ease-out", "ease-in-out", "step-start", "step-end", "hold", "spring"]
         + families.flatMap { f in ["In", "Out", "InOut"].map { f + $0 } }
 
+    /// Other spellings the reader takes for the same curves, for the JSON Schema's list (so editors
+    /// accept what the tool reads): the CSS keywords in camel case (`easeOut`, the charts' documented
+    /// default) and the easings.net names (`easeOutQuad`).
+    package static let alternativeNames: [String] =
+        ["easeIn", "easeOut", "easeInOut", "stepStart", "stepEnd"]
+        + families.flatMap { f in ["In", "Out", "InOut"].map { "ease" + $0 + f.prefix(1).uppercased() + f.dropFirst() } }
+
     /// The curve with a plain name, keyed by its normalised form.
     private static let byName: [String: Easing] = {
         let all: [Easing] = [
