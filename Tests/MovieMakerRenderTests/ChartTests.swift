@@ -194,6 +194,13 @@ struct ChartTests {
             #expect(error.code == .invalidDescription && error.location?.file == nil && error.location?.jsonPath == "tracks[0].items[0].data"
                     && error.message.contains("cannot be negative"), "\(error.code) at \(String(describing: error.location)): \(error.message)")
         }
+        // A pie of zeros drew an empty frame.
+        do {
+            try compile(#"{"type": "chart", "kind": "pie", "data": [["name", "share"], ["x", 0], ["y", 0]], "duration": "1s"}"#)
+            Issue.record("a pie without a slice above 0")
+        } catch {
+            #expect(error.location?.jsonPath == "tracks[0].items[0].data" && error.message.contains("a slice above 0"), "\(error)")
+        }
     }
 
     @Test("bars, lines and a pie render from a description file; each changes as it grows in and holds at the end")

@@ -65,7 +65,7 @@ public struct Chart: Sendable, Hashable {
 
     /// The chart as a clip lasting `duration`, laid out for `width`×`height` frames. Throws
     /// `.invalidData` for a table that does not fit the kind (a series without a value per column, a
-    /// pie with negative values), `.fontNotFound` for an unknown font.
+    /// pie with negative values or none above 0), `.fontNotFound` for an unknown font.
     public func clip(duration: Time, width: Int, height: Int) throws(MovieMakerError) -> Clip {
         guard width > 0, height > 0 else { throw .invalidSize(width: width, height: height) }
         try data.check(source: "the chart's data")
@@ -73,6 +73,11 @@ public struct Chart: Sendable, Hashable {
         guard (0...6).contains(decimals) else { throw .invalidSetting(.decimals, value: "\(decimals) decimals", expected: "0 to 6 digits after the decimal mark") }
         if kind == .pie, let s = data.series.first(where: { $0.values[0] < 0 }) {
             throw .invalidData(path: "the chart's data", line: nil, column: nil, reason: "a pie's slices cannot be negative: \"\(s.name)\" is \(s.values[0])")
+        }
+        // Slices share out the total: with none, the pie would be an empty frame.
+        if kind == .pie, !data.series.isEmpty, data.series.allSatisfy({ $0.values[0] == 0 }) {
+            throw .invalidData(path: "the chart's data", line: nil, column: nil,
+                               reason: "a pie needs a slice above 0: every value of its first column (\(data.columns.first ?? "")) is 0")
         }
         let layout = try ChartLayout(chart: self, frame: Size(width: Double(width), height: Double(height)), duration: duration)
         return Clip(duration: duration, content: Content(chart: self, width: width, height: height, duration: duration)) { ctx, frame in
