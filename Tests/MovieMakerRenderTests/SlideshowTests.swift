@@ -419,5 +419,15 @@ struct SlideshowOfCameraPhotosTests {
         #expect(cut.first.map { $0.rgba(x: 48, y: 36).red > 200 } == true && cut.last.map { $0.rgba(x: 48, y: 36).blue > 200 } == true)
         let faded = try frames(#"{"name": "fade", "duration": "0.5s"}"#)
         #expect(faded.contains(where: blended), "the fade mixes them (the check can fail)")
+        // A transition as long as the photos left none on screen alone and ran the show long: refused at
+        // the transition's duration.
+        do {
+            _ = try frames(#"{"name": "fade", "duration": "2s"}"#)
+            Issue.record("a 2 s transition between 2 s photos was accepted")
+        } catch {
+            let error = error as? MovieMakerError
+            #expect(error?.location?.jsonPath == "tracks[0].items[0].photoTransition.duration" && error?.message.contains("not shorter than each photo's") == true,
+                    "\(String(describing: error))")
+        }
     }
 }

@@ -137,6 +137,15 @@ extension TimelineCompiler {
         case .path?: break   // refused when read
         }
         if let captions = s.captions { show.captions = captions }
+        // A transition as long as the photos leaves none of them on screen alone (each is only seen mid-
+        // transition, and the show runs longer than its photos' times): refused where it is set. Cuts on
+        // the beat lengthen each photo past its transition themselves.
+        if s.cutOn == nil, let t = show.transition, t.duration >= show.duration, show.photos.count > 1 {
+            let written = s.photoTransition?.duration != nil
+            throw .invalidDescription(written ? path.appending("photoTransition").appending("duration") : path.appending("duration"),
+                                      "the \(TimelineComposition.seconds(t.duration)) s transition is not shorter than each photo's \(TimelineComposition.seconds(show.duration)) s: "
+                                      + "no photo would be seen alone; give a shorter transition or a longer \"duration\"")
+        }
         if s.cutOn == "beats" {
             let (music, offset, musicLoop) = try musicForBeats(at: path.appending("cutOn"))
             let beats: Beats
