@@ -52,6 +52,11 @@ struct TitleCommandTests {
         let fits = try CLI.run(["title", (0..<40).map { "word\($0)" }.joined(separator: " "), "--duration", "0.5", "--size", Self.size,
                                 "-o", folder.file("fits.mp4").path, "-q"])
         #expect(fits.status == 0 && fits.stderr.isEmpty, "\(fits.stderr)")
+        // A one-letter subtitle in a small frame's lower third takes a pixel of the band's padding, which
+        // is not running off the frame: no warning (there was one).
+        let small = try CLI.run(["title", "Lisbon", "--subtitle", "D", "--layout", "lower-third", "--duration", "0.5", "--size", "320x180",
+                                 "-o", folder.file("small.mp4").path, "-q"])
+        #expect(small.status == 0 && small.stderr.isEmpty, "\(small.stderr)")
     }
 
     @Test("a file name near the 255-byte limit is written (its partial file's name is shortened); one over it is refused up front")

@@ -159,6 +159,8 @@ struct TitlePlan: Sendable {
         let gap = 0.25 * (card.subtitleStyle.font.size * scale)
 
         var laid: [(String, TextStyle, TextLayout)] = []
+        /// Texts that overflow their share even at the smallest size.
+        var overflowing: [(text: String, size: Double)] = []
         for (text, style, share) in texts {
             var s = style
             s.font.size = style.font.size * scale
@@ -168,13 +170,7 @@ struct TitlePlan: Sendable {
             let layout: TextLayout
             if card.autoFit {
                 layout = try TextLayout.fitting(text, style: s, in: available, minimumSize: min(8, s.font.size), maximumSize: s.font.size)
-                if layout.size.height > available.height + 0.5 {
-                    // Even the smallest size overflows: the text would run off the frame unremarked.
-                    let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-                    let excerpt = words.count > 40 ? words.prefix(40) + "…" : words
-                    LibraryWarnings.warn("the text \"\(excerpt)\" (\(text.count) characters) does not fit the title card even at "
-                        + "\(Int(layout.style.font.size.rounded())) px: it runs past the frame's safe area; shorten it, or split it over several cards")
-                }
+                if layout.size.height > available.height + 0.5 { overflowing.append((text, layout.style.font.size)) }
             } else {
                 layout = try TextLayout(text, style: s, width: inner.width)
             }
@@ -183,6 +179,15 @@ struct TitlePlan: Sendable {
 
         // Stack the texts and centre the stack vertically in the box (lower third: in the band).
         let totalHeight = laid.map { $0.2.size.height }.reduce(0, +) + gap * Double(laid.count - 1)
+        // A text over its share at the smallest size is said only when the stack then runs out of the box
+        // (a lower third's band, padding included; the safe area): in a small frame a one-letter subtitle
+        // may take a pixel of the band's padding, which no one sees as running off.
+        if let (text, size) = overflowing.first, totalHeight > box.height + 0.5 {
+            let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            let excerpt = words.count > 40 ? words.prefix(40) + "…" : words
+            LibraryWarnings.warn("the text \"\(excerpt)\" (\(text.count) characters) does not fit the title card even at "
+                + "\(Int(size.rounded())) px: it runs past the frame's safe area; shorten it, or split it over several cards")
+        }
         var y = inner.minY + (inner.height - totalHeight) / 2
         var placed: [Element] = []
         for (i, (text, style, layout)) in laid.enumerated() {
