@@ -178,7 +178,9 @@ struct MovieMakerCommand: ParsableCommand {
         while index < arguments.count {
             let argument = arguments[index]
             if argument == "--" { out += arguments[index...]; break }
-            if argument.hasPrefix("--"), !argument.contains("="), index + 1 < arguments.count,
+            // `--duration -1` and `-d -1`: a long option, or a one-letter short one, before a negative number.
+            let isShort = argument.count == 2 && argument.hasPrefix("-") && argument.last!.isLetter
+            if argument.hasPrefix("--") || isShort, !argument.contains("="), index + 1 < arguments.count,
                let next = arguments[index + 1].first, next == "-", arguments[index + 1].count > 1,
                Double(arguments[index + 1]) != nil {
                 out.append(argument + "=" + arguments[index + 1])

@@ -461,6 +461,7 @@ struct HardeningTests {
             (0, ["title", "Fine", "--duration", "0.5", "--size", "320x240", "-q", "-o", out], ""),
             (64, ["title", "X", "--fps", "-1", "-o", out], "'-1' is invalid for '--fps"),
             (64, ["title", "X", "--duration", "-1", "-o", out], "'-1' is invalid for '--duration"),
+            (64, ["title", "X", "-d", "-1", "-o", out], "'-1' is invalid for '-d"),
             (64, ["title", "X", "--duration", "1e9", "-o", out], "24-hour limit"),
             (64, ["title", "X", "--font", "No Such Font Family", "-o", out], "No Such Font Family"),
             (64, ["slideshow", photo.path, "--music", folder.file("missing.mp3").path, "-o", out], "missing.mp3"),
