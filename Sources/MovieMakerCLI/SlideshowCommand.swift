@@ -446,6 +446,13 @@ struct SlideshowCommand: SingleOutputCommand {
                                     + "(\(Self.sample(names))); `moviemaker stitch \(Terminal.shellWord(folder))` joins its photos and videos\n")
             }
         }
+        // Folders inside a folder are not read (a phone's DCIM/100APPLE…): said, with how to include them.
+        if !(found.isEmpty && skipped.isEmpty && inputs.count == 1) {
+            for (folder, names) in foldersLeftOut() {
+                Terminal.writeError("moviemaker: warning: \(folder) holds \(Self.count(names.count, "folder")) of photos a slideshow does not read "
+                                    + "(\(Self.sample(names))): give them too, e.g. `moviemaker slideshow \(Terminal.shellWord(folder))/*`\n")
+            }
+        }
         if found.isEmpty { throw noPhotosError(skipped: skipped) }
 
         if progress.showsProgress { Terminal.writeError("slideshow: checking \(found.count) photo\(found.count == 1 ? "" : "s")…\n") }
@@ -576,6 +583,24 @@ struct SlideshowCommand: SingleOutputCommand {
         }
     }
 
+    /// The folders holding photos inside each folder input, by folder (in the inputs' order), names in
+    /// natural order: only the photos directly in a folder are shown.
+    func foldersLeftOut() -> [(folder: String, names: [String])] {
+        inputs.compactMap { input in
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: input, isDirectory: &isFolder), isFolder.boolValue,
+                  let names = try? FileManager.default.contentsOfDirectory(atPath: input) else { return nil }
+            let folders = names.filter { name in
+                var inner: ObjCBool = false
+                let path = (input as NSString).appendingPathComponent(name)
+                guard !name.hasPrefix("."), FileManager.default.fileExists(atPath: path, isDirectory: &inner), inner.boolValue,
+                      let contents = try? FileManager.default.contentsOfDirectory(atPath: path) else { return false }
+                return contents.contains { !$0.hasPrefix(".") && PhotoDecoder.fileExtensions.contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }
+            }.sorted(by: Slideshow.naturalOrder)
+            return folders.isEmpty ? nil : (input, folders)
+        }
+    }
+
     /// "1 video", "3 videos".
     static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
@@ -592,7 +617,10 @@ struct SlideshowCommand: SingleOutputCommand {
            skipped.isEmpty {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: inputs[0]))?.filter { !$0.hasPrefix(".") } ?? []
             let videos = videosLeftOut().first?.names ?? []
+            let folders = foldersLeftOut().first?.names ?? []
             let reason = names.isEmpty ? "the folder is empty"
+                : !folders.isEmpty ? "its photos are in \(Self.count(folders.count, "folder")) inside it (\(Self.sample(folders))), which are not read: "
+                    + "give them, e.g. `moviemaker slideshow \(Terminal.shellWord(inputs[0]))/*`"
                 : !videos.isEmpty ? "it holds \(Self.count(videos.count, "video")) (\(Self.sample(videos))) and no photos; `moviemaker stitch \(Terminal.shellWord(inputs[0]))` joins videos"
                 : "none of its \(names.count) file\(names.count == 1 ? " has" : "s have") a photo extension (\(PhotoDecoder.fileExtensions.sorted().joined(separator: ", ")))"
             return .noPhotos(source: source, reason: reason)

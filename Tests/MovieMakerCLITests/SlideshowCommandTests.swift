@@ -158,6 +158,28 @@ struct SlideshowCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
+    /// Photos in folders inside the folder given were left out without a word, and a folder holding only
+    /// folders was "none of its 2 files has a photo extension": both now name the folders and the fix.
+    @Test("folders of photos inside the folder given are named, with the command that includes them")
+    func photoFoldersInsideAreNamed() throws {
+        guard CLI.isBuilt else { return }
+        let (folder, _) = try Self.photoFolder()
+        let trip = folder.url.appendingPathComponent("trip")
+        for day in ["day1", "day2"] {
+            let inner = trip.appendingPathComponent(day)
+            try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: folder.file("p1.jpg"), to: inner.appendingPathComponent("a.jpg"))
+        }
+        try expectError([trip.path, "-o", folder.file("out.mp4").path],
+                        naming: ["its photos are in 2 folders inside it (day1, day2)", "moviemaker slideshow \(trip.path)/*"], status: 64)
+        try FileManager.default.copyItem(at: folder.file("p1.jpg"), to: trip.appendingPathComponent("top.jpg"))
+        let r = try CLI.run(["slideshow", trip.path, "--dry-run", "-o", folder.file("out.mp4").path])
+        #expect(r.status == 0 && r.stderr.contains("\(trip.path) holds 2 folders of photos a slideshow does not read (day1, day2)"), "\(r.stderr)")
+        let all = try CLI.run(["slideshow", trip.appendingPathComponent("day1").path, trip.appendingPathComponent("day2").path, trip.appendingPathComponent("top.jpg").path,
+                               "--dry-run", "-o", folder.file("out.mp4").path])
+        #expect(all.status == 0 && all.stdout.contains("3 photos") && !all.stderr.contains("does not read"), "\(all.stdout) \(all.stderr)")
+    }
+
     @Test func videosInAPhotoFolderAreNamedNotSilentlyLeftOut() throws {
         guard CLI.isBuilt else { return }
         let (folder, _) = try Self.photoFolder()
