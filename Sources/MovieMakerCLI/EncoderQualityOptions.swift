@@ -72,10 +72,7 @@ enum CodecArgument {
     static func name(_ codec: VideoCodec) -> String { codec == .proRes4444 ? "prores" : codec.rawValue }
 
     static func parse(_ text: String) throws(ArgumentValueError) -> VideoCodec {
-        let lowered = text.lowercased()
-        let aliases: [String: VideoCodec] = ["h265": .hevc, "x265": .hevc, "x264": .h264, "avc": .h264, "prores": .proRes4444,
-                                             "prores4444": .proRes4444, "svt-av1": .av1]
-        if let codec = aliases[lowered] ?? VideoCodec.allCases.first(where: { $0.rawValue.lowercased() == lowered }), codec != .png { return codec }
+        if let codec = VideoCodec.named(text), codec != .png { return codec }
         throw ArgumentValueError("expected h264, hevc, av1, vp9 or prores")
     }
 }

@@ -340,6 +340,18 @@ import MovieMakerTestSupport
                 #expect(error.location?.jsonPath == "tracks[0].items[0].\(key)" && error.message.contains(words), "\(error)")
             }
         }
+        // The CLI's codec names are read too, and written back as the description's own.
+        for (name, codec) in [("prores", VideoCodec.proRes4444), ("h265", .hevc), ("HEVC", .hevc)] {
+            let timeline = try Timeline(jsonText: #"{"version": 1, "output": {"encoder": {"codec": "\#(name)"}}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": 1}]}]}"#)
+            #expect(timeline.output.encoder?.codec == codec, "\(name)")
+            #expect(try timeline.jsonText().contains(#""codec": "\#(codec.rawValue)""#), "\(name)")
+        }
+        do {
+            _ = try Timeline(jsonText: #"{"version": 1, "output": {"encoder": {"codec": "h246"}}, "tracks": []}"#)
+            Issue.record("accepted h246")
+        } catch {
+            #expect(error.location?.jsonPath == "output.encoder.codec" && error.message.contains("did you mean \"h264\""), "\(error)")
+        }
         // Kinds starting with a vowel take "an": "an audio item", "an overlay track".
         for (json, words) in [(#"{"version": 1, "tracks": [{"kind": "audio", "items": [{"type": "audio", "file": "a.mp3"}]}]}"#, "in an audio item"),
                               (#"{"version": 1, "tracks": [{"kind": "overlay", "item": []}]}"#, "in an overlay track")] {

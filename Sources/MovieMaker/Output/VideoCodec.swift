@@ -93,3 +93,15 @@ public enum VideoCodec: String, Sendable, CaseIterable {
         }
     }
 }
+
+extension VideoCodec {
+    /// Other names people give the codecs (the CLI's `--codec prores`, the encoders' names), lower case.
+    package static let aliases: [String: VideoCodec] = ["h265": .hevc, "x265": .hevc, "x264": .h264, "avc": .h264, "prores": .proRes4444,
+                                                        "prores4444": .proRes4444, "svt-av1": .av1]
+
+    /// The codec `text` names: a case name or an alias, in any case; nil for anything else.
+    package static func named(_ text: String) -> VideoCodec? {
+        let lowered = text.lowercased()
+        return aliases[lowered] ?? allCases.first { $0.rawValue.lowercased() == lowered }
+    }
+}

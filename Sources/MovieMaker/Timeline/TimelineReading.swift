@@ -745,7 +745,17 @@ extension Timeline.Output {
         preset = try o.choice("preset", Platform.self, what: "platform preset")
         reframe = try Timeline.ReframeSpec.read(o)
         if let e = try o.object("encoder", TimelineShapes.encoder) {
-            let codec = try e.choice("codec", VideoCodec.self, what: "video codec")
+            // The CLI's names (`prores`, `h265`) are read too; the canonical form writes the case name.
+            var codec: VideoCodec?
+            if let v = e.value("codec") {
+                let names = VideoCodec.allCases.filter { $0 != .png }.map(\.rawValue)
+                guard let text = v.stringValue, let named = VideoCodec.named(text), named != .png else {
+                    var message = "unknown video codec \(v.shortDescription): expected \(SpecObject.list(names))"
+                    if let s = v.stringValue, let near = SpecObject.nearest(s, in: names + ["prores", "h265"]) { message += " (did you mean \"\(near)\"?)" }
+                    throw e.fail("codec", message)
+                }
+                codec = named
+            }
             let crfs = codec?.crfRange ?? 0...51
             if codec == .proRes4444, e.value("crf") != nil {
                 throw e.fail("crf", "does not apply to proRes4444, which is written at a fixed, near-lossless quality: remove \"crf\" (a \"preset\" of slow or slower searches each slice's quantiser instead)")
