@@ -21,7 +21,6 @@
 int mm_averror_eagain(void) { return AVERROR(EAGAIN); }
 int mm_averror_eof(void) { return AVERROR_EOF; }
 int mm_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
-int mm_averror_patchwelcome(void) { return AVERROR_PATCHWELCOME; }
 int mm_averror_demuxer_not_found(void) { return AVERROR_DEMUXER_NOT_FOUND; }
 int mm_averror_experimental(void) { return AVERROR_EXPERIMENTAL; }
 int mm_averror(int posix_errno) { return AVERROR(posix_errno); }

@@ -91,6 +91,8 @@ struct ChunkOptions: ParsableArguments {
     func render(_ job: DistributedRender, progress: ProgressOptions) throws {
         let folder = try folder()
         if soundTrack {
+            let path = folder.path
+            Interruption.shared.describeOutcome { "the sound track was not written; \(path) holds only what it held before" }
             try renderSoundTrack(job, in: folder, progress: progress)
             return
         }
@@ -119,6 +121,8 @@ struct ChunkOptions: ParsableArguments {
             summarize(outcome, label: label, job: job, started: started)
         }
         if isFirstChunk && !noSoundTrack {
+            let path = folder.path
+            Interruption.shared.describeOutcome { "the chunk was written to \(path); its sound track was not" }
             try renderSoundTrack(job, in: folder, progress: progress)
         }
     }

@@ -49,8 +49,9 @@ struct OutputOptions: ParsableArguments {
         guard let slash = path.lastIndex(of: "/") else { return nil }
         let folder = slash == path.startIndex ? "/" : String(path[..<slash])
         let parts = folder.split(separator: "/", omittingEmptySubsequences: true)
-        guard let firstUp = parts.firstIndex(of: ".."), parts[..<firstUp].contains(where: { $0 != "." && $0 != ".." }) else { return nil }
-        return folder
+        // Any `..` with a folder's name before it (`../nosuch/..` too), not only the first `..`.
+        let differs = parts.indices.contains { i in parts[i] == ".." && parts[..<i].contains { $0 != "." && $0 != ".." } }
+        return differs ? folder : nil
     }
 
     /// The checks of `validate()` for a destination `path` given some other way (`render -o`, which
@@ -97,7 +98,9 @@ struct OutputOptions: ParsableArguments {
     static func checkFolder(of path: String) throws {
         // `nosuch/../a.mp4`: the system finds no `nosuch`, whatever the text simplifies to.
         if let typed = systemFolder(of: path), realpath(typed, nil).map({ free($0) }) == nil {
-            throw InputError(MovieMakerError.destinationFolderMissing(path: typed).description)
+            let code = errno
+            if code == ENOENT { throw InputError(MovieMakerError.destinationFolderMissing(path: typed).description) }
+            throw InputError(MovieMakerError.destinationNotWritable(path: typed, reason: String(cString: strerror(code))).description)
         }
         let url = destinationURL(path)
         let folder = url.deletingLastPathComponent().path

@@ -166,8 +166,7 @@ extension RenderCommand {
         // A format the options or the pattern's extension choose wrongly (`--codec h264` with `.webm`, a
         // CRF the codec does not take) fails every row alike: a usage error before any row renders, not
         // one failure per row after the batch has started.
-        if let row = batch.rows.first, let url = destinations.first, let mistake = batch.mistake(in: row, writing: url).mistake,
-           mistake.code == MovieMakerError.Code.invalidSetting || mistake.code == MovieMakerError.Code.unsupportedContainer {
+        if let row = batch.rows.first, let url = destinations.first, let mistake = batch.formatMistake(in: row, writing: url) {
             throw InputError("--output-pattern \(pattern): \(row.label) writes \(url.path): \(MovieMakerCommand.message(for: mistake)) (every row would fail so: nothing was rendered)")
         }
         let total = batch.rows.count

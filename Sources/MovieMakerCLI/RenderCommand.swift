@@ -298,7 +298,7 @@ struct RenderCommand: ParsableCommand {
             guard !chunking.isChunked else { throw ValidationError("--hls renders on one machine; for chunks, render them and run `moviemaker assemble … --hls \(hls)`") }
             try OutputOptions.checkFolder(of: hls)
             // A folder holding other files is refused before any work, as a bad destination is (64).
-            do { try MovieDestination.checkReplaceableSequenceFolder(URL(fileURLWithPath: hls), hls: true) } catch {
+            do { try MovieDestination.checkReplaceableSequenceFolder(OutputOptions.destinationURL(hls), hls: true) } catch {
                 throw InputError("--hls \(hls): \(error.reason ?? error.message)")
             }
         } else if segment != nil && !chunking.isChunked && cache == nil {
@@ -407,7 +407,7 @@ struct RenderCommand: ParsableCommand {
             }
             if let chaptersVTT {
                 do {
-                    try Data(Chapter.webVTT(composition.chapters, end: end).utf8).write(to: URL(fileURLWithPath: chaptersVTT), options: .atomic)
+                    try Data(Chapter.webVTT(composition.chapters, end: end).utf8).write(to: OutputOptions.destinationURL(chaptersVTT), options: .atomic)
                 } catch {
                     throw InputError("--chapters-vtt \(chaptersVTT): cannot write it: \(error.localizedDescription)")
                 }
@@ -435,7 +435,7 @@ struct RenderCommand: ParsableCommand {
                     try composition.checkMovie(at: OutputOptions.destinationURL(output))
                 }
             } else if let hls {
-                try composition.checkMovie(at: URL(fileURLWithPath: hls), hls: true)
+                try composition.checkMovie(at: OutputOptions.destinationURL(hls), hls: true)
             }
             Terminal.printLine("\(description.spec): valid")
             Terminal.printLine(composition.planDescription(warnings: false))
@@ -471,7 +471,7 @@ struct RenderCommand: ParsableCommand {
         let movie: MovieMaker, destination: String
         if let hls {
             destination = hls
-            movie = try Interruption.shared.makeMovie { try composition.makeMovie(hlsIn: URL(fileURLWithPath: hls), segmentDuration: segment ?? 4) }
+            movie = try Interruption.shared.makeMovie { try composition.makeMovie(hlsIn: OutputOptions.destinationURL(hls), segmentDuration: segment ?? 4) }
         } else {
             guard let output else { return }
             if let input = composition.inputFiles.first(where: { FileIdentity.same(output, $0.path) }) {

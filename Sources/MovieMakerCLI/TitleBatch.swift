@@ -122,6 +122,11 @@ extension TitleCommand {
                 throw InputError("\(batch.path), lines \(earlier) and \(row.line) both write \(path): add {row} or another column to --output-pattern")
             }
             lineForPath[key] = row.line
+            // A `..` after a folder is read as the system reads it (see OutputOptions.destinationURL): that
+            // folder must exist, since a folder made later would change where `..` leads.
+            if let typed = OutputOptions.systemFolder(of: path), realpath(typed, nil).map({ free($0) }) == nil {
+                throw InputError("\(where_): --output-pattern \(pattern) gives \(path), whose folder \(typed) does not exist: write the pattern without \"..\"")
+            }
             // Folders the pattern names are made when their row renders, as render --batch makes them
             // (`out/{team}/{name}.mp4`): here the nearest existing one must be a folder that takes them.
             var folder = URL(fileURLWithPath: path).deletingLastPathComponent()
@@ -154,7 +159,7 @@ extension TitleCommand {
                     _ = try MovieMaker.checkedFormat(url: OutputOptions.destinationURL(path), isPNGSequence: false, width: render.size.width,
                                                      height: render.size.height, fps: render.fps, settings: render.settings, audioSettings: nil, hls: false)
                 } catch {
-                    throw InputError("\(where_): \(path): \(error.message)")
+                    throw InputError("\(where_): \(path): \(error.message) (every row would fail so: nothing was rendered)")
                 }
             }
             let card = makeCard(title: text, subtitle: subtitleTemplate.map { TitleBatch.fill($0, with: row) },

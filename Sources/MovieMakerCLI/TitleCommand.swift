@@ -213,7 +213,8 @@ struct TitleCommand: RenderingCommand {
         // The container's own answer (docs/OUTPUTS.md's table): .mov, .webm, .mkv, .apng and .webp carry alpha.
         if transparent && !outputIsStill, let container = Container(fileExtension: outputExtension) {
             do { _ = try container.videoCodec(quality.codec, transparency: true, fileExtension: outputExtension) } catch {
-                let why = error.code == .transparencyUnsupported ? "a .\(outputExtension) file as written here has no alpha channel" : error.message
+                let why = error.code == .transparencyUnsupported
+                    ? "\(quality.codec.map(CodecArgument.name) ?? "h264") in a .\(outputExtension) file has no alpha channel" : error.message
                 throw ValidationError("--transparent needs a format with alpha: -o title.mov (ProRes 4444), title.webm or .mkv (VP9), .apng, .webp or frame.png (\(why))")
             }
         }

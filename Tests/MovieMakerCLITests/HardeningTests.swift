@@ -110,6 +110,13 @@ struct HardeningTests {
         #expect(!FileManager.default.fileExists(atPath: folder.file("out.mp4").path), "written beside the link")
         let over = try CLI.run(["stitch", "clip.mp4", "-o", "link/../../clip.mp4"], in: folder.url)
         #expect(over.status == 64 && over.stderr.contains("an input of this command"), "\(over.status) \(over.stderr)")
+        // A `..` after a missing folder anywhere in the path, not only the first `..`.
+        let later = try CLI.run(["stitch", "clip.mp4", "-o", "../" + folder.url.lastPathComponent + "/nosuch/../clip.mp4"], in: folder.url)
+        #expect(later.status == 64 && later.stderr.contains("nosuch/.. does not exist"), "\(later.status) \(later.stderr)")
+        // A batch's pattern too: the folder it would make later must not decide where `..` leads.
+        try "name\nclip\n".write(to: folder.file("rows.csv"), atomically: true, encoding: .utf8)
+        let batch = try CLI.run(["title", "--batch", "rows.csv", "--background-video", "clip.mp4", "--output-pattern", "nosuch/../{name}.mp4"], in: folder.url)
+        #expect(batch.status == 64 && batch.stderr.contains("does not exist"), "\(batch.status) \(batch.stderr)")
         #expect(try Data(contentsOf: clip) == before, "the input was changed")
     }
 

@@ -943,6 +943,11 @@ struct CompileMistakeTests {
                 #expect(r.status == 64 && r.stderr.contains(jsonPath), "\(command): \(r.status) \(r.stderr)")
             }
         }
+        // An option for the render replaces the description's codec or bit depth: then the pair is fine.
+        for override in [["--codec", "hevc"], ["--bit-depth", "8"]] {
+            let r = try CLI.run(["render", cases[0].0, "--check", "-o", folder.file("x.mp4").path] + override)
+            #expect(r.status == 0, "\(override): \(r.stderr)")
+        }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasSuffix(".webm") || $0 == "x.mp4" }.isEmpty)
     }
 }

@@ -429,5 +429,11 @@ struct SlideshowOfCameraPhotosTests {
             #expect(error?.location?.jsonPath == "tracks[0].items[0].photoTransition.duration" && error?.message.contains("not shorter than each photo's") == true,
                     "\(String(describing: error))")
         }
+        // The default crossfade (1 s) takes half of 1-s photos, as `moviemaker slideshow` does: the show
+        // lasts the photos' 2 s and the first photo is seen alone.
+        let spec = #"{"version": 1, "output": {"size": "64x48", "fps": 10}, "tracks": [{"kind": "video", "items": [{"type": "slideshow", "photos": [{"file": "a.png"}, {"file": "b.png"}], "duration": "1s", "kenBurns": false, "fit": "fill"}]}]}"#
+        let composition = try Timeline(jsonText: spec).composition(Timeline.RenderOptions(mediaFolder: folder.url))
+        let short = try composition.picture.renderFrames(width: 64, height: 48, rate: composition.frameRate)
+        #expect(short.count == 20 && !blended(short[0]) && short.contains(where: blended), "\(short.count) frames")
     }
 }

@@ -237,5 +237,9 @@ struct NarrationTests {
             #expect(stray.setting == .narrationText && stray.message.contains("&lt;"), "\(text): \(stray.message)")
         }
         #expect(failure { try Narration("One is &lt; two. <mark name=\"river\"/> Four.") } == nil)
+        // An entity alone is markup too: the words read "<", not "&lt;".
+        let entity = try Narration("One is &lt; two.")
+        #expect(entity.transcript.words.map(\.text).joined(separator: " ") == "One is < two.",
+                "\(entity.transcript.words.map(\.text))")
     }
 }

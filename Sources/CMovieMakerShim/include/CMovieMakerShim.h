@@ -9,8 +9,6 @@ int mm_averror_eagain(void);
 int mm_averror_eof(void);
 /// AVERROR_INVALIDDATA: built with FFERRTAG, a macro Swift does not import.
 int mm_averror_invaliddata(void);
-/// AVERROR_PATCHWELCOME: built with FFERRTAG, a macro Swift does not import.
-int mm_averror_patchwelcome(void);
 /// AVERROR_DEMUXER_NOT_FOUND: built with FFERRTAG, a macro Swift does not import.
 int mm_averror_demuxer_not_found(void);
 /// AVERROR_EXPERIMENTAL: defined as a negated hex expression (-0x2bb2afa8) Swift does not import as a constant.

@@ -104,7 +104,7 @@ final class AudioDecoder: AudioReader {
         let stream = demuxer.borrowedStream(index)
         let par = stream.pointee.codecpar!
         let codecName = Self.codecName(par.pointee)
-        let decoder = try CodecDecoder(stream: stream, invalidDataLimit: 100, cancellation: cancellation,
+        let decoder = try CodecDecoder(stream: stream, invalidDataLimit: 100, skipsAnyDecodeError: true, cancellation: cancellation,
                                   describe: Self.describe(path: path, codec: codecName))
         let context = decoder.borrowedContext
         let sourceRate = Int(context.pointee.sample_rate > 0 ? context.pointee.sample_rate : par.pointee.sample_rate)

@@ -22,6 +22,10 @@ final class CodecDecoder {
     /// How many packets or frames rejected as invalid data are skipped (damaged MP3s play on) before
     /// `.damagedData` is thrown; 0 throws the first.
     let invalidDataLimit: Int
+    /// Whether any refusal but running out of memory counts as damage (sound: a damaged AAC packet reads
+    /// as "not yet implemented" or a made-up error number), or only invalid data (pictures, where a
+    /// feature FFmpeg lacks should fail rather than conceal frames).
+    let skipsAnyDecodeError: Bool
     /// Checked once per decoded frame: when cancelled, `receiveFrame` throws `.cancelled`.
     let cancellation: CancellationToken?
     /// The decoder's codec, borrowed from libavcodec's static table.
@@ -30,7 +34,7 @@ final class CodecDecoder {
     private(set) var inputEnded = false
     /// Frames delivered since the decoder was made.
     private(set) var framesDecoded = 0
-    /// Packets or frames rejected as invalid data (and skipped) since the decoder was made.
+    /// Packets or frames rejected as damaged (and skipped) since the decoder was made.
     private(set) var rejectedCount = 0
 
     /// Opens a decoder for `stream` (avcodec_find_decoder unless `decoder` names one, e.g. libvpx-vp9
@@ -38,7 +42,7 @@ final class CodecDecoder {
     /// time base as the packet time base; avcodec_open2).
     /// `threads` is libavcodec's `thread_count` (1: decode on the calling thread only; 0: one per core).
     init(stream: UnsafeMutablePointer<AVStream>, decoder: UnsafePointer<AVCodec>? = nil, strict: Bool = false,
-         invalidDataLimit: Int = 0, threads: Int = 1, cancellation: CancellationToken? = nil,
+         invalidDataLimit: Int = 0, skipsAnyDecodeError: Bool = false, threads: Int = 1, cancellation: CancellationToken? = nil,
          describe: @escaping MediaReadFailureDescription = { $0.ffmpegError }) throws(MovieMakerError) {
         let parameters = stream.pointee.codecpar!
         guard let found = decoder ?? avcodec_find_decoder(parameters.pointee.codec_id) else {
@@ -48,6 +52,7 @@ final class CodecDecoder {
         self.describe = describe
         self.strict = strict
         self.invalidDataLimit = invalidDataLimit
+        self.skipsAnyDecodeError = skipsAnyDecodeError
         self.cancellation = cancellation
         codec = try OwnedCodecContext(codec: found)
         received = try OwnedFrame()
@@ -72,18 +77,20 @@ final class CodecDecoder {
     /// Asks the codec for a frame first; only when it wants input (EAGAIN) does it send the next packet
     /// from `nextPacket` (nil: the input has ended, so it sends NULL to drain). Because every frame
     /// ready is received before a packet is sent, avcodec_send_packet cannot answer EAGAIN
-    /// (libavcodec's contract), so it is an error like any other. Invalid data (and "not yet implemented",
-    /// which damaged AAC reads as) is skipped up to `invalidDataLimit` times per call; any other error goes through `describe`. Throws `.cancelled`
+    /// (libavcodec's contract), so it is an error like any other. A packet or frame the decoder
+    /// refuses as invalid data (with `skipsAnyDecodeError`, for any reason but running out of memory) is
+    /// skipped up to `invalidDataLimit` times per call; any other error goes through `describe`. Throws `.cancelled`
     /// when the token was cancelled, once per frame.
     func receiveFrame(nextPacket: () throws(MovieMakerError) -> UnsafeMutablePointer<AVPacket>?) throws(MovieMakerError) -> Bool {
         let c = codec.pointer
         var rejected = 0
         /// Counts one rejected packet or frame; throws once more than `invalidDataLimit` were rejected.
         func reject(_ step: MediaReadFailure.Step, _ code: Int32) throws(MovieMakerError) {
-            // Damaged bytes read as invalid data, or (AAC) as a feature the decoder lacks: a packet of
-            // either is skipped, as players do. A stream that is all "not yet implemented" reaches the
-            // limit and is reported as what it is, not as damage.
-            let damaged = code == averrorInvalidData || code == averrorPatchWelcome
+            // Damaged bytes read as invalid data; in sound also as a feature the decoder lacks (AAC's "not
+            // yet implemented") or whatever error its parser stumbles into (an AAC packet of garbage gave
+            // "Error number -50531338"). Such a packet is skipped, as the ffmpeg tool and players do. A
+            // stream that never decodes reaches the limit and is reported with its last error.
+            let damaged = code == averrorInvalidData || (skipsAnyDecodeError && code != averrorENOMEM)
             guard damaged, rejected < invalidDataLimit else {
                 let limitReached = code == averrorInvalidData && invalidDataLimit > 0
                 throw describe(MediaReadFailure(limitReached ? .damagedData : step, code: code, frameIndex: framesDecoded))

@@ -37,9 +37,6 @@ let averrorEAGAIN = mm_averror_eagain()
 let averrorEOF = mm_averror_eof()
 /// AVERROR_INVALIDDATA, through the shim (FFERRTAG is a macro Swift does not import).
 let averrorInvalidData: Int32 = mm_averror_invaliddata()
-/// AVERROR_PATCHWELCOME ("not yet implemented"), through the shim: what some decoders (AAC) answer for
-/// damaged bytes that happen to read as a feature they lack.
-let averrorPatchWelcome: Int32 = mm_averror_patchwelcome()
 /// AVERROR_EXPERIMENTAL, through the shim (not imported as a Swift constant).
 let averrorExperimental: Int32 = mm_averror_experimental()
 /// AVERROR(ENOMEM), which the owners throw when an allocation returns NULL.

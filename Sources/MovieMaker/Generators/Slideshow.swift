@@ -261,12 +261,13 @@ public struct Slideshow: Sendable, Equatable {
         let transitionFrames = transition.map { fps.frameCount(for: $0.duration) } ?? 0
         let shortest = max(fps.frameCount(for: minimumShot), transitionFrames + 1, 1)
         let period = 60 / beats.tempo * Double(every)
-        // The repeats of looped music, as far as the cuts can reach: each photo ends at most its shortest
-        // length and `every` beats (and a frame) after the one before.
+        // The repeats of looped music, as far as the cuts can reach: each photo ends about its shortest
+        // length and `every` beats (and a frame) after the one before; twice that, and two more loops,
+        // leave room for stretches without beats (a quiet bridge) that push the cuts later.
         var beats = beats
         if let musicLoop {
             let perPhoto = fps.time(ofFrame: shortest + 1).seconds + period
-            let reach = offset.seconds + start.seconds + Double(photos.count + 1) * perPhoto
+            let reach = offset.seconds + start.seconds + 2 * Double(photos.count + 1) * perPhoto + 2 * musicLoop.period.seconds
             beats = beats.repeating(from: musicLoop.start, every: musicLoop.period, until: Time(seconds: reach))
         }
         // Beats in the show's time, from the first photo's start.

@@ -38,7 +38,7 @@ public struct NarrationMark: Sendable, Hashable {
 ///   that word's time by their vowel groups, as `Transcript`'s subtitle cues do. eSpeak NG times the
 ///   words it separates by spaces: write Japanese and Chinese with a space between words (captions join
 ///   such words without one).
-/// - **Markup.** Text holding `<` is read as SSML, as eSpeak NG reads it (`<break time="500ms"/>`,
+/// - **Markup.** Text holding `<` (or an XML entity such as `&lt;`) is read as SSML, as eSpeak NG reads it (`<break time="500ms"/>`,
 ///   `<emphasis>`, `<prosody rate="slow">`, `&amp;`; a `<` that is text is written `&lt;`). A bookmark `<mark name="cut"/>` is reached when
 ///   the first word after it starts: the reliable rule, since eSpeak NG 1.51 drops a bookmark that
 ///   follows a sentence's last punctuation.
@@ -93,7 +93,8 @@ public struct Narration: AudioSource, Hashable {
             throw .invalidSetting(.narrationText, value: "of \(scalars.count) characters",
                                   expected: "at most \(Self.maximumTextLength) characters: split a long script into several narrations")
         }
-        let markup = scalars.contains("<")
+        // Markup holds a tag, or an entity alone (`one &lt; two`, as a < that is text must be written).
+        let markup = scalars.contains("<") || ["&lt;", "&gt;", "&amp;", "&quot;", "&apos;"].contains { text.contains($0) }
         if markup { try Self.checkTags(in: scalars) }
         guard !Self.spokenText(scalars[...], markup: markup).allSatisfy(\.isWhitespace) else {
             throw .invalidSetting(.narrationText, value: "\"\(text)\"", expected: "words to speak")

@@ -265,6 +265,16 @@ public struct TemplateBatch: Sendable {
         }
     }
 
+    /// What the movie `url` names would refuse about `row`'s render whatever the row holds: its
+    /// container, the codec it and the options choose, the CRF and bit depth for it, transparency and
+    /// size (`TimelineComposition.checkMovie`). Nil when the row itself does not compile (that is the
+    /// row's mistake, found when it renders) or the format is fine.
+    package func formatMistake(in row: Row, writing url: URL) -> MovieMakerError? {
+        guard SoundFileFormat(fileExtension: url.pathExtension) == nil, let composition = try? composition(for: row, writing: url) else { return nil }
+        do { try composition.checkMovie(at: url) } catch { return error }
+        return nil
+    }
+
     /// Renders one row to `url`, or skips it when `url` already holds what it would make.
     private func render(_ row: Row, to url: URL, cancellation: CancellationToken?) -> Outcome {
         do {

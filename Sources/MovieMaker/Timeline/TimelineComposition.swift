@@ -512,6 +512,14 @@ struct TimelineCompiler {
 
         var settings = EncoderSettings()
         let encoder = timeline.output.encoder
+        // A bit depth the description's own codec does not take, said at its key (`--codec` or
+        // `--bit-depth` given for the render replace them, and are checked as options).
+        if options.codec == nil, options.bitDepth == nil, let codec = encoder?.codec, let depth = encoder?.bitDepth,
+           !codec.bitDepths.contains(depth), !(depth == 8 && codec == .proRes4444) {
+            throw .invalidDescription(JSONPath().appending("output").appending("encoder").appending("bitDepth"),
+                                      "\(depth)-bit needs hevc or av1; \(codec.rawValue) is written at \(codec.bitDepths.map(String.init).joined(separator: " or ")) bits: "
+                                      + "remove \"bitDepth\", or set \"codec\": \"hevc\"")
+        }
         settings.codec = options.codec ?? encoder?.codec
         settings.bitDepth = options.bitDepth ?? encoder?.bitDepth ?? 8
         settings.crf = options.crf ?? encoder?.crf

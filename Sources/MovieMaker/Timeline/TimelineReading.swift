@@ -762,10 +762,6 @@ extension Timeline.Output {
             }
             let bitDepth = try e.int("bitDepth", in: 8...10, hint: " (8, or 10 for hevc and av1)")
             if let bitDepth, bitDepth == 9 { throw e.fail("bitDepth", "must be 8 or 10 (10 for hevc and av1), got 9") }
-            if let codec, let bitDepth, !codec.bitDepths.contains(bitDepth), !(bitDepth == 8 && codec == .proRes4444) {
-                throw e.fail("bitDepth", "\(bitDepth)-bit needs hevc or av1; \(codec.rawValue) is written at \(codec.bitDepths.map(String.init).joined(separator: " or ")) bits: "
-                             + "remove \"bitDepth\", or set \"codec\": \"hevc\"")
-            }
             encoder = Timeline.EncoderOptions(codec: codec, bitDepth: bitDepth,
                                               crf: try e.int("crf", in: crfs, hint: " (\(codec.map { "\($0.rawValue)'s default is \($0.defaultCRF)" } ?? "18 is visually lossless"))"),
                                               preset: try e.choice("preset", EncoderPreset.self, what: "x264 preset"),

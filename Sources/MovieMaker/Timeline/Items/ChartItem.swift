@@ -76,8 +76,8 @@ extension Timeline {
         public var color: ColorText?
         /// The font family (default DejaVu Sans).
         public var font: String?
-        /// The counter's largest text size in pixels at 1080 lines (default 160): smaller when the wider of
-        /// its first and last values would not fit the frame on one line.
+        /// The counter's largest text size in pixels at 1080 lines (default 160): smaller when the widest
+        /// value it shows would not fit the frame on one line.
         public var fontSize: Double?
 
         /// A chart of `kind`; nil fields take their defaults.
@@ -280,10 +280,12 @@ extension TimelineCompiler {
         var largest = TextStyle(font: TextFont(family: c.font ?? "DejaVu Sans", size: (c.fontSize ?? 160) * Double(height) / 1080),
                                 color: color, alignment: .center)
         let width = Double(self.width), height = Double(self.height)
-        // The size is the largest: shrunk, once for every frame, until the wider of the first and last
-        // values fits on one line inside the frame (a count in large type was cut at the frame's edges).
+        // The size is the largest: shrunk, once for every frame, until the widest value the count shows
+        // fits on one line inside the frame (a count in large type was cut at the frame's edges).
         // Laid out now, so a font or text Pango refuses fails before the first frame.
-        let ends = [from, to].map { prefix + Timeline.Chart.format($0, decimals: decimals, grouping: grouping, decimalMark: decimalMark) + suffix }
+        // An easing that overshoots (backOut, elastic) passes values beyond `to`, which may take a digit more.
+        let passed = (0...200).map { from + (to - from) * easing(Double($0) / 200) }
+        let ends = [from, to, passed.min()!, passed.max()!].map { prefix + Timeline.Chart.format($0, decimals: decimals, grouping: grouping, decimalMark: decimalMark) + suffix }
         for _ in 0..<3 {
             let sizes = try ends.mapTyped { text throws(MovieMakerError) in try TextLayout(text, style: largest).size }
             let factor = min(0.94 * width / sizes.map(\.width).max()!, height / sizes.map(\.height).max()!)

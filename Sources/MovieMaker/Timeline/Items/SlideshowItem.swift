@@ -127,6 +127,15 @@ extension TimelineCompiler {
         if let fit = s.fit { show.fit = fit }
         if let bg = try color(s.background, at: path.appending("background")) { show.background = bg }
         if let t = s.photoTransition { show.transition = try transition(t, at: path.appending("photoTransition")) }
+        // The default crossfade takes at most half of each photo's time, as `moviemaker slideshow` does: short
+        // photos get a short crossfade rather than none seen alone.
+        if s.photoTransition?.duration == nil, s.photoTransition?.name != "none", let t = show.transition,
+           t.duration > Time(value: show.duration.value, timescale: show.duration.timescale * 2) {
+            show.transition = try transition(Timeline.TransitionSpec(s.photoTransition?.name ?? "fade",
+                                                                     duration: .seconds(Time(value: show.duration.value, timescale: show.duration.timescale * 2)),
+                                                                     easing: s.photoTransition?.easing),
+                                             at: path.appending("photoTransition"))
+        }
         switch s.kenBurns {
         case nil, .enabled(true)?: break
         case .enabled(false)?: show.kenBurns = .off
@@ -141,8 +150,7 @@ extension TimelineCompiler {
         // transition, and the show runs longer than its photos' times): refused where it is set. Cuts on
         // the beat lengthen each photo past its transition themselves.
         if s.cutOn == nil, let t = show.transition, t.duration >= show.duration, show.photos.count > 1 {
-            let written = s.photoTransition?.duration != nil
-            throw .invalidDescription(written ? path.appending("photoTransition").appending("duration") : path.appending("duration"),
+            throw .invalidDescription(path.appending("photoTransition").appending("duration"),
                                       "the \(TimelineComposition.seconds(t.duration)) s transition is not shorter than each photo's \(TimelineComposition.seconds(show.duration)) s: "
                                       + "no photo would be seen alone; give a shorter transition or a longer \"duration\"")
         }
