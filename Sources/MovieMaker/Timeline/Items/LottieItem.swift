@@ -118,7 +118,8 @@ extension TimelineCompiler {
             for name in colors.keys.sorted() where !name.contains(".") && !file.layerNames.contains(name) {
                 let known = file.layerNames.sorted()
                 let near = SpecObject.nearest(name, in: known).map { " (did you mean \"\($0)\"?)" } ?? ""
-                let layers = known.isEmpty ? "its layers have no names" : "its layers are \(known.prefix(12).map { "\"\($0)\"" }.joined(separator: ", "))"
+                let more = known.count > 12 ? " and \(known.count - 12) more" : ""
+                let layers = known.isEmpty ? "its layers have no names" : "its layers are \(known.prefix(12).map { "\"\($0)\"" }.joined(separator: ", "))\(more)"
                 throw .invalidDescription(path.appending("colors").appending(name),
                                           "names no layer of \(url.lastPathComponent)\(near): \(layers) (or give an rlottie key path such as \"layer.shape.fill\")",
                                           file: url.path)
