@@ -45,6 +45,19 @@ struct BeatsTests {
         #expect(matched.count >= clicks.count - 2, "\(matched.count) of \(clicks.count) clicks have a beat: \(times.map { (($0 * 1000).rounded()) / 1000 })")
     }
 
+    /// A song starting on its downbeat (a hit at 0 s, or at 0.25 s after a breath) lost its first beat:
+    /// the onset at sample 0 could not be told from none, and `--every 4` then counted bars from beat 2.
+    @Test("the first hit is a beat: at 0 s and at 0.25 s", arguments: [0.0, 0.25])
+    func theFirstHitIsABeat(first: Double) throws {
+        let folder = try TemporaryFolder()
+        let (sound, clicks) = Self.clickTrack(bpm: 120, first: first, seconds: 12)
+        let url = folder.file("clicks.wav")
+        try sound.writeWAV(to: url, sampleFormat: .int16)
+        let beats = try Beats(analysing: url)
+        let firstBeat = try #require(beats.times.first).seconds
+        #expect(abs(firstBeat - clicks[0]) <= 0.02, "the first beat is at \(firstBeat) s, the first click at \(clicks[0]) s")
+    }
+
     /// aubio's tracker keeps its period in whole hops (11.6 ms), so on a steady track its beats drift off
     /// the clicks and, once out of reach of them, dropped out for 7–20 s about once a minute: a slideshow
     /// cut on them held a photo that long. The gaps are filled from the onsets.

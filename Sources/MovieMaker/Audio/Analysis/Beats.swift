@@ -202,7 +202,7 @@ private final class Analysis {
     private let output: UnsafeMutablePointer<fvec_t>        // owned, 2 values
     private let onsetOutput: UnsafeMutablePointer<fvec_t>   // owned, 1 value
     private var lastBeat: uint_t = 0
-    private var lastOnset: uint_t = 0
+    private var lastOnset: Int64 = -1
     /// The most recent samples (a ring of `historyLength`), for placing onsets on the sample.
     private var history = [Float](repeating: 0, count: Analysis.historyLength)
     /// How many samples have been fed.
@@ -252,9 +252,12 @@ private final class Analysis {
         for part in 0..<(Beats.hop / Beats.onsetHop) {
             for i in 0..<Beats.onsetHop { onsetInput.pointee.data[i] = samples[part * Beats.onsetHop + i] }
             aubio_onset_do(onset, onsetInput, onsetOutput)
+            // The output says an onset was found in this hop; `last` alone could not tell the first onset,
+            // at sample 0 (a song starting on its downbeat), from none.
+            guard onsetOutput.pointee.data[0] != 0 else { continue }
             let found = aubio_onset_get_last(onset)
-            if found != lastOnset {
-                lastOnset = found
+            if Int64(found) > lastOnset {
+                lastOnset = Int64(found)
                 if let start = attack(near: Int64(found)) { onsets.append(start) }
             }
         }
