@@ -568,13 +568,20 @@ struct SlideshowCommand: SingleOutputCommand {
         }
     }
 
-    /// The videos in each folder input, by folder (in the inputs' order), names in natural order: a
-    /// slideshow shows photos only, and a phone's folder mixes both.
-    func videosLeftOut() -> [(folder: String, names: [String])] {
+    /// Each input that is a folder, with the names in it (hidden ones too), in the inputs' order.
+    func folderInputs() -> [(folder: String, names: [String])] {
         inputs.compactMap { input in
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: input, isDirectory: &isFolder), isFolder.boolValue,
                   let names = try? FileManager.default.contentsOfDirectory(atPath: input) else { return nil }
+            return (input, names)
+        }
+    }
+
+    /// The videos in each folder input, by folder (in the inputs' order), names in natural order: a
+    /// slideshow shows photos only, and a phone's folder mixes both.
+    func videosLeftOut() -> [(folder: String, names: [String])] {
+        folderInputs().compactMap { input, names in
             let videos = names.filter { name in
                 let ext = URL(fileURLWithPath: name).pathExtension.lowercased()
                 return !name.hasPrefix(".") && StitchCommand.movieExtensions.contains(ext) && !PhotoDecoder.fileExtensions.contains(ext)
@@ -586,10 +593,7 @@ struct SlideshowCommand: SingleOutputCommand {
     /// The folders holding photos inside each folder input, by folder (in the inputs' order), names in
     /// natural order: only the photos directly in a folder are shown.
     func foldersLeftOut() -> [(folder: String, names: [String])] {
-        inputs.compactMap { input in
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: input, isDirectory: &isFolder), isFolder.boolValue,
-                  let names = try? FileManager.default.contentsOfDirectory(atPath: input) else { return nil }
+        folderInputs().compactMap { input, names in
             let folders = names.filter { name in
                 var inner: ObjCBool = false
                 let path = (input as NSString).appendingPathComponent(name)
