@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import MovieMaker
 
 /// `moviemaker`: make movies from the command line.
@@ -35,8 +36,13 @@ struct MovieMakerCommand: ParsableCommand {
         // the render stops with a line naming the destination and the limit, leaving no partial file,
         // instead of the process being killed half way.
         signal(SIGXFSZ, SIG_IGN)
-        // The library's warnings (a damaged clip, a title that does not fit) read like the command's own.
-        LibraryWarnings.setHandler { Terminal.writeError("moviemaker: warning: \($0)\n") }
+        // The library's warnings (a damaged clip, a title that does not fit) read like the command's own,
+        // each once: a file opened by several readers (its beats, its silences, the render) is damaged once.
+        let said = SaidOnce()
+        LibraryWarnings.setHandler { message in
+            guard said.first(message) else { return }
+            Terminal.writeError("moviemaker: warning: \(message)\n")
+        }
         // File names that are not UTF-8 (typed, or globbed by the shell) reach their files through aliases.
         let arguments = FolderListing.commandLineArguments()
         // A misspelt command (`moviemaker rendr x.json`) would read as "2 unexpected arguments".
@@ -237,3 +243,10 @@ extension BeatsCommand: StandardOutputProduct { var productIsStandardOutput: Boo
 extension SilencesCommand: StandardOutputProduct { var productIsStandardOutput: Bool { true } }
 /// `render --check` prints the plan; a render's product is its movie, and its summary line only news.
 extension RenderCommand: StandardOutputProduct { var productIsStandardOutput: Bool { check } }
+
+/// The messages said so far, so each is said once.
+final class SaidOnce: Sendable {
+    private let said = Mutex(Set<String>())
+    /// Whether `message` is said for the first time (it is remembered).
+    func first(_ message: String) -> Bool { said.withLock { $0.insert(message).inserted } }
+}

@@ -489,4 +489,17 @@ struct HardeningTests {
             }
         }
     }
+
+    /// Damaged sound was skipped without a word (damaged video is named); each library warning is said
+    /// once, though a file is opened by more than one reader.
+    @Test("a sound with damaged packets plays on with one warning naming the file")
+    func damagedSoundIsNamedOnce() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        _ = try DamagedSound.write(in: folder)
+        let r = try CLI.run(["silences", folder.file("damaged.m4a").path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let warnings = r.stderrLines.filter { $0.contains("its sound is damaged") }
+        #expect(warnings.count == 1 && warnings[0].contains("damaged.m4a"), "\(r.stderr)")
+    }
 }

@@ -355,11 +355,17 @@ final class AudioDecoder: AudioReader {
     /// nothing ever decodes.
     private func receiveFrame() throws(MovieMakerError) -> Bool {
         let demuxer = demuxer, index = streamIndex
-        return try decoder.receiveFrame { () throws(MovieMakerError) -> UnsafeMutablePointer<AVPacket>? in
+        let received = try decoder.receiveFrame { () throws(MovieMakerError) -> UnsafeMutablePointer<AVPacket>? in
             guard let packet = try demuxer.readPacket(ofStream: index) else { return nil }
             if self.firstPacketPTS == nil, packet.pointee.pts != mm_av_nopts_value() { self.firstPacketPTS = packet.pointee.pts }
             return packet
         }
+        // Said once, as damaged video is: the sound there is missing, not the render.
+        if decoder.rejectedCount > 0 && !warnedDamage {
+            warnedDamage = true
+            LibraryWarnings.warn("\(url.path): its sound is damaged: the packets that do not decode are skipped, as players do (an undamaged copy of the file avoids it)")
+        }
+        return received
     }
 
     // MARK: Resampling
@@ -485,6 +491,8 @@ final class AudioDecoder: AudioReader {
 
     /// Whether the warning about non-finite samples was given (once per reader).
     private var warnedNonFinite = false
+    /// Whether the warning about damaged sound was given (once per decoder).
+    private var warnedDamage = false
 
     // MARK: Probing
 
