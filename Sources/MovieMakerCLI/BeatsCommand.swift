@@ -35,7 +35,7 @@ struct BeatsCommand: ParsableCommand {
 
     func run() throws {
         let beats: Beats
-        do { beats = try Beats(analysing: URL(fileURLWithPath: music)) } catch { throw InputError("\(music): \(error.message)") }
+        do { beats = try Beats(analysing: URL(fileURLWithPath: music)) } catch { throw InputError(error.message.contains(URL(fileURLWithPath: music).path) ? error.message : "\(music): \(error.message)") }
         let times = beats.times.map { String(format: "%.3f", $0.seconds) }
         if json {
             Terminal.printLine("{\"tempo\": \(String(format: "%.2f", beats.tempo)), \"beats\": [\(times.joined(separator: ", "))]}")

@@ -42,7 +42,7 @@ struct SilencesCommand: ParsableCommand {
     func run() throws {
         let detection = SilenceDetection(threshold: threshold, minimum: Time(seconds: min))
         let found: [TimeRange]
-        do { found = try detection.silences(in: URL(fileURLWithPath: clip)) } catch { throw InputError("\(clip): \(error.message)") }
+        do { found = try detection.silences(in: URL(fileURLWithPath: clip)) } catch { throw InputError(error.message.contains(URL(fileURLWithPath: clip).path) ? error.message : "\(clip): \(error.message)") }
         func s(_ t: Time) -> String { String(format: "%.3f", t.seconds) }
         if json {
             Terminal.printLine("[" + found.map { "{\"start\": \(s($0.start)), \"end\": \(s($0.end))}" }.joined(separator: ", ") + "]")

@@ -56,7 +56,7 @@ struct TranscribeCommand: ParsableCommand {
 
     func run() throws {
         let sound: AudioFile
-        do { sound = try AudioFile(url: URL(fileURLWithPath: clip)) } catch { throw InputError("\(clip): \(error.message)") }
+        do { sound = try AudioFile(url: URL(fileURLWithPath: clip)) } catch { throw InputError(error.message.contains(URL(fileURLWithPath: clip).path) ? error.message : "\(clip): \(error.message)") }
         let script: String?
         if let text {
             do { script = try String(contentsOf: URL(fileURLWithPath: text), encoding: .utf8) } catch {

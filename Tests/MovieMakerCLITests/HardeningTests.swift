@@ -502,4 +502,19 @@ struct HardeningTests {
         let warnings = r.stderrLines.filter { $0.contains("its sound is damaged") }
         #expect(warnings.count == 1 && warnings[0].contains("damaged.m4a"), "\(r.stderr)")
     }
+
+    /// `beats`, `silences` and `transcribe` of a video without sound named the file twice
+    /// ("noaudio.mp4: /path/noaudio.mp4 has no audio stream").
+    @Test("a sound command on a video without sound names the file once")
+    func noAudioStreamNamesTheFileOnce() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let clip = try CLI.run(["color", "--color", "blue", "--duration", "0.5", "--size", "64x48", "-o", folder.file("mute.mp4").path, "-q"])
+        #expect(clip.status == 0, "\(clip.stderr)")
+        for command in [["beats"], ["silences"], ["transcribe", "-o", "words.json"]] {
+            let r = try CLI.run([command[0], "mute.mp4"] + command.dropFirst(), in: folder.url)
+            #expect(r.status == 64 && r.stderr.contains("has no audio stream"), "\(command): \(r.stderr)")
+            #expect(r.stderr.components(separatedBy: "mute.mp4").count == 2, "\(command) names the file once: \(r.stderr)")
+        }
+    }
 }

@@ -482,6 +482,7 @@ import MovieMakerTestSupport
         for (assignments, media, path, message) in [
             (["clip1=Ana"], [String](), "slots.clip1", "takes a video file, but \"Ana\" is not a file"),
             (["nope=1"], [], "slots.nope", "has no slot \"nope\""),
+            (["nam=Bo"], [], "slots.nam", "has no slot \"nam\" (did you mean \"name\"?)"),
             (["name"], [], "slots", "NAME=VALUE"),
             ([], ["x.mp4", "x.mp4", "x.mp4", "x.mp4"], "slots", "4 media files were given"),
         ] {

@@ -37,7 +37,7 @@ extension Timeline {
             let path = JSONPath().appending("slots").appending(name)
             guard let slot = slots[name] else {
                 let known = slots.keys.sorted()
-                throw .invalidDescription(path, "the description has no slot \"\(name)\": " + (known.isEmpty ? "it is not a template (it has no slots)" : "its slots are \(SpecObject.list(known, conjunction: "and"))"))
+                throw .invalidDescription(path, Self.noSlot(name, known: known))
             }
             switch (slot.kind, value) {
             case (.video, .file), (.photo, .file), (.media, .file), (.audio, .file):
@@ -99,7 +99,7 @@ extension Timeline {
             guard let slot = slots[name] else {
                 let known = slots.keys.sorted()
                 throw .invalidDescription(JSONPath().appending("slots").appending(name),
-                                          "the description has no slot \"\(name)\": " + (known.isEmpty ? "it is not a template (it has no slots)" : "its slots are \(SpecObject.list(known, conjunction: "and"))"))
+                                          Self.noSlot(name, known: known))
             }
             switch slot.kind {
             case .video, .photo, .media, .audio: values[name] = try fileValue(text, for: name, kind: slot.kind)
@@ -195,5 +195,14 @@ extension Timeline {
         let base = folder.standardizedFileURL.path
         let prefix = base.hasSuffix("/") ? base : base + "/"
         return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
+    }
+}
+
+extension Timeline {
+    /// The message for a slot `name` the description does not have: its slots, and the nearest.
+    static func noSlot(_ name: String, known: [String]) -> String {
+        guard !known.isEmpty else { return "the description has no slot \"\(name)\": it is not a template (it has no slots)" }
+        let near = SpecObject.nearest(name, in: known).map { " (did you mean \"\($0)\"?)" } ?? ""
+        return "the description has no slot \"\(name)\"\(near): its slots are \(SpecObject.list(known, conjunction: "and"))"
     }
 }
