@@ -296,7 +296,7 @@ struct RenderBatchTests {
         for prefix in [folder.url.path, folder.file("same").path] {
             let r = try CLI.run(["render", folder.file("card.json").path, "--batch", folder.file("rows.csv").path,
                                  "--output-pattern", prefix + "/{out}.mp4"])
-            #expect(r.status == 64 && r.stderr.contains("row 1 (line 2) would write") && r.stderr.contains("which row 2 (line 3) names as an input"), "\(r.stderr)")
+            #expect(r.status == 64 && r.stderr.contains("line 2: row 1 would write") && r.stderr.contains("which row 2 (line 3) names as an input"), "\(r.stderr)")
         }
         // A row whose output is the template's own default clip (the row itself reads another).
         try "name,clip,out\nAna,clip-1.mp4,clip-0\n".write(to: folder.file("one.csv"), atomically: true, encoding: .utf8)

@@ -164,7 +164,7 @@ public struct TemplateBatch: Sendable {
             let key = url.path
             guard let reader = inputs.byPath[key] ?? FileIdentity(path: key).flatMap({ inputs.byFile[$0] }) else { continue }
             throw .invalidBatch(path: "the output pattern \"\(outputPattern)\"", line: row.line,
-                                reason: "\(row.label) would write \(key), which \(reader) names as an input: a batch never writes over its inputs; change the output pattern")
+                                reason: "row \(row.number) would write \(key), which \(reader) names as an input: a batch never writes over its inputs; change the output pattern")
         }
         return urls
     }
@@ -245,7 +245,7 @@ public struct TemplateBatch: Sendable {
     private func composition(for row: Row, writing url: URL) throws -> TimelineComposition {
         let composition = try filled(for: row).composition(options)
         if composition.inputFiles.contains(where: { $0.standardizedFileURL.path == url.path }) {
-            throw MovieMakerError.invalidBatch(path: url.path, line: row.line, reason: "\(row.label) would write over a file its movie reads: change the output pattern")
+            throw MovieMakerError.invalidBatch(path: url.path, line: row.line, reason: "row \(row.number) would write over a file its movie reads: change the output pattern")
         }
         return composition
     }
