@@ -115,6 +115,8 @@ import MovieMakerTestSupport
             (.string("1/0s"), false, "must be a time such as"),
             (.string("90000s"), false, "must be at most 24 hours"),
             (.number("1e30"), false, "must be at most 24 hours"),
+            (.string("24h1s"), false, "must be at most 24 hours"),
+            (.string("25h"), false, "must be at most 24 hours"),
             (.string("1/3000000007s"), false, "must be exact to a billionth of a second"),
             (.string("1e-10s"), false, "must be exact to a billionth of a second"),
             (.bool(true), false, "must be a time such as"),

@@ -262,7 +262,8 @@ struct SpecObject {
         guard let t else {
             // Tell an over-long time from a malformed one.
             if let text = v.stringValue ?? (v.doubleValue != nil ? v.shortDescription : nil),
-               let d = Double(text.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "smf"))), d.isFinite, abs(d) > 86_400 {
+               let d = Timeline.TimeValue.hoursAndMinutes(text.trimmingCharacters(in: .whitespaces)).map(\.seconds)
+                   ?? Double(text.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "smf"))), d.isFinite, abs(d) > 86_400 {
                 throw .invalidDescription(path, "must be at most 24 hours (86400s), got \(v.shortDescription)")
             }
             throw .invalidDescription(path, "must be \(timeForms), got \(v.shortDescription)")
