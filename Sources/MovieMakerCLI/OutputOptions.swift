@@ -43,6 +43,15 @@ struct OutputOptions: ParsableArguments {
         return URL(fileURLWithPath: String(cString: real), isDirectory: true).appendingPathComponent(name)
     }
 
+    /// The folder part of `path` (see `systemFolder(of:)`) when the system cannot resolve it (a missing
+    /// folder before a `..`), with `errno` saying why; nil when there is none or it resolves.
+    static func unresolvedFolder(of path: String) -> String? {
+        guard let typed = systemFolder(of: path) else { return nil }
+        guard let real = realpath(typed, nil) else { return typed }
+        free(real)
+        return nil
+    }
+
     /// The folder part of `path` as typed (up to its last `/`) when it has a `..` after another
     /// component, the case where the system's reading and Foundation's differ; nil otherwise.
     static func systemFolder(of path: String) -> String? {
@@ -97,7 +106,7 @@ struct OutputOptions: ParsableArguments {
     /// writes (movies, stills, `--save-spec`, `format -o`, `otio … -o`, `schema -o`), before any work.
     static func checkFolder(of path: String) throws {
         // `nosuch/../a.mp4`: the system finds no `nosuch`, whatever the text simplifies to.
-        if let typed = systemFolder(of: path), realpath(typed, nil).map({ free($0) }) == nil {
+        if let typed = unresolvedFolder(of: path) {
             let code = errno
             if code == ENOENT { throw InputError(MovieMakerError.destinationFolderMissing(path: typed).description) }
             throw InputError(MovieMakerError.destinationNotWritable(path: typed, reason: String(cString: strerror(code))).description)

@@ -124,7 +124,7 @@ extension TitleCommand {
             lineForPath[key] = row.line
             // A `..` after a folder is read as the system reads it (see OutputOptions.destinationURL): that
             // folder must exist, since a folder made later would change where `..` leads.
-            if let typed = OutputOptions.systemFolder(of: path), realpath(typed, nil).map({ free($0) }) == nil {
+            if let typed = OutputOptions.unresolvedFolder(of: path) {
                 throw InputError("\(where_): --output-pattern \(pattern) gives \(path), whose folder \(typed) does not exist: write the pattern without \"..\"")
             }
             // Folders the pattern names are made when their row renders, as render --batch makes them
