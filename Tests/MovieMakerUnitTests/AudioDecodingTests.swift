@@ -97,20 +97,30 @@ struct AudioDecodingTests {
         #expect(x[(48_001 * 2)...].allSatisfy { $0 == 0 })
     }
 
-    @Test("Surround downmixes to stereo without clipping; stereo folds to mono")
+    @Test("Surround downmixes to stereo at the ffmpeg CLI's levels: centre and surrounds at -3 dB, LFE left out; stereo folds to mono")
     func downmixes() throws {
         guard FFTools.available else { return }
         let folder = try TemporaryFolder()
         let wav = folder.file("surround.wav")
-        // 5.1 with full-scale sines on FL, FR, FC, LFE, BL, BR: the plain sum would clip.
-        let s = "0.9*sin(2*PI*440*t)"
-        try AudioInTesting.ffmpeg(["-f", "lavfi", "-i", "aevalsrc=exprs='\(s)|\(s)|\(s)|\(s)|\(s)|\(s)':s=48000:d=0.5:c=5.1", "-c:a", "pcm_f32le", wav.path])
+        // A film's 5.1: a different tone on each of FL, FR, FC (the dialogue), LFE, BL and BR.
+        let tones = [220, 330, 440, 60, 550, 660].map { "0.2*sin(2*PI*\($0)*t)" }.joined(separator: "|")
+        try AudioInTesting.ffmpeg(["-f", "lavfi", "-i", "aevalsrc=exprs='\(tones)':s=48000:d=0.5:c=5.1", "-c:a", "pcm_f32le", wav.path])
         let file = try AudioFile(url: wav)
         #expect(file.channelCount == 6)
         let x = try AudioInTesting.render(file, frames: 24_000)
-        let peak = x.map(abs).max()!
-        #expect(peak <= 1.0 && peak > 0.3, "downmix peak \(peak)")
-        #expect((0..<24_000).allSatisfy { abs(x[2 * $0] - x[2 * $0 + 1]) < 1e-6 })
+        // Sample by sample what `ffmpeg -ac 2` gives (its second opinion) …
+        let reference = try AudioInTesting.ffmpegSamples(wav)
+        #expect(reference.count >= x.count)
+        let worst = zip(x, reference).map { abs($0 - $1) }.max() ?? 1
+        #expect(worst < 1e-4, "largest difference from ffmpeg -ac 2: \(worst)")
+        // … which is left = FL + 0.707·FC + 0.707·BL (BS.775), so the centre's dialogue is 3 dB down.
+        let h = 1 / 2.0.squareRoot()
+        for n in stride(from: 0, to: 24_000, by: 997) {
+            let t = Double(n) / 48_000
+            let tone = { (f: Double) in 0.2 * sin(2 * Double.pi * f * t) }
+            #expect(abs(Double(x[2 * n]) - (tone(220) + h * tone(440) + h * tone(550))) < 1e-4, "left at sample \(n)")
+            #expect(abs(Double(x[2 * n + 1]) - (tone(330) + h * tone(440) + h * tone(660))) < 1e-4, "right at sample \(n)")
+        }
 
         let stereo = folder.file("stereo.wav")
         try AudioInTesting.makeWAV(stereo, expression: "0.4|0.2", seconds: 0.2)

@@ -399,10 +399,11 @@ final class AudioDecoder: AudioReader {
             try ffCheck(swr_set_matrix(s.pointer, matrix, 1), "swr_set_matrix (mono → \(outChannels))")
         } else if inChannels == 2 && outChannels == 1 {
             try ffCheck(swr_set_matrix(s.pointer, [0.5, 0.5], 2), "swr_set_matrix (stereo → mono)")
-        } else if inChannels > outChannels {
-            // Downmix (5.1 → stereo…) with swresample's standard matrix, scaled so it cannot clip.
-            av_opt_set_double(UnsafeMutableRawPointer(s.pointer), "rematrix_maxval", 1.0, 0)
         }
+        // Any other downmix (5.1 → stereo…) keeps swresample's standard matrix unscaled, as the ffmpeg
+        // CLI and players apply it: centre and surrounds at −3 dB (ITU-R BS.775), LFE left out. Scaling
+        // it so the plain sum cannot clip would put a film's dialogue (its centre) 10.7 dB down. Float
+        // samples carry the rare peaks above full scale to the mix, whose true-peak limiter holds them.
         try s.initialise(operation: conversion)
         resampler = s
     }
