@@ -135,6 +135,21 @@ struct StitchCommandTests {
         #expect(abs((double(streams["audio"], "duration") ?? 0) - 3) < 0.03, "sound lasts the movie: \(streams["audio"] ?? [:])")
     }
 
+    @Test("into an animated image, which has no sound track, the clips' sound is left out and stitch says so once")
+    func anAnimatedImageSaysOnceThatTheSoundIsLeftOut() throws {
+        guard CLI.isBuilt else { return }
+        let (folder, urls) = try Self.clips()
+        let gif = folder.file("day.gif")
+        let r = try CLI.run(["stitch"] + urls.map(\.path) + ["-o", gif.path, "-q"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let said = r.stderrLines.filter { $0.contains("the clips' sound is left out") }
+        #expect(said.count == 1 && said[0].contains("day.gif is an animated image") && said[0].contains(".mp4"), "\(r.stderr)")
+        #expect(try decodeAll(gif).count == 90, "the picture is all there")
+        // A movie file keeps the sound and says nothing of it.
+        let mp4 = try CLI.run(["stitch"] + urls.map(\.path) + ["-o", folder.file("day.mp4").path, "-q"])
+        #expect(mp4.status == 0 && !mp4.stderr.contains("left out"), "\(mp4.stderr)")
+    }
+
     @Test func aFadeTransitionShortensTheMovieByExactlyTheOverlaps() throws {
         guard CLI.isBuilt else { return }
         let (folder, urls) = try Self.clips()

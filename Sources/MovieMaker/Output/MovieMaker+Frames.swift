@@ -85,9 +85,17 @@ extension MovieMaker {
 
     /// Places the sounds of `clip` that play during `frames` (when `withSound`) at the movie's current
     /// end, in movie time: nothing before the range's start or after its end is heard. A PNG sequence or an animated
-    /// image, which have no sound track, show clips without their sound.
+    /// image, which have no sound track, show clips without their sound (and say so once).
     func placeSounds(of clip: Clip, frames: Range<Int>, withSound: Bool) throws {
-        guard audioCodec != nil else { return }
+        guard audioCodec != nil else {
+            if withSound, !toldSoundLeftOut, !clip.sounds.isEmpty {
+                toldSoundLeftOut = true
+                let kind = container == .pngSequence ? "a PNG sequence" : "an animated image"
+                LibraryWarnings.warn("\(url.lastPathComponent) is \(kind), which has no sound track: the clips' sound is left out "
+                                     + "(write a movie file, .mp4, .mov, .mkv or .webm, to keep it)")
+            }
+            return
+        }
         let rangeStart = frameRate.time(ofFrame: frames.lowerBound), rangeEnd = frameRate.time(ofFrame: frames.upperBound)
         let placedAt = frameRate.time(ofFrame: frameCount)
         let until = rangeEnd < clip.duration ? rangeEnd : nil

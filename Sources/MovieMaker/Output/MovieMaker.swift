@@ -76,6 +76,8 @@ public final class MovieMaker {
     public private(set) var frameCount = 0
     /// The last chapter's start once `setChapters` was called: the movie must reach past it.
     var chaptersEnd: Time?
+    /// Whether the warning that this output drops the clips' sound (it has no sound track) was given.
+    var toldSoundLeftOut = false
     /// The most video decoders this movie's clips have had open at once (what
     /// `EncoderSettings.videoDecoderLimit` bounds), counted per movie, for tests and the benchmark.
     package var videoDecoderPeak: Int { output.statistics.peakOpenVideoDecoders }
