@@ -107,7 +107,7 @@ struct StitchCommand: SingleOutputCommand {
     var transitionDuration: Time = Time(value: 1, timescale: 2)
 
     /// The crossfade of the clips' sound at cuts.
-    @Option(help: ArgumentHelp("How long the clips' sound crossfades at each cut, at least 10ms, e.g. 20ms or 0.1. (default: 20ms)", valueName: "duration"),
+    @Option(help: ArgumentHelp("How long the clips' sound crossfades at each cut, 10ms to 5s, e.g. 20ms or 0.1. A whole clip has no sound past its ends, so its sound fades out before the cut and the next one's in after it: a long crossfade dips (--transition overlaps clips instead). (default: 20ms)", valueName: "duration"),
             transform: { (text: String) throws -> Time in try DurationArgument.parse(text) })
     var audioCrossfade: Time = Time(value: 1, timescale: 50)
 
