@@ -5,8 +5,9 @@ import Synchronization
 /// A piece of music's beats and tempo, found by aubio: what cuts on the beat snap to.
 ///
 /// aubio's beat tracker follows the tempo on 11.6 ms hops; each beat is then placed on the onset aubio's
-/// onset detector finds within 50 ms of it (2.9 ms hops), which is where the drum hit or click that
-/// makes the beat starts. Beats before the tracker has settled (its first second or two) are filled in
+/// onset detectors find within 50 ms of it (2.9 ms hops), which is where the drum hit or click that
+/// makes the beat starts: one detector weighs high frequencies (clicks, snares, hi-hats), the other
+/// loudness (a low kick drum, which has almost nothing high, as an 808's). Beats before the tracker has settled (its first second or two) are filled in
 /// backwards at the tempo where onsets are there to hold them.
 public struct Beats: Sendable, Hashable, Codable {
     /// The beats' times from the sound's first sample, in order, exact to the analysis sample (1/44100 s),
@@ -123,6 +124,12 @@ public struct Beats: Sendable, Hashable, Codable {
             beats.insert(max(0, o), at: 0)
             t = o - period
         }
+        // And after the last one: the tracker's beats lag the sound, so the song's last ones never come.
+        t = beats[beats.count - 1] + period
+        while let o = onset(near: t), o > beats[beats.count - 1] + period / 2 {
+            beats.append(o)
+            t = o + period
+        }
         // The tempo: a least-squares line through (beat number, time), numbering by the median period
         // so a beat the tracker skipped does not halve the estimate.
         let first = Double(beats[0]), p = Double(period)
@@ -196,13 +203,15 @@ extension Beats {
 /// objects and frees them.
 private final class Analysis {
     private let tempo: OpaquePointer        // owned aubio_tempo_t
-    private let onset: OpaquePointer        // owned aubio_onset_t
+    private let onset: OpaquePointer        // owned aubio_onset_t, "hfc": high-frequency hits
+    private let lowOnset: OpaquePointer     // owned aubio_onset_t, "energy": hits of any pitch, low kicks too
     private let input: UnsafeMutablePointer<fvec_t>         // owned, Beats.hop samples
     private let onsetInput: UnsafeMutablePointer<fvec_t>    // owned, Beats.onsetHop samples
     private let output: UnsafeMutablePointer<fvec_t>        // owned, 2 values
     private let onsetOutput: UnsafeMutablePointer<fvec_t>   // owned, 1 value
     private var lastBeat: uint_t = 0
-    private var lastOnset: Int64 = -1
+    /// The last onset each detector reported (hfc, energy).
+    private var lastOnsets: [Int64] = [-1, -1]
     /// The most recent samples (a ring of `historyLength`), for placing onsets on the sample.
     private var history = [Float](repeating: 0, count: Analysis.historyLength)
     /// How many samples have been fed.
@@ -210,9 +219,24 @@ private final class Analysis {
     static let historyLength = 8192
     /// How far around aubio's onset its attack is looked for: ±8.7 ms.
     static let attackReach: Int64 = 384
-    /// The beats and onsets found so far, in samples from the start.
+    /// How close the two detectors' onsets are to be one hit: 20 ms.
+    static let sameHit: Int64 = 882
+    /// The beats found so far, in samples from the start.
     private(set) var beats: [Int64] = []
-    private(set) var onsets: [Int64] = []
+    /// The onsets each detector found so far (attacks, in samples from the start, in order).
+    private var highOnsets: [Int64] = [], lowOnsets: [Int64] = []
+    /// The hits heard: every high-frequency onset, and the loudness onsets not within `sameHit` of one
+    /// (the high-frequency detector places a hit it hears more closely), in order.
+    var onsets: [Int64] {
+        var merged = highOnsets
+        var i = 0
+        for low in lowOnsets {
+            while i < highOnsets.count && highOnsets[i] < low - Self.sameHit { i += 1 }
+            if i < highOnsets.count && highOnsets[i] <= low + Self.sameHit { continue }
+            merged.append(low)
+        }
+        return merged.sorted()
+    }
     /// The tracker's highest confidence in its tempo at any beat (aubio's, 0 when it heard no pulse).
     private(set) var confidence = 0.0
 
@@ -225,13 +249,20 @@ private final class Analysis {
             del_aubio_tempo(tempo)
             throw .audioUnreadable(path: "aubio", reason: "aubio could not make its onset detector")
         }
-        self.tempo = tempo; self.onset = onset
+        guard let lowOnset = new_aubio_onset("energy", uint_t(Beats.onsetWindow), uint_t(Beats.onsetHop), rate) else {
+            del_aubio_tempo(tempo); del_aubio_onset(onset)
+            throw .audioUnreadable(path: "aubio", reason: "aubio could not make its onset detector")
+        }
+        // At aubio's default threshold (0.3) the loudness detector also fires on a hi-hat's noise and a
+        // bass note's swell, tens of milliseconds before the hit; at 1.5 it keeps the kicks alone.
+        aubio_onset_set_threshold(lowOnset, 1.5)
+        self.tempo = tempo; self.onset = onset; self.lowOnset = lowOnset
         input = new_fvec(uint_t(Beats.hop)); onsetInput = new_fvec(uint_t(Beats.onsetHop))
         output = new_fvec(2); onsetOutput = new_fvec(1)
     }
 
     deinit {
-        del_aubio_tempo(tempo); del_aubio_onset(onset)
+        del_aubio_tempo(tempo); del_aubio_onset(onset); del_aubio_onset(lowOnset)
         del_fvec(input); del_fvec(onsetInput); del_fvec(output); del_fvec(onsetOutput)
     }
 
@@ -251,16 +282,22 @@ private final class Analysis {
         }
         for part in 0..<(Beats.hop / Beats.onsetHop) {
             for i in 0..<Beats.onsetHop { onsetInput.pointee.data[i] = samples[part * Beats.onsetHop + i] }
-            aubio_onset_do(onset, onsetInput, onsetOutput)
-            // The output says an onset was found in this hop; `last` alone could not tell the first onset,
-            // at sample 0 (a song starting on its downbeat), from none.
-            guard onsetOutput.pointee.data[0] != 0 else { continue }
-            let found = aubio_onset_get_last(onset)
-            if Int64(found) > lastOnset {
-                lastOnset = Int64(found)
-                if let start = attack(near: Int64(found)) { onsets.append(start) }
+            for (k, detector) in [onset, lowOnset].enumerated() {
+                aubio_onset_do(detector, onsetInput, onsetOutput)
+                // The output says an onset was found in this hop; `last` alone could not tell the first
+                // onset, at sample 0 (a song starting on its downbeat), from none.
+                guard onsetOutput.pointee.data[0] != 0 else { continue }
+                let found = Int64(aubio_onset_get_last(detector))
+                guard found > lastOnsets[k] else { continue }
+                lastOnsets[k] = found
+                if let start = attack(near: found) { add(onset: start, from: k) }
             }
         }
+    }
+
+    /// Keeps `start`, found by detector `detector` (0 hfc, 1 energy), among its onsets.
+    private func add(onset start: Int64, from detector: Int) {
+        if detector == 0 { highOnsets.append(start) } else { lowOnsets.append(start) }
     }
 
     /// Where the attack aubio reported at `onset` starts, to the sample: the first sample within
