@@ -73,6 +73,9 @@ struct OutputOptions: ParsableArguments {
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw InputError(MovieMakerError.destinationNotWritable(path: url.path, reason: "a folder has that name").description)
         }
+        if let kind = MovieDestination.specialFileKind(url.path) {
+            throw InputError(MovieMakerError.destinationNotWritable(path: url.path, reason: "\(kind) has that name, which the finished movie would replace").description)
+        }
     }
 
     /// The checks of `check` that need no folder: not a folder itself, a movie or still extension, a

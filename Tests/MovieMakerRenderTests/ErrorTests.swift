@@ -117,6 +117,23 @@ import MovieMakerTestSupport
         }
     }
 
+    /// The finished movie is renamed into place: through a link to /dev/null (made to throw the output away,
+    /// as root in a CI container) it replaced the device with a plain file.
+    @Test("a destination that is a named pipe, or a link to one, is refused before the first frame and stays a pipe")
+    func refusesADestinationThatIsAPipe() throws {
+        let dir = try TemporaryFolder()
+        let pipe = dir.file("pipe.mp4"), link = dir.file("link.mp4")
+        #expect(mkfifo(pipe.path, 0o600) == 0)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: pipe)
+        for url in [pipe, link] {
+            #expect(throws: MovieMakerError.destinationNotWritable(path: pipe.path, reason: "a named pipe has that name, which the finished movie would replace")) {
+                _ = try MovieMaker(url: url, width: 320, height: 240)
+            }
+        }
+        var info = stat()
+        #expect(stat(pipe.path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "still a pipe")
+    }
+
     @Test(arguments: ["avi", "tiff", "", "MP5"])
     func rejectsUnknownExtensions(ext: String) throws {
         let dir = try TemporaryFolder()

@@ -68,6 +68,24 @@ package struct MovieDestination {
             try Self.checkReplaceableSequenceFolder(url, hls: isHLS)
         } else if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw .destinationNotWritable(path: url.path, reason: "a folder has that name")
+        } else if let kind = Self.specialFileKind(url.path) {
+            // The finished movie is renamed into place, which would replace a device (a link to /dev/null
+            // made to throw the output away, as root in a CI container) or a pipe with a plain file.
+            throw .destinationNotWritable(path: url.path, reason: "\(kind) has that name, which the finished movie would replace")
+        }
+    }
+
+    /// What is at `path` when it is neither a regular file nor a folder ("a device", "a named pipe",
+    /// "a socket"); nil when nothing is there or it is a file or folder.
+    package static func specialFileKind(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG, S_IFDIR: return nil
+        case S_IFCHR, S_IFBLK: return "a device"
+        case S_IFIFO: return "a named pipe"
+        case S_IFSOCK: return "a socket"
+        default: return "not a regular file"
         }
     }
 
