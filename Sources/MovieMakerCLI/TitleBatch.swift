@@ -117,7 +117,8 @@ extension TitleCommand {
             guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw InputError("\(where_): --output-pattern \(pattern) gives the file name \"\(URL(fileURLWithPath: path).lastPathComponent)\" (a blank value); fill in the row or add {row} to the pattern")
             }
-            let key = URL(fileURLWithPath: path).standardizedFileURL.path
+            // The file written, so two folders that are one (a link) cannot hide a clash.
+            let key = PartialFiles.identity(of: URL(fileURLWithPath: path))
             if let earlier = lineForPath[key] {
                 throw InputError("\(batch.path), lines \(earlier) and \(row.line) both write \(path): add {row} or another column to --output-pattern")
             }

@@ -66,6 +66,27 @@ struct TitleBatchTests {
         if a.count == 10 && b.count == 10 { #expect(psnr(a[5].pixels, b[5].pixels) > 45, "the title column is the title") }
     }
 
+    @Test("two rows writing one file through a folder and a link to it are refused, naming both lines; nothing is written")
+    func rowsWritingOneFileThroughALinkedFolderAreRefused() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.file("a"), withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: folder.file("b").path, withDestinationPath: "a")
+        try "name,dir\nFirst,a\nSecond,b\n".write(to: folder.file("rows.csv"), atomically: true, encoding: .utf8)
+        let r = try CLI.run(["title", "--batch", folder.file("rows.csv").path, "--output-pattern", folder.url.path + "/{dir}/x.mp4", "-q"] + Self.small)
+        #expect(r.status == 64 && r.stderr.contains("lines 2 and 3 both write"), "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("a").path).isEmpty, "nothing written")
+        let card = folder.file("card.json")
+        try """
+            {"version": 1, "output": {"size": "160x120", "fps": 10},
+             "slots": {"name": {"kind": "text", "default": "Sam"}, "dir": {"kind": "text", "default": "a"}},
+             "tracks": [{"kind": "video", "items": [{"type": "title", "text": "{{name}}", "duration": "1s"}]}]}
+            """.write(to: card, atomically: true, encoding: .utf8)
+        let render = try CLI.run(["render", card.path, "--batch", folder.file("rows.csv").path, "--output-pattern", folder.url.path + "/{dir}/x.mp4"])
+        #expect(render.status == 64 && render.stderr.contains("row 1 (line 2) and row 2 (line 3) both write"), "\(render.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("a").path).isEmpty, "nothing written")
+    }
+
     /// Every mistake is found before the first movie starts: 64, a message naming the line or the
     /// placeholder, and no file written.
     @Test func mistakesInTheFileOrPatternAreFoundBeforeAnyMovieNamingTheLine() throws {

@@ -90,6 +90,21 @@ package enum PartialFiles {
         return followed ? URL(fileURLWithPath: path) : destination
     }
 
+    /// The path writing `destination` really reaches, for telling two destinations apart: `target(of:)`
+    /// with the links in its folders resolved as far as they exist (`a/x.mp4` and `b/x.mp4` are one file
+    /// when `b` links to `a`; a folder not made yet is taken as written).
+    package static func identity(of destination: URL) -> String {
+        var folder = target(of: destination.standardizedFileURL).deletingLastPathComponent()
+        var rest = [target(of: destination.standardizedFileURL).lastPathComponent]
+        while folder.path != "/", realpath(folder.path, nil) == nil {
+            rest.insert(folder.lastPathComponent, at: 0)
+            folder = folder.deletingLastPathComponent()
+        }
+        guard let real = realpath(folder.path, nil) else { return destination.standardizedFileURL.path }
+        defer { free(real) }
+        return rest.reduce(URL(fileURLWithPath: String(cString: real))) { $0.appendingPathComponent($1) }.path
+    }
+
     /// Writes `destination` atomically: `write` fills a new partial file beside it (registered, so an
     /// exit removes it), which is renamed over `destination` once `write` returns. When `write` throws or
     /// the rename fails, the partial file is deleted and `destination` is left as it was. Partial files

@@ -148,11 +148,13 @@ public struct TemplateBatch: Sendable {
                 throw .invalidBatch(path: "the output pattern \"\(outputPattern)\"", line: row.line,
                                     reason: "\(row.label) gives a file name of \(url.lastPathComponent.utf8.count) bytes, more than the 255 a file name may have: name the movies by a shorter column or {row}")
             }
-            if let earlier = seen[url.path] {
+            // Compared as the files written, so two folders that are one (a link) cannot hide a clash.
+            let identity = PartialFiles.identity(of: url)
+            if let earlier = seen[identity] {
                 throw .invalidBatch(path: "the output pattern \"\(outputPattern)\"", line: nil,
                                     reason: "\(earlier.label) and \(row.label) both write \(url.path): add {row} or another column to the pattern")
             }
-            seen[url.path] = row
+            seen[identity] = row
             urls.append(url)
         }
         // Rows render at once and each movie replaces its destination, so a destination that is a file any
