@@ -20,4 +20,20 @@ struct BatchRowsTests {
         #expect(table.rows[1].values["middle"] == "with \"alpha\": inside")
         #expect(TemplateBatch.keysInWrittenOrder(["b": .null, "a": .null], line: #"{"b": null, "a": null}"#) == ["b", "a"])
     }
+
+    @Test("a cell of spaces alone is blank: the slot keeps its default, as with an empty cell")
+    func aCellOfSpacesKeepsTheDefault() throws {
+        let folder = try TemporaryFolder()
+        let template = try Timeline(jsonText: """
+            {"version": 1, "output": {"size": "160x120", "fps": 10},
+             "slots": {"name": {"kind": "text", "default": "Default Name"}},
+             "tracks": [{"kind": "video", "items": [{"type": "title", "text": "{{name}}", "duration": "1s"}]}]}
+            """)
+        let rows = [TemplateBatch.Row(number: 1, values: ["name": ""]), TemplateBatch.Row(number: 2, values: ["name": "   "]),
+                    TemplateBatch.Row(number: 3, values: ["name": " \t "]), TemplateBatch.Row(number: 4, values: ["name": "Ana"])]
+        let batch = TemplateBatch(template: template, rows: rows, outputPattern: "{row}.mp4", options: Timeline.RenderOptions(), filesFolder: folder.url)
+        let filled = try rows.map { try batch.filled(for: $0) }
+        #expect(filled[1] == filled[0] && filled[2] == filled[0], "spaces keep the default, as an empty cell does")
+        #expect(filled[3] != filled[0], "a value fills the slot")
+    }
 }

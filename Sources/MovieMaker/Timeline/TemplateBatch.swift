@@ -236,7 +236,9 @@ public struct TemplateBatch: Sendable {
     /// text longer than its slot's `maxLength`, a colour that does not parse.
     public func filled(for row: Row) throws(MovieMakerError) -> Timeline {
         let assignments = row.values.keys.sorted().compactMap { column -> String? in
-            guard template.slots[column] != nil, let value = row.values[column], !value.isEmpty else { return nil }
+            // A cell of spaces alone (a spreadsheet's stray space) is blank too, as --require-slots says.
+            guard template.slots[column] != nil, let value = row.values[column],
+                  !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
             return "\(column)=\(value)"
         }
         return try template.filled(with: template.slotValues(assignments: assignments, relativeTo: filesFolder))
