@@ -150,6 +150,26 @@ struct StitchCommandTests {
         #expect(mp4.status == 0 && !mp4.stderr.contains("left out"), "\(mp4.stderr)")
     }
 
+    /// A 29.97 fps clip of 28 frames lasts 0.934 s: at 25 fps the next clip's picture waited for the
+    /// frame at 0.96 s while its sound started at 0.934 s, 26 ms early.
+    @Test("after a clip that is not a whole number of the movie's frames, the next clip's sound starts with its first frame")
+    func theNextClipsSoundStartsWithItsFirstFrame() throws {
+        guard CLI.isBuilt, FFTools.available else { return }
+        let folder = try TemporaryFolder()
+        let first = folder.file("ntsc.mp4"), second = folder.file("tone.mp4")
+        try VideoFixtures.solid(first, .red, seconds: Time(value: 28 * 1001, timescale: 30_000), tone: nil, fps: .ntsc)
+        try VideoFixtures.solid(second, .blue, seconds: 1, tone: 440, fps: 25)
+        let movie = folder.file("joined.mp4")
+        let r = try CLI.run(["stitch", first.path, second.path, "--fps", "25", "-o", movie.path, "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let frames = try decodeAll(movie)
+        let firstBlue = try #require(frames.firstIndex { VideoFixtures.near(VideoFixtures.middle($0.pixels), (0, 0, 255)) })
+        let sound = try decodeAudio(movie, in: folder)
+        let onset = try #require(sound.samples.firstIndex { abs($0) > 0.02 })
+        let picture = Double(firstBlue) / 25, heard = Double(onset) / Double(sound.rate) + sound.start
+        #expect(abs(heard - picture) <= 0.005, "the tone starts at \(heard) s, the blue picture at \(picture) s (frame \(firstBlue))")
+    }
+
     @Test func aFadeTransitionShortensTheMovieByExactlyTheOverlaps() throws {
         guard CLI.isBuilt else { return }
         let (folder, urls) = try Self.clips()
