@@ -59,6 +59,20 @@ struct TitleCommandTests {
         #expect(small.status == 0 && small.stderr.isEmpty, "\(small.stderr)")
     }
 
+    /// U+10FFFD (a private-use letter no font has) stands for a script no installed font covers.
+    @Test("letters no installed font can draw (shown as boxes) are said once, with the text and the fix; Latin, CJK and emoji say nothing")
+    func lettersNoFontDrawsWarn() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let r = try CLI.run(["title", "Hello \u{10FFFD}\u{10FFFD}", "--subtitle", "\u{10FFFD}", "--still", "0.2", "--size", Self.size,
+                             "-o", folder.file("boxes.png").path, "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let said = r.stderrLines.filter { $0.contains("no installed font can draw") }
+        #expect(said.count == 1 && said[0].contains("the text \"Hello \u{10FFFD}\u{10FFFD}\" has 2 letters") && said[0].contains("install a font"), "\(r.stderr)")
+        let covered = try CLI.run(["title", "Café 東京 🎬", "--still", "0.2", "--size", Self.size, "-o", folder.file("covered.png").path, "-q"])
+        #expect(covered.status == 0 && covered.stderr.isEmpty, "\(covered.stderr)")
+    }
+
     @Test("a file name near the 255-byte limit is written (its partial file's name is shortened); one over it is refused up front")
     func longFileNames() throws {
         guard CLI.isBuilt else { return }

@@ -126,6 +126,12 @@ struct TitlePlan: Sendable {
     let band: Rect?                // lower third: the band behind the text
     let backgroundImage: Image?    // an `imageFile` background, read once
 
+    /// `text` as warnings quote it: white space runs as one space, at most 40 characters.
+    static func excerpt(_ text: String) -> String {
+        let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return words.count > 40 ? words.prefix(40) + "…" : words
+    }
+
     init(card: TitleCard, size: Size) throws(MovieMakerError) {
         self.card = card
         self.size = size
@@ -161,6 +167,8 @@ struct TitlePlan: Sendable {
         var laid: [(String, TextStyle, TextLayout)] = []
         /// Texts that overflow their share even at the smallest size.
         var overflowing: [(text: String, size: Double)] = []
+        /// Texts with letters no font has, and how many.
+        var undrawable: [(text: String, count: Int)] = []
         for (text, style, share) in texts {
             var s = style
             s.font.size = style.font.size * scale
@@ -175,6 +183,12 @@ struct TitlePlan: Sendable {
                 layout = try TextLayout(text, style: s, width: inner.width)
             }
             laid.append((text, layout.style, layout))
+            if layout.unknownGlyphCount > 0 { undrawable.append((text, layout.unknownGlyphCount)) }
+        }
+        // Letters no installed font has are drawn as boxes of their code: say so, once per card.
+        if let (text, count) = undrawable.first {
+            LibraryWarnings.warn("the text \"\(Self.excerpt(text))\" has \(count) letter\(count == 1 ? "" : "s") no installed font can draw "
+                + "(they show as boxes): install a font for its script (Debian: fonts-noto-core, fonts-noto-cjk) or choose one that has them")
         }
 
         // Stack the texts and centre the stack vertically in the box (lower third: in the band).
@@ -183,9 +197,7 @@ struct TitlePlan: Sendable {
         // (a lower third's band, padding included; the safe area): in a small frame a one-letter subtitle
         // may take a pixel of the band's padding, which no one sees as running off.
         if let (text, size) = overflowing.first, totalHeight > box.height + 0.5 {
-            let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-            let excerpt = words.count > 40 ? words.prefix(40) + "…" : words
-            LibraryWarnings.warn("the text \"\(excerpt)\" (\(text.count) characters) does not fit the title card even at "
+            LibraryWarnings.warn("the text \"\(Self.excerpt(text))\" (\(text.count) characters) does not fit the title card even at "
                 + "\(Int(size.rounded())) px: it runs past the frame's safe area; shorten it, or split it over several cards")
         }
         var y = inner.minY + (inner.height - totalHeight) / 2
