@@ -107,7 +107,7 @@ struct StitchCommand: SingleOutputCommand {
     var transitionDuration: Time = Time(value: 1, timescale: 2)
 
     /// The crossfade of the clips' sound at cuts.
-    @Option(help: ArgumentHelp("How long the clips' sound crossfades at each cut, 10ms to 5s, e.g. 20ms or 0.1. A whole clip has no sound past its ends, so its sound fades out before the cut and the next one's in after it: a long crossfade dips (--transition overlaps clips instead). (default: 20ms)", valueName: "duration"),
+    @Option(help: ArgumentHelp("How long the clips' sound crossfades at each cut, 10ms to 5s, e.g. 20ms or 0.1. A whole clip has no sound past its ends, so its sound fades out before the cut and the next one's in after it: a long crossfade dips (--transition overlaps clips instead), and one over half the shortest clip is shortened to that. (default: 20ms)", valueName: "duration"),
             transform: { (text: String) throws -> Time in try DurationArgument.parse(text) })
     var audioCrossfade: Time = Time(value: 1, timescale: 50)
 
@@ -384,6 +384,19 @@ struct StitchCommand: SingleOutputCommand {
                 readable[i].clip = readable[i].clip.reframed(reframe)
                 readable[i].picture = readable[i].picture.reframed(reframe)
             }
+        }
+        // A clip's sound fades in over the crossfade after one cut and out over it before the next, so a
+        // crossfade over half the shortest clip would keep that clip's sound from ever reaching its level.
+        var audioCrossfade = audioCrossfade
+        if join == nil, readable.count > 1,
+           let shortest = readable.indices.min(by: { readable[$0].clip.duration < readable[$1].clip.duration }),
+           audioCrossfade * 2 > readable[shortest].clip.duration {
+            let half = readable[shortest].clip.duration / 2
+            let name = (readable[shortest].file?.url ?? readable[shortest].photo)?.lastPathComponent ?? "clip \(shortest + 1)"
+            Terminal.writeError("moviemaker: warning: --audio-crossfade \(String(format: "%.2f", self.audioCrossfade.seconds)) s is more than half of "
+                                + "the shortest clip (\(name), \(String(format: "%.2f", readable[shortest].clip.duration.seconds)) s): the sound crossfades over "
+                                + "\(String(format: "%.2f", half.seconds)) s, so every clip is heard at its own level\n")
+            audioCrossfade = half
         }
         let film = Clip.stitched(readable.map(\.clip), transition: join, audioCrossfade: audioCrossfade)
         burnIn.warnAboutTiming(movieLength: film.duration)

@@ -170,6 +170,20 @@ struct StitchCommandTests {
         #expect(abs(heard - picture) <= 0.005, "the tone starts at \(heard) s, the blue picture at \(picture) s (frame \(firstBlue))")
     }
 
+    @Test("an audio crossfade over half the shortest clip is shortened to half, saying so, so every clip reaches its own level")
+    func aLongAudioCrossfadeIsShortenedToHalfTheShortestClip() throws {
+        guard CLI.isBuilt, FFTools.available else { return }
+        let (folder, urls) = try Self.clips()
+        let movie = folder.file("long.mp4")
+        let r = try CLI.run(["stitch"] + urls.map(\.path) + ["--audio-crossfade", "3", "-o", movie.path, "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("--audio-crossfade 3.00 s is more than half of the shortest clip") && r.stderr.contains("over 0.50 s"), "\(r.stderr)")
+        let sound = try decodeAudio(movie, in: folder)
+        // The middle clip (its 660 Hz tone) at its own level half-way through, between its fade in and out.
+        let middle = VideoFixtures.amplitude(of: 660, in: sound.samples[(48_000 + 22_800)..<(48_000 + 25_200)], rate: 48_000)
+        #expect(abs(middle - 0.3) < 0.03, "the second clip half-way: \(middle), its own level 0.3")
+    }
+
     @Test func aFadeTransitionShortensTheMovieByExactlyTheOverlaps() throws {
         guard CLI.isBuilt else { return }
         let (folder, urls) = try Self.clips()
