@@ -453,6 +453,29 @@ struct VideoClipTests {
         movie.cancel()
     }
 
+    /// A phone or camera writes the MP4's index (moov) when the recording stops: a copy cut off before it
+    /// was called "not a media file libavformat recognises", as if it were some other kind of file.
+    @Test("an MP4 cut off before its index (moov at the end) is truncated, saying the index is missing; other junk is not a media file")
+    func aClipCutOffBeforeItsIndexIsTruncated() throws {
+        guard FFTools.available else { return }
+        let folder = try TemporaryFolder()
+        let whole = folder.file("whole.mp4"), cut = folder.file("cut.mp4"), junk = folder.file("junk.mp4")
+        let r = try run(FFTools.ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x240:d=2", "-c:v", "libx264", "-preset", "ultrafast", whole.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let data = try Data(contentsOf: whole)
+        try data.prefix(data.count / 2).write(to: cut)
+        try Data((0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 13) }).write(to: junk)
+        #expect(OpenVideo.missingIndex(whole.path) == nil, "a whole file has its index")
+        for (url, code, words) in [(cut, MovieMakerError.Code.movieTruncated, "moov index"), (junk, .movieUnreadable, "not a media file")] {
+            do {
+                _ = try VideoFile(url: url)
+                Issue.record("\(url.lastPathComponent) opened")
+            } catch {
+                #expect(error.code == code && error.message.contains(words), "\(url.lastPathComponent): \(error.message)")
+            }
+        }
+    }
+
     // MARK: Codecs and containers
 
     @Test("Every codec/container variant decodes with the right block indices; HDR is refused or not washed out; interlaced decodes",

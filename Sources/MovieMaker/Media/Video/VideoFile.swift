@@ -249,7 +249,9 @@ final class OpenVideo {
         let path = url.path
         let describe: MediaReadFailureDescription = { failure in
             switch failure.step {
-            case .open: return .movieUnreadable(path: path, reason: "not a media file libavformat recognises (\(failure.message))")
+            case .open:
+                if let missing = Self.missingIndex(path) { return .movieTruncated(path: path, reason: missing) }
+                return .movieUnreadable(path: path, reason: "not a media file libavformat recognises (\(failure.message))")
             case .truncated: return .movieTruncated(path: path, reason: failure.truncation)
             case .noDecoder: return .videoUnsupported(path: path, reason: "this FFmpeg build has no decoder for its codec", fix: "convert it to H.264 first")
             default: return .movieUnreadable(path: path, reason: failure.message)
@@ -310,6 +312,32 @@ final class OpenVideo {
             duration = Time.max(.zero, total - (startTime - containerStart))
         }
         guard duration > .zero else { throw .movieUnreadable(path: path, reason: "its video stream has no duration") }
+    }
+
+    /// Why an MP4 or MOV file (one starting with an `ftyp` box) that libavformat cannot open is a cut-off
+    /// recording: its top-level boxes run past the file's end with no `moov` (the index a camera or phone
+    /// writes last) among them. Nil for anything else.
+    static func missingIndex(_ path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let fileSize = try? handle.seekToEnd(), fileSize >= 16 else { return nil }
+        var offset: UInt64 = 0
+        var first = true
+        while offset + 8 <= fileSize {
+            guard (try? handle.seek(toOffset: offset)) != nil, let header = try? handle.read(upToCount: 16), header.count >= 8 else { return nil }
+            let bytes = [UInt8](header)
+            let type = String(decoding: bytes[4..<8], as: UTF8.self)
+            if first && type != "ftyp" { return nil }
+            first = false
+            if type == "moov" { return nil }
+            var size = bytes[0..<4].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            if size == 1, bytes.count >= 16 { size = bytes[8..<16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
+            if size == 0 { size = fileSize - offset }
+            guard size >= 8 else { return nil }
+            offset += size
+        }
+        return "its moov index, which a camera or phone writes when the recording stops, is missing: the file was cut off "
+            + "or the recording never finished; untrunc can rebuild the index from a good clip of the same camera"
     }
 
     /// Throws `.movieTruncated` when the stream's last indexed packet (MP4/MOV index every packet;
