@@ -18,4 +18,12 @@ struct CSVTests {
             try CSV.rows("a\n\"b\"x\n")
         }
     }
+
+    @Test("a spreadsheet's semicolon- or tab-separated export splits at its separator; a comma in the first line keeps commas")
+    func semicolonsAndTabsSeparateWhenTheFirstLineHasNoComma() throws {
+        #expect(try CSV.rows("name;price\nAna;\"1,5\"\nBo;2,25\n").map(\.fields) == [["name", "price"], ["Ana", "1,5"], ["Bo", "2,25"]])
+        #expect(try CSV.rows("name\tnote\nAna\t\"a; b\"\n").map(\.fields) == [["name", "note"], ["Ana", "a; b"]])
+        #expect(try CSV.rows("name,note\nAna,a; b\n").map(\.fields) == [["name", "note"], ["Ana", "a; b"]])
+        #expect(try CSV.rows("\"a;b\"\nc\n").map(\.fields) == [["a;b"], ["c"]], "a semicolon inside quotes separates nothing")
+    }
 }

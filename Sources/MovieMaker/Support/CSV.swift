@@ -2,7 +2,9 @@ import Foundation
 
 /// Comma-separated values as RFC 4180 writes them (and spreadsheets export them): fields split at
 /// commas, rows at line breaks (LF, CRLF or CR); a quoted field may hold commas, line breaks and
-/// quotes written twice (`""`). A byte-order mark at the start is skipped.
+/// quotes written twice (`""`). A byte-order mark at the start is skipped. A file whose first line has
+/// no comma but semicolons (what spreadsheets write where the comma is the decimal mark) or tabs is
+/// split at those instead.
 ///
 /// Used by `CaptionSheet` (a slideshow's captions) and `moviemaker title --batch` (one movie per row).
 package enum CSV {
@@ -45,6 +47,7 @@ package enum CSV {
         var chars = Array(text)
         if chars.first == "\u{FEFF}" { chars.removeFirst() }
         if chars.last != "\n" && chars.last != "\r\n" && chars.last != "\r" { chars.append("\n") }
+        let separator = Self.separator(of: chars)
         var i = 0
         while i < chars.count {
             let c = chars[i]
@@ -57,7 +60,7 @@ package enum CSV {
                 }
             } else if c == "\"" && field.trimmingCharacters(in: .whitespaces).isEmpty && !wasQuoted {
                 quoted = true; wasQuoted = true; field = ""
-            } else if c == "," {
+            } else if c == separator {
                 fields.append(field); field = ""; wasQuoted = false
             } else if c == "\n" || c == "\r\n" || c == "\r" {
                 fields.append(field); field = ""; wasQuoted = false
@@ -78,5 +81,19 @@ package enum CSV {
             throw SyntaxError(line: rowLine, text: "", reason: "a quoted field is never closed (a \" is missing)")
         }
         return rows
+    }
+
+    /// The separator of the first line's fields (outside quotes): a comma if it has one, else a
+    /// semicolon, else a tab; a comma for a line of one field.
+    private static func separator(of chars: [Character]) -> Character {
+        var quoted = false
+        var seen: Set<Character> = []
+        for c in chars {
+            if c == "\"" { quoted.toggle() }
+            if quoted { continue }
+            if c == "\n" || c == "\r\n" || c == "\r" { break }
+            if c == "," || c == ";" || c == "\t" { seen.insert(c) }
+        }
+        return [",", ";", "\t"].first { seen.contains($0) } ?? ","
     }
 }
