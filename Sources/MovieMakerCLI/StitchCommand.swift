@@ -366,17 +366,13 @@ struct StitchCommand: SingleOutputCommand {
         // together on a frame: a 29.97 fps clip of 3.003 s put the next clip's sound 37 ms before its
         // first frame at 25 fps (its picture waits for the frame after the cut, its sound does not).
         // A clip's last part of a frame is left out; a transition takes the nearest whole frames.
-        func wholeFrames(_ duration: Time) -> Time {
-            let frames = rate.frameCount(for: duration)
-            return rate.time(ofFrame: rate.time(ofFrame: frames) == duration ? frames : frames - 1)
-        }
         for i in readable.indices {
-            let whole = wholeFrames(readable[i].clip.duration)
-            guard whole > .zero, whole < readable[i].clip.duration else { continue }
+            let whole = rate.wholeFrames(of: readable[i].clip.duration)
+            guard whole < readable[i].clip.duration else { continue }
             readable[i].clip = readable[i].clip.trimmed(to: whole)
             readable[i].picture = readable[i].picture.trimmed(to: whole)
         }
-        let below = wholeFrames(transitionDuration), above = below + rate.time(ofFrame: 1)
+        let below = rate.time(ofFrame: rate.frameIndex(at: transitionDuration)), above = below + rate.frameDuration
         let joinDuration = below > .zero && transitionDuration - below <= above - transitionDuration ? below : above
         let join = transition.lowercased() == "none" ? nil : try Transition(xfadeName: transition, duration: joinDuration)
         if let reframe {

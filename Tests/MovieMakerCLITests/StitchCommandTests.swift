@@ -168,6 +168,21 @@ struct StitchCommandTests {
         let onset = try #require(sound.samples.firstIndex { abs($0) > 0.02 })
         let picture = Double(firstBlue) / 25, heard = Double(onset) / Double(sound.rate) + sound.start
         #expect(abs(heard - picture) <= 0.005, "the tone starts at \(heard) s, the blue picture at \(picture) s (frame \(firstBlue))")
+
+        // A description's video items without a duration, one after the other, likewise.
+        let description = folder.file("joined.json")
+        try """
+            {"version": 1, "output": {"size": "320x240", "fps": 25},
+             "tracks": [{"kind": "video", "items": [{"type": "video", "source": {"file": "ntsc.mp4"}}, {"type": "video", "source": {"file": "tone.mp4"}}]}]}
+            """.write(to: description, atomically: true, encoding: .utf8)
+        let rendered = folder.file("rendered.mp4")
+        let d = try CLI.run(["render", description.path, "-o", rendered.path, "-q"])
+        #expect(d.status == 0, "\(d.stderr)")
+        let blue = try #require(try decodeAll(rendered).firstIndex { VideoFixtures.near(VideoFixtures.middle($0.pixels), (0, 0, 255)) })
+        let toned = try decodeAudio(rendered, in: folder)
+        let start = try #require(toned.samples.firstIndex { abs($0) > 0.02 })
+        let (shown, played) = (Double(blue) / 25, Double(start) / Double(toned.rate) + toned.start)
+        #expect(abs(played - shown) <= 0.005, "described: the tone starts at \(played) s, the blue picture at \(shown) s (frame \(blue))")
     }
 
     @Test("an audio crossfade over half the shortest clip is shortened to half, saying so, so every clip reaches its own level")

@@ -51,6 +51,13 @@ public struct FrameRate: Hashable, Sendable, CustomStringConvertible, Expressibl
         let v = Rational(duration.value, duration.timescale) * Rational(Int64(numerator), Int64(denominator))
         return Int(v.ceil)
     }
+    /// `duration` cut down to whole frames: itself when it is a whole number of frames, else the start of
+    /// its last, partial frame; itself when it is shorter than one frame. A clip of whole frames ends on
+    /// a frame, so what follows it starts on one with its picture and sound together.
+    package func wholeFrames(of duration: Time) -> Time {
+        let whole = time(ofFrame: frameIndex(at: duration))
+        return whole > .zero ? whole : duration
+    }
     /// The index of the frame showing at `time` (the last frame starting at or before it).
     public func frameIndex(at time: Time) -> Int {
         let v = Rational(time.value, time.timescale) * Rational(Int64(numerator), Int64(denominator))

@@ -54,7 +54,7 @@ extension Timeline.Video: TimelineItemKind {
         TimelineItemType("video", doc: "A video file, trimmed, sped up or slowed down, reversed or frozen.", splitCell: true, fields: [
                 SpecField("source", Schema.ref("source"), required: true, "The file or slot."),
                 SpecField("in", Schema.ref("time"), "Where in the file it starts (default 0)."),
-                SpecField("duration", Schema.ref("duration"), "How long it lasts in the movie (default: to the file's end at speed)."),
+                SpecField("duration", Schema.ref("duration"), "How long it lasts in the movie (default: to the file's end at speed, in whole frames of the movie)."),
                 SpecField("speed", Schema.ref("speed"), "Playback speed, 0.25…4 (default 1); the source span is duration × speed."),
                 SpecField("reverse", Schema.boolean, "Play the span backwards (default false)."),
                 SpecField("freeze", Schema.boolean, "Hold the frame at in for duration, silent (default false)."),
@@ -240,7 +240,10 @@ extension TimelineCompiler {
                 }
             }
         } else {
-            let d = asked ?? natural
+            // Without a duration the item lasts the file's whole frames of the movie (its last part of a
+            // frame left out), so what follows starts on a frame with its picture and sound together: a
+            // 29.97 fps file in a 25 fps movie ends between frames, and the next item's sound led its picture.
+            let d = asked ?? rate.wholeFrames(of: natural)
             clip = played(from: start, span: speed.sourceTime(at: d), at: speed)
         }
         if speed != .normal, !details.contains(where: { $0.hasPrefix("speedToFit") }) { details.append("speed \(speed)") }
