@@ -6,7 +6,9 @@ import MovieMakerTestSupport
 /// Reframing a landscape clip to 9:16, checked on the decoded movie: a face photo moving across a wider
 /// picture stays near the window's middle, the window moves smoothly except at the cut, holds still on
 /// a still shot, and the analysis runs once per file content.
-@Suite("Reframing", .enabled(if: FaceFixtures.hasAstronaut, "\((try? FaceFixtures.astronaut.get()) == nil ? "\(FaceFixtures.astronaut)" : "")"))
+// Serialized: both tests analyse clips of the same content, which the subject cache keys by content, so
+// one test's `SubjectCache.forget` could drop the other's analysis between its two renders.
+@Suite("Reframing", .serialized, .enabled(if: FaceFixtures.hasAstronaut, "\((try? FaceFixtures.astronaut.get()) == nil ? "\(FaceFixtures.astronaut)" : "")"))
 struct ReframeTests {
     static let width = 640, height = 360
     static let rate: FrameRate = 30

@@ -94,15 +94,23 @@ package enum PartialFiles {
     /// with the links in its folders resolved as far as they exist (`a/x.mp4` and `b/x.mp4` are one file
     /// when `b` links to `a`; a folder not made yet is taken as written).
     package static func identity(of destination: URL) -> String {
-        var folder = target(of: destination.standardizedFileURL).deletingLastPathComponent()
-        var rest = [target(of: destination.standardizedFileURL).lastPathComponent]
-        while folder.path != "/", realpath(folder.path, nil) == nil {
+        /// `path` with its links resolved (realpath(3)), or nil when it does not exist.
+        func resolved(_ path: String) -> String? {
+            guard let real = realpath(path, nil) else { return nil }
+            defer { free(real) }
+            return String(cString: real)
+        }
+        let target = target(of: destination.standardizedFileURL)
+        var folder = target.deletingLastPathComponent()
+        var rest = [target.lastPathComponent]
+        var real = resolved(folder.path)
+        while real == nil, folder.path != "/" {
             rest.insert(folder.lastPathComponent, at: 0)
             folder = folder.deletingLastPathComponent()
+            real = resolved(folder.path)
         }
-        guard let real = realpath(folder.path, nil) else { return destination.standardizedFileURL.path }
-        defer { free(real) }
-        return rest.reduce(URL(fileURLWithPath: String(cString: real))) { $0.appendingPathComponent($1) }.path
+        guard let real else { return target.path }
+        return rest.reduce(URL(fileURLWithPath: real)) { $0.appendingPathComponent($1) }.path
     }
 
     /// Writes `destination` atomically: `write` fills a new partial file beside it (registered, so an

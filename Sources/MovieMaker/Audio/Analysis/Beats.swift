@@ -7,8 +7,9 @@ import Synchronization
 /// aubio's beat tracker follows the tempo on 11.6 ms hops; each beat is then placed on the onset aubio's
 /// onset detectors find within 50 ms of it (2.9 ms hops), which is where the drum hit or click that
 /// makes the beat starts: one detector weighs high frequencies (clicks, snares, hi-hats), the other
-/// loudness (a low kick drum, which has almost nothing high, as an 808's). Beats before the tracker has settled (its first second or two) are filled in
-/// backwards at the tempo where onsets are there to hold them.
+/// loudness (a low kick drum, which has almost nothing high, as an 808's). Beats before the tracker has
+/// settled (its first second or two), and after its last (it lags the sound), are filled in at the
+/// tempo where onsets are there to hold them.
 public struct Beats: Sendable, Hashable, Codable {
     /// The beats' times from the sound's first sample, in order, exact to the analysis sample (1/44100 s),
     /// the time music is played in (`--music`, a description's `music` item). For a video whose sound
@@ -290,14 +291,10 @@ private final class Analysis {
                 let found = Int64(aubio_onset_get_last(detector))
                 guard found > lastOnsets[k] else { continue }
                 lastOnsets[k] = found
-                if let start = attack(near: found) { add(onset: start, from: k) }
+                guard let start = attack(near: found) else { continue }
+                if k == 0 { highOnsets.append(start) } else { lowOnsets.append(start) }
             }
         }
-    }
-
-    /// Keeps `start`, found by detector `detector` (0 hfc, 1 energy), among its onsets.
-    private func add(onset start: Int64, from detector: Int) {
-        if detector == 0 { highOnsets.append(start) } else { lowOnsets.append(start) }
     }
 
     /// Where the attack aubio reported at `onset` starts, to the sample: the first sample within
