@@ -195,6 +195,20 @@ import MovieMakerTestSupport
         }
         """
 
+    @Test("a source may be the file's path alone (\"clip.mp4\"), read as {\"file\": \"clip.mp4\"} and written that way; an empty one is refused at its path")
+    func aSourceMayBeThePathAlone() throws {
+        let short = try Timeline(jsonText: #"{"version": 1, "tracks": [{"kind": "video", "items": [{"type": "video", "source": "clip.mp4"}, {"type": "photo", "source": "a.jpg"}]}]}"#)
+        let long = try Timeline(jsonText: #"{"version": 1, "tracks": [{"kind": "video", "items": [{"type": "video", "source": {"file": "clip.mp4"}}, {"type": "photo", "source": {"file": "a.jpg"}}]}]}"#)
+        #expect(short == long)
+        #expect(try short.jsonText().contains(#""file": "clip.mp4""#), "written in the canonical form")
+        do {
+            _ = try Timeline(jsonText: #"{"version": 1, "tracks": [{"kind": "video", "items": [{"type": "video", "source": " "}]}]}"#)
+            Issue.record("an empty source was read")
+        } catch {
+            #expect(error.location?.jsonPath == "tracks[0].items[0].source" && error.message.contains("(or \"a.mp4\")"), "\(error)")
+        }
+    }
+
     @Test("output.size takes a name as the CLI's --size does (1080p, 720p, 4k…), and is written back as given")
     func frameSizesByName() throws {
         let named = try Timeline(jsonText: #"{"version": 1, "output": {"size": "720p"}, "tracks": []}"#)

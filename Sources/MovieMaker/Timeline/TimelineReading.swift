@@ -416,10 +416,12 @@ struct SpecObject {
         }
     }
 
-    /// A media source: `{"file": …}` or `{"slot": …}` naming a slot whose kind is one of `kinds`.
+    /// A media source: `{"file": …}` (or the file's path alone, `"a.mp4"`, as people first write it) or
+    /// `{"slot": …}` naming a slot whose kind is one of `kinds`.
     func source(_ value: JSONValue, at path: JSONPath, _ context: SpecContext, kinds: [Timeline.Slot.Kind], what: String) throws(MovieMakerError) -> Timeline.Source {
+        if case let .string(file) = value, !file.trimmingCharacters(in: .whitespaces).isEmpty { return .file(file) }
         guard case let .object(o) = value else {
-            throw .invalidDescription(path, "must be a source: {\"file\": \"a.mp4\"} or {\"slot\": \"name\"}, got \(value.shortDescription)")
+            throw .invalidDescription(path, "must be a source: {\"file\": \"a.mp4\"} (or \"a.mp4\") or {\"slot\": \"name\"}, got \(value.shortDescription)")
         }
         if o["slot"] != nil {
             let s = try SpecObject(value, at: path, shape: TimelineShapes.slotSource, what: "a slot source {\"slot\": name}")
