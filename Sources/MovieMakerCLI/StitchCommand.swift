@@ -258,7 +258,14 @@ struct StitchCommand: SingleOutputCommand {
     /// `--strict`). Photos become clips once the movie's size is known (`photoClips(in:width:height:)`).
     func readClips(_ files: [(url: URL, kind: MediaKind)], skip: (MovieMakerError) -> Void) throws -> [Readable] {
         var readable: [Readable] = []
-        for (url, kind) in files {
+        for (url, given) in files {
+            var kind = given
+            // A GIF of one frame is a picture, shown for --photo-duration as slideshow shows it: as a clip
+            // it lasted one frame and, first, set the movie's rate to its 10 fps.
+            if kind == .movie, url.pathExtension.lowercased() == "gif", let file = try? VideoFile.probed(url),
+               file.frameCount == 1 || file.duration <= file.frameRate.frameDuration {
+                kind = .photo
+            }
             do {
                 switch kind {
                 case .movie:

@@ -275,6 +275,24 @@ struct StitchCommandTests {
         return url
     }
 
+    @Test("a GIF of one frame is a photo: shown for --photo-duration, the movie at 30 fps; an animated GIF stays a clip")
+    func aStillGIFIsAPhoto() throws {
+        guard CLI.isBuilt, FFTools.available else { return }
+        let folder = try TemporaryFolder()
+        let a = try Self.patterned("a.png", .red, in: folder)
+        let still = folder.file("still.gif"), animated = folder.file("animated.gif")
+        #expect(try run(FFTools.ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "color=blue:s=320x240", "-frames:v", "1", still.path]).status == 0)
+        #expect(try run(FFTools.ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=10:d=1", animated.path]).status == 0)
+        let movie = folder.file("with-still.mp4")
+        let r = try CLI.run(["stitch", a.path, still.path, "--photo-duration", "1", "--no-ken-burns", "--size", "320x240", "--preset", "ultrafast", "-o", movie.path])
+        #expect(r.status == 0 && r.stdout.contains("0 clips and 2 photos used"), "\(r.stdout) \(r.stderr)")
+        let frames = try decodeAll(movie)
+        #expect(frames.count == 60, "two photos of 1 s at 30 fps: \(frames.count) frames")
+        if frames.count == 60 { #expect(VideoFixtures.near(VideoFixtures.middle(frames[45].pixels), (0, 0, 255), 40), "the GIF shows for its second") }
+        let moving = try CLI.run(["stitch", animated.path, "--size", "320x240", "--preset", "ultrafast", "-o", folder.file("animated.mp4").path])
+        #expect(moving.status == 0 && moving.stdout.contains("1 clip used"), "\(moving.stdout) \(moving.stderr)")
+    }
+
     @Test func photosAreShownForThePhotoDurationWithKenBurns() throws {
         guard CLI.isBuilt, FFTools.available else { return }
         let folder = try TemporaryFolder()
