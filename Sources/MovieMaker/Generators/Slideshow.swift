@@ -466,9 +466,9 @@ extension Clip.SlideshowLeaf {
 
     /// Lays `show` out for frames of `width`×`height`: the intro card, each photo a media leaf (with
     /// its caption stacked on top), the outro card, one after another, joined by the show's
-    /// transition. A caption is shown only while its photo is on screen alone: it fades in after the
-    /// transition into its photo and out before the transition out of it, so two captions are never
-    /// drawn at once. Checks the caption font and lays out the cards once.
+    /// transition. A caption stays with its photo into the transitions and hands over to the next one
+    /// at their middle (fading out as it goes, the next fading in), so two captions are never drawn at
+    /// once. Checks the caption font and lays out the cards once.
     package init(show: Slideshow, width: Int, height: Int) throws(MovieMakerError) {
         guard !show.photos.isEmpty else {
             throw .noPhotos(source: "the slideshow", reason: "its photo list is empty")
