@@ -48,7 +48,7 @@ struct ContactSheetCommand: SingleOutputCommand {
     var grid = GridArgument(columns: 4, rows: 4)
 
     /// The sheet's width.
-    @Option(help: ArgumentHelp("The sheet's width in pixels (at least 32 a tile, at most 8192).", valueName: "px"))
+    @Option(help: ArgumentHelp("The sheet's width in pixels (at least 32 a tile and 4 a gap, at most 8192).", valueName: "px"))
     var width: Int = 1600
 
     @OptionGroup(title: "Output") var output: ImageOutputOptions

@@ -170,7 +170,7 @@ package struct ContactSheetLayout: Sendable, Hashable {
         let least = 32 * columns + 4 * (columns + 1)
         guard width <= MovieMaker.maximumSide, width >= least else {
             throw .invalidSetting(.contactSheetWidth, value: "\(width)",
-                                  expected: "a width from \(least) (32 pixels a tile for \(columns) columns) to \(MovieMaker.maximumSide) pixels, e.g. \(max(1600, least))")
+                                  expected: "a width from \(least) (32 pixels a tile for \(columns) columns, and the gaps around them) to \(MovieMaker.maximumSide) pixels, e.g. \(max(1600, least))")
         }
         // The gap is 1 % of the width, narrowed where that would leave tiles under 32 pixels (many
         // columns on a narrow sheet): every width from `least` up fits.
