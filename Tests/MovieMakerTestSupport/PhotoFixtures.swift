@@ -165,8 +165,10 @@ public enum FixtureJPEG {
     }
 
     /// An APP1 EXIF payload, by hand: IFD0 with Orientation and a pointer to the EXIF IFD holding
-    /// DateTimeOriginal and OffsetTimeOriginal. Either byte order.
-    public static func exifTIFF(orientation: Int, date: String = "2024:05:17 14:30:05", offset: String = "+02:00", bigEndian: Bool = true) -> [UInt8] {
+    /// DateTimeOriginal and OffsetTimeOriginal (and SubSecTimeOriginal, `subSeconds`: up to three digits,
+    /// stored in its entry as short ASCII values are). Either byte order.
+    public static func exifTIFF(orientation: Int, date: String = "2024:05:17 14:30:05", offset: String = "+02:00", bigEndian: Bool = true,
+                                subSeconds: String? = nil) -> [UInt8] {
         var b: [UInt8] = []
         func u16(_ v: Int) { b += bigEndian ? [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] : [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
         func u32(_ v: Int) {
@@ -182,10 +184,16 @@ public enum FixtureJPEG {
         u16(0x8769); u16(4); u32(1); u32(exifIFD)
         u32(0)
         // EXIF IFD: DateTimeOriginal (20 bytes) and OffsetTimeOriginal (7 bytes), stored after it.
-        let dateAt = exifIFD + 2 + 2 * 12 + 4
-        u16(2)
+        let entries = subSeconds == nil ? 2 : 3
+        let dateAt = exifIFD + 2 + entries * 12 + 4
+        u16(entries)
         u16(0x9003); u16(2); u32(20); u32(dateAt)
         u16(0x9011); u16(2); u32(7); u32(dateAt + 20)
+        if let subSeconds {
+            precondition(subSeconds.utf8.count <= 3, "up to three digits fit in the entry")
+            u16(0x9291); u16(2); u32(subSeconds.utf8.count + 1)
+            b += Array(subSeconds.utf8) + [UInt8](repeating: 0, count: 4 - subSeconds.utf8.count)
+        }
         u32(0)
         b += Array(date.utf8) + [0]
         b += Array(offset.utf8) + [0]

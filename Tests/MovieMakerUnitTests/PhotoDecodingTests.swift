@@ -473,6 +473,21 @@ struct PhotoDecodingTests {
         #expect(failures >= samples.count * 4, "\(failures) of \(total) damaged files were reported")
     }
 
+    @Test("a burst taken within one second is ordered by EXIF SubSecTimeOriginal, as it was shot; each photo's date keeps its fraction")
+    func aBurstIsOrderedByItsFractionsOfASecond() throws {
+        let folder = try TemporaryFolder()
+        let picture = RGBAPicture.quadrants(width: 32, height: 16)
+        for (name, fraction, bigEndian) in [("b1.jpg", "90", true), ("b2.jpg", "1", false), ("b3.jpg", "505", true)] {
+            try FixtureJPEG.data(picture, markers: [FixtureJPEG.app1(FixtureJPEG.exifTIFF(orientation: 1, date: "2022:05:05 10:00:00", offset: "+00:00",
+                                                                                         bigEndian: bigEndian, subSeconds: fraction))])
+                .write(to: folder.file(name))
+        }
+        let byDate = try PhotoDecoder.photos(in: folder.url, order: .captureDate)
+        #expect(byDate.map(\.url.lastPathComponent) == ["b2.jpg", "b3.jpg", "b1.jpg"], "0.1 s, 0.505 s, 0.9 s")
+        let first = try #require(try PhotoDecoder.info(folder.file("b2.jpg")).captureDate)
+        #expect(abs(first.timeIntervalSince1970 - 1_651_744_800.1) < 1e-6, "\(first.timeIntervalSince1970)")
+    }
+
     @Test("a folder: photos listed header-only, bad files reported and skipped, or thrown when strict")
     func folderListing() throws {
         let folder = try TemporaryFolder()

@@ -66,6 +66,9 @@ struct EXIFMetadata: Equatable, Sendable {
     var dateTimeOriginal: String?
     /// Tag 0x9011 in the EXIF IFD, e.g. `+02:00`.
     var offsetTimeOriginal: String?
+    /// Tag 0x9291 in the EXIF IFD: DateTimeOriginal's fraction of a second as digits (`"130"` is
+    /// 0.130 s), which orders a burst's photos taken within one second.
+    var subSecTimeOriginal: String?
     /// Tag 0x0132 in IFD0 (file change time), the fallback when DateTimeOriginal is missing.
     var dateTime: String?
     /// Tags 0x0100 and 0x0101 in IFD0: the image size of a TIFF file.
@@ -97,6 +100,7 @@ struct EXIFMetadata: Equatable, Sendable {
                 switch tag {
                 case 0x9003: dateTimeOriginal = reader.ascii(type: type, count: count, at: valueOffset)
                 case 0x9011: offsetTimeOriginal = reader.ascii(type: type, count: count, at: valueOffset)
+                case 0x9291: subSecTimeOriginal = reader.ascii(type: type, count: count, at: valueOffset)
                 default: break
                 }
             }
@@ -133,7 +137,12 @@ struct EXIFMetadata: Equatable, Sendable {
         components.timeZone = zone
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
-        return calendar.date(from: components)
+        guard let date = calendar.date(from: components) else { return nil }
+        // The fraction of a second belongs to DateTimeOriginal only (DateTime has its own, unused here).
+        guard dateTimeOriginal != nil, let digits = subSecTimeOriginal?.trimmingCharacters(in: .whitespaces),
+              (1...9).contains(digits.count), digits.allSatisfy({ ("0"..."9").contains($0) }),
+              let fraction = Double("0." + digits) else { return date }
+        return date.addingTimeInterval(fraction)
     }
 }
 
