@@ -9,6 +9,9 @@ struct SlideshowTests {
         let names = ["img10.jpg", "IMG2.jpg", "img1.jpg", "img02b.jpg", "a.png", "img2a.jpg"]
         #expect(names.sorted(by: Slideshow.naturalOrder) == ["a.png", "img1.jpg", "IMG2.jpg", "img2a.jpg", "img02b.jpg", "img10.jpg"])
         #expect(Slideshow.naturalOrder("img2", "img10"))
+        // Accented initials among their letters, as file managers list them, not after "z".
+        #expect(["zebra.jpg", "Église 2.jpg", "banana.jpg", "éclair.jpg", "Ábaco.jpg", "eclair.jpg"].sorted(by: Slideshow.naturalOrder)
+                == ["Ábaco.jpg", "banana.jpg", "eclair.jpg", "éclair.jpg", "Église 2.jpg", "zebra.jpg"])
         #expect(!Slideshow.naturalOrder("img10", "img2"))
     }
 

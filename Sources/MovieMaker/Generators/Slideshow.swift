@@ -302,7 +302,9 @@ public struct Slideshow: Sendable, Equatable {
     /// File extensions taken as photos when listing a folder (lower case).
     package static var imageExtensions: Set<String> { PhotoDecoder.fileExtensions }
 
-    /// Natural order: runs of digits compare by value (`img2` < `img10`), the rest case-insensitively.
+    /// Natural order: runs of digits compare by value (`img2` < `img10`), the rest case- and
+    /// accent-insensitively first (`Ábaco` < `banana` < `éclair`, as file managers list them), then by
+    /// their accents and case, so the order is total and the same on every machine (no locale).
     package static func naturalOrder(_ a: String, _ b: String) -> Bool {
         func chunks(_ s: String) -> [(isNumber: Bool, text: Substring)] {
             var out: [(Bool, Substring)] = []
@@ -323,8 +325,11 @@ public struct Slideshow: Sendable, Equatable {
                 if u.count != v.count { return u.count < v.count }
                 if u != v { return u < v }
             } else {
-                let u = p.text.lowercased(), v = q.text.lowercased()
+                let u = p.text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+                let v = q.text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
                 if u != v { return u < v }
+                let lu = p.text.lowercased(), lv = q.text.lowercased()
+                if lu != lv { return lu < lv }
             }
         }
         if x.count != y.count { return x.count < y.count }
