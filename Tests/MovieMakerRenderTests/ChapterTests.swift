@@ -40,6 +40,22 @@ struct ChapterTests {
         #expect(read.map(\.end) == expected.map { rounded($0.1) }, "\(ext) ends")
     }
 
+    /// The mov muxer writes its chapter track with no edit list, so its first sample starts at 0 s:
+    /// ffprobe and QuickTime read a first chapter at 1 s from 0 s.
+    @Test("a first chapter after 0 s starts where it was set: in .mp4 and .mov after an untitled chapter before it", arguments: ["mp4", "mov", "mkv"])
+    func aFirstChapterAfterTheStart(_ ext: String) throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("late.\(ext)")
+        let movie = try MovieMaker(url: url, width: 160, height: 120, fps: 30)
+        try movie.setChapters([Chapter("One", at: 1), Chapter("Two", at: 2)], movieDuration: 3)
+        try movie.addFrames(count: 90) { ctx, _ in ctx.clear(.black) }
+        try movie.finish()
+        let read = try Self.chapters(url)
+        let named = read.filter { !$0.title.isEmpty }
+        #expect(named.map(\.title) == ["One", "Two"] && named.map(\.start) == [Rational(1, 1), Rational(2, 1)], "\(ext): \(read)")
+        #expect(read.allSatisfy { $0.title == "One" || $0.title == "Two" || ($0.start == Rational(0, 1) && $0.end == Rational(1, 1)) }, "\(ext): \(read)")
+    }
+
     @Test("bad chapters, chapters after the first frame and chapters in an animated image are refused, naming why")
     func refused() throws {
         let folder = try TemporaryFolder()

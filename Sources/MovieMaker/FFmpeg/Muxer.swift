@@ -82,8 +82,17 @@ final class Muxer {
     /// Adds `chapters` (checked), each lasting to the next one's start and the last to `end`.
     func addChapters(_ chapters: [Chapter], end: Time) throws(MovieMakerError) {
         try Chapter.validate(chapters, end: end)
+        var id = 1
+        // A QuickTime chapter track starts with its first sample (the mov muxer writes it no edit list),
+        // so a first chapter at 1 s was read from 0 s: an untitled chapter fills the time before it, as
+        // Matroska needs none.
+        if formatName == "mp4" || formatName == "mov", let first = chapters.first, first.start > .zero {
+            try addChapter(id: id, title: "", start: .zero, end: first.start)
+            id += 1
+        }
         for (i, chapter) in chapters.enumerated() {
-            try addChapter(id: i + 1, title: chapter.title, start: chapter.start, end: i + 1 < chapters.count ? chapters[i + 1].start : end)
+            try addChapter(id: id, title: chapter.title, start: chapter.start, end: i + 1 < chapters.count ? chapters[i + 1].start : end)
+            id += 1
         }
     }
 
