@@ -115,6 +115,26 @@ struct OTIOCommandTests {
         #expect(tracks[2]["kind"]?.stringValue == "Audio" && n(tracks[2]["items"]?.arrayValue?.first?["duration"]) == 90)
     }
 
+    /// The later of two overlapping overlay items is drawn on top; the lanes an export splits them into
+    /// are ordered by time, and an import put them back by time: the other one came on top.
+    @Test("overlapping overlay items come back in their track's order, so the same one is on top")
+    func overlappingOverlaysKeepTheirStacking() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        try """
+            {"version": 1, "output": {"size": "160x120", "fps": 10},
+             "tracks": [{"kind": "video", "items": [{"type": "color", "color": "black", "duration": "2s"}]},
+                        {"kind": "overlay", "items": [{"type": "color", "color": "red", "at": "1s", "duration": "1s"},
+                                                      {"type": "color", "color": "blue", "at": "0s", "duration": "2s"}]}]}
+            """.write(to: folder.file("spec.json"), atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["otio", "export", folder.file("spec.json").path, "-o", folder.file("edit.otio").path]).status == 0)
+        #expect(try CLI.run(["otio", "import", folder.file("edit.otio").path, "-o", folder.file("back.json").path]).status == 0)
+        let back = try Timeline(jsonText: String(contentsOf: folder.file("back.json"), encoding: .utf8))
+        let original = try Timeline(jsonText: String(contentsOf: folder.file("spec.json"), encoding: .utf8))
+        #expect(back.tracks[1].items == original.tracks[1].items, "\(back.tracks[1].items)")
+        #expect(try !String(contentsOf: folder.file("back.json"), encoding: .utf8).contains("moviemaker.index"), "the place is not kept")
+    }
+
     @Test("export then import renders byte-identically to the description itself")
     func roundTripRendersTheSame() throws {
         guard CLI.isBuilt, FFTools.available else { return }

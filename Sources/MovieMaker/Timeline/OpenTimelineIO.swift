@@ -24,6 +24,10 @@ import Foundation
 /// within a millionth of an NTSC rate (N × 1000/1001) or of a whole number is read as that exact
 /// fraction, and whole frame counts are read as frames, so a two-hour 23.976 timeline does not drift.
 public enum OpenTimelineIO {
+    /// Where an import keeps, until its tracks are whole, an item's place in the track it was exported
+    /// from (`metadata.moviemaker.index` of a clip in a lane).
+    static let stackingKey = "moviemaker.index"
+
     /// What an import made: the description, and what could not be mapped (kept under metadata).
     public struct Imported: Sendable {
         /// The description.
@@ -252,8 +256,13 @@ public enum OpenTimelineIO {
         for (i, entry) in order {
             let duration = Time.min(entry.duration, Time.max(.zero, movie - entry.start))
             guard duration > .zero else { continue }
-            let clip = try clipJSON(track.items[i], at: path.appending("items").appending(i), kind: track.kind, head: .zero, duration: duration,
+            var clip = try clipJSON(track.items[i], at: path.appending("items").appending(i), kind: track.kind, head: .zero, duration: duration,
                                     composition: composition, rate: rate)
+            // The item's place in its track, which stacks overlapping items (the later on top): lanes
+            // order them by time, so an import puts them back in this order.
+            if case var .object(o) = clip, case var .object(m)? = o["metadata"], case var .object(own)? = m["moviemaker"] {
+                own["index"] = .integer(i); m["moviemaker"] = .object(own); o["metadata"] = .object(m); clip = .object(o)
+            }
             if let lane = lanes.firstIndex(where: { $0.end <= entry.start }) {
                 if entry.start > lanes[lane].end { lanes[lane].children.append(gapJSON(entry.start - lanes[lane].end, rate: rate)) }
                 lanes[lane].children.append(clip)
@@ -401,6 +410,18 @@ extension OpenTimelineIO {
                                            items: items, markers: markers, metadata: trackMetadata)
                 if let exported = trackInfo?["track"].flatMap({ $0.doubleValue }).map({ Int($0) }) { lanesOf[exported] = timeline.tracks.count }
                 timeline.tracks.append(track)
+            }
+            // Items MovieMaker split over lanes go back in their track's order (it stacks them); the
+            // place each recorded is not kept in the description.
+            for t in timeline.tracks.indices {
+                let items = timeline.tracks[t].items
+                let places = items.map { $0.metadata[OpenTimelineIO.stackingKey]?.doubleValue }
+                if places.allSatisfy({ $0 != nil }) {
+                    timeline.tracks[t].items = zip(items, places).enumerated().sorted { a, b in
+                        (a.element.1!, a.offset) < (b.element.1!, b.offset)
+                    }.map(\.element.0)
+                }
+                for i in timeline.tracks[t].items.indices { timeline.tracks[t].items[i].metadata.removeValue(forKey: OpenTimelineIO.stackingKey) }
             }
             timeline.markers = try markers(stack["markers"], at: stackPath.appending("markers"), offset: .zero, speed: .normal)
             return timeline
@@ -610,6 +631,7 @@ extension OpenTimelineIO {
                 if kind == .audio { position = position + duration; return }
             }
             for (key, v) in metadata { item.metadata[key] = v }
+            if let index = info?["index"] { item.metadata[OpenTimelineIO.stackingKey] = index }
             // Untouched since MovieMaker wrote it: the same range it recorded. Then the item is taken back as it was.
             let sameEffects = info?["effects"]?.doubleValue == Double(child["effects"]?.arrayValue?.count ?? 0)
             let sameEnabled = (child["enabled"] == .bool(false)) == (item.enabled == false)
