@@ -68,6 +68,18 @@ struct TranscriptionTests {
         #expect(Double(errors) / Double(reference.count) < 0.9, "\(errors) edits for \(reference.count) words: \(heard.map(\.text))")
     }
 
+    /// A clip played from past the script's first words: the aligner finds "fox" at 0 s and nothing
+    /// before it; the words before were spread over no time and sorted among the found ones.
+    @Test("words before the first one found, with no time before it, share its time: in script order, none overlapping")
+    func wordsBeforeTheFirstFoundShareItsTime() {
+        let script = SpokenScript("The quick brown fox jumps over.")
+        let t = { (a: Int, b: Int) in (start: Time(value: Int64(a), timescale: 100), end: Time(value: Int64(b), timescale: 100)) }
+        let words = script.transcriptWords(chain: script.words, times: [nil, nil, nil, t(0, 14), t(14, 50), t(50, 80)], length: 1)
+        #expect(words.map(\.text) == ["The", "quick", "brown", "fox", "jumps", "over."])
+        #expect(zip(words, words.dropFirst()).allSatisfy { $0.end <= $1.start && $0.start < $1.start }, "\(words.map { ($0.text, $0.start.seconds, $0.end.seconds) })")
+        #expect(words[3].end == Time(value: 14, timescale: 100) && words[0].start == .zero)
+    }
+
     @Test("a sound without an end, or a text without words, is a typed error naming it")
     func errors() throws {
         do { _ = try Transcript(aligning: "Hello.", to: ProceduralSound(duration: nil) { _, _ in }); Issue.record("an endless sound was accepted") } catch {

@@ -222,6 +222,12 @@ struct SpokenScript {
                 result += Transcript.spread(texts, from: before, to: after)
             } else if let previous = result.popLast() {
                 result += Transcript.spread([previous.text] + texts, from: previous.start, to: previous.end)
+            } else if j < shown.count, let next = shown[j].time {
+                // The sound starts on a later word (a clip played from past the script's first words): the
+                // words before it share its time, so they stay in order and none overlaps another.
+                result += Transcript.spread(texts + [shown[j].text], from: next.start, to: Time.max(next.end, next.start))
+                i = j + 1
+                continue
             } else {
                 result += Transcript.spread(texts, from: .zero, to: Time.max(after, Time(value: 1, timescale: 100)))
             }
