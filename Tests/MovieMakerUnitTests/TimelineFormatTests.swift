@@ -335,6 +335,13 @@ import MovieMakerTestSupport
             #expect(error.message.hasSuffix("got [2, 1]"), "\(error)")
         }
         #expect(JSONValue.array((1...5).map { .number("\($0)") }).shortDescription == "an array of 5")
+        // A generator's misspelt parameter is suggested too, at its path.
+        do {
+            _ = try Timeline(jsonText: #"{"version": 1, "tracks": [{"kind": "video", "items": [{"type": "generator", "name": "confetti", "params": {"cuont": 50}, "duration": "1s"}]}]}"#).composition()
+            Issue.record("accepted the parameter cuont")
+        } catch {
+            #expect(error.location?.jsonPath == "tracks[0].items[0].params.cuont" && error.message.contains("did you mean \"count\""), "\(error)")
+        }
         // Another form of a key (`rotate`), and a misspelt value (`horisontal`), are suggested too.
         for (transform, words) in [(#"{"rotate": 10}"#, "did you mean \"rotation\""), (#"{"flip": "horisontal"}"#, "did you mean \"horizontal\"")] {
             do {

@@ -89,8 +89,9 @@ public final class GeneratorRegistry: Sendable {
             throw .invalidDescription(path.appending("name"), message)
         }
         for key in JSONValue.sortedKeys(params) where !entry.parameters.contains(key) {
+            let near = SpecObject.nearest(key, in: entry.parameters).map { " (did you mean \"\($0)\"?)" } ?? ""
             throw .invalidDescription(path.appending("params").appending(key),
-                                      "the generator \"\(name)\" takes no parameter \"\(key)\": it takes \(entry.parameters.isEmpty ? "none" : SpecObject.list(entry.parameters))")
+                                      "the generator \"\(name)\" takes no parameter \"\(key)\"\(near): it takes \(entry.parameters.isEmpty ? "none" : SpecObject.list(entry.parameters))")
         }
         let request = Request(name: name, parameters: GeneratorParameters(values: params, path: path.appending("params")),
                               duration: duration, width: width, height: height, frameRate: rate)
