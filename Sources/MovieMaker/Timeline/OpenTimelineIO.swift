@@ -303,6 +303,9 @@ extension OpenTimelineIO {
         var warnings: [String] = []
         var rate: FrameRate = 24
         var slots: [String: Timeline.Slot] = [:]
+        /// Whether MovieMaker wrote the file (its timeline has our metadata): then marker times come back
+        /// in seconds, as the description's own times are, so a render at another rate keeps them.
+        var writtenByMovieMaker = false
 
         init(otioFolder: URL, specFolder: URL) { self.otioFolder = otioFolder; self.specFolder = specFolder }
 
@@ -348,6 +351,7 @@ extension OpenTimelineIO {
             var timeline = Timeline()
             var metadata = doc["metadata"]?.objectValue ?? [:]
             let info = metadata.removeValue(forKey: "moviemaker")
+            writtenByMovieMaker = info != nil
             timeline.metadata = metadata
             let contextPath = JSONPath().appending("metadata").appending("moviemaker")
             if let slotsValue = info?["slots"] {
@@ -443,7 +447,8 @@ extension OpenTimelineIO {
                 // RED is OpenTimelineIO's default, which an export writes for a marker without a colour:
                 // read back as none, so a description goes out and comes back the same.
                 let color = m["color"]?.stringValue
-                result.append(Timeline.Marker(m["name"]?.stringValue ?? "", at: value(at), duration: r.duration > .zero ? value(r.duration) : nil,
+                let written = { (t: Time) -> Timeline.TimeValue in self.writtenByMovieMaker ? .seconds(t) : self.value(t) }
+                result.append(Timeline.Marker(m["name"]?.stringValue ?? "", at: written(at), duration: r.duration > .zero ? written(r.duration) : nil,
                                               color: color == "RED" ? nil : color, comment: comment?.isEmpty == true ? nil : comment))
             }
             return result
@@ -682,7 +687,7 @@ extension OpenTimelineIO {
                 }
                 let duration = piece.duration + head + after
                 // Markers were read relative to the trimmed range; the item starts `head` earlier.
-                if head > .zero { item.markers = item.markers.map { var m = $0; m.at = value(m.at.time(at: rate) + head); return m } }
+                if head > .zero { item.markers = item.markers.map { var m = $0; m.at = writtenByMovieMaker ? .seconds(m.at.time(at: rate) + head) : value(m.at.time(at: rate) + head); return m } }
                 if let t = transitions[i] {
                     let overlap = t.inOffset + t.outOffset
                     item.transition = overlap > .zero ? Timeline.TransitionSpec(t.name, duration: value(overlap), easing: t.easing) : nil
