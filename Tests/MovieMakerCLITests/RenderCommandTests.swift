@@ -351,6 +351,8 @@ struct RenderCommandTests {
             e("speed too high", item1 + ["speed"], .integer(10), at: "tracks[0].items[1].speed", "must be a speed from 0.25 to 4, got 10"),
             e("speed zero", item1 + ["speed"], .integer(0), at: "tracks[0].items[1].speed", "must be a speed from 0.25 to 4"),
             e("odd frame size", ["output", "size"], .string("321x240"), at: "output.size", "must be even"),
+            e("zero frame size", ["output", "size"], .string("0x0"), at: "output.size", "each side must be from 16 to 8192 pixels"),
+            e("frame side over 8192", ["output", "size"], .string("8194x240"), at: "output.size", "each side must be from 16 to 8192 pixels"),
             e("zero fps", ["output", "fps"], .integer(0), at: "output.fps", "frames per second from 1 to 240"),
             e("crf out of range", ["output", "encoder", "crf"], .integer(70), at: "output.encoder.crf", "must be from 0 to 51"),
             e("music on a video track", item2, .object(["type": .string("music"), "source": .object(["file": .string("song.wav")])]),

@@ -8,6 +8,9 @@ import Foundation
 
 /// Every shape of the description file, version 1.
 enum TimelineShapes {
+    /// An even number from 16 to 8192, a frame side the reader takes, as a regular expression.
+    static let evenSide = "(1[68]|[2-9][02468]|[1-9][0-9][02468]|[1-7][0-9]{2}[02468]|80[0-9][02468]|81[0-8][02468]|819[02])"
+
     // Times: a number of seconds or a string with a unit. The patterns refuse what the reader refuses
     // (a sign, a missing unit); the reader also refuses times over 24 hours, which a pattern cannot say.
     static let timePattern = #"^\s*(([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?(/([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)?\s*(s|ms)|[0-9]+\s*f|[0-9]+h([0-9]+m)?(([0-9]+(\.[0-9]*)?|\.[0-9]+)s)?|[0-9]+m(([0-9]+(\.[0-9]*)?|\.[0-9]+)s)?)\s*$"#
@@ -103,7 +106,7 @@ enum TimelineShapes {
 
     static let output = SpecShape(name: "output", doc: "The movie's settings; every field may be left out.", fields: [
         // Any case, as the reader takes it ("320X240", "4K", "1080P"); the names also listed for completion.
-        SpecField("size", Schema.anyOf([Schema.string(pattern: #"^[0-9]*[02468][xX×][0-9]*[02468]$"#),
+        SpecField("size", Schema.anyOf([Schema.string(pattern: "^" + evenSide + "[xX×]" + evenSide + "$"),
                                         Schema.enumeration(Timeline.FrameSize.named.map(\.name)),
                                         Schema.string(pattern: "^(" + Timeline.FrameSize.named.map { Self.anyCase($0.name) }.joined(separator: "|") + ")$")]),
                   "Frame size, WIDTHxHEIGHT in pixels, both even, 16…8192, or a name: \(Timeline.FrameSize.named.map(\.name).joined(separator: ", ")) (default 1920x1080)."),
