@@ -166,7 +166,7 @@ struct VideoLeafSmokeTests {
         let damaged = url.deletingLastPathComponent().appendingPathComponent("gop15-damaged-keyframe.mp4")
         try data.write(to: damaged)
         let file = try VideoFile(url: damaged)
-        let clip = try Clip.video(file)
+        let clip = Clip.video(file)
         let all = try clip.renderFrames(width: 320, height: 240, rate: file.frameRate, drawingThreads: 1)
         #expect(all.count == 60)
         for first in [20, 30, 31, 36, 44, 45] {
