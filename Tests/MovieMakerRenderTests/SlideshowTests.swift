@@ -89,6 +89,46 @@ struct SlideshowTests {
         #expect(px.rgba(x: 80, y: 60).blue > 240)
     }
 
+    @Test("totalDuration is the clip's duration, also when photos are shorter than the transition")
+    func totalDurationMatchesTheClip() throws {
+        let folder = try TemporaryFolder()
+        let urls = try [Color.red, .green, .blue, .white].enumerated().map { try TestPhotos.photo($0.element, "p\($0.offset).png", in: folder) }
+        var show = Slideshow(photos: urls.map { Slideshow.Photo(url: $0) })
+        show.kenBurns = .off
+        for (photo, transition) in [(Time(2), Time(1)), (Time(value: 1, timescale: 2), Time(1)), (Time(value: 1, timescale: 4), Time(2))] {
+            show.duration = photo
+            show.transition = .crossfade(duration: transition)
+            show.intro = TitleCard("Intro", duration: 1)
+            let clip = try show.clip(width: 160, height: 120)
+            #expect(show.totalDuration == clip.duration, "\(photo) s photos, \(transition) s transition: \(show.totalDuration) vs \(clip.duration)")
+        }
+        show.duration = Time(value: 1, timescale: 4)
+        show.transition = .crossfade(duration: 2)
+        #expect(show.totalDuration != show.duration * 4 + 1, "the short photos' transitions shrink, so the film is not the plain sum: \(show.totalDuration)")
+    }
+
+    @Test("a slideshow or title card whose duration is not above zero throws, naming it")
+    func nonPositiveDurationsThrow() throws {
+        let folder = try TemporaryFolder()
+        let url = try TestPhotos.photo(.red, "beach.png", in: folder)
+        var show = Slideshow(photos: [Slideshow.Photo(url: url)])
+        show.duration = -1
+        #expect { try show.clip(width: 160, height: 120) } throws: { error in
+            guard let e = error as? MovieMakerError else { return false }
+            return e.code == .invalidSetting && e.message.contains("-1 s for each photo")
+        }
+        show.duration = 2
+        show.photos[0].duration = 0
+        #expect { try show.clip(width: 160, height: 120) } throws: { error in
+            guard let e = error as? MovieMakerError else { return false }
+            return e.code == .invalidSetting && e.message.contains("photo 1, beach.png")
+        }
+        #expect { try TitleCard("Hello", duration: -2).clip(width: 160, height: 120) } throws: { error in
+            guard let e = error as? MovieMakerError else { return false }
+            return e.code == .invalidSetting && e.message.contains("-2 s for the title card \"Hello\"")
+        }
+    }
+
     @Test func eachPhotoIsOnScreenInItsSlotAndTransitionsBlendNeighbours() throws {
         let folder = try TemporaryFolder()
         let colors: [Color] = [.red, .green, .blue]

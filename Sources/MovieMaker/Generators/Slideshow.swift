@@ -190,12 +190,23 @@ public struct Slideshow: Sendable, Equatable {
     }
 
     /// How long the film lasts: every photo's time (its own `duration` or the show's) plus the intro's
-    /// and outro's. Transitions overlap neighbours without shortening the film.
+    /// and outro's. Transitions overlap neighbours without shortening the film, except where a part is
+    /// shorter than the transition: the transitions into and out of it then share its time, as in the
+    /// rendered film (`clip(width:height:)` lasts exactly this long).
     public var totalDuration: Time {
-        var total = photos.reduce(Time.zero) { $0 + ($1.duration ?? duration) }
-        if let intro { total = total + intro.duration }
-        if let outro { total = total + outro.duration }
-        return total
+        let shown = partTimes
+        let sum = shown.reduce(Time.zero, +)
+        guard let transition, shown.contains(where: { $0 < transition.duration }), shown.allSatisfy({ $0 > .zero }) else { return sum }
+        // The same track the show becomes, with empty parts: its transitions shrink where they must.
+        let parts = shown.enumerated().map { i, t in
+            Clip(duration: t + (i < shown.count - 1 ? transition.duration : .zero)) { _, _ in }
+        }
+        return Clip.sequence(parts, transition: transition).duration
+    }
+
+    /// How long each part is on screen before transitions: the intro, each photo, the outro.
+    var partTimes: [Time] {
+        (intro.map { [$0.duration] } ?? []) + photos.map { $0.duration ?? duration } + (outro.map { [$0.duration] } ?? [])
     }
 
     /// `t` in seconds with at most three decimals, for messages: `0.5`, `0.033`, `6`.
@@ -479,6 +490,14 @@ extension Clip.SlideshowLeaf {
             throw .noPhotos(source: "the slideshow", reason: "its photo list is empty")
         }
         guard width > 0, height > 0 else { throw .invalidSize(width: width, height: height) }
+        if show.duration <= .zero {
+            throw .invalidSetting(.duration, value: "\(Slideshow.seconds(show.duration)) s for each photo of the slideshow",
+                                  expected: "a time above 0, e.g. 3")
+        }
+        if let (index, photo) = show.photos.enumerated().first(where: { ($0.element.duration ?? 1) <= .zero }) {
+            throw .invalidSetting(.duration, value: "\(Slideshow.seconds(photo.duration ?? .zero)) s for photo \(index + 1), \(photo.url.lastPathComponent)",
+                                  expected: "a time above 0, e.g. 3, or nil for the show's duration")
+        }
         let frame = Size(width: Double(width), height: Double(height))
         // Each photo decoded large enough for its closest Ken Burns view, so zooming in never enlarges
         // pixels: the show's zoom, or the photo's own closer view (its kenBurnsStart/End) up to 4× (a
