@@ -44,7 +44,8 @@ import MovieMakerTestSupport
         let movie = try MovieMaker(url: url, width: 321, height: 241, fps: 30, settings: EncoderSettings(oddSizePolicy: .pad))
         #expect(movie.currentPixels().width == 321)
         try movie.addFrames(count: 3) { ctx, _ in ctx.setFill(.white); ctx.fillRect(ctx.bounds) }
-        try movie.finish()
+        let summary = try movie.finish()
+        #expect(summary.width == 322 && summary.height == 242, "the summary gives the encoded size: \(summary.width)×\(summary.height)")
         let frames = try decodeAll(url)
         #expect(frames.count == 3)
         let p = try #require(frames.last).pixels

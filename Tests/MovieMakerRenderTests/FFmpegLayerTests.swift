@@ -197,6 +197,21 @@ struct FFmpegLayerTests {
         }
     }
 
+    @Test("Text saved with a picture's extension is a typed error, not a 0×0 stream")
+    func textWithAPictureExtensionIsRefused() throws {
+        let folder = try TemporaryFolder()
+        for name in ["notes.jpg", "notes.png"] {
+            let url = folder.file(name)
+            try "hello world\nthese are notes, not a picture\n".write(to: url, atomically: true, encoding: .utf8)
+            #expect {
+                _ = try MovieReader(url: url)
+            } throws: { error in
+                guard let error = error as? MovieMakerError, error.code == .movieUnreadable else { return false }
+                return error.location?.file == url.path && (error.reason ?? "").contains("no picture size")
+            }
+        }
+    }
+
     @Test("A recorded clip damaged in the middle still renders whole: the damaged packets are skipped, the frames before them are its own")
     func damagedClipRendersWhole() throws {
         let (folder, url) = try Self.render("whole.mp4", frames: 60)

@@ -91,9 +91,10 @@ public final class MovieMaker {
 
     /// Creates a movie at `url` of `width`×`height` pixels at `fps` frames per second.
     ///
-    /// Throws if the size or rate is invalid, the folder is missing or not writable, the extension is
-    /// not `.mp4`, `.m4v`, `.mov`, `.mkv` or `.webm`, `settings.transparency` is asked of `.mp4`, or the
-    /// encoder is missing.
+    /// Throws if the size or rate is invalid, the folder is missing or not writable, `url` is a device,
+    /// pipe or socket, the extension names no `Container` (`.mp4`, `.m4v`, `.mov`, `.mkv`, `.webm`, or the
+    /// animated images `.gif`, `.apng`, `.webp`), `settings.transparency` is asked of `.mp4`, or the
+    /// encoder is missing. (HLS and PNG sequences, which are folders, have their own initialisers.)
     ///
     /// `audioSettings`: nil (the default) gives a movie without a sound track until the first
     /// `addAudio`, which then creates one with `AudioSettings()` and must come before the first frame.
@@ -299,7 +300,7 @@ public final class MovieMaker {
             return MovieSummary(url: url, width: fit.width, height: fit.height, frameCount: (frameCount + step - 1) / step, frameRate: fit.frameRate,
                                 duration: frameRate.time(ofFrame: frameCount), fileSize: size, renderSeconds: seconds, statistics: output.statistics, fit: fit)
         }
-        return MovieSummary(url: url, width: width, height: height, frameCount: frameCount, frameRate: frameRate,
+        return MovieSummary(url: url, width: encodedWidth, height: encodedHeight, frameCount: frameCount, frameRate: frameRate,
                             duration: frameRate.time(ofFrame: frameCount), fileSize: size,
                             renderSeconds: seconds, statistics: output.statistics)
     }

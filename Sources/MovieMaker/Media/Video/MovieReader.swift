@@ -52,6 +52,12 @@ public final class MovieReader {
         borrowedStream = demuxer.borrowedStream(index)
         let par = borrowedStream.pointee.codecpar.pointee
         func name(_ s: UnsafePointer<CChar>?) -> String { s.map { String(cString: $0) } ?? "unknown" }
+        // A file that is not a picture but carries a picture's extension (text saved as .jpg) opens as
+        // an image stream whose size probing never found: refuse it here rather than as 0×0 frames.
+        guard par.width > 0, par.height > 0 else {
+            throw .movieUnreadable(path: url.path, reason: "its \(name(avcodec_get_name(par.codec_id))) stream has no picture size "
+                                   + "(\(par.width)×\(par.height)): the file is not a movie or picture FFmpeg can decode")
+        }
         let fr = borrowedStream.pointee.avg_frame_rate
         let pixelFormat = AVPixelFormat(rawValue: par.format)
         let alphaTag = av_dict_get(borrowedStream.pointee.metadata, "alpha_mode", nil, 0).map { String(cString: $0.pointee.value) == "1" } ?? false
