@@ -20,7 +20,7 @@ struct HardeningTests {
         #expect(folder.contents == ["piped.mp4"], "\(folder.contents)")
     }
 
-    @Test("a script that calls exit() without finish() leaves no partial file")
+    @Test("a script that calls exit() without finish() leaves no partial file, and is told which movie was not written")
     func exitWithoutFinishLeavesNothing() throws {
         guard CLI.isBuilt else { return }
         let folder = try TemporaryFolder()
@@ -39,6 +39,8 @@ struct HardeningTests {
         let r = try CLI.run(["run", script.path, "--", movies.appendingPathComponent("never.mp4").path])
         #expect(r.stdout.contains("quitting") && r.status == 3, "\(r.status) \(r.stdout) \(r.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: movies.path) == [], "left behind")
+        #expect(r.stderr.contains("\(movies.appendingPathComponent("never.mp4").path) was not written") && r.stderr.contains("finish()"),
+                "the forgotten finish() is named: \(r.stderr)")
     }
 
     @Test("durations of 1e9, 1e13 and 1e308 s are usage errors naming the limit, not a trap or a month-long render")

@@ -108,7 +108,7 @@ package struct MovieDestination {
             partial = PartialFiles.url(beside: url, stem: url.deletingPathExtension().lastPathComponent, extension: url.pathExtension)
             encoderPath = partial.path
         }
-        PartialFiles.register(partial)
+        PartialFiles.register(partial, movie: url)
         return (partial, encoderPath)
     }
 

@@ -180,22 +180,28 @@ package enum PartialFiles {
 
     /// Partial files this process is writing now, so that an emergency exit can remove them, each with
     /// its slot in the signal handler's table (-1: none).
-    private static let open = Mutex<[String: Int32]>([:])
+    private static let open = Mutex<[String: (slot: Int32, movie: String?)]>([:])
 
-    /// Records that `url` is being written (until `unregister`). The first call installs an exit
-    /// handler: a program that calls `exit()` (or returns from `main`) with a movie not finished leaves
-    /// no partial file behind. (A crash or SIGKILL runs no handler; the next render in the folder
-    /// removes what it left: `removeStale`.)
-    static func register(_ url: URL) {
+    /// Records that `url` is being written (until `unregister`); `movie` is the destination it becomes
+    /// when it is a movie's. The first call installs an exit handler: a program that calls `exit()` (or
+    /// returns from `main`) with a movie not finished leaves no partial file behind, and is told which
+    /// movie was not written (a script that forgot `finish()` would otherwise end in silence). (A crash
+    /// or SIGKILL runs no handler; the next render in the folder removes what it left: `removeStale`.)
+    static func register(_ url: URL, movie: URL? = nil) {
         _ = exitHandlerInstalled
         let slot = signalCleanupInstalled ? mm_partial_add(url.path) : -1
-        let previous = open.withLock { $0.updateValue(slot, forKey: url.path) }
-        if let previous { mm_partial_remove(previous) }
+        let previous = open.withLock { $0.updateValue((slot, movie?.path), forKey: url.path) }
+        if let previous { mm_partial_remove(previous.slot) }
     }
 
     /// Installs the exit handler once (a `static let` is initialised exactly once, thread-safely).
     private static let exitHandlerInstalled: Bool = {
-        atexit { _ = PartialFiles.removeAllOpen() }
+        atexit {
+            for movie in PartialFiles.removeAllOpen().movies.sorted() {
+                LibraryWarnings.warn("\(movie) was not written: the program ended before the movie's finish() "
+                                     + "(call finish() after the last frame; its partial file was removed)")
+            }
+        }
         return true
     }()
     /// The environment variable that asks the library to remove its partial files when the process is
@@ -220,14 +226,16 @@ package enum PartialFiles {
 
     /// Records that `url` was renamed into place or deleted.
     static func unregister(_ url: URL) {
-        if let slot = open.withLock({ $0.removeValue(forKey: url.path) }) { mm_partial_remove(slot) }
+        if let entry = open.withLock({ $0.removeValue(forKey: url.path) }) { mm_partial_remove(entry.slot) }
     }
     /// Deletes every partial file this process is writing (for a process about to exit without
-    /// finishing its renders, e.g. on a second interrupt). Returns how many were removed.
+    /// finishing its renders, e.g. on a second interrupt). Returns how many were removed, and the
+    /// movies among them (their destinations' paths).
     @discardableResult
-    static func removeAllOpen() -> Int {
+    static func removeAllOpen() -> (count: Int, movies: [String]) {
         let paths = open.withLock { table in defer { table.removeAll() }; return table }
-        for slot in paths.values { mm_partial_remove(slot) }
-        return paths.keys.filter { (try? FileManager.default.removeItem(atPath: $0)) != nil }.count
+        for entry in paths.values { mm_partial_remove(entry.slot) }
+        let removed = paths.filter { (try? FileManager.default.removeItem(atPath: $0.key)) != nil }
+        return (removed.count, removed.compactMap(\.value.movie))
     }
 }

@@ -14,7 +14,7 @@ package enum RenderCleanup {
     /// from a raw C signal handler (it allocates and takes a lock): call it from a dispatch source's
     /// handler or an ordinary thread. A render still running afterwards fails at its next write.
     @discardableResult
-    package static func removeOpenPartialFiles() -> Int { PartialFiles.removeAllOpen() }
+    package static func removeOpenPartialFiles() -> Int { PartialFiles.removeAllOpen().count }
 
     /// A new hidden file beside `destination` to write before renaming it into place, named like
     /// MovieMaker's own partial files (`.<name>.partial-<pid>-<host>-<random>.<extension>`): if this
