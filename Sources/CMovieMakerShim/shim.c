@@ -143,8 +143,16 @@ static void mm_partial_remove_path(const char *path) {
 
 static void mm_partial_signal_handler(int signal_number) {
     int saved = errno;
+    int removed = 0;
     for (int i = 0; i < MM_PARTIAL_SLOTS; i++) {
-        if (atomic_load(&mm_partial_state[i]) == 2) mm_partial_remove_path(mm_partial_paths[i]);
+        if (atomic_load(&mm_partial_state[i]) == 2) { mm_partial_remove_path(mm_partial_paths[i]); removed++; }
+    }
+    // One line, so a script stopped with Ctrl-C does not end in silence (the shell prints nothing for
+    // SIGINT). Not on SIGPIPE: standard error may be the very pipe that closed.
+    if (removed > 0 && signal_number != SIGPIPE) {
+        static const char message[] = "MovieMaker: stopped by a signal before finish(): the unfinished movie was removed, nothing was written\n";
+        ssize_t ignored = write(STDERR_FILENO, message, sizeof message - 1);
+        (void)ignored;
     }
     struct sigaction standard;
     memset(&standard, 0, sizeof standard);

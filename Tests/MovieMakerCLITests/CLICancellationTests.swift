@@ -404,5 +404,9 @@ struct CLICancellationTests {
         #expect(outcome.exitedAt - sent < Self.stopLimit)
         let left = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
         #expect(left.isEmpty, "left behind after \(signal): \(left)")
+        if signal != SIGPIPE {
+            #expect(outcome.stderr.contains("stopped by a signal before finish(): the unfinished movie was removed"),
+                    "the stop is said, not silent: \(outcome.stderr)")
+        }
     }
 }
