@@ -568,6 +568,9 @@ struct CodecOptionTests {
         #expect(!FileManager.default.fileExists(atPath: folder.file("x.mov").path))
         let wrongBox = try CLI.run(["render", spec.path, "-o", folder.file("x.webm").path, "--codec", "hevc"])
         #expect(wrongBox.status != 0 && wrongBox.stderr.contains("hevc") && wrongBox.stderr.contains("vp9, av1"), "\(wrongBox.stderr)")
+        let proResInMP4 = try CLI.run(["render", spec.path, "-o", folder.file("x.mp4").path, "--codec", "prores"])
+        #expect(proResInMP4.status != 0 && proResInMP4.stderr.contains("proRes4444 (prores) in .mp4")
+                && proResInMP4.stderr.contains("a .mov/.mkv file for proRes4444 (prores)"), "the option's own name is in the message: \(proResInMP4.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("x.mp4").path) && !FileManager.default.fileExists(atPath: folder.file("x.webm").path))
     }
 }

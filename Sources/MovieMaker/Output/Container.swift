@@ -86,12 +86,12 @@ public enum Container: String, Sendable, CaseIterable {
             let holders = [Container.mp4, .mov, .mkv, .webm].filter { $0.videoCodecs.contains(requested) }.map { ".\($0.rawValue)" }
             // An HLS stream is a folder: it has no extension to name.
             let box = self == .hls ? "an HLS stream" : ".\(ext)"
-            throw .invalidSetting(.videoCodec, value: "\(requested.rawValue) in \(box)",
-                                  expected: "one of the codecs \(box) holds (\(videoCodecs.map(\.rawValue).joined(separator: ", ")))" + (holders.isEmpty ? "" : ", or a \(holders.joined(separator: "/")) file for \(requested.rawValue)"))
+            throw .invalidSetting(.videoCodec, value: "\(requested.messageName) in \(box)",
+                                  expected: "one of the codecs \(box) holds (\(videoCodecs.map(\.messageName).joined(separator: ", ")))" + (holders.isEmpty ? "" : ", or a \(holders.joined(separator: "/")) file for \(requested.messageName)"))
         }
         if transparency && !requested.holdsAlpha {
-            throw .invalidSetting(.videoCodec, value: requested.rawValue,
-                                  expected: "a codec with an alpha channel for transparency: proRes4444 (.mov), vp9 (.webm, .mkv) or a PNG sequence")
+            throw .invalidSetting(.videoCodec, value: requested.messageName,
+                                  expected: "a codec with an alpha channel for transparency: proRes4444 (prores, .mov), vp9 (.webm, .mkv) or a PNG sequence")
         }
         return requested
     }

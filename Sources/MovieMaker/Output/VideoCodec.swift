@@ -99,6 +99,10 @@ extension VideoCodec {
     package static let aliases: [String: VideoCodec] = ["h265": .hevc, "x265": .hevc, "x264": .h264, "avc": .h264, "prores": .proRes4444,
                                                         "prores4444": .proRes4444, "svt-av1": .av1]
 
+    /// The codec as messages name it: its case name, with the CLI's shorter name beside it where they
+    /// differ (`proRes4444 (prores)`), so both a description's author and a `--codec` user recognise it.
+    package var messageName: String { self == .proRes4444 ? "proRes4444 (prores)" : rawValue }
+
     /// The codec `text` names: a case name or an alias, in any case; nil for anything else.
     package static func named(_ text: String) -> VideoCodec? {
         let lowered = text.lowercased()
