@@ -435,7 +435,7 @@ struct RenderCommand: ParsableCommand {
                     try composition.checkMovie(at: OutputOptions.destinationURL(output))
                 }
             } else if let hls {
-                try composition.checkMovie(at: OutputOptions.destinationURL(hls), hls: true)
+                try composition.checkMovie(at: OutputOptions.destinationURL(hls), hls: true, segmentDuration: segment ?? 4)
             }
             Terminal.printLine("\(description.spec): valid")
             Terminal.printLine(composition.planDescription(warnings: false))

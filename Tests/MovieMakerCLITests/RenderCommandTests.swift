@@ -563,6 +563,11 @@ struct CodecOptionTests {
         #expect(tenBitH264.status == 64 && tenBitH264.stderr.contains("--codec hevc"), "\(tenBitH264.stderr)")
         let hlsVP9 = try CLI.run(["render", spec.path, "--hls", folder.file("stream-vp9").path, "--codec", "vp9"])
         #expect(hlsVP9.status != 0 && hlsVP9.stderr.contains("vp9 in an HLS stream: expected one of the codecs an HLS stream holds (h264, hevc)"), "\(hlsVP9.stderr)")
+        for extra in [["--check"], []] {
+            let tinySegment = try CLI.run(["render", spec.path, "--hls", folder.file("stream-tiny").path, "--segment", "10ms"] + extra)
+            #expect(tinySegment.status != 0 && tinySegment.stderr.contains("invalid segment duration 0.01 s: expected at least one frame"),
+                    "\(extra) answers as the render does: \(tinySegment.stderr)")
+        }
         let proResCRF = try CLI.run(["render", spec.path, "-o", folder.file("x.mov").path, "--codec", "prores", "--crf", "20"])
         #expect(proResCRF.status == 64 && proResCRF.stderr.contains("--crf 20 does not apply to --codec prores"), "\(proResCRF.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("x.mov").path))

@@ -176,8 +176,9 @@ public struct TimelineComposition: Sendable {
 
     /// Checks, opening nothing, what `makeMovie(at:)` (or, with `hls`, `makeMovie(hlsIn:…)`) would refuse
     /// about `url`: its container, the codec it and the settings choose, the CRF and bit depth for that
-    /// codec. `render --check` answers as the render would.
-    package func checkMovie(at url: URL, hls: Bool = false) throws(MovieMakerError) {
+    /// codec, and with `hls` the segment length `segmentDuration`. `render --check` answers as the render would.
+    package func checkMovie(at url: URL, hls: Bool = false, segmentDuration: Time = 4) throws(MovieMakerError) {
+        if hls { _ = try MovieMaker.segmentFrames(segmentDuration, rate: frameRate) }
         let holdsSound = hls || (Container(fileExtension: url.pathExtension).map { (try? $0.audioCodec()) != nil } ?? true)
         _ = try MovieMaker.checkedFormat(url: url, isPNGSequence: false, width: width, height: height, fps: frameRate, settings: encoderSettings,
                                          audioSettings: holdsSound ? audioSettings : nil, hls: hls)
