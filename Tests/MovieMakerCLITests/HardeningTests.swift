@@ -31,6 +31,9 @@ struct HardeningTests {
             let url = URL(fileURLWithPath: CommandLine.arguments[1])
             let movie = try MovieMaker(url: url, width: 160, height: 120, fps: 30)
             try movie.addFrames(count: 20) { ctx, frame in ctx.clear(.white) }
+            // An animated image spools its frames: its file is only created by finish().
+            let gif = try MovieMaker(url: url.deletingPathExtension().appendingPathExtension("gif"), width: 160, height: 120, fps: 10)
+            try gif.addFrames(count: 5) { ctx, frame in ctx.clear(.white) }
             print("quitting")
             exit(3)
             """.write(to: script, atomically: true, encoding: .utf8)
@@ -39,8 +42,10 @@ struct HardeningTests {
         let r = try CLI.run(["run", script.path, "--", movies.appendingPathComponent("never.mp4").path])
         #expect(r.stdout.contains("quitting") && r.status == 3, "\(r.status) \(r.stdout) \(r.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: movies.path) == [], "left behind")
-        #expect(r.stderr.contains("\(movies.appendingPathComponent("never.mp4").path) was not written") && r.stderr.contains("finish()"),
-                "the forgotten finish() is named: \(r.stderr)")
+        for name in ["never.mp4", "never.gif"] {
+            #expect(r.stderr.contains("\(movies.appendingPathComponent(name).path) was not written") && r.stderr.contains("finish()"),
+                    "the forgotten finish() is named: \(r.stderr)")
+        }
     }
 
     @Test("durations of 1e9, 1e13 and 1e308 s are usage errors naming the limit, not a trap or a month-long render")

@@ -135,6 +135,24 @@ import MovieMakerTestSupport
         #expect(stat(pipe.path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "still a pipe")
     }
 
+    @Test("a still or sound file written through a link to a named pipe is refused, and the pipe stays a pipe")
+    func filesWrittenWholeRefuseAPipe() throws {
+        let dir = try TemporaryFolder()
+        let pipe = dir.file("pipe"), still = dir.file("still.png"), sound = dir.file("tone.wav")
+        #expect(mkfifo(pipe.path, 0o600) == 0)
+        try FileManager.default.createSymbolicLink(at: still, withDestinationURL: pipe)
+        try FileManager.default.createSymbolicLink(at: sound, withDestinationURL: pipe)
+        let refused = { (error: any Error) -> Bool in
+            guard let e = error as? MovieMakerError, e.code == .destinationNotWritable else { return false }
+            return e.message.contains("a named pipe has that name")
+        }
+        #expect { try Clip.color(.red, duration: 1).writeStill(at: 0, width: 32, height: 32, to: still) } throws: { refused($0) }
+        #expect { try ProceduralSound.tone(frequency: 440, amplitude: 0.1, duration: 0.1).writeWAV(to: sound) } throws: { refused($0) }
+        var info = stat()
+        #expect(stat(pipe.path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "still a pipe")
+        #expect(dir.contents.sorted() == ["pipe", "still.png", "tone.wav"], "no partial file left: \(dir.contents)")
+    }
+
     @Test(arguments: ["avi", "tiff", "", "MP5"])
     func rejectsUnknownExtensions(ext: String) throws {
         let dir = try TemporaryFolder()

@@ -33,46 +33,45 @@ extension AudioSource {
             throw MovieMakerError.invalidSetting(.wavLength, value: "\(length) (\(dataBytes) bytes of samples)",
                                                  expected: "at most 4 GB of samples, the WAV format's limit: write a shorter part")
         }
-        let url = PartialFiles.target(of: url)     // through a symbolic link, which stays
-        let folder = url.deletingLastPathComponent()
+        let folder = PartialFiles.target(of: url).deletingLastPathComponent()     // through a symbolic link, which stays
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
             throw MovieMakerError.destinationFolderMissing(path: folder.path)
         }
-        // Named like every render's partial file, so a later render removes it if this process is killed.
-        let temporary = PartialFiles.url(beside: url, stem: url.lastPathComponent, extension: nil)
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-            throw MovieMakerError.destinationNotWritable(path: folder.path, reason: "cannot create a file there")
-        }
-        do {
-            let reader = try makeReader(format: format)
-            let handle = try FileHandle(forWritingTo: temporary)
-            defer { try? handle.close() }
-            try handle.write(contentsOf: wavHeader(format: format, sampleFormat: sampleFormat, frames: frames))
-            var bytes = [UInt8]()
-            try reader.readInChunks(totalFrames: frames) { chunk, n in
-                let count = n * format.channelCount
-                bytes.removeAll(keepingCapacity: true)
-                bytes.reserveCapacity(count * sampleFormat.bytesPerSample)
-                switch sampleFormat {
-                case .float32:
-                    for i in 0..<count { appendLittleEndian(chunk[i].bitPattern, to: &bytes) }
-                case .int16:
-                    for i in 0..<count {
-                        let v = min(max(chunk[i], -1), 1) * 32767
-                        appendLittleEndian(UInt16(bitPattern: Int16(v.rounded())), to: &bytes)
+        // The library's one atomic write: a partial file beside the destination, registered for the exit
+        // clean-up, renamed into place when complete (and refused when the destination is a device or pipe).
+        try PartialFiles.writeAtomically(to: url, extension: nil) { (temporary) throws(MovieMakerError) in
+            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+                throw .destinationNotWritable(path: folder.path, reason: "cannot create a file there")
+            }
+            do {
+                let reader = try makeReader(format: format)
+                let handle = try FileHandle(forWritingTo: temporary)
+                defer { try? handle.close() }
+                try handle.write(contentsOf: wavHeader(format: format, sampleFormat: sampleFormat, frames: frames))
+                var bytes = [UInt8]()
+                try reader.readInChunks(totalFrames: frames) { chunk, n in
+                    let count = n * format.channelCount
+                    bytes.removeAll(keepingCapacity: true)
+                    bytes.reserveCapacity(count * sampleFormat.bytesPerSample)
+                    switch sampleFormat {
+                    case .float32:
+                        for i in 0..<count { appendLittleEndian(chunk[i].bitPattern, to: &bytes) }
+                    case .int16:
+                        for i in 0..<count {
+                            let v = min(max(chunk[i], -1), 1) * 32767
+                            appendLittleEndian(UInt16(bitPattern: Int16(v.rounded())), to: &bytes)
+                        }
                     }
+                    try handle.write(contentsOf: bytes)
                 }
-                try handle.write(contentsOf: bytes)
+                try handle.synchronize()
+                try handle.close()
+            } catch let error as MovieMakerError {
+                throw error
+            } catch {
+                throw .destinationNotWritable(path: url.path, reason: error.localizedDescription)
             }
-            try handle.synchronize()
-            try handle.close()
-            guard rename(temporary.path, url.path) == 0 else {
-                throw MovieMakerError.destinationNotWritable(path: url.path, reason: String(cString: strerror(errno)))
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
         }
     }
 }

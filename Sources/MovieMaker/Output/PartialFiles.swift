@@ -121,6 +121,10 @@ package enum PartialFiles {
     static func writeAtomically<T>(to link: URL, extension ext: String?,
                                    _ write: (URL) throws(MovieMakerError) -> T) throws(MovieMakerError) -> T {
         let destination = target(of: link)
+        if let kind = MovieDestination.specialFileKind(destination.path) {
+            // The rename would replace a device (a link to /dev/null, as root) or a pipe with a plain file.
+            throw .destinationNotWritable(path: link.path, reason: "\(kind) has that name, which the finished file would replace")
+        }
         removeStale(in: destination.deletingLastPathComponent())
         let temporary = url(beside: destination, stem: destination.deletingPathExtension().lastPathComponent, extension: ext)
         register(temporary)
@@ -199,7 +203,7 @@ package enum PartialFiles {
         atexit {
             for movie in PartialFiles.removeAllOpen().movies.sorted() {
                 LibraryWarnings.warn("\(movie) was not written: the program ended before the movie's finish() "
-                                     + "(call finish() after the last frame; its partial file was removed)")
+                                     + "(call finish() after the last frame)")
             }
         }
         return true
@@ -236,6 +240,7 @@ package enum PartialFiles {
         let paths = open.withLock { table in defer { table.removeAll() }; return table }
         for entry in paths.values { mm_partial_remove(entry.slot) }
         let removed = paths.filter { (try? FileManager.default.removeItem(atPath: $0.key)) != nil }
-        return (removed.count, removed.compactMap(\.value.movie))
+        // Every open movie, removed or not: an animated image's file is only created by finish().
+        return (removed.count, paths.values.compactMap(\.movie))
     }
 }
