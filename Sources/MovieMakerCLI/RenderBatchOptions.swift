@@ -183,6 +183,11 @@ extension RenderCommand {
         }
         let results = try batch.run(cancellation: Interruption.shared.token) { result in
             let count = done.withLock { $0 += 1; return $0 }
+            // Always, as a single render's warnings are (even with --silent): a shortened movie must not
+            // pass a nightly batch unnoticed.
+            for warning in result.warnings {
+                Terminal.writeError("moviemaker: warning: \(rowsFile), \(result.row.label) (\(result.output.path)): \(warning)\n")
+            }
             switch result.outcome {
             case let .failed(error):
                 Terminal.writeError("moviemaker: error: \(rowsFile), \(result.row.label) (\(result.output.path)): \(MovieMakerCommand.message(for: error))\n")

@@ -244,6 +244,23 @@ struct RenderBatchTests {
     }
 
     /// `--check` with `--batch` checks every row as its render would, before any is rendered, and writes nothing.
+    @Test("a row's render warnings are printed with its row, even with --silent, as a single render's are")
+    func rowWarningsArePrinted() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try Self.project()
+        // cutTail does not fill: clip-1 (0.4 s) leaves its 0.8 s item short, which a render warns of.
+        try Self.template.replacingOccurrences(of: #""fit": "loop""#, with: #""fit": "cutTail""#)
+            .write(to: folder.file("cut.json"), atomically: true, encoding: .utf8)
+        try "name,clip\nShort,clip-1.mp4\nLong,clip-0.mp4\n".write(to: folder.file("rows.csv"), atomically: true, encoding: .utf8)
+        let r = try CLI.run(["render", folder.file("cut.json").path, "--batch", folder.file("rows.csv").path,
+                             "--output-pattern", folder.url.path + "/out/{row}.mp4", "--silent", "--jobs", "1"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let warnings = r.stderr.split(separator: "\n").filter { $0.contains("warning:") && $0.contains("shorter than the item") }
+        #expect(warnings.count == 1 && warnings.first?.contains("row 1 (line 2)") == true && warnings.first?.contains("clip-1.mp4") == true,
+                "row 1's short clip is warned of, row 2's is not: \(r.stderr)")
+        #expect(try decodeAll(folder.file("out/1.mp4")).count == 21 && decodeAll(folder.file("out/2.mp4")).count == 21, "both rows rendered")
+    }
+
     @Test func checkFindsEveryRowsMistakesWritingNothing() throws {
         guard CLI.isBuilt else { return }
         let folder = try Self.project()

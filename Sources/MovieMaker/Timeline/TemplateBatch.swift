@@ -60,6 +60,9 @@ public struct TemplateBatch: Sendable {
         public let outcome: Outcome
         /// How long it took, in seconds.
         public let seconds: Double
+        /// What its render did differently from what the row asked, without failing (a clip shorter than
+        /// its item, a blank title): the composition's warnings, one sentence each. Empty when skipped.
+        public let warnings: [String]
     }
 
     /// The template whose slots the rows fill.
@@ -218,11 +221,12 @@ public struct TemplateBatch: Sendable {
                 }
                 guard let index else { return }
                 let started = ContinuousClock.now
-                let outcome = render(rows[index], to: destinations[index], cancellation: cancellation)
+                let (outcome, warnings) = render(rows[index], to: destinations[index], cancellation: cancellation)
                 if case let .failed(error) = outcome, error.code == .cancelled { return }
                 let elapsed = ContinuousClock.now - started
                 let result = Result(row: rows[index], output: destinations[index], outcome: outcome,
-                                    seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                                    seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+                                    warnings: warnings)
                 results.withLock { $0[index] = result }
                 onResult(result)
             }
@@ -279,12 +283,13 @@ public struct TemplateBatch: Sendable {
         return nil
     }
 
-    /// Renders one row to `url`, or skips it when `url` already holds what it would make.
-    private func render(_ row: Row, to url: URL, cancellation: CancellationToken?) -> Outcome {
+    /// Renders one row to `url`, or skips it when `url` already holds what it would make; with the
+    /// composition's warnings when it was rendered.
+    private func render(_ row: Row, to url: URL, cancellation: CancellationToken?) -> (Outcome, [String]) {
         do {
             let composition = try composition(for: row, writing: url)
             if !force, FileManager.default.fileExists(atPath: url.path), RenderIdentity.recorded(in: url) == composition.renderIdentity {
-                return .skipped
+                return (.skipped, [])
             }
             do {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -296,15 +301,15 @@ public struct TemplateBatch: Sendable {
             do {
                 try composition.recordIdentity(in: movie)
                 try composition.render(into: movie)
-                return .rendered(try movie.finish())
+                return (.rendered(try movie.finish()), composition.warnings)
             } catch {
                 movie.cancel()
                 throw error
             }
         } catch let error as MovieMakerError {
-            return .failed(error)
+            return (.failed(error), [])
         } catch {
-            return .failed(.failedEarlier(error))
+            return (.failed(.failedEarlier(error)), [])
         }
     }
 
