@@ -142,9 +142,16 @@ struct StitchCommandTests {
         let gif = folder.file("day.gif")
         let r = try CLI.run(["stitch"] + urls.map(\.path) + ["-o", gif.path, "-q"])
         #expect(r.status == 0, "stderr: \(r.stderr)")
-        let said = r.stderrLines.filter { $0.contains("the clips' sound is left out") }
+        let said = r.stderrLines.filter { $0.contains("the sound is left out") }
         #expect(said.count == 1 && said[0].contains("day.gif is an animated image") && said[0].contains(".mp4"), "\(r.stderr)")
         #expect(try decodeAll(gif).count == 90, "the picture is all there")
+        // A description's sound track (its music) too.
+        try ProceduralSound.tone(frequency: 440, amplitude: 0.2, duration: 1).writeWAV(to: folder.file("tone.wav"))
+        try #"{"version": 1, "output": {"size": "160x120", "fps": 10}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": "1s"}]}, {"kind": "audio", "items": [{"type": "audio", "source": "tone.wav"}]}]}"#
+            .write(to: folder.file("music.json"), atomically: true, encoding: .utf8)
+        let described = try CLI.run(["render", folder.file("music.json").path, "-o", folder.file("music.gif").path, "-q"])
+        #expect(described.status == 0 && described.stderrLines.filter { $0.contains("music.gif is an animated image") && $0.contains("the sound is left out") }.count == 1,
+                "\(described.stderr)")
         // A movie file keeps the sound and says nothing of it.
         let mp4 = try CLI.run(["stitch"] + urls.map(\.path) + ["-o", folder.file("day.mp4").path, "-q"])
         #expect(mp4.status == 0 && !mp4.stderr.contains("left out"), "\(mp4.stderr)")

@@ -86,14 +86,19 @@ extension MovieMaker {
     /// Places the sounds of `clip` that play during `frames` (when `withSound`) at the movie's current
     /// end, in movie time: nothing before the range's start or after its end is heard. A PNG sequence or an animated
     /// image, which have no sound track, show clips without their sound (and say so once).
+    /// Warns, once per movie, that this output (a PNG sequence or an animated image) has no sound track,
+    /// so the sound given to it is left out.
+    func tellSoundLeftOut() {
+        guard !toldSoundLeftOut else { return }
+        toldSoundLeftOut = true
+        let kind = container == .pngSequence ? "a PNG sequence" : "an animated image"
+        LibraryWarnings.warn("\(url.lastPathComponent) is \(kind), which has no sound track: the sound is left out "
+                             + "(write a movie file, .mp4, .mov, .mkv or .webm, to keep it)")
+    }
+
     func placeSounds(of clip: Clip, frames: Range<Int>, withSound: Bool) throws {
         guard audioCodec != nil else {
-            if withSound, !toldSoundLeftOut, !clip.sounds.isEmpty {
-                toldSoundLeftOut = true
-                let kind = container == .pngSequence ? "a PNG sequence" : "an animated image"
-                LibraryWarnings.warn("\(url.lastPathComponent) is \(kind), which has no sound track: the clips' sound is left out "
-                                     + "(write a movie file, .mp4, .mov, .mkv or .webm, to keep it)")
-            }
+            if withSound, !clip.sounds.isEmpty { tellSoundLeftOut() }
             return
         }
         let rangeStart = frameRate.time(ofFrame: frames.lowerBound), rangeEnd = frameRate.time(ofFrame: frames.upperBound)

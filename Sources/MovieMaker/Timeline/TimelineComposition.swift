@@ -206,7 +206,9 @@ public struct TimelineComposition: Sendable {
     /// Adds the composition to `movie`: the sound track first, then every frame of the picture.
     public func render(into movie: MovieMaker) throws {
         if movie.expectedFrameCount == nil { movie.expectedFrameCount = movie.frameCount + frameCount }
-        if let soundtrack, movie.audioCodec != nil { try movie.addAudio(soundtrack) }
+        if let soundtrack {
+            if movie.audioCodec != nil { try movie.addAudio(soundtrack) } else { movie.tellSoundLeftOut() }
+        }
         try movie.add(picture)
     }
 
