@@ -190,6 +190,24 @@ struct StitchCommandTests {
         let start = try #require(toned.samples.firstIndex { abs($0) > 0.02 })
         let (shown, played) = (Double(blue) / 25, Double(start) / Double(toned.rate) + toned.start)
         #expect(abs(played - shown) <= 0.005, "described: the tone starts at \(played) s, the blue picture at \(shown) s (frame \(blue))")
+
+        // A slot's clip shorter than its item, under the fits that do not fill ("cutTail", and
+        // "speedToFit" beyond 4×), likewise.
+        for (fit, duration) in [("cutTail", "2s"), ("speedToFit", "6s")] {
+            let template = folder.file("slot-\(fit).json")
+            try """
+                {"version": 1, "output": {"size": "320x240", "fps": 25}, "slots": {"clip": {"kind": "video", "fit": "\(fit)"}},
+                 "tracks": [{"kind": "video", "items": [{"type": "video", "source": {"slot": "clip"}, "duration": "\(duration)"}, {"type": "video", "source": {"file": "tone.mp4"}}]}]}
+                """.write(to: template, atomically: true, encoding: .utf8)
+            let slotted = folder.file("slot-\(fit).mp4")
+            let t = try CLI.run(["render", template.path, "--slot", "clip=ntsc.mp4", "-o", slotted.path, "-q"], in: folder.url)
+            #expect(t.status == 0, "\(t.stderr)")
+            let blueAt = try #require(try decodeAll(slotted).firstIndex { VideoFixtures.near(VideoFixtures.middle($0.pixels), (0, 0, 255)) })
+            let heard = try decodeAudio(slotted, in: folder)
+            let onset = try #require(heard.samples.firstIndex { abs($0) > 0.02 })
+            let (seen, sounded) = (Double(blueAt) / 25, Double(onset) / Double(heard.rate) + heard.start)
+            #expect(abs(sounded - seen) <= 0.005, "\(fit): the tone starts at \(sounded) s, the blue picture at \(seen) s (frame \(blueAt))")
+        }
     }
 
     @Test("an audio crossfade over half the shortest clip is shortened to half, saying so, so every clip reaches its own level")
