@@ -123,6 +123,13 @@ struct SlideshowTests {
             guard let e = error as? MovieMakerError else { return false }
             return e.code == .invalidSetting && e.message.contains("photo 1, beach.png")
         }
+        show.photos[0].duration = nil
+        show.transition = .crossfade(duration: 0.5)
+        show.intro = TitleCard("Welcome", duration: 0)
+        #expect { try show.clip(width: 160, height: 120) } throws: { error in
+            guard let e = error as? MovieMakerError else { return false }
+            return e.code == .invalidSetting && e.message.contains("0 s for the slideshow's intro card \"Welcome\"")
+        }
         #expect { try TitleCard("Hello", duration: -2).clip(width: 160, height: 120) } throws: { error in
             guard let e = error as? MovieMakerError else { return false }
             return e.code == .invalidSetting && e.message.contains("-2 s for the title card \"Hello\"")

@@ -494,6 +494,11 @@ extension Clip.SlideshowLeaf {
             throw .invalidSetting(.duration, value: "\(Slideshow.seconds(show.duration)) s for each photo of the slideshow",
                                   expected: "a time above 0, e.g. 3")
         }
+        for (name, card) in [("intro", show.intro), ("outro", show.outro)] {
+            guard let card, card.duration <= .zero else { continue }
+            throw .invalidSetting(.duration, value: "\(Slideshow.seconds(card.duration)) s for the slideshow's \(name) card \"\(TitlePlan.excerpt(card.title))\"",
+                                  expected: "a time above 0, e.g. 3")
+        }
         if let (index, photo) = show.photos.enumerated().first(where: { ($0.element.duration ?? 1) <= .zero }) {
             throw .invalidSetting(.duration, value: "\(Slideshow.seconds(photo.duration ?? .zero)) s for photo \(index + 1), \(photo.url.lastPathComponent)",
                                   expected: "a time above 0, e.g. 3, or nil for the show's duration")
