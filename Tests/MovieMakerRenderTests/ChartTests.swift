@@ -141,6 +141,15 @@ struct ChartTests {
         }
         let quoted = try ChartData(csv: "name,a\n\"Lisbon, PT\", 1_200\n", source: "q.csv")
         #expect(quoted.series == [ChartData.Series("Lisbon, PT", values: [1200])])
+        // A semicolon export where the comma is the decimal mark (and the point groups thousands).
+        let european = try ChartData(csv: "name;2019;2020\nLisbon;1,5;1.234,25\nPorto;2;3.5\n", source: "eu.csv")
+        #expect(european.series == [ChartData.Series("Lisbon", values: [1.5, 1234.25]), ChartData.Series("Porto", values: [2, 3.5])])
+        do {
+            _ = try ChartData(csv: "name;a\nx;1,5x\n", source: "eu.csv")
+            Issue.record("1,5x is not a number")
+        } catch {
+            #expect(error.message.contains("\"1,5x\"") && error.message.contains("split at semicolons, a comma: 1234,5"), "\(error.message)")
+        }
         do {
             _ = try Timeline(jsonText: """
             {"version": 1, "output": {"size": "160x120", "fps": 10},

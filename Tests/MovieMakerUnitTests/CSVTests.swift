@@ -19,11 +19,15 @@ struct CSVTests {
         }
     }
 
-    @Test("a spreadsheet's semicolon- or tab-separated export splits at its separator; a comma in the first line keeps commas")
+    @Test("a spreadsheet's semicolon- or tab-separated export splits at its separator; the first line's most frequent separator (the first on a tie) wins")
     func semicolonsAndTabsSeparateWhenTheFirstLineHasNoComma() throws {
         #expect(try CSV.rows("name;price\nAna;\"1,5\"\nBo;2,25\n").map(\.fields) == [["name", "price"], ["Ana", "1,5"], ["Bo", "2,25"]])
         #expect(try CSV.rows("name\tnote\nAna\t\"a; b\"\n").map(\.fields) == [["name", "note"], ["Ana", "a; b"]])
         #expect(try CSV.rows("name,note\nAna,a; b\n").map(\.fields) == [["name", "note"], ["Ana", "a; b"]])
         #expect(try CSV.rows("\"a;b\"\nc\n").map(\.fields) == [["a;b"], ["c"]], "a semicolon inside quotes separates nothing")
+        // A header-less caption sheet from a semicolon export: it quotes semicolons only, not commas.
+        #expect(try CSV.rows("beach.jpg;Lisbon, at dawn\nport.jpg;Porto\n").map(\.fields) == [["beach.jpg", "Lisbon, at dawn"], ["port.jpg", "Porto"]])
+        #expect(try CSV.rows("beach.jpg,Lisbon; at dawn\n").map(\.fields) == [["beach.jpg", "Lisbon; at dawn"]], "a tie goes to the first")
+        #expect(try CSV.rows("a;b;c,d\n").map(\.fields) == [["a", "b", "c,d"]], "the most frequent separates")
     }
 }

@@ -3,8 +3,8 @@ import Foundation
 /// Comma-separated values as RFC 4180 writes them (and spreadsheets export them): fields split at
 /// commas, rows at line breaks (LF, CRLF or CR); a quoted field may hold commas, line breaks and
 /// quotes written twice (`""`). A byte-order mark at the start is skipped. A file whose first line has
-/// no comma but semicolons (what spreadsheets write where the comma is the decimal mark) or tabs is
-/// split at those instead.
+/// more semicolons (what spreadsheets write where the comma is the decimal mark) or tabs than commas is
+/// split at those instead (`separator(of:)`).
 ///
 /// Used by `CaptionSheet` (a slideshow's captions) and `moviemaker title --batch` (one movie per row).
 package enum CSV {
@@ -37,6 +37,13 @@ package enum CSV {
             self.text = text
             self.reason = reason
         }
+    }
+
+    /// The separator `rows(_:)` splits `text` at: comma, semicolon or tab.
+    package static func separator(of text: String) -> Character {
+        var chars = Array(text.prefix(100_000))
+        if chars.first == "\u{FEFF}" { chars.removeFirst() }
+        return separator(of: chars)
     }
 
     /// The rows of `text`, including a header row if it has one (the caller knows).
@@ -83,17 +90,22 @@ package enum CSV {
         return rows
     }
 
-    /// The separator of the first line's fields (outside quotes): a comma if it has one, else a
-    /// semicolon, else a tab; a comma for a line of one field.
+    /// The separator of the first line's fields (outside quotes): the one of comma, semicolon and tab
+    /// it holds most often, the first to appear on a tie (`beach.jpg;Lisbon, at dawn` is semicolon-
+    /// separated: a semicolon export quotes only semicolons); a comma for a line of one field.
     private static func separator(of chars: [Character]) -> Character {
         var quoted = false
-        var seen: Set<Character> = []
+        var counts: [Character: Int] = [:]
+        var order: [Character] = []
         for c in chars {
             if c == "\"" { quoted.toggle() }
             if quoted { continue }
             if c == "\n" || c == "\r\n" || c == "\r" { break }
-            if c == "," || c == ";" || c == "\t" { seen.insert(c) }
+            if c == "," || c == ";" || c == "\t" {
+                if counts[c] == nil { order.append(c) }
+                counts[c, default: 0] += 1
+            }
         }
-        return [",", ";", "\t"].first { seen.contains($0) } ?? ","
+        return order.max { a, b in counts[a]! < counts[b]! || (counts[a]! == counts[b]! && order.firstIndex(of: a)! > order.firstIndex(of: b)!) } ?? ","
     }
 }

@@ -36,7 +36,8 @@ public struct ChartData: Sendable, Hashable, Codable {
 
     /// Reads CSV text (see the type's documentation; RFC 4180, as spreadsheets export it); `source`
     /// names it in errors. Quoted fields may hold commas; values may have spaces around them and `_`
-    /// between digits; blank lines are skipped. Throws `.invalidData`
+    /// between digits; blank lines are skipped. A file split at semicolons or tabs (a spreadsheet's
+    /// export where the comma is the decimal mark) may write `1,5` and `1.234,5`. Throws `.invalidData`
     /// naming the line and column of a value that is not a number, a row with too few or too many
     /// cells, or a table without series or columns.
     public init(csv text: String, source: String) throws(MovieMakerError) {
@@ -56,6 +57,10 @@ public struct ChartData: Sendable, Hashable, Codable {
         guard rows.count * header.cells.count <= Self.maximumCells else {
             throw .invalidData(path: source, line: nil, column: nil, reason: "it has more than \(Self.maximumCells) cells")
         }
+        // A semicolon or tab export is what spreadsheets write where the comma is the decimal mark.
+        let separator = CSV.separator(of: text)
+        let decimalComma = separator != ","
+        let separatorName = separator == ";" ? "semicolons" : "tabs"
         var series: [Series] = []
         for row in rows.dropFirst() {
             guard row.cells.count == header.cells.count else {
@@ -65,9 +70,14 @@ public struct ChartData: Sendable, Hashable, Codable {
             var values: [Double] = []
             for (k, cell) in row.cells.dropFirst().enumerated() {
                 let text = cell.trimmingCharacters(in: .whitespaces)
-                guard let value = Double(text.replacingOccurrences(of: "_", with: "")), value.isFinite, abs(value) <= 1e15 else {
+                var digits = text.replacingOccurrences(of: "_", with: "")
+                if decimalComma, digits.contains(",") {
+                    digits = digits.replacingOccurrences(of: ".", with: "").replacingOccurrences(of: ",", with: ".")
+                }
+                guard let value = Double(digits), value.isFinite, abs(value) <= 1e15 else {
                     throw .invalidData(path: source, line: row.line, column: k + 2,
-                                       reason: "\"\(text)\" (\(columns[k])) is not a number: write digits with a point for decimals, such as 1234.5")
+                                       reason: "\"\(text)\" (\(columns[k])) is not a number: write digits with a point for decimals, such as 1234.5"
+                                       + (decimalComma ? " (or, as this file is split at \(separatorName), a comma: 1234,5)" : ""))
                 }
                 values.append(value)
             }
