@@ -13,6 +13,8 @@ struct SlideshowTests {
         #expect(["zebra.jpg", "Église 2.jpg", "banana.jpg", "éclair.jpg", "Ábaco.jpg", "eclair.jpg"].sorted(by: Slideshow.naturalOrder)
                 == ["Ábaco.jpg", "banana.jpg", "eclair.jpg", "éclair.jpg", "Église 2.jpg", "zebra.jpg"])
         #expect(!Slideshow.naturalOrder("img10", "img2"))
+        // Numbers count before accents or case do anywhere in the name.
+        #expect(["eglise 10.jpg", "Église 2.jpg", "EGLISE 3.jpg"].sorted(by: Slideshow.naturalOrder) == ["Église 2.jpg", "EGLISE 3.jpg", "eglise 10.jpg"])
     }
 
     /// `stitch` of a folder makes a photo group per photo: a render keeps the photos of the few groups

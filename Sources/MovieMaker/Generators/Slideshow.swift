@@ -330,6 +330,8 @@ public struct Slideshow: Sendable, Equatable {
             return out
         }
         let x = chunks(a), y = chunks(b)
+        // First every chunk without accents and case (so `eglise 10` follows `Église 2`), then accents
+        // alone, then the exact text: a total order, the same on every machine.
         for (p, q) in zip(x, y) {
             if p.isNumber && q.isNumber {
                 let u = p.text.drop(while: { $0 == "0" }), v = q.text.drop(while: { $0 == "0" })
@@ -339,11 +341,11 @@ public struct Slideshow: Sendable, Equatable {
                 let u = p.text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
                 let v = q.text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
                 if u != v { return u < v }
-                let lu = p.text.lowercased(), lv = q.text.lowercased()
-                if lu != lv { return lu < lv }
             }
         }
         if x.count != y.count { return x.count < y.count }
+        let lu = a.lowercased(), lv = b.lowercased()
+        if lu != lv { return lu < lv }
         return a < b
     }
 
