@@ -474,6 +474,19 @@ struct VideoClipTests {
                 #expect(error.code == code && error.message.contains(words), "\(url.lastPathComponent): \(error.message)")
             }
         }
+        // A voice memo (M4A, its index written last) cut off the same way is said to be, too.
+        let memo = folder.file("memo.m4a"), cutMemo = folder.file("memo-cut.m4a")
+        let m = try run(FFTools.ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "sine=d=2", "-c:a", "aac", memo.path])
+        #expect(m.status == 0, "\(m.stderr)")
+        let memoData = try Data(contentsOf: memo)
+        try memoData.prefix(memoData.count / 2).write(to: cutMemo)
+        _ = try AudioFile(url: memo)     // whole, it opens
+        do {
+            _ = try AudioFile(url: cutMemo)
+            Issue.record("the cut memo opened")
+        } catch {
+            #expect(error.code == .audioUnreadable && error.message.contains("moov index") && error.message.contains("memo-cut.m4a"), "\(error.message)")
+        }
     }
 
     // MARK: Codecs and containers

@@ -157,6 +157,8 @@ final class AudioDecoder: AudioReader {
             let codec = codec ?? "an unknown codec"
             switch failure.step {
             case .open, .findStreamInfo:
+                // A voice memo or camera clip cut off before its index was written: say so, not "not a file".
+                if failure.step == .open, let missing = OpenVideo.missingIndex(path) { return .audioUnreadable(path: path, reason: missing) }
                 return .audioUnreadable(path: path, reason: unreadableReason(failure.code))
             case .read:
                 return .audioUnreadable(path: path, reason: "reading failed: \(failure.message)")

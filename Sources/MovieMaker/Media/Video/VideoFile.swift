@@ -314,9 +314,9 @@ final class OpenVideo {
         guard duration > .zero else { throw .movieUnreadable(path: path, reason: "its video stream has no duration") }
     }
 
-    /// Why an MP4 or MOV file (one starting with an `ftyp` box) that libavformat cannot open is a cut-off
-    /// recording: its top-level boxes run past the file's end with no `moov` (the index a camera or phone
-    /// writes last) among them. Nil for anything else.
+    /// Why an MP4, MOV or M4A file (one starting with an `ftyp` box) that libavformat cannot open is a
+    /// cut-off recording: its top-level boxes (the last of which may run past the file's end) hold no
+    /// `moov`, the index a camera, phone or recorder writes last. Nil for anything else.
     static func missingIndex(_ path: String) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
@@ -336,7 +336,7 @@ final class OpenVideo {
             guard size >= 8 else { return nil }
             offset += size
         }
-        return "its moov index, which a camera or phone writes when the recording stops, is missing: the file was cut off "
+        return "its moov index, which a camera, phone or recorder writes when the recording stops, is missing: the file was cut off "
             + "or the recording never finished; untrunc can rebuild the index from a good clip of the same camera"
     }
 
