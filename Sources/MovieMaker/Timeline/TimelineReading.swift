@@ -442,7 +442,7 @@ struct SpecObject {
     }
 
     func source(_ key: String, _ context: SpecContext, kinds: [Timeline.Slot.Kind], what: String) throws(MovieMakerError) -> Timeline.Source {
-        guard let v = value(key) else { throw .invalidDescription(path, "needs \"\(key)\": {\"file\": \"…\"} or {\"slot\": \"name\"}") }
+        guard let v = value(key) else { throw .invalidDescription(path, "needs \"\(key)\": a path such as \"a.mp4\", {\"file\": \"…\"} or {\"slot\": \"name\"}") }
         return try source(v, at: path.appending(key), context, kinds: kinds, what: what)
     }
 

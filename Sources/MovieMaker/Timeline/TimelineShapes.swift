@@ -46,7 +46,7 @@ enum TimelineShapes {
                                       Schema.string(pattern: "^\\s*(" + (Color.cssNames + ["transparent"]).map(Self.anyCase).joined(separator: "|") + ")\\s*$")]),
             "color": Schema.anyOf([Schema.ref("cssColor"), Schema.string(pattern: #"^\s*\{\{\s*[A-Za-z_][A-Za-z0-9_-]*\s*\}\}\s*$"#)]),
             "titleBackground": Schema.anyOf([Schema.ref("color"), Schema.constant("none")]),
-            "source": Schema.oneOf([Schema.ref("fileSource"), slotSource.schema, Schema.string(minLength: 1)]),
+            "source": Schema.oneOf([Schema.ref("fileSource"), slotSource.schema, Schema.string(pattern: #"\S"#)]),
             "fileSource": fileSource.schema,
             "speed": Schema.oneOf([Schema.number(minimum: 0.25, maximum: 4),
                                    Schema.string(pattern: #"^\s*[0-9]+(\.[0-9]+)?\s*/\s*[0-9]+(\.[0-9]+)?\s*$"#)]),

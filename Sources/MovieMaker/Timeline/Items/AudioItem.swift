@@ -44,7 +44,7 @@ extension Timeline {
 extension Timeline.Audio: TimelineItemKind {
     /// The content keys of both types.
     static let fields: [SpecField] = [
-        SpecField("source", Schema.ref("source"), required: true, "The file or slot."),
+        SpecField("source", Schema.ref("source"), required: true, "The file (\"song.m4a\" or {\"file\": \"song.m4a\", …}) or slot ({\"slot\": \"name\"})."),
         SpecField("in", Schema.ref("time"), "Where in the file it starts (default 0)."),
         SpecField("duration", Schema.ref("duration"), "How long it plays (default: music to the movie's end, a sound to the file's end)."),
         SpecField("volume", Schema.ref("volume"), "How loud: a factor (default 1) or \"-6dB\"."),

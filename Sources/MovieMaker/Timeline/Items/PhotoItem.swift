@@ -31,7 +31,7 @@ extension Timeline {
 extension Timeline.Photo: TimelineItemKind {
     static let itemTypes = [
         TimelineItemType("photo", doc: "A still picture for a while.", splitCell: true, fields: [
-                SpecField("source", Schema.ref("source"), required: true, "The file or slot."),
+                SpecField("source", Schema.ref("source"), required: true, "The file (\"a.jpg\" or {\"file\": \"a.jpg\", …}) or slot ({\"slot\": \"name\"})."),
                 SpecField("duration", Schema.ref("duration"), "How long it is shown (default 3s)."),
                 SpecField("fit", Schema.ref("fit"), "How it fills the frame (default fill)."),
                 SpecField("background", Schema.ref("color"), "The colour around a fitted photo (default: none, so output.background or the tracks below show, as through a PNG's transparency)."),

@@ -52,7 +52,7 @@ extension Timeline {
 extension Timeline.Video: TimelineItemKind {
     static let itemTypes = [
         TimelineItemType("video", doc: "A video file, trimmed, sped up or slowed down, reversed or frozen.", splitCell: true, fields: [
-                SpecField("source", Schema.ref("source"), required: true, "The file or slot."),
+                SpecField("source", Schema.ref("source"), required: true, "The file (\"a.mp4\" or {\"file\": \"a.mp4\", …}) or slot ({\"slot\": \"name\"})."),
                 SpecField("in", Schema.ref("time"), "Where in the file it starts (default 0)."),
                 SpecField("duration", Schema.ref("duration"), "How long it lasts in the movie (default: to the file's end at speed, in whole frames of the movie)."),
                 SpecField("speed", Schema.ref("speed"), "Playback speed, 0.25…4 (default 1); the source span is duration × speed."),
