@@ -141,6 +141,10 @@ extension RenderCommand {
             }
             var folder = url.deletingLastPathComponent()
             while !FileManager.default.fileExists(atPath: folder.path), folder.path != "/" { folder = folder.deletingLastPathComponent() }
+            var existingIsFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder.path, isDirectory: &existingIsFolder), !existingIsFolder.boolValue {
+                throw InputError("--output-pattern \(pattern): \(row.label) writes \(url.path), but \(folder.path) is a file, not a folder; choose another pattern")
+            }
             guard checkedFolders.insert(folder.path).inserted else { continue }
             do { try OutputOptions.checkFolder(of: folder.appendingPathComponent("movie.mp4").path) } catch let error as InputError {
                 throw InputError("--output-pattern \(pattern): \(row.label) writes \(url.path): \(error.description)")
@@ -205,7 +209,9 @@ extension RenderCommand {
             Terminal.printLine(Self.summaryTable(results))
             let elapsed = ContinuousClock.now - started
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            Terminal.printLine("\(total - failed.count) of \(total) rows written (\(total - failed.count - skipped) rendered, \(skipped) skipped as already made, \(failed.count) failed) in \(Format.seconds(seconds))")
+            // "written" only for what was: a re-run that skipped every row wrote nothing.
+            let rendered = total - failed.count - skipped
+            Terminal.printLine("\(total - failed.count) of \(total) rows \(rendered > 0 ? "written" : "done") (\(rendered) rendered, \(skipped) skipped as already made, \(failed.count) failed) in \(Format.seconds(seconds))")
         }
         if !failed.isEmpty {
             throw BatchFailure(failed: failed.count, total: total, lines: failed.map { $0.row.line ?? $0.row.number }.sorted(), file: rowsFile)

@@ -88,6 +88,8 @@ enum Format {
     }
     /// `6s`, `1m05s`: short, for an ETA.
     static func eta(_ s: Double) -> String {
+        // Under a second is said so, not rounded up to "1s" at every line of a fast render.
+        if s < 1 { return "<1s" }
         let whole = Int(s.rounded(.up))
         return whole < 60 ? "\(whole)s" : String(format: "%dm%02ds", whole / 60, whole % 60)
     }

@@ -129,7 +129,7 @@ struct RenderBatchTests {
         // Changing nothing renders nothing; a new photo under the same name renders the rows that show it;
         // other settings render every row again.
         let unchanged = try CLI.run(arguments)
-        #expect(unchanged.stdout.contains("(0 rendered, 40 skipped"), "\(unchanged.stdout)")
+        #expect(unchanged.stdout.contains("40 of 40 rows done (0 rendered, 40 skipped"), "nothing is said to be written: \(unchanged.stdout)")
         // A movie cut short (its header, and so its identity, kept) is rendered again, not trusted.
         let whole = try Data(contentsOf: folder.file("out/2.mp4"))
         try whole.prefix(whole.count / 2).write(to: folder.file("out/2.mp4"))
@@ -358,7 +358,9 @@ struct RenderBatchTests {
             ("name,photo\nAna,photo-0.png\n", "rows.csv", "{nme}.mp4", "{nme} is not a column"),
             ("name,phot\nAna,photo-0.png\n", "rows.csv", "{row}.mp4", "the column \"phot\" names no slot"),
             ("name\nAna\nAna\n", "rows.csv", "{name}.mp4", "row 1 (line 2) and row 2 (line 3) both write"),
-            ("name,photo\nAna\n", "rows.csv", "{row}.mp4", "line 2: 1 field where the header has 2"),
+            ("name\nAna\n", "rows.csv", "rows.csv/{row}.mp4", "is a file, not a folder"),
+            ("name,photo\nAna\n", "rows.csv", "{row}.mp4", "line 2: 1 field where the header has 2 (name, photo); write a separator for each value, a blank one too: Ana,"),
+            ("name;photo\nAna;x;y\n", "rows.csv", "{row}.mp4", "quote a value that holds a semicolon: \"Doe; Jane\""),
             ("name\n", "rows.csv", "{row}.mp4", "but no rows"),
             ("{\"name\": \"Ana\"}\n{\"name\": [1]}\n", "rows.jsonl", "{row}.mp4", "line 2: \"name\" holds"),
             ("{\"name\": \"Ana\"}\n{\"name\": \"Bo\", \"nmae\": \"x\"}\n", "rows.jsonl", "{row}.mp4", "line 2: the column \"nmae\" names no slot"),

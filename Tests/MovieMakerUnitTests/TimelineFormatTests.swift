@@ -516,6 +516,11 @@ import MovieMakerTestSupport
                 #expect(error.location?.jsonPath == path && error.message.contains(message), "\(error)")
             }
         }
+        // A template without media slots says so, rather than "0 media slots left to fill (none)".
+        let plain = try Timeline(jsonText: #"{"version": 1, "output": {"size": "160x120", "fps": 10}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": "1s"}]}]}"#)
+        #expect { _ = try plain.slotValues(assignments: [], media: ["x.mp4"], relativeTo: folder.url) } throws: { error in
+            "\(error)".contains("1 media file was given, but the template has no photo, video, media or audio slot for --media to fill")
+        }
         #expect(throws: MovieMakerError.self) { try timeline.filled(with: ["accent": .color("not a colour")]) }
         #expect(throws: MovieMakerError.self) { try timeline.filled(with: ["name": .file("a.mp4")]) }
         // Rebasing keeps every file where it is.

@@ -354,8 +354,14 @@ public struct TemplateBatch: Sendable {
         var rows: [Row] = []
         for (number, row) in nonBlank.dropFirst().enumerated() {
             guard row.fields.count == columns.count else {
+                let separator = String(CSV.separator(of: text))
+                let name = separator == "," ? "comma" : separator == ";" ? "semicolon" : "tab"
+                // Too few: a blank value still needs its separator. Too many: a value held the separator.
+                let fix = row.fields.count < columns.count
+                    ? "write a separator for each value, a blank one too: \(row.fields.joined(separator: separator) + String(repeating: separator, count: columns.count - row.fields.count))"
+                    : "quote a value that holds a \(name): \"Doe\(separator == "\t" ? "\t" : separator) Jane\""
                 throw .invalidBatch(path: path, line: row.line,
-                                    reason: "\(row.fields.count) field\(row.fields.count == 1 ? "" : "s") where the header has \(columns.count) (\(columns.joined(separator: ", "))); quote a value that holds a comma: \"Doe, Jane\"")
+                                    reason: "\(row.fields.count) field\(row.fields.count == 1 ? "" : "s") where the header has \(columns.count) (\(columns.joined(separator: ", "))); \(fix)")
             }
             rows.append(Row(number: number + 1, values: Dictionary(uniqueKeysWithValues: zip(columns, row.fields)), line: row.line))
         }

@@ -109,6 +109,10 @@ extension Timeline {
         }
         let open = mediaSlotOrder.filter { values[$0] == nil }
         guard media.count <= open.count else {
+            if mediaSlotOrder.isEmpty {
+                throw .invalidDescription(JSONPath().appending("slots"),
+                                          "\(media.count) media file\(media.count == 1 ? " was" : "s were") given, but the template has no photo, video, media or audio slot for --media to fill: leave out --media, or declare a slot")
+            }
             throw .invalidDescription(JSONPath().appending("slots"),
                                       "\(media.count) media files were given but the template has \(open.count) media slot\(open.count == 1 ? "" : "s") left to fill (\(open.isEmpty ? "none" : open.joined(separator: ", ")))")
         }
