@@ -78,8 +78,17 @@ struct DescriptionOptions: ParsableArguments {
     /// The spec's URL.
     var url: URL { URL(fileURLWithPath: spec) }
 
+    /// Refuses `-` (and `/dev/stdin`) for a description: its relative paths start at its own folder,
+    /// which standard input does not have.
+    static func refuseStandardInput(_ spec: String) throws {
+        guard spec == "-" || spec == "/dev/stdin" else { return }
+        throw InputError("\(spec): a description is read from a file, not standard input (its relative paths start at the file's folder): "
+                         + "save it first, e.g. `cat > spec.json`, and give spec.json")
+    }
+
     func validate() throws {
         try validateOverrides()
+        try Self.refuseStandardInput(spec)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: spec, isDirectory: &isDirectory), !isDirectory.boolValue else {
             throw InputError("\(spec): " + (isDirectory.boolValue ? "a folder, not a description file (to join the clips and photos in it: moviemaker stitch \(Terminal.shellWord(spec)))"
@@ -728,6 +737,7 @@ struct FormatCommand: ParsableCommand {
     var check = false
 
     func validate() throws {
+        try DescriptionOptions.refuseStandardInput(spec)
         guard FileManager.default.fileExists(atPath: spec) else { throw InputError("\(spec): no such file") }
         if [output != nil, inPlace, check].filter({ $0 }).count > 1 {
             throw ValidationError("-o, --in-place and --check each say what to do with the canonical form: give one of them")

@@ -223,6 +223,18 @@ struct RenderCommandTests {
         #expect(raggedValid.status == 0 && raggedValid.stdout.contains("valid: 320x240 at 30 fps, 1.033 s (31 frames, the 1.010 s described rounded up to whole frames)"), "\(raggedValid.stdout)\(raggedValid.stderr)")
     }
 
+    @Test("a description given as - (standard input) is refused saying to save it to a file, by render, validate and format")
+    func standardInputIsRefusedClearly() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        for command in [["render", "-", "-o", folder.file("x.mp4").path], ["validate", "-"], ["format", "-"], ["render", "/dev/stdin", "--check"]] {
+            let r = try CLI.run(command)
+            #expect(r.status == 64 && r.stderr.contains("a description is read from a file, not standard input") && r.stderr.contains("cat > spec.json"),
+                    "\(command): \(r.stderr)")
+        }
+        #expect(folder.contents.isEmpty)
+    }
+
     @Test("-o naming one of the description's inputs (or the description) is refused before any work, the input untouched")
     func outputIsNotAnInput() throws {
         guard CLI.isBuilt, FFTools.available else { return }
