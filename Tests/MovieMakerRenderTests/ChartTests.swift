@@ -142,8 +142,19 @@ struct ChartTests {
         let quoted = try ChartData(csv: "name,a\n\"Lisbon, PT\", 1_200\n", source: "q.csv")
         #expect(quoted.series == [ChartData.Series("Lisbon, PT", values: [1200])])
         // A semicolon export where the comma is the decimal mark (and the point groups thousands).
-        let european = try ChartData(csv: "name;2019;2020\nLisbon;1,5;1.234,25\nPorto;2;3.5\n", source: "eu.csv")
-        #expect(european.series == [ChartData.Series("Lisbon", values: [1.5, 1234.25]), ChartData.Series("Porto", values: [2, 3.5])])
+        let european = try ChartData(csv: "name;2019;2020\nLisbon;1,5;1.234,25\nPorto;2;3.500\n", source: "eu.csv")
+        #expect(european.series == [ChartData.Series("Lisbon", values: [1.5, 1234.25]), ChartData.Series("Porto", values: [2, 3500])])
+        // Without a comma among its values such a file's points are decimal points.
+        #expect(try ChartData(csv: "name;a\nx;3.5\n", source: "eu.csv").series[0].values == [3.5])
+        // Beside decimal commas a point can only group thousands: `3.5` and `1,234.5` would be misread.
+        for cell in ["3.5", "1,234.5", "1,2,3"] {
+            do {
+                _ = try ChartData(csv: "name;a;b\nx;1,5;\(cell)\n", source: "eu.csv")
+                Issue.record("\(cell) beside a decimal comma")
+            } catch {
+                #expect(error.code == .invalidData && error.message.contains("\"\(cell)\"") && error.message.contains("decimal comma"), "\(error.message)")
+            }
+        }
         do {
             _ = try ChartData(csv: "name;a\nx;1,5x\n", source: "eu.csv")
             Issue.record("1,5x is not a number")

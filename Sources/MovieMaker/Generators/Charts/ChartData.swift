@@ -59,8 +59,10 @@ public struct ChartData: Sendable, Hashable, Codable {
         }
         // A semicolon or tab export is what spreadsheets write where the comma is the decimal mark.
         let separator = CSV.separator(of: text)
-        let decimalComma = separator != ","
         let separatorName = separator == ";" ? "semicolons" : "tabs"
+        // Such a file uses decimal commas only if one of its values has a comma; then a point in any
+        // value can only group thousands (`1.234,5`, `1.234`), never be a second decimal mark.
+        let decimalComma = separator != "," && rows.dropFirst().contains { $0.cells.dropFirst().contains { $0.contains(",") } }
         var series: [Series] = []
         for row in rows.dropFirst() {
             guard row.cells.count == header.cells.count else {
@@ -71,19 +73,39 @@ public struct ChartData: Sendable, Hashable, Codable {
             for (k, cell) in row.cells.dropFirst().enumerated() {
                 let text = cell.trimmingCharacters(in: .whitespaces)
                 var digits = text.replacingOccurrences(of: "_", with: "")
-                if decimalComma, digits.contains(",") {
-                    digits = digits.replacingOccurrences(of: ".", with: "").replacingOccurrences(of: ",", with: ".")
+                if decimalComma {
+                    guard let read = Self.decimalCommaNumber(digits) else {
+                        throw .invalidData(path: source, line: row.line, column: k + 2,
+                                           reason: "\"\(text)\" (\(columns[k])) is not a number as this file writes them: its values use a decimal comma (1234,5 or 1.234,5), so a point may only group thousands")
+                    }
+                    digits = read
                 }
                 guard let value = Double(digits), value.isFinite, abs(value) <= 1e15 else {
                     throw .invalidData(path: source, line: row.line, column: k + 2,
                                        reason: "\"\(text)\" (\(columns[k])) is not a number: write digits with a point for decimals, such as 1234.5"
-                                       + (decimalComma ? " (or, as this file is split at \(separatorName), a comma: 1234,5)" : ""))
+                                       + (separator != "," ? " (or, as this file is split at \(separatorName), a comma: 1234,5)" : ""))
                 }
                 values.append(value)
             }
             series.append(Series(row.cells[0].trimmingCharacters(in: .whitespaces), values: values))
         }
         self.init(columns: columns, series: series)
+    }
+
+    /// `text` written with a decimal comma (`-1.234,5`, `1,5`, `1.234`) rewritten with a decimal point
+    /// (`-1234.5`), or nil when its points are not thousands groups (`1,234.5`, `1.5`): those would
+    /// be read as another number than the one meant.
+    static func decimalCommaNumber(_ text: String) -> String? {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count <= 2, parts.count == 1 || !parts[1].contains(".") else { return nil }
+        let whole = parts[0]
+        if whole.contains(".") {
+            let groups = whole.split(separator: ".", omittingEmptySubsequences: false)
+            let lead = groups[0].drop { $0 == "-" || $0 == "+" }
+            guard (1...3).contains(lead.count), groups.dropFirst().allSatisfy({ $0.count == 3 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else { return nil }
+        }
+        let integer = whole.replacingOccurrences(of: ".", with: "")
+        return parts.count == 2 ? integer + "." + parts[1] : integer
     }
 
     /// Reads the CSV file at `url` (see `init(csv:source:)`).
