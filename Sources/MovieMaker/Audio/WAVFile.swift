@@ -40,38 +40,58 @@ extension AudioSource {
         }
         // The library's one atomic write: a partial file beside the destination, registered for the exit
         // clean-up, renamed into place when complete (and refused when the destination is a device or pipe).
-        try PartialFiles.writeAtomically(to: url, extension: nil) { (temporary) throws(MovieMakerError) in
-            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-                throw .destinationNotWritable(path: folder.path, reason: "cannot create a file there")
-            }
-            do {
-                let reader = try makeReader(format: format)
-                let handle = try FileHandle(forWritingTo: temporary)
-                defer { try? handle.close() }
-                try handle.write(contentsOf: wavHeader(format: format, sampleFormat: sampleFormat, frames: frames))
-                var bytes = [UInt8]()
-                try reader.readInChunks(totalFrames: frames) { chunk, n in
-                    let count = n * format.channelCount
-                    bytes.removeAll(keepingCapacity: true)
-                    bytes.reserveCapacity(count * sampleFormat.bytesPerSample)
-                    switch sampleFormat {
-                    case .float32:
-                        for i in 0..<count { appendLittleEndian(chunk[i].bitPattern, to: &bytes) }
-                    case .int16:
-                        for i in 0..<count {
-                            let v = min(max(chunk[i], -1), 1) * 32767
-                            appendLittleEndian(UInt16(bitPattern: Int16(v.rounded())), to: &bytes)
-                        }
-                    }
-                    try handle.write(contentsOf: bytes)
+        var soundError: (any Error)?
+        do {
+            try PartialFiles.writeAtomically(to: url, extension: nil) { (temporary) throws(MovieMakerError) in
+                guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+                    throw .destinationNotWritable(path: folder.path, reason: "cannot create a file there")
                 }
-                try handle.synchronize()
-                try handle.close()
-            } catch let error as MovieMakerError {
-                throw error
-            } catch {
-                throw .destinationNotWritable(path: url.path, reason: error.localizedDescription)
+                // Only the file's own writes can fail as "not writable"; the sound's errors keep their kind.
+                let handle: FileHandle
+                do { handle = try FileHandle(forWritingTo: temporary) } catch {
+                    throw .destinationNotWritable(path: url.path, reason: error.localizedDescription)
+                }
+                defer { try? handle.close() }
+                func write(_ bytes: [UInt8]) throws(MovieMakerError) {
+                    do { try handle.write(contentsOf: bytes) } catch {
+                        throw .destinationNotWritable(path: url.path, reason: error.localizedDescription)
+                    }
+                }
+                do {
+                    let reader = try makeReader(format: format)
+                    try write(wavHeader(format: format, sampleFormat: sampleFormat, frames: frames))
+                    var bytes = [UInt8]()
+                    try reader.readInChunks(totalFrames: frames) { chunk, n in
+                        let count = n * format.channelCount
+                        bytes.removeAll(keepingCapacity: true)
+                        bytes.reserveCapacity(count * sampleFormat.bytesPerSample)
+                        switch sampleFormat {
+                        case .float32:
+                            for i in 0..<count { appendLittleEndian(chunk[i].bitPattern, to: &bytes) }
+                        case .int16:
+                            for i in 0..<count {
+                                let v = min(max(chunk[i], -1), 1) * 32767
+                                appendLittleEndian(UInt16(bitPattern: Int16(v.rounded())), to: &bytes)
+                            }
+                        }
+                        try write(bytes)
+                    }
+                } catch let error as MovieMakerError {
+                    throw error
+                } catch {
+                    // The sound's own error (a user's `AudioReader` may throw any): thrown again unchanged below.
+                    soundError = error
+                    throw .failedEarlier(error)
+                }
+                do {
+                    try handle.synchronize()
+                    try handle.close()
+                } catch {
+                    throw .destinationNotWritable(path: url.path, reason: error.localizedDescription)
+                }
             }
+        } catch {
+            throw soundError ?? error
         }
     }
 }
