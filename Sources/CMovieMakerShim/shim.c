@@ -150,9 +150,17 @@ static void mm_partial_signal_handler(int signal_number) {
     // One line, so a script stopped with Ctrl-C does not end in silence (the shell prints nothing for
     // SIGINT). Not on SIGPIPE: standard error may be the very pipe that closed.
     if (removed > 0 && signal_number != SIGPIPE) {
-        static const char message[] = "MovieMaker: stopped by a signal before finish(): the unfinished movie was removed, nothing was written\n";
+        static const char message[] = "MovieMaker: stopped by a signal before finish(): the unfinished output was removed, nothing was written\n";
+        // Standard error may be a pipe whose reader is gone (the same Ctrl-C stopped it): ignore SIGPIPE
+        // for this one write, so the process still ends by the signal it was sent.
+        struct sigaction ignore, previous;
+        memset(&ignore, 0, sizeof ignore);
+        ignore.sa_handler = SIG_IGN;
+        sigemptyset(&ignore.sa_mask);
+        sigaction(SIGPIPE, &ignore, &previous);
         ssize_t ignored = write(STDERR_FILENO, message, sizeof message - 1);
         (void)ignored;
+        sigaction(SIGPIPE, &previous, NULL);
     }
     struct sigaction standard;
     memset(&standard, 0, sizeof standard);
