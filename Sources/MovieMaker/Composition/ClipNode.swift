@@ -263,9 +263,14 @@ extension Clip {
         /// The layout, computed once (fonts checked, text fitted).
         let plan: TitlePlan
 
-        /// Lays `card` out for `width`×`height` frames; throws for an unknown font or a bad size.
+        /// Lays `card` out for `width`×`height` frames; throws for an unknown font, a bad size or a
+        /// duration that is not above zero (checked here, so every way of making a card meets it).
         package init(card: TitleCard, width: Int, height: Int) throws(MovieMakerError) {
             guard width > 0, height > 0 else { throw .invalidSize(width: width, height: height) }
+            guard card.duration > .zero else {
+                throw .invalidSetting(.duration, value: "\(Slideshow.seconds(card.duration)) s for the title card \"\(TitlePlan.excerpt(card.title))\"",
+                                      expected: "a time above 0, e.g. 4")
+            }
             self.card = card; self.width = width; self.height = height
             plan = try TitlePlan(card: card, size: Size(width: Double(width), height: Double(height)))
         }

@@ -105,10 +105,6 @@ public struct TitleCard: Sendable, Equatable {
     /// (designed for 1080 lines) to the frame and fits the text, so errors surface here, not mid-render.
     /// Throws `.invalidSetting(.duration, …)` unless `duration` is above zero.
     public func clip(width: Int, height: Int) throws(MovieMakerError) -> Clip {
-        guard duration > .zero else {
-            throw .invalidSetting(.duration, value: "\(Slideshow.seconds(duration)) s for the title card \"\(TitlePlan.excerpt(title))\"",
-                                  expected: "a time above 0, e.g. 4")
-        }
         return Clip(.generator(.titleCard(try Clip.TitleCardLeaf(card: self, width: width, height: height)), duration: duration))
     }
 }
