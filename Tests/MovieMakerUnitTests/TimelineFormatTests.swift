@@ -519,7 +519,13 @@ import MovieMakerTestSupport
         // A template without media slots says so, rather than "0 media slots left to fill (none)".
         let plain = try Timeline(jsonText: #"{"version": 1, "output": {"size": "160x120", "fps": 10}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": "1s"}]}]}"#)
         #expect { _ = try plain.slotValues(assignments: [], media: ["x.mp4"], relativeTo: folder.url) } throws: { error in
-            "\(error)".contains("1 media file was given, but the template has no photo, video, media or audio slot for --media to fill")
+            "\(error)".contains("1 media file was given, but the template has no photo, video or media slot for --media to fill")
+                && !"\(error)".contains("--slot NAME=")
+        }
+        // --media never fills an audio slot; a template with only one says how it is filled.
+        let song = try Timeline(jsonText: #"{"version": 1, "slots": {"song": {"kind": "audio", "default": {"file": "tone.wav"}}}, "output": {"size": "160x120", "fps": 10}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": "1s"}]}, {"kind": "audio", "items": [{"type": "music", "source": {"slot": "song"}}]}]}"#)
+        #expect { _ = try song.slotValues(assignments: [], media: ["x.mp3"], relativeTo: folder.url) } throws: { error in
+            "\(error)".contains("no photo, video or media slot for --media to fill") && "\(error)".contains("--slot NAME=song.mp3")
         }
         #expect(throws: MovieMakerError.self) { try timeline.filled(with: ["accent": .color("not a colour")]) }
         #expect(throws: MovieMakerError.self) { try timeline.filled(with: ["name": .file("a.mp4")]) }

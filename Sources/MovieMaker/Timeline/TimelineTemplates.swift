@@ -111,7 +111,8 @@ extension Timeline {
         guard media.count <= open.count else {
             if mediaSlotOrder.isEmpty {
                 throw .invalidDescription(JSONPath().appending("slots"),
-                                          "\(media.count) media file\(media.count == 1 ? " was" : "s were") given, but the template has no photo, video, media or audio slot for --media to fill: leave out --media, or declare a slot")
+                                          "\(media.count) media file\(media.count == 1 ? " was" : "s were") given, but the template has no photo, video or media slot for --media to fill: leave out --media, or declare such a slot"
+                                          + (slots.values.contains { $0.kind == .audio } ? " (an audio slot is filled by name: --slot NAME=song.mp3)" : ""))
             }
             throw .invalidDescription(JSONPath().appending("slots"),
                                       "\(media.count) media files were given but the template has \(open.count) media slot\(open.count == 1 ? "" : "s") left to fill (\(open.isEmpty ? "none" : open.joined(separator: ", ")))")
