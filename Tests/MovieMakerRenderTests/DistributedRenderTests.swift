@@ -373,4 +373,16 @@ struct DistributedRenderTests {
             #expect(error.code == .invalidSetting && error.message.contains("hevc") && error.message.contains("one machine"), "\(error.message)")
         }
     }
+
+    @Test("an odd-sized render's assembled summary gives the encoded (padded) size, as a single render's does")
+    func oddSizeSummary() throws {
+        let folder = try TemporaryFolder()
+        let job = try DistributedRender(clip: .color(.blue, duration: 0.5), width: 161, height: 121, rate: 10,
+                                        settings: EncoderSettings(oddSizePolicy: .pad), name: "odd")
+        for k in 0..<2 { try job.renderChunk(k, of: 2, in: folder.url) }
+        let summary = try job.assemble(from: folder.url, to: folder.file("odd.mp4"))
+        let frames = try decodeAll(folder.file("odd.mp4"))
+        #expect(frames.count == 5 && frames[0].pixels.width == 162 && frames[0].pixels.height == 122)
+        #expect(summary.width == 162 && summary.height == 122, "\(summary)")
+    }
 }

@@ -91,8 +91,8 @@ public struct DistributedRender: Sendable {
         }
         // Chunks are joined without re-encoding, and only H.264's joins are checked and stitched here.
         if let codec = settings.codec, codec != .h264 {
-            throw .invalidSetting(.videoCodec, value: codec.rawValue,
-                                  expected: "h264 for a render split into chunks (they are joined as H.264 without re-encoding); render \(codec.rawValue) on one machine")
+            throw .invalidSetting(.videoCodec, value: codec.messageName,
+                                  expected: "h264 for a render split into chunks (they are joined as H.264 without re-encoding); render \(codec.messageName) on one machine")
         }
         var settings = settings
         if let segment = hlsSegmentDuration { settings.hlsSegmentFrames = try MovieMaker.segmentFrames(segment, rate: rate) }
@@ -464,7 +464,8 @@ public struct DistributedRender: Sendable {
                      cancellation: cancellation, started: started, progress: progress)
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-        return MovieSummary(url: url, width: width, height: height, frameCount: frameCount, frameRate: frameRate,
+        // H.264 chunks are encoded at even sizes (an odd side padded by one), as a single render's are.
+        return MovieSummary(url: url, width: width + width % 2, height: height + height % 2, frameCount: frameCount, frameRate: frameRate,
                             duration: frameRate.time(ofFrame: frameCount), fileSize: size, renderSeconds: Date().timeIntervalSince(started))
     }
 
@@ -497,7 +498,7 @@ public struct DistributedRender: Sendable {
             destination.removePartial(partial)
             throw error
         }
-        return MovieSummary(url: hlsFolder, width: width, height: height, frameCount: frameCount, frameRate: frameRate,
+        return MovieSummary(url: hlsFolder, width: width + width % 2, height: height + height % 2, frameCount: frameCount, frameRate: frameRate,
                             duration: frameRate.time(ofFrame: frameCount), fileSize: destination.writtenSize(),
                             renderSeconds: Date().timeIntervalSince(started))
     }

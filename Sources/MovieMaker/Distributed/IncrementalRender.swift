@@ -42,7 +42,7 @@ extension TimelineComposition {
                                      cancellation: CancellationToken? = nil,
                                      progress: ((RenderProgress) -> Void)? = nil) throws -> IncrementalRenderSummary {
         if let codec = encoderSettings.codec, codec != .h264 {
-            throw MovieMakerError.invalidSetting(.videoCodec, value: codec.rawValue,
+            throw MovieMakerError.invalidSetting(.videoCodec, value: codec.messageName,
                                                  expected: "h264 for an incremental render (its segments are joined as H.264 without re-encoding)")
         }
         guard let container = Container(fileExtension: url.pathExtension), [.mp4, .mov, .mkv].contains(container) else {

@@ -132,10 +132,10 @@ public struct EncoderSettings: Sendable, Equatable {
         try validate()
         if let crf, let range = codec.crfRange, !range.contains(crf) {
             throw .invalidSetting(.crf, value: "\(crf)", expected: codec == .h264 ? "0…51 (18 is visually lossless, 23 is x264's default)"
-                                  : "\(range.lowerBound)…\(range.upperBound) for \(codec.rawValue) (its default is \(codec.defaultCRF))")
+                                  : "\(range.lowerBound)…\(range.upperBound) for \(codec.messageName) (its default is \(codec.defaultCRF))")
         }
         guard codec.bitDepths.contains(bitDepth) || (bitDepth == 8 && codec == .proRes4444) else {
-            throw .invalidSetting(.bitDepth, value: "\(bitDepth)", expected: "8" + (codec.bitDepths.contains(10) ? " or 10" : "") + " for \(codec.rawValue)" + (codec.bitDepths.contains(10) ? "" : "; 10-bit needs hevc or av1"))
+            throw .invalidSetting(.bitDepth, value: "\(bitDepth)", expected: "8" + (codec.bitDepths.contains(10) ? " or 10" : "") + " for \(codec.messageName)" + (codec.bitDepths.contains(10) ? "" : "; 10-bit needs hevc or av1"))
         }
     }
 

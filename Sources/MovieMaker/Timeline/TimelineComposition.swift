@@ -520,7 +520,7 @@ struct TimelineCompiler {
         if options.codec == nil, options.bitDepth == nil, let codec = encoder?.codec, let depth = encoder?.bitDepth,
            !codec.bitDepths.contains(depth), !(depth == 8 && codec == .proRes4444) {
             throw .invalidDescription(JSONPath().appending("output").appending("encoder").appending("bitDepth"),
-                                      "\(depth)-bit needs hevc or av1; \(codec.rawValue) is written at \(codec.bitDepths.map(String.init).joined(separator: " or ")) bits: "
+                                      "\(depth)-bit needs hevc or av1; \(codec.messageName) is written at \(codec.bitDepths.map(String.init).joined(separator: " or ")) bits: "
                                       + "remove \"bitDepth\", or set \"codec\": \"hevc\"")
         }
         settings.codec = options.codec ?? encoder?.codec

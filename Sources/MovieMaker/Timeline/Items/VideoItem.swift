@@ -212,7 +212,7 @@ extension TimelineCompiler {
                 } else {
                     // Whole frames, as an item without a duration: what follows starts on a frame.
                     clip = played(from: start, span: speed.sourceTime(at: rate.wholeFrames(of: natural)), at: speed)
-                    warnings.append("\(path): the clip in slot \"\(slotName)\" (\(url.lastPathComponent)) lasts \(TimelineComposition.seconds(natural)) s, shorter than the item's \(TimelineComposition.seconds(asked)) s: the item is shorter, as the slot's fit \"\(fit.rawValue)\" cuts a longer clip but does not fill for a shorter one (give the slot \"fit\": \"loop\", \"freezeLast\" or \"speedToFit\" to fill the item)")
+                    warnings.append("\(path): the clip in slot \"\(slotName)\" (\(url.lastPathComponent)) lasts \(TimelineComposition.seconds(rate.wholeFrames(of: natural))) s, shorter than the item's \(TimelineComposition.seconds(asked)) s: the item is shorter, as the slot's fit \"\(fit.rawValue)\" cuts a longer clip but does not fill for a shorter one (give the slot \"fit\": \"loop\", \"freezeLast\" or \"speedToFit\" to fill the item)")
                 }
             case .speedToFit:
                 speed = Self.speed(covering: available, in: asked)
@@ -220,7 +220,7 @@ extension TimelineCompiler {
                 clip = played(from: start, span: speed.sourceTime(at: fitted > asked ? asked : rate.wholeFrames(of: fitted)), at: speed)
                 details.append("speedToFit: \(speed)")
                 if fitted < asked {
-                    warnings.append("\(path): the clip in slot \"\(slotName)\" (\(url.lastPathComponent)) would need a speed beyond 1/4…4 to last \(TimelineComposition.seconds(asked)) s; it plays at \(speed) and lasts \(TimelineComposition.seconds(fitted)) s")
+                    warnings.append("\(path): the clip in slot \"\(slotName)\" (\(url.lastPathComponent)) would need a speed beyond 1/4…4 to last \(TimelineComposition.seconds(asked)) s; it plays at \(speed) and lasts \(TimelineComposition.seconds(rate.wholeFrames(of: fitted))) s")
                 }
             case .loop:
                 if available >= need {
