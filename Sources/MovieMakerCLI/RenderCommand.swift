@@ -80,9 +80,13 @@ struct DescriptionOptions: ParsableArguments {
 
     /// Refuses `-` (and `/dev/stdin`) for a description: its relative paths start at its own folder,
     /// which standard input does not have.
+    /// A pipe (`<(…)`, `/dev/fd/N`, a FIFO) or a device is refused the same way: a description is read
+    /// more than once (checked, then rendered) and a pipe gives its text only once.
     static func refuseStandardInput(_ spec: String) throws {
-        guard spec == "-" || spec == "/dev/stdin" else { return }
-        throw InputError("\(spec): a description is read from a file, not standard input (its relative paths start at the file's folder): "
+        var info = stat()
+        let streamed = spec != "-" && stat(spec, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG && (info.st_mode & S_IFMT) != S_IFDIR
+        guard spec == "-" || spec == "/dev/stdin" || streamed else { return }
+        throw InputError("\(spec): a description is read from a file, not standard input or a pipe (its relative paths start at the file's folder): "
                          + "save it first, e.g. `cat > spec.json`, and give spec.json")
     }
 

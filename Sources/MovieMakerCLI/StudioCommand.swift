@@ -55,6 +55,8 @@ struct StudioCommand: ParsableCommand {
     var open = false
 
     func validate() throws {
+        // The studio reads the file again at every save: a pipe would give it once.
+        try DescriptionOptions.refuseStandardInput(file)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else {
             throw InputError("\(file): no such file (give a description file, e.g. examples/specs/travel.json)")

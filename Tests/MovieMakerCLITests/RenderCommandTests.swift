@@ -233,6 +233,13 @@ struct RenderCommandTests {
                     "\(command): \(r.stderr)")
         }
         #expect(folder.contents.isEmpty)
+        // A named pipe (as `<(…)` gives) is refused the same way, without waiting for a writer.
+        let fifo = folder.file("spec.json")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        for command in [["render", fifo.path, "--check"], ["validate", fifo.path], ["format", fifo.path]] {
+            let r = try CLI.run(command)
+            #expect(r.status == 64 && r.stderr.contains("not standard input or a pipe"), "\(command): \(r.stderr)")
+        }
     }
 
     @Test("-o naming one of the description's inputs (or the description) is refused before any work, the input untouched")
