@@ -243,7 +243,6 @@ struct RenderBatchTests {
         #expect(r.status == 64 && r.stderr.contains("rows.jsonl, line 2") && r.stderr.contains("at column") && !r.stderr.contains("at line 1"), "\(r.stderr)")
     }
 
-    /// `--check` with `--batch` checks every row as its render would, before any is rendered, and writes nothing.
     @Test("a row's render warnings are printed with its row, even with --silent, as a single render's are")
     func rowWarningsArePrinted() throws {
         guard CLI.isBuilt else { return }
@@ -261,6 +260,7 @@ struct RenderBatchTests {
         #expect(try decodeAll(folder.file("out/1.mp4")).count == 21 && decodeAll(folder.file("out/2.mp4")).count == 21, "both rows rendered")
     }
 
+    /// `--check` with `--batch` checks every row as its render would, before any is rendered, and writes nothing.
     @Test func checkFindsEveryRowsMistakesWritingNothing() throws {
         guard CLI.isBuilt else { return }
         let folder = try Self.project()
@@ -361,6 +361,7 @@ struct RenderBatchTests {
             ("name\nAna\n", "rows.csv", "rows.csv/{row}.mp4", "is a file, not a folder"),
             ("name,photo\nAna\n", "rows.csv", "{row}.mp4", "line 2: 1 field where the header has 2 (name, photo); write a separator for each value, a blank one too: Ana,"),
             ("name;photo\nAna;x;y\n", "rows.csv", "{row}.mp4", "quote a value that holds a semicolon: \"Doe; Jane\""),
+            ("name\tphoto\nAna\tx\ty\n", "rows.tsv", "{row}.mp4", "quote a value that holds a tab: \"Doe<TAB> Jane\""),
             ("name\n", "rows.csv", "{row}.mp4", "but no rows"),
             ("{\"name\": \"Ana\"}\n{\"name\": [1]}\n", "rows.jsonl", "{row}.mp4", "line 2: \"name\" holds"),
             ("{\"name\": \"Ana\"}\n{\"name\": \"Bo\", \"nmae\": \"x\"}\n", "rows.jsonl", "{row}.mp4", "line 2: the column \"nmae\" names no slot"),

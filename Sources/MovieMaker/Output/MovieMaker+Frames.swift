@@ -83,9 +83,6 @@ extension MovieMaker {
         try add(clip, frames: frames, withSound: true)
     }
 
-    /// Places the sounds of `clip` that play during `frames` (when `withSound`) at the movie's current
-    /// end, in movie time: nothing before the range's start or after its end is heard. A PNG sequence or an animated
-    /// image, which have no sound track, show clips without their sound (and say so once).
     /// Warns, once per movie, that this output (a PNG sequence or an animated image) has no sound track,
     /// so the sound given to it is left out.
     func tellSoundLeftOut() {
@@ -96,6 +93,9 @@ extension MovieMaker {
                              + "(write a movie file, .mp4, .mov, .mkv or .webm, to keep it)")
     }
 
+    /// Places the sounds of `clip` that play during `frames` (when `withSound`) at the movie's current
+    /// end, in movie time: nothing before the range's start or after its end is heard. A PNG sequence or an animated
+    /// image, which have no sound track, show clips without their sound (and say so once).
     func placeSounds(of clip: Clip, frames: Range<Int>, withSound: Bool) throws {
         guard audioCodec != nil else {
             if withSound, !clip.sounds.isEmpty { tellSoundLeftOut() }

@@ -356,10 +356,12 @@ public struct TemplateBatch: Sendable {
             guard row.fields.count == columns.count else {
                 let separator = String(CSV.separator(of: text))
                 let name = separator == "," ? "comma" : separator == ";" ? "semicolon" : "tab"
+                // A tab is shown as <TAB>: a raw one in a message looks like spaces.
+                let shown = separator == "\t" ? "<TAB>" : separator
                 // Too few: a blank value still needs its separator. Too many: a value held the separator.
                 let fix = row.fields.count < columns.count
-                    ? "write a separator for each value, a blank one too: \(row.fields.joined(separator: separator) + String(repeating: separator, count: columns.count - row.fields.count))"
-                    : "quote a value that holds a \(name): \"Doe\(separator == "\t" ? "\t" : separator) Jane\""
+                    ? "write a separator for each value, a blank one too: \(row.fields.joined(separator: shown) + String(repeating: shown, count: columns.count - row.fields.count))"
+                    : "quote a value that holds a \(name): \"Doe\(shown) Jane\""
                 throw .invalidBatch(path: path, line: row.line,
                                     reason: "\(row.fields.count) field\(row.fields.count == 1 ? "" : "s") where the header has \(columns.count) (\(columns.joined(separator: ", "))); \(fix)")
             }
