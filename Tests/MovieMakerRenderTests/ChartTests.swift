@@ -146,6 +146,17 @@ struct ChartTests {
         #expect(european.series == [ChartData.Series("Lisbon", values: [1.5, 1234.25]), ChartData.Series("Porto", values: [2, 3500])])
         // Without a comma among its values such a file's points are decimal points.
         #expect(try ChartData(csv: "name;a\nx;3.5\n", source: "eu.csv").series[0].values == [3.5])
+        // Thousands grouped by commas, with a decimal point: in a comma file (quoted) and a tab file.
+        #expect(try ChartData(csv: "name,a,b\nx,\"1,234.5\",\"12,500\"\n", source: "en.csv").series[0].values == [1234.5, 12500])
+        #expect(try ChartData(csv: "name\ta\tb\nx\t1,234\t12,500.25\n", source: "en.tsv").series[0].values == [1234, 12500.25])
+        // A tab file whose values fit both readings is refused, naming both; a semicolon file's are decimal commas.
+        do {
+            _ = try ChartData(csv: "name\t2019\t2020\nLisbon\t1,234\t12,500\n", source: "t.tsv")
+            Issue.record("1,234 in a tab file is ambiguous")
+        } catch {
+            #expect(error.code == .invalidData && error.message.contains("\"1,234\"") && error.message.contains("1.234") && error.message.contains("1234"), "\(error.message)")
+        }
+        #expect(try ChartData(csv: "name;2019\nLisbon;1,234\n", source: "s.csv").series[0].values == [1.234])
         // Beside decimal commas a point can only group thousands: `3.5` and `1,234.5` would be misread.
         for cell in ["3.5", "1,234.5", "1,2,3"] {
             do {
@@ -159,7 +170,7 @@ struct ChartTests {
             _ = try ChartData(csv: "name;a\nx;1,5x\n", source: "eu.csv")
             Issue.record("1,5x is not a number")
         } catch {
-            #expect(error.message.contains("\"1,5x\"") && error.message.contains("split at semicolons, a comma: 1234,5"), "\(error.message)")
+            #expect(error.message.contains("\"1,5x\"") && error.message.contains("decimal comma, as this file's other values, such as 1234,5"), "\(error.message)")
         }
         do {
             _ = try Timeline(jsonText: """

@@ -19,7 +19,7 @@ struct CSVTests {
         }
     }
 
-    @Test("a spreadsheet's semicolon- or tab-separated export splits at its separator; the first line's most frequent separator (the first on a tie) wins")
+    @Test("a spreadsheet's semicolon- or tab-separated export splits at its separator: the first on the first line that splits the first lines evenly, else the first on the first line")
     func semicolonsAndTabsSeparateWhenTheFirstLineHasNoComma() throws {
         #expect(try CSV.rows("name;price\nAna;\"1,5\"\nBo;2,25\n").map(\.fields) == [["name", "price"], ["Ana", "1,5"], ["Bo", "2,25"]])
         #expect(try CSV.rows("name\tnote\nAna\t\"a; b\"\n").map(\.fields) == [["name", "note"], ["Ana", "a; b"]])
@@ -28,6 +28,15 @@ struct CSVTests {
         // A header-less caption sheet from a semicolon export: it quotes semicolons only, not commas.
         #expect(try CSV.rows("beach.jpg;Lisbon, at dawn\nport.jpg;Porto\n").map(\.fields) == [["beach.jpg", "Lisbon, at dawn"], ["port.jpg", "Porto"]])
         #expect(try CSV.rows("beach.jpg,Lisbon; at dawn\n").map(\.fields) == [["beach.jpg", "Lisbon; at dawn"]], "a tie goes to the first")
-        #expect(try CSV.rows("a;b;c,d\n").map(\.fields) == [["a", "b", "c,d"]], "the most frequent separates")
+        #expect(try CSV.rows("a;b;c,d\n").map(\.fields) == [["a", "b", "c,d"]], "the first separates")
+        // A comma caption sheet whose first caption holds semicolons, with one row or more (a focus on some).
+        #expect(try CSV.rows("img 1.jpg,Lisbon; Alfama; at dawn\n").map(\.fields) == [["img 1.jpg", "Lisbon; Alfama; at dawn"]])
+        #expect(try CSV.rows("a.jpg,Sun; sea; sand\nb.jpg,Rain,0.5 0.5\n").map(\.fields) == [["a.jpg", "Sun; sea; sand"], ["b.jpg", "Rain", "0.5 0.5"]])
+        // The one that splits the first lines evenly wins over the first on the first line.
+        #expect(try CSV.rows("Lisbon, PT;12\nPorto;9\n").map(\.fields) == [["Lisbon, PT", "12"], ["Porto", "9"]])
+        #expect(try CSV.rows("beach.jpg,Sun; sea; sand\npier.jpg,Rain\nport.jpg,Dusk\n").map(\.fields)
+                == [["beach.jpg", "Sun; sea; sand"], ["pier.jpg", "Rain"], ["port.jpg", "Dusk"]])
+        #expect(CSV.separator(of: "name\t2019\t2020\nLisbon\t1,234\t12,500\n") == "\t")
+        #expect(CSV.separator(of: "name;a\nx;\"p;q\"\n") == ";", "separators inside quotes are not counted")
     }
 }

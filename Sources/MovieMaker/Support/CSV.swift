@@ -2,9 +2,9 @@ import Foundation
 
 /// Comma-separated values as RFC 4180 writes them (and spreadsheets export them): fields split at
 /// commas, rows at line breaks (LF, CRLF or CR); a quoted field may hold commas, line breaks and
-/// quotes written twice (`""`). A byte-order mark at the start is skipped. A file whose first line has
-/// more semicolons (what spreadsheets write where the comma is the decimal mark) or tabs than commas is
-/// split at those instead (`separator(of:)`).
+/// quotes written twice (`""`). A byte-order mark at the start is skipped. A file may be split at
+/// semicolons (what spreadsheets write where the comma is the decimal mark) or tabs instead: the
+/// first of them on the first line that splits the first lines evenly (`separator(of:)`).
 ///
 /// Used by `CaptionSheet` (a slideshow's captions) and `moviemaker title --batch` (one movie per row).
 package enum CSV {
@@ -90,22 +90,35 @@ package enum CSV {
         return rows
     }
 
-    /// The separator of the first line's fields (outside quotes): the one of comma, semicolon and tab
-    /// it holds most often, the first to appear on a tie (`beach.jpg;Lisbon, at dawn` is semicolon-
-    /// separated: a semicolon export quotes only semicolons); a comma for a line of one field.
+    /// The separator of the fields: of comma, semicolon and tab, the first on the first line that splits
+    /// the first lines (up to 20, outside quotes) into as many fields each, or the first on the first
+    /// line when none does. A row's first field (a name, a file name, a header) rarely holds another
+    /// separator, so `beach.jpg;Lisbon, at dawn` is semicolon-separated (a semicolon export quotes only
+    /// semicolons) and `beach.jpg,Sun; sea; sand` comma-separated; `Lisbon, PT;12` above `Porto;9` is
+    /// split at semicolons, which split both lines evenly. A comma for a line of one field.
     private static func separator(of chars: [Character]) -> Character {
-        var quoted = false
-        var counts: [Character: Int] = [:]
-        var order: [Character] = []
+        let candidates: [Character] = [",", ";", "\t"]
+        var lines: [[Character: Int]] = []
+        var current: [Character: Int] = [:]
+        var order: [Character] = []          // first line's separators, as they appear
+        var quoted = false, blank = true
         for c in chars {
             if c == "\"" { quoted.toggle() }
-            if quoted { continue }
-            if c == "\n" || c == "\r\n" || c == "\r" { break }
-            if c == "," || c == ";" || c == "\t" {
-                if counts[c] == nil { order.append(c) }
-                counts[c, default: 0] += 1
+            if !quoted && (c == "\n" || c == "\r\n" || c == "\r") {
+                if !blank { lines.append(current); if lines.count == 20 { break } }
+                current = [:]; blank = true
+                continue
+            }
+            if !c.isWhitespace || c == "\t" { blank = false }
+            if !quoted, candidates.contains(c) {
+                if lines.isEmpty && current[c] == nil { order.append(c) }
+                current[c, default: 0] += 1
             }
         }
-        return order.max { a, b in counts[a]! < counts[b]! || (counts[a]! == counts[b]! && order.firstIndex(of: a)! > order.firstIndex(of: b)!) } ?? ","
+        if !blank && lines.count < 20 { lines.append(current) }
+        guard let first = lines.first, !order.isEmpty else { return "," }
+        let consistent = order.filter { c in lines.allSatisfy { $0[c, default: 0] == first[c] } }
+        let pool = consistent.isEmpty ? order : consistent
+        return pool[0]
     }
 }

@@ -59,10 +59,7 @@ public struct ChartData: Sendable, Hashable, Codable {
         }
         // A semicolon or tab export is what spreadsheets write where the comma is the decimal mark.
         let separator = CSV.separator(of: text)
-        let separatorName = separator == ";" ? "semicolons" : "tabs"
-        // Such a file uses decimal commas only if one of its values has a comma; then a point in any
-        // value can only group thousands (`1.234,5`, `1.234`), never be a second decimal mark.
-        let decimalComma = separator != "," && rows.dropFirst().contains { $0.cells.dropFirst().contains { $0.contains(",") } }
+        let mark = try Self.decimalMark(of: rows.dropFirst().flatMap { $0.cells.dropFirst() }, separator: separator, source: source)
         var series: [Series] = []
         for row in rows.dropFirst() {
             guard row.cells.count == header.cells.count else {
@@ -72,24 +69,72 @@ public struct ChartData: Sendable, Hashable, Codable {
             var values: [Double] = []
             for (k, cell) in row.cells.dropFirst().enumerated() {
                 let text = cell.trimmingCharacters(in: .whitespaces)
-                var digits = text.replacingOccurrences(of: "_", with: "")
-                if decimalComma {
-                    guard let read = Self.decimalCommaNumber(digits) else {
-                        throw .invalidData(path: source, line: row.line, column: k + 2,
-                                           reason: "\"\(text)\" (\(columns[k])) is not a number as this file writes them: its values use a decimal comma (1234,5 or 1.234,5), so a point may only group thousands")
-                    }
-                    digits = read
-                }
-                guard let value = Double(digits), value.isFinite, abs(value) <= 1e15 else {
+                let digits = text.replacingOccurrences(of: "_", with: "")
+                let example = mark == "," ? "1234,5" : "1234.5"
+                guard let read = mark == "," ? Self.decimalCommaNumber(digits) : Self.decimalPointNumber(digits) else {
                     throw .invalidData(path: source, line: row.line, column: k + 2,
-                                       reason: "\"\(text)\" (\(columns[k])) is not a number: write digits with a point for decimals, such as 1234.5"
-                                       + (separator != "," ? " (or, as this file is split at \(separatorName), a comma: 1234,5)" : ""))
+                                       reason: "\"\(text)\" (\(columns[k])) is not a number as this file writes them: its values use a decimal "
+                                       + (mark == "," ? "comma (1234,5 or 1.234,5), so a point may only group thousands" : "point (1234.5 or 1,234.5), so a comma may only group thousands"))
+                }
+                guard let value = Double(read), value.isFinite, abs(value) <= 1e15 else {
+                    throw .invalidData(path: source, line: row.line, column: k + 2,
+                                       reason: "\"\(text)\" (\(columns[k])) is not a number: write digits with a decimal \(mark == "," ? "comma" : "point"), as this file's other values, such as \(example)")
                 }
                 values.append(value)
             }
             series.append(Series(row.cells[0].trimmingCharacters(in: .whitespaces), values: values))
         }
         self.init(columns: columns, series: series)
+    }
+
+    /// The decimal mark of a table's `values` (`.` or `,`). A comma-separated file's is the point (a
+    /// value with a comma is quoted, and its commas group thousands). A semicolon or tab export may
+    /// write either: values such as `1,5` or `1.234,5` say comma, `3.5` or `1,234.5` say point; values
+    /// that fit both (`1,234` only) are decimal commas in a semicolon file, as that is the convention
+    /// such exports follow, and refused as ambiguous in a tab file.
+    static func decimalMark(of values: [String], separator: Character, source: String) throws(MovieMakerError) -> Character {
+        guard separator != "," else { return "." }
+        var commaSays = false, pointSays = false, grouped: String?
+        for cell in values {
+            let text = cell.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "")
+            let hasComma = text.contains(","), hasPoint = text.contains(".")
+            guard hasComma || hasPoint else { continue }
+            let asComma = decimalCommaNumber(text) != nil, asPoint = decimalPointNumber(text) != nil
+            // Read both ways, a value that groups thousands only (`1,234`, `1.234`) says nothing.
+            if asComma && asPoint {
+                if hasComma, grouped == nil { grouped = text }
+                continue
+            }
+            if asComma { commaSays = true }
+            if asPoint { pointSays = true }
+        }
+        if commaSays != pointSays { return commaSays ? "," : "." }
+        if commaSays { return separator == ";" ? "," : "." }         // both: the values that disagree are refused
+        guard let grouped else { return "." }
+        if separator == ";" { return "," }
+        throw .invalidData(path: source, line: nil, column: nil,
+                           reason: "its values such as \"\(grouped)\" read as \(decimalCommaNumber(grouped)!) with a decimal comma and \(decimalPointNumber(grouped)!) with commas grouping thousands: write one value with its decimals (1.234,5 or 1,234.5), or the numbers without grouping")
+    }
+
+    /// `text` written with a decimal point (`-1,234.5`, `1,234`, `3.5`) rewritten without its thousands
+    /// commas (`-1234.5`), or nil when its commas are not thousands groups (`1,5`).
+    static func decimalPointNumber(_ text: String) -> String? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= 2, parts.count == 1 || !parts[1].contains(",") else { return nil }
+        let whole = parts[0]
+        guard thousandsGrouped(whole, by: ",") else { return nil }
+        let integer = whole.replacingOccurrences(of: ",", with: "")
+        return parts.count == 2 ? integer + "." + parts[1] : integer
+    }
+
+    /// Whether `whole` (an integer part with an optional sign) groups its digits by `mark` as thousands
+    /// are grouped (`1,234,567`), or has no `mark` at all.
+    private static func thousandsGrouped(_ whole: Substring, by mark: Character) -> Bool {
+        guard whole.contains(mark) else { return true }
+        let groups = whole.split(separator: mark, omittingEmptySubsequences: false)
+        let lead = groups[0].drop { $0 == "-" || $0 == "+" }
+        return (1...3).contains(lead.count) && lead.allSatisfy { $0.isASCII && $0.isNumber }
+            && groups.dropFirst().allSatisfy { $0.count == 3 && $0.allSatisfy { $0.isASCII && $0.isNumber } }
     }
 
     /// `text` written with a decimal comma (`-1.234,5`, `1,5`, `1.234`) rewritten with a decimal point
@@ -99,11 +144,7 @@ public struct ChartData: Sendable, Hashable, Codable {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count <= 2, parts.count == 1 || !parts[1].contains(".") else { return nil }
         let whole = parts[0]
-        if whole.contains(".") {
-            let groups = whole.split(separator: ".", omittingEmptySubsequences: false)
-            let lead = groups[0].drop { $0 == "-" || $0 == "+" }
-            guard (1...3).contains(lead.count), groups.dropFirst().allSatisfy({ $0.count == 3 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else { return nil }
-        }
+        guard thousandsGrouped(whole, by: ".") else { return nil }
         let integer = whole.replacingOccurrences(of: ".", with: "")
         return parts.count == 2 ? integer + "." + parts[1] : integer
     }
