@@ -71,6 +71,32 @@ struct SlideshowTests {
         #expect(byURL.captionText(for: byURL.photos[0]) == "a")
     }
 
+    @Test("Ken Burns .alternate zooms in and out by turns, photo after photo, for every seed")
+    func alternateTakesTurns() {
+        for seed: UInt64 in [1, 2, 3, 7, 42] {
+            let motion = Slideshow.KenBurns(direction: .alternate, seed: seed)
+            let zoomsIn = (0..<6).map { i -> Bool in let r = motion.rects(index: i); return r.end.width < r.start.width }
+            #expect(zoomsIn == (0..<6).map { $0.isMultiple(of: 2) == zoomsIn[0] }, "seed \(seed): \(zoomsIn)")
+        }
+        #expect(Set([1, 2, 3, 4, 5, 6, 7, 8].map { Slideshow.KenBurns(direction: .alternate, seed: $0).rects(index: 0) }.map { $0.end.width < $0.start.width }).count == 2,
+                "the seed picks the first direction")
+    }
+
+    @Test("a date caption is the day the camera's calendar showed, not the day in the rendering machine's zone")
+    func dateCaptionsAreTheCamerasDay() throws {
+        let folder = try TemporaryFolder()
+        let picture = RGBAPicture.quadrants(width: 32, height: 16)
+        // 08:00 in Tokyo is 23:00 the day before in UTC (and in every zone west of +08:00).
+        try FixtureJPEG.data(picture, markers: [FixtureJPEG.app1(FixtureJPEG.exifTIFF(orientation: 1, date: "2025:06:02 08:00:00", offset: "+09:00"))])
+            .write(to: folder.file("tokyo.jpg"))
+        // 23:30 with no offset recorded: that wall-clock day, whatever the zone.
+        try FixtureJPEG.data(picture, markers: [FixtureJPEG.app1(FixtureJPEG.exifTIFF(orientation: 1, date: "2025:06:01 23:30:00", offset: ""))])
+            .write(to: folder.file("camera.jpg"))
+        var show = try Slideshow(folder: folder.url)
+        show.captions = .date
+        #expect(show.photos.map { show.captionText(for: $0) } == ["1 June 2025", "2 June 2025"], "camera.jpg, tokyo.jpg")
+    }
+
     @Test func unreadablePhotosAreLeftOutWithTheirReasonsOrThrownWhenStrict() throws {
         let folder = try TemporaryFolder()
         let good = try TestPhotos.photo(.blue, "good.png", in: folder)

@@ -98,7 +98,7 @@ public struct Slideshow: Sendable, Equatable {
             case zoomIn = "in"
             /// Farther over time.
             case zoomOut = "out"
-            /// Either, per photo.
+            /// In and out by turns, photo after photo (the seed picks which comes first).
             case alternate
         }
 
@@ -113,14 +113,20 @@ public struct Slideshow: Sendable, Equatable {
         public static let off = KenBurns(isEnabled: false)
 
         /// The views (in unit coordinates of the fitted picture) at the start and end of the `index`-th
-        /// photo's time: the seed picks the pan's direction and, with `.alternate`, in or out.
+        /// photo's time: the seed picks the pan's direction and, with `.alternate`, whether the first
+        /// photo zooms in or out (the next ones take turns).
         func rects(index: Int) -> (start: Rect, end: Rect) {
             var rng = SplitMix64(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
             let zoomIn: Bool
             switch direction {
             case .zoomIn: zoomIn = true
             case .zoomOut: zoomIn = false
-            case .alternate: zoomIn = rng.next() & 1 == 0
+            case .alternate:
+                // In and out by turns; the seed picks which comes first. (The draw is still made, so the
+                // pan's direction stays what the seed gave it.)
+                _ = rng.next()
+                var first = SplitMix64(seed: seed)
+                zoomIn = (first.next() & 1 == 0) == index.isMultiple(of: 2)
             }
             let near = 1 / (1 + zoom)     // the size of the closer view
             let angle = Double(rng.next() % 10_000) / 10_000 * 2 * .pi
@@ -185,7 +191,14 @@ public struct Slideshow: Sendable, Equatable {
     package mutating func sortPhotos(by order: PhotoOrder) {
         switch order {
         case .fileName: photos.sort { Slideshow.naturalOrder($0.url.lastPathComponent, $1.url.lastPathComponent) }
-        case .captureDate: photos = PhotoOrder.sortedByDate(photos, date: \.captureDate)
+        case .captureDate:
+            // As `PhotoDecoder.photos(in:order:)` and `stitch` order them: a file's wall-clock time without
+            // an offset is read in this machine's zone, so it compares with a phone's zoned time.
+            photos = PhotoOrder.sortedByDate(photos) { photo in
+                guard let date = photo.captureDate else { return nil }
+                guard let info = try? PhotoDecoder.info(photo.url), info.captureDate == date else { return date }
+                return info.captureMoment(in: .current)
+            }
         }
     }
 
@@ -392,11 +405,12 @@ public struct Slideshow: Sendable, Equatable {
         case .none: return nil
         case .filename: return photo.url.deletingPathExtension().lastPathComponent
         case .date:
-            guard let date = photo.captureDate ?? (try? PhotoDecoder.info(photo.url))?.captureDate else { return nil }
-            let f = DateFormatter()
-            f.locale = Locale(identifier: "en_US_POSIX")
-            f.dateFormat = "d MMMM yyyy"
-            return f.string(from: date)
+            // The file's own date is shown as its camera's calendar had it (not in the rendering
+            // machine's zone: a photo taken at 08:00 in Tokyo is captioned that day everywhere); a date
+            // given in code is a moment, shown in this machine's zone.
+            let info = try? PhotoDecoder.info(photo.url)
+            if let info, photo.captureDate == nil || photo.captureDate == info.captureDate { return info.captureDay }
+            return photo.captureDate.map { PhotoInfo.dayText($0, in: .current) }
         }
     }
 

@@ -100,7 +100,9 @@ public enum PhotoDecoder {
                 skipped(error)
             }
         }
-        if order == .captureDate { infos = PhotoOrder.sortedByDate(infos, date: \.captureDate) }
+        // A wall-clock time without an offset is read in this machine's zone, so it compares with a
+        // phone's zoned time (as `stitch` orders photos and clips).
+        if order == .captureDate { infos = PhotoOrder.sortedByDate(infos) { $0.captureMoment(in: .current) } }
         return infos
     }
 

@@ -19,7 +19,9 @@ public struct PhotoInfo: Sendable, Equatable {
     public let captureDate: Date?
     /// Whether `captureDate` is a moment (the file records its UTC offset) rather than a wall-clock time
     /// read as UTC: what to know before comparing it with a file's or a video's time.
-    package let captureDateIsZoned: Bool
+    package var captureDateIsZoned: Bool { captureOffsetSeconds != nil }
+    /// The capture's UTC offset in seconds east, when the file records one (EXIF OffsetTimeOriginal).
+    package let captureOffsetSeconds: Int?
     /// The embedded ICC profile's description (e.g. `Display P3`), if there is a profile.
     public let colorProfile: String?
     /// Whether the file is a progressive JPEG or an interlaced PNG.
@@ -37,6 +39,22 @@ public struct PhotoInfo: Sendable, Equatable {
         local.timeZone = zone
         return local.date(from: utc.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)) ?? date
     }
+    /// The day the photo was taken as its camera's calendar showed it, "1 June 2025": the wall-clock date
+    /// where it was taken (in its recorded offset, or as recorded without one), whatever zone the
+    /// machine rendering it is in. Nil without a capture date.
+    package var captureDay: String? {
+        guard let date = captureDate, let zone = TimeZone(secondsFromGMT: captureOffsetSeconds ?? 0) else { return nil }
+        return PhotoInfo.dayText(date, in: zone)
+    }
+
+    /// `date` as "1 June 2025" in `zone` (English month names, as every caption's).
+    package static func dayText(_ date: Date, in zone: TimeZone) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = zone
+        f.dateFormat = "d MMMM yyyy"
+        return f.string(from: date)
+    }
     /// The upright size.
     public var size: Size { Size(width: Double(width), height: Double(height)) }
 
@@ -47,7 +65,7 @@ public struct PhotoInfo: Sendable, Equatable {
         height = header.uprightHeight
         orientation = header.recordedOrientation
         captureDate = header.exif?.captureDate
-        captureDateIsZoned = header.exif?.captureOffsetSeconds != nil
+        captureOffsetSeconds = header.exif?.captureOffsetSeconds
         colorProfile = header.icc.flatMap { ColorManagement.description(ofICC: $0) ?? "unnamed ICC profile" }
         isProgressive = header.progressive
     }
