@@ -246,7 +246,8 @@ struct SlideshowCommand: SingleOutputCommand {
         }
         if transition.lowercased() != "none" {
             do { _ = try Transition(xfadeName: transition) } catch { throw ValidationError("--transition: \(error)") }
-            if let transitionDuration, !isAuto, transitionDuration >= duration {
+            // With --cut-on beats the beats set each photo's time, at least a transition and a bit more.
+            if let transitionDuration, !isAuto, cutOn == nil, transitionDuration >= duration {
                 throw ValidationError("--transition-duration \(transitionDuration.seconds) must be shorter than --duration \(duration.seconds), so each photo is seen on its own")
             }
             if let transitionDuration, title != nil || endTitle != nil, transitionDuration >= titleDuration {

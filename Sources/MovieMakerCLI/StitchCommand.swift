@@ -215,13 +215,26 @@ struct StitchCommand: SingleOutputCommand {
                 throw InputError("\(path): cannot list the folder (\((error as NSError).localizedDescription))")
             }
             var found: [(url: URL, kind: MediaKind)] = []
+            var subfolders: [String] = []        // folders inside it that hold pictures or movies (a phone's DCIM/100APPLE)
             for name in names.sorted(by: Slideshow.naturalOrder) where !name.hasPrefix(".") {
                 let file = url.appendingPathComponent(name)
                 var sub: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: file.path, isDirectory: &sub), !sub.boolValue else { continue }
+                guard FileManager.default.fileExists(atPath: file.path, isDirectory: &sub) else { continue }
+                if sub.boolValue {
+                    let inner = (try? FileManager.default.contentsOfDirectory(atPath: file.path)) ?? []
+                    // By extension only: probing every file of a large folder would be slow.
+                    let media = PhotoDecoder.fileExtensions.union(Self.movieExtensions)
+                    if inner.contains(where: { !$0.hasPrefix(".") && media.contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }) { subfolders.append(name) }
+                    continue
+                }
                 if let kind = Self.kind(of: file) { found.append((file, kind)) } else { warn("\(file.path): neither a picture nor a movie; left out") }
             }
-            if found.isEmpty { throw InputError("\(path): the folder holds no pictures or movies") }
+            let inside = subfolders.count == 1 ? "1 folder inside it (\(subfolders[0]))" : "\(subfolders.count) folders inside it (\(subfolders.prefix(3).joined(separator: ", "))\(subfolders.count > 3 ? ", …" : ""))"
+            let glob = Terminal.shellWord(path.hasSuffix("/") ? String(path.dropLast()) : path) + "/*"
+            if found.isEmpty {
+                throw InputError("\(path): the folder holds no pictures or movies" + (subfolders.isEmpty ? "" : "; they are in \(inside), which are not searched: give them, e.g. moviemaker stitch \(glob)"))
+            }
+            if !subfolders.isEmpty { warn("\(path): \(inside) left out (folders are not searched): give them too, e.g. \(glob)") }
             if order == .captureDate {
                 // A stable sort by date (equal dates keep the name order); files without a date last.
                 let dated = found.map { item -> Date? in Self.moment(of: item) }

@@ -82,6 +82,10 @@ struct SlideshowCommandTests {
         #expect(tone.status == 64 && tone.stderr.contains("has no steady beat to cut on") && tone.stderr.contains("tone.wav")
                 && tone.stderr.contains("leave out --cut-on beats") && tone.stderr.contains("a held tone"), "\(tone.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("x.mp4").path))
+        // A transition as long as --duration's default is no mistake when the beats set the photos' times.
+        let long = try CLI.run(["slideshow", folder.url.path, "--cut-on", "beats", "--min-shot", "4", "--transition-duration", "3",
+                                "--music", folder.file("tone.wav").path, "-o", folder.file("x.mp4").path])
+        #expect(long.status == 64 && !long.stderr.contains("must be shorter than --duration") && long.stderr.contains("has no steady beat"), "\(long.stderr)")
         // Clicks too short for a tempo are said to be too short, not to have no pulse.
         try ProceduralSound(duration: 4) { t in t.truncatingRemainder(dividingBy: 0.5) < 0.01 ? 0.8 : 0 }.writeWAV(to: folder.file("short.wav"), sampleFormat: .int16)
         let short = try CLI.run(["beats", folder.file("short.wav").path])

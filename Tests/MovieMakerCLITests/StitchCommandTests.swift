@@ -507,6 +507,12 @@ struct StitchCommandTests {
         try VideoFixtures.expectError(["stitch", urls[0].path, "--audio-crossfade", "5ms", "-o", out.path], naming: ["--audio-crossfade", "10ms"], status: 64)
         try VideoFixtures.expectError(["stitch", urls[0].path, "--music", folder.file("song.mp3").path, "-o", out.path],
                                       naming: ["song.mp3: no such file"], status: 64)
+        // A phone's DCIM folder holds its pictures in folders inside it: said, with the glob that gives them.
+        let dcim = folder.file("DCIM")
+        try FileManager.default.createDirectory(at: dcim.appendingPathComponent("100APPLE"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: urls[0], to: dcim.appendingPathComponent("100APPLE/IMG_0001.mp4"))
+        try VideoFixtures.expectError(["stitch", dcim.path, "-o", out.path],
+                                      naming: ["holds no pictures or movies", "1 folder inside it (100APPLE)", "moviemaker stitch \(dcim.path)/*"], status: 64)
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
