@@ -362,6 +362,7 @@ struct RenderBatchTests {
             ("name,photo\nAna\n", "rows.csv", "{row}.mp4", "line 2: 1 field where the header has 2 (name, photo); write a separator for each value, a blank one too: Ana,"),
             ("name;photo\nAna;x;y\n", "rows.csv", "{row}.mp4", "quote a value that holds a semicolon: \"Doe; Jane\""),
             ("name\tphoto\nAna\tx\ty\n", "rows.tsv", "{row}.mp4", "quote a value that holds a tab: \"Doe<TAB> Jane\""),
+            ("name,photo\n\"Doe, Jane\"\n", "rows.csv", "{row}.mp4", "a blank one too: \"Doe, Jane\","),
             ("name\n", "rows.csv", "{row}.mp4", "but no rows"),
             ("{\"name\": \"Ana\"}\n{\"name\": [1]}\n", "rows.jsonl", "{row}.mp4", "line 2: \"name\" holds"),
             ("{\"name\": \"Ana\"}\n{\"name\": \"Bo\", \"nmae\": \"x\"}\n", "rows.jsonl", "{row}.mp4", "line 2: the column \"nmae\" names no slot"),

@@ -508,6 +508,7 @@ import MovieMakerTestSupport
             (["nam=Bo"], [], "slots.nam", "has no slot \"nam\" (did you mean \"name\"?)"),
             (["name"], [], "slots", "NAME=VALUE"),
             ([], ["x.mp4", "x.mp4", "x.mp4", "x.mp4"], "slots", "4 media files were given"),
+            ([], ["."], "slots.clip1", "\".\" is a folder: give a file in it (with --media, files fill the slots in turn: --media ./*.jpg)"),
         ] {
             do {
                 _ = try timeline.slotValues(assignments: assignments, media: media, relativeTo: folder.url)

@@ -61,7 +61,8 @@ public struct TemplateBatch: Sendable {
         /// How long it took, in seconds.
         public let seconds: Double
         /// What its render did differently from what the row asked, without failing (a clip shorter than
-        /// its item, a blank title): the composition's warnings, one sentence each. Empty when skipped.
+        /// its item, a blank title): the composition's warnings, one sentence each. Empty when skipped or
+        /// failed (a failed row's error says what went wrong).
         public let warnings: [String]
     }
 
@@ -360,7 +361,7 @@ public struct TemplateBatch: Sendable {
                 let shown = separator == "\t" ? "<TAB>" : separator
                 // Too few: a blank value still needs its separator. Too many: a value held the separator.
                 let fix = row.fields.count < columns.count
-                    ? "write a separator for each value, a blank one too: \(row.fields.joined(separator: shown) + String(repeating: shown, count: columns.count - row.fields.count))"
+                    ? "write a separator for each value, a blank one too: \(row.fields.map { Self.quoted($0, separator: separator) }.joined(separator: shown) + String(repeating: shown, count: columns.count - row.fields.count))"
                     : "quote a value that holds a \(name): \"Doe\(shown) Jane\""
                 throw .invalidBatch(path: path, line: row.line,
                                     reason: "\(row.fields.count) field\(row.fields.count == 1 ? "" : "s") where the header has \(columns.count) (\(columns.joined(separator: ", "))); \(fix)")
@@ -368,6 +369,13 @@ public struct TemplateBatch: Sendable {
             rows.append(Row(number: number + 1, values: Dictionary(uniqueKeysWithValues: zip(columns, row.fields)), line: row.line))
         }
         return (columns, rows)
+    }
+
+    /// `field` as a CSV file writes it: in double quotes (its own doubled) when it holds `separator`, a
+    /// quote or a line break, so a row shown in a hint can be typed back as it is.
+    static func quoted(_ field: String, separator: String) -> String {
+        guard field.contains(separator) || field.contains("\"") || field.contains(where: \.isNewline) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// A JSON Lines file's columns and rows: each non-blank line an object whose values are strings,

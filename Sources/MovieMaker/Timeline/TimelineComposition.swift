@@ -696,7 +696,9 @@ struct TimelineCompiler {
                 throw .invalidDescription(shownPath, "the slot \"\(name)\" is \(SpecObject.article(slot.kind.rawValue)) slot, but this item takes \(SpecObject.article(SpecObject.list(kinds.map(\.rawValue)))) slot")
             }
             guard let value = slot.default else {
-                throw .invalidDescription(shownPath, "the slot \"\(name)\" has no default and was not filled: give --slot \(name)=FILE (or --media FILE…)")
+                // --media fills photo, video and media slots only.
+                throw .invalidDescription(shownPath, "the slot \"\(name)\" has no default and was not filled: give --slot \(name)=FILE"
+                                          + (slot.kind == .audio ? "" : " (or --media FILE…)"))
             }
             guard case let .file(p) = value else {
                 throw .invalidDescription(shownPath, "the slot \"\(name)\" holds \(value), not a file")

@@ -86,6 +86,10 @@ extension Timeline {
             let url = text.hasPrefix("/") ? URL(fileURLWithPath: text) : folder.appendingPathComponent(text)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                if isDirectory.boolValue {
+                    throw .invalidDescription(JSONPath().appending("slots").appending(name),
+                                              "the slot \"\(name)\" takes \(Self.what(kind)), but \"\(text)\" is a folder: give a file in it (with --media, files fill the slots in turn: --media \(text.hasSuffix("/") ? text : text + "/")*.jpg)")
+                }
                 throw .invalidDescription(JSONPath().appending("slots").appending(name),
                                           "the slot \"\(name)\" is \(SpecObject.article(kind.rawValue)) slot and takes \(Self.what(kind)), but \"\(text)\" is not a file (no such file: \(url.standardizedFileURL.path))")
             }
