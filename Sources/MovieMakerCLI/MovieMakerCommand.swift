@@ -60,7 +60,8 @@ struct MovieMakerCommand: ParsableCommand {
             } catch {
                 // ArgumentParser checks a command's values before it looks for options it does not have, so
                 // `render x.json --chek` would be told to give -o: the unknown option is said first.
-                if exitCode(for: error) == .validationFailure || underlying(error, as: InputError.self) != nil, let unknown = unknownOption(in: arguments) {
+                if exitCode(for: error) == .validationFailure || underlying(error, as: InputError.self) != nil,
+                   let unknown = dashedText(in: arguments) ?? unknownOption(in: arguments) {
                     Terminal.writeError("moviemaker: error: \(FolderListing.shownText(unknown))\n")
                     Foundation.exit(ExitCode.validationFailure.rawValue)
                 }
@@ -117,6 +118,27 @@ struct MovieMakerCommand: ParsableCommand {
             guard !known.contains(name) else { continue }
             let near = nearestName(name, in: known.sorted()).map { ". Did you mean '\($0)'?" } ?? ""
             return "unknown option '\(name)'\(near) (see 'moviemaker \(path.joined(separator: " ")) --help')"
+        }
+        return nil
+    }
+
+    /// A text that begins with `-` (`title "-5% off"`) is read by ArgumentParser as an option, which
+    /// reports "unknown option" or "missing value": say how to give it instead. Only a token no option
+    /// could be (it holds a space or a `%`, or a `-` before something that is neither a letter nor a number).
+    static func dashedText(in arguments: [String]) -> String? {
+        guard arguments.first != "run" else { return nil }
+        for (index, token) in arguments.enumerated() {
+            if token == "--" { break }
+            guard token.hasPrefix("-"), !token.hasPrefix("--"), token.count > 1, Double(token) == nil else { continue }
+            let second = token.dropFirst().first!
+            guard token.contains(where: { $0.isWhitespace || $0 == "%" }) || !(second.isLetter || second.isNumber) else { continue }
+            let previous = index > 0 ? arguments[index - 1] : ""
+            let shown = Terminal.shellWord(token)
+            let afterDashes = "after '--', which ends the options (moviemaker \(arguments.first ?? "title") … -- \(shown))"
+            if previous.hasPrefix("--"), !previous.contains("=") {
+                return "\(shown) begins with '-', so it is read as an option: give it as \(previous)=\(shown) if it is that option's value, or a text \(afterDashes)"
+            }
+            return "\(shown) begins with '-', so it is read as an option: give it \(afterDashes)"
         }
         return nil
     }

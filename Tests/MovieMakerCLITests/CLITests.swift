@@ -35,6 +35,24 @@ struct CLITests {
         #expect(r.stderr.hasPrefix("moviemaker: error: ") && r.stderr.contains("colr"))
     }
 
+    @Test("a text that begins with '-' is not called an unknown option: the message says to give it after '--' or with '='")
+    func dashedTextSaysHowToGiveIt() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let out = folder.file("t.png")
+        let title = try CLI.run(["title", "-5% off", "--still", "0", "-o", out.path])
+        #expect(title.status == 64 && title.stderrLines.count == 1 && title.stderr.contains("'-5% off' begins with '-'")
+                && title.stderr.contains("-- '-5% off'"), "\(title.stderr)")
+        let value = try CLI.run(["title", "Sale", "--subtitle", "-5% off", "--still", "0", "-o", out.path])
+        #expect(value.status == 64 && value.stderr.contains("--subtitle='-5% off'"), "\(value.stderr)")
+        // Given so, it is the text.
+        let fixed = try CLI.run(["title", "--subtitle=-5% off", "--still", "0", "-o", out.path, "--", "-50% today"])
+        #expect(fixed.status == 0 && (try? decodeAll(out).count) == 1, "\(fixed.stderr)")
+        // Negative numbers are values as before, and a mistyped option is still named as one.
+        let typo = try CLI.run(["title", "Sale", "--subtitel", "x", "-o", out.path])
+        #expect(typo.stderr.contains("unknown option '--subtitel'"), "\(typo.stderr)")
+    }
+
     // MARK: run
 
     /// A script that renders `frames` frames of a moving white square at 160×120 into its first argument.
