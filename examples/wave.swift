@@ -11,14 +11,14 @@ try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), wit
 
 let movie = try MovieMaker(url: url, width: 640, height: 360, fps: 30)
 let waves: [(color: Color, amplitude: Double, wavelength: Double, speed: Double)] = [
-    (Color(hex: "#2ec4b6")!, 70, 260, 2.0),
-    (Color(hex: "#ff9f1c")!, 45, 170, -3.0),
-    (Color(hex: "#e71d36")!, 25, 110, 4.5),
+    (Color(hex: 0x2ec4b6), 70, 260, 2.0),
+    (Color(hex: 0xff9f1c), 45, 170, -3.0),
+    (Color(hex: 0xe71d36), 25, 110, 4.5),
 ]
 
 try movie.addFrames(count: 75) { ctx, frame in
     let w = ctx.bounds.width, h = ctx.bounds.height, t = frame.time
-    ctx.setFill(.linear(from: .zero, to: Point(x: 0, y: h), colors: [Color(hex: "#0b132b")!, Color(hex: "#1c2541")!]))
+    ctx.setFill(.linear(from: .zero, to: Point(x: 0, y: h), colors: [Color(hex: 0x0b132b), Color(hex: 0x1c2541)]))
     ctx.fillRect(ctx.bounds)
 
     // Faint axis.

@@ -32,13 +32,17 @@ func place(_ hour: Double, _ value: Double) -> Point {
 
 // The curve through the points: Catmull-Rom turned into cubic Béziers (a Path, made once).
 let points = temperatures.enumerated().map { place(Double($0.offset), $0.element) }
-var curve = Path()
-curve.move(to: points[0])
-for i in 0..<(points.count - 1) {
-    let p0 = points[max(i - 1, 0)], p1 = points[i], p2 = points[i + 1], p3 = points[min(i + 2, points.count - 1)]
-    curve.curve(to: p2, control1: Point(x: p1.x + (p2.x - p0.x) / 6, y: p1.y + (p2.y - p0.y) / 6),
-                control2: Point(x: p2.x - (p3.x - p1.x) / 6, y: p2.y - (p3.y - p1.y) / 6))
-}
+// A `let`, so the frame closure (`independent: true` runs it on several threads) may read it.
+let curve: Path = {
+    var path = Path()
+    path.move(to: points[0])
+    for i in 0..<(points.count - 1) {
+        let p0 = points[max(i - 1, 0)], p1 = points[i], p2 = points[i + 1], p3 = points[min(i + 2, points.count - 1)]
+        path.curve(to: p2, control1: Point(x: p1.x + (p2.x - p0.x) / 6, y: p1.y + (p2.y - p0.y) / 6),
+                   control2: Point(x: p2.x - (p3.x - p1.x) / 6, y: p2.y - (p3.y - p1.y) / 6))
+    }
+    return path
+}()
 
 let font = TextFont(family: "DejaVu Sans", size: 20)
 let tickStyle = TextStyle(font: font, color: Color(white: 0.6), alignment: .center)

@@ -24,7 +24,7 @@ public struct NarrationMark: Sendable, Hashable {
 /// let voice = try Narration("Lisbon, <mark name=\"tram\"/> city of trams.", voice: "en-us", rate: 160)
 /// let tram = voice.time(ofMark: "tram")!        // when "city" starts
 /// try movie.addAudio(voice)                      // the voice, from the movie's start
-/// let film = pictures.captioned(voice.transcript, style: CaptionStyle(animation: .pop))
+/// let film = pictures.captioned(voice.transcript, style: CaptionStyle(.pop))
 /// ```
 ///
 /// The speech is made when the value is made (eSpeak NG is fast: many times real time) and kept for

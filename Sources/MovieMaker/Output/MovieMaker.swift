@@ -18,8 +18,9 @@ import Foundation
 ///
 /// Transparent output: with `EncoderSettings(transparency: true)` frames start fully transparent
 /// instead of black and keep their alpha channel, in `.mov` (ProRes 4444), `.webm` (VP9 with alpha)
-/// or a folder of PNG files (`MovieMaker(pngSequenceIn:…)`). Without it, `.webm` is opaque VP9 and
-/// every other extension H.264.
+/// or a folder of PNG files (`MovieMaker(pngSequenceIn:…)`). Without it, `.webm` is opaque VP9,
+/// `.gif`, `.apng` and `.webp` animated images, and every other extension H.264 unless
+/// `settings.codec` names another codec (HEVC, AV1, VP9, ProRes).
 ///
 /// Sound: `addAudio(_:at:)` places sounds (any `AudioSource`) on the movie's sound track, which is
 /// encoded as AAC-LC (Opus in `.webm`) with `audioSettings` and lasts exactly as long as the video.
@@ -92,7 +93,7 @@ public final class MovieMaker {
     /// Creates a movie at `url` of `width`×`height` pixels at `fps` frames per second.
     ///
     /// Throws if the size or rate is invalid, the folder is missing or not writable, `url` is a device,
-    /// pipe or socket, the extension names no `Container` (`.mp4`, `.m4v`, `.mov`, `.mkv`, `.webm`, or the
+    /// pipe or socket, the extension names no `Container` (`.mp4`, `.m4v`, `.mov`, `.qt`, `.mkv`, `.webm`, or the
     /// animated images `.gif`, `.apng`, `.webp`), `settings.transparency` is asked of `.mp4`, or the
     /// encoder is missing. (HLS and PNG sequences, which are folders, have their own initialisers.)
     ///

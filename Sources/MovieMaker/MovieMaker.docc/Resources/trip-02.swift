@@ -11,5 +11,5 @@ let sound = AudioMix(soundOf: film, adding: [AudioMix.Track(bed)], normalizedTo:
 
 let movie = try MovieMaker(url: URL(fileURLWithPath: "trip.mp4"), width: 1280, height: 720, fps: 30)
 try movie.addAudio(sound)
-try movie.add(film)
+try movie.add(film.withoutSounds())     // the mix already holds the clips' sound
 print(try movie.finish())
