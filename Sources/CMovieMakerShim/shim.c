@@ -92,7 +92,7 @@ int mm_set_affinity(const int *cpus, int count) {
 
 // A fixed table, so the handler allocates nothing: each slot is free (0), being written or cleared
 // (1), or holds a path (2). The handler uses only async-signal-safe calls (unlink, rmdir, open, the
-// getdents64 system call, unlinkat, close, sigaction, sigprocmask, raise).
+// getdents64 system call, unlinkat, close, write, memset, sigemptyset, sigaction, sigprocmask, raise).
 #define MM_PARTIAL_SLOTS 64
 #define MM_PARTIAL_PATH 4096
 static _Atomic int mm_partial_state[MM_PARTIAL_SLOTS];
@@ -150,7 +150,7 @@ static void mm_partial_signal_handler(int signal_number) {
     // One line, so a script stopped with Ctrl-C does not end in silence (the shell prints nothing for
     // SIGINT). Not on SIGPIPE: standard error may be the very pipe that closed.
     if (removed > 0 && signal_number != SIGPIPE) {
-        static const char message[] = "MovieMaker: stopped by a signal before finish(): the unfinished output was removed, nothing was written\n";
+        static const char message[] = "MovieMaker: stopped by a signal: the unfinished output was removed (what was finished before stays)\n";
         // Standard error may be a pipe whose reader is gone (the same Ctrl-C stopped it): ignore SIGPIPE
         // for this one write, so the process still ends by the signal it was sent.
         struct sigaction ignore, previous;

@@ -405,7 +405,7 @@ struct CLICancellationTests {
         let left = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
         #expect(left.isEmpty, "left behind after \(signal): \(left)")
         if signal != SIGPIPE {
-            #expect(outcome.stderr.contains("stopped by a signal before finish(): the unfinished output was removed"),
+            #expect(outcome.stderr.contains("stopped by a signal: the unfinished output was removed"),
                     "the stop is said, not silent: \(outcome.stderr)")
         }
     }
