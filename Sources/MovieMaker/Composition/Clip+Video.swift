@@ -56,12 +56,17 @@ extension Clip {
     /// second frame; `speed(Speed(numerator: 1, denominator: 2))` shows every frame twice. Its sounds
     /// are time-stretched with libavfilter's `atempo`, keeping their pitch (unless `speed.keepsPitch`
     /// is false).
+    ///
+    /// A speed outside ¼×…4× stops the program (a precondition, as an array index out of range does):
+    /// check `speed.isSupported` first when the speed comes from data. Description files and the
+    /// command line refuse such a speed with an error instead.
     public func speed(_ speed: Speed) -> Clip {
         precondition(speed.isSupported, "a clip's speed must be between 1/4 and 4, got \(speed)")
         return Clip(.timeMap(.speed(speed), self))
     }
 
-    /// This clip played `factor` times as fast (0.25…4), keeping its sounds' pitch.
+    /// This clip played `factor` times as fast (0.25…4, a precondition: see `speed(_:)`), keeping its
+    /// sounds' pitch.
     public func speed(_ factor: Double) -> Clip { speed(Speed(factor)) }
 
     /// This clip played backwards: its last frame first, its sounds reversed with it. Nothing is
@@ -69,12 +74,14 @@ extension Clip {
     public func reversed() -> Clip { Clip(.timeMap(.reverse, self)) }
 
     /// The picture of this clip at `time` (of its own time), held still for `duration`, without sound.
+    /// A negative `duration` stops the program (a precondition).
     public func frozen(at time: Time, for duration: Time) -> Clip {
         precondition(duration >= .zero, "a freeze's duration cannot be negative, got \(duration)")
         return Clip(.timeMap(.freeze(at: Time.max(.zero, time), duration: duration), self))
     }
 
-    /// This clip played again and again to fill `duration`, the last repeat cut short.
+    /// This clip played again and again to fill `duration`, the last repeat cut short. A negative
+    /// `duration` stops the program (a precondition).
     public func looped(toFill duration: Time) -> Clip {
         precondition(duration >= .zero, "a loop's duration cannot be negative, got \(duration)")
         return Clip(.timeMap(.loop(duration: duration), self))

@@ -19,7 +19,9 @@ import Foundation
 //
 // Bad values (an opacity above 1, a negative scale or duration, a crop outside the picture, a
 // non-finite number) throw `MovieMakerError.invalidSetting` naming the value and the range, as every
-// other setting does; one `try` covers a chain: `try clip.scaled(by: 2).fadedIn(over: 1)`.
+// other setting does; one `try` covers a chain: `try clip.scaled(by: 2).fadedIn(over: 1)`. (The
+// clip's constructors and time maps elsewhere — `Clip(duration:)`, `speed(_:)`, `delayed(by:)` — keep
+// preconditions, their doc comments say so: making them throw would put a `try` on every clip.)
 
 extension Clip {
     // MARK: Opacity and fades

@@ -63,7 +63,8 @@ public struct Clip: Sendable {
         }
     }
 
-    /// A clip that fills the frame with one colour.
+    /// A clip that fills the frame with one colour. A negative `duration` stops the program (a
+    /// precondition, as for every clip made with a duration).
     public static func color(_ color: Color, duration: Time) -> Clip {
         precondition(duration >= .zero, "a clip's duration cannot be negative, got \(duration)")
         return Clip(.generator(.color(color), duration: duration))
@@ -87,7 +88,8 @@ public struct Clip: Sendable {
     /// Clips drawn on top of each other, the first at the bottom.
     public static func overlay(_ clips: Clip...) -> Clip { overlay(clips) }
 
-    /// This clip starting `delay` later: nothing is drawn before it starts.
+    /// This clip starting `delay` later: nothing is drawn before it starts. A negative `delay` stops the
+    /// program (a precondition): to start a clip earlier, trim its head (`trimmed(from:to:)`).
     public func delayed(by delay: Time) -> Clip {
         precondition(delay >= .zero, "a delay cannot be negative, got \(delay)")
         return Clip(.timeMap(.offset(delay), self))
