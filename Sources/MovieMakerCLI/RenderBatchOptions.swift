@@ -175,9 +175,10 @@ extension RenderCommand {
         }
         let total = batch.rows.count
         let done = Mutex(0)
+        let written = Mutex(0)          // rendered rows only: not the skipped and failed ones
         Interruption.shared.install(destination: destinations.first?.path ?? pattern)
         Interruption.shared.describeOutcome {
-            "\(done.withLock { $0 }) of \(total) movies were finished; nothing was written for the rows in progress"
+            "\(written.withLock { $0 }) of \(total) movies were written; nothing was written for the rows in progress"
         }
         try Interruption.shared.beginWriting()
         let showsProgress = progress.showsProgress
@@ -187,6 +188,7 @@ extension RenderCommand {
         }
         let results = try batch.run(cancellation: Interruption.shared.token) { result in
             let count = done.withLock { $0 += 1; return $0 }
+            if case .rendered = result.outcome { written.withLock { $0 += 1 } }
             // Always, as a single render's warnings are (even with --silent): a shortened movie must not
             // pass a nightly batch unnoticed.
             for warning in result.warnings {
@@ -213,8 +215,17 @@ extension RenderCommand {
             let rendered = total - failed.count - skipped
             Terminal.printLine("\(total - failed.count) of \(total) rows \(rendered > 0 ? "written" : "done") (\(rendered) rendered, \(skipped) skipped as already made, \(failed.count) failed) in \(Format.seconds(seconds))")
         }
+        // Every row failing alike on bad input (a template's default file missing): the template or the
+        // options are wrong, not the rows; a usage error (64), as the same mistake in one render is, so
+        // a pipeline does not retry it as a failed render.
+        let errors = failed.compactMap { if case let .failed(error) = $0.outcome { return error } else { return nil } }
+        if failed.count == total, total > 1, let first = errors.first, MovieMakerCommand.inputCodes.contains(first.code),
+           errors.allSatisfy({ $0.description == first.description }) {
+            throw InputError("every row failed with the same error, so the description or the options are at fault, not the rows: \(MovieMakerCommand.message(for: first))")
+        }
         if !failed.isEmpty {
-            throw BatchFailure(failed: failed.count, total: total, lines: failed.map { $0.row.line ?? $0.row.number }.sorted(), file: rowsFile)
+            throw BatchFailure(failed: failed.count, total: total, lines: failed.map { $0.row.line ?? $0.row.number }.sorted(), file: rowsFile,
+                               skipped: skipped)
         }
     }
 

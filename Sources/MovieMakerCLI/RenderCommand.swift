@@ -288,13 +288,21 @@ struct RenderCommand: ParsableCommand {
                                                         (chunking.isChunked, "--chunk"), (printChapters, "--print-chapters"),
                                                         (chaptersVTT != nil, "--chapters-vtt"), (audioOnly, "--audio-only"),
                                                         (subtitles.subtitles != nil || subtitles.captions != nil, "--subtitles and --captions"),
-                                                        (cache != nil, "--cache")])
+                                                        (cache != nil, "--cache"), (segment != nil, "--segment")])
         if batching.isBatch { return }
         if chunking.isChunked {
             guard output == nil else {
                 throw ValidationError("--chunk and --frames write a chunk into --chunk-dir, not a movie: leave out -o and join the chunks with `moviemaker assemble \(Terminal.shellWord(description.spec)) --chunk-dir \(chunking.chunkDir.map(Terminal.shellWord) ?? "DIR") -o movie.mp4`")
             }
             guard !check else { throw ValidationError("--check only checks: leave out --chunk/--frames") }
+            // A chunk is part of a movie that `assemble` joins: what concerns the whole movie is asked of it.
+            if let (given, instead) = [(saveSpec != nil, ("--save-spec", "save the filled description with a render without --chunk")),
+                                       (chaptersVTT != nil, ("--chapters-vtt", "write the chapters with a render without --chunk")),
+                                       (printChapters, ("--print-chapters", "print them with `moviemaker validate` or a render without --chunk")),
+                                       (preview, ("--preview", "`moviemaker assemble` joins chunks of the full-quality render only; render a preview on one machine"))]
+                .first(where: { $0.0 })?.1 {
+                throw ValidationError("\(given) is not written by a chunk (--chunk/--frames): leave it out (\(instead))")
+            }
             try Self.checkChunkable(quality)
         }
         if let chaptersVTT {

@@ -178,6 +178,9 @@ extension TitleCommand {
         let family = try fontFamily()
         let items = try batchItems(batch, family: family)
         let backdrop = try makeBackdrop()
+        // The backdrop photo is opened by each row's render: a bad one would fail every row (exit 1);
+        // read once here, it is the usage error (64) a single title gives.
+        if let backgroundImage { _ = try PhotoDecoder.info(URL(fileURLWithPath: backgroundImage)) }
         let cores = UsableCores.count
         let jobs = min(batching.jobs ?? cores, items.count)
         var shared = renderSettings
@@ -240,9 +243,14 @@ struct BatchFailure: Error, CustomStringConvertible {
     let lines: [Int]
     /// The CSV file.
     let file: String
+    /// Rows not rendered because their movie was already made (`render --batch` re-runs).
+    var skipped = 0
 
     var description: String {
-        "\(failed) of \(total) rows failed (\(file), line\(lines.count == 1 ? "" : "s") \(lines.map(String.init).joined(separator: ", "))); " + (total == failed ? "none was written" : total - failed == 1 ? "the other one was written" : "the other \(total - failed) were written")
+        let written = total - failed - skipped
+        let others = skipped > 0 ? "of the others \(written) \(written == 1 ? "was" : "were") written and \(skipped) skipped as already made"
+            : written == 0 ? "none was written" : written == 1 ? "the other one was written" : "the other \(written) were written"
+        return "\(failed) of \(total) rows failed (\(file), line\(lines.count == 1 ? "" : "s") \(lines.map(String.init).joined(separator: ", "))); " + others
     }
 }
 

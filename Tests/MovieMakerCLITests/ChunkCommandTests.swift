@@ -42,6 +42,10 @@ struct ChunkCommandTests {
             (["--sound-track"], "add --chunk-dir DIR"),
             (["--sound-track", "--no-sound-track", "--chunk-dir", "c"], "not both"),
             (["--chunk", "0/2", "--chunk-dir", "c", "--codec", "hevc"], "--codec hevc: chunks are joined as H.264"),
+            (["--chunk", "0/2", "--chunk-dir", "c", "--preview"], "--preview is not written by a chunk"),
+            (["--frames", "0..<10", "--chunk-dir", "c", "--save-spec", "f.json"], "--save-spec is not written by a chunk"),
+            (["--chunk", "0/2", "--chunk-dir", "c", "--chapters-vtt", "c.vtt"], "--chapters-vtt is not written by a chunk"),
+            (["--chunk", "0/2", "--chunk-dir", "c", "--print-chapters"], "--print-chapters is not written by a chunk"),
         ]
         for (arguments, message) in cases {
             let r = try CLI.run(["render", spec] + arguments, in: folder.url)

@@ -111,6 +111,7 @@ struct RenderBatchTests {
         #expect(r.stderr.contains("row 7 (line 8)") && r.stderr.contains("slots.photo") && r.stderr.contains("missing.png"), "\(r.stderr)")
         #expect(r.stderr.contains("row 23 (line 24)") && r.stderr.contains("maxLength of 20"), "\(r.stderr)")
         #expect(r.stdout.contains("38 of 40 rows written"), "\(r.stdout)")
+        #expect(r.stderr.contains("2 of 40 rows failed") && r.stderr.contains("the other 38 were written"), "\(r.stderr)")
         let written = try FileManager.default.contentsOfDirectory(atPath: folder.file("out").path)
         #expect(Set(written) == Set((1...40).filter { $0 != 7 && $0 != 23 }.map { "\($0).mp4" }), "38 movies and nothing else: \(written.sorted())")
         #expect(try decodeAll(folder.file("out/40.mp4")).count == 21)
@@ -206,12 +207,31 @@ struct RenderBatchTests {
         #expect(!FileManager.default.fileExists(atPath: folder.file("one.mp4").path) && !FileManager.default.fileExists(atPath: folder.file("out").path))
     }
 
+    @Test("every row failing alike on bad input (the template's default file missing) is a usage error, exit 64, as one render's is")
+    func aTemplateMistakeIsAUsageError() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try Self.project()
+        try Self.template.replacingOccurrences(of: #"{"file": "clip-0.mp4"}"#, with: #"{"file": "nope.mp4"}"#)
+            .write(to: folder.file("broken.json"), atomically: true, encoding: .utf8)
+        try "name\nAna\nBo\n".write(to: folder.file("rows.csv"), atomically: true, encoding: .utf8)
+        let r = try CLI.run(["render", folder.file("broken.json").path, "--batch", folder.file("rows.csv").path,
+                             "--output-pattern", folder.url.path + "/out/{row}.mp4", "-q"])
+        #expect(r.status == 64 && r.stderr.contains("every row failed with the same error") && r.stderr.contains("nope.mp4"), "\(r.stderr)")
+        let single = try CLI.run(["render", folder.file("broken.json").path, "-o", folder.file("one.mp4").path, "-q"])
+        #expect(single.status == 64, "\(single.stderr)")
+        // A row of its own failing is the rows' fault: exit 1.
+        try "name,photo\nAna,photo-0.png\nBo,missing.png\n".write(to: folder.file("mixed.csv"), atomically: true, encoding: .utf8)
+        let mixed = try CLI.run(["render", folder.file("card.json").path, "--batch", folder.file("mixed.csv").path,
+                                 "--output-pattern", folder.url.path + "/mixed/{row}.mp4", "-q"])
+        #expect(mixed.status == 1 && mixed.stderr.contains("1 of 2 rows failed"), "\(mixed.stderr)")
+    }
+
     @Test("options for one movie (--cache, --hls, --save-spec) are refused with --batch, not ignored")
     func optionsForOneMovieAreRefusedWithBatch() throws {
         guard CLI.isBuilt else { return }
         let folder = try Self.project()
         try Self.rows(2).write(to: folder.file("rows.csv"), atomically: true, encoding: .utf8)
-        for extra in [["--cache", folder.file("cache").path], ["--hls", folder.file("stream").path], ["--save-spec", folder.file("s.json").path]] {
+        for extra in [["--cache", folder.file("cache").path], ["--hls", folder.file("stream").path], ["--save-spec", folder.file("s.json").path], ["--segment", "4s"]] {
             let r = try CLI.run(["render", folder.file("card.json").path, "--batch", folder.file("rows.csv").path,
                                  "--output-pattern", folder.url.path + "/out/{row}.mp4"] + extra)
             #expect(r.status == 64 && r.stderr.contains("\(extra[0]) renders one movie: leave it out with --batch"), "\(extra): \(r.stderr)")

@@ -144,6 +144,14 @@ struct TitleBatchTests {
                                  "--output-pattern", folder.url.path + "/{name}.png", "-q"] + Self.small)
         #expect(clash.status == 64 && clash.stderr.contains("an input of this command"), "\(clash.stderr)")
         #expect(try Data(contentsOf: poster) == before, "the input is untouched")
+        // A backdrop that is not an image fails every row alike: one usage error (64) before any row, as a single title's.
+        let notImage = folder.file("notes.png")
+        try "not a picture".write(to: notImage, atomically: true, encoding: .utf8)
+        try "name\nA\nB\n".write(to: folder.file("two.csv"), atomically: true, encoding: .utf8)
+        let bad = try CLI.run(["title", "--batch", folder.file("two.csv").path, "--background-image", notImage.path,
+                               "--output-pattern", folder.url.path + "/bad/{name}.mp4", "-q"] + Self.small)
+        #expect(bad.status == 64 && bad.stderrLines.count == 1 && bad.stderr.contains("notes.png"), "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("bad").path))
     }
 }
 

@@ -122,10 +122,13 @@ extension MovieMakerError {
                         location: Location(file: path))
     }
 
-    /// The destination folder exists but a file cannot be created there.
+    /// The destination folder exists but a file cannot be created there. A `reason` that carries its own
+    /// advice after a colon (a full disk, a file-size limit) gets no other: "choose a folder you can
+    /// write to" would contradict it.
     package static func destinationNotWritable(path: String, reason: String) -> MovieMakerError {
-        MovieMakerError(code: .destinationNotWritable, message: "cannot write into \(path) (\(reason)): choose a folder you can write to",
-                        location: Location(file: path), reason: reason)
+        let advice = reason.contains(": ") ? "" : ": choose a folder you can write to"
+        return MovieMakerError(code: .destinationNotWritable, message: "cannot write into \(path) (\(reason))\(advice)",
+                               location: Location(file: path), reason: reason)
     }
 
     /// The destination's extension names no container MovieMaker writes.
