@@ -120,6 +120,24 @@ extension RenderCommand {
                                   filesFolder: URL(fileURLWithPath: rowsFile).deletingLastPathComponent())
         batch.force = batching.force
         batch.concurrency = batching.jobs ?? 0
+        // In a log (not a terminal, or CI): a line per row at every 10 %, naming its movie, as a single
+        // render's; on a terminal rows running side by side would garble a bar, so only "rows done".
+        if ProgressReporter.style(quiet: progress.quiet, silent: progress.silent, isTerminal: Terminal.standardErrorIsTerminal,
+                                  environment: ProcessInfo.processInfo.environment) == .lines {
+            let deciles = Mutex<[URL: Int]>([:])
+            batch.onProgress = { url, report in
+                guard let total = report.totalFrames, total > 0 else { return }
+                let decile = min(report.framesAdded, total) * 10 / total
+                // The last frame is the row's own "done" line; the row is forgotten then (memory stays constant).
+                guard deciles.withLock({ seen in
+                    guard decile < 10 else { seen[url] = nil; return false }
+                    guard decile > seen[url, default: 0] else { return false }
+                    seen[url] = decile
+                    return true
+                }) else { return }
+                Terminal.writeError(ProgressReporter.line(label: "render \(url.path)", report) + "\n")
+            }
+        }
         // Every row's name is checked before this machine's share is taken: two rows naming one movie
         // on two machines would write it twice.
         var destinations: [URL]

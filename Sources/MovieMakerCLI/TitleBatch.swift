@@ -191,6 +191,8 @@ extension TitleCommand {
         let render = shared
         let options = progress
         let state = BatchState(total: items.count)
+        let logsLines = ProgressReporter.style(quiet: options.quiet, silent: options.silent, isTerminal: Terminal.standardErrorIsTerminal,
+                                               environment: ProcessInfo.processInfo.environment) == .lines
         Interruption.shared.describeOutcome { state.outcome() }
         if options.showsProgress {
             Terminal.writeError("title: \(items.count) row\(items.count == 1 ? "" : "s") of \(batch.path), \(jobs) at a time\n")
@@ -199,11 +201,12 @@ extension TitleCommand {
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             while let index = state.next(), Interruption.shared.signal == nil {
                 let item = items[index]
-                // Per row: --quiet's style (no per-frame progress; two renders would interleave), the summary line.
-                var quiet = ProgressOptions()
-                quiet.quiet = true
-                quiet.silent = options.silent
-                let reporter = ProgressReporter(label: "title", output: item.path, options: quiet)
+                // Per row: in a log, plain 10 % lines naming the row's movie (a long row is not silent); on a
+                // terminal --quiet's style (rows side by side would garble a bar); the summary line.
+                var rowOptions = ProgressOptions()
+                rowOptions.quiet = !logsLines
+                rowOptions.silent = options.silent
+                let reporter = ProgressReporter(label: "title", output: item.path, options: rowOptions)
                 do {
                     try FileManager.default.createDirectory(at: URL(fileURLWithPath: item.path).deletingLastPathComponent(), withIntermediateDirectories: true)
                     try render.render(item.card, backdrop: backdrop, to: item.path, reporter: reporter)

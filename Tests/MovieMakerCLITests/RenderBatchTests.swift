@@ -226,6 +226,23 @@ struct RenderBatchTests {
         #expect(mixed.status == 1 && mixed.stderr.contains("1 of 2 rows failed"), "\(mixed.stderr)")
     }
 
+    @Test("in a log (not a terminal) each row's render prints plain 10 % lines naming its movie, as a single render does; --quiet prints none")
+    func rowsPrintProgressLinesInALog() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try Self.project()
+        try Self.rows(2).write(to: folder.file("rows.csv"), atomically: true, encoding: .utf8)
+        let arguments = ["render", folder.file("card.json").path, "--batch", folder.file("rows.csv").path,
+                         "--output-pattern", folder.url.path + "/out/{row}.mp4", "--jobs", "1"]
+        let r = try CLI.run(arguments, environment: ["CI": "true"])
+        #expect(r.status == 0, "\(r.stderr)")
+        for row in 1...2 {
+            let lines = r.stderrLines.filter { $0.hasPrefix("render \(folder.url.path)/out/\(row).mp4: ") && $0.contains("% (") }
+            #expect(lines.count >= 5 && lines.count <= 9, "row \(row): \(r.stderr)")
+        }
+        let quiet = try CLI.run(arguments + ["--force", "-q"], environment: ["CI": "true"])
+        #expect(quiet.status == 0 && !quiet.stderr.contains("% ("), "\(quiet.stderr)")
+    }
+
     @Test("options for one movie (--cache, --hls, --save-spec) are refused with --batch, not ignored")
     func optionsForOneMovieAreRefusedWithBatch() throws {
         guard CLI.isBuilt else { return }

@@ -25,6 +25,8 @@ struct TitleBatchTests {
         let roles = ["Director", "Camera", "مخرجة", "監督"]
         #expect(r.stdout.split(separator: "\n").count == 4, "one summary line per movie: \(r.stdout)")
         #expect(r.stderr.contains("4/4 rows done"), "progress counts rows: \(r.stderr)")
+        // In a log (CI), each row's own 10 % lines name its movie, so a long row is not silent.
+        #expect(r.stderrLines.contains { $0.hasPrefix("title \(folder.url.path)/out/1-Ana Souza.mp4: ") && $0.contains("% (") }, "\(r.stderr)")
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder.file("out").path)) == Set(names.map { $0 + ".mp4" }),
                 "exactly the four movies, no partial file")
         var middles: [PixelBuffer] = []

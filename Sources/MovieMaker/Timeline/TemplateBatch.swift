@@ -82,6 +82,9 @@ public struct TemplateBatch: Sendable {
     public var concurrency = 0
     /// Renders every row again, even one whose output is already what it would make.
     public var force = false
+    /// Told each rendering row's progress (its movie's destination and report), from the row's drawing
+    /// thread: the command line's plain progress lines, so a long row is not silent in a CI log.
+    package var onProgress: (@Sendable (URL, RenderProgress) -> Void)?
 
     /// A batch of `rows` filling `template`, written to `outputPattern`.
     public init(template: Timeline, rows: [Row], outputPattern: String, options: Timeline.RenderOptions, filesFolder: URL) {
@@ -299,6 +302,7 @@ public struct TemplateBatch: Sendable {
             }
             let movie = try composition.makeMovie(at: url)
             movie.cancellation = cancellation
+            if let onProgress { movie.progressHandler = { onProgress(url, $0) } }
             do {
                 try composition.recordIdentity(in: movie)
                 try composition.render(into: movie)
