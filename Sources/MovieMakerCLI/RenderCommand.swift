@@ -459,7 +459,7 @@ struct RenderCommand: ParsableCommand {
                 try composition.checkMovie(at: OutputOptions.destinationURL(hls), hls: true, segmentDuration: segment ?? 4)
             }
             Terminal.printLine("\(description.spec): valid")
-            Terminal.printLine(composition.planDescription(warnings: false))
+            Terminal.printLine(composition.planDescription(warnings: false, destination: (output ?? hls).map(OutputOptions.destinationURL), hls: hls != nil))
             return
         }
         guard rendersMovie else { return }

@@ -62,6 +62,21 @@ struct ExampleSpecTests {
         return (try #require(Int(count), "\(line)"), r)
     }
 
+    @Test("every description file under examples/ (not only examples/specs) is in canonical form, as the docs say")
+    func otherExamplesAreCanonical() throws {
+        guard CLI.isBuilt else { return }
+        let examples = Self.repository.appendingPathComponent("examples")
+        let all = FileManager.default.enumerator(atPath: examples.path)?.compactMap { $0 as? String } ?? []
+        // Description files only: a JSON object with a "version" (Lottie animations have "v").
+        let descriptions = all.filter { $0.hasSuffix(".json") && !$0.hasPrefix("specs/") }
+            .filter { (try? Self.json(examples.appendingPathComponent($0)))?["version"] != nil }
+        #expect(descriptions.contains("distributed/spec.json"), "\(descriptions)")
+        for name in descriptions {
+            let r = try CLI.run(["format", "--check", examples.appendingPathComponent(name).path])
+            #expect(r.status == 0, "examples/\(name): \(r.stderr)")
+        }
+    }
+
     @Test func thereAreAtLeastThreeExamples() {
         #expect(Set(Self.names).isSuperset(of: ["travel.json", "promo.json", "birthday.json"]), "examples/specs: \(Self.names)")
     }

@@ -223,6 +223,19 @@ struct RenderCommandTests {
         #expect(raggedValid.status == 0 && raggedValid.stdout.contains("valid: 320x240 at 30 fps, 1.033 s (31 frames, the 1.010 s described rounded up to whole frames)"), "\(raggedValid.stdout)\(raggedValid.stderr)")
     }
 
+    @Test("a CRF above 51 without a codec is the .webm's VP9 to take: --check names the codec the file gets; .mp4's x264 refuses it")
+    func crfWithoutACodecIsCheckedAgainstTheFilesCodec() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let spec = folder.file("c.json")
+        try #"{"version": 1, "output": {"size": "160x120", "fps": 10, "encoder": {"crf": 55}}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": "1s"}]}]}"#
+            .write(to: spec, atomically: true, encoding: .utf8)
+        let webm = try CLI.run(["render", spec.path, "--check", "-o", folder.file("x.webm").path])
+        #expect(webm.status == 0 && webm.stdout.contains("vp9 crf 55"), "\(webm.stdout)\(webm.stderr)")
+        let mp4 = try CLI.run(["render", spec.path, "--check", "-o", folder.file("x.mp4").path])
+        #expect(mp4.status == 64 && mp4.stderr.contains("crf 55") && mp4.stderr.contains("0…51"), "\(mp4.stderr)")
+    }
+
     @Test("a description given as - (standard input) is refused saying to save it to a file, by render, validate and format")
     func standardInputIsRefusedClearly() throws {
         guard CLI.isBuilt else { return }
@@ -373,7 +386,7 @@ struct RenderCommandTests {
             e("zero frame size", ["output", "size"], .string("0x0"), at: "output.size", "each side must be from 16 to 8192 pixels"),
             e("frame side over 8192", ["output", "size"], .string("8194x240"), at: "output.size", "each side must be from 16 to 8192 pixels"),
             e("zero fps", ["output", "fps"], .integer(0), at: "output.fps", "frames per second from 1 to 240"),
-            e("crf out of range", ["output", "encoder", "crf"], .integer(70), at: "output.encoder.crf", "must be from 0 to 51"),
+            e("crf out of range", ["output", "encoder", "crf"], .integer(70), at: "output.encoder.crf", "must be from 0 to 63"),
             e("music on a video track", item2, .object(["type": .string("music"), "source": .object(["file": .string("song.wav")])]),
               at: "tracks[0].items[2].type", "cannot be on a video track"),
             e("at on a video-track item", item1 + ["at"], .string("1s"), at: "tracks[0].items[1].at", "have no \"at\""),
@@ -776,6 +789,14 @@ struct PlatformOptionTests {
         let flashCheck = try CLI.run(["render", flash.path, "--check"])
         #expect(flashCheck.status == 0 && flashCheck.stderr.contains("tracks[0].items[0]: lasts 0.001 s, less than a frame at 30 fps (0.033 s)")
                 && !flashCheck.stderr.contains("items[1]: lasts"), "\(flashCheck.stderr)")
+        #expect(flashCheck.stderr.contains("give it a longer duration"), "\(flashCheck.stderr)")
+        // A clip cut from a file's last moment cannot be made longer: the fix is an earlier "in".
+        try VideoFixtures.solid(folder.file("one.mp4"), .red, seconds: 1, tone: nil, width: 64, height: 48)
+        let tail = folder.file("tail.json")
+        try #"{"version": 1, "output": {"size": "64x48", "fps": 30}, "tracks": [{"kind": "video", "items": [{"type": "video", "source": "one.mp4", "in": "0.99s"}, {"type": "color", "color": "teal", "duration": "1s"}]}]}"#
+            .write(to: tail, atomically: true, encoding: .utf8)
+        let tailCheck = try CLI.run(["render", tail.path, "--check"])
+        #expect(tailCheck.stderr.contains("less than a frame") && tailCheck.stderr.contains("move \"in\" earlier"), "\(tailCheck.stderr)")
         let lateCheck = try CLI.run(["render", late.path, "--check"])
         #expect(lateCheck.status == 0 && lateCheck.stderr.contains("tracks[1].items[0]: starts at 3") && lateCheck.stderr.contains("not seen or heard"), "\(lateCheck.stderr)")
         // An overlay outlasting the clips (a sticker's default 3 s) makes the movie longer: said, unless output.duration is given.

@@ -375,6 +375,12 @@ import MovieMakerTestSupport
         } catch {
             #expect(error.location?.jsonPath == "output.encoder.codec" && error.message.contains("did you mean \"h264\""), "\(error)")
         }
+        // Whole numbers written with a point (as Python's json writes them) are whole numbers; 32.5 is not.
+        let pointed = try Timeline(jsonText: #"{"version": 1.0, "output": {"encoder": {"crf": 32.0, "keyframeInterval": 6e1}}, "tracks": []}"#)
+        #expect(pointed.output.encoder?.crf == 32 && pointed.output.encoder?.keyframeInterval == 60)
+        #expect(throws: MovieMakerError.self) { try Timeline(jsonText: #"{"version": 1, "output": {"encoder": {"crf": 32.5}}, "tracks": []}"#) }
+        // Without a codec the CRF may be up to 63 (vp9, av1 in .webm); the codec the file gets checks it at render.
+        #expect(try Timeline(jsonText: #"{"version": 1, "output": {"encoder": {"crf": 55}}, "tracks": []}"#).output.encoder?.crf == 55)
         // Kinds starting with a vowel take "an": "an audio item", "an overlay track".
         for (json, words) in [(#"{"version": 1, "tracks": [{"kind": "audio", "items": [{"type": "audio", "file": "a.mp3"}]}]}"#, "in an audio item"),
                               (#"{"version": 1, "tracks": [{"kind": "overlay", "item": []}]}"#, "in an overlay track")] {

@@ -250,8 +250,19 @@ public struct TimelineComposition: Sendable {
     /// The plan as text: the settings, then one line per item (`0.000–3.000 s  tracks[0].items[0]  title "Lisbon"`).
     /// `warnings`: end with the composition's warnings (the MCP tool, which has no standard error; the
     /// CLI prints them there instead, once).
-    package func planDescription(warnings includingWarnings: Bool = true) -> String {
-        var lines = ["\(lengthDescription); \(encoderSettings.codec?.rawValue ?? "x264") \(encoderSettings.lossless ? "lossless (qp 0)" : "crf \(encoderSettings.crf(for: encoderSettings.codec ?? .h264))") \(encoderSettings.preset.rawValue)\(encoderLimits); video decoders needed: \(videoDecoders)"]
+    /// `destination`: the file or HLS folder it would be written to, whose container picks the codec
+    /// when the description names none (`.webm` is VP9, not x264).
+    package func planDescription(warnings includingWarnings: Bool = true, destination: URL? = nil, hls: Bool = false) -> String {
+        let container: Container? = hls ? .hls : destination.flatMap { Container(fileExtension: $0.pathExtension) }
+        let codec = (try? container?.videoCodec(encoderSettings.codec, transparency: encoderSettings.transparency,
+                                                 fileExtension: destination?.pathExtension ?? "")) ?? encoderSettings.codec ?? .h264
+        let quality: String
+        switch codec {
+        case .gif, .apng, .webp, .png, .proRes4444: quality = ""
+        default: quality = encoderSettings.lossless ? " lossless (qp 0)" : " crf \(encoderSettings.crf(for: codec))"
+        }
+        let name = codec == .h264 ? "x264" : codec.messageName
+        var lines = ["\(lengthDescription); \(name)\(quality) \(encoderSettings.preset.rawValue)\(encoderLimits); video decoders needed: \(videoDecoders)"]
         if let soundtrack {
             let target = soundtrack.loudnessTarget.map { ", normalised to \(SpecObject.show($0)) LUFS" } ?? ""
             lines.append("sound: \(soundtrack.tracks.count) sound\(soundtrack.tracks.count == 1 ? "" : "s") mixed\(target)")
@@ -572,8 +583,15 @@ struct TimelineCompiler {
         case .audio, .narration, .gap: break
         default:
             if duration > .zero, duration < rate.frameDuration {
+                // A clip cut from a file's last moments ("in" near its end) cannot be lengthened: say so.
+                let fix: String
+                if case let .video(v) = item.content, v.`in` != nil, v.duration == nil {
+                    fix = "move \"in\" earlier, so more of the file is left to play"
+                } else {
+                    fix = "give it a longer duration"
+                }
                 warnings.append("\(path): lasts \(TimelineComposition.seconds(duration)) s, less than a frame at \(rate) fps "
-                                + "(\(TimelineComposition.seconds(rate.frameDuration)) s): it is seen on one frame at most; give it a longer duration")
+                                + "(\(TimelineComposition.seconds(rate.frameDuration)) s): it is seen on one frame at most; \(fix)")
             }
         }
         plan.append(TimelineComposition.PlannedItem(path: path.description, type: item.typeName, name: item.label, start: start,

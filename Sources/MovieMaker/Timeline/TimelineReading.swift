@@ -59,7 +59,8 @@ extension Timeline {
         guard let versionValue = top["version"] else {
             throw .invalidDescription(.root, "missing \"version\": add \"version\": 1 (the description format this MovieMaker reads)")
         }
-        guard case let .number(text) = versionValue, let version = Int(text) else {
+        guard case let .number(text) = versionValue,
+              let version = Int(text) ?? ExactNumber.decimal(text).flatMap({ $0.denominator == 1 ? Int(exactly: $0.numerator) : nil }) else {
             throw .invalidDescription(JSONPath().appending("version"), "must be the whole number 1, got \(versionValue.shortDescription)")
         }
         guard version <= Timeline.currentVersion else {
@@ -209,7 +210,8 @@ struct SpecObject {
 
     func int(_ key: String, in range: ClosedRange<Int>, hint: String = "") throws(MovieMakerError) -> Int? {
         guard let v = value(key) else { return nil }
-        guard case let .number(text) = v, let n = Int(text) else {
+        // `32.0` is the whole number 32, as JSON tools (Python's, for one) write whole numbers.
+        guard case let .number(text) = v, let n = Int(text) ?? ExactNumber.decimal(text).flatMap({ $0.denominator == 1 ? Int(exactly: $0.numerator) : nil }) else {
             throw fail(key, "must be a whole number from \(range.lowerBound) to \(range.upperBound)\(hint), got \(v.shortDescription)")
         }
         guard range.contains(n) else { throw fail(key, "must be from \(range.lowerBound) to \(range.upperBound)\(hint), got \(n)") }
@@ -759,14 +761,16 @@ extension Timeline.Output {
                 }
                 codec = named
             }
-            let crfs = codec?.crfRange ?? 0...51
+            // Without a codec the file's extension picks it at render time (vp9 and av1 take up to 63),
+            // where the CRF is checked against it.
+            let crfs = codec?.crfRange ?? 0...63
             if codec == .proRes4444, e.value("crf") != nil {
                 throw e.fail("crf", "does not apply to proRes4444, which is written at a fixed, near-lossless quality: remove \"crf\" (a \"preset\" of slow or slower searches each slice's quantiser instead)")
             }
             let bitDepth = try e.int("bitDepth", in: 8...10, hint: " (8, or 10 for hevc and av1)")
             if let bitDepth, bitDepth == 9 { throw e.fail("bitDepth", "must be 8 or 10 (10 for hevc and av1), got 9") }
             encoder = Timeline.EncoderOptions(codec: codec, bitDepth: bitDepth,
-                                              crf: try e.int("crf", in: crfs, hint: " (\(codec.map { "\($0.rawValue)'s default is \($0.defaultCRF)" } ?? "18 is visually lossless"))"),
+                                              crf: try e.int("crf", in: crfs, hint: " (\(codec.map { "\($0.rawValue)'s default is \($0.defaultCRF)" } ?? "18 is visually lossless; h264 and hevc take up to 51"))"),
                                               preset: try e.choice("preset", EncoderPreset.self, what: "x264 preset"),
                                               keyframeInterval: try e.int("keyframeInterval", in: 1...10_000),
                                               lossless: try e.bool("lossless"))
@@ -792,7 +796,7 @@ extension Timeline.Output {
             var audio = Timeline.AudioOptions(loudness: try a.double("loudness", in: -70 ... -5, hint: " LUFS (-16 for the web, -23 for broadcast)"),
                                               bitrate: try a.int("bitrate", in: 32_000...512_000, hint: " bits per second"))
             if let d = try a.object("ducking", TimelineShapes.ducking) {
-                audio.ducking = Timeline.Ducking(depth: try d.double("depth", in: 0...100), attack: try d.time("attack"),
+                audio.ducking = Timeline.Ducking(depth: try d.double("depth", in: 0...100, hint: " decibels, written as a plain number: 12 dips the music by 12 dB"), attack: try d.time("attack"),
                                                  release: try d.time("release"), hold: try d.time("hold"))
             }
             self.audio = audio
