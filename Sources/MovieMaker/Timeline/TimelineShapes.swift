@@ -12,10 +12,12 @@ enum TimelineShapes {
     static let evenSide = "(1[68]|[2-9][02468]|[1-9][0-9][02468]|[1-7][0-9]{2}[02468]|80[0-9][02468]|81[0-8][02468]|819[02])"
 
     // Times: a number of seconds or a string with a unit. The patterns refuse what the reader refuses
-    // (a sign, a missing unit); the reader also refuses times over 24 hours, which a pattern cannot say.
-    static let timePattern = #"^\s*(([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?(/([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)?\s*(s|ms)|[0-9]+\s*f|[0-9]+h([0-9]+m)?(([0-9]+(\.[0-9]*)?|\.[0-9]+)s)?|[0-9]+m(([0-9]+(\.[0-9]*)?|\.[0-9]+)s)?)\s*$"#
+    // (a sign, a missing unit, a zero denominator, line breaks around it: the reader trims spaces and
+    // tabs only); the reader also refuses times over 24 hours, which a pattern cannot say of a string
+    // (a number gets a maximum).
+    static let timePattern = #"^[ \t]*(([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?(/(?!0*\.?0*([eE][+-]?[0-9]+)?[ \t]*m?s[ \t]*$)([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)?[ \t]*(s|ms)|[0-9]+[ \t]*f|[0-9]+h([0-9]+m)?(([0-9]+(\.[0-9]*)?|\.[0-9]+)s)?|[0-9]+m(([0-9]+(\.[0-9]*)?|\.[0-9]+)s)?)[ \t]*$"#
     /// The time pattern with zero refused: a lookahead rejects numbers whose digits are all 0.
-    static let positiveTimePattern = #"^(?!\s*(0*\.?0*([eE][+-]?[0-9]+)?(/[^sm]*)?\s*(s|ms)|0+\s*f|(0+h)?(0+m)?(0*\.?0*s)?)\s*$)"# + String(timePattern.dropFirst())
+    static let positiveTimePattern = #"^(?![ \t]*(0*\.?0*([eE][+-]?[0-9]+)?(/[^sm]*)?[ \t]*(s|ms)|0+[ \t]*f|(0+h)?(0+m)?(0*\.?0*s)?)[ \t]*$)"# + String(timePattern.dropFirst())
 
     /// `{"until": "n1"}` or `{"mark": "n1#cut"}`: one key, a string.
     /// `word` as a regular expression matching it in any case: each letter a class of both ("[Rr][Ee][Dd]").
@@ -30,8 +32,8 @@ enum TimelineShapes {
 
     static let definitions: [String: JSONValue] = {
         var defs: [String: JSONValue] = [
-            "time": Schema.oneOf([Schema.string(pattern: timePattern), Schema.number(minimum: 0)]),
-            "duration": Schema.oneOf([Schema.string(pattern: positiveTimePattern), Schema.number(exclusiveMinimum: 0)]),
+            "time": Schema.oneOf([Schema.string(pattern: timePattern), Schema.number(minimum: 0, maximum: 86_400)]),
+            "duration": Schema.oneOf([Schema.string(pattern: positiveTimePattern), Schema.number(exclusiveMinimum: 0, maximum: 86_400)]),
             // An item's duration may be a point of a narration instead (Timeline.NarrationPoint).
             "itemDuration": Schema.oneOf([Schema.ref("duration"),
                                           narrationPoint("until", Schema.string(pattern: #"^[^#]+$"#)),
