@@ -138,6 +138,10 @@ struct MovieMakerCommand: ParsableCommand {
             if previous.hasPrefix("--"), !previous.contains("=") {
                 return "\(shown) begins with '-', so it is read as an option: give it as \(previous)=\(shown) if it is that option's value, or a text \(afterDashes)"
             }
+            // After a one-letter option (-o) it is most likely a file: a path that does not begin with '-'.
+            if previous.count == 2, previous.hasPrefix("-"), previous.last!.isLetter {
+                return "\(shown) begins with '-', so it is read as an option: give a file as \(previous) \(Terminal.shellWord("./" + token)), or a text \(afterDashes)"
+            }
             return "\(shown) begins with '-', so it is read as an option: give it \(afterDashes)"
         }
         return nil

@@ -48,7 +48,12 @@ struct CLITests {
         // Given so, it is the text.
         let fixed = try CLI.run(["title", "--subtitle=-5% off", "--still", "0", "-o", out.path, "--", "-50% today"])
         #expect(fixed.status == 0 && (try? decodeAll(out).count) == 1, "\(fixed.stderr)")
-        // Negative numbers are values as before, and a mistyped option is still named as one.
+        // After -o it is a file: ./ in front.
+        let file = try CLI.run(["title", "Sale", "-o", "-sale 50%.mp4"], in: folder.url)
+        #expect(file.status == 64 && file.stderr.contains("-o './-sale 50%.mp4'"), "\(file.stderr)")
+        // Negative numbers are values as before (named by their own check), and a mistyped option is still named as one.
+        let negative = try CLI.run(["title", "Sale", "--duration", "-1", "-o", out.path])
+        #expect(negative.status == 64 && negative.stderr.contains("--duration") && !negative.stderr.contains("begins with '-'"), "\(negative.stderr)")
         let typo = try CLI.run(["title", "Sale", "--subtitel", "x", "-o", out.path])
         #expect(typo.stderr.contains("unknown option '--subtitel'"), "\(typo.stderr)")
     }

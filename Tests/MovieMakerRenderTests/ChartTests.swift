@@ -157,6 +157,16 @@ struct ChartTests {
             #expect(error.code == .invalidData && error.message.contains("\"1,234\"") && error.message.contains("1.234") && error.message.contains("1234"), "\(error.message)")
         }
         #expect(try ChartData(csv: "name;2019\nLisbon;1,234\n", source: "s.csv").series[0].values == [1.234])
+        #expect(try ChartData(csv: "name;2019;2020\nLisbon;1.234;12.500\n", source: "s.csv").series[0].values == [1234, 12500])
+        #expect(throws: MovieMakerError.self) { try ChartData(csv: "name\t2019\nLisbon\t1.234\n", source: "t.tsv") }
+        // A point after a 0 is a decimal point, never thousands: no ambiguity.
+        #expect(try ChartData(csv: "name\t2019\nLisbon\t0.125\n", source: "t.tsv").series[0].values == [0.125])
+        do {
+            _ = try ChartData(csv: "name,a\nx,1.234.567\n", source: "p.csv")
+            Issue.record("1.234.567 with decimal points")
+        } catch {
+            #expect(error.message.contains("which a number has once"), "\(error.message)")
+        }
         // Beside decimal commas a point can only group thousands: `3.5` and `1,234.5` would be misread.
         for cell in ["3.5", "1,234.5", "1,2,3"] {
             do {

@@ -9,7 +9,7 @@ import Foundation
 ///   optional (its first field is `file`, `filename`, `name`, `photo` or `image`; columns are then
 ///   found by name: `text` or `caption`, and `focus`). Fields holding commas, quotes or line breaks
 ///   are quoted (`"Lisbon, at night"`, a quote inside doubled: `""`). A spreadsheet's semicolon- or
-///   tab-separated export is read as well: the first line's most frequent separator splits the fields.
+///   tab-separated export is read as well: the separator that comes first on most of its first lines splits the fields.
 /// - **Text** (`captions.txt`): one line per photo, `name: text` or `name<TAB>text` (with tabs, an
 ///   optional third field is the focus). Empty lines and lines starting with `#` are skipped.
 ///

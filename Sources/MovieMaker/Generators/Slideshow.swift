@@ -194,11 +194,13 @@ public struct Slideshow: Sendable, Equatable {
         case .captureDate:
             // As `PhotoDecoder.photos(in:order:)` and `stitch` order them: a file's wall-clock time without
             // an offset is read in this machine's zone, so it compares with a phone's zoned time.
-            photos = PhotoOrder.sortedByDate(photos) { photo in
+            // Each photo's time read once (a header each), not in every comparison.
+            let moments = photos.map { photo -> Date? in
                 guard let date = photo.captureDate else { return nil }
                 guard let info = try? PhotoDecoder.info(photo.url), info.captureDate == date else { return date }
                 return info.captureMoment(in: .current)
             }
+            photos = PhotoOrder.sortedByDate(Array(zip(photos, moments))) { $0.1 }.map(\.0)
         }
     }
 

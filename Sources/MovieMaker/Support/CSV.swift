@@ -3,8 +3,8 @@ import Foundation
 /// Comma-separated values as RFC 4180 writes them (and spreadsheets export them): fields split at
 /// commas, rows at line breaks (LF, CRLF or CR); a quoted field may hold commas, line breaks and
 /// quotes written twice (`""`). A byte-order mark at the start is skipped. A file may be split at
-/// semicolons (what spreadsheets write where the comma is the decimal mark) or tabs instead: the
-/// first of them on the first line that splits the first lines evenly (`separator(of:)`).
+/// semicolons (what spreadsheets write where the comma is the decimal mark) or tabs instead: the one
+/// that comes first on most of its first lines (`separator(of:)`).
 ///
 /// Used by `CaptionSheet` (a slideshow's captions) and `moviemaker title --batch` (one movie per row).
 package enum CSV {
@@ -90,35 +90,39 @@ package enum CSV {
         return rows
     }
 
-    /// The separator of the fields: of comma, semicolon and tab, the first on the first line that splits
-    /// the first lines (up to 20, outside quotes) into as many fields each, or the first on the first
-    /// line when none does. A row's first field (a name, a file name, a header) rarely holds another
-    /// separator, so `beach.jpg;Lisbon, at dawn` is semicolon-separated (a semicolon export quotes only
-    /// semicolons) and `beach.jpg,Sun; sea; sand` comma-separated; `Lisbon, PT;12` above `Porto;9` is
-    /// split at semicolons, which split both lines evenly. A comma for a line of one field.
+    /// The separator of the fields: of comma, semicolon and tab, the one that comes first on most of the
+    /// first lines (up to 20, outside quotes). A row's first field (a name, a file name, a header) rarely
+    /// holds another separator, so `beach.jpg;Lisbon, at dawn` is semicolon-separated (a semicolon export
+    /// quotes only semicolons) and `beach.jpg,Sun; sea; sand` comma-separated. On a tie (`Lisbon, PT;12`
+    /// above `Porto;9`), the one that splits every line into as many fields (semicolon), else the first
+    /// line's first. A comma for lines of one field.
     private static func separator(of chars: [Character]) -> Character {
         let candidates: [Character] = [",", ";", "\t"]
-        var lines: [[Character: Int]] = []
-        var current: [Character: Int] = [:]
-        var order: [Character] = []          // first line's separators, as they appear
+        var lines: [(counts: [Character: Int], first: Character?)] = []
+        var counts: [Character: Int] = [:]
+        var first: Character?
         var quoted = false, blank = true
         for c in chars {
             if c == "\"" { quoted.toggle() }
             if !quoted && (c == "\n" || c == "\r\n" || c == "\r") {
-                if !blank { lines.append(current); if lines.count == 20 { break } }
-                current = [:]; blank = true
+                if !blank { lines.append((counts, first)); if lines.count == 20 { break } }
+                counts = [:]; first = nil; blank = true
                 continue
             }
             if !c.isWhitespace || c == "\t" { blank = false }
             if !quoted, candidates.contains(c) {
-                if lines.isEmpty && current[c] == nil { order.append(c) }
-                current[c, default: 0] += 1
+                if first == nil { first = c }
+                counts[c, default: 0] += 1
             }
         }
-        if !blank && lines.count < 20 { lines.append(current) }
-        guard let first = lines.first, !order.isEmpty else { return "," }
-        let consistent = order.filter { c in lines.allSatisfy { $0[c, default: 0] == first[c] } }
-        let pool = consistent.isEmpty ? order : consistent
-        return pool[0]
+        if !blank && lines.count < 20 { lines.append((counts, first)) }
+        var votes: [Character: Int] = [:]
+        for line in lines { if let c = line.first { votes[c, default: 0] += 1 } }
+        guard let most = votes.values.max() else { return "," }
+        let tied = candidates.filter { votes[$0] == most }
+        if tied.count == 1 { return tied[0] }
+        let even = tied.filter { c in lines.allSatisfy { $0.counts[c, default: 0] == lines[0].counts[c, default: 0] } }
+        if even.count == 1 { return even[0] }
+        return lines.first { $0.first.map(tied.contains) ?? false }?.first ?? tied[0]
     }
 }

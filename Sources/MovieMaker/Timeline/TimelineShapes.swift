@@ -55,7 +55,12 @@ enum TimelineShapes {
             "volume": Schema.oneOf([Schema.number(minimum: 0, maximum: 16),
                                     Schema.string(pattern: #"^\s*[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?\s*dB\s*$"#)]),
             "fit": Schema.enumeration(Slideshow.Fit.allCases.map(\.rawValue)),
+            // The names as listed (for editors to offer), and as the reader takes them: in any case, with
+            // any "-", "_" or spaces between letters (`EaseInOut`, `ease_in_out`).
             "easing": Schema.anyOf([Schema.enumeration(Easing.allNames + Easing.alternativeNames),
+                                    Schema.string(pattern: "^[-_ \\t\\r\\n]*(" + Set((Easing.allNames + Easing.alternativeNames).map { name in
+                                        name.lowercased().filter { $0 != "-" && $0 != "_" && $0 != " " }
+                                    }).sorted().map { $0.map { Self.anyCase(String($0)) }.joined(separator: "[-_ ]*") }.joined(separator: "|") + ")[-_ \\t\\r\\n]*$"),
                                     Schema.string(pattern: #"^\s*(cubic-bezier|steps|spring)\s*\(|\.(reversed|mirrored|squished|then)"#)]),
             "transition": transition.schema,
             "transitionName": Schema.enumeration(TimelineShapes.transitionNames),

@@ -123,10 +123,12 @@ extension MovieMakerError {
     }
 
     /// The destination folder exists but a file cannot be created there. A `reason` that carries its own
-    /// advice after a colon (a full disk, a file-size limit) gets no other: "choose a folder you can
-    /// write to" would contradict it.
+    /// advice (a full disk, a file-size limit: "… free some space or write to another disk") gets no
+    /// other: "choose a folder you can write to" would contradict it.
     package static func destinationNotWritable(path: String, reason: String) -> MovieMakerError {
-        let advice = reason.contains(": ") ? "" : ": choose a folder you can write to"
+        // The write failures' own advice (PartialFiles.writeFailures) ends in one of these.
+        let ownAdvice = ["another disk", "write elsewhere", "another one"].contains { reason.hasSuffix($0) }
+        let advice = ownAdvice ? "" : ": choose a folder you can write to"
         return MovieMakerError(code: .destinationNotWritable, message: "cannot write into \(path) (\(reason))\(advice)",
                                location: Location(file: path), reason: reason)
     }

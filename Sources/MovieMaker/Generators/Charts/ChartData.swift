@@ -72,9 +72,13 @@ public struct ChartData: Sendable, Hashable, Codable {
                 let digits = text.replacingOccurrences(of: "_", with: "")
                 let example = mark == "," ? "1234,5" : "1234.5"
                 guard let read = mark == "," ? Self.decimalCommaNumber(digits) : Self.decimalPointNumber(digits) else {
+                    // Two decimal marks (`1.234.567` with points) or a grouping mark out of place (`1,5`).
+                    let (decimal, grouping): (Character, Character) = mark == "," ? (",", ".") : (".", ",")
+                    let why = digits.filter({ $0 == decimal }).count > 1
+                        ? "its values use a decimal \(mark == "," ? "comma" : "point"), which a number has once; a \(grouping == "." ? "point" : "comma") groups thousands"
+                        : "its values use a decimal " + (mark == "," ? "comma (1234,5 or 1.234,5), so a point may only group thousands" : "point (1234.5 or 1,234.5), so a comma may only group thousands")
                     throw .invalidData(path: source, line: row.line, column: k + 2,
-                                       reason: "\"\(text)\" (\(columns[k])) is not a number as this file writes them: its values use a decimal "
-                                       + (mark == "," ? "comma (1234,5 or 1.234,5), so a point may only group thousands" : "point (1234.5 or 1,234.5), so a comma may only group thousands"))
+                                       reason: "\"\(text)\" (\(columns[k])) is not a number as this file writes them: \(why)")
                 }
                 guard let value = Double(read), value.isFinite, abs(value) <= 1e15 else {
                     throw .invalidData(path: source, line: row.line, column: k + 2,
@@ -90,8 +94,8 @@ public struct ChartData: Sendable, Hashable, Codable {
     /// The decimal mark of a table's `values` (`.` or `,`). A comma-separated file's is the point (a
     /// value with a comma is quoted, and its commas group thousands). A semicolon or tab export may
     /// write either: values such as `1,5` or `1.234,5` say comma, `3.5` or `1,234.5` say point; values
-    /// that fit both (`1,234` only) are decimal commas in a semicolon file, as that is the convention
-    /// such exports follow, and refused as ambiguous in a tab file.
+    /// that fit both (`1,234` or `1.234` only) are decimal commas in a semicolon file, as that is the
+    /// convention such exports follow, and refused as ambiguous in a tab file.
     static func decimalMark(of values: [String], separator: Character, source: String) throws(MovieMakerError) -> Character {
         guard separator != "," else { return "." }
         var commaSays = false, pointSays = false, grouped: String?
@@ -102,7 +106,7 @@ public struct ChartData: Sendable, Hashable, Codable {
             let asComma = decimalCommaNumber(text) != nil, asPoint = decimalPointNumber(text) != nil
             // Read both ways, a value that groups thousands only (`1,234`, `1.234`) says nothing.
             if asComma && asPoint {
-                if hasComma, grouped == nil { grouped = text }
+                if grouped == nil { grouped = text }
                 continue
             }
             if asComma { commaSays = true }
@@ -113,7 +117,7 @@ public struct ChartData: Sendable, Hashable, Codable {
         guard let grouped else { return "." }
         if separator == ";" { return "," }
         throw .invalidData(path: source, line: nil, column: nil,
-                           reason: "its values such as \"\(grouped)\" read as \(decimalCommaNumber(grouped)!) with a decimal comma and \(decimalPointNumber(grouped)!) with commas grouping thousands: write one value with its decimals (1.234,5 or 1,234.5), or the numbers without grouping")
+                           reason: "its values such as \"\(grouped)\" read as \(decimalCommaNumber(grouped)!) with a decimal comma and as \(decimalPointNumber(grouped)!) with a decimal point, and none says which: write one value with both marks (1.234,5 or 1,234.5), or save the file comma-separated, where a point is always the decimal mark")
     }
 
     /// `text` written with a decimal point (`-1,234.5`, `1,234`, `3.5`) rewritten without its thousands
@@ -133,7 +137,8 @@ public struct ChartData: Sendable, Hashable, Codable {
         guard whole.contains(mark) else { return true }
         let groups = whole.split(separator: mark, omittingEmptySubsequences: false)
         let lead = groups[0].drop { $0 == "-" || $0 == "+" }
-        return (1...3).contains(lead.count) && lead.allSatisfy { $0.isASCII && $0.isNumber }
+        // No group leads with 0: `0.125` is a decimal, never 125 grouped.
+        return (1...3).contains(lead.count) && lead.first != "0" && lead.allSatisfy { $0.isASCII && $0.isNumber }
             && groups.dropFirst().allSatisfy { $0.count == 3 && $0.allSatisfy { $0.isASCII && $0.isNumber } }
     }
 
