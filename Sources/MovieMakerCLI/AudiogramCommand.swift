@@ -101,6 +101,9 @@ struct AudiogramCommand: SingleOutputCommand {
                 throw InputError("\(flag)\(file): no such file")
             }
         }
+        if let to, from == nil, to <= .zero {
+            throw ValidationError("--to \(to.seconds) s: give a time after the start, e.g. --to 30")
+        }
         if let from, let to, to <= from {
             throw ValidationError("--to \(to.seconds) s is not after --from \(from.seconds) s: give a --to later than --from")
         }

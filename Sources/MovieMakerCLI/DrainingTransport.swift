@@ -7,14 +7,16 @@ import MCP
 ///
 /// The SDK's server handles each request in a task of its own and, once standard input ends, is
 /// stopped with those tasks still running: `printf '…initialize…\n…tools/list…\n' | moviemaker mcp`
-/// got no reply at all. Requests (messages with an `id` and a `method`) are counted as they are read
-/// and replies (an `id` and a `result` or `error`) as they are sent; the stream of received messages
-/// ends only when the input has ended and the count is back to zero.
+/// got no reply at all. The ids of requests read are kept until their reply is sent (or a
+/// `notifications/cancelled` names them: a cancelled request gets no reply); the stream of received
+/// messages ends only when the input has ended and no id is left. Replies are matched by id, not
+/// counted: the SDK answers an unreadable line with a parse error under an id of its own making,
+/// which is sent with `"id": null` as JSON-RPC asks and answers no request.
 actor DrainingTransport: Transport {
     private let base = StdioTransport()
-    /// Requests read whose reply has not been sent.
-    private var unanswered = 0
-    /// The end of input, waiting for the count to reach zero.
+    /// The ids (as `idKey` writes them) of requests read whose reply has not been sent.
+    private var pending: Set<String> = []
+    /// The end of input, waiting for `pending` to empty.
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
     nonisolated var logger: Logger { base.logger }
@@ -24,12 +26,25 @@ actor DrainingTransport: Transport {
     func disconnect() async { await base.disconnect() }
 
     func send(_ data: Data) async throws {
-        try await base.send(data)
-        unanswered = max(0, unanswered - Self.count(in: data, { $0["id"] != nil && ($0["result"] != nil || $0["error"] != nil) }))
-        if unanswered == 0 {
-            for continuation in waiting { continuation.resume() }
-            waiting.removeAll()
+        var data = data
+        let messages = Self.messages(in: data)
+        var answered: [String] = []
+        var rewrite = false
+        for message in messages where message["result"] != nil || message["error"] != nil {
+            if let key = Self.idKey(message["id"]), pending.contains(key) {
+                answered.append(key)
+            } else if let code = (message["error"] as? [String: Any])?["code"] as? Int, [-32700, -32600].contains(code),
+                      !(message["id"] is NSNull) {
+                rewrite = true          // a parse error (or an invalid request) answering no request read
+            }
         }
+        if rewrite, messages.count == 1, var object = messages.first {
+            object["id"] = NSNull()
+            if let rewritten = try? JSONSerialization.data(withJSONObject: object) { data = rewritten }
+        }
+        try await base.send(data)
+        for key in answered { pending.remove(key) }
+        wakeIfDrained()
     }
 
     func receive() -> AsyncThrowingStream<Data, Swift.Error> {
@@ -51,20 +66,43 @@ actor DrainingTransport: Transport {
     }
 
     private func noteReceived(_ data: Data) {
-        unanswered += Self.count(in: data) { $0["id"] != nil && $0["method"] != nil }
+        for message in Self.messages(in: data) {
+            if message["method"] as? String == "notifications/cancelled",
+               let params = message["params"] as? [String: Any], let key = Self.idKey(params["requestId"]) {
+                pending.remove(key)
+            } else if message["method"] != nil, let key = Self.idKey(message["id"]) {
+                pending.insert(key)
+            }
+        }
+        wakeIfDrained()
+    }
+
+    private func wakeIfDrained() {
+        guard pending.isEmpty else { return }
+        for continuation in waiting { continuation.resume() }
+        waiting.removeAll()
     }
 
     private func untilAnswered() async {
-        guard unanswered > 0 else { return }
+        guard !pending.isEmpty else { return }
         await withCheckedContinuation { waiting.append($0) }
     }
 
-    /// How many of the JSON-RPC messages in `data` (one object, or a batch array of them) match `test`.
-    private static func count(in data: Data, _ test: ([String: Any]) -> Bool) -> Int {
+    /// A JSON-RPC id (a number or a string) as one key: `n:3`, `s:abc`; nil for none or null.
+    private static func idKey(_ id: Any?) -> String? {
+        switch id {
+        case let text as String: "s:" + text
+        case let number as NSNumber: "n:" + number.stringValue
+        default: nil
+        }
+    }
+
+    /// The JSON-RPC messages in `data`: one object, or a batch array of them.
+    private static func messages(in data: Data) -> [[String: Any]] {
         switch try? JSONSerialization.jsonObject(with: data) {
-        case let object as [String: Any]: test(object) ? 1 : 0
-        case let batch as [Any]: batch.compactMap { $0 as? [String: Any] }.filter(test).count
-        default: 0
+        case let object as [String: Any]: [object]
+        case let batch as [Any]: batch.compactMap { $0 as? [String: Any] }
+        default: []
         }
     }
 }

@@ -65,8 +65,9 @@ struct MCPCommand: ParsableCommand {
             // comes back through the stream and goes out as notifications, in order.
             let outcome = Task<[Tool.Content], Error> {
                 try await withCheckedThrowingContinuation { (result: CheckedContinuation<[Tool.Content], Error>) in
+                    toolThreads.withLock { $0 += 1 }
                     Thread {
-                        defer { continuation.finish() }
+                        defer { continuation.finish(); toolThreads.withLock { $0 -= 1 } }
                         do {
                             result.resume(returning: try tools.call(params.name, arguments, cancellation: cancellation) { continuation.yield($0) })
                         } catch {
@@ -76,8 +77,14 @@ struct MCPCommand: ParsableCommand {
                 }
             }
             return try await withTaskCancellationHandler {
+                // At most ten a second (one per frame was hundreds), and the last one always.
+                var lastSent: ContinuousClock.Instant?
                 for await update in updates {
                     guard let token else { continue }
+                    let now = ContinuousClock.now
+                    let finished = update.totalFrames.map { update.framesAdded >= $0 } ?? false
+                    if !finished, let lastSent, now - lastSent < .milliseconds(100) { continue }
+                    lastSent = now
                     let percent = update.fractionCompleted.map { String(format: "%.0f %%", $0 * 100) } ?? "\(update.framesAdded) frames"
                     try? await server.notify(ProgressNotification.message(
                         .init(progressToken: token, progress: Double(update.framesAdded), total: update.totalFrames.map(Double.init), message: "rendering: \(percent)")))
@@ -95,8 +102,16 @@ struct MCPCommand: ParsableCommand {
         try await server.start(transport: DrainingTransport())
         await server.waitUntilCompleted()
         await server.stop()
+        // A cancelled render gets no reply, so the input may end while it still stops: let it remove its
+        // partial file itself (a few frames) rather than leave it to the exit clean-up, which would say
+        // a movie's finish() was never called.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while toolThreads.withLock({ $0 }) > 0, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
     }
 }
+
+/// Tool calls running on their own threads.
+private let toolThreads = Mutex(0)
 
 /// An error handed from the server's task to the command's thread.
 final class ErrorBox: Sendable {

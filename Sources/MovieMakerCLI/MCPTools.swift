@@ -169,13 +169,24 @@ struct MCPTools: Sendable {
     }
 
     /// The time a `time` argument gives: seconds ("2.5s", 2.5) or frames ("75f") at `rate`.
+    /// A client's value never stops the server: a time that is not finite, negative or beyond a day
+    /// is refused with a message (`Time(seconds:)` would trap on infinity).
     func time(_ value: Value?, rate: FrameRate) throws -> Time {
-        if let seconds = value?.doubleValue ?? value?.intValue.map(Double.init) { return Time(seconds: seconds) }
+        func checked(_ seconds: Double, _ shown: String) throws -> Time {
+            guard seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
+                throw Failure("time \(shown): give seconds from 0 to 86400 (\"2.5s\") or frames (\"75f\")")
+            }
+            do { return try Time(checkedSeconds: seconds) } catch { throw Failure("time \(shown): \(error)") }
+        }
+        if let seconds = value?.doubleValue ?? value?.intValue.map(Double.init) { return try checked(seconds, "\(seconds)") }
         guard let text = value?.stringValue?.trimmingCharacters(in: .whitespaces) else { throw Failure("give `time`, e.g. \"2.5s\" or \"75f\"") }
-        if text.hasSuffix("f"), let frames = Int(text.dropLast()) { return rate.time(ofFrame: frames) }
+        if text.hasSuffix("f"), let frames = Int(text.dropLast()) {
+            guard (0...10_000_000).contains(frames) else { throw Failure("time \"\(text)\": give a frame from 0 to 10000000") }
+            return rate.time(ofFrame: frames)
+        }
         let number = text.hasSuffix("s") ? String(text.dropLast()) : text
         guard let seconds = Double(number) else { throw Failure("time \"\(text)\": give seconds (\"2.5s\") or frames (\"75f\")") }
-        return Time(seconds: seconds)
+        return try checked(seconds, "\"\(text)\"")
     }
 
     func still(_ arguments: [String: Value]) throws -> [Tool.Content] {
@@ -201,6 +212,10 @@ struct MCPTools: Sendable {
     func contactSheet(_ arguments: [String: Value]) throws -> [Tool.Content] {
         let (composition, _) = try compose(arguments)
         let columns = arguments["columns"]?.intValue ?? 4, rows = arguments["rows"]?.intValue ?? 3
+        // Checked before any arithmetic with them (columns × 160 could overflow and stop the server).
+        guard (1...50).contains(columns), (1...50).contains(rows) else {
+            throw Failure("columns \(columns) and rows \(rows): give each from 1 to 50, e.g. 4 and 3")
+        }
         let sheet: Image
         do {
             sheet = try composition.picture.contactSheet(columns: columns, rows: rows, width: min(1600, max(columns * 160, 320)),
@@ -263,8 +278,16 @@ struct MCPTools: Sendable {
         }
         var seen = Set<String>()
         for folder in folders {
-            let files = (FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? [])
-                .filter { $0.pathExtension == "json" && $0.pathComponents.count - folder.pathComponents.count <= 2 }
+            // Two levels deep and no hidden folders (.git), without walking what lies below them: a
+            // client may start the server in a home folder.
+            var files: [URL] = []
+            if let walk = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles]) {
+                while let url = walk.nextObject() as? URL {
+                    let depth = url.standardizedFileURL.pathComponents.count - folder.standardizedFileURL.pathComponents.count
+                    if depth >= 2 { walk.skipDescendants() }
+                    if url.pathExtension == "json", depth <= 2 { files.append(url) }
+                }
+            }
             for file in files.sorted(by: { $0.path < $1.path }) where seen.insert(file.standardizedFileURL.path).inserted {
                 if let timeline = try? Timeline(contentsOf: file), timeline.template != nil || !timeline.slots.isEmpty {
                     found.append((file, timeline))

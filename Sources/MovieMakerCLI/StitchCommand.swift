@@ -147,6 +147,12 @@ struct StitchCommand: SingleOutputCommand {
         if silenceThreshold != -40 && !removeSilence {
             throw ValidationError("--silence-threshold goes with --remove-silence: add --remove-silence, or leave it out")
         }
+        // Subtitles and captions are timed on the film as recorded: after the cuts every word would come
+        // late (a description file's video item refuses the same).
+        if removeSilence, let option = subtitles.subtitles != nil ? "--subtitles" : subtitles.captions != nil ? "--captions" : nil {
+            throw ValidationError("\(option) is timed on the clips as recorded, which --remove-silence shortens (the words would come late): "
+                                  + "leave one of them out, or stitch with --remove-silence first and add the text to that movie")
+        }
         guard !clips.isEmpty else {
             throw ValidationError("give the video clips to join, in order, e.g. moviemaker stitch a.mp4 b.mp4 -o day.mp4")
         }

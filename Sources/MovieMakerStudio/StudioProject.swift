@@ -174,6 +174,8 @@ actor StudioProject {
             return event()
         }
         let assignments = slotValues.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        // Stamped before it is read: a save made while a slow load runs is then a change, loaded next.
+        let described = FileStamp(path: file.path)
         let result: Result<Loaded, StudioProblem> = await Self.onQueue(DispatchQueue.global(qos: .userInitiated)) {
             Self.load(file: file, folder: folder, assignments: assignments)
         }
@@ -189,6 +191,7 @@ actor StudioProject {
             let named = failure.file.map { URL(fileURLWithPath: $0, relativeTo: folder).standardizedFileURL }
             watched = Self.stamps(of: [file] + (loaded?.composition.inputFiles ?? []) + (named.map { [$0] } ?? []))
         }
+        watched[file.path] = described
         version += 1
         return event()
     }
@@ -246,7 +249,10 @@ actor StudioProject {
     private static func load(file: URL, folder: URL, assignments: [String]) -> Result<Loaded, StudioProblem> {
         do {
             let template = try Timeline(contentsOf: file)
-            let values = try template.slotValues(assignments: assignments, media: [], relativeTo: folder)
+            // A value typed for a slot the file no longer has (renamed since) is left out, not an error
+            // that no edit of the file could clear.
+            let current = assignments.filter { template.slots[String($0.prefix { $0 != "=" })] != nil }
+            let values = try template.slotValues(assignments: current, media: [], relativeTo: folder)
             let timeline = try template.filled(with: values)
             let composition = try timeline.composition(Timeline.RenderOptions(mediaFolder: folder))
             let tree = treeKey(of: composition)
@@ -501,10 +507,23 @@ actor StudioProject {
         let stem = file.deletingPathExtension().lastPathComponent
         let ext = loaded.composition.encoderSettings.transparency ? "mov" : "mp4"
         let destination = folder.appendingPathComponent("\(stem.isEmpty ? "movie" : stem).\(ext)")
+        // `clip.json` showing `clip.mp4` would render over its own source: refused, as `render -o` is.
+        if let input = loaded.composition.inputFiles.first(where: { Self.sameFile($0, destination) }) {
+            throw StudioFailure.conflict("the movie would be written to \(destination.lastPathComponent), which the description reads (\(input.path)): "
+                                         + "rename the description or that file, or render with `moviemaker render \(file.lastPathComponent) -o another.\(ext)`")
+        }
         let job = RenderJob(composition: loaded.composition, destination: destination, segmentCache: RenderJob.segmentCache(for: file), publish: publish)
         render = job
         job.start()
         return job.status
+    }
+
+    /// Whether `a` and `b` name one file: the same device and inode when both exist (through links and
+    /// other spellings of the path), else the same resolved path.
+    static func sameFile(_ a: URL, _ b: URL) -> Bool {
+        var sa = stat(), sb = stat()
+        if stat(a.path, &sa) == 0, stat(b.path, &sb) == 0 { return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino }
+        return a.standardizedFileURL.resolvingSymlinksInPath().path == b.standardizedFileURL.resolvingSymlinksInPath().path
     }
 
     /// Cancels a running render (the server is stopping) and waits (up to 5 s) until it has stopped and

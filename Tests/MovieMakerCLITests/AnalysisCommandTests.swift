@@ -45,5 +45,10 @@ struct AnalysisCommandTests {
 
         let bad = try CLI.run(["stitch", clip.path, "--silence-threshold", "-30", "-o", folder.file("x.mp4").path])
         #expect(bad.status == 64 && bad.stderr.contains("--remove-silence"), "\(bad.stderr)")
+        // Subtitles timed on the clips as recorded would come late after the cuts: refused, as description files do.
+        try "1\n00:00:00,000 --> 00:00:01,000\nHello\n".write(to: folder.file("talk.srt"), atomically: true, encoding: .utf8)
+        let late = try CLI.run(["stitch", clip.path, "--remove-silence", "--subtitles", folder.file("talk.srt").path, "-o", folder.file("y.mp4").path])
+        #expect(late.status == 64 && late.stderr.contains("--subtitles is timed on the clips as recorded"), "\(late.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("y.mp4").path))
     }
 }

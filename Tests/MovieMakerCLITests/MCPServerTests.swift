@@ -54,6 +54,63 @@ struct MCPServerTests {
         }
     }
 
+    /// A client's bad values are answered with an error result, never by stopping the server (an
+    /// infinite time trapped in `Time(seconds:)`; a huge column count overflowed).
+    @Test func badToolArgumentsAreErrorsNotCrashes() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let description = #"{"version": 1, "output": {"size": "64x48", "fps": 10}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": "1s"}]}]}"#
+        let escaped = description.replacingOccurrences(of: "\"", with: "\\\"")
+        let requests = [
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+            #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"still","arguments":{"description":"\#(escaped)","time":"inf"}}}"#,
+            #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"contact_sheet","arguments":{"description":"\#(escaped)","columns":100000000000000000}}}"#,
+            #"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"still","arguments":{"description":"\#(escaped)","time":"0.5s"}}}"#,
+        ]
+        try (requests.joined(separator: "\n") + "\n").write(to: folder.file("in.jsonl"), atomically: true, encoding: .utf8)
+        let r = try run("/bin/sh", ["-c", "cd '\(folder.url.path)' && '\(CLI.executable.path)' mcp < in.jsonl"])
+        #expect(r.status == 0, "the server ends normally: \(r.status) \(r.stderr)")
+        var replies: [Int: [String: Any]] = [:]
+        for line in r.stdout.split(separator: "\n") {
+            if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let id = object["id"] as? Int { replies[id] = object }
+        }
+        #expect(Set(replies.keys) == [1, 2, 3, 4], "every request answered: \(r.stdout.prefix(400))")
+        for id in [2, 3] {
+            let result = replies[id]?["result"] as? [String: Any]
+            #expect(result?["isError"] as? Bool == true, "request \(id): \(String(describing: replies[id]))")
+        }
+        #expect((replies[4]?["result"] as? [String: Any])?["isError"] as? Bool != true, "a good still after the bad ones: \(String(describing: replies[4]))")
+    }
+
+    /// A cancelled request gets no reply, and an unreadable line's parse error answers no request: the
+    /// end of input waits for neither (it hung on the first and stopped early on the second), and the
+    /// parse error carries `"id": null` as JSON-RPC asks.
+    @Test func cancelledRequestsAndUnreadableLinesDoNotHoldOrCutTheEnd() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let description = #"{"version": 1, "output": {"size": "320x240", "fps": 30}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": "60s"}]}]}"#
+        let escaped = description.replacingOccurrences(of: "\"", with: "\\\"")
+        let requests = [
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+            #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"render","arguments":{"description":"\#(escaped)","output":"long.mp4"}}}"#,
+            #"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}"#,
+            "this is not JSON",
+            #"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#,
+        ]
+        try (requests.joined(separator: "\n") + "\n").write(to: folder.file("in.jsonl"), atomically: true, encoding: .utf8)
+        let started = Date()
+        let r = try run("/bin/sh", ["-c", "cd '\(folder.url.path)' && timeout 120 '\(CLI.executable.path)' mcp < in.jsonl"])
+        #expect(r.status == 0, "ended by itself, not by the timeout: \(r.status) after \(Date().timeIntervalSince(started)) s \(r.stderr)")
+        let replies = r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let ids = replies.compactMap { $0["id"] as? Int }
+        #expect(ids.contains(1) && ids.contains(3), "the requests before and after are answered: \(r.stdout.prefix(600))")
+        #expect(replies.contains { $0["id"] is NSNull && (($0["error"] as? [String: Any])?["code"] as? Int) == -32700 }, "\(r.stdout.prefix(600))")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("long.mp4").path), "the cancelled render left nothing")
+        #expect(!r.stderr.contains("was not written"), "the cancelled render stopped by itself, not by the exit clean-up: \(r.stderr)")
+    }
+
     @Test func anIndependentClientListsValidatesLooksRendersAndCancelsInsideTheAllowedFolder() throws {
         guard CLI.isBuilt else { return }
         let python: URL

@@ -200,6 +200,16 @@ struct CaptionTests {
         #expect(t.words.map(\.end) == [Time(value: 7, timescale: 6), Time(value: 2, timescale: 1)])
     }
 
+    @Test("WhisperX's unaligned words (numbers, with no times) share the time between their neighbours; a word of no length lasts to the next")
+    func untimedAndZeroLengthWords() throws {
+        let t = try Transcript(parsing: #"{"segments": [{"words": [{"word": " We", "start": 1.0, "end": 1.2}, {"word": " met", "start": 1.2, "end": 1.4}, {"word": " 1999,", "score": 0}, {"word": " 2000", "score": 0}, {"word": " then", "start": 2.4, "end": 2.6}, {"word": " yes", "start": 3.0, "end": 3.0}, {"word": " no", "start": 3.5, "end": 3.8}]}]}"#, name: "wx.json")
+        #expect(t.words.map(\.text) == ["We", "met", "1999,", "2000", "then", "yes", "no"])
+        #expect(t.words[2].start == Time(value: 7, timescale: 5) && t.words[2].end == Time(value: 19, timescale: 10) && t.words[3].end == Time(value: 12, timescale: 5))
+        #expect(t.words[5].start == 3 && t.words[5].end == Time(value: 7, timescale: 2), "the zero-length word lasts to the next word's start")
+        // A file with no time at all is still an error.
+        #expect(throws: MovieMakerError.self) { try Transcript(parsing: #"{"segments": [{"words": [{"word": " Hi"}]}]}"#, name: "none.json") }
+    }
+
     @Test("malformed transcripts are errors naming the file and the JSON path or line")
     func malformedTranscripts() throws {
         func failure(_ text: String, _ name: String) -> MovieMakerError? {

@@ -160,6 +160,27 @@ struct StudioServerTests {
         #expect(!studio.folder.contents.contains { $0.contains("partial") })
     }
 
+    @Test("POST /api/render refuses (409) to write the movie over a file the description reads, which stays as it was")
+    func renderNeverOverwritesAnInput() async throws {
+        let studio = try await Running()
+        defer { studio.server.kill() }
+        // spec.json showing spec.mp4: the render's destination is its own source.
+        let clip = studio.folder.file("spec.mp4")
+        let movie = try MovieMaker(url: clip, width: 160, height: 120, fps: 10)
+        try movie.add(.color(.red, duration: 1))
+        try movie.finish()
+        let before = try Data(contentsOf: clip)
+        let version = try await studio.movie()["version"] as? Int ?? 0
+        try studio.edit(#"{"version": 1, "output": {"size": "160x120", "fps": 10}, "tracks": [{"kind": "video", "items": [{"type": "video", "source": "spec.mp4"}]}]}"#)
+        let loaded = try await studio.waitForVersion(after: version)
+        #expect(loaded["ok"] as? Bool == true, "\(loaded)")
+        let response = try await RawHTTP.send("POST", "/api/render", port: studio.port)
+        #expect(response.status == 409 && String(decoding: response.body, as: UTF8.self).contains("which the description reads"),
+                "\(response.status) \(String(decoding: response.body, as: UTF8.self))")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try Data(contentsOf: clip) == before, "the source is untouched")
+    }
+
     @Test("Editing the description on disk invalidates cached frames and announces a reload")
     func editingTheSpecReloadsAndInvalidates() async throws {
         let studio = try await Running()

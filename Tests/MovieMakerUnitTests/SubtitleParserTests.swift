@@ -44,6 +44,14 @@ import MovieMakerTestSupport
         #expect(cr.cues.map(\.text) == ["A", "B"])
     }
 
+    @Test("a cue's text may hold --> after a number; a WebVTT cue opening with a line of one space (YouTube's) is one cue")
+    func arrowsInTextAndYouTubesSpaceLines() throws {
+        let srt = try SubtitleTrack(srt: "1\n00:00:01,000 --> 00:00:02,000\n10 --> 20 is a range\n\n2\n00:00:03,000 --> 00:00:04,000\nNext\n")
+        #expect(srt.cues.map(\.text) == ["10 --> 20 is a range", "Next"])
+        let vtt = try SubtitleTrack(webVTT: "WEBVTT\n\n00:00:00.000 --> 00:00:02.000 align:start position:0%\n \nHello world\n\n00:00:02.000 --> 00:00:04.000\n \nAgain\n")
+        #expect(vtt.cues.map(\.text) == ["Hello world", "Again"])
+    }
+
     @Test func tagsBecomeBalancedMarkupAndEntitiesAreDecoded() throws {
         let track = try SubtitleTrack(srt: """
             1

@@ -193,7 +193,8 @@ enum CaptionPaging {
     static func endsSentence(_ word: String) -> Bool {
         let trimmed = word.trimmingCharacters(in: CharacterSet(charactersIn: "\"'”’»)]」』"))
         guard let last = trimmed.last else { return false }
-        return ".!?…。！？".contains(last)
+        // Latin, CJK and Arabic script marks (؟ the Arabic question mark, ۔ the Urdu full stop).
+        return ".!?…。！？؟۔".contains(last)
     }
 
     /// Whether `word` is written without spaces between words (Han, kana, Thai…), so no space joins it.

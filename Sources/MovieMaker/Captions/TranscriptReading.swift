@@ -429,7 +429,8 @@ private struct TranscriptJSONReader {
         let segments = try array(root["segments"], at: segmentsPath,
                                  expected: "an array of segments, each with its \"words\" (run whisper with --word_timestamps True)")
         let wordShape = "a word object such as {\"word\": \" Hello,\", \"start\": 0.5, \"end\": 0.9}"
-        var words: [TranscriptWord] = []
+        // nil times: a word WhisperX could not align (numbers, as "1,"), placed between its neighbours below.
+        var entries: [(text: String, start: Time?, end: Time?, path: JSONPath)] = []
         for (i, segmentValue) in segments.enumerated() {
             let segmentPath = segmentsPath.appending(i)
             let segment = try object(segmentValue, at: segmentPath, expected: "a segment object with \"words\"")
@@ -445,6 +446,10 @@ private struct TranscriptJSONReader {
                 let text = try string(word["word"], at: wordPath.appending("word"), expected: "the word as a string, such as \" Hello,\"")
                 let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
                 if trimmed.isEmpty { continue }
+                if word["start"] == nil && word["end"] == nil {
+                    entries.append((trimmed, nil, nil, wordPath))
+                    continue
+                }
                 let start = try time(word["start"], at: wordPath.appending("start"), unit: .seconds)
                 let endPath = wordPath.appending("end")
                 let end = try time(word["end"], at: endPath, unit: .seconds)
@@ -452,8 +457,37 @@ private struct TranscriptJSONReader {
                     throw error(endPath, "the word ends before it starts (at \(word["start"]?.shortDescription ?? "?"))", found: word["end"],
                                 expected: "an end no earlier than the word's start")
                 }
-                words.append(TranscriptWord(trimmed, start: start, end: end))
+                entries.append((trimmed, start, end, wordPath))
             }
+        }
+        guard entries.isEmpty || entries.contains(where: { $0.start != nil }) else {
+            let path = entries[0].path.appending("start")
+            throw error(path, "no word has a time: the file was written without word timestamps", found: nil,
+                        expected: "words with \"start\" and \"end\" (run whisper with --word_timestamps True)")
+        }
+        var words: [TranscriptWord] = []
+        var k = 0
+        while k < entries.count {
+            guard entries[k].start == nil else {
+                words.append(TranscriptWord(entries[k].text, start: entries[k].start!, end: entries[k].end!))
+                k += 1
+                continue
+            }
+            // A run of untimed words shares the time between the word before and the word after.
+            var run = k
+            while run < entries.count, entries[run].start == nil { run += 1 }
+            let from = words.last?.end ?? .zero
+            let to = run < entries.count ? Time.max(from, entries[run].start!) : from
+            let count = run - k
+            for (n, entry) in entries[k..<run].enumerated() {
+                words.append(TranscriptWord(entry.text, start: from + (to - from) * n / count, end: from + (to - from) * (n + 1) / count))
+            }
+            k = run
+        }
+        // A word of no length (openai-whisper writes some, start = end) lasts until the next one starts,
+        // so it is highlighted at all.
+        for i in words.indices where words[i].end == words[i].start && i + 1 < words.count && words[i + 1].start > words[i].start {
+            words[i] = TranscriptWord(words[i].text, start: words[i].start, end: words[i + 1].start)
         }
         return words
     }

@@ -74,7 +74,7 @@ public struct Narration: AudioSource, Hashable {
     public static let rates = 80...450
     /// The pitches eSpeak NG takes.
     public static let pitches = 0...100
-    /// The longest text a narration speaks: 100,000 characters, about ten hours of speech at the
+    /// The longest text a narration speaks: 100,000 characters, about two hours of speech at the
     /// default rate (a script longer than that is a mistake, and each narration's speech is in memory).
     public static let maximumTextLength = 100_000
 

@@ -244,13 +244,18 @@ struct SubtitleParser {
             // Text: up to a blank line (or, where the blank line is missing, the next cue's timing line).
             var text: [Substring] = []
             var j = timingIndex + 1
-            while j < lines.count && !isBlank(lines[j]) {
+            // WebVTT ends a cue at an empty line only: YouTube's captions open each cue with a line of one
+            // space (dropped below, with any other line of spaces at the text's ends).
+            func endsCue(_ line: Substring) -> Bool { format == .webVTT ? line.isEmpty : isBlank(line) }
+            while j < lines.count && !endsCue(lines[j]) {
                 if looksLikeTiming(lines[j]) { break }
                 if j + 1 < lines.count, looksLikeTiming(lines[j + 1]), !text.isEmpty || format == .srt,
                    lines[j].trimmingCharacters(in: .whitespaces).allSatisfy(\.isNumber) { break }
                 text.append(lines[j])
                 j += 1
             }
+            while let first = text.first, isBlank(first) { text.removeFirst() }
+            while let last = text.last, isBlank(last) { text.removeLast() }
             let joined = text.joined(separator: "\n")
             guard joined.count <= SubtitleTrack.maximumCueLength else {
                 throw error(timingIndex, "the cue's text is \(joined.count) characters long, more than the \(SubtitleTrack.maximumCueLength) allowed",
@@ -270,11 +275,12 @@ struct SubtitleParser {
         return SubtitleTrack(cues: cues, name: name)
     }
 
-    /// Whether a line is meant as a timing line: a timestamp, then `-->`.
+    /// Whether a line is a timing line: a timestamp that reads, then `-->` (a cue's text may hold `-->`
+    /// after a number, `10 --> 20 is a range`, and is not one).
     private func looksLikeTiming(_ line: Substring) -> Bool {
         guard let arrow = line.range(of: "-->") else { return false }
         let before = line[..<arrow.lowerBound].trimmingCharacters(in: .whitespaces)
-        return !before.isEmpty && before.first!.isNumber
+        return !before.isEmpty && before.first!.isNumber && timestamp(before) != nil
     }
 
     /// The cue timed by line `index` (text still empty).
