@@ -50,6 +50,9 @@ import MovieMakerTestSupport
         #expect(srt.cues.map(\.text) == ["10 --> 20 is a range", "Next"])
         let vtt = try SubtitleTrack(webVTT: "WEBVTT\n\n00:00:00.000 --> 00:00:02.000 align:start position:0%\n \nHello world\n\n00:00:02.000 --> 00:00:04.000\n \nAgain\n")
         #expect(vtt.cues.map(\.text) == ["Hello world", "Again"])
+        // A line of spaces between cues, before an identifier or a timing line, still separates them.
+        let spaced = try SubtitleTrack(webVTT: "WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nOne\n  \nintro\n00:00:01.000 --> 00:00:02.000\nTwo\n \n00:00:02.000 --> 00:00:03.000\nThree\n")
+        #expect(spaced.cues.map(\.text) == ["One", "Two", "Three"])
     }
 
     @Test func tagsBecomeBalancedMarkupAndEntitiesAreDecoded() throws {

@@ -249,6 +249,9 @@ struct SubtitleParser {
             func endsCue(_ line: Substring) -> Bool { format == .webVTT ? line.isEmpty : isBlank(line) }
             while j < lines.count && !endsCue(lines[j]) {
                 if looksLikeTiming(lines[j]) { break }
+                // A hand-written file's "blank" line of spaces, then a cue identifier and its timing line:
+                // the next cue, not this one's text.
+                if format == .webVTT, j > timingIndex + 1, isBlank(lines[j - 1]), j + 1 < lines.count, looksLikeTiming(lines[j + 1]) { break }
                 if j + 1 < lines.count, looksLikeTiming(lines[j + 1]), !text.isEmpty || format == .srt,
                    lines[j].trimmingCharacters(in: .whitespaces).allSatisfy(\.isNumber) { break }
                 text.append(lines[j])
