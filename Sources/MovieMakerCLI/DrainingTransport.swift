@@ -33,12 +33,12 @@ actor DrainingTransport: Transport {
         for message in messages where message["result"] != nil || message["error"] != nil {
             if let key = Self.idKey(message["id"]), pending.contains(key) {
                 answered.append(key)
-            } else if let code = (message["error"] as? [String: Any])?["code"] as? Int, [-32700, -32600].contains(code),
+            } else if let code = (message["error"] as? [String: Any])?["code"] as? Int, code == -32700,
                       !(message["id"] is NSNull) {
-                rewrite = true          // a parse error (or an invalid request) answering no request read
+                rewrite = true          // a parse error answering no request read
             }
         }
-        if rewrite, messages.count == 1, var object = messages.first {
+        if rewrite, (try? JSONSerialization.jsonObject(with: data)) is [String: Any], var object = messages.first {
             object["id"] = NSNull()
             if let rewritten = try? JSONSerialization.data(withJSONObject: object) { data = rewritten }
         }
@@ -66,7 +66,10 @@ actor DrainingTransport: Transport {
     }
 
     private func noteReceived(_ data: Data) {
-        for message in Self.messages(in: data) {
+        // One message per line: MCP (2025-06-18) has no JSON-RPC batches, and the SDK answers a batch it
+        // cannot read with one parse error, which would leave its ids waiting.
+        guard let message = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return }
+        for message in [message] {
             if message["method"] as? String == "notifications/cancelled",
                let params = message["params"] as? [String: Any], let key = Self.idKey(params["requestId"]) {
                 pending.remove(key)
@@ -88,12 +91,18 @@ actor DrainingTransport: Transport {
         await withCheckedContinuation { waiting.append($0) }
     }
 
-    /// A JSON-RPC id (a number or a string) as one key: `n:3`, `s:abc`; nil for none or null.
+    /// A JSON-RPC id as one key, as the SDK reads ids: `s:abc` for a string, `n:3` for a whole number
+    /// (`3.0` too, which the SDK reads as 3); nil for none, null, a boolean or a fraction (the SDK
+    /// takes such a message for a notification and never answers it).
     private static func idKey(_ id: Any?) -> String? {
         switch id {
-        case let text as String: "s:" + text
-        case let number as NSNumber: "n:" + number.stringValue
-        default: nil
+        case let text as String: return "s:" + text
+        case let number as NSNumber:
+            if String(cString: number.objCType) == "c" { return nil }          // true/false
+            let value = number.doubleValue
+            guard value.isFinite, value == value.rounded(), abs(value) < 9.0e15 else { return nil }
+            return "n:\(Int64(value))"
+        default: return nil
         }
     }
 

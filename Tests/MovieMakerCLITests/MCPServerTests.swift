@@ -101,7 +101,9 @@ struct MCPServerTests {
         ]
         try (requests.joined(separator: "\n") + "\n").write(to: folder.file("in.jsonl"), atomically: true, encoding: .utf8)
         let started = Date()
-        let r = try run("/bin/sh", ["-c", "cd '\(folder.url.path)' && timeout 120 '\(CLI.executable.path)' mcp < in.jsonl"])
+        // The cancel a second after its request, so the render has started (a cancel that overtakes its
+        // request is a race of the SDK's, not what this tests).
+        let r = try run("/bin/sh", ["-c", "cd '\(folder.url.path)' && (head -n 3 in.jsonl; sleep 1; tail -n +4 in.jsonl) | timeout 120 '\(CLI.executable.path)' mcp"])
         #expect(r.status == 0, "ended by itself, not by the timeout: \(r.status) after \(Date().timeIntervalSince(started)) s \(r.stderr)")
         let replies = r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         let ids = replies.compactMap { $0["id"] as? Int }

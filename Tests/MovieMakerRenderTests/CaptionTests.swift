@@ -200,12 +200,13 @@ struct CaptionTests {
         #expect(t.words.map(\.end) == [Time(value: 7, timescale: 6), Time(value: 2, timescale: 1)])
     }
 
-    @Test("WhisperX's unaligned words (numbers, with no times) share the time between their neighbours; a word of no length lasts to the next")
+    @Test("WhisperX's unaligned words (numbers, with no times) follow the word before, a third of a second each; a word of no length lasts up to a third of a second")
     func untimedAndZeroLengthWords() throws {
         let t = try Transcript(parsing: #"{"segments": [{"words": [{"word": " We", "start": 1.0, "end": 1.2}, {"word": " met", "start": 1.2, "end": 1.4}, {"word": " 1999,", "score": 0}, {"word": " 2000", "score": 0}, {"word": " then", "start": 2.4, "end": 2.6}, {"word": " yes", "start": 3.0, "end": 3.0}, {"word": " no", "start": 3.5, "end": 3.8}]}]}"#, name: "wx.json")
         #expect(t.words.map(\.text) == ["We", "met", "1999,", "2000", "then", "yes", "no"])
-        #expect(t.words[2].start == Time(value: 7, timescale: 5) && t.words[2].end == Time(value: 19, timescale: 10) && t.words[3].end == Time(value: 12, timescale: 5))
-        #expect(t.words[5].start == 3 && t.words[5].end == Time(value: 7, timescale: 2), "the zero-length word lasts to the next word's start")
+        // After "met" (1.4 s), a third of a second each, not the whole second before "then".
+        #expect(t.words[2].start == Time(value: 7, timescale: 5) && t.words[2].end == Time(value: 26, timescale: 15) && t.words[3].end == Time(value: 31, timescale: 15))
+        #expect(t.words[5].start == 3 && t.words[5].end == Time(value: 10, timescale: 3), "the zero-length word lasts a third of a second, before the next word")
         // A file with no time at all is still an error.
         #expect(throws: MovieMakerError.self) { try Transcript(parsing: #"{"segments": [{"words": [{"word": " Hi"}]}]}"#, name: "none.json") }
     }

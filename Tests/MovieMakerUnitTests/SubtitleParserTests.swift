@@ -53,6 +53,8 @@ import MovieMakerTestSupport
         // A line of spaces between cues, before an identifier or a timing line, still separates them.
         let spaced = try SubtitleTrack(webVTT: "WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nOne\n  \nintro\n00:00:01.000 --> 00:00:02.000\nTwo\n \n00:00:02.000 --> 00:00:03.000\nThree\n")
         #expect(spaced.cues.map(\.text) == ["One", "Two", "Three"])
+        // A mistyped timing line after a line of spaces is still reported, not taken for text.
+        #expect(throws: MovieMakerError.self) { try SubtitleTrack(webVTT: "WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nOne\n \n00:00:02 --> 00:00:03\nTwo\n") }
     }
 
     @Test func tagsBecomeBalancedMarkupAndEntitiesAreDecoded() throws {

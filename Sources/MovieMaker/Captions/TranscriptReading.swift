@@ -476,9 +476,15 @@ private struct TranscriptJSONReader {
             // A run of untimed words shares the time between the word before and the word after.
             var run = k
             while run < entries.count, entries[run].start == nil { run += 1 }
-            let from = words.last?.end ?? .zero
-            let to = run < entries.count ? Time.max(from, entries[run].start!) : from
+            // At most a third of a second each, next to the timed word (not across a long silence, nor
+            // from the file's start before a long intro); a run at the end follows the last word.
             let count = run - k
+            let most = Time(value: Int64(count), timescale: 3)
+            var from = words.last?.end ?? .zero
+            var to = run < entries.count ? Time.max(from, entries[run].start!) : from + most
+            if to - from > most {
+                if words.isEmpty { from = to - most } else { to = from + most }
+            }
             for (n, entry) in entries[k..<run].enumerated() {
                 words.append(TranscriptWord(entry.text, start: from + (to - from) * n / count, end: from + (to - from) * (n + 1) / count))
             }
@@ -487,7 +493,9 @@ private struct TranscriptJSONReader {
         // A word of no length (openai-whisper writes some, start = end) lasts until the next one starts,
         // so it is highlighted at all.
         for i in words.indices where words[i].end == words[i].start && i + 1 < words.count && words[i + 1].start > words[i].start {
-            words[i] = TranscriptWord(words[i].text, start: words[i].start, end: words[i + 1].start)
+            // Not across a pause (a page of captions breaks there): a third of a second at most.
+            words[i] = TranscriptWord(words[i].text, start: words[i].start,
+                                      end: Time.min(words[i + 1].start, words[i].start + Time(value: 1, timescale: 3)))
         }
         return words
     }

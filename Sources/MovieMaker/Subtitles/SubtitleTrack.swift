@@ -278,12 +278,13 @@ struct SubtitleParser {
         return SubtitleTrack(cues: cues, name: name)
     }
 
-    /// Whether a line is a timing line: a timestamp that reads, then `-->` (a cue's text may hold `-->`
-    /// after a number, `10 --> 20 is a range`, and is not one).
+    /// Whether a line is a timing line: something written as a timestamp (digits with a colon), then
+    /// `-->` (a cue's text may hold `-->` after a number, `10 --> 20 is a range`, and is not one).
     private func looksLikeTiming(_ line: Substring) -> Bool {
         guard let arrow = line.range(of: "-->") else { return false }
         let before = line[..<arrow.lowerBound].trimmingCharacters(in: .whitespaces)
-        return !before.isEmpty && before.first!.isNumber && timestamp(before) != nil
+        // A timestamp's characters with a colon (so a mistyped one is still reported as a bad timing line).
+        return !before.isEmpty && before.first!.isNumber && before.contains(":") && before.allSatisfy { $0.isNumber || ":.,".contains($0) }
     }
 
     /// The cue timed by line `index` (text still empty).
