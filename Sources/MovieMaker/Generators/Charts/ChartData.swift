@@ -122,12 +122,21 @@ public struct ChartData: Sendable, Hashable, Codable {
 
     /// `text` written with a decimal point (`-1,234.5`, `1,234`, `3.5`) rewritten without its thousands
     /// commas (`-1234.5`), or nil when its commas are not thousands groups (`1,5`).
-    static func decimalPointNumber(_ text: String) -> String? {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count <= 2, parts.count == 1 || !parts[1].contains(",") else { return nil }
+    static func decimalPointNumber(_ text: String) -> String? { plainNumber(text, decimal: ".", grouping: ",") }
+
+    /// `text` written with a decimal comma (`-1.234,5`, `1,5`, `1.234`) rewritten with a decimal point
+    /// (`-1234.5`), or nil when its points are not thousands groups (`1,234.5`, `1.5`): those would
+    /// be read as another number than the one meant.
+    static func decimalCommaNumber(_ text: String) -> String? { plainNumber(text, decimal: ",", grouping: ".") }
+
+    /// `text` with at most one `decimal` mark and `grouping` marks only between thousands, rewritten
+    /// with a point and no grouping; nil otherwise.
+    private static func plainNumber(_ text: String, decimal: Character, grouping: Character) -> String? {
+        let parts = text.split(separator: decimal, omittingEmptySubsequences: false)
+        guard parts.count <= 2, parts.count == 1 || !parts[1].contains(grouping) else { return nil }
         let whole = parts[0]
-        guard thousandsGrouped(whole, by: ",") else { return nil }
-        let integer = whole.replacingOccurrences(of: ",", with: "")
+        guard thousandsGrouped(whole, by: grouping) else { return nil }
+        let integer = whole.filter { $0 != grouping }
         return parts.count == 2 ? integer + "." + parts[1] : integer
     }
 
@@ -140,18 +149,6 @@ public struct ChartData: Sendable, Hashable, Codable {
         // No group leads with 0: `0.125` is a decimal, never 125 grouped.
         return (1...3).contains(lead.count) && lead.first != "0" && lead.allSatisfy { $0.isASCII && $0.isNumber }
             && groups.dropFirst().allSatisfy { $0.count == 3 && $0.allSatisfy { $0.isASCII && $0.isNumber } }
-    }
-
-    /// `text` written with a decimal comma (`-1.234,5`, `1,5`, `1.234`) rewritten with a decimal point
-    /// (`-1234.5`), or nil when its points are not thousands groups (`1,234.5`, `1.5`): those would
-    /// be read as another number than the one meant.
-    static func decimalCommaNumber(_ text: String) -> String? {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count <= 2, parts.count == 1 || !parts[1].contains(".") else { return nil }
-        let whole = parts[0]
-        guard thousandsGrouped(whole, by: ".") else { return nil }
-        let integer = whole.replacingOccurrences(of: ".", with: "")
-        return parts.count == 2 ? integer + "." + parts[1] : integer
     }
 
     /// Reads the CSV file at `url` (see `init(csv:source:)`).
