@@ -226,6 +226,22 @@ import MovieMakerTestSupport
         }
     }
 
+    /// A newcomer loading a JPEG logo with `Image(contentsOf:)` (PNG only) is told the call that reads it,
+    /// and that call does read it.
+    @Test func aJPEGGivenToImageNamesTheCallThatReadsIt() throws {
+        let dir = try TemporaryFolder()
+        let logo = dir.file("logo.jpg")
+        try FixtureJPEG.data(RGBAPicture.quadrants(width: 16, height: 16)).write(to: logo)
+        do {
+            _ = try Image(contentsOf: logo)
+            Issue.record("a JPEG loaded as a PNG")
+        } catch {
+            #expect(error.code == .imageUnreadable && error.location?.file == logo.path, "\(error)")
+            #expect(error.reason?.contains("PhotoDecoder.decode(url).image") == true, "\(error)")
+        }
+        let image = try PhotoDecoder.decode(logo).image
+        #expect(image.width == 16 && image.height == 16)
+    }
     @Test func refusesFramesAfterFinishAndASecondFinish() throws {
         let dir = try TemporaryFolder()
         let url = dir.file("done.mp4")

@@ -111,8 +111,9 @@ public struct AudioClip: AudioSource {
         var copy = self; copy.fadeOut(over: duration, curve: curve); return copy
     }
 
-    /// Sets the volume to `value` from `time` (clip time) on, until the next volume change, like
-    /// AVFoundation's `setVolume(_:at:)`. Before the first change the volume is 1.
+    /// Sets the volume to `value` (a factor of the amplitude: 0.5 is half, 1 as recorded) from `time`
+    /// (clip time) on, until the next volume change, like AVFoundation's `setVolume(_:at:)`. Before the
+    /// first change the volume is 1.
     public mutating func setVolume(_ value: Double, at time: Time) {
         var track = volume ?? KeyframeTrack(1.0, at: 0)
         track.add(Keyframe(time: time, value: value, easing: .hold))

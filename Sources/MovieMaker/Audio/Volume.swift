@@ -4,6 +4,8 @@ import Foundation
 /// gain in decibels (`.decibels(-6)`). One type wherever a volume is asked for — `addMusic(_:volume:)`,
 /// `AudioClip.musicBed(volume:)`, a description file's `"volume"` (`0.5` or `"-6dB"`) — so a bare
 /// number never has to be guessed at: `.factor(0.8)` is a little quieter, `.decibels(0.8)` a little louder.
+/// Two lower-level calls take a bare number and say its unit in their documentation: `AudioMix`'s
+/// `gain:` is in decibels (`gain: 0.5` is slightly louder) and `AudioClip.setVolume(_:at:)` takes a factor.
 public enum Volume: Sendable, Hashable, CustomStringConvertible {
     /// The sound's amplitude times this factor (0…16).
     case factor(Double)

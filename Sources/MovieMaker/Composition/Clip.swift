@@ -17,7 +17,7 @@ import Foundation
 ///
 /// Because the tree is data, it can be asked what it holds: `duration`, `leafPlacements` and
 /// `leaves(in:)` (which leaves are drawn in a time range, and where), `mediaLeaves(in:)` (for
-/// prefetching and decoder planning) and `contentHash` (a stable hash of a subtree made only of data).
+/// prefetching and decoder planning) and `contentHash()` (a stable hash of a subtree made only of data).
 /// One interpreter draws any node at any time, so a frame's pixels depend only on the clip and the
 /// frame's time — never on which thread draws it or in what order frames are drawn.
 public struct Clip: Sendable {

@@ -13,7 +13,8 @@ public final class Image: @unchecked Sendable {
     /// The picture's size.
     public var size: Size { Size(width: Double(width), height: Double(height)) }
 
-    /// Loads a PNG file; throws `.imageUnreadable` naming the file and Cairo's reason.
+    /// Loads a PNG file; throws `.imageUnreadable` naming the file and Cairo's reason. For a JPEG, HEIC,
+    /// WebP or any photo (turned upright, colour-managed), use `PhotoDecoder.decode(url).image`.
     public init(contentsOf url: URL) throws(MovieMakerError) {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw .imageUnreadable(path: url.path, reason: "no such file")
@@ -22,7 +23,7 @@ public final class Image: @unchecked Sendable {
         let status = cairo_surface_status(s)
         if status != CAIRO_STATUS_SUCCESS {
             cairo_surface_destroy(s)
-            throw .imageUnreadable(path: url.path, reason: String(cString: cairo_status_to_string(status)) + " (MovieMaker reads PNG here)")
+            throw .imageUnreadable(path: url.path, reason: String(cString: cairo_status_to_string(status)) + " (Image(contentsOf:) reads PNG; for a JPEG, HEIC or WebP use PhotoDecoder.decode(url).image)")
         }
         surface = CairoSurface(adopting: s)
     }

@@ -65,11 +65,13 @@ public struct TitleCard: Sendable, Equatable {
     public var layout: Layout = .fullScreen
     /// What is drawn behind the text.
     public var background: Background = .color(Color(red8: 0x10, green8: 0x18, blue8: 0x20))
-    /// Style of the title; with `autoFit`, its font size is the largest allowed.
+    /// Style of the title; with `autoFit`, its font size is the largest allowed. Sizes in the card's
+    /// styles are pixels of a 1080-line frame, scaled to the frame drawn (64 shows as about 43 px at
+    /// 720p), unlike `Clip.text`'s, which are the frame's own pixels.
     public var titleStyle: TextStyle
-    /// Style of the subtitle.
+    /// Style of the subtitle (sizes for a 1080-line frame, as `titleStyle`'s).
     public var subtitleStyle: TextStyle
-    /// Style of the body.
+    /// Style of the body (sizes for a 1080-line frame, as `titleStyle`'s).
     public var bodyStyle: TextStyle
     /// Margin kept clear on every side, as a fraction of the frame's width and height (0.1 is the
     /// broadcast "title-safe" area).

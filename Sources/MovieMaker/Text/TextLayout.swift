@@ -475,7 +475,8 @@ public final class TextLayout {
 
 extension DrawingContext {
     /// Draws `text` in `style`, wrapped at `rect.width`, at the top (or vertically centred or at the
-    /// bottom) of `rect`. Text longer than the rectangle is not clipped.
+    /// bottom) of `rect`. Text longer than the rectangle is not clipped. The text takes `style.color`
+    /// (black unless given), not the context's `setFill` colour.
     public func draw(_ text: String, in rect: Rect, style: TextStyle,
                      verticalAlignment: TextVerticalAlignment = .top) throws(MovieMakerError) {
         let layout = try TextLayout(text, style: style, width: rect.width)
@@ -489,7 +490,8 @@ extension DrawingContext {
         try checkStatus()
     }
 
-    /// Draws a laid-out text with its top-left corner at `origin`.
+    /// Draws a laid-out text with its top-left corner at `origin` (`draw(_:at:font:)` for a string puts
+    /// its baseline there instead), in the colours of the layout's style.
     public func draw(_ layout: TextLayout, at origin: Point) { layout.draw(in: self, at: origin) }
 
     /// The logical size `text` takes in `style`, wrapped at `width` pixels (nil: only at newlines).

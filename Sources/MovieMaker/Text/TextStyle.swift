@@ -7,7 +7,8 @@ import Foundation
 public struct TextStyle: Sendable, Hashable {
     /// The font.
     public var font: TextFont
-    /// The fill colour (markup `foreground` spans override it); `.clear` draws only the outline.
+    /// The fill colour (markup `foreground` spans override it); `.clear` draws only the outline. Black
+    /// unless given: text drawn with a style takes this colour, not the context's `setFill` colour.
     public var color: Color
     /// Horizontal placement of lines.
     public var alignment: TextAlignment
@@ -15,7 +16,8 @@ public struct TextStyle: Sendable, Hashable {
     public var lineSpacing: Double
     /// Extra space between letters in pixels (may be negative).
     public var letterSpacing: Double
-    /// A stroke drawn over the fill (or alone, when `color` is clear); nil for none.
+    /// A stroke drawn under the fill, so half its width shows outside each glyph (or alone, when
+    /// `color` is clear); nil for none.
     public var outline: TextOutline?
     /// True when the text is Pango markup (`<b>`, `<i>`, `<span foreground="#f80" size="x-large">` …).
     public var isMarkup: Bool

@@ -59,8 +59,10 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
         self = color
     }
 
-    /// An opaque colour from a 24-bit `0xRRGGBB` value, for literals that cannot be wrong:
-    /// `Color(hex: 0x2ec4b6)`. Bits above the low 24 are ignored; `alpha` is 0…1.
+    /// A colour from a 24-bit `0xRRGGBB` value, for literals: `Color(hex: 0x2ec4b6)`; `alpha`
+    /// is 0…1. Bits above the low 24 are ignored (so an `0xAARRGGBB` value reads as its colour), which
+    /// means `0xff800080` is not RRGGBBAA: it gives opaque `#800080`. For a colour with alpha write
+    /// `Color(hex: 0xff8000, alpha: 0.5)` or `Color(hex: "#ff800080")`.
     public init(hex rgb: UInt32, alpha: Double = 1) {
         self.init(red8: UInt8((rgb >> 16) & 0xFF), green8: UInt8((rgb >> 8) & 0xFF), blue8: UInt8(rgb & 0xFF), alpha: alpha)
     }
@@ -76,7 +78,7 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
     public static let clear = Color(white: 0, alpha: 0)
     /// Pure red.
     public static let red = Color(red: 1, green: 0, blue: 0)
-    /// Pure green.
+    /// Pure green, `#00ff00` (CSS's `green`, from `Color(css:)`, is the darker `#008000`).
     public static let green = Color(red: 0, green: 1, blue: 0)
     /// Pure blue.
     public static let blue = Color(red: 0, green: 0, blue: 1)
@@ -86,7 +88,7 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
     public static let cyan = Color(red: 0, green: 1, blue: 1)
     /// Magenta.
     public static let magenta = Color(red: 1, green: 0, blue: 1)
-    /// Orange.
+    /// Orange, `#ff8000` (CSS's `orange`, from `Color(css:)`, is `#ffa500`).
     public static let orange = Color(red: 1, green: 0.5, blue: 0)
     /// 50 % grey.
     public static let gray = Color(white: 0.5)
