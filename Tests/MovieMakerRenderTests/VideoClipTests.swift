@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MovieMaker
+import CFFmpeg
 import MovieMakerTestSupport
 
 // Video clips as ordinary clips (issue 13): the Done-when tests. Every movie here is decoded and every
@@ -156,7 +157,7 @@ struct VideoClipTests {
         print("speed \(factor)×: pitch \(pitch) Hz (\(cents) cents), tone ends \(endGap) samples from the picture's end, reaches half level at \(first ?? -1)")
     }
 
-    @Test("Variable frame rate: every output frame shows the source frame with the largest pts ≤ its time; none that should show is dropped")
+    @Test("Variable frame rate: every output frame shows the source frame with the largest pts ≤ its time (and the frame's tolerance); none that should show is dropped")
     func variableFrameRate() throws {
         let spec = VideoFixtures.Spec(frameCount: 60)
         let url = try VideoFixtures.require(spec, .variableFrameRate)
@@ -171,11 +172,13 @@ struct VideoClipTests {
         #expect(got.count == rate.frameCount(for: file.duration))
         var wrong: [String] = []
         var expectedShown = Set<Int>()
+        // A frame may be up to min(an eighth of the frame interval, 2 ms) late (VideoFrameSource.tolerance).
+        let late = min(file.frameRate.frameDuration.seconds / 8, 0.002)
         for (k, shown) in got.enumerated() {
             let t = first + rate.seconds(ofFrame: k)
-            // The last frame at or before t; one time-base tick (1/90000 s) of rounding either way allowed.
-            let strict = source.last { $0.time <= t + 1e-9 } ?? source[0]
-            let lenient = source.last { $0.time <= t + 1.0 / 90_000 } ?? source[0]
+            // The last frame at or before t + late; one time-base tick (1/90000 s) of rounding either way allowed.
+            let strict = source.last { $0.time <= t + late + 1e-9 } ?? source[0]
+            let lenient = source.last { $0.time <= t + late + 1.0 / 90_000 } ?? source[0]
             expectedShown.insert(strict.index!)
             if shown != strict.index && shown != lenient.index {
                 wrong.append("output \(k) at \(String(format: "%.4f", t)) s shows \(shown.map { String($0) } ?? "?"), expected #\(strict.index!) (pts \(String(format: "%.4f", strict.time)))")
@@ -184,6 +187,31 @@ struct VideoClipTests {
         #expect(wrong.isEmpty, "\(wrong.prefix(8))")
         let dropped = expectedShown.subtracting(got.compactMap { $0 })
         #expect(dropped.isEmpty, "source frames that should show but never do: \(dropped.sorted())")
+    }
+
+    /// A phone stamps each frame when its sensor read it, a fraction of a millisecond off its slot: at
+    /// the clip's own rate every frame shows once, in order (every late one showed a frame late, as a
+    /// repeat then a skip).
+    @Test func framesStampedAFractionOfAMillisecondOffTheirSlotEachShowOnce() throws {
+        let spec = VideoFixtures.Spec(frameCount: 60)
+        let url = try VideoFixtures.require(spec, .jittered(microseconds: 600))
+        let source = try decodeAll(url).map(\.presentationTime.seconds)
+        let slot = spec.rate.frameDuration.seconds
+        let late = source.enumerated().filter { $0.element > Double($0.offset) * slot + 1.0 / 90_000 }.count
+        try #require(late >= 20, "the fixture has frames stamped after their slot (\(late))")
+        let got = indices(try frames(Clip.video(try VideoFile(url: url))))
+        #expect(got == (0..<60).map { Optional($0) }, "\(got)")
+    }
+
+    @Test func theToleranceForLateTimestampsIsAnEighthOfAFrameAtMostTwoMilliseconds() {
+        let thirty = FrameRate(30), ntsc = FrameRate(numerator: 30000, denominator: 1001)!
+        #expect(VideoFrameSource.tolerance(timeBase: AVRational(num: 1, den: 90_000), frameRate: thirty) == 180)
+        #expect(VideoFrameSource.tolerance(timeBase: AVRational(num: 1, den: 90_000), frameRate: FrameRate(240)) == 46)
+        #expect(VideoFrameSource.tolerance(timeBase: AVRational(num: 1, den: 600), frameRate: thirty) == 1)
+        #expect(VideoFrameSource.tolerance(timeBase: AVRational(num: 1, den: 1000), frameRate: ntsc) == 2)
+        #expect(VideoFrameSource.tolerance(timeBase: AVRational(num: 1, den: 1000), frameRate: FrameRate(500)) == 1)
+        #expect(VideoFrameSource.tolerance(timeBase: AVRational(num: 1, den: 30), frameRate: thirty) == 0)
+        #expect(VideoFrameSource.tolerance(timeBase: AVRational(num: 1001, den: 30000), frameRate: ntsc) == 0)
     }
 
     // MARK: Seeking and threads

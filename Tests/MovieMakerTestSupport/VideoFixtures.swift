@@ -77,6 +77,9 @@ public enum VideoFixtures {
         /// dropped frames (see `variableFrameRateDrops(frameCount:)` and `variableFrameRateJitter(_:rate:)`),
         /// written in a 1/90000 time base. The sound is copied.
         case variableFrameRate
+        /// Every frame kept, each stamped up to `microseconds` before or after its slot (`sin(1.7 n)` of
+        /// it), in a 1/90000 time base, as a phone stamps frames when its sensor read them.
+        case jittered(microseconds: Int)
         /// The same stream with a display matrix rotating it `degrees` clockwise (90, 180 or 270) for display.
         case rotated(Int)
         /// The same stream with a display matrix mirroring it horizontally (the MP4 `tkhd` matrix edited).
@@ -99,6 +102,7 @@ public enum VideoFixtures {
             switch self {
             case .plain: "plain"
             case .variableFrameRate: "vfr"
+            case .jittered(let us): "jittered-\(us)us"
             case .rotated(let d): "rotated\(d)"
             case .mirrored: "mirrored"
             case .audioOffset(let ms): "audio-offset-\(ms)ms"
@@ -294,6 +298,11 @@ public enum VideoFixtures {
                 let drops = variableFrameRateDropExpression(frameCount: spec.frameCount)
                 let filter = "setpts='PTS+\(0.18 * period)*sin(N*1.7)/TB',select='not(\(drops))'"
                 try ffmpeg(["-i", plain, "-map", "0", "-vf", filter, "-fps_mode", "vfr", "-enc_time_base:v", "1/90000",
+                            "-video_track_timescale", "90000", "-c:v", "libx264", "-preset", "veryfast", "-crf", "16",
+                            "-g", "\(spec.keyframeInterval)", "-c:a", "copy", url.path])
+            case .jittered(let microseconds):
+                let filter = "setpts='PTS+\(Double(microseconds) / 1_000_000)*sin(N*1.7)/TB'"
+                try ffmpeg(["-i", plain, "-map", "0", "-vf", filter, "-fps_mode", "passthrough", "-enc_time_base:v", "1/90000",
                             "-video_track_timescale", "90000", "-c:v", "libx264", "-preset", "veryfast", "-crf", "16",
                             "-g", "\(spec.keyframeInterval)", "-c:a", "copy", url.path])
             case .rotated(let degrees):

@@ -7,8 +7,8 @@ import Synchronization
 /// seeking as needed, and converts it to the size it is drawn at.
 ///
 /// **Which frame**: the one whose presentation interval holds the time — the last frame with a
-/// timestamp at or before it (one time-base tick of tolerance for containers that round timestamps
-/// to 1 ms or finer, such as Matroska's milliseconds). Times before the first frame show the first, times after the last
+/// timestamp at or before it, with a tolerance (`tolerance`) for timestamps a little late: rounded
+/// ones, and phones' capture clocks. Times before the first frame show the first, times after the last
 /// show the last. Because a frame is found by its timestamp alone (never by counting frames), variable
 /// frame rate, edit lists and streams that start after 0 need nothing special, and a frame reached by
 /// seeking is the frame reached by decoding straight through.
@@ -46,9 +46,15 @@ final class VideoFrameSource {
     private let indexGrowsWhileReading: Bool
     /// The first frame's timestamp (times before it show it).
     private let firstTimestamp: Int64
-    /// The tolerance for rounded timestamps, in ticks: one tick where a tick is 1 ms or finer
-    /// (Matroska's milliseconds round 30000/1001 frame times either way), none for coarser time bases
-    /// (an AVI's 1/30 s tick is a whole frame: its timestamps are exact frame numbers).
+    /// How late a frame's timestamp may be and still show at a time, in ticks: an eighth of the
+    /// stream's frame interval, at most 2 ms, rounded down to whole ticks (at least one where a tick is
+    /// 1 ms or finer). Matroska's milliseconds round 30000/1001 frame times either way, and phones stamp
+    /// each frame when its sensor read it, a fraction of a millisecond either side of its slot (in a
+    /// 1/90000 or 1/600 time base): taking only frames at or before the time, every late one showed a
+    /// frame late, as a repeat then a skip, all through the clip. Between the common rates only 24 and
+    /// 25 fps have frames that close to the other's frame times (1.7 ms apart); there the frame just
+    /// after, the nearer one, shows. An AVI's 1/30 s tick is a whole frame: its timestamps are exact
+    /// frame numbers and get none.
     private let tolerance: Int64
     /// The stream's time base.
     private let timeBase: AVRational
@@ -102,7 +108,7 @@ final class VideoFrameSource {
         windowCapacity = forwardWindow
         video = try OpenVideo(url: file.url)
         timeBase = video.borrowedStream.pointee.time_base
-        tolerance = Int64(timeBase.num) * 1000 <= Int64(timeBase.den) ? 1 : 0
+        tolerance = Self.tolerance(timeBase: timeBase, frameRate: file.frameRate)
         let codec = video.borrowedStream.pointee.codecpar.pointee.codec_id
         let intraOnly = avcodec_descriptor_get(codec).map { $0.pointee.props & AV_CODEC_PROP_INTRA_ONLY != 0 } ?? false
         seekGain = intraOnly ? file.frameRate.time(ofFrame: forwardWindow) : Self.forwardSeekGain
@@ -245,6 +251,16 @@ final class VideoFrameSource {
 
     /// How many decoded frames the window holds (for tests).
     var framesHeld: Int { window.count }
+
+    /// `tolerance` for a stream with `timeBase` and nominal `frameRate`.
+    static func tolerance(timeBase: AVRational, frameRate: FrameRate) -> Int64 {
+        guard timeBase.num > 0, timeBase.den > 0 else { return 0 }
+        // min(frame interval / 8, 2 ms) in ticks of num/den seconds, rounded down.
+        let eighth = av_rescale_rnd(Int64(frameRate.denominator), Int64(timeBase.den), 8 * Int64(frameRate.numerator) * Int64(timeBase.num), AV_ROUND_DOWN)
+        let twoMilliseconds = av_rescale_rnd(2, Int64(timeBase.den), 1000 * Int64(timeBase.num), AV_ROUND_DOWN)
+        let ticks = min(eighth, twoMilliseconds)
+        return Int64(timeBase.num) * 1000 <= Int64(timeBase.den) ? max(1, ticks) : ticks
+    }
 
     /// The latest timestamp a frame shown at `time` may have: the time in the stream's time base,
     /// rounded down, plus the tolerance.
