@@ -24,7 +24,8 @@ struct StitchCommand: SingleOutputCommand {
 
             Every clip is checked before the first frame. A file that is neither a picture nor a movie \
             is refused, naming it; a movie that is truncated or undecodable is skipped with a warning \
-            naming it (or stops the run with --strict), and listed in the summary.
+            naming it (or stops the run with --strict), and listed in the summary; one whose picture \
+            reads but whose sound does not plays silent, with a warning.
 
             Transitions use FFmpeg xfade's names: \(Transition.knownNames.joined(separator: ", ")). \
             A transition overlaps the end of one clip with the start of the next, so the movie is \
@@ -274,8 +275,11 @@ struct StitchCommand: SingleOutputCommand {
     }
 
     /// Probes every input, in order; unreadable ones are reported through `skip` (or thrown under
-    /// `--strict`). Photos become clips once the movie's size is known (`photoClips(in:width:height:)`).
-    func readClips(_ files: [(url: URL, kind: MediaKind)], skip: (MovieMakerError) -> Void) throws -> [Readable] {
+    /// `--strict`), and a movie whose picture reads but whose sound does not plays silent, reported
+    /// through `silent` (thrown under `--strict`). Photos become clips once the movie's size is known
+    /// (`photoClips(in:width:height:)`).
+    func readClips(_ files: [(url: URL, kind: MediaKind)], skip: (MovieMakerError) -> Void,
+                   silent: (URL, MovieMakerError) -> Void = { _, _ in }) throws -> [Readable] {
         var readable: [Readable] = []
         for (url, given) in files {
             var kind = given
@@ -290,7 +294,15 @@ struct StitchCommand: SingleOutputCommand {
                 case .movie:
                     let file = try VideoFile.probed(url)
                     // Clip.video(url:) also refuses what cannot be shown faithfully (HDR).
-                    let clip = try Clip.video(url, fit: fit, background: background, withSound: true)
+                    let clip: Clip
+                    do {
+                        clip = try Clip.video(url, fit: fit, background: background, withSound: true)
+                    } catch let error where !strict && file.hasAudio && Self.soundFailures.contains(error.code) {
+                        // The picture probed; the sound did not (an empty or damaged AAC track, a codec
+                        // FFmpeg cannot decode): the clip stays in the film, silent, rather than leaving it.
+                        clip = try Clip.video(url, fit: fit, background: background, withSound: false)
+                        silent(url, error)
+                    }
                     readable.append(Readable(file: file, photo: nil, clip: clip, picture: Clip.video(file, fit: fit, background: background, withSound: false)))
                 case .photo:
                     // Decoded whole at a small size (a JPEG at 1/8 scale in its DCT), as slideshow checks
@@ -306,6 +318,9 @@ struct StitchCommand: SingleOutputCommand {
         }
         return readable
     }
+
+    /// What reading a movie's sound throws once its picture has probed.
+    static let soundFailures: Set<MovieMakerError.Code> = [.audioUnreadable, .unsupportedAudioCodec, .noAudioStream, .ffmpeg]
 
     /// The inputs with each photo made a clip at the movie's size: a one-photo slideshow (the stitch's
     /// fit and background, the slideshow's Ken Burns, directions alternating from photo to photo).
@@ -347,7 +362,10 @@ struct StitchCommand: SingleOutputCommand {
         }
         let files = try inputFiles { Terminal.writeError("moviemaker: warning: \($0)\n") }
         if progress.showsProgress { Terminal.writeError("stitch: checking \(files.count) file\(files.count == 1 ? "" : "s")…\n") }
-        let probed = try readClips(files, skip: warn)
+        let probed = try readClips(files, skip: warn) { url, error in
+            let reason = error.reason ?? error.message
+            Terminal.writeError("moviemaker: warning: \(url.path): its sound cannot be read (\(reason)); it plays without sound (--strict stops instead)\n")
+        }
         guard !probed.isEmpty else {
             let which = files.count == 1 ? "the clip \(files[0].url.path) could not be read" : "none of the \(files.count) clips could be read"
             throw MovieMakerError(code: .movieUnreadable, message: "nothing to stitch: \(which) (see the warnings above); give video files such as MP4, MOV or MKV, or photos",

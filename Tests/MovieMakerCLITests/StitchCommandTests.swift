@@ -424,6 +424,35 @@ struct StitchCommandTests {
         #expect(try VideoFile(url: plain).creationDate == ISO8601DateFormatter().date(from: "2030-01-01T00:00:00Z"))
     }
 
+    /// A phone clip whose picture reads but whose sound does not (here a header saying 500 kHz; an empty
+    /// or damaged AAC track, a codec FFmpeg cannot decode) plays silent, named in a warning: it was
+    /// skipped, picture and all. `--strict` still stops at it.
+    @Test func aClipWhoseSoundCannotBeReadPlaysSilentInsteadOfLeavingTheFilm() throws {
+        guard CLI.isBuilt, FFTools.available else { return }
+        let (folder, urls) = try Self.clips()
+        let broken = folder.file("broken-sound.mkv")
+        try AudioInTesting.ffmpeg(["-f", "lavfi", "-i", "color=blue:s=320x240:r=30:d=1", "-f", "lavfi", "-i", "sine=f=440:r=500000",
+                                   "-map", "0:v", "-map", "1:a", "-c:v", "libx264", "-c:a", "pcm_s16le", "-t", "1", broken.path])
+        let movie = folder.file("film.mp4")
+        let r = try CLI.run(["stitch", urls[0].path, broken.path, "-o", movie.path, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderrLines.contains { $0.contains(broken.path) && $0.contains("500000") && $0.contains("plays without sound") }, "\(r.stderr)")
+        let frames = try decodeAll(movie)
+        #expect(frames.count == 60, "both clips' pictures, 1 s each: \(frames.count)")
+        if frames.count == 60 {
+            #expect(VideoFixtures.near(VideoFixtures.middle(frames[45].pixels), (0, 0, 255)), "the second second shows the clip whose sound was broken")
+        }
+        let sound = try decodeAudio(movie, in: folder)
+        let first = sound.samples[4_800..<43_200], second = sound.samples[52_800..<91_200]
+        #expect(VideoFixtures.amplitude(of: Self.colors[0].2, in: first, rate: 48_000) > 0.2, "the first clip's tone plays")
+        #expect(second.allSatisfy { abs($0) < 0.001 }, "the clip whose sound could not be read is silent")
+
+        let strict = folder.file("strict.mp4")
+        let s = try CLI.run(["stitch", urls[0].path, broken.path, "-o", strict.path, "--strict", "--quiet"])
+        #expect(s.status != 0 && s.stderr.contains(broken.path), "\(s.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: strict.path))
+    }
+
     @Test func aFileThatIsNeitherAPictureNorAMovieIsRefusedNamingIt() throws {
         guard CLI.isBuilt else { return }
         let (folder, urls) = try Self.clips()
