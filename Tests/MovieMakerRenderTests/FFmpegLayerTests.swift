@@ -298,3 +298,36 @@ struct FFmpegLayerTests {
         #expect(throws: MovieMakerError.cancelled) { try audio.read(into: buffer, frameCount: 48_000) }
     }
 }
+
+extension FFmpegLayerTests {
+    /// A sound whose timestamps jump (packets lost to damage, a join of copied streams) plays the gap as
+    /// silence, so what follows stays at its time, read straight through as after a seek (straight
+    /// through, it played early by the gap: 0.3 s here).
+    @Test func aGapInASoundsTimestampsIsPlayedAsSilence() throws {
+        guard FFTools.available else { return }
+        let folder = try TemporaryFolder()
+        let gap = folder.file("gap.mkv")
+        // A quiet 440 Hz tone with a loud 1 kHz burst at 1.00 s, in 10 ms frames, 0.50–0.79 s left out
+        // with their timestamps kept.
+        try AudioInTesting.ffmpeg(["-f", "lavfi", "-i", "aevalsrc='if(between(t,1.0,1.01),0.8*sin(2*PI*1000*t),0.1*sin(2*PI*440*t))':s=48000:d=2:n=480",
+                                   "-af", "aselect='not(between(t,0.5,0.79))'", "-c:a", "pcm_s16le", gap.path])
+        func burstStart(_ samples: [Float]) -> Int? {
+            (0..<samples.count / 2).first { abs(samples[2 * $0]) > 0.4 }
+        }
+        let straight = try AudioDecoder(url: gap)
+        var samples = [Float](repeating: 0, count: 96_000 * 2)
+        try samples.withUnsafeMutableBufferPointer { try straight.read(into: $0.baseAddress!, frameCount: 96_000) }
+        let burst = try #require(burstStart(samples), "the burst is heard")
+        #expect(abs(burst - 48_000) <= 48, "the burst at 1.00 s, where its timestamp puts it: sample \(burst)")
+        let hole = samples[(2 * 24_500)..<(2 * 37_500)]
+        #expect(hole.allSatisfy { abs($0) < 0.001 }, "the gap is silent")
+        #expect(samples[(2 * 40_000)..<(2 * 40_100)].contains { abs($0) > 0.05 }, "the tone resumes after the gap")
+
+        let sought = try AudioDecoder(url: gap)
+        try sought.seek(toFrame: 43_200)
+        var after = [Float](repeating: 0, count: 9_600 * 2)
+        try after.withUnsafeMutableBufferPointer { try sought.read(into: $0.baseAddress!, frameCount: 9_600) }
+        let found = burstStart(after)
+        #expect(found == burst - 43_200, "a seek finds the burst where reading straight through does: \(String(describing: found))")
+    }
+}

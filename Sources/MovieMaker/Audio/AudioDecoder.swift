@@ -59,6 +59,10 @@ final class AudioDecoder: AudioReader {
     private var positionFromTimestamp = true
     /// The source sample (at the file's own rate) the next decoded frame starts at.
     private var sourcePosition: Int64 = 0
+    /// Silence still to be played before the pending frame: the gap before its timestamp.
+    private var pendingSilence: Int64 = 0
+    /// Samples at the head of the pending frame already played (its timestamp is that far back).
+    private var pendingOverlap: Int64 = 0
     /// Source samples before this one are discarded, not resampled (the resampling anchor of a seek).
     private var sourceAnchor: Int64 = 0
     /// The output frame the resampler's next output sample is.
@@ -285,6 +289,8 @@ final class AudioDecoder: AudioReader {
         frameIsPending = false
         finished = false
         positionFromTimestamp = true
+        pendingSilence = 0
+        pendingOverlap = 0
     }
 
     /// Seeks the demuxer to the stream's first packet; the next frame is positioned by its timestamp
@@ -305,7 +311,19 @@ final class AudioDecoder: AudioReader {
         producedPosition = 0
     }
 
-    /// Decodes one more frame and resamples it into `output`; at the end, drains the resampler.
+    /// How far a frame's timestamp may be from the samples counted before it is followed: a tenth of a
+    /// second, as ffmpeg's `aresample=async` compensates past its `min_hard_comp`.
+    ///
+    /// Sound is played by counting samples, so timestamps that wander a little (phones stamp each
+    /// buffer by their clock) never cut or pad it. A larger gap is silence: packets skipped as damaged
+    /// (each AAC one 21 ms) or a join of copied streams; counted through, the rest of the clip's sound
+    /// played that much early, while a seek, which goes by timestamp, put it right. An overlap as large
+    /// is dropped.
+    private var gapThreshold: Int64 { max(1, Int64(info.sampleRate) / 10) }
+
+    /// Decodes one more frame and resamples it into `output`; at the end, drains the resampler. Before
+    /// a frame whose timestamp is `gapThreshold` or more after the samples counted, the gap is played
+    /// as silence (a block at a time, so a long gap takes no more memory than a short one).
     private func produce() throws(MovieMakerError) {
         if !frameIsPending {
             guard try receiveFrame() else {
@@ -313,9 +331,24 @@ final class AudioDecoder: AudioReader {
                 finished = true
                 return
             }
+            if !positionFromTimestamp, let stamped = sourceIndex(ofFrameTimestamp: Self.timestamp(of: decoder.frame)) {
+                let gap = stamped - sourcePosition
+                if gap >= gapThreshold {
+                    pendingSilence = gap
+                } else if gap <= -gapThreshold {
+                    pendingOverlap = min(-gap, Int64(decoder.frame.pointee.nb_samples))
+                }
+            }
         }
         frameIsPending = false
         let frame = decoder.frame
+        if pendingSilence > 0 {
+            let count = min(pendingSilence, 8192)
+            pendingSilence -= count
+            frameIsPending = true
+            try playSilence(count, before: frame)
+            return
+        }
         defer { av_frame_unref(frame) }
         if positionFromTimestamp {
             positionFromTimestamp = false
@@ -323,12 +356,36 @@ final class AudioDecoder: AudioReader {
             sourcePosition = sourceIndex(ofFrameTimestamp: Self.timestamp(of: frame)) ?? 0
         }
         let count = Int64(frame.pointee.nb_samples)
+        let overlap = pendingOverlap
+        pendingOverlap = 0
+        let start = sourcePosition - overlap
+        sourcePosition = max(sourcePosition, start + count)
+        let skip = max(overlap, sourceAnchor - start)
+        guard skip < count else { return }
+        try prepareResampler(for: frame)
+        try convert(frame, skipping: Int(skip))
+    }
+
+    /// Plays `count` samples of silence at `sourcePosition`, in the format of `frame` (which follows them).
+    private func playSilence(_ count: Int64, before frame: UnsafeMutablePointer<AVFrame>) throws(MovieMakerError) {
         let start = sourcePosition
         sourcePosition += count
-        guard start + count > sourceAnchor else { return }
-        let skip = Int(max(0, sourceAnchor - start))
+        let skip = max(0, sourceAnchor - start)
+        guard skip < count else { return }
         try prepareResampler(for: frame)
-        try convert(frame, skipping: skip)
+        guard let resampler else { return }
+        let sampleFormat = AVSampleFormat(rawValue: resampler.inputFormat)
+        let planar = av_sample_fmt_is_planar(sampleFormat) != 0
+        let channels = Int(resampler.inputLayout.nb_channels)
+        let samples = Int(count - skip)
+        let bytes = Int(av_get_bytes_per_sample(sampleFormat)) * samples * (planar ? 1 : channels)
+        // Unsigned 8-bit samples are silent at 128; every other format at 0.
+        let unsigned = sampleFormat == AV_SAMPLE_FMT_U8 || sampleFormat == AV_SAMPLE_FMT_U8P
+        let silence = [UInt8](repeating: unsigned ? 0x80 : 0, count: bytes)
+        try silence.withUnsafeBufferPointer { buffer throws(MovieMakerError) in
+            var planes = [UnsafePointer<UInt8>?](repeating: buffer.baseAddress, count: planar ? channels : 1)
+            try resample(resampler.pointer, planes: &planes, count: samples)
+        }
     }
 
     /// The source sample index a frame timestamp stands for, relative to sample 0.
