@@ -84,4 +84,19 @@ struct SoundFileTests {
         #expect(throws: MovieMakerError.self) { try silent.renderSound(to: folder.file("x.aiff")) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
     }
+
+    /// A WAV's header holds 32-bit sizes: a sound past 4 GiB (6.2 h of 48 kHz stereo) is refused before
+    /// anything is written (libavformat wrote sizes that wrapped); FLAC, which has no such limit, is named.
+    @Test func aWAVPastFourGigabytesIsRefusedBeforeWriting() throws {
+        let folder = try TemporaryFolder()
+        try ProceduralSound.tone(frequency: 440, duration: 1).writeWAV(to: folder.file("tone.wav"))
+        let long = try Timeline(jsonText: """
+            {"version": 1, "output": {"size": "64x64", "fps": 30},
+             "tracks": [{"kind": "video", "items": [{"type": "color", "color": "red", "duration": "7h"}]},
+                        {"kind": "audio", "items": [{"type": "music", "source": {"file": "tone.wav"}}]}]}
+            """).composition(Timeline.RenderOptions(mediaFolder: folder.url))
+        let error = try #require(throws: MovieMakerError.self) { try long.renderSound(to: folder.file("long.wav")) }
+        #expect(error.code == .invalidSetting && error.description.contains("4 GB") && error.description.contains(".flac"), "\(error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["tone.wav"])
+    }
 }

@@ -75,6 +75,16 @@ enum SoundFileWriter {
                       frameCount: Int, rate: FrameRate, cancellation: CancellationToken?) throws(MovieMakerError) -> SoundFileSummary {
         let codec = format.codec
         try settings.validate(for: codec)
+        if format == .wav {
+            // libavformat's WAV muxer writes a header whose 32-bit sizes wrap past 4 GiB (about 6.2 h of
+            // 48 kHz stereo), so readers see a short or broken file: refused before writing, as writeWAV does.
+            let length = rate.time(ofFrame: frameCount)
+            let dataBytes = settings.format.frame(at: length) * Int64(settings.channelCount * 2)
+            guard dataBytes + 36 <= Int64(UInt32.max) else {
+                throw .invalidSetting(.wavLength, value: "\(length) (\(dataBytes) bytes of samples)",
+                                      expected: "at most 4 GB of samples, the WAV format's limit: write a shorter part, or a .flac (lossless, no such limit)")
+            }
+        }
         try PartialFiles.writeAtomically(to: url, extension: url.pathExtension) { (temporary) throws(MovieMakerError) in
             // The order of mux.c: output context, encoder opened, stream added, file, header, packets, trailer.
             let muxer = try Muxer(path: temporary.path, formatName: format.muxerName, destination: url.path)
