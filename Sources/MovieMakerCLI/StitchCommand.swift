@@ -17,7 +17,7 @@ struct StitchCommand: SingleOutputCommand {
             Photos (JPEG, PNG, WebP, HEIC, …) among the clips are shown for --photo-duration each (3 s \
             by default), fitted as --fit says and slowly panned and zoomed as a slideshow does \
             (--no-ken-burns keeps them still). A folder stands for the pictures and movies in it (not \
-            its subfolders; hidden files left out), in file-name order (img2 before img10) or by date \
+            its subfolders, hidden files, and a Live Photo's motion beside its photo left out), in file-name order (img2 before img10) or by date \
             with --order date: so `moviemaker stitch DIR --music song.mp3 -o film.mp4` makes a film of \
             a folder of photos and phone clips. Without --size the movie takes the first clip's size \
             (1920x1080 when there are only photos).
@@ -242,6 +242,12 @@ struct StitchCommand: SingleOutputCommand {
                 throw InputError("\(path): the folder holds no pictures or movies" + (subfolders.isEmpty ? "" : "; they are in \(inside), which are not searched: give them, e.g. moviemaker stitch \(glob)"))
             }
             if !subfolders.isEmpty { warn("\(path): \(inside) left out (folders are not searched): give them too, e.g. \(glob)") }
+            let motions = Self.livePhotoMotions(in: found)
+            if !motions.isEmpty {
+                found.removeAll { motions.contains($0.url) }
+                let names = motions.map(\.lastPathComponent).sorted(by: Slideshow.naturalOrder)
+                warn("\(path): \(names.count == 1 ? "1 Live Photo movie" : "\(names.count) Live Photo movies") left out (\(names.prefix(3).joined(separator: ", "))\(names.count > 3 ? ", …" : "")), each the motion of the photo of the same name: give \(names.count == 1 ? "it" : "them") by name to include \(names.count == 1 ? "it" : "them")")
+            }
             if order == .captureDate {
                 // A stable sort by date (equal dates keep the name order); files without a date last.
                 let dated = found.map { item -> Date? in Self.moment(of: item) }
@@ -257,6 +263,18 @@ struct StitchCommand: SingleOutputCommand {
             files += found
         }
         return files
+    }
+
+    /// The movies among `found` that are a Live Photo's motion: 4 s or shorter, beside a photo of the same
+    /// name (an iPhone's `IMG_1234.HEIC` and `IMG_1234.MOV`). A folder copied off an iPhone holds one for
+    /// nearly every photo: stitched, each moment played twice, a still then its motion, and the first one
+    /// could set the whole film's size to the photo's 4:3.
+    static func livePhotoMotions(in found: [(url: URL, kind: MediaKind)]) -> Set<URL> {
+        let photos = Set(found.filter { $0.kind == .photo }.map { $0.url.deletingPathExtension().lastPathComponent.lowercased() })
+        return Set(found.filter { item in
+            item.kind == .movie && photos.contains(item.url.deletingPathExtension().lastPathComponent.lowercased())
+                && (try? VideoFile.probed(item.url)).map { $0.duration <= Time(4) } == true
+        }.map(\.url))
     }
 
     /// When `item` was taken, as a moment comparable across photos and videos: a photo's EXIF capture

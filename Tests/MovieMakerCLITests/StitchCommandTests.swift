@@ -545,6 +545,38 @@ struct StitchCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
+    /// A folder copied off an iPhone holds each Live Photo as `IMG_0001.HEIC` and its motion
+    /// `IMG_0001.MOV`: the motion is left out, named, so each moment plays once and the 4:3 motion does not
+    /// set the film's size; a long movie that happens to share a photo's name stays, and so does a motion
+    /// given by name.
+    @Test func aLivePhotosMotionBesideItsPhotoIsLeftOutNamed() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let iphone = folder.file("iphone")
+        try FileManager.default.createDirectory(at: iphone, withIntermediateDirectories: true)
+        let photo = try Canvas(width: 160, height: 120)
+        try photo.draw { $0.clear(.red) }
+        try photo.writePNG(to: iphone.appendingPathComponent("IMG_0001.png"))
+        try photo.writePNG(to: iphone.appendingPathComponent("IMG_0003.png"))
+        try VideoFixtures.solid(iphone.appendingPathComponent("IMG_0001.mov"), .green, seconds: 2, tone: nil, width: 160, height: 120)
+        try VideoFixtures.solid(iphone.appendingPathComponent("IMG_0002.mp4"), .blue, seconds: 1, tone: nil, width: 320, height: 240)
+        try VideoFixtures.solid(iphone.appendingPathComponent("IMG_0003.mp4"), .blue, seconds: 5, tone: nil, width: 320, height: 240)
+        let movie = folder.file("film.mp4")
+        let r = try CLI.run(["stitch", iphone.path, "--photo-duration", "1s", "-o", movie.path, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderrLines.contains { $0.contains("1 Live Photo movie left out (IMG_0001.mov)") && $0.contains("give it by name") }, "\(r.stderr)")
+        let frames = try decodeAll(movie)
+        // IMG_0001.png 1 s, IMG_0002.mp4 1 s, IMG_0003.png 1 s, IMG_0003.mp4 5 s; the film at the first movie's size.
+        #expect(frames.count == 8 * 30, "\(frames.count) frames")
+        #expect(frames.first.map { $0.pixels.width == 320 && $0.pixels.height == 240 } == true, "the film takes a real movie's size")
+
+        let given = folder.file("given.mp4")
+        let g = try CLI.run(["stitch", iphone.appendingPathComponent("IMG_0001.png").path, iphone.appendingPathComponent("IMG_0001.mov").path,
+                             "--photo-duration", "1s", "-o", given.path, "--quiet"])
+        #expect(g.status == 0 && !g.stderr.contains("Live Photo"), "\(g.stderr)")
+        #expect(try decodeAll(given).count == 3 * 30, "a motion given by name plays")
+    }
+
     @Test func musicDipsWhileTheClipsOwnSoundIsHeard() throws {
         guard CLI.isBuilt, FFTools.available else { return }
         let folder = try TemporaryFolder()
