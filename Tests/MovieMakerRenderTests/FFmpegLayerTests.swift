@@ -212,7 +212,7 @@ struct FFmpegLayerTests {
         }
     }
 
-    @Test("A recorded clip damaged in the middle still renders whole: the damaged packets are skipped, the frames before them are its own")
+    @Test("A recorded clip damaged in the middle still renders whole, reframed too: the damaged packets are skipped, the frames before them are its own")
     func damagedClipRendersWhole() throws {
         let (folder, url) = try Self.render("whole.mp4", frames: 60)
         defer { withExtendedLifetime(folder) {} }
@@ -234,6 +234,13 @@ struct FFmpegLayerTests {
         #expect(levels.count == 60, "the movie has every frame of the clip")
         let early = levels.prefix(10).enumerated().filter { abs($0.element - Double(Self.level(ofFrame: $0.offset))) > 3 }.map(\.offset)
         #expect(early.isEmpty, "frames before the damage show their own picture: \(early)")
+
+        // Reframed (`stitch --reframe 9:16`), the same clip renders whole too: the subject analysis read
+        // it strictly and failed the render for every time after the damage.
+        SubjectCache.forget(damaged)
+        let vertical = folder.file("vertical.mp4")
+        try Clip.video(try VideoFile(url: damaged)).reframed(try Reframe(aspect: "9:16")).render(to: vertical, width: 136, height: 240, fps: 30)
+        #expect(try decodeAll(vertical).count == 60, "the reframed movie has every frame of the clip")
     }
 
     /// Damaged AAC often reads as a feature the decoder lacks (AVERROR_PATCHWELCOME) or as an odd error

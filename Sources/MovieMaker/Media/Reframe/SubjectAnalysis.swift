@@ -101,7 +101,9 @@ package final class SubjectAnalyser {
         var inShot = 0
         var lastFace: (x: Double, y: Double)? = nil
         do {
-            try reader.forEachDecodedFrame(from: start.map { $0 + file.startTime }) { frame, _, time in
+            // As lenient as drawing the clip: a clip damaged in the middle renders, so reframing it must
+            // not stop at the damage (which failed the whole render for every time after it).
+            try reader.forEachDecodedFrame(from: start.map { $0 + file.startTime }, lenient: true) { frame, _, time in
                 if cancellation.isCancelled { throw MovieMakerError.cancelled }
                 let sourceTime = Time.max(.zero, time - file.startTime)
                 try self.grey(frame)

@@ -186,10 +186,12 @@ public final class MovieReader {
     /// The decode loop over `Decoder`: seeks (to the start, or to the keyframe before `start`), decodes
     /// the video stream's packets and hands `body` each frame with its index and presentation time,
     /// skipping frames before `start` (decoded only to reach it). After a seek the index is the frame's
-    /// position computed from its time and the stream's average frame rate.
-    func forEachDecodedFrame(from start: Time?,
+    /// position computed from its time and the stream's average frame rate. `lenient` skips packets
+    /// that do not decode (up to 100, as drawing a clip does) instead of throwing at the first.
+    func forEachDecodedFrame(from start: Time?, lenient: Bool = false,
                                      _ body: (UnsafeMutablePointer<AVFrame>, Int, Time) throws -> Bool) throws {
-        let decoder = try CodecDecoder(stream: borrowedStream, decoder: borrowedDecoder, strict: true, cancellation: cancellation,
+        let decoder = try CodecDecoder(stream: borrowedStream, decoder: borrowedDecoder, strict: !lenient,
+                                       invalidDataLimit: lenient ? 100 : 0, cancellation: cancellation,
                                   describe: Self.describe(path: url.path, codec: info.codec))
         let firstTimestamp: Int64?
         if let start {
