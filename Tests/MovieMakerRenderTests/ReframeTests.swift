@@ -166,4 +166,22 @@ struct ReframeTests {
         #expect(zip(resumed, whole).allSatisfy { $0.pixels == $1.pixels }, "the resumed analysis gave other windows than one whole analysis")
         #expect(zip(start, whole).allSatisfy { $0.pixels == $1.pixels })
     }
+
+    /// The analysis sees a turned clip as it is drawn: turned, then mirrored (the display matrix's order),
+    /// so a transposing matrix keeps the top-left corner.
+    @Test func theAnalysisTurnsThenMirrorsAsTheDisplayMatrixSays() {
+        let picture: [UInt8] = [0, 1, 2,
+                                3, 4, 5]
+        var out: [UInt8] = []
+        func turned(_ rotation: Int, _ mirrored: Bool) -> [UInt8] {
+            out = [UInt8](repeating: 255, count: 6)
+            SubjectAnalyser.turn(picture, width: 3, height: 2, rotation: rotation, mirrored: mirrored, into: &out)
+            return out
+        }
+        #expect(turned(0, true) == [2, 1, 0, 5, 4, 3])
+        #expect(turned(90, false) == [3, 0, 4, 1, 5, 2])
+        #expect(turned(90, true) == [0, 3, 1, 4, 2, 5], "a transpose")
+        #expect(turned(270, true) == [5, 2, 4, 1, 3, 0], "the other diagonal")
+        #expect(turned(180, true) == [3, 4, 5, 0, 1, 2], "upside down")
+    }
 }

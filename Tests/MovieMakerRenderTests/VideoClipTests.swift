@@ -310,6 +310,19 @@ struct VideoClipTests {
         try checkAgainstFFmpeg(url, file: file, expected: { VideoFixtures.FrameCode(index: $0, rotation: 0, isMirrored: true) })
     }
 
+    /// A transposing display matrix is a turn and a mirror whose order matters: ffmpeg shows the picture
+    /// transposed, its top-left corner kept; mirroring before turning showed it upside down.
+    @Test("Transposed (display matrix turns 90° then mirrors): probed as 90° and mirrored, every frame as ffmpeg shows it (luma PSNR ≥ 40 dB)")
+    func transposed() throws {
+        let spec = VideoFixtures.Spec(frameCount: 20)
+        let url = try VideoFixtures.require(spec, .transposed)
+        let file = try VideoFile(url: url)
+        #expect(file.rotation == 90 && file.isMirrored, "probed rotation \(file.rotation), mirrored \(file.isMirrored)")
+        #expect(file.width == 240 && file.height == 320, "probed size \(file.width)×\(file.height)")
+        // In the frame code's terms (mirrored first, then turned): mirrored, then turned 270°.
+        try checkAgainstFFmpeg(url, file: file, expected: { VideoFixtures.FrameCode(index: $0, rotation: 270, isMirrored: true) })
+    }
+
     /// Renders the whole clip at the probed (displayed) size and compares every frame with ffmpeg's
     /// auto-rotated decode: luma PSNR ≥ 40 dB (the geometry: a turn the wrong way or a pixel off
     /// scores far lower), and the frame's code, turn and mirror as `expected`. The RGB PSNR, which also

@@ -84,6 +84,9 @@ public enum VideoFixtures {
         case rotated(Int)
         /// The same stream with a display matrix mirroring it horizontally (the MP4 `tkhd` matrix edited).
         case mirrored
+        /// The same stream with a display matrix that transposes it (turned 90° clockwise, then mirrored:
+        /// the top-left corner stays), as ffprobe reports rotation −90 with a flip.
+        case transposed
         /// The sound delayed by `milliseconds` relative to the picture (`-itsoffset`, streams copied).
         case audioOffset(milliseconds: Int)
         /// The plain file with its last 40 % of bytes cut off (its `moov` is at the front, so it opens).
@@ -105,6 +108,7 @@ public enum VideoFixtures {
             case .jittered(let us): "jittered-\(us)us"
             case .rotated(let d): "rotated\(d)"
             case .mirrored: "mirrored"
+            case .transposed: "transposed"
             case .audioOffset(let ms): "audio-offset-\(ms)ms"
             case .truncated: "truncated"
             case .audioOnly: "audio-only"
@@ -280,9 +284,9 @@ public enum VideoFixtures {
             try Data().write(to: url)
         case .notVideo:
             try Data("These are notes for a film, not a film.\nShot list: 1. harbour at dawn; 2. the bridge.\n".utf8).write(to: url)
-        case .mirrored:
+        case .mirrored, .transposed:
             var bytes = [UInt8](try Data(contentsOf: try movie(spec)))
-            let patched = try mirrorDisplayMatrix(&bytes)
+            let patched = try mirrorDisplayMatrix(&bytes, transposing: variant == .transposed)
             guard patched == 1 else { throw Unavailable(description: "found \(patched) video tkhd boxes to mirror, expected 1") }
             try Data(bytes).write(to: url)
         case .truncated:
@@ -406,7 +410,7 @@ public enum VideoFixtures {
 
     /// Rewrites the display matrix of every video track's `tkhd` (one with a non-zero width) to a
     /// horizontal mirror: x' = width − x. Returns how many it changed.
-    static func mirrorDisplayMatrix(_ bytes: inout [UInt8]) throws -> Int {
+    static func mirrorDisplayMatrix(_ bytes: inout [UInt8], transposing: Bool = false) throws -> Int {
         func u32(_ at: Int) -> UInt32 { bytes[at..<at + 4].reduce(0) { $0 << 8 | UInt32($1) } }
         func put(_ v: Int32, at: Int) { for k in 0..<4 { bytes[at + k] = UInt8(truncatingIfNeeded: UInt32(bitPattern: v) >> (24 - 8 * k)) } }
         var changed = 0
@@ -426,8 +430,10 @@ public enum VideoFixtures {
                     let matrix = offset + 8 + 4 + (version == 1 ? 32 : 20) + 16
                     let width = Int32(bitPattern: u32(matrix + 36))
                     if width > 0 {
-                        // a b u / c d v / x y w, in 16.16 (u, v, w in 2.30): a = −1, d = 1, x = width.
-                        for (k, v) in [Int32(-65536), 0, 0, 0, 65536, 0, width, 0, 1 << 30].enumerated() { put(v, at: matrix + 4 * k) }
+                        // a b u / c d v / x y w, in 16.16 (u, v, w in 2.30): a = −1, d = 1, x = width; transposing,
+                        // b = c = 1.
+                        let values: [Int32] = transposing ? [0, 65536, 0, 65536, 0, 0, 0, 0, 1 << 30] : [-65536, 0, 0, 0, 65536, 0, width, 0, 1 << 30]
+                        for (k, v) in values.enumerated() { put(v, at: matrix + 4 * k) }
                         changed += 1
                     }
                 }

@@ -225,8 +225,10 @@ extension Clip.VideoMedia {
         ctx.withSavedState {
             ctx.clip(to: rect)
             ctx.translate(x: rect.midX, y: rect.midY)
-            if file.rotation != 0 { ctx.rotate(by: Double(file.rotation) * .pi / 180) }
+            // Cairo applies the last transform first: the picture is turned, then mirrored, as the display
+            // matrix says (the other order turned a mirrored 90° or 270° clip upside down).
             if file.isMirrored { ctx.scale(x: -1, y: 1) }
+            if file.rotation != 0 { ctx.rotate(by: Double(file.rotation) * .pi / 180) }
             let (iw, ih) = turned ? (dh, dw) : (dw, dh)
             ctx.draw(image, in: Rect(x: -iw / 2, y: -ih / 2, width: iw, height: ih))
         }

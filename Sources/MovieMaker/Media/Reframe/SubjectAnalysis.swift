@@ -151,23 +151,23 @@ package final class SubjectAnalyser {
         Self.turn(coded, width: codedSize.width, height: codedSize.height, rotation: file.rotation, mirrored: file.isMirrored, into: &shown)
     }
 
-    /// `picture` (coded orientation, `width`×`height`) as displayed: turned `rotation` degrees clockwise
-    /// after mirroring (as `VideoMedia.drawTurned` draws it).
+    /// `picture` (coded orientation, `width`×`height`) as displayed: turned `rotation` degrees clockwise,
+    /// then mirrored (as `VideoMedia.drawTurned` draws it).
     static func turn(_ picture: [UInt8], width: Int, height: Int, rotation: Int, mirrored: Bool, into out: inout [UInt8]) {
         let r = ((rotation % 360) + 360) % 360
         if r == 0 && !mirrored { out = picture; return }
         let (ow, oh) = r % 180 == 0 ? (width, height) : (height, width)
         for oy in 0..<oh {
             for ox in 0..<ow {
-                // The displayed pixel's source: undo the rotation, then the mirror.
-                var (x, y): (Int, Int)
+                // The displayed pixel's source: undo the mirror, then the rotation.
+                let mx = mirrored ? ow - 1 - ox : ox
+                let (x, y): (Int, Int)
                 switch r {
-                case 90: (x, y) = (oy, height - 1 - ox)
-                case 180: (x, y) = (width - 1 - ox, height - 1 - oy)
-                case 270: (x, y) = (width - 1 - oy, ox)
-                default: (x, y) = (ox, oy)
+                case 90: (x, y) = (oy, height - 1 - mx)
+                case 180: (x, y) = (width - 1 - mx, height - 1 - oy)
+                case 270: (x, y) = (width - 1 - oy, mx)
+                default: (x, y) = (mx, oy)
                 }
-                if mirrored { x = width - 1 - x }
                 out[oy * ow + ox] = picture[y * width + x]
             }
         }

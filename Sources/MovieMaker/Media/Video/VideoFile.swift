@@ -26,7 +26,8 @@ public struct VideoFile: Sendable, Hashable {
     /// How far the picture is turned clockwise for display (the display matrix phones write): 0, 90,
     /// 180 or 270 degrees.
     public let rotation: Int
-    /// Whether the display matrix mirrors the picture (left and right swapped before the rotation).
+    /// Whether the display matrix mirrors the picture (left and right swapped after the rotation, as
+    /// the matrix's factors apply: turned 90° and mirrored is a transpose, its top-left corner kept).
     public let isMirrored: Bool
     /// The nominal frame rate: the stream's average (for variable frame rate video, the average over
     /// the file).
