@@ -152,6 +152,9 @@ final class AudioDecoder: AudioReader {
         sourcePosition = 0
         positionFromTimestamp = false
         frameIsPending = true
+        // The resampler now, for the first frame: a layout swresample refuses fails here, before the
+        // first frame of a render, not minutes into it.
+        try prepareResampler(for: f)
     }
 
     /// How AudioDecoder words a failed demuxing or decoding step: `.audioUnreadable` naming the file,
@@ -431,6 +434,17 @@ final class AudioDecoder: AudioReader {
 
     /// Makes the resampler for `frame`'s format, rate and layout, draining the old one if they changed.
     private func prepareResampler(for frame: UnsafeMutablePointer<AVFrame>) throws(MovieMakerError) {
+        do {
+            try makeResampler(for: frame)
+        } catch where error.code == .ffmpeg {
+            // swresample's own words name neither the file nor what was asked of it.
+            let layout = frame.pointee.ch_layout.nb_channels
+            throw .audioUnreadable(path: url.path, reason: "its \(info.codec) sound (\(layout) channel\(layout == 1 ? "" : "s"), \(frame.pointee.sample_rate) Hz) cannot be converted to \(format.sampleRate) Hz × \(format.channelCount): \(error.message)")
+        }
+    }
+
+    /// `prepareResampler(for:)` with FFmpeg's errors as FFmpeg words them.
+    private func makeResampler(for frame: UnsafeMutablePointer<AVFrame>) throws(MovieMakerError) {
         var layout = AVChannelLayout()
         defer { av_channel_layout_uninit(&layout) }
         if frame.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC || frame.pointee.ch_layout.nb_channels <= 0 {
@@ -507,7 +521,7 @@ final class AudioDecoder: AudioReader {
             }
         }
         guard produced >= 0 else {
-            throw .ffmpeg(operation: "swr_convert (\(info.codec) → \(format.sampleRate) Hz)", code: produced, message: ffmpegMessage(produced))
+            throw .ffmpeg(operation: "swr_convert (\(url.path): \(info.codec) → \(format.sampleRate) Hz)", code: produced, message: ffmpegMessage(produced))
         }
         append(Int(produced))
     }
