@@ -17,7 +17,7 @@ struct EncoderQualityOptions: ParsableArguments {
     var bitDepth: Int?
 
     /// Constant rate factor on the codec's scale.
-    @Option(help: ArgumentHelp("Quality on the codec's scale (h264/hevc 0…51, vp9/av1 0…63): lower is better and larger. (default: the codec's, about h264's 18, which is visually lossless; or a description's output.encoder.crf)",
+    @Option(help: ArgumentHelp("Quality on the codec's scale (h264/hevc 0…51, vp9 0…63, av1 1…63): lower is better and larger. (default: the codec's, about h264's 18, which is visually lossless; or a description's output.encoder.crf)",
                                valueName: "n"))
     var crf: Int?
 
@@ -33,7 +33,7 @@ struct EncoderQualityOptions: ParsableArguments {
         // codec's own when the movie is made.
         let range = codec.flatMap(\.crfRange) ?? 0...63
         if let crf, !range.contains(crf) {
-            let expected = codec == nil ? "0…51 for h264 and hevc (18 is visually lossless in h264), 0…63 for vp9 and av1"
+            let expected = codec == nil ? "0…51 for h264 and hevc (18 is visually lossless in h264), 0…63 for vp9, 1…63 for av1"
                 : "\(range.lowerBound)…\(range.upperBound) for \(codec!.rawValue)" + (codec == .h264 ? " (18 is visually lossless)" : "")
             throw ValidationError("--crf \(crf) is out of range: expected \(expected)")
         }

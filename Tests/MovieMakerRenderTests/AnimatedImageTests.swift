@@ -78,6 +78,22 @@ struct AnimatedImageTests {
         #expect(try probeFormatDuration(url) == 1.5)
     }
 
+    /// A GIF's delays are whole centiseconds and browsers play 1 cs as 10: a 60 fps movie (a screen
+    /// recording stitched to a GIF) keeps every 2nd frame, 120 fps every 3rd, so no delay is under 2 cs
+    /// and the length holds (at 60 fps the delays were 2, 1, 2, 2, 1 and 1.5 s played as about 4 s; at
+    /// 120 fps the muxer refused the file after every frame was drawn).
+    @Test(arguments: [(FrameRate(60), 2), (FrameRate(120), 3), (FrameRate(50), 1)])
+    func aGIFFasterThan50fpsKeepsEveryNthFrame(fps: FrameRate, step: Int) throws {
+        let folder = try TemporaryFolder()
+        let frames = 3 * Int(fps.framesPerSecond) / 2
+        let (url, summary, _) = try Self.render("fast.gif", in: folder, count: frames, fps: fps, draw: Self.flat)
+        #expect(summary.frameCount == frames)
+        let gif = try AnimatedImageFiles.gif(url)
+        #expect(gif.delays.count == (frames + step - 1) / step, "\(gif.delays.count) frames kept of \(frames)")
+        #expect(gif.delays.allSatisfy { $0 >= 2 }, "no delay a browser would stretch: \(gif.delays.prefix(8))")
+        Self.expectCentiseconds(gif.delays, frames: frames, fps: fps, step: step, "\(fps) fps")
+    }
+
     @Test("a GIF of a photo, with each palette kind and dithering: ≥ 30 dB; played once has no loop block")
     func gifPhoto() throws {
         let folder = try TemporaryFolder()

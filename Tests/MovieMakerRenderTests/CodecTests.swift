@@ -179,6 +179,9 @@ struct CodecTests {
         #expect(depth.setting == .bitDepth && depth.message.contains("hevc or av1"), "\(depth.message)")
         let crf = try #require(failure("a.mp4") { $0.codec = .hevc; $0.crf = 60 })
         #expect(crf.setting == .crf && crf.message.contains("0…51 for hevc"), "\(crf.message)")
+        // FFmpeg's SVT-AV1 wrapper reads a CRF of 0 as "none given" and encodes at SVT's 35.
+        let zero = try #require(failure("a.mp4") { $0.codec = .av1; $0.crf = 0 })
+        #expect(zero.setting == .crf && zero.message.contains("1…63 for av1"), "\(zero.message)")
         // 60 is on AV1's scale; SVT-AV1 takes no picture smaller than 64×64.
         let small = try #require(failure("b.webm") { $0.codec = .av1; $0.crf = 60 })
         #expect(small.setting == .videoCodec && small.message.contains("64"), "\(small.message)")

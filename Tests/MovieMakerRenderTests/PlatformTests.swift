@@ -89,6 +89,19 @@ struct PlatformTests {
         #expect(abs(loudness + 14) <= 1, "\(platform): \(loudness) LUFS")
     }
 
+    /// A platform's ceiling on a `.webm` (VP9): libvpx refused a ceiling without a bitrate ("Rate control
+    /// parameters set without a bitrate"); it is constrained quality now, the ceiling kept.
+    @Test func aPresetsCeilingOnAWebMIsConstrainedQuality() throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("promo.webm")
+        let composition = try Timeline(jsonText: Self.description("youtube-shorts", duration: "1s")).composition(Timeline.RenderOptions(mediaFolder: folder.url))
+        try composition.render(to: url)
+        let video = try FFTools.videoStream(url)
+        #expect(video["codec_name"] as? String == "vp9", "\(video)")
+        #expect(try decodeAll(url).count == 30)
+        #expect(try Self.peakSecond(url) <= Double(Platform.youtubeShorts.maxBitrate) * 1.1)
+    }
+
     /// The most video bits in any one-second window (packets by presentation time).
     static func peakSecond(_ url: URL) throws -> Double {
         let r = try run(FFTools.ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,size", "-of", "csv=p=0", url.path])

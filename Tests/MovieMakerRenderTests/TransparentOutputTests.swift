@@ -218,6 +218,19 @@ import MovieMakerTestSupport
         #expect(dir.contents == ["alpha.\(ext)"])
     }
 
+    /// VP9 can carry alpha, but only as Matroska side data, which the MP4 muxer drops: a transparent
+    /// `.mp4` asked with VP9 (or any codec) is refused as the default one is; it came out opaque.
+    @Test(arguments: [VideoCodec.vp9, .av1, .hevc])
+    func mp4WithTransparencyIsRefusedWhateverTheCodec(codec: VideoCodec) throws {
+        let dir = try TemporaryFolder()
+        var settings = Self.transparent
+        settings.codec = codec
+        #expect(throws: MovieMakerError.transparencyUnsupported(extension: "mp4")) {
+            _ = try MovieMaker(url: dir.file("alpha.mp4"), width: 320, height: 240, settings: settings)
+        }
+        #expect(dir.contents.isEmpty)
+    }
+
     @Test func defaultOutputsStayOpaqueH264AndWebmWithoutAlphaIsPlainVP9() throws {
         for name in ["plain.mp4", "plain.mov"] {
             let (dir, url, _) = try Self.render(name, settings: EncoderSettings(preset: .ultrafast))

@@ -322,6 +322,15 @@ struct PhotoDecodingTests {
         let plain = folder.file("plain.jpg")
         try FixtureJPEG.data(picture).write(to: plain)
         #expect(try PhotoDecoder.info(plain).captureMoment(in: newYork) == nil)
+        // A burst without an offset keeps its fractions of a second (they were dropped, so photos taken
+        // in one second fell back to name order).
+        let burst = try ["250", "750"].map { sub -> Date? in
+            let url = folder.file("burst\(sub).jpg")
+            try FixtureJPEG.data(picture, markers: [FixtureJPEG.app1(FixtureJPEG.exifTIFF(orientation: 1, date: "2024:03:10 12:00:00", offset: "      ", subSeconds: sub))]).write(to: url)
+            return try PhotoDecoder.info(url).captureMoment(in: newYork)
+        }
+        #expect(burst[0].map { abs($0.timeIntervalSince(utc("2024-03-10T16:00:00Z")) - 0.25) < 1e-6 } == true, "\(String(describing: burst[0]))")
+        #expect(burst[1].map { abs($0.timeIntervalSince(utc("2024-03-10T16:00:00Z")) - 0.75) < 1e-6 } == true, "\(String(describing: burst[1]))")
     }
 
     @Test("Display P3 ICC profile: P3 (0.8, 0.4, 0.3) decodes to its sRGB value; P3 red clips to sRGB red")

@@ -121,14 +121,16 @@ final class AnimatedImageEncoder: FrameEncoder {
         var colors: Int
     }
 
-    /// The attempts `maxFileSize` goes through, in order: the movie as asked, then a lower frame rate
-    /// (down to 10 fps), a smaller picture (down to a quarter), fewer colours.
+    /// The attempts `maxFileSize` goes through, in order: the movie as asked (a GIF at 50 fps at most,
+    /// `gifStep`), then a lower frame rate (down to 10 fps), a smaller picture (down to a quarter), fewer
+    /// colours.
     func ladder() -> [Attempt] {
-        let first = Attempt(step: 1, width: width, height: height, colors: codec == .webp ? image.webpQuality : image.colors)
+        let fps = Double(rate.numerator) / Double(rate.denominator)
+        let base = codec == .gif ? Self.gifStep(fps: fps) : 1
+        let first = Attempt(step: base, width: width, height: height, colors: codec == .webp ? image.webpQuality : image.colors)
         guard image.maxFileSize != nil else { return [first] }
         var attempts = [first]
-        let fps = Double(rate.numerator) / Double(rate.denominator)
-        for step in 2...6 where fps / Double(step) >= 10 - 1e-9 {
+        for step in (base + 1)...max(base + 1, 6) where fps / Double(step) >= 10 - 1e-9 {
             attempts.append(Attempt(step: step, width: width, height: height, colors: first.colors))
         }
         let step = attempts.last!.step
@@ -144,6 +146,12 @@ final class AnimatedImageEncoder: FrameEncoder {
         return attempts
     }
 
+    /// How many frames a GIF at `fps` keeps one of: at most 50 a second. A GIF's delays are whole
+    /// centiseconds, and browsers (and FFmpeg's own reader) play a delay of 1 cs or less as 10 cs: a
+    /// 60 fps GIF's delays of 2, 1, 2, 2, 1 cs played 2 s as 5.6 s, and above 100 fps two frames
+    /// fell in one centisecond and the muxer refused the file after every frame was drawn.
+    static func gifStep(fps: Double) -> Int { max(1, Int((fps / 50 - 1e-9).rounded(.up))) }
+
     func finish(cancellation: CancellationToken?) throws(MovieMakerError) {
         // The palettes and encoding run after the last frame is drawn, for as long again: Ctrl-C must
         // stop them too, before the file is moved into place.
@@ -153,6 +161,10 @@ final class AnimatedImageEncoder: FrameEncoder {
         }
         guard spool.count > 0 else { throw .noFrames }
         let attempts = ladder()
+        if codec == .gif, attempts[0].step > 1 {
+            let fps = Double(rate.numerator) / Double(rate.denominator), step = attempts[0].step
+            LibraryWarnings.warn("\(destination): a GIF plays at most 50 frames a second (its delays are whole centiseconds, and browsers slow shorter ones): every \(step == 2 ? "2nd" : step == 3 ? "3rd" : "\(step)th") frame of \(String(format: "%g", fps)) fps is kept (\(String(format: "%g", fps / Double(step))) fps); make it at 25 or 30 fps (--fps) to choose for yourself")
+        }
         var written = 0
         for (n, attempt) in attempts.enumerated() {
             written = try write(attempt, cancellation: cancellation)

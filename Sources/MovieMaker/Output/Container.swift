@@ -10,7 +10,7 @@ public enum Container: String, Sendable, CaseIterable {
     case mov
     /// Matroska (`.mkv`). Its timestamps are whole milliseconds, so 30000/1001 fps is rounded there.
     case mkv
-    /// WebM (`.webm`): always VP9, with an alpha channel when `EncoderSettings.transparency` is set.
+    /// WebM (`.webm`): VP9 (or AV1), with an alpha channel (VP9) when `EncoderSettings.transparency` is set.
     case webm
     /// An animated GIF (`.gif`): see `AnimatedImageSettings`.
     case gif
@@ -89,6 +89,8 @@ public enum Container: String, Sendable, CaseIterable {
             throw .invalidSetting(.videoCodec, value: "\(requested.messageName) in \(box)",
                                   expected: "one of the codecs \(box) holds (\(videoCodecs.map(\.messageName).joined(separator: ", ")))" + (holders.isEmpty ? "" : ", or a \(holders.joined(separator: "/")) file for \(requested.messageName)"))
         }
+        // VP9's alpha travels as Matroska side data, which the MP4 muxer drops: the file came out opaque.
+        if transparency && self == .mp4 { throw .transparencyUnsupported(extension: ext) }
         if transparency && !requested.holdsAlpha {
             throw .invalidSetting(.videoCodec, value: requested.messageName,
                                   expected: "a codec with an alpha channel for transparency: proRes4444 (prores, .mov), vp9 (.webm, .mkv) or a PNG sequence")

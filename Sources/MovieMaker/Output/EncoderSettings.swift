@@ -5,7 +5,7 @@ import Foundation
 /// How the video is encoded. The defaults give a visually lossless H.264 High profile movie.
 ///
 /// The settings are x264's; the other codecs use what fits them. HEVC (x265) takes them as x264 does
-/// (x265 has the same presets), `crf` on its own scale. AV1 (SVT-AV1) takes `crf` on its 0…63 scale,
+/// (x265 has the same presets), `crf` on its own scale. AV1 (SVT-AV1) takes `crf` on its 1…63 scale,
 /// `bitrate`, `keyframeInterval`, and `preset` as SVT-AV1's preset (`ultrafast` 13, `superfast` 12,
 /// `veryfast` 11, `faster` 10, `fast` 9, `medium` 8, `slow` 6, `slower` 4, `veryslow` 2, `placebo` 0).
 /// VP9 takes `crf` as its own constant quality (0…63 scale, lower is better), `bitrate`,
@@ -20,7 +20,7 @@ public struct EncoderSettings: Sendable, Equatable {
     public var codec: VideoCodec? = nil
     /// Bits per colour sample: 8, or 10 for HEVC and AV1 (smoother gradients, for HDR-ready masters).
     public var bitDepth: Int = 8
-    /// Constant rate factor, on the codec's scale (H.264 and HEVC 0…51, VP9 and AV1 0…63): lower is
+    /// Constant rate factor, on the codec's scale (H.264 and HEVC 0…51, VP9 0…63, AV1 1…63): lower is
     /// better quality and larger. Nil takes the codec's default, which gives about the quality of
     /// H.264's 18 (`VideoCodec`). Ignored when `bitrate` is set.
     public var crf: Int? = nil

@@ -77,7 +77,9 @@ public enum VideoCodec: String, Sendable, CaseIterable {
     package var crfRange: ClosedRange<Int>? {
         switch self {
         case .h264, .hevc: 0...51
-        case .vp9, .av1: 0...63
+        case .vp9: 0...63
+        // FFmpeg's SVT-AV1 wrapper takes a CRF of 0 for "none given" and uses SVT's own 35.
+        case .av1: 1...63
         case .proRes4444, .png, .gif, .apng, .webp: nil
         }
     }

@@ -77,10 +77,13 @@ final class VideoEncoder {
         if [.h264, .hevc, .av1, .vp9].contains(videoCodec) {
             if let k = settings.hlsSegmentFrames ?? settings.keyframeInterval { c.pointee.gop_size = Int32(k) }
             if let b = settings.bitrate, !(videoCodec == .h264 && settings.lossless) { c.pointee.bit_rate = Int64(b) }
-            // VBV: a ceiling over CRF (x264 and x265 take it from the context; libvpx and SVT-AV1 too).
+            // VBV: a ceiling over CRF (x264, x265 and SVT-AV1 take it from the context).
             if let m = settings.maxBitrate, !(videoCodec == .h264 && settings.lossless) {
                 c.pointee.rc_max_rate = Int64(m)
                 c.pointee.rc_buffer_size = Int32(clamping: settings.bufferSize ?? 2 * m)
+                // libvpx refuses a ceiling without a bitrate ("Rate control parameters set without a
+                // bitrate"); with CRF and a bitrate it is constrained quality: the CRF, capped there.
+                if videoCodec == .vp9 && settings.bitrate == nil { c.pointee.bit_rate = Int64(m) }
             }
         }
         if videoCodec == .proRes4444 && settings.usesFixedProResQuantiser {

@@ -131,7 +131,7 @@ enum TimelineShapes {
     static let encoder = SpecShape(name: "encoder", doc: "How the video is encoded: the codec and its quality and speed.", fields: [
         SpecField("codec", Schema.enumeration(VideoCodec.allCases.filter { $0 != .png }.map(\.rawValue) + ["prores", "h265"]), "The video codec (default: the file's, h264 for .mp4/.mov/.mkv, vp9 for .webm): h264, hevc (tagged hvc1), av1 (SVT-AV1), vp9, proRes4444 (.mov, with alpha)."),
         SpecField("bitDepth", .object(["type": .string("integer"), "enum": .array([.integer(8), .integer(10)])]), "Bits per colour sample: 8, or 10 for hevc and av1 (default 8)."),
-        SpecField("crf", Schema.integer(minimum: 0, maximum: 63), "Constant rate factor on the codec's scale (h264 and hevc 0…51, vp9 and av1 0…63; not for proRes4444): lower is better and larger. Default: the codec's, about the quality of h264's 18 (h264 18, hevc 19, vp9 26, av1 30)."),
+        SpecField("crf", Schema.integer(minimum: 0, maximum: 63), "Constant rate factor on the codec's scale (h264 and hevc 0…51, vp9 0…63, av1 1…63; not for proRes4444): lower is better and larger. Default: the codec's, about the quality of h264's 18 (h264 18, hevc 19, vp9 26, av1 30)."),
         SpecField("preset", Schema.enumeration(EncoderPreset.allCases.map(\.rawValue)), "Encoder speed (default medium)."),
         SpecField("keyframeInterval", Schema.integer(minimum: 1, maximum: 10_000), "The longest distance between keyframes, in frames (default 250)."),
         SpecField("lossless", Schema.boolean, "Lossless H.264 (x264 qp 0): decoded frames equal the drawn ones exactly, at several times the size; crf is then ignored (default false). For .webp: a lossless WebP."),

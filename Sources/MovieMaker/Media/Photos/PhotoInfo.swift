@@ -12,8 +12,8 @@ public struct PhotoInfo: Sendable, Equatable {
     public let width: Int
     /// Height in pixels, upright (after the EXIF orientation).
     public let height: Int
-    /// The orientation the file records (EXIF; in HEIF files the container's own rotation, which
-    /// libheif applies, takes precedence).
+    /// The orientation the file records (EXIF). In HEIF files the container's own rotation (`irot`,
+    /// `imir`), which libheif applies, is what is shown; the EXIF tag is reported but not applied.
     public let orientation: EXIFOrientation
     /// When the photo was taken (EXIF DateTimeOriginal, see `EXIFMetadata.captureDate`), if recorded.
     public let captureDate: Date?
@@ -37,7 +37,11 @@ public struct PhotoInfo: Sendable, Equatable {
         utc.timeZone = TimeZone(secondsFromGMT: 0)!
         var local = Calendar(identifier: .gregorian)
         local.timeZone = zone
-        return local.date(from: utc.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)) ?? date
+        guard let whole = local.date(from: utc.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)) else { return date }
+        // The components stop at the second: the burst's SubSecTimeOriginal goes back on, so photos
+        // taken in one second keep their order.
+        let seconds = date.timeIntervalSince1970
+        return whole.addingTimeInterval(seconds - seconds.rounded(.down))
     }
     /// The day the photo was taken as its camera's calendar showed it, "1 June 2025": the wall-clock date
     /// where it was taken (in its recorded offset, or as recorded without one), whatever zone the
