@@ -335,7 +335,8 @@ public enum FixtureHEIC {
     /// `exif` (a TIFF block, as `FixtureJPEG.exifTIFF` makes) is stored as an Exif item after the
     /// picture's data, as libheif and phones write it.
     public static func write(_ picture: RGBAPicture, to url: URL, icc: [UInt8]? = nil, orientation: Int = 1, quality: Int32 = 90,
-                      compression: heif_compression_format = heif_compression_HEVC, exif: [UInt8]? = nil) throws {
+                      compression: heif_compression_format = heif_compression_HEVC, exif: [UInt8]? = nil,
+                      nclxTransfer: heif_transfer_characteristics? = nil) throws {
         func check(_ e: heif_error) throws {
             if e.code != heif_error_Ok { throw MovieMakerError.imageUnreadable(path: url.path, reason: String(cString: e.message)) }
         }
@@ -361,8 +362,20 @@ public enum FixtureHEIC {
             }
         }
         if let icc { try check(heif_image_set_raw_color_profile(image, "prof", icc, icc.count)) }
+        if let nclxTransfer {
+            // BT.2020 primaries with the given curve, as an HDR camera writes its stills.
+            let nclx = heif_nclx_color_profile_alloc()!
+            defer { heif_nclx_color_profile_free(nclx) }
+            nclx.pointee.color_primaries = heif_color_primaries_ITU_R_BT_2020_2_and_2100_0
+            nclx.pointee.transfer_characteristics = nclxTransfer
+            nclx.pointee.matrix_coefficients = heif_matrix_coefficients_ITU_R_BT_2020_2_non_constant_luminance
+            nclx.pointee.full_range_flag = 1
+            try check(heif_image_set_nclx_color_profile(image, nclx))
+        }
         let options = heif_encoding_options_alloc()!
         defer { heif_encoding_options_free(options) }
+        // By default libheif leaves the nclx box out of RGB pictures, for macOS's sake.
+        if nclxTransfer != nil { options.pointee.macOS_compatibility_workaround_no_nclx_profile = 0 }
         options.pointee.image_orientation = heif_orientation(rawValue: UInt32(orientation))
         var handle: OpaquePointer?
         try check(heif_context_encode_image(context, image, encoder, options, &handle))

@@ -256,6 +256,21 @@ struct PhotoDecodingTests {
             #expect(photo.image.width == 64 && photo.image.height == 48, "HEIC orientation \(orientation): \(photo.image.width)×\(photo.image.height)")
             expectQuadrants(pixels(photo), tolerance: 24, "HEIC orientation \(orientation)")
         }
+        // An HDR still (BT.2020 with the PQ or HLG curve, a Canon .HIF in HDR mode) is refused naming the
+        // file and the way out, as HDR video is: cut to 8 bits with an SDR curve it showed dim and flat.
+        for (curve, transfer) in [("PQ", heif_transfer_characteristic_ITU_R_BT_2100_0_PQ), ("HLG", heif_transfer_characteristic_ITU_R_BT_2100_0_HLG)] {
+            let hdr = folder.file("hdr-\(curve).heic")
+            try FixtureHEIC.write(upright, to: hdr, nclxTransfer: transfer)
+            for attempt in [{ _ = try PhotoDecoder.decode(hdr) }, { _ = try PhotoDecoder.info(hdr) }] as [() throws -> Void] {
+                do {
+                    try attempt()
+                    Issue.record("the \(curve) HDR photo was read")
+                } catch let error as MovieMakerError {
+                    #expect(error.code == .imageUnreadable && error.location?.file == hdr.path && error.description.contains("HDR photo (\(curve))")
+                            && error.description.contains("SDR"), "\(error)")
+                }
+            }
+        }
         // An iPhone-like HEIC: Display P3 profile, a colour inside sRGB.
         let p3 = try #require(ColorManagement.displayP3ProfileData())
         let flat = RGBAPicture(width: 64, height: 64) { _, _ in (204, 102, 77, 255) }

@@ -420,6 +420,13 @@ enum ImageDecoders {
             // whatever the result (52 bytes per corrupt HEIC leaked before).
             defer { if let nclx { heif_nclx_color_profile_free(nclx) } }
             if result.code == heif_error_Ok, let nclx {
+                // An HDR still (a Canon .HIF in HDR PQ mode, a Sony HLG still) cut to 8 bits with an SDR
+                // curve shows dim and flat: refused, as HDR video is, with the way to a picture that works.
+                let transfer = nclx.pointee.transfer_characteristics
+                if transfer == heif_transfer_characteristic_ITU_R_BT_2100_0_PQ || transfer == heif_transfer_characteristic_ITU_R_BT_2100_0_HLG {
+                    let curve = transfer == heif_transfer_characteristic_ITU_R_BT_2100_0_PQ ? "PQ" : "HLG"
+                    throw .imageUnreadable(path: path, reason: "it is an HDR photo (\(curve)), which would show dim and flat here: export it as an SDR JPEG or HEIC first (the camera's or photo app's SDR export)")
+                }
                 header.icc = ColorManagement.profileData(forH273Primaries: Int(nclx.pointee.color_primaries.rawValue))
             }
         }
