@@ -166,9 +166,11 @@ public enum FixtureJPEG {
 
     /// An APP1 EXIF payload, by hand: IFD0 with Orientation and a pointer to the EXIF IFD holding
     /// DateTimeOriginal and OffsetTimeOriginal (and SubSecTimeOriginal, `subSeconds`: up to three digits,
-    /// stored in its entry as short ASCII values are). Either byte order.
+    /// stored in its entry as short ASCII values are). Either byte order. `adobeRGB` adds ColorSpace
+    /// "uncalibrated" (0xFFFF) and an Interoperability IFD with index "R03", as a camera set to Adobe RGB
+    /// marks a JPEG it embeds no profile in.
     public static func exifTIFF(orientation: Int, date: String = "2024:05:17 14:30:05", offset: String = "+02:00", bigEndian: Bool = true,
-                                subSeconds: String? = nil) -> [UInt8] {
+                                subSeconds: String? = nil, adobeRGB: Bool = false) -> [UInt8] {
         var b: [UInt8] = []
         func u16(_ v: Int) { b += bigEndian ? [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] : [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
         func u32(_ v: Int) {
@@ -184,7 +186,7 @@ public enum FixtureJPEG {
         u16(0x8769); u16(4); u32(1); u32(exifIFD)
         u32(0)
         // EXIF IFD: DateTimeOriginal (20 bytes) and OffsetTimeOriginal (7 bytes), stored after it.
-        let entries = subSeconds == nil ? 2 : 3
+        let entries = (subSeconds == nil ? 2 : 3) + (adobeRGB ? 2 : 0)
         let dateAt = exifIFD + 2 + entries * 12 + 4
         u16(entries)
         u16(0x9003); u16(2); u32(20); u32(dateAt)
@@ -194,9 +196,19 @@ public enum FixtureJPEG {
             u16(0x9291); u16(2); u32(subSeconds.utf8.count + 1)
             b += Array(subSeconds.utf8) + [UInt8](repeating: 0, count: 4 - subSeconds.utf8.count)
         }
+        if adobeRGB {
+            u16(0xA001); u16(3); u32(1); u16(0xFFFF); u16(0)
+            u16(0xA005); u16(4); u32(1); u32(dateAt + 27)
+        }
         u32(0)
         b += Array(date.utf8) + [0]
         b += Array(offset.utf8) + [0]
+        if adobeRGB {
+            // The Interoperability IFD: InteroperabilityIndex "R03" (DCF's option file: Adobe RGB).
+            u16(1)
+            u16(0x0001); u16(2); u32(4); b += Array("R03".utf8) + [0]
+            u32(0)
+        }
         return b
     }
 

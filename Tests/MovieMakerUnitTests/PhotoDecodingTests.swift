@@ -374,6 +374,24 @@ struct PhotoDecodingTests {
         expectColor(pixels(jpeg), 4, 8, (expected.0, expected.1, expected.2, 255), tolerance: 3, "JPEG P3 (0.8, 0.4, 0.3)")
     }
 
+    /// A camera set to Adobe RGB marks its JPEGs in EXIF (ColorSpace uncalibrated, Interoperability
+    /// index "R03") instead of embedding the profile: decoded as the same JPEG with the profile embedded
+    /// would be, not as sRGB (washed out).
+    @Test func aJPEGMarkedAdobeRGBInEXIFIsConvertedAsIfItsProfileWereEmbedded() throws {
+        let folder = try TemporaryFolder()
+        let flat = RGBAPicture(width: 32, height: 32) { _, _ in (200, 60, 60, 255) }
+        let adobe = try #require(ColorManagement.adobeRGBProfileData())
+        let marked = folder.file("_MG_0001.jpg"), embedded = folder.file("embedded.jpg"), plain = folder.file("plain.jpg")
+        try FixtureJPEG.data(flat, markers: [FixtureJPEG.app1(FixtureJPEG.exifTIFF(orientation: 1, adobeRGB: true))]).write(to: marked)
+        try FixtureJPEG.data(flat, markers: [FixtureJPEG.app1(FixtureJPEG.exifTIFF(orientation: 1))] + FixtureJPEG.app2(icc: adobe)).write(to: embedded)
+        try FixtureJPEG.data(flat, markers: [FixtureJPEG.app1(FixtureJPEG.exifTIFF(orientation: 1))]).write(to: plain)
+        let m = pixels(try PhotoDecoder.decode(marked)).rgba(x: 16, y: 16)
+        let e = pixels(try PhotoDecoder.decode(embedded)).rgba(x: 16, y: 16)
+        let p = pixels(try PhotoDecoder.decode(plain)).rgba(x: 16, y: 16)
+        #expect(abs(Int(m.red) - Int(e.red)) <= 1 && abs(Int(m.green) - Int(e.green)) <= 1 && abs(Int(m.blue) - Int(e.blue)) <= 1, "marked \(m), embedded \(e)")
+        #expect(abs(Int(m.red) - Int(p.red)) + abs(Int(m.green) - Int(p.green)) > 10, "converted, unlike sRGB: marked \(m), plain \(p)")
+    }
+
     @Test("the matrix/TRC fast path agrees with LittleCMS within one level (Display P3, Adobe RGB)")
     func matrixShaperMatchesLittleCMS() throws {
         for icc in [ColorManagement.displayP3ProfileData(), ColorManagement.adobeRGBProfileData()] {

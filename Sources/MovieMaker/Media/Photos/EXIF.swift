@@ -71,6 +71,14 @@ struct EXIFMetadata: Equatable, Sendable {
     var subSecTimeOriginal: String?
     /// Tag 0x0132 in IFD0 (file change time), the fallback when DateTimeOriginal is missing.
     var dateTime: String?
+    /// Tag 0xA001 in the EXIF IFD: 1 sRGB, 0xFFFF uncalibrated (2, Adobe RGB, in some cameras' files).
+    var colorSpace: Int?
+    /// Tag 0x0001 of the Interoperability IFD (0xA005): "R98" sRGB, "R03" Adobe RGB (DCF's option file).
+    var interoperabilityIndex: String?
+    /// Whether the camera marked the file Adobe RGB without embedding a profile: ColorSpace 2, or
+    /// uncalibrated with the Interoperability index "R03", as Canon, Nikon and Sony bodies set to Adobe
+    /// RGB write their JPEGs.
+    var isAdobeRGB: Bool { colorSpace == 2 || (colorSpace == 0xFFFF && interoperabilityIndex == "R03") }
     /// Tags 0x0100 and 0x0101 in IFD0: the image size of a TIFF file.
     var imageWidth: Int?
     var imageHeight: Int?
@@ -96,12 +104,20 @@ struct EXIFMetadata: Equatable, Sendable {
             }
         }
         if let exifIFD {
+            var interoperabilityIFD: Int?
             reader.forEachEntry(in: exifIFD) { tag, type, count, valueOffset in
                 switch tag {
                 case 0x9003: dateTimeOriginal = reader.ascii(type: type, count: count, at: valueOffset)
                 case 0x9011: offsetTimeOriginal = reader.ascii(type: type, count: count, at: valueOffset)
                 case 0x9291: subSecTimeOriginal = reader.ascii(type: type, count: count, at: valueOffset)
+                case 0xA001: colorSpace = reader.integer(type: type, count: count, at: valueOffset)
+                case 0xA005: interoperabilityIFD = reader.integer(type: type, count: count, at: valueOffset)
                 default: break
+                }
+            }
+            if let interoperabilityIFD {
+                reader.forEachEntry(in: interoperabilityIFD) { tag, type, count, valueOffset in
+                    if tag == 0x0001 { interoperabilityIndex = reader.ascii(type: type, count: count, at: valueOffset) }
                 }
             }
         }

@@ -63,6 +63,10 @@ public enum PhotoDecoder {
         guard let raster = decoded else { throw .imageUnreadable(path: url.path, reason: "no pixels decoded") }
         if let icc = header.icc {
             ColorManagement.convertToSRGB(raster, icc: icc)
+        } else if header.exif?.isAdobeRGB == true, let adobe = ColorManagement.adobeRGBProfileData() {
+            // A camera set to Adobe RGB marks its JPEGs in EXIF instead of embedding the profile: read
+            // as sRGB they looked washed out.
+            ColorManagement.convertToSRGB(raster, icc: adobe)
         }
         if case .cmyk = raster.layout { ColorManagement.convertCMYKNaively(raster) }
         let surface = try upright(raster, orientation: header.orientationToApply, path: url.path)
