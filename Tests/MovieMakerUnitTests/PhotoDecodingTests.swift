@@ -392,6 +392,24 @@ struct PhotoDecodingTests {
         #expect(abs(Int(m.red) - Int(p.red)) + abs(Int(m.green) - Int(p.green)) > 10, "converted, unlike sRGB: marked \(m), plain \(p)")
     }
 
+    /// A panorama long enough that filling a frame needs more than an image's 32767 pixels a side: kept
+    /// to that side, a PNG and a JPEG alike (it decoded at 34000 px and failed the render when drawn,
+    /// after passing the small check before the first frame).
+    @Test func aPanoramaFillingTheFrameIsKeptWithinAnImagesLargestSide() throws {
+        let folder = try TemporaryFolder()
+        let panorama = RGBAPicture(width: 34_000, height: 40) { x, _ in x < 17_000 ? (200, 40, 40, 255) : (40, 40, 200, 255) }
+        let png = folder.file("pano.png"), jpeg = folder.file("pano.jpg")
+        FixturePNG.write(panorama, kind: .rgba8, to: png)
+        try FixtureJPEG.data(panorama).write(to: jpeg)
+        for url in [png, jpeg] {
+            let photo = try PhotoDecoder.decode(url, scaling: .filling(Size(width: 2150, height: 1210)))
+            #expect(photo.image.width <= 32_767 && photo.image.width >= 16_000, "\(url.lastPathComponent): \(photo.image.width)×\(photo.image.height)")
+            let p = pixels(photo)
+            expectColor(p, p.width / 4, p.height / 2, (200, 40, 40, 255), tolerance: 6, "\(url.lastPathComponent) left half")
+            expectColor(p, 3 * p.width / 4, p.height / 2, (40, 40, 200, 255), tolerance: 6, "\(url.lastPathComponent) right half")
+        }
+    }
+
     @Test("the matrix/TRC fast path agrees with LittleCMS within one level (Display P3, Adobe RGB)")
     func matrixShaperMatchesLittleCMS() throws {
         for icc in [ColorManagement.displayP3ProfileData(), ColorManagement.adobeRGBProfileData()] {

@@ -183,10 +183,14 @@ struct PhotoHeader {
         return (need(storedWidth), need(storedHeight))
     }
 
-    /// The largest whole-number box factor whose output still covers `needed`.
+    /// The largest whole-number box factor whose output still covers `needed`, and at least the one
+    /// that brings it within an image's largest side (a panorama filling the frame).
     func reductionFactor(for needed: (width: Int, height: Int)) -> Int {
         var f = max(1, min(storedWidth / max(1, needed.width), storedHeight / max(1, needed.height)))
         while f > 1 && ((storedWidth + f - 1) / f < needed.width || (storedHeight + f - 1) / f < needed.height) { f -= 1 }
+        if needed.width <= PhotoRaster.maximumSide && needed.height <= PhotoRaster.maximumSide {
+            while (storedWidth + f - 1) / f > PhotoRaster.maximumSide || (storedHeight + f - 1) / f > PhotoRaster.maximumSide { f += 1 }
+        }
         return min(f, 256)
     }
 }
@@ -271,8 +275,14 @@ enum ImageDecoders {
         // is decoded whole, where 2112×1188 is needed). More than 3 % over, the rows are averaged down
         // to the size needed as they are decoded, so the larger picture never exists: a slideshow's
         // photo in memory is 9.6 MiB instead of 14.1, and so is the one being read ahead.
-        let r = min(1, max(Double(needed.width) / Double(width), Double(needed.height) / Double(height)))
-        let reduce = r < PhotoProvider.reductionThreshold && !isCMYK
+        var r = min(1, max(Double(needed.width) / Double(width), Double(needed.height) / Double(height)))
+        // A panorama whose DCT output is wider than an image can be is averaged down to the largest side.
+        let largest = Double(PhotoRaster.maximumSide)
+        let tooLarge = Int(width) > PhotoRaster.maximumSide || Int(height) > PhotoRaster.maximumSide
+        if tooLarge, needed.width <= PhotoRaster.maximumSide, needed.height <= PhotoRaster.maximumSide {
+            r = min(r, largest / Double(width), largest / Double(height))
+        }
+        let reduce = (r < PhotoProvider.reductionThreshold || (tooLarge && r < 1)) && !isCMYK
         let outWidth = reduce ? min(Int(width), Int((Double(width) * r - 1e-6).rounded(.up))) : Int(width)
         let outHeight = reduce ? min(Int(height), Int((Double(height) * r - 1e-6).rounded(.up))) : Int(height)
         let raster = decodesInPlace(header) && !isCMYK

@@ -14,7 +14,9 @@ public enum PhotoScaling: Hashable, Sendable {
     /// Large enough to cover a box of this size completely (the photo is cropped to it when drawn).
     case filling(Size)
 
-    /// The factor (≤ 1) the upright photo must keep at least.
+    /// The factor (≤ 1) the upright photo must keep at least. Filling a box with a very long panorama
+    /// (a 36000×1300 photo covering 1080p) would need more than an image's 32767 pixels a side: it is
+    /// kept to that (and drawn a little enlarged), as it failed the render, found only when drawn.
     func scale(forWidth width: Int, height: Int) -> Double {
         let w = Double(max(1, width)), h = Double(max(1, height))
         switch self {
@@ -24,7 +26,8 @@ public enum PhotoScaling: Hashable, Sendable {
             return min(1, min(box.width / w, box.height / h))
         case let .filling(box):
             guard box.width > 0, box.height > 0 else { return 1 }
-            return min(1, max(box.width / w, box.height / h))
+            let largest = Double(PhotoRaster.maximumSide)
+            return min(1, max(box.width / w, box.height / h), largest / w, largest / h)
         }
     }
 }
