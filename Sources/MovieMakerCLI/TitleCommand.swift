@@ -244,7 +244,10 @@ struct TitleCommand: RenderingCommand {
         guard fontSize > 0, fontSize.isFinite else { throw ValidationError("--font-size \(fontSize) must be more than 0 pixels") }
         if fontFile == nil && !FontLibrary.hasFamily(font) {
             let closest = FontLibrary.closestFamilies(to: font)
-            throw InputError("font \"\(font)\" is not installed; closest installed: \(closest.joined(separator: ", ")) (list all with: fc-list : family)")
+            // A minimal container may have no fonts at all: say so, and what installs one.
+            throw InputError(closest.isEmpty
+                ? "font \"\(font)\" is not installed, and no font is (fc-list finds none): install one, e.g. apt-get install fonts-dejavu-core, or give --font-file"
+                : "font \"\(font)\" is not installed; closest installed: \(closest.joined(separator: ", ")) (list all with: fc-list : family)")
         }
     }
 

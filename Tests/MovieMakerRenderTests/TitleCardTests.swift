@@ -51,6 +51,11 @@ struct TitleCardTests {
         card.autoFit = false
         let overflowing = try #require(inkBox(try frame(card, at: 1)))
         #expect(overflowing.minY < h / 10 || overflowing.maxY > h - h / 10, "unfitted 120/1080-scaled text wraps beyond the safe area")
+        // One long word (a URL, a hash) is broken inside and fitted too.
+        var hash = TitleCard(String(repeating: "x", count: 150), duration: 2)
+        hash.entrance = .none
+        let word = try #require(inkBox(try frame(hash, at: 1)))
+        #expect(word.minX >= w / 10 - 1 && word.maxX <= w - w / 10 + 1 && word.minY >= h / 10 - 1 && word.maxY <= h - h / 10 + 1, "\(word)")
     }
 
     @Test("Typewriter reveals the text from the start: the ink grows rightwards over the entrance")

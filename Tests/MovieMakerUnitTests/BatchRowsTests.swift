@@ -36,4 +36,17 @@ struct BatchRowsTests {
         #expect(filled[1] == filled[0] && filled[2] == filled[0], "spaces keep the default, as an empty cell does")
         #expect(filled[3] != filled[0], "a value fills the slot")
     }
+
+    /// The empty rows a spreadsheet exports after its last (`,,`) are blank lines: they made movies of the
+    /// template's defaults (`render --batch`) or stopped a title batch as "the title is empty".
+    @Test func rowsOfEmptyFieldsAreBlankLines() throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("rows.csv")
+        try "name,color\r\nAna,#ff0000\r\n,\r\n , \r\n\"\",\r\n".write(to: url, atomically: true, encoding: .utf8)
+        let table = try TemplateBatch.table(contentsOf: url)
+        #expect(table.rows.count == 1 && table.rows.first?.values["name"] == "Ana", "\(table.rows)")
+        let empty = folder.file("empty.csv")
+        try "name,color\n,\n,\n".write(to: empty, atomically: true, encoding: .utf8)
+        #expect(throws: MovieMakerError.self) { _ = try TemplateBatch.table(contentsOf: empty) }
+    }
 }

@@ -288,6 +288,12 @@ func textInkCount(_ p: PixelBuffer) -> Int { stride(from: 3, to: p.bytes.count, 
         let capped = try TextLayout.fitting("Hi", style: style, in: Size(width: 1000, height: 1000), maximumSize: 40)
         #expect(capped.style.font.size == 40)
         #expect(throws: MovieMakerError.self) { try TextLayout.fitting(text, style: style, in: Size(width: 0, height: 10)) }
+        // A word wider than the box at every size (a URL, a hash) is broken inside, as drawing breaks it,
+        // and fits: unbroken it ran past the box's side, which the fit did not see.
+        let hash = String(repeating: "x", count: 60)
+        let broken = try TextLayout.fitting(hash, style: style, in: Size(width: 150, height: 80), minimumSize: 8)
+        #expect(broken.logicalBounds.maxX <= 150 + 0.01 && broken.size.height <= 80 + 0.01, "\(broken.style.font.size): \(broken.logicalBounds)")
+        #expect(broken.lineCount > 1)
     }
 
     @Test("path(at:) outlines every glyph of a long line, wherever it is placed (glyphs far from the origin were dropped)")

@@ -442,7 +442,9 @@ public final class TextLayout {
 
     /// The layout of `text` at the largest font size (in 0.5 px steps between `minimumSize` and
     /// `maximumSize`, default the box height) whose lines, wrapped at `box.width` without breaking
-    /// words, fit inside `box`. When even `minimumSize` does not fit, returns that size's layout (check its `size`).
+    /// words, fit inside `box`; when no size fits so (a word wider than the box: a URL, a hash), breaking
+    /// inside words as drawing does. When even `minimumSize` does not fit, returns that size's layout
+    /// (check its `size`).
     public static func fitting(_ text: String, style: TextStyle, in box: Size, minimumSize: Double = 6,
                                maximumSize: Double? = nil) throws(MovieMakerError) -> TextLayout {
         let maxSize = maximumSize ?? box.height
@@ -452,24 +454,31 @@ public final class TextLayout {
         guard minimumSize.isFinite, minimumSize > 0, maxSize.isFinite, maxSize >= minimumSize else {
             throw .invalidSetting(.fittingFontSizes, value: "\(minimumSize)…\(maxSize)", expected: "0 < minimumSize ≤ maximumSize")
         }
-        func layout(_ halfPixels: Int) throws(MovieMakerError) -> TextLayout {
-            try TextLayout(text, style: style.withFontSize(Double(halfPixels) / 2), width: box.width, wrap: PANGO_WRAP_WORD)
-        }
         func fits(_ l: TextLayout) -> Bool {
             l.logicalBounds.maxX <= box.width + 0.01 && l.logicalBounds.minX >= -0.01 && l.size.height <= box.height + 0.01
         }
-        var lo = Int((minimumSize * 2).rounded(.up)), hi = max(lo, Int((maxSize * 2).rounded(.down)))
-        let top = try layout(hi)
-        if fits(top) { return top }
-        var best = try layout(lo)
-        if !fits(best) { return best }
-        // Invariant: size lo fits, size hi does not.
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2
-            let candidate = try layout(mid)
-            if fits(candidate) { lo = mid; best = candidate } else { hi = mid }
+        func search(_ wrap: PangoWrapMode) throws(MovieMakerError) -> (layout: TextLayout, fits: Bool) {
+            func layout(_ halfPixels: Int) throws(MovieMakerError) -> TextLayout {
+                try TextLayout(text, style: style.withFontSize(Double(halfPixels) / 2), width: box.width, wrap: wrap)
+            }
+            var lo = Int((minimumSize * 2).rounded(.up)), hi = max(lo, Int((maxSize * 2).rounded(.down)))
+            let top = try layout(hi)
+            if fits(top) { return (top, true) }
+            var best = try layout(lo)
+            if !fits(best) { return (best, false) }
+            // Invariant: size lo fits, size hi does not.
+            while hi - lo > 1 {
+                let mid = (lo + hi) / 2
+                let candidate = try layout(mid)
+                if fits(candidate) { lo = mid; best = candidate } else { hi = mid }
+            }
+            return (best, true)
         }
-        return best
+        let whole = try search(PANGO_WRAP_WORD)
+        if whole.fits { return whole.layout }
+        // Unbroken, a long word ran past the box's side at the smallest size, where the fit looked only
+        // at the height: drawn (which breaks inside words) it then ran off the frame, unwarned.
+        return try search(PANGO_WRAP_WORD_CHAR).layout
     }
 }
 

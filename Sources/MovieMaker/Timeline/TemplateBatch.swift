@@ -350,7 +350,9 @@ public struct TemplateBatch: Sendable {
     private static func csv(_ text: String, path: String) throws(MovieMakerError) -> (columns: [String], rows: [Row]) {
         let all: [CSV.Row]
         do { all = try CSV.rows(text) } catch { throw .invalidBatch(path: path, line: error.line, reason: error.reason) }
-        let nonBlank = all.filter { !($0.fields.count == 1 && $0.fields[0].trimmingCharacters(in: .whitespaces).isEmpty) }
+        // A row of empty fields (`,,`: the empty rows a spreadsheet exports after its last) is a blank
+        // line too: it made a movie of the template's defaults, or stopped a title batch as "empty".
+        let nonBlank = all.filter { !$0.fields.allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty } }
         guard let header = nonBlank.first else {
             throw .invalidBatch(path: path, line: nil, reason: "the file is empty: its first row names the columns (e.g. name,photo), each further row is one movie")
         }
