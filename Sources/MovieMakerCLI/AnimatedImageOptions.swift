@@ -71,9 +71,19 @@ struct AnimatedImageOptions: ParsableArguments {
 
     /// Refuses an option the format of `destination` (a path, or an `--output-pattern`) does not use:
     /// a CI job that sets `--max-size` on an .mp4 must not believe its budget is kept.
-    func check(destination: String?) throws {
+    func check(destination: String?, quality: EncoderQualityOptions? = nil) throws {
         guard let destination else { return }
         let ext = (destination as NSString).pathExtension.lowercased()
+        // An animated image has no rate factor or x264 preset: --crf and --preset were ignored there.
+        if ["gif", "apng", "webp"].contains(ext), let quality {
+            let sizeOptions = ext == "gif" ? "--colors and --max-size" : ext == "webp" ? "--webp-quality and --max-size" : "--size and --fps"
+            if let crf = quality.crf {
+                throw ValidationError("--crf \(crf) does not apply to a .\(ext): an animated image has no rate factor; its size follows \(sizeOptions)")
+            }
+            if let preset = quality.preset {
+                throw ValidationError("--preset \(preset.rawValue) does not apply to a .\(ext): it is an encoder's speed, and an animated image's encoder has none; leave it out")
+            }
+        }
         let given: [(option: String, isSet: Bool, formats: [String])] = [
             ("--max-size", maxSize != nil, ["gif", "webp"]),
             ("--colors", colors != nil, ["gif"]),

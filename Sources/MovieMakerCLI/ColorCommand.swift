@@ -35,7 +35,7 @@ struct ColorCommand: SingleOutputCommand {
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
     func validate() throws {
-        try animatedImage.check(destination: output.output)
+        try animatedImage.check(destination: output.output, quality: quality)
     }
 
     func run() throws {

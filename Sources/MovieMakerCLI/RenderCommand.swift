@@ -283,7 +283,7 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
     func validate() throws {
-        try animatedImage.check(destination: output ?? batching.outputPattern ?? hls)
+        try animatedImage.check(destination: output ?? batching.outputPattern ?? hls, quality: quality)
         try batching.validate(output: output, others: [(hls != nil, "--hls"), (saveSpec != nil, "--save-spec"),
                                                         (chunking.isChunked, "--chunk"), (printChapters, "--print-chapters"),
                                                         (chaptersVTT != nil, "--chapters-vtt"), (audioOnly, "--audio-only"),

@@ -173,7 +173,7 @@ struct TitleCommand: RenderingCommand {
     var outputIsStill: Bool { OutputOptions.stillExtensions.contains(outputExtension) }
 
     func validate() throws {
-        try animatedImage.check(destination: output.output ?? batching.outputPattern)
+        try animatedImage.check(destination: output.output ?? batching.outputPattern, quality: quality)
         if batching.batch != nil {
             guard output.output == nil else {
                 throw ValidationError("--batch writes one file per row: give --output-pattern 'out/{name}.mp4' instead of -o \(output.output ?? "")")

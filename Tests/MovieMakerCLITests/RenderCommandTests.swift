@@ -667,6 +667,12 @@ struct AnimatedImageOptionTests {
                     "\(arguments) with .\(ext): \(ignored.stderr)")
             #expect(!FileManager.default.fileExists(atPath: folder.file("ignored.\(ext)").path))
         }
+        // Nor has an animated image a rate factor or an encoder preset: --crf and --preset were dropped.
+        for (ext, arguments) in [("gif", ["--crf", "20"]), ("webp", ["--crf", "20"]), ("apng", ["--preset", "slow"])] {
+            let ignored = try CLI.run(["render", spec.path, "-o", folder.file("ignored.\(ext)").path] + arguments)
+            #expect(ignored.status == 64 && ignored.stderr.contains("\(arguments[0]) \(arguments[1]) does not apply to a .\(ext)"), "\(arguments) with .\(ext): \(ignored.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.file("ignored.\(ext)").path))
+        }
         #expect(!FileManager.default.fileExists(atPath: folder.file("bad.gif").path) && !FileManager.default.fileExists(atPath: folder.file("bad.apng").path))
     }
 }
