@@ -209,7 +209,9 @@ extension TitleCommand {
                 let reporter = ProgressReporter(label: "title", output: item.path, options: rowOptions)
                 do {
                     try FileManager.default.createDirectory(at: URL(fileURLWithPath: item.path).deletingLastPathComponent(), withIntermediateDirectories: true)
-                    try render.render(item.card, backdrop: backdrop, to: item.path, reporter: reporter)
+                    try WarningContext.with("\(batch.path), line \(item.row.line) (\(item.path))") {
+                        try render.render(item.card, backdrop: backdrop, to: item.path, reporter: reporter)
+                    }
                     let (done, eta) = state.finished(elapsed: ContinuousClock.now - started)
                     if options.showsProgress {
                         Terminal.writeError("title: \(done)/\(items.count) rows done\(eta.map { ", ETA \(Format.eta($0))" } ?? "")\n")

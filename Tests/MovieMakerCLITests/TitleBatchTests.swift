@@ -55,6 +55,23 @@ struct TitleBatchTests {
         } }
     }
 
+    /// A nightly log must say which movies came out wrong: a title that does not fit is warned about once
+    /// per row, naming the row and its movie (two rows with one too-long title were one warning naming
+    /// neither).
+    @Test func aWarningInABatchNamesItsRow() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let long = String(repeating: "x", count: 2000)
+        try "title\n\(long)\nShort\n\(long)\n".write(to: folder.file("rows.csv"), atomically: true, encoding: .utf8)
+        let r = try CLI.run(["title", "--batch", folder.file("rows.csv").path, "--output-pattern", folder.url.path + "/{row}.mp4", "--quiet"] + Self.small)
+        #expect(r.status == 0, "\(r.stderr)")
+        let warnings = r.stderrLines.filter { $0.contains("does not fit") }
+        #expect(warnings.count == 2, "\(r.stderr)")
+        for (line, row) in [(2, 1), (4, 3)] {
+            #expect(warnings.contains { $0.contains("rows.csv, line \(line) (\(folder.url.path)/\(row).mp4): the text") }, "line \(line): \(warnings)")
+        }
+    }
+
     @Test func withoutATitleTheTitleColumnOrElseTheFirstIsTheTitle() throws {
         guard CLI.isBuilt else { return }
         let folder = try TemporaryFolder()
