@@ -297,6 +297,25 @@ struct RenderBatchTests {
         #expect(try decodeAll(folder.file("out/1.mp4")).count == 21 && decodeAll(folder.file("out/2.mp4")).count == 21, "both rows rendered")
     }
 
+    /// What the library warns of while a row is made (its title does not fit) is that row's: named with
+    /// it, once per row, with --check too (two rows with one too-long title were one warning naming neither).
+    @Test func aLibraryWarningAboutARowNamesTheRow() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        try #"{"version": 1, "output": {"size": "160x120", "fps": 10, "encoder": {"preset": "ultrafast"}}, "slots": {"title": {"kind": "text", "default": "Hi"}}, "tracks": [{"kind": "video", "items": [{"type": "title", "text": "{{title}}", "duration": "0.5s"}]}]}"#
+            .write(to: folder.file("card.json"), atomically: true, encoding: .utf8)
+        let long = String(repeating: "x", count: 1900)
+        try "title\n\(long)\nShort\n\(long)\n".write(to: folder.file("rows.csv"), atomically: true, encoding: .utf8)
+        for extra in [["--check"], ["--jobs", "2"]] {
+            let r = try CLI.run(["render", folder.file("card.json").path, "--batch", folder.file("rows.csv").path, "--quiet",
+                                 "--output-pattern", folder.url.path + "/out/{row}.mp4"] + extra)
+            #expect(r.status == 0, "\(extra): \(r.stderr)")
+            let warnings = r.stderrLines.filter { $0.contains("does not fit") }
+            #expect(warnings.count == 2 && warnings.contains { $0.contains("row 1 (line 2)") } && warnings.contains { $0.contains("row 3 (line 4)") },
+                    "\(extra): \(r.stderr)")
+        }
+    }
+
     /// `--check` with `--batch` checks every row as its render would, before any is rendered, and writes nothing.
     @Test func checkFindsEveryRowsMistakesWritingNothing() throws {
         guard CLI.isBuilt else { return }

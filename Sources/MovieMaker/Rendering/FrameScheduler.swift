@@ -144,7 +144,7 @@ final class FrameScheduler<Sink: FrameSink>: @unchecked Sendable {
         condition.withLock { workersRunning = threads }
         for k in 0..<threads {
             let lane = lanes[k]
-            let thread = Thread { [self] in self.work(on: lane) }
+            let thread = Thread(block: LibraryWarnings.inheritingCollector { [self] in self.work(on: lane) })
             thread.name = "MovieMaker drawing \(k + 1)"
             thread.stackSize = 4 << 20
             thread.start()

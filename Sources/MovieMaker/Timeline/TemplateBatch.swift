@@ -267,9 +267,9 @@ public struct TemplateBatch: Sendable {
     /// cannot hold), or nil with the composition's warnings when it is ready to render. Nothing is written.
     package func mistake(in row: Row, writing url: URL) -> (mistake: MovieMakerError?, warnings: [String]) {
         do {
-            let composition = try composition(for: row, writing: url)
+            let (composition, said) = try LibraryWarnings.collecting { () throws -> TimelineComposition in try self.composition(for: row, writing: url) }
             if SoundFileFormat(fileExtension: url.pathExtension) == nil { try composition.checkMovie(at: url) }
-            return (nil, composition.warnings)
+            return (nil, Self.merged(composition.warnings, said))
         } catch let error as MovieMakerError {
             return (error, [])
         } catch {
@@ -282,16 +282,26 @@ public struct TemplateBatch: Sendable {
     /// size (`TimelineComposition.checkMovie`). Nil when the row itself does not compile (that is the
     /// row's mistake, found when it renders) or the format is fine.
     package func formatMistake(in row: Row, writing url: URL) -> MovieMakerError? {
-        guard SoundFileFormat(fileExtension: url.pathExtension) == nil, let composition = try? composition(for: row, writing: url) else { return nil }
+        // Its warnings are the row's, said when it renders: not here, naming no row.
+        guard SoundFileFormat(fileExtension: url.pathExtension) == nil,
+              let composition = try? LibraryWarnings.collecting({ () throws -> TimelineComposition in try self.composition(for: row, writing: url) }).0 else { return nil }
         do { try composition.checkMovie(at: url) } catch { return error }
         return nil
+    }
+
+    /// The composition's warnings, then those the library said while it was made and rendered, each once.
+    private static func merged(_ own: [String], _ said: [String]) -> [String] {
+        var seen = Set<String>()
+        return (own + said).filter { seen.insert($0).inserted }
     }
 
     /// Renders one row to `url`, or skips it when `url` already holds what it would make; with the
     /// composition's warnings when it was rendered.
     private func render(_ row: Row, to url: URL, cancellation: CancellationToken?) -> (Outcome, [String]) {
         do {
-            let composition = try composition(for: row, writing: url)
+            // What the library warns about on this row's thread (a title that does not fit) is the row's,
+            // said with it, not once for the whole batch naming no row.
+            let (composition, early) = try LibraryWarnings.collecting { () throws -> TimelineComposition in try self.composition(for: row, writing: url) }
             if !force, FileManager.default.fileExists(atPath: url.path), RenderIdentity.recorded(in: url) == composition.renderIdentity {
                 return (.skipped, [])
             }
@@ -304,9 +314,12 @@ public struct TemplateBatch: Sendable {
             movie.cancellation = cancellation
             if let onProgress { movie.progressHandler = { onProgress(url, $0) } }
             do {
-                try composition.recordIdentity(in: movie)
-                try composition.render(into: movie)
-                return (.rendered(try movie.finish()), composition.warnings)
+                let (summary, said) = try LibraryWarnings.collecting { () throws -> MovieSummary in
+                    try composition.recordIdentity(in: movie)
+                    try composition.render(into: movie)
+                    return try movie.finish()
+                }
+                return (.rendered(summary), Self.merged(composition.warnings, early + said))
             } catch {
                 movie.cancel()
                 throw error
