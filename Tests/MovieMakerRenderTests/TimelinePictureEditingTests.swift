@@ -153,6 +153,20 @@ struct TimelinePictureEditingTests {
         do { _ = try none.composition(Timeline.RenderOptions(mediaFolder: folder.url)) } catch {
             #expect(error.description.contains("tracks[0].items[0].cells[0].duration") && error.description.contains("give the split a"), "\(error)")
         }
+        // A photo or a title cell without a duration lasts as long too (it kept its own 3 s or 4 s, and its
+        // cell was black for the rest of a 6 s split); with no length anywhere, each takes its own.
+        let photo = try Canvas(width: 32, height: 32)
+        try photo.draw { $0.clear(Color(red8: 0, green8: 200, blue8: 0)) }
+        try photo.writePNG(to: folder.file("green.png"))
+        let long = try Timeline(jsonText: spec(##"{"type": "split", "layout": "2x1", "duration": "6s", "cells": [{"type": "photo", "source": "green.png"}, {"type": "title", "text": "Hi"}]}"##))
+        let cells = try long.composition(Timeline.RenderOptions(mediaFolder: folder.url))
+        #expect(cells.frameCount == 180)
+        let photoLeaf = cells.picture.leafPlacements.first { if case .media = $0.clip.node { return true } else { return false } }
+        #expect(photoLeaf.map { $0.range.duration == Time(6) } == true, "the photo cell lasts the split: \(String(describing: photoLeaf?.range))")
+        let own = try Timeline(jsonText: spec(##"{"type": "split", "layout": "2x1", "cells": [{"type": "photo", "source": "green.png"}, {"type": "title", "text": "Hi"}]}"##))
+        #expect(try own.composition(Timeline.RenderOptions(mediaFolder: folder.url)).frameCount == 120, "the title's own 4 s, the longest")
+        let mixed = try Timeline(jsonText: spec(##"{"type": "split", "layout": "2x1", "cells": [{"type": "photo", "source": "green.png"}, {"type": "color", "color": "#ff0000"}]}"##))
+        #expect(try mixed.composition(Timeline.RenderOptions(mediaFolder: folder.url)).frameCount == 90, "the colour lasts as long as the photo's own 3 s")
         // Outside a split, a colour still needs its duration, named by path when read.
         do { _ = try Timeline(jsonText: spec(##"{"type": "color", "color": "#ff0000"}"##)); Issue.record("a colour item without duration was read") } catch {
             #expect(error.description.contains("tracks[0].items[0]") && error.description.contains("duration"), "\(error)")

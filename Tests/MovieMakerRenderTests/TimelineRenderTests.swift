@@ -122,6 +122,39 @@ import MovieMakerTestSupport
         #expect(abs(20 * log10(after / before)) < 1.5, "and comes back: \(before) → \(after)")
     }
 
+    /// Fades longer together than their sound multiplied: a 1 s item with 5 s fades played its middle near
+    /// silence. They share its length, with a warning naming the item; a part too short to loop is refused
+    /// at its `in` when the description is read, not when the render opens the sound.
+    @Test func fadesLongerThanTheirSoundShareItsLengthAndATooShortLoopIsRefusedAtItsKey() throws {
+        guard FFTools.available else { return }
+        let folder = try TemporaryFolder()
+        try ProceduralSound.tone(frequency: 300, amplitude: 0.2, duration: 2).writeWAV(to: folder.file("tone.wav"), sampleFormat: .int16)
+        let faded = try Timeline(jsonText: """
+            {"version": 1, "output": {"size": "64x48", "fps": 10, "encoder": {"preset": "ultrafast"}},
+             "tracks": [{"kind": "video", "items": [{"type": "color", "color": "black", "duration": "1s"}]},
+                        {"kind": "audio", "items": [{"type": "audio", "source": {"file": "tone.wav"}, "duration": "1s", "fadeIn": "5s", "fadeOut": "5s"}]}]}
+            """)
+        let composition = try faded.composition(Timeline.RenderOptions(mediaFolder: folder.url))
+        #expect(composition.warnings.contains { $0.contains("tracks[1].items[0]") && $0.contains("shortened to 0.500 s and 0.500 s") }, "\(composition.warnings)")
+        let url = folder.file("faded.mp4")
+        try composition.render(to: url)
+        let (samples, _, rate) = try decodeAudio(url, in: folder)
+        let middle = samples[(rate * 45 / 100)..<(rate * 55 / 100)].map { abs(Double($0)) }.max() ?? 0
+        #expect(middle > 0.15, "full level where the fades meet: peak \(middle) of 0.2")
+
+        let looped = try Timeline(jsonText: """
+            {"version": 1, "output": {"size": "64x48", "fps": 10},
+             "tracks": [{"kind": "video", "items": [{"type": "color", "color": "black", "duration": "1s"}]},
+                        {"kind": "audio", "items": [{"type": "music", "source": {"file": "tone.wav"}, "in": "1.99s"}]}]}
+            """)
+        do {
+            _ = try looped.composition(Timeline.RenderOptions(mediaFolder: folder.url))
+            Issue.record("a 10 ms loop was accepted")
+        } catch {
+            #expect(error.description.contains("tracks[1].items[0].in") && error.description.contains("too short to loop"), "\(error)")
+        }
+    }
+
     @Test("a video's volume scales its own sound: 0.5 is half the amplitude, 0 silence")
     func videoVolume() throws {
         guard FFTools.available else { return }

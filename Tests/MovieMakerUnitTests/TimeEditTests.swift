@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import MovieMaker
 import MovieMakerTestSupport
@@ -100,5 +101,24 @@ struct TimeEditTests {
         let sounds = Clip.stitched([a, b]).sounds
         #expect(sounds[0].heardUntil == Time(value: 102, timescale: 100) && sounds[0].fadeOut == Time(value: 1, timescale: 50))
         #expect(sounds[1].firstHeard == 1 && sounds[1].fadeIn == Time(value: 1, timescale: 50))
+    }
+
+    /// `frame.index` inside a time map or a clip starting off the movie's frame grid is the frame showing
+    /// then (rounded down, within the clip): rounded up, a reversed one-second clip's first frame had
+    /// index 30 of 30 (`pictures[frame.index]` trapped), a slowed one reached 30, and a clip after a whole
+    /// second at 30000/1001 fps never saw 0.
+    @Test func frameIndexInsideTimeMapsIsTheFrameShowing() throws {
+        func indices(_ make: (Clip) -> Clip, rate: FrameRate = 30, child: Time = 1) throws -> [Int] {
+            let seen = Mutex<[Int: Int]>([:])
+            let leaf = Clip(duration: child) { _, frame in seen.withLock { $0[frame.movieIndex] = frame.index } }
+            _ = try make(leaf).renderFrames(width: 16, height: 16, rate: rate, drawingThreads: 1)
+            return seen.withLock { d in d.keys.sorted().map { d[$0]! } }
+        }
+        #expect(try indices { $0.reversed() } == Array((0..<30).reversed()))
+        let slowed = try indices { $0.speed(0.5) }
+        #expect(slowed.count == 60 && slowed.max() == 29 && slowed.first == 0, "\(slowed)")
+        let ntsc = FrameRate(numerator: 30000, denominator: 1001)!
+        let after = try indices({ Clip.sequence([Clip.color(.black, duration: 1), $0]) }, rate: ntsc, child: 3)
+        #expect(after.first == 0 && after.max()! < 90 && after.count == 90, "\(after.prefix(3))…\(after.suffix(3)) (\(after.count))")
     }
 }

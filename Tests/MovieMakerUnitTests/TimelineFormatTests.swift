@@ -379,6 +379,10 @@ import MovieMakerTestSupport
         let pointed = try Timeline(jsonText: #"{"version": 1.0, "output": {"encoder": {"crf": 32.0, "keyframeInterval": 6e1}}, "tracks": []}"#)
         #expect(pointed.output.encoder?.crf == 32 && pointed.output.encoder?.keyframeInterval == 60)
         #expect(throws: MovieMakerError.self) { try Timeline(jsonText: #"{"version": 1, "output": {"encoder": {"crf": 32.5}}, "tracks": []}"#) }
+        // So are a filter's and a Ken Burns path's seeds (they were refused as "not a whole number").
+        let seeded = #"{"version": 1, "tracks": [{"kind": "video", "items": [{"type": "photo", "source": "a.jpg", "kenBurns": {"seed": 3.0}, "filters": [{"name": "grain", "seed": 7.0}]}]}]}"#
+        #expect(throws: Never.self) { try Timeline(jsonText: seeded) }
+        #expect(throws: MovieMakerError.self) { try Timeline(jsonText: seeded.replacingOccurrences(of: "7.0", with: "7.5")) }
         // Without a codec the CRF may be up to 63 (vp9, av1 in .webm); the codec the file gets checks it at render.
         #expect(try Timeline(jsonText: #"{"version": 1, "output": {"encoder": {"crf": 55}}, "tracks": []}"#).output.encoder?.crf == 55)
         // Kinds starting with a vowel take "an": "an audio item", "an overlay track".

@@ -27,11 +27,19 @@ public struct Frame: Sendable, Hashable {
     /// The same frame seen from a clip that starts `offset` later and lasts `duration`.
     func shifted(by offset: Time, duration: Time) -> Frame {
         let local = exactTime - offset
-        return Frame(index: rate.frameCount(for: local), movieIndex: movieIndex, rate: rate, exactTime: local, duration: duration)
+        return Frame(index: Self.index(at: local, rate: rate, duration: duration), movieIndex: movieIndex, rate: rate, exactTime: local, duration: duration)
     }
     /// The same frame at `time` of a clip lasting `duration` (the index follows the time).
     func at(_ time: Time, duration: Time) -> Frame {
-        Frame(index: rate.frameCount(for: time), movieIndex: movieIndex, rate: rate, exactTime: time, duration: duration)
+        Frame(index: Self.index(at: time, rate: rate, duration: duration), movieIndex: movieIndex, rate: rate, exactTime: time, duration: duration)
+    }
+    /// The index of the frame showing at `time` of a clip lasting `duration`: the one whose interval
+    /// holds it (rounded down), within the clip's frames. Rounded up, a time between frames (a clip
+    /// starting off the movie's frame grid, at 30000/1001 fps after a whole second; a reversed or slowed
+    /// clip) got the next frame's index, one past the last on the last frame: `pictures[frame.index]` trapped.
+    static func index(at time: Time, rate: FrameRate, duration: Time) -> Int {
+        let count = rate.frameCount(for: duration)
+        return min(max(0, rate.frameIndex(at: time)), max(0, count - 1))
     }
     /// The same frame, seen by a clip lasting `duration` that shares this clip's time.
     func with(duration: Time) -> Frame {

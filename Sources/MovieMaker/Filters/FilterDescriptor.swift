@@ -199,7 +199,8 @@ struct FilterArguments {
     func integer(_ key: String, default defaultValue: Int) throws(MovieMakerError) -> Int {
         guard let v = values[key] else { return defaultValue }
         let r = range(of: parameter(key))
-        guard case let .number(text) = v, let i = Int(text) else {
+        // `7.0` is the whole number 7, as JSON tools write whole numbers (and as the schema's integer allows).
+        guard case let .number(text) = v, let i = Int(text) ?? ExactNumber.decimal(text).flatMap({ $0.denominator == 1 ? Int(exactly: $0.numerator) : nil }) else {
             throw fail(key, "must be a whole number from \(Int(r.lowerBound)) to \(Int(r.upperBound)), got \(v.shortDescription)")
         }
         guard r.contains(Double(i)) else { throw fail(key, "must be from \(Int(r.lowerBound)) to \(Int(r.upperBound)), got \(v.shortDescription)") }

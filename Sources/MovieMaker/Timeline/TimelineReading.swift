@@ -408,7 +408,9 @@ struct SpecObject {
             let k = try SpecObject(v, at: p, shape: TimelineShapes.kenBurnsSettings, what: "Ken Burns settings {zoom, pan, direction, seed}")
             var seed: UInt64? = nil
             if let s = k.value("seed") {
-                guard case let .number(text) = s, let n = UInt64(text) else { throw k.fail("seed", "must be a whole number of 0 or more, got \(s.shortDescription)") }
+                guard case let .number(text) = s, let n = UInt64(text) ?? ExactNumber.decimal(text).flatMap({ $0.denominator == 1 && $0.numerator >= 0 ? UInt64(exactly: $0.numerator) : nil }) else {
+                    throw k.fail("seed", "must be a whole number of 0 or more, got \(s.shortDescription)")
+                }
                 seed = n
             }
             return .settings(zoom: try k.double("zoom", in: 0...4), pan: try k.double("pan", in: 0...1),

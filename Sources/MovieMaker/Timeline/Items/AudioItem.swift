@@ -111,6 +111,12 @@ extension TimelineCompiler {
         let loop = a.loop ?? a.isMusic
         let duration = a.duration?.time(at: rate)
         if start > .zero { clip.trim(from: start); details.append("from \(TimelineComposition.seconds(start)) s") }
+        // A loop crossfades its ends (20 ms): a part too short for that was refused only when the render
+        // opened the sound, after `validate` had said the file was valid, naming no key.
+        if loop, let part = clip.trimmedDuration, clip.loopCrossfade.duration * 2 >= part {
+            throw .invalidDescription(path.appending(a.in != nil ? "in" : "source"),
+                                      "leaves \(TimelineComposition.seconds(part)) s of \(url.lastPathComponent) to loop, too short to loop (more than \(TimelineComposition.seconds(clip.loopCrossfade.duration * 2)) s is needed): start earlier, or \"loop\": false")
+        }
         if let duration {
             if loop {
                 clip.loop(toFill: duration)
@@ -125,10 +131,22 @@ extension TimelineCompiler {
             clip.amplify(by: volume.isSilent ? -200 : volume.decibelValue)
             details.append("volume \(volume)")
         }
-        let fadeIn = a.fadeIn?.time(at: rate) ?? (a.isMusic ? Time(value: 1, timescale: 2) : .zero)
+        var fadeIn = a.fadeIn?.time(at: rate) ?? (a.isMusic ? Time(value: 1, timescale: 2) : .zero)
+        var fadeOut = a.fadeOut?.time(at: rate) ?? (a.isMusic ? 2 : AudioClip.minimumCrossfade)
+        let fadesOut = duration != nil || !loop
+        if let length = clip.duration, fadeIn + (fadesOut ? fadeOut : .zero) > length, length > .zero {
+            // Fades longer together than the sound multiplied: its middle played near silence. They share
+            // its length in their proportion instead, full level reached where one hands over to the other.
+            let total = fadeIn + (fadesOut ? fadeOut : .zero)
+            let shortenedIn = Time(seconds: length.seconds * fadeIn.seconds / total.seconds)
+            if a.fadeIn != nil || a.fadeOut != nil {
+                warnings.append("\(path): fadeIn \(TimelineComposition.seconds(fadeIn)) s\(fadesOut ? " and fadeOut \(TimelineComposition.seconds(fadeOut)) s are" : " is") longer than the sound's \(TimelineComposition.seconds(length)) s: shortened to \(TimelineComposition.seconds(shortenedIn)) s\(fadesOut ? " and \(TimelineComposition.seconds(length - shortenedIn)) s" : "")")
+            }
+            if fadesOut { fadeOut = length - shortenedIn }
+            fadeIn = shortenedIn
+        }
         if fadeIn > .zero { clip.fadeIn(over: fadeIn) }
-        let fadeOut = a.fadeOut?.time(at: rate) ?? (a.isMusic ? 2 : AudioClip.minimumCrossfade)
-        if duration != nil || !loop, fadeOut > .zero, clip.duration != nil { clip.fadeOut(over: fadeOut) }
+        if fadesOut, fadeOut > .zero, clip.duration != nil { clip.fadeOut(over: fadeOut) }
         // Never a hard cut where the movie ends.
         clip.fadeOutAtMovieEnd(over: Time.max(fadeOut, AudioClip.minimumCrossfade))
         if a.ducking ?? a.isMusic { details.append("ducks") }

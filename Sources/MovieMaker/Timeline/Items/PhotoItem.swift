@@ -69,6 +69,9 @@ extension Timeline.Photo: TimelineItemKind {
     }
 
     func withLength(_ length: Timeline.TimeValue) -> Self { var p = self; p.duration = length; return p }
+
+    var lastsAsLongAsItsSplit: Bool { duration == nil }
+    var hasDefaultLength: Bool { true }
 }
 
 // MARK: Compiling
@@ -79,7 +82,7 @@ extension TimelineCompiler {
         let url = try file(p.source, at: path.appending("source"), kinds: [.photo, .media])
         let mediaSlot: String? = if case let .slot(name) = p.source, timeline.slots[name]?.kind == .media { name } else { nil }
         try checkPhoto(url, at: path.appending("source"), isItem: true, mediaSlot: mediaSlot)
-        let d = p.duration?.time(at: rate) ?? 3
+        let d = p.duration?.time(at: rate) ?? cellDuration ?? 3
         let kenBurns = try kenBurnsPath(p.kenBurns, url: url, index: path.components.last.flatMap { if case let .index(i) = $0 { return i } else { return nil } } ?? 0)
         // A photo far smaller than the frame renders, but looks soft: said, as the slideshow says it.
         if let pixels = try? PhotoDecoder.info(url).size {

@@ -145,7 +145,9 @@ extension Timeline.Split: TimelineItemKind {
 
 extension TimelineCompiler {
     /// A split item's clip. Cells without a duration of their own last as long as the split: its
-    /// `duration`, or else the longest of the other cells (each with its `at`).
+    /// `duration`, or else the longest of the other cells (each with its `at`). Photos and titles
+    /// without one take their own default length only where neither gives a length (a photo's 3 s
+    /// in a 6 s split left its cell black for the rest).
     mutating func split(_ x: Timeline.Split, at path: JSONPath) throws(MovieMakerError) -> CompiledItem {
         var compiled: [Clip?] = Array(repeating: nil, count: x.cells.count)
         func cell(_ k: Int, _ compiler: inout TimelineCompiler) throws(MovieMakerError) -> Clip {
@@ -156,8 +158,18 @@ extension TimelineCompiler {
             if let at = item.at?.time(at: compiler.rate), at > .zero { clip = clip.delayed(by: at) }
             return clip
         }
-        let open = x.cells.indices.filter { x.cells[$0].content.kind.lastsAsLongAsItsSplit }
+        var open = x.cells.indices.filter { x.cells[$0].content.kind.lastsAsLongAsItsSplit }
         for k in x.cells.indices where !open.contains(k) { compiled[k] = try cell(k, &self) }
+        if x.duration == nil, compiled.allSatisfy({ $0 == nil }) {
+            // No length given anywhere: photos and titles take their own, and the others last as long.
+            // (Not an outer split's length: this split's cells take theirs from this split.)
+            let defaulted = open.filter { x.cells[$0].content.kind.hasDefaultLength }
+            let outer = cellDuration
+            cellDuration = nil
+            defer { cellDuration = outer }
+            for k in defaulted { compiled[k] = try cell(k, &self) }
+            open.removeAll { defaulted.contains($0) }
+        }
         if !open.isEmpty {
             let longest = compiled.compactMap { $0?.duration }.max()
             guard let length = x.duration?.time(at: rate) ?? longest else {

@@ -45,6 +45,10 @@ protocol TimelineItemKind: Sendable, Hashable {
     /// Whether, as a split's cell, it takes its length from the split (it has no duration of its own).
     var lastsAsLongAsItsSplit: Bool { get }
 
+    /// Whether, without a duration, it has a length of its own (a photo's 3 s, a title's 4 s) to take
+    /// in a split that gives none.
+    var hasDefaultLength: Bool { get }
+
     /// The value lasting `length`, as an editor trimmed it (OpenTimelineIO); kinds whose length follows
     /// from their content (a slideshow's photos) stay as they are.
     func withLength(_ length: Timeline.TimeValue) -> Self
@@ -55,6 +59,7 @@ extension TimelineItemKind {
     var mediaSlotSources: [Timeline.Source] { [] }
     func mappingFilePaths(_ transform: (String) -> String, items: (Timeline.Item) -> Timeline.Item) -> Self { self }
     var lastsAsLongAsItsSplit: Bool { false }
+    var hasDefaultLength: Bool { false }
 }
 
 /// One `type` of item as the description file writes it: its name, documentation, content keys, and

@@ -149,6 +149,9 @@ extension Timeline.Title: TimelineItemKind {
     }
 
     func withLength(_ length: Timeline.TimeValue) -> Self { var t = self; t.duration = length; return t }
+
+    var lastsAsLongAsItsSplit: Bool { duration == nil }
+    var hasDefaultLength: Bool { true }
 }
 
 // MARK: Compiling
@@ -158,7 +161,7 @@ extension TimelineCompiler {
         let text = try interpolate(t.text, at: path.appending("text"))
         var card = TitleCard(text, subtitle: try t.subtitle.map { s throws(MovieMakerError) in try interpolate(s, at: path.appending("subtitle")) },
                              body: try t.body.map { s throws(MovieMakerError) in try interpolate(s, at: path.appending("body")) },
-                             duration: t.duration?.time(at: rate) ?? 4, fontFamily: t.font ?? "DejaVu Sans")
+                             duration: t.duration?.time(at: rate) ?? cellDuration ?? 4, fontFamily: t.font ?? "DejaVu Sans")
         // A slot given no text (`--slot name=` from an empty shell variable) leaves a box or card with no
         // words; it renders, as a deliberate blank card would, but says so.
         let names = Timeline.pieces(of: t.text).names
