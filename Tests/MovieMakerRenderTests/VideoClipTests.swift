@@ -203,6 +203,15 @@ struct VideoClipTests {
         #expect(got == (0..<60).map { Optional($0) }, "\(got)")
     }
 
+    /// Holding a trimmed clip's last frame (`frozen(at:for:)` at its end) shows that frame, not the one
+    /// after the out point (a scene after it showed for the whole hold).
+    @Test func aFreezeAtTheEndOfATrimHoldsItsLastFrame() throws {
+        let url = try VideoFixtures.require(VideoFixtures.Spec(frameCount: 90))
+        let trimmed = try Clip.video(url).trimmed(from: 1, to: 2)
+        let held = indices(try frames(trimmed.frozen(at: 1, for: 1)))
+        #expect(held.count == 30 && held.allSatisfy { $0 == 59 }, "\(held.prefix(4))")
+    }
+
     @Test func theToleranceForLateTimestampsIsAnEighthOfAFrameAtMostTwoMilliseconds() {
         let thirty = FrameRate(30), ntsc = FrameRate(numerator: 30000, denominator: 1001)!
         #expect(VideoFrameSource.tolerance(timeBase: AVRational(num: 1, den: 90_000), frameRate: thirty) == 180)

@@ -73,11 +73,15 @@ extension Clip {
     /// exported: a video is decoded backwards one group of pictures at a time.
     public func reversed() -> Clip { Clip(.timeMap(.reverse, self)) }
 
-    /// The picture of this clip at `time` (of its own time), held still for `duration`, without sound.
-    /// A negative `duration` stops the program (a precondition).
+    /// The picture of this clip at `time` (of its own time, clamped into the clip), held still for
+    /// `duration`, without sound. A negative `duration` stops the program (a precondition).
+    ///
+    /// A time at or past the end shows the clip's last moment: `v.trimmed(from: 1, to: 3).frozen(at: 2,
+    /// for: 2)` (hold the last frame) showed the frame after the out point, and a stack frozen at its
+    /// end showed nothing.
     public func frozen(at time: Time, for duration: Time) -> Clip {
         precondition(duration >= .zero, "a freeze's duration cannot be negative, got \(duration)")
-        return Clip(.timeMap(.freeze(at: Time.max(.zero, time), duration: duration), self))
+        return Clip(.timeMap(.freeze(at: Time.min(Time.max(.zero, time), lastPictureTime), duration: duration), self))
     }
 
     /// This clip played again and again to fill `duration`, the last repeat cut short. A negative

@@ -250,18 +250,23 @@ extension Clip {
         return result
     }
 
+    /// When the clip's last picture shows: 3 ms before its end, clear of the 2 ms a video frame's
+    /// timestamp may be late and still show (`VideoFrameSource.largestTolerance`), so a trimmed video's
+    /// last frame, not the one after its out point.
+    var lastPictureTime: Time {
+        Time.max(.zero, duration - VideoFrameSource.largestTolerance - Time(value: 1, timescale: 1000))
+    }
+
     /// This clip, then its last picture held until `duration`.
     private func holding(to duration: Time) -> Clip {
-        let last = Time.max(.zero, self.duration - Time(value: 1, timescale: 1000))
-        return Clip.sequence([self, frozen(at: last, for: duration - self.duration)])
+        Clip.sequence([self, frozen(at: lastPictureTime, for: duration - self.duration)])
     }
 
     /// The picture of this clip at `time` (of its own time, clamped into the clip), held for as long as
     /// the clip lasts, without sound — as Remotion's `<Freeze>` does. Use `frozen(at:for:)` for another
     /// length, and `Clip.sequence([clip.trimmed(to: t), clip.frozen(at: t, for: 2)])` to pause a clip.
     public func frozen(at time: Time) -> Clip {
-        let last = Time.max(.zero, duration - Time(value: 1, timescale: 1000))
-        return frozen(at: Time.min(time, last), for: duration)
+        frozen(at: time, for: duration)
     }
 
     // MARK: Leaves

@@ -198,9 +198,9 @@ final class SubjectAnalysisJob: @unchecked Sendable {
     private func settledPath(at sourceTime: Time, width: Int, height: Int) throws(MovieMakerError) -> (times: [Time], x: [Double], y: [Double]) {
         condition.lock()
         defer { condition.unlock() }
-        // The frame shown at a time may be presented up to a tick (≤ 1 ms) after it (`VideoFrameSource`):
-        // a frame that is a cut's first belongs to the new shot.
-        let shown = sourceTime + Time(value: 1, timescale: 1000)
+        // The frame shown at a time may be presented up to its tolerance (≤ 2 ms) after it
+        // (`VideoFrameSource`): a frame that is a cut's first belongs to the new shot.
+        let shown = sourceTime + VideoFrameSource.largestTolerance
         // Settled: the analysis is done, or the shot being analysed began after `sourceTime`.
         while !(isFinished || settledUntil.map { shown < $0 } ?? false) {
             if let failure { throw failure }

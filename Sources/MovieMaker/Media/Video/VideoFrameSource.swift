@@ -252,6 +252,10 @@ final class VideoFrameSource {
     /// How many decoded frames the window holds (for tests).
     var framesHeld: Int { window.count }
 
+    /// The most `tolerance` can be: a time this close before a frame's timestamp may show that frame.
+    /// What holds a clip's last picture samples before its end by more (`Clip.lastPictureTime`).
+    static let largestTolerance = Time(value: 2, timescale: 1000)
+
     /// `tolerance` for a stream with `timeBase` and nominal `frameRate`.
     static func tolerance(timeBase: AVRational, frameRate: FrameRate) -> Int64 {
         guard timeBase.num > 0, timeBase.den > 0 else { return 0 }
