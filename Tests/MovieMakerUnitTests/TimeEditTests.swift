@@ -121,4 +121,17 @@ struct TimeEditTests {
         let after = try indices({ Clip.sequence([Clip.color(.black, duration: 1), $0]) }, rate: ntsc, child: 3)
         #expect(after.first == 0 && after.max()! < 90 && after.count == 90, "\(after.prefix(3))…\(after.suffix(3)) (\(after.count))")
     }
+
+    /// A speed read from JSON is reduced and positive, as one made in Swift is: `1/0` made a clip that
+    /// lasted nothing, and `4/2` was not equal to `Speed(2)`.
+    @Test func aDecodedSpeedIsReducedAndPositive() throws {
+        func decode(_ json: String) throws -> Speed { try JSONDecoder().decode(Speed.self, from: Data(json.utf8)) }
+        #expect(try decode(#"{"numerator": 4, "denominator": 2}"#) == Speed(2))
+        #expect(try decode(#"{"numerator": 1, "denominator": 2, "keepsPitch": false}"#) == Speed(numerator: 1, denominator: 2, keepsPitch: false))
+        for bad in [#"{"numerator": 1, "denominator": 0}"#, #"{"numerator": -2, "denominator": -1}"#] {
+            #expect(throws: DecodingError.self) { try decode(bad) }
+        }
+        let speed = Speed(numerator: 3, denominator: 2, keepsPitch: false)
+        #expect(try JSONDecoder().decode(Speed.self, from: JSONEncoder().encode(speed)) == speed)
+    }
 }

@@ -38,6 +38,29 @@ public struct Speed: Sendable, Hashable, CustomStringConvertible, Codable {
         self.init(numerator: t.value, denominator: t.timescale, keepsPitch: keepsPitch)
     }
 
+    private enum CodingKeys: String, CodingKey { case numerator, denominator, keepsPitch }
+
+    /// Reads `{"numerator", "denominator", "keepsPitch"}`, reduced, as `init(numerator:denominator:)`
+    /// makes it; a fraction that is not positive (`1/0`, `-2/-1`) is a `DecodingError` naming it (the
+    /// synthesised reader took `1/0` as given, and a clip at that speed lasted nothing).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let numerator = try c.decode(Int64.self, forKey: .numerator), denominator = try c.decode(Int64.self, forKey: .denominator)
+        guard numerator > 0, denominator > 0 else {
+            throw DecodingError.dataCorruptedError(forKey: numerator > 0 ? .denominator : .numerator, in: c,
+                                                   debugDescription: "a speed is a fraction of two positive whole numbers, got \(numerator)/\(denominator)")
+        }
+        self.init(numerator: numerator, denominator: denominator, keepsPitch: try c.decodeIfPresent(Bool.self, forKey: .keepsPitch) ?? true)
+    }
+
+    /// Writes `{"numerator", "denominator", "keepsPitch"}`.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(numerator, forKey: .numerator)
+        try c.encode(denominator, forKey: .denominator)
+        try c.encode(keepsPitch, forKey: .keepsPitch)
+    }
+
     /// The speed as a number (for display and for filters that take one).
     public var factor: Double { Double(numerator) / Double(denominator) }
 
