@@ -212,6 +212,17 @@ struct VideoClipTests {
         #expect(held.count == 30 && held.allSatisfy { $0 == 59 }, "\(held.prefix(4))")
     }
 
+    /// A reversed clip that is not whole frames long shows the frames forward play shows, each once, in
+    /// reverse: of 0…1.01 s (31 frames at 30 fps) 30 down to 0 (it never showed 30, and showed 0 twice).
+    @Test func aReversedClipOfPartFramesShowsEveryFrameForwardPlayShows() throws {
+        let url = try VideoFixtures.require(VideoFixtures.Spec(frameCount: 90))
+        let clip = try Clip.video(url).trimmed(from: 0, to: Time(value: 101, timescale: 100))
+        let forward = indices(try frames(clip))
+        let backward = indices(try frames(clip.reversed()))
+        #expect(forward == (0...30).map { Optional($0) }, "\(forward)")
+        #expect(backward == forward.reversed(), "\(backward)")
+    }
+
     @Test func theToleranceForLateTimestampsIsAnEighthOfAFrameAtMostTwoMilliseconds() {
         let thirty = FrameRate(30), ntsc = FrameRate(numerator: 30000, denominator: 1001)!
         #expect(VideoFrameSource.tolerance(timeBase: AVRational(num: 1, den: 90_000), frameRate: thirty) == 180)

@@ -78,9 +78,13 @@ extension Clip.TimeMap {
     /// The child's time at the node's `time` on a frame grid of `rate`, or nil where the child is not
     /// drawn (before an offset ends, or a repeat of a zero-length child).
     ///
-    /// A reversed node maps the frame interval [t, t + 1/rate) onto the child's [d − t − 1/rate, d − t)
-    /// and samples its middle, d − t − 1/(2 rate): output frame k shows source frame n − 1 − k of a
-    /// clip of n frames at the same rate, clear of the boundaries where rounded timestamps jitter.
+    /// A reversed node shows the times forward play shows, in reverse order: on the grid its times
+    /// fall on, p + k/rate for k = 0…n − 1 (p the grid's offset in the node, n the frames in d − p),
+    /// output k shows child time p + (n − 1 − k)/rate, so output frame k shows source frame n − 1 − k and
+    /// the frame interval [t, t + 1/rate) is the child's [d − t − 1/rate, d − t), as the sound's
+    /// d − t. (Sampling d − t − 1/(2 rate) was that only for a clip of whole frames starting on the
+    /// movie's grid: otherwise the last frame was never shown and the first shown twice.) A video frame
+    /// stamped a little late still shows at its time (`VideoFrameSource`'s tolerance).
     func childTime(_ time: Time, childDuration: Time, rate: FrameRate) -> Time? {
         switch self {
         case let .offset(delay):
@@ -96,8 +100,11 @@ extension Clip.TimeMap {
             return speed.sourceTime(at: time)
         case .reverse:
             guard childDuration > .zero else { return nil }
-            let halfFrame = Time(value: Int64(rate.denominator), timescale: 2 * Int64(rate.numerator))
-            return Time.max(.zero, childDuration - time - halfFrame)
+            let frame = rate.frameDuration
+            let k = time.quotient(dividingBy: frame)
+            let phase = time - frame * Int(k)
+            let frames = Int64(rate.frameCount(for: childDuration - phase))
+            return phase + frame * Int(max(0, frames - 1 - k))
         case let .freeze(at, _):
             return at
         case .loop:
