@@ -320,27 +320,17 @@ struct VideoClipTests {
         try checkAgainstFFmpeg(url, file: file, expected: { VideoFixtures.FrameCode(index: $0, rotation: degrees, isMirrored: false) })
     }
 
-    @Test("Mirrored (display matrix flips left–right): probed as mirrored, every frame flipped as ffmpeg auto-flips it (luma PSNR ≥ 40 dB)")
-    func mirrored() throws {
-        let spec = VideoFixtures.Spec(frameCount: 20)
-        let url = try VideoFixtures.require(spec, .mirrored)
+    /// A mirroring display matrix, alone or with a quarter turn: a transpose, whose order matters (ffmpeg
+    /// turns, then mirrors, keeping the top-left corner; mirroring before turning showed it upside down).
+    /// The frame code reads a picture mirrored first, then turned: a transpose is mirrored, then 270°.
+    @Test("Mirrored and transposed display matrices: probed as mirrored (and turned), every frame as ffmpeg shows it (luma PSNR ≥ 40 dB)",
+          arguments: [(VideoFixtures.Variant.mirrored, 0, 0), (.transposed, 90, 270)])
+    func mirrored(variant: VideoFixtures.Variant, rotation: Int, codeRotation: Int) throws {
+        let url = try VideoFixtures.require(VideoFixtures.Spec(frameCount: 20), variant)
         let file = try VideoFile(url: url)
-        #expect(file.rotation == 0 && file.isMirrored, "probed rotation \(file.rotation), mirrored \(file.isMirrored)")
-        #expect(file.width == 320 && file.height == 240)
-        try checkAgainstFFmpeg(url, file: file, expected: { VideoFixtures.FrameCode(index: $0, rotation: 0, isMirrored: true) })
-    }
-
-    /// A transposing display matrix is a turn and a mirror whose order matters: ffmpeg shows the picture
-    /// transposed, its top-left corner kept; mirroring before turning showed it upside down.
-    @Test("Transposed (display matrix turns 90° then mirrors): probed as 90° and mirrored, every frame as ffmpeg shows it (luma PSNR ≥ 40 dB)")
-    func transposed() throws {
-        let spec = VideoFixtures.Spec(frameCount: 20)
-        let url = try VideoFixtures.require(spec, .transposed)
-        let file = try VideoFile(url: url)
-        #expect(file.rotation == 90 && file.isMirrored, "probed rotation \(file.rotation), mirrored \(file.isMirrored)")
-        #expect(file.width == 240 && file.height == 320, "probed size \(file.width)×\(file.height)")
-        // In the frame code's terms (mirrored first, then turned): mirrored, then turned 270°.
-        try checkAgainstFFmpeg(url, file: file, expected: { VideoFixtures.FrameCode(index: $0, rotation: 270, isMirrored: true) })
+        #expect(file.rotation == rotation && file.isMirrored, "probed rotation \(file.rotation), mirrored \(file.isMirrored)")
+        #expect(rotation == 0 ? (file.width == 320 && file.height == 240) : (file.width == 240 && file.height == 320), "probed size \(file.width)×\(file.height)")
+        try checkAgainstFFmpeg(url, file: file, expected: { VideoFixtures.FrameCode(index: $0, rotation: codeRotation, isMirrored: true) })
     }
 
     /// Renders the whole clip at the probed (displayed) size and compares every frame with ffmpeg's
