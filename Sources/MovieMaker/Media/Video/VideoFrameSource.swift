@@ -51,9 +51,9 @@ final class VideoFrameSource {
     /// 1 ms or finer). Matroska's milliseconds round 30000/1001 frame times either way, and phones stamp
     /// each frame when its sensor read it, a fraction of a millisecond either side of its slot (in a
     /// 1/90000 or 1/600 time base): taking only frames at or before the time, every late one showed a
-    /// frame late, as a repeat then a skip, all through the clip. Between the common rates only 24 and
-    /// 25 fps have frames that close to the other's frame times (1.7 ms apart); there the frame just
-    /// after, the nearer one, shows. An AVI's 1/30 s tick is a whole frame: its timestamps are exact
+    /// frame late, as a repeat then a skip, all through the clip. Between the common rates only 24 fps
+    /// against 25 or 50 has frames that close to the other's frame times (1.7 ms apart); there the frame
+    /// just after, the nearer one, shows. An AVI's 1/30 s tick is a whole frame: its timestamps are exact
     /// frame numbers and get none.
     private let tolerance: Int64
     /// The stream's time base.
