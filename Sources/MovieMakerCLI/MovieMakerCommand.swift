@@ -40,9 +40,6 @@ struct MovieMakerCommand: ParsableCommand {
         // each once: a file opened by several readers (its beats, its silences, the render) is damaged once.
         let said = SaidOnce()
         LibraryWarnings.setHandler { message in
-            // In a batch, the row a warning is about (said once per row: two rows with one too-long title
-            // were one warning naming neither).
-            let message = WarningContext.current.map { "\($0): \(message)" } ?? message
             guard said.first(message) else { return }
             Terminal.writeError("moviemaker: warning: \(message)\n")
         }
@@ -274,21 +271,6 @@ extension SilencesCommand: StandardOutputProduct { var productIsStandardOutput: 
 extension RenderCommand: StandardOutputProduct { var productIsStandardOutput: Bool { check } }
 
 /// The messages said so far, so each is said once.
-/// What the warnings said on this thread are about (a batch's row), put before each.
-enum WarningContext {
-    private static let key = "moviemaker.warningContext"
-    /// The context of the calling thread, if any.
-    static var current: String? { Thread.current.threadDictionary[key] as? String }
-    /// Runs `body` with `label` as the calling thread's context.
-    static func with<T>(_ label: String, _ body: () throws -> T) rethrows -> T {
-        let dictionary = Thread.current.threadDictionary
-        let previous = dictionary[key]
-        dictionary[key] = label
-        defer { dictionary[key] = previous }
-        return try body()
-    }
-}
-
 final class SaidOnce: Sendable {
     private let said = Mutex(Set<String>())
     /// Whether `message` is said for the first time (it is remembered).

@@ -209,8 +209,13 @@ extension TitleCommand {
                 let reporter = ProgressReporter(label: "title", output: item.path, options: rowOptions)
                 do {
                     try FileManager.default.createDirectory(at: URL(fileURLWithPath: item.path).deletingLastPathComponent(), withIntermediateDirectories: true)
-                    try WarningContext.with("\(batch.path), line \(item.row.line) (\(item.path))") {
+                    // What the library warns of for this row (its text does not fit), on its thread and its
+                    // drawing threads, is said naming the row, as render --batch says it.
+                    let (_, warnings) = try LibraryWarnings.collecting {
                         try render.render(item.card, backdrop: backdrop, to: item.path, reporter: reporter)
+                    }
+                    for warning in warnings {
+                        Terminal.writeError("moviemaker: warning: \(batch.path), line \(item.row.line) (\(item.path)): \(warning)\n")
                     }
                     let (done, eta) = state.finished(elapsed: ContinuousClock.now - started)
                     if options.showsProgress {
