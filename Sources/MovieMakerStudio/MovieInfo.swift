@@ -193,12 +193,16 @@ extension MovieInfo.Movie {
         var words: [MovieInfo.Word] = []
         for placement in picture.leafPlacements {
             guard case let .generator(.captions(leaf), _) = placement.clip.node else { continue }
-            let shown = placement.range
+            let shown = placement.range, local = placement.localRange
+            guard local.duration > .zero else { continue }
+            // A speed change above the leaf shows its own time faster or slower than the movie's.
+            let scale = shown.duration.seconds / local.duration.seconds
             for w in leaf.transcript.words {
-                let start = shown.start + (w.start - placement.localStart), end = shown.start + (w.end - placement.localStart)
-                let a = Time.max(start, shown.start), b = Time.min(end, shown.start + shown.duration)
+                let start = shown.start.seconds + (w.start - local.start).seconds * scale
+                let end = shown.start.seconds + (w.end - local.start).seconds * scale
+                let a = max(start, shown.start.seconds), b = min(end, shown.end.seconds)
                 guard b > a else { continue }
-                words.append(MovieInfo.Word(text: w.text, start: a.seconds, end: b.seconds))
+                words.append(MovieInfo.Word(text: w.text, start: a, end: b))
             }
         }
         return Array(words.sorted { $0.start < $1.start }.prefix(2_000))

@@ -119,6 +119,14 @@ struct TimelinePictureEditingTests {
         #expect(pipKey.contains("items[0].margin") && pipKey.contains("picture-in-picture") && pipKey.contains("\"layout\": \"pip\""), "\(pipKey)")
         let cellTransition = message(spec(#"{"type": "split", "layout": "2x1", "cells": [{"type": "color", "color": "red", "duration": 1, "transition": {"name": "fade"}}, {"type": "gap", "duration": 1}]}"#))
         #expect(cellTransition.contains("cells[0].transition") && cellTransition.contains("a split's cells play side by side and have no transition"), "\(cellTransition)")
+        // A gap draws nothing: filters, a transform or a mask on it would do nothing, so they are refused.
+        for (key, value) in [("filters", #"[{"name": "grayscale"}]"#), ("transform", #"{"opacity": 0.5}"#),
+                             ("mask", #"{"item": {"type": "color", "color": "white", "duration": 1}}"#)] {
+            let gap = message(spec(#"{"type": "gap", "duration": 1, "\#(key)": \#(value)}"#, kind: "overlay"))
+            #expect(gap.contains("tracks[0].items[0].\(key)") && gap.contains("a gap item draws nothing"), "\(gap)")
+            let cell = message(spec(#"{"type": "split", "layout": "2x1", "cells": [{"type": "gap", "duration": 1, "\#(key)": \#(value)}]}"#))
+            #expect(cell.contains("cells[0].\(key)") && cell.contains("a gap item draws nothing"), "\(cell)")
+        }
         let sticker = message(spec(#"{"type": "sticker", "duration": 1}"#, kind: "overlay"))
         #expect(sticker.contains("either \"source\"") , "\(sticker)")
         let onVideo = message(spec(#"{"type": "subtitles", "file": "a.srt"}"#))

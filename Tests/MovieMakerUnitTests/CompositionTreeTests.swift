@@ -77,6 +77,18 @@ import MovieMakerTestSupport
         #expect(clip.mediaLeaves(in: 0..<3).isEmpty)
     }
 
+    @Test("under a speed change a leaf's local range is its own time shown, not the movie's", arguments: [2.0, 0.5])
+    func localRangeUnderSpeed(_ factor: Double) throws {
+        // 4 s of its own time, shown faster or slower: at 2× it fills 2 s of the movie, at ½× 8 s.
+        let clip = Self.moving(.red, duration: 4).trimmed(from: 1, to: 4).speed(factor)
+        let placement = try #require(clip.leafPlacements.first)
+        #expect(placement.range == TimeRange(start: 0, duration: Time(seconds: 3 / factor)))
+        #expect(placement.localRange == TimeRange(start: 1, duration: 3))
+        // A window of the movie: the part of the leaf's time that window shows.
+        let window = try #require(clip.leaves(in: 0..<Time(seconds: 1)).first)
+        #expect(window.localRange == TimeRange(start: 1, duration: Time(seconds: factor)))
+    }
+
     @Test("a slideshow is one leaf, and its photos are the media leaves inside it")
     func slideshowLeaves() throws {
         let urls = (0..<4).map { URL(fileURLWithPath: "/nowhere/p\($0).jpg") }

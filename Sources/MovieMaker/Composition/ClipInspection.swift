@@ -15,9 +15,13 @@ extension Clip {
         /// The leaf's own time at `range.start`: within the placement the leaf shows its time
         /// `localStart + (t − range.start)` (a trim shows a leaf from later than its start).
         public let localStart: Time
+        /// How much of the leaf's own time is shown over `range`: `range.duration` unless a speed change
+        /// above the leaf plays it faster or slower (then times the speed), or a reverse, freeze or loop
+        /// node spreads it (then the part its child showed).
+        let localDuration: Time
         /// The reverse, freeze or loop nodes above the leaf, outermost first: each placed the leaf over
         /// its whole span (the leaf may show anywhere in it), and says where its child showed the leaf.
-        var spreads: [Spread] = []
+        var spreads: [Spread]
 
         /// A reverse, freeze or loop node that placed a leaf over its whole span.
         struct Spread: Sendable {
@@ -28,8 +32,16 @@ extension Clip {
             let range: TimeRange
         }
 
-        /// The part of the leaf's own time shown.
-        public var localRange: TimeRange { TimeRange(start: localStart, duration: range.duration) }
+        /// The part of the leaf's own time shown over `range` (under `speed(_:)` longer or shorter than
+        /// `range`; under a reverse, freeze or loop, what that node's child showed).
+        public var localRange: TimeRange { TimeRange(start: localStart, duration: localDuration) }
+
+        /// The leaf `clip` at `path`, drawn over `range` from its own `localStart` for `localDuration`
+        /// (nil: `range.duration`).
+        init(clip: Clip, path: [Int], range: TimeRange, localStart: Time, localDuration: Time? = nil, spreads: [Spread] = []) {
+            self.clip = clip; self.path = path; self.range = range; self.localStart = localStart
+            self.localDuration = localDuration ?? range.duration; self.spreads = spreads
+        }
 
         /// The leaves of `placements` shown together at the moment that makes `score` of them largest,
         /// and when that moment is (in the root's time), or nil when there are none. Leaves a reverse,
@@ -143,14 +155,15 @@ extension Clip {
             child.visitLeaves(in: childShown, offset: .zero, path: path + [0], intoSlideshows: intoSlideshows) { p in
                 let start = speed.outputTime(at: p.range.start), end = speed.outputTime(at: p.range.start + p.range.duration)
                 body(Placement(clip: p.clip, path: p.path, range: TimeRange(start: offset + start, duration: end - start), localStart: p.localStart,
-                               spreads: p.spreads))
+                               localDuration: p.localDuration, spreads: p.spreads))
             }
         case let .timeMap(.reverse, child), let .timeMap(.freeze, child), let .timeMap(.loop, child):
             // Not a shift: every leaf the child shows is placed over the whole span shown (a leaf may
             // show anywhere in it), starting from its own start.
             child.visitLeaves(in: .zero..<child.duration, offset: .zero, path: path + [0], intoSlideshows: intoSlideshows) { p in
                 body(Placement(clip: p.clip, path: p.path, range: TimeRange(start: offset + shown.lowerBound, duration: shown.upperBound - shown.lowerBound),
-                               localStart: p.localStart, spreads: [Placement.Spread(node: path, range: p.range)] + p.spreads))
+                               localStart: p.localStart, localDuration: p.localDuration,
+                               spreads: [Placement.Spread(node: path, range: p.range)] + p.spreads))
             }
         }
     }

@@ -865,6 +865,9 @@ extension Timeline.Item {
         if kind != .video, o["transition"] != nil {
             throw .invalidDescription(path.appending("transition"), "only items of a video track have a transition into the next one; items of \(kind.rawValue) tracks are placed \"at\" times")
         }
+        if itemType.type.isPicture, !itemType.type.drawsPicture, let key = ["filters", "transform", "mask"].first(where: { o[$0] != nil }) {
+            throw .invalidDescription(path.appending(key), "\(SpecObject.article(type)) item draws nothing for \"\(key)\" to change: remove it, or put it on the item that shows")
+        }
         // A narration point as the duration: the item's own reader sees a placeholder time (its
         // duration may be required), the item keeps the point.
         var value = value
@@ -888,7 +891,7 @@ extension Timeline.Item {
         }
         let i = try SpecObject(value, at: path, shape: shape, what: "\(SpecObject.article(type)) item")
         let content = try itemType.kind.read(i, type: type, at: path, context).content
-        let picture = content.isPicture
+        let picture = itemType.type.takesPictureEdits
         self.init(content, label: try i.string("label"), at: kind == .video ? nil : try i.time("at"),
                   transition: kind == .video ? try i.transition("transition") : nil, enabled: try i.bool("enabled"),
                   markers: try i.markers("markers"), metadata: try i.metadata("metadata"),

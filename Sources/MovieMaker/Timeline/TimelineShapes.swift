@@ -275,7 +275,8 @@ enum TimelineShapes {
         Timeline.Content.itemTypes.map(\.type).filter { $0.isPicture && (kind != .video || $0.placement != .overlayTrack) }.map { type in
             SpecShape(name: "\(type.name)Item" + (kind == .video ? "" : "Overlay"), doc: type.doc,
                       // A slideshow's duration is each photo's time: no narration point there.
-                      fields: commonItemFields(type.name, in: kind) + (type.name == "slideshow" ? type.fields : timedByNarration(type.fields)) + pictureItemFields)
+                      fields: commonItemFields(type.name, in: kind) + (type.name == "slideshow" ? type.fields : timedByNarration(type.fields))
+                          + (type.takesPictureEdits ? pictureItemFields : []))
         }
     }
 

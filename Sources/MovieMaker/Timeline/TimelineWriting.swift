@@ -268,7 +268,7 @@ extension Timeline.Item {
         w.set("metadata", metadata: metadata)
         try content.kind.write(to: &w)
         if let endsAt, shape.has("duration") { w.set("duration", endsAt.json) }
-        if content.isPicture {
+        if shape.has("transform") {   // picture items that draw something (not a gap)
             if !filters.isEmpty { w.set("filters", .array(filters.map(\.json))) }
             w.set("transform", try transform?.json())
             if let mask {

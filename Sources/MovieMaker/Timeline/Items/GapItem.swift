@@ -18,7 +18,7 @@ extension Timeline {
 
 extension Timeline.Gap: TimelineItemKind {
     static let itemTypes = [
-        TimelineItemType("gap", doc: "Nothing for a while: what is below shows through.", splitCell: true, fields: [
+        TimelineItemType("gap", doc: "Nothing for a while: what is below shows through.", splitCell: true, drawsPicture: false, fields: [
                 SpecField("duration", Schema.ref("duration"), required: true, "How long."),
         ]),
     ]

@@ -85,13 +85,18 @@ struct TimelineItemType: Sendable {
     let placement: Placement
     /// Whether a split's cell (and a mask) may be one.
     let splitCell: Bool
+    /// Whether it draws anything that `filters`, `transform` and `mask` could change (a gap does not).
+    let drawsPicture: Bool
 
-    init(_ name: String, doc: String, placement: Placement = .pictureTrack, splitCell: Bool = false, fields: [SpecField]) {
+    init(_ name: String, doc: String, placement: Placement = .pictureTrack, splitCell: Bool = false, drawsPicture: Bool = true, fields: [SpecField]) {
         self.name = name; self.doc = doc; self.fields = fields; self.placement = placement; self.splitCell = splitCell
+        self.drawsPicture = drawsPicture
     }
 
     /// Whether it shows a picture (anything not on an audio track).
     var isPicture: Bool { placement != .audioTrack }
+    /// Whether it takes the picture items' `filters`, `transform` and `mask`.
+    var takesPictureEdits: Bool { isPicture && drawsPicture }
 }
 
 // MARK: The kinds
