@@ -372,6 +372,18 @@ struct AudioMixTests {
         #expect(silent.allSatisfy { $0 == 0 })
     }
 
+    @Test("normalisation raises a nearly silent mix by at most 30 dB and says so; a quiet one gets all it needs")
+    func normalisationBoostIsCapped() throws {
+        for (amplitude, capped) in [(0.0005, true), (0.01, false)] {
+            let mix = AudioMix([.init(ProceduralSound.tone(frequency: 1000, amplitude: amplitude, duration: 3))])
+            let before = try mix.measureLoudness().integrated
+            let (x, warnings) = try LibraryWarnings.collecting { try MixTestTools.samples(of: mix.normalized(to: -16), frames: 48_000 * 3) }
+            let after = MixTestTools.measure(x).measurement.integrated
+            #expect(abs(after - (capped ? before + 30 : -16)) < 0.5, "\(amplitude): \(before) LUFS → \(after) LUFS")
+            #expect(warnings.contains { $0.contains("raises it by 30.0 dB only") } == capped, "\(warnings)")
+        }
+    }
+
     @Test func tracksAreToldWhereTheMovieEnds() throws {
         let probe = ProbeSound(duration: nil)
         let mix = AudioMix([.init(probe, at: 2), .init(ProceduralSound.silence)])

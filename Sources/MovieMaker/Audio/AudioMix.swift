@@ -110,6 +110,8 @@ public struct AudioMix: AudioSource {
 
     /// This mix normalised to `target` LUFS integrated loudness (EBU R128 streaming: −16; broadcast: −23),
     /// its true peak held under the limiter's ceiling. Needs a mix with an end (it is measured first).
+    /// A mix is raised by at most 30 dB (a warning says when that leaves it quieter than `target`), so
+    /// a nearly silent soundtrack does not become loud hiss; silence is left alone.
     public func normalized(to target: Double = -16) -> AudioMix {
         var copy = self
         copy.loudnessTarget = target
@@ -175,7 +177,17 @@ public struct AudioMix: AudioSource {
             let measured = meter.integratedLoudness
             // Silence (nothing above the −70 LUFS gate) is left alone.
             if measured.isFinite {
-                masterGain += target - measured
+                // A nearly silent mix (clips of room noise, a far-off microphone) would be raised by 40 dB
+                // or more, and its hiss with it: normalisation adds at most `maximumBoost`, and says so.
+                var boost = target - measured
+                if boost > Self.maximumBoost {
+                    LibraryWarnings.warn("the sound measures \(Self.decibels(measured)) LUFS, \(Self.decibels(boost)) dB below the \(Self.decibels(target)) LUFS asked: "
+                        + "normalisation raises it by \(Self.decibels(Self.maximumBoost)) dB only, to \(Self.decibels(measured + Self.maximumBoost)) LUFS, "
+                        + "as more would raise its background noise as much (a track's own gain raises it further)")
+                    boost = Self.maximumBoost
+                }
+                let target = measured + boost
+                masterGain += boost
                 // When that gain drives peaks into the limiter, shaving them lowers the loudness: measure
                 // through the limiter and correct the gain (secant steps; at most three more passes,
                 // only for such mixes).
@@ -202,6 +214,12 @@ public struct AudioMix: AudioSource {
         let bus = try MixBus(self, format: format, gain: masterGain)
         return AudioMixReader(bus: bus, limiter: try limiter.map { l in try l.validate(); return TruePeakLimiter(l, format: format) })
     }
+
+    /// The most normalisation raises a mix, in dB.
+    static let maximumBoost = 30.0
+
+    /// `value` with one decimal, for messages.
+    private static func decibels(_ value: Double) -> String { String(format: "%.1f", value) }
 
     func validate() throws(MovieMakerError) {
         for (i, t) in tracks.enumerated() {
