@@ -94,6 +94,7 @@ struct AudiogramCommand: SingleOutputCommand {
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
     func validate() throws {
+        try quality.checkBitDepth()
         for (flag, file) in [("", audio), ("--image ", image), ("--captions ", captions)] {
             guard let file else { continue }
             var isDirectory: ObjCBool = false

@@ -218,6 +218,7 @@ struct AssembleCommand: ParsableCommand {
     private var destination: String { output ?? hls ?? "" }
 
     func validate() throws {
+        try quality.checkBitDepth()
         switch (output, hls) {
         case (nil, nil): throw ValidationError("give -o movie.mp4, or --hls FOLDER for an HLS stream")
         case (_?, _?): throw ValidationError("give -o or --hls, not both")

@@ -35,6 +35,7 @@ struct ColorCommand: SingleOutputCommand {
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
     func validate() throws {
+        try quality.checkBitDepth()
         try animatedImage.check(destination: output.output, quality: quality)
     }
 

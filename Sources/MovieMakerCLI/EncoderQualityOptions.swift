@@ -44,9 +44,19 @@ struct EncoderQualityOptions: ParsableArguments {
         if let bitDepth, bitDepth != 8 && bitDepth != 10 {
             throw ValidationError("--bit-depth \(bitDepth) is not a bit depth MovieMaker writes: expected 8, or 10 with --codec hevc or av1")
         }
-        if bitDepth == 10, codec != .hevc && codec != .av1 {
-            throw ValidationError("--bit-depth 10 needs --codec hevc or --codec av1 (H.264 and VP9 are written in 8 bits)")
-        }
+        // With no --codec, `render` takes the description's codec: it calls `checkBitDepth(codecFrom:)`
+        // once the description is read, every other command `checkBitDepth()` in its `validate()`.
+        if codec != nil { try checkBitDepth() }
+    }
+
+    /// Throws for `--bit-depth 10` when the codec written (`--codec`, else `described`: a description's
+    /// `output.encoder.codec`; else the file's own, H.264, VP9 or an image format) has no 10-bit form.
+    func checkBitDepth(codecFrom described: VideoCodec? = nil) throws {
+        guard bitDepth == 10 else { return }
+        let written = codec ?? described
+        guard written != .hevc && written != .av1 else { return }
+        let whose = codec != nil ? "" : described.map { " (the description's codec is \(CodecArgument.name($0)))" } ?? ""
+        throw ValidationError("--bit-depth 10 needs --codec hevc or --codec av1\(whose): H.264 and VP9 are written in 8 bits")
     }
 
     /// The encoder settings asked for, with `animatedImage`'s for a `.gif`, `.apng` or `.webp`; each

@@ -88,6 +88,7 @@ extension RenderCommand {
         guard let rowsFile = batching.batch, let pattern = batching.outputPattern else { return }
         let started = ContinuousClock.now
         let template = try description.load(requiringSlots: false)
+        try quality.checkBitDepth(codecFrom: template.output.encoder?.codec)
         let table: (columns: [String], rows: [TemplateBatch.Row])
         do { table = try TemplateBatch.table(contentsOf: URL(fileURLWithPath: rowsFile)) } catch {
             throw InputError("--batch \(error.message)")

@@ -391,6 +391,7 @@ struct RenderCommand: ParsableCommand {
             // The folder changes while a chunk is written (its partial file): the line must not read that
             // as a finished render.
             Interruption.shared.describeOutcome { "this chunk was not written; \(chunkDir) holds only what it held before" }
+            try quality.checkBitDepth()   // chunks are H.264
             let job = try Self.distributedRender(description: description, subtitles: subtitles, crf: quality.crf, preset: quality.preset, lossless: lossless,
                                                  preview: preview, hlsSegment: segment)
             for warning in job.warnings { Terminal.writeError("moviemaker: warning: \(warning)\n") }
@@ -406,6 +407,7 @@ struct RenderCommand: ParsableCommand {
         if batching.isBatch { return try runBatch(options) }
         let burnIn = try subtitles.load()
         let timeline = try description.load()
+        try quality.checkBitDepth(codecFrom: timeline.output.encoder?.codec)
         if cache != nil && quality.codec == nil {
             try Self.checkH264(timeline, description, "cannot be rendered incrementally: --cache joins H.264 segments without re-encoding", else: "leave out --cache")
         }

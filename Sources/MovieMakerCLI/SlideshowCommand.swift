@@ -231,6 +231,7 @@ struct SlideshowCommand: SingleOutputCommand {
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
     func validate() throws {
+        try quality.checkBitDepth()
         try animatedImage.check(destination: output.output, quality: quality)
         guard !inputs.isEmpty else {
             throw ValidationError("give a folder of photos or photo files, e.g. moviemaker slideshow Holiday -o trip.mp4")

@@ -141,6 +141,7 @@ struct StitchCommand: SingleOutputCommand {
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
     func validate() throws {
+        try quality.checkBitDepth()
         try animatedImage.check(destination: output.output, quality: quality)
         guard (-120...0).contains(silenceThreshold) else {
             throw ValidationError("--silence-threshold \(silenceThreshold): give a level from -120 to 0 dB, e.g. --silence-threshold -40")

@@ -173,6 +173,7 @@ struct TitleCommand: RenderingCommand {
     var outputIsStill: Bool { OutputOptions.stillExtensions.contains(outputExtension) }
 
     func validate() throws {
+        try quality.checkBitDepth()
         try animatedImage.check(destination: output.output ?? batching.outputPattern, quality: quality)
         if batching.batch != nil {
             guard output.output == nil else {

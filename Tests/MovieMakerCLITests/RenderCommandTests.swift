@@ -594,6 +594,23 @@ struct CodecOptionTests {
         #expect(unknown.status == 64 && unknown.stderr.contains("--codec") && unknown.stderr.contains("hevc"), "\(unknown.stderr)")
         let tenBitH264 = try CLI.run(["render", spec.path, "-o", folder.file("x.mp4").path, "--bit-depth", "10"])
         #expect(tenBitH264.status == 64 && tenBitH264.stderr.contains("--codec hevc"), "\(tenBitH264.stderr)")
+        // A description that asks for HEVC takes --bit-depth 10 without --codec; one asking for H.264 is named.
+        let hevcSpec = folder.file("hevc.json")
+        try Self.spec.replacingOccurrences(of: #""fps": 10}"#, with: #""fps": 10, "encoder": {"codec": "hevc"}}"#)
+            .write(to: hevcSpec, atomically: true, encoding: .utf8)
+        let described = try CLI.run(["render", hevcSpec.path, "-o", folder.file("described.mp4").path, "--bit-depth", "10", "-q"])
+        #expect(described.status == 0, "\(described.stderr)")
+        if described.status == 0 {
+            let d = try FFTools.videoStream(folder.file("described.mp4"))
+            #expect(d["codec_name"] as? String == "hevc" && d["pix_fmt"] as? String == "yuv420p10le", "\(d)")
+        }
+        let h264Spec = folder.file("h264.json")
+        try Self.spec.replacingOccurrences(of: #""fps": 10}"#, with: #""fps": 10, "encoder": {"codec": "h264"}}"#)
+            .write(to: h264Spec, atomically: true, encoding: .utf8)
+        let named = try CLI.run(["render", h264Spec.path, "-o", folder.file("x.mp4").path, "--bit-depth", "10"])
+        #expect(named.status == 64 && named.stderr.contains("the description's codec is h264"), "\(named.stderr)")
+        let stitchTenBit = try CLI.run(["stitch", spec.path, "-o", folder.file("x.mp4").path, "--bit-depth", "10"])
+        #expect(stitchTenBit.status == 64 && stitchTenBit.stderr.contains("--codec hevc"), "\(stitchTenBit.stderr)")
         let hlsVP9 = try CLI.run(["render", spec.path, "--hls", folder.file("stream-vp9").path, "--codec", "vp9"])
         #expect(hlsVP9.status != 0 && hlsVP9.stderr.contains("vp9 in an HLS stream: expected one of the codecs an HLS stream holds (h264, hevc)"), "\(hlsVP9.stderr)")
         for extra in [["--check"], []] {
