@@ -91,8 +91,26 @@ struct LottieTests {
         var root = try JSONSerialization.jsonObject(with: Data(contentsOf: good)) as! [String: Any]
         root["layers"] = (root["layers"] as! [Any]) + [["ty": 5, "nm": "Headline", "ind": 3, "ip": 0, "op": 50, "st": 0, "ks": [:], "t": [:]] as [String: Any]]
         try JSONSerialization.data(withJSONObject: root).write(to: text)
+        // Less than half a frame long: no whole frame to show (it divided by zero when drawn).
+        let instant = folder.file("instant.json")
+        var short = try JSONSerialization.jsonObject(with: Data(contentsOf: good)) as! [String: Any]
+        short["ip"] = 0; short["op"] = 0.4
+        try JSONSerialization.data(withJSONObject: short).write(to: instant)
+        // A layer named as After Effects names an imported file: rlottie's key paths split at its dot.
+        let dotted = folder.file("dotted.json")
+        var renamed = try JSONSerialization.jsonObject(with: Data(contentsOf: good)) as! [String: Any]
+        renamed["layers"] = (renamed["layers"] as! [[String: Any]]).map { layer in
+            var layer = layer
+            if layer["nm"] as? String == "bg" { layer["nm"] = "logo.ai" }
+            return layer
+        }
+        try JSONSerialization.data(withJSONObject: renamed).write(to: dotted)
+        _ = try Clip.lottie(good, colors: ["bg.**": .red, "**.fill": .blue])   // key paths from a layer, or any
 
         let cases: [(URL, [String: Color], String)] = [
+            (instant, [:], "less than one frame apart"),
+            (dotted, ["logo.ai": .red], "has a dot in its name"),
+            (good, ["bgg.**": .red], "first part \"bgg\" names no layer"),
             (folder.file("missing.json"), [:], "no such file"),
             (notJSON, [:], "not JSON"),
             (notLottie, [:], "not a Lottie animation"),

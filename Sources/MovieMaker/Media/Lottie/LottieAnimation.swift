@@ -58,6 +58,10 @@ package struct LottieFile: Sendable, Hashable {
         }
         guard fr > 0, fr <= 1000, fr.isFinite else { throw fail("its frame rate \"fr\" is \(fr); it must be above 0 and at most 1000") }
         guard op > ip, (op - ip) <= 10_000_000 else { throw fail("its out point \"op\" (\(op)) is not after its in point \"ip\" (\(ip)): it has no frames") }
+        // Frames are counted in whole frames: an animation less than half a frame long has none to show.
+        guard (op - ip).rounded() >= 1 else {
+            throw fail("its in point \"ip\" (\(ip)) and out point \"op\" (\(op)) are less than one frame apart: it has no frames to show")
+        }
         var names: Set<String> = []
         var textLayers: [String] = []
         func visit(_ layers: [Any]) {
@@ -81,6 +85,23 @@ package struct LottieFile: Sendable, Hashable {
         json = data
     }
 
+    /// Why `name`, a key of an animation's `colors`, recolours nothing, or nil when it names a layer.
+    /// A name without a dot is a layer's; one with dots is an rlottie key path whose first part is a
+    /// layer's (or `*`, `**`). rlottie splits key paths at dots, so a layer whose own name has one
+    /// ("logo.ai", as After Effects names imported files) cannot be reached at all.
+    package func colorProblem(_ name: String) -> String? {
+        if name.contains("."), layerNames.contains(name) {
+            return "the layer \"\(name)\" has a dot in its name, and rlottie reads dots as the separators of a key path, so it cannot be recoloured: rename the layer without dots (in After Effects, or its \"nm\" in the JSON)"
+        }
+        let layer = name.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? name
+        guard layer != "*", layer != "**", !layerNames.contains(layer) else { return nil }
+        let known = layerNames.sorted()
+        let layers = known.isEmpty ? "its layers have no names"
+            : "its layers are \(known.prefix(12).map { "\"\($0)\"" }.joined(separator: ", "))" + (known.count > 12 ? " and \(known.count - 12) more" : "")
+        let what = layer == name ? "names no layer" : "is a key path whose first part \"\(layer)\" names no layer"
+        return "\(what) of \(url.lastPathComponent): \(layers) (a key path is \"layer.shape.fill\")"
+    }
+
     /// The frame (0 to `frameCount − 1`) shown at `time` into the animation played at `speed`: the one
     /// whose interval holds the time, wrapping when `loop`, else held on the last.
     package func frame(at time: Time, speed: Double, loop: Bool) -> Int {
@@ -88,7 +109,7 @@ package struct LottieFile: Sendable, Hashable {
         // despite the rounding of `seconds × speed × rate` in binary.
         let exact = time.seconds * speed * frameRate
         let k = max(0, Int((exact + 1e-9).rounded(.down)))
-        return loop ? k % frameCount : min(k, frameCount - 1)
+        return loop ? k % max(1, frameCount) : max(0, min(k, frameCount - 1))
     }
 }
 
@@ -160,11 +181,8 @@ final class LottieSource: Sendable {
     /// Reads and checks the file, and makes the first renderer.
     func open() throws(MovieMakerError) -> LottiePlayer {
         let file = try LottieFile(url: url)
-        for name in colors.keys where !name.contains(".") && !file.layerNames.contains(name) {
-            var reason = "\"colors\" names the layer \"\(name)\", which it does not have"
-            let known = file.layerNames.sorted()
-            reason += known.isEmpty ? " (its layers have no names)" : "; its layers are \(known.prefix(12).map { "\"\($0)\"" }.joined(separator: ", "))"
-            throw .animationUnreadable(path: url.path, reason: reason)
+        for name in colors.keys.sorted() {
+            if let problem = file.colorProblem(name) { throw .animationUnreadable(path: url.path, reason: "\"colors\" key \"\(name)\" \(problem)") }
         }
         return try LottiePlayer(file: file, colors: colors)
     }

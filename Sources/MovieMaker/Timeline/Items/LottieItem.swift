@@ -115,14 +115,12 @@ extension TimelineCompiler {
         // A layer the file does not have is named at its key, with the nearest layer; a file that cannot
         // be read is left to the clip below, which names the source.
         if !colors.isEmpty, let file = try? LottieFile(url: url) {
-            for name in colors.keys.sorted() where !name.contains(".") && !file.layerNames.contains(name) {
-                let known = file.layerNames.sorted()
-                let near = SpecObject.nearest(name, in: known).map { " (did you mean \"\($0)\"?)" } ?? ""
-                let more = known.count > 12 ? " and \(known.count - 12) more" : ""
-                let layers = known.isEmpty ? "its layers have no names" : "its layers are \(known.prefix(12).map { "\"\($0)\"" }.joined(separator: ", "))\(more)"
-                throw .invalidDescription(path.appending("colors").appending(name),
-                                          "names no layer of \(url.lastPathComponent)\(near): \(layers) (or give an rlottie key path such as \"layer.shape.fill\")",
-                                          file: url.path)
+            for name in colors.keys.sorted() {
+                if var problem = file.colorProblem(name) {
+                    let layer = String(name.split(separator: ".", omittingEmptySubsequences: false).first ?? "")
+                    if let near = SpecObject.nearest(layer, in: file.layerNames.sorted()), near != layer { problem += " (did you mean \"\(near)\"?)" }
+                    throw .invalidDescription(path.appending("colors").appending(name), problem, file: url.path)
+                }
             }
         }
         let duration: Time? = x.duration == nil ? nil : try self.duration(x.duration, at: path)
