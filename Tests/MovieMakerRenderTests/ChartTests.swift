@@ -271,6 +271,51 @@ struct ChartTests {
         }
     }
 
+    /// Under 2 s a chart animates over its whole length; its last frame starts a frame before the end,
+    /// so a count or sweep timed to the end never got there (a counter to 12,500 ended on 12,489).
+    @Test("a counter, a line and a pie shorter than 2 s show their finished state on their last frame", arguments: ["counter", "line", "pie"])
+    func shortChartsFinish(_ kind: String) throws {
+        func last(_ duration: String, from: Int = 0) throws -> PixelBuffer {
+            let item = kind == "counter" ? #""kind": "counter", "from": \#(from), "to": 12500, "easing": "linear""#
+                : #""kind": "\#(kind)", "easing": "linear", "data": [["name", "Q1", "Q2", "Q3"], ["North", 10, 30, 20], ["South", 25, 5, 15]]"#
+            let timeline = try Timeline(jsonText: """
+            {"version": 1, "output": {"size": "320x240", "fps": 10},
+             "tracks": [{"kind": "video", "items": [{"type": "chart", \(item), "duration": "\(duration)"}]}]}
+            """)
+            let composition = try timeline.composition(Timeline.RenderOptions(drawingThreads: 1))
+            let n = composition.frameCount
+            return try composition.picture.renderFrames((n - 1)..<n, width: 320, height: 240, rate: composition.frameRate)[0]
+        }
+        // The finished state: a counter that starts at its end, or the same chart held for a second.
+        let finished = kind == "counter" ? try last("1s", from: 12500) : try last("3s")
+        let short = try last(kind == "pie" ? "1s" : "1.5s")
+        let same = short == finished   // compared apart, so a failure does not print every pixel
+        #expect(same, "\(kind): the last frame is not the finished chart")
+    }
+
+    @Test("bars of values all below zero grow down from a zero line inside the plot, and the ticks of a chart of small values differ")
+    func negativeBarsAndSmallTicks() throws {
+        let timeline = try Timeline(jsonText: """
+        {"version": 1, "output": {"size": "320x240", "fps": 10},
+         "tracks": [{"kind": "video", "items": [{"type": "chart", "kind": "bar", "data": [["name", "Q1", "Q2"], ["Loss", -5, -3]], "duration": "2s"}]}]}
+        """)
+        let composition = try timeline.composition(Timeline.RenderOptions(drawingThreads: 1))
+        let end = try composition.picture.renderFrames(19..<20, width: 320, height: 240, rate: composition.frameRate)[0]
+        let color = Chart.tableau10[0]
+        func isBar(_ x: Int, _ y: Int) -> Bool {
+            let p = end.rgba(x: x, y: y)
+            return abs(Int(p.red) - Int(color.red * 255)) < 8 && abs(Int(p.green) - Int(color.green * 255)) < 8 && abs(Int(p.blue) - Int(color.blue * 255)) < 8
+        }
+        let rows = (0..<240).filter { y in (0..<320).contains { isBar($0, y) } }
+        #expect(!rows.isEmpty, "no bar on screen")
+        // The plot starts about 27 rows down; the bars (drawn from 0 down to −5 and −3) stay in it.
+        #expect((rows.first ?? 0) > 20, "bars run off the top of the frame: rows \(rows.first ?? -1)…\(rows.last ?? -1)")
+        #expect(ChartLayout.tickDecimals(ChartLayout.ticks(low: 0, high: 0.8), atLeast: 0) == 1)
+        #expect(ChartLayout.tickDecimals(ChartLayout.ticks(low: 0, high: 0.08), atLeast: 0) == 2)
+        #expect(ChartLayout.tickDecimals(ChartLayout.ticks(low: 0, high: 40), atLeast: 0) == 0)
+        #expect(ChartLayout.tickDecimals(ChartLayout.ticks(low: 0, high: 40), atLeast: 2) == 2)
+    }
+
     @Test("a counter's end frame shows exactly its formatted last value, as Pango draws that text")
     func counterEndsOnItsValue() throws {
         let timeline = try Timeline(jsonText: """

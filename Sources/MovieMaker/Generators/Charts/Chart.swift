@@ -81,7 +81,7 @@ public struct Chart: Sendable, Hashable {
         }
         let layout = try ChartLayout(chart: self, frame: Size(width: Double(width), height: Double(height)), duration: duration)
         return Clip(duration: duration, content: Content(chart: self, width: width, height: height, duration: duration)) { ctx, frame in
-            try layout.draw(in: ctx, at: frame.exactTime)
+            try layout.draw(in: ctx, at: frame.exactTime, frameLength: frame.rate.seconds(ofFrame: 1))
         }
     }
 
@@ -90,7 +90,7 @@ public struct Chart: Sendable, Hashable {
     /// so a new field of `Chart` or `ChartLayout`'s inputs belongs here too (and `version` goes up when
     /// the drawing itself changes).
     private struct Content: Encodable {
-        let version = "chart 1"
+        let version = "chart 2"
         let kind: Kind, data: ChartData, palette: [Color], textColor: Color, font: String, title: String?
         let decimals: Int, prefix: String, suffix: String, locale: String, easing: Easing, periodDuration: Time?, hole: Double
         let width: Int, height: Int, duration: Time
@@ -133,9 +133,9 @@ struct ChartLayout: Sendable {
         _ = try TextLayout("Ag 0123", style: style(size: 36))
     }
 
-    /// `value` written with the chart's decimals, marks, prefix and suffix.
-    func text(_ value: Double) -> String {
-        chart.prefix + Timeline.Chart.format(value, decimals: chart.decimals, grouping: marks.grouping, decimalMark: marks.decimal) + chart.suffix
+    /// `value` written with the chart's decimals (or `decimals`), marks, prefix and suffix.
+    func text(_ value: Double, decimals: Int? = nil) -> String {
+        chart.prefix + Timeline.Chart.format(value, decimals: decimals ?? chart.decimals, grouping: marks.grouping, decimalMark: marks.decimal) + chart.suffix
     }
 
     func style(size: Double, weight: FontWeight = .regular, alignment: TextAlignment = .left, color: Color? = nil) -> TextStyle {
@@ -157,7 +157,10 @@ struct ChartLayout: Sendable {
         return chart.easing(min(1, max(0, (t - start) / span)))
     }
 
-    func draw(in ctx: DrawingContext, at time: Time) throws {
+    /// Draws the frame at `time` of frames `frameLength` seconds long: what animates is complete by the
+    /// last frame, however short the chart.
+    func draw(in ctx: DrawingContext, at time: Time, frameLength: Double) throws {
+        let lastFrame = max(0, duration.seconds - frameLength)
         if let title = chart.title {
             try label(title, x: frame.width / 2, y: frame.height * 0.08, size: 64, weight: .bold, align: .center, in: ctx)
         }
@@ -165,8 +168,8 @@ struct ChartLayout: Sendable {
         switch chart.kind {
         case .barRace: try drawRace(at: t, in: ctx)
         case .bar: try drawBars(at: t, in: ctx)
-        case .line: try drawLines(at: t, in: ctx)
-        case .pie: try drawPie(at: t, in: ctx)
+        case .line: try drawLines(at: t, lastFrame: lastFrame, in: ctx)
+        case .pie: try drawPie(at: t, lastFrame: lastFrame, in: ctx)
         }
     }
 
@@ -269,9 +272,17 @@ struct ChartLayout: Sendable {
         return ticks
     }
 
+    /// The decimals that tell `ticks` apart (0.2, 0.4… on a chart whose values have none), and at least
+    /// `decimals`.
+    static func tickDecimals(_ ticks: [Double], atLeast decimals: Int) -> Int {
+        let step = ticks.count > 1 ? ticks[1] - ticks[0] : 1
+        return max(decimals, min(6, Int(-(log10(step) + 1e-9).rounded(.down))))
+    }
+
     /// The plot area inside the axes' labels, and the value range its height spans.
     func plot(low: Double, high: Double) -> (rect: Rect, ticks: [Double]) {
-        let ticks = Self.ticks(low: min(0, low), high: max(high, low + 1e-9))
+        // Zero is on the axis whichever side of it the values are (bars grow from it).
+        let ticks = Self.ticks(low: min(0, low), high: max(0, high, low + 1e-9))
         let rect = Rect(x: area.minX + area.width * 0.1, y: area.minY + area.height * 0.04,
                         width: area.width * 0.88, height: area.height * 0.84)
         return (rect, ticks)
@@ -295,8 +306,9 @@ struct ChartLayout: Sendable {
             ctx.strokeLine(from: Point(x: rect.minX, y: rect.minY), to: Point(x: rect.minX, y: rect.maxY))
             ctx.strokeLine(from: Point(x: rect.minX, y: rect.maxY), to: Point(x: rect.maxX, y: rect.maxY))
         }
+        let decimals = Self.tickDecimals(ticks, atLeast: chart.decimals)
         for v in ticks {
-            try label(text(v), x: rect.minX - 12 * scale, y: y(v, in: rect, ticks: ticks), size: 30, align: .right, in: ctx)
+            try label(text(v, decimals: decimals), x: rect.minX - 12 * scale, y: y(v, in: rect, ticks: ticks), size: 30, align: .right, in: ctx)
         }
     }
 
@@ -341,7 +353,7 @@ struct ChartLayout: Sendable {
 
     // MARK: Lines
 
-    func drawLines(at t: Double, in ctx: DrawingContext) throws {
+    func drawLines(at t: Double, lastFrame: Double, in ctx: DrawingContext) throws {
         let all = chart.data.series.flatMap(\.values)
         let (rect, ticks) = plot(low: all.min() ?? 0, high: all.max() ?? 1)
         try drawAxes(rect, ticks: ticks, in: ctx)
@@ -352,8 +364,9 @@ struct ChartLayout: Sendable {
         for k in stride(from: 0, to: columns, by: every) {
             try label(chart.data.columns[k], x: x(Double(k)), y: rect.maxY + 30 * scale, size: 28, align: .center, in: ctx)
         }
-        // The lines draw across the columns over the duration less a second's hold (all of it under 2 s).
-        let drawing = duration.seconds >= 2 ? duration.seconds - 1 : duration.seconds
+        // The lines draw across the columns over the duration less a second's hold (all of it under 2 s,
+        // reaching the end on the last frame).
+        let drawing = min(duration.seconds >= 2 ? duration.seconds - 1 : duration.seconds, lastFrame)
         let reach = progress(t, span: drawing) * Double(max(1, columns - 1))
         for (i, s) in chart.data.series.enumerated() {
             ctx.withSavedState {
@@ -385,13 +398,13 @@ struct ChartLayout: Sendable {
 
     // MARK: Pie
 
-    func drawPie(at t: Double, in ctx: DrawingContext) throws {
+    func drawPie(at t: Double, lastFrame: Double, in ctx: DrawingContext) throws {
         let values = chart.data.series.map { max(0, $0.values[0]) }
         let total = values.reduce(0, +)
         guard total > 0 else { return }
         let radius = min(area.width * 0.3, area.height * 0.45)
         let centre = Point(x: area.minX + area.width * 0.35, y: area.midY)
-        let sweep = progress(t, span: duration.seconds >= 2 ? min(duration.seconds - 1, 2) : duration.seconds) * 2 * Double.pi
+        let sweep = progress(t, span: min(duration.seconds >= 2 ? min(duration.seconds - 1, 2) : duration.seconds, lastFrame)) * 2 * Double.pi
         var angle = -Double.pi / 2
         for (i, v) in values.enumerated() {
             let share = v / total * 2 * Double.pi

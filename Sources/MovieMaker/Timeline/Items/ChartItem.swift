@@ -265,10 +265,12 @@ extension TimelineCompiler {
     mutating func chart(_ c: Timeline.Chart, at path: JSONPath) throws(MovieMakerError) -> CompiledItem {
         let length = try duration(c.duration, at: path)
         if c.kind != .counter { return try tableChart(c, length: length, at: path) }
-        let count = c.countDuration?.time(at: rate) ?? (length >= 2 ? length - 1 : length)
-        if count > length {
-            throw .invalidDescription(path.appending("countDuration"), "the count takes \(count.seconds) s but the counter lasts \(length.seconds) s, so it would stop short of \(Timeline.Chart.format(c.to ?? 0, decimals: c.decimals ?? 0, grouping: ",", decimalMark: ".")): make countDuration at most the duration")
+        let asked = c.countDuration?.time(at: rate) ?? (length >= 2 ? length - 1 : length)
+        if asked > length {
+            throw .invalidDescription(path.appending("countDuration"), "the count takes \(asked.seconds) s but the counter lasts \(length.seconds) s, so it would stop short of \(Timeline.Chart.format(c.to ?? 0, decimals: c.decimals ?? 0, grouping: ",", decimalMark: ".")): make countDuration at most the duration")
         }
+        // The last frame starts a frame before the end: a count as long as the counter shows `to` there.
+        let count = Time.min(asked, Time.max(.zero, length - rate.time(ofFrame: 1)))
         let color = try self.color(c.color, at: path.appending("color")) ?? .white
         let locale = Locale(identifier: (c.locale ?? "en_US").replacingOccurrences(of: "-", with: "_"))
         let grouping = locale.groupingSeparator ?? ",", decimalMark = locale.decimalSeparator ?? "."
