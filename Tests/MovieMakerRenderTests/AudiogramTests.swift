@@ -127,6 +127,10 @@ struct AudiogramTests {
             (#""narration": "n2""#, "tracks[1].items[1].narration", "no narration has the id \"n2\""),
             (#""source": {"file": "late.wav"}, "narration": "n1""#, "tracks[1].items[1].narration", "not both"),
             (#""source": {"file": "nothing.wav"}"#, "tracks[1].items[1].source.file", "no such file"),
+            // A value out of its range is named at its own key.
+            (#""narration": "n1", "attack": "12s""#, "tracks[1].items[1].attack", "0 to 10 seconds"),
+            (#""narration": "n1", "release": "11s""#, "tracks[1].items[1].release", "0 to 10 seconds"),
+            (#""narration": "n1", "floor": -5"#, "tracks[1].items[1].floor", "-120 to -10"),
         ] {
             let broken = spec.replacingOccurrences(of: #""narration": "n1", "style": "level""#, with: bad + #", "style": "level""#)
             do {

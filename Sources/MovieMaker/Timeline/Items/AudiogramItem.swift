@@ -175,7 +175,19 @@ extension TimelineCompiler {
         if let t = x.attack { v.attack = t.time(at: rate) }
         if let t = x.release { v.release = t.time(at: rate) }
         if let a = x.area { v.area = a }
-        do { try v.validate() } catch { throw .invalidDescription(path, error.message) }
+        do { try v.validate() } catch {
+            // Named at the key holding the bad value.
+            let key: String? = switch error.setting {
+            case .audiogramBars?: "bars"
+            case .audiogramGap?: "gap"
+            case .audiogramFrequencies?: "frequencies"
+            case .audiogramFloor?: "floor"
+            case .audiogramSmoothing?: v.attack < .zero || v.attack > 10 ? "attack" : "release"
+            case .audiogramArea?: "area"
+            default: nil
+            }
+            throw .invalidDescription(key.map { path.appending($0) } ?? path, error.message)
+        }
 
         let sound: any AudioSource
         let from: Time
