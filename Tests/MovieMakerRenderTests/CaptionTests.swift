@@ -191,6 +191,34 @@ struct CaptionTests {
         #expect(words.map(\.end) == Self.talk.map { Self.ms($0.2) }, "\(words)")
     }
 
+    /// yt-dlp's `--write-auto-subs` WebVTT: each cue opens with a line of one space, then shows the line
+    /// before again above the one being spoken, with a 10 ms cue of that line alone between them.
+    @Test("YouTube's rolling karaoke WebVTT gives each spoken word once, at its time; entities are decoded as in plain cues")
+    func youTubeKaraoke() throws {
+        let vtt = """
+        WEBVTT
+        Kind: captions
+        Language: en
+
+        00:00:00.030 --> 00:00:00.900 align:start position:0%
+         
+        hi<00:00:00.300><c> everyone</c><00:00:00.600><c> welcome</c>
+
+        00:00:00.900 --> 00:00:00.910 align:start position:0%
+        hi everyone welcome
+         
+
+        00:00:00.910 --> 00:00:01.800 align:start position:0%
+        hi everyone welcome
+        to<00:00:01.200><c> the</c><00:00:01.500><c> &quot;show&quot;</c><00:00:01.600><c> it&#39;s</c>
+
+        """
+        #expect(Transcript.format(of: vtt) == .karaokeVTT)
+        let words = try Transcript(parsing: vtt, name: "yt.en.vtt").words
+        #expect(words.map(\.text) == ["hi", "everyone", "welcome", "to", "the", "\"show\"", "it's"], "\(words)")
+        #expect(words.map(\.start) == [30, 300, 600, 910, 1200, 1500, 1600].map(Self.ms), "\(words)")
+    }
+
     @Test("SRT cue times are shared by the words' vowel groups, exactly")
     func srtSpreading() throws {
         #expect(Transcript.spreadWeight(of: "a") == 1 && Transcript.spreadWeight(of: "extraordinary") == 5)

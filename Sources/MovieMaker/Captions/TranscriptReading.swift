@@ -246,7 +246,8 @@ extension Transcript {
             let keyword = lines[i].prefix { $0 != " " && $0 != "\t" }
             let skipped = keyword == "NOTE" || keyword == "STYLE" || keyword == "REGION"
             var afterTiming = false
-            while i < lines.count && !isBlank(lines[i]) {
+            // A cue ends at an empty line only (YouTube opens each with a line of one space).
+            while i < lines.count && !lines[i].isEmpty {
                 if !skipped {
                     if afterTiming && containsInlineTimestamp(lines[i], parser: parser) { return .karaokeVTT }
                     if lines[i].contains("-->") { afterTiming = true }
@@ -595,11 +596,6 @@ private struct KaraokeReader {
         self.parser = SubtitleParser(text: text, name: name, format: .webVTT)
     }
 
-    /// The entities decoded in a karaoke payload (the ones WebVTT files use; others stay as written).
-    static let entities: [String: String] = [
-        "amp": "&", "lt": "<", "gt": ">", "nbsp": "\u{00A0}", "lrm": "\u{200E}", "rlm": "\u{200F}",
-    ]
-
     /// One piece of a cue's payload: text, or a timestamp with the index of its line.
     enum Piece {
         /// Text, tags removed and entities decoded.
@@ -608,12 +604,17 @@ private struct KaraokeReader {
         case timestamp(Time, written: String, lineIndex: Int)
     }
 
-    /// Every cue's words.
+    /// Every cue's words. A line without timestamps that repeats a line of the cue before is left out:
+    /// YouTube's captions roll, each cue showing the line before again above the one being spoken (and a
+    /// 10 ms cue of that line alone between them).
     func words() throws(MovieMakerError) -> [TranscriptWord] {
         let track = try SubtitleTrack(webVTT: text, name: name)
         var result: [TranscriptWord] = []
+        var previous: Set<String> = []
         for cue in track.cues {
-            result += try self.words(of: cue)
+            let (words, lines) = try self.words(of: cue, leavingOut: previous)
+            result += words
+            previous = lines
         }
         return result
     }
@@ -623,20 +624,22 @@ private struct KaraokeReader {
         .invalidSubtitles(path: name, line: index + 1, text: String(parser.lines[index]), reason: reason, expected: expected)
     }
 
-    /// The indices of the payload lines of the cue timed on line `timingIndex` (from 0): up to a blank
-    /// line or the next cue, by the rule `SubtitleParser` reads them with.
+    /// The indices of the payload lines of the cue timed on line `timingIndex` (from 0), lines of spaces
+    /// left out: up to an empty line or the next cue, by the rule `SubtitleParser` reads WebVTT with
+    /// (YouTube opens each cue with a line of one space).
     func payloadLines(afterTiming timingIndex: Int) -> [Int] {
         let lines = parser.lines
         var payload: [Int] = []
         var j = timingIndex + 1
-        while j < lines.count && !Transcript.isBlank(lines[j]) {
+        while j < lines.count && !lines[j].isEmpty {
             if Transcript.looksLikeTiming(lines[j]) { break }
+            if j > timingIndex + 1, Transcript.isBlank(lines[j - 1]), j + 1 < lines.count, Transcript.looksLikeTiming(lines[j + 1]) { break }
             if j + 1 < lines.count, Transcript.looksLikeTiming(lines[j + 1]), !payload.isEmpty,
                lines[j].trimmingCharacters(in: .whitespaces).allSatisfy(\.isNumber) { break }
             payload.append(j)
             j += 1
         }
-        return payload
+        return payload.filter { !Transcript.isBlank(lines[$0]) }
     }
 
     /// The pieces of line `index`: timestamps read, other tags (`<c>`, `</c>`, `<v Name>`, `<i>`, …)
@@ -666,8 +669,9 @@ private struct KaraokeReader {
                     }
                 }
             }
-            if c == "&", let semi = characters[(i + 1)...].prefix(6).firstIndex(of: ";"),
-               let decoded = Self.entities[String(characters[(i + 1)..<semi])] {
+            // Entities as in a plain cue (`&amp;`, `&#39;`, `&quot;`…).
+            if c == "&", let semi = characters[(i + 1)...].prefix(12).firstIndex(of: ";"),
+               let decoded = CueText.entity(String(characters[(i + 1)..<semi])) {
                 text += decoded
                 i = semi + 1
                 continue
@@ -692,13 +696,23 @@ private struct KaraokeReader {
     /// starts the text after it; a span holding several words is shared among them by weight; a word ends
     /// where the next starts, the last at the cue's end. Text that runs across a timestamp without a space
     /// (`Hel<00:00:01.300>lo`, karaoke by syllable) stays one word.
-    func words(of cue: SubtitleCue) throws(MovieMakerError) -> [TranscriptWord] {
+    /// Lines without timestamps whose text is in `repeated` are left out; `lines` is the text of each of
+    /// the cue's lines.
+    func words(of cue: SubtitleCue, leavingOut repeated: Set<String> = []) throws(MovieMakerError) -> (words: [TranscriptWord], lines: Set<String>) {
         let timingIndex = cue.line - 1
-        guard timingIndex >= 0, timingIndex < parser.lines.count else { return [] }
+        guard timingIndex >= 0, timingIndex < parser.lines.count else { return ([], []) }
         var spans = [Span(start: cue.start, text: "")]
-        for (n, index) in payloadLines(afterTiming: timingIndex).enumerated() {
-            if n > 0 { spans[spans.count - 1].text += "\n" }
-            for piece in try pieces(ofLine: index) {
+        var lines: Set<String> = []
+        var kept = 0
+        for index in payloadLines(afterTiming: timingIndex) {
+            let pieces = try pieces(ofLine: index)
+            let plain = pieces.map { if case let .text(t) = $0 { t } else { "" } }.joined().trimmingCharacters(in: .whitespaces)
+            lines.insert(plain)
+            let timed = pieces.contains { if case .timestamp = $0 { true } else { false } }
+            if !timed, repeated.contains(plain) { continue }
+            if kept > 0 { spans[spans.count - 1].text += "\n" }
+            kept += 1
+            for piece in pieces {
                 switch piece {
                 case let .text(s):
                     spans[spans.count - 1].text += s
@@ -746,7 +760,7 @@ private struct KaraokeReader {
         for k in visible.indices {
             visible[k].end = k + 1 < visible.count ? visible[k + 1].start : cue.end
         }
-        return visible
+        return (visible, lines)
     }
 
     /// Payload text from one timestamp (or the cue's start) to the next.

@@ -99,7 +99,7 @@ enum CueText {
     }
 
     /// The text an entity's name (between `&` and `;`) stands for, or nil when it is none.
-    private static func entity(_ name: String) -> String? {
+    static func entity(_ name: String) -> String? {
         if let named = namedEntities[name] { return named }
         guard name.hasPrefix("#") else { return nil }
         let digits = name.dropFirst()
