@@ -132,6 +132,17 @@ import MovieMakerTestSupport
         let latin = folder.file("c.srt")
         try Data([0x31, 0x0A] + Array("00:00:00,000 --> 00:00:01,000\n".utf8) + [0x43, 0x61, 0x66, 0xE9, 0x0A]).write(to: latin)
         #expect(try SubtitleTrack(contentsOf: latin).cues.first?.text == "Café")
+        // UTF-8 with one stray byte stays UTF-8 (it was read as Windows-1252: "CafÃ© dÃ©jÃ  vu"), the byte
+        // shown as U+FFFD and named by its line.
+        let stray = folder.file("e.srt")
+        try Data(Array("1\n00:00:00,000 --> 00:00:01,000\nCafé déjà vu\n\n2\n00:00:01,000 --> 00:00:02,000\nbad ".utf8) + [0xFF] + Array(" here\n".utf8))
+            .write(to: stray)
+        let (track, warnings) = try LibraryWarnings.collecting { try SubtitleTrack(contentsOf: stray) }
+        #expect(track.cues.map(\.text) == ["Café déjà vu", "bad \u{FFFD} here"])
+        #expect(warnings.count == 1 && warnings.first?.contains("e.srt: line 7") == true && warnings.first?.contains("not UTF-8") == true, "\(warnings)")
+        // A cue of no length never shows: said, with its line.
+        let (_, instant) = try LibraryWarnings.collecting { try SubtitleTrack(srt: "1\n00:00:01,000 --> 00:00:01,000\nGone\n", name: "f.srt") }
+        #expect(instant.count == 1 && instant.first?.contains("f.srt: line 2") == true && instant.first?.contains("never shows") == true, "\(instant)")
         // A .vtt file without the header is refused on line 1.
         let bad = folder.file("d.vtt")
         try Data("00:00.500 --> 00:01.000\nHi\n".utf8).write(to: bad)
