@@ -286,8 +286,15 @@ struct CaptionTests {
         try composition.render(into: movie)
         try movie.finish()
         let frames = try decodeAll(url)
-        // The item lasts to its last word's end plus the hold (1 + 3.6 + 0.5 s): the movie with it.
-        #expect(frames.count == 153)
+        // The item lasts to its last word's end plus the hold (1 + 3.6 + 0.5 s), but like subtitles it
+        // does not make the movie longer than its video (5 s): the hold is cut, with no warning (the
+        // words are all inside), rather than shown over the bare canvas.
+        #expect(frames.count == 150)
+        #expect(!composition.warnings.contains { $0.contains("tracks[1].items[0]") }, "\(composition.warnings)")
+        // Words past the video's end are cut, and said.
+        let late = try Timeline(jsonText: spec.replacingOccurrences(of: #""at": "1s""#, with: #""at": "3s""#)).composition(Timeline.RenderOptions(mediaFolder: folder.url))
+        #expect(late.frameCount == 150)
+        #expect(late.warnings.contains { $0.contains("tracks[1].items[0]") && $0.contains("captions' words run to 6.600 s") }, "\(late.warnings)")
         for frame in frames {
             // Shifted by the item's at (1 s = 30 frames).
             let k = frame.index - 30

@@ -371,7 +371,9 @@ struct TimelineCompiler {
         var sounds: [(AudioClip, Time, Bool)] = []      // sound, start, ducked
         var pictureTrackDuration = Time.zero
         /// Where the subtitles without a duration of their own end, and the item ending last.
-        var subtitlesEnd: (end: Time, path: JSONPath?) = (.zero, nil)
+        var subtitlesEnd: (end: Time, path: JSONPath?, what: String) = (.zero, nil, "")
+        /// The end of those subtitles and captions, holds included: the movie's length when nothing else has one.
+        var textEnd = Time.zero
         /// Where the video tracks end, and the overlay item ending last (it may make the movie longer).
         var videoTracksEnd = Time.zero
         var overlayEnd: (end: Time, path: JSONPath?) = (.zero, nil)
@@ -397,10 +399,17 @@ struct TimelineCompiler {
                     let clip = compiled.clip
                     placed.append(clip.delayed(by: at))
                     record(item, at: itemPath, start: at, duration: clip.duration, what: compiled.what, detail: compiled.detail)
-                    // Subtitles without a duration of their own last as long as their cues, which may run
-                    // past the movie (a stray cue at one hour): they do not make the movie longer.
+                    // Subtitles and captions without a duration of their own last as long as their cues or
+                    // words (captions a hold longer), which may run past the movie (a stray cue at one hour,
+                    // the hold after the last word): they do not make the movie longer.
                     if case let .subtitles(sub) = item.content, sub.duration == nil {
-                        if at + clip.duration > subtitlesEnd.end { subtitlesEnd = (at + clip.duration, itemPath) }
+                        textEnd = Time.max(textEnd, at + clip.duration)
+                        if at + clip.duration > subtitlesEnd.end { subtitlesEnd = (at + clip.duration, itemPath, "subtitles' cues") }
+                    } else if case let .captions(captions) = item.content, captions.duration == nil {
+                        // Only words past the end are worth a warning, not the hold.
+                        textEnd = Time.max(textEnd, at + clip.duration)
+                        let words = at + clip.duration - (captions.narration == nil ? captions.hold?.time(at: rate) ?? CaptionStyle().hold : .zero)
+                        if words > subtitlesEnd.end { subtitlesEnd = (words, itemPath, "captions' words") }
                     } else {
                         extent = Time.max(extent, at + clip.duration)
                         if at + clip.duration > overlayEnd.end { overlayEnd = (at + clip.duration, itemPath) }
@@ -431,7 +440,7 @@ struct TimelineCompiler {
                 }
             }
         }
-        let duration = timeline.output.duration?.time(at: rate) ?? (pictureTrackDuration > .zero ? pictureTrackDuration : subtitlesEnd.end)
+        let duration = timeline.output.duration?.time(at: rate) ?? (pictureTrackDuration > .zero ? pictureTrackDuration : textEnd)
         // An overlay (a sticker's default 3 s, an `at` past the clips) that outlasts the video tracks makes
         // the movie longer, over the bare canvas: said, unless output.duration sets the length.
         if timeline.output.duration == nil, videoTracksEnd > .zero, let path = overlayEnd.path, overlayEnd.end > videoTracksEnd {
@@ -440,8 +449,8 @@ struct TimelineCompiler {
                             + "or set output.duration)")
         }
         if let path = subtitlesEnd.path, subtitlesEnd.end > duration {
-            warnings.append("\(path): the subtitles run to \(TimelineComposition.seconds(subtitlesEnd.end)) s, past the movie's end at "
-                            + "\(TimelineComposition.seconds(duration)) s: the cues after it are cut (give the item a duration, or output.duration, to say otherwise)")
+            warnings.append("\(path): the \(subtitlesEnd.what) run to \(TimelineComposition.seconds(subtitlesEnd.end)) s, past the movie's end at "
+                            + "\(TimelineComposition.seconds(duration)) s: those after it are cut (give the item a duration, or output.duration, to say otherwise)")
         }
         guard duration > .zero else {
             throw .invalidDescription(JSONPath().appending("tracks"),
