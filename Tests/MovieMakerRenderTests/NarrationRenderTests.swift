@@ -141,6 +141,25 @@ struct NarrationRenderTests {
                 #expect(abs((w.start - v.start).seconds - 0.5) <= tolerance, "\(w.text): \(w.start.seconds) s, the voice's \(v.start.seconds) s")
             }
         }
+        // The captions go over the item's filters and transform, not through them: a blurred or shrunk
+        // video keeps readable, full-size captions.
+        let edited = try Timeline(jsonText: """
+            {"version": 1, "output": {"size": "160x120", "fps": 30},
+             "tracks": [{"kind": "video", "items": [{"type": "video", "source": {"file": "talk.mp4"}, "captions": {"transcript": {"file": "voice.json"}},
+                                                     "filters": [{"name": "blur", "radius": 6}], "transform": {"scale": 0.4}}]}]}
+            """).composition(Timeline.RenderOptions(mediaFolder: folder.url))
+        let captionsLeaf = try #require(edited.picture.leafPlacements.first { if case .generator(.captions, _) = $0.clip.node { true } else { false } })
+        var node = edited.picture
+        var above: [String] = []
+        for index in captionsLeaf.path {
+            switch node.node {
+            case .filtered: above.append("filters")
+            case .transformed: above.append("transform")
+            default: break
+            }
+            node = node.node.children[index]
+        }
+        #expect(above.isEmpty, "the captions are drawn through the item's \(above)")
         // Mistakes name the captions' path.
         for (captions, path, message) in [
             (#"{"align": {"file": "talk.txt"}, "transcript": {"file": "voice.json"}}"#, "tracks[0].items[0].captions", "not both"),

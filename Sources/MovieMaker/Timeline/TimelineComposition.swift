@@ -685,6 +685,9 @@ struct TimelineCompiler {
         var what: String
         /// How it shows it, for the plan ("" when there is nothing to say).
         var detail: String
+        /// What is drawn over the item after its filters and transform, not through them (a video's
+        /// captions), as long as the item.
+        var over: Clip? = nil
     }
 
     /// The clip an item of a video or overlay track shows (through its filters and transform), with
@@ -692,6 +695,10 @@ struct TimelineCompiler {
     mutating func picture(_ item: Timeline.Item, at path: JSONPath, onOverlay: Bool) throws(MovieMakerError) -> CompiledItem {
         var compiled = try pictureContent(item, at: path, onOverlay: onOverlay)
         try edit(&compiled.clip, detail: &compiled.detail, item: item, at: path)
+        if let over = compiled.over {
+            compiled.clip = Clip.overlay(compiled.clip, over)
+            compiled.over = nil
+        }
         return compiled
     }
 

@@ -85,8 +85,10 @@ extension TimelineCompiler {
     /// `t × p / q`, exactly.
     static func scaled(_ t: Time, _ p: Int64, _ q: Int64) -> Time { (Rational(t) * Rational(p, q)).time }
 
-    /// `clip` (the video item `v` as compiled) with its captions over it.
-    mutating func captioned(_ clip: Clip, video v: Timeline.Video, captions: Timeline.VideoCaptions, at path: JSONPath) throws(MovieMakerError) -> Clip {
+    /// The captions of `clip` (the video item `v` as compiled), as long as it, inside the preset's safe
+    /// area: drawn over the item after its filters and transform (`CompiledItem.over`), so they stay
+    /// readable on a blurred or shrunk video.
+    mutating func captions(of clip: Clip, video v: Timeline.Video, captions: Timeline.VideoCaptions, at path: JSONPath) throws(MovieMakerError) -> Clip {
         let captionsPath = path.appending("captions")
         guard v.reverse != true, v.freeze != true else {
             throw .invalidDescription(captionsPath, "captions follow speech played forwards: remove \"captions\", or \"reverse\" and \"freeze\"")
@@ -143,6 +145,6 @@ extension TimelineCompiler {
             guard b > .zero, a < clip.duration else { return nil }
             return TranscriptWord(w.text, start: Time.max(.zero, a), end: Time.min(b, clip.duration))
         }
-        return clip.captioned(Transcript(words: shown), style: CaptionStyle(captions.style ?? .highlight))
+        return try insideSafeArea(Clip.captions(Transcript(words: shown), style: CaptionStyle(captions.style ?? .highlight), duration: clip.duration))
     }
 }

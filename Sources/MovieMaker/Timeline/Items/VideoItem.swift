@@ -106,7 +106,7 @@ extension Timeline.Video: TimelineItemKind {
     func compile(_ compiler: inout TimelineCompiler, at path: JSONPath, onOverlay: Bool) throws(MovieMakerError) -> TimelineCompiler.CompiledItem {
         var compiled = try compiler.video(self, at: path)
         if let captions {
-            compiled.clip = try compiler.captioned(compiled.clip, video: self, captions: captions, at: path)
+            compiled.over = try compiler.captions(of: compiled.clip, video: self, captions: captions, at: path)
             compiled.detail += (compiled.detail.isEmpty ? "" : ", ") + "captioned"
         }
         return compiled
