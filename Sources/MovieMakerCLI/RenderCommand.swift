@@ -532,7 +532,7 @@ struct RenderCommand: ParsableCommand {
                     // As composition.render(into:) does, with the subtitles and captions over the whole picture.
                     if movie.expectedFrameCount == nil { movie.expectedFrameCount = movie.frameCount + composition.frameCount }
                     if let soundtrack = composition.soundtrack { try movie.addAudio(soundtrack) }
-                    try movie.add(burnIn.apply(to: composition.picture))
+                    try movie.add(burnIn.apply(to: composition.picture, placing: composition.insideSafeArea))
                 } else {
                     try composition.render(into: movie)
                 }
@@ -705,7 +705,7 @@ extension RenderCommand {
         var options = Timeline.RenderOptions(mediaFolder: description.url.deletingLastPathComponent(), preview: preview, crf: crf, preset: preset)
         options.lossless = lossless
         let composition = try description.compose(timeline, options: options)
-        let picture = burnIn.isEmpty ? nil : burnIn.apply(to: composition.picture)
+        let picture = burnIn.isEmpty ? nil : try burnIn.apply(to: composition.picture, placing: composition.insideSafeArea)
         burnIn.warnAboutTiming(movieLength: composition.picture.duration)
         let name = description.url.deletingPathExtension().lastPathComponent
         let extra = subtitles.files

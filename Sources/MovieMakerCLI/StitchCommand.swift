@@ -460,7 +460,7 @@ struct StitchCommand: SingleOutputCommand {
         let film = Clip.stitched(readable.map(\.clip), transition: join, audioCrossfade: audioCrossfade)
         burnIn.warnAboutTiming(movieLength: film.duration)
         /// The picture with the subtitles and captions burned in, when asked for.
-        func withSubtitles(_ clip: Clip) -> Clip { burnIn.apply(to: clip) }
+        func withSubtitles(_ clip: Clip) throws -> Clip { try burnIn.apply(to: clip) }
         if case let .sequence(track) = film.node, let join {
             for (i, used) in track.transitions.enumerated() where (used?.duration ?? .zero) != join.duration {
                 Terminal.writeError("moviemaker: warning: the transition between clip \(i + 1) and clip \(i + 2) is \(String(format: "%.2f", (used?.duration ?? .zero).seconds)) s, not \(join.duration.seconds) s: it has to fit in both clips\n")

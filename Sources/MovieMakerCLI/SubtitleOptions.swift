@@ -78,11 +78,12 @@ struct SubtitleOptions: ParsableArguments {
             }
         }
 
-        /// `clip` with the subtitles and captions over it.
-        func apply(to clip: Clip) -> Clip {
+        /// `clip` with the subtitles and captions over it, placed by `place` (a platform's safe area).
+        func apply(to clip: Clip, placing place: (Clip) throws -> Clip = { $0 }) throws -> Clip {
+            // One overlay per layer, as `subtitled(_:)` and `captioned(_:)` make them.
             var c = clip
-            if let subtitles { c = c.subtitled(subtitles, style: subtitleStyle) }
-            if let captions { c = c.captioned(captions, style: captionStyle) }
+            if let subtitles { c = Clip.overlay(c, try place(Clip.subtitles(subtitles, style: subtitleStyle, duration: clip.duration))) }
+            if let captions { c = Clip.overlay(c, try place(Clip.captions(captions, style: captionStyle, duration: clip.duration))) }
             return c
         }
     }

@@ -71,4 +71,29 @@ struct CaptionCommandTests {
                                       naming: ["wobble", "highlight"], status: 64)
         #expect(!FileManager.default.fileExists(atPath: out2.path), "nothing written")
     }
+
+    @Test("render --for tiktok --captions puts the captions inside TikTok's safe area, as a description's captions item")
+    func renderCaptionsInsideThePlatformsSafeArea() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let spec = folder.file("s.json")
+        try """
+            {"version": 1, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "black", "duration": "2s"}]}]}
+            """.write(to: spec, atomically: true, encoding: .utf8)
+        let out = folder.file("out.mp4")
+        let r = try CLI.run(["render", spec.path, "--for", "tiktok", "--preview", "--captions", Self.fixtures.appendingPathComponent("talk.srt").path,
+                             "--caption-style", "reveal", "--preset", "ultrafast", "-o", out.path, "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let frames = try decodeAll(out)
+        let first = try #require(frames.first)
+        let area = Platform.tiktok.safeArea(width: first.pixels.width, height: first.pixels.height)
+        var inked = 0
+        for frame in frames where frame.index % 10 == 5 {
+            guard let ink = inkBox(frame.pixels) else { continue }
+            inked += 1
+            #expect(Double(ink.minY) >= area.minY - 1 && Double(ink.maxY) <= area.maxY + 1 && Double(ink.minX) >= area.minX - 1 && Double(ink.maxX) <= area.maxX + 1,
+                    "frame \(frame.index): ink \(ink) outside the safe area \(area)")
+        }
+        #expect(inked >= 3, "the captions show: \(inked) frames with ink")
+    }
 }

@@ -95,6 +95,22 @@ public struct TimelineComposition: Sendable {
     package let descriptionHash: String
     /// The stickers the description shows from files: each one's JSON path and how it is decoded.
     var stickers: [StickerItem] = []
+    /// The platform's safe area (`output.preset`), where captions and subtitles go; nil without a preset.
+    package var safeArea: Rect? = nil
+
+    /// `clip` (a frame-sized picture: captions, subtitles) shrunk into the safe area, centred there;
+    /// `clip` itself without a preset. What the description's own captions get, for those burned in
+    /// from the command line.
+    package func insideSafeArea(_ clip: Clip) throws(MovieMakerError) -> Clip {
+        try Self.placing(clip, inside: safeArea, width: width, height: height)
+    }
+
+    /// `clip` shrunk into `area` of a `width`×`height` frame and centred there (itself when nil).
+    static func placing(_ clip: Clip, inside area: Rect?, width: Int, height: Int) throws(MovieMakerError) -> Clip {
+        guard let area else { return clip }
+        let scale = min(area.width / Double(width), area.height / Double(height))
+        return try clip.positioned(at: Point(x: area.minX + area.width / 2, y: area.minY + area.height / 2)).scaled(by: scale)
+    }
 
     /// A sticker item read from a file, for `checkStickers()`.
     struct StickerItem: Sendable {
@@ -337,9 +353,7 @@ struct TimelineCompiler {
     /// `clip` (a frame-sized picture: captions, subtitles) shrunk into the preset's safe area, centred
     /// there; `clip` itself without a preset.
     func insideSafeArea(_ clip: Clip) throws(MovieMakerError) -> Clip {
-        guard let area = safeArea else { return clip }
-        let scale = min(area.width / Double(width), area.height / Double(height))
-        return try clip.positioned(at: Point(x: area.minX + area.width / 2, y: area.minY + area.height / 2)).scaled(by: scale)
+        try TimelineComposition.placing(clip, inside: safeArea, width: width, height: height)
     }
 
     mutating func compile() throws(MovieMakerError) -> TimelineComposition {
@@ -582,7 +596,7 @@ struct TimelineCompiler {
         return TimelineComposition(width: width, height: height, frameRate: rate, duration: duration, encoderSettings: settings,
                                    audioSettings: audioSettings, picture: film, soundtrack: soundtrack, plan: plan,
                                    videoDecoders: decoders, warnings: warnings, chapters: chapters, sources: sources, inputFiles: inputFiles,
-                                   descriptionHash: hash.hexDigest(), stickers: stickerItems)
+                                   descriptionHash: hash.hexDigest(), stickers: stickerItems, safeArea: safeArea)
     }
 
     mutating func record(_ item: Timeline.Item, at path: JSONPath, start: Time, duration: Time, what: String, detail: String) {
