@@ -75,6 +75,12 @@ struct NarrationTests {
         #expect(n.time(ofMark: "cut") == words[4].start)
         #expect(n.time(ofMark: "end") == n.length)
         #expect(n.time(ofMark: "nowhere") == nil)
+        // eSpeak NG speaks "in the" as one: a mark before "the" is reached when the transcript's "the"
+        // starts, not with the word after it.
+        let merged = try Narration("In <mark name=\"m\"/>the morning, boats come in.", voice: "en-gb")
+        let spoken = merged.transcript.words
+        #expect(spoken.map(\.text).prefix(2) == ["In", "the"])
+        #expect(merged.time(ofMark: "m") == spoken[1].start, "\(String(describing: merged.time(ofMark: "m"))) vs \(spoken)")
     }
 
     @Test("markup: a break makes the pause it asks for, entities are read, tags never show in the words")

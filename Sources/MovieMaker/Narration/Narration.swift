@@ -203,28 +203,36 @@ public struct Narration: AudioSource, Hashable {
         }
         var words: [TranscriptWord] = []
         var fromSynthesizer: [Bool] = []
+        // When each run's word starts (the end for runs never spoken), for the bookmarks.
+        var runStarts = [Time](repeating: Time(value: Int64(total), timescale: rate), count: runs.count)
         for (k, s) in started.enumerated() {
             let next = k + 1 < started.count ? started[k + 1] : nil
             let first = k == 0 ? 0 : s.run      // runs before the first spoken one join it
             // Punctuation alone ("—") joins the word before it.
             var texts: [String] = []
+            var wordOfRun: [Int] = []   // for each run of the group, its word among `texts`
             for run in runs[first..<(next?.run ?? runs.count)] {
                 if let last = texts.last, !run.text.contains(where: { $0.isLetter || $0.isNumber }) {
                     texts[texts.count - 1] = last + " " + run.text
                 } else {
                     texts.append(run.text)
                 }
+                wordOfRun.append(texts.count - 1)
             }
             let end = audibleEnd(speech.samples, from: s.sample, before: max(s.sample, next?.sample ?? total))
             let start = Time(value: Int64(s.sample), timescale: rate), stop = Time(value: Int64(end), timescale: rate)
             // eSpeak NG speaks some short words with the one before as one ("in the", "with the") and
             // reports one start: the words share its time by their vowel groups, as a subtitle cue's do.
-            words += texts.count == 1 ? [TranscriptWord(texts[0], start: start, end: stop)] : Transcript.spread(texts, from: start, to: stop)
+            let group = texts.count == 1 ? [TranscriptWord(texts[0], start: start, end: stop)] : Transcript.spread(texts, from: start, to: stop)
+            for (offset, w) in wordOfRun.enumerated() { runStarts[first + offset] = group[w].start }
+            words += group
             fromSynthesizer += texts.indices.map { $0 == 0 }
         }
+        // A mark is reached when the first word after it starts, as the transcript times that word (a
+        // word eSpeak NG spoke with the one before included).
         let marks = bookmarks.map { mark in
-            let sample = started.first { runs[$0.run].character > mark.character }?.sample ?? total
-            return NarrationMark(name: mark.name, time: Time(value: Int64(sample), timescale: rate))
+            NarrationMark(name: mark.name, time: runs.indices.first { runs[$0].character > mark.character }.map { runStarts[$0] }
+                                                   ?? Time(value: Int64(total), timescale: rate))
         }
         return Spoken(samples: SpeechSamples(speech.samples, rate: speech.sampleRate), transcript: Transcript(words: words),
                       startsFromSynthesizer: fromSynthesizer, marks: marks,
