@@ -216,6 +216,23 @@ struct StickerDecodingTests {
         #expect(small.minX == 4 && small.maxX == 35 && small.minY == 4 && small.maxY == 35, "32 wide, aspect kept, centred on (20, 20): \(small)")
     }
 
+    @Test("A sticker moved by its item's transform slides in from the frame's real edge, not from the edge of its moved frame")
+    func slideUnderATransform() throws {
+        let folder = try TemporaryFolder()
+        let url = try redSquare(in: folder)
+        // Moved 40 px left: resting centred on (40, 60), 8…71 across; its own frame, moved, ends at x = 120.
+        let sticker = Clip.sticker(url, duration: 2, enter: .slide(from: .right, duration: 1, easing: .linear))
+        let moved = try sticker.transformed(Clip.Transform(position: .constant(Point(x: 40, y: 60))))
+        func box(_ t: Time) throws -> (minX: Int, minY: Int, maxX: Int, maxY: Int, count: Int)? {
+            redBox(try moved.still(at: t, width: 160, height: 120).pixels())
+        }
+        // Half way, linear: half of the way from just beyond the frame's right edge (8 + 152) to rest.
+        let half = try #require(try box(Time(value: 1, timescale: 2)))
+        #expect(half.minX == 84 && half.maxX == 147 && half.count == 64 * 64, "half way in: \(half)")
+        let settled = try #require(try box(Time(value: 3, timescale: 2)))
+        #expect(settled.minX == 8 && settled.maxX == 71, "it rests where the transform put it: \(settled)")
+    }
+
     @Test("A sticker clip is data: it encodes, decodes equal, and has a content hash")
     func codable() throws {
         let clip = Clip.overlay(.color(.black, duration: 2),

@@ -214,11 +214,16 @@ extension Clip {
             var matrix = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
             cairo_transform(ctx.cr, &matrix)
             // The picture is the frame's size: nothing it draws (a full-frame clear) reaches outside it.
-            let kept = transform.crop.map { Rect(x: $0.minX * size.width, y: $0.minY * size.height, width: $0.width * size.width, height: $0.height * size.height) }
-                ?? Rect(x: 0, y: 0, width: size.width, height: size.height)
-            ctx.beginPath()
-            if transform.cornerRadius > 0 { ctx.addRoundedRect(kept, cornerRadius: transform.cornerRadius) } else { ctx.addRect(kept) }
-            ctx.clip()
+            // A sticker draws only itself, and sliding in it comes from beyond the frame's real edge,
+            // outside the moved frame: not clipped, unless cropped or rounded.
+            let sticker: Bool = if case .generator(.sticker, _) = child.node { true } else { false }
+            if !sticker || transform.crop != nil || transform.cornerRadius > 0 {
+                let kept = transform.crop.map { Rect(x: $0.minX * size.width, y: $0.minY * size.height, width: $0.width * size.width, height: $0.height * size.height) }
+                    ?? Rect(x: 0, y: 0, width: size.width, height: size.height)
+                ctx.beginPath()
+                if transform.cornerRadius > 0 { ctx.addRoundedRect(kept, cornerRadius: transform.cornerRadius) } else { ctx.addRect(kept) }
+                ctx.clip()
+            }
             if opacity < 1 || transform.blendMode != .normal {
                 try ctx.withGroup(opacity: opacity, blendMode: transform.blendMode) {
                     try child.render(in: ctx, at: frame, session: session)

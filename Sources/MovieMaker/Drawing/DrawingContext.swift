@@ -50,6 +50,19 @@ public final class DrawingContext {
     }
     deinit { cairo_destroy(cr) }
 
+    /// The frame (its pixels, `bounds` before any transform) in the current user space: where the
+    /// picture's edges really are under the transforms applied so far (their bounding box when they
+    /// rotate). An item moved or scaled by its transform sees the frame's edges here, not at `bounds`.
+    var frameInUserSpace: Rect {
+        var xs: [Double] = [], ys: [Double] = []
+        for (cornerX, cornerY) in [(bounds.minX, bounds.minY), (bounds.maxX, bounds.minY), (bounds.minX, bounds.maxY), (bounds.maxX, bounds.maxY)] {
+            var x = cornerX, y = cornerY
+            cairo_device_to_user(cr, &x, &y)
+            xs.append(x); ys.append(y)
+        }
+        return Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+    }
+
     /// The first error on this context, if any: a bad effect argument, or Cairo's first error (Cairo
     /// stops drawing after one). Like Cairo's status, it stays set.
     func checkStatus() throws(MovieMakerError) {
