@@ -101,6 +101,8 @@ struct MCPTools: Sendable {
         guard allowed.contains(where: { resolved.path == $0.path || resolved.path.hasPrefix($0.path.hasSuffix("/") ? $0.path : $0.path + "/") }) else {
             throw Failure("\(what) \(path) is outside the allowed folders (\(allowed.map(\.path).joined(separator: ", "))): move it inside one, or start `moviemaker mcp --allow FOLDER` with its folder")
         }
+        // A named pipe or a device would block the tool call (and the server) on its first read.
+        if let problem = RegularFile.problem(resolved.path) { throw Failure("\(what) \(path): \(problem): name a file") }
         return resolved
     }
 
@@ -142,11 +144,17 @@ struct MCPTools: Sendable {
     /// The composition of the arguments' description (every file opened and checked).
     func compose(_ arguments: [String: Value], preview: Bool = false) throws -> (TimelineComposition, URL) {
         let (timeline, folder) = try load(arguments)
+        let composition: TimelineComposition
         do {
-            return (try timeline.composition(Timeline.RenderOptions(mediaFolder: folder, preview: preview)), folder)
+            composition = try timeline.composition(Timeline.RenderOptions(mediaFolder: folder, preview: preview))
         } catch {
             throw Failure(error.description)
         }
+        // Every file the render reads, the ones files name (a Lottie animation's images) too.
+        for url in composition.inputFiles {
+            _ = try allowedURL(url.path, relativeTo: folder, what: "the description reads")
+        }
+        return (composition, folder)
     }
 
     // MARK: - Tools
@@ -296,7 +304,10 @@ struct MCPTools: Sendable {
         }
         guard !found.isEmpty else { return "no templates in \(folders.map(\.path).joined(separator: ", "))" }
         return found.map { file, timeline in
-            var lines = ["\(timeline.template?.title ?? file.lastPathComponent): \(file.path)"]
+            // The built-in examples are outside the allowed folders: the other tools read them once copied in.
+            let inside = (try? allowedURL(file.path, relativeTo: file.deletingLastPathComponent(), what: "")) != nil
+            let copy = inside ? "" : " (a built-in example, outside the allowed folders: copy it and its media into one to use it)"
+            var lines = ["\(timeline.template?.title ?? file.lastPathComponent): \(file.path)\(copy)"]
             if let about = timeline.template?.description { lines.append("  \(about)") }
             for name in timeline.slots.keys.sorted() {
                 let slot = timeline.slots[name]!

@@ -252,6 +252,18 @@ actor StudioProject {
             // A value typed for a slot the file no longer has (renamed since) is left out, not an error
             // that no edit of the file could clear.
             let current = assignments.filter { template.slots[String($0.prefix { $0 != "=" })] != nil }
+            // A file typed on the page is one of the project's: the studio shows only its folder's files
+            // (its page may be reached from another machine with --host).
+            let root = folder.resolvingSymlinksInPath().path
+            for assignment in current {
+                let name = String(assignment.prefix { $0 != "=" }), value = String(assignment.dropFirst(name.count + 1))
+                guard let kind = template.slots[name]?.kind, [.video, .photo, .media, .audio].contains(kind), !value.isEmpty else { continue }
+                let url = (value.hasPrefix("/") ? URL(fileURLWithPath: value) : folder.appendingPathComponent(value)).standardizedFileURL.resolvingSymlinksInPath()
+                guard url.path == root || url.path.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
+                    throw StudioProblem(message: "the slot \"\(name)\" names \(value), outside the project's folder \(root): the studio reads only the project's files; copy it into the folder",
+                                        jsonPath: "slots.\(name)", file: file.path, code: "invalidDescription")
+                }
+            }
             let values = try template.slotValues(assignments: current, media: [], relativeTo: folder)
             let timeline = try template.filled(with: values)
             let composition = try timeline.composition(Timeline.RenderOptions(mediaFolder: folder))

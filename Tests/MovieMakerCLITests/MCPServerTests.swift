@@ -154,4 +154,41 @@ struct MCPServerTests {
         for y in 0..<still.height { for x in 0..<still.width where still.rgba(x: x, y: y).blue > 230 && still.rgba(x: x, y: y).green > 230 { white += 1 } }
         #expect(white > 100, "the title's letters are in the still (\(white) white pixels)")
     }
+
+    /// The files a render reads that no description key names (a Lottie animation's images, which rlottie
+    /// opens itself) are inside the allowed folders too, and a named pipe is refused rather than opened
+    /// (the tool call, and the server, waited on it for ever).
+    @Test func lottieImagesOutsideTheAllowedFoldersAndPipesAreRefused() throws {
+        guard CLI.isBuilt else { return }
+        let root = try TemporaryFolder()
+        let allowed = root.url.appendingPathComponent("allowed"), outside = root.url.appendingPathComponent("outside")
+        for folder in [allowed, outside] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        let canvas = try Canvas(width: 8, height: 8)
+        try canvas.draw { $0.clear(.red) }
+        try canvas.writePNG(to: outside.appendingPathComponent("secret.png"))
+        // Edited as text: rlottie's parser needs the fixture's key order.
+        let square = String(decoding: LottieFixture.movingSquare(path: [LottieFixture.Waypoint(frame: 0, x: 10, y: 10), LottieFixture.Waypoint(frame: 25, x: 20, y: 20)]), as: UTF8.self)
+        #expect(square.contains(#""assets":[]"#))
+        try Data(square.replacingOccurrences(of: #""assets":[]"#, with: #""assets":[{"id":"img0","w":8,"h":8,"u":"/../outside/","p":"secret.png","e":0}]"#).utf8)
+            .write(to: allowed.appendingPathComponent("anim.json"))
+        guard mkfifo(allowed.appendingPathComponent("pipe.mp4").path, 0o600) == 0 else { Issue.record("mkfifo failed"); return }
+        let description = #"{"version": 1, "output": {"size": "64x48", "fps": 10}, "tracks": [{"kind": "video", "items": [{"type": "lottie", "source": {"file": "anim.json"}, "duration": "1s"}]}]}"#
+        let escaped = description.replacingOccurrences(of: "\"", with: "\\\"")
+        let requests = [
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+            #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"still","arguments":{"description":"\#(escaped)","time":"0.5s"}}}"#,
+            #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"probe","arguments":{"file":"pipe.mp4"}}}"#,
+        ]
+        try (requests.joined(separator: "\n") + "\n").write(to: root.file("in.jsonl"), atomically: true, encoding: .utf8)
+        let r = try run("/bin/sh", ["-c", "cd '\(root.url.path)' && timeout 60 '\(CLI.executable.path)' mcp --allow allowed < in.jsonl"])
+        #expect(r.status == 0, "the server ends by itself: \(r.status) \(r.stderr)")
+        var replies: [Int: String] = [:]
+        for line in r.stdout.split(separator: "\n") {
+            if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let id = object["id"] as? Int { replies[id] = String(line) }
+        }
+        #expect(replies[2]?.contains("\"isError\":true") == true && replies[2]?.contains("outside the allowed folders") == true && replies[2]?.contains("secret.png") == true,
+                "\(String(describing: replies[2]))")
+        #expect(replies[3]?.contains("\"isError\":true") == true && replies[3]?.contains("named pipe") == true, "\(String(describing: replies[3]))")
+    }
 }

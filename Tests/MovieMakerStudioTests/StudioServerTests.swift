@@ -248,6 +248,30 @@ struct StudioServerTests {
         #expect(try await RawHTTP.send("POST", "/api/slots", port: studio.port, body: Data("nope".utf8)).status == 400)
     }
 
+    /// The page fills slots from anywhere it is reached (`--host`): a file typed there is one of the
+    /// project's, never another folder's on the machine.
+    @Test("A file typed for a slot on the page must be inside the project's folder")
+    func slotFilesStayInTheProjectFolder() async throws {
+        let outside = try TemporaryFolder()
+        let canvas = try Canvas(width: 8, height: 8)
+        try canvas.draw { $0.clear(.red) }
+        try canvas.writePNG(to: outside.file("secret.png"))
+        let text = #"{"version": 1, "output": {"size": "64x48", "fps": 10}, "slots": {"snap": {"kind": "photo", "default": {"file": "own.png"}}}, "tracks": [{"kind": "video", "items": [{"type": "slideshow", "photos": [{"slot": "snap"}], "duration": "1s"}]}]}"#
+        let studio = try await Running(spec: text)
+        defer { studio.server.kill() }
+        try canvas.writePNG(to: studio.folder.file("own.png"))
+        for (value, inside) in [(outside.file("secret.png").path, false), ("own.png", true)] {
+            let response = try await RawHTTP.send("POST", "/api/slots", port: studio.port, body: Data(#"{"snap": "\#(value)"}"#.utf8))
+            #expect(response.status == 200)
+            let info = try await studio.movie()
+            #expect(info["ok"] as? Bool == inside, "\(value): \(info["error"] ?? "no error")")
+            if !inside {
+                let error = try #require(info["error"] as? [String: Any])
+                #expect((error["message"] as? String)?.contains("outside the project's folder") == true && error["jsonPath"] as? String == "slots.snap", "\(error)")
+            }
+        }
+    }
+
     @Test("A description that is not valid is reported with its JSON path, and the last good movie is kept")
     func badSpecGivesItsJSONPath() async throws {
         let studio = try await Running()

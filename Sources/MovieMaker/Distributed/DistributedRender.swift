@@ -120,6 +120,8 @@ public struct DistributedRender: Sendable {
             "size \(width)x\(height) rate \(rate.numerator)/\(rate.denominator)",
             "encoder \(settings.bitstreamDescription)",
             "libraries \(LibraryVersions.current.description)",
+            // Drawing code changes between releases: chunks of another build are not this render's.
+            "moviemaker \(MovieMaker.version)",
         ]
         var settingsHash = SHA256()
         settingsHash.update(Data((["moviemaker chunk format \(Self.formatVersion)"] + settingsLines).joined(separator: "\n").utf8))

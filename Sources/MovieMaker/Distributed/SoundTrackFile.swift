@@ -52,6 +52,35 @@ final class SoundTrackFile {
             try encoder.finish(atVideoFrame: frameCount, rate: rate)
             try muxer.finish()
         }
+        try writeRecord(of: url)
+    }
+
+    /// Where the record of the sound track file at `url` is kept (`<file>.check`, as a chunk's).
+    static func recordURL(of url: URL) -> URL { url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".check") }
+
+    /// Writes the record of the file at `url` as written (its SHA-256 and size) beside it: bytes damaged
+    /// later leave a file whose packets still read, but whose sound is not what was encoded.
+    static func writeRecord(of url: URL) throws(MovieMakerError) {
+        guard let sha = FileHash.sha256(ofFileAt: url.path), let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int else {
+            throw .chunkMismatch(path: url.path, reason: "it cannot be read back to record its checksum")
+        }
+        let record = JSONValue.object(["sha256": .string(sha), "bytes": .number("\(size)")])
+        try PartialFiles.write(Data(record.canonicalText.utf8), to: recordURL(of: url))
+    }
+
+    /// Why the file at `url` is not what was written, or nil when it matches its record.
+    static func recordProblem(_ url: URL) -> String? {
+        let recordURL = recordURL(of: url)
+        guard let data = try? Data(contentsOf: recordURL), let record = (try? JSONValue(parsing: data))?.objectValue,
+              let sha = record["sha256"]?.stringValue, case let .number(bytes)? = record["bytes"] else {
+            return "it has no record of what was written (\(recordURL.lastPathComponent), which goes wherever the file goes)"
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int
+        guard size.map({ "\($0)" }) == bytes else { return "it is \(size.map { "\($0)" } ?? "no") bytes, \(bytes) were written: it was changed or replaced" }
+        guard let now = FileHash.sha256(ofFileAt: url.path), now == sha else {
+            return "its content is not what was written (SHA-256 differs): it was changed or replaced"
+        }
+        return nil
     }
 
     /// Opens the sound track file at `url` and checks that it is what `settings` encode for a movie
@@ -60,6 +89,7 @@ final class SoundTrackFile {
     /// Throws `.chunkMismatch` saying what is wrong.
     static func open(_ url: URL, settings: AudioSettings, end: Int64) throws(MovieMakerError) -> SoundTrackFile {
         func mismatch(_ reason: String) -> MovieMakerError { .chunkMismatch(path: url.path, reason: reason) }
+        if let problem = recordProblem(url) { throw mismatch(problem) }
         let opened: Demuxer
         do {
             opened = try Demuxer(path: url.path, detectsTruncation: true, describe: { .chunkMismatch(path: url.path, reason: "it cannot be read: \($0.ffmpegError.message)") })

@@ -1,12 +1,12 @@
 import Foundation
 
 /// Whether a path names a file that can be read to its end.
-enum RegularFile {
+package enum RegularFile {
     /// Why `path` cannot be read as a file — "it is a named pipe, not a regular file" — or nil when it is
     /// a regular file (through symbolic links), a folder, or not there (other checks say those). A
     /// named pipe blocks the first read until a writer comes, and a device such as `/dev/zero` never
     /// ends, so every file a description names is checked before it is opened.
-    static func problem(_ path: String) -> String? {
+    package static func problem(_ path: String) -> String? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         switch status.st_mode & S_IFMT {
