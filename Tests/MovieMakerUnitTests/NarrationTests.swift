@@ -80,7 +80,13 @@ struct NarrationTests {
         let merged = try Narration("In <mark name=\"m\"/>the morning, boats come in.", voice: "en-gb")
         let spoken = merged.transcript.words
         #expect(spoken.map(\.text).prefix(2) == ["In", "the"])
+        #expect(merged.startsFromSynthesizer.prefix(2) == [true, false], "eSpeak NG gave \"the\" no start of its own here")
         #expect(merged.time(ofMark: "m") == spoken[1].start, "\(String(describing: merged.time(ofMark: "m"))) vs \(spoken)")
+        // Punctuation alone after a mark joins the word before it, but the mark waits for the next word.
+        let dash = try Narration("Wait <mark name=\"x\"/>— then go.", voice: "en-gb")
+        let dashWords = dash.transcript.words
+        #expect(dashWords.map(\.text) == ["Wait —", "then", "go."], "\(dashWords)")
+        #expect(dash.time(ofMark: "x") == dashWords[1].start, "\(String(describing: dash.time(ofMark: "x"))) vs \(dashWords)")
     }
 
     @Test("markup: a break makes the pause it asks for, entities are read, tags never show in the words")

@@ -604,17 +604,18 @@ private struct KaraokeReader {
         case timestamp(Time, written: String, lineIndex: Int)
     }
 
-    /// Every cue's words. A line without timestamps that repeats a line of the cue before is left out:
-    /// YouTube's captions roll, each cue showing the line before again above the one being spoken (and a
-    /// 10 ms cue of that line alone between them).
+    /// Every cue's words. A line without timestamps that repeats the last timed line before it is left
+    /// out: YouTube's captions roll, each cue showing the line just spoken again above the one being
+    /// spoken (and a 10 ms cue of that line alone between them). Cues without timestamps that repeat
+    /// each other (a sung "Hey!" twice) are all kept.
     func words() throws(MovieMakerError) -> [TranscriptWord] {
         let track = try SubtitleTrack(webVTT: text, name: name)
         var result: [TranscriptWord] = []
-        var previous: Set<String> = []
+        var lastTimedLine: String? = nil
         for cue in track.cues {
-            let (words, lines) = try self.words(of: cue, leavingOut: previous)
+            let (words, timedLine) = try self.words(of: cue, leavingOut: lastTimedLine)
             result += words
-            previous = lines
+            if let timedLine { lastTimedLine = timedLine }
         }
         return result
     }
@@ -696,20 +697,19 @@ private struct KaraokeReader {
     /// starts the text after it; a span holding several words is shared among them by weight; a word ends
     /// where the next starts, the last at the cue's end. Text that runs across a timestamp without a space
     /// (`Hel<00:00:01.300>lo`, karaoke by syllable) stays one word.
-    /// Lines without timestamps whose text is in `repeated` are left out; `lines` is the text of each of
-    /// the cue's lines.
-    func words(of cue: SubtitleCue, leavingOut repeated: Set<String> = []) throws(MovieMakerError) -> (words: [TranscriptWord], lines: Set<String>) {
+    /// A line without timestamps whose text is `repeated` is left out; `timedLine` is the text of the
+    /// cue's last line with timestamps, if it has one.
+    func words(of cue: SubtitleCue, leavingOut repeated: String? = nil) throws(MovieMakerError) -> (words: [TranscriptWord], timedLine: String?) {
         let timingIndex = cue.line - 1
-        guard timingIndex >= 0, timingIndex < parser.lines.count else { return ([], []) }
+        guard timingIndex >= 0, timingIndex < parser.lines.count else { return ([], nil) }
         var spans = [Span(start: cue.start, text: "")]
-        var lines: Set<String> = []
+        var timedLine: String? = nil
         var kept = 0
         for index in payloadLines(afterTiming: timingIndex) {
             let pieces = try pieces(ofLine: index)
             let plain = pieces.map { if case let .text(t) = $0 { t } else { "" } }.joined().trimmingCharacters(in: .whitespaces)
-            lines.insert(plain)
             let timed = pieces.contains { if case .timestamp = $0 { true } else { false } }
-            if !timed, repeated.contains(plain) { continue }
+            if timed { timedLine = plain } else if plain == repeated { continue }
             if kept > 0 { spans[spans.count - 1].text += "\n" }
             kept += 1
             for piece in pieces {
@@ -760,7 +760,7 @@ private struct KaraokeReader {
         for k in visible.indices {
             visible[k].end = k + 1 < visible.count ? visible[k + 1].start : cue.end
         }
-        return (visible, lines)
+        return (visible, timedLine)
     }
 
     /// Payload text from one timestamp (or the cue's start) to the next.

@@ -50,17 +50,13 @@ public final class DrawingContext {
     }
     deinit { cairo_destroy(cr) }
 
-    /// The frame (its pixels, `bounds` before any transform) in the current user space: where the
-    /// picture's edges really are under the transforms applied so far (their bounding box when they
-    /// rotate). An item moved or scaled by its transform sees the frame's edges here, not at `bounds`.
-    var frameInUserSpace: Rect {
-        var xs: [Double] = [], ys: [Double] = []
-        for (cornerX, cornerY) in [(bounds.minX, bounds.minY), (bounds.maxX, bounds.minY), (bounds.minX, bounds.maxY), (bounds.maxX, bounds.maxY)] {
-            var x = cornerX, y = cornerY
-            cairo_device_to_user(cr, &x, &y)
-            xs.append(x); ys.append(y)
-        }
-        return Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+    /// What can show, in the current user space: the clip's extents (the frame, or a split's cell),
+    /// under the transforms applied so far. An item moved or scaled by its transform sees the edges of
+    /// what shows here, not at `bounds`.
+    var visibleRect: Rect {
+        var x1 = 0.0, y1 = 0.0, x2 = 0.0, y2 = 0.0
+        cairo_clip_extents(cr, &x1, &y1, &x2, &y2)
+        return Rect(x: x1, y: y1, width: x2 - x1, height: y2 - y1)
     }
 
     /// The first error on this context, if any: a bad effect argument, or Cairo's first error (Cairo

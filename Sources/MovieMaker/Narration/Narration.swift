@@ -229,10 +229,11 @@ public struct Narration: AudioSource, Hashable {
             fromSynthesizer += texts.indices.map { $0 == 0 }
         }
         // A mark is reached when the first word after it starts, as the transcript times that word (a
-        // word eSpeak NG spoke with the one before included).
+        // word eSpeak NG spoke with the one before included); punctuation alone ("…"), joined to the word
+        // before, is not a word after it.
         let marks = bookmarks.map { mark in
-            NarrationMark(name: mark.name, time: runs.indices.first { runs[$0].character > mark.character }.map { runStarts[$0] }
-                                                   ?? Time(value: Int64(total), timescale: rate))
+            let next = runs.indices.first { runs[$0].character > mark.character && runs[$0].text.contains { $0.isLetter || $0.isNumber } }
+            return NarrationMark(name: mark.name, time: next.map { runStarts[$0] } ?? Time(value: Int64(total), timescale: rate))
         }
         return Spoken(samples: SpeechSamples(speech.samples, rate: speech.sampleRate), transcript: Transcript(words: words),
                       startsFromSynthesizer: fromSynthesizer, marks: marks,

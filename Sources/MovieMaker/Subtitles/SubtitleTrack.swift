@@ -152,8 +152,9 @@ public struct SubtitleTrack: Sendable, Hashable, Codable {
 
     /// The file's text: UTF-8 (a byte order mark dropped), UTF-16 with a byte order mark, or else
     /// Windows-1252 (old SRT files). UTF-8 with a few bytes that are not (a stray byte from an editor, a
-    /// multi-byte letter cut by a tool) stays UTF-8, each such byte read as "�", with a warning naming
-    /// the first line holding one: read as Windows-1252, every accented letter of the file would change.
+    /// multi-byte letter cut by a tool) stays UTF-8, each such run of bytes read as "�", with a warning
+    /// naming the first line holding one: read as Windows-1252, every accented letter of the file would
+    /// change.
     static func decodeText(_ data: Data, name: String = "") -> String {
         let bytes = [UInt8](data.prefix(3))
         if bytes.count >= 2, (bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF),
@@ -161,35 +162,26 @@ public struct SubtitleTrack: Sendable, Hashable, Codable {
             return text
         }
         if let text = String(data: data, encoding: .utf8) { return text }
-        let (letters, invalid, firstLine) = utf8Census([UInt8](data))
-        if letters > invalid {
-            LibraryWarnings.warn("\(name.isEmpty ? "the subtitles" : name): line \(firstLine) holds \(invalid == 1 ? "a byte" : "bytes") that \(invalid == 1 ? "is" : "are") not UTF-8 "
-                                 + "in a UTF-8 file: shown as \"\u{FFFD}\" (\(invalid) in all); save the file as UTF-8 to mend it")
-            return String(decoding: data, as: UTF8.self)
-        }
-        return String(data: data, encoding: .windowsCP1252) ?? String(decoding: data, as: UTF8.self)
-    }
-
-    /// The well-formed multi-byte UTF-8 sequences in `bytes`, the bytes that start none, and the line
-    /// (from 1) of the first of those.
-    static func utf8Census(_ bytes: [UInt8]) -> (letters: Int, invalid: Int, firstLine: Int) {
-        var letters = 0, invalid = 0, line = 1, firstLine = 0
-        var i = 0
-        while i < bytes.count {
-            let b = bytes[i]
-            if b < 0x80 { if b == 0x0A { line += 1 }; i += 1; continue }
-            let length = b & 0xE0 == 0xC0 ? 2 : b & 0xF0 == 0xE0 ? 3 : b & 0xF8 == 0xF0 ? 4 : 0
-            if length > 0, i + length <= bytes.count, (b != 0xC0 && b != 0xC1),
-               bytes[(i + 1)..<(i + length)].allSatisfy({ $0 & 0xC0 == 0x80 }) {
-                letters += 1
-                i += length
-            } else {
-                invalid += 1
+        // Swift's decoder replaces each bad run with one U+FFFD; the other non-ASCII letters it reads are
+        // the file's real UTF-8. More of those than bad runs: a UTF-8 file with a few bad bytes.
+        let lossy = String(decoding: data, as: UTF8.self)
+        var letters = 0, bad = 0, line = 1, firstLine = 0
+        for scalar in lossy.unicodeScalars {
+            if scalar == "\u{FFFD}" {
+                bad += 1
                 if firstLine == 0 { firstLine = line }
-                i += 1
+            } else if scalar == "\n" {
+                line += 1
+            } else if !scalar.isASCII {
+                letters += 1
             }
         }
-        return (letters, invalid, firstLine)
+        if letters > bad {
+            LibraryWarnings.warn("\(name.isEmpty ? "the subtitles" : name): line \(firstLine) holds bytes that are not UTF-8 in a UTF-8 file: "
+                                 + "shown as \"\u{FFFD}\" (\(bad) place\(bad == 1 ? "" : "s") in all); save the file as UTF-8 to mend it")
+            return lossy
+        }
+        return String(data: data, encoding: .windowsCP1252) ?? lossy
     }
 }
 

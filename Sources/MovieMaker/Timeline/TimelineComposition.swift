@@ -413,16 +413,17 @@ struct TimelineCompiler {
                     let clip = compiled.clip
                     placed.append(clip.delayed(by: at))
                     record(item, at: itemPath, start: at, duration: clip.duration, what: compiled.what, detail: compiled.detail)
-                    // Subtitles and captions without a duration of their own last as long as their cues or
-                    // words (captions a hold longer), which may run past the movie (a stray cue at one hour,
-                    // the hold after the last word): they do not make the movie longer.
+                    // Subtitles and a transcript's captions without a duration of their own last as long as
+                    // their cues or words (captions a hold longer), which may run past the movie (a stray
+                    // cue at one hour, the hold after the last word): they do not make the movie longer.
                     if case let .subtitles(sub) = item.content, sub.duration == nil {
                         textEnd = Time.max(textEnd, at + clip.duration)
                         if at + clip.duration > subtitlesEnd.end { subtitlesEnd = (at + clip.duration, itemPath, "subtitles' cues") }
-                    } else if case let .captions(captions) = item.content, captions.duration == nil {
-                        // Only words past the end are worth a warning, not the hold.
+                    } else if case let .captions(captions) = item.content, captions.duration == nil, captions.narration == nil {
+                        // Only words past the end are worth a warning, not the hold. (A narration's captions
+                        // last as long as it speaks, which the movie plays out.)
                         textEnd = Time.max(textEnd, at + clip.duration)
-                        let words = at + clip.duration - (captions.narration == nil ? captions.hold?.time(at: rate) ?? CaptionStyle().hold : .zero)
+                        let words = at + clip.duration - (captions.hold?.time(at: rate) ?? CaptionStyle().hold)
                         if words > subtitlesEnd.end { subtitlesEnd = (words, itemPath, "captions' words") }
                     } else {
                         extent = Time.max(extent, at + clip.duration)

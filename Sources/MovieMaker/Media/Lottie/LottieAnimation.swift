@@ -25,6 +25,9 @@ package struct LottieFile: Sendable, Hashable {
     package let frameCount: Int
     /// The names of its layers (`nm`), top level and in precompositions: what `colors` may name.
     package let layerNames: Set<String>
+    /// The image files its assets name (`u` + `p`, beside the animation), which rlottie reads itself
+    /// when it draws: files a render reads, as the animation is (embedded images are not files).
+    package let externalAssets: [URL]
     /// The file's bytes, as read (rlottie parses them; its parser has the last word on what it draws).
     let json: Data
 
@@ -58,8 +61,8 @@ package struct LottieFile: Sendable, Hashable {
         }
         guard fr > 0, fr <= 1000, fr.isFinite else { throw fail("its frame rate \"fr\" is \(fr); it must be above 0 and at most 1000") }
         guard op > ip, (op - ip) <= 10_000_000 else { throw fail("its out point \"op\" (\(op)) is not after its in point \"ip\" (\(ip)): it has no frames") }
-        // Frames are counted in whole frames: an animation less than half a frame long has none to show.
-        guard (op - ip).rounded() >= 1 else {
+        // Frames are counted in whole frames: an animation less than a frame long has none to show.
+        guard op - ip + 1e-6 >= 1 else {
             throw fail("its in point \"ip\" (\(ip)) and out point \"op\" (\(op)) are less than one frame apart: it has no frames to show")
         }
         var names: Set<String> = []
@@ -82,6 +85,13 @@ package struct LottieFile: Sendable, Hashable {
         frameRate = fr
         frameCount = Int((op - ip).rounded())
         layerNames = names
+        let folder = url.deletingLastPathComponent()
+        externalAssets = (root["assets"] as? [Any] ?? []).compactMap { item -> URL? in
+            guard let asset = item as? [String: Any], let file = asset["p"] as? String, !file.isEmpty,
+                  (asset["e"] as? NSNumber)?.intValue != 1, !file.hasPrefix("data:") else { return nil }
+            // rlottie joins the animation's folder, `u` and `p` as written.
+            return folder.appendingPathComponent((asset["u"] as? String ?? "") + file).standardizedFileURL
+        }
         json = data
     }
 

@@ -68,11 +68,12 @@ extension Clip {
             let entering = enter?.progress(t) ?? 1
             let leaving = exit?.progress(frame.duration.seconds - frame.rate.frameDuration.seconds - t) ?? 1
             let draw = { (opacity: Double) in ctx.draw(picture, in: rect, opacity: opacity) }
-            // A slide starts beyond the frame's real edge, wherever the item's transform put the sticker.
+            // A slide starts beyond the edge of what shows (the frame, a split's cell), wherever the
+            // item's transform put the sticker.
             if let enter, entering < 1 {
-                enter.apply(progress: entering, rect: rect, bounds: ctx.frameInUserSpace, in: ctx, draw)
+                enter.apply(progress: entering, rect: rect, bounds: ctx.visibleRect, in: ctx, draw)
             } else if let exit, leaving < 1 {
-                exit.apply(progress: leaving, rect: rect, bounds: ctx.frameInUserSpace, in: ctx, draw)
+                exit.apply(progress: leaving, rect: rect, bounds: ctx.visibleRect, in: ctx, draw)
             } else {
                 draw(1)
             }

@@ -113,12 +113,16 @@ extension TimelineCompiler {
             colors[name] = try color(text, at: path.appending("colors").appending(name))
         }
         // A layer the file does not have is named at its key, with the nearest layer; a file that cannot
-        // be read is left to the clip below, which names the source.
-        if !colors.isEmpty, let file = try? LottieFile(url: url) {
+        // be read is left to the clip below, which names the source. The images it names are files the
+        // render reads (for render identities, and the agent interface's allowed folders).
+        if let file = try? LottieFile(url: url) {
+            for asset in file.externalAssets where !inputFiles.contains(asset) { inputFiles.append(asset) }
             for name in colors.keys.sorted() {
                 if var problem = file.colorProblem(name) {
                     let layer = String(name.split(separator: ".", omittingEmptySubsequences: false).first ?? "")
-                    if let near = SpecObject.nearest(layer, in: file.layerNames.sorted()), near != layer { problem += " (did you mean \"\(near)\"?)" }
+                    if !file.layerNames.contains(name), let near = SpecObject.nearest(layer, in: file.layerNames.sorted()), near != layer {
+                        problem += " (did you mean \"\(near)\"?)"
+                    }
                     throw .invalidDescription(path.appending("colors").appending(name), problem, file: url.path)
                 }
             }
