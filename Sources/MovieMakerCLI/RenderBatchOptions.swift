@@ -27,6 +27,11 @@ struct RenderBatchOptions: ParsableArguments {
     @Flag(help: "With --batch: render every row again, also those whose movie was already made from the same description, settings and files.")
     var force = false
 
+    /// A machine-readable account of the rows.
+    @Option(help: ArgumentHelp("With --batch: write what became of each row to this JSON Lines file once the batch ends (row, line, output, status rendered/skipped/failed, seconds, warnings, the error's code and message), for a pipeline to read.",
+                               valueName: "report.jsonl"))
+    var report: String?
+
     /// Rows rendered at once.
     @Option(help: ArgumentHelp("With --batch: rows rendered at once (default: one per core, at most 4); each still draws and encodes in parallel, and the movies do not depend on it.",
                                valueName: "n"))
@@ -60,8 +65,8 @@ struct RenderBatchOptions: ParsableArguments {
     /// Checks the options against each other and against the rest of `render`'s.
     func validate(output: String?, others: [(given: Bool, option: String)]) throws {
         guard let batch else {
-            if outputPattern != nil || batchIndex != nil || force || jobs != nil {
-                let option = outputPattern != nil ? "--output-pattern" : batchIndex != nil ? "--batch-index" : force ? "--force" : "--jobs"
+            if outputPattern != nil || batchIndex != nil || force || jobs != nil || report != nil {
+                let option = outputPattern != nil ? "--output-pattern" : batchIndex != nil ? "--batch-index" : force ? "--force" : jobs != nil ? "--jobs" : "--report"
                 throw ValidationError("\(option) is for --batch: give --batch rows.csv --output-pattern 'out/{row}.mp4', or -o for one movie")
             }
             return
@@ -147,6 +152,13 @@ extension RenderCommand {
             batch = batch.selected(index: part.index, of: part.count)
             do { destinations = try batch.destinations() } catch { throw InputError("--batch \(rowsFile): \(error.message)") }
         }
+        if let report = batching.report {
+            // Never over an input or a row's movie, and somewhere it can be written: found now, not after the batch.
+            for input in [description.spec, rowsFile] + destinations.map(\.path) where FileIdentity.same(report, input) || report == input {
+                throw InputError("--report \(report) is \(input), an input or a movie of this batch; give another file, e.g. --report report.jsonl")
+            }
+            do { try OutputOptions.checkFolder(of: report) } catch let error as InputError { throw InputError("--report \(report): \(error.description)") }
+        }
         var checkedFolders = Set<String>()
         for (row, url) in zip(batch.rows, destinations) {
             for input in [description.spec, rowsFile] where FileIdentity.same(url.path, input) {
@@ -224,6 +236,12 @@ extension RenderCommand {
             }
         }
         if Interruption.shared.signal != nil { return }
+        if let report = batching.report {
+            // Written whatever became of the rows (a pipeline reads it most when some failed), atomically.
+            do { try PartialFiles.write(Data(Self.report(results).utf8), to: URL(fileURLWithPath: report)) } catch {
+                throw InputError("--report \(report): \(error.message)")
+            }
+        }
         let failed = results.filter { if case .failed = $0.outcome { return true } else { return false } }
         let skipped = results.filter { if case .skipped = $0.outcome { return true } else { return false } }.count
         if progress.showsSummary {
@@ -246,6 +264,28 @@ extension RenderCommand {
             throw BatchFailure(failed: failed.count, total: total, lines: failed.map { $0.row.line ?? $0.row.number }.sorted(), file: rowsFile,
                                skipped: skipped)
         }
+    }
+
+    /// The JSON Lines of `--report`: one object per row, in row order, keys sorted.
+    static func report(_ results: [TemplateBatch.Result]) -> String {
+        results.map { r -> String in
+            var o: [String: JSONValue] = ["row": .number("\(r.row.number)"), "output": .string(r.output.path),
+                                          "seconds": .number(String(format: "%.3f", r.seconds)), "warnings": .array(r.warnings.map { .string($0) })]
+            if let line = r.row.line { o["line"] = .number("\(line)") }
+            switch r.outcome {
+            case let .rendered(summary):
+                o["status"] = .string("rendered")
+                o["duration"] = .number(String(format: "%.3f", summary.duration.seconds))
+                o["frames"] = .number("\(summary.frameCount)")
+                o["bytes"] = .number("\(summary.fileSize)")
+            case .skipped:
+                o["status"] = .string("skipped")
+            case let .failed(error):
+                o["status"] = .string("failed")
+                o["error"] = .object(["code": .string(error.code.rawValue), "message": .string(MovieMakerCommand.message(for: error))])
+            }
+            return JSONValue.object(o).compactText
+        }.map { $0 + "\n" }.joined()
     }
 
     /// One line per row: its number, output, the movie's duration, the time it took and what happened.

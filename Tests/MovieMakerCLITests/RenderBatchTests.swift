@@ -146,6 +146,36 @@ struct RenderBatchTests {
         #expect(crf.stdout.contains("4 of 4 rows written (4 rendered, 0 skipped"), "\(crf.stdout)")
     }
 
+    /// A nightly pipeline reads what became of each row from a file, not from the terminal's words.
+    @Test("--report writes one JSON line per row, in row order: rendered with its frames, skipped, failed with its error's code and message")
+    func reportGivesEachRowsOutcome() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try Self.project()
+        try Self.rows(3, missingPhoto: 2).write(to: folder.file("rows.csv"), atomically: true, encoding: .utf8)
+        let arguments = ["render", folder.file("card.json").path, "--batch", folder.file("rows.csv").path,
+                         "--output-pattern", folder.url.path + "/out/{row}.mp4", "--report", folder.file("report.jsonl").path, "-q"]
+        func report() throws -> [[String: Any]] {
+            try String(contentsOf: folder.file("report.jsonl"), encoding: .utf8).split(separator: "\n")
+                .map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        }
+        let r = try CLI.run(arguments)
+        #expect(r.status == 1, "row 2 fails: \(r.stderr)")
+        let first = try report()
+        #expect(first.map { $0["row"] as? Int } == [1, 2, 3] && first.map { $0["line"] as? Int } == [2, 3, 4], "\(first)")
+        #expect(first.map { $0["status"] as? String } == ["rendered", "failed", "rendered"], "\(first)")
+        #expect(first[0]["frames"] as? Int == 21 && first[0]["output"] as? String == folder.file("out/1.mp4").path, "\(first[0])")
+        let error = first[1]["error"] as? [String: Any]
+        #expect(error?["code"] as? String == "invalidDescription" && (error?["message"] as? String)?.contains("missing.png") == true, "\(first[1])")
+        // A re-run after the fix: the rendered rows skipped, the failed one rendered.
+        try Self.writePhoto(folder.file("missing.png"), shade: 1)
+        let again = try CLI.run(arguments)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try report().map { $0["status"] as? String } == ["skipped", "rendered", "skipped"])
+        // Never over an input.
+        let over = try CLI.run(Array(arguments.dropLast(3)) + ["--report", folder.file("rows.csv").path])
+        #expect(over.status == 64 && over.stderr.contains("--report") && over.stderr.contains("rows.csv"), "\(over.stderr)")
+    }
+
     /// Matroska indexes the video only: a movie with sound had its sound stream's empty index taken
     /// for a file without Cues, so every .mkv and .webm row rendered again on every run.
     @Test(arguments: ["mkv", "webm"])
