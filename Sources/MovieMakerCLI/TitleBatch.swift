@@ -19,6 +19,11 @@ struct TitleBatchOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --batch: rows rendered at once (default: one per core), each with its share of the cores.",
                                valueName: "n"))
     var jobs: Int?
+
+    /// A machine-readable account of the rows.
+    @Option(help: ArgumentHelp("With --batch: write what became of each row to this JSON Lines file once the batch ends (row, line, output, status rendered/failed, seconds, warnings, the error's code and message), as render --batch --report does.",
+                               valueName: "report.jsonl"))
+    var report: String?
 }
 
 /// The rows of a `title --batch` CSV file, and the `{column}` placeholders they fill.
@@ -177,6 +182,13 @@ extension TitleCommand {
         let started = ContinuousClock.now
         let family = try fontFamily()
         let items = try batchItems(batch, family: family)
+        if let report = batching.report {
+            // Never over an input or a row's movie, and somewhere it can be written: found now.
+            for path in [batch.path] + items.map(\.path) where path == report || FileIdentity.same(report, path) {
+                throw InputError("--report \(report) is \(path), an input or a movie of this batch; give another file, e.g. --report report.jsonl")
+            }
+            do { try OutputOptions.checkFolder(of: report) } catch let error as InputError { throw InputError("--report \(report): \(error.description)") }
+        }
         let backdrop = try makeBackdrop()
         // The backdrop photo is opened by each row's render: a bad one would fail every row (exit 1);
         // read once here, it is the usage error (64) a single title gives.
@@ -198,6 +210,18 @@ extension TitleCommand {
             Terminal.writeError("title: \(items.count) row\(items.count == 1 ? "" : "s") of \(batch.path), \(jobs) at a time\n")
         }
         let failures = Mutex<[(line: Int, path: String, error: String)]>([])
+        // What became of each row, by its index, for --report.
+        let outcomes = Mutex<[Int: JSONValue]>([:])
+        @Sendable func record(_ index: Int, _ item: BatchItem, seconds: Double, warnings: [String], error: (any Error)?) {
+            var o: [String: JSONValue] = ["row": .number("\(item.row.number)"), "line": .number("\(item.row.line)"), "output": .string(item.path),
+                                          "status": .string(error == nil ? "rendered" : "failed"), "seconds": .number(String(format: "%.3f", seconds)),
+                                          "warnings": .array(warnings.map { .string($0) })]
+            if let error {
+                let code = (error as? MovieMakerError)?.code.rawValue ?? (error is InputError ? "input" : "error")
+                o["error"] = .object(["code": .string(code), "message": .string(MovieMakerCommand.message(for: error))])
+            }
+            outcomes.withLock { $0[index] = .object(o) }
+        }
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             while let index = state.next(), Interruption.shared.signal == nil {
                 let item = items[index]
@@ -207,6 +231,11 @@ extension TitleCommand {
                 rowOptions.quiet = !logsLines
                 rowOptions.silent = options.silent
                 let reporter = ProgressReporter(label: "title", output: item.path, options: rowOptions)
+                let rowStarted = ContinuousClock.now
+                func rowSeconds() -> Double {
+                    let d = ContinuousClock.now - rowStarted
+                    return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+                }
                 do {
                     try FileManager.default.createDirectory(at: URL(fileURLWithPath: item.path).deletingLastPathComponent(), withIntermediateDirectories: true)
                     // What the library warns of for this row (its text does not fit), on its thread and its
@@ -217,6 +246,7 @@ extension TitleCommand {
                     for warning in warnings {
                         Terminal.writeError("moviemaker: warning: \(batch.path), line \(item.row.line) (\(item.path)): \(warning)\n")
                     }
+                    record(index, item, seconds: rowSeconds(), warnings: warnings, error: nil)
                     let (done, eta) = state.finished(elapsed: ContinuousClock.now - started)
                     if options.showsProgress {
                         Terminal.writeError("title: \(done)/\(items.count) rows done\(eta.map { ", ETA \(Format.eta($0))" } ?? "")\n")
@@ -224,12 +254,20 @@ extension TitleCommand {
                 } catch {
                     if Interruption.shared.signal != nil { return }
                     let message = MovieMakerCommand.message(for: error)
+                    record(index, item, seconds: rowSeconds(), warnings: [], error: error)
                     failures.withLock { $0.append((item.row.line, item.path, message)) }
                     Terminal.writeError("moviemaker: error: \(batch.path), line \(item.row.line) (\(item.path)): \(message)\n")
                 }
             }
         }
         if Interruption.shared.signal != nil { return }
+        if let report = batching.report {
+            // Written whatever became of the rows, in row order, atomically.
+            let lines = outcomes.withLock { all in all.keys.sorted().map { all[$0]!.compactText + "\n" } }.joined()
+            do { try PartialFiles.write(Data(lines.utf8), to: URL(fileURLWithPath: report)) } catch {
+                throw InputError("--report \(report): \(error.message)")
+            }
+        }
         let failed = failures.withLock { $0 }
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

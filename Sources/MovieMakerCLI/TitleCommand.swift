@@ -191,8 +191,9 @@ struct TitleCommand: RenderingCommand {
                 throw ValidationError("--jobs \(jobs): give from 1 to 64 rows at once (default: one per core)")
             }
         } else {
-            if batching.outputPattern != nil || batching.jobs != nil {
-                throw ValidationError("\(batching.outputPattern != nil ? "--output-pattern" : "--jobs") is for --batch: give --batch rows.csv, or -o for one title")
+            if batching.outputPattern != nil || batching.jobs != nil || batching.report != nil {
+                let option = batching.outputPattern != nil ? "--output-pattern" : batching.jobs != nil ? "--jobs" : "--report"
+                throw ValidationError("\(option) is for --batch: give --batch rows.csv, or -o for one title")
             }
             guard let path = output.output else {
                 throw ValidationError("missing -o: where to write the title, e.g. -o title.mp4 (or --batch rows.csv --output-pattern 'out/{name}.mp4')")

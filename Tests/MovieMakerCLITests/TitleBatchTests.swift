@@ -63,13 +63,20 @@ struct TitleBatchTests {
         let folder = try TemporaryFolder()
         let long = String(repeating: "x", count: 2000)
         try "title\n\(long)\nShort\n\(long)\n".write(to: folder.file("rows.csv"), atomically: true, encoding: .utf8)
-        let r = try CLI.run(["title", "--batch", folder.file("rows.csv").path, "--output-pattern", folder.url.path + "/{row}.mp4", "--quiet"] + Self.small)
+        let r = try CLI.run(["title", "--batch", folder.file("rows.csv").path, "--output-pattern", folder.url.path + "/{row}.mp4", "--quiet",
+                             "--report", folder.file("report.jsonl").path] + Self.small)
         #expect(r.status == 0, "\(r.stderr)")
         let warnings = r.stderrLines.filter { $0.contains("does not fit") }
         #expect(warnings.count == 2, "\(r.stderr)")
         for (line, row) in [(2, 1), (4, 3)] {
             #expect(warnings.contains { $0.contains("rows.csv, line \(line) (\(folder.url.path)/\(row).mp4): the text") }, "line \(line): \(warnings)")
         }
+        // --report: a JSON line per row, in row order, with its warnings.
+        let report = try String(contentsOf: folder.file("report.jsonl"), encoding: .utf8).split(separator: "\n")
+            .compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(report.map { $0["row"] as? Int } == [1, 2, 3] && report.map { $0["line"] as? Int } == [2, 3, 4], "\(report)")
+        #expect(report.allSatisfy { $0["status"] as? String == "rendered" }, "\(report)")
+        #expect(report.map { ($0["warnings"] as? [String])?.count } == [1, 0, 1], "\(report)")
     }
 
     @Test func withoutATitleTheTitleColumnOrElseTheFirstIsTheTitle() throws {
