@@ -57,6 +57,31 @@ struct RenderCacheTests {
         #expect(joined.count == 180 && joined == reference, "the joined movie's frames differ from a full render's")
     }
 
+    /// A file the picture reads that is not a photo or video leaf (a `.cube` LUT, a Lottie animation) was
+    /// known to the segments' names by its path only: an edited LUT reused the old segments.
+    @Test func anEditedLUTRendersTheSegmentsAgain() throws {
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        let spec = folder.file("film.json"), movie = folder.file("film.mp4"), cache = folder.file("cache"), cube = folder.file("look.cube")
+        func lut(_ red: Bool) -> String {
+            var text = "LUT_3D_SIZE 2\n"
+            for b in 0..<2 { for g in 0..<2 { for r in 0..<2 { text += red ? "1 0 0\n" : "\(r) \(g) \(b)\n" } } }
+            return text
+        }
+        try lut(false).write(to: cube, atomically: true, encoding: .utf8)
+        try """
+            {"version": 1, "output": {"size": "160x120", "fps": 30, "encoder": {"preset": "ultrafast"}},
+             "tracks": [{"kind": "video", "items": [{"type": "color", "color": "#808080", "duration": "2s", "filters": [{"name": "lut", "file": "look.cube"}]}]}]}
+            """.write(to: spec, atomically: true, encoding: .utf8)
+        let first = try CLI.run(["render", spec.path, "-o", movie.path, "--cache", cache.path])
+        #expect(first.status == 0, "\(first.stderr)")
+        try lut(true).write(to: cube, atomically: true, encoding: .utf8)
+        let second = try CLI.run(["render", spec.path, "-o", movie.path, "--cache", cache.path])
+        #expect(second.status == 0 && second.stdout.contains("rendered 1 of 1 segment") && second.stdout.contains("reused 0"), "\(second.stdout)")
+        let middle = try #require(try decodeAll(movie).dropFirst(30).first).pixels.rgba(x: 80, y: 60)
+        #expect(middle.red > 200 && middle.green < 40, "the new LUT's red: \(middle)")
+    }
+
     @Test func aCacheNeedsAnH264MovieAndNoBurnedInSubtitles() throws {
         guard CLI.isBuilt else { return }
         let folder = try TemporaryFolder()

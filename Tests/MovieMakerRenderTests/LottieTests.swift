@@ -56,6 +56,22 @@ struct LottieTests {
         #expect(corner.red < 20 && abs(Int(corner.green) - 191) <= 6 && corner.blue < 20, "the bg layer's colour: \(corner)")
     }
 
+    /// Stretched to another shape, it is rendered at the larger of the two scales and squeezed along the
+    /// other axis: it was rendered at the smaller and enlarged, soft along the stretched axis.
+    @Test("stretched into a wider frame, the square's left and right edges stay sharp")
+    func stretchIsSharp() throws {
+        let folder = try TemporaryFolder()
+        let json = folder.file("square.json")
+        try LottieFixture.movingSquare(path: Self.path).write(to: json)
+        // 320×240 into 640×120: twice as wide, half as tall. The square (x 30…50, y 50…70) lands on x 60…100, y 25…35.
+        let still = try Clip.lottie(json, fit: .stretch).still(at: .zero, width: 640, height: 120).pixels()
+        let row = (0..<640).map { still.rgba(x: $0, y: 30) }
+        let red = row.filter { $0.red > 200 && $0.blue < 55 }.count
+        let mixed = row.filter { $0.red > 55 && $0.blue > 55 }.count
+        #expect(abs(red - 40) <= 1, "the square is 40 px wide: \(red)")
+        #expect(mixed <= 2, "edges blurred over \(mixed) px")
+    }
+
     @Test("played at speed 2 without a loop, it lasts half as long and holds its last frame when the clip is longer")
     func speedAndHold() throws {
         let folder = try TemporaryFolder()

@@ -248,6 +248,16 @@ struct TimelinePictureEditingTests {
         let masked = try frame(#"{"version": 1, "output": {"size": "320x240", "fps": 10, "background": "tomato"}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "blue", "duration": "1s", "mask": {"mode": "alpha", "item": {"type": "photo", "source": {"file": "disc.png"}, "duration": "1s"}}}]}]}"#)
         #expect(Self.near(Self.pixel(masked, 160, 120), 0, 0, 255, 6) && Self.near(Self.pixel(masked, 20, 20), 255, 99, 71, 6),
                 "disc \(Self.pixel(masked, 160, 120)), corner \(Self.pixel(masked, 20, 20))")
+        // A mask photo without a duration lasts as long as its 5 s item (it ended at a photo's 3 s, the item
+        // hidden from then); one shorter than its item is warned about.
+        let long = #"{"version": 1, "output": {"size": "320x240", "fps": 10, "background": "tomato"}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "blue", "duration": "5s", "mask": {"mode": "alpha", "item": {"type": "photo", "source": {"file": "disc.png"}}}}]}]}"#
+        let composition = try Timeline(jsonText: long).composition(Timeline.RenderOptions(mediaFolder: folder.url))
+        let late = try #require(try composition.picture.renderFrames(45..<46, width: 320, height: 240).first)
+        #expect(Self.near(Self.pixel(late, 160, 120), 0, 0, 255, 6), "at 4.5 s the disc shows the item: \(Self.pixel(late, 160, 120))")
+        #expect(composition.warnings.isEmpty, "\(composition.warnings)")
+        let short = try Timeline(jsonText: long.replacingOccurrences(of: #""file": "disc.png"}}"#, with: #""file": "disc.png"}, "duration": "2s"}"#))
+            .composition(Timeline.RenderOptions(mediaFolder: folder.url))
+        #expect(short.warnings.contains { $0.contains("mask.item") && $0.contains("before its item") }, "\(short.warnings)")
     }
 
     @Test func aBlurredBackgroundFillsTheBarsOfAFittedPicture() throws {

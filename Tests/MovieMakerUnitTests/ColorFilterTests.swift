@@ -206,6 +206,10 @@ import MovieMakerTestSupport
             try ("# identity\nTITLE \"identity\"\n" + CubeLUT.identity(size: size).cubeText).write(to: cube, atomically: true, encoding: .utf8)
             let lut = try CubeLUT(contentsOf: cube)
             #expect(lut == CubeLUT.identity(size: size))
+            // A Windows editor's byte order mark is not part of the first keyword (it was "unknown keyword TITLE").
+            let marked = folder.file("marked\(size).cube")
+            try Data([0xEF, 0xBB, 0xBF] + Array(("TITLE \"identity\"\n" + CubeLUT.identity(size: size).cubeText).utf8)).write(to: marked)
+            #expect(try CubeLUT(contentsOf: marked) == lut)
             for interpolation in LUTInterpolation.allCases {
                 #expect(try Self.filtered(input, [.lut(lut, interpolation: interpolation, amount: 1)]) == input, "size \(size) \(interpolation)")
             }

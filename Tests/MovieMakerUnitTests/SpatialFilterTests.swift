@@ -131,6 +131,29 @@ import MovieMakerTestSupport
         #expect(out == flat, "a flat picture (edges included) is unchanged by sharpening")
     }
 
+    /// A flat picture over transparency keeps its colour up to its edge: the detail is taken on
+    /// unpremultiplied colour (the premultiplied blur made a bright rim, up to +60 levels).
+    @Test func sharpenAddsNoRimBesideTransparency() throws {
+        let w = 60, h = 40
+        var bytes = [UInt8](repeating: 0, count: w * h * 4)
+        for y in 10..<30 { for x in 15..<45 { let i = (y * w + x) * 4; bytes[i] = 128; bytes[i + 1] = 128; bytes[i + 2] = 128; bytes[i + 3] = 255 } }
+        let card = PixelBuffer(width: w, height: h, bytes: bytes)
+        let out = try filtered(card, [.spatial(.sharpen(amount: 1, radius: 10))])
+        var worst = 0
+        for y in 10..<30 { for x in 15..<45 { worst = max(worst, abs(Int(out.rgba(x: x, y: y).red) - 128)) } }
+        #expect(worst <= 2, "the flat card changed by up to \(worst) levels beside the transparency (the blur rounds to 8 bits)")
+        #expect(out.rgba(x: 5, y: 5).alpha == 0 && out.rgba(x: 20, y: 20).alpha == 255, "alpha is kept")
+    }
+
+    /// The frame's edges blur with what is beside them, as FFmpeg's gblur does: nothing beyond the frame
+    /// is mixed in (a full-frame blur darkened the edges into a vignette).
+    @Test func blurKeepsAFlatFrameFlatToItsEdges() throws {
+        let w = 80, h = 60
+        let white = PixelBuffer(width: w, height: h, bytes: [UInt8](repeating: 255, count: w * h * 4))
+        let out = try filtered(white, [.spatial(.blur(radius: 20))])
+        #expect(out == white, "corner \(out.rgba(x: 0, y: 0)), top \(out.rgba(x: 40, y: 0))")
+    }
+
     // MARK: Vignette
 
     @Test func vignetteMatchesFFmpegVignette() throws {

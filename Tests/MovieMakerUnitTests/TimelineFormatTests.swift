@@ -597,6 +597,12 @@ import MovieMakerTestSupport
         let clip = try expected.clipTransform(at: FrameRate(25), path: JSONPath())
         #expect(clip.flipHorizontally && clip.flipVertically && clip.blendMode == .multiply && clip.cornerRadius == 12)
         #expect(clip.position?.value(at: 0.4) == Point(x: 160.5, y: 120))
+        // A scale eased with an overshoot (backIn from 0) passes below 0 on the way: held at 0, not mirrored.
+        let overshoot = Timeline.Transform(scale: .keyframes([.init(at: .seconds(.zero), value: 0), .init(at: .seconds(1), value: 1, easing: .backIn)]))
+        let eased = try overshoot.clipTransform(at: FrameRate(25), path: JSONPath())
+        #expect(eased.scale.value(at: 0.2) < 0, "the easing overshoots here")
+        let m = eased.matrix(at: 0.2, frameSize: Size(width: 320, height: 240))
+        #expect(m.a >= 0 && m.d >= 0, "mirrored: \(m)")
         // Checked as a whole when read: a keyframed opacity outside 0…1 names its path.
         do {
             _ = try Timeline(jsonText: text.replacingOccurrences(of: #""scale": 0.5"#, with: #""opacity": [{"at": "0s", "value": 2}]"#))

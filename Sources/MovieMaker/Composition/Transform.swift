@@ -97,7 +97,8 @@ extension Clip {
         func matrix(at seconds: Double, frameSize size: Size) -> (a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
             let ax = anchor.x * size.width, ay = anchor.y * size.height
             let p = position?.value(at: seconds) ?? Point(x: ax, y: ay)
-            let s = scale.value(at: seconds)
+            // An easing that overshoots (backIn from 0) passes below 0, which would mirror the picture.
+            let s = max(0, scale.value(at: seconds))
             let (cosine, sine) = Transform.exactCosSin(degrees: rotation.value(at: seconds))
             let sx = s * (flipHorizontally ? -1 : 1), sy = s * (flipVertically ? -1 : 1)
             // M = T(p) · R(θ) · S(sx, sy) · T(−anchor)
@@ -214,7 +215,7 @@ extension Clip {
             var matrix = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
             cairo_transform(ctx.cr, &matrix)
             // The picture is the frame's size: nothing it draws (a full-frame clear) reaches outside it.
-            // A sticker draws only itself, and sliding in it comes from beyond the frame's real edge,
+            // A sticker draws only itself, and sliding in it comes from beyond the edge of what shows,
             // outside the moved frame: not clipped, unless cropped or rounded.
             let sticker: Bool = if case .generator(.sticker, _) = child.node { true } else { false }
             if !sticker || transform.crop != nil || transform.cornerRadius > 0 {

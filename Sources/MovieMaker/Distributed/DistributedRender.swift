@@ -58,6 +58,9 @@ public struct DistributedRender: Sendable {
     /// The hash of everything the video depends on except the clip tree and the files (size, rate,
     /// encoder settings, versions): with `hashesSegments`, what each chunk's own hash is mixed with.
     private var settingsIdentity = ""
+    /// The files the render reads beyond its media leaves (LUTs, Lottie animations and their images):
+    /// no segment hash sees them, so every segment's name holds their fingerprints.
+    private var otherFiles: [URL] = []
     /// Whether each chunk is named by what its own frames show (`Clip.segmentHash(in:)` and the files
     /// its leaves read) instead of by the whole movie: a chunk whose frames an edit did not change keeps
     /// its name, so an incremental render reuses it. Falls back to the whole movie's `identity` when the
@@ -113,9 +116,12 @@ public struct DistributedRender: Sendable {
             throw .notEncodable(what: "the clip", reason: "\(error)")
         }
         var files = Set(inputFiles.map(\.standardizedFileURL))
+        var mediaFiles = Set<URL>()
         for placement in clip.mediaLeaves(in: .zero..<clip.duration) {
-            if case let .media(media) = placement.clip.node { files.insert(media.url.standardizedFileURL) }
+            if case let .media(media) = placement.clip.node { mediaFiles.insert(media.url.standardizedFileURL) }
         }
+        otherFiles = files.subtracting(mediaFiles).sorted { $0.path < $1.path }
+        files.formUnion(mediaFiles)
         let settingsLines = [
             "size \(width)x\(height) rate \(rate.numerator)/\(rate.denominator)",
             "encoder \(settings.bitstreamDescription)",
@@ -182,6 +188,7 @@ public struct DistributedRender: Sendable {
         }
         var lines = ["segment \(shown)", "settings \(settingsIdentity)", "start \(window.lowerBound)"]
         lines += files.sorted { $0.path < $1.path }.map { "file \($0.path) \(Self.fingerprint(of: $0))" }
+        lines += otherFiles.map { "other file \($0.path) \(Self.fingerprint(of: $0))" }
         var hash = SHA256()
         hash.update(Data(lines.joined(separator: "\n").utf8))
         return hash.hexDigest()

@@ -64,6 +64,8 @@ public struct CubeLUT: Sendable, Hashable {
         var lo: [Float] = [0, 0, 0], hi: [Float] = [1, 1, 1]
         var values: [Float] = []
         var lineNumber = 0
+        // A byte order mark (Windows editors write one) is not part of the first keyword.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
             lineNumber += 1
             var line = Substring(raw)

@@ -151,8 +151,7 @@ extension SpatialFilter {
         }
         switch self {
         case let .blur(radius):
-            let r = value(radius, 0...GaussianBlur.maximumRadius)
-            GaussianBlur(radius: r).apply(to: image.data, width: image.width, height: image.height, stride: image.stride, channels: 4)
+            SpatialKernels.blur(image, radius: value(radius, 0...GaussianBlur.maximumRadius))
         case let .sharpen(amount, radius):
             SpatialKernels.sharpen(image, amount: Float(value(amount, -2...5)), radius: value(radius, 0...100))
         case let .vignette(amount, angle, radius, color):

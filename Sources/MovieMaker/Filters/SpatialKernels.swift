@@ -24,18 +24,15 @@ enum SpatialKernels {
               min(max(v[2], low[2]), high[2]), min(max(v[3], low[3]), high[3]))
     }
 
-    // MARK: Sharpen
+    // MARK: Blur
 
-    /// `out = in + amount × (in − blur(in))` on all four channels, the frame's edges repeated for the
-    /// blur; alpha clamped to 0…255 and colour to 0…alpha.
-    static func sharpen(_ image: FilterImage, amount k: Float, radius: Double) {
-        let blur = GaussianBlur(radius: radius)
+    /// `image` with its edge pixels repeated `blur.extent` times on each side, blurred: a frame's edge
+    /// blurs with what is beside it, not with the nothing beyond it (which darkened the edges), as
+    /// FFmpeg's `gblur` does. The caller reads rows from `blur.extent` on and deallocates it.
+    static func blurredWithEdgesRepeated(_ image: FilterImage, _ blur: GaussianBlur) -> UnsafeMutablePointer<UInt8> {
         let w = image.width, h = image.height
-        guard k != 0, !blur.isIdentity, w > 0, h > 0 else { return }
         let e = blur.extent, pw = w + 2 * e, ph = h + 2 * e, ps = pw * 4
         let padded = UnsafeMutablePointer<UInt8>.allocate(capacity: ps * ph)
-        defer { padded.deallocate() }
-        // The picture with its edge pixels repeated `e` times on each side.
         FilterImage.inParallel(count: ph, work: pw * ph) { rows in
             for py in rows {
                 let src = image.row(min(max(py - e, 0), h - 1)), dst = padded + py * ps
@@ -46,15 +43,55 @@ enum SpatialKernels {
             }
         }
         blur.apply(to: padded, width: pw, height: ph, stride: ps, channels: 4)
+        return padded
+    }
+
+    /// Blurs `image` by `radius`, its edges repeated beyond the frame (`blurredWithEdgesRepeated`).
+    static func blur(_ image: FilterImage, radius: Double) {
+        let blur = GaussianBlur(radius: radius)
+        let w = image.width, h = image.height
+        guard !blur.isIdentity, w > 0, h > 0 else { return }
+        let e = blur.extent, ps = (w + 2 * e) * 4
+        let padded = blurredWithEdgesRepeated(image, blur)
+        defer { padded.deallocate() }
+        image.forEachRowRange { rows in
+            for y in rows { image.row(y).update(from: padded + (y + e) * ps + 4 * e, count: 4 * w) }
+        }
+    }
+
+    // MARK: Sharpen
+
+    /// `out = in + amount × (in − blur(in))` on unpremultiplied colour, the frame's edges repeated for
+    /// the blur; alpha kept as it is.
+    static func sharpen(_ image: FilterImage, amount k: Float, radius: Double) {
+        let blur = GaussianBlur(radius: radius)
+        let w = image.width, h = image.height
+        guard k != 0, !blur.isIdentity, w > 0, h > 0 else { return }
+        let e = blur.extent, ps = (w + 2 * e) * 4
+        let padded = blurredWithEdgesRepeated(image, blur)
+        defer { padded.deallocate() }
         let kv = SIMD4<Float>(repeating: k)
         image.forEachRowRange { rows in
             for y in rows {
                 let q = image.row(y), b = padded + (y + e) * ps + 4 * e
                 for x in 0..<w {
                     let s = load(q + 4 * x)
-                    let r = s + (s - load(b + 4 * x)) * kv
-                    let a = min(max(r[3], 0), 255)
-                    store(clamp(r, .zero, SIMD4(a, a, a, a)), q + 4 * x)
+                    let a = s[3]
+                    if a == 255, load(b + 4 * x)[3] == 255 {
+                        // Opaque here and all around: the plain unsharp mask.
+                        let r = s + (s - load(b + 4 * x)) * kv
+                        store(clamp(r, .zero, SIMD4(repeating: 255)), q + 4 * x)
+                        continue
+                    }
+                    // By a transparent edge the premultiplied blur is darker than the picture: the detail is
+                    // taken on unpremultiplied colour (the blur divided by its own alpha), and alpha is kept,
+                    // so a flat picture over transparency stays flat (it gained a bright rim).
+                    guard a > 0 else { continue }
+                    let bl = load(b + 4 * x)
+                    let u = s * (255 / a), ub = bl * (255 / max(bl[3], 1e-3))
+                    var r = clamp(u + (u - ub) * kv, .zero, SIMD4(repeating: 255)) * (a / 255)
+                    r[3] = a
+                    store(r, q + 4 * x)
                 }
             }
         }

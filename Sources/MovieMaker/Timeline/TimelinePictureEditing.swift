@@ -37,7 +37,7 @@ extension TimelineShapes {
         SpecField("opacity", animatedNumber(minimum: 0, maximum: 1), "Opacity, 0…1 (default 1)."),
         SpecField("flip", Schema.enumeration(["horizontal", "vertical", "both"]), "Mirror the picture."),
         SpecField("crop", Schema.ref("cropRect"), "The part of the picture kept, in unit coordinates."),
-        SpecField("cornerRadius", Schema.number(minimum: 0, maximum: 5000), "Rounds the kept part's corners, in pixels."),
+        SpecField("cornerRadius", Schema.number(minimum: 0, maximum: 5000), "Rounds the kept part's corners, in the picture's pixels (scaled with it by scale)."),
         SpecField("blend", Schema.enumeration(BlendMode.allCases.map(\.name)), "How the picture combines with what is below (default normal)."),
     ])
 
@@ -225,8 +225,18 @@ extension TimelineCompiler {
         }
         if let mask = item.mask {
             let p = path.appending("mask").appending("item")
+            // A mask without a duration of its own lasts as long as its item (from its `at`), as a
+            // split's cell does: past its end the item would be hidden.
+            let start = mask.item.at?.time(at: rate) ?? .zero
+            let outer = cellDuration
+            cellDuration = clip.duration > start ? clip.duration - start : nil
             var maskClip = try picture(mask.item, at: p, onOverlay: true).clip
-            if let at = mask.item.at?.time(at: rate), at > .zero { maskClip = maskClip.delayed(by: at) }
+            cellDuration = outer
+            if start > .zero { maskClip = maskClip.delayed(by: start) }
+            if maskClip.duration < clip.duration {
+                warnings.append("\(p): the mask ends at \(TimelineComposition.seconds(maskClip.duration)) s, before its item at "
+                                + "\(TimelineComposition.seconds(clip.duration)) s: the item is hidden from then on (leave out the mask's duration, or lengthen it)")
+            }
             clip = clip.masked(by: maskClip, mode: mask.mode ?? .alpha)
             detail += (detail.isEmpty ? "" : "; ") + "masked (\((mask.mode ?? .alpha).rawValue))"
         }

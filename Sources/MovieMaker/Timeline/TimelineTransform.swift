@@ -42,7 +42,8 @@ extension Timeline {
         public var flip: Flip?
         /// The part of the picture kept, in unit coordinates (default all of it).
         public var crop: Rect?
-        /// Rounds the kept part's corners, in output pixels (default 0).
+        /// Rounds the kept part's corners, in the picture's pixels: scaled with it, as CSS's `transform`
+        /// scales a `border-radius` (default 0).
         public var cornerRadius: Double?
         /// How the picture combines with what is below (default normal).
         public var blend: BlendMode?

@@ -283,9 +283,11 @@ extension Clip {
             case .fill: let s = max(bounds.width / natural.width, bounds.height / natural.height); shown = Size(width: natural.width * s, height: natural.height * s)
             case .center: shown = natural
             }
-            // rlottie keeps the canvas's aspect: render at the aspect, at the device pixels it covers.
+            // rlottie keeps the canvas's aspect: render at the aspect, at the device pixels it covers
+            // (stretched, at the larger of the two scales: squeezed along the other axis, never enlarged).
             let scale = ctx.deviceScale
-            let base = min(shown.width / natural.width, shown.height / natural.height) * scale
+            let sx = shown.width / natural.width, sy = shown.height / natural.height
+            let base = (fit == .stretch ? max(sx, sy) : min(sx, sy)) * scale
             let pw = min(LottieFile.maximumSide, max(1, Int((natural.width * base).rounded())))
             let ph = min(LottieFile.maximumSide, max(1, Int((natural.height * base).rounded())))
             try player.withRenderer { renderer in
