@@ -136,7 +136,12 @@ struct MCPTools: Sendable {
             throw Failure(error.description)
         }
         for path in timeline.namedFiles {
-            _ = try allowedURL(path, relativeTo: folder, what: "the description names")
+            let url = try allowedURL(path, relativeTo: folder, what: "the description names")
+            // A Lottie animation's images are read by rlottie while the description is resolved: checked
+            // before that, as the files the description names are.
+            if url.pathExtension.lowercased() == "json", let lottie = try? LottieFile(url: url) {
+                for asset in lottie.externalAssets { _ = try allowedURL(asset.path, relativeTo: folder, what: "the animation \(path) names the image") }
+            }
         }
         return (timeline, folder)
     }

@@ -153,9 +153,17 @@ extension RenderCommand {
             do { destinations = try batch.destinations() } catch { throw InputError("--batch \(rowsFile): \(error.message)") }
         }
         if let report = batching.report {
-            // Never over an input or a row's movie, and somewhere it can be written: found now, not after the batch.
-            for input in [description.spec, rowsFile] + destinations.map(\.path) where FileIdentity.same(report, input) || report == input {
-                throw InputError("--report \(report) is \(input), an input or a movie of this batch; give another file, e.g. --report report.jsonl")
+            // Never over an input (the description, the rows, a file the template or a row names) or a
+            // row's movie, and somewhere it can be written: found now, not after the batch.
+            let reportURL = URL(fileURLWithPath: report).standardizedFileURL
+            let specFolder = description.url.deletingLastPathComponent(), rowsFolder = URL(fileURLWithPath: rowsFile).deletingLastPathComponent()
+            let named = template.namedFiles.map { URL(fileURLWithPath: $0, relativeTo: specFolder).path }
+                + batch.rows.flatMap { $0.values.values.map { URL(fileURLWithPath: $0, relativeTo: rowsFolder).path } }
+            for input in [description.spec, rowsFile] + named where FileIdentity.same(report, input) {
+                throw InputError("--report \(report) is \(input), an input of this batch; give another file, e.g. --report report.jsonl")
+            }
+            if let movie = destinations.first(where: { $0.standardizedFileURL.path == reportURL.path || FileIdentity.same(report, $0.path) }) {
+                throw InputError("--report \(report) is \(movie.path), a movie of this batch; give another file, e.g. --report report.jsonl")
             }
             do { try OutputOptions.checkFolder(of: report) } catch let error as InputError { throw InputError("--report \(report): \(error.description)") }
         }

@@ -184,8 +184,20 @@ extension TitleCommand {
         let items = try batchItems(batch, family: family)
         if let report = batching.report {
             // Never over an input or a row's movie, and somewhere it can be written: found now.
-            for path in [batch.path] + items.map(\.path) where path == report || FileIdentity.same(report, path) {
+            let reportPath = URL(fileURLWithPath: report).standardizedFileURL.path
+            for path in [batch.path] + items.map(\.path) where URL(fileURLWithPath: path).standardizedFileURL.path == reportPath || FileIdentity.same(report, path) {
                 throw InputError("--report \(report) is \(path), an input or a movie of this batch; give another file, e.g. --report report.jsonl")
+            }
+            // The command's other inputs (a background image, a font file), the report's own argument aside.
+            var others: [String] = [], skip = false
+            for argument in CommandLine.arguments.dropFirst() {
+                if skip { skip = false; continue }
+                if argument == "--report" { skip = true; continue }
+                if argument.hasPrefix("--report=") { continue }
+                others.append(argument)
+            }
+            if let input = FileIdentity.inputMatching(report, in: others) {
+                throw InputError("--report \(report) is \(input), an input of this command; give another file, e.g. --report report.jsonl")
             }
             do { try OutputOptions.checkFolder(of: report) } catch let error as InputError { throw InputError("--report \(report): \(error.description)") }
         }
@@ -213,7 +225,8 @@ extension TitleCommand {
         // What became of each row, by its index, for --report.
         let outcomes = Mutex<[Int: JSONValue]>([:])
         @Sendable func record(_ index: Int, _ item: BatchItem, seconds: Double, warnings: [String], error: (any Error)?) {
-            var o: [String: JSONValue] = ["row": .number("\(item.row.number)"), "line": .number("\(item.row.line)"), "output": .string(item.path),
+            var o: [String: JSONValue] = ["row": .number("\(item.row.number)"), "line": .number("\(item.row.line)"),
+                                          "output": .string(URL(fileURLWithPath: item.path).standardizedFileURL.path),
                                           "status": .string(error == nil ? "rendered" : "failed"), "seconds": .number(String(format: "%.3f", seconds)),
                                           "warnings": .array(warnings.map { .string($0) })]
             if let error {

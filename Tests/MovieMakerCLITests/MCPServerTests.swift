@@ -171,7 +171,12 @@ struct MCPServerTests {
         #expect(square.contains(#""assets":[]"#))
         try Data(square.replacingOccurrences(of: #""assets":[]"#, with: #""assets":[{"id":"img0","w":8,"h":8,"u":"/../outside/","p":"secret.png","e":0}]"#).utf8)
             .write(to: allowed.appendingPathComponent("anim.json"))
-        guard mkfifo(allowed.appendingPathComponent("pipe.mp4").path, 0o600) == 0 else { Issue.record("mkfifo failed"); return }
+        // An animation whose image is a named pipe: rlottie would wait on it for ever.
+        try Data(square.replacingOccurrences(of: #""assets":[]"#, with: #""assets":[{"id":"img0","w":8,"h":8,"u":"","p":"pipe.png","e":0}]"#).utf8)
+            .write(to: allowed.appendingPathComponent("piped.json"))
+        for pipe in ["pipe.mp4", "pipe.png"] {
+            guard mkfifo(allowed.appendingPathComponent(pipe).path, 0o600) == 0 else { Issue.record("mkfifo failed"); return }
+        }
         let description = #"{"version": 1, "output": {"size": "64x48", "fps": 10}, "tracks": [{"kind": "video", "items": [{"type": "lottie", "source": {"file": "anim.json"}, "duration": "1s"}]}]}"#
         let escaped = description.replacingOccurrences(of: "\"", with: "\\\"")
         let requests = [
@@ -179,6 +184,7 @@ struct MCPServerTests {
             #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
             #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"still","arguments":{"description":"\#(escaped)","time":"0.5s"}}}"#,
             #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"probe","arguments":{"file":"pipe.mp4"}}}"#,
+            #"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"still","arguments":{"description":"\#(escaped.replacingOccurrences(of: "anim.json", with: "piped.json"))","time":"0.5s"}}}"#,
         ]
         try (requests.joined(separator: "\n") + "\n").write(to: root.file("in.jsonl"), atomically: true, encoding: .utf8)
         let r = try run("/bin/sh", ["-c", "cd '\(root.url.path)' && timeout 60 '\(CLI.executable.path)' mcp --allow allowed < in.jsonl"])
@@ -190,5 +196,7 @@ struct MCPServerTests {
         #expect(replies[2]?.contains("\"isError\":true") == true && replies[2]?.contains("outside the allowed folders") == true && replies[2]?.contains("secret.png") == true,
                 "\(String(describing: replies[2]))")
         #expect(replies[3]?.contains("\"isError\":true") == true && replies[3]?.contains("named pipe") == true, "\(String(describing: replies[3]))")
+        #expect(replies[4]?.contains("\"isError\":true") == true && replies[4]?.contains("pipe.png") == true && replies[4]?.contains("named pipe") == true,
+                "\(String(describing: replies[4]))")
     }
 }

@@ -172,8 +172,10 @@ struct RenderBatchTests {
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try report().map { $0["status"] as? String } == ["skipped", "rendered", "skipped"])
         // Never over an input.
-        let over = try CLI.run(Array(arguments.dropLast(3)) + ["--report", folder.file("rows.csv").path])
-        #expect(over.status == 64 && over.stderr.contains("--report") && over.stderr.contains("rows.csv"), "\(over.stderr)")
+        for input in ["rows.csv", "photo-0.png"] {   // the rows, and a file the template names
+            let over = try CLI.run(Array(arguments.dropLast(3)) + ["--report", folder.file(input).path])
+            #expect(over.status == 64 && over.stderr.contains("--report") && over.stderr.contains(input), "\(over.stderr)")
+        }
     }
 
     /// Matroska indexes the video only: a movie with sound had its sound stream's empty index taken

@@ -77,6 +77,15 @@ struct TitleBatchTests {
         #expect(report.map { $0["row"] as? Int } == [1, 2, 3] && report.map { $0["line"] as? Int } == [2, 3, 4], "\(report)")
         #expect(report.allSatisfy { $0["status"] as? String == "rendered" }, "\(report)")
         #expect(report.map { ($0["warnings"] as? [String])?.count } == [1, 0, 1], "\(report)")
+        // Never over an input: the rows, or the backdrop photo the command reads.
+        let canvas = try Canvas(width: 8, height: 8)
+        try canvas.draw { $0.clear(.gray) }
+        try canvas.writePNG(to: folder.file("bg.png"))
+        for input in ["rows.csv", "bg.png"] {
+            let over = try CLI.run(["title", "--batch", folder.file("rows.csv").path, "--output-pattern", folder.url.path + "/{row}.mp4", "--quiet",
+                                    "--background-image", folder.file("bg.png").path, "--report", folder.file(input).path] + Self.small)
+            #expect(over.status == 64 && over.stderr.contains("--report") && over.stderr.contains(input), "\(over.stderr)")
+        }
     }
 
     @Test func withoutATitleTheTitleColumnOrElseTheFirstIsTheTitle() throws {

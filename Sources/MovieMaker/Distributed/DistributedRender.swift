@@ -120,7 +120,8 @@ public struct DistributedRender: Sendable {
         for placement in clip.mediaLeaves(in: .zero..<clip.duration) {
             if case let .media(media) = placement.clip.node { mediaFiles.insert(media.url.standardizedFileURL) }
         }
-        otherFiles = files.subtracting(mediaFiles).sorted { $0.path < $1.path }
+        // The sound track's files change no picture: a new song must not rename every segment.
+        otherFiles = files.subtracting(mediaFiles).subtracting(Self.soundFiles(of: soundtrack)).sorted { $0.path < $1.path }
         files.formUnion(mediaFiles)
         let settingsLines = [
             "size \(width)x\(height) rate \(rate.numerator)/\(rate.denominator)",
@@ -192,6 +193,16 @@ public struct DistributedRender: Sendable {
         var hash = SHA256()
         hash.update(Data(lines.joined(separator: "\n").utf8))
         return hash.hexDigest()
+    }
+
+    /// The sound files `source` plays (a mix's tracks, clips of files), as far as it tells.
+    static func soundFiles(of source: (any AudioSource)?) -> Set<URL> {
+        switch source {
+        case let mix as AudioMix: return mix.tracks.reduce(into: Set<URL>()) { $0.formUnion(soundFiles(of: $1.source)) }
+        case let clip as AudioClip: return soundFiles(of: clip.source)
+        case let file as AudioFile: return [file.url.standardizedFileURL]
+        default: return []
+        }
     }
 
     /// The file in `folder` that holds `frames` once rendered: `<name>.<first>-<end>.<hash>.mp4`

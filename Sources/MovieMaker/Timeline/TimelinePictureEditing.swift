@@ -230,8 +230,9 @@ extension TimelineCompiler {
             let start = mask.item.at?.time(at: rate) ?? .zero
             let outer = cellDuration
             cellDuration = clip.duration > start ? clip.duration - start : nil
-            var maskClip = try picture(mask.item, at: p, onOverlay: true).clip
+            let compiledMask = Result { () throws(MovieMakerError) in try picture(mask.item, at: p, onOverlay: true).clip }
             cellDuration = outer
+            var maskClip = try compiledMask.get()
             if start > .zero { maskClip = maskClip.delayed(by: start) }
             if maskClip.duration < clip.duration {
                 warnings.append("\(p): the mask ends at \(TimelineComposition.seconds(maskClip.duration)) s, before its item at "

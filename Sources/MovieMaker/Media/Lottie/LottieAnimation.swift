@@ -85,12 +85,16 @@ package struct LottieFile: Sendable, Hashable {
         frameRate = fr
         frameCount = Int((op - ip).rounded())
         layerNames = names
-        let folder = url.deletingLastPathComponent()
         externalAssets = (root["assets"] as? [Any] ?? []).compactMap { item -> URL? in
             guard let asset = item as? [String: Any], let file = asset["p"] as? String, !file.isEmpty,
                   (asset["e"] as? NSNumber)?.intValue != 1, !file.hasPrefix("data:") else { return nil }
-            // rlottie joins the animation's folder, `u` and `p` as written.
-            return folder.appendingPathComponent((asset["u"] as? String ?? "") + file).standardizedFileURL
+            // rlottie joins the resource path it is given (`LottieFile.resourcePath`), `u` and `p` as
+            // written, with no separator of its own.
+            return URL(fileURLWithPath: Self.resourcePath(of: url) + (asset["u"] as? String ?? "") + file).standardizedFileURL
+        }
+        // An image that is a named pipe or a device would hang or never end when rlottie reads it.
+        for asset in externalAssets {
+            if let problem = RegularFile.problem(asset.path) { throw fail("its image \(asset.path): \(problem)") }
         }
         json = data
     }
@@ -111,6 +115,10 @@ package struct LottieFile: Sendable, Hashable {
         let what = layer == name ? "names no layer" : "is a key path whose first part \"\(layer)\" names no layer"
         return "\(what) of \(url.lastPathComponent): \(layers) (a key path is \"layer.shape.fill\")"
     }
+
+    /// The folder rlottie reads an animation's images from: the file's, with the trailing `/` rlottie
+    /// does not add itself before `u` (without it, "images/" made "/anim" + "images/", a folder beside).
+    static func resourcePath(of url: URL) -> String { url.deletingLastPathComponent().path + "/" }
 
     /// The frame (0 to `frameCount − 1`) shown at `time` into the animation played at `speed`: the one
     /// whose interval holds the time, wrapping when `loop`, else held on the last.
@@ -134,7 +142,7 @@ final class LottieRenderer {
     init(file: LottieFile, colors: [String: Color]) throws(MovieMakerError) {
         let text = String(decoding: file.json, as: UTF8.self)
         // An empty cache key: rlottie keeps no model of its own between animations.
-        guard let animation = lottie_animation_from_data(text, "", file.url.deletingLastPathComponent().path) else {
+        guard let animation = lottie_animation_from_data(text, "", LottieFile.resourcePath(of: file.url)) else {
             throw .animationUnreadable(path: file.url.path, reason: "rlottie cannot parse it (a Lottie feature it does not support, or a damaged file)")
         }
         self.animation = animation
