@@ -197,6 +197,31 @@ struct FFmpegLayerTests {
         }
     }
 
+    /// FFmpeg's playlist demuxers open the files a playlist lists, wherever they are (outside the folders
+    /// an agent may read, a named pipe): a playlist is refused before any of them is opened.
+    @Test("An HLS playlist, a DASH manifest or a concat list given as a video or a sound is refused, naming what it is")
+    func playlistsAreRefused() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.file("clip.mp4")
+        try Clip.color(.red, duration: 0.5).render(to: clip, width: 64, height: 48, fps: 10)
+        let lists = [("list.m3u8", "#EXTM3U\n#EXT-X-VERSION:3\n#EXTINF:0.5,\n\(clip.path)\n#EXT-X-ENDLIST\n", "an HLS playlist"),
+                     ("list.ffconcat", "ffconcat version 1.0\nfile '\(clip.path)'\n", "an FFmpeg concat list"),
+                     ("list.mpd", "<?xml version=\"1.0\"?>\n<MPD xmlns=\"urn:mpeg:dash:schema:mpd:2011\"></MPD>\n", "a DASH manifest")]
+        for (name, text, kind) in lists {
+            let url = folder.file(name)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            for (what, open) in [("video", { _ = try VideoFile(url: url) }), ("sound", { _ = try AudioFile(url: url) })] as [(String, () throws -> Void)] {
+                do {
+                    try open()
+                    Issue.record("\(name) was opened as a \(what)")
+                } catch {
+                    #expect("\(error)".contains("playlist of other files") && "\(error)".contains(name), "\(name) (\(kind)) as a \(what): \(error)")
+                }
+            }
+        }
+        _ = try VideoFile(url: clip)   // the file it lists is still a video
+    }
+
     @Test("Text saved with a picture's extension is a typed error, not a 0×0 stream")
     func textWithAPictureExtensionIsRefused() throws {
         let folder = try TemporaryFolder()

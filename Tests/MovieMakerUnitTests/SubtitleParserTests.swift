@@ -142,7 +142,12 @@ import MovieMakerTestSupport
         #expect(warnings.count == 1 && warnings.first?.contains("e.srt: line 7") == true && warnings.first?.contains("not UTF-8") == true, "\(warnings)")
         // A cue of no length never shows: said, with its line.
         let (_, instant) = try LibraryWarnings.collecting { try SubtitleTrack(srt: "1\n00:00:01,000 --> 00:00:01,000\nGone\n", name: "f.srt") }
-        #expect(instant.count == 1 && instant.first?.contains("f.srt: line 2") == true && instant.first?.contains("never shows") == true, "\(instant)")
+        #expect(instant.count == 1 && instant.first?.contains("f.srt: the cue at line 2") == true && instant.first?.contains("never shows") == true, "\(instant)")
+        // Many are said once, for the file.
+        let (_, many) = try LibraryWarnings.collecting {
+            try SubtitleTrack(srt: "1\n00:00:01,000 --> 00:00:01,000\nA\n\n2\n00:00:02,000 --> 00:00:02,000\nB\n", name: "g.srt")
+        }
+        #expect(many.count == 1 && many.first?.contains("2 cues at lines 2, 6") == true, "\(many)")
         // A .vtt file without the header is refused on line 1.
         let bad = folder.file("d.vtt")
         try Data("00:00.500 --> 00:01.000\nHi\n".utf8).write(to: bad)

@@ -14,6 +14,9 @@ import Foundation
 
 /// The message FFmpeg gives for an error code (av_err2str, through the shim).
 func ffmpegMessage(_ code: Int32) -> String {
+    if code == averrorPlaylist {
+        return "it is a playlist of other files (HLS, DASH or an FFmpeg concat list), not a media file: give one of the files it lists"
+    }
     var buffer = [CChar](repeating: 0, count: 256)
     return buffer.withUnsafeMutableBufferPointer { String(cString: mm_av_error_string(code, $0.baseAddress, 256)) }
 }
@@ -39,6 +42,9 @@ let averrorEOF = mm_averror_eof()
 let averrorInvalidData: Int32 = mm_averror_invaliddata()
 /// AVERROR_EXPERIMENTAL, through the shim (not imported as a Swift constant).
 let averrorExperimental: Int32 = mm_averror_experimental()
+/// MovieMaker's own code (no FFmpeg call returns it) for a playlist refused before libavformat opens
+/// it (`OwnedInputFormatContext.playlistKind`): FFERRTAG('P','L','S','T').
+let averrorPlaylist: Int32 = -Int32(bitPattern: UInt32(0x50) | UInt32(0x4C) << 8 | UInt32(0x53) << 16 | UInt32(0x54) << 24)
 /// AVERROR(ENOMEM), which the owners throw when an allocation returns NULL.
 let averrorENOMEM = mm_averror(12)
 
@@ -263,6 +269,10 @@ final class OwnedInputFormatContext {
     /// thrown as `.ffmpeg` with FFmpeg's code, for the caller to phrase.
     init(path: String, format: UnsafePointer<AVInputFormat>? = nil) throws(MovieMakerError) {
         LibraryLog.ensureConfigured()   // before the demuxer can log (see OwnedCodecContext)
+        if format == nil, let playlist = Self.playlistKind(path) {
+            throw .ffmpeg(operation: "avformat_open_input (\(path))", code: averrorPlaylist,
+                          message: "it is \(playlist), a list of other files, not a media file: give one of the files it lists")
+        }
         var fc: UnsafeMutablePointer<AVFormatContext>? = nil
         let r = avformat_open_input(&fc, path, format, nil)
         guard r >= 0, let fc else {
@@ -270,6 +280,21 @@ final class OwnedInputFormatContext {
         }
         pointer = fc
         memoryInput = nil
+    }
+
+    /// What playlist the file at `path` is (an HLS or DASH playlist, an FFmpeg concat list), or nil. Their
+    /// demuxers open the files they list, wherever those are (a folder a tool was not allowed to read,
+    /// a named pipe): MovieMaker reads media files, not lists of them.
+    static func playlistKind(_ path: String) -> String? {
+        guard RegularFile.problem(path) == nil, let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 1024), !head.isEmpty else { return nil }
+        let text = String(decoding: head, as: UTF8.self)
+        let start = text.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
+        if start.hasPrefix("#EXTM3U") { return "an HLS playlist" }
+        if start.hasPrefix("ffconcat") { return "an FFmpeg concat list" }
+        if start.hasPrefix("<"), text.contains("<MPD") { return "a DASH manifest" }
+        return nil
     }
 
     /// Opens `input` (bytes in memory) as `format`: the context is allocated here, given the custom

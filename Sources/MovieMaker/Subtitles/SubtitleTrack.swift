@@ -297,6 +297,13 @@ struct SubtitleParser {
             cues.append(cue)
             i = j
         }
+        // Shown while start ≤ t < end: a cue that ends where it starts never shows. Kept (a tool may write
+        // such cues as markers), but said once for the file.
+        let instant = cues.filter { $0.start == $0.end }.map(\.line)
+        if let first = instant.first {
+            let lines = instant.count == 1 ? "line \(first)" : "lines \(instant.prefix(5).map(String.init).joined(separator: ", "))\(instant.count > 5 ? ", …" : "")"
+            LibraryWarnings.warn("\(name.isEmpty ? "subtitles" : name): \(instant.count == 1 ? "the cue" : "\(instant.count) cues") at \(lines) \(instant.count == 1 ? "starts and ends" : "start and end") at the same time, so \(instant.count == 1 ? "it never shows" : "they never show"); give \(instant.count == 1 ? "it an end" : "each an end") after its start")
+        }
         return SubtitleTrack(cues: cues, name: name)
     }
 
@@ -324,10 +331,6 @@ struct SubtitleParser {
         guard let end = timestamp(endText) else { throw error(index, "\"\(endText)\" is not a valid timestamp") }
         guard end >= start else {
             throw error(index, "the cue ends (\(endText)) before it starts (\(startText))")
-        }
-        if end == start {
-            // Shown while start ≤ t < end: never. Kept (a tool may write such cues as markers), but said.
-            LibraryWarnings.warn("\(name.isEmpty ? "subtitles" : name): line \(index + 1): the cue starts and ends at \(startText), so it never shows; give it an end after its start")
         }
         var placement = SubtitlePlacement()
         if format == .webVTT { placement = settings(after.dropFirst().map(String.init)) }
