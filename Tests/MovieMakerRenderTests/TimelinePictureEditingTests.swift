@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import MovieMaker
 import MovieMakerTestSupport
@@ -370,5 +371,82 @@ struct TimelinePictureEditingTests {
         let picture = try Timeline(jsonText: split(#""layout": "2x2", "gutter": 79"#)).composition(Timeline.RenderOptions()).picture
         let pixels = try picture.still(at: .zero, width: 320, height: 240).pixels()
         #expect(Self.pixel(pixels, 79, 79).r > 200, "the first cell is red: \(Self.pixel(pixels, 79, 79))")
+    }
+
+    /// A portrait picture (120×240: red, green and blue bands, 40 pixels each, left to right), as a PNG
+    /// and as a one-second movie, the shape of a phone clip.
+    private static func portraitBands(in folder: TemporaryFolder) throws {
+        func bands(_ ctx: DrawingContext) {
+            for (k, color) in [Color.red, Color.green, Color.blue].enumerated() {
+                ctx.setFill(color)
+                ctx.fillRect(Rect(x: Double(40 * k), y: 0, width: 40, height: 240))
+            }
+        }
+        let canvas = try Canvas(width: 120, height: 240)
+        try canvas.draw(bands)
+        try canvas.writePNG(to: folder.file("portrait.png"))
+        let movie = try MovieMaker(url: folder.file("portrait.mp4"), width: 120, height: 240, fps: 10,
+                                   settings: EncoderSettings(crf: 10, preset: .ultrafast))
+        try movie.addFrames(count: 10) { ctx, _ in bands(ctx) }
+        try movie.finish()
+    }
+
+    @Test("A portrait photo or phone clip in a split's cell is fitted once, into the cell: all its width shows (filled) or all of it (fitted)")
+    func portraitPicturesInASplitAreFittedIntoTheirCellOnce() throws {
+        let folder = try TemporaryFolder()
+        try Self.portraitBands(in: folder)
+        let url = folder.file("split.mp4")
+        // Cells of 160×240: filled, the 120×240 picture is 160 wide (bands of 53); fitted, it is 120 wide,
+        // centred, with bars of 20. Fitted to the 320×240 frame first and then to the cell, the filled
+        // photo showed its green middle zoomed, and the fitted clip a 60×120 picture.
+        try Timeline(jsonText: ##"{"version": 1, "output": {"size": "320x240", "fps": 10, "encoder": {"crf": 10, "preset": "ultrafast"}}, "tracks": [{"kind": "video", "items": [{"type": "split", "layout": "2x1", "fits": ["fill", "fit"], "duration": "1s", "cells": [{"type": "photo", "source": "portrait.png"}, {"type": "video", "source": "portrait.mp4"}]}]}]}"##)
+            .render(to: url, options: Timeline.RenderOptions(mediaFolder: folder.url))
+        let frames = try decodeAll(url)
+        #expect(frames.count == 10)
+        let p = frames[5].pixels
+        let filled = [Self.pixel(p, 25, 120), Self.pixel(p, 80, 120), Self.pixel(p, 135, 120)]
+        #expect(Self.near(filled[0], 255, 0, 0, 40) && Self.near(filled[1], 0, 255, 0, 40) && Self.near(filled[2], 0, 0, 255, 40),
+                "the filled photo shows its three bands across the cell: \(filled)")
+        let fitted = [Self.pixel(p, 170, 120), Self.pixel(p, 200, 120), Self.pixel(p, 240, 120), Self.pixel(p, 280, 120), Self.pixel(p, 310, 120)]
+        #expect(Self.near(fitted[0], 0, 0, 0, 40) && Self.near(fitted[1], 255, 0, 0, 40) && Self.near(fitted[2], 0, 255, 0, 40)
+                && Self.near(fitted[3], 0, 0, 255, 40) && Self.near(fitted[4], 0, 0, 0, 40),
+                "the fitted clip is 120 wide in its 160-wide cell, bars either side: \(fitted)")
+        // Top to bottom, the fitted clip fills the cell's height.
+        #expect(Self.near(Self.pixel(p, 240, 5), 0, 255, 0, 40) && Self.near(Self.pixel(p, 240, 235), 0, 255, 0, 40),
+                "the fitted clip is as tall as its cell: \(Self.pixel(p, 240, 5)) \(Self.pixel(p, 240, 235))")
+    }
+
+    @Test("A title in a split's cell is laid out for the cell: a line too wide for the cell wraps instead of being cut at its edges")
+    func aTitleInASplitCellIsLaidOutForTheCell() throws {
+        func picture(_ cell: String) throws -> PixelBuffer {
+            let text = ##"{"version": 1, "output": {"size": "320x240", "fps": 10}, "tracks": [{"kind": "video", "items": [{"type": "split", "layout": "2x1", "gutter": 20, "duration": "2s", "cells": [\##(cell), {"type": "color", "color": "#000000"}]}]}]}"##
+            return try Timeline(jsonText: text).composition(Timeline.RenderOptions()).picture.still(at: Time(1.5), width: 320, height: 240).pixels()
+        }
+        let title = try picture(##"{"type": "title", "text": "A headline far too long for one narrow cell", "background": "#000000", "style": "fade"}"##)
+        // The cell is x 20…150: ink stays inside it, and leaves a margin on both sides (laid out for
+        // 130 pixels, not cut from a 320-pixel line).
+        var columns = Set<Int>()
+        for y in 0..<240 { for x in 0..<320 where Self.pixel(title, x, y).r > 128 { columns.insert(x) } }
+        #expect(!columns.isEmpty, "the title shows")
+        #expect((columns.min() ?? 0) > 22 && (columns.max() ?? 320) < 148, "the title's ink stays inside the cell with a margin: x \(columns.min() ?? -1)…\(columns.max() ?? -1)")
+    }
+
+    @Test("Clip.SplitScreen cells drawn at the cell's size see the cell as their bounds, in whole pixels")
+    func cellsDrawnAtTheCellSizeSeeTheCell() throws {
+        final class Sizes: Sendable { let list = Mutex<[Size]>([]) }
+        let seen = Sizes()
+        let probe = Clip(duration: 1) { ctx, _ in
+            seen.list.withLock { $0.append(ctx.size) }
+            ctx.setFill(.red)
+            ctx.fillRect(Rect(x: ctx.size.width - 10, y: 0, width: 10, height: ctx.size.height))
+        }
+        let split = try Clip.split(Clip.SplitScreen(.sideBySide, cells: [.init(probe, pictureSize: .cell), .init(.color(.blue, duration: 1))], gutter: 5))
+        let pixels = try split.still(at: .zero, width: 320, height: 240).pixels()
+        #expect(seen.list.withLock { $0 } == [Size(width: 153, height: 230)], "the cell's 152.5×230 rectangle on whole pixels: \(seen.list.withLock { $0 })")
+        // Its right edge: the probe's red band ends at the cell's right edge (x 158), not off-cell.
+        #expect(Self.pixel(pixels, 155, 120).r > 200 && Self.pixel(pixels, 147, 120).r < 60, "\(Self.pixel(pixels, 155, 120)) \(Self.pixel(pixels, 147, 120))")
+        let clip = try Clip.split(Clip.SplitScreen(.sideBySide, cells: [.init(.color(.red, duration: 1), pictureSize: .cell)]))
+        let back = try JSONDecoder().decode(Clip.self, from: JSONEncoder().encode(clip))
+        #expect(back == clip, "the picture size round-trips")
     }
 }

@@ -63,7 +63,7 @@ extension Clip {
             copy = Clip(.masked(empty(child), mask: empty(mask), mode))
         case let .split(split):
             var stripped = split
-            stripped.cells = split.cells.map { Clip.SplitScreen.Cell(empty($0.clip), fit: $0.fit) }
+            stripped.cells = split.cells.map { var c = $0; c.clip = empty($0.clip); return c }
             copy = Clip(.split(stripped))
         }
         return copy

@@ -402,7 +402,7 @@ extension Clip {
             copy = Clip(.masked(child.withoutSounds(), mask: mask, mode))
         case let .split(split):
             var quiet = split
-            quiet.cells = split.cells.map { Clip.SplitScreen.Cell($0.clip.withoutSounds(), fit: $0.fit) }
+            quiet.cells = split.cells.map { var c = $0; c.clip = $0.clip.withoutSounds(); return c }
             copy = Clip(.split(quiet))
         }
         copy.attachedSounds = []

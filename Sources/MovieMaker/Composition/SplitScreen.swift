@@ -50,14 +50,32 @@ extension Clip {
             case bottomRight
         }
 
+        /// The size a cell's clip draws its picture at.
+        public enum PictureSize: String, Sendable, Hashable, CaseIterable, Codable {
+            /// The frame's: the clip draws as if it had the whole frame, and the cell's `fit` fits that
+            /// picture into the cell. For clips made for the frame, shown smaller.
+            case frame
+            /// The cell's, in whole pixels: the clip draws into the cell itself (its `DrawingContext`'s
+            /// `bounds` are the cell's), so a video or photo is fitted once, into the cell, by its own
+            /// fit, and a title is laid out for the cell. The cell's `fit` is not used. For a portrait
+            /// phone clip in a side-by-side cell, this shows the whole width of the clip where `frame`
+            /// shows a zoomed middle.
+            case cell
+        }
+
         /// One cell: a clip and how it fits the cell.
         public struct Cell: Sendable, Hashable {
             /// What the cell shows.
             public var clip: Clip
             /// How the clip's frame-sized picture fits the cell (`fill` crops, `fit` letterboxes).
             public var fit: ImageFit
-            /// A cell showing `clip` fitted by `fit`.
-            public init(_ clip: Clip, fit: ImageFit = .fill) { self.clip = clip; self.fit = fit }
+            /// The size the clip draws at: the frame's (fitted into the cell by `fit`) or the cell's.
+            public var pictureSize: PictureSize
+            /// A cell showing `clip`: drawn at the frame's size and fitted into the cell by `fit`, or
+            /// drawn at the cell's size.
+            public init(_ clip: Clip, fit: ImageFit = .fill, pictureSize: PictureSize = .frame) {
+                self.clip = clip; self.fit = fit; self.pictureSize = pictureSize
+            }
         }
 
         /// How the frame is divided.
@@ -116,6 +134,15 @@ extension Clip {
             return rects
         }
 
+        /// Each cell's rectangle in a frame of `size` with its edges on whole pixels: where cells drawn
+        /// at their own size (`PictureSize.cell`) go, and the size they draw at.
+        package func pixelRects(in size: Size) -> [Rect] {
+            cellRects(in: size).map { r in
+                let x = r.minX.rounded(), y = r.minY.rounded()
+                return Rect(x: x, y: y, width: r.maxX.rounded() - x, height: r.maxY.rounded() - y)
+            }
+        }
+
         /// Checks the cell count and the sizes.
         func validate() throws(MovieMakerError) {
             guard cells.count <= layout.cellCount else {
@@ -130,7 +157,7 @@ extension Clip {
         /// Draws the split at `frame`.
         func draw(in ctx: DrawingContext, at frame: Frame, session: RenderSession) throws {
             let size = ctx.bounds.size
-            let rects = cellRects(in: size)
+            let rects = cellRects(in: size), pixelRects = pixelRects(in: size)
             if background.alpha > 0 {
                 ctx.withSavedState {
                     ctx.setFill(background)
@@ -138,7 +165,7 @@ extension Clip {
                 }
             }
             for (i, cell) in cells.enumerated() where i < rects.count {
-                let rect = rects[i]
+                let rect = cell.pictureSize == .cell ? pixelRects[i] : rects[i]
                 guard rect.width > 0, rect.height > 0 else { continue }
                 // A picture-in-picture's main picture is the whole frame: the border and rounded corners
                 // are the inset's alone.
@@ -149,6 +176,14 @@ extension Clip {
                         ctx.beginPath()
                         ctx.addRoundedRect(rect, cornerRadius: cornerRadius)
                         ctx.clip()
+                        if cell.pictureSize == .cell {
+                            // Drawn into the cell, which is all the clip sees of the frame.
+                            ctx.translate(x: rect.minX, y: rect.minY)
+                            try ctx.withBounds(rect.size) {
+                                try cell.clip.render(in: ctx, at: frame.with(duration: cell.clip.duration), session: session)
+                            }
+                            return
+                        }
                         // The cell's picture: the clip's frame-sized picture fitted into the rectangle.
                         var sx = rect.width / size.width, sy = rect.height / size.height
                         switch cell.fit {
@@ -269,17 +304,21 @@ extension Clip {
 }
 
 extension Clip.SplitScreen.Cell: Codable {
-    private enum CodingKeys: String, CodingKey { case clip, fit }
-    /// Reads `{"clip": …, "fit": "fill"}` (fit may be left out: fill).
+    private enum CodingKeys: String, CodingKey { case clip, fit, pictureSize }
+    /// Reads `{"clip": …, "fit": "fill", "pictureSize": "cell"}` (fit may be left out: fill; pictureSize:
+    /// frame).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(try c.decode(ClipJSON.self, forKey: .clip).clip, fit: try c.decodeIfPresent(ImageFit.self, forKey: .fit) ?? .fill)
+        self.init(try c.decode(ClipJSON.self, forKey: .clip).clip, fit: try c.decodeIfPresent(ImageFit.self, forKey: .fit) ?? .fill,
+                  pictureSize: try c.decodeIfPresent(Clip.SplitScreen.PictureSize.self, forKey: .pictureSize) ?? .frame)
     }
-    /// Writes the clip and the fit.
+    /// Writes the clip and the fit, and the picture size when it is the cell's (a frame-sized cell
+    /// writes what it always wrote, so its content hash stays).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(ClipJSON(clip), forKey: .clip)
         try c.encode(fit, forKey: .fit)
+        if pictureSize != .frame { try c.encode(pictureSize, forKey: .pictureSize) }
     }
 }
 

@@ -8,9 +8,9 @@ public final class Canvas {
     /// The drawing context over this canvas's pixels.
     public let context: DrawingContext
     /// Width in pixels.
-    public var width: Int { Int(context.bounds.width) }
+    public let width: Int
     /// Height in pixels.
-    public var height: Int { Int(context.bounds.height) }
+    public let height: Int
 
     /// A transparent canvas of `width`×`height` pixels.
     public convenience init(width: Int, height: Int) throws(MovieMakerError) {
@@ -20,6 +20,7 @@ public final class Canvas {
     /// A canvas whose pixel buffer is larger than its drawable area (padding for odd video sizes).
     init(width: Int, height: Int, encodedWidth: Int, encodedHeight: Int) throws(MovieMakerError) {
         surface = try CairoSurface(width: encodedWidth, height: encodedHeight)
+        self.width = width; self.height = height
         context = try DrawingContext(surface: surface, width: width, height: height)
     }
 

@@ -30,8 +30,9 @@ public final class DrawingContext {
     /// Where linear-gradient fills are rasterized (GradientFill.swift); made by the first such fill.
     private lazy var gradientScratch = GradientScratch()
 
-    /// The drawable area: (0, 0) to the frame's width and height.
-    public let bounds: Rect
+    /// The drawable area: (0, 0) to the frame's width and height (a split's cell drawn at its own
+    /// size: the cell's).
+    public private(set) var bounds: Rect
     /// The frame's size in pixels.
     public var size: Size { bounds.size }
 
@@ -49,6 +50,15 @@ public final class DrawingContext {
         }
     }
     deinit { cairo_destroy(cr) }
+
+    /// Runs `body` with `bounds` of `size` at the current origin, then gives the frame's back: a split's
+    /// cell drawn at the cell's size, where videos, photos and titles fit the cell instead of the frame.
+    func withBounds<R>(_ size: Size, _ body: () throws -> R) rethrows -> R {
+        let frame = bounds
+        bounds = Rect(x: 0, y: 0, width: size.width, height: size.height)
+        defer { bounds = frame }
+        return try body()
+    }
 
     /// What can show, in the current user space: the clip's extents (the frame, or a split's cell),
     /// under the transforms applied so far. An item moved or scaled by its transform sees the edges of

@@ -308,8 +308,14 @@ struct TimelineCompiler {
     let timeline: Timeline
     let options: Timeline.RenderOptions
     let rate: FrameRate
-    let width: Int
-    let height: Int
+    /// The size of the picture items are compiled for: the frame's, or while a split's cell is
+    /// compiled, the cell's (`inCell`).
+    var width: Int
+    var height: Int
+    /// Output pixels to rendered pixels (¼ in a preview), the same in a cell as in the frame.
+    let pixelScale: Double
+    /// Whether a split's cell is being compiled (drawn at its own size, outside any safe area).
+    var inCell = false
     var plan: [TimelineComposition.PlannedItem] = []
     var warnings: [String] = []
     var sources: [String: TimelineComposition.SourceTiming] = [:]
@@ -340,6 +346,7 @@ struct TimelineCompiler {
         } else {
             width = size.width; height = size.height
         }
+        pixelScale = Double(width) / Double(size.width)
         var texts: [String: String] = [:]
         for (name, slot) in timeline.slots where slot.kind == .text {
             if case let .text(t)? = slot.default { texts[name] = t }
@@ -348,7 +355,7 @@ struct TimelineCompiler {
     }
 
     /// The platform preset's safe area in this frame, when there is a preset.
-    var safeArea: Rect? { timeline.output.preset?.safeArea(width: width, height: height) }
+    var safeArea: Rect? { inCell ? nil : timeline.output.preset?.safeArea(width: width, height: height) }
 
     /// `clip` (a frame-sized picture: captions, subtitles) shrunk into the preset's safe area, centred
     /// there; `clip` itself without a preset.

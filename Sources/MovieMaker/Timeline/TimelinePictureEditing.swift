@@ -184,9 +184,6 @@ extension Timeline.Backdrop {
 // MARK: Compiling
 
 extension TimelineCompiler {
-    /// Output pixels to rendered pixels (¼ in a preview).
-    var pixelScale: Double { Double(width) / Double(timeline.output.resolvedSize.width) }
-
     /// Where fitted pictures leave room: nothing, so the canvas (`output.background`, black unless
     /// given) or the tracks below show there, and a photo's own transparency stays transparent.
     var defaultItemBackground: Color { .clear }

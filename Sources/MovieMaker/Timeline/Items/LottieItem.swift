@@ -98,6 +98,12 @@ extension Timeline.Lottie: TimelineItemKind {
     }
 
     func withLength(_ length: Timeline.TimeValue) -> Self { var l = self; l.duration = length; return l }
+
+    func fitting(_ fit: ImageFit) -> Self {
+        var l = self
+        if l.fit == nil { l.fit = fit }
+        return l
+    }
 }
 
 // MARK: Compiling

@@ -70,6 +70,12 @@ extension Timeline.Photo: TimelineItemKind {
 
     func withLength(_ length: Timeline.TimeValue) -> Self { var p = self; p.duration = length; return p }
 
+    func fitting(_ fit: ImageFit) -> Self {
+        var x = self
+        if x.fit == nil { x.fit = fit == .fit ? .fit : .fill }
+        return x
+    }
+
     var lastsAsLongAsItsSplit: Bool { duration == nil }
     var hasDefaultLength: Bool { true }
 }

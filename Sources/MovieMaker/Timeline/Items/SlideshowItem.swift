@@ -109,6 +109,12 @@ extension Timeline.SlideshowItem: TimelineItemKind {
 
     /// A slideshow's length is its photos'.
     func withLength(_ length: Timeline.TimeValue) -> Self { self }
+
+    func fitting(_ fit: ImageFit) -> Self {
+        var x = self
+        if x.fit == nil { x.fit = fit == .fit ? .fit : .fill }
+        return x
+    }
 }
 
 // MARK: Compiling

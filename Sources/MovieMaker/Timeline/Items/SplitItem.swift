@@ -13,7 +13,8 @@ extension Timeline {
         /// The cells: picture items, in reading order (picture-in-picture: the main picture, then the
         /// inset). A cell item may have `at` (it starts later within the split).
         public var cells: [Item]
-        /// How every cell's picture fits its cell (default fill).
+        /// How every cell's picture fits its cell (default: a video's, photo's, slideshow's or Lottie
+        /// animation's own fit; stretch and center place the frame-sized picture in the cell).
         public var fit: ImageFit?
         /// How each cell's picture fits, by cell (overrides `fit`).
         public var fits: [ImageFit]?
@@ -55,7 +56,7 @@ extension Timeline.Split: TimelineItemKind {
             SpecField("layout", Schema.enumeration(Clip.SplitScreen.Layout.allCases.map(\.rawValue)), required: true, "2x1 (side by side), 1x2 (stacked), 3x1, 2x2, 3x3 or pip (picture-in-picture)."),
             SpecField("cells", Schema.array(Schema.oneOf(Timeline.Split.cellTypes.map { Schema.ref("\($0)Cell") })),
                       required: true, "The cells' items, in reading order (pip: the main picture, then the inset); a cell's at starts it later."),
-            SpecField("fit", Schema.enumeration(ImageFit.allCases.map(\.rawValue)), "How each cell's picture fits its cell (default fill)."),
+            SpecField("fit", Schema.enumeration(ImageFit.allCases.map(\.rawValue)), "How each cell's video, photo, slideshow or Lottie fits its cell, drawn at the cell's size (default: the item's own fit); stretch and center place the frame-sized picture."),
             SpecField("fits", Schema.array(Schema.enumeration(ImageFit.allCases.map(\.rawValue))), "The fit of each cell, in order (overrides fit)."),
             SpecField("gutter", Schema.number(minimum: 0, maximum: 2000), "Space between and around cells, in output pixels (default 0)."),
             SpecField("background", Schema.ref("color"), "The gutters' colour (default black; pip: transparent)."),
@@ -150,9 +151,27 @@ extension TimelineCompiler {
     /// in a 6 s split left its cell black for the rest).
     mutating func split(_ x: Timeline.Split, at path: JSONPath) throws(MovieMakerError) -> CompiledItem {
         var compiled: [Clip?] = Array(repeating: nil, count: x.cells.count)
+        let pip = x.layout == .pictureInPicture
+        try checkRoom(for: x, at: path)
+        let geometry = Clip.SplitScreen(x.layout, cells: [], gutter: (x.gutter ?? 0) * pixelScale, corner: x.corner ?? .bottomRight,
+                                        insetSize: x.size ?? 0.3, margin: (x.margin ?? 24) * pixelScale)
+        let cellSizes = geometry.pixelRects(in: Size(width: Double(width), height: Double(height))).map(\.size)
+        // A cell filled or fitted is compiled and drawn at its own size, so a video or photo is fitted
+        // once, into the cell (a portrait clip fitted to a landscape frame first, then cropped to a
+        // half-width cell, showed a zoomed quarter of itself) and a title wraps to the cell. Stretch
+        // and center place the frame-sized picture.
+        func cellFit(_ k: Int) -> ImageFit { x.fits?[k] ?? x.fit ?? .fill }
+        func drawnAtCellSize(_ k: Int) -> Bool { [.fill, .fit].contains(cellFit(k)) && k < cellSizes.count && cellSizes[k].width >= 1 && cellSizes[k].height >= 1 }
         func cell(_ k: Int, _ compiler: inout TimelineCompiler) throws(MovieMakerError) -> Clip {
-            let item = x.cells[k]
+            var item = x.cells[k]
             let p = path.appending("cells").appending(k)
+            let frame = (compiler.width, compiler.height, compiler.inCell)
+            defer { (compiler.width, compiler.height, compiler.inCell) = frame }
+            if drawnAtCellSize(k) {
+                // The split's fit, written, goes to the cell's item; otherwise the item's own default.
+                if let fit = x.fits?[k] ?? x.fit { item.content = item.content.kind.fitting(fit).content }
+                (compiler.width, compiler.height, compiler.inCell) = (Int(cellSizes[k].width), Int(cellSizes[k].height), true)
+            }
             var clip = try compiler.picture(item, at: p, onOverlay: true).clip
             if item.enabled == false { clip = Clip.empty(duration: clip.duration) }
             if let at = item.at?.time(at: compiler.rate), at > .zero { clip = clip.delayed(by: at) }
@@ -189,9 +208,7 @@ extension TimelineCompiler {
                 compiled[k] = try cell(k, &self)
             }
         }
-        let cells = x.cells.indices.map { Clip.SplitScreen.Cell(compiled[$0]!, fit: x.fits?[$0] ?? x.fit ?? .fill) }
-        let pip = x.layout == .pictureInPicture
-        try checkRoom(for: x, at: path)
+        let cells = x.cells.indices.map { Clip.SplitScreen.Cell(compiled[$0]!, fit: cellFit($0), pictureSize: drawnAtCellSize($0) ? .cell : .frame) }
         var screen = Clip.SplitScreen(x.layout, cells: cells, gutter: (x.gutter ?? 0) * pixelScale,
                                       background: try color(x.background, at: path.appending("background")) ?? (pip ? .clear : .black),
                                       borderWidth: (x.borderWidth ?? (pip ? 2 : 0)) * pixelScale,
@@ -202,7 +219,7 @@ extension TimelineCompiler {
         do { clip = try Clip.split(screen) } catch { throw .invalidDescription(path, error.message) }
         if let d = x.duration?.time(at: rate) {
             // Cells shorter than the split end early; the split lasts exactly `duration`.
-            screen.cells = screen.cells.map { Clip.SplitScreen.Cell($0.clip.duration > d ? $0.clip.trimmed(to: d) : $0.clip, fit: $0.fit) }
+            screen.cells = screen.cells.map { var c = $0; if c.clip.duration > d { c.clip = c.clip.trimmed(to: d) }; return c }
             clip = Clip.overlay(Clip.empty(duration: d), try Clip.split(screen))
         }
         return CompiledItem(clip: clip, what: "\(x.layout.rawValue) split of \(x.cells.count)", detail: "")

@@ -52,6 +52,10 @@ protocol TimelineItemKind: Sendable, Hashable {
     /// The value lasting `length`, as an editor trimmed it (OpenTimelineIO); kinds whose length follows
     /// from their content (a slideshow's photos) stay as they are.
     func withLength(_ length: Timeline.TimeValue) -> Self
+
+    /// The value fitted by `fit` (`fill` or `fit`) where it gives no fit of its own: a split's `fit` for
+    /// a cell drawn at the cell's size. Kinds without a fit stay as they are.
+    func fitting(_ fit: ImageFit) -> Self
 }
 
 extension TimelineItemKind {
@@ -60,6 +64,7 @@ extension TimelineItemKind {
     func mappingFilePaths(_ transform: (String) -> String, items: (Timeline.Item) -> Timeline.Item) -> Self { self }
     var lastsAsLongAsItsSplit: Bool { false }
     var hasDefaultLength: Bool { false }
+    func fitting(_ fit: ImageFit) -> Self { self }
 }
 
 /// One `type` of item as the description file writes it: its name, documentation, content keys, and

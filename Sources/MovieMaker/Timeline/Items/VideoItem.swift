@@ -122,6 +122,12 @@ extension Timeline.Video: TimelineItemKind {
     }
 
     func withLength(_ length: Timeline.TimeValue) -> Self { var v = self; v.duration = length; return v }
+
+    func fitting(_ fit: ImageFit) -> Self {
+        var x = self
+        if x.fit == nil { x.fit = fit == .fit ? .fit : .fill }
+        return x
+    }
 }
 
 // MARK: Compiling
