@@ -56,7 +56,7 @@ let package = Package(
         // Photo decoding (see ImageDecoder.swift for why each decoder was chosen): libjpeg-turbo for
         // JPEG (SIMD, DCT scaling, CMYK), libpng (16-bit, palette), libwebp, libheif (HEIC/AVIF), and
         // LittleCMS for ICC profiles. TIFF, BMP and GIF go through libavcodec, already linked.
-        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),

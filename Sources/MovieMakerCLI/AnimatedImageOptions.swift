@@ -84,6 +84,14 @@ struct AnimatedImageOptions: ParsableArguments {
                 throw ValidationError("--preset \(preset.rawValue) does not apply to a .\(ext): it is an encoder's speed, and an animated image's encoder has none; leave it out")
             }
         }
+        // A PNG still is one lossless 8-bit picture: no encoder options reach it.
+        if ext == "png", let quality {
+            let set = [quality.codec.map { "--codec \(CodecArgument.name($0))" }, quality.crf.map { "--crf \($0)" },
+                       quality.preset.map { "--preset \($0.rawValue)" }, quality.bitDepth.map { "--bit-depth \($0)" }].compactMap { $0 }
+            if let first = set.first {
+                throw ValidationError("\(first) does not apply to a .png: a PNG still is one lossless 8-bit picture, written without a video encoder; leave it out")
+            }
+        }
         let given: [(option: String, isSet: Bool, formats: [String])] = [
             ("--max-size", maxSize != nil, ["gif", "webp"]),
             ("--colors", colors != nil, ["gif"]),

@@ -42,7 +42,7 @@ struct EncoderQualityOptions: ParsableArguments {
             throw ValidationError("--crf \(crf) does not apply to --codec prores: ProRes 4444 is written at a fixed, near-lossless quality; leave out --crf (--preset slow or slower searches each slice's quantiser instead)")
         }
         if let bitDepth, bitDepth != 8 && bitDepth != 10 {
-            throw ValidationError("--bit-depth \(bitDepth) is not a bit depth MovieMaker writes: expected 8, or 10 with --codec hevc or av1")
+            throw ValidationError("--bit-depth \(bitDepth) is not a bit depth MovieMaker writes: expected 8, or 10 with --codec hevc, av1 or prores")
         }
         // With no --codec, `render` takes the description's codec: it calls `checkBitDepth(codecFrom:)`
         // once the description is read, every other command `checkBitDepth()` in its `validate()`.
@@ -54,9 +54,9 @@ struct EncoderQualityOptions: ParsableArguments {
     func checkBitDepth(codecFrom described: VideoCodec? = nil) throws {
         guard bitDepth == 10 else { return }
         let written = codec ?? described
-        guard written != .hevc && written != .av1 else { return }
+        guard written?.bitDepths.contains(10) != true else { return }
         let whose = codec != nil ? "" : described.map { " (the description's codec is \(CodecArgument.name($0)))" } ?? ""
-        throw ValidationError("--bit-depth 10 needs --codec hevc or --codec av1\(whose): H.264 and VP9 are written in 8 bits")
+        throw ValidationError("--bit-depth 10 needs --codec hevc, av1 or prores\(whose): H.264 and VP9 are written in 8 bits")
     }
 
     /// The encoder settings asked for, with `animatedImage`'s for a `.gif`, `.apng` or `.webp`; each

@@ -271,7 +271,7 @@ struct RenderCommand: ParsableCommand {
     var chaptersVTT: String?
 
     /// Lossless H.264.
-    @Flag(help: "Lossless H.264 (x264 qp 0): decoded frames equal the drawn ones exactly, at several times the size.")
+    @Flag(help: "Lossless video (h264: x264 qp 0; hevc; vp9): decoded frames equal the drawn ones exactly, at several times the size. (av1 and prores have no lossless mode)")
     var lossless = false
 
     @OptionGroup(title: "Subtitles") var subtitles: SubtitleOptions

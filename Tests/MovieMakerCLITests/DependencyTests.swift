@@ -21,6 +21,29 @@ struct DependencyTests {
         return (manifest, main)
     }
 
+    @Test("The README's apt-get command and the set-up script install every system package Package.swift's libraries come from")
+    func theReadmeInstallsEverySystemPackageTheBuildNeeds() throws {
+        let root = DocSnippetTests.repository
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        // Every `.apt([...])` provider's packages.
+        var needed: [String] = []
+        for part in manifest.components(separatedBy: ".apt([").dropFirst() {
+            let list = part.components(separatedBy: "])")[0]
+            needed += list.components(separatedBy: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \"\n")) }.filter { !$0.isEmpty }
+        }
+        #expect(needed.count >= 20, "Package.swift's providers were read: \(needed)")
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let command = readme.components(separatedBy: "sudo apt-get install").dropFirst().first?.components(separatedBy: "```")[0] ?? ""
+        let readmePackages = Set(command.split(whereSeparator: { $0 == " " || $0 == "\\" || $0 == "\n" }).map(String.init))
+        let script = try String(contentsOf: root.appendingPathComponent("scripts/install-deps.sh"), encoding: .utf8)
+        let scriptPackages = Set(script.components(separatedBy: "PACKAGES=(").dropFirst().first?.components(separatedBy: "\n)")[0]
+            .split(separator: "\n").flatMap { $0.components(separatedBy: "#")[0].split(separator: " ").map(String.init) } ?? [])
+        let missingFromReadme = needed.filter { !readmePackages.contains($0) }
+        let missingFromScript = needed.filter { !scriptPackages.contains($0) }
+        #expect(missingFromReadme.isEmpty, "README.md's apt-get command lacks \(missingFromReadme): a package depending on MovieMaker would not build")
+        #expect(missingFromScript.isEmpty, "scripts/install-deps.sh lacks \(missingFromScript)")
+    }
+
     /// Whether the slow check (a whole debug build of the library outside the repository, about 200
     /// CPU seconds) runs: `make test-package` sets `MOVIEMAKER_TEST_PACKAGE=1`; `make test` runs the two
     /// quick checks below instead.

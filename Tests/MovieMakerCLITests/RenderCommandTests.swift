@@ -618,6 +618,9 @@ struct CodecOptionTests {
             #expect(tinySegment.status != 0 && tinySegment.stderr.contains("invalid segment duration 0.01 s: expected at least one frame"),
                     "\(extra) answers as the render does: \(tinySegment.stderr)")
         }
+        // ProRes 4444 is always 10-bit: --bit-depth 10 asks for what it is.
+        let proResTenBit = try CLI.run(["title", "Hi", "--size", "160x120", "-d", "0.3", "--codec", "prores", "--bit-depth", "10", "-o", folder.file("p.mov").path, "-q"])
+        #expect(proResTenBit.status == 0, "\(proResTenBit.stderr)")
         let proResCRF = try CLI.run(["render", spec.path, "-o", folder.file("x.mov").path, "--codec", "prores", "--crf", "20"])
         #expect(proResCRF.status == 64 && proResCRF.stderr.contains("--crf 20 does not apply to --codec prores"), "\(proResCRF.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("x.mov").path))
@@ -642,7 +645,7 @@ struct AnimatedImageOptionTests {
       {"kind": "overlay", "items": [{"type": "title", "text": "Hello GIF", "at": "0s", "duration": "2s"}]}]}
     """#
 
-    @Test("a .gif from a description takes output.encoder's keys; --plays overrides; --max-size fits and says what it chose")
+    @Test("a .gif from a description takes output.encoder's keys; --plays overrides; --max-size fits and says what it chose; options the format ignores (a .png still's --codec, a movie's maxSize) are refused or warned about")
     func gifFromDescription() throws {
         guard CLI.isBuilt, FFTools.available else { return }
         let folder = try TemporaryFolder()
@@ -690,6 +693,18 @@ struct AnimatedImageOptionTests {
             #expect(ignored.status == 64 && ignored.stderr.contains("\(arguments[0]) \(arguments[1]) does not apply to a .\(ext)"), "\(arguments) with .\(ext): \(ignored.stderr)")
             #expect(!FileManager.default.fileExists(atPath: folder.file("ignored.\(ext)").path))
         }
+        // A PNG still is written without a video encoder: its options would be dropped.
+        for arguments in [["--codec", "hevc"], ["--crf", "20"], ["--preset", "slow"]] {
+            let still = try CLI.run(["title", "Hi", "--size", "160x120", "-o", folder.file("still.png").path] + arguments)
+            #expect(still.status == 64 && still.stderr.contains("\(arguments[0]) \(arguments[1]) does not apply to a .png"), "\(arguments): \(still.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.file("still.png").path))
+        }
+        // A description's maxSize is a GIF's or WebP's budget: a movie rendered from it says it is not kept.
+        let budgetSpec = folder.file("budget.json")
+        try ##"{"version": 1, "output": {"size": "160x120", "fps": 15, "encoder": {"maxSize": "5KB"}}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "#204080", "duration": "0.5s"}]}]}"##
+            .write(to: budgetSpec, atomically: true, encoding: .utf8)
+        let movie = try CLI.run(["render", budgetSpec.path, "-o", folder.file("budget.mp4").path])
+        #expect(movie.status == 0 && movie.stderr.contains("output.encoder.maxSize (5000 bytes) applies to a .gif or .webp; this .mp4 is not held to it"), "\(movie.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("bad.gif").path) && !FileManager.default.fileExists(atPath: folder.file("bad.apng").path))
     }
 }

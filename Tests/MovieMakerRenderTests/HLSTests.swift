@@ -70,6 +70,53 @@ struct HLSTests {
         #expect(vtt.hasPrefix("WEBVTT") && vtt.contains("00:00:01.600 --> 00:00:03.200\nMiddle"))
     }
 
+    @Test("an HEVC HLS stream's segments each decode on their own: 15 frames from an IDR frame (x265's open GOPs reached back into the segment before)")
+    func hevcSegmentsAreIndependent() throws {
+        let folder = try TemporaryFolder()
+        var settings = EncoderSettings(preset: .ultrafast)
+        settings.codec = .hevc
+        let hls = folder.url.appendingPathComponent("stream")
+        try Self.render(MovieMaker(hlsIn: hls, width: 160, height: 120, fps: 15, segmentDuration: 1, settings: settings))
+        let initSegment = try Data(contentsOf: hls.appendingPathComponent("init.mp4"))
+        for n in 0..<4 {
+            let joined = folder.file("segment-\(n).mp4")
+            try (initSegment + Data(contentsOf: hls.appendingPathComponent(String(format: "segment-%05d.m4s", n)))).write(to: joined)
+            let r = try run(FFTools.ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=key_frame,pict_type", "-of", "csv=p=0", joined.path])
+            let frames = r.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            #expect(frames.count == (n < 3 ? 15 : 3), "segment \(n) decodes on its own to all its frames: \(frames.count)")
+            #expect(frames.first?.hasPrefix("1,I") == true, "segment \(n) starts with a keyframe: \(frames.prefix(2))")
+        }
+        #expect(try Self.frameHashes(hls.appendingPathComponent("playlist.m3u8")).count == Self.frames)
+    }
+
+    @Test("lossless HEVC and VP9 decode to exactly the frames lossless H.264 does; AV1 and ProRes, which have no lossless mode here, are refused")
+    func losslessInEveryCodecThatHasIt() throws {
+        let folder = try TemporaryFolder()
+        func render(_ codec: VideoCodec, _ name: String) throws -> URL {
+            var settings = EncoderSettings(preset: .ultrafast)
+            settings.codec = codec
+            settings.lossless = true
+            let url = folder.file(name)
+            try Self.render(MovieMaker(url: url, width: 160, height: 120, fps: 15, settings: settings))
+            return url
+        }
+        let reference = try Self.frameHashes(render(.h264, "h264.mp4"))
+        #expect(reference.count == Self.frames)
+        let hevc = try Self.frameHashes(render(.hevc, "hevc.mp4"))
+        #expect(hevc == reference, "lossless HEVC: \(zip(hevc, reference).filter { $0 != $1 }.count) of \(reference.count) frames differ")
+        let vp9 = try Self.frameHashes(render(.vp9, "vp9.webm"))
+        #expect(vp9 == reference, "lossless VP9: \(zip(vp9, reference).filter { $0 != $1 }.count) of \(reference.count) frames differ")
+        for (codec, name) in [(VideoCodec.av1, "av1.mp4"), (.proRes4444, "prores.mov")] {
+            do {
+                _ = try render(codec, name)
+                Issue.record("lossless \(codec) was accepted")
+            } catch let error as MovieMakerError {
+                #expect(error.message.contains("lossless"), "\(error.message)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: folder.file(name).path))
+        }
+    }
+
     @Test("an HLS folder replaces an earlier stream atomically, refuses a folder of other files, and leaves nothing when cancelled")
     func folder() throws {
         let folder = try TemporaryFolder()

@@ -37,10 +37,11 @@ public struct EncoderSettings: Sendable, Equatable {
     public var keyframeInterval: Int? = nil
     /// x264 tuning; nil for none.
     public var tune: EncoderTune? = nil
-    /// Lossless H.264 (x264's `qp 0`, High 4:4:4 Predictive profile): the decoded frames are exactly the
-    /// frames handed to the encoder (in 4:2:0 YUV), at several times the size. Overrides `crf` and
-    /// `bitrate`. Chunked renders use it to prove that chunking changes nothing (`DistributedRender`).
-    /// H.264 only: other codecs ignore it.
+    /// Lossless video: the decoded frames are exactly the frames handed to the encoder (in 4:2:0 YUV),
+    /// at several times the size. H.264 is x264's `qp 0` (High 4:4:4 Predictive profile), HEVC x265's
+    /// `lossless`, VP9 libvpx's `lossless`; AV1 and ProRes have no lossless mode here and are refused.
+    /// Overrides `crf` and `bitrate`. Chunked renders use it to prove that chunking changes nothing
+    /// (`DistributedRender`). PNG is lossless anyway; animated WebP is written lossless; GIF ignores it.
     public var lossless: Bool = false
     /// How an animated image (`.gif`, `.apng`, `.webp`) is made: palette, dithering, plays, WebP
     /// quality, the largest file wanted. Movies ignore it.
@@ -133,6 +134,9 @@ public struct EncoderSettings: Sendable, Equatable {
         if let crf, let range = codec.crfRange, !range.contains(crf) {
             throw .invalidSetting(.crf, value: "\(crf)", expected: codec == .h264 ? "0…51 (18 is visually lossless, 23 is x264's default)"
                                   : "\(range.lowerBound)…\(range.upperBound) for \(codec.messageName) (its default is \(codec.defaultCRF))")
+        }
+        if lossless, codec == .av1 || codec == .proRes4444 {
+            throw .invalidSetting(.videoCodec, value: "lossless \(codec.messageName)", expected: "a codec with a lossless mode: H.264, HEVC or VP9 (or a PNG sequence); \(codec.messageName) has none here")
         }
         guard codec.bitDepths.contains(bitDepth) || (bitDepth == 8 && codec == .proRes4444) else {
             throw .invalidSetting(.bitDepth, value: "\(bitDepth)", expected: "8" + (codec.bitDepths.contains(10) ? " or 10" : "") + " for \(codec.messageName)" + (codec.bitDepths.contains(10) ? "" : "; 10-bit needs hevc or av1"))

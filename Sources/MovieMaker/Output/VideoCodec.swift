@@ -65,7 +65,7 @@ public enum VideoCodec: String, Sendable, CaseIterable {
     /// (`AnimatedImageEncoder`).
     var isAnimatedImage: Bool { [.gif, .apng, .webp].contains(self) }
     /// The bit depths it is written in.
-    var bitDepths: [Int] {
+    package var bitDepths: [Int] {
         switch self {
         case .hevc, .av1: [8, 10]
         case .proRes4444: [10]

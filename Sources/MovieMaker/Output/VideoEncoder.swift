@@ -268,11 +268,14 @@ final class VideoEncoder {
             if settings.bitrate == nil { options.set("crf", "\(crf)") }
             return options
         case .hevc:
-            // x265 logs through its own printf, not av_log: errors only.
-            let keyframes = settings.hlsSegmentFrames.map { ":keyint=\($0):min-keyint=\($0):scenecut=0" } ?? ""
-            let options = OwnedDictionary([("preset", settings.preset.rawValue), ("x265-params", "log-level=error" + keyframes)])
+            // x265 logs through its own printf, not av_log: errors only. An HLS segment must decode on its
+            // own: x265's open GOPs start a segment with a CRA whose leading pictures refer to the
+            // segment before, so GOPs are closed there (x264's are closed by default).
+            let keyframes = settings.hlsSegmentFrames.map { ":keyint=\($0):min-keyint=\($0):scenecut=0:open-gop=0" } ?? ""
+            let lossless = settings.lossless ? ":lossless=1" : ""
+            let options = OwnedDictionary([("preset", settings.preset.rawValue), ("x265-params", "log-level=error" + keyframes + lossless)])
             if let tune = settings.tune, EncoderTune.x265Tunes.contains(tune) { options.set("tune", tune.rawValue) }
-            if settings.bitrate == nil { options.set("crf", "\(settings.crf(for: .hevc))") }
+            if settings.bitrate == nil && !settings.lossless { options.set("crf", "\(settings.crf(for: .hevc))") }
             return options
         case .av1:
             _ = quietSVT
@@ -288,7 +291,11 @@ final class VideoEncoder {
             // Constant quality (crf with no target bitrate) unless a bitrate is given; row-based
             // multithreading so `threads` helps at every size.
             let options = OwnedDictionary([("deadline", speed.deadline), ("cpu-used", "\(speed.cpuUsed)"), ("row-mt", "1")])
-            if settings.bitrate == nil { options.set("crf", "\(settings.crf(for: .vp9))") }
+            if settings.lossless {
+                options.set("lossless", "1")
+            } else if settings.bitrate == nil {
+                options.set("crf", "\(settings.crf(for: .vp9))")
+            }
             return options
         case .png, .gif, .apng, .webp:
             return OwnedDictionary()

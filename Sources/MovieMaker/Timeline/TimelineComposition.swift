@@ -185,6 +185,12 @@ public struct TimelineComposition: Sendable {
     package func makeMovie(at url: URL) throws(MovieMakerError) -> MovieMaker {
         // An animated image has no sound track: the description's sound is left out.
         let holdsSound = Container(fileExtension: url.pathExtension).map { (try? $0.audioCodec()) != nil } ?? true
+        let ext = url.pathExtension.lowercased()
+        if let limit = encoderSettings.animatedImage.maxFileSize, ext != "gif", ext != "webp" {
+            // A CI job must not believe a budget is kept that nothing keeps.
+            LibraryWarnings.warn("output.encoder.maxSize (\(limit) bytes) applies to a .gif or .webp; this .\(ext.isEmpty ? "movie" : ext) is not held to it "
+                                 + "(a movie's size follows crf, size and fps)")
+        }
         let movie = try MovieMaker(url: url, width: width, height: height, fps: frameRate, settings: encoderSettings,
                                    audioSettings: holdsSound ? audioSettings : nil)
         return try withChapters(movie)
@@ -275,7 +281,7 @@ public struct TimelineComposition: Sendable {
         let quality: String
         switch codec {
         case .gif, .apng, .webp, .png, .proRes4444: quality = ""
-        default: quality = encoderSettings.lossless ? " lossless (qp 0)" : " crf \(encoderSettings.crf(for: codec))"
+        default: quality = encoderSettings.lossless ? (codec == .h264 ? " lossless (qp 0)" : " lossless") : " crf \(encoderSettings.crf(for: codec))"
         }
         let name = codec == .h264 ? "x264" : codec.messageName
         var lines = ["\(lengthDescription); \(name)\(quality) \(encoderSettings.preset.rawValue)\(encoderLimits); video decoders needed: \(videoDecoders)"]
