@@ -314,15 +314,16 @@ final class AudioDecoder: AudioReader {
         producedPosition = 0
     }
 
-    /// How far a frame's timestamp may be from the samples counted before it is followed: a tenth of a
-    /// second, as ffmpeg's `aresample=async` compensates past its `min_hard_comp`.
+    /// How far a frame's timestamp may be from the samples counted before it is followed: 40 ms, under
+    /// the 45 ms by which sound ahead of the picture is noticed (ITU-R BT.1359), and about two AAC
+    /// packets, well over the few milliseconds phones' timestamps wander.
     ///
     /// Sound is played by counting samples, so timestamps that wander a little (phones stamp each
-    /// buffer by their clock) never cut or pad it. A larger gap is silence: packets skipped as damaged
-    /// (each AAC one 21 ms) or a join of copied streams; counted through, the rest of the clip's sound
-    /// played that much early, while a seek, which goes by timestamp, put it right. An overlap as large
-    /// is dropped.
-    private var gapThreshold: Int64 { max(1, Int64(info.sampleRate) / 10) }
+    /// buffer by their clock) never cut or pad it. A larger gap is silence: packets a phone dropped or
+    /// skipped as damaged (each AAC one 21 ms) or a join of copied streams; counted through, the rest of
+    /// the clip's sound played that much early, while a seek, which goes by timestamp, put it right. An
+    /// overlap as large is dropped.
+    private var gapThreshold: Int64 { max(1, Int64(info.sampleRate) / 25) }
 
     /// Decodes one more frame and resamples it into `output`; at the end, drains the resampler. Before
     /// a frame whose timestamp is `gapThreshold` or more after the samples counted, the gap is played

@@ -303,16 +303,64 @@ final class OpenVideo {
         let pts = first.pointer.pointee.best_effort_timestamp != mm_av_nopts_value() ? first.pointer.pointee.best_effort_timestamp : first.pointer.pointee.pts
         let firstTime = pts != mm_av_nopts_value() ? demuxer.time(ofTimestamp: pts, inStream: index) : (streamStart ?? .zero)
         startTime = Time.min(streamStart ?? firstTime, firstTime)
-        // The duration: the stream's own (MP4/MOV give it exactly), else the container's from the start.
+        // The duration: the stream's own (MP4/MOV give it exactly); else the end Matroska and WebM
+        // writers (FFmpeg, mkvmerge, OBS) tag each track with, the segment's duration counting from
+        // the start of an Opus track's pre-skip and so a few milliseconds short of the picture's end
+        // (a whole frame lost); else the container's from the start; else, for a recording whose
+        // header never got a duration (a browser's MediaRecorder, a pipe), where its last packet ends.
+        let ctx = demuxer.borrowedContext.pointee
         if st.duration > 0 && st.duration != mm_av_nopts_value() {
             duration = demuxer.time(ofTimestamp: st.duration, inStream: index)
-        } else {
-            let ctx = demuxer.borrowedContext.pointee
-            let total = ctx.duration > 0 ? Time(value: ctx.duration, timescale: Int64(AV_TIME_BASE)) : .zero
+        } else if let end = av_dict_get(st.metadata, "DURATION", nil, 0).flatMap({ Self.matroskaTime(String(cString: $0.pointee.value)) }), end > startTime {
+            duration = end - startTime
+        } else if ctx.duration > 0 {
+            let total = Time(value: ctx.duration, timescale: Int64(AV_TIME_BASE))
             let containerStart = ctx.start_time != mm_av_nopts_value() ? Time(value: ctx.start_time, timescale: Int64(AV_TIME_BASE)) : .zero
             duration = Time.max(.zero, total - (startTime - containerStart))
+        } else {
+            duration = Time.max(.zero, try Self.lastPacketEnd(path: path, stream: index, describe: describe) - startTime)
         }
         guard duration > .zero else { throw .movieUnreadable(path: path, reason: "its video stream has no duration") }
+    }
+
+    /// A Matroska `DURATION` tag (`HH:MM:SS.nnnnnnnnn`) as an exact time; nil when it is not one.
+    static func matroskaTime(_ text: String) -> Time? {
+        let parts = text.split(separator: ":")
+        guard parts.count == 3, let hours = Int64(parts[0]), let minutes = Int64(parts[1]), minutes < 60 else { return nil }
+        let seconds = parts[2].split(separator: ".", omittingEmptySubsequences: false)
+        guard seconds.count <= 2, let whole = Int64(seconds[0]), whole < 60 else { return nil }
+        var nanoseconds: Int64 = 0
+        if seconds.count == 2 {
+            let digits = seconds[1].prefix(9)
+            guard !digits.isEmpty, let fraction = Int64(digits) else { return nil }
+            nanoseconds = fraction * Int64(pow(10, Double(9 - digits.count)))
+        }
+        return Time(value: ((hours * 60 + minutes) * 60 + whole) * 1_000_000_000 + nanoseconds, timescale: 1_000_000_000)
+    }
+
+    /// Where the last packet of `stream` ends, read through the whole file (its packets only, nothing
+    /// decoded): the length of a recording whose header has none.
+    static func lastPacketEnd(path: String, stream: Int32, describe: @escaping MediaReadFailureDescription) throws(MovieMakerError) -> Time {
+        let demuxer = try Demuxer(path: path, describe: describe)
+        try demuxer.findStreamInfo()
+        guard Int(stream) < demuxer.streamCount else { return .zero }
+        let st = demuxer.borrowedStream(stream).pointee
+        // A packet without a duration lasts a frame of the stream's rate.
+        let rate = st.avg_frame_rate.num > 0 ? st.avg_frame_rate : st.r_frame_rate
+        var end: Time = .zero
+        while let packet = try demuxer.readPacket(ofStream: stream) {
+            let p = packet.pointee
+            let ts = p.pts != mm_av_nopts_value() ? p.pts : p.dts
+            guard ts != mm_av_nopts_value() else { continue }
+            var packetEnd = demuxer.time(ofTimestamp: ts, inStream: stream)
+            if p.duration > 0 {
+                packetEnd = packetEnd + demuxer.time(ofTimestamp: p.duration, inStream: stream)
+            } else if rate.num > 0 && rate.den > 0 {
+                packetEnd = packetEnd + Time(value: Int64(rate.den), timescale: Int64(rate.num))
+            }
+            end = Time.max(end, packetEnd)
+        }
+        return end
     }
 
     /// Why an MP4, MOV or M4A file (one starting with an `ftyp` box) that libavformat cannot open is a
