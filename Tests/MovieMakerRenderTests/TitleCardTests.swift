@@ -162,4 +162,16 @@ struct TitleCardTests {
         let blue = frames[45].pixels.rgba(x: w / 2, y: h / 2)
         #expect(blue.blue > 200 && blue.red < 40 && blue.green < 40)
     }
+
+    @Test("A card laid out for 1080p and drawn in a 640×360 frame is scaled to fit it, as if laid out there")
+    func aCardLaidOutForAnotherSizeIsScaledToTheFrame() throws {
+        var card = TitleCard("Hello world")
+        card.entrance = .none
+        let large = try card.clip(width: 1920, height: 1080).still(at: Time(1), width: 640, height: 360).pixels()
+        let native = try card.clip(width: 640, height: 360).still(at: Time(1), width: 640, height: 360).pixels()
+        let a = try #require(inkBox(large), "the 1080p card shows in the 360p frame")
+        let b = try #require(inkBox(native))
+        #expect(abs(a.minX - b.minX) <= 3 && abs(a.maxX - b.maxX) <= 3 && abs(a.minY - b.minY) <= 3 && abs(a.maxY - b.maxY) <= 3,
+                "the same place and size as laid out for the frame: \(a) against \(b)")
+    }
 }

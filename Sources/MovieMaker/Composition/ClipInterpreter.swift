@@ -129,7 +129,17 @@ extension Clip.Generator {
         case let .drawing(closure): try closure(ctx, frame)
         case let .color(color): ctx.clear(color)
         case .empty: break
-        case let .titleCard(leaf): try leaf.plan.draw(in: ctx, frame: frame)
+        case let .titleCard(leaf):
+            let planned = leaf.plan.size, size = ctx.bounds.size
+            guard planned != size, planned.width > 0, planned.height > 0 else { return try leaf.plan.draw(in: ctx, frame: frame) }
+            // A card laid out for another frame size (`clip(width: 1920, height: 1080)` added to a
+            // 640×360 movie) is scaled to fit this frame, centred: drawn as laid out, it fell off it.
+            let scale = min(size.width / planned.width, size.height / planned.height)
+            try ctx.withSavedState {
+                ctx.translate(x: (size.width - planned.width * scale) / 2, y: (size.height - planned.height * scale) / 2)
+                ctx.scale(x: scale, y: scale)
+                try ctx.withBounds(planned) { try leaf.plan.draw(in: ctx, frame: frame) }
+            }
         case let .bezier(motion): try motion.draw(in: ctx, at: frame)
         case let .slideshow(leaf): try leaf.photos.render(in: ctx, at: frame, session: session)
         case let .caption(text, style, position): try Slideshow.drawCaption(text, style: style, position: position, in: ctx)

@@ -15,6 +15,9 @@ import Foundation
 ///
 /// In a movie, each frame starts with the drawing state reset (paints, line style, transform, clip)
 /// but with the previous frame's pixels still there: clear or fill it when you want a fresh frame.
+/// The fill and stroke paints, and text's default colour, start black (as in Core Graphics and
+/// Cairo), and a movie's first frame is black too: set a paint (`setFill(.white)`) or clear to a
+/// colour before your first shape, or it will not show.
 public final class DrawingContext {
     private struct Style {
         var fill: Paint = .color(.black)
