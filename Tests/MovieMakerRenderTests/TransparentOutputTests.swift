@@ -91,6 +91,26 @@ import MovieMakerTestSupport
         return bytes.indices.dropLast(3).contains { bytes[$0] == 0x53 && Array(bytes[$0..<$0 + 4]) == element }
     }
 
+    @Test("An opaque ProRes 4444 movie has no alpha plane (editors would treat it as a movie with transparency), and keeps its colours")
+    func opaqueProResHasNoAlphaPlane() throws {
+        let dir = try TemporaryFolder()
+        let url = dir.file("opaque.mov")
+        var settings = EncoderSettings()
+        settings.codec = .proRes4444
+        let movie = try MovieMaker(url: url, width: 64, height: 48, fps: 10, settings: settings)
+        try movie.addFrames(count: 3) { ctx, _ in ctx.clear(Color(red: 1, green: 0.5, blue: 0)) }
+        try movie.finish()
+        let reader = try MovieReader(url: url)
+        #expect(reader.info.codec == "prores" && !reader.info.hasAlpha && !reader.info.pixelFormat.hasPrefix("yuva"), "pixel format \(reader.info.pixelFormat)")
+        var colours: [(Int, Int, Int, Int)] = []
+        try reader.decodeFrames { f in
+            let p = f.pixels.bytes
+            colours.append((Int(p[2]), Int(p[1]), Int(p[0]), Int(p[3])))
+            return true
+        }
+        #expect(colours.count == 3 && colours.allSatisfy { abs($0.0 - 255) <= 3 && abs($0.1 - 128) <= 3 && $0.2 <= 3 && $0.3 == 255 }, "\(colours)")
+    }
+
     @Test func proResMovHasAlphaPixelFormatAndKeepsAlphaWhenDecoded() throws {
         let (dir, url, summary) = try Self.render("alpha.mov")
         defer { withExtendedLifetime(dir) {} }

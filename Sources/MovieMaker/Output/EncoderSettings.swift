@@ -18,7 +18,9 @@ public struct EncoderSettings: Sendable, Equatable {
     /// The video codec; nil lets the container choose (H.264, or with `transparency` ProRes 4444 in
     /// `.mov` and VP9 in `.webm`/`.mkv`). A codec the container cannot hold throws `.invalidSetting`.
     public var codec: VideoCodec? = nil
-    /// Bits per colour sample: 8, or 10 for HEVC and AV1 (smoother gradients, for HDR-ready masters).
+    /// Bits per colour sample: 8, or 10 for HEVC and AV1 (for masters an editor grades further: the
+    /// encoder's own rounding adds no banding; frames are drawn in 8 bits, so a picture gains no finer
+    /// steps than that).
     public var bitDepth: Int = 8
     /// Constant rate factor, on the codec's scale (H.264 and HEVC 0…51, VP9 0…63, AV1 1…63): lower is
     /// better quality and larger. Nil takes the codec's default, which gives about the quality of

@@ -283,9 +283,10 @@ final class VideoEncoder {
             if settings.bitrate == nil { options.set("crf", "\(settings.crf(for: .av1))") }
             return options
         case .proRes4444:
-            // Profile 4444 with a 16-bit alpha plane; vendor `apl0` as Apple's encoder writes, which
-            // some players check.
-            return OwnedDictionary([("profile", "4444"), ("alpha_bits", "16"), ("vendor", "apl0")])
+            // Profile 4444, with a 16-bit alpha plane only for a transparent movie (editors take an opaque
+            // one with an alpha plane for one with transparency); vendor `apl0` as Apple's encoder
+            // writes, which some players check.
+            return OwnedDictionary([("profile", "4444"), ("alpha_bits", settings.transparency ? "16" : "0"), ("vendor", "apl0")])
         case .vp9:
             let speed = settings.vp9Speed
             // Constant quality (crf with no target bitrate) unless a bitrate is given; row-based
