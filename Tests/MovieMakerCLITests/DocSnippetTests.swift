@@ -60,6 +60,42 @@ struct DocSnippetTests {
         return result
     }
 
+    /// The ```swift blocks in the library's doc comments (what DocC and editors show), with `///`
+    /// taken off; a `/// <!-- prelude: … -->` line before the fence gives names the block uses.
+    static func docCommentSnippets() throws -> [Snippet] {
+        var result: [Snippet] = []
+        for folder in ["Sources/MovieMaker", "Sources/MovieMakerCore"] {
+            let root = repository.appendingPathComponent(folder)
+            guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { continue }
+            for case let url as URL in walker where url.pathExtension == "swift" {
+                let text = try String(contentsOf: url, encoding: .utf8)
+                guard text.contains("/// ```swift") else { continue }
+                // The doc-comment lines as Markdown (other lines blank, so line numbers stay).
+                let markdown = text.components(separatedBy: "\n").map { line -> String in
+                    let trimmed = line.trimmingCharacters(in: .whitespaces)
+                    guard trimmed.hasPrefix("///") else { return "" }
+                    let rest = trimmed.dropFirst(3)
+                    return String(rest.hasPrefix(" ") ? rest.dropFirst() : rest)
+                }.joined(separator: "\n")
+                let copy = FileManager.default.temporaryDirectory.appendingPathComponent("doc-\(UUID().uuidString).md")
+                try markdown.write(to: copy, atomically: true, encoding: .utf8)
+                defer { try? FileManager.default.removeItem(at: copy) }
+                let name = String(url.path.dropFirst(repository.path.count + 1))
+                result += try snippets(in: copy).map { var s = $0; s.file = name; return s }
+            }
+        }
+        return result.sorted { ($0.file, $0.line) < ($1.file, $1.line) }
+    }
+
+    @Test("every Swift snippet in the library's doc comments compiles against the library")
+    func everyDocCommentSnippetCompiles() throws {
+        let all = try Self.docCommentSnippets()
+        #expect(all.count >= 15, "found \(all)")
+        guard CLI.isBuilt else { return }
+        let folder = try TemporaryFolder()
+        try Self.compileAll(all.map { ("\($0)", $0.prelude + "\n" + $0.code) }, in: folder, label: "doc")
+    }
+
     @Test("the README and the docs have Swift snippets, and the finder sees them")
     func snippetsAreFound() throws {
         let all = try Self.markdownFiles().flatMap(Self.snippets(in:))

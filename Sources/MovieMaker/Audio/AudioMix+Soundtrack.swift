@@ -9,6 +9,7 @@ extension AudioMix {
     /// become the sidechain; without a ducked track they play `.unaffected`. The clips' sounds come
     /// first, then `sounds` in order.
     ///
+    /// <!-- prelude: let song = URL(fileURLWithPath: "song.m4a"); let film = Clip.color(.black, duration: 5); let movie = try MovieMaker(url: URL(fileURLWithPath: "film.mp4"), width: 320, height: 240) -->
     /// ```swift
     /// let bed = try AudioClip(url: song).musicBed(volume: .decibels(-6), fadeIn: 1)
     /// let mix = AudioMix(soundOf: film, adding: [AudioMix.Track(bed)], normalizedTo: -16)

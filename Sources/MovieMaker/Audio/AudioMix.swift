@@ -5,6 +5,7 @@ import Foundation
 /// Music can duck under a voice (sidechain), and the whole mix can be normalised to a loudness target
 /// (−16 LUFS by default) measured per ITU-R BS.1770-4. The mix streams: memory does not grow with length.
 ///
+/// <!-- prelude: let music = try AudioFile(url: URL(fileURLWithPath: "music.m4a")); let voice = try AudioFile(url: URL(fileURLWithPath: "voice.m4a")) -->
 /// ```swift
 /// var mix = AudioMix()
 /// mix.add(music, gain: -6)

@@ -18,6 +18,7 @@ import Foundation
 /// Readers stream in constant memory (the source is read in blocks of 4096 frames). It can start
 /// part-way: output frame F opens the source at frame F × speed (seeking when the source can).
 ///
+/// <!-- prelude: let voice = try AudioFile(url: URL(fileURLWithPath: "voice.m4a")) -->
 /// ```swift
 /// let fast = TempoSound(try AudioFile(path: "voice.m4a"), speed: Speed(2))
 /// let chipmunk = TempoSound(voice, speed: Speed(2, keepsPitch: false))

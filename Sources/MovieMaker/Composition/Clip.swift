@@ -9,6 +9,7 @@ import Foundation
 /// a *time map* (offset, trim, repeat) or a *filtered* clip. Combinators build new nodes and never
 /// change the clips they are built from:
 ///
+/// <!-- prelude: let show = Clip.color(.gray, duration: 5); let watermark = Clip.color(.white, duration: 3); let movie = try MovieMaker(url: URL(fileURLWithPath: "film.mp4"), width: 320, height: 240) -->
 /// ```swift
 /// let intro = try TitleCard("Holiday").clip(width: 1920, height: 1080)
 /// let film = Clip.sequence([intro, show, .color(.black, duration: 1)], transition: .crossfade(duration: 0.5))

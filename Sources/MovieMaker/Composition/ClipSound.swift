@@ -3,6 +3,7 @@ import Foundation
 /// A sound attached to a clip. It moves with the clip when clips are sequenced, overlaid, delayed,
 /// repeated or joined by transitions, and is cut where the clip is trimmed.
 ///
+/// <!-- prelude: let whoosh = URL(fileURLWithPath: "whoosh.wav") -->
 /// ```swift
 /// let card = try TitleCard("Hello").clip(width: 1920, height: 1080)
 ///     .withSound(try AudioFile(url: whoosh), at: 0.2)

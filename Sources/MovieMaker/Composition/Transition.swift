@@ -6,6 +6,7 @@ import Foundation
 /// `xfade` filter does: joining clips of lengths `a` and `b` with a transition of `d` lasts `a + b − d`,
 /// and during those `d` seconds both clips play while the effect blends them.
 ///
+/// <!-- prelude: let (intro, middle, end) = (Clip.color(.red, duration: 2), Clip.color(.green, duration: 2), Clip.color(.blue, duration: 2)); let (a, b) = (intro, end) -->
 /// ```swift
 /// let film = Clip.sequence([intro, middle, end], transition: .crossfade(duration: 0.5))
 /// let swap = Clip.transition(from: a, to: b, using: .wipe(.left, duration: 1, easing: .easeInOut))

@@ -5,6 +5,7 @@ import Foundation
 /// Job, GNU parallel — each drawing and encoding one range of frames into a chunk file, then assembled
 /// into exactly the movie one machine would have made.
 ///
+/// <!-- prelude: let film = Clip.color(.black, duration: 5); let (k, n) = (0, 4); let chunks = URL(fileURLWithPath: "chunks") -->
 /// ```swift
 /// let job = try DistributedRender(clip: film, width: 1920, height: 1080, rate: 30, name: "film")
 /// // on worker k of n (any machine sharing `chunks`):

@@ -5,6 +5,7 @@ import Synchronization
 /// (Ken Burns) and captioned, joined by a transition. `clip(width:height:)` turns it into a `Clip`
 /// that composes with every other clip.
 ///
+/// <!-- prelude: let movie = try MovieMaker(url: URL(fileURLWithPath: "film.mp4"), width: 320, height: 240) -->
 /// ```swift
 /// var show = try Slideshow(folder: URL(fileURLWithPath: "Holiday"))
 /// show.transition = .crossfade(duration: 1)

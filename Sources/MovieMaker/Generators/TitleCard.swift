@@ -10,6 +10,7 @@ extension Rect {
 /// Build one, set its styles and animations, then turn it into a `Clip` for a frame size with
 /// `clip(width:height:)`, which checks the fonts and fits the text once, before any frame is drawn:
 ///
+/// <!-- prelude: let movie = try MovieMaker(url: URL(fileURLWithPath: "film.mp4"), width: 320, height: 240) -->
 /// ```swift
 /// var card = TitleCard("Release 2.4", subtitle: "What's new", duration: 4)
 /// card.entrance = .letters()

@@ -20,6 +20,7 @@ public struct NarrationMark: Sendable, Hashable {
 /// exact word times: a sound to mix like any other, a `transcript` for word-by-word captions that match
 /// the voice by construction, and bookmarks whose times a timeline can cut on.
 ///
+/// <!-- prelude: let pictures = Clip.color(.black, duration: 5); let movie = try MovieMaker(url: URL(fileURLWithPath: "film.mp4"), width: 320, height: 240) -->
 /// ```swift
 /// let voice = try Narration("Lisbon, <mark name=\"tram\"/> city of trams.", voice: "en-us", rate: 160)
 /// let tram = voice.time(ofMark: "tram")!        // when "city" starts

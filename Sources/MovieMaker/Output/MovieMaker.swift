@@ -7,7 +7,7 @@ import Foundation
 /// let movie = try MovieMaker(url: URL(fileURLWithPath: "wave.mp4"), width: 1920, height: 1080, fps: 30)
 /// try movie.addFrames(count: 300) { ctx, frame in
 ///     ctx.setFill(.black); ctx.fillRect(ctx.bounds)
-///     …
+///     // …draw the frame at frame.time…
 /// }
 /// try movie.finish()
 /// ```

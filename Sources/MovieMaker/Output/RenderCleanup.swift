@@ -3,7 +3,7 @@ import Foundation
 /// Clean-up for a process that has to exit before its renders finish (a tool's second Ctrl-C, or a
 /// deadline after SIGTERM), and partial-file names for files a tool writes itself.
 ///
-/// ```swift
+/// ```
 /// // On an emergency exit, after asking the renders to stop:
 /// RenderCleanup.removeOpenPartialFiles()
 /// _exit(130)

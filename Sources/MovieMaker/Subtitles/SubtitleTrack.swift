@@ -2,6 +2,7 @@ import Foundation
 
 /// Subtitles read from an SRT (SubRip) or WebVTT file: cues with exact start and end times.
 ///
+/// <!-- prelude: let talk = Clip.color(.black, duration: 5); let movie = try MovieMaker(url: URL(fileURLWithPath: "film.mp4"), width: 320, height: 240) -->
 /// ```swift
 /// let subs = try SubtitleTrack(contentsOf: URL(fileURLWithPath: "talk.srt"))
 /// try movie.add(talk.subtitled(subs))

@@ -11,7 +11,7 @@ import Synchronization
 /// GeneratorRegistry.shared.register("stripes", parameters: ["color", "count"]) { request in
 ///     let color = try request.parameters.color("color", default: .white)
 ///     let count = try request.parameters.integer("count", default: 8, in: 1...100)
-///     return Clip(duration: request.duration) { ctx, frame in … }
+///     return Clip(duration: request.duration) { ctx, frame in /* draw */ }
 /// }
 /// ```
 ///

@@ -4,6 +4,7 @@ extension MovieMakerError {
     /// New codes may be added in any release, so a `switch` over codes needs a `default:`, and adding
     /// one breaks no caller:
     ///
+    /// <!-- prelude: let error = MovieMakerError.cancelled; let (w, h) = (641, 361); func retry(width: Int, height: Int) {}; func report(_ error: Error) {} -->
     /// ```swift
     /// switch error.code {
     /// case .oddSize: retry(width: w + 1, height: h + 1)

@@ -4,6 +4,7 @@ import Synchronization
 /// the render that holds the token stops at its next frame, deletes its partial file and throws
 /// `MovieMakerError.cancelled`. An existing file at the destination is left untouched.
 ///
+/// <!-- prelude: let clip = Clip.color(.black, duration: 5); let movie = try MovieMaker(url: URL(fileURLWithPath: "film.mp4"), width: 320, height: 240) -->
 /// ```swift
 /// let stop = CancellationToken()
 /// movie.cancellation = stop

@@ -3,6 +3,7 @@ import Foundation
 /// Start times for a row of items animating one after another (letters, words, lines, tiles): each item
 /// runs the same `duration`-long animation, starting `delay` seconds after the previous one in `order`.
 ///
+/// <!-- prelude: let letters = Array("Hello"); let i = 0; struct Now { var time = 0.5 }; let frame = Now() -->
 /// ```swift
 /// let s = Stagger(count: letters.count, delay: 0.05, duration: 0.4, order: .fromCenter, easing: .backOut)
 /// let p = s.progress(ofItem: i, at: frame.time)   // 0 … 1 (may overshoot with back/elastic/spring)
