@@ -222,6 +222,15 @@ struct AnimatedImageTests {
         #expect(error.setting == .maxFileSize && error.description.contains("the smallest this movie makes"), "\(error)")
         #expect(try Data(contentsOf: folder.file("tiny.gif")) == kept, "the file that was there is untouched")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).allSatisfy { !$0.hasPrefix(".") }, "no partial file")
+
+        // A lossless WebP has no quality to lower: the error says so instead of naming a quality it never used.
+        var lossless = EncoderSettings()
+        lossless.lossless = true
+        lossless.animatedImage.maxFileSize = 1024
+        let webpError = try #require(throws: MovieMakerError.self) {
+            _ = try Self.render("tiny.webp", in: folder, count: 30, settings: lossless, draw: draw)
+        }
+        #expect(webpError.description.contains("lossless") && !webpError.description.contains("quality 20"), "\(webpError)")
     }
 
     @Test("what animated images cannot do is refused before the first frame, naming the fix")

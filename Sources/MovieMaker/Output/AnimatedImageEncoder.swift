@@ -140,7 +140,9 @@ final class AnimatedImageEncoder: FrameEncoder {
             attempts.append(Attempt(step: step, width: w, height: h, colors: first.colors))
         }
         let size = (attempts.last!.width, attempts.last!.height)
-        for colors in codec == .webp ? [60, 40, 20] : [128, 64, 32, 16] where colors < first.colors {
+        // A lossless WebP has no quality to lower: the last steps would make the same file again.
+        let lower = codec == .webp ? (settings.lossless ? [] : [60, 40, 20]) : [128, 64, 32, 16]
+        for colors in lower where colors < first.colors {
             attempts.append(Attempt(step: step, width: size.0, height: size.1, colors: colors))
         }
         return attempts
@@ -180,7 +182,8 @@ final class AnimatedImageEncoder: FrameEncoder {
         }
         let last = attempts.last!
         throw .invalidSetting(.maxFileSize, value: "\(image.maxFileSize!) bytes",
-                              expected: "at least \(written) bytes, the smallest this movie makes as a .\(Self.muxerName(codec)) (every \(last.step) frame\(last.step == 1 ? "" : "s"), \(last.width)×\(last.height), \(codec == .webp ? "quality \(last.colors)" : "\(last.colors) colours")); shorten the movie or make it smaller")
+                              expected: "at least \(written) bytes, the smallest this movie makes as a .\(Self.muxerName(codec)) (every \(last.step) frame\(last.step == 1 ? "" : "s"), \(last.width)×\(last.height), \(codec == .webp ? (settings.lossless ? "lossless" : "quality \(last.colors)") : "\(last.colors) colours")); shorten the movie or make it smaller"
+                              + (codec == .webp && settings.lossless ? ", or leave out lossless to let the quality go down" : ""))
     }
 
     /// Writes the whole image at `path` as `attempt` says; returns its size in bytes.
