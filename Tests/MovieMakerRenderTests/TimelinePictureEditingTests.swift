@@ -259,6 +259,19 @@ struct TimelinePictureEditingTests {
         let short = try Timeline(jsonText: long.replacingOccurrences(of: #""file": "disc.png"}}"#, with: #""file": "disc.png"}, "duration": "2s"}"#))
             .composition(Timeline.RenderOptions(mediaFolder: folder.url))
         #expect(short.warnings.contains { $0.contains("mask.item") && $0.contains("before its item") }, "\(short.warnings)")
+        // A colour mask may leave its duration out too (it was refused: "duration is required"), and a
+        // transition on a mask is named as a mask's.
+        let colourMask = #"{"version": 1, "output": {"size": "320x240", "fps": 10, "background": "tomato"}, "tracks": [{"kind": "video", "items": [{"type": "color", "color": "blue", "duration": "5s", "mask": {"mode": "luma", "item": {"type": "color", "color": "white"}}}]}]}"#
+        let whole = try Timeline(jsonText: colourMask)
+        #expect(try Timeline(jsonText: try whole.jsonText()) == whole, "written and read back")
+        let lastFrame = try #require(try whole.composition(Timeline.RenderOptions()).picture.renderFrames(49..<50, width: 320, height: 240).first)
+        #expect(Self.near(Self.pixel(lastFrame, 160, 120), 0, 0, 255, 6), "the white mask shows the item to its end: \(Self.pixel(lastFrame, 160, 120))")
+        do {
+            _ = try Timeline(jsonText: colourMask.replacingOccurrences(of: #""color": "white"}"#, with: #""color": "white", "transition": {"name": "fade"}}"#))
+            Issue.record("a mask's transition was accepted")
+        } catch {
+            #expect(error.description.contains("mask.item.transition") && error.description.contains("a mask plays with its item"), "\(error)")
+        }
     }
 
     @Test func aBlurredBackgroundFillsTheBarsOfAFittedPicture() throws {

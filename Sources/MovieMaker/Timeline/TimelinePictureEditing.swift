@@ -72,7 +72,7 @@ extension TimelineShapes {
 
     static var maskShape: SpecShape {
         SpecShape(name: "mask", doc: "A picture item used as a mask, in the masked item's own time.", fields: [
-            SpecField("item", Schema.oneOf(Timeline.Split.cellTypes.map { Schema.ref("\($0)ItemOverlay") }), required: true, "The mask's picture: a picture item (its at delays it)."),
+            SpecField("item", Schema.oneOf(Timeline.Split.cellTypes.map { Schema.ref("\($0)Cell") }), required: true, "The mask's picture: a picture item (its at delays it; without a duration it lasts as long as the masked item)."),
             SpecField("mode", Schema.enumeration(Clip.MaskMode.allCases.map(\.rawValue)), "alpha (default), luma, inverseAlpha or inverseLuma."),
         ])
     }
@@ -123,9 +123,12 @@ extension SpecObject {
         if case let .object(o) = itemValue, case .object? = o["duration"] {
             throw .invalidDescription(itemPath.appending("duration"), "a mask item cannot end at a narration point: give it a time (\"3s\"), and time the masked item by the narration")
         }
+        // Read as a split's cell is: a colour, generator or chart mask may leave its duration to the
+        // masked item, as a photo or title mask does.
         var maskContext = context
         maskContext.trackKind = .overlay
-        maskContext.splitCell = false
+        maskContext.splitCell = true
+        maskContext.mask = true
         return Timeline.Mask(try Timeline.Item(reading: itemValue, at: itemPath, maskContext),
                              mode: try m.choice("mode", Clip.MaskMode.self, what: "mask mode"))
     }

@@ -94,8 +94,11 @@ struct SpecContext {
     var trackKind: Timeline.Track.Kind = .video
     /// The movie's frame rate (keyframe times written in frames).
     var rate: FrameRate = 30
-    /// Whether the item is a split's cell (whose duration may be left to the split).
+    /// Whether the item is a split's cell or a mask (whose duration may be left to the split, or to the
+    /// masked item).
     var splitCell = false
+    /// Whether the item is a mask (for the words of its errors).
+    var mask = false
 }
 
 /// One JSON object being read against its shape: unknown keys and missing required keys are refused
@@ -860,7 +863,8 @@ extension Timeline.Item {
             throw .invalidDescription(path.appending("at"), "items of a video track follow each other and have no \"at\": put items placed at a time on an overlay track")
         }
         if context.splitCell, o["transition"] != nil {
-            throw .invalidDescription(path.appending("transition"), "a split's cells play side by side and have no transition: remove it (a transition goes on the split item itself, into the next item of its video track)")
+            throw .invalidDescription(path.appending("transition"), context.mask ? "a mask plays with its item and has no transition: remove it"
+                                      : "a split's cells play side by side and have no transition: remove it (a transition goes on the split item itself, into the next item of its video track)")
         }
         if kind != .video, o["transition"] != nil {
             throw .invalidDescription(path.appending("transition"), "only items of a video track have a transition into the next one; items of \(kind.rawValue) tracks are placed \"at\" times")
