@@ -171,12 +171,15 @@ final class ProgressReporter {
 
     /// Reports `movie`'s progress while `body` adds to it, then finishes it and prints the summary; on
     /// any error the half-drawn bar is removed and the error goes on (the movie's partial file is gone).
-    func render(_ movie: MovieMaker, _ body: () throws -> Void) throws {
+    @discardableResult
+    func render(_ movie: MovieMaker, _ body: () throws -> Void) throws -> MovieSummary {
         attach(to: movie)
         do {
             try body()
             announceFinalPass(frames: movie.frameCount)
-            finish(try movie.finish())
+            let summary = try movie.finish()
+            finish(summary)
+            return summary
         } catch {
             abandon()
             throw error

@@ -152,20 +152,15 @@ extension RenderCommand {
             batch = batch.selected(index: part.index, of: part.count)
             do { destinations = try batch.destinations() } catch { throw InputError("--batch \(rowsFile): \(error.message)") }
         }
-        if let report = batching.report {
+        var report: BatchReport?
+        if let path = batching.report {
             // Never over an input (the description, the rows, a file the template or a row names) or a
             // row's movie, and somewhere it can be written: found now, not after the batch.
-            let reportURL = URL(fileURLWithPath: report).standardizedFileURL
+            if check { throw InputError("--report \(path) is written by a render, and --check renders nothing: leave out --report") }
             let specFolder = description.url.deletingLastPathComponent(), rowsFolder = URL(fileURLWithPath: rowsFile).deletingLastPathComponent()
             let named = template.namedFiles.map { URL(fileURLWithPath: $0, relativeTo: specFolder).path }
                 + batch.rows.flatMap { $0.values.values.map { URL(fileURLWithPath: $0, relativeTo: rowsFolder).path } }
-            for input in [description.spec, rowsFile] + named where FileIdentity.same(report, input) {
-                throw InputError("--report \(report) is \(input), an input of this batch; give another file, e.g. --report report.jsonl")
-            }
-            if let movie = destinations.first(where: { $0.standardizedFileURL.path == reportURL.path || FileIdentity.same(report, $0.path) }) {
-                throw InputError("--report \(report) is \(movie.path), a movie of this batch; give another file, e.g. --report report.jsonl")
-            }
-            do { try OutputOptions.checkFolder(of: report) } catch let error as InputError { throw InputError("--report \(report): \(error.description)") }
+            report = try BatchReport(path, inputs: [description.spec, rowsFile] + named, movies: destinations.map(\.path))
         }
         var checkedFolders = Set<String>()
         for (row, url) in zip(batch.rows, destinations) {
@@ -243,13 +238,9 @@ extension RenderCommand {
             default: break
             }
         }
+        // Written whatever became of the rows, a signal's stop too (the rows not finished cancelled).
+        try report?.write(Self.reportEntries(results, rows: batch.rows, destinations: destinations))
         if Interruption.shared.signal != nil { return }
-        if let report = batching.report {
-            // Written whatever became of the rows (a pipeline reads it most when some failed), atomically.
-            do { try PartialFiles.write(Data(Self.report(results).utf8), to: URL(fileURLWithPath: report)) } catch {
-                throw InputError("--report \(report): \(error.message)")
-            }
-        }
         let failed = results.filter { if case .failed = $0.outcome { return true } else { return false } }
         let skipped = results.filter { if case .skipped = $0.outcome { return true } else { return false } }.count
         if progress.showsSummary {
@@ -274,26 +265,23 @@ extension RenderCommand {
         }
     }
 
-    /// The JSON Lines of `--report`: one object per row, in row order, keys sorted.
-    static func report(_ results: [TemplateBatch.Result]) -> String {
-        results.map { r -> String in
-            var o: [String: JSONValue] = ["row": .number("\(r.row.number)"), "output": .string(r.output.path),
-                                          "seconds": .number(String(format: "%.3f", r.seconds)), "warnings": .array(r.warnings.map { .string($0) })]
-            if let line = r.row.line { o["line"] = .number("\(line)") }
+    /// The `--report` entries: one per row of `rows`, in row order; rows without a result (a signal
+    /// stopped the batch first) are `cancelled`.
+    static func reportEntries(_ results: [TemplateBatch.Result], rows: [TemplateBatch.Row], destinations: [URL]) -> [JSONValue] {
+        let byRow = Dictionary(results.map { ($0.row.number, $0) }, uniquingKeysWith: { a, _ in a })
+        return zip(rows, destinations).map { row, url in
+            guard let r = byRow[row.number] else {
+                return BatchReport.entry(row: row.number, line: row.line, output: url.path, status: "cancelled", seconds: nil)
+            }
             switch r.outcome {
             case let .rendered(summary):
-                o["status"] = .string("rendered")
-                o["duration"] = .number(String(format: "%.3f", summary.duration.seconds))
-                o["frames"] = .number("\(summary.frameCount)")
-                o["bytes"] = .number("\(summary.fileSize)")
+                return BatchReport.entry(row: row.number, line: row.line, output: r.output.path, status: "rendered", seconds: r.seconds, warnings: r.warnings, summary: summary)
             case .skipped:
-                o["status"] = .string("skipped")
+                return BatchReport.entry(row: row.number, line: row.line, output: r.output.path, status: "skipped", seconds: r.seconds, warnings: r.warnings)
             case let .failed(error):
-                o["status"] = .string("failed")
-                o["error"] = .object(["code": .string(error.code.rawValue), "message": .string(MovieMakerCommand.message(for: error))])
+                return BatchReport.entry(row: row.number, line: row.line, output: r.output.path, status: "failed", seconds: r.seconds, warnings: r.warnings, error: error)
             }
-            return JSONValue.object(o).compactText
-        }.map { $0 + "\n" }.joined()
+        }
     }
 
     /// One line per row: its number, output, the movie's duration, the time it took and what happened.

@@ -117,6 +117,11 @@ extension TitleCommand {
             guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 throw InputError("\(where_): the title is empty (\(titleTemplate) is blank in this row); fill it in or remove the row")
             }
+            // A blank value anywhere in the pattern (`{team}/{name}.mp4` of a row without a team) would put
+            // the movie in another folder, or name it `1-.mp4`.
+            for name in try TitleBatch.placeholders(in: pattern) where name != "row" && (row.values[name] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                throw InputError("\(where_): --output-pattern \(pattern) uses {\(name)}, which is blank in this row; fill it in, or name the movies by another column or {row}")
+            }
             let path = TitleBatch.fill(pattern, with: row, forFileName: true)
             let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
             guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -182,12 +187,10 @@ extension TitleCommand {
         let started = ContinuousClock.now
         let family = try fontFamily()
         let items = try batchItems(batch, family: family)
-        if let report = batching.report {
+        var report: BatchReport?
+        if let path = batching.report {
             // Never over an input or a row's movie, and somewhere it can be written: found now.
-            let reportPath = URL(fileURLWithPath: report).standardizedFileURL.path
-            for path in [batch.path] + items.map(\.path) where URL(fileURLWithPath: path).standardizedFileURL.path == reportPath || FileIdentity.same(report, path) {
-                throw InputError("--report \(report) is \(path), an input or a movie of this batch; give another file, e.g. --report report.jsonl")
-            }
+            report = try BatchReport(path, inputs: [batch.path], movies: items.map(\.path))
             // The command's other inputs (a background image, a font file), the report's own argument aside.
             var others: [String] = [], skip = false
             for argument in CommandLine.arguments.dropFirst() {
@@ -196,10 +199,9 @@ extension TitleCommand {
                 if argument.hasPrefix("--report=") { continue }
                 others.append(argument)
             }
-            if let input = FileIdentity.inputMatching(report, in: others) {
-                throw InputError("--report \(report) is \(input), an input of this command; give another file, e.g. --report report.jsonl")
+            if let input = FileIdentity.inputMatching(path, in: others) {
+                throw InputError("--report \(path) is \(input), an input of this command; give another file, e.g. --report report.jsonl")
             }
-            do { try OutputOptions.checkFolder(of: report) } catch let error as InputError { throw InputError("--report \(report): \(error.description)") }
         }
         let backdrop = try makeBackdrop()
         // The backdrop photo is opened by each row's render: a bad one would fail every row (exit 1);
@@ -224,16 +226,10 @@ extension TitleCommand {
         let failures = Mutex<[(line: Int, path: String, error: String)]>([])
         // What became of each row, by its index, for --report.
         let outcomes = Mutex<[Int: JSONValue]>([:])
-        @Sendable func record(_ index: Int, _ item: BatchItem, seconds: Double, warnings: [String], error: (any Error)?) {
-            var o: [String: JSONValue] = ["row": .number("\(item.row.number)"), "line": .number("\(item.row.line)"),
-                                          "output": .string(URL(fileURLWithPath: item.path).standardizedFileURL.path),
-                                          "status": .string(error == nil ? "rendered" : "failed"), "seconds": .number(String(format: "%.3f", seconds)),
-                                          "warnings": .array(warnings.map { .string($0) })]
-            if let error {
-                let code = (error as? MovieMakerError)?.code.rawValue ?? (error is InputError ? "input" : "error")
-                o["error"] = .object(["code": .string(code), "message": .string(MovieMakerCommand.message(for: error))])
-            }
-            outcomes.withLock { $0[index] = .object(o) }
+        @Sendable func record(_ index: Int, _ item: BatchItem, seconds: Double, warnings: [String], summary: MovieSummary? = nil, error: (any Error)?) {
+            let entry = BatchReport.entry(row: item.row.number, line: item.row.line, output: item.path, status: error == nil ? "rendered" : "failed",
+                                          seconds: seconds, warnings: warnings, summary: summary, error: error)
+            outcomes.withLock { $0[index] = entry }
         }
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             while let index = state.next(), Interruption.shared.signal == nil {
@@ -250,16 +246,19 @@ extension TitleCommand {
                     return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
                 }
                 do {
-                    try FileManager.default.createDirectory(at: URL(fileURLWithPath: item.path).deletingLastPathComponent(), withIntermediateDirectories: true)
+                    let folder = URL(fileURLWithPath: item.path).deletingLastPathComponent()
+                    do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+                        throw MovieMakerError.destinationNotWritable(path: item.path, reason: "its folder \(folder.path) cannot be made (\(error.localizedDescription))")
+                    }
                     // What the library warns of for this row (its text does not fit), on its thread and its
                     // drawing threads, is said naming the row, as render --batch says it.
-                    let (_, warnings) = try LibraryWarnings.collecting {
+                    let (summary, warnings) = try LibraryWarnings.collecting {
                         try render.render(item.card, backdrop: backdrop, to: item.path, reporter: reporter)
                     }
                     for warning in warnings {
                         Terminal.writeError("moviemaker: warning: \(batch.path), line \(item.row.line) (\(item.path)): \(warning)\n")
                     }
-                    record(index, item, seconds: rowSeconds(), warnings: warnings, error: nil)
+                    record(index, item, seconds: rowSeconds(), warnings: warnings, summary: summary, error: nil)
                     let (done, eta) = state.finished(elapsed: ContinuousClock.now - started)
                     if options.showsProgress {
                         Terminal.writeError("title: \(done)/\(items.count) rows done\(eta.map { ", ETA \(Format.eta($0))" } ?? "")\n")
@@ -273,14 +272,14 @@ extension TitleCommand {
                 }
             }
         }
-        if Interruption.shared.signal != nil { return }
-        if let report = batching.report {
-            // Written whatever became of the rows, in row order, atomically.
-            let lines = outcomes.withLock { all in all.keys.sorted().map { all[$0]!.compactText + "\n" } }.joined()
-            do { try PartialFiles.write(Data(lines.utf8), to: URL(fileURLWithPath: report)) } catch {
-                throw InputError("--report \(report): \(error.message)")
+        // Written whatever became of the rows, a signal's stop too (the rows not finished cancelled).
+        let entries = outcomes.withLock { all in
+            items.indices.map { i in
+                all[i] ?? BatchReport.entry(row: items[i].row.number, line: items[i].row.line, output: items[i].path, status: "cancelled", seconds: nil)
             }
         }
+        try report?.write(entries)
+        if Interruption.shared.signal != nil { return }
         let failed = failures.withLock { $0 }
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

@@ -332,7 +332,9 @@ struct TitleRender: Sendable {
     let duration: Time
 
     /// Renders `card` over `backdrop` into `path` (a movie, or a PNG still), reporting to `reporter`.
-    func render(_ card: TitleCard, backdrop: Clip?, to path: String, reporter: ProgressReporter) throws {
+    /// Renders `card` over `backdrop` to `path`: a movie (its summary returned), or a still (nil).
+    @discardableResult
+    func render(_ card: TitleCard, backdrop: Clip?, to path: String, reporter: ProgressReporter) throws -> MovieSummary? {
         var clip = try card.clip(width: size.width, height: size.height)
         if let backdrop { clip = .overlay(backdrop, clip) }
         let url = OutputOptions.destinationURL(path)
@@ -346,12 +348,12 @@ struct TitleRender: Sendable {
                                         background: canvasColor)
             try Interruption.shared.writePNG(canvas, to: url)
             reporter.finishStill(url: url, width: size.width, height: size.height)
-            return
+            return nil
         }
         let movie = try Interruption.shared.makeMovie {
             try MovieMaker(url: url, width: size.width, height: size.height, fps: fps, settings: settings)
         }
-        try reporter.render(movie) {
+        return try reporter.render(movie) {
             try movie.add(clip)
         }
     }

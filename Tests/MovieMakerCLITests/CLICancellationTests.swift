@@ -132,7 +132,8 @@ struct CLICancellationTests {
     }
 
     /// SIGINT or SIGTERM after the first row of a `title --batch`: the finished movies stay, whole;
-    /// the one in progress leaves nothing; the line says how many were finished.
+    /// the one in progress leaves nothing; the line says how many were finished; `--report` is written,
+    /// the rows not finished `cancelled` (an earlier run's report is not left to be read as this one's).
     @Test(arguments: [SIGINT, SIGTERM])
     func aCancelledBatchKeepsTheFinishedMoviesAndLeavesNoPartialFile(signal: Int32) throws {
         guard CLI.isBuilt else { return }
@@ -142,7 +143,8 @@ struct CLICancellationTests {
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         let running = try CLI.Running(["title", "--batch", folder.file("rows.csv").path, "--jobs", "1", "--duration", "2",
                                        "--fps", "90", "--preset", "placebo", "--size", "320x240",
-                                       "--output-pattern", out.path + "/{name}.mp4"])
+                                       "--output-pattern", out.path + "/{name}.mp4", "--report", folder.file("report.jsonl").path])
+        try "{\"row\": 1, \"status\": \"rendered\"}\n".write(to: folder.file("report.jsonl"), atomically: true, encoding: .utf8)
         guard running.waitForStderr(containing: "1/6 rows done") else {
             let outcome = running.waitForExit()
             Issue.record("no progress line after the first row (status \(outcome.status)): \(outcome.stderr)")
@@ -160,6 +162,12 @@ struct CLICancellationTests {
         #expect(lines.first?.contains("\(files.count) of 6 movies were finished") == true, "\(outcome.stderr) vs \(files)")
         #expect(outcome.stdout.split(separator: "\n").count == files.count, "a summary line per finished movie: \(outcome.stdout)")
         for file in files { #expect(try decodeAll(out.appendingPathComponent(file)).count == 180, "\(file) is whole") }
+        let report = try String(contentsOf: folder.file("report.jsonl"), encoding: .utf8).split(separator: "\n")
+            .compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(report.count == 6, "a line per row: \(report)")
+        #expect(report.filter { $0["status"] as? String == "rendered" }.count == files.count
+                && report.filter { $0["status"] as? String == "cancelled" }.count == 6 - files.count, "\(report)")
+        #expect(report.filter { $0["status"] as? String == "rendered" }.allSatisfy { $0["frames"] as? Int == 180 }, "\(report)")
     }
 
     /// A file already at the destination keeps its bytes (and inode) when the render replacing it is cancelled.

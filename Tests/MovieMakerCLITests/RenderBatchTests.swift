@@ -176,6 +176,16 @@ struct RenderBatchTests {
             let over = try CLI.run(Array(arguments.dropLast(3)) + ["--report", folder.file(input).path])
             #expect(over.status == 64 && over.stderr.contains("--report") && over.stderr.contains(input), "\(over.stderr)")
         }
+        // Nor over the command's own output: the atomic rename replaced a CI log that stdout went to.
+        let log = folder.file("ci.log")
+        try "an earlier line of the log\n".write(to: log, atomically: true, encoding: .utf8)
+        let quoted = (Array(arguments.dropLast(3)) + ["--report", "/dev/stdout"]).map { "'\($0)'" }.joined(separator: " ")
+        let stdout = try run("/bin/sh", ["-c", "'\(CLI.executable.path)' \(quoted) >> '\(log.path)'"])
+        #expect(stdout.status == 64 && stdout.stderr.contains("--report /dev/stdout is not a file of its own"), "\(stdout.stderr)")
+        #expect(try String(contentsOf: log, encoding: .utf8).hasPrefix("an earlier line of the log"), "the log is kept")
+        // --check renders nothing, so it writes no report: said, not silently skipped.
+        let check = try CLI.run(arguments + ["--check"])
+        #expect(check.status == 64 && check.stderr.contains("--check renders nothing"), "\(check.stderr)")
     }
 
     /// Matroska indexes the video only: a movie with sound had its sound stream's empty index taken

@@ -136,6 +136,7 @@ struct TitleBatchTests {
             ("name,name\nAna,B\n", "{name}.mp4", "columns 1 and 2 are both called \"name\""),
             ("name\n", "{name}.mp4", "but no rows"),
             ("name\nAna\n \n", "rows.csv/{name}.mp4", "line 2: \(folder.url.path)/case7/rows.csv is a file, not a folder"),
+            ("name,team\nAna,red\nBo,\n", "{team}/{name}.mp4", "line 3: --output-pattern"),   // Bo's movie went to another folder
             ("name\nAna\n\n", "made/{name}.mp4", ""),   // blank lines are skipped, and the folder is made: this one renders
         ]
         for (index, c) in cases.enumerated() {
@@ -152,6 +153,13 @@ struct TitleBatchTests {
             #expect(r.status == 64 && r.stderr.contains(c.expected), "\(c.csv.debugDescription): \(r.stderr)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: sub.path) == ["rows.csv"], "nothing written for \(c.csv.debugDescription)")
         }
+        let blank = try CLI.run(["title", "--batch", folder.file("case8/rows.csv").path, "--output-pattern", folder.file("case8").path + "/{team}/{name}.mp4"] + Self.small)
+        #expect(blank.stderr.contains("uses {team}, which is blank in this row"), "\(blank.stderr)")
+        // Values with semicolons under a comma header are values, not columns.
+        let semicolons = folder.file("semicolons.csv")
+        try "title,subtitle\nPart 1; Intro,Day 1\n".write(to: semicolons, atomically: true, encoding: .utf8)
+        let parts = try CLI.run(["title", "--batch", semicolons.path, "--output-pattern", folder.file("parts").path + "/{row}.mp4", "-q"] + Self.small)
+        #expect(parts.status == 0, "\(parts.stderr)")
         let noPattern = try CLI.run(["title", "--batch", folder.file("case0/rows.csv").path])
         #expect(noPattern.status == 64 && noPattern.stderr.contains("--batch needs --output-pattern"), "\(noPattern.stderr)")
         let patternAlone = try CLI.run(["title", "X", "--output-pattern", "{name}.mp4"])

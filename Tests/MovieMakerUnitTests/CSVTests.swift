@@ -41,4 +41,16 @@ struct CSVTests {
         #expect(CSV.separator(of: "name\t2019\t2020\nLisbon\t1,234\t12,500\n") == "\t")
         #expect(CSV.separator(of: "name;a\nx;\"p;q\"\n") == ";", "separators inside quotes are not counted")
     }
+
+    @Test("a file with a header splits at the header's separator: values holding semicolons or tabs do not outvote it")
+    func theHeaderDecidesTheSeparator() throws {
+        #expect(try CSV.rows("title,subtitle\nPart 1; Intro,Day 1\nPart 2; Setup,Day 2\n", header: true).map(\.fields)
+                == [["title", "subtitle"], ["Part 1; Intro", "Day 1"], ["Part 2; Setup", "Day 2"]])
+        #expect(try CSV.rows("name,photo\nSmith; Jr,a.jpg\n", header: true).map(\.fields) == [["name", "photo"], ["Smith; Jr", "a.jpg"]])
+        // One column: a semicolon or a tab in a title is part of it.
+        #expect(try CSV.rows("title\nHello; world\nTab\there\n", header: true).map(\.fields) == [["title"], ["Hello; world"], ["Tab\there"]])
+        #expect(try CSV.rows("name;price\nAna;1,5\nBo;2,25\n", header: true).map(\.fields) == [["name", "price"], ["Ana", "1,5"], ["Bo", "2,25"]])
+        #expect(CSV.separator(of: "Sales, EUR;2019\nLisbon;1,5\nPorto;2,25\n", header: true) == ";")
+        #expect(CSV.separator(of: "\u{FEFF}name\tnote\nAna\ta, b; c\n", header: true) == "\t")
+    }
 }

@@ -39,22 +39,23 @@ package enum CSV {
         }
     }
 
-    /// The separator `rows(_:)` splits `text` at: comma, semicolon or tab.
-    package static func separator(of text: String) -> Character {
+    /// The separator `rows(_:header:)` splits `text` at: comma, semicolon or tab.
+    package static func separator(of text: String, header: Bool = false) -> Character {
         var chars = Array(text.prefix(100_000))
         if chars.first == "\u{FEFF}" { chars.removeFirst() }
-        return separator(of: chars)
+        return header ? headerSeparator(of: chars) : separator(of: chars)
     }
 
-    /// The rows of `text`, including a header row if it has one (the caller knows).
-    package static func rows(_ text: String) throws(SyntaxError) -> [Row] {
+    /// The rows of `text`, including its header row when `header` says it has one: the header's
+    /// separator then splits every row (`Part 1; Intro,Day 1` under `title,subtitle` is two values).
+    package static func rows(_ text: String, header: Bool = false) throws(SyntaxError) -> [Row] {
         var rows: [Row] = []
         var fields: [String] = [], field = "", quoted = false, wasQuoted = false
         var line = 1, rowLine = 1
         var chars = Array(text)
         if chars.first == "\u{FEFF}" { chars.removeFirst() }
         if chars.last != "\n" && chars.last != "\r\n" && chars.last != "\r" { chars.append("\n") }
-        let separator = Self.separator(of: chars)
+        let separator = header ? Self.headerSeparator(of: chars) : Self.separator(of: chars)
         var i = 0
         while i < chars.count {
             let c = chars[i]
@@ -88,6 +89,41 @@ package enum CSV {
             throw SyntaxError(line: rowLine, text: "", reason: "a quoted field is never closed (a \" is missing)")
         }
         return rows
+    }
+
+    /// Each line's count of each separator outside quotes (blank lines left out), up to `limit` lines.
+    private static func separatorCounts(of chars: [Character], limit: Int) -> [[Character: Int]] {
+        let candidates: [Character] = [",", ";", "\t"]
+        var lines: [[Character: Int]] = []
+        var counts: [Character: Int] = [:]
+        var quoted = false, blank = true
+        for c in chars {
+            if c == "\"" { quoted.toggle() }
+            if !quoted && (c == "\n" || c == "\r\n" || c == "\r") {
+                if !blank { lines.append(counts); if lines.count == limit { return lines } }
+                counts = [:]; blank = true
+                continue
+            }
+            if !c.isWhitespace || c == "\t" { blank = false }
+            if !quoted, candidates.contains(c) { counts[c, default: 0] += 1 }
+        }
+        if !blank { lines.append(counts) }
+        return lines
+    }
+
+    /// The separator of a file with a header row: one the header holds, so values holding another
+    /// (`Part 1; Intro` under `title,subtitle`) do not outvote it. Of several in the header (`Sales,
+    /// EUR;2019`), the one `separator(of:)` finds, or else the one giving most rows the header's count;
+    /// none (a header of one column), a comma, as RFC 4180 has it.
+    private static func headerSeparator(of chars: [Character]) -> Character {
+        let lines = separatorCounts(of: chars, limit: 21)
+        guard let header = lines.first else { return "," }
+        let present = ([",", ";", "\t"] as [Character]).filter { header[$0, default: 0] > 0 }
+        guard present.count > 1 else { return present.first ?? "," }
+        let found = separator(of: chars)
+        if present.contains(found) { return found }
+        let agreeing = present.map { c in lines.dropFirst().filter { $0[c, default: 0] == header[c, default: 0] }.count }
+        return present[agreeing.firstIndex(of: agreeing.max()!)!]
     }
 
     /// The separator of the fields: of comma, semicolon and tab, the one that comes first on most of the

@@ -362,7 +362,7 @@ public struct TemplateBatch: Sendable {
     /// A CSV file's columns and rows.
     private static func csv(_ text: String, path: String) throws(MovieMakerError) -> (columns: [String], rows: [Row]) {
         let all: [CSV.Row]
-        do { all = try CSV.rows(text) } catch { throw .invalidBatch(path: path, line: error.line, reason: error.reason) }
+        do { all = try CSV.rows(text, header: true) } catch { throw .invalidBatch(path: path, line: error.line, reason: error.reason) }
         // A row of empty fields (`,,`: the empty rows a spreadsheet exports after its last) is a blank
         // line too: it made a movie of the template's defaults, or stopped a title batch as "empty".
         let nonBlank = all.filter { !$0.fields.allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty } }
@@ -374,7 +374,7 @@ public struct TemplateBatch: Sendable {
         var rows: [Row] = []
         for (number, row) in nonBlank.dropFirst().enumerated() {
             guard row.fields.count == columns.count else {
-                let separator = String(CSV.separator(of: text))
+                let separator = String(CSV.separator(of: text, header: true))
                 let name = separator == "," ? "comma" : separator == ";" ? "semicolon" : "tab"
                 // A tab is shown as <TAB>: a raw one in a message looks like spaces.
                 let shown = separator == "\t" ? "<TAB>" : separator

@@ -42,7 +42,7 @@ public struct ChartData: Sendable, Hashable, Codable {
     /// cells, or a table without series or columns.
     public init(csv text: String, source: String) throws(MovieMakerError) {
         let parsed: [CSV.Row]
-        do { parsed = try CSV.rows(text) } catch {
+        do { parsed = try CSV.rows(text, header: true) } catch {
             throw .invalidData(path: source, line: error.line, column: nil, reason: error.reason)
         }
         // Blank lines are skipped.
@@ -58,7 +58,7 @@ public struct ChartData: Sendable, Hashable, Codable {
             throw .invalidData(path: source, line: nil, column: nil, reason: "it has more than \(Self.maximumCells) cells")
         }
         // A semicolon or tab export is what spreadsheets write where the comma is the decimal mark.
-        let separator = CSV.separator(of: text)
+        let separator = CSV.separator(of: text, header: true)
         let mark = try Self.decimalMark(of: rows.dropFirst().flatMap { $0.cells.dropFirst() }, separator: separator, source: source)
         var series: [Series] = []
         for row in rows.dropFirst() {
