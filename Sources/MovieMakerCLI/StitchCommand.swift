@@ -251,7 +251,8 @@ struct StitchCommand: SingleOutputCommand {
             }
             if order == .captureDate {
                 // A stable sort by date (equal dates keep the name order); files without a date last.
-                let dated = found.map { item -> Date? in Self.moment(of: item) }
+                let zone = PhotoOrder.zoneForUnzonedTimes(of: found.filter { $0.kind == .photo }.compactMap { try? PhotoDecoder.info($0.url) })
+                let dated = found.map { item -> Date? in Self.moment(of: item, unzonedIn: zone) }
                 found = found.indices.sorted { a, b in
                     switch (dated[a], dated[b]) {
                     case let (x?, y?) where x != y: return x < y
@@ -279,14 +280,15 @@ struct StitchCommand: SingleOutputCommand {
     }
 
     /// When `item` was taken, as a moment comparable across photos and videos: a photo's EXIF capture
-    /// time (a wall-clock time without an offset is read in this machine's time zone, where the
-    /// camera's clock most likely was, not as UTC: a photo at 14:00 in Paris comes before a video
-    /// recorded at 12:05 UTC); a video's recording time (Apple's `com.apple.quicktime.creationdate`, else
-    /// `creation_time`: `VideoFile.creationDate`); else the file's modification time.
-    static func moment(of item: (url: URL, kind: MediaKind)) -> Date? {
+    /// time (a wall-clock time without an offset is read in `zone`: the zone of the other photos' zoned
+    /// times, or this machine's, where the camera's clock most likely was, not as UTC: a photo at 14:00
+    /// in Paris comes before a video recorded at 12:05 UTC); a video's recording time (Apple's
+    /// `com.apple.quicktime.creationdate`, else `creation_time`: `VideoFile.creationDate`); else the
+    /// file's modification time.
+    static func moment(of item: (url: URL, kind: MediaKind), unzonedIn zone: TimeZone = .current) -> Date? {
         switch item.kind {
         case .photo:
-            if let moment = (try? PhotoDecoder.info(item.url))?.captureMoment(in: .current) { return moment }
+            if let moment = (try? PhotoDecoder.info(item.url))?.captureMoment(in: zone) { return moment }
         case .movie:
             if let date = (try? VideoFile.probed(item.url))?.creationDate { return date }
         }

@@ -15,6 +15,11 @@ struct SlideshowTests {
         #expect(!Slideshow.naturalOrder("img10", "img2"))
         // Numbers count before accents or case do anywhere in the name.
         #expect(["eglise 10.jpg", "Église 2.jpg", "EGLISE 3.jpg"].sorted(by: Slideshow.naturalOrder) == ["Église 2.jpg", "EGLISE 3.jpg", "eglise 10.jpg"])
+        // A name before its numbered siblings and copies (the extension compared last), as `ls -v` and file managers list them.
+        #expect(["holiday.jpg", "holiday2.jpg", "holiday10.jpg", "beach.jpg", "beach 2.jpg", "IMG_0001.jpg", "IMG_0001-2.jpg", "photo (1).jpg", "photo.jpg"].sorted(by: Slideshow.naturalOrder)
+                == ["beach.jpg", "beach 2.jpg", "holiday.jpg", "holiday2.jpg", "holiday10.jpg", "IMG_0001.jpg", "IMG_0001-2.jpg", "photo.jpg", "photo (1).jpg"])
+        #expect(["b.png", "b.jpg"].sorted(by: Slideshow.naturalOrder) == ["b.jpg", "b.png"], "the extension breaks a tie")
+        #expect(["x/.hidden", "x/a"].sorted(by: Slideshow.naturalOrder) == ["x/.hidden", "x/a"])
     }
 
     /// `stitch` of a folder makes a photo group per photo: a render keeps the photos of the few groups

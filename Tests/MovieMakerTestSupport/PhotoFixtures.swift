@@ -168,8 +168,8 @@ public enum FixtureJPEG {
     /// DateTimeOriginal and OffsetTimeOriginal (and SubSecTimeOriginal, `subSeconds`: up to three digits,
     /// stored in its entry as short ASCII values are). Either byte order. `adobeRGB` adds ColorSpace
     /// "uncalibrated" (0xFFFF) and an Interoperability IFD with index "R03", as a camera set to Adobe RGB
-    /// marks a JPEG it embeds no profile in.
-    public static func exifTIFF(orientation: Int, date: String = "2024:05:17 14:30:05", offset: String = "+02:00", bigEndian: Bool = true,
+    /// marks a JPEG it embeds no profile in. A nil `offset` writes none, as a camera without a time zone.
+    public static func exifTIFF(orientation: Int, date: String = "2024:05:17 14:30:05", offset: String? = "+02:00", bigEndian: Bool = true,
                                 subSeconds: String? = nil, adobeRGB: Bool = false) -> [UInt8] {
         var b: [UInt8] = []
         func u16(_ v: Int) { b += bigEndian ? [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] : [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
@@ -186,11 +186,11 @@ public enum FixtureJPEG {
         u16(0x8769); u16(4); u32(1); u32(exifIFD)
         u32(0)
         // EXIF IFD: DateTimeOriginal (20 bytes) and OffsetTimeOriginal (7 bytes), stored after it.
-        let entries = (subSeconds == nil ? 2 : 3) + (adobeRGB ? 2 : 0)
+        let entries = (subSeconds == nil ? 1 : 2) + (offset == nil ? 0 : 1) + (adobeRGB ? 2 : 0)
         let dateAt = exifIFD + 2 + entries * 12 + 4
         u16(entries)
         u16(0x9003); u16(2); u32(20); u32(dateAt)
-        u16(0x9011); u16(2); u32(7); u32(dateAt + 20)
+        if offset != nil { u16(0x9011); u16(2); u32(7); u32(dateAt + 20) }
         if let subSeconds {
             precondition(subSeconds.utf8.count <= 3, "up to three digits fit in the entry")
             u16(0x9291); u16(2); u32(subSeconds.utf8.count + 1)
@@ -198,11 +198,11 @@ public enum FixtureJPEG {
         }
         if adobeRGB {
             u16(0xA001); u16(3); u32(1); u16(0xFFFF); u16(0)
-            u16(0xA005); u16(4); u32(1); u32(dateAt + 27)
+            u16(0xA005); u16(4); u32(1); u32(dateAt + 20 + (offset == nil ? 0 : 7))
         }
         u32(0)
         b += Array(date.utf8) + [0]
-        b += Array(offset.utf8) + [0]
+        if let offset { b += Array(offset.utf8) + [0] }
         if adobeRGB {
             // The Interoperability IFD: InteroperabilityIndex "R03" (DCF's option file: Adobe RGB).
             u16(1)

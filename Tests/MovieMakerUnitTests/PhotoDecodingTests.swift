@@ -548,6 +548,23 @@ struct PhotoDecodingTests {
         #expect(abs(first.timeIntervalSince1970 - 1_651_744_800.1) < 1e-6, "\(first.timeIntervalSince1970)")
     }
 
+    @Test("a camera's capture time without a zone is read in the zone of the set's phone photos, wherever the set renders")
+    func aCamerasTimeIsReadInThePhonesZone() throws {
+        let folder = try TemporaryFolder()
+        let picture = RGBAPicture.quadrants(width: 32, height: 16)
+        // A trip to Tokyo: a camera without a zone at 10:00, phone photos at 09:30 and 10:30 (+09:00). Read
+        // in a zone that is not the trip's (this machine's, unless it is in Tokyo), the camera's photo came last.
+        for (name, date, offset) in [("a_camera.jpg", "2024:06:01 10:00:00", nil), ("b_phone.jpg", "2024:06:01 10:30:00", "+09:00"),
+                                     ("c_phone.jpg", "2024:06:01 09:30:00", "+09:00")] as [(String, String, String?)] {
+            try FixtureJPEG.data(picture, markers: [FixtureJPEG.app1(FixtureJPEG.exifTIFF(orientation: 1, date: date, offset: offset))]).write(to: folder.file(name))
+        }
+        #expect(try PhotoDecoder.photos(in: folder.url, order: .captureDate).map(\.url.lastPathComponent) == ["c_phone.jpg", "a_camera.jpg", "b_phone.jpg"])
+        var show = try Slideshow(folder: folder.url)
+        show.sortPhotos(by: .captureDate)
+        #expect(show.photos.map(\.url.lastPathComponent) == ["c_phone.jpg", "a_camera.jpg", "b_phone.jpg"])
+        #expect(PhotoOrder.zoneForUnzonedTimes(of: []) == .current, "without a zoned photo, this machine's zone")
+    }
+
     @Test("a folder: photos listed header-only, bad files reported and skipped, or thrown when strict")
     func folderListing() throws {
         let folder = try TemporaryFolder()

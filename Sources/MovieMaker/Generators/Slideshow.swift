@@ -194,12 +194,16 @@ public struct Slideshow: Sendable, Equatable {
         case .fileName: photos.sort { Slideshow.naturalOrder($0.url.lastPathComponent, $1.url.lastPathComponent) }
         case .captureDate:
             // As `PhotoDecoder.photos(in:order:)` and `stitch` order them: a file's wall-clock time without
-            // an offset is read in this machine's zone, so it compares with a phone's zoned time.
-            // Each photo's time read once (a header each), not in every comparison.
-            let moments = photos.map { photo -> Date? in
+            // an offset is read in the zone of the set's zoned times (`zoneForUnzonedTimes`), so it
+            // compares with a phone's zoned time. Each photo's header read once, not in every comparison.
+            let infos = photos.map { photo -> PhotoInfo? in
+                guard let date = photo.captureDate, let info = try? PhotoDecoder.info(photo.url), info.captureDate == date else { return nil }
+                return info
+            }
+            let zone = PhotoOrder.zoneForUnzonedTimes(of: infos.compactMap { $0 })
+            let moments = zip(photos, infos).map { photo, info -> Date? in
                 guard let date = photo.captureDate else { return nil }
-                guard let info = try? PhotoDecoder.info(photo.url), info.captureDate == date else { return date }
-                return info.captureMoment(in: .current)
+                return info?.captureMoment(in: zone) ?? date
             }
             photos = PhotoOrder.sortedByDate(Array(zip(photos, moments))) { $0.1 }.map(\.0)
         }
@@ -331,8 +335,27 @@ public struct Slideshow: Sendable, Equatable {
 
     /// Natural order: runs of digits compare by value (`img2` < `img10`), the rest case- and
     /// accent-insensitively first (`Ábaco` < `banana` < `éclair`, as file managers list them), then by
-    /// their accents and case, so the order is total and the same on every machine (no locale).
+    /// their accents and case, so the order is total and the same on every machine (no locale). Names
+    /// compare without their extensions first, the extension breaking a tie: `holiday.jpg` comes
+    /// before `holiday2.jpg`, and `beach.jpg` before its copy `beach 2.jpg` (whole, `.` sorted after
+    /// the digit and the space).
     package static func naturalOrder(_ a: String, _ b: String) -> Bool {
+        let (baseA, extA) = nameAndExtension(a), (baseB, extB) = nameAndExtension(b)
+        if baseA != baseB { return naturalNameOrder(baseA, baseB) }
+        return naturalNameOrder(extA, extB)
+    }
+
+    /// `name` without its extension, and the extension (empty for none, or a name that is all extension:
+    /// `.hidden`).
+    private static func nameAndExtension(_ name: String) -> (String, String) {
+        let last = name.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(name)
+        guard let dot = last.lastIndex(of: "."), dot != last.startIndex else { return (name, "") }
+        let folder = name.dropLast(last.count)
+        return (String(folder + last[..<dot]), String(last[last.index(after: dot)...]))
+    }
+
+    /// `naturalOrder` of two names as they are.
+    private static func naturalNameOrder(_ a: String, _ b: String) -> Bool {
         func chunks(_ s: String) -> [(isNumber: Bool, text: Substring)] {
             var out: [(Bool, Substring)] = []
             var start = s.startIndex

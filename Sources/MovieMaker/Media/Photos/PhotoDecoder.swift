@@ -104,9 +104,12 @@ public enum PhotoDecoder {
                 skipped(error)
             }
         }
-        // A wall-clock time without an offset is read in this machine's zone, so it compares with a
-        // phone's zoned time (as `stitch` orders photos and clips).
-        if order == .captureDate { infos = PhotoOrder.sortedByDate(infos) { $0.captureMoment(in: .current) } }
+        // A wall-clock time without an offset is read in the zone of the set's zoned times (or this
+        // machine's), so it compares with a phone's zoned time (as `stitch` orders photos and clips).
+        if order == .captureDate {
+            let zone = PhotoOrder.zoneForUnzonedTimes(of: infos)
+            infos = PhotoOrder.sortedByDate(infos) { $0.captureMoment(in: zone) }
+        }
         return infos
     }
 

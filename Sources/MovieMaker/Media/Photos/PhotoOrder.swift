@@ -11,6 +11,17 @@ public enum PhotoOrder: String, Sendable, CaseIterable, Codable {
     /// `date` on the command line.
     case captureDate = "date"
 
+    /// The zone a capture time without an offset (a camera's) is read in, to compare it with zoned ones
+    /// (a phone's): the offset most of `photos`' zoned times have (the smaller on a tie), since a
+    /// camera and a phone on one trip share a clock's zone; without any, this machine's, where the
+    /// camera's clock most likely was. A set with a phone's photo orders the same wherever it renders.
+    package static func zoneForUnzonedTimes(of photos: [PhotoInfo]) -> TimeZone {
+        var counts: [Int: Int] = [:]
+        for offset in photos.compactMap(\.captureOffsetSeconds) { counts[offset, default: 0] += 1 }
+        guard let best = counts.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }) else { return .current }
+        return TimeZone(secondsFromGMT: best.key) ?? .current
+    }
+
     /// `items` by date, stably (equal dates keep their order), those without a date last.
     static func sortedByDate<T>(_ items: [T], date: (T) -> Date?) -> [T] {
         items.enumerated().sorted { a, b in
