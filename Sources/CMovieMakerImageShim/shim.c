@@ -181,6 +181,7 @@ struct mm_jpeg_error {
     struct jpeg_error_mgr pub;
     jmp_buf jump;
     char message[JMSG_LENGTH_MAX];
+    int ended;   // the file ended while rows were decoded (see jpeg_emit_message)
 };
 
 struct mm_jpeg {
@@ -202,12 +203,22 @@ static void jpeg_error_exit(j_common_ptr cinfo) {
 }
 
 // Warnings (level -1) are ignored, except "premature end of JPEG file": libjpeg would fill the rest
-// with grey and carry on, but a truncated photo must be reported, not shown half grey.
+// with grey and carry on, but a truncated photo must be reported, not shown half grey. While a
+// baseline picture's rows are decoded, the end of the file is only noted: libjpeg then reads an end
+// marker in its place, and warns "premature end of data segment" if the rows needed more data. A
+// file that ends only before its own end marker (a copy two bytes short) has its whole picture, and
+// is shown, as FFmpeg and viewers show it; one that ends in the rows is refused. (A progressive file
+// may end between scans, with a coarser picture: refused when it ends.)
 static void jpeg_emit_message(j_common_ptr cinfo, int level) {
     struct mm_jpeg_error *e = (struct mm_jpeg_error *)cinfo->err;
     if (level != -1) return;
     cinfo->err->num_warnings++;
-    if (cinfo->err->msg_code == JWRN_JPEG_EOF) {
+    int code = cinfo->err->msg_code;
+    if (code == JWRN_JPEG_EOF && cinfo->is_decompressor) {
+        j_decompress_ptr d = (j_decompress_ptr)cinfo;
+        if (!d->progressive_mode && d->output_height > 0) { e->ended = 1; return; }
+    }
+    if (code == JWRN_JPEG_EOF || (code == JWRN_HIT_MARKER && e->ended)) {
         snprintf(e->message, sizeof e->message, "the file ends early (truncated JPEG data)");
         longjmp(e->jump, 1);
     }

@@ -473,6 +473,23 @@ struct PhotoDecodingTests {
             guard let e = error as? MovieMakerError, e.code == .imageUnreadable, let path = e.location?.file, let reason = e.reason else { return false }
             return path == truncated.path && reason.contains("truncated") && "\(error)".contains("truncated.jpg")
         }
+        // Only its end marker missing (a transfer that stopped two bytes short): the picture is whole,
+        // and shown, as FFmpeg and viewers show it.
+        #expect(good.suffix(2) == Data([0xFF, 0xD9]))
+        let noEnd = folder.file("no-end-marker.jpg")
+        try good.dropLast(2).write(to: noEnd)
+        try good.write(to: folder.file("whole.jpg"))
+        let whole = try PhotoDecoder.decode(folder.file("whole.jpg")).image, shown = try PhotoDecoder.decode(noEnd).image
+        let same = whole.pixels().bytes == shown.pixels().bytes
+        #expect(same, "the same picture as the whole file")
+        // One that ends in its rows is still refused.
+        let bytes = [UInt8](good)
+        let scan = try #require((0..<bytes.count - 1).last { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA }, "the scan's start")
+        for cut in [scan + (bytes.count - scan) / 2, bytes.count - 4] {
+            let inRows = folder.file("cut-\(cut).jpg")
+            try Data(bytes.prefix(cut)).write(to: inRows)
+            #expect(throws: MovieMakerError.self, "cut at \(cut) of \(bytes.count) (scan at \(scan))") { try PhotoDecoder.decode(inRows) }
+        }
         let text = folder.file("notes.jpg")
         try "Shopping list: milk, eggs.\n".write(to: text, atomically: true, encoding: .utf8)
         #expect {
@@ -526,6 +543,7 @@ struct PhotoDecodingTests {
                 case let .failure(error):
                     failures += 1
                     #expect("\(error)".contains(url.lastPathComponent))
+                    #expect(error.reason?.contains("\n") != true, "one line: \(error)")
                 }
             }
         }

@@ -403,7 +403,8 @@ enum ImageDecoders {
         let name = format == .avif ? "AVIF" : "HEIF"
         func check(_ error: heif_error, _ what: String) throws(MovieMakerError) {
             guard error.code != heif_error_Ok else { return }
-            let text = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
+            // libheif's messages may end in a line break, which left blank lines in warnings and summaries.
+            let text = error.message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "error \(error.code.rawValue)"
             throw .imageUnreadable(path: path, reason: "\(what) \(name): \(text)")
         }
         guard let context = heif_context_alloc() else { throw .imageUnreadable(path: path, reason: "out of memory") }
