@@ -207,8 +207,9 @@ static void jpeg_error_exit(j_common_ptr cinfo) {
 // baseline picture's rows are decoded, the end of the file is only noted: libjpeg then reads an end
 // marker in its place, and warns "premature end of data segment" if the rows needed more data. A
 // file that ends only before its own end marker (a copy two bytes short) has its whole picture, and
-// is shown, as FFmpeg and viewers show it; one that ends in the rows is refused. (A progressive file
-// may end between scans, with a coarser picture: refused when it ends.)
+// is shown, as FFmpeg and viewers show it; one that ends in the rows is refused. (A file of several
+// scans, progressive or one per component, may end between scans with no such warning and a picture
+// missing its later scans: refused when it ends.)
 static void jpeg_emit_message(j_common_ptr cinfo, int level) {
     struct mm_jpeg_error *e = (struct mm_jpeg_error *)cinfo->err;
     if (level != -1) return;
@@ -216,7 +217,7 @@ static void jpeg_emit_message(j_common_ptr cinfo, int level) {
     int code = cinfo->err->msg_code;
     if (code == JWRN_JPEG_EOF && cinfo->is_decompressor) {
         j_decompress_ptr d = (j_decompress_ptr)cinfo;
-        if (!d->progressive_mode && d->output_height > 0) { e->ended = 1; return; }
+        if (d->output_height > 0 && !jpeg_has_multiple_scans(d)) { e->ended = 1; return; }
     }
     if (code == JWRN_JPEG_EOF || (code == JWRN_HIT_MARKER && e->ended)) {
         snprintf(e->message, sizeof e->message, "the file ends early (truncated JPEG data)");

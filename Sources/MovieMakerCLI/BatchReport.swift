@@ -16,7 +16,9 @@ struct BatchReport {
     init(_ path: String, inputs: [String], movies: [String]) throws {
         self.path = path
         let given = URL(fileURLWithPath: path).standardizedFileURL.path
-        if given.hasPrefix("/dev/") || given.hasPrefix("/proc/")
+        // The command's own output or error, by name (`/dev/stdout`, `/proc/self/fd/1`: a link to the log
+        // it is redirected to) or as the same file; other special files are refused by type below.
+        if ["/dev/stdout", "/dev/stderr", "/dev/stdin"].contains(given) || given.hasPrefix("/dev/fd/") || given.hasPrefix("/proc/")
             || ["/dev/stdout", "/dev/stderr"].contains(where: { FileIdentity.same(path, $0) }) {
             throw InputError("--report \(path) is not a file of its own: the report is written whole when the batch ends and moved into place, "
                              + "which would replace the command's output; give a file, e.g. --report report.jsonl")

@@ -112,6 +112,21 @@ struct PlatformTests {
         return packets.map { start in packets.filter { $0.0 >= start.0 && $0.0 < start.0 + 1 - 1e-9 }.map(\.1).reduce(0, +) }.max() ?? 0
     }
 
+    @Test("with tiktok, a title in a split's cell stays inside the part of the safe area the cell holds (a picture-in-picture's main picture: all of it)",
+          arguments: ["pip", "1x2"])
+    func safeAreaInSplitCells(layout: String) throws {
+        let title = #"{"type": "title", "text": "A very long title that wraps across the frame", "layout": "lowerThird", "style": "none", "color": "white"}"#
+        let black = #"{"type": "color", "color": "black"}"#
+        let cells = layout == "pip" ? "[\(title), \(black)]" : "[\(black), \(title)]"
+        let spec = #"{"version": 1, "output": {"preset": "tiktok", "background": "black"}, "tracks": [{"kind": "video", "items": [{"type": "split", "layout": "\#(layout)", "borderWidth": 0, "duration": "2s", "cells": \#(cells)}]}]}"#
+        let composition = try Timeline(jsonText: spec).composition(Timeline.RenderOptions(preview: true))
+        let pixels = try composition.picture.still(at: Time(1), width: composition.width, height: composition.height).pixels()
+        let area = Platform.tiktok.safeArea(width: composition.width, height: composition.height)
+        let ink = try #require(inkBox(pixels, threshold: 160), "the title shows")
+        #expect(Double(ink.minX) >= area.minX - 1 && Double(ink.maxX) <= area.maxX + 1 && Double(ink.minY) >= area.minY - 1 && Double(ink.maxY) <= area.maxY + 1,
+                "ink \(ink) against the safe area \(area)")
+    }
+
     @Test("with tiktok, a lower-third title and bottom captions stay inside its safe area (they do not without it)")
     func safeArea() throws {
         let folder = try TemporaryFolder()

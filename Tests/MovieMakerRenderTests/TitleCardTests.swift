@@ -163,7 +163,7 @@ struct TitleCardTests {
         #expect(blue.blue > 200 && blue.red < 40 && blue.green < 40)
     }
 
-    @Test("A card laid out for 1080p and drawn in a 640×360 frame is scaled to fit it, as if laid out there")
+    @Test("A card laid out for 1080p and drawn in a 640×360 frame is shrunk to fit it, as if laid out there")
     func aCardLaidOutForAnotherSizeIsScaledToTheFrame() throws {
         var card = TitleCard("Hello world")
         card.entrance = .none

@@ -131,9 +131,12 @@ extension Clip.Generator {
         case .empty: break
         case let .titleCard(leaf):
             let planned = leaf.plan.size, size = ctx.bounds.size
-            guard planned != size, planned.width > 0, planned.height > 0 else { return try leaf.plan.draw(in: ctx, frame: frame) }
-            // A card laid out for another frame size (`clip(width: 1920, height: 1080)` added to a
-            // 640×360 movie) is scaled to fit this frame, centred: drawn as laid out, it fell off it.
+            // A card laid out larger than this frame (`clip(width: 1920, height: 1080)` added to a
+            // 640×360 movie) is shrunk to fit it, centred: drawn as laid out, it fell off it. One laid
+            // out smaller (a platform's safe area, placed there) is drawn as laid out.
+            guard planned.width > size.width || planned.height > size.height, planned.width > 0, planned.height > 0 else {
+                return try leaf.plan.draw(in: ctx, frame: frame)
+            }
             let scale = min(size.width / planned.width, size.height / planned.height)
             try ctx.withSavedState {
                 ctx.translate(x: (size.width - planned.width * scale) / 2, y: (size.height - planned.height * scale) / 2)

@@ -106,7 +106,7 @@ public struct TitleCard: Sendable, Equatable {
 
     /// The card as a clip for frames of `width`×`height` pixels. Checks the fonts, scales the styles
     /// (designed for 1080 lines) to the frame and fits the text, so errors surface here, not mid-render.
-    /// Drawn in a frame of another size, the card is scaled to fit it, centred.
+    /// Drawn in a smaller frame, the card is shrunk to fit it, centred.
     /// Throws `.invalidSetting(.duration, …)` unless `duration` is above zero.
     public func clip(width: Int, height: Int) throws(MovieMakerError) -> Clip {
         return Clip(.generator(.titleCard(try Clip.TitleCardLeaf(card: self, width: width, height: height)), duration: duration))

@@ -315,13 +315,15 @@ struct TimelineCompiler {
     let options: Timeline.RenderOptions
     let rate: FrameRate
     /// The size of the picture items are compiled for: the frame's, or while a split's cell is
-    /// compiled, the cell's (`inCell`).
+    /// compiled, the cell's (`cell`).
     var width: Int
     var height: Int
+    /// The rendered frame's size.
+    let frameWidth: Int, frameHeight: Int
     /// Output pixels to rendered pixels (¼ in a preview), the same in a cell as in the frame.
     let pixelScale: Double
-    /// Whether a split's cell is being compiled (drawn at its own size, outside any safe area).
-    var inCell = false
+    /// While a split's cell drawn at its own size is compiled: its rectangle in the frame.
+    var cell: Rect?
     var plan: [TimelineComposition.PlannedItem] = []
     var warnings: [String] = []
     var sources: [String: TimelineComposition.SourceTiming] = [:]
@@ -353,6 +355,7 @@ struct TimelineCompiler {
             width = size.width; height = size.height
         }
         pixelScale = Double(width) / Double(size.width)
+        frameWidth = width; frameHeight = height
         var texts: [String: String] = [:]
         for (name, slot) in timeline.slots where slot.kind == .text {
             if case let .text(t)? = slot.default { texts[name] = t }
@@ -361,7 +364,16 @@ struct TimelineCompiler {
     }
 
     /// The platform preset's safe area in this frame, when there is a preset.
-    var safeArea: Rect? { inCell ? nil : timeline.output.preset?.safeArea(width: width, height: height) }
+    /// In a split's cell, the part of the frame's safe area the cell holds, in the cell's pixels (nil
+    /// when it holds none: the cell is laid out whole).
+    var safeArea: Rect? {
+        guard let area = timeline.output.preset?.safeArea(width: frameWidth, height: frameHeight) else { return nil }
+        guard let cell else { return area }
+        let x0 = max(area.minX, cell.minX), y0 = max(area.minY, cell.minY)
+        let x1 = min(area.maxX, cell.maxX), y1 = min(area.maxY, cell.maxY)
+        guard x1 > x0, y1 > y0 else { return nil }
+        return Rect(x: x0 - cell.minX, y: y0 - cell.minY, width: x1 - x0, height: y1 - y0)
+    }
 
     /// `clip` (a frame-sized picture: captions, subtitles) shrunk into the preset's safe area, centred
     /// there; `clip` itself without a preset.

@@ -245,8 +245,10 @@ final class OpenVideo {
     func releaseFirstFrame() { firstFrameOwner = nil }
 
     /// Opens `url`, finds its video stream and decoder, checks the index against the file's size and
-    /// decodes the first frame. Errors name the file.
-    init(url: URL, threads: Int = 1) throws(MovieMakerError) {
+    /// decodes the first frame. Errors name the file. `knownDuration`: the stream's duration as the
+    /// probe (`VideoFile`) found it, so a decoder opened for a render does not work it out again (for a
+    /// recording without one in its header, by reading the whole file).
+    init(url: URL, threads: Int = 1, knownDuration: Time? = nil) throws(MovieMakerError) {
         let path = url.path
         let describe: MediaReadFailureDescription = { failure in
             switch failure.step {
@@ -309,14 +311,21 @@ final class OpenVideo {
         // (a whole frame lost); else the container's from the start; else, for a recording whose
         // header never got a duration (a browser's MediaRecorder, a pipe), where its last packet ends.
         let ctx = demuxer.borrowedContext.pointee
-        if st.duration > 0 && st.duration != mm_av_nopts_value() {
+        if let knownDuration {
+            duration = knownDuration
+        } else if st.duration > 0 && st.duration != mm_av_nopts_value() {
             duration = demuxer.time(ofTimestamp: st.duration, inStream: index)
-        } else if let end = av_dict_get(st.metadata, "DURATION", nil, 0).flatMap({ Self.matroskaTime(String(cString: $0.pointee.value)) }), end > startTime {
-            duration = end - startTime
         } else if ctx.duration > 0 {
             let total = Time(value: ctx.duration, timescale: Int64(AV_TIME_BASE))
             let containerStart = ctx.start_time != mm_av_nopts_value() ? Time(value: ctx.start_time, timescale: Int64(AV_TIME_BASE)) : .zero
-            duration = Time.max(.zero, total - (startTime - containerStart))
+            let estimate = Time.max(.zero, total - (startTime - containerStart))
+            // The track's tag: FFmpeg writes where the track ends, mkvmerge how long it lasts. The reading
+            // nearer the container's estimate, when within 50 ms of it (a stale tag is not believed).
+            let tagged = av_dict_get(st.metadata, "DURATION", nil, 0).flatMap { Self.matroskaTime(String(cString: $0.pointee.value)) }
+            let start = startTime
+            let readings = tagged.map { [$0 - start, $0] } ?? []
+            let nearest = readings.filter { $0 > .zero }.min { abs(($0 - estimate).seconds) < abs(($1 - estimate).seconds) }
+            if let nearest, abs((nearest - estimate).seconds) <= 0.05 { duration = nearest } else { duration = estimate }
         } else {
             duration = Time.max(.zero, try Self.lastPacketEnd(path: path, stream: index, describe: describe) - startTime)
         }

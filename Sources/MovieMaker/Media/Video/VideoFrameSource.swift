@@ -106,7 +106,7 @@ final class VideoFrameSource {
         self.file = file
         forwardWindow = Self.forwardWindow(drawingThreads: drawingThreads)
         windowCapacity = forwardWindow
-        video = try OpenVideo(url: file.url)
+        video = try OpenVideo(url: file.url, knownDuration: file.duration)
         timeBase = video.borrowedStream.pointee.time_base
         tolerance = Self.tolerance(timeBase: timeBase, frameRate: file.frameRate)
         let codec = video.borrowedStream.pointee.codecpar.pointee.codec_id

@@ -155,22 +155,25 @@ extension TimelineCompiler {
         try checkRoom(for: x, at: path)
         let geometry = Clip.SplitScreen(x.layout, cells: [], gutter: (x.gutter ?? 0) * pixelScale, corner: x.corner ?? .bottomRight,
                                         insetSize: x.size ?? 0.3, margin: (x.margin ?? 24) * pixelScale)
-        let cellSizes = geometry.pixelRects(in: Size(width: Double(width), height: Double(height))).map(\.size)
+        let cellRects = geometry.pixelRects(in: Size(width: Double(width), height: Double(height)))
         // A cell filled or fitted is compiled and drawn at its own size, so a video or photo is fitted
         // once, into the cell (a portrait clip fitted to a landscape frame first, then cropped to a
         // half-width cell, showed a zoomed quarter of itself) and a title wraps to the cell. Stretch
-        // and center place the frame-sized picture.
+        // and center place the frame-sized picture; so does a cell with a `transform`, whose positions
+        // were written for the frame-sized picture.
         func cellFit(_ k: Int) -> ImageFit { x.fits?[k] ?? x.fit ?? .fill }
-        func drawnAtCellSize(_ k: Int) -> Bool { [.fill, .fit].contains(cellFit(k)) && k < cellSizes.count && cellSizes[k].width >= 1 && cellSizes[k].height >= 1 }
+        func drawnAtCellSize(_ k: Int) -> Bool {
+            [.fill, .fit].contains(cellFit(k)) && x.cells[k].transform == nil && k < cellRects.count && cellRects[k].width >= 1 && cellRects[k].height >= 1
+        }
         func cell(_ k: Int, _ compiler: inout TimelineCompiler) throws(MovieMakerError) -> Clip {
             var item = x.cells[k]
             let p = path.appending("cells").appending(k)
-            let frame = (compiler.width, compiler.height, compiler.inCell)
-            defer { (compiler.width, compiler.height, compiler.inCell) = frame }
+            let frame = (compiler.width, compiler.height, compiler.cell)
+            defer { (compiler.width, compiler.height, compiler.cell) = frame }
             if drawnAtCellSize(k) {
                 // The split's fit, written, goes to the cell's item; otherwise the item's own default.
                 if let fit = x.fits?[k] ?? x.fit { item.content = item.content.kind.fitting(fit).content }
-                (compiler.width, compiler.height, compiler.inCell) = (Int(cellSizes[k].width), Int(cellSizes[k].height), true)
+                (compiler.width, compiler.height, compiler.cell) = (Int(cellRects[k].width), Int(cellRects[k].height), cellRects[k])
             }
             var clip = try compiler.picture(item, at: p, onOverlay: true).clip
             if item.enabled == false { clip = Clip.empty(duration: clip.duration) }
