@@ -579,4 +579,20 @@ struct VideoClipTests {
             #expect(black.r < 40 && white.r > 200, "HDR shown washed out: black cell \(black), white cell \(white)")
         }
     }
+
+    @Test("An HDR (PQ, BT.2020) phone clip is tone mapped to SDR BT.709 as FFmpeg's documented recipe maps it, not refused")
+    func hdrIsToneMapped() throws {
+        guard VideoFrameSource.canToneMap else { return }
+        let url = try VideoFixtures.require(VideoFixtures.Spec(frameCount: 30), .encoded(.hdrHEVC))
+        let rendered = try frames(try Clip.video(url))
+        #expect(rendered.count == 30)
+        // The same filters through the ffmpeg command, converted to RGB with bilinear scaling and exact
+        // rounding, as the library's converter does.
+        let reference = try VideoFixtures.ffmpegFrames(url, filter: VideoFrameSource.toneMappingFilters, swsFlags: "bilinear+accurate_rnd+full_chroma_int")
+        try #require(reference.count == 30)
+        for k in [0, 15, 29] {
+            let db = psnr(rendered[k], reference[k])
+            #expect(db >= 35, "frame \(k): \(db) dB against ffmpeg's tone mapping")
+        }
+    }
 }

@@ -301,6 +301,9 @@ final class FilterGraph {
             underlying: FFmpegError(operation: "avfilter_graph_parse_ptr (\(filters))", code: code, message: ffmpegMessage(code)))
     }
 
+    /// Whether this libavfilter has every filter of `names` (`zscale` needs FFmpeg built with libzimg).
+    static func hasFilters(_ names: [String]) -> Bool { names.allSatisfy { avfilter_get_by_name($0) != nil } }
+
     /// The filter names in a description (`[a]scale=640:-2,bwdif=mode=0[b];…` → scale, bwdif): each
     /// filter's text up to `=` or `@`, without pad labels; quotes and backslash escapes are skipped.
     static func filterNames(in filters: String) -> [String] {

@@ -178,9 +178,10 @@ public struct VideoFile: Sendable, Hashable {
         pixelFormat == "yuv420p" && !isFullRange && (colorMatrix == "bt709" || (colorMatrix == "unknown" && codedHeight >= 720))
     }
 
-    /// Refuses what the clip cannot show faithfully: HDR (PQ/HLG) would look washed out converted as SDR.
+    /// Refuses what the clip cannot show faithfully: HDR (PQ/HLG) would look washed out converted as SDR,
+    /// so it is tone mapped (`VideoFrameSource`), or refused where FFmpeg lacks the filters.
     func checkShowable() throws(MovieMakerError) {
-        if isHDR {
+        if isHDR && !VideoFrameSource.canToneMap {
             throw .videoUnsupported(path: url.path, reason: "it is HDR (\(colorTransfer == "smpte2084" ? "PQ" : "HLG") transfer, \(colorMatrix) colour), which would look washed out shown as SDR",
                                     fix: "convert it to SDR BT.709 first, e.g. ffmpeg -i in.mov -vf zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv,format=yuv420p out.mp4")
         }

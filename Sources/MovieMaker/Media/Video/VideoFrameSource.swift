@@ -63,7 +63,8 @@ final class VideoFrameSource {
     /// The last pictures converted, most recent last.
     private var converted: [(timestamp: Int64, width: Int, height: Int, image: Image)] = []
     /// libavfilter's `bwdif` (one frame per frame, interlaced frames only), made for the first
-    /// interlaced frame; remade after a seek. Owned.
+    /// interlaced frame, and for an HDR clip its tone mapping to SDR BT.709 (`makeDeinterlacer`), made
+    /// for the first frame; remade after a seek. Owned.
     private var deinterlacer: FilterGraph?
     /// The frame the deinterlacer's output is received into (owned).
     private var deinterlaced: OwnedFrame?
@@ -116,10 +117,10 @@ final class VideoFrameSource {
         let first = try RetainedFrame(referencing: video.borrowedFirstFrame)
         video.releaseFirstFrame()
         firstTimestamp = first.timestamp
-        if first.pointer.pointee.interlaced_frame != 0 {
-            // The probe's frame is deinterlaced like every other (with the frame after it), as it is
-            // when a seek lands on it.
-            deinterlacer = try Self.makeDeinterlacer(for: first.pointer, timeBase: timeBase)
+        if first.pointer.pointee.interlaced_frame != 0 || file.isHDR {
+            // The probe's frame is deinterlaced (with the frame after it) and tone mapped like every
+            // other, as it is when a seek lands on it.
+            deinterlacer = try Self.makeDeinterlacer(for: first.pointer, timeBase: timeBase, toneMapping: file.isHDR)
             try deinterlacer!.send(first.pointer)
             guard try decodeOne() else { throw .movieUnreadable(path: file.url.path, reason: "its first interlaced frame did not come out of the deinterlacer") }
         } else {
@@ -457,9 +458,10 @@ final class VideoFrameSource {
                 if deliveredDamage(), !decodingFromStart, RetainedFrame.timestamp(of: decoded) != mm_av_nopts_value() {
                     return try decodeFromStart(through: decoded)
                 }
-                if decoded.pointee.interlaced_frame != 0 {
-                    // The first interlaced frame starts the deinterlacer; this frame is its first input.
-                    deinterlacer = try Self.makeDeinterlacer(for: decoded, timeBase: timeBase)
+                if decoded.pointee.interlaced_frame != 0 || file.isHDR {
+                    // The first interlaced frame (any frame of an HDR clip) starts the graph; this frame
+                    // is its first input.
+                    deinterlacer = try Self.makeDeinterlacer(for: decoded, timeBase: timeBase, toneMapping: file.isHDR)
                     try deinterlacer!.send(decoded)
                     continue
                 }
@@ -487,16 +489,30 @@ extension VideoFrameSource {
         return f
     }
 
-    /// A `bwdif` graph for frames like `frame`: motion-adaptive, one output frame per input frame,
-    /// deinterlacing only the frames flagged interlaced (as FFmpeg's `-deinterlace` defaults do).
-    fileprivate static func makeDeinterlacer(for frame: UnsafeMutablePointer<AVFrame>, timeBase: AVRational) throws(MovieMakerError) -> FilterGraph {
+    /// A graph for frames like `frame`: when it is interlaced, `bwdif` (motion-adaptive, one output
+    /// frame per input frame, deinterlacing only the frames flagged interlaced, as FFmpeg's
+    /// `-deinterlace` defaults do); with `toneMapping`, an HDR picture (PQ or HLG, BT.2020) tone mapped
+    /// to SDR BT.709 limited range as FFmpeg's documented recipe does (`zscale` to linear light at 100
+    /// nits, `tonemap=hable` without desaturation, back to BT.709), into 10 bits so the drawn picture
+    /// gets no banding from the step.
+    fileprivate static func makeDeinterlacer(for frame: UnsafeMutablePointer<AVFrame>, timeBase: AVRational,
+                                             toneMapping: Bool = false) throws(MovieMakerError) -> FilterGraph {
         let f = frame.pointee
         let sar = f.sample_aspect_ratio.num > 0 ? f.sample_aspect_ratio : AVRational(num: 1, den: 1)
+        var filters: [String] = []
+        if f.interlaced_frame != 0 { filters.append("bwdif=mode=send_frame:parity=auto:deint=interlaced") }
+        if toneMapping { filters.append(toneMappingFilters) }
         return try FilterGraph(input: .video(width: f.width, height: f.height, pixelFormat: AVPixelFormat(rawValue: f.format),
                                              timeBase: timeBase, sampleAspectRatio: sar),
-                               filters: "bwdif=mode=send_frame:parity=auto:deint=interlaced",
-                               output: .video(pixelFormats: [AVPixelFormat(rawValue: f.format)]), threads: 1)
+                               filters: filters.joined(separator: ","),
+                               output: .video(pixelFormats: [toneMapping ? AV_PIX_FMT_YUV420P10LE : AVPixelFormat(rawValue: f.format)]), threads: 1)
     }
+
+    /// HDR to SDR BT.709 (see `makeDeinterlacer`); the tests compare it with the ffmpeg command's output.
+    package static let toneMappingFilters = "zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv,format=yuv420p10le"
+
+    /// Whether this FFmpeg has the filters tone mapping needs (`zscale` comes with libzimg).
+    package static var canToneMap: Bool { FilterGraph.hasFilters(["zscale", "tonemap"]) }
 }
 
 /// A rectangle of a picture in whole pixels.
