@@ -35,6 +35,9 @@ public struct VideoFile: Sendable, Hashable {
     /// Whether the frames are not evenly spaced (phones record variable frame rate): then each output
     /// frame shows the source frame whose time it falls in.
     public let isVariableFrameRate: Bool
+    /// The rate the stream's timestamps are laid out on (FFmpeg's `r_frame_rate`): a phone's variable
+    /// rate clip's nominal rate (30), where `frameRate` is its average (27.2). Nil when not given.
+    package let nominalFrameRate: FrameRate?
     /// Frames in the stream as the container declares them (nil when it does not say).
     public let frameCount: Int?
     /// The codec's FFmpeg name, e.g. `h264`, `hevc`, `vp9`, `av1`, `prores`.
@@ -103,6 +106,7 @@ public struct VideoFile: Sendable, Hashable {
         frameRate = (avg.num > 0 && avg.den > 0 ? FrameRate(numerator: Int(avg.num), denominator: Int(avg.den)) : nil)
             ?? (real.num > 0 && real.den > 0 ? FrameRate(numerator: Int(real.num), denominator: Int(real.den)) : nil)
             ?? 30
+        nominalFrameRate = real.num > 0 && real.den > 0 ? FrameRate(numerator: Int(real.num), denominator: Int(real.den)) : nil
         if avg.num > 0, avg.den > 0, real.num > 0, real.den > 0 {
             let a = Double(avg.num) / Double(avg.den), r = Double(real.num) / Double(real.den)
             isVariableFrameRate = abs(a - r) / r > 0.002
@@ -147,12 +151,19 @@ public struct VideoFile: Sendable, Hashable {
     /// Probes the video at `path` (see `init(url:)`).
     public init(path: String) throws(MovieMakerError) { try self.init(url: URL(fileURLWithPath: path)) }
 
-    /// The standard rate nearest to `frameRate` (23.976, 24, 25, 29.97, 30, 48, 50, 59.94, 60): what a
-    /// movie made from a variable frame rate clip should use.
+    /// The standard rate (23.976, 24, 25, 29.97, 30, 48, 50, 59.94, 60) a movie made from a variable
+    /// frame rate clip should use: its nominal rate when that is a standard one at or above its average
+    /// (a phone's 30 fps clip slowed to 27.2 on average in dim light: every frame kept, as players show
+    /// it), else the one nearest its average (the nearest 25 dropped one frame in six of its 30 fps parts).
     package var standardFrameRate: FrameRate {
         let standard: [FrameRate] = [FrameRate(numerator: 24000, denominator: 1001)!, 24, 25, FrameRate(numerator: 30000, denominator: 1001)!, 30,
                                      48, 50, FrameRate(numerator: 60000, denominator: 1001)!, 60]
         let fps = frameRate.framesPerSecond
+        if let nominal = nominalFrameRate?.framesPerSecond, nominal >= fps,
+           let match = standard.filter({ abs($0.framesPerSecond - nominal) / nominal < 0.002 })
+               .min(by: { abs($0.framesPerSecond - nominal) < abs($1.framesPerSecond - nominal) }) {
+            return match
+        }
         return standard.min { abs($0.framesPerSecond - fps) < abs($1.framesPerSecond - fps) } ?? 30
     }
 
