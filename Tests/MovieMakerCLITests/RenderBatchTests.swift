@@ -465,6 +465,8 @@ struct RenderBatchTests {
             ("{\"name\": \"Ana\"}\n{\"name\": [1]}\n", "rows.jsonl", "{row}.mp4", "line 2: \"name\" holds"),
             ("{\"name\": \"Ana\"}\n{\"name\": \"Bo\", \"nmae\": \"x\"}\n", "rows.jsonl", "{row}.mp4", "line 2: the column \"nmae\" names no slot"),
             ("name\nAna\n", "rows.csv", "{row}.txt", "give a movie extension"),
+            // Used in the pattern, so not unused: but "Name" is not the slot "name", which every movie would keep at its default.
+            ("Name\nAna\n", "rows.csv", "{Name}.mp4", "the column \"Name\" names no slot, and the template has the slot \"name\""),
         ]
         for (index, c) in cases.enumerated() {
             let sub = folder.file("case\(index)")

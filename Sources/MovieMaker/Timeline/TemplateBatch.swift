@@ -128,6 +128,14 @@ public struct TemplateBatch: Sendable {
             throw .invalidBatch(path: "the output pattern \"\(outputPattern)\"", line: nil,
                                 reason: "{\(name)} is not a column of the rows (their columns: \(columns.sorted().joined(separator: ", ")); {row} is the row's number)")
         }
+        // A column named as a slot but for its case (`Name` for `name`) would leave the slot at its
+        // default in every movie while the column only names files.
+        for column in columns.sorted() where template.slots[column] == nil {
+            guard let slot = template.slots.keys.sorted().first(where: { $0.lowercased() == column.lowercased() }) else { continue }
+            let line = rows.first?.line == nil ? nil : 1
+            throw .invalidBatch(path: "the rows", line: line,
+                                reason: "the column \"\(column)\" names no slot, and the template has the slot \"\(slot)\": names are case-sensitive, so every movie would keep \(slot)'s default; rename the column \"\(slot)\"")
+        }
         for column in columns.sorted() where template.slots[column] == nil && !used.contains(column) {
             let slots = template.slots.keys.sorted()
             // A column every row has is the CSV header's (line 1, or a JSON Lines file's first row); one
