@@ -29,6 +29,16 @@ struct HLSTests {
         return r.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
     }
 
+    /// Segment `n` of the stream in `hls` with the init segment before it, as a player joining there
+    /// reads it: the file, and its video frames as ffprobe decodes them (`key_frame,pict_type`).
+    static func segment(_ n: Int, of hls: URL, in folder: TemporaryFolder) throws -> (file: URL, frames: [String]) {
+        let joined = folder.file("segment-\(n).mp4")
+        let initSegment = try Data(contentsOf: hls.appendingPathComponent("init.mp4"))
+        try (initSegment + Data(contentsOf: hls.appendingPathComponent(String(format: "segment-%05d.m4s", n)))).write(to: joined)
+        let r = try run(FFTools.ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=key_frame,pict_type", "-of", "csv=p=0", joined.path])
+        return (joined, r.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+    }
+
     @Test("a lossless HLS render decodes to the MP4 render's frames; segments of 1 s each start with an IDR frame; sound in every segment")
     func stream() throws {
         let folder = try TemporaryFolder()
@@ -53,12 +63,8 @@ struct HLSTests {
         #expect(try Self.frameHashes(hls.appendingPathComponent("playlist.m3u8")) == reference)
 
         // Each segment, with the init segment before it, starts with an IDR frame and holds 15 frames (the last 3) and sound.
-        let initSegment = try Data(contentsOf: hls.appendingPathComponent("init.mp4"))
         for n in 0..<4 {
-            let joined = folder.file("segment-\(n).mp4")
-            try (initSegment + Data(contentsOf: hls.appendingPathComponent(String(format: "segment-%05d.m4s", n)))).write(to: joined)
-            let r = try run(FFTools.ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=key_frame,pict_type", "-of", "csv=p=0", joined.path])
-            let frames = r.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let (joined, frames) = try Self.segment(n, of: hls, in: folder)
             #expect(frames.count == (n < 3 ? 15 : 3), "segment \(n): \(frames.count) frames")
             #expect(frames.first?.hasPrefix("1,I") == true && frames.dropFirst().allSatisfy { $0.hasPrefix("0,") }, "segment \(n): \(frames.prefix(3))")
             #expect(try probeStreams(joined)["audio"]?["codec_name"] as? String == "aac", "segment \(n) carries sound")
@@ -77,12 +83,8 @@ struct HLSTests {
         settings.codec = .hevc
         let hls = folder.url.appendingPathComponent("stream")
         try Self.render(MovieMaker(hlsIn: hls, width: 160, height: 120, fps: 15, segmentDuration: 1, settings: settings))
-        let initSegment = try Data(contentsOf: hls.appendingPathComponent("init.mp4"))
         for n in 0..<4 {
-            let joined = folder.file("segment-\(n).mp4")
-            try (initSegment + Data(contentsOf: hls.appendingPathComponent(String(format: "segment-%05d.m4s", n)))).write(to: joined)
-            let r = try run(FFTools.ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=key_frame,pict_type", "-of", "csv=p=0", joined.path])
-            let frames = r.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let frames = try Self.segment(n, of: hls, in: folder).frames
             #expect(frames.count == (n < 3 ? 15 : 3), "segment \(n) decodes on its own to all its frames: \(frames.count)")
             #expect(frames.first?.hasPrefix("1,I") == true, "segment \(n) starts with a keyframe: \(frames.prefix(2))")
         }
